@@ -1,0 +1,85 @@
+import { parseArgs } from 'node:util';
+import { runSandboxImport } from './sandbox-import.ts';
+import { runSandboxKeyCreate } from './sandbox-key-create.ts';
+import { runSandboxServe } from './sandbox-serve.ts';
+
+export const USAGE = `Usage: tenderbot <command>
+
+  sandbox serve [--port 4010] [--host 127.0.0.1] [--db FILE|:memory:] [--fixture FILE] [--demo N]
+                [--import FILE...] [--log-level LEVEL]
+      Run the local Procurement Intelligence Service. An empty database is filled with demo data
+      (N tenders, default 5000) and a demo organisation whose keys are printed.
+  sandbox import FILE... [--db FILE]
+      Import OCDS 1.1 files (release or record packages, JSON Lines; plain or gzipped).
+  sandbox key create --db FILE --org ID --user ID --scopes a,b [--expires DATE] [--name NAME] [--rate N]
+      Create an API key; it is printed once, alone on the last line.
+`;
+
+/** A mistake in the command line: reported with the usage, exit code 2. */
+export class UsageError extends Error {}
+
+export const DEFAULT_SANDBOX_DB = './data/sandbox.db';
+
+/** Runs the command line and returns the process exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const [group, command, ...rest] = argv;
+  try {
+    if (group !== 'sandbox' || !command)
+      throw new UsageError(group ? `unknown command: ${argv.join(' ')}` : 'no command given');
+    switch (command) {
+      case 'serve':
+        return await runSandboxServe(parse(rest, SERVE_OPTIONS));
+      case 'import':
+        return await runSandboxImport(parse(rest, IMPORT_OPTIONS));
+      case 'key':
+        if (rest[0] !== 'create')
+          throw new UsageError(`unknown command: sandbox key ${rest[0] ?? ''}`.trim());
+        return await runSandboxKeyCreate(parse(rest.slice(1), KEY_OPTIONS));
+      default:
+        throw new UsageError(`unknown command: sandbox ${command}`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`tenderbot: ${(error as Error).message}\n\n${USAGE}`);
+      return 2;
+    }
+    process.stderr.write(`tenderbot: ${(error as Error).message}\n`);
+    return 1;
+  }
+}
+
+const SERVE_OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  db: { type: 'string' },
+  fixture: { type: 'string' },
+  demo: { type: 'string' },
+  import: { type: 'string', multiple: true },
+  'log-level': { type: 'string' },
+} as const;
+
+const IMPORT_OPTIONS = { db: { type: 'string' } } as const;
+
+const KEY_OPTIONS = {
+  db: { type: 'string' },
+  org: { type: 'string' },
+  user: { type: 'string' },
+  scopes: { type: 'string' },
+  expires: { type: 'string' },
+  name: { type: 'string' },
+  rate: { type: 'string' },
+} as const;
+
+type OptionSpec = Record<string, { type: 'string'; multiple?: boolean }>;
+
+function parse<T extends OptionSpec>(args: string[], options: T) {
+  return parseArgs({ args, options, allowPositionals: true, strict: true });
+}
+
+/** A whole number from the command line, or a usage error naming the option. */
+export function integerOption(name: string, value: string | undefined, fallback: number, min = 0): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < min)
+    throw new UsageError(`--${name} must be a whole number of at least ${min}`);
+  return Number(value);
+}

@@ -1,0 +1,45 @@
+import { DEFAULT_DEMO_TENDERS, startSandbox } from '../service/sandbox.ts';
+import { DEFAULT_SANDBOX_DB, integerOption, UsageError } from './main.ts';
+
+interface ServeArgs {
+  values: {
+    port?: string;
+    host?: string;
+    db?: string;
+    fixture?: string;
+    demo?: string;
+    import?: string[];
+    'log-level'?: string;
+  };
+  positionals: string[];
+}
+
+/** `tenderbot sandbox serve`: runs until SIGINT or SIGTERM, then closes the database cleanly. */
+export async function runSandboxServe({ values, positionals }: ServeArgs): Promise<number> {
+  // `--import a.json b.json`: files after the first arrive as positionals.
+  const imports = [...(values.import ?? []), ...positionals];
+  if (positionals.length > 0 && !values.import)
+    throw new UsageError(`unexpected argument: ${positionals[0]}`);
+  const sandbox = await startSandbox({
+    db: values.db ?? DEFAULT_SANDBOX_DB,
+    host: values.host ?? '127.0.0.1',
+    port: integerOption('port', values.port, 4010),
+    fixture: values.fixture,
+    demo: integerOption('demo', values.demo, DEFAULT_DEMO_TENDERS, 1),
+    imports,
+    logLevel: values['log-level'] ?? 'warn',
+  });
+  if (sandbox.demoKeys.length > 0) {
+    process.stdout.write('Demo organisation "Demo Bids Ltd" (org-demo). Its API keys, shown once:\n');
+    for (const key of sandbox.demoKeys) process.stdout.write(`  ${key.label.padEnd(24)} ${key.key}\n`);
+  }
+  process.stdout.write(`listening on ${sandbox.baseUrl}/v1\n`);
+  process.stdout.write(`reference: ${sandbox.baseUrl}/docs\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await sandbox.close();
+  return 0;
+}

@@ -1,0 +1,511 @@
+/**
+ * The Procurement Intelligence Service API as zod schemas: the single source of truth for
+ * request validation and response shaping in the local service, the OpenAPI document, and
+ * (through the client) every caller. Names follow ../shared/CONTRACT.md.
+ */
+import { z } from 'zod';
+
+// ---------------------------------------------------------------------------------------------
+// Scalars
+
+const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A calendar date, `YYYY-MM-DD`, that exists (2026-02-30 is refused). */
+export const CalendarDate = z
+  .string()
+  .regex(DATE_PATTERN, 'must be a date in YYYY-MM-DD form')
+  .refine((value) => isRealCalendarDate(value), 'must be a real calendar date')
+  .meta({ format: 'date', example: '2026-12-01' });
+
+/** An instant in ISO 8601 UTC, as every timestamp in a response is written. */
+export const Instant = z.string().meta({ format: 'date-time', example: '2026-11-21T09:30:00Z' });
+
+/** A date or an instant, as the tender search's date filters accept. */
+export const DateOrInstant = z
+  .string()
+  .refine((value) => (DATE_PATTERN.test(value) ? isRealCalendarDate(value) : isInstant(value)), {
+    message: 'must be a date (YYYY-MM-DD) or an ISO 8601 instant',
+  })
+  .meta({ example: '2026-11-01' });
+
+export const Uuid = z.uuid();
+export const IdempotencyKey = z.uuid().meta({ description: 'A UUID made once per logical creation.' });
+
+export const Money = z
+  .object({ amount: z.number(), currency: z.string().meta({ example: 'GBP' }) })
+  .nullable()
+  .meta({ id: 'Money' });
+
+export const EntityRef = z.object({ id: z.string(), name: z.string() }).meta({ id: 'EntityRef' });
+
+function isRealCalendarDate(value: string): boolean {
+  const parsed = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(value);
+}
+
+function isInstant(value: string): boolean {
+  return (
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value) &&
+    !Number.isNaN(Date.parse(value))
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Query parameters shared by lists
+
+export const MAX_PAGE_LIMIT = 100;
+export const DEFAULT_PAGE_LIMIT = 20;
+
+const limitParam = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .max(MAX_PAGE_LIMIT)
+  .default(DEFAULT_PAGE_LIMIT)
+  .meta({ description: 'Items per page, 1 to 100.' });
+const offsetParam = z.coerce.number().int().min(0).default(0).meta({ description: 'Items to skip.' });
+
+/** Words to match: every word must match, each as a prefix. */
+const wordsParam = z
+  .string()
+  .max(500)
+  .optional()
+  .meta({ description: 'Words; all must match, each as a prefix.' });
+
+export const PageQuery = z.strictObject({ limit: limitParam, offset: offsetParam });
+
+export const Pagination = z
+  .object({
+    limit: z.number().int(),
+    offset: z.number().int(),
+    total: z.number().int(),
+    hasMore: z.boolean(),
+  })
+  .meta({ id: 'Pagination' });
+
+function listOf<T extends z.ZodType>(item: T) {
+  return z.object({ data: z.array(item), pagination: Pagination });
+}
+
+function detailOf<T extends z.ZodType>(item: T) {
+  return z.object({ data: item });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tenders
+
+export const TENDER_STATUSES = ['planned', 'open', 'closed', 'awarded', 'cancelled'] as const;
+export const TenderStatus = z.enum(TENDER_STATUSES);
+
+export const CpvCode = z
+  .object({ code: z.string(), description: z.string().nullable() })
+  .meta({ id: 'CpvCode' });
+
+export const Tender = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    description: z.string().nullable(),
+    status: TenderStatus,
+    buyer: EntityRef.nullable(),
+    value: Money,
+    publishedAt: Instant,
+    deadline: Instant.nullable(),
+    awardedAt: Instant.nullable(),
+    region: z.string().nullable(),
+    cpvCodes: z.array(CpvCode),
+    source: z.object({ name: z.string(), id: z.string() }),
+    url: z.string().nullable(),
+    frameworkId: z.string().nullable(),
+    suppliers: z.array(EntityRef),
+  })
+  .meta({ id: 'Tender' });
+export type Tender = z.infer<typeof Tender>;
+
+export const TenderSearchQuery = z.strictObject({
+  q: wordsParam,
+  status: TenderStatus.optional(),
+  buyerId: Uuid.optional(),
+  region: z.string().min(1).max(200).optional(),
+  cpv: z
+    .string()
+    .regex(/^\d{1,8}$/, 'must be 1 to 8 digits of a CPV code')
+    .optional(),
+  valueMin: z.coerce.number().optional(),
+  valueMax: z.coerce.number().optional(),
+  publishedFrom: DateOrInstant.optional(),
+  publishedTo: DateOrInstant.optional(),
+  deadlineFrom: DateOrInstant.optional(),
+  deadlineTo: DateOrInstant.optional(),
+  limit: limitParam,
+  offset: offsetParam,
+});
+export type TenderSearchQuery = z.infer<typeof TenderSearchQuery>;
+
+export const TenderList = listOf(Tender);
+export const TenderDetail = detailOf(Tender);
+
+// ---------------------------------------------------------------------------------------------
+// Buyers and suppliers
+
+export const BUYER_TYPES = ['central', 'local', 'health', 'education', 'other'] as const;
+
+const organisationFields = {
+  id: Uuid,
+  name: z.string(),
+  region: z.string().nullable(),
+  locality: z.string().nullable(),
+  postalCode: z.string().nullable(),
+  countryCode: z.string().nullable(),
+  identifiers: z.array(z.object({ scheme: z.string(), id: z.string() })),
+  website: z.string().nullable(),
+  noticeCount: z.number().int(),
+};
+
+export const Supplier = z.object(organisationFields).meta({ id: 'Supplier' });
+export const Buyer = z
+  .object({ ...organisationFields, type: z.enum(BUYER_TYPES).nullable() })
+  .meta({ id: 'Buyer' });
+export type Supplier = z.infer<typeof Supplier>;
+export type Buyer = z.infer<typeof Buyer>;
+
+/** The number of linked notices a buyer or supplier detail carries at most. */
+export const TENDER_PREVIEW_LIMIT = 100 as const;
+
+const withNotices = {
+  notices: z.array(Tender),
+  tenderPreviewLimit: z.literal(TENDER_PREVIEW_LIMIT),
+};
+export const BuyerDetail = detailOf(Buyer.extend(withNotices).meta({ id: 'BuyerDetail' }));
+export const SupplierDetail = detailOf(Supplier.extend(withNotices).meta({ id: 'SupplierDetail' }));
+
+export const DirectoryQuery = z.strictObject({
+  q: wordsParam,
+  region: z.string().min(1).max(200).optional(),
+  limit: limitParam,
+  offset: offsetParam,
+});
+export type DirectoryQuery = z.infer<typeof DirectoryQuery>;
+
+export const BuyerList = listOf(Buyer);
+export const SupplierList = listOf(Supplier);
+
+// ---------------------------------------------------------------------------------------------
+// Frameworks
+
+export const FRAMEWORK_STATUSES = ['upcoming', 'live', 'expired'] as const;
+export const FRAMEWORK_TYPES = ['framework', 'dynamic_purchasing_system'] as const;
+
+export const Framework = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    description: z.string().nullable(),
+    status: z.enum(FRAMEWORK_STATUSES),
+    type: z.enum(FRAMEWORK_TYPES),
+    owner: EntityRef.nullable(),
+    startDate: CalendarDate.nullable(),
+    endDate: CalendarDate.nullable(),
+    value: Money,
+    url: z.string().nullable(),
+    lots: z.array(z.object({ id: z.string(), title: z.string() })),
+    supplierCount: z.number().int().nullable(),
+    callOffCount: z.number().int().nullable(),
+  })
+  .meta({ id: 'Framework' });
+export type Framework = z.infer<typeof Framework>;
+
+/** The number of items each collection of a framework detail carries at most. */
+export const RELATED_RECORD_LIMIT = 100 as const;
+
+export const FrameworkDetail = detailOf(
+  Framework.extend({
+    buyers: z.array(EntityRef),
+    suppliers: z.array(EntityRef),
+    callOffs: z.array(Tender),
+    relatedRecordLimit: z.literal(RELATED_RECORD_LIMIT),
+  }).meta({ id: 'FrameworkDetail' }),
+);
+
+export const FrameworkQuery = z.strictObject({
+  q: wordsParam,
+  status: z.enum(FRAMEWORK_STATUSES).optional(),
+  type: z.enum(FRAMEWORK_TYPES).optional(),
+  limit: limitParam,
+  offset: offsetParam,
+});
+export type FrameworkQuery = z.infer<typeof FrameworkQuery>;
+export const FrameworkList = listOf(Framework);
+
+// ---------------------------------------------------------------------------------------------
+// Bookmarks
+
+export const Bookmark = z
+  .object({ tenderId: z.string(), createdAt: Instant, tender: Tender })
+  .meta({ id: 'Bookmark' });
+export type Bookmark = z.infer<typeof Bookmark>;
+export const BookmarkList = listOf(Bookmark);
+export const BookmarkDetail = detailOf(Bookmark);
+
+// ---------------------------------------------------------------------------------------------
+// Saved searches
+
+/** Saved searches hold tender-search parameters by their API names, so they can be run as-is. */
+export const SavedSearchQueryObject = z.record(z.string(), z.unknown());
+
+export const SavedSearch = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    query: SavedSearchQueryObject,
+    createdAt: Instant,
+    updatedAt: Instant,
+  })
+  .meta({ id: 'SavedSearch' });
+export type SavedSearch = z.infer<typeof SavedSearch>;
+
+/** Only the first 100 saved searches of an organisation are listed; offsets stop at 99. */
+export const SAVED_SEARCH_LIST_CAP = 100;
+export const SAVED_SEARCH_MAX_OFFSET = SAVED_SEARCH_LIST_CAP - 1;
+
+export const SavedSearchList = listOf(SavedSearch).extend({ nextOffset: z.number().int().nullable() });
+export const SavedSearchDetail = detailOf(SavedSearch);
+
+// ---------------------------------------------------------------------------------------------
+// Comments
+
+export const ENTITY_TYPES = ['tender', 'buyer', 'supplier', 'framework'] as const;
+export const EntityType = z.enum(ENTITY_TYPES);
+export type EntityType = z.infer<typeof EntityType>;
+
+export const COMMENT_MAX_CODE_POINTS = 5000;
+
+export const Comment = z
+  .object({
+    id: z.string(),
+    entityType: EntityType,
+    entityId: z.string(),
+    parentId: z.string().nullable(),
+    body: z.string().nullable(),
+    author: EntityRef,
+    createdAt: Instant,
+    updatedAt: Instant,
+    deletedAt: Instant.nullable(),
+  })
+  .meta({ id: 'Comment' });
+export type Comment = z.infer<typeof Comment>;
+
+export const CommentQuery = z.strictObject({
+  entityType: EntityType,
+  entityId: z.string().min(1).max(200),
+  limit: limitParam,
+  offset: offsetParam,
+});
+
+/** Length counted in Unicode code points, as CONTRACT.md §9 decides. */
+const commentBody = z
+  .string()
+  .refine((body) => [...body].length >= 1, 'must not be empty')
+  .refine(
+    (body) => [...body].length <= COMMENT_MAX_CODE_POINTS,
+    `must be at most ${COMMENT_MAX_CODE_POINTS} characters`,
+  );
+
+export const CreateCommentBody = z.strictObject({
+  entityType: EntityType,
+  entityId: z.string().min(1).max(200),
+  body: commentBody,
+  parentId: z.string().min(1).max(200).nullable().optional(),
+  idempotencyKey: IdempotencyKey,
+});
+export type CreateCommentBody = z.infer<typeof CreateCommentBody>;
+export const CommentList = listOf(Comment);
+export const CommentDetail = detailOf(Comment);
+
+// ---------------------------------------------------------------------------------------------
+// Pipelines
+
+export const PIPELINE_STATUSES = [
+  'draft',
+  'qualifying',
+  'bidding',
+  'on_hold',
+  'submitted',
+  'won',
+  'lost',
+  'no_bid',
+] as const;
+export const PipelineStatus = z.enum(PIPELINE_STATUSES);
+export const STAGE_STATUSES = ['pending', 'in_progress', 'blocked', 'completed'] as const;
+export const StageStatus = z.enum(STAGE_STATUSES);
+
+export const Stage = z
+  .object({
+    id: z.string(),
+    position: z.number().int(),
+    name: z.string(),
+    description: z.string().nullable(),
+    expectedDurationDays: z.number().nullable(),
+    status: StageStatus,
+    notes: z.string().nullable(),
+    dueDate: CalendarDate.nullable(),
+  })
+  .meta({ id: 'Stage' });
+export type Stage = z.infer<typeof Stage>;
+
+const pipelineFields = {
+  id: z.string(),
+  name: z.string(),
+  summary: z.string().nullable(),
+  status: PipelineStatus,
+  targetSubmissionDate: CalendarDate.nullable(),
+  tenderId: z.string().nullable(),
+  owner: EntityRef,
+  archived: z.boolean(),
+  createdAt: Instant,
+  updatedAt: Instant,
+};
+
+export const StageCounts = z
+  .object({
+    pending: z.number().int(),
+    in_progress: z.number().int(),
+    blocked: z.number().int(),
+    completed: z.number().int(),
+  })
+  .meta({ id: 'StageCounts' });
+
+export const Pipeline = z.object({ ...pipelineFields, stages: z.array(Stage) }).meta({ id: 'Pipeline' });
+export const PipelineListItem = z
+  .object({ ...pipelineFields, stageCounts: StageCounts })
+  .meta({ id: 'PipelineListItem' });
+export type Pipeline = z.infer<typeof Pipeline>;
+export type PipelineListItem = z.infer<typeof PipelineListItem>;
+
+export const PIPELINE_ARCHIVE_FILTERS = ['active', 'archived', 'all'] as const;
+export const PipelineQuery = z.strictObject({
+  q: wordsParam,
+  status: PipelineStatus.optional(),
+  archived: z.enum(PIPELINE_ARCHIVE_FILTERS).default('active'),
+  limit: limitParam,
+  offset: offsetParam,
+});
+export type PipelineQuery = z.infer<typeof PipelineQuery>;
+
+const pipelineName = z.string().trim().min(1).max(200);
+const pipelineSummary = z.string().max(5000);
+const stageName = z.string().trim().min(1).max(200);
+
+export const CreatePipelineBody = z.strictObject({
+  name: pipelineName,
+  idempotencyKey: IdempotencyKey,
+  tenderId: z.string().min(1).max(200).nullable().optional(),
+  summary: pipelineSummary.nullable().optional(),
+  targetSubmissionDate: CalendarDate.nullable().optional(),
+  stages: z
+    .array(
+      z.strictObject({
+        name: stageName,
+        description: z.string().max(2000).nullable().optional(),
+        expectedDurationDays: z.number().int().min(0).max(3650).nullable().optional(),
+      }),
+    )
+    .max(50)
+    .optional(),
+});
+export type CreatePipelineBody = z.infer<typeof CreatePipelineBody>;
+
+export const UpdatePipelineBody = z.strictObject({
+  name: pipelineName.optional(),
+  summary: pipelineSummary.nullable().optional(),
+  status: PipelineStatus.optional(),
+  targetSubmissionDate: CalendarDate.nullable().optional(),
+});
+export type UpdatePipelineBody = z.infer<typeof UpdatePipelineBody>;
+
+export const UpdateStageBody = z.strictObject({
+  status: StageStatus.optional(),
+  name: stageName.optional(),
+  notes: z.string().max(5000).nullable().optional(),
+  dueDate: CalendarDate.nullable().optional(),
+});
+export type UpdateStageBody = z.infer<typeof UpdateStageBody>;
+
+export const ArchivePipelineBody = z.strictObject({ archived: z.boolean() });
+
+export const PipelineList = listOf(PipelineListItem);
+export const PipelineDetail = detailOf(Pipeline);
+export const StageDetail = detailOf(Stage);
+
+// ---------------------------------------------------------------------------------------------
+// Path parameters
+
+export const IdParams = z.strictObject({ id: z.string().min(1).max(300) });
+export const UuidParams = z.strictObject({ id: Uuid });
+export const StageParams = z.strictObject({
+  id: z.string().min(1).max(300),
+  stageId: z.string().min(1).max(300),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Errors (RFC 9457 problem details, CONTRACT.md §2)
+
+export const ERROR_CODES = [
+  'invalid_request',
+  'empty_update',
+  'missing_api_key',
+  'invalid_api_key',
+  'expired_api_key',
+  'disabled_api_key',
+  'plan_without_api_access',
+  'missing_scope',
+  'forbidden',
+  'not_found',
+  'idempotency_conflict',
+  'pipeline_submission_not_allowed',
+  'rate_limited',
+  'internal_error',
+] as const;
+export const ErrorCode = z.enum(ERROR_CODES);
+export type ErrorCode = z.infer<typeof ErrorCode>;
+
+export const FieldError = z.object({ field: z.string(), message: z.string() });
+export type FieldError = z.infer<typeof FieldError>;
+
+export const Problem = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    code: ErrorCode,
+    detail: z.string(),
+    requestId: z.string(),
+    errors: z.array(FieldError).optional(),
+    requiredScope: z.string().optional(),
+  })
+  .meta({ id: 'Problem' });
+export type Problem = z.infer<typeof Problem>;
+
+// ---------------------------------------------------------------------------------------------
+// Scopes (CONTRACT.md §3)
+
+export const SCOPES = [
+  'tenders:read',
+  'buyers:read',
+  'suppliers:read',
+  'frameworks:read',
+  'bookmarks:read',
+  'bookmarks:write',
+  'saved-searches:read',
+  'comments:read',
+  'comments:write',
+  'pipeline:read',
+  'pipeline:write',
+] as const;
+export const Scope = z.enum(SCOPES);
+export type Scope = z.infer<typeof Scope>;
+
+export const PLANS = ['essentials', 'professional', 'enterprise'] as const;
+export const ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
+export type Plan = (typeof PLANS)[number];
+export type Role = (typeof ROLES)[number];

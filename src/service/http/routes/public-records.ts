@@ -1,0 +1,165 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  BuyerDetail,
+  BuyerList,
+  DirectoryQuery,
+  FrameworkDetail,
+  FrameworkList,
+  FrameworkQuery,
+  IdParams,
+  RELATED_RECORD_LIMIT,
+  SupplierDetail,
+  SupplierList,
+  TENDER_PREVIEW_LIMIT,
+  TenderDetail,
+  TenderList,
+  TenderSearchQuery,
+  UuidParams,
+} from '../../../contract/schemas.ts';
+import type { ServiceContext } from '../app.ts';
+import { notFound } from '../problem.ts';
+import { listEnvelope, responses } from './responses.ts';
+
+/** Tenders, buyers, suppliers and frameworks: read-only public records. */
+export function publicRecordRoutes(context: ServiceContext): FastifyPluginAsyncZod {
+  const { publicRecords } = context;
+  const today = () => context.clock().toISOString().slice(0, 10);
+
+  return async (app) => {
+    app.get(
+      '/v1/tenders',
+      {
+        config: { scope: 'tenders:read' },
+        schema: {
+          summary: 'Search tenders, newest publication first',
+          tags: ['tenders'],
+          querystring: TenderSearchQuery,
+          response: responses({ 200: TenderList }),
+        },
+      },
+      async (request) =>
+        listEnvelope(publicRecords.searchTenders(request.query), request.query.limit, request.query.offset),
+    );
+
+    app.get(
+      '/v1/tenders/:id',
+      {
+        config: { scope: 'tenders:read' },
+        schema: {
+          summary: 'One tender in full',
+          tags: ['tenders'],
+          params: IdParams,
+          response: responses({ 200: TenderDetail }),
+        },
+      },
+      async (request) => {
+        const tender = publicRecords.getTender(request.params.id);
+        if (!tender) throw notFound(`Tender ${request.params.id}`);
+        return { data: tender };
+      },
+    );
+
+    app.get(
+      '/v1/buyers',
+      {
+        config: { scope: 'buyers:read' },
+        schema: {
+          summary: 'Search buyers by name and region',
+          tags: ['directories'],
+          querystring: DirectoryQuery,
+          response: responses({ 200: BuyerList }),
+        },
+      },
+      async (request) =>
+        listEnvelope(publicRecords.listBuyers(request.query), request.query.limit, request.query.offset),
+    );
+
+    app.get(
+      '/v1/buyers/:id',
+      {
+        config: { scope: 'buyers:read' },
+        schema: {
+          summary: `A buyer with its latest notices (at most ${TENDER_PREVIEW_LIMIT})`,
+          tags: ['directories'],
+          params: UuidParams,
+          response: responses({ 200: BuyerDetail }),
+        },
+      },
+      async (request) => {
+        const buyer = publicRecords.getBuyer(request.params.id);
+        if (!buyer) throw notFound(`Buyer ${request.params.id}`);
+        return { data: { ...buyer, tenderPreviewLimit: TENDER_PREVIEW_LIMIT } };
+      },
+    );
+
+    app.get(
+      '/v1/suppliers',
+      {
+        config: { scope: 'suppliers:read' },
+        schema: {
+          summary: 'Search suppliers by name and region',
+          tags: ['directories'],
+          querystring: DirectoryQuery,
+          response: responses({ 200: SupplierList }),
+        },
+      },
+      async (request) =>
+        listEnvelope(publicRecords.listSuppliers(request.query), request.query.limit, request.query.offset),
+    );
+
+    app.get(
+      '/v1/suppliers/:id',
+      {
+        config: { scope: 'suppliers:read' },
+        schema: {
+          summary: `A supplier with its latest notices (at most ${TENDER_PREVIEW_LIMIT})`,
+          tags: ['directories'],
+          params: UuidParams,
+          response: responses({ 200: SupplierDetail }),
+        },
+      },
+      async (request) => {
+        const supplier = publicRecords.getSupplier(request.params.id);
+        if (!supplier) throw notFound(`Supplier ${request.params.id}`);
+        return { data: { ...supplier, tenderPreviewLimit: TENDER_PREVIEW_LIMIT } };
+      },
+    );
+
+    app.get(
+      '/v1/frameworks',
+      {
+        config: { scope: 'frameworks:read' },
+        schema: {
+          summary: 'Search framework agreements',
+          tags: ['directories'],
+          querystring: FrameworkQuery,
+          response: responses({ 200: FrameworkList }),
+        },
+      },
+      async (request) =>
+        listEnvelope(
+          publicRecords.listFrameworks(request.query, today()),
+          request.query.limit,
+          request.query.offset,
+        ),
+    );
+
+    app.get(
+      '/v1/frameworks/:id',
+      {
+        config: { scope: 'frameworks:read' },
+        schema: {
+          summary: `A framework with its buyers, suppliers and call-offs (at most ${RELATED_RECORD_LIMIT} each)`,
+          tags: ['directories'],
+          params: IdParams,
+          response: responses({ 200: FrameworkDetail }),
+        },
+      },
+      async (request) => {
+        const framework = publicRecords.getFramework(request.params.id, today());
+        if (!framework) throw notFound(`Framework ${request.params.id}`);
+        return { data: { ...framework, relatedRecordLimit: RELATED_RECORD_LIMIT } };
+      },
+    );
+  };
+}

@@ -1,0 +1,307 @@
+import type { BUYER_TYPES, TENDER_STATUSES } from '../../contract/schemas.ts';
+import { toStoredInstant } from '../store/public-records-reader.ts';
+import type { AwardInput, OrganisationInput, TenderReleaseInput } from '../store/public-records-writer.ts';
+
+type Json = Record<string, unknown>;
+
+/** Publishers known by their ocid prefix; anything else takes the package's publisher name. */
+const SOURCES_BY_OCID_PREFIX: [string, string][] = [
+  ['ocds-b5fd17-', 'Contracts Finder'],
+  ['ocds-r6ebe6-', 'Public Contracts Scotland'],
+  ['ocds-kuma6s-', 'Sell2Wales'],
+  ['ocds-canada-bas-', 'Buyandsell.gc.ca'],
+  ['ocds-ccs-', 'Crown Commercial Service'],
+  ['ocds-h6vhtk-', 'Find a Tender'],
+];
+
+/** UK NUTS 1 regions, so that `region:"North West"` finds notices coded UKD…. */
+const UK_NUTS1_REGIONS: Record<string, string> = {
+  UKC: 'North East',
+  UKD: 'North West',
+  UKE: 'Yorkshire and The Humber',
+  UKF: 'East Midlands',
+  UKG: 'West Midlands',
+  UKH: 'East of England',
+  UKI: 'London',
+  UKJ: 'South East',
+  UKK: 'South West',
+  UKL: 'Wales',
+  UKM: 'Scotland',
+  UKN: 'Northern Ireland',
+};
+
+const COUNTRY_CODES: Record<string, string> = {
+  'united kingdom': 'GB',
+  uk: 'GB',
+  gb: 'GB',
+  gbr: 'GB',
+  england: 'GB',
+  scotland: 'GB',
+  wales: 'GB',
+  'northern ireland': 'GB',
+  canada: 'CA',
+  can: 'CA',
+  ca: 'CA',
+  usa: 'US',
+  'united states': 'US',
+  us: 'US',
+};
+
+/**
+ * Maps one OCDS 1.1 release to a tender release in the service's terms, or null when the
+ * release lacks what every tender needs (an ocid and a valid date).
+ */
+export function tenderFromRelease(release: Json, publisherName: string | null): TenderReleaseInput | null {
+  const ocid = text(release.ocid);
+  const date = instant(release.date);
+  if (!ocid || !date) return null;
+  const tender = object(release.tender);
+  const parties = new Map<string, Json>();
+  for (const party of array(release.parties)) {
+    const id = text(party.id);
+    if (id) parties.set(id, party);
+  }
+  const buyerRef = object(release.buyer ?? tender.procuringEntity);
+  const buyerParty =
+    parties.get(text(buyerRef.id) ?? '') ?? array(release.parties).find(hasRole('buyer')) ?? {};
+  const buyer = organisationFrom(buyerRef, buyerParty);
+  const awards = array(release.awards).map((award, index) => awardFrom(award, index, parties));
+  const contracts = array(release.contracts);
+
+  return {
+    id: ocid,
+    releaseDate: date,
+    title: firstText(
+      tender.title,
+      release.title,
+      ...array(release.awards).map((award) => award.title),
+      ...contracts.map((contract) => contract.title),
+      ...array(release.awards).flatMap((award) =>
+        array(award.items).flatMap((item) => [item.description, object(item.classification).description]),
+      ),
+    ),
+    description: text(tender.description) ?? text(release.description),
+    status: tenderStatus(text(tender.status), awards),
+    buyer: buyer ? { ...buyer, type: buyerType(buyer.name) } : null,
+    value: money(tender.value),
+    deadline: instant(object(tender.tenderPeriod).endDate),
+    region: regionOf(tender, buyerParty),
+    cpvCodes: cpvCodesOf(tender),
+    sourceName: sourceNameFor(ocid, publisherName),
+    sourceId: text(tender.id) ?? ocid,
+    url: noticeUrlOf(tender, release),
+    frameworkId: frameworkIdOf(release),
+    awards,
+    framework: object(tender.techniques).hasFrameworkAgreement === true ? frameworkFrom(tender) : null,
+  };
+}
+
+function tenderStatus(
+  ocdsStatus: string | null,
+  awards: AwardInput[],
+): (typeof TENDER_STATUSES)[number] | null {
+  if (ocdsStatus === 'cancelled' || ocdsStatus === 'unsuccessful' || ocdsStatus === 'withdrawn')
+    return 'cancelled';
+  if (awards.length > 0) return 'awarded';
+  switch (ocdsStatus) {
+    case 'planning':
+    case 'planned':
+      return 'planned';
+    case 'active':
+      return 'open';
+    case 'complete':
+      return 'closed';
+    default:
+      return null;
+  }
+}
+
+function awardFrom(award: Json, index: number, parties: Map<string, Json>): AwardInput {
+  const value = money(award.value);
+  return {
+    id: text(award.id) ?? String(index + 1),
+    amount: value?.amount ?? null,
+    currency: value?.currency ?? null,
+    date: instant(award.date),
+    suppliers: array(award.suppliers)
+      .map((ref) => organisationFrom(ref, parties.get(text(ref.id) ?? '') ?? {}))
+      .filter((supplier): supplier is OrganisationInput => supplier !== null),
+  };
+}
+
+function organisationFrom(ref: Json, party: Json): OrganisationInput | null {
+  const name = text(ref.name) ?? text(party.name) ?? text(object(party.identifier).legalName);
+  if (!name) return null;
+  const address = object(party.address);
+  const identifiers = [object(party.identifier), ...array(party.additionalIdentifiers)]
+    .map((identifier) => ({ scheme: text(identifier.scheme), id: text(identifier.id) }))
+    .filter(
+      (identifier): identifier is { scheme: string; id: string } => !!identifier.scheme && !!identifier.id,
+    );
+  return {
+    name,
+    region: regionName(text(address.region)),
+    locality: text(address.locality),
+    postalCode: text(address.postalCode),
+    countryCode: countryCode(text(address.countryName)),
+    identifiers,
+    website: text(object(party.details).url) ?? text(object(party.contactPoint).url),
+  };
+}
+
+function frameworkFrom(tender: Json): TenderReleaseInput['framework'] {
+  const period = object(tender.contractPeriod);
+  return {
+    type:
+      object(tender.techniques).hasDynamicPurchasingSystem === true
+        ? 'dynamic_purchasing_system'
+        : 'framework',
+    startDate: instant(period.startDate)?.slice(0, 10) ?? null,
+    endDate: instant(period.endDate)?.slice(0, 10) ?? null,
+    lots: array(tender.lots).map((lot, index) => {
+      const id = text(lot.id) ?? String(index + 1);
+      return { id, title: text(lot.title) ?? `Lot ${id}` };
+    }),
+  };
+}
+
+/** The framework a call-off belongs to, from a `relatedProcesses` entry naming it by ocid. */
+function frameworkIdOf(release: Json): string | null {
+  for (const related of array(release.relatedProcesses)) {
+    const relationship = Array.isArray(related.relationship) ? related.relationship : [];
+    const scheme = text(related.scheme)?.toLowerCase() ?? 'ocid';
+    const identifier = text(related.identifier);
+    if (relationship.includes('framework') && scheme === 'ocid' && identifier) return identifier;
+  }
+  return null;
+}
+
+function regionOf(tender: Json, buyerParty: Json): string | null {
+  const deliveryAddresses = [
+    ...array(tender.deliveryAddresses),
+    ...array(tender.items).flatMap((item) => [
+      ...array(item.deliveryAddresses),
+      object(item.deliveryAddress),
+    ]),
+  ];
+  for (const address of deliveryAddresses) {
+    const region = regionName(text(address.region));
+    if (region) return region;
+  }
+  return regionName(text(object(buyerParty.address).region));
+}
+
+/** A NUTS code (UKD35, UKM) becomes its UK region's name; any other region is kept as written. */
+export function regionName(region: string | null): string | null {
+  if (!region) return null;
+  const nuts = /^UK([C-N])[0-9A-Z]*$/i.exec(region.trim());
+  if (nuts) return UK_NUTS1_REGIONS[`UK${nuts[1]?.toUpperCase()}`] ?? region.trim();
+  return region.trim();
+}
+
+function countryCode(countryName: string | null): string | null {
+  if (!countryName) return null;
+  const key = countryName.trim().toLowerCase();
+  return COUNTRY_CODES[key] ?? (/^[A-Za-z]{2}$/.test(key) ? key.toUpperCase() : null);
+}
+
+/** CPV codes only (Canada's GSIN codes are another scheme); the check digit (`-7`) is dropped. */
+function cpvCodesOf(tender: Json): { code: string; description: string | null }[] {
+  const classifications = [
+    object(tender.classification),
+    ...array(tender.additionalClassifications),
+    ...array(tender.items).flatMap((item) => [
+      object(item.classification),
+      ...array(item.additionalClassifications),
+    ]),
+  ];
+  const codes = new Map<string, string | null>();
+  for (const classification of classifications) {
+    if (text(classification.scheme)?.toUpperCase() !== 'CPV') continue;
+    const code = /^(\d{8})/.exec(text(classification.id) ?? '')?.[1];
+    if (code && !codes.get(code)) codes.set(code, text(classification.description));
+  }
+  return [...codes].map(([code, description]) => ({ code, description }));
+}
+
+const NOTICE_DOCUMENT_TYPES = ['tenderNotice', 'contractNotice', 'awardNotice', 'biddingDocuments'];
+
+function noticeUrlOf(tender: Json, release: Json): string | null {
+  const documents = [
+    ...array(tender.documents),
+    ...array(release.awards).flatMap((award) => array(award.documents)),
+  ];
+  for (const type of NOTICE_DOCUMENT_TYPES) {
+    const document = documents.find((candidate) => candidate.documentType === type && text(candidate.url));
+    if (document) return text(document.url);
+  }
+  const anyDocument = documents.find((candidate) => text(candidate.url));
+  if (anyDocument) return text(anyDocument.url);
+  const link = array(release.links).find((candidate) => text(candidate.href));
+  return link ? text(link.href) : null;
+}
+
+function sourceNameFor(ocid: string, publisherName: string | null): string {
+  const known = SOURCES_BY_OCID_PREFIX.find(([prefix]) => ocid.startsWith(prefix));
+  return known?.[1] ?? publisherName ?? 'OCDS';
+}
+
+/** A buyer's kind guessed from its name; sources do not state it. */
+export function buyerType(name: string): (typeof BUYER_TYPES)[number] {
+  if (/\b(nhs|health|hospital|clinical|ambulance|medical|care trust)\b/i.test(name)) return 'health';
+  if (/\b(university|college|school|academy|education|learning)\b/i.test(name)) return 'education';
+  if (/\b(council|borough|county|city of|district|municipal|parish|police|fire)\b/i.test(name))
+    return 'local';
+  if (
+    /\b(department|ministry|agency|government|cabinet office|crown|canada|national|royal|hm |office for)\b/i.test(
+      name,
+    )
+  )
+    return 'central';
+  return 'other';
+}
+
+function money(value: unknown): { amount: number; currency: string } | null {
+  const candidate = object(value);
+  const amount =
+    typeof candidate.amount === 'number' ? candidate.amount : Number.parseFloat(String(candidate.amount));
+  const currency = text(candidate.currency);
+  if (!Number.isFinite(amount) || !currency) return null;
+  return { amount, currency: currency.toUpperCase() };
+}
+
+function instant(value: unknown): string | null {
+  const raw = text(value);
+  if (!raw) return null;
+  const parsed = Date.parse(raw);
+  return Number.isNaN(parsed) ? null : toStoredInstant(new Date(parsed));
+}
+
+function hasRole(role: string) {
+  return (party: Json) => Array.isArray(party.roles) && party.roles.includes(role);
+}
+
+function firstText(...values: unknown[]): string | null {
+  for (const value of values) {
+    const candidate = text(value);
+    if (candidate) return candidate;
+  }
+  return null;
+}
+
+function text(value: unknown): string | null {
+  if (typeof value === 'number') return String(value);
+  if (typeof value !== 'string') return null;
+  const trimmed = value.trim();
+  return trimmed.length > 0 ? trimmed : null;
+}
+
+function object(value: unknown): Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {};
+}
+
+function array<T = Json>(value: unknown): T[] {
+  return Array.isArray(value)
+    ? (value.filter((item) => typeof item === 'object' && item !== null) as T[])
+    : [];
+}

@@ -1,0 +1,232 @@
+/**
+ * Versioned schema migrations, applied in order; `PRAGMA user_version` records the last one
+ * applied. Never edit a released migration: add the next one.
+ */
+export const MIGRATIONS: readonly string[] = [
+  // 1: public records, organisations and their working data.
+  `
+  CREATE TABLE organisations (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    plan TEXT NOT NULL
+  );
+  CREATE TABLE users (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    email TEXT
+  );
+  CREATE TABLE memberships (
+    organisation_id TEXT NOT NULL REFERENCES organisations(id),
+    user_id TEXT NOT NULL REFERENCES users(id),
+    role TEXT NOT NULL,
+    PRIMARY KEY (organisation_id, user_id)
+  );
+  CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY,
+    key_hash TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    organisation_id TEXT NOT NULL REFERENCES organisations(id),
+    user_id TEXT NOT NULL REFERENCES users(id),
+    scopes TEXT NOT NULL,
+    expires_at TEXT,
+    rate_limit_per_second INTEGER NOT NULL,
+    created_at TEXT NOT NULL
+  );
+
+  CREATE TABLE buyers (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    region TEXT,
+    locality TEXT,
+    postal_code TEXT,
+    country_code TEXT,
+    identifiers TEXT NOT NULL DEFAULT '[]',
+    website TEXT,
+    type TEXT
+  );
+  CREATE INDEX buyers_by_name ON buyers (name COLLATE NOCASE, id);
+  CREATE TABLE suppliers (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    region TEXT,
+    locality TEXT,
+    postal_code TEXT,
+    country_code TEXT,
+    identifiers TEXT NOT NULL DEFAULT '[]',
+    website TEXT
+  );
+  CREATE INDEX suppliers_by_name ON suppliers (name COLLATE NOCASE, id);
+
+  -- sort_key is the tender's position in newest-first order, rewritten after every import,
+  -- so that lists and word searches read in key order and never sort.
+  CREATE TABLE tenders (
+    sort_key INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    title TEXT NOT NULL,
+    description TEXT,
+    status TEXT NOT NULL,
+    buyer_id TEXT REFERENCES buyers(id),
+    buyer_name TEXT,
+    source_value_amount REAL,
+    source_value_currency TEXT,
+    value_amount REAL,
+    value_currency TEXT,
+    published_at TEXT NOT NULL,
+    deadline TEXT,
+    awarded_at TEXT,
+    region TEXT,
+    cpv_codes TEXT NOT NULL DEFAULT '[]',
+    source_name TEXT NOT NULL,
+    source_id TEXT NOT NULL,
+    url TEXT,
+    framework_id TEXT,
+    suppliers TEXT NOT NULL DEFAULT '[]'
+  );
+  CREATE INDEX tenders_by_buyer ON tenders (buyer_id, sort_key);
+  CREATE INDEX tenders_by_framework ON tenders (framework_id, sort_key);
+  CREATE INDEX tenders_by_status ON tenders (status, sort_key);
+  CREATE INDEX tenders_by_region ON tenders (region, sort_key);
+  CREATE VIRTUAL TABLE tender_words USING fts5 (
+    title, description, buyer_name,
+    content='tenders', content_rowid='sort_key',
+    tokenize='unicode61 remove_diacritics 2', prefix='2 3 4'
+  );
+
+  CREATE TABLE tender_cpv (
+    tender_id TEXT NOT NULL,
+    code TEXT NOT NULL,
+    description TEXT,
+    PRIMARY KEY (tender_id, code)
+  );
+  CREATE INDEX tender_cpv_by_code ON tender_cpv (code, tender_id);
+  CREATE TABLE tender_awards (
+    tender_id TEXT NOT NULL,
+    award_id TEXT NOT NULL,
+    release_date TEXT NOT NULL,
+    amount REAL,
+    currency TEXT,
+    award_date TEXT,
+    PRIMARY KEY (tender_id, award_id)
+  );
+  CREATE TABLE tender_suppliers (
+    supplier_id TEXT NOT NULL REFERENCES suppliers(id),
+    tender_id TEXT NOT NULL,
+    PRIMARY KEY (supplier_id, tender_id)
+  );
+  CREATE INDEX tender_suppliers_by_tender ON tender_suppliers (tender_id);
+
+  CREATE TABLE frameworks (
+    id TEXT PRIMARY KEY,
+    title TEXT NOT NULL,
+    description TEXT,
+    type TEXT NOT NULL,
+    owner_id TEXT REFERENCES buyers(id),
+    start_date TEXT,
+    end_date TEXT,
+    value_amount REAL,
+    value_currency TEXT,
+    url TEXT,
+    lots TEXT NOT NULL DEFAULT '[]'
+  );
+
+  CREATE VIRTUAL TABLE buyer_words USING fts5 (name, content='buyers', content_rowid='rowid',
+    tokenize='unicode61 remove_diacritics 2');
+  CREATE VIRTUAL TABLE supplier_words USING fts5 (name, content='suppliers', content_rowid='rowid',
+    tokenize='unicode61 remove_diacritics 2');
+  CREATE VIRTUAL TABLE framework_words USING fts5 (title, description, content='frameworks',
+    content_rowid='rowid', tokenize='unicode61 remove_diacritics 2');
+
+  CREATE TABLE saved_searches (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    organisation_id TEXT NOT NULL REFERENCES organisations(id),
+    name TEXT NOT NULL,
+    query TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX saved_searches_by_org ON saved_searches (organisation_id, seq);
+
+  CREATE TABLE bookmarks (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    user_id TEXT NOT NULL REFERENCES users(id),
+    tender_id TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    UNIQUE (user_id, tender_id)
+  );
+  CREATE INDEX bookmarks_by_tender ON bookmarks (tender_id);
+
+  CREATE TABLE comments (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    organisation_id TEXT NOT NULL REFERENCES organisations(id),
+    entity_type TEXT NOT NULL,
+    entity_id TEXT NOT NULL,
+    parent_id TEXT,
+    body TEXT,
+    author_id TEXT NOT NULL REFERENCES users(id),
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    deleted_at TEXT
+  );
+  CREATE INDEX comments_by_entity ON comments (organisation_id, entity_type, entity_id, seq);
+
+  CREATE TABLE notifications (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    organisation_id TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    comment_id TEXT NOT NULL,
+    tender_id TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX notifications_by_user ON notifications (user_id, seq);
+
+  CREATE TABLE pipelines (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    organisation_id TEXT NOT NULL REFERENCES organisations(id),
+    owner_id TEXT NOT NULL REFERENCES users(id),
+    name TEXT NOT NULL,
+    summary TEXT,
+    status TEXT NOT NULL,
+    target_submission_date TEXT,
+    tender_id TEXT,
+    archived INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX pipelines_by_org ON pipelines (organisation_id, seq);
+  CREATE TABLE pipeline_members (
+    pipeline_id TEXT NOT NULL REFERENCES pipelines(id),
+    user_id TEXT NOT NULL REFERENCES users(id),
+    permission TEXT NOT NULL,
+    PRIMARY KEY (pipeline_id, user_id)
+  );
+  CREATE TABLE stages (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    pipeline_id TEXT NOT NULL REFERENCES pipelines(id),
+    position INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    description TEXT,
+    expected_duration_days REAL,
+    status TEXT NOT NULL,
+    notes TEXT,
+    due_date TEXT
+  );
+  CREATE INDEX stages_by_pipeline ON stages (pipeline_id, position);
+
+  -- A creation's idempotency key, remembered per organisation, creator and endpoint.
+  CREATE TABLE idempotency_keys (
+    organisation_id TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    endpoint TEXT NOT NULL,
+    key TEXT NOT NULL,
+    content TEXT NOT NULL,
+    record_id TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (organisation_id, user_id, endpoint, key)
+  );
+  `,
+];

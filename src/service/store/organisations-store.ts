@@ -1,0 +1,171 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Plan, Role, Scope } from '../../contract/schemas.ts';
+import type { SqliteDatabase } from './database.ts';
+import { StatementCache } from './statement-cache.ts';
+
+/** What the service knows of a request's key, read fresh on every request. */
+export interface KeyHolder {
+  keyId: string;
+  organisationId: string;
+  plan: Plan;
+  userId: string;
+  userName: string;
+  /** The creator's current role in the key's organisation; null once they are no longer a member. */
+  role: Role | null;
+  scopes: ReadonlySet<Scope>;
+  expiresAt: string | null;
+  rateLimitPerSecond: number;
+}
+
+export interface NewKey {
+  name: string;
+  organisationId: string;
+  userId: string;
+  scopes: Scope[];
+  expiresAt: string | null;
+  rateLimitPerSecond: number;
+}
+
+/** The default rate for keys that do not state one: generous for people, bounded for scripts. */
+export const DEFAULT_RATE_LIMIT_PER_SECOND = 50;
+
+/** Keys are long random strings, so one SHA-256 is enough; the clear key is never stored. */
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+/** `pis_` and 43 url-safe characters (32 random bytes). */
+export function generateApiKey(): string {
+  return `pis_${randomBytes(32).toString('base64url')}`;
+}
+
+interface KeyRow {
+  id: string;
+  organisation_id: string;
+  plan: Plan;
+  user_id: string;
+  user_name: string;
+  role: Role | null;
+  scopes: string;
+  expires_at: string | null;
+  rate_limit_per_second: number;
+}
+
+/** Organisations, users, memberships and API keys. */
+export class OrganisationsStore {
+  private readonly statements: StatementCache;
+
+  constructor(private readonly db: SqliteDatabase) {
+    this.statements = new StatementCache(db);
+  }
+
+  findKeyHolder(clearKey: string): KeyHolder | null {
+    const row = this.statements.get<KeyRow>(
+      `SELECT k.id, k.organisation_id, o.plan, k.user_id, u.name AS user_name, m.role, k.scopes, k.expires_at,
+         k.rate_limit_per_second
+       FROM api_keys k
+       JOIN organisations o ON o.id = k.organisation_id
+       JOIN users u ON u.id = k.user_id
+       LEFT JOIN memberships m ON m.organisation_id = k.organisation_id AND m.user_id = k.user_id
+       WHERE k.key_hash = ?`,
+      [hashApiKey(clearKey)],
+    );
+    if (!row) return null;
+    return {
+      keyId: row.id,
+      organisationId: row.organisation_id,
+      plan: row.plan,
+      userId: row.user_id,
+      userName: row.user_name,
+      role: row.role,
+      scopes: new Set(JSON.parse(row.scopes) as Scope[]),
+      expiresAt: row.expires_at,
+      rateLimitPerSecond: row.rate_limit_per_second,
+    };
+  }
+
+  /** Stores a key's hash; the caller gets the clear key once and must show it once. */
+  createKey(key: NewKey, clearKey = generateApiKey()): { id: string; key: string } {
+    // A creator who is not (or no longer) a member is allowed: such a key answers 401 disabled_api_key.
+    if (!this.userExists(key.userId)) throw new Error(`user ${key.userId} does not exist`);
+    if (!this.organisationExists(key.organisationId))
+      throw new Error(`organisation ${key.organisationId} does not exist`);
+    const id = randomUUID();
+    this.statements.run(
+      `INSERT INTO api_keys (id, key_hash, name, organisation_id, user_id, scopes, expires_at, rate_limit_per_second, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (key_hash) DO NOTHING`,
+      [
+        id,
+        hashApiKey(clearKey),
+        key.name,
+        key.organisationId,
+        key.userId,
+        JSON.stringify(key.scopes),
+        key.expiresAt,
+        key.rateLimitPerSecond,
+        new Date().toISOString(),
+      ],
+    );
+    return { id, key: clearKey };
+  }
+
+  upsertOrganisation(organisation: { id: string; name: string; plan: Plan }): void {
+    this.statements.run(
+      'INSERT INTO organisations (id, name, plan) VALUES (@id, @name, @plan) ON CONFLICT DO NOTHING',
+      organisation,
+    );
+  }
+
+  upsertUser(user: { id: string; name: string; email?: string | null }): void {
+    this.statements.run(
+      'INSERT INTO users (id, name, email) VALUES (@id, @name, @email) ON CONFLICT DO NOTHING',
+      {
+        email: null,
+        ...user,
+      },
+    );
+  }
+
+  upsertMembership(membership: { organisationId: string; userId: string; role: Role }): void {
+    this.statements.run(
+      'INSERT INTO memberships (organisation_id, user_id, role) VALUES (@organisationId, @userId, @role) ON CONFLICT DO NOTHING',
+      membership,
+    );
+  }
+
+  roleOf(organisationId: string, userId: string): Role | null {
+    return (
+      this.statements.get<{ role: Role }>(
+        'SELECT role FROM memberships WHERE organisation_id = ? AND user_id = ?',
+        [organisationId, userId],
+      )?.role ?? null
+    );
+  }
+
+  isMember(organisationId: string, userId: string): boolean {
+    return this.roleOf(organisationId, userId) !== null;
+  }
+
+  userExists(userId: string): boolean {
+    return this.statements.get('SELECT 1 FROM users WHERE id = ?', [userId]) !== undefined;
+  }
+
+  organisationExists(organisationId: string): boolean {
+    return this.statements.get('SELECT 1 FROM organisations WHERE id = ?', [organisationId]) !== undefined;
+  }
+
+  userName(userId: string): string {
+    return (
+      this.statements.get<{ name: string }>('SELECT name FROM users WHERE id = ?', [userId])?.name ?? userId
+    );
+  }
+
+  isEmpty(): boolean {
+    return this.statements.get('SELECT 1 FROM organisations LIMIT 1', []) === undefined;
+  }
+
+  transaction<T>(work: () => T): T {
+    return this.db.transaction(work)();
+  }
+}

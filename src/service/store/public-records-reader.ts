@@ -1,0 +1,439 @@
+import type {
+  Buyer,
+  DirectoryQuery,
+  Framework,
+  FrameworkQuery,
+  Supplier,
+  Tender,
+  TenderSearchQuery,
+} from '../../contract/schemas.ts';
+import { RELATED_RECORD_LIMIT, TENDER_PREVIEW_LIMIT } from '../../contract/schemas.ts';
+import type { SqliteDatabase } from './database.ts';
+import { StatementCache } from './statement-cache.ts';
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+}
+
+export interface TenderRow {
+  id: string;
+  title: string;
+  description: string | null;
+  status: Tender['status'];
+  buyer_id: string | null;
+  buyer_name: string | null;
+  value_amount: number | null;
+  value_currency: string | null;
+  published_at: string;
+  deadline: string | null;
+  awarded_at: string | null;
+  region: string | null;
+  cpv_codes: string;
+  source_name: string;
+  source_id: string;
+  url: string | null;
+  framework_id: string | null;
+  suppliers: string;
+}
+
+interface OrganisationRow {
+  id: string;
+  name: string;
+  region: string | null;
+  locality: string | null;
+  postal_code: string | null;
+  country_code: string | null;
+  identifiers: string;
+  website: string | null;
+  type?: Buyer['type'];
+  notice_count: number;
+}
+
+interface FrameworkRow {
+  id: string;
+  title: string;
+  description: string | null;
+  status: Framework['status'];
+  type: Framework['type'];
+  owner_id: string | null;
+  owner_name: string | null;
+  start_date: string | null;
+  end_date: string | null;
+  value_amount: number | null;
+  value_currency: string | null;
+  url: string | null;
+  lots: string;
+  supplier_count: number | null;
+  call_off_count: number;
+}
+
+/** List items carry the description shortened to this many characters (CONTRACT.md §5). */
+export const LIST_DESCRIPTION_LENGTH = 500;
+
+export const TENDER_COLUMNS = `t.id, t.title, t.description, t.status, t.buyer_id, t.buyer_name, t.value_amount,
+  t.value_currency, t.published_at, t.deadline, t.awarded_at, t.region, t.cpv_codes, t.source_name, t.source_id,
+  t.url, t.framework_id, t.suppliers`;
+
+const FRAMEWORK_SELECT = `
+  SELECT f.id, f.title, f.description, f.type, f.owner_id, b.name AS owner_name, f.start_date, f.end_date,
+    f.value_amount, f.value_currency, f.url, f.lots,
+    CASE WHEN f.start_date IS NOT NULL AND f.start_date > @today THEN 'upcoming'
+         WHEN f.end_date IS NOT NULL AND f.end_date < @today THEN 'expired' ELSE 'live' END AS status,
+    nullif((SELECT count(*) FROM tender_suppliers ts WHERE ts.tender_id = f.id), 0) AS supplier_count,
+    (SELECT count(*) FROM tenders c WHERE c.framework_id = f.id) AS call_off_count
+  FROM frameworks f LEFT JOIN buyers b ON b.id = f.owner_id`;
+
+/**
+ * Turns free text into an FTS5 query in which every word must match as a prefix
+ * (`clean lond` finds "Cleaning services, London"). Null when the text has no words.
+ */
+export function wordsToMatchExpression(text: string | undefined): string | null {
+  if (!text) return null;
+  const words = text.normalize('NFKC').match(/[\p{L}\p{N}]+/gu);
+  if (!words || words.length === 0) return null;
+  return words.map((word) => `"${word}"*`).join(' ');
+}
+
+/** Reads tenders, buyers, suppliers and frameworks as the API shapes them. */
+export class PublicRecordsReader {
+  private readonly statements: StatementCache;
+
+  constructor(db: SqliteDatabase) {
+    this.statements = new StatementCache(db);
+  }
+
+  searchTenders(query: TenderSearchQuery): Page<Tender> {
+    const conditions: string[] = [];
+    const params: Record<string, unknown> = { limit: query.limit, offset: query.offset };
+    if (query.status) {
+      conditions.push('t.status = @status');
+      params.status = query.status;
+    }
+    if (query.buyerId) {
+      conditions.push('t.buyer_id = @buyerId');
+      params.buyerId = query.buyerId;
+    }
+    if (query.region) {
+      conditions.push('t.region = @region COLLATE NOCASE');
+      params.region = query.region;
+    }
+    if (query.cpv) {
+      // A code prefix as a range: '72' matches '72000000' up to but excluding '72:'.
+      conditions.push('t.id IN (SELECT tender_id FROM tender_cpv WHERE code >= @cpvLow AND code < @cpvHigh)');
+      params.cpvLow = query.cpv;
+      params.cpvHigh = `${query.cpv}:`;
+    }
+    if (query.valueMin !== undefined) {
+      conditions.push('t.value_amount >= @valueMin');
+      params.valueMin = query.valueMin;
+    }
+    if (query.valueMax !== undefined) {
+      conditions.push('t.value_amount <= @valueMax');
+      params.valueMax = query.valueMax;
+    }
+    addInstantRange(
+      conditions,
+      params,
+      't.published_at',
+      'published',
+      query.publishedFrom,
+      query.publishedTo,
+    );
+    addInstantRange(conditions, params, 't.deadline', 'deadline', query.deadlineFrom, query.deadlineTo);
+
+    const match = wordsToMatchExpression(query.q);
+    const filter = conditions.length ? `AND ${conditions.join(' AND ')}` : '';
+    let rowsSql: string;
+    let countSql: string;
+    if (match) {
+      params.match = match;
+      // CROSS JOIN keeps the word index as the outer loop, read in sort-key order: no sort.
+      const from = 'FROM tender_words w CROSS JOIN tenders t ON t.sort_key = w.rowid';
+      rowsSql = `SELECT ${TENDER_COLUMNS} ${from} WHERE tender_words MATCH @match ${filter}
+        ORDER BY w.rowid LIMIT @limit OFFSET @offset`;
+      countSql = conditions.length
+        ? `SELECT count(*) AS total ${from} WHERE tender_words MATCH @match ${filter}`
+        : 'SELECT count(*) AS total FROM tender_words WHERE tender_words MATCH @match';
+    } else {
+      const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
+      rowsSql = `SELECT ${TENDER_COLUMNS} FROM tenders t ${where} ORDER BY t.sort_key LIMIT @limit OFFSET @offset`;
+      countSql = `SELECT count(*) AS total FROM tenders t ${where}`;
+    }
+    const rows = this.statements.all<TenderRow>(rowsSql, params);
+    const { total } = this.statements.get<{ total: number }>(countSql, params) ?? { total: 0 };
+    return { items: rows.map(tenderListItemFromRow), total };
+  }
+
+  getTender(id: string): Tender | null {
+    const row = this.statements.get<TenderRow>(`SELECT ${TENDER_COLUMNS} FROM tenders t WHERE t.id = ?`, [
+      id,
+    ]);
+    return row ? tenderFromRow(row) : null;
+  }
+
+  tenderExists(id: string): boolean {
+    return this.statements.get('SELECT 1 FROM tenders WHERE id = ?', [id]) !== undefined;
+  }
+
+  listBuyers(query: DirectoryQuery): Page<Buyer> {
+    return this.listOrganisations('buyers', 'buyer_words', query).map(buyerFromRow);
+  }
+
+  listSuppliers(query: DirectoryQuery): Page<Supplier> {
+    return this.listOrganisations('suppliers', 'supplier_words', query).map(supplierFromRow);
+  }
+
+  getBuyer(id: string): (Buyer & { notices: Tender[] }) | null {
+    const row = this.statements.get<OrganisationRow>(
+      'SELECT b.*, (SELECT count(*) FROM tenders t WHERE t.buyer_id = b.id) AS notice_count FROM buyers b WHERE b.id = ?',
+      [id],
+    );
+    if (!row) return null;
+    const notices = this.statements.all<TenderRow>(
+      `SELECT ${TENDER_COLUMNS} FROM tenders t WHERE t.buyer_id = ? ORDER BY t.sort_key LIMIT ${TENDER_PREVIEW_LIMIT}`,
+      [id],
+    );
+    return { ...buyerFromRow(row), notices: notices.map(tenderListItemFromRow) };
+  }
+
+  getSupplier(id: string): (Supplier & { notices: Tender[] }) | null {
+    const row = this.statements.get<OrganisationRow>(
+      `SELECT s.*, (SELECT count(*) FROM tender_suppliers ts WHERE ts.supplier_id = s.id) AS notice_count
+       FROM suppliers s WHERE s.id = ?`,
+      [id],
+    );
+    if (!row) return null;
+    const notices = this.statements.all<TenderRow>(
+      `SELECT ${TENDER_COLUMNS} FROM tender_suppliers ts JOIN tenders t ON t.id = ts.tender_id
+       WHERE ts.supplier_id = ? ORDER BY t.sort_key LIMIT ${TENDER_PREVIEW_LIMIT}`,
+      [id],
+    );
+    return { ...supplierFromRow(row), notices: notices.map(tenderListItemFromRow) };
+  }
+
+  buyerExists(id: string): boolean {
+    return this.statements.get('SELECT 1 FROM buyers WHERE id = ?', [id]) !== undefined;
+  }
+
+  supplierExists(id: string): boolean {
+    return this.statements.get('SELECT 1 FROM suppliers WHERE id = ?', [id]) !== undefined;
+  }
+
+  frameworkExists(id: string): boolean {
+    return this.statements.get('SELECT 1 FROM frameworks WHERE id = ?', [id]) !== undefined;
+  }
+
+  listFrameworks(query: FrameworkQuery, today: string): Page<Framework> {
+    const conditions: string[] = [];
+    const params: Record<string, unknown> = { today, limit: query.limit, offset: query.offset };
+    const match = wordsToMatchExpression(query.q);
+    if (match) {
+      conditions.push('f.rowid IN (SELECT rowid FROM framework_words WHERE framework_words MATCH @match)');
+      params.match = match;
+    }
+    if (query.type) {
+      conditions.push('f.type = @type');
+      params.type = query.type;
+    }
+    const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
+    // The status is derived from today's date, so it filters the derived column.
+    const statusFilter = query.status ? 'WHERE status = @status' : '';
+    if (query.status) params.status = query.status;
+    const base = `SELECT * FROM (${FRAMEWORK_SELECT} ${where}) ${statusFilter}`;
+    const rows = this.statements.all<FrameworkRow>(
+      `${base} ORDER BY start_date IS NULL, start_date DESC, id LIMIT @limit OFFSET @offset`,
+      params,
+    );
+    const { total } = this.statements.get<{ total: number }>(
+      `SELECT count(*) AS total FROM (${base})`,
+      params,
+    ) ?? {
+      total: 0,
+    };
+    return { items: rows.map(frameworkFromRow), total };
+  }
+
+  getFramework(
+    id: string,
+    today: string,
+  ):
+    | (Framework & {
+        buyers: { id: string; name: string }[];
+        suppliers: { id: string; name: string }[];
+        callOffs: Tender[];
+      })
+    | null {
+    const row = this.statements.get<FrameworkRow>(`${FRAMEWORK_SELECT} WHERE f.id = @id`, { id, today });
+    if (!row) return null;
+    const buyers = this.statements.all<{ id: string; name: string }>(
+      `SELECT DISTINCT b.id, b.name FROM tenders t JOIN buyers b ON b.id = t.buyer_id
+       WHERE t.framework_id = ? ORDER BY b.name, b.id LIMIT ${RELATED_RECORD_LIMIT}`,
+      [id],
+    );
+    const suppliers = this.statements.all<{ id: string; name: string }>(
+      `SELECT s.id, s.name FROM tender_suppliers ts JOIN suppliers s ON s.id = ts.supplier_id
+       WHERE ts.tender_id = ? ORDER BY s.name, s.id LIMIT ${RELATED_RECORD_LIMIT}`,
+      [id],
+    );
+    const callOffs = this.statements.all<TenderRow>(
+      `SELECT ${TENDER_COLUMNS} FROM tenders t WHERE t.framework_id = ? ORDER BY t.sort_key LIMIT ${RELATED_RECORD_LIMIT}`,
+      [id],
+    );
+    return { ...frameworkFromRow(row), buyers, suppliers, callOffs: callOffs.map(tenderListItemFromRow) };
+  }
+
+  /** Counts of every kind of public record, for the command line and the import tests. */
+  counts(): { tenders: number; buyers: number; suppliers: number; frameworks: number; callOffs: number } {
+    return this.statements.get(
+      `SELECT (SELECT count(*) FROM tenders) AS tenders, (SELECT count(*) FROM buyers) AS buyers,
+        (SELECT count(*) FROM suppliers) AS suppliers, (SELECT count(*) FROM frameworks) AS frameworks,
+        (SELECT count(*) FROM tenders WHERE framework_id IS NOT NULL) AS callOffs`,
+      [],
+    ) as { tenders: number; buyers: number; suppliers: number; frameworks: number; callOffs: number };
+  }
+
+  private listOrganisations(
+    table: 'buyers' | 'suppliers',
+    wordsTable: 'buyer_words' | 'supplier_words',
+    query: DirectoryQuery,
+  ): { map<T>(convert: (row: OrganisationRow) => T): Page<T> } {
+    const conditions: string[] = [];
+    const params: Record<string, unknown> = { limit: query.limit, offset: query.offset };
+    const match = wordsToMatchExpression(query.q);
+    if (match) {
+      conditions.push(`o.rowid IN (SELECT rowid FROM ${wordsTable} WHERE ${wordsTable} MATCH @match)`);
+      params.match = match;
+    }
+    if (query.region) {
+      conditions.push('o.region = @region COLLATE NOCASE');
+      params.region = query.region;
+    }
+    const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
+    const noticeCount =
+      table === 'buyers'
+        ? '(SELECT count(*) FROM tenders t WHERE t.buyer_id = o.id)'
+        : '(SELECT count(*) FROM tender_suppliers ts WHERE ts.supplier_id = o.id)';
+    const rows = this.statements.all<OrganisationRow>(
+      `SELECT o.*, ${noticeCount} AS notice_count FROM ${table} o ${where}
+       ORDER BY o.name COLLATE NOCASE, o.id LIMIT @limit OFFSET @offset`,
+      params,
+    );
+    const { total } = this.statements.get<{ total: number }>(
+      `SELECT count(*) AS total FROM ${table} o ${where}`,
+      params,
+    ) ?? { total: 0 };
+    return { map: (convert) => ({ items: rows.map(convert), total }) };
+  }
+}
+
+function addInstantRange(
+  conditions: string[],
+  params: Record<string, unknown>,
+  column: string,
+  name: string,
+  from: string | undefined,
+  to: string | undefined,
+): void {
+  if (from) {
+    conditions.push(`${column} >= @${name}From`);
+    params[`${name}From`] = lowerBound(from);
+  }
+  if (to) {
+    conditions.push(`${column} < @${name}To`);
+    params[`${name}To`] = upperBoundExclusive(to);
+  }
+}
+
+/** Stored instants are whole seconds in `YYYY-MM-DDTHH:MM:SSZ`, so bounds are written the same way. */
+export function toStoredInstant(value: string | Date): string {
+  const date = typeof value === 'string' ? new Date(value) : value;
+  return `${date.toISOString().slice(0, 19)}Z`;
+}
+
+function lowerBound(value: string): string {
+  return value.length === 10 ? `${value}T00:00:00Z` : toStoredInstant(value);
+}
+
+/** A date includes its whole day; an instant includes its own second. */
+function upperBoundExclusive(value: string): string {
+  if (value.length === 10) {
+    const next = new Date(`${value}T00:00:00Z`);
+    next.setUTCDate(next.getUTCDate() + 1);
+    return toStoredInstant(next);
+  }
+  return toStoredInstant(new Date(Math.floor(Date.parse(value) / 1000) * 1000 + 1000));
+}
+
+export function tenderFromRow(row: TenderRow): Tender {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    status: row.status,
+    buyer: row.buyer_id ? { id: row.buyer_id, name: row.buyer_name ?? '' } : null,
+    value:
+      row.value_amount !== null ? { amount: row.value_amount, currency: row.value_currency ?? 'GBP' } : null,
+    publishedAt: row.published_at,
+    deadline: row.deadline,
+    awardedAt: row.awarded_at,
+    region: row.region,
+    cpvCodes: JSON.parse(row.cpv_codes),
+    source: { name: row.source_name, id: row.source_id },
+    url: row.url,
+    frameworkId: row.framework_id,
+    suppliers: JSON.parse(row.suppliers),
+  };
+}
+
+/** List items: the same fields, with the description shortened. */
+export function tenderListItemFromRow(row: TenderRow): Tender {
+  const tender = tenderFromRow(row);
+  tender.description = shorten(tender.description, LIST_DESCRIPTION_LENGTH);
+  return tender;
+}
+
+/** Cuts text to at most `length` code points, marking the cut with an ellipsis. */
+export function shorten(text: string | null, length: number): string | null {
+  if (text === null || text.length <= length) return text;
+  const codePoints = [...text];
+  if (codePoints.length <= length) return text;
+  return `${codePoints.slice(0, length - 1).join('')}…`;
+}
+
+function supplierFromRow(row: OrganisationRow): Supplier {
+  return {
+    id: row.id,
+    name: row.name,
+    region: row.region,
+    locality: row.locality,
+    postalCode: row.postal_code,
+    countryCode: row.country_code,
+    identifiers: JSON.parse(row.identifiers),
+    website: row.website,
+    noticeCount: row.notice_count,
+  };
+}
+
+function buyerFromRow(row: OrganisationRow): Buyer {
+  return { ...supplierFromRow(row), type: row.type ?? null };
+}
+
+function frameworkFromRow(row: FrameworkRow): Framework {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    status: row.status,
+    type: row.type,
+    owner: row.owner_id ? { id: row.owner_id, name: row.owner_name ?? '' } : null,
+    startDate: row.start_date,
+    endDate: row.end_date,
+    value:
+      row.value_amount !== null ? { amount: row.value_amount, currency: row.value_currency ?? 'GBP' } : null,
+    url: row.url,
+    lots: JSON.parse(row.lots),
+    supplierCount: row.supplier_count,
+    callOffCount: row.call_off_count,
+  };
+}
