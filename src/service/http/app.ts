@@ -39,6 +39,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The stores behind the routes, for the command line's setup steps (fixture, demo data). */
     serviceContext: ServiceContext;
+    /** Every route the server serves, as registered, so tests can hold the OpenAPI document to it. */
+    servedRoutes: { method: string; url: string; hidden: boolean }[];
   }
 }
 
@@ -98,6 +100,13 @@ export async function buildServiceApp(options: ServiceAppOptions): Promise<Servi
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();
   app.decorate('serviceContext', context);
+  const servedRoutes: { method: string; url: string; hidden: boolean }[] = [];
+  app.decorate('servedRoutes', servedRoutes);
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const hidden = (route.schema as { hide?: boolean } | undefined)?.hide === true;
+    for (const method of methods) servedRoutes.push({ method, url: route.url, hidden });
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -108,7 +117,7 @@ export async function buildServiceApp(options: ServiceAppOptions): Promise<Servi
         title: 'Procurement Intelligence Service API',
         version: '1.0.0',
         description:
-          'Public procurement records and an organisation\'s working data. Every request carries "Authorization: Bearer <key>". Errors are RFC 9457 problem details.',
+          'Public procurement records and an organisation\'s working data. Every request carries the header Authorization: Bearer KEY. Errors are RFC 9457 problem details.',
       },
       servers: [{ url: '/' }],
       components: { securitySchemes: { bearerKey: { type: 'http', scheme: 'bearer' } } },
@@ -176,7 +185,11 @@ function toProblem(error: FastifyError, log: FastifyBaseLogger): ProblemError {
   if (error instanceof ProblemError) return error;
   if (hasZodFastifySchemaValidationErrors(error)) {
     const part = (error as { validationContext?: string }).validationContext ?? 'body';
-    return invalidRequest(error.validation.flatMap((issue) => fieldErrorsOf(issue, part)));
+    const errors = error.validation.flatMap((issue) => fieldErrorsOf(issue, part));
+    // One error per field: a value failing two checks (pattern, then calendar) is named once.
+    return invalidRequest(
+      errors.filter((item, index) => errors.findIndex((other) => other.field === item.field) === index),
+    );
   }
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':

@@ -19,12 +19,13 @@ function expectProblem(answer: Awaited<ReturnType<TestSandbox['call']>>, status:
 
 describe('bearer keys', () => {
   it('answers 401 missing_api_key without a header, with another scheme, or with an empty Bearer', async () => {
-    for (const headers of [
+    const headerSets: Record<string, string>[] = [
       {},
       { authorization: 'Basic dXNlcjpwYXNz' },
       { authorization: 'Bearer' },
       { authorization: 'Bearer   ' },
-    ]) {
+    ];
+    for (const headers of headerSets) {
       const answer = await sandbox.call('GET', '/v1/tenders', { headers });
       expectProblem(answer, 401, 'missing_api_key');
     }
