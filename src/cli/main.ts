@@ -6,7 +6,7 @@ import { runSandboxServe } from './sandbox-serve.ts';
 export const USAGE = `Usage: tenderbot <command>
 
   sandbox serve [--port 4010] [--host 127.0.0.1] [--db FILE|:memory:] [--fixture FILE] [--demo N]
-                [--import FILE...] [--log-level LEVEL]
+                [--import FILE...] [--log-level LEVEL] [--count-cache N]
       Run the local Procurement Intelligence Service. An empty database is filled with demo data
       (N tenders, default 5000) and a demo organisation whose keys are printed.
   sandbox import FILE... [--db FILE]
@@ -56,6 +56,7 @@ const SERVE_OPTIONS = {
   demo: { type: 'string' },
   import: { type: 'string', multiple: true },
   'log-level': { type: 'string' },
+  'count-cache': { type: 'string' },
 } as const;
 
 const IMPORT_OPTIONS = { db: { type: 'string' } } as const;

@@ -1,4 +1,5 @@
 import { DEFAULT_DEMO_TENDERS, startSandbox } from '../service/sandbox.ts';
+import { DEFAULT_COUNT_CACHE_SIZE } from '../service/store/count-cache.ts';
 import { DEFAULT_SANDBOX_DB, integerOption, UsageError } from './main.ts';
 
 interface ServeArgs {
@@ -10,6 +11,7 @@ interface ServeArgs {
     demo?: string;
     import?: string[];
     'log-level'?: string;
+    'count-cache'?: string;
   };
   positionals: string[];
 }
@@ -28,6 +30,7 @@ export async function runSandboxServe({ values, positionals }: ServeArgs): Promi
     demo: integerOption('demo', values.demo, DEFAULT_DEMO_TENDERS, 1),
     imports,
     logLevel: values['log-level'] ?? 'warn',
+    countCacheSize: integerOption('count-cache', values['count-cache'], DEFAULT_COUNT_CACHE_SIZE),
   });
   if (sandbox.demoKeys.length > 0) {
     process.stdout.write('Demo organisation "Demo Bids Ltd" (org-demo). Its API keys, shown once:\n');

@@ -15,6 +15,7 @@ export interface SandboxOptions {
   demo?: number;
   imports?: string[];
   logLevel?: string;
+  countCacheSize?: number;
   clock?: () => Date;
 }
 
@@ -42,7 +43,12 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     } else if (new PublicRecordsReader(db).counts().tenders === 0) {
       generateDemoData(db, { tenders: options.demo ?? DEFAULT_DEMO_TENDERS, today: options.clock?.() });
     }
-    const app = await buildServiceApp({ db, clock: options.clock, logLevel: options.logLevel });
+    const app = await buildServiceApp({
+      db,
+      clock: options.clock,
+      logLevel: options.logLevel,
+      countCacheSize: options.countCacheSize,
+    });
     const context = app.serviceContext;
     let demoKeys: DemoKey[] = [];
     if (options.fixture) {

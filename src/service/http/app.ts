@@ -70,15 +70,18 @@ export interface ServiceAppOptions {
   clock?: () => Date;
   /** Request logs: off by default; a level sends pino JSON lines to standard error. */
   logLevel?: string;
+  /** Query totals remembered while public records are unchanged; 0 turns the cache off. */
+  countCacheSize?: number;
 }
 
 export function createServiceContext(
   db: SqliteDatabase,
   clock: () => Date = () => new Date(),
+  countCacheSize?: number,
 ): ServiceContext {
   return {
     db,
-    publicRecords: new PublicRecordsReader(db),
+    publicRecords: new PublicRecordsReader(db, countCacheSize),
     organisations: new OrganisationsStore(db),
     bookmarks: new BookmarksStore(db),
     savedSearches: new SavedSearchesStore(db),
@@ -91,7 +94,7 @@ export function createServiceContext(
 
 /** The Procurement Intelligence Service as a Fastify app over one SQLite database. */
 export async function buildServiceApp(options: ServiceAppOptions): Promise<ServiceApp> {
-  const context = createServiceContext(options.db, options.clock);
+  const context = createServiceContext(options.db, options.clock, options.countCacheSize);
   const app = Fastify({
     logger: options.logLevel ? { level: options.logLevel, stream: process.stderr } : false,
     genReqId: () => randomUUID(),
@@ -117,7 +120,7 @@ export async function buildServiceApp(options: ServiceAppOptions): Promise<Servi
         title: 'Procurement Intelligence Service API',
         version: '1.0.0',
         description:
-          'Public procurement records and an organisation\'s working data. Every request carries the header Authorization: Bearer KEY. Errors are RFC 9457 problem details.',
+          "Public procurement records and an organisation's working data. Every request carries the header Authorization: Bearer KEY. Errors are RFC 9457 problem details.",
       },
       servers: [{ url: '/' }],
       components: { securitySchemes: { bearerKey: { type: 'http', scheme: 'bearer' } } },

@@ -229,4 +229,9 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (organisation_id, user_id, endpoint, key)
   );
   `,
+  // 2: a narrow index over every tender filter column, so that counting the hits of a filtered
+  // word search reads compact index pages instead of whole tender rows (14 ms -> 3.7 ms at 9,000 hits).
+  `
+  CREATE INDEX tenders_filters ON tenders (sort_key, status, region, buyer_id, value_amount, published_at, deadline, id);
+  `,
 ];

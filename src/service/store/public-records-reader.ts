@@ -8,6 +8,7 @@ import type {
   TenderSearchQuery,
 } from '../../contract/schemas.ts';
 import { RELATED_RECORD_LIMIT, TENDER_PREVIEW_LIMIT } from '../../contract/schemas.ts';
+import { CountCache, DEFAULT_COUNT_CACHE_SIZE } from './count-cache.ts';
 import type { SqliteDatabase } from './database.ts';
 import { StatementCache } from './statement-cache.ts';
 
@@ -98,9 +99,21 @@ export function wordsToMatchExpression(text: string | undefined): string | null 
 /** Reads tenders, buyers, suppliers and frameworks as the API shapes them. */
 export class PublicRecordsReader {
   private readonly statements: StatementCache;
+  private readonly totals: CountCache;
 
-  constructor(db: SqliteDatabase) {
+  /** `countCacheSize` 0 turns the cache of totals off (to measure first-time searches). */
+  constructor(db: SqliteDatabase, countCacheSize = DEFAULT_COUNT_CACHE_SIZE) {
     this.statements = new StatementCache(db);
+    this.totals = new CountCache(db, countCacheSize);
+  }
+
+  /** A query's total, counted once per shape and parameters (limit and offset aside) while data is unchanged. */
+  private total(sql: string, params: Record<string, unknown>): number {
+    const { limit: _limit, offset: _offset, ...filters } = params;
+    return this.totals.get(
+      `${sql}\u0000${JSON.stringify(filters)}`,
+      () => this.statements.get<{ total: number }>(sql, params)?.total ?? 0,
+    );
   }
 
   searchTenders(query: TenderSearchQuery): Page<Tender> {
@@ -152,8 +165,10 @@ export class PublicRecordsReader {
       const from = 'FROM tender_words w CROSS JOIN tenders t ON t.sort_key = w.rowid';
       rowsSql = `SELECT ${TENDER_COLUMNS} ${from} WHERE tender_words MATCH @match ${filter}
         ORDER BY w.rowid LIMIT @limit OFFSET @offset`;
+      // Counting needs only the filter columns: the covering index holds them all, compactly.
       countSql = conditions.length
-        ? `SELECT count(*) AS total ${from} WHERE tender_words MATCH @match ${filter}`
+        ? `SELECT count(*) AS total FROM tender_words w CROSS JOIN tenders t INDEXED BY tenders_filters
+             ON t.sort_key = w.rowid WHERE tender_words MATCH @match ${filter}`
         : 'SELECT count(*) AS total FROM tender_words WHERE tender_words MATCH @match';
     } else {
       const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
@@ -161,8 +176,7 @@ export class PublicRecordsReader {
       countSql = `SELECT count(*) AS total FROM tenders t ${where}`;
     }
     const rows = this.statements.all<TenderRow>(rowsSql, params);
-    const { total } = this.statements.get<{ total: number }>(countSql, params) ?? { total: 0 };
-    return { items: rows.map(tenderListItemFromRow), total };
+    return { items: rows.map(tenderListItemFromRow), total: this.total(countSql, params) };
   }
 
   getTender(id: string): Tender | null {
@@ -245,13 +259,10 @@ export class PublicRecordsReader {
       `${base} ORDER BY start_date IS NULL, start_date DESC, id LIMIT @limit OFFSET @offset`,
       params,
     );
-    const { total } = this.statements.get<{ total: number }>(
-      `SELECT count(*) AS total FROM (${base})`,
-      params,
-    ) ?? {
-      total: 0,
+    return {
+      items: rows.map(frameworkFromRow),
+      total: this.total(`SELECT count(*) AS total FROM (${base})`, params),
     };
-    return { items: rows.map(frameworkFromRow), total };
   }
 
   getFramework(
@@ -319,10 +330,7 @@ export class PublicRecordsReader {
        ORDER BY o.name COLLATE NOCASE, o.id LIMIT @limit OFFSET @offset`,
       params,
     );
-    const { total } = this.statements.get<{ total: number }>(
-      `SELECT count(*) AS total FROM ${table} o ${where}`,
-      params,
-    ) ?? { total: 0 };
+    const total = this.total(`SELECT count(*) AS total FROM ${table} o ${where}`, params);
     return { map: (convert) => ({ items: rows.map(convert), total }) };
   }
 }

@@ -1,5 +1,6 @@
 import { v5 as uuidv5 } from 'uuid';
 import type { BUYER_TYPES, FRAMEWORK_TYPES, TENDER_STATUSES } from '../../contract/schemas.ts';
+import { markPublicRecordsChanged } from './count-cache.ts';
 import type { SqliteDatabase } from './database.ts';
 
 /** A buyer or supplier as a source describes it; identity comes from its normalised name. */
@@ -251,6 +252,7 @@ export class PublicRecordsWriter {
       `);
     })();
     this.db.pragma('optimize');
+    markPublicRecordsChanged(this.db);
   }
 }
 
