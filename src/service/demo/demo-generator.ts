@@ -144,6 +144,7 @@ export function generateDemoData(db: SqliteDatabase, options: DemoOptions): { te
     });
   });
 
+  let awardedToBusiest = 0;
   for (let index = 0; index < options.tenders - frameworkCount; index++) {
     const id = `ocds-tbdemo-${String(index + 1).padStart(7, '0')}`;
     const cpv = pickCpv();
@@ -167,10 +168,17 @@ export function generateDemoData(db: SqliteDatabase, options: DemoOptions): { te
               ? 'awarded'
               : 'closed';
     const valueAmount = random() < 0.1 ? null : Math.round(10 ** (4 + random() * 3.2) / 100) * 100;
-    const awardSuppliers =
+    const drawn =
       status === 'awarded'
         ? Array.from({ length: random() < 0.8 ? 1 : between(2, 4) }, () => pick(suppliers))
         : [];
+    // The first awards all go to one supplier as well, so that a supplier's notices pass the cap too.
+    const busiest = suppliers[0];
+    if (drawn.length > 0 && busiest && awardedToBusiest < DEMO_LARGE_BUYER_NOTICES) {
+      drawn.push(busiest);
+      awardedToBusiest++;
+    }
+    const awardSuppliers = uniqueByName(drawn);
     const place = DEMO_PLACES.find((candidate) => buyer.name.includes(candidate.name));
     const title = DEMO_TITLE_PATTERNS[index % DEMO_TITLE_PATTERNS.length]
       ?.replace('{service}', cpv.description)

@@ -147,6 +147,26 @@ describe('rate limit', () => {
   });
 });
 
+describe('every accepted attempt counts (spec §8 rule 4)', () => {
+  it('counts a retried creation that returns the existing record as one more request', async () => {
+    // Start just after a window opens, so that all three requests fall in the same second.
+    while (Date.now() % 1000 > 50) await new Promise((resolve) => setTimeout(resolve, 5));
+    const body = {
+      entityType: 'tender',
+      entityId: 'ocds-tbdemo-0000201',
+      body: 'counted',
+      idempotencyKey: crypto.randomUUID(),
+    };
+    const first = await sandbox.call('POST', '/v1/comments', { key: KEYS.bobAdminAcme, body });
+    const retry = await sandbox.call('POST', '/v1/comments', { key: KEYS.bobAdminAcme, body });
+    const read = await sandbox.call('GET', '/v1/tenders?limit=1', { key: KEYS.bobAdminAcme });
+    expect([first.status, retry.status, read.status]).toEqual([201, 200, 200]);
+    const remaining = [first, retry, read].map((answer) => Number(answer.headers['ratelimit-remaining']));
+    expect(remaining[1]).toBe((remaining[0] as number) - 1);
+    expect(remaining[2]).toBe((remaining[0] as number) - 2);
+  });
+});
+
 describe('membership is checked on every request', () => {
   it('acts as the creator with their current role: a viewer key with every scope still cannot post', async () => {
     const answer = await sandbox.call('POST', '/v1/comments', {

@@ -59,6 +59,16 @@ describe('suppliers', () => {
       expect(notice.suppliers.map((supplier: { id: string }) => supplier.id)).toContain(withNotices.id);
     }
   });
+
+  it('caps a busy supplier’s notices at 100 too', async () => {
+    const busiest = (await get('/v1/suppliers?limit=100')).body.data
+      .concat((await get('/v1/suppliers?limit=100&offset=100')).body.data)
+      .sort((a: { noticeCount: number }, b: { noticeCount: number }) => b.noticeCount - a.noticeCount)[0];
+    expect(busiest.noticeCount).toBeGreaterThan(100);
+    const detail = (await get(`/v1/suppliers/${busiest.id}`)).body.data;
+    expect(detail.notices).toHaveLength(100);
+    expect(detail.tenderPreviewLimit).toBe(100);
+  });
 });
 
 describe('frameworks', () => {
