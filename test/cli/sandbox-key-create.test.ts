@@ -56,38 +56,27 @@ describe('tenderbot sandbox key create', () => {
   });
 
   it('refuses unknown scopes, organisations and non-members with exit code 2 and a sentence', async () => {
-    const db = dbPath;
-    const unknownScope = await runCli([
-      'sandbox',
-      'key',
-      'create',
-      '--db',
-      db,
-      '--org',
-      'org-acme',
-      '--user',
-      'usr-alice',
-      '--scopes',
-      'tenders:write',
-    ]);
+    const createKey = (user: string, scopes: string) =>
+      runCli([
+        'sandbox',
+        'key',
+        'create',
+        '--db',
+        dbPath,
+        '--org',
+        'org-acme',
+        '--user',
+        user,
+        '--scopes',
+        scopes,
+      ]);
+    const unknownScope = await createKey('usr-alice', 'tenders:write');
     expect(unknownScope.code).toBe(2);
     expect(unknownScope.stderr).toContain('unknown scope tenders:write');
-    const nonMember = await runCli([
-      'sandbox',
-      'key',
-      'create',
-      '--db',
-      db,
-      '--org',
-      'org-acme',
-      '--user',
-      'usr-dave',
-      '--scopes',
-      'tenders:read',
-    ]);
+    const nonMember = await createKey('usr-dave', 'tenders:read');
     expect(nonMember.code).toBe(2);
     expect(nonMember.stderr).toContain('not a member');
-    const missing = await runCli(['sandbox', 'key', 'create', '--db', db]);
+    const missing = await runCli(['sandbox', 'key', 'create', '--db', dbPath]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('--org is required');
   });

@@ -5,6 +5,7 @@ import Fastify, {
   type FastifyBaseLogger,
   type FastifyError,
   type FastifyInstance,
+  type FastifyReply,
   type RawReplyDefaultExpression,
   type RawRequestDefaultExpression,
   type RawServerDefault,
@@ -166,16 +167,7 @@ export async function buildServiceApp(options: ServiceAppOptions): Promise<Servi
   return app;
 }
 
-function sendProblem(
-  reply: {
-    code(status: number): unknown;
-    header(name: string, value: string): unknown;
-    type(t: string): unknown;
-    send(payload: string): unknown;
-  },
-  requestId: string,
-  problem: ProblemError,
-): void {
+function sendProblem(reply: FastifyReply, requestId: string, problem: ProblemError): void {
   for (const [name, value] of Object.entries(problem.extras.headers ?? {})) reply.header(name, value);
   reply.code(problem.status);
   reply.type(PROBLEM_CONTENT_TYPE);

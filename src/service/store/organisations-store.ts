@@ -90,13 +90,12 @@ export class OrganisationsStore {
     if (!this.userExists(key.userId)) throw new Error(`user ${key.userId} does not exist`);
     if (!this.organisationExists(key.organisationId))
       throw new Error(`organisation ${key.organisationId} does not exist`);
-    const id = randomUUID();
     this.statements.run(
       `INSERT INTO api_keys (id, key_hash, name, organisation_id, user_id, scopes, expires_at, rate_limit_per_second, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (key_hash) DO NOTHING`,
       [
-        id,
+        randomUUID(),
         hashApiKey(clearKey),
         key.name,
         key.organisationId,
@@ -107,7 +106,12 @@ export class OrganisationsStore {
         new Date().toISOString(),
       ],
     );
-    return { id, key: clearKey };
+    // A key loaded again from a fixture keeps the id it was first stored with.
+    const stored = this.statements.get<{ id: string }>('SELECT id FROM api_keys WHERE key_hash = ?', [
+      hashApiKey(clearKey),
+    ]);
+    if (!stored) throw new Error('the key was not stored');
+    return { id: stored.id, key: clearKey };
   }
 
   upsertOrganisation(organisation: { id: string; name: string; plan: Plan }): void {

@@ -8,7 +8,7 @@ import type {
   UpdateStageBody,
 } from '../../contract/schemas.ts';
 import type { SqliteDatabase } from './database.ts';
-import { type Page, wordsToMatchExpression } from './public-records-reader.ts';
+import { type Page, wordsOf } from './public-records-reader.ts';
 import { StatementCache } from './statement-cache.ts';
 
 export type PipelinePermission = 'view' | 'edit';
@@ -110,10 +110,9 @@ export class PipelinesStore {
       conditions.push('p.status = @status');
       params.status = query.status;
     }
-    const words = wordsToMatchExpression(query.q)?.match(/"([^"]+)"/g) ?? [];
-    words.forEach((quoted, index) => {
+    wordsOf(query.q).forEach((text, index) => {
       // Each word matches the start of a word in the name or summary, as the other `q` filters do.
-      const word = quoted.slice(1, -1).toLowerCase();
+      const word = text.toLowerCase();
       conditions.push(
         `(' ' || lower(p.name) || ' ' || lower(coalesce(p.summary, ''))) LIKE @word${index} ESCAPE '\\'`,
       );

@@ -90,10 +90,13 @@ const FRAMEWORK_SELECT = `
  * (`clean lond` finds "Cleaning services, London"). Null when the text has no words.
  */
 export function wordsToMatchExpression(text: string | undefined): string | null {
-  if (!text) return null;
-  const words = text.normalize('NFKC').match(/[\p{L}\p{N}]+/gu);
-  if (!words || words.length === 0) return null;
-  return words.map((word) => `"${word}"*`).join(' ');
+  const words = wordsOf(text);
+  return words.length > 0 ? words.map((word) => `"${word}"*`).join(' ') : null;
+}
+
+/** The words of a `q` parameter: runs of letters and digits, as the word indexes split them. */
+export function wordsOf(text: string | undefined): string[] {
+  return text?.normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
 /** Reads tenders, buyers, suppliers and frameworks as the API shapes them. */
@@ -191,11 +194,13 @@ export class PublicRecordsReader {
   }
 
   listBuyers(query: DirectoryQuery): Page<Buyer> {
-    return this.listOrganisations('buyers', 'buyer_words', query).map(buyerFromRow);
+    const { rows, total } = this.listOrganisations('buyers', 'buyer_words', query);
+    return { items: rows.map(buyerFromRow), total };
   }
 
   listSuppliers(query: DirectoryQuery): Page<Supplier> {
-    return this.listOrganisations('suppliers', 'supplier_words', query).map(supplierFromRow);
+    const { rows, total } = this.listOrganisations('suppliers', 'supplier_words', query);
+    return { items: rows.map(supplierFromRow), total };
   }
 
   getBuyer(id: string): (Buyer & { notices: Tender[] }) | null {
@@ -308,7 +313,7 @@ export class PublicRecordsReader {
     table: 'buyers' | 'suppliers',
     wordsTable: 'buyer_words' | 'supplier_words',
     query: DirectoryQuery,
-  ): { map<T>(convert: (row: OrganisationRow) => T): Page<T> } {
+  ): { rows: OrganisationRow[]; total: number } {
     const conditions: string[] = [];
     const params: Record<string, unknown> = { limit: query.limit, offset: query.offset };
     const match = wordsToMatchExpression(query.q);
@@ -331,7 +336,7 @@ export class PublicRecordsReader {
       params,
     );
     const total = this.total(`SELECT count(*) AS total FROM ${table} o ${where}`, params);
-    return { map: (convert) => ({ items: rows.map(convert), total }) };
+    return { rows, total };
   }
 }
 
