@@ -1,0 +1,196 @@
+import type { ErrorCode, FieldError, Scope } from '../contract/schemas.ts';
+
+/** Every failure the client reports is one of these; none of them ever carries the API key. */
+export class ProcurementClientError extends Error {
+  override name = 'ProcurementClientError';
+}
+
+export type AuthenticationReason =
+  | 'missing_api_key'
+  | 'invalid_api_key'
+  | 'expired_api_key'
+  | 'disabled_api_key';
+
+/** An answer of the service that is not a success: status, code, detail and the request id to quote. */
+export class ApiError extends ProcurementClientError {
+  override name = 'ApiError';
+
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode | string,
+    readonly detail: string,
+    readonly requestId: string | null,
+    readonly headers: Readonly<Record<string, string>>,
+  ) {
+    super(`${status} ${code}: ${detail}${requestId ? ` (request ${requestId})` : ''}`);
+  }
+
+  /** The one place that decides which class an answer becomes. */
+  static from(status: number, body: unknown, headers: Record<string, string>): ApiError {
+    const problem = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+    const code = typeof problem.code === 'string' ? problem.code : `http_${status}`;
+    const detail = typeof problem.detail === 'string' ? problem.detail : `The service answered ${status}.`;
+    const requestId =
+      typeof problem.requestId === 'string' ? problem.requestId : (headers['x-request-id'] ?? null);
+    const args = [status, code, detail, requestId, headers] as const;
+    switch (code) {
+      case 'missing_api_key':
+      case 'invalid_api_key':
+      case 'expired_api_key':
+      case 'disabled_api_key':
+        return new AuthenticationError(...args);
+      case 'missing_scope':
+        return new MissingScopeError(...args, (problem.requiredScope as Scope | undefined) ?? null);
+      case 'plan_without_api_access':
+        return new PlanError(...args);
+      case 'forbidden':
+        return new ForbiddenError(...args);
+      case 'not_found':
+        return new NotFoundError(...args);
+      case 'idempotency_conflict':
+        return new IdempotencyConflictError(...args);
+      case 'pipeline_submission_not_allowed':
+        return new SubmissionNotAllowedError(...args);
+      case 'invalid_request':
+      case 'empty_update':
+        return new ValidationError(
+          ...args,
+          Array.isArray(problem.errors) ? (problem.errors as FieldError[]) : [],
+        );
+      case 'rate_limited':
+        return new RateLimitedError(...args, retryAfterSeconds(headers['retry-after']));
+    }
+    if (status === 401) return new AuthenticationError(...args);
+    if (status === 404) return new NotFoundError(...args);
+    if (status === 429) return new RateLimitedError(...args, retryAfterSeconds(headers['retry-after']));
+    if (status >= 500) return new ServerError(...args);
+    return new ApiError(...args);
+  }
+}
+
+/** 401: the key is missing, unknown, expired, or its creator left the organisation (`reason`). */
+export class AuthenticationError extends ApiError {
+  override name = 'AuthenticationError';
+  get reason(): AuthenticationReason | null {
+    return ['missing_api_key', 'invalid_api_key', 'expired_api_key', 'disabled_api_key'].includes(this.code)
+      ? (this.code as AuthenticationReason)
+      : null;
+  }
+}
+
+/** 403: the key lacks `requiredScope`; an admin must add it to the key. */
+export class MissingScopeError extends ApiError {
+  override name = 'MissingScopeError';
+  constructor(
+    status: number,
+    code: string,
+    detail: string,
+    requestId: string | null,
+    headers: Record<string, string>,
+    readonly requiredScope: Scope | null,
+  ) {
+    super(status, code, detail, requestId, headers);
+  }
+}
+
+/** 403: the organisation's plan has no API access. */
+export class PlanError extends ApiError {
+  override name = 'PlanError';
+}
+
+/** 403: the key's user may not do this (a viewer writing, another's comment, no edit permission). */
+export class ForbiddenError extends ApiError {
+  override name = 'ForbiddenError';
+}
+
+export class NotFoundError extends ApiError {
+  override name = 'NotFoundError';
+}
+
+/** 409: the idempotency key was used before for a different request. */
+export class IdempotencyConflictError extends ApiError {
+  override name = 'IdempotencyConflictError';
+}
+
+/** 409: a pipeline cannot be set to `submitted` through the API. */
+export class SubmissionNotAllowedError extends ApiError {
+  override name = 'SubmissionNotAllowedError';
+}
+
+/** 400: the request was refused; `fieldErrors` names each field (empty for an empty update). */
+export class ValidationError extends ApiError {
+  override name = 'ValidationError';
+  constructor(
+    status: number,
+    code: string,
+    detail: string,
+    requestId: string | null,
+    headers: Record<string, string>,
+    readonly fieldErrors: FieldError[],
+  ) {
+    super(status, code, detail, requestId, headers);
+  }
+}
+
+/** 429: over the key's rate; `retryAfter` is in seconds (null when the service did not say). */
+export class RateLimitedError extends ApiError {
+  override name = 'RateLimitedError';
+  constructor(
+    status: number,
+    code: string,
+    detail: string,
+    requestId: string | null,
+    headers: Record<string, string>,
+    readonly retryAfter: number | null,
+  ) {
+    super(status, code, detail, requestId, headers);
+  }
+}
+
+/** 5xx: the service failed; worth trying again later. */
+export class ServerError extends ApiError {
+  override name = 'ServerError';
+}
+
+/** The service could not be reached, or the connection broke before an answer. */
+export class ConnectionError extends ProcurementClientError {
+  override name = 'ConnectionError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** No answer within the call's timeout. */
+export class TimeoutError extends ProcurementClientError {
+  override name = 'TimeoutError';
+}
+
+/** The call was cancelled through its `signal`; never retried. */
+export class AbortedError extends ProcurementClientError {
+  override name = 'AbortedError';
+}
+
+/** A success whose body does not have the documented shape: `issues` says where. */
+export class ResponseValidationError extends ProcurementClientError {
+  override name = 'ResponseValidationError';
+  constructor(
+    readonly operation: string,
+    readonly issues: { path: string; message: string }[],
+    readonly requestId: string | null,
+  ) {
+    super(
+      `${operation}: the response does not have the documented shape (${issues
+        .slice(0, 5)
+        .map((issue) => `${issue.path || '(root)'}: ${issue.message}`)
+        .join('; ')})`,
+    );
+  }
+}
+
+/** `Retry-After` in seconds, or as an HTTP date. */
+export function retryAfterSeconds(header: string | undefined): number | null {
+  if (!header) return null;
+  if (/^\d+(\.\d+)?$/.test(header.trim())) return Number(header);
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? null : Math.max(0, (date - Date.now()) / 1000);
+}
