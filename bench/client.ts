@@ -1,0 +1,147 @@
+/**
+ * npm run bench:client — what the typed client costs over a bare undici request.
+ *
+ * Starts `tenderbot sandbox serve` as its own process, then reads tender details one after
+ * another over loopback, alternating rounds of the client (`client.tenders.get`) and of a bare
+ * undici `request` with `body.json()` on the same kind of keep-alive agent, so that drift in the
+ * machine hits both alike. Prints the means, p99s and the overhead ratio; last line is JSON.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Agent, request } from 'undici';
+import { ProcurementClient } from '../src/client/procurement-client.ts';
+import { SCOPES } from '../src/contract/schemas.ts';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
+const PER_ROUND = Number(process.env.BENCH_PER_ROUND ?? 500);
+const KEY = 'pis_bench_client_0123456789abcdefghijklmnopqrstu';
+
+const dir = mkdtempSync(join(tmpdir(), 'tenderbot-bench-client-'));
+const fixture = join(dir, 'fixture.json');
+writeFileSync(
+  fixture,
+  JSON.stringify({
+    organisations: [{ id: 'org-bench', name: 'Bench', plan: 'enterprise' }],
+    users: [{ id: 'usr-bench', name: 'Bench' }],
+    memberships: [{ organisationId: 'org-bench', userId: 'usr-bench', role: 'owner' }],
+    apiKeys: [
+      {
+        key: KEY,
+        organisationId: 'org-bench',
+        userId: 'usr-bench',
+        scopes: SCOPES,
+        rateLimitPerSecond: 10_000_000,
+      },
+    ],
+  }),
+);
+const bin = resolve(import.meta.dirname, '../bin/tenderbot.js');
+const server = spawn(
+  process.execPath,
+  [
+    bin,
+    'sandbox',
+    'serve',
+    '--db',
+    join(dir, 'bench.db'),
+    '--port',
+    '0',
+    '--demo',
+    '5000',
+    '--fixture',
+    fixture,
+  ],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
+);
+const baseUrl = await new Promise<string>((ready, fail) => {
+  let output = '';
+  server.stdout.on('data', (chunk) => {
+    output += chunk;
+    const match = /listening on (http:\/\/\S+)\/v1/.exec(output);
+    if (match?.[1]) ready(match[1]);
+  });
+  server.once('exit', (code) => fail(new Error(`server exited with ${code}:\n${output}`)));
+});
+
+const client = new ProcurementClient({ baseUrl, apiKey: KEY });
+const agent = new Agent({ keepAliveTimeout: 30_000, connections: 16 });
+const headers = { authorization: `Bearer ${KEY}`, accept: 'application/json' };
+const ids = (await client.tenders.search({ limit: 100 })).data.map((tender) => tender.id);
+
+const bare = async (id: string) => {
+  const response = await request(`${baseUrl}/v1/tenders/${encodeURIComponent(id)}`, {
+    headers,
+    dispatcher: agent,
+  });
+  if (response.statusCode !== 200) throw new Error(`bare request answered ${response.statusCode}`);
+  return ((await response.body.json()) as { data: unknown }).data;
+};
+const typed = (id: string) => client.tenders.get(id);
+
+async function round(fn: (id: string) => Promise<unknown>, samples: number[]) {
+  for (let index = 0; index < PER_ROUND; index++) {
+    const started = process.hrtime.bigint();
+    await fn(ids[index % ids.length] as string);
+    samples.push(Number(process.hrtime.bigint() - started) / 1000);
+  }
+}
+
+try {
+  const warm: number[] = [];
+  await round(bare, warm);
+  await round(typed, warm);
+  const bareSamples: number[] = [];
+  const clientSamples: number[] = [];
+  for (let index = 0; index < ROUNDS; index++) {
+    // Alternate which goes first, so neither always follows the other.
+    if (index % 2 === 0) {
+      await round(bare, bareSamples);
+      await round(typed, clientSamples);
+    } else {
+      await round(typed, clientSamples);
+      await round(bare, bareSamples);
+    }
+  }
+  const bareStats = stats(bareSamples);
+  const clientStats = stats(clientSamples);
+  const ratio = Number((clientStats.meanUs / bareStats.meanUs).toFixed(3));
+  console.log(`\n${bareSamples.length} sequential GET /v1/tenders/{id} each, over loopback`);
+  console.log('| caller | mean µs | p50 µs | p99 µs |');
+  console.log('|---|---:|---:|---:|');
+  console.log(
+    `| bare undici request + json() | ${bareStats.meanUs} | ${bareStats.p50Us} | ${bareStats.p99Us} |`,
+  );
+  console.log(
+    `| ProcurementClient.tenders.get | ${clientStats.meanUs} | ${clientStats.p50Us} | ${clientStats.p99Us} |`,
+  );
+  console.log(`overhead ratio ${ratio}x (goal at most 1.15x)`);
+  console.log(
+    JSON.stringify({
+      requests: bareSamples.length,
+      bare: bareStats,
+      client: clientStats,
+      ratio,
+      goalMet: ratio <= 1.15,
+      attempts: client.attempts,
+    }),
+  );
+} finally {
+  await client.close();
+  await agent.close();
+  server.kill('SIGTERM');
+  await new Promise((done) => server.once('exit', done));
+  rmSync(dir, { recursive: true, force: true });
+}
+
+function stats(samples: number[]) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (fraction: number) =>
+    Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] as number);
+  return {
+    meanUs: Math.round(samples.reduce((sum, value) => sum + value, 0) / samples.length),
+    p50Us: at(0.5),
+    p99Us: at(0.99),
+  };
+}
