@@ -1,0 +1,133 @@
+import { formatDistanceStrict } from 'date-fns';
+import type { Tender } from '../../contract/schemas.ts';
+import { TenderIds } from '../ids.ts';
+import { clip, escapeMrkdwn, safeText } from './mrkdwn.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: Block Kit objects are plain JSON.
+export type Block = Record<string, any>;
+
+export interface CardOptions {
+  bookmarked: boolean;
+  /** A card posted for everyone: it has no "Share in channel". */
+  shared: boolean;
+  now: Date;
+  /** Carried in the card's buttons so that a click can redraw the message it sits in. */
+  context: string;
+}
+
+const STATUS_LABELS: Record<Tender['status'], string> = {
+  planned: 'Planned',
+  open: 'Open',
+  closed: 'Closed',
+  awarded: 'Awarded',
+  cancelled: 'Cancelled',
+};
+
+/** `£1,250,000`, `CA$355,820`: the amount in its own currency. */
+export function formatMoney(value: Tender['value']): string {
+  if (!value) return 'Not stated';
+  try {
+    return new Intl.NumberFormat('en-GB', {
+      style: 'currency',
+      currency: value.currency,
+      maximumFractionDigits: 0,
+    }).format(value.amount);
+  } catch {
+    return `${value.amount.toLocaleString('en-GB')} ${value.currency}`;
+  }
+}
+
+/** "closes in 5 days (1 Dec 2026)" or "closed 3 days ago (…)". */
+export function formatDeadline(deadline: string | null, now: Date): string {
+  if (!deadline) return 'No deadline given';
+  const date = new Date(deadline);
+  const day = date.toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+  const distance = formatDistanceStrict(date, now, { roundingMethod: 'floor' });
+  return date.getTime() >= now.getTime()
+    ? `closes in ${distance} (${day})`
+    : `closed ${distance} ago (${day})`;
+}
+
+/** One tender as a card: title, facts, source, and its buttons. */
+export function tenderCard(tender: Tender, options: CardOptions): Block[] {
+  const cpv = tender.cpvCodes
+    .slice(0, 3)
+    .map((code) => `${code.code}${code.description ? ` ${code.description}` : ''}`)
+    .join(', ');
+  const fields = [
+    `*Buyer*\n${tender.buyer ? safeText(tender.buyer.name, 300) : 'Not stated'}`,
+    `*Value*\n${formatMoney(tender.value)}`,
+    `*Deadline*\n${formatDeadline(tender.deadline, options.now)}`,
+    `*Status*\n${STATUS_LABELS[tender.status]}`,
+    `*Region*\n${tender.region ? safeText(tender.region, 200) : 'Not stated'}`,
+    `*CPV*\n${cpv ? safeText(cpv, 600) : 'None given'}`,
+  ];
+  const buttons: Block[] = [
+    options.bookmarked
+      ? button('Remove bookmark', TenderIds.removeBookmark, `${tender.id}|${options.context}`)
+      : button('Bookmark', TenderIds.bookmark, `${tender.id}|${options.context}`, 'primary'),
+  ];
+  if (!options.shared) buttons.push(button('Share in channel', TenderIds.share, tender.id));
+  if (tender.url)
+    buttons.push({
+      ...button('Open original', TenderIds.openOriginal, tender.id),
+      url: clip(tender.url, 3000),
+    });
+  return [
+    { type: 'section', text: { type: 'mrkdwn', text: `*${safeText(tender.title, 2900)}*` } },
+    { type: 'section', fields: fields.map((text) => ({ type: 'mrkdwn', text })) },
+    {
+      type: 'context',
+      elements: [
+        {
+          type: 'mrkdwn',
+          text: `${safeText(tender.source.name, 200)} · ${safeText(tender.source.id, 200)} · \`${safeText(tender.id, 300)}\``,
+        },
+      ],
+    },
+    { type: 'actions', block_id: `tender:${clip(tender.id, 240)}`, elements: buttons },
+  ];
+}
+
+/** The whole tender: the card with its full description and awarded suppliers. */
+export function tenderDetail(tender: Tender, options: CardOptions): Block[] {
+  const [title, facts, source, actions] = tenderCard(tender, options) as [Block, Block, Block, Block];
+  const blocks: Block[] = [title, facts];
+  if (tender.description)
+    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: safeText(tender.description, 3000) } });
+  if (tender.suppliers.length > 0) {
+    const names = tender.suppliers.map((supplier) => escapeMrkdwn(supplier.name)).join(', ');
+    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: clip(`*Awarded to* ${names}`, 3000) } });
+  }
+  if (tender.frameworkId) {
+    blocks.push({
+      type: 'context',
+      elements: [{ type: 'mrkdwn', text: `Call-off of framework \`${safeText(tender.frameworkId, 300)}\`` }],
+    });
+  }
+  blocks.push(source, actions);
+  return blocks;
+}
+
+export function button(text: string, actionId: string, value: string, style?: 'primary' | 'danger'): Block {
+  return {
+    type: 'button',
+    text: { type: 'plain_text', text: clip(text, 75), emoji: true },
+    action_id: actionId,
+    value: clip(value, 2000),
+    ...(style ? { style } : {}),
+  };
+}
+
+export function section(text: string): Block {
+  return { type: 'section', text: { type: 'mrkdwn', text: clip(text, 3000) } };
+}
+
+export function contextLine(text: string): Block {
+  return { type: 'context', elements: [{ type: 'mrkdwn', text: clip(text, 3000) }] };
+}

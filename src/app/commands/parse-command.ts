@@ -1,0 +1,201 @@
+import { addDays, formatISO } from 'date-fns';
+import { FRAMEWORK_STATUSES, TENDER_STATUSES } from '../../contract/schemas.ts';
+
+export const SUBCOMMANDS = [
+  'search',
+  'show',
+  'bookmarks',
+  'buyers',
+  'suppliers',
+  'frameworks',
+  'saved',
+  'connect',
+  'disconnect',
+  'status',
+  'help',
+] as const;
+export type Subcommand = (typeof SUBCOMMANDS)[number];
+
+export type ParsedCommand =
+  | { kind: Subcommand; rest: string }
+  | { kind: 'show'; rest: string }
+  | { kind: 'unknown'; word: string };
+
+/** `/tender search cleaning`, `/tender ocds-b5fd17-…` (an id alone shows it), `/tender` (help). */
+export function parseCommand(text: string): ParsedCommand {
+  const trimmed = normaliseQuotes(text).trim();
+  if (trimmed === '') return { kind: 'help', rest: '' };
+  const [first = '', ...others] = trimmed.split(/\s+/);
+  const word = first.toLowerCase();
+  const rest = trimmed.slice(first.length).trim();
+  if ((SUBCOMMANDS as readonly string[]).includes(word)) return { kind: word as Subcommand, rest };
+  if (others.length === 0 && looksLikeTenderId(first)) return { kind: 'show', rest: first };
+  return { kind: 'unknown', word: first };
+}
+
+/** Tender ids are OCDS ocids (`ocds-…`) or other codes with digits and dashes, never plain words. */
+export function looksLikeTenderId(token: string): boolean {
+  return /^ocds-/i.test(token) || (/\d/.test(token) && /[-_/$]/.test(token));
+}
+
+export interface TenderSearchFilters {
+  q?: string;
+  region?: string;
+  status?: (typeof TENDER_STATUSES)[number];
+  valueMin?: number;
+  valueMax?: number;
+  deadlineFrom?: string;
+  deadlineTo?: string;
+  cpv?: string;
+  buyerId?: string;
+}
+
+export type SearchParse =
+  | { ok: true; filters: TenderSearchFilters; buyerName: string | null }
+  | { ok: false; problem: string };
+
+const TOKEN = /([A-Za-z]+)(:|>=|<=|>|<)("([^"]*)"|\S+)|"([^"]*)"|(\S+)/g;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Words and filters a person types after `/tender search`. Problems come back as a sentence. */
+export function parseSearch(text: string, now: Date): SearchParse {
+  const filters: TenderSearchFilters = {};
+  const words: string[] = [];
+  let buyerName: string | null = null;
+  for (const match of normaliseQuotes(text).matchAll(TOKEN)) {
+    const [, rawKey, operator, rawValue, quoted, phrase, word] = match;
+    if (phrase !== undefined || word !== undefined) {
+      words.push(phrase ?? word ?? '');
+      continue;
+    }
+    const key = (rawKey ?? '').toLowerCase();
+    const value = quoted ?? rawValue ?? '';
+    switch (`${key}${operator === ':' ? ':' : '<>'}`) {
+      case 'region:':
+        filters.region = value;
+        break;
+      case 'status:': {
+        const status = value.toLowerCase();
+        if (!(TENDER_STATUSES as readonly string[]).includes(status)) {
+          return {
+            ok: false,
+            problem: `status:${value} is not a status; use one of ${TENDER_STATUSES.join(', ')}.`,
+          };
+        }
+        filters.status = status as TenderSearchFilters['status'];
+        break;
+      }
+      case 'cpv:':
+        if (!/^\d{1,8}$/.test(value))
+          return {
+            ok: false,
+            problem: `cpv:${value} is not a CPV code; give its first digits, such as cpv:72 or cpv:90910000.`,
+          };
+        filters.cpv = value;
+        break;
+      case 'buyer:':
+        if (UUID.test(value)) filters.buyerId = value;
+        else buyerName = value;
+        break;
+      case 'value<>': {
+        const amount = parseAmount(value);
+        if (amount === null)
+          return {
+            ok: false,
+            problem: `value${operator}${value} needs an amount, such as value>100k or value<2.5m.`,
+          };
+        if (operator?.startsWith('>')) filters.valueMin = amount;
+        else filters.valueMax = amount;
+        break;
+      }
+      case 'closes<>': {
+        const days = parseDays(value);
+        if (days === null)
+          return {
+            ok: false,
+            problem: `closes${operator}${value} needs a number of days or weeks, such as closes<14d or closes<2w.`,
+          };
+        const today = formatISO(now, { representation: 'date' });
+        if (operator?.startsWith('<')) {
+          filters.deadlineFrom = today;
+          filters.deadlineTo = formatISO(addDays(now, days), { representation: 'date' });
+        } else {
+          filters.deadlineFrom = formatISO(addDays(now, days), { representation: 'date' });
+        }
+        break;
+      }
+      default:
+        // Not a filter (a code such as ISO:9001 is a word).
+        words.push(match[0]);
+    }
+  }
+  const q = words.join(' ').trim();
+  if (q) filters.q = q.slice(0, 200);
+  return { ok: true, filters, buyerName };
+}
+
+export interface DirectoryFilters {
+  q?: string;
+  region?: string;
+  status?: (typeof FRAMEWORK_STATUSES)[number];
+  type?: 'framework' | 'dynamic_purchasing_system';
+}
+
+/** Words and `region:"…"` for buyers and suppliers; `status:live` and `type:dps` for frameworks. */
+export function parseDirectory(
+  text: string,
+): { ok: true; filters: DirectoryFilters } | { ok: false; problem: string } {
+  const filters: DirectoryFilters = {};
+  const words: string[] = [];
+  for (const match of normaliseQuotes(text).matchAll(TOKEN)) {
+    const [, rawKey, operator, rawValue, quoted, phrase, word] = match;
+    if (phrase !== undefined || word !== undefined || operator !== ':') {
+      words.push(phrase ?? word ?? match[0]);
+      continue;
+    }
+    const value = quoted ?? rawValue ?? '';
+    const key = (rawKey ?? '').toLowerCase();
+    if (key === 'region') filters.region = value;
+    else if (key === 'status') {
+      if (!(FRAMEWORK_STATUSES as readonly string[]).includes(value.toLowerCase())) {
+        return {
+          ok: false,
+          problem: `status:${value} is not a framework status; use one of ${FRAMEWORK_STATUSES.join(', ')}.`,
+        };
+      }
+      filters.status = value.toLowerCase() as DirectoryFilters['status'];
+    } else if (key === 'type') {
+      const type = value.toLowerCase();
+      if (type === 'framework') filters.type = 'framework';
+      else if (type === 'dps' || type === 'dynamic_purchasing_system')
+        filters.type = 'dynamic_purchasing_system';
+      else
+        return {
+          ok: false,
+          problem: `type:${value} is not a framework type; use type:framework or type:dps.`,
+        };
+    } else words.push(match[0]);
+  }
+  const q = words.join(' ').trim();
+  if (q) filters.q = q.slice(0, 200);
+  return { ok: true, filters };
+}
+
+/** `100k`, `2.5m`, `£250,000` → a number. */
+export function parseAmount(text: string): number | null {
+  const match = /^[£$€]?(\d+(?:[.,]\d+)*)([kmb])?$/i.exec(text.replace(/,(?=\d{3}\b)/g, ''));
+  if (!match?.[1]) return null;
+  const base = Number(match[1].replace(',', '.'));
+  const multiplier = { k: 1e3, m: 1e6, b: 1e9 }[(match[2] ?? '').toLowerCase() as 'k' | 'm' | 'b'] ?? 1;
+  return Number.isFinite(base) ? base * multiplier : null;
+}
+
+function parseDays(text: string): number | null {
+  const match = /^(\d{1,4})(d|w)?$/i.exec(text);
+  if (!match?.[1]) return null;
+  return Number(match[1]) * ((match[2] ?? 'd').toLowerCase() === 'w' ? 7 : 1);
+}
+
+function normaliseQuotes(text: string): string {
+  return text.replace(/[\u201C\u201D\u201E\u00AB\u00BB]/g, '"').replace(/[\u2018\u2019]/g, "'");
+}

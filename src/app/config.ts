@@ -1,0 +1,63 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { parseEnv } from 'node:util';
+import { z } from 'zod';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** The bot's configuration (CONTRACT.md §8), read once at start. */
+export const BotConfig = z.object({
+  SLACK_BOT_TOKEN: z.string().regex(/^xoxb-/, 'must be a bot token starting with xoxb-'),
+  SLACK_SIGNING_SECRET: z.string().min(8, 'must be the app’s signing secret').optional(),
+  SLACK_APP_TOKEN: z
+    .string()
+    .regex(/^xapp-/, 'must be an app-level token starting with xapp-')
+    .optional(),
+  SLACK_API_URL: z.url('must be a URL such as https://slack.com/api/').default('https://slack.com/api/'),
+  PROCUREMENT_API_URL: z.url('must be the service’s base URL, such as http://127.0.0.1:4010'),
+  PROCUREMENT_API_KEY: z.string().min(8, 'must be an API key (pis_…)').optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/, 'must be sqlite:PATH or postgres://…')
+    .default('sqlite:./data/tenderbot.db'),
+  ENCRYPTION_KEY: z
+    .string()
+    .refine(
+      (value) => Buffer.from(value, 'base64').length === 32,
+      'must be 32 random bytes in base64 (openssl rand -base64 32)',
+    ),
+  LOG_LEVEL: z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`).default('info'),
+  PORT: z.coerce.number().int().min(0).max(65535, 'must be a port number').default(3000),
+});
+export type BotConfig = z.infer<typeof BotConfig>;
+
+/** A configuration that cannot start the bot: one sentence per missing or malformed variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Tenderbot cannot start:\n${problems.map((problem) => `- ${problem}`).join('\n')}`);
+  }
+}
+
+/** Parses the environment (and `.env` when present); never echoes a value, only names. */
+export function loadBotConfig(env: NodeJS.ProcessEnv = process.env, envFile = '.env'): BotConfig {
+  const merged: NodeJS.ProcessEnv = { ...env };
+  if (envFile && existsSync(envFile)) {
+    // The real environment wins over the file.
+    for (const [name, value] of Object.entries(parseEnv(readFileSync(envFile, 'utf8'))))
+      merged[name] ??= value;
+  }
+  const emptyAsMissing = Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== ''));
+  const parsed = BotConfig.safeParse(emptyAsMissing);
+  const problems = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => {
+        const name = String(issue.path[0] ?? 'configuration');
+        const missing = emptyAsMissing[name] === undefined && issue.code === 'invalid_type';
+        return missing ? `${name} is missing.` : `${name} ${issue.message}.`;
+      });
+  // Checked beside the schema so that it is reported with every other problem at once.
+  if (!emptyAsMissing.SLACK_APP_TOKEN && !emptyAsMissing.SLACK_SIGNING_SECRET) {
+    problems.push('SLACK_SIGNING_SECRET is needed in HTTP mode (or set SLACK_APP_TOKEN for Socket Mode).');
+  }
+  if (problems.length > 0 || !parsed.success) throw new ConfigError(problems);
+  return parsed.data;
+}

@@ -1,0 +1,39 @@
+/** Every action_id, block_id and callback_id the app uses, by feature. */
+export const SearchIds = {
+  next: 'search/next',
+  previous: 'search/previous',
+} as const;
+
+export const TenderIds = {
+  bookmark: 'tender/bookmark',
+  removeBookmark: 'tender/remove_bookmark',
+  share: 'tender/share',
+  openOriginal: 'tender/open_original',
+  show: 'tender/show',
+} as const;
+
+export const DirectoryIds = {
+  showBuyer: 'directory/show_buyer',
+  showSupplier: 'directory/show_supplier',
+  showFramework: 'directory/show_framework',
+} as const;
+
+export const SavedSearchIds = {
+  run: 'saved/run',
+} as const;
+
+export const ErrorIds = {
+  tryAgain: 'error/try_again',
+} as const;
+
+export const ConnectIds = {
+  callback: 'connect/submit',
+  keyBlock: 'connect/key_block',
+  keyInput: 'connect/key',
+  urlBlock: 'connect/url_block',
+  urlInput: 'connect/url',
+} as const;
+
+export const HomeIds = {
+  connect: 'home/connect',
+} as const;
