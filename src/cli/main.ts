@@ -5,6 +5,9 @@ import { runSandboxServe } from './sandbox-serve.ts';
 
 export const USAGE = `Usage: tenderbot <command>
 
+  bot
+      Run the Slack app, configured by the environment (and .env): see README.md.
+
   sandbox serve [--port 4010] [--host 127.0.0.1] [--db FILE|:memory:] [--fixture FILE] [--demo N]
                 [--import FILE...] [--log-level LEVEL] [--count-cache N]
       Run the local Procurement Intelligence Service. An empty database is filled with demo data
@@ -24,6 +27,10 @@ export const DEFAULT_SANDBOX_DB = './data/sandbox.db';
 export async function main(argv: string[]): Promise<number> {
   const [group, command, ...rest] = argv;
   try {
+    if (group === 'bot') {
+      const { runBot } = await import('../app/main.ts');
+      return await runBot();
+    }
     if (group !== 'sandbox' || !command)
       throw new UsageError(group ? `unknown command: ${argv.join(' ')}` : 'no command given');
     switch (command) {

@@ -41,9 +41,9 @@ export function blockKitProblems(blocks: Json[], surface: Surface): string[] {
         if (block.text) checkText(block.text, 3000, `${at}.text`, check);
         if (block.fields) {
           check(block.fields.length <= 10, `${at}: over 10 fields`);
-          block.fields.forEach((field: Json, n: number) =>
-            checkText(field, 2000, `${at}.fields[${n}]`, check),
-          );
+          block.fields.forEach((field: Json, n: number) => {
+            checkText(field, 2000, `${at}.fields[${n}]`, check);
+          });
         }
         if (block.accessory) checkElement(block.accessory, `${at}.accessory`, check);
         break;

@@ -1,10 +1,10 @@
+import type { Button, KnownBlock } from '@slack/types';
 import { formatDistanceStrict } from 'date-fns';
 import type { Tender } from '../../contract/schemas.ts';
 import { TenderIds } from '../ids.ts';
 import { clip, escapeMrkdwn, safeText } from './mrkdwn.ts';
 
-// biome-ignore lint/suspicious/noExplicitAny: Block Kit objects are plain JSON.
-export type Block = Record<string, any>;
+export type Block = KnownBlock;
 
 export interface CardOptions {
   bookmarked: boolean;
@@ -67,10 +67,12 @@ export function tenderCard(tender: Tender, options: CardOptions): Block[] {
     `*Region*\n${tender.region ? safeText(tender.region, 200) : 'Not stated'}`,
     `*CPV*\n${cpv ? safeText(cpv, 600) : 'None given'}`,
   ];
-  const buttons: Block[] = [
+  // The click must redraw the message it sits in: the value says which tender, and where it is shown.
+  const value = JSON.stringify({ t: tender.id, c: options.context });
+  const buttons: Button[] = [
     options.bookmarked
-      ? button('Remove bookmark', TenderIds.removeBookmark, `${tender.id}|${options.context}`)
-      : button('Bookmark', TenderIds.bookmark, `${tender.id}|${options.context}`, 'primary'),
+      ? button('Remove bookmark', TenderIds.removeBookmark, value)
+      : button('Bookmark', TenderIds.bookmark, value, 'primary'),
   ];
   if (!options.shared) buttons.push(button('Share in channel', TenderIds.share, tender.id));
   if (tender.url)
@@ -114,7 +116,7 @@ export function tenderDetail(tender: Tender, options: CardOptions): Block[] {
   return blocks;
 }
 
-export function button(text: string, actionId: string, value: string, style?: 'primary' | 'danger'): Block {
+export function button(text: string, actionId: string, value: string, style?: 'primary' | 'danger'): Button {
   return {
     type: 'button',
     text: { type: 'plain_text', text: clip(text, 75), emoji: true },

@@ -1,0 +1,365 @@
+import type { Button } from '@slack/types';
+import type { z } from 'zod';
+import type {
+  Bookmark,
+  Buyer,
+  BuyerDetail,
+  Framework,
+  FrameworkDetail,
+  SavedSearch,
+  Supplier,
+  SupplierDetail,
+  Tender,
+} from '../../contract/schemas.ts';
+import { ConnectIds, DirectoryIds, ErrorIds, HomeIds, SavedSearchIds, SearchIds } from '../ids.ts';
+import { clip, escapeMrkdwn, safeText } from './mrkdwn.ts';
+import {
+  type Block,
+  button,
+  contextLine,
+  formatDeadline,
+  formatMoney,
+  section,
+  tenderCard,
+} from './tender-card.ts';
+
+export const PAGE_SIZE = 5;
+
+export interface Message {
+  text: string;
+  blocks: Block[];
+}
+
+/** A page of search results, shown to the caller alone, with Next and Previous. */
+export function searchResultsMessage(args: {
+  description: string;
+  tenders: Tender[];
+  total: number;
+  offset: number;
+  bookmarked: ReadonlySet<string>;
+  /** The search, compact, for the buttons; `offset` is added per button. */
+  state: (offset: number) => string;
+  now: Date;
+}): Message {
+  const { tenders, total, offset } = args;
+  if (total === 0) {
+    return {
+      text: `No tenders match ${args.description}.`,
+      blocks: [
+        section(`No tenders match ${args.description}. Try fewer words or filters, or \`/tender help\`.`),
+      ],
+    };
+  }
+  const shown = `${offset + 1}–${offset + tenders.length} of ${total.toLocaleString('en-GB')}`;
+  const blocks: Block[] = [section(`*Tenders matching ${args.description}* · ${shown}`)];
+  for (const tender of tenders) {
+    blocks.push({ type: 'divider' });
+    blocks.push(
+      ...tenderCard(tender, {
+        bookmarked: args.bookmarked.has(tender.id),
+        shared: false,
+        now: args.now,
+        context: args.state(offset),
+      }),
+    );
+  }
+  const paging: Button[] = [];
+  if (offset > 0)
+    paging.push(button('Previous', SearchIds.previous, args.state(Math.max(0, offset - PAGE_SIZE))));
+  if (offset + tenders.length < total)
+    paging.push(button('Next', SearchIds.next, args.state(offset + PAGE_SIZE)));
+  if (paging.length > 0) blocks.push({ type: 'divider' }, { type: 'actions', elements: paging });
+  return { text: `Tenders matching ${args.description}: ${shown}`, blocks };
+}
+
+/** One tender for everyone in the channel, after "Share in channel". */
+export function sharedTenderMessage(
+  tender: Tender,
+  sharedBy: string,
+  bookmarked: boolean,
+  now: Date,
+): Message {
+  return {
+    text: `Tender shared by <@${sharedBy}>: ${escapeMrkdwn(tender.title)}`,
+    blocks: [
+      contextLine(`Shared by <@${sharedBy}>`),
+      ...tenderCard(tender, { bookmarked, shared: true, now, context: 'shared' }),
+    ],
+  };
+}
+
+/** The workspace's bookmarks, saying whose list it is. */
+export function bookmarksMessage(
+  bookmarks: Bookmark[],
+  total: number,
+  keySource: 'workspace' | 'default',
+  now: Date,
+): Message {
+  const whose =
+    keySource === 'workspace'
+      ? "These are the bookmarks of the person who created this workspace's API key: the service keeps bookmarks per key owner, so everyone here shares one list."
+      : "These are the bookmarks of the person who created the app's default API key: the service keeps bookmarks per key owner, so everyone using it shares one list.";
+  if (total === 0)
+    return {
+      text: 'No bookmarks yet.',
+      blocks: [section('*No bookmarks yet.* Bookmark a tender from `/tender search`.'), contextLine(whose)],
+    };
+  const blocks: Block[] = [
+    section(`*Bookmarks* · ${Math.min(total, bookmarks.length)} of ${total}`),
+    contextLine(whose),
+  ];
+  for (const bookmark of bookmarks.slice(0, PAGE_SIZE * 2)) {
+    blocks.push(
+      { type: 'divider' },
+      ...tenderCard(bookmark.tender, { bookmarked: true, shared: false, now, context: 'bookmarks' }),
+    );
+  }
+  return { text: `Bookmarks: ${total}`, blocks: blocks.slice(0, 50) };
+}
+
+type Organisation = Buyer | Supplier;
+
+/** A list of buyers or suppliers, each with a Details button. */
+export function organisationsMessage(
+  kind: 'buyers' | 'suppliers',
+  items: Organisation[],
+  total: number,
+  description: string,
+): Message {
+  const label = kind === 'buyers' ? 'Buyers' : 'Suppliers';
+  if (total === 0)
+    return {
+      text: `No ${kind} match ${description}.`,
+      blocks: [section(`No ${kind} match ${description}.`)],
+    };
+  const blocks: Block[] = [
+    section(`*${label} matching ${description}* · ${items.length} of ${total.toLocaleString('en-GB')}`),
+  ];
+  for (const item of items) {
+    const facts = [
+      item.region,
+      item.locality,
+      `${item.noticeCount} notice${item.noticeCount === 1 ? '' : 's'}`,
+    ].filter(Boolean);
+    blocks.push({
+      type: 'section',
+      text: {
+        type: 'mrkdwn',
+        text: clip(`*${escapeMrkdwn(item.name)}*\n${escapeMrkdwn(facts.join(' · '))}`, 3000),
+      },
+      accessory: button(
+        'Details',
+        kind === 'buyers' ? DirectoryIds.showBuyer : DirectoryIds.showSupplier,
+        item.id,
+      ),
+    });
+  }
+  return { text: `${label} matching ${description}`, blocks };
+}
+
+/** A buyer or supplier with its latest notices; says so when the service capped them at 100. */
+export function organisationDetailMessage(
+  kind: 'buyer' | 'supplier',
+  detail: z.infer<typeof BuyerDetail>['data'] | z.infer<typeof SupplierDetail>['data'],
+  now: Date,
+): Message {
+  const facts = [
+    detail.region,
+    detail.locality,
+    detail.postalCode,
+    'type' in detail && detail.type ? `type: ${detail.type}` : null,
+    detail.website,
+  ].filter(Boolean);
+  const listed = detail.notices.slice(0, 10);
+  const capped = detail.noticeCount > detail.tenderPreviewLimit;
+  const counted = capped
+    ? `${detail.tenderPreviewLimit} of ${detail.noticeCount.toLocaleString('en-GB')} shown by the service (its latest); the first ${listed.length} here`
+    : `${detail.noticeCount} notice${detail.noticeCount === 1 ? '' : 's'}${listed.length < detail.noticeCount ? `; the latest ${listed.length} here` : ''}`;
+  const blocks: Block[] = [
+    { type: 'header', text: { type: 'plain_text', text: clip(detail.name, 150) } },
+    section(
+      `${kind === 'buyer' ? 'Buyer' : 'Supplier'} · ${escapeMrkdwn(facts.join(' · ') || 'no address given')}`,
+    ),
+    contextLine(counted),
+  ];
+  for (const notice of listed) blocks.push(noticeLine(notice, now));
+  return { text: `${detail.name}: ${counted}`, blocks };
+}
+
+export function frameworksMessage(items: Framework[], total: number, description: string): Message {
+  if (total === 0)
+    return {
+      text: `No frameworks match ${description}.`,
+      blocks: [section(`No frameworks match ${description}.`)],
+    };
+  const blocks: Block[] = [
+    section(`*Frameworks matching ${description}* · ${items.length} of ${total.toLocaleString('en-GB')}`),
+  ];
+  for (const item of items) {
+    const facts = [
+      item.status,
+      item.type === 'dynamic_purchasing_system' ? 'DPS' : 'framework',
+      item.endDate ? `ends ${item.endDate}` : null,
+    ];
+    blocks.push({
+      type: 'section',
+      text: {
+        type: 'mrkdwn',
+        text: clip(`*${escapeMrkdwn(item.title)}*\n${facts.filter(Boolean).join(' · ')}`, 3000),
+      },
+      accessory: button('Details', DirectoryIds.showFramework, item.id),
+    });
+  }
+  return { text: `Frameworks matching ${description}`, blocks };
+}
+
+export function frameworkDetailMessage(
+  framework: z.infer<typeof FrameworkDetail>['data'],
+  now: Date,
+): Message {
+  const count = (shown: number, total: number | null, noun: string) =>
+    total === null
+      ? `${shown} ${noun} known`
+      : total > shown
+        ? `${shown} of ${total.toLocaleString('en-GB')} ${noun} shown`
+        : `${total} ${noun}`;
+  const blocks: Block[] = [
+    { type: 'header', text: { type: 'plain_text', text: clip(framework.title, 150) } },
+    section(
+      [
+        `*Status* ${framework.status} · *Type* ${framework.type === 'dynamic_purchasing_system' ? 'dynamic purchasing system' : 'framework'}`,
+        `*Owner* ${framework.owner ? escapeMrkdwn(framework.owner.name) : 'not stated'} · *Runs* ${framework.startDate ?? '?'} to ${framework.endDate ?? '?'}`,
+        `*Value* ${formatMoney(framework.value)} · *Lots* ${framework.lots.length}`,
+      ].join('\n'),
+    ),
+    contextLine(
+      [
+        count(framework.suppliers.length, framework.supplierCount, 'suppliers'),
+        count(framework.callOffs.length, framework.callOffCount, 'call-offs'),
+        `${framework.buyers.length} buyers`,
+      ].join(' · '),
+    ),
+  ];
+  if (framework.description) blocks.push(section(safeText(framework.description, 1500)));
+  if (framework.suppliers.length > 0) {
+    blocks.push(
+      section(
+        clip(
+          `*Suppliers* ${framework.suppliers
+            .slice(0, 30)
+            .map((s) => escapeMrkdwn(s.name))
+            .join(', ')}`,
+          3000,
+        ),
+      ),
+    );
+  }
+  for (const callOff of framework.callOffs.slice(0, 5)) blocks.push(noticeLine(callOff, now));
+  return { text: framework.title, blocks };
+}
+
+export function savedSearchesMessage(items: SavedSearch[], total: number): Message {
+  if (total === 0)
+    return { text: 'No saved searches.', blocks: [section('Your organisation has no saved searches yet.')] };
+  const blocks: Block[] = [section(`*Saved searches* · ${items.length} of ${total}`)];
+  for (const item of items.slice(0, 40)) {
+    const query = Object.entries(item.query)
+      .map(([name, value]) => `${name}: ${String(value)}`)
+      .join(', ');
+    blocks.push({
+      type: 'section',
+      text: {
+        type: 'mrkdwn',
+        text: clip(`*${escapeMrkdwn(item.name)}*\n${escapeMrkdwn(query || 'every tender')}`, 3000),
+      },
+      accessory: button('Run', SavedSearchIds.run, item.id, 'primary'),
+    });
+  }
+  return { text: `Saved searches: ${total}`, blocks: blocks.slice(0, 50) };
+}
+
+export const USAGE_LINES = [
+  '`/tender search <words> [filters]` · filters: `region:"North West"` `status:open` `value>100k` `closes<14d` `cpv:72` `buyer:<name or id>`',
+  '`/tender <id>` or `/tender show <id>` · one tender in full',
+  '`/tender bookmarks` · the bookmarked tenders',
+  '`/tender buyers <words> [region:…]` · `/tender suppliers <words>` · `/tender frameworks <words> [status:live] [type:dps]`',
+  '`/tender saved` · your organisation’s saved searches, each with Run',
+  '`/tender connect` · `/tender disconnect` · `/tender status` · the workspace’s API key (admins)',
+];
+
+export function helpMessage(unknownWord?: string): Message {
+  const intro = unknownWord
+    ? `I don’t know \`${clip(escapeMrkdwn(unknownWord), 100)}\`. Here is what \`/tender\` can do:`
+    : '*Tenderbot* finds public tenders and keeps your bids moving. Commands:';
+  return { text: intro, blocks: [section(intro), section(USAGE_LINES.join('\n'))] };
+}
+
+/** A failure as a sentence saying what to do, with the reference that is also in the log. */
+export function failureMessage(sentence: string, referenceId: string, retryCommand: string | null): Message {
+  const blocks: Block[] = [section(`:warning: ${sentence}`), contextLine(`Reference: \`${referenceId}\``)];
+  if (retryCommand !== null)
+    blocks.push({ type: 'actions', elements: [button('Try again', ErrorIds.tryAgain, retryCommand)] });
+  return { text: `${sentence} (reference ${referenceId})`, blocks };
+}
+
+export function homeView(args: { connection: string; canConnect: boolean }) {
+  const blocks: Block[] = [
+    { type: 'header', text: { type: 'plain_text', text: 'Tenderbot' } },
+    section('Public tenders in Slack: search, bookmark, share, and keep your bids moving.'),
+    { type: 'divider' },
+    section(`*Connection*\n${args.connection}`),
+  ];
+  if (args.canConnect)
+    blocks.push({
+      type: 'actions',
+      elements: [button('Connect an API key', HomeIds.connect, 'connect', 'primary')],
+    });
+  blocks.push({ type: 'divider' }, section(`*Commands*\n${USAGE_LINES.join('\n')}`));
+  return { type: 'home', blocks };
+}
+
+/** The modal of `/tender connect`: the key, and the service URL if it is not the default. */
+export function connectModal(privateMetadata: string, defaultServiceUrl: string) {
+  return {
+    type: 'modal',
+    callback_id: ConnectIds.callback,
+    private_metadata: clip(privateMetadata, 3000),
+    title: { type: 'plain_text', text: 'Connect Tenderbot' },
+    submit: { type: 'plain_text', text: 'Connect' },
+    close: { type: 'plain_text', text: 'Cancel' },
+    blocks: [
+      section(
+        'Paste an API key of the Procurement Intelligence Service, made by an owner or admin of your organisation. Every command in this workspace will use it. The key is checked now, stored encrypted, and never shown again.',
+      ),
+      {
+        type: 'input',
+        block_id: ConnectIds.keyBlock,
+        label: { type: 'plain_text', text: 'API key' },
+        element: {
+          type: 'plain_text_input',
+          action_id: ConnectIds.keyInput,
+          placeholder: { type: 'plain_text', text: 'pis_…' },
+          max_length: 500,
+        },
+      },
+      {
+        type: 'input',
+        block_id: ConnectIds.urlBlock,
+        optional: true,
+        label: { type: 'plain_text', text: 'Service URL (if not the default)' },
+        element: {
+          type: 'plain_text_input',
+          action_id: ConnectIds.urlInput,
+          placeholder: { type: 'plain_text', text: clip(defaultServiceUrl, 150) },
+          max_length: 500,
+        },
+      },
+    ],
+  };
+}
+
+function noticeLine(notice: Tender, now: Date): Block {
+  return section(
+    `*${safeText(notice.title, 400)}*\n${formatMoney(notice.value)} · ${formatDeadline(notice.deadline, now)} · \`${safeText(notice.id, 200)}\``,
+  );
+}

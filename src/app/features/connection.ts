@@ -1,0 +1,233 @@
+import type { WebClient } from '@slack/web-api';
+import {
+  AuthenticationError,
+  ConnectionError,
+  MissingScopeError,
+  PlanError,
+  ProcurementClientError,
+  TimeoutError,
+} from '../../client/errors.ts';
+import type { ProcurementClient } from '../../client/procurement-client.ts';
+import { connectModal, homeView } from '../blocks/messages.ts';
+import { section } from '../blocks/tender-card.ts';
+import { ConnectIds } from '../ids.ts';
+import type { FeatureContext, Request } from './feature-context.ts';
+import { reply } from './feature-context.ts';
+
+/** Workspace owners and admins may connect a key, and so may whoever connected the current one. */
+async function mayManageKey(context: FeatureContext, teamId: string, userId: string): Promise<boolean> {
+  if ((await context.users.facts(userId)).isAdmin) return true;
+  return context.store.getConnection(teamId)?.connectedBy === userId;
+}
+
+const REFUSAL =
+  'Only a workspace owner or admin (or whoever connected the current key) can change the workspace’s API key. Ask one of them to run `/tender connect`.';
+
+/** `/tender connect` (or the Home tab's button): opens the modal at once, while the trigger is fresh. */
+export async function openConnectModal(
+  context: FeatureContext,
+  slack: WebClient,
+  args: { teamId: string; userId: string; channelId: string | null; triggerId: string },
+  refuse: (sentence: string) => Promise<void>,
+): Promise<void> {
+  if (!(await mayManageKey(context, args.teamId, args.userId))) {
+    await refuse(REFUSAL);
+    return;
+  }
+  const metadata = JSON.stringify({ channelId: args.channelId });
+  await slack.views.open({
+    trigger_id: args.triggerId,
+    view: connectModal(metadata, context.config.PROCUREMENT_API_URL) as never,
+  });
+}
+
+export type SubmissionAnswer = { response_action: 'errors'; errors: Record<string, string> } | null;
+
+/**
+ * The connect modal's submission: the key is tried against the service before it is saved; a
+ * refusal shows on the field. Saved encrypted; never logged or sent back into Slack.
+ */
+export async function submitConnectModal(
+  context: FeatureContext,
+  slack: WebClient,
+  args: { teamId: string; userId: string; key: string; serviceUrl: string; privateMetadata: string },
+): Promise<SubmissionAnswer> {
+  if (!(await mayManageKey(context, args.teamId, args.userId)))
+    return { response_action: 'errors', errors: { [ConnectIds.keyBlock]: REFUSAL } };
+  const key = args.key.trim();
+  if (!key) return { response_action: 'errors', errors: { [ConnectIds.keyBlock]: 'Paste the API key.' } };
+  const serviceUrl = args.serviceUrl.trim() || null;
+  if (serviceUrl && !/^https?:\/\/[^\s]+$/.test(serviceUrl)) {
+    return {
+      response_action: 'errors',
+      errors: {
+        [ConnectIds.urlBlock]: 'Give the service’s address, such as https://procurement.example.com.',
+      },
+    };
+  }
+  const trial = context.clients.trial(serviceUrl, key);
+  const problem = await tryKey(trial);
+  if (problem)
+    return {
+      response_action: 'errors',
+      errors: { [problem.field === 'url' ? ConnectIds.urlBlock : ConnectIds.keyBlock]: problem.sentence },
+    };
+  context.store.saveConnection({
+    teamId: args.teamId,
+    encryptedApiKey: context.cipher.encrypt(key),
+    serviceUrl,
+    connectedBy: args.userId,
+    connectedAt: context.clock().toISOString(),
+  });
+  context.logger.info({ teamId: args.teamId, userId: args.userId }, 'workspace key connected');
+  const { channelId } = safeMetadata(args.privateMetadata);
+  if (channelId) {
+    await slack.chat
+      .postEphemeral({
+        channel: channelId,
+        user: args.userId,
+        text: 'Connected. Every `/tender` command in this workspace now uses the new key. `/tender status` shows what it can do.',
+      })
+      .catch((error) =>
+        context.logger.warn({ err: error, teamId: args.teamId }, 'could not confirm the connection'),
+      );
+  }
+  await publishHome(context, slack, args.teamId, args.userId).catch(() => undefined);
+  return null;
+}
+
+async function tryKey(client: ProcurementClient): Promise<{ field: 'key' | 'url'; sentence: string } | null> {
+  try {
+    await client.tenders.search({ limit: 1 });
+    return null;
+  } catch (error) {
+    if (error instanceof AuthenticationError) {
+      const reasons: Record<string, string> = {
+        expired_api_key: 'This key has expired. Make a new one in the service’s developer settings.',
+        disabled_api_key: 'This key is disabled: its creator is no longer in the organisation.',
+      };
+      return {
+        field: 'key',
+        sentence:
+          reasons[error.code] ?? 'The service does not recognise this key. Check that it was copied whole.',
+      };
+    }
+    if (error instanceof MissingScopeError)
+      return {
+        field: 'key',
+        sentence: 'This key cannot read tenders (scope tenders:read). Add that scope to it.',
+      };
+    if (error instanceof PlanError)
+      return { field: 'key', sentence: 'This organisation’s plan has no API access.' };
+    if (error instanceof ConnectionError || error instanceof TimeoutError) {
+      return {
+        field: 'url',
+        sentence: 'The service did not answer at this address. Check it, or leave it empty for the default.',
+      };
+    }
+    if (error instanceof ProcurementClientError)
+      return { field: 'key', sentence: `The service refused the key: ${error.message}` };
+    throw error;
+  } finally {
+    await client.close();
+  }
+}
+
+/** `/tender disconnect`. */
+export async function disconnectCommand(context: FeatureContext, request: Request): Promise<void> {
+  if (!(await mayManageKey(context, request.teamId, request.userId))) {
+    await reply(request, { text: REFUSAL, blocks: [section(REFUSAL)] });
+    return;
+  }
+  const removed = context.store.removeConnection(request.teamId);
+  const sentence = removed
+    ? `Disconnected: the workspace’s key is deleted.${context.config.PROCUREMENT_API_KEY ? ' Commands now use the app’s default key.' : ' Commands will not work until someone runs `/tender connect`.'}`
+    : 'This workspace had no key of its own to disconnect.';
+  context.logger.info(
+    { teamId: request.teamId, userId: request.userId, removed },
+    'workspace key disconnected',
+  );
+  await reply(request, { text: sentence, blocks: [section(sentence)] });
+}
+
+/** The read endpoints `/tender status` tries once each, with the scope each needs. */
+const PROBES: { scope: string; probe: (client: ProcurementClient) => Promise<unknown> }[] = [
+  { scope: 'tenders:read', probe: (client) => client.tenders.search({ limit: 1 }) },
+  { scope: 'buyers:read', probe: (client) => client.buyers.list({ limit: 1 }) },
+  { scope: 'suppliers:read', probe: (client) => client.suppliers.list({ limit: 1 }) },
+  { scope: 'frameworks:read', probe: (client) => client.frameworks.list({ limit: 1 }) },
+  { scope: 'bookmarks:read', probe: (client) => client.bookmarks.list({ limit: 1 }) },
+  { scope: 'saved-searches:read', probe: (client) => client.savedSearches.list({ limit: 1 }) },
+  { scope: 'pipeline:read', probe: (client) => client.pipelines.list({ limit: 1 }) },
+];
+
+/** `/tender status`: whether a key is set, what it can read, whether the service answers. */
+export async function statusCommand(context: FeatureContext, request: Request): Promise<void> {
+  const connection = context.store.getConnection(request.teamId);
+  const lines: string[] = [];
+  if (connection)
+    lines.push(
+      `*Key*: this workspace’s own, connected by <@${connection.connectedBy}> on ${connection.connectedAt.slice(0, 10)}.`,
+    );
+  else if (context.config.PROCUREMENT_API_KEY)
+    lines.push('*Key*: the app’s default key (no workspace key connected).');
+  else {
+    const sentence = '*Key*: none. A workspace admin can add one with `/tender connect`.';
+    await reply(request, { text: sentence, blocks: [section(sentence)] });
+    return;
+  }
+  const { client } = context.clients.forTeam(request.teamId);
+  const results = await Promise.all(
+    PROBES.map(async ({ scope, probe }) => {
+      try {
+        await probe(client);
+        return { scope, ok: true, reason: '' };
+      } catch (error) {
+        return {
+          scope,
+          ok: false,
+          reason: error instanceof MissingScopeError ? 'missing scope' : (error as Error).name,
+          error,
+        };
+      }
+    }),
+  );
+  const unreachable = results.every(
+    (result) =>
+      !result.ok && (result.error instanceof ConnectionError || result.error instanceof TimeoutError),
+  );
+  lines.push(unreachable ? '*Service*: not answering.' : '*Service*: answering.');
+  lines.push(
+    `*Reads*: ${results.map((result) => `${result.ok ? '✅' : '❌'} \`${result.scope}\`${result.ok ? '' : ` (${result.reason})`}`).join('  ')}`,
+  );
+  const auth = results.find((result) => result.error instanceof AuthenticationError);
+  if (auth)
+    lines.push('The service refuses the key itself: an admin must make a new one and run `/tender connect`.');
+  await reply(request, { text: lines.join('\n'), blocks: [section(lines.join('\n'))] });
+}
+
+/** The Home tab: the connection state and the commands. */
+export async function publishHome(
+  context: FeatureContext,
+  slack: WebClient,
+  teamId: string,
+  userId: string,
+): Promise<void> {
+  const connection = context.store.getConnection(teamId);
+  const state = connection
+    ? `Connected with this workspace’s own key (by <@${connection.connectedBy}>, ${connection.connectedAt.slice(0, 10)}).`
+    : context.config.PROCUREMENT_API_KEY
+      ? 'Using the app’s default key. A workspace admin can connect the organisation’s own key.'
+      : 'Not connected. A workspace admin can connect the organisation’s API key.';
+  const canConnect = await mayManageKey(context, teamId, userId);
+  await slack.views.publish({ user_id: userId, view: homeView({ connection: state, canConnect }) as never });
+}
+
+function safeMetadata(text: string): { channelId: string | null } {
+  try {
+    const parsed = JSON.parse(text) as { channelId?: unknown };
+    return { channelId: typeof parsed.channelId === 'string' ? parsed.channelId : null };
+  } catch {
+    return { channelId: null };
+  }
+}

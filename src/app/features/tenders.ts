@@ -1,0 +1,217 @@
+import { NotFoundError } from '../../client/errors.ts';
+import {
+  bookmarksMessage,
+  PAGE_SIZE,
+  searchResultsMessage,
+  sharedTenderMessage,
+} from '../blocks/messages.ts';
+import { escapeMrkdwn } from '../blocks/mrkdwn.ts';
+import { section, tenderDetail } from '../blocks/tender-card.ts';
+import { parseSearch, type TenderSearchFilters } from '../commands/parse-command.ts';
+import type { FeatureContext, Request } from './feature-context.ts';
+import { refuseGuests, reply } from './feature-context.ts';
+
+/** A search as carried in buttons: its filters and the page's offset. */
+export interface SearchState {
+  f: TenderSearchFilters;
+  o: number;
+}
+
+/** `/tender search …`: the first page, to the caller alone. */
+export async function searchCommand(context: FeatureContext, request: Request, text: string): Promise<void> {
+  const parsed = parseSearch(text, context.clock());
+  if (!parsed.ok) {
+    await reply(request, {
+      text: parsed.problem,
+      blocks: [section(`${parsed.problem} See \`/tender help\`.`)],
+    });
+    return;
+  }
+  const filters = { ...parsed.filters };
+  const { client } = context.clients.forTeam(request.teamId);
+  if (parsed.buyerName) {
+    const buyers = await client.buyers.list({ q: parsed.buyerName, limit: 1 });
+    const buyer = buyers.data[0];
+    if (!buyer) {
+      const sentence = `No buyer is called “${escapeMrkdwn(parsed.buyerName)}”. Find it with \`/tender buyers ${escapeMrkdwn(parsed.buyerName)}\`.`;
+      await reply(request, { text: sentence, blocks: [section(sentence)] });
+      return;
+    }
+    filters.buyerId = buyer.id;
+  }
+  await showSearchPage(context, request, { f: filters, o: 0 }, false);
+}
+
+/** Draws one page of a search; `replace` redraws the message a button was clicked in. */
+export async function showSearchPage(
+  context: FeatureContext,
+  request: Request,
+  state: SearchState,
+  replace: boolean,
+): Promise<void> {
+  const { client } = context.clients.forTeam(request.teamId);
+  const [page, bookmarked] = await Promise.all([
+    client.tenders.search({ ...state.f, limit: PAGE_SIZE, offset: state.o }),
+    bookmarkedIds(context, request),
+  ]);
+  const message = searchResultsMessage({
+    description: describeSearch(state.f),
+    tenders: page.data,
+    total: page.pagination.total,
+    offset: state.o,
+    bookmarked,
+    state: (offset) => JSON.stringify({ f: state.f, o: offset } satisfies SearchState),
+    now: context.clock(),
+  });
+  await reply(request, message, replace);
+}
+
+/** `/tender show <id>` and `/tender <id>`. */
+export async function showCommand(context: FeatureContext, request: Request, id: string): Promise<void> {
+  if (!id) {
+    await reply(request, {
+      text: 'Which tender?',
+      blocks: [section('Give the tender’s id: `/tender show ocds-…`.')],
+    });
+    return;
+  }
+  const { client } = context.clients.forTeam(request.teamId);
+  try {
+    const [tender, bookmarked] = await Promise.all([client.tenders.get(id), bookmarkedIds(context, request)]);
+    await reply(request, {
+      text: tender.title,
+      blocks: tenderDetail(tender, {
+        bookmarked: bookmarked.has(tender.id),
+        shared: false,
+        now: context.clock(),
+        context: 'detail',
+      }),
+    });
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+    const sentence = `No tender has the id \`${escapeMrkdwn(id)}\`. Check it, or find the tender with \`/tender search\`.`;
+    await reply(request, { text: sentence, blocks: [section(sentence)] });
+  }
+}
+
+/** `/tender bookmarks`. */
+export async function bookmarksCommand(
+  context: FeatureContext,
+  request: Request,
+  replace = false,
+): Promise<void> {
+  const { client, source } = context.clients.forTeam(request.teamId);
+  const page = await client.bookmarks.list({ limit: 10 });
+  await reply(request, bookmarksMessage(page.data, page.pagination.total, source, context.clock()), replace);
+}
+
+/** Bookmark or remove, then redraw the card where it was clicked. */
+export async function toggleBookmark(
+  context: FeatureContext,
+  request: Request,
+  value: string,
+  add: boolean,
+  container: { isEphemeral: boolean; messageTs: string | null; sharedBy: string | null },
+): Promise<void> {
+  if (await refuseGuests(context, request, add ? 'bookmark tenders' : 'remove bookmarks')) return;
+  const { t: tenderId, c: where } = JSON.parse(value) as { t: string; c: string };
+  const { client } = context.clients.forTeam(request.teamId);
+  if (add) await client.bookmarks.add(tenderId);
+  else await client.bookmarks.remove(tenderId);
+
+  if (where === 'shared' && !container.isEphemeral && container.messageTs) {
+    // A card in the channel: the workspace shares one bookmark list, so everyone sees the new state.
+    const tender = await client.tenders.get(tenderId);
+    const message = sharedTenderMessage(tender, container.sharedBy ?? request.userId, add, context.clock());
+    await request.slack.chat.update({
+      channel: request.channelId,
+      ts: container.messageTs,
+      text: message.text,
+      blocks: message.blocks,
+    });
+    return;
+  }
+  if (where === 'bookmarks') return bookmarksCommand(context, request, true);
+  if (where === 'detail') {
+    const tender = await client.tenders.get(tenderId);
+    await reply(
+      request,
+      {
+        text: tender.title,
+        blocks: tenderDetail(tender, {
+          bookmarked: add,
+          shared: false,
+          now: context.clock(),
+          context: 'detail',
+        }),
+      },
+      true,
+    );
+    return;
+  }
+  await showSearchPage(context, request, JSON.parse(where) as SearchState, true);
+}
+
+/** "Share in channel": one card for everyone. */
+export async function shareTender(
+  context: FeatureContext,
+  request: Request,
+  tenderId: string,
+): Promise<void> {
+  if (await refuseGuests(context, request, 'share tenders in a channel')) return;
+  const { client } = context.clients.forTeam(request.teamId);
+  const [tender, bookmarked] = await Promise.all([
+    client.tenders.get(tenderId),
+    bookmarkedIds(context, request),
+  ]);
+  const message = sharedTenderMessage(tender, request.userId, bookmarked.has(tender.id), context.clock());
+  try {
+    await request.slack.chat.postMessage({
+      channel: request.channelId,
+      text: message.text,
+      blocks: message.blocks,
+      unfurl_links: false,
+    });
+  } catch (error) {
+    if ((error as { data?: { error?: string } }).data?.error === 'not_in_channel') {
+      await request.respond({
+        response_type: 'ephemeral',
+        replace_original: false,
+        text: 'Invite Tenderbot to this channel first (`/invite @Tenderbot`), then share again.',
+      });
+      return;
+    }
+    throw error;
+  }
+  await request.respond({
+    response_type: 'ephemeral',
+    replace_original: false,
+    text: 'Shared in the channel.',
+  });
+}
+
+/** Ids of the bookmarked tenders, to draw each card's button as the state is (at most 1,000 read). */
+async function bookmarkedIds(context: FeatureContext, request: Request): Promise<Set<string>> {
+  const { client } = context.clients.forTeam(request.teamId);
+  const ids = new Set<string>();
+  for await (const bookmark of client.bookmarks.all({ limit: 100 })) {
+    ids.add(bookmark.tenderId);
+    if (ids.size >= 1000) break;
+  }
+  return ids;
+}
+
+/** How a search reads back to a person: `“cleaning” in North West, open, over £100,000`. */
+export function describeSearch(filters: TenderSearchFilters): string {
+  const parts: string[] = [];
+  if (filters.q) parts.push(`“${escapeMrkdwn(filters.q)}”`);
+  if (filters.region) parts.push(`in ${escapeMrkdwn(filters.region)}`);
+  if (filters.status) parts.push(filters.status);
+  if (filters.cpv) parts.push(`CPV ${filters.cpv}…`);
+  if (filters.valueMin !== undefined) parts.push(`over ${filters.valueMin.toLocaleString('en-GB')}`);
+  if (filters.valueMax !== undefined) parts.push(`up to ${filters.valueMax.toLocaleString('en-GB')}`);
+  if (filters.deadlineTo) parts.push(`closing by ${filters.deadlineTo}`);
+  else if (filters.deadlineFrom) parts.push(`closing after ${filters.deadlineFrom}`);
+  if (filters.buyerId) parts.push('from the chosen buyer');
+  return parts.length > 0 ? parts.join(', ') : 'everything';
+}

@@ -1,0 +1,170 @@
+import type { App, BlockAction, ButtonAction } from '@slack/bolt';
+import { helpMessage } from '../blocks/messages.ts';
+import { parseCommand } from '../commands/parse-command.ts';
+import {
+  disconnectCommand,
+  openConnectModal,
+  publishHome,
+  statusCommand,
+  submitConnectModal,
+} from '../features/connection.ts';
+import {
+  directoryCommand,
+  runSavedSearch,
+  savedSearchesCommand,
+  showDirectoryEntry,
+} from '../features/directories.ts';
+import type { FeatureContext, Request } from '../features/feature-context.ts';
+import { reply, withFailures } from '../features/feature-context.ts';
+import {
+  bookmarksCommand,
+  searchCommand,
+  shareTender,
+  showCommand,
+  showSearchPage,
+  toggleBookmark,
+} from '../features/tenders.ts';
+import { ConnectIds, DirectoryIds, ErrorIds, HomeIds, SavedSearchIds, SearchIds, TenderIds } from '../ids.ts';
+
+export const TENDER_COMMAND = '/tender';
+/** The events the app subscribes to; the manifest declares exactly these. */
+export const SUBSCRIBED_EVENTS = ['app_home_opened'] as const;
+
+/**
+ * Registers every listener. Each acknowledges first (Slack waits 3 s at most) and only then
+ * talks to the service, answering through the response_url or the Web API.
+ */
+export function registerListeners(app: App, context: FeatureContext): void {
+  app.command(TENDER_COMMAND, async ({ command, ack, respond, client }) => {
+    await ack();
+    const request: Request = {
+      teamId: command.team_id,
+      userId: command.user_id,
+      channelId: command.channel_id,
+      respond,
+      slack: client,
+    };
+    await runCommand(context, request, command.text, command.trigger_id, false);
+  });
+
+  const onButton = (
+    actionId: string,
+    handle: (request: Request, value: string, body: BlockAction) => Promise<void>,
+  ) => {
+    app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, respond, client }) => {
+      await ack();
+      const request: Request = {
+        teamId: body.team?.id ?? body.user.team_id ?? '',
+        userId: body.user.id,
+        channelId: body.channel?.id ?? body.container?.channel_id ?? '',
+        respond,
+        slack: client,
+      };
+      await withFailures(context, request, actionId, null, () => handle(request, action.value ?? '', body));
+    });
+  };
+
+  onButton(SearchIds.next, (request, value) => showSearchPage(context, request, JSON.parse(value), true));
+  onButton(SearchIds.previous, (request, value) => showSearchPage(context, request, JSON.parse(value), true));
+  for (const [actionId, add] of [
+    [TenderIds.bookmark, true],
+    [TenderIds.removeBookmark, false],
+  ] as const) {
+    onButton(actionId, (request, value, body) =>
+      toggleBookmark(context, request, value, add, {
+        isEphemeral: Boolean(body.container?.is_ephemeral),
+        messageTs: body.container?.message_ts ?? body.message?.ts ?? null,
+        sharedBy: /<@(\w+)>/.exec(JSON.stringify(body.message?.blocks?.[0] ?? ''))?.[1] ?? null,
+      }),
+    );
+  }
+  onButton(TenderIds.share, (request, value) => shareTender(context, request, value));
+  // A URL button still sends an action; there is nothing more to do than acknowledge it.
+  app.action(TenderIds.openOriginal, async ({ ack }) => ack());
+  onButton(DirectoryIds.showBuyer, (request, value) => showDirectoryEntry(context, request, 'buyer', value));
+  onButton(DirectoryIds.showSupplier, (request, value) =>
+    showDirectoryEntry(context, request, 'supplier', value),
+  );
+  onButton(DirectoryIds.showFramework, (request, value) =>
+    showDirectoryEntry(context, request, 'framework', value),
+  );
+  onButton(SavedSearchIds.run, (request, value) => runSavedSearch(context, request, value));
+  onButton(ErrorIds.tryAgain, (request, value, body) =>
+    runCommand(context, request, value, body.trigger_id, true),
+  );
+
+  app.action<BlockAction<ButtonAction>>(HomeIds.connect, async ({ ack, body, client }) => {
+    await ack();
+    await openConnectModal(
+      context,
+      client,
+      { teamId: body.team?.id ?? '', userId: body.user.id, channelId: null, triggerId: body.trigger_id },
+      async (sentence) => {
+        await client.chat.postMessage({ channel: body.user.id, text: sentence });
+      },
+    );
+  });
+
+  app.view(ConnectIds.callback, async ({ ack, body, view, client }) => {
+    const values = view.state.values;
+    const answer = await submitConnectModal(context, client, {
+      teamId: body.team?.id ?? body.user.team_id ?? '',
+      userId: body.user.id,
+      key: values[ConnectIds.keyBlock]?.[ConnectIds.keyInput]?.value ?? '',
+      serviceUrl: values[ConnectIds.urlBlock]?.[ConnectIds.urlInput]?.value ?? '',
+      privateMetadata: view.private_metadata,
+    });
+    await ack(answer ?? undefined);
+  });
+
+  app.event('app_home_opened', async ({ event, body, client }) => {
+    if (event.tab !== 'home') return;
+    await publishHome(context, client, body.team_id, event.user);
+  });
+}
+
+/** `/tender …` (also "Try again", which runs the same text again). */
+async function runCommand(
+  context: FeatureContext,
+  request: Request,
+  text: string,
+  triggerId: string,
+  replace: boolean,
+): Promise<void> {
+  const parsed = parseCommand(text);
+  await withFailures(context, request, parsed.kind, text, async () => {
+    switch (parsed.kind) {
+      case 'help':
+        return reply(request, helpMessage(), replace);
+      case 'unknown':
+        return reply(request, helpMessage(parsed.word), replace);
+      case 'search':
+        return searchCommand(context, request, parsed.rest);
+      case 'show':
+        return showCommand(context, request, parsed.rest);
+      case 'bookmarks':
+        return bookmarksCommand(context, request);
+      case 'buyers':
+      case 'suppliers':
+      case 'frameworks':
+        return directoryCommand(context, request, parsed.kind, parsed.rest);
+      case 'saved':
+        return savedSearchesCommand(context, request);
+      case 'connect':
+        return openConnectModal(
+          context,
+          request.slack,
+          { teamId: request.teamId, userId: request.userId, channelId: request.channelId, triggerId },
+          async (sentence) =>
+            reply(request, {
+              text: sentence,
+              blocks: [{ type: 'section', text: { type: 'mrkdwn', text: sentence } }],
+            }),
+        );
+      case 'disconnect':
+        return disconnectCommand(context, request);
+      case 'status':
+        return statusCommand(context, request);
+    }
+  });
+}

@@ -1,0 +1,114 @@
+import {
+  AuthenticationError,
+  ConnectionError,
+  ForbiddenError,
+  IdempotencyConflictError,
+  MissingScopeError,
+  NotFoundError,
+  PlanError,
+  RateLimitedError,
+  ResponseValidationError,
+  ServerError,
+  SubmissionNotAllowedError,
+  TimeoutError,
+  ValidationError,
+} from '../../client/errors.ts';
+import { NotConnectedError } from './workspace-clients.ts';
+
+export interface FailureDescription {
+  /** What happened and what to do, in one or two sentences. */
+  sentence: string;
+  /** Whether trying again later may work (offer "Try again"). */
+  retryable: boolean;
+}
+
+/** The one place that decides what a person is told when something fails. */
+export function describeFailure(error: unknown): FailureDescription {
+  if (error instanceof NotConnectedError) {
+    return {
+      sentence: 'This workspace has no API key yet. A workspace admin can add one with `/tender connect`.',
+      retryable: false,
+    };
+  }
+  if (error instanceof AuthenticationError) {
+    const why: Record<string, string> = {
+      expired_api_key: 'The workspace’s API key has expired.',
+      disabled_api_key:
+        'The workspace’s API key was disabled because the person who made it left the organisation.',
+      invalid_api_key: 'The service no longer recognises the workspace’s API key.',
+      missing_api_key: 'No API key was sent to the service.',
+    };
+    return {
+      sentence: `${why[error.code] ?? 'The service refused the workspace’s API key.'} A workspace admin must make a new key and run \`/tender connect\`.`,
+      retryable: false,
+    };
+  }
+  if (error instanceof MissingScopeError) {
+    return {
+      sentence: `The workspace’s API key lacks the scope \`${error.requiredScope ?? 'needed'}\`. An admin of your organisation must add it to the key (or make a new key with it and run \`/tender connect\`).`,
+      retryable: false,
+    };
+  }
+  if (error instanceof PlanError) {
+    return {
+      sentence:
+        'Your organisation’s plan has no API access. An owner can upgrade it to Professional or Enterprise.',
+      retryable: false,
+    };
+  }
+  if (error instanceof ForbiddenError) {
+    return { sentence: `The service did not allow this: ${error.detail}`, retryable: false };
+  }
+  if (error instanceof NotFoundError) {
+    return {
+      sentence: 'That record was not found: it may have been removed, or the id may be mistyped.',
+      retryable: false,
+    };
+  }
+  if (error instanceof RateLimitedError) {
+    const wait =
+      error.retryAfter === null
+        ? 'a moment'
+        : `${Math.ceil(error.retryAfter)} second${error.retryAfter > 1 ? 's' : ''}`;
+    return {
+      sentence: `The service is busy with this workspace’s requests. Try again in ${wait}.`,
+      retryable: true,
+    };
+  }
+  if (error instanceof ValidationError) {
+    const fields = error.fieldErrors.map((field) => `${field.field} ${field.message}`).join('; ');
+    return { sentence: `The service refused the request${fields ? `: ${fields}` : ''}.`, retryable: false };
+  }
+  if (error instanceof SubmissionNotAllowedError) {
+    return {
+      sentence: 'A bid is submitted through the service’s own submission workflow, not from Slack.',
+      retryable: false,
+    };
+  }
+  if (error instanceof IdempotencyConflictError) {
+    return {
+      sentence: 'That was already done with different details; please start again.',
+      retryable: false,
+    };
+  }
+  if (error instanceof TimeoutError || error instanceof ConnectionError) {
+    return {
+      sentence: 'The procurement service did not answer in time. It may be busy or down.',
+      retryable: true,
+    };
+  }
+  if (error instanceof ServerError) {
+    return {
+      sentence: 'The procurement service failed to answer. It is usually back within minutes.',
+      retryable: true,
+    };
+  }
+  if (error instanceof ResponseValidationError) {
+    return {
+      sentence:
+        'The procurement service answered in a form Tenderbot does not understand. We have logged it.',
+      retryable: false,
+    };
+  }
+  return { sentence: 'Something went wrong on Tenderbot’s side. We have logged it.', retryable: true };
+}

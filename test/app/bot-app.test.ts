@@ -1,0 +1,266 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { blockKitProblems, viewProblems } from '../../src/app/blocks/block-kit-limits.ts';
+import { ProcurementClient } from '../../src/client/procurement-client.ts';
+import type { FakeMessage } from '../../src/fake-slack/fake-slack.ts';
+import { importOcdsFiles } from '../../src/service/import/ocds-importer.ts';
+import { BOT_TOKEN, eventually, type RunningBot, SIGNING_SECRET, startBot } from '../support/bot.ts';
+import { KEYS, TENDER_A } from '../support/fixture.ts';
+import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
+
+const MEMBER = 'U0MEMBER';
+const GUEST = 'U0GUEST';
+const CHANNEL = 'C0BIDS';
+const HOSTILE_ID = 'ocds-hostile-0001';
+
+let sandbox: TestSandbox;
+let bot: RunningBot;
+let service: ProcurementClient;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+  // A real OCDS release whose title tries to notify a whole channel, imported as any file would be.
+  const file = join(sandbox.dir, 'hostile.jsonl');
+  writeFileSync(
+    file,
+    `${JSON.stringify({
+      ocid: HOSTILE_ID,
+      id: 'r1',
+      date: '2030-01-01T00:00:00Z',
+      tag: ['tender'],
+      initiationType: 'tender',
+      buyer: { id: 'b', name: 'Council <script> & Co' },
+      parties: [{ id: 'b', name: 'Council <script> & Co', roles: ['buyer'] }],
+      tender: { id: 'H-1', title: '<!channel> urgent <@U123> cleaning', status: 'active' },
+    })}\n`,
+  );
+  await importOcdsFiles(sandbox.db, [file]);
+  bot = await startBot({
+    serviceUrl: sandbox.baseUrl,
+    defaultKey: KEYS.carolMemberAcme,
+    databasePath: join(mkdtempSync(join(sandbox.dir, 'bot-')), 'bot.db'),
+  });
+  service = new ProcurementClient({ baseUrl: sandbox.baseUrl, apiKey: KEYS.carolMemberAcme });
+});
+
+afterAll(async () => {
+  await bot?.stop();
+  await service?.close();
+  await sandbox?.stop();
+});
+
+/** Runs a slash command; resolves with the new message the caller then sees. */
+async function command(user: string, text: string): Promise<FakeMessage> {
+  const before = bot.slack.messagesIn(CHANNEL, user).length;
+  const answer = await bot.slack.slashCommand(user, CHANNEL, '/tender', text);
+  expect(answer.status).toBe(200);
+  return eventually(() => bot.slack.messagesIn(CHANNEL, user)[before], `an answer to /tender ${text}`);
+}
+
+const textOf = (message: FakeMessage) => JSON.stringify(message.blocks);
+const buttonsOf = (message: FakeMessage) =>
+  message.blocks.flatMap(
+    (block: { elements?: { action_id?: string }[]; accessory?: { action_id?: string } }) =>
+      [...(block.elements ?? []), block.accessory].filter(Boolean).map((element) => element?.action_id),
+  );
+
+describe('/tender help and unknown words', () => {
+  it('shows the usage card for help, for nothing, and for an unknown subcommand', async () => {
+    expect(textOf(await command(MEMBER, 'help'))).toContain('/tender search');
+    const unknown = await command(MEMBER, 'serach cleaning');
+    expect(textOf(unknown)).toContain('I don’t know `serach`');
+    expect(unknown.ephemeralTo).toBe(MEMBER);
+  });
+});
+
+describe('/tender search', () => {
+  it('answers the caller alone with five cards and Next; Next and Previous redraw the same message', async () => {
+    const results = await command(MEMBER, 'search clean');
+    expect(results.ephemeralTo).toBe(MEMBER);
+    const cards = results.blocks.filter(
+      (block: { type: string; fields?: unknown }) => block.type === 'section' && block.fields,
+    );
+    expect(cards).toHaveLength(5);
+    const first = textOf(results);
+    expect(first).toContain('1–5 of');
+    expect(first).toMatch(/closes in|closed .* ago|No deadline/);
+    expect(first).toMatch(/£[\d,]+/);
+    expect(buttonsOf(results)).toEqual(
+      expect.arrayContaining(['tender/bookmark', 'tender/share', 'search/next']),
+    );
+
+    await bot.slack.clickInMessage(MEMBER, results, 'search/next');
+    await eventually(() => textOf(results).includes('6–10 of'), 'page two in place');
+    expect(bot.slack.messagesIn(CHANNEL, MEMBER).filter((message) => message === results)).toHaveLength(1);
+    await bot.slack.clickInMessage(MEMBER, results, 'search/previous');
+    await eventually(() => textOf(results).includes('1–5 of'), 'page one again');
+  });
+
+  it('reads filters a person types, and says what to do about a bad one', async () => {
+    const open = await command(MEMBER, 'search status:open cpv:909');
+    expect(textOf(open)).toContain('Open');
+    expect(textOf(open)).not.toContain('*Status*\\nClosed');
+    const bad = await command(MEMBER, 'search value>lots');
+    expect(textOf(bad)).toContain('such as value>100k');
+  });
+
+  it('shares a card in the channel for everyone', async () => {
+    const results = await command(MEMBER, 'search clean');
+    const before = bot.slack.messagesIn(CHANNEL).filter((message) => message.ephemeralTo === null).length;
+    await bot.slack.clickInMessage(MEMBER, results, 'tender/share');
+    const shared = await eventually(
+      () => bot.slack.messagesIn(CHANNEL).filter((message) => message.ephemeralTo === null)[before],
+      'a shared card',
+    );
+    expect(textOf(shared)).toContain(`Shared by <@${MEMBER}>`);
+    expect(buttonsOf(shared)).not.toContain('tender/share');
+    expect(bot.slack.callsOf('chat.postMessage').at(-1)?.args.channel).toBe(CHANNEL);
+  });
+});
+
+describe('/tender show', () => {
+  it('shows one tender in full, by `show <id>` or the id alone', async () => {
+    const byShow = await command(MEMBER, `show ${TENDER_A}`);
+    expect(textOf(byShow)).toContain(TENDER_A);
+    const alone = await command(MEMBER, TENDER_A);
+    expect(textOf(alone)).toContain(TENDER_A);
+  });
+
+  it('says plainly when the id is unknown', async () => {
+    expect(textOf(await command(MEMBER, 'show ocds-nothing-here-1'))).toContain(
+      'No tender has the id `ocds-nothing-here-1`',
+    );
+  });
+
+  it('escapes text from the service: a title with <!channel> and <@U123> notifies nobody', async () => {
+    const message = await command(MEMBER, `show ${HOSTILE_ID}`);
+    const text = textOf(message);
+    expect(text).toContain('&lt;!channel&gt; urgent &lt;@U123&gt; cleaning');
+    expect(text).toContain('Council &lt;script&gt; &amp; Co');
+    expect(text).not.toContain('<!channel>');
+    expect(text).not.toContain('<@U123>');
+  });
+});
+
+describe('bookmarks', () => {
+  it('bookmarks from a card, updates it in place, and removes it, as the service records', async () => {
+    const results = await command(MEMBER, 'search clean');
+    const tenderId = JSON.parse(
+      results.blocks
+        .flatMap((block: { elements?: { action_id: string; value: string }[] }) => block.elements ?? [])
+        .find((element: { action_id: string }) => element.action_id === 'tender/bookmark')?.value ?? '{}',
+    ).t as string;
+    await bot.slack.clickInMessage(MEMBER, results, 'tender/bookmark');
+    await eventually(
+      () => buttonsOf(results).includes('tender/remove_bookmark'),
+      'the card showing Remove bookmark',
+    );
+    expect(
+      (await service.bookmarks.list({ limit: 100 })).data.map((bookmark) => bookmark.tenderId),
+    ).toContain(tenderId);
+
+    const listed = await command(MEMBER, 'bookmarks');
+    // The bot runs on the app's default key here, and says whose list that is.
+    expect(textOf(listed)).toContain(
+      'the person who created the app&#39;s default API key'.replace('&#39;', "'"),
+    );
+    expect(textOf(listed)).toContain('shares one list');
+    expect(textOf(listed)).toContain(tenderId);
+
+    await bot.slack.clickInMessage(MEMBER, results, 'tender/remove_bookmark');
+    await eventually(
+      () => !buttonsOf(results).includes('tender/remove_bookmark'),
+      'the card showing Bookmark again',
+    );
+    expect(
+      (await service.bookmarks.list({ limit: 100 })).data.map((bookmark) => bookmark.tenderId),
+    ).not.toContain(tenderId);
+  });
+
+  it('refuses a guest’s click with a sentence, and nothing changes in the service', async () => {
+    const results = await command(GUEST, 'search clean');
+    const before = (await service.bookmarks.list({ limit: 100 })).pagination.total;
+    const messagesBefore = bot.slack.messagesIn(CHANNEL, GUEST).length;
+    const drawnBefore = textOf(results);
+    await bot.slack.clickInMessage(GUEST, results, 'tender/bookmark');
+    const refusal = await eventually(() => bot.slack.messagesIn(CHANNEL, GUEST)[messagesBefore], 'a refusal');
+    expect(refusal.text).toContain('Guests can read tenders but cannot bookmark tenders');
+    expect((await service.bookmarks.list({ limit: 100 })).pagination.total).toBe(before);
+    expect(textOf(results)).toBe(drawnBefore);
+  });
+});
+
+describe('directories and saved searches', () => {
+  it('lists buyers, shows one with its notices and the cap', async () => {
+    const buyers = await command(MEMBER, 'buyers');
+    expect(textOf(buyers)).toContain('Buyers matching everything');
+    const before = bot.slack.messagesIn(CHANNEL, MEMBER).length;
+    await bot.slack.clickInMessage(MEMBER, buyers, 'directory/show_buyer');
+    const detail = await eventually(() => bot.slack.messagesIn(CHANNEL, MEMBER)[before], 'a buyer card');
+    expect(detail.blocks[0].type).toBe('header');
+    expect(textOf(detail)).toMatch(/notice/);
+  });
+
+  it('shows a framework with its counts and a capped list', async () => {
+    const frameworks = await command(MEMBER, 'frameworks framework');
+    const before = bot.slack.messagesIn(CHANNEL, MEMBER).length;
+    const framework = frameworks.blocks.find(
+      (block: { accessory?: { value: string } }) => block.accessory?.value === 'ocds-tbdemo-fw-0001',
+    );
+    expect(framework).toBeDefined();
+    await bot.slack.clickInMessage(
+      MEMBER,
+      { ...frameworks, blocks: [framework] },
+      'directory/show_framework',
+    );
+    const detail = await eventually(() => bot.slack.messagesIn(CHANNEL, MEMBER)[before], 'a framework card');
+    expect(textOf(detail)).toMatch(/100 of \d+ suppliers shown/);
+    expect(textOf(detail)).toMatch(/100 of \d+ call-offs shown/);
+  });
+
+  it('lists suppliers with a region filter', async () => {
+    const suppliers = await command(MEMBER, 'suppliers region:"North West"');
+    expect(textOf(suppliers)).toMatch(/Suppliers matching in North West|No suppliers match/);
+  });
+
+  it('lists the organisation’s saved searches and runs one as a tender search', async () => {
+    const saved = await command(MEMBER, 'saved');
+    expect(textOf(saved)).toContain('Acme search 1');
+    const before = bot.slack.messagesIn(CHANNEL, MEMBER).length;
+    await bot.slack.clickInMessage(MEMBER, saved, 'saved/run');
+    const results = await eventually(
+      () => bot.slack.messagesIn(CHANNEL, MEMBER)[before],
+      'the saved search’s results',
+    );
+    expect(textOf(results)).toMatch(/“cleaning”, in North West|No tenders match “cleaning”, in North West/);
+  });
+});
+
+describe('what reached Slack', () => {
+  it('every Block Kit payload the app sent is within Slack’s limits', () => {
+    const problems: string[] = [];
+    let checked = 0;
+    for (const call of bot.slack.calls) {
+      if (call.args.blocks) {
+        checked++;
+        problems.push(
+          ...blockKitProblems(call.args.blocks, 'message').map((problem) => `${call.method}: ${problem}`),
+        );
+      }
+      if (call.args.view) {
+        checked++;
+        problems.push(...viewProblems(call.args.view).map((problem) => `${call.method}: ${problem}`));
+      }
+    }
+    expect(checked).toBeGreaterThan(20);
+    expect(problems).toEqual([]);
+  });
+
+  it('the logs hold no API key and no Slack token or secret', () => {
+    const logs = bot.logs();
+    expect(logs.length).toBeGreaterThan(1000);
+    for (const secret of [...Object.values(KEYS), BOT_TOKEN, SIGNING_SECRET])
+      expect(logs).not.toContain(secret);
+  });
+});
