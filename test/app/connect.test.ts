@@ -1,0 +1,198 @@
+import { mkdtempSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FakeMessage } from '../../src/fake-slack/fake-slack.ts';
+import { BOT_TOKEN, eventually, type RunningBot, SIGNING_SECRET, startBot } from '../support/bot.ts';
+import { KEYS } from '../support/fixture.ts';
+import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
+
+const ADMIN = 'U0ADMIN';
+const MEMBER = 'U0MEMBER';
+const CHANNEL = 'C0BIDS';
+
+let sandbox: TestSandbox;
+let bot: RunningBot;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+  // No default key: until someone connects, commands say how to.
+  bot = await startBot({
+    serviceUrl: sandbox.baseUrl,
+    databasePath: join(mkdtempSync(join(sandbox.dir, 'bot-')), 'bot.db'),
+  });
+});
+afterAll(async () => {
+  await bot?.stop();
+  await sandbox?.stop();
+});
+
+async function command(user: string, text: string): Promise<FakeMessage> {
+  const before = bot.slack.messagesIn(CHANNEL, user).length;
+  const answer = await bot.slack.slashCommand(user, CHANNEL, '/tender', text);
+  expect(answer.status).toBe(200);
+  return eventually(() => bot.slack.messagesIn(CHANNEL, user)[before], `an answer to /tender ${text}`);
+}
+const textOf = (message: { blocks?: unknown; text?: string }) =>
+  `${message.text ?? ''} ${JSON.stringify(message.blocks ?? [])}`;
+
+describe('the workspace key', () => {
+  it('tells people how to connect while no key is set', async () => {
+    const answer = await command(MEMBER, 'search clean');
+    expect(textOf(answer)).toContain('A workspace admin can add one with `/tender connect`');
+    expect(textOf(await command(MEMBER, 'status'))).toContain('*Key*: none');
+  });
+
+  it('refuses /tender connect to a member who is not an admin', async () => {
+    const refusal = await command(MEMBER, 'connect');
+    expect(textOf(refusal)).toContain('Only a workspace owner or admin');
+    expect(bot.slack.openModals(MEMBER)).toEqual([]);
+  });
+
+  it('lets an admin connect: a wrong key shows on the field, a right one is saved and used', async () => {
+    await bot.slack.slashCommand(ADMIN, CHANNEL, '/tender', 'connect');
+    const modal = await eventually(() => bot.slack.openModals(ADMIN)[0], 'the connect modal');
+    expect(modal.view.title.text).toBe('Connect Tenderbot');
+
+    const wrong = await bot.slack.submitView(ADMIN, modal.id, {
+      'connect/key': 'pis_wrong_0123456789abcdefghijklmnopqrstuvwx',
+    });
+    expect(wrong.json).toEqual({
+      response_action: 'errors',
+      errors: { 'connect/key_block': expect.stringContaining('does not recognise this key') },
+    });
+    expect(bot.slack.openModals(ADMIN)).toHaveLength(1);
+
+    const expired = await bot.slack.submitView(ADMIN, modal.id, { 'connect/key': KEYS.aliceExpired });
+    expect(expired.json.errors['connect/key_block']).toContain('expired');
+
+    const right = await bot.slack.submitView(ADMIN, modal.id, { 'connect/key': KEYS.aliceAcme });
+    expect(right.status).toBe(200);
+    expect(right.json?.response_action).toBeUndefined();
+    expect(bot.slack.openModals(ADMIN)).toEqual([]);
+    const confirmation = await eventually(
+      () => bot.slack.messagesIn(CHANNEL, ADMIN).find((message) => message.text.startsWith('Connected.')),
+      'the confirmation',
+    );
+    expect(confirmation.ephemeralTo).toBe(ADMIN);
+
+    const status = await command(MEMBER, 'status');
+    expect(textOf(status)).toContain('this workspace’s own, connected by <@U0ADMIN>');
+    expect(textOf(status)).toContain('✅ `tenders:read`');
+    expect(textOf(status)).toContain('*Service*: answering.');
+    const results = await command(MEMBER, 'search clean');
+    expect(textOf(results)).toContain('1–5 of');
+  });
+
+  it('never sends the key into Slack nor writes it to the logs', () => {
+    expect(JSON.stringify(bot.slack.calls)).not.toContain(KEYS.aliceAcme);
+    expect(JSON.stringify(bot.slack.messages)).not.toContain(KEYS.aliceAcme);
+    for (const secret of [KEYS.aliceAcme, KEYS.aliceExpired, BOT_TOKEN, SIGNING_SECRET])
+      expect(bot.logs()).not.toContain(secret);
+  });
+
+  it('shows the connection and the commands in the App Home tab; the connect button only to admins', async () => {
+    await bot.slack.openHome(ADMIN);
+    const home = await eventually(() => bot.slack.homeOf(ADMIN), 'the Home tab');
+    expect(textOf(home.view)).toContain('Connected with this workspace’s own key');
+    expect(textOf(home.view)).toContain('/tender search');
+    expect(textOf(home.view)).toContain('home/connect');
+    await bot.slack.openHome(MEMBER);
+    const memberHome = await eventually(() => bot.slack.homeOf(MEMBER), 'the member’s Home tab');
+    expect(textOf(memberHome.view)).not.toContain('home/connect');
+    await bot.slack.clickInView(ADMIN, home.id, 'home/connect');
+    await eventually(() => bot.slack.openModals(ADMIN)[0], 'the connect modal from Home');
+  });
+
+  it('lets only an admin disconnect', async () => {
+    expect(textOf(await command(MEMBER, 'disconnect'))).toContain('Only a workspace owner or admin');
+    expect(textOf(await command(ADMIN, 'disconnect'))).toContain('Disconnected');
+    expect(textOf(await command(MEMBER, 'status'))).toContain('*Key*: none');
+  });
+});
+
+describe('requests from Slack', () => {
+  const body = new URLSearchParams({
+    command: '/tender',
+    text: 'help',
+    team_id: 'T0TENDER',
+    user_id: MEMBER,
+    channel_id: CHANNEL,
+    response_url: 'http://127.0.0.1:9/x',
+    trigger_id: '1',
+  }).toString();
+
+  it('refuses a bad signature and a stale one', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const forged = await bot.slack.sendRaw(body, 'application/x-www-form-urlencoded', 'not-the-secret', now);
+    expect(forged.status).toBe(401);
+    const stale = await bot.slack.sendRaw(
+      body,
+      'application/x-www-form-urlencoded',
+      SIGNING_SECRET,
+      now - 600,
+    );
+    expect(stale.status).toBe(401);
+    const fresh = await bot.slack.sendRaw(body, 'application/x-www-form-urlencoded', SIGNING_SECRET, now);
+    expect(fresh.status).toBe(200);
+  });
+
+  it('answers GET /healthz', async () => {
+    const answer = await request(`http://127.0.0.1:${bot.port}/healthz`);
+    expect(answer.statusCode).toBe(200);
+    expect(await answer.body.json()).toEqual({ ok: true });
+  });
+});
+
+describe('a slow service', () => {
+  let slowProxy: Server;
+  let slowBot: RunningBot;
+
+  beforeAll(async () => {
+    // Every request to the service waits 5 s before it is passed on.
+    slowProxy = createServer(async (incoming, outgoing) => {
+      await new Promise((resolve) => setTimeout(resolve, 5000));
+      const answer = await request(`${sandbox.baseUrl}${incoming.url}`, {
+        headers: { authorization: incoming.headers.authorization ?? '' },
+      });
+      outgoing.writeHead(answer.statusCode, { 'content-type': 'application/json' });
+      outgoing.end(await answer.body.text());
+    });
+    await new Promise<void>((ready) => slowProxy.listen(0, '127.0.0.1', ready));
+    slowBot = await startBot({
+      serviceUrl: `http://127.0.0.1:${(slowProxy.address() as AddressInfo).port}`,
+      defaultKey: KEYS.carolMemberAcme,
+      databasePath: join(mkdtempSync(join(sandbox.dir, 'slow-bot-')), 'bot.db'),
+    });
+  });
+  afterAll(async () => {
+    await slowBot?.stop();
+    slowProxy?.closeAllConnections();
+    await new Promise((done) => slowProxy?.close(done));
+  });
+
+  it('acknowledges every slash command within 3 s, then answers when the service does', async () => {
+    for (const text of [
+      'search clean',
+      'show ocds-tbdemo-0000201',
+      'bookmarks',
+      'buyers',
+      'saved',
+      'status',
+      'help',
+    ]) {
+      const started = Date.now();
+      const answer = await slowBot.slack.slashCommand(MEMBER, CHANNEL, '/tender', text);
+      expect(answer.status, text).toBe(200);
+      expect(Date.now() - started, text).toBeLessThan(3000);
+    }
+    const results = await eventually(
+      () => slowBot.slack.messagesIn(CHANNEL, MEMBER).find((message) => textOf(message).includes('1–5 of')),
+      'search results after the slow service answered',
+      20_000,
+    );
+    expect(results.ephemeralTo).toBe(MEMBER);
+  }, 40_000);
+});
