@@ -126,18 +126,30 @@ export function registerListeners(app: App, context: FeatureContext): void {
 /** `/tender …` (also "Try again", which runs the same text again). */
 async function runCommand(
   context: FeatureContext,
-  request: Request,
+  asked: Request,
   text: string,
   triggerId: string,
   replace: boolean,
 ): Promise<void> {
   const parsed = parseCommand(text);
+  // "Try again" redraws the failure message it was clicked in with whatever answers now.
+  const request: Request = replace
+    ? {
+        ...asked,
+        respond: (message) =>
+          asked.respond(
+            typeof message === 'string'
+              ? { text: message, replace_original: true }
+              : { ...message, replace_original: true },
+          ),
+      }
+    : asked;
   await withFailures(context, request, parsed.kind, text, async () => {
     switch (parsed.kind) {
       case 'help':
-        return reply(request, helpMessage(), replace);
+        return reply(request, helpMessage());
       case 'unknown':
-        return reply(request, helpMessage(parsed.word), replace);
+        return reply(request, helpMessage(parsed.word));
       case 'search':
         return searchCommand(context, request, parsed.rest);
       case 'show':
