@@ -6,68 +6,20 @@
  * undici `request` with `body.json()` on the same kind of keep-alive agent, so that drift in the
  * machine hits both alike. Prints the means, p99s and the overhead ratio; last line is JSON.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { ProcurementClient } from '../src/client/procurement-client.ts';
-import { SCOPES } from '../src/contract/schemas.ts';
+import { BENCH_KEY, benchFolder, serveSandbox } from './support/serve-sandbox.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
 const PER_ROUND = Number(process.env.BENCH_PER_ROUND ?? 500);
-const KEY = 'pis_bench_client_0123456789abcdefghijklmnopqrstu';
+const bench = benchFolder('tenderbot-bench-client-');
+const server = await serveSandbox({ db: join(bench.dir, 'bench.db'), fixture: bench.fixture, demo: 5000 });
+const baseUrl = server.baseUrl;
 
-const dir = mkdtempSync(join(tmpdir(), 'tenderbot-bench-client-'));
-const fixture = join(dir, 'fixture.json');
-writeFileSync(
-  fixture,
-  JSON.stringify({
-    organisations: [{ id: 'org-bench', name: 'Bench', plan: 'enterprise' }],
-    users: [{ id: 'usr-bench', name: 'Bench' }],
-    memberships: [{ organisationId: 'org-bench', userId: 'usr-bench', role: 'owner' }],
-    apiKeys: [
-      {
-        key: KEY,
-        organisationId: 'org-bench',
-        userId: 'usr-bench',
-        scopes: SCOPES,
-        rateLimitPerSecond: 10_000_000,
-      },
-    ],
-  }),
-);
-const bin = resolve(import.meta.dirname, '../bin/tenderbot.js');
-const server = spawn(
-  process.execPath,
-  [
-    bin,
-    'sandbox',
-    'serve',
-    '--db',
-    join(dir, 'bench.db'),
-    '--port',
-    '0',
-    '--demo',
-    '5000',
-    '--fixture',
-    fixture,
-  ],
-  { stdio: ['ignore', 'pipe', 'inherit'] },
-);
-const baseUrl = await new Promise<string>((ready, fail) => {
-  let output = '';
-  server.stdout.on('data', (chunk) => {
-    output += chunk;
-    const match = /listening on (http:\/\/\S+)\/v1/.exec(output);
-    if (match?.[1]) ready(match[1]);
-  });
-  server.once('exit', (code) => fail(new Error(`server exited with ${code}:\n${output}`)));
-});
-
-const client = new ProcurementClient({ baseUrl, apiKey: KEY });
+const client = new ProcurementClient({ baseUrl, apiKey: BENCH_KEY });
 const agent = new Agent({ keepAliveTimeout: 30_000, connections: 16 });
-const headers = { authorization: `Bearer ${KEY}`, accept: 'application/json' };
+const headers = { authorization: `Bearer ${BENCH_KEY}`, accept: 'application/json' };
 const ids = (await client.tenders.search({ limit: 100 })).data.map((tender) => tender.id);
 
 const bare = async (id: string) => {
@@ -130,9 +82,8 @@ try {
 } finally {
   await client.close();
   await agent.close();
-  server.kill('SIGTERM');
-  await new Promise((done) => server.once('exit', done));
-  rmSync(dir, { recursive: true, force: true });
+  await server.stop();
+  bench.cleanup();
 }
 
 function stats(samples: number[]) {

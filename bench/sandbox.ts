@@ -5,67 +5,19 @@
  * tenders, then drives it with autocannon (10 connections, 3 s warm-up, 10 s measured) for a
  * common-word search and for detail reads. Prints a table, then one JSON line of the figures.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { request } from 'undici';
-import { SCOPES } from '../src/contract/schemas.ts';
+import { BENCH_KEY, benchFolder, serveSandbox } from './support/serve-sandbox.ts';
 
 const TENDERS = Number(process.env.BENCH_TENDERS ?? 100_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP_S = 3;
 const WORD = process.env.BENCH_WORD ?? 'cleaning';
-const KEY = 'pis_bench_0123456789abcdefghijklmnopqrstuvwxyzAB';
-
-const dir = mkdtempSync(join(tmpdir(), 'tenderbot-bench-'));
-const fixture = join(dir, 'fixture.json');
-writeFileSync(
-  fixture,
-  JSON.stringify({
-    organisations: [{ id: 'org-bench', name: 'Bench', plan: 'enterprise' }],
-    users: [{ id: 'usr-bench', name: 'Bench' }],
-    memberships: [{ organisationId: 'org-bench', userId: 'usr-bench', role: 'owner' }],
-    // The bench measures the service, not the rate limiter's refusals.
-    apiKeys: [
-      {
-        key: KEY,
-        organisationId: 'org-bench',
-        userId: 'usr-bench',
-        scopes: SCOPES,
-        rateLimitPerSecond: 10_000_000,
-      },
-    ],
-  }),
-);
-
-/** Starts the service as its own process, as a deployment runs it, and resolves with its base URL. */
-async function serve(extraArgs: string[]): Promise<{ baseUrl: string; stop(): Promise<void> }> {
-  const bin = resolve(import.meta.dirname, '../bin/tenderbot.js');
-  const args = ['sandbox', 'serve', '--db', join(dir, 'bench.db'), '--port', '0', '--demo', String(TENDERS)];
-  const child = spawn(process.execPath, [bin, ...args, '--fixture', fixture, ...extraArgs], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((ready, fail) => {
-    let output = '';
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-      const match = /listening on (http:\/\/\S+)\/v1/.exec(output);
-      if (match?.[1]) ready(match[1]);
-    });
-    child.once('exit', (code) => fail(new Error(`server exited with ${code}:\n${output}`)));
-  });
-  return {
-    baseUrl: url,
-    stop: async () => {
-      const exited = new Promise((done) => child.once('exit', done));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
+const bench = benchFolder('tenderbot-bench-');
+const serve = (extra: string[]) =>
+  serveSandbox({ db: join(bench.dir, 'bench.db'), fixture: bench.fixture, demo: TENDERS, extra });
 
 const started = Date.now();
 let server = await serve([]);
@@ -73,7 +25,7 @@ let baseUrl = server.baseUrl;
 const startupSeconds = (Date.now() - started) / 1000;
 
 try {
-  const headers = { authorization: `Bearer ${KEY}` };
+  const headers = { authorization: `Bearer ${BENCH_KEY}` };
   const searchPath = `/v1/tenders?q=${encodeURIComponent(WORD)}&limit=20`;
   const probe = await request(`${baseUrl}${searchPath}`, { headers });
   const searchHits = ((await probe.body.json()) as { pagination: { total: number } }).pagination.total;
@@ -140,7 +92,7 @@ try {
   );
 } finally {
   await server.stop();
-  rmSync(dir, { recursive: true, force: true });
+  bench.cleanup();
 }
 
 async function measure(name: string, requests: autocannon.Request[]) {

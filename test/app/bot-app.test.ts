@@ -5,7 +5,14 @@ import { blockKitProblems, viewProblems } from '../../src/app/blocks/block-kit-l
 import { ProcurementClient } from '../../src/client/procurement-client.ts';
 import type { FakeMessage } from '../../src/fake-slack/fake-slack.ts';
 import { importOcdsFiles } from '../../src/service/import/ocds-importer.ts';
-import { BOT_TOKEN, eventually, type RunningBot, SIGNING_SECRET, startBot } from '../support/bot.ts';
+import {
+  BOT_TOKEN,
+  eventually,
+  type RunningBot,
+  SIGNING_SECRET,
+  startBot,
+  tenderCommand,
+} from '../support/bot.ts';
 import { KEYS, TENDER_A } from '../support/fixture.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
 
@@ -51,12 +58,7 @@ afterAll(async () => {
 });
 
 /** Runs a slash command; resolves with the new message the caller then sees. */
-async function command(user: string, text: string): Promise<FakeMessage> {
-  const before = bot.slack.messagesIn(CHANNEL, user).length;
-  const answer = await bot.slack.slashCommand(user, CHANNEL, '/tender', text);
-  expect(answer.status).toBe(200);
-  return eventually(() => bot.slack.messagesIn(CHANNEL, user)[before], `an answer to /tender ${text}`);
-}
+const command = (user: string, text: string) => tenderCommand(bot, user, CHANNEL, text);
 
 const textOf = (message: FakeMessage) => JSON.stringify(message.blocks);
 const buttonsOf = (message: FakeMessage) =>
@@ -116,6 +118,14 @@ describe('/tender search', () => {
     expect(textOf(shared)).toContain(`Shared by <@${MEMBER}>`);
     expect(buttonsOf(shared)).not.toContain('tender/share');
     expect(bot.slack.callsOf('chat.postMessage').at(-1)?.args.channel).toBe(CHANNEL);
+    // The sharer is told, to themselves; wait for it so it is not taken for the next answer.
+    await eventually(
+      () =>
+        bot.slack
+          .messagesIn(CHANNEL, MEMBER)
+          .find((message) => message.text === 'Shared in the channel.' && message.ephemeralTo === MEMBER),
+      'the confirmation to the sharer',
+    );
   });
 });
 

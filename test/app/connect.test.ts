@@ -4,8 +4,14 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeMessage } from '../../src/fake-slack/fake-slack.ts';
-import { BOT_TOKEN, eventually, type RunningBot, SIGNING_SECRET, startBot } from '../support/bot.ts';
+import {
+  BOT_TOKEN,
+  eventually,
+  type RunningBot,
+  SIGNING_SECRET,
+  startBot,
+  tenderCommand,
+} from '../support/bot.ts';
 import { KEYS } from '../support/fixture.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
 
@@ -29,12 +35,7 @@ afterAll(async () => {
   await sandbox?.stop();
 });
 
-async function command(user: string, text: string): Promise<FakeMessage> {
-  const before = bot.slack.messagesIn(CHANNEL, user).length;
-  const answer = await bot.slack.slashCommand(user, CHANNEL, '/tender', text);
-  expect(answer.status).toBe(200);
-  return eventually(() => bot.slack.messagesIn(CHANNEL, user)[before], `an answer to /tender ${text}`);
-}
+const command = (user: string, text: string) => tenderCommand(bot, user, CHANNEL, text);
 const textOf = (message: { blocks?: unknown; text?: string }) =>
   `${message.text ?? ''} ${JSON.stringify(message.blocks ?? [])}`;
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeMessage } from '../../src/fake-slack/fake-slack.ts';
-import { eventually, type RunningBot, startBot } from '../support/bot.ts';
+import { eventually, type RunningBot, startBot, tenderCommand } from '../support/bot.ts';
 import { type FaultServer, startFaultServer } from '../support/fault-server.ts';
 
 const MEMBER = 'U0MEMBER';
@@ -26,15 +26,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function command(text: string): Promise<FakeMessage> {
-  const before = bot.slack.messagesIn(CHANNEL, MEMBER).length;
-  await bot.slack.slashCommand(MEMBER, CHANNEL, '/tender', text);
-  return eventually(
-    () => bot.slack.messagesIn(CHANNEL, MEMBER)[before],
-    `an answer to /tender ${text}`,
-    15_000,
-  );
-}
+const command = (text: string) => tenderCommand(bot, MEMBER, CHANNEL, text, 15_000);
 const textOf = (message: FakeMessage) => `${message.text} ${JSON.stringify(message.blocks)}`;
 const emptyPage = {
   status: 200,

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { request } from 'undici';
-import { FakeSlack } from '../../src/fake-slack/fake-slack.ts';
+import { type FakeMessage, FakeSlack } from '../../src/fake-slack/fake-slack.ts';
 
 const BIN = resolve(import.meta.dirname, '../../bin/tenderbot.js');
 
@@ -89,4 +89,22 @@ export async function eventually<T>(
     if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/** Types `/tender TEXT` as `userId` in `channel` and resolves with the next message that person sees there. */
+export async function tenderCommand(
+  bot: RunningBot,
+  userId: string,
+  channel: string,
+  text: string,
+  timeoutMs?: number,
+): Promise<FakeMessage> {
+  const before = bot.slack.messagesIn(channel, userId).length;
+  const answer = await bot.slack.slashCommand(userId, channel, '/tender', text);
+  if (answer.status !== 200) throw new Error(`the app answered /tender ${text} with ${answer.status}`);
+  return eventually(
+    () => bot.slack.messagesIn(channel, userId)[before],
+    `an answer to /tender ${text}`,
+    timeoutMs,
+  );
 }
