@@ -5,6 +5,10 @@ import { runSandboxServe } from './sandbox-serve.ts';
 
 export const USAGE = `Usage: tenderbot <command>
 
+  start [--data ./data] [--port 3030] [--service-port 4010] [--bot-port 3000] [--demo N]
+      With Slack credentials in the environment, the Slack app; without, the local workbench:
+      the service with demo data, a fake Slack with a web page, and the app between them.
+
   bot
       Run the Slack app, configured by the environment (and .env): see README.md.
 
@@ -27,6 +31,10 @@ export const DEFAULT_SANDBOX_DB = './data/sandbox.db';
 export async function main(argv: string[]): Promise<number> {
   const [group, command, ...rest] = argv;
   try {
+    if (group === 'start') {
+      const { runStart } = await import('./start.ts');
+      return await runStart(parse(argv.slice(1), START_OPTIONS));
+    }
     if (group === 'bot') {
       const { runBot } = await import('../app/main.ts');
       return await runBot();
@@ -67,6 +75,14 @@ const SERVE_OPTIONS = {
 } as const;
 
 const IMPORT_OPTIONS = { db: { type: 'string' } } as const;
+
+const START_OPTIONS = {
+  data: { type: 'string' },
+  port: { type: 'string' },
+  'service-port': { type: 'string' },
+  'bot-port': { type: 'string' },
+  demo: { type: 'string' },
+} as const;
 
 const KEY_OPTIONS = {
   db: { type: 'string' },

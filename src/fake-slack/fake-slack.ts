@@ -31,6 +31,8 @@ export interface FakeChannel {
 export type Blocks = any[];
 
 export interface FakeMessage {
+  /** Who posted it: the bot (`U0BOT`) or a person typing in the workbench. */
+  authorId: string;
   ts: string;
   channel: string;
   text: string;
@@ -64,6 +66,14 @@ export interface AppAnswer {
   json: any;
 }
 
+/** A route the fake Slack serves beside the Web API (the workbench page and its JSON API). */
+export type ExtraRoute = (request: {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  body: string;
+}) => Promise<{ status: number; contentType: string; body: string } | null>;
+
 export interface FakeSlackOptions {
   /** Where the app receives Slack's requests (`http://host:port/slack/events`). Can be set later. */
   appUrl?: string;
@@ -72,6 +82,8 @@ export interface FakeSlackOptions {
   teamId?: string;
   users?: FakeUser[];
   channels?: FakeChannel[];
+  /** Web API calls allowed per second before Slack-like 429s with Retry-After; none by default. */
+  rateLimitPerSecond?: number;
 }
 
 export const DEFAULT_USERS: FakeUser[] = [
@@ -95,6 +107,9 @@ export class FakeSlack {
   readonly teamId: string;
   appUrl: string | null;
   private readonly triggers = new Map<string, { userId: string; expiresAt: number }>();
+  private readonly extraRoutes: ExtraRoute[] = [];
+  private readonly members = new Map<string, Set<string>>();
+  private rateWindow = { start: 0, count: 0 };
   private server: Server | null = null;
   private baseUrl = '';
   private tsCounter = 0;
@@ -109,6 +124,11 @@ export class FakeSlack {
   /** The Web API base for the app's `SLACK_API_URL`, ending in `/api/`. */
   get apiUrl(): string {
     return `${this.baseUrl}/api/`;
+  }
+
+  /** Serves more than the Web API on the same port (the workbench adds its page this way). */
+  addRoute(route: ExtraRoute): void {
+    this.extraRoutes.push(route);
   }
 
   async start(port = 0, host = '127.0.0.1'): Promise<this> {
@@ -338,6 +358,30 @@ export class FakeSlack {
     return this.sendToApp(body, 'application/json');
   }
 
+  /** Closes a modal with its close button: `view_closed` when the app asked for it (notify_on_close). */
+  async closeView(userId: string, viewId: string): Promise<AppAnswer | null> {
+    const stored = this.views.get(viewId);
+    if (!stored) throw new Error(`no view ${viewId}`);
+    this.views.delete(viewId);
+    if (!stored.view.notify_on_close) return null;
+    return this.sendPayload({
+      type: 'view_closed',
+      team: { id: this.teamId, domain: 'tenderbot-fake' },
+      user: { id: userId, username: this.user(userId).name, team_id: this.teamId },
+      api_app_id: 'A0TENDERBOT',
+      token: 'fake-verification-token',
+      view: stored.view,
+      is_cleared: false,
+    });
+  }
+
+  /** A person's own message in a channel (or a thread), as the workbench composer posts it. */
+  postAsUser(userId: string, channel: string, text: string, threadTs: string | null = null): FakeMessage {
+    const message = this.store(channel, text, [], null, threadTs);
+    message.authorId = userId;
+    return message;
+  }
+
   /** Sends any raw body to the app with a signature made by `secret` at `timestamp` (to test refusals). */
   async sendRaw(
     body: string,
@@ -391,12 +435,33 @@ export class FakeSlack {
       return;
     }
     if (!url.pathname.startsWith('/api/')) {
+      for (const route of this.extraRoutes) {
+        const routed = await route({
+          method: incoming.method ?? 'GET',
+          path: url.pathname,
+          query: url.searchParams,
+          body: raw,
+        });
+        if (routed) {
+          outgoing.writeHead(routed.status, {
+            'content-type': routed.contentType,
+            'cache-control': 'no-store',
+          });
+          outgoing.end(routed.body);
+          return;
+        }
+      }
       answer(404, { ok: false, error: 'unknown_path' });
       return;
     }
     const method = url.pathname.slice('/api/'.length);
     const args = parseArgs(raw, incoming.headers['content-type'] ?? '');
     this.calls.push({ method, args });
+    if (this.overRate()) {
+      outgoing.writeHead(429, { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1' });
+      outgoing.end(JSON.stringify({ ok: false, error: 'ratelimited' }));
+      return;
+    }
     if (
       incoming.headers.authorization !== `Bearer ${this.options.botToken}` &&
       args.token !== this.options.botToken
@@ -439,6 +504,20 @@ export class FakeSlack {
           },
         };
       }
+      case 'conversations.members':
+        return {
+          ok: true,
+          members: [...this.membersOf(args.channel)],
+          response_metadata: { next_cursor: '' },
+        };
+      case 'conversations.join': {
+        if (!this.channels.some((channel) => channel.id === args.channel))
+          return { ok: false, error: 'channel_not_found' };
+        this.membersOf(args.channel).add('U0BOT');
+        return { ok: true, channel: { id: args.channel, name: this.channel(args.channel).name } };
+      }
+      case 'team.info':
+        return { ok: true, team: { id: this.teamId, name: 'Tenderbot Fake', domain: 'tenderbot-fake' } };
       case 'conversations.info': {
         const channel = this.channels.find((candidate) => candidate.id === args.channel);
         return channel
@@ -552,6 +631,24 @@ export class FakeSlack {
     return { ok: true };
   }
 
+  private overRate(): boolean {
+    const limit = this.options.rateLimitPerSecond;
+    if (!limit) return false;
+    const second = Math.floor(Date.now() / 1000);
+    if (this.rateWindow.start !== second) this.rateWindow = { start: second, count: 0 };
+    this.rateWindow.count++;
+    return this.rateWindow.count > limit;
+  }
+
+  private membersOf(channel: string): Set<string> {
+    let members = this.members.get(channel);
+    if (!members) {
+      members = new Set(this.users.map((user) => user.id));
+      this.members.set(channel, members);
+    }
+    return members;
+  }
+
   private store(
     channel: string,
     text: string,
@@ -561,6 +658,7 @@ export class FakeSlack {
   ): FakeMessage {
     const ts = this.nextTs();
     const message: FakeMessage = {
+      authorId: 'U0BOT',
       ts,
       channel,
       text,

@@ -1,0 +1,216 @@
+// Renders the Block Kit the app uses, and Slack's mrkdwn, into the workbench page.
+// Plain browser JavaScript (an ES module served as is), so the page needs no build step.
+
+const ENTITY = { '&lt;': '<', '&gt;': '>', '&amp;': '&' };
+
+/** HTML-escapes text for innerHTML. */
+export function escapeHtml(text) {
+  return String(text ?? '').replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c],
+  );
+}
+
+/**
+ * Slack mrkdwn to safe HTML: `<…>` sequences (mentions, links) come out first, then the entities
+ * Slack escapes (&lt; &gt; &amp;) are decoded and the whole is HTML-escaped before formatting,
+ * so an escaped `&lt;!channel&gt;` shows as text and notifies nobody.
+ */
+export function renderMrkdwn(raw, context) {
+  const controls = [];
+  let text = String(raw ?? '').replace(/<([^<>\n]+)>/g, (_, inner) => {
+    controls.push(inner);
+    return `\uE000${controls.length - 1}\uE001`;
+  });
+  text = escapeHtml(text.replace(/&lt;|&gt;|&amp;/g, (entity) => ENTITY[entity]));
+  text = text.replace(/```([\s\S]+?)```/g, (_, code) => `<pre>${code}</pre>`);
+  text = text.replace(/`([^`\n]+)`/g, (_, code) => `<code>${code}</code>`);
+  const around = (mark) =>
+    new RegExp(`(^|[\\s(>\\uE001])\\${mark}([^${mark}\\n]+)\\${mark}(?=$|[\\s).,!?:;<\\uE000])`, 'g');
+  text = text.replace(around('*'), '$1<b>$2</b>');
+  text = text.replace(around('_'), '$1<i>$2</i>');
+  text = text.replace(around('~'), '$1<s>$2</s>');
+  text = text.replace(/\n/g, '<br>');
+  return text.replace(/\uE000(\d+)\uE001/g, (_, index) => renderControl(controls[Number(index)], context));
+}
+
+function renderControl(inner, context) {
+  const [target, label] = inner.split('|');
+  if (target.startsWith('@')) {
+    const id = target.slice(1);
+    return `<span class="mention">@${escapeHtml(label ?? context.names?.[id] ?? id)}</span>`;
+  }
+  if (target.startsWith('#')) {
+    const id = target.slice(1);
+    return `<span class="mention">#${escapeHtml(label ?? context.channelNames?.[id] ?? id)}</span>`;
+  }
+  if (target.startsWith('!')) {
+    const special = target.slice(1).split('^')[0];
+    return `<span class="mention">${escapeHtml(label ?? `@${special}`)}</span>`;
+  }
+  if (/^(https?:|mailto:)/.test(target)) {
+    return `<a href="${escapeHtml(target)}" target="_blank" rel="noopener noreferrer">${escapeHtml(label ?? target)}</a>`;
+  }
+  return escapeHtml(inner);
+}
+
+function textHtml(text, context) {
+  if (!text) return '';
+  return text.type === 'mrkdwn' ? renderMrkdwn(text.text, context) : escapeHtml(text.text);
+}
+
+function element(tag, className, html) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (html !== undefined) node.innerHTML = html;
+  return node;
+}
+
+/**
+ * Blocks to DOM. `context.onAction(element, blockId, extra)` is called for interactive elements
+ * in messages and Home tabs; in a modal, inputs only collect values (`data-action-id`).
+ */
+export function renderBlocks(blocks, context) {
+  const container = element('div', 'blocks');
+  for (const block of blocks ?? []) container.append(renderBlock(block, context));
+  return container;
+}
+
+function renderBlock(block, context) {
+  switch (block.type) {
+    case 'header':
+      return element('h3', 'bk-header', escapeHtml(block.text?.text));
+    case 'divider':
+      return element('hr', 'bk-divider');
+    case 'image': {
+      const image = element('img', 'bk-image');
+      image.src = block.image_url;
+      image.alt = block.alt_text ?? '';
+      return image;
+    }
+    case 'context': {
+      const node = element('div', 'bk-context');
+      for (const item of block.elements ?? []) {
+        if (item.type === 'image') {
+          const image = element('img', 'bk-context-image');
+          image.src = item.image_url;
+          image.alt = item.alt_text ?? '';
+          node.append(image);
+        } else node.append(element('span', '', textHtml(item, context)));
+      }
+      return node;
+    }
+    case 'section': {
+      const node = element('div', 'bk-section');
+      const body = element('div', 'bk-section-body');
+      if (block.text) body.append(element('div', 'bk-text', textHtml(block.text, context)));
+      if (block.fields) {
+        const fields = element('div', 'bk-fields');
+        for (const field of block.fields) fields.append(element('div', 'bk-field', textHtml(field, context)));
+        body.append(fields);
+      }
+      node.append(body);
+      if (block.accessory) node.append(renderElement(block.accessory, block.block_id, context));
+      return node;
+    }
+    case 'actions': {
+      const node = element('div', 'bk-actions');
+      for (const item of block.elements ?? []) node.append(renderElement(item, block.block_id, context));
+      return node;
+    }
+    case 'input': {
+      const node = element('div', 'bk-input');
+      node.dataset.blockId = block.block_id ?? '';
+      const label = element(
+        'label',
+        'bk-label',
+        `${escapeHtml(block.label?.text)}${block.optional ? ' <span class="optional">(optional)</span>' : ''}`,
+      );
+      node.append(label, renderElement(block.element, block.block_id, { ...context, collectOnly: true }));
+      if (block.hint) node.append(element('div', 'bk-hint', escapeHtml(block.hint.text)));
+      const error = context.errors?.[block.block_id];
+      if (error) node.append(element('div', 'bk-error', escapeHtml(error)));
+      return node;
+    }
+    default:
+      return element('div', 'bk-unknown', `Unsupported block: ${escapeHtml(block.type)}`);
+  }
+}
+
+function withConfirm(item, act) {
+  return () => {
+    if (item.confirm) {
+      const { title, text, confirm, deny } = item.confirm;
+      const message = `${title?.text ?? 'Are you sure?'}\n\n${text?.text ?? ''}\n\n[${confirm?.text ?? 'Yes'}] / [${deny?.text ?? 'Cancel'}]`;
+      if (!window.confirm(message)) return;
+    }
+    act();
+  };
+}
+
+function renderElement(item, blockId, context) {
+  switch (item.type) {
+    case 'button': {
+      const button = element('button', `bk-button ${item.style ?? ''}`.trim(), escapeHtml(item.text?.text));
+      button.type = 'button';
+      button.dataset.actionId = item.action_id ?? '';
+      button.addEventListener(
+        'click',
+        withConfirm(item, () => {
+          if (item.url) window.open(item.url, '_blank', 'noopener');
+          context.onAction?.(item, blockId, { value: item.value });
+        }),
+      );
+      if (item.url) button.title = item.url;
+      return button;
+    }
+    case 'static_select':
+    case 'overflow': {
+      const select = element('select', `bk-select ${item.type}`);
+      select.dataset.actionId = item.action_id ?? '';
+      const placeholder = item.type === 'overflow' ? '⋯' : (item.placeholder?.text ?? 'Choose…');
+      select.append(new Option(placeholder, '', true, !item.initial_option));
+      for (const option of item.options ?? []) {
+        select.append(
+          new Option(
+            option.text?.text ?? option.value,
+            option.value,
+            false,
+            item.initial_option?.value === option.value,
+          ),
+        );
+      }
+      if (!context.collectOnly) {
+        select.addEventListener('change', () => {
+          if (select.value) context.onAction?.(item, blockId, { selectedOption: select.value });
+        });
+      }
+      return select;
+    }
+    case 'datepicker': {
+      const input = element('input', 'bk-datepicker');
+      input.type = 'date';
+      input.value = item.initial_date ?? '';
+      input.dataset.actionId = item.action_id ?? '';
+      if (!context.collectOnly)
+        input.addEventListener('change', () => context.onAction?.(item, blockId, { value: input.value }));
+      return input;
+    }
+    case 'plain_text_input': {
+      const input = element(item.multiline ? 'textarea' : 'input', 'bk-text-input');
+      input.dataset.actionId = item.action_id ?? '';
+      input.placeholder = item.placeholder?.text ?? '';
+      if (item.max_length) input.maxLength = item.max_length;
+      if (item.initial_value) input.value = item.initial_value;
+      return input;
+    }
+    case 'image': {
+      const image = element('img', 'bk-accessory-image');
+      image.src = item.image_url;
+      image.alt = item.alt_text ?? '';
+      return image;
+    }
+    default:
+      return element('span', 'bk-unknown', `Unsupported element: ${escapeHtml(item.type)}`);
+  }
+}

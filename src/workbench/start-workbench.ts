@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createBotApp } from '../app/bot-app.ts';
+import { BotConfig } from '../app/config.ts';
+import { createLogger } from '../app/logger.ts';
+import { openBotStore } from '../app/storage/bot-store.ts';
+import { SCOPES } from '../contract/schemas.ts';
+import { FakeSlack } from '../fake-slack/fake-slack.ts';
+import { startSandbox } from '../service/sandbox.ts';
+import { addWorkbenchRoutes } from './workbench-routes.ts';
+
+export interface WorkbenchOptions {
+  dataDir: string;
+  host?: string;
+  /** The page (and the fake Slack); 0 picks a free port. */
+  port?: number;
+  servicePort?: number;
+  botPort?: number;
+  demo?: number;
+  logLevel?: string;
+}
+
+export interface RunningWorkbench {
+  url: string;
+  serviceUrl: string;
+  /** A fresh key of the demo organisation's owner, to paste into `/tender connect`. */
+  keyToConnect: string;
+  slack: FakeSlack;
+  stop(): Promise<void>;
+}
+
+/**
+ * Everything a person needs to try Tenderbot with no Slack workspace: the local service with
+ * demo data, the fake Slack with the workbench page on it, and the real app between them.
+ */
+export async function startWorkbench(options: WorkbenchOptions): Promise<RunningWorkbench> {
+  const host = options.host ?? '127.0.0.1';
+  mkdirSync(options.dataDir, { recursive: true });
+  const sandbox = await startSandbox({
+    db: join(options.dataDir, 'sandbox.db'),
+    host,
+    port: options.servicePort ?? 4010,
+    demo: options.demo,
+    logLevel: 'warn',
+  });
+  const { organisations } = sandbox.app.serviceContext;
+  const owner = organisations.isMember('org-demo', 'usr-demo-owner');
+  if (!owner) throw new Error('the workbench needs the demo organisation: start it on a new data folder');
+  // Keys are shown once and stored hashed, so each start makes the two it needs.
+  const newKey = (userId: string, name: string) =>
+    organisations.createKey({
+      name,
+      organisationId: 'org-demo',
+      userId,
+      scopes: [...SCOPES],
+      expiresAt: null,
+      rateLimitPerSecond: 100,
+    }).key;
+  const defaultKey = newKey('usr-demo-member', 'workbench default');
+  const keyToConnect = newKey('usr-demo-owner', 'workbench connect');
+
+  const signingSecret = randomBytes(16).toString('hex');
+  const botToken = `xoxb-workbench-${randomBytes(8).toString('hex')}`;
+  const slack = new FakeSlack({ signingSecret, botToken });
+  addWorkbenchRoutes(slack);
+  await slack.start(options.port ?? 3030, host);
+
+  const config = BotConfig.parse({
+    SLACK_BOT_TOKEN: botToken,
+    SLACK_SIGNING_SECRET: signingSecret,
+    SLACK_API_URL: slack.apiUrl,
+    PROCUREMENT_API_URL: sandbox.baseUrl,
+    PROCUREMENT_API_KEY: defaultKey,
+    DATABASE_URL: `sqlite:${join(options.dataDir, 'workbench-bot.db')}`,
+    ENCRYPTION_KEY: persistentSecret(join(options.dataDir, 'workbench-encryption.key')),
+    LOG_LEVEL: options.logLevel ?? 'warn',
+    PORT: options.botPort ?? 3000,
+  });
+  const store = openBotStore(config.DATABASE_URL);
+  const bot = createBotApp({ config, store, logger: createLogger(config.LOG_LEVEL, process.stderr) });
+  const botPort = await bot.start();
+  slack.appUrl = `http://${host}:${botPort}/slack/events`;
+  const url = slack.apiUrl.replace(/api\/$/, '');
+  return {
+    url,
+    serviceUrl: sandbox.baseUrl,
+    keyToConnect,
+    slack,
+    stop: async () => {
+      await bot.stop();
+      store.close();
+      await slack.stop();
+      await sandbox.close();
+    },
+  };
+}
+
+/** The bot's encryption key for the workbench, made once and kept, so connected keys survive restarts. */
+function persistentSecret(path: string): string {
+  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
+  const secret = randomBytes(32).toString('base64');
+  writeFileSync(path, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
