@@ -183,7 +183,8 @@ function drawModal() {
       submit.disabled = true;
       const answer = await api('/workbench/submit', { viewId: modal.id, values: collectValues() });
       page.modalErrors = answer.errors ?? {};
-      page.drawn.modal = '';
+      // Force a redraw, whatever comes next: the modal with its errors, or no modal at all.
+      page.drawn.modal = null;
       submit.disabled = false;
       soon();
     });

@@ -1,0 +1,158 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ARTIFACTS_DIR, launchChromium } from '../support/browser.ts';
+import { startWorkbenchProcess, type WorkbenchProcess } from '../support/workbench.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'tenderbot-workbench-'));
+let workbench: WorkbenchProcess;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  // As a person runs it: `tenderbot start` (what `npm start` runs) with no Slack credentials.
+  workbench = await startWorkbenchProcess(dir);
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  await page.goto(workbench.url);
+  await page.locator('#channels .channel-link').first().waitFor();
+  expect(problems).toEqual([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await workbench?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function actAs(userId: string) {
+  await page.selectOption('#user-switcher', userId);
+  await page.locator('.channel-link[data-channel="C0BIDS"]').click();
+}
+
+async function type(text: string) {
+  await page.fill('#composer', text);
+  await page.press('#composer', 'Enter');
+}
+
+/** The newest message only this person sees, once it contains `text`. */
+function latestEphemeral(text: string) {
+  return page.locator('.message.ephemeral', { hasText: text }).last();
+}
+
+const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS_DIR, `workbench-${name}.png`) });
+
+describe('the workbench page, as an admin', () => {
+  it('searches, pages, shares and bookmarks', async () => {
+    await actAs('U0ADMIN');
+    await type('/tender search cleaning');
+    const results = latestEphemeral('Tenders matching “cleaning”');
+    await results.waitFor();
+    await expect(results.locator('.ephemeral-note').textContent()).resolves.toBe('Only visible to you');
+    await expect(results.locator('.bk-text').first().textContent()).resolves.toMatch(/1–5 of \d+/);
+
+    await results.getByRole('button', { name: 'Next' }).click();
+    await page.locator('.message.ephemeral', { hasText: '6–10 of' }).waitFor();
+
+    const paged = latestEphemeral('6–10 of');
+    await paged.getByRole('button', { name: 'Share in channel' }).first().click();
+    const shared = page.locator('.message:not(.ephemeral)', { hasText: 'Shared by @Ada Admin' }).last();
+    await shared.waitFor();
+    await expect(shared.getByRole('button', { name: 'Share in channel' }).count()).resolves.toBe(0);
+
+    await paged.getByRole('button', { name: 'Bookmark', exact: true }).first().click();
+    await paged.getByRole('button', { name: 'Remove bookmark' }).first().waitFor();
+    await shot('admin-search');
+  });
+
+  it('connects a key in the modal: a wrong one is refused on the field, the right one is saved', async () => {
+    await type('/tender connect');
+    const modal = page.locator('#modal');
+    await modal.getByRole('heading', { name: 'Connect Tenderbot' }).waitFor();
+    await modal
+      .locator('[data-action-id="connect/key"]')
+      .fill('pis_wrong_0123456789abcdefghijklmnopqrstuvwx');
+    await modal.getByRole('button', { name: 'Connect' }).click();
+    await modal.locator('.bk-error', { hasText: 'does not recognise this key' }).waitFor();
+    await shot('connect-wrong-key');
+
+    await modal.locator('[data-action-id="connect/key"]').fill(workbench.keyToConnect);
+    await modal.getByRole('button', { name: 'Connect' }).click();
+    await page.locator('#modal-layer').waitFor({ state: 'hidden' });
+    await latestEphemeral('Connected.').waitFor();
+    await shot('connected');
+  });
+
+  it('shows the App Home tab with the connection and the commands', async () => {
+    await page.locator('#home-link').click();
+    const home = page.locator('#home');
+    await home.getByText('Connected with this workspace’s own key').waitFor();
+    await expect(home.textContent()).resolves.toContain('/tender search');
+    await expect(home.getByRole('button', { name: 'Connect an API key' }).count()).resolves.toBe(1);
+    await shot('home-admin');
+  });
+});
+
+describe('the workbench page, as a member', () => {
+  it('searches and bookmarks; the Home tab offers no connect button', async () => {
+    await actAs('U0MEMBER');
+    await type('/tender search software');
+    const results = latestEphemeral('Tenders matching “software”');
+    await results.waitFor();
+    await results.getByRole('button', { name: 'Bookmark', exact: true }).first().click();
+    await results.getByRole('button', { name: 'Remove bookmark' }).first().waitFor();
+    await shot('member-search');
+    await page.locator('#home-link').click();
+    await page.locator('#home').getByText('Commands').waitFor();
+    await expect(
+      page.locator('#home').getByRole('button', { name: 'Connect an API key' }).count(),
+    ).resolves.toBe(0);
+  });
+});
+
+describe('the workbench page, as a guest', () => {
+  it('reads search results but is refused bookmarking and sharing, with a sentence', async () => {
+    await actAs('U0GUEST');
+    await type('/tender search cleaning');
+    const results = latestEphemeral('Tenders matching “cleaning”');
+    await results.waitFor();
+    await results.getByRole('button', { name: 'Bookmark', exact: true }).first().click();
+    await latestEphemeral('Guests can read tenders but cannot bookmark tenders').waitFor();
+    await results.getByRole('button', { name: 'Share in channel' }).first().click();
+    await latestEphemeral('cannot share tenders in a channel').waitFor();
+    await shot('guest-refused');
+  });
+
+  it('cannot open the connect modal', async () => {
+    await type('/tender connect');
+    await latestEphemeral('Only a workspace owner or admin').waitFor();
+    await expect(page.locator('#modal-layer').isHidden()).resolves.toBe(true);
+  });
+});
+
+describe('the page renders Slack mrkdwn', () => {
+  it('formats text, mentions and links, and shows escaped control characters as text', async () => {
+    // A string, so that the test runner does not rewrite the page's own dynamic import.
+    const html = await page.evaluate(`import('/block-kit.js').then(({ renderMrkdwn }) => renderMrkdwn(
+      '*bold* _italic_ ~gone~ \`code\` <@U0ADMIN> <#C0BIDS> <https://example.org|a link> &lt;!channel&gt; <script>',
+      { names: { U0ADMIN: 'Ada Admin' }, channelNames: { C0BIDS: 'bids' } }))`);
+    expect(html).toContain('<b>bold</b>');
+    expect(html).toContain('<i>italic</i>');
+    expect(html).toContain('<s>gone</s>');
+    expect(html).toContain('<code>code</code>');
+    expect(html).toContain('<span class="mention">@Ada Admin</span>');
+    expect(html).toContain('<span class="mention">#bids</span>');
+    expect(html).toContain(
+      '<a href="https://example.org" target="_blank" rel="noopener noreferrer">a link</a>',
+    );
+    expect(html).toContain('&lt;!channel&gt;');
+    expect(html).not.toContain('<script>');
+  });
+});
