@@ -101,19 +101,30 @@ describe('the workbench page, as an admin', () => {
 });
 
 describe('the workbench page, as a member', () => {
-  it('searches and bookmarks; the Home tab offers no connect button', async () => {
+  it('searches, pages, shares and bookmarks', async () => {
     await actAs('U0MEMBER');
     await type('/tender search software');
     const results = latestEphemeral('Tenders matching “software”');
     await results.waitFor();
-    await results.getByRole('button', { name: 'Bookmark', exact: true }).first().click();
-    await results.getByRole('button', { name: 'Remove bookmark' }).first().waitFor();
+    await results.getByRole('button', { name: 'Next' }).click();
+    const paged = page.locator('.message.ephemeral', { hasText: '“software” · 6–10 of' }).last();
+    await paged.waitFor();
+    await paged.getByRole('button', { name: 'Share in channel' }).first().click();
+    await page.locator('.message:not(.ephemeral)', { hasText: 'Shared by @Max Member' }).last().waitFor();
+    await paged.getByRole('button', { name: 'Bookmark', exact: true }).first().click();
+    await paged.getByRole('button', { name: 'Remove bookmark' }).first().waitFor();
     await shot('member-search');
+  });
+
+  it('is refused /tender connect, and the Home tab offers no connect button', async () => {
+    await type('/tender connect');
+    await latestEphemeral('Only a workspace owner or admin').waitFor();
     await page.locator('#home-link').click();
-    await page.locator('#home').getByText('Commands').waitFor();
+    await page.locator('#home').getByText('Connected with this workspace’s own key').waitFor();
     await expect(
       page.locator('#home').getByRole('button', { name: 'Connect an API key' }).count(),
     ).resolves.toBe(0);
+    await shot('home-member');
   });
 });
 
@@ -127,13 +138,22 @@ describe('the workbench page, as a guest', () => {
     await latestEphemeral('Guests can read tenders but cannot bookmark tenders').waitFor();
     await results.getByRole('button', { name: 'Share in channel' }).first().click();
     await latestEphemeral('cannot share tenders in a channel').waitFor();
+    await results.getByRole('button', { name: 'Next' }).click();
+    await page.locator('.message.ephemeral', { hasText: '“cleaning” · 6–10 of' }).last().waitFor();
     await shot('guest-refused');
   });
 
-  it('cannot open the connect modal', async () => {
+  it('cannot open the connect modal, and sees the Home tab without a connect button', async () => {
+    await page.locator('.channel-link[data-channel="C0BIDS"]').click();
     await type('/tender connect');
     await latestEphemeral('Only a workspace owner or admin').waitFor();
     await expect(page.locator('#modal-layer').isHidden()).resolves.toBe(true);
+    await page.locator('#home-link').click();
+    await page.locator('#home').getByText('/tender search').first().waitFor();
+    await expect(
+      page.locator('#home').getByRole('button', { name: 'Connect an API key' }).count(),
+    ).resolves.toBe(0);
+    await shot('home-guest');
   });
 });
 

@@ -278,11 +278,12 @@ export function savedSearchesMessage(items: SavedSearch[], total: number): Messa
   return { text: `Saved searches: ${total}`, blocks: blocks.slice(0, 50) };
 }
 
+// mrkdwn: `<…>` is Slack's control syntax, so the placeholders are written as entities.
 export const USAGE_LINES = [
-  '`/tender search <words> [filters]` · filters: `region:"North West"` `status:open` `value>100k` `closes<14d` `cpv:72` `buyer:<name or id>`',
-  '`/tender <id>` or `/tender show <id>` · one tender in full',
+  '`/tender search &lt;words&gt; [filters]` · filters: `region:"North West"` `status:open` `value&gt;100k` `closes&lt;14d` `cpv:72` `buyer:&lt;name or id&gt;`',
+  '`/tender &lt;id&gt;` or `/tender show &lt;id&gt;` · one tender in full',
   '`/tender bookmarks` · the bookmarked tenders',
-  '`/tender buyers <words> [region:…]` · `/tender suppliers <words>` · `/tender frameworks <words> [status:live] [type:dps]`',
+  '`/tender buyers &lt;words&gt; [region:…]` · `/tender suppliers &lt;words&gt;` · `/tender frameworks &lt;words&gt; [status:live] [type:dps]`',
   '`/tender saved` · your organisation’s saved searches, each with Run',
   '`/tender connect` · `/tender disconnect` · `/tender status` · the workspace’s API key (admins)',
 ];

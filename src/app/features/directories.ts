@@ -6,6 +6,7 @@ import {
   organisationsMessage,
   savedSearchesMessage,
 } from '../blocks/messages.ts';
+import { escapeMrkdwn } from '../blocks/mrkdwn.ts';
 import { section } from '../blocks/tender-card.ts';
 import type { TenderSearchFilters } from '../commands/parse-command.ts';
 import { parseDirectory } from '../commands/parse-command.ts';
@@ -24,7 +25,7 @@ export async function directoryCommand(
 ): Promise<void> {
   const parsed = parseDirectory(text);
   if (!parsed.ok) {
-    await reply(request, { text: parsed.problem, blocks: [section(parsed.problem)] });
+    await reply(request, { text: parsed.problem, blocks: [section(escapeMrkdwn(parsed.problem))] });
     return;
   }
   const { q, region, status, type } = parsed.filters;

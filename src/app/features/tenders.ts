@@ -23,7 +23,8 @@ export async function searchCommand(context: FeatureContext, request: Request, t
   if (!parsed.ok) {
     await reply(request, {
       text: parsed.problem,
-      blocks: [section(`${parsed.problem} See \`/tender help\`.`)],
+      // The sentence quotes what was typed: escaped, like any text from outside.
+      blocks: [section(`${escapeMrkdwn(parsed.problem)} See \`/tender help\`.`)],
     });
     return;
   }
