@@ -11,18 +11,33 @@ export type AuthenticationReason =
   | 'expired_api_key'
   | 'disabled_api_key';
 
+/** What every answer that is not a success carries. */
+export interface FailedAnswer {
+  status: number;
+  code: ErrorCode | string;
+  detail: string;
+  requestId: string | null;
+  headers: Readonly<Record<string, string>>;
+}
+
 /** An answer of the service that is not a success: status, code, detail and the request id to quote. */
 export class ApiError extends ProcurementClientError {
   override name = 'ApiError';
+  readonly status: number;
+  readonly code: ErrorCode | string;
+  readonly detail: string;
+  readonly requestId: string | null;
+  readonly headers: Readonly<Record<string, string>>;
 
-  constructor(
-    readonly status: number,
-    readonly code: ErrorCode | string,
-    readonly detail: string,
-    readonly requestId: string | null,
-    readonly headers: Readonly<Record<string, string>>,
-  ) {
-    super(`${status} ${code}: ${detail}${requestId ? ` (request ${requestId})` : ''}`);
+  constructor(answer: FailedAnswer) {
+    super(
+      `${answer.status} ${answer.code}: ${answer.detail}${answer.requestId ? ` (request ${answer.requestId})` : ''}`,
+    );
+    this.status = answer.status;
+    this.code = answer.code;
+    this.detail = answer.detail;
+    this.requestId = answer.requestId;
+    this.headers = answer.headers;
   }
 
   /** The one place that decides which class an answer becomes. */
@@ -32,39 +47,39 @@ export class ApiError extends ProcurementClientError {
     const detail = typeof problem.detail === 'string' ? problem.detail : `The service answered ${status}.`;
     const requestId =
       typeof problem.requestId === 'string' ? problem.requestId : (headers['x-request-id'] ?? null);
-    const args = [status, code, detail, requestId, headers] as const;
+    const answer: FailedAnswer = { status, code, detail, requestId, headers };
     switch (code) {
       case 'missing_api_key':
       case 'invalid_api_key':
       case 'expired_api_key':
       case 'disabled_api_key':
-        return new AuthenticationError(...args);
+        return new AuthenticationError(answer);
       case 'missing_scope':
-        return new MissingScopeError(...args, (problem.requiredScope as Scope | undefined) ?? null);
+        return new MissingScopeError(answer, (problem.requiredScope as Scope | undefined) ?? null);
       case 'plan_without_api_access':
-        return new PlanError(...args);
+        return new PlanError(answer);
       case 'forbidden':
-        return new ForbiddenError(...args);
+        return new ForbiddenError(answer);
       case 'not_found':
-        return new NotFoundError(...args);
+        return new NotFoundError(answer);
       case 'idempotency_conflict':
-        return new IdempotencyConflictError(...args);
+        return new IdempotencyConflictError(answer);
       case 'pipeline_submission_not_allowed':
-        return new SubmissionNotAllowedError(...args);
+        return new SubmissionNotAllowedError(answer);
       case 'invalid_request':
       case 'empty_update':
         return new ValidationError(
-          ...args,
+          answer,
           Array.isArray(problem.errors) ? (problem.errors as FieldError[]) : [],
         );
       case 'rate_limited':
-        return new RateLimitedError(...args, retryAfterSeconds(headers['retry-after']));
+        return new RateLimitedError(answer, retryAfterSeconds(headers['retry-after']));
     }
-    if (status === 401) return new AuthenticationError(...args);
-    if (status === 404) return new NotFoundError(...args);
-    if (status === 429) return new RateLimitedError(...args, retryAfterSeconds(headers['retry-after']));
-    if (status >= 500) return new ServerError(...args);
-    return new ApiError(...args);
+    if (status === 401) return new AuthenticationError(answer);
+    if (status === 404) return new NotFoundError(answer);
+    if (status === 429) return new RateLimitedError(answer, retryAfterSeconds(headers['retry-after']));
+    if (status >= 500) return new ServerError(answer);
+    return new ApiError(answer);
   }
 }
 
@@ -82,14 +97,10 @@ export class AuthenticationError extends ApiError {
 export class MissingScopeError extends ApiError {
   override name = 'MissingScopeError';
   constructor(
-    status: number,
-    code: string,
-    detail: string,
-    requestId: string | null,
-    headers: Record<string, string>,
+    answer: FailedAnswer,
     readonly requiredScope: Scope | null,
   ) {
-    super(status, code, detail, requestId, headers);
+    super(answer);
   }
 }
 
@@ -121,14 +132,10 @@ export class SubmissionNotAllowedError extends ApiError {
 export class ValidationError extends ApiError {
   override name = 'ValidationError';
   constructor(
-    status: number,
-    code: string,
-    detail: string,
-    requestId: string | null,
-    headers: Record<string, string>,
+    answer: FailedAnswer,
     readonly fieldErrors: FieldError[],
   ) {
-    super(status, code, detail, requestId, headers);
+    super(answer);
   }
 }
 
@@ -136,14 +143,10 @@ export class ValidationError extends ApiError {
 export class RateLimitedError extends ApiError {
   override name = 'RateLimitedError';
   constructor(
-    status: number,
-    code: string,
-    detail: string,
-    requestId: string | null,
-    headers: Record<string, string>,
+    answer: FailedAnswer,
     readonly retryAfter: number | null,
   ) {
-    super(status, code, detail, requestId, headers);
+    super(answer);
   }
 }
 

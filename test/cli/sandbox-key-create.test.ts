@@ -18,21 +18,25 @@ beforeAll(async () => {
   await setup.close();
 });
 
+/** `tenderbot sandbox key create` for a user of Acme in the test database. */
+const createKey = (user: string, scopes: string) =>
+  runCli([
+    'sandbox',
+    'key',
+    'create',
+    '--db',
+    dbPath,
+    '--org',
+    'org-acme',
+    '--user',
+    user,
+    '--scopes',
+    scopes,
+  ]);
+
 describe('tenderbot sandbox key create', () => {
   it('prints a new key alone on the last line; the key works with exactly its scopes', async () => {
-    const created = await runCli([
-      'sandbox',
-      'key',
-      'create',
-      '--db',
-      dbPath,
-      '--org',
-      'org-acme',
-      '--user',
-      'usr-carol',
-      '--scopes',
-      'tenders:read,buyers:read',
-    ]);
+    const created = await createKey('usr-carol', 'tenders:read,buyers:read');
     expect(created.code).toBe(0);
     const lines = created.stdout.trim().split('\n');
     const key = lines.at(-1) as string;
@@ -56,20 +60,6 @@ describe('tenderbot sandbox key create', () => {
   });
 
   it('refuses unknown scopes, organisations and non-members with exit code 2 and a sentence', async () => {
-    const createKey = (user: string, scopes: string) =>
-      runCli([
-        'sandbox',
-        'key',
-        'create',
-        '--db',
-        dbPath,
-        '--org',
-        'org-acme',
-        '--user',
-        user,
-        '--scopes',
-        scopes,
-      ]);
     const unknownScope = await createKey('usr-alice', 'tenders:write');
     expect(unknownScope.code).toBe(2);
     expect(unknownScope.stderr).toContain('unknown scope tenders:write');

@@ -1,10 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
 import { request } from 'undici';
 import { type FakeMessage, FakeSlack } from '../../src/fake-slack/fake-slack.ts';
-
-const BIN = resolve(import.meta.dirname, '../../bin/tenderbot.js');
+import { startTenderbot } from './process.ts';
 
 export const BOT_TOKEN = `xoxb-test-${randomBytes(12).toString('hex')}`;
 export const SIGNING_SECRET = `signing-${randomBytes(12).toString('hex')}`;
@@ -24,9 +21,13 @@ export async function startBot(env: {
   databasePath: string;
 }): Promise<RunningBot> {
   const slack = await new FakeSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN }).start();
-  let output = '';
-  const child: ChildProcess = spawn(process.execPath, [BIN, 'bot'], {
-    env: {
+  const bot = await startTenderbot(
+    ['bot'],
+    (output) => {
+      const line = output.split('\n').find((candidate) => candidate.includes('tenderbot is running'));
+      return line ? (JSON.parse(line).port as number) : null;
+    },
+    {
       PATH: process.env.PATH,
       SLACK_BOT_TOKEN: BOT_TOKEN,
       SLACK_SIGNING_SECRET: SIGNING_SECRET,
@@ -38,27 +39,8 @@ export async function startBot(env: {
       LOG_LEVEL: 'debug',
       PORT: '0',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (chunk) => {
-    output += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    output += chunk;
-  });
-  const port = await new Promise<number>((ready, fail) => {
-    const timer = setInterval(() => {
-      const line = output.split('\n').find((candidate) => candidate.includes('tenderbot is running'));
-      if (line) {
-        clearInterval(timer);
-        ready(JSON.parse(line).port);
-      }
-    }, 50);
-    child.once('exit', (code) => {
-      clearInterval(timer);
-      fail(new Error(`the bot exited with ${code}:\n${output}`));
-    });
-  });
+  );
+  const port = bot.found;
   slack.appUrl = `http://127.0.0.1:${port}/slack/events`;
   const health = await request(`http://127.0.0.1:${port}/healthz`);
   if (health.statusCode !== 200) throw new Error(`healthz answered ${health.statusCode}`);
@@ -66,11 +48,9 @@ export async function startBot(env: {
   return {
     slack,
     port,
-    logs: () => output,
+    logs: bot.output,
     stop: async () => {
-      const exited = new Promise((done) => child.once('exit', done));
-      child.kill('SIGTERM');
-      await exited;
+      await bot.stop();
       await slack.stop();
     },
   };

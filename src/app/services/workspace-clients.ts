@@ -22,6 +22,8 @@ export class NotConnectedError extends Error {
  */
 export class WorkspaceClients {
   private readonly clients = new Map<string, ProcurementClient>();
+  /** Decrypted keys by their stored form: one command asks for its client several times. */
+  private readonly decrypted = new Map<string, string>();
 
   constructor(
     private readonly store: BotStore,
@@ -33,7 +35,11 @@ export class WorkspaceClients {
   forTeam(teamId: string): WorkspaceClient {
     const connection = this.store.getConnection(teamId);
     if (connection) {
-      const apiKey = this.cipher.decrypt(connection.encryptedApiKey);
+      let apiKey = this.decrypted.get(connection.encryptedApiKey);
+      if (apiKey === undefined) {
+        apiKey = this.cipher.decrypt(connection.encryptedApiKey);
+        this.decrypted.set(connection.encryptedApiKey, apiKey);
+      }
       return {
         client: this.clientFor(connection.serviceUrl ?? this.defaults.serviceUrl, apiKey),
         source: 'workspace',

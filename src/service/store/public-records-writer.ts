@@ -67,6 +67,9 @@ export function supplierIdFor(name: string): string {
   return uuidv5(normaliseName(name), SUPPLIER_NAMESPACE);
 }
 
+/** Distinct organisation descriptions a writer remembers having written (see writeOnce). */
+const MAX_REMEMBERED_ORGANISATIONS = 100_000;
+
 /** Fields of a tender that a newer release overrides and an older one only fills in. */
 const MERGED_TENDER_COLUMNS = [
   'title',
@@ -96,6 +99,7 @@ export class PublicRecordsWriter {
   private readonly upsertAward;
   private readonly linkSupplier;
   private readonly upsertFramework;
+  private readonly writtenOrganisations = new Map<string, string>();
 
   constructor(private readonly db: SqliteDatabase) {
     const organisationUpsert = (table: 'buyers' | 'suppliers', withType: boolean) =>
@@ -158,15 +162,34 @@ export class PublicRecordsWriter {
 
   /** Writes a buyer and returns its id. */
   writeBuyer(buyer: OrganisationInput): string {
-    const id = buyerIdFor(buyer.name);
-    this.upsertBuyer.run({ ...organisationParams(buyer, id), type: buyer.type ?? null });
-    return id;
+    return this.writeOnce('buyer', buyer, () => {
+      const id = buyerIdFor(buyer.name);
+      this.upsertBuyer.run({ ...organisationParams(buyer, id), type: buyer.type ?? null });
+      return id;
+    });
   }
 
   /** Writes a supplier and returns its id. */
   writeSupplier(supplier: OrganisationInput): string {
-    const id = supplierIdFor(supplier.name);
-    this.upsertSupplier.run(organisationParams(supplier, id));
+    return this.writeOnce('supplier', supplier, () => {
+      const id = supplierIdFor(supplier.name);
+      this.upsertSupplier.run(organisationParams(supplier, id));
+      return id;
+    });
+  }
+
+  /**
+   * Releases repeat the same buyer and suppliers thousands of times (Canada: 48,597 releases,
+   * 122 buyers). Writing the same description again changes nothing, since writes merge, so
+   * each distinct description is written once per writer; the memory stays bounded.
+   */
+  private writeOnce(kind: string, organisation: OrganisationInput, write: () => string): string {
+    const key = `${kind}\u0000${JSON.stringify(organisation)}`;
+    const known = this.writtenOrganisations.get(key);
+    if (known !== undefined) return known;
+    if (this.writtenOrganisations.size >= MAX_REMEMBERED_ORGANISATIONS) this.writtenOrganisations.clear();
+    const id = write();
+    this.writtenOrganisations.set(key, id);
     return id;
   }
 
