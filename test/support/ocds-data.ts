@@ -1,14 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sharedPath } from './shared.ts';
 
 /** The real OCDS files live beside the repository, never in it. */
-export const OCDS_DIR = resolve(import.meta.dirname, '../../../shared/data/ocds');
-
-if (!existsSync(join(OCDS_DIR, 'README.md'))) {
-  throw new Error(
-    `the OCDS test data is not at ${OCDS_DIR}: the shared/ folder must sit beside this repository`,
-  );
-}
+export const OCDS_DIR = sharedPath('data', 'ocds');
 
 export interface ReadmeCounts {
   file: string;
