@@ -1,5 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { signedHeaders } from './signing.ts';
@@ -71,6 +77,8 @@ export type ExtraRoute = (request: {
   method: string;
   path: string;
   query: URLSearchParams;
+  /** The request's headers, so a route can tell where a request comes from. */
+  headers: IncomingHttpHeaders;
   body: string;
 }) => Promise<{ status: number; contentType: string; body: string } | null>;
 
@@ -440,6 +448,7 @@ export class FakeSlack {
           method: incoming.method ?? 'GET',
           path: url.pathname,
           query: url.searchParams,
+          headers: incoming.headers,
           body: raw,
         });
         if (routed) {
