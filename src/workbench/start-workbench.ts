@@ -63,7 +63,7 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Running
   const signingSecret = randomBytes(16).toString('hex');
   const botToken = `xoxb-workbench-${randomBytes(8).toString('hex')}`;
   const slack = new FakeSlack({ signingSecret, botToken });
-  addWorkbenchRoutes(slack);
+  addWorkbenchRoutes(slack, { host });
   await slack.start(options.port ?? 3030, host);
 
   const config = BotConfig.parse({

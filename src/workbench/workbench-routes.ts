@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
+import type { IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
+import { z } from 'zod';
 import type { ExtraRoute, FakeSlack } from '../fake-slack/fake-slack.ts';
 
 const PUBLIC_DIR = join(import.meta.dirname, 'public');
@@ -14,7 +16,8 @@ const STATIC_FILES: Record<string, { file: string; contentType: string }> = {
  * The workbench's page and its small JSON API, served by the fake Slack itself: the page reads
  * the workspace as one person sees it and acts as that person (types commands, clicks, submits).
  */
-export function addWorkbenchRoutes(slack: FakeSlack): void {
+export function addWorkbenchRoutes(slack: FakeSlack, options: { host?: string } = {}): void {
+  const allowedHosts = new Set(['127.0.0.1', 'localhost', '[::1]', options.host ?? '127.0.0.1']);
   const files = new Map(
     Object.entries(STATIC_FILES).map(([path, { file, contentType }]) => [
       path,
@@ -27,12 +30,15 @@ export function addWorkbenchRoutes(slack: FakeSlack): void {
     body: JSON.stringify(body),
   });
 
-  const route: ExtraRoute = async ({ method, path, query, body }) => {
+  const route: ExtraRoute = async ({ method, path, query, headers, body }) => {
     const file = method === 'GET' ? files.get(path) : undefined;
     if (file) return { status: 200, contentType: file.contentType, body: file.body };
     if (path === '/favicon.ico') return { status: 204, contentType: 'image/x-icon', body: '' };
     if (!path.startsWith('/workbench/')) return null;
-    const input = method === 'POST' && body ? (JSON.parse(body) as Record<string, string>) : {};
+    const refusal = refusalOfForeignRequest(method, headers, allowedHosts);
+    if (refusal) return json(refusal.status, { error: refusal.reason });
+    const input = method === 'POST' ? parseBody(body) : {};
+    if (input === null) return json(400, { error: 'the body must be a JSON object' });
     const userId = (method === 'GET' ? query.get('user') : input.user) ?? '';
     if (!slack.users.some((user) => user.id === userId)) return json(400, { error: 'unknown user' });
     try {
@@ -68,8 +74,7 @@ export function addWorkbenchRoutes(slack: FakeSlack): void {
           return json(200, { status: answer.status });
         }
         case 'POST /workbench/submit': {
-          const values = (JSON.parse(body) as { values?: Record<string, string> }).values ?? {};
-          const answer = await slack.submitView(userId, input.viewId ?? '', values);
+          const answer = await slack.submitView(userId, input.viewId ?? '', input.values ?? {});
           return json(200, {
             status: answer.status,
             errors: answer.json?.response_action === 'errors' ? answer.json.errors : null,
@@ -86,7 +91,7 @@ export function addWorkbenchRoutes(slack: FakeSlack): void {
           return json(404, { error: 'unknown workbench route' });
       }
     } catch (error) {
-      return json(500, { error: (error as Error).message });
+      return json(500, { error: error instanceof Error ? error.message : String(error) });
     }
   };
   slack.addRoute(route);
@@ -121,4 +126,58 @@ function stateFor(slack: FakeSlack, userId: string, channel: string) {
     names: Object.fromEntries(names),
     channelNames: Object.fromEntries(slack.channels.map((item) => [item.id, item.name])),
   };
+}
+
+/** What the page sends: every field a string, but a submitted modal's values. */
+const WorkbenchBody = z
+  .object({
+    user: z.string(),
+    channel: z.string(),
+    text: z.string(),
+    viewId: z.string(),
+    ts: z.string(),
+    actionId: z.string(),
+    value: z.string(),
+    selectedOption: z.string(),
+    values: z.record(z.string(), z.string()),
+  })
+  .partial();
+type WorkbenchBody = z.infer<typeof WorkbenchBody>;
+
+function parseBody(body: string): WorkbenchBody | null {
+  try {
+    const parsed = WorkbenchBody.safeParse(JSON.parse(body));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The workbench acts as whoever the page says, so it must answer its own page only: a request
+ * for another host name (DNS rebinding) or from another site (a cross-site form or fetch) could
+ * otherwise type commands, click and submit modals, such as connecting a key as the admin.
+ * Browsers always send Origin on a POST and Sec-Fetch-Site on every request; a form can send
+ * neither JSON nor a custom header, so requiring JSON from the same origin is enough.
+ */
+export function refusalOfForeignRequest(
+  method: string,
+  headers: IncomingHttpHeaders,
+  allowedHosts: ReadonlySet<string>,
+): { status: number; reason: string } | null {
+  const host = headers.host ?? '';
+  const hostName = host.replace(/:\d+$/, '');
+  if (!allowedHosts.has(hostName))
+    return { status: 403, reason: 'the workbench answers requests to its own address only' };
+  const site = headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && !(method === 'GET' && site === 'none'))
+    return { status: 403, reason: 'the workbench answers its own page only' };
+  if (method === 'GET') return null;
+  if (method !== 'POST') return { status: 405, reason: 'the workbench takes GET and POST only' };
+  if (headers.origin !== `http://${host}`)
+    return { status: 403, reason: 'the workbench answers its own page only' };
+  const contentType = (headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  if (contentType !== 'application/json')
+    return { status: 415, reason: 'the workbench takes JSON (application/json) only' };
+  return null;
 }

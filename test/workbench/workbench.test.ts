@@ -1,7 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS_DIR, launchChromium } from '../support/browser.ts';
 import { startWorkbenchProcess, type WorkbenchProcess } from '../support/workbench.ts';
@@ -174,5 +177,38 @@ describe('the page renders Slack mrkdwn', () => {
     );
     expect(html).toContain('&lt;!channel&gt;');
     expect(html).not.toContain('<script>');
+  });
+});
+
+describe('the workbench answers its own page only', () => {
+  it('ignores a form that another site posts to it as the admin', async () => {
+    const marker = `forged-${Date.now()}`;
+    // enctype="text/plain" sends `name=value`: this name and value make the body read as JSON.
+    const field = JSON.stringify({ user: 'U0ADMIN', channel: 'C0BIDS', text: marker, x: '' }).slice(0, -2);
+    const attackerSite = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(
+        `<form id="f" method="post" enctype="text/plain" action="${workbench.url}workbench/command">` +
+          `<input name='${field}' value='"}'></form><script>document.getElementById('f').submit()</script>`,
+      );
+    });
+    await new Promise<void>((listening) => attackerSite.listen(0, '127.0.0.1', listening));
+    const { port } = attackerSite.address() as AddressInfo;
+    const attacker = await browser.newPage();
+    try {
+      // localhost and 127.0.0.1 are different sites to the browser, as evil.example would be.
+      const answered = attacker.waitForResponse((response) => response.url().endsWith('/workbench/command'));
+      await attacker.goto(`http://localhost:${port}/`);
+      const answer = await answered;
+      expect(answer.status()).toBe(403);
+      await attacker.screenshot({ path: join(ARTIFACTS_DIR, 'workbench-cross-site-refused.png') });
+    } finally {
+      await attacker.close();
+      attackerSite.close();
+    }
+    const state = await request(`${workbench.url}workbench/state?user=U0ADMIN&channel=C0BIDS`);
+    const { messages } = (await state.body.json()) as { messages: { text: string }[] };
+    expect(messages.length).toBeGreaterThan(0);
+    expect(messages.filter((message) => message.text === marker)).toEqual([]);
   });
 });
