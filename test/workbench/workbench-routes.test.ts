@@ -55,12 +55,13 @@ describe('the workbench API', () => {
   });
 
   it('refuses JSON from another origin, another site of the same host, or with no origin at all', async () => {
-    for (const headers of [
+    const attempts: Record<string, string>[] = [
       { origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' },
       { origin: 'http://localhost:1', 'sec-fetch-site': 'same-site' },
       { origin: 'null' },
       {},
-    ]) {
+    ];
+    for (const headers of attempts) {
       const answer = await post('forged', { ...headers, 'content-type': 'application/json' });
       expect(answer.status, JSON.stringify(headers)).toBe(403);
     }
