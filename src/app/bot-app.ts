@@ -1,10 +1,15 @@
-import { App, HTTPReceiver, LogLevel, type Logger as SlackLogger } from '@slack/bolt';
+import { randomUUID } from 'node:crypto';
+import { App, LogLevel, type Logger as SlackLogger } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
-import { Agent } from 'undici';
+import { Agent, request } from 'undici';
+import { failureMessage } from './blocks/messages.ts';
 import type { BotConfig } from './config.ts';
 import type { FeatureContext } from './features/feature-context.ts';
 import { registerListeners } from './listeners/register-listeners.ts';
+import { GuardedReceiver } from './receiver/guarded-receiver.ts';
 import { KeyCipher } from './security/key-cipher.ts';
+import { describeFailure } from './services/describe-failure.ts';
 import { SlackUsers } from './services/slack-users.ts';
 import { WorkspaceClients } from './services/workspace-clients.ts';
 import type { BotStore } from './storage/bot-store.ts';
@@ -14,6 +19,8 @@ export interface BotAppOptions {
   store: BotStore;
   logger: Logger;
   clock?: () => Date;
+  /** When a person hears that the service is slow (default 2.5 s: Slack users expect an answer within 3). */
+  slowNoticeMs?: number;
 }
 
 export interface BotApp {
@@ -32,31 +39,25 @@ export function createBotApp(options: BotAppOptions): BotApp {
     // Bolt's default retries for about 30 minutes; a late answer in chat is worse than a clear failure.
     retryConfig: { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 2000 },
   };
+  // HTTP mode: a receiver that nothing a request holds can stop (see GuardedReceiver).
   const receiver = config.SLACK_APP_TOKEN
     ? undefined
-    : new HTTPReceiver({
-        signingSecret: config.SLACK_SIGNING_SECRET ?? '',
-        endpoints: '/slack/events',
-        logger: boltLogger,
-        customRoutes: [
-          {
-            path: '/healthz',
-            method: ['GET'],
-            handler: (_request, response) => {
-              response.writeHead(200, { 'content-type': 'application/json' });
-              response.end('{"ok":true}');
-            },
-          },
-        ],
-      });
+    : new GuardedReceiver({ signingSecret: config.SLACK_SIGNING_SECRET ?? '', store, logger });
   const app = receiver
-    ? new App({ token: config.SLACK_BOT_TOKEN, logger: boltLogger, clientOptions, receiver })
+    ? new App({
+        token: config.SLACK_BOT_TOKEN,
+        logger: boltLogger,
+        clientOptions,
+        receiver,
+        extendedErrorHandler: true,
+      })
     : new App({
         token: config.SLACK_BOT_TOKEN,
         appToken: config.SLACK_APP_TOKEN,
         socketMode: true,
         logger: boltLogger,
         clientOptions,
+        extendedErrorHandler: true,
       });
   const dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: 32 });
   const cipher = new KeyCipher(config.ENCRYPTION_KEY);
@@ -66,6 +67,7 @@ export function createBotApp(options: BotAppOptions): BotApp {
     cipher,
     logger,
     clock: options.clock ?? (() => new Date()),
+    slowNoticeMs: options.slowNoticeMs ?? 2500,
     users: new SlackUsers(app.client),
     clients: new WorkspaceClients(
       store,
@@ -79,9 +81,18 @@ export function createBotApp(options: BotAppOptions): BotApp {
     ),
   };
   registerListeners(app, context);
-  app.error(async (error) => {
-    logger.error({ err: error }, 'unhandled error in a listener');
-  });
+  // Whatever a listener fails with, the person who asked still hears a sentence.
+  // With extendedErrorHandler, Bolt passes the request's body too (Bolt does not export that type).
+  app.error((async ({ error, body }: { error: Error; body?: unknown }) => {
+    const original = (error as { original?: unknown }).original ?? error;
+    const reference = randomUUID().slice(0, 8);
+    logger.error({ err: original, reference }, 'unhandled error in a listener');
+    const { sentence } = describeFailure(original);
+    await tellPerson(app.client, body as unknown, failureMessage(sentence, reference, null)).catch(
+      (tellError: unknown) =>
+        logger.error({ err: tellError, reference }, 'could not tell the person about a failure'),
+    );
+  }) as unknown as Parameters<typeof app.error>[0]);
 
   return {
     app,
@@ -90,15 +101,47 @@ export function createBotApp(options: BotAppOptions): BotApp {
         await app.start();
         return null;
       }
-      const server = (await app.start(config.PORT)) as unknown as import('node:http').Server;
-      const address = server.address();
-      return typeof address === 'object' && address ? address.port : config.PORT;
+      // Said once in the log: a workspace whose stored key this ENCRYPTION_KEY cannot read.
+      await context.clients.reportUnreadableKeys(logger);
+      await app.start(config.PORT);
+      return receiver.port ?? config.PORT;
     },
     stop: async () => {
       await app.stop();
       await dispatcher.close();
     },
   };
+}
+
+/**
+ * Tells the person behind a request: through its response_url when it has one (commands, clicks),
+ * else in a direct message (a modal submission, an event).
+ */
+async function tellPerson(
+  client: WebClient,
+  body: unknown,
+  message: { text: string; blocks: unknown[] },
+): Promise<void> {
+  const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  const responseUrl = fields.response_url;
+  if (typeof responseUrl === 'string' && /^https?:\/\//.test(responseUrl)) {
+    const answer = await request(responseUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ response_type: 'ephemeral', replace_original: false, ...message }),
+      headersTimeout: 5000,
+      bodyTimeout: 5000,
+    });
+    await answer.body.dump();
+    return;
+  }
+  const user = fields.user as { id?: unknown } | undefined;
+  const event = fields.event as { user?: unknown } | undefined;
+  const userId = [fields.user_id, user?.id, event?.user].find(
+    (candidate): candidate is string => typeof candidate === 'string' && candidate !== '',
+  );
+  if (userId)
+    await client.chat.postMessage({ channel: userId, text: message.text, blocks: message.blocks as never });
 }
 
 /** Bolt's logger interface over pino, so Bolt's own messages are JSON lines with the rest. */

@@ -65,6 +65,12 @@ export interface RecordedCall {
   args: Record<string, any>;
 }
 
+/** A request as sent to the app: the exact bytes and headers, so a test can send it again. */
+export interface SentRequest {
+  body: Buffer;
+  headers: Record<string, string>;
+}
+
 export interface AppAnswer {
   status: number;
   text: string;
@@ -115,6 +121,10 @@ export class FakeSlack {
   readonly teamId: string;
   appUrl: string | null;
   private readonly triggers = new Map<string, { userId: string; expiresAt: number }>();
+  /** The message a command's response_url posted last, by its id. */
+  private readonly postedThrough = new Map<string, FakeMessage>();
+  /** The last request sent to the app, byte for byte (to replay it). */
+  lastSent: SentRequest | null = null;
   private readonly extraRoutes: ExtraRoute[] = [];
   private readonly members = new Map<string, Set<string>>();
   private rateWindow = { start: 0, count: 0 };
@@ -390,14 +400,51 @@ export class FakeSlack {
     return message;
   }
 
-  /** Sends any raw body to the app with a signature made by `secret` at `timestamp` (to test refusals). */
+  /**
+   * Sends any raw body (text or bytes, any content type) to the app with a signature made by
+   * `secret` at `timestamp`, and any extra headers (to test refusals and the app's guard).
+   */
   async sendRaw(
-    body: string,
-    contentType: 'application/x-www-form-urlencoded' | 'application/json',
-    secret: string,
-    timestamp: number,
-  ) {
-    return this.post(body, signedHeaders(secret, body, contentType, timestamp));
+    body: string | Buffer,
+    contentType: string,
+    secret: string = this.options.signingSecret,
+    timestamp: number = Math.floor(Date.now() / 1000),
+    extraHeaders: Record<string, string> = {},
+  ): Promise<AppAnswer> {
+    return this.post(body, { ...signedHeaders(secret, body, contentType, timestamp), ...extraHeaders });
+  }
+
+  /** Sends a request again exactly as it was (a replay), to this app or another copy of it at `url`. */
+  async resend(
+    sent: SentRequest,
+    url?: string,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<AppAnswer> {
+    return this.post(sent.body, { ...sent.headers, ...extraHeaders }, url);
+  }
+
+  /**
+   * An Events API delivery of `event`, signed now; `retryNum` adds Slack's retry headers, as when
+   * Slack sends the same event (same event_id) again because it thinks the first delivery failed.
+   */
+  async sendEvent(
+    event: Record<string, unknown>,
+    options: { eventId?: string; retryNum?: number } = {},
+  ): Promise<AppAnswer> {
+    const body = JSON.stringify({
+      token: 'fake-verification-token',
+      team_id: this.teamId,
+      api_app_id: 'A0TENDERBOT',
+      type: 'event_callback',
+      event_id: options.eventId ?? `Ev${randomBytes(6).toString('hex')}`,
+      event_time: Math.floor(Date.now() / 1000),
+      event: { event_ts: this.nextTs(), ...event },
+    });
+    const retry: Record<string, string> =
+      options.retryNum === undefined
+        ? {}
+        : { 'x-slack-retry-num': String(options.retryNum), 'x-slack-retry-reason': 'http_timeout' };
+    return this.sendRaw(body, 'application/json', this.options.signingSecret, undefined, retry);
   }
 
   private sendPayload(payload: Record<string, unknown>): Promise<AppAnswer> {
@@ -414,9 +461,16 @@ export class FakeSlack {
     return this.post(body, signedHeaders(this.options.signingSecret, body, contentType));
   }
 
-  private async post(body: string, headers: Record<string, string>): Promise<AppAnswer> {
-    if (!this.appUrl) throw new Error('the fake Slack does not know where the app is (appUrl)');
-    const response = await request(this.appUrl, { method: 'POST', headers, body });
+  private async post(
+    body: string | Buffer,
+    headers: Record<string, string>,
+    url?: string,
+  ): Promise<AppAnswer> {
+    const target = url ?? this.appUrl;
+    if (!target) throw new Error('the fake Slack does not know where the app is (appUrl)');
+    const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+    this.lastSent = { body: bytes, headers };
+    const response = await request(target, { method: 'POST', headers, body: bytes });
     const text = await response.body.text();
     let json: unknown = null;
     try {
@@ -622,9 +676,11 @@ export class FakeSlack {
       method: 'response_url',
       args: { ...body, channel, user: userId, originalTs: originalTs || null },
     });
+    // A click's response_url belongs to the clicked message; a command's, to what it posted last
+    // (Slack lets a command's later answer replace its earlier one).
     const original = originalTs
       ? this.messages.find((message) => message.ts === originalTs && message.channel === channel)
-      : undefined;
+      : this.postedThrough.get(responseId);
     if (body.delete_original && original) {
       original.deleted = true;
       return { ok: true };
@@ -636,7 +692,14 @@ export class FakeSlack {
       return { ok: true };
     }
     const ephemeralTo = body.response_type === 'in_channel' ? null : userId;
-    this.store(channel, body.text ?? '', body.blocks ?? [], ephemeralTo, body.thread_ts ?? null);
+    const posted = this.store(
+      channel,
+      body.text ?? '',
+      body.blocks ?? [],
+      ephemeralTo,
+      body.thread_ts ?? null,
+    );
+    if (!originalTs) this.postedThrough.set(responseId, posted);
     return { ok: true };
   }
 

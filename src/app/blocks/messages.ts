@@ -319,9 +319,12 @@ export function homeView(args: { connection: string; canConnect: boolean }) {
   return { type: 'home', blocks };
 }
 
-/** The modal of `/tender connect`: the key, and the service URL if it is not the default. */
-export function connectModal(privateMetadata: string, defaultServiceUrl: string) {
-  return {
+/**
+ * The modal of `/tender connect`: the key, and the service URL if it is not the default. `problem`
+ * (a sentence from a check that finished after the modal was acknowledged) shows above the fields.
+ */
+export function connectModal(privateMetadata: string, defaultServiceUrl: string, problem?: string) {
+  const modal = {
     type: 'modal',
     callback_id: ConnectIds.callback,
     private_metadata: clip(privateMetadata, 3000),
@@ -355,6 +358,34 @@ export function connectModal(privateMetadata: string, defaultServiceUrl: string)
           max_length: 500,
         },
       },
+    ] as Block[],
+  };
+  if (problem) modal.blocks.splice(1, 0, section(`:warning: ${problem}`));
+  return modal;
+}
+
+/** What the connect modal shows while a slow check of the key goes on (it must answer within 3 s). */
+export function connectCheckingView() {
+  return {
+    type: 'modal',
+    callback_id: ConnectIds.callback,
+    title: { type: 'plain_text', text: 'Connect Tenderbot' },
+    close: { type: 'plain_text', text: 'Close' },
+    blocks: [section('Checking the key with the service… This can take a few seconds.')],
+  };
+}
+
+/** The connect modal once the key is saved. */
+export function connectDoneView() {
+  return {
+    type: 'modal',
+    callback_id: ConnectIds.callback,
+    title: { type: 'plain_text', text: 'Connect Tenderbot' },
+    close: { type: 'plain_text', text: 'Done' },
+    blocks: [
+      section(
+        'Connected. Every `/tender` command in this workspace now uses the new key. `/tender status` shows what it can do.',
+      ),
     ],
   };
 }

@@ -8,9 +8,11 @@ import {
   TimeoutError,
 } from '../../client/errors.ts';
 import type { ProcurementClient } from '../../client/procurement-client.ts';
-import { connectModal, homeView } from '../blocks/messages.ts';
+import { connectCheckingView, connectDoneView, connectModal, homeView } from '../blocks/messages.ts';
+import { escapeMrkdwn } from '../blocks/mrkdwn.ts';
 import { section } from '../blocks/tender-card.ts';
 import { ConnectIds } from '../ids.ts';
+import { describeFailure } from '../services/describe-failure.ts';
 import type { FeatureContext, Request } from './feature-context.ts';
 import { reply } from './feature-context.ts';
 
@@ -43,6 +45,63 @@ export async function openConnectModal(
 
 export type SubmissionAnswer = { response_action: 'errors'; errors: Record<string, string> } | null;
 
+/** Slack closes a submission that is not answered within 3 s; the check gets this long, then "checking…". */
+export const CONNECT_ACK_BUDGET_MS = 2000;
+
+/**
+ * Submits the connect modal within Slack's 3 s whatever users.info or the service do: the answer
+ * itself when the check is quick, else a "checking" view at once, updated with the outcome.
+ */
+export async function submitConnectWithinBudget(
+  context: FeatureContext,
+  slack: WebClient,
+  args: Parameters<typeof submitConnectModal>[2] & { viewId: string | undefined },
+  ack: (answer?: unknown) => Promise<void>,
+  budgetMs = CONNECT_ACK_BUDGET_MS,
+): Promise<void> {
+  const outcome: Promise<{ answer: SubmissionAnswer } | { error: unknown }> = submitConnectModal(
+    context,
+    slack,
+    args,
+  ).then(
+    (answer) => ({ answer }),
+    (error: unknown) => ({ error }),
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const quick = await Promise.race([
+    outcome,
+    new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), budgetMs);
+    }),
+  ]);
+  clearTimeout(timer);
+  const problemOf = (result: { error: unknown }) => {
+    context.logger.warn({ err: result.error, teamId: args.teamId }, 'the connect check failed');
+    return describeFailure(result.error).sentence;
+  };
+  if (quick) {
+    if ('answer' in quick) return ack(quick.answer ?? undefined);
+    return ack({ response_action: 'errors', errors: { [ConnectIds.keyBlock]: problemOf(quick) } });
+  }
+  await ack({ response_action: 'update', view: connectCheckingView() });
+  const result = await outcome;
+  const problem =
+    'error' in result
+      ? problemOf(result)
+      : result.answer
+        ? Object.values(result.answer.errors).join(' ')
+        : null;
+  if (!args.viewId) return;
+  const view = problem
+    ? connectModal(args.privateMetadata, context.config.PROCUREMENT_API_URL, escapeMrkdwn(problem))
+    : connectDoneView();
+  await slack.views
+    .update({ view_id: args.viewId, view: view as never })
+    .catch((error) =>
+      context.logger.warn({ err: error, teamId: args.teamId }, 'could not update the connect modal'),
+    );
+}
+
 /**
  * The connect modal's submission: the key is tried against the service before it is saved; a
  * refusal shows on the field. Saved encrypted; never logged or sent back into Slack.
@@ -72,6 +131,7 @@ export async function submitConnectModal(
       response_action: 'errors',
       errors: { [problem.field === 'url' ? ConnectIds.urlBlock : ConnectIds.keyBlock]: problem.sentence },
     };
+  context.clients.forget(args.teamId);
   context.store.saveConnection({
     teamId: args.teamId,
     encryptedApiKey: context.cipher.encrypt(key),
@@ -139,6 +199,8 @@ export async function disconnectCommand(context: FeatureContext, request: Reques
     await reply(request, { text: REFUSAL, blocks: [section(REFUSAL)] });
     return;
   }
+  // The decrypted key and its client leave memory with the connection.
+  context.clients.forget(request.teamId);
   const removed = context.store.removeConnection(request.teamId);
   const sentence = removed
     ? `Disconnected: the workspace’s key is deleted.${context.config.PROCUREMENT_API_KEY ? ' Commands now use the app’s default key.' : ' Commands will not work until someone runs `/tender connect`.'}`

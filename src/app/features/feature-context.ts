@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { RespondFn } from '@slack/bolt';
+import type { RespondArguments, RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
+import { NotFoundError, ValidationError } from '../../client/errors.ts';
 import { failureMessage, type Message } from '../blocks/messages.ts';
 import type { BotConfig } from '../config.ts';
 import type { KeyCipher } from '../security/key-cipher.ts';
@@ -19,6 +20,8 @@ export interface FeatureContext {
   cipher: KeyCipher;
   logger: Logger;
   clock: () => Date;
+  /** How long a person waits before hearing that the service is slow (about 3 s is Slack's patience). */
+  slowNoticeMs: number;
 }
 
 /** Who asked, where, and how to answer them. */
@@ -28,6 +31,20 @@ export interface Request {
   channelId: string;
   respond: RespondFn;
   slack: WebClient;
+  /** A command answers in a message of its own; a click answers in (or beside) the clicked message. */
+  kind: 'command' | 'click';
+}
+
+export const SLOW_SENTENCE = 'The tender service is slow to answer; still trying…';
+
+export const STALE_BUTTON_SENTENCE =
+  'That button is out of date or was changed, so Tenderbot cannot tell what it was for. Run the search (or the command) again and use the new buttons.';
+
+/** A click whose value is broken, forged, or from an older version of the card. */
+export class StaleButtonError extends Error {
+  constructor(what: string) {
+    super(`the button's value is not usable (${what})`);
+  }
 }
 
 /** An answer only the asker sees; `replace` redraws the message a click came from. */
@@ -42,29 +59,64 @@ export async function reply(request: Request, message: Message, replace = false)
 
 /**
  * Runs a feature; any failure becomes a sentence with a reference id that is also in the log,
- * and "Try again" when trying again may help (the command to retry is given).
+ * and "Try again" when trying again may help (the command to retry is given). When the service is
+ * slow, the person hears so within `slowNoticeMs`; a command's answer then replaces that notice.
+ * For a click, a record that is gone or a value the service refuses is said to be about the button.
  */
 export async function withFailures(
   context: FeatureContext,
   request: Request,
   what: string,
   retryCommand: string | null,
-  work: () => Promise<void>,
+  work: (request: Request) => Promise<void>,
 ): Promise<void> {
+  let answered = false;
+  let notice: Promise<unknown> | null = null;
+  const guarded: Request = {
+    ...request,
+    respond: async (message) => {
+      answered = true;
+      if (notice) {
+        await notice.catch(() => undefined);
+        // The notice was the command's answer so far: the real answer takes its place.
+        if (request.kind === 'command') return request.respond(asReplacement(message));
+      }
+      return request.respond(message);
+    },
+  };
+  const timer = setTimeout(() => {
+    if (answered) return;
+    notice = request
+      .respond({ response_type: 'ephemeral', replace_original: false, text: SLOW_SENTENCE })
+      .catch((error) => context.logger.warn({ err: error, what }, 'could not say that the service is slow'));
+  }, context.slowNoticeMs);
   try {
-    await work();
+    await work(guarded);
   } catch (error) {
     const reference = randomUUID().slice(0, 8);
-    const { sentence, retryable } = describeFailure(error);
+    const stale =
+      error instanceof StaleButtonError ||
+      (request.kind === 'click' && (error instanceof NotFoundError || error instanceof ValidationError));
+    const { sentence, retryable } = stale
+      ? { sentence: STALE_BUTTON_SENTENCE, retryable: false }
+      : describeFailure(error);
     context.logger.warn(
       { err: error, reference, teamId: request.teamId, userId: request.userId, what },
       'request failed',
     );
-    await reply(request, failureMessage(sentence, reference, retryable ? retryCommand : null)).catch(
+    await reply(guarded, failureMessage(sentence, reference, retryable ? retryCommand : null)).catch(
       (replyError) =>
         context.logger.error({ err: replyError, reference }, 'could not tell the user about a failure'),
     );
+  } finally {
+    clearTimeout(timer);
   }
+}
+
+function asReplacement(message: string | RespondArguments): RespondArguments {
+  return typeof message === 'string'
+    ? { text: message, replace_original: true }
+    : { ...message, replace_original: true };
 }
 
 /** Guests may read but every write refuses them, with a sentence. */

@@ -110,12 +110,12 @@ export async function bookmarksCommand(
 export async function toggleBookmark(
   context: FeatureContext,
   request: Request,
-  value: string,
+  target: { tenderId: string; place: 'shared' | 'bookmarks' | 'detail' | SearchState },
   add: boolean,
   container: { isEphemeral: boolean; messageTs: string | null; sharedBy: string | null },
 ): Promise<void> {
   if (await refuseGuests(context, request, add ? 'bookmark tenders' : 'remove bookmarks')) return;
-  const { t: tenderId, c: where } = JSON.parse(value) as { t: string; c: string };
+  const { tenderId, place: where } = target;
   const { client } = context.clients.forTeam(request.teamId);
   if (add) await client.bookmarks.add(tenderId);
   else await client.bookmarks.remove(tenderId);
@@ -150,7 +150,13 @@ export async function toggleBookmark(
     );
     return;
   }
-  await showSearchPage(context, request, JSON.parse(where) as SearchState, true);
+  if (typeof where === 'string') {
+    // A shared card seen where it cannot be redrawn: say what happened instead.
+    const sentence = add ? 'Bookmarked.' : 'Bookmark removed.';
+    await reply(request, { text: sentence, blocks: [section(sentence)] });
+    return;
+  }
+  await showSearchPage(context, request, where, true);
 }
 
 /** "Share in channel": one card for everyone. */

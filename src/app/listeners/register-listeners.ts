@@ -6,7 +6,7 @@ import {
   openConnectModal,
   publishHome,
   statusCommand,
-  submitConnectModal,
+  submitConnectWithinBudget,
 } from '../features/connection.ts';
 import {
   directoryCommand,
@@ -25,6 +25,7 @@ import {
   toggleBookmark,
 } from '../features/tenders.ts';
 import { ConnectIds, DirectoryIds, ErrorIds, HomeIds, SavedSearchIds, SearchIds, TenderIds } from '../ids.ts';
+import { bookmarkValueOf, recordIdOf, searchStateOf } from './button-values.ts';
 
 export const TENDER_COMMAND = '/tender';
 /** The events the app subscribes to; the manifest declares exactly these. */
@@ -38,18 +39,26 @@ export function registerListeners(app: App, context: FeatureContext): void {
   app.command(TENDER_COMMAND, async ({ command, ack, respond, client }) => {
     await ack();
     const request: Request = {
-      teamId: command.team_id,
+      teamId: command.team_id ?? '',
       userId: command.user_id,
-      channelId: command.channel_id,
+      channelId: command.channel_id ?? '',
       respond,
       slack: client,
+      kind: 'command',
     };
-    await runCommand(context, request, command.text, command.trigger_id, false);
+    // The receiver fills a missing text with ''; a non-string never reaches here, but costs nothing to check.
+    await runCommand(
+      context,
+      request,
+      typeof command.text === 'string' ? command.text : '',
+      command.trigger_id,
+      false,
+    );
   });
 
   const onButton = (
     actionId: string,
-    handle: (request: Request, value: string, body: BlockAction) => Promise<void>,
+    handle: (request: Request, value: string | undefined, body: BlockAction) => Promise<void>,
   ) => {
     app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, respond, client }) => {
       await ack();
@@ -59,39 +68,55 @@ export function registerListeners(app: App, context: FeatureContext): void {
         channelId: body.channel?.id ?? body.container?.channel_id ?? '',
         respond,
         slack: client,
+        kind: 'click',
       };
-      await withFailures(context, request, actionId, null, () => handle(request, action.value ?? '', body));
+      // Every value is parsed with its schema inside `handle`: a broken one is a sentence about the click.
+      await withFailures(context, request, actionId, null, (guarded) => handle(guarded, action.value, body));
     });
   };
 
-  onButton(SearchIds.next, (request, value) => showSearchPage(context, request, JSON.parse(value), true));
-  onButton(SearchIds.previous, (request, value) => showSearchPage(context, request, JSON.parse(value), true));
+  onButton(SearchIds.next, (request, value) => showSearchPage(context, request, searchStateOf(value), true));
+  onButton(SearchIds.previous, (request, value) =>
+    showSearchPage(context, request, searchStateOf(value), true),
+  );
   for (const [actionId, add] of [
     [TenderIds.bookmark, true],
     [TenderIds.removeBookmark, false],
   ] as const) {
     onButton(actionId, (request, value, body) =>
-      toggleBookmark(context, request, value, add, {
+      toggleBookmark(context, request, bookmarkValueOf(value), add, {
         isEphemeral: Boolean(body.container?.is_ephemeral),
         messageTs: body.container?.message_ts ?? body.message?.ts ?? null,
         sharedBy: /<@(\w+)>/.exec(JSON.stringify(body.message?.blocks?.[0] ?? ''))?.[1] ?? null,
       }),
     );
   }
-  onButton(TenderIds.share, (request, value) => shareTender(context, request, value));
+  onButton(TenderIds.share, (request, value) => shareTender(context, request, recordIdOf(value)));
   // A URL button still sends an action; there is nothing more to do than acknowledge it.
   app.action(TenderIds.openOriginal, async ({ ack }) => ack());
-  onButton(DirectoryIds.showBuyer, (request, value) => showDirectoryEntry(context, request, 'buyer', value));
+  onButton(DirectoryIds.showBuyer, (request, value) =>
+    showDirectoryEntry(context, request, 'buyer', recordIdOf(value)),
+  );
   onButton(DirectoryIds.showSupplier, (request, value) =>
-    showDirectoryEntry(context, request, 'supplier', value),
+    showDirectoryEntry(context, request, 'supplier', recordIdOf(value)),
   );
   onButton(DirectoryIds.showFramework, (request, value) =>
-    showDirectoryEntry(context, request, 'framework', value),
+    showDirectoryEntry(context, request, 'framework', recordIdOf(value)),
   );
-  onButton(SavedSearchIds.run, (request, value) => runSavedSearch(context, request, value));
-  onButton(ErrorIds.tryAgain, (request, value, body) =>
-    runCommand(context, request, value, body.trigger_id, true),
-  );
+  onButton(SavedSearchIds.run, (request, value) => runSavedSearch(context, request, recordIdOf(value)));
+  // "Try again" runs its command, which has its own failure handling (one slow notice, not two).
+  app.action<BlockAction<ButtonAction>>(ErrorIds.tryAgain, async ({ ack, body, action, respond, client }) => {
+    await ack();
+    const request: Request = {
+      teamId: body.team?.id ?? body.user.team_id ?? '',
+      userId: body.user.id,
+      channelId: body.channel?.id ?? body.container?.channel_id ?? '',
+      respond,
+      slack: client,
+      kind: 'click',
+    };
+    await runCommand(context, request, (action.value ?? '').slice(0, 2000), body.trigger_id, true);
+  });
 
   app.action<BlockAction<ButtonAction>>(HomeIds.connect, async ({ ack, body, client }) => {
     await ack();
@@ -106,15 +131,25 @@ export function registerListeners(app: App, context: FeatureContext): void {
   });
 
   app.view(ConnectIds.callback, async ({ ack, body, view, client }) => {
-    const values = view.state.values;
-    const answer = await submitConnectModal(context, client, {
-      teamId: body.team?.id ?? body.user.team_id ?? '',
-      userId: body.user.id,
-      key: values[ConnectIds.keyBlock]?.[ConnectIds.keyInput]?.value ?? '',
-      serviceUrl: values[ConnectIds.urlBlock]?.[ConnectIds.urlInput]?.value ?? '',
-      privateMetadata: view.private_metadata,
-    });
-    await ack(answer ?? undefined);
+    const values = view.state?.values ?? {};
+    const text = (block: string, input: string) => {
+      const value = values[block]?.[input]?.value;
+      return typeof value === 'string' ? value : '';
+    };
+    await submitConnectWithinBudget(
+      context,
+      client,
+      {
+        teamId: body.team?.id ?? body.user.team_id ?? '',
+        userId: body.user.id,
+        key: text(ConnectIds.keyBlock, ConnectIds.keyInput),
+        serviceUrl: text(ConnectIds.urlBlock, ConnectIds.urlInput),
+        privateMetadata: typeof view.private_metadata === 'string' ? view.private_metadata : '',
+        viewId: view.id,
+      },
+      // Bolt types ack by listener; a view's ack takes a response_action or nothing.
+      ack as (answer?: unknown) => Promise<void>,
+    );
   });
 
   app.event('app_home_opened', async ({ event, body, client }) => {
@@ -144,7 +179,7 @@ async function runCommand(
           ),
       }
     : asked;
-  await withFailures(context, request, parsed.kind, text, async () => {
+  await withFailures(context, request, parsed.kind, text, async (request) => {
     switch (parsed.kind) {
       case 'help':
         return reply(request, helpMessage());

@@ -13,7 +13,8 @@ import {
   TimeoutError,
   ValidationError,
 } from '../../client/errors.ts';
-import { NotConnectedError } from './workspace-clients.ts';
+import { escapeMrkdwn } from '../blocks/mrkdwn.ts';
+import { KeyUnreadableError, NotConnectedError } from './workspace-clients.ts';
 
 export interface FailureDescription {
   /** What happened and what to do, in one or two sentences. */
@@ -22,8 +23,18 @@ export interface FailureDescription {
   retryable: boolean;
 }
 
-/** The one place that decides what a person is told when something fails. */
+/**
+ * The one place that decides what a person is told when something fails. The sentences go into
+ * mrkdwn: any text from the service (a problem's detail, field names) is escaped here.
+ */
 export function describeFailure(error: unknown): FailureDescription {
+  if (error instanceof KeyUnreadableError) {
+    return {
+      sentence:
+        'Tenderbot can no longer read this workspace’s stored API key (its encryption key was changed). A workspace admin must reconnect with `/tender connect`.',
+      retryable: false,
+    };
+  }
   if (error instanceof NotConnectedError) {
     return {
       sentence: 'This workspace has no API key yet. A workspace admin can add one with `/tender connect`.',
@@ -57,7 +68,10 @@ export function describeFailure(error: unknown): FailureDescription {
     };
   }
   if (error instanceof ForbiddenError) {
-    return { sentence: `The service did not allow this: ${error.detail}`, retryable: false };
+    return {
+      sentence: `The service did not allow this: ${escapeMrkdwn(clipped(error.detail))}`,
+      retryable: false,
+    };
   }
   if (error instanceof NotFoundError) {
     return {
@@ -76,7 +90,14 @@ export function describeFailure(error: unknown): FailureDescription {
     };
   }
   if (error instanceof ValidationError) {
-    const fields = error.fieldErrors.map((field) => `${field.field} ${field.message}`).join('; ');
+    const fields = escapeMrkdwn(
+      clipped(
+        error.fieldErrors
+          .slice(0, 5)
+          .map((field) => `${field.field} ${field.message}`)
+          .join('; '),
+      ),
+    );
     return { sentence: `The service refused the request${fields ? `: ${fields}` : ''}.`, retryable: false };
   }
   if (error instanceof SubmissionNotAllowedError) {
@@ -111,4 +132,9 @@ export function describeFailure(error: unknown): FailureDescription {
     };
   }
   return { sentence: 'Something went wrong on Tenderbot’s side. We have logged it.', retryable: true };
+}
+
+/** The service's own words, cut to a length a sentence can carry. */
+function clipped(text: string): string {
+  return text.length > 300 ? `${text.slice(0, 299)}…` : text;
 }

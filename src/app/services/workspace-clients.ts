@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
 import { ProcurementClient } from '../../client/procurement-client.ts';
 import type { KeyCipher } from '../security/key-cipher.ts';
@@ -16,30 +19,55 @@ export class NotConnectedError extends Error {
   }
 }
 
+/** The stored key cannot be decrypted: ENCRYPTION_KEY changed (or the row was altered) since it was saved. */
+export class KeyUnreadableError extends Error {
+  constructor(readonly teamId: string) {
+    super(`the stored API key of workspace ${teamId} cannot be decrypted with this ENCRYPTION_KEY`);
+  }
+}
+
+/** Cache bounds: decrypted keys are plaintext secrets, so few and briefly; clients a little longer. */
+export const CACHE_LIMITS = {
+  decryptedKeys: { max: 20, ttlMs: 60_000 },
+  clients: { max: 50, ttlMs: 10 * 60_000 },
+} as const;
+
 /**
  * The service client each workspace's commands use: its own key when it connected one, else the
  * app's `PROCUREMENT_API_KEY`. Clients share one connection pool and are made once per key.
  */
 export class WorkspaceClients {
-  private readonly clients = new Map<string, ProcurementClient>();
-  /** Decrypted keys by their stored form: one command asks for its client several times. */
-  private readonly decrypted = new Map<string, string>();
+  private readonly clients: LRUCache<string, ProcurementClient>;
+  /** Decrypted keys by workspace, with the stored form they came from (a new key is a miss). */
+  private readonly decrypted: LRUCache<string, { encrypted: string; apiKey: string }>;
 
   constructor(
     private readonly store: BotStore,
     private readonly cipher: KeyCipher,
     private readonly defaults: { serviceUrl: string; apiKey: string | null; timeoutMs: number },
     private readonly dispatcher: Dispatcher,
-  ) {}
+    /** Milliseconds, for the caches' time limits; a test passes a fake clock. */
+    now: () => number = () => performance.now(),
+  ) {
+    const perf = { now };
+    this.decrypted = new LRUCache({
+      max: CACHE_LIMITS.decryptedKeys.max,
+      ttl: CACHE_LIMITS.decryptedKeys.ttlMs,
+      ttlResolution: 0,
+      perf,
+    });
+    this.clients = new LRUCache({
+      max: CACHE_LIMITS.clients.max,
+      ttl: CACHE_LIMITS.clients.ttlMs,
+      ttlResolution: 0,
+      perf,
+    });
+  }
 
   forTeam(teamId: string): WorkspaceClient {
     const connection = this.store.getConnection(teamId);
     if (connection) {
-      let apiKey = this.decrypted.get(connection.encryptedApiKey);
-      if (apiKey === undefined) {
-        apiKey = this.cipher.decrypt(connection.encryptedApiKey);
-        this.decrypted.set(connection.encryptedApiKey, apiKey);
-      }
+      const apiKey = this.apiKeyOf(teamId, connection.encryptedApiKey);
       return {
         client: this.clientFor(connection.serviceUrl ?? this.defaults.serviceUrl, apiKey),
         source: 'workspace',
@@ -48,6 +76,43 @@ export class WorkspaceClients {
     if (this.defaults.apiKey)
       return { client: this.clientFor(this.defaults.serviceUrl, this.defaults.apiKey), source: 'default' };
     throw new NotConnectedError();
+  }
+
+  /** Drops the workspace's decrypted key and its client (on disconnect, and before a new key). */
+  forget(teamId: string): void {
+    const cached = this.decrypted.get(teamId);
+    this.decrypted.delete(teamId);
+    const connection = this.store.getConnection(teamId);
+    if (!cached || !connection) return;
+    this.clients.delete(clientKey(connection.serviceUrl ?? this.defaults.serviceUrl, cached.apiKey));
+  }
+
+  /** How many entries each cache holds now (tests of the bounds). */
+  get sizes(): { decryptedKeys: number; clients: number } {
+    return { decryptedKeys: this.decrypted.size, clients: this.clients.size };
+  }
+
+  /** Workspaces whose stored key cannot be decrypted (checked once at start, and said in the log). */
+  async unreadableKeys(): Promise<string[]> {
+    const unreadable: string[] = [];
+    for (const connection of await this.store.listConnections()) {
+      try {
+        this.cipher.decrypt(connection.encryptedApiKey);
+      } catch {
+        unreadable.push(connection.teamId);
+      }
+    }
+    return unreadable;
+  }
+
+  /** Logs, once at start, each workspace whose key must be reconnected. */
+  async reportUnreadableKeys(logger: Logger): Promise<void> {
+    for (const teamId of await this.unreadableKeys()) {
+      logger.error(
+        { teamId },
+        'the stored API key of this workspace cannot be decrypted (ENCRYPTION_KEY changed?): a workspace admin must reconnect with /tender connect',
+      );
+    }
   }
 
   /** A client for a key being tried (connect), not kept. */
@@ -61,8 +126,21 @@ export class WorkspaceClients {
     });
   }
 
+  private apiKeyOf(teamId: string, encrypted: string): string {
+    const cached = this.decrypted.get(teamId);
+    if (cached?.encrypted === encrypted) return cached.apiKey;
+    let apiKey: string;
+    try {
+      apiKey = this.cipher.decrypt(encrypted);
+    } catch {
+      throw new KeyUnreadableError(teamId);
+    }
+    this.decrypted.set(teamId, { encrypted, apiKey });
+    return apiKey;
+  }
+
   private clientFor(serviceUrl: string, apiKey: string): ProcurementClient {
-    const cacheKey = `${serviceUrl}\u0000${apiKey}`;
+    const cacheKey = clientKey(serviceUrl, apiKey);
     let client = this.clients.get(cacheKey);
     if (!client) {
       client = new ProcurementClient({
@@ -75,4 +153,9 @@ export class WorkspaceClients {
     }
     return client;
   }
+}
+
+/** A digest, so that the cache's keys are not plaintext API keys. */
+function clientKey(serviceUrl: string, apiKey: string): string {
+  return createHash('sha256').update(`${serviceUrl}\u0000${apiKey}`).digest('base64url');
 }

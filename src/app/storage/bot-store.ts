@@ -15,6 +15,14 @@ export interface BotStore {
   getConnection(teamId: string): WorkspaceConnection | null;
   saveConnection(connection: WorkspaceConnection): void;
   removeConnection(teamId: string): boolean;
+  /** Every stored connection (the start-up check that each key can still be decrypted). */
+  listConnections(): Promise<WorkspaceConnection[]>;
+  /**
+   * Remembers a request (its signature, or an event id) until `expiresAt`; resolves true when it
+   * was new, false when it was seen before. Shared by every copy of the app on the same store, so
+   * a replay sent to another copy is refused too. Expired entries are pruned as it goes.
+   */
+  rememberRequest(id: string, expiresAt: Date, now?: Date): Promise<boolean>;
   close(): void;
 }
 
@@ -27,6 +35,14 @@ export const BOT_MIGRATIONS: readonly string[] = [
     connected_by TEXT NOT NULL,
     connected_at TEXT NOT NULL
   );
+  `,
+  // Requests already acted on (signatures and event ids), until the time a replay could still pass.
+  `
+  CREATE TABLE seen_requests (
+    id TEXT PRIMARY KEY,
+    expires_at INTEGER NOT NULL
+  );
+  CREATE INDEX seen_requests_expiry ON seen_requests (expires_at);
   `,
 ];
 
@@ -47,15 +63,27 @@ export class SqliteBotStore implements BotStore {
 
   getConnection(teamId: string): WorkspaceConnection | null {
     const row = this.statements.get<WorkspaceRow>('SELECT * FROM workspaces WHERE team_id = ?', [teamId]);
-    return row
-      ? {
-          teamId: row.team_id,
-          encryptedApiKey: row.encrypted_api_key,
-          serviceUrl: row.service_url,
-          connectedBy: row.connected_by,
-          connectedAt: row.connected_at,
-        }
-      : null;
+    return row ? toConnection(row) : null;
+  }
+
+  async listConnections(): Promise<WorkspaceConnection[]> {
+    return this.statements
+      .all<WorkspaceRow>('SELECT * FROM workspaces ORDER BY team_id', [])
+      .map(toConnection);
+  }
+
+  async rememberRequest(id: string, expiresAt: Date, now = new Date()): Promise<boolean> {
+    return this.db
+      .transaction(() => {
+        this.statements.run('DELETE FROM seen_requests WHERE expires_at <= ?', [now.getTime()]);
+        return (
+          this.statements.run('INSERT OR IGNORE INTO seen_requests (id, expires_at) VALUES (?, ?)', [
+            id,
+            expiresAt.getTime(),
+          ]).changes > 0
+        );
+      })
+      .immediate();
   }
 
   saveConnection(connection: WorkspaceConnection): void {
@@ -75,6 +103,16 @@ export class SqliteBotStore implements BotStore {
   close(): void {
     this.db.close();
   }
+}
+
+function toConnection(row: WorkspaceRow): WorkspaceConnection {
+  return {
+    teamId: row.team_id,
+    encryptedApiKey: row.encrypted_api_key,
+    serviceUrl: row.service_url,
+    connectedBy: row.connected_by,
+    connectedAt: row.connected_at,
+  };
 }
 
 /** `sqlite:PATH` opens (and migrates) a SQLite file; other schemes are refused with a sentence. */

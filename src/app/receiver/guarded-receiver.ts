@@ -1,0 +1,280 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type App, type Receiver, type ReceiverEvent, verifySlackRequest } from '@slack/bolt';
+import type { Logger } from 'pino';
+import type { BotStore } from '../storage/bot-store.ts';
+import { parseSlackBody } from './slack-body.ts';
+
+/** Slack's own window: a signature older (or, here, newer) than this is refused. */
+export const SIGNATURE_WINDOW_SECONDS = 300;
+/** Slack's payloads are a few kilobytes; a modal's state at most tens. Anything above is refused. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+/** Slack retries an event for about an hour (three tries); an event id is remembered that long. */
+const EVENT_MEMORY_MS = 60 * 60 * 1000;
+/** Bolt's HTTPReceiver answers 404 to a request nobody acknowledged after 3001 ms; so does this one. */
+const UNACKNOWLEDGED_MS = 3001;
+
+export interface GuardedReceiverOptions {
+  signingSecret: string;
+  store: Pick<BotStore, 'rememberRequest'>;
+  logger: Logger;
+  endpoint?: string;
+  bodyLimitBytes?: number;
+  clock?: () => Date;
+}
+
+/**
+ * Receives Slack's HTTP requests in front of Bolt. Signatures are checked with Bolt's own
+ * `verifySlackRequest` (same rules as its HTTPReceiver), and then more: a timestamp more than five
+ * minutes ahead is refused, a signature seen before is refused (kept in the bot's store, so every
+ * copy of the app shares it), a body that is not one of Slack's shapes gets 400 instead of reaching
+ * Bolt, an event Slack sends again (`X-Slack-Retry-Num`, same event id) is acknowledged without
+ * running twice. Nothing a request holds can end the process: every failure here is an answer.
+ */
+export class GuardedReceiver implements Receiver {
+  private app: App | null = null;
+  private server: Server | null = null;
+  private readonly endpoint: string;
+  private readonly bodyLimit: number;
+  private readonly clock: () => Date;
+
+  constructor(private readonly options: GuardedReceiverOptions) {
+    if (!options.signingSecret) throw new Error('GuardedReceiver needs the signing secret');
+    this.endpoint = options.endpoint ?? '/slack/events';
+    this.bodyLimit = options.bodyLimitBytes ?? BODY_LIMIT_BYTES;
+    this.clock = options.clock ?? (() => new Date());
+  }
+
+  init(app: App): void {
+    this.app = app;
+  }
+
+  /** Listens on `port` (0 picks a free one) and resolves with the server. */
+  async start(port: number): Promise<Server> {
+    if (this.server) throw new Error('the receiver is already started');
+    const server = createServer((request, response) => {
+      this.handle(request, response).catch((error) => {
+        this.options.logger.error({ err: error }, 'a request failed in the receiver');
+        if (!response.headersSent) answer(response, 500, 'Tenderbot could not handle this request.');
+        else response.end();
+      });
+    });
+    // A client that sends headers slowly or never finishes its body is cut off.
+    server.requestTimeout = 30_000;
+    server.headersTimeout = 10_000;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    this.server = server;
+    return server;
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    if (!server) return;
+    server.closeIdleConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  get port(): number | null {
+    const address = this.server?.address();
+    return typeof address === 'object' && address ? (address as AddressInfo).port : null;
+  }
+
+  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const path = (request.url ?? '/').split('?')[0];
+    if (path === '/healthz' && request.method === 'GET') {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end('{"ok":true}');
+      return;
+    }
+    if (path !== this.endpoint || request.method !== 'POST') {
+      answer(response, 404, 'Not found.');
+      return;
+    }
+    const raw = await readBody(request, this.bodyLimit);
+    if (raw === null) {
+      this.options.logger.warn({ limit: this.bodyLimit }, 'refused a request body over the limit');
+      response.setHeader('connection', 'close');
+      answer(response, 413, `The body is larger than ${this.bodyLimit} bytes.`);
+      return;
+    }
+    await this.handleEvent(request, response, raw);
+  }
+
+  private async handleEvent(request: IncomingMessage, response: ServerResponse, raw: Buffer): Promise<void> {
+    const { logger } = this.options;
+    const contentType = single(request.headers['content-type']);
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
+    } catch {
+      answer(response, 400, 'The body is not UTF-8 text.');
+      return;
+    }
+    // Slack checks SSL with an unsigned `ssl_check=1`; Bolt answers it without a signature, so does this.
+    if (
+      contentType === 'application/x-www-form-urlencoded' &&
+      new URLSearchParams(text).get('ssl_check') === '1'
+    ) {
+      answer(response, 200, '');
+      return;
+    }
+
+    const signature = single(request.headers['x-slack-signature']);
+    const timestampText = single(request.headers['x-slack-request-timestamp']);
+    const now = this.clock();
+    if (!signature || !timestampText || !/^\d{1,12}$/.test(timestampText)) {
+      logger.warn('refused a request without a usable signature or timestamp');
+      answer(response, 401, '');
+      return;
+    }
+    const timestamp = Number(timestampText);
+    try {
+      verifySlackRequest({
+        signingSecret: this.options.signingSecret,
+        body: text,
+        headers: { 'x-slack-signature': signature, 'x-slack-request-timestamp': timestamp },
+        nowMilliseconds: now.getTime(),
+      });
+    } catch (error) {
+      logger.warn({ reason: (error as Error).message }, 'refused a request whose signature does not verify');
+      answer(response, 401, '');
+      return;
+    }
+    if (timestamp > Math.floor(now.getTime() / 1000) + SIGNATURE_WINDOW_SECONDS) {
+      logger.warn({ timestamp }, 'refused a request dated more than five minutes ahead');
+      answer(response, 401, '');
+      return;
+    }
+    // A signature stays valid until its timestamp leaves the window; remember it that long (and a minute).
+    const validUntil = new Date((timestamp + SIGNATURE_WINDOW_SECONDS + 60) * 1000);
+    if (!(await this.options.store.rememberRequest(`signature:${signature}`, validUntil, now))) {
+      logger.warn({ timestamp }, 'refused a replayed request (its signature was seen before)');
+      answer(response, 401, '');
+      return;
+    }
+
+    const parsed = parseSlackBody(text, contentType);
+    if (!parsed.ok) {
+      logger.warn({ problem: parsed.problem }, 'refused a signed request whose body is unusable');
+      answer(response, 400, parsed.problem);
+      return;
+    }
+    const body = parsed.body;
+    if (body.type === 'url_verification') {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ challenge: body.challenge }));
+      return;
+    }
+    const retryNum = retryNumber(request);
+    if (body.type === 'event_callback' && typeof body.event_id === 'string') {
+      const fresh = await this.options.store.rememberRequest(
+        `event:${body.event_id}`,
+        new Date(now.getTime() + EVENT_MEMORY_MS),
+        now,
+      );
+      if (!fresh) {
+        logger.info(
+          { eventId: body.event_id, retryNum },
+          'Slack sent an event again; it was handled already',
+        );
+        answer(response, 200, '');
+        return;
+      }
+    }
+    await this.dispatch(response, body, retryNum, single(request.headers['x-slack-retry-reason']));
+  }
+
+  private async dispatch(
+    response: ServerResponse,
+    body: Record<string, unknown>,
+    retryNum: number | undefined,
+    retryReason: string | undefined,
+  ): Promise<void> {
+    const { logger } = this.options;
+    let acknowledged = false;
+    const timer = setTimeout(() => {
+      if (acknowledged) return;
+      acknowledged = true;
+      logger.warn({ type: body.type }, 'no listener acknowledged the request within 3 s');
+      answer(response, 404, '');
+    }, UNACKNOWLEDGED_MS);
+    const ack = async (reply?: unknown) => {
+      if (acknowledged) {
+        logger.warn({ type: body.type }, 'a listener acknowledged a request twice; the second is ignored');
+        return;
+      }
+      acknowledged = true;
+      clearTimeout(timer);
+      if (reply === undefined || reply === null || reply === '') answer(response, 200, '');
+      else if (typeof reply === 'string') answer(response, 200, reply);
+      else {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify(reply));
+      }
+    };
+    const event: ReceiverEvent = { body, ack, retryNum, retryReason, customProperties: {} };
+    try {
+      if (!this.app) throw new Error('the receiver was started before the app');
+      await this.app.processEvent(event);
+    } catch (error) {
+      // The app's error handler already told the person; Slack gets an empty answer, not a 500.
+      logger.error({ err: error, type: body.type }, 'the app failed to process a request');
+      if (!acknowledged) await ack();
+    }
+  }
+}
+
+function answer(response: ServerResponse, status: number, text: string): void {
+  if (response.headersSent) return;
+  response.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' });
+  response.end(text);
+}
+
+/** A header Slack sends once; a repeated one is not Slack's. */
+function single(value: string | string[] | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function retryNumber(request: IncomingMessage): number | undefined {
+  const value = single(request.headers['x-slack-retry-num']);
+  return value && /^\d{1,4}$/.test(value) ? Number(value) : undefined;
+}
+
+/** The whole body, or null once it passes `limit` bytes (the rest is drained, not kept). */
+function readBody(request: IncomingMessage, limit: number): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(request.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) {
+      request.resume();
+      resolve(null);
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    request.on('data', (chunk: Buffer) => {
+      if (over) return;
+      size += chunk.length;
+      if (size > limit) {
+        over = true;
+        chunks.length = 0;
+        resolve(null);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on('end', () => {
+      if (!over) resolve(Buffer.concat(chunks));
+    });
+    request.on('error', (error) => {
+      if (!over) reject(error);
+    });
+  });
+}
