@@ -50,20 +50,59 @@ function isInstant(value: string): boolean {
   );
 }
 
+/**
+ * An object that refuses unknown keys, as every request body, query and path of the API does.
+ * Its issue for unknown keys has a short message instead of zod's, which quotes every unknown
+ * key: a body of 100,000 of them would build a megabyte of text that no one reads (the service
+ * names the fields itself, the first 100 of them).
+ */
+function strictInput<T extends z.ZodRawShape>(shape: T) {
+  return z.strictObject(shape, {
+    error: (issue) => (issue.code === 'unrecognized_keys' ? 'has unknown keys' : undefined),
+  });
+}
+
 // ---------------------------------------------------------------------------------------------
 // Query parameters shared by lists
 
 export const MAX_PAGE_LIMIT = 100;
 export const DEFAULT_PAGE_LIMIT = 20;
 
-const limitParam = z.coerce
-  .number()
-  .int()
-  .min(1)
-  .max(MAX_PAGE_LIMIT)
+/**
+ * A query parameter that must be a whole number written in decimal digits (CONTRACT.md §1):
+ * `0x10`, `1e1`, `+5`, ` 5`, `1.0`, an empty or a blank value are refused, where `Number()`
+ * would have taken them. A number (a saved search's stored query) is checked as it is.
+ */
+function wholeNumberParam(message: string, range: { min: number; max?: number }) {
+  const number = z.number({ error: message }).int({ error: message }).min(range.min, { error: message });
+  return z.preprocess(
+    (value) => (typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : value),
+    range.max === undefined ? number : number.max(range.max, { error: message }),
+  );
+}
+
+/**
+ * An amount in a query parameter: decimal digits with an optional fraction (`100.5`), never
+ * hex, an exponent, a sign, spaces, or an empty value. Amounts are never negative.
+ */
+function amountParam() {
+  const message = 'must be an amount in decimal digits, such as 100000 or 99.5';
+  return z.preprocess(
+    (value) => (typeof value === 'string' && /^\d{1,16}(\.\d{1,6})?$/.test(value) ? Number(value) : value),
+    z.number({ error: message }).min(0, { error: message }),
+  );
+}
+
+const limitParam = wholeNumberParam(`must be a whole number from 1 to ${MAX_PAGE_LIMIT}, in decimal digits`, {
+  min: 1,
+  max: MAX_PAGE_LIMIT,
+})
   .default(DEFAULT_PAGE_LIMIT)
-  .meta({ description: 'Items per page, 1 to 100.' });
-const offsetParam = z.coerce.number().int().min(0).default(0).meta({ description: 'Items to skip.' });
+  // Said in words: the OpenAPI document drops a default in front of a preprocess step.
+  .meta({ description: `Items per page, 1 to ${MAX_PAGE_LIMIT}; ${DEFAULT_PAGE_LIMIT} when absent.` });
+const offsetParam = wholeNumberParam('must be a whole number of 0 or more, in decimal digits', { min: 0 })
+  .default(0)
+  .meta({ description: 'Items to skip; 0 when absent.' });
 
 /** Words to match: every word must match, each as a prefix. */
 const wordsParam = z
@@ -72,7 +111,7 @@ const wordsParam = z
   .optional()
   .meta({ description: 'Words; all must match, each as a prefix.' });
 
-export const PageQuery = z.strictObject({ limit: limitParam, offset: offsetParam });
+export const PageQuery = strictInput({ limit: limitParam, offset: offsetParam });
 
 export const Pagination = z
   .object({
@@ -122,7 +161,7 @@ export const Tender = z
   .meta({ id: 'Tender' });
 export type Tender = z.infer<typeof Tender>;
 
-export const TenderSearchQuery = z.strictObject({
+export const TenderSearchQuery = strictInput({
   q: wordsParam,
   status: TenderStatus.optional(),
   buyerId: Uuid.optional(),
@@ -131,8 +170,8 @@ export const TenderSearchQuery = z.strictObject({
     .string()
     .regex(/^\d{1,8}$/, 'must be 1 to 8 digits of a CPV code')
     .optional(),
-  valueMin: z.coerce.number().optional(),
-  valueMax: z.coerce.number().optional(),
+  valueMin: amountParam().optional().meta({ description: 'Smallest value amount, e.g. 100000 or 99.5.' }),
+  valueMax: amountParam().optional().meta({ description: 'Largest value amount, e.g. 250000.' }),
   publishedFrom: DateOrInstant.optional(),
   publishedTo: DateOrInstant.optional(),
   deadlineFrom: DateOrInstant.optional(),
@@ -179,7 +218,7 @@ const withNotices = {
 export const BuyerDetail = detailOf(Buyer.extend(withNotices).meta({ id: 'BuyerDetail' }));
 export const SupplierDetail = detailOf(Supplier.extend(withNotices).meta({ id: 'SupplierDetail' }));
 
-export const DirectoryQuery = z.strictObject({
+export const DirectoryQuery = strictInput({
   q: wordsParam,
   region: z.string().min(1).max(200).optional(),
   limit: limitParam,
@@ -227,7 +266,7 @@ export const FrameworkDetail = detailOf(
   }).meta({ id: 'FrameworkDetail' }),
 );
 
-export const FrameworkQuery = z.strictObject({
+export const FrameworkQuery = strictInput({
   q: wordsParam,
   status: z.enum(FRAMEWORK_STATUSES).optional(),
   type: z.enum(FRAMEWORK_TYPES).optional(),
@@ -295,7 +334,7 @@ export const Comment = z
   .meta({ id: 'Comment' });
 export type Comment = z.infer<typeof Comment>;
 
-export const CommentQuery = z.strictObject({
+export const CommentQuery = strictInput({
   entityType: EntityType,
   entityId: z.string().min(1).max(200),
   limit: limitParam,
@@ -311,7 +350,7 @@ const commentBody = z
     `must be at most ${COMMENT_MAX_CODE_POINTS} characters`,
   );
 
-export const CreateCommentBody = z.strictObject({
+export const CreateCommentBody = strictInput({
   entityType: EntityType,
   entityId: z.string().min(1).max(200),
   body: commentBody,
@@ -383,7 +422,7 @@ export type Pipeline = z.infer<typeof Pipeline>;
 export type PipelineListItem = z.infer<typeof PipelineListItem>;
 
 export const PIPELINE_ARCHIVE_FILTERS = ['active', 'archived', 'all'] as const;
-export const PipelineQuery = z.strictObject({
+export const PipelineQuery = strictInput({
   q: wordsParam,
   status: PipelineStatus.optional(),
   archived: z.enum(PIPELINE_ARCHIVE_FILTERS).default('active'),
@@ -396,7 +435,7 @@ const pipelineName = z.string().trim().min(1).max(200);
 const pipelineSummary = z.string().max(5000);
 const stageName = z.string().trim().min(1).max(200);
 
-export const CreatePipelineBody = z.strictObject({
+export const CreatePipelineBody = strictInput({
   name: pipelineName,
   idempotencyKey: IdempotencyKey,
   tenderId: z.string().min(1).max(200).nullable().optional(),
@@ -404,7 +443,7 @@ export const CreatePipelineBody = z.strictObject({
   targetSubmissionDate: CalendarDate.nullable().optional(),
   stages: z
     .array(
-      z.strictObject({
+      strictInput({
         name: stageName,
         description: z.string().max(2000).nullable().optional(),
         expectedDurationDays: z.number().int().min(0).max(3650).nullable().optional(),
@@ -415,7 +454,7 @@ export const CreatePipelineBody = z.strictObject({
 });
 export type CreatePipelineBody = z.infer<typeof CreatePipelineBody>;
 
-export const UpdatePipelineBody = z.strictObject({
+export const UpdatePipelineBody = strictInput({
   name: pipelineName.optional(),
   summary: pipelineSummary.nullable().optional(),
   status: PipelineStatus.optional(),
@@ -423,7 +462,7 @@ export const UpdatePipelineBody = z.strictObject({
 });
 export type UpdatePipelineBody = z.infer<typeof UpdatePipelineBody>;
 
-export const UpdateStageBody = z.strictObject({
+export const UpdateStageBody = strictInput({
   status: StageStatus.optional(),
   name: stageName.optional(),
   notes: z.string().max(5000).nullable().optional(),
@@ -431,7 +470,7 @@ export const UpdateStageBody = z.strictObject({
 });
 export type UpdateStageBody = z.infer<typeof UpdateStageBody>;
 
-export const ArchivePipelineBody = z.strictObject({ archived: z.boolean() });
+export const ArchivePipelineBody = strictInput({ archived: z.boolean() });
 
 export const PipelineList = listOf(PipelineListItem);
 export const PipelineDetail = detailOf(Pipeline);
@@ -440,9 +479,9 @@ export const StageDetail = detailOf(Stage);
 // ---------------------------------------------------------------------------------------------
 // Path parameters
 
-export const IdParams = z.strictObject({ id: z.string().min(1).max(300) });
-export const UuidParams = z.strictObject({ id: Uuid });
-export const StageParams = z.strictObject({
+export const IdParams = strictInput({ id: z.string().min(1).max(300) });
+export const UuidParams = strictInput({ id: Uuid });
+export const StageParams = strictInput({
   id: z.string().min(1).max(300),
   stageId: z.string().min(1).max(300),
 });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, {
@@ -6,6 +7,7 @@ import Fastify, {
   type FastifyError,
   type FastifyInstance,
   type FastifyReply,
+  type FastifyRequest,
   type RawReplyDefaultExpression,
   type RawRequestDefaultExpression,
   type RawServerDefault,
@@ -18,7 +20,6 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import type { FieldError } from '../../contract/schemas.ts';
 import { BookmarksStore } from '../store/bookmarks-store.ts';
 import { CommentsStore } from '../store/comments-store.ts';
 import type { SqliteDatabase } from '../store/database.ts';
@@ -27,14 +28,15 @@ import { OrganisationsStore } from '../store/organisations-store.ts';
 import { PipelinesStore } from '../store/pipelines-store.ts';
 import { PublicRecordsReader } from '../store/public-records-reader.ts';
 import { SavedSearchesStore } from '../store/saved-searches-store.ts';
-import { authenticate } from './authentication.ts';
-import { invalidRequest, PROBLEM_CONTENT_TYPE, ProblemError } from './problem.ts';
+import { authenticate, identifyCaller, isApiPath, refuseKeyInQuery } from './authentication.ts';
+import { FieldErrorList, invalidField, PROBLEM_CONTENT_TYPE, ProblemError, shorten } from './problem.ts';
 import { RateLimiter } from './rate-limiter.ts';
 import { bookmarkRoutes } from './routes/bookmarks.ts';
 import { commentRoutes } from './routes/comments.ts';
 import { pipelineRoutes } from './routes/pipelines.ts';
 import { publicRecordRoutes } from './routes/public-records.ts';
 import { savedSearchRoutes } from './routes/saved-searches.ts';
+import { redactUrl } from './url-secrets.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -71,6 +73,8 @@ export interface ServiceAppOptions {
   clock?: () => Date;
   /** Request logs: off by default; a level sends pino JSON lines to standard error. */
   logLevel?: string;
+  /** Where log lines go instead of standard error (tests read them). */
+  logStream?: { write(line: string): void };
   /** Query totals remembered while public records are unchanged; 0 turns the cache off. */
   countCacheSize?: number;
 }
@@ -96,17 +100,57 @@ export function createServiceContext(
 /** The Procurement Intelligence Service as a Fastify app over one SQLite database. */
 export async function buildServiceApp(options: ServiceAppOptions): Promise<ServiceApp> {
   const context = createServiceContext(options.db, options.clock, options.countCacheSize);
+  const limiter = new RateLimiter();
   const app = Fastify({
-    logger: options.logLevel ? { level: options.logLevel, stream: process.stderr } : false,
+    logger: options.logLevel
+      ? {
+          level: options.logLevel,
+          stream: options.logStream ?? process.stderr,
+          // The URL is logged without any API key a caller put in its query string.
+          serializers: { req: (request: FastifyRequest) => loggedRequest(request) },
+        }
+      : false,
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: {
+      ignoreTrailingSlash: true,
+      // Longer than any request line Node accepts (16 KiB of headers), so an over-long id reaches
+      // its route, is authenticated first, and is refused by the route's own schema.
+      maxParamLength: 20_000,
+    },
+    // Field errors are built from the validation issues by toProblem; the framework's own message
+    // (every issue joined into one string) would be built for nothing.
+    schemaErrorFormatter: (_errors, part) => new Error(`the ${part} is not valid`),
+    // Errors the router raises before any route (a URL whose percent-encoding is broken).
+    frameworkErrors: (error, request, reply) => answerFrameworkError(error, request, reply),
+    // Requests Node's HTTP parser refuses before Fastify sees them (bad headers, oversized heads).
+    clientErrorHandler: (error, socket) => answerClientError(error, socket),
   }).withTypeProvider<ZodTypeProvider>();
+
+  /** A router error, answered after the key check like any other request under /v1. */
+  function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+    reply.header('X-Request-Id', request.id);
+    try {
+      refuseKeyInQuery(request.url);
+      if (isApiPath(request.url))
+        identifyCaller(context.organisations, limiter, context.clock, request, reply);
+      sendProblem(reply, request.id, toProblem(error, request.log));
+    } catch (problem) {
+      sendProblem(reply, request.id, toProblem(problem as FastifyError, request.log));
+    }
+  }
+
   app.decorate('serviceContext', context);
   const servedRoutes: { method: string; url: string; hidden: boolean }[] = [];
   app.decorate('servedRoutes', servedRoutes);
   app.addHook('onRoute', (route) => {
+    // Fail closed: a route under /v1 that names no scope would be served to anyone.
+    if (isApiPath(route.url) && !route.config?.scope && route.config?.public !== true) {
+      throw new Error(
+        `${route.url} names no scope: give it config.scope, or config.public if it needs no key`,
+      );
+    }
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const hidden = (route.schema as { hide?: boolean } | undefined)?.hide === true;
     for (const method of methods) servedRoutes.push({ method, url: route.url, hidden });
@@ -139,11 +183,14 @@ export async function buildServiceApp(options: ServiceAppOptions): Promise<Servi
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });
-  app.addHook('onRequest', authenticate(context.organisations, new RateLimiter(), context.clock));
+  app.addHook('onRequest', authenticate(context.organisations, limiter, context.clock));
 
   app.get(
     '/v1/openapi.json',
-    { schema: { hide: false, summary: 'This OpenAPI document', tags: ['meta'] } },
+    {
+      config: { public: true },
+      schema: { hide: false, summary: 'This OpenAPI document', tags: ['meta'] },
+    },
     async () => app.swagger(),
   );
 
@@ -152,7 +199,7 @@ export async function buildServiceApp(options: ServiceAppOptions): Promise<Servi
     sendProblem(
       reply,
       request.id,
-      new ProblemError(404, 'not_found', `No route ${request.method} ${request.url}.`),
+      new ProblemError(404, 'not_found', `No route ${request.method} ${shorten(pathOf(request.url))}.`),
     );
   });
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -180,23 +227,28 @@ function toProblem(error: FastifyError, log: FastifyBaseLogger): ProblemError {
   if (error instanceof ProblemError) return error;
   if (hasZodFastifySchemaValidationErrors(error)) {
     const part = (error as { validationContext?: string }).validationContext ?? 'body';
-    const errors = error.validation.flatMap((issue) => fieldErrorsOf(issue, part));
-    // One error per field: a value failing two checks (pattern, then calendar) is named once.
-    return invalidRequest(
-      errors.filter((item, index) => errors.findIndex((other) => other.field === item.field) === index),
-    );
+    // Linear in the issues, and bounded: a body of 100,000 unknown fields names the first 100.
+    const errors = new FieldErrorList();
+    for (const issue of error.validation) addFieldErrors(errors, issue, part);
+    return errors.toProblem();
   }
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return invalidRequest([{ field: 'body', message: 'must be a JSON object' }]);
+      return invalidField('body', 'must be a JSON object');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return invalidRequest([{ field: 'body', message: 'must be sent as application/json' }]);
+      return invalidField('body', 'must be sent as application/json');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return invalidRequest([{ field: 'body', message: 'must be at most 1 MiB' }]);
+      return invalidField('body', 'must be at most 1 MiB');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return invalidField('body', 'must be as long as its Content-Length header says');
+    case 'FST_ERR_BAD_URL':
+      return invalidField('path', 'must be a valid URL: its percent-encoding is broken');
   }
-  if (error instanceof SyntaxError || error.statusCode === 400) {
-    return invalidRequest([{ field: 'body', message: 'must be a JSON object' }]);
+  if (error instanceof SyntaxError || error.statusCode === 400)
+    return invalidField('body', 'must be a JSON object');
+  if (typeof error.statusCode === 'number' && error.statusCode > 400 && error.statusCode < 500) {
+    return invalidField('request', 'is not a request this service can read');
   }
   log.error({ err: error }, 'request failed');
   return new ProblemError(
@@ -214,23 +266,67 @@ interface ValidationIssue {
 }
 
 /** `/stages/0/name` in the body is `stages[0].name`; a query parameter is named by its own name. */
-function fieldErrorsOf(issue: ValidationIssue, part: string): FieldError[] {
+function addFieldErrors(errors: FieldErrorList, issue: ValidationIssue, part: string): void {
   const segments = issue.instancePath.split('/').filter((segment) => segment.length > 0);
   if (issue.keyword === 'unrecognized_keys') {
     const keys = (issue.params?.keys as string[] | undefined) ?? [];
-    return keys.map((key) => ({
-      field: fieldPath([...segments, key]),
-      message: part === 'querystring' ? 'is not a known parameter' : 'is not a known field',
-    }));
+    const message = part === 'querystring' ? 'is not a known parameter' : 'is not a known field';
+    const parent = fieldPath(segments);
+    // An unknown key is an object's key even when it is made of digits: `5`, not `[5]`.
+    errors.addDistinct(keys, message, (key) => (parent ? `${parent}.${key}` : key));
+    return;
   }
   const field = segments.length > 0 ? fieldPath(segments) : part === 'querystring' ? 'query' : 'body';
-  return [{ field, message: issue.message ?? 'is not valid' }];
+  errors.add(field, issue.message ?? 'is not valid');
 }
 
 function fieldPath(segments: string[]): string {
-  return segments.reduce(
-    (path, segment) =>
-      /^\d+$/.test(segment) ? `${path}[${segment}]` : path ? `${path}.${segment}` : segment,
-    '',
+  return segments.reduce(joinField, '');
+}
+
+function joinField(path: string, segment: string): string {
+  return /^\d+$/.test(segment) ? `${path}[${segment}]` : path ? `${path}.${segment}` : segment;
+}
+
+function pathOf(url: string): string {
+  const question = url.indexOf('?');
+  return question === -1 ? url : url.slice(0, question);
+}
+
+/** What a log line says of a request: never the raw URL, which may carry a key in its query. */
+function loggedRequest(request: FastifyRequest) {
+  return {
+    method: request.method,
+    url: redactUrl(request.url),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
+}
+
+/**
+ * A request Node's parser refused (malformed or oversized head, bad header characters, a
+ * timeout) still gets a problem answer with a request id; the connection is then closed.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed || !socket.writable) return;
+  const requestId = randomUUID();
+  const message =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? 'must have a request line and headers of at most 16 KiB in all'
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? 'must arrive in full within the server’s time limit'
+        : 'must be a well-formed HTTP/1.1 request';
+  const body = JSON.stringify(invalidField('request', message).toBody(requestId));
+  socket.end(
+    [
+      'HTTP/1.1 400 Bad Request',
+      `Content-Type: ${PROBLEM_CONTENT_TYPE}`,
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      `X-Request-Id: ${requestId}`,
+      'Connection: close',
+      '',
+      body,
+    ].join('\r\n'),
   );
 }

@@ -45,17 +45,77 @@ export class ProblemError extends Error {
   }
 }
 
-export function invalidRequest(errors: FieldError[]): ProblemError {
-  const fields = errors.map((error) => error.field).join(', ');
-  return new ProblemError(400, 'invalid_request', `The request is not valid: ${fields}.`, { errors });
+/** A problem answer names at most this many fields; the detail says how many more there were. */
+export const MAX_FIELD_ERRORS = 100;
+/** Longest field name or message echoed back: a field name is whatever the caller sent. */
+const MAX_ECHOED_TEXT = 200;
+
+/** `text` cut to at most `max` UTF-16 units, ending in an ellipsis when cut (never half a character). */
+export function shorten(text: string, max = MAX_ECHOED_TEXT): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  return `${/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut}…`;
+}
+
+/**
+ * Field errors, one per field, kept in the order found: the first MAX_FIELD_ERRORS are kept and
+ * the rest only counted, so that building the answer is linear in the input and its size bounded.
+ */
+export class FieldErrorList {
+  private readonly seen = new Set<string>();
+  readonly kept: FieldError[] = [];
+  private omittedCount = 0;
+
+  add(field: string, message: string): void {
+    if (this.seen.has(field)) return;
+    this.seen.add(field);
+    if (this.kept.length < MAX_FIELD_ERRORS)
+      this.kept.push({ field: shorten(field), message: shorten(message) });
+    else this.omittedCount++;
+  }
+
+  /**
+   * Fields known to be distinct from each other and from every other field in error (the
+   * unknown keys of one object): once the list is full, the rest are only counted, in O(1).
+   */
+  addDistinct(names: readonly string[], message: string, toField: (name: string) => string): void {
+    let index = 0;
+    for (; index < names.length && this.kept.length < MAX_FIELD_ERRORS; index++) {
+      this.add(toField(names[index] as string), message);
+    }
+    this.omittedCount += names.length - index;
+  }
+
+  /** Fields in error beyond the ones kept. */
+  get omitted(): number {
+    return this.omittedCount;
+  }
+
+  toProblem(): ProblemError {
+    const fields = this.kept.map((error) => error.field).join(', ');
+    const more =
+      this.omittedCount > 0
+        ? `, and ${this.omittedCount.toLocaleString('en-GB')} more (only the first ${MAX_FIELD_ERRORS} are listed)`
+        : '';
+    return new ProblemError(400, 'invalid_request', `The request is not valid: ${fields}${more}.`, {
+      errors: this.kept,
+    });
+  }
+}
+
+export function invalidRequest(errors: Iterable<FieldError>): ProblemError {
+  const list = new FieldErrorList();
+  for (const error of errors) list.add(error.field, error.message);
+  return list.toProblem();
 }
 
 export function invalidField(field: string, message: string): ProblemError {
   return invalidRequest([{ field, message }]);
 }
 
+/** `what` names the record with the id the caller sent, which is cut short when long. */
 export function notFound(what: string): ProblemError {
-  return new ProblemError(404, 'not_found', `${what} was not found.`);
+  return new ProblemError(404, 'not_found', `${shorten(what)} was not found.`);
 }
 
 export function forbidden(detail: string): ProblemError {
