@@ -393,6 +393,14 @@ export class FakeSlack {
     });
   }
 
+  /**
+   * A message from the app that only `userId` sees, with whatever blocks a test gives (an older
+   * card, or a forged button value), so that a click on it can be tried.
+   */
+  postEphemeralAsApp(userId: string, channel: string, text: string, blocks: Blocks): FakeMessage {
+    return this.store(channel, text, blocks, userId, null);
+  }
+
   /** A person's own message in a channel (or a thread), as the workbench composer posts it. */
   postAsUser(userId: string, channel: string, text: string, threadTs: string | null = null): FakeMessage {
     const message = this.store(channel, text, [], null, threadTs);

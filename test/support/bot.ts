@@ -9,18 +9,27 @@ export const SIGNING_SECRET = `signing-${randomBytes(12).toString('hex')}`;
 export interface RunningBot {
   slack: FakeSlack;
   port: number;
+  /** Where the app receives Slack's requests. */
+  url: string;
   /** Everything the bot process wrote, for the log checks. */
   logs(): string;
   stop(): Promise<void>;
 }
 
-/** Starts a fake Slack and the real bot, as its own process through `tenderbot bot`, in HTTP mode. */
+/**
+ * Starts a fake Slack and the real bot, as its own process through `tenderbot bot`, in HTTP mode.
+ * `slack` shares a fake Slack already started (several copies of the app in one workspace; it is
+ * then not stopped with this bot); `encryptionKey` fixes ENCRYPTION_KEY (random otherwise).
+ */
 export async function startBot(env: {
   serviceUrl: string;
   defaultKey?: string;
   databasePath: string;
+  encryptionKey?: string;
+  slack?: FakeSlack;
 }): Promise<RunningBot> {
-  const slack = await new FakeSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN }).start();
+  const slack =
+    env.slack ?? (await new FakeSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN }).start());
   const bot = await startTenderbot(
     ['bot'],
     (output) => {
@@ -35,23 +44,25 @@ export async function startBot(env: {
       PROCUREMENT_API_URL: env.serviceUrl,
       ...(env.defaultKey ? { PROCUREMENT_API_KEY: env.defaultKey } : {}),
       DATABASE_URL: `sqlite:${env.databasePath}`,
-      ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      ENCRYPTION_KEY: env.encryptionKey ?? randomBytes(32).toString('base64'),
       LOG_LEVEL: 'debug',
       PORT: '0',
     },
   );
   const port = bot.found;
-  slack.appUrl = `http://127.0.0.1:${port}/slack/events`;
+  const url = `http://127.0.0.1:${port}/slack/events`;
+  if (!env.slack) slack.appUrl = url;
   const health = await request(`http://127.0.0.1:${port}/healthz`);
   if (health.statusCode !== 200) throw new Error(`healthz answered ${health.statusCode}`);
   await health.body.text();
   return {
     slack,
     port,
+    url,
     logs: bot.output,
     stop: async () => {
       await bot.stop();
-      await slack.stop();
+      if (!env.slack) await slack.stop();
     },
   };
 }

@@ -88,7 +88,8 @@ export function tenderCard(tender: Tender, options: CardOptions): Block[] {
       elements: [
         {
           type: 'mrkdwn',
-          text: `${safeText(tender.source.name, 200)} · ${safeText(tender.source.id, 200)} · \`${safeText(tender.id, 300)}\``,
+          // The id first is the one `/tender show` takes; the source's own reference after it when it differs.
+          text: `\`${safeText(tender.id, 300)}\` · ${safeText(tender.source.name, 200)}${tender.source.id && tender.source.id !== tender.id ? ` · ${safeText(tender.source.id, 200)}` : ''}`,
         },
       ],
     },

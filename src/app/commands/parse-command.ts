@@ -131,6 +131,9 @@ export function parseSearch(text: string, now: Date): SearchParse {
   }
   const q = words.join(' ').trim();
   if (q) filters.q = q.slice(0, 200);
+  // "Closing within 14 days" means tenders one can still bid for: cancelled, awarded and closed ones
+  // are left out unless a status is asked for.
+  if ((filters.deadlineFrom || filters.deadlineTo) && !filters.status) filters.status = 'open';
   return { ok: true, filters, buyerName };
 }
 
