@@ -1,6 +1,7 @@
 import { SingleBar } from 'cli-progress';
 import { importOcdsFiles } from '../service/import/ocds-importer.ts';
 import { openDatabase } from '../service/store/database.ts';
+import { assertCanAdd } from '../service/store/public-records-meta.ts';
 import { PublicRecordsReader } from '../service/store/public-records-reader.ts';
 import { DEFAULT_SANDBOX_DB, UsageError } from './main.ts';
 
@@ -9,10 +10,21 @@ interface ImportArgs {
   positionals: string[];
 }
 
-/** `tenderbot sandbox import FILE...`: a progress bar on a terminal, a summary line per file. */
+/**
+ * `tenderbot sandbox import FILE...`: a progress bar on a terminal, a summary line per file. The
+ * import is all or nothing (see importOcdsFiles); a database of demo data is refused.
+ */
 export async function runSandboxImport({ values, positionals }: ImportArgs): Promise<number> {
   if (positionals.length === 0) throw new UsageError('sandbox import needs at least one file');
-  const db = openDatabase(values.db ?? DEFAULT_SANDBOX_DB);
+  const dbPath = values.db ?? DEFAULT_SANDBOX_DB;
+  const db = openDatabase(dbPath);
+  try {
+    // Real tenders are never mixed into generated demo data.
+    assertCanAdd(db, dbPath, 'imported');
+  } catch (error) {
+    db.close();
+    throw error;
+  }
   const bar = process.stderr.isTTY
     ? new SingleBar({
         stream: process.stderr,

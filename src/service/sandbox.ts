@@ -1,22 +1,46 @@
+import { readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { generateDemoData } from './demo/demo-generator.ts';
 import { createDemoOrganisation, type DemoKey } from './demo/demo-organisation.ts';
 import { applyFixture, readFixture } from './fixture.ts';
 import { buildServiceApp, type ServiceApp } from './http/app.ts';
-import { importOcdsFiles } from './import/ocds-importer.ts';
+import { type ImportProgress, importOcdsFiles } from './import/ocds-importer.ts';
 import { openDatabase, type SqliteDatabase } from './store/database.ts';
+import {
+  assertCanAdd,
+  lastImport,
+  PublicRecordsRefusal,
+  publicRecordsSource,
+  unfinishedImportProblem,
+} from './store/public-records-meta.ts';
 import { PublicRecordsReader } from './store/public-records-reader.ts';
 
-export interface SandboxOptions {
+/** What fills a sandbox database with public records (CONTRACT.md §7). */
+export interface SandboxDataOptions {
+  /** The SQLite file, or `:memory:`. */
   db: string;
+  /**
+   * OCDS files to import, all or nothing, before serving. Refused on a database of demo data:
+   * real and generated tenders are never mixed.
+   */
+  imports?: string[];
+  /**
+   * With `imports`: skip the import when the database's last finished import was of exactly
+   * these files (a second start of the same real-data workbench does not import again).
+   */
+  skipFinishedImport?: boolean;
+  /** Demo tenders to generate when the database holds no public records and nothing is imported. */
+  demo?: number;
+  clock?: () => Date;
+  onImportProgress?: (progress: ImportProgress) => void;
+}
+
+export interface SandboxOptions extends SandboxDataOptions {
   host?: string;
   port?: number;
   fixture?: string;
-  /** Demo tenders to generate when the database has none and nothing is imported. */
-  demo?: number;
-  imports?: string[];
   logLevel?: string;
   countCacheSize?: number;
-  clock?: () => Date;
 }
 
 export interface RunningSandbox {
@@ -32,17 +56,56 @@ export interface RunningSandbox {
 export const DEFAULT_DEMO_TENDERS = 5000;
 
 /**
- * Opens the database, fills what CONTRACT.md §7 says to fill (imports, else demo data for an
- * empty database; the fixture, else a demo organisation for an empty one), and listens.
+ * Opens a sandbox database and fills it with public records, refusing with a sentence
+ * (PublicRecordsRefusal) what must not be served or mixed:
+ * - with `imports`: imports them (all or nothing) unless the database holds demo data;
+ * - without: refuses a database whose last import did not finish, and generates demo data
+ *   only into a database that holds no public records at all.
+ * The database says where its records came from (see publicRecordsSource).
  */
-export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
+export async function openSandbox(options: SandboxDataOptions): Promise<SqliteDatabase> {
   const db = openDatabase(options.db);
   try {
     if (options.imports && options.imports.length > 0) {
-      await importOcdsFiles(db, options.imports);
-    } else if (new PublicRecordsReader(db).counts().tenders === 0) {
-      generateDemoData(db, { tenders: options.demo ?? DEFAULT_DEMO_TENDERS, today: options.clock?.() });
+      assertCanAdd(db, options.db, 'imported');
+      if (!(options.skipFinishedImport && isFinishedImportOf(db, options.imports)))
+        await importOcdsFiles(db, options.imports, options.onImportProgress);
+    } else {
+      const unfinished = unfinishedImportProblem(db, options.db);
+      if (unfinished) throw new PublicRecordsRefusal(unfinished);
+      if (publicRecordsSource(db) === null && new PublicRecordsReader(db).counts().tenders === 0)
+        generateDemoData(db, { tenders: options.demo ?? DEFAULT_DEMO_TENDERS, today: options.clock?.() });
     }
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+function isFinishedImportOf(db: SqliteDatabase, files: string[]): boolean {
+  const record = lastImport(db);
+  if (record?.state !== 'finished') return false;
+  const wanted = files.map((file) => resolve(file)).sort();
+  const done = record.files.map((file) => resolve(file)).sort();
+  return wanted.length === done.length && wanted.every((file, index) => file === done[index]);
+}
+
+/** The OCDS files of a folder (`.json`, `.jsonl`, plain or gzipped), in name order. */
+export function ocdsFilesIn(folder: string): string[] {
+  return readdirSync(folder)
+    .filter((name) => /\.(json|jsonl)(\.gz)?$/i.test(name))
+    .sort()
+    .map((name) => join(folder, name));
+}
+
+/**
+ * Opens the database (see openSandbox), then the fixture, else a demo organisation for an empty
+ * one, and listens.
+ */
+export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
+  const db = await openSandbox(options);
+  try {
     const app = await buildServiceApp({
       db,
       clock: options.clock,

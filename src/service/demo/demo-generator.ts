@@ -1,4 +1,5 @@
 import type { SqliteDatabase } from '../store/database.ts';
+import { assertCanAdd, setPublicRecordsSource } from '../store/public-records-meta.ts';
 import { toStoredInstant } from '../store/public-records-reader.ts';
 import type { OrganisationInput, TenderReleaseInput } from '../store/public-records-writer.ts';
 import { PublicRecordsWriter } from '../store/public-records-writer.ts';
@@ -44,6 +45,8 @@ export function seededRandom(seed: number): () => number {
  * 100 suppliers and call-offs (when the set is large enough to hold them).
  */
 export function generateDemoData(db: SqliteDatabase, options: DemoOptions): { tenders: number } {
+  // Demo tenders are never mixed into imported public records.
+  assertCanAdd(db, db.name, 'demo');
   const random = seededRandom(options.seed ?? 20261121);
   const today = startOfDay(options.today ?? new Date());
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
@@ -211,11 +214,13 @@ export function generateDemoData(db: SqliteDatabase, options: DemoOptions): { te
     });
   }
 
-  const write = db.transaction((batch: TenderReleaseInput[]) => {
-    for (const release of batch) writer.writeRelease(release);
-  });
-  for (let start = 0; start < releases.length; start += 5000) write(releases.slice(start, start + 5000));
-  writer.finish();
+  // One transaction: a reader sees no demo data or all of it, and the source is said with it.
+  db.transaction(() => {
+    for (const release of releases) writer.writeRelease(release);
+    writer.finish();
+    setPublicRecordsSource(db, 'demo');
+  })();
+  db.pragma('optimize');
   return { tenders: releases.length };
 }
 

@@ -30,11 +30,72 @@ const UK_NUTS1_REGIONS: Record<string, string> = {
   UKN: 'Northern Ireland',
 };
 
+/** The UK's own region names, any case, to one spelling ("Yorkshire and the Humber" too). */
+const UK_REGION_SPELLINGS = new Map(
+  [...Object.values(UK_NUTS1_REGIONS), 'England'].map((name) => [name.toLowerCase(), name]),
+);
+
+/**
+ * UK postcode areas (the letters before the first digit) by NUTS 1 region. Areas that straddle
+ * two regions about evenly (DA, EN, HP, KT, SY) are left out: better "not stated" than wrong.
+ */
+const UK_POSTCODE_AREAS: Record<string, string> = Object.fromEntries(
+  Object.entries({
+    'North East': 'DH DL NE SR TS',
+    'North West': 'BB BL CA CH CW FY L LA M OL PR SK WA WN',
+    'Yorkshire and The Humber': 'BD DN HD HG HU HX LS S WF YO',
+    'East Midlands': 'DE LE LN NG NN',
+    'West Midlands': 'B CV DY HR ST TF WR WS WV',
+    'East of England': 'AL CB CM CO IP LU NR PE SG SS WD',
+    London: 'E EC N NW SE SW W WC BR CR HA IG RM SM TW UB',
+    'South East': 'BN CT GU ME MK OX PO RG RH SL SO TN',
+    'South West': 'BA BH BS DT EX GL PL SN SP TA TQ TR',
+    Wales: 'CF LD LL NP SA',
+    Scotland: 'AB DD DG EH FK G HS IV KA KW KY ML PA PH TD ZE',
+    'Northern Ireland': 'BT',
+  }).flatMap(([region, areas]) => areas.split(' ').map((area) => [area, region])),
+);
+
+/** Canadian postal codes by their first letter (X is shared by two territories: left out). */
+const CANADIAN_POSTAL_LETTERS: Record<string, string> = {
+  A: 'Newfoundland and Labrador',
+  B: 'Nova Scotia',
+  C: 'Prince Edward Island',
+  E: 'New Brunswick',
+  G: 'Quebec',
+  H: 'Quebec',
+  J: 'Quebec',
+  K: 'Ontario',
+  L: 'Ontario',
+  M: 'Ontario',
+  N: 'Ontario',
+  P: 'Ontario',
+  R: 'Manitoba',
+  S: 'Saskatchewan',
+  T: 'Alberta',
+  V: 'British Columbia',
+  Y: 'Yukon',
+};
+
+/** Values a source writes where it has no region: not a place narrower than a country. */
+const NOT_A_REGION = new Set([
+  'unknown',
+  'n/a',
+  'na',
+  'none',
+  'other',
+  'uk',
+  'united kingdom',
+  'gb',
+  'canada',
+]);
+
 const COUNTRY_CODES: Record<string, string> = {
   'united kingdom': 'GB',
   uk: 'GB',
   gb: 'GB',
   gbr: 'GB',
+  eng: 'GB',
   england: 'GB',
   scotland: 'GB',
   wales: 'GB',
@@ -86,7 +147,7 @@ export function tenderFromRelease(release: Json, publisherName: string | null): 
     value: money(tender.value),
     deadline: instant(object(tender.tenderPeriod).endDate),
     region: regionOf(tender, buyerParty),
-    cpvCodes: cpvCodesOf(tender),
+    cpvCodes: cpvCodesOf(release, tender),
     sourceName: sourceNameFor(ocid, publisherName),
     sourceId: text(tender.id) ?? ocid,
     url: noticeUrlOf(tender, release),
@@ -140,7 +201,7 @@ function organisationFrom(ref: Json, party: Json): OrganisationInput | null {
     );
   return {
     name,
-    region: regionName(text(address.region)),
+    region: addressRegion(address),
     locality: text(address.locality),
     postalCode: text(address.postalCode),
     countryCode: countryCode(text(address.countryName)),
@@ -176,27 +237,76 @@ function frameworkIdOf(release: Json): string | null {
   return null;
 }
 
+/**
+ * Where the work is, from the first place the release gives, most precise first: the delivery
+ * addresses' regions (names or NUTS codes), delivery locations (NUTS gazetteer, or a description
+ * that is a region's name), the delivery postcodes, then the buyer's address (region, postcode,
+ * or a country that is one of our regions, like Scotland). The writer falls back, at the end of
+ * an import, to the buyer's region as any release of the file gave it.
+ */
 function regionOf(tender: Json, buyerParty: Json): string | null {
+  const items = array(tender.items);
   const deliveryAddresses = [
     ...array(tender.deliveryAddresses),
-    ...array(tender.items).flatMap((item) => [
-      ...array(item.deliveryAddresses),
-      object(item.deliveryAddress),
-    ]),
+    ...items.flatMap((item) => [...array(item.deliveryAddresses), object(item.deliveryAddress)]),
   ];
-  for (const address of deliveryAddresses) {
-    const region = regionName(text(address.region));
-    if (region) return region;
-  }
-  return regionName(text(object(buyerParty.address).region));
+  const locations = [
+    ...array(tender.deliveryLocations),
+    ...items.flatMap((item) => [...array(item.deliveryLocations), object(item.deliveryLocation)]),
+  ];
+  const candidates = [
+    ...deliveryAddresses.map((address) => regionName(text(address.region))),
+    ...locations.flatMap((location) => [
+      ...gazetteerNuts(object(location.gazetteer)).map(regionName),
+      knownRegionName(text(location.description)),
+    ]),
+    ...deliveryAddresses.map((address) => regionOfPostalCode(text(address.postalCode))),
+    ...deliveryAddresses.map((address) => knownRegionName(text(address.countryName))),
+    addressRegion(object(buyerParty.address)),
+  ];
+  return candidates.find((region): region is string => region !== null) ?? null;
 }
 
-/** A NUTS code (UKD35, UKM) becomes its UK region's name; any other region is kept as written. */
+/** An address's region: as written, else from its postcode, else a country that is a region. */
+function addressRegion(address: Json): string | null {
+  return (
+    regionName(text(address.region)) ??
+    regionOfPostalCode(text(address.postalCode)) ??
+    knownRegionName(text(address.countryName))
+  );
+}
+
+function gazetteerNuts(gazetteer: Json): string[] {
+  if (!/nuts/i.test(text(gazetteer.scheme) ?? '')) return [];
+  const identifiers = Array.isArray(gazetteer.identifiers) ? gazetteer.identifiers : [];
+  return identifiers.map(text).filter((identifier): identifier is string => identifier !== null);
+}
+
+/**
+ * A NUTS code (UKD35, UKM) becomes its UK region's name, a UK region's name gets one spelling, and
+ * any other region is kept as written. Placeholders ("Unknown") and whole countries are no region.
+ */
 export function regionName(region: string | null): string | null {
-  if (!region) return null;
-  const nuts = /^UK([C-N])[0-9A-Z]*$/i.exec(region.trim());
-  if (nuts) return UK_NUTS1_REGIONS[`UK${nuts[1]?.toUpperCase()}`] ?? region.trim();
-  return region.trim();
+  const trimmed = region?.trim();
+  if (!trimmed || NOT_A_REGION.has(trimmed.toLowerCase())) return null;
+  const nuts = /^UK([C-N])[0-9A-Z]*$/i.exec(trimmed);
+  if (nuts) return UK_NUTS1_REGIONS[`UK${nuts[1]?.toUpperCase()}`] ?? trimmed;
+  return UK_REGION_SPELLINGS.get(trimmed.toLowerCase()) ?? trimmed;
+}
+
+/** Free text that is exactly a UK region's name (a delivery location, a country like "Wales"). */
+function knownRegionName(value: string | null): string | null {
+  return value ? (UK_REGION_SPELLINGS.get(value.trim().toLowerCase()) ?? null) : null;
+}
+
+/** The region of a full UK postcode (SW1A 2AA) or Canadian postal code (K1A 0B1); else null. */
+export function regionOfPostalCode(postalCode: string | null): string | null {
+  const code = postalCode?.trim().toUpperCase() ?? '';
+  const uk = /^([A-Z]{1,2})[0-9][0-9A-Z]? ?[0-9][A-Z]{2}$/.exec(code);
+  if (uk) return UK_POSTCODE_AREAS[uk[1] as string] ?? null;
+  const canadian = /^([A-Z])[0-9][A-Z] ?[0-9][A-Z][0-9]$/.exec(code);
+  if (canadian) return CANADIAN_POSTAL_LETTERS[canadian[1] as string] ?? null;
+  return null;
 }
 
 function countryCode(countryName: string | null): string | null {
@@ -205,15 +315,22 @@ function countryCode(countryName: string | null): string | null {
   return COUNTRY_CODES[key] ?? (/^[A-Za-z]{2}$/.test(key) ? key.toUpperCase() : null);
 }
 
-/** CPV codes only (Canada's GSIN codes are another scheme); the check digit (`-7`) is dropped. */
-function cpvCodesOf(tender: Json): { code: string; description: string | null }[] {
+/**
+ * CPV codes only (Canada's GSIN codes are another scheme); the check digit (`-7`) is dropped.
+ * Codes come from the tender and its items, and the items of awards and contracts; a code is
+ * described by whichever classification describes it (the writer then shares descriptions
+ * across releases and files).
+ */
+function cpvCodesOf(release: Json, tender: Json): { code: string; description: string | null }[] {
+  const items = [
+    ...array(tender.items),
+    ...array(release.awards).flatMap((award) => array(award.items)),
+    ...array(release.contracts).flatMap((contract) => array(contract.items)),
+  ];
   const classifications = [
     object(tender.classification),
     ...array(tender.additionalClassifications),
-    ...array(tender.items).flatMap((item) => [
-      object(item.classification),
-      ...array(item.additionalClassifications),
-    ]),
+    ...items.flatMap((item) => [object(item.classification), ...array(item.additionalClassifications)]),
   ];
   const codes = new Map<string, string | null>();
   for (const classification of classifications) {

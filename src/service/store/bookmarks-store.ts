@@ -1,7 +1,12 @@
 import type { Bookmark } from '../../contract/schemas.ts';
 import type { SqliteDatabase } from './database.ts';
 import type { Page } from './public-records-reader.ts';
-import { TENDER_COLUMNS, type TenderRow, tenderListItemFromRow } from './public-records-reader.ts';
+import {
+  TENDER_COLUMNS,
+  type TenderRow,
+  tenderListItemFromRow,
+  toStoredInstant,
+} from './public-records-reader.ts';
 import { StatementCache } from './statement-cache.ts';
 
 type BookmarkRow = TenderRow & { bookmarked_at: string };
@@ -23,7 +28,7 @@ export class BookmarksStore {
       'INSERT INTO bookmarks (user_id, tender_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
       [userId, tenderId, now],
     );
-    const bookmark = this.get(userId, tenderId);
+    const bookmark = this.get(userId, tenderId, new Date(now));
     if (!bookmark) throw new Error(`bookmark of ${tenderId} vanished`);
     return { bookmark, created: changes > 0 };
   }
@@ -32,16 +37,17 @@ export class BookmarksStore {
     this.statements.run('DELETE FROM bookmarks WHERE user_id = ? AND tender_id = ?', [userId, tenderId]);
   }
 
-  get(userId: string, tenderId: string): Bookmark | null {
+  /** The bookmarked tender's status is the one it has at `now` (see statusAt). */
+  get(userId: string, tenderId: string, now: Date = new Date()): Bookmark | null {
     const row = this.statements.get<BookmarkRow>(
       `${BOOKMARK_SELECT} WHERE b.user_id = ? AND b.tender_id = ?`,
       [userId, tenderId],
     );
-    return row ? bookmarkFromRow(row) : null;
+    return row ? bookmarkFromRow(row, toStoredInstant(now)) : null;
   }
 
   /** Newest bookmark first. */
-  list(userId: string, limit: number, offset: number): Page<Bookmark> {
+  list(userId: string, limit: number, offset: number, now: Date = new Date()): Page<Bookmark> {
     const rows = this.statements.all<BookmarkRow>(
       `${BOOKMARK_SELECT} WHERE b.user_id = ? ORDER BY b.seq DESC LIMIT ? OFFSET ?`,
       [userId, limit, offset],
@@ -51,7 +57,8 @@ export class BookmarksStore {
         'SELECT count(*) AS total FROM bookmarks b JOIN tenders t ON t.id = b.tender_id WHERE b.user_id = ?',
         [userId],
       )?.total ?? 0;
-    return { items: rows.map(bookmarkFromRow), total };
+    const at = toStoredInstant(now);
+    return { items: rows.map((row) => bookmarkFromRow(row, at)), total };
   }
 
   /** Users of an organisation, other than `exceptUserId`, who bookmarked a tender. */
@@ -67,6 +74,6 @@ export class BookmarksStore {
   }
 }
 
-function bookmarkFromRow(row: BookmarkRow): Bookmark {
-  return { tenderId: row.id, createdAt: row.bookmarked_at, tender: tenderListItemFromRow(row) };
+function bookmarkFromRow(row: BookmarkRow, now: string): Bookmark {
+  return { tenderId: row.id, createdAt: row.bookmarked_at, tender: tenderListItemFromRow(row, now) };
 }

@@ -234,4 +234,28 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX tenders_filters ON tenders (sort_key, status, region, buyer_id, value_amount, published_at, deadline, id);
   `,
+  // 3: status against the clock, where public records came from, and whether an import finished.
+  // open_until is when a tender stored as open stops being open: its deadline, or for a notice
+  // with no deadline, 90 days after its latest release (NO_DEADLINE_OPEN_DAYS; see the writer).
+  // It is null for every other status, so `open_until > now` is exactly "open now".
+  `
+  ALTER TABLE tenders ADD COLUMN open_until TEXT;
+  UPDATE tenders SET open_until = CASE WHEN status = 'open'
+    THEN coalesce(deadline, strftime('%Y-%m-%dT%H:%M:%SZ', published_at, '+90 days')) END;
+  DROP INDEX tenders_filters;
+  CREATE INDEX tenders_filters ON tenders (sort_key, status, open_until, region, buyer_id, value_amount, published_at, deadline, id);
+  CREATE INDEX tenders_open_until ON tenders (open_until, sort_key);
+  CREATE INDEX tenders_by_deadline ON tenders (deadline, sort_key);
+
+  -- Facts about the public records as a whole: 'source' (demo or imported), 'import' (the
+  -- import under way or last finished, as JSON).
+  CREATE TABLE public_records_meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+  INSERT INTO public_records_meta (key, value)
+    SELECT 'source', CASE WHEN EXISTS (SELECT 1 FROM tenders WHERE source_name = 'Tenderbot demo data')
+      THEN 'demo' ELSE 'imported' END
+    WHERE EXISTS (SELECT 1 FROM tenders);
+  `,
 ];

@@ -36,6 +36,8 @@ export interface TenderRow {
   url: string | null;
   framework_id: string | null;
   suppliers: string;
+  /** When a tender stored as open stops being open (its deadline, or see NO_DEADLINE_OPEN_DAYS). */
+  open_until: string | null;
 }
 
 interface OrganisationRow {
@@ -74,7 +76,7 @@ export const LIST_DESCRIPTION_LENGTH = 500;
 
 export const TENDER_COLUMNS = `t.id, t.title, t.description, t.status, t.buyer_id, t.buyer_name, t.value_amount,
   t.value_currency, t.published_at, t.deadline, t.awarded_at, t.region, t.cpv_codes, t.source_name, t.source_id,
-  t.url, t.framework_id, t.suppliers`;
+  t.url, t.framework_id, t.suppliers, t.open_until`;
 
 const FRAMEWORK_SELECT = `
   SELECT f.id, f.title, f.description, f.type, f.owner_id, b.name AS owner_name, f.start_date, f.end_date,
@@ -110,19 +112,33 @@ export class PublicRecordsReader {
     this.totals = new CountCache(db, countCacheSize);
   }
 
-  /** A query's total, counted once per shape and parameters (limit and offset aside) while data is unchanged. */
-  private total(sql: string, params: Record<string, unknown>): number {
-    const { limit: _limit, offset: _offset, ...filters } = params;
+  /**
+   * A query's total, counted once per shape and parameters (limit and offset aside) while data
+   * and every tender's status are unchanged. `now` is left out of the key: the cache empties
+   * itself whenever the clock passes a tender's closing instant.
+   */
+  private total(sql: string, params: Record<string, unknown>, now: string): number {
+    const { limit: _limit, offset: _offset, now: _now, ...filters } = params;
     return this.totals.get(
       `${sql}\u0000${JSON.stringify(filters)}`,
+      now,
       () => this.statements.get<{ total: number }>(sql, params)?.total ?? 0,
     );
   }
 
-  searchTenders(query: TenderSearchQuery): Page<Tender> {
+  /**
+   * Tenders matching the query, with each status as it stands at `now`: a tender is open only
+   * while its deadline is ahead (see TenderRow.open_until), then it is closed.
+   */
+  searchTenders(query: TenderSearchQuery, now: Date = new Date()): Page<Tender> {
+    const at = toStoredInstant(now);
     const conditions: string[] = [];
-    const params: Record<string, unknown> = { limit: query.limit, offset: query.offset };
-    if (query.status) {
+    const params: Record<string, unknown> = { limit: query.limit, offset: query.offset, now: at };
+    if (query.status === 'open') {
+      conditions.push('t.open_until > @now');
+    } else if (query.status === 'closed') {
+      conditions.push("(t.status = 'closed' OR t.open_until <= @now)");
+    } else if (query.status) {
       conditions.push('t.status = @status');
       params.status = query.status;
     }
@@ -175,35 +191,46 @@ export class PublicRecordsReader {
         : 'SELECT count(*) AS total FROM tender_words WHERE tender_words MATCH @match';
     } else {
       const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
-      rowsSql = `SELECT ${TENDER_COLUMNS} FROM tenders t ${where} ORDER BY t.sort_key LIMIT @limit OFFSET @offset`;
+      // Open tenders are few among many (2 of 25,000 on the real files): read them through their
+      // index and sort them, rather than walk every tender in order looking for them (8 ms -> <1 ms).
+      const order = query.status === 'open' ? '+t.sort_key' : 't.sort_key';
+      rowsSql = `SELECT ${TENDER_COLUMNS} FROM tenders t ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset`;
       countSql = `SELECT count(*) AS total FROM tenders t ${where}`;
     }
     const rows = this.statements.all<TenderRow>(rowsSql, params);
-    return { items: rows.map(tenderListItemFromRow), total: this.total(countSql, params) };
+    return {
+      items: rows.map((row) => tenderListItemFromRow(row, at)),
+      total: this.total(countSql, params, at),
+    };
   }
 
-  getTender(id: string): Tender | null {
+  getTender(id: string, now: Date = new Date()): Tender | null {
     const row = this.statements.get<TenderRow>(`SELECT ${TENDER_COLUMNS} FROM tenders t WHERE t.id = ?`, [
       id,
     ]);
-    return row ? tenderFromRow(row) : null;
+    return row ? tenderFromRow(row, toStoredInstant(now)) : null;
   }
 
   tenderExists(id: string): boolean {
     return this.statements.get('SELECT 1 FROM tenders WHERE id = ?', [id]) !== undefined;
   }
 
-  listBuyers(query: DirectoryQuery): Page<Buyer> {
-    const { rows, total } = this.listOrganisations('buyers', 'buyer_words', query);
+  listBuyers(query: DirectoryQuery, now: Date = new Date()): Page<Buyer> {
+    const { rows, total } = this.listOrganisations('buyers', 'buyer_words', query, toStoredInstant(now));
     return { items: rows.map(buyerFromRow), total };
   }
 
-  listSuppliers(query: DirectoryQuery): Page<Supplier> {
-    const { rows, total } = this.listOrganisations('suppliers', 'supplier_words', query);
+  listSuppliers(query: DirectoryQuery, now: Date = new Date()): Page<Supplier> {
+    const { rows, total } = this.listOrganisations(
+      'suppliers',
+      'supplier_words',
+      query,
+      toStoredInstant(now),
+    );
     return { items: rows.map(supplierFromRow), total };
   }
 
-  getBuyer(id: string): (Buyer & { notices: Tender[] }) | null {
+  getBuyer(id: string, now: Date = new Date()): (Buyer & { notices: Tender[] }) | null {
     const row = this.statements.get<OrganisationRow>(
       'SELECT b.*, (SELECT count(*) FROM tenders t WHERE t.buyer_id = b.id) AS notice_count FROM buyers b WHERE b.id = ?',
       [id],
@@ -213,10 +240,11 @@ export class PublicRecordsReader {
       `SELECT ${TENDER_COLUMNS} FROM tenders t WHERE t.buyer_id = ? ORDER BY t.sort_key LIMIT ${TENDER_PREVIEW_LIMIT}`,
       [id],
     );
-    return { ...buyerFromRow(row), notices: notices.map(tenderListItemFromRow) };
+    const at = toStoredInstant(now);
+    return { ...buyerFromRow(row), notices: notices.map((notice) => tenderListItemFromRow(notice, at)) };
   }
 
-  getSupplier(id: string): (Supplier & { notices: Tender[] }) | null {
+  getSupplier(id: string, now: Date = new Date()): (Supplier & { notices: Tender[] }) | null {
     const row = this.statements.get<OrganisationRow>(
       `SELECT s.*, (SELECT count(*) FROM tender_suppliers ts WHERE ts.supplier_id = s.id) AS notice_count
        FROM suppliers s WHERE s.id = ?`,
@@ -228,7 +256,8 @@ export class PublicRecordsReader {
        WHERE ts.supplier_id = ? ORDER BY t.sort_key LIMIT ${TENDER_PREVIEW_LIMIT}`,
       [id],
     );
-    return { ...supplierFromRow(row), notices: notices.map(tenderListItemFromRow) };
+    const at = toStoredInstant(now);
+    return { ...supplierFromRow(row), notices: notices.map((notice) => tenderListItemFromRow(notice, at)) };
   }
 
   buyerExists(id: string): boolean {
@@ -243,7 +272,7 @@ export class PublicRecordsReader {
     return this.statements.get('SELECT 1 FROM frameworks WHERE id = ?', [id]) !== undefined;
   }
 
-  listFrameworks(query: FrameworkQuery, today: string): Page<Framework> {
+  listFrameworks(query: FrameworkQuery, today: string, now: Date = new Date()): Page<Framework> {
     const conditions: string[] = [];
     const params: Record<string, unknown> = { today, limit: query.limit, offset: query.offset };
     const match = wordsToMatchExpression(query.q);
@@ -266,13 +295,14 @@ export class PublicRecordsReader {
     );
     return {
       items: rows.map(frameworkFromRow),
-      total: this.total(`SELECT count(*) AS total FROM (${base})`, params),
+      total: this.total(`SELECT count(*) AS total FROM (${base})`, params, toStoredInstant(now)),
     };
   }
 
   getFramework(
     id: string,
     today: string,
+    now: Date = new Date(),
   ):
     | (Framework & {
         buyers: { id: string; name: string }[];
@@ -296,7 +326,13 @@ export class PublicRecordsReader {
       `SELECT ${TENDER_COLUMNS} FROM tenders t WHERE t.framework_id = ? ORDER BY t.sort_key LIMIT ${RELATED_RECORD_LIMIT}`,
       [id],
     );
-    return { ...frameworkFromRow(row), buyers, suppliers, callOffs: callOffs.map(tenderListItemFromRow) };
+    const at = toStoredInstant(now);
+    return {
+      ...frameworkFromRow(row),
+      buyers,
+      suppliers,
+      callOffs: callOffs.map((callOff) => tenderListItemFromRow(callOff, at)),
+    };
   }
 
   /** Counts of every kind of public record, for the command line and the import tests. */
@@ -313,6 +349,7 @@ export class PublicRecordsReader {
     table: 'buyers' | 'suppliers',
     wordsTable: 'buyer_words' | 'supplier_words',
     query: DirectoryQuery,
+    now: string,
   ): { rows: OrganisationRow[]; total: number } {
     const conditions: string[] = [];
     const params: Record<string, unknown> = { limit: query.limit, offset: query.offset };
@@ -335,7 +372,7 @@ export class PublicRecordsReader {
        ORDER BY o.name COLLATE NOCASE, o.id LIMIT @limit OFFSET @offset`,
       params,
     );
-    const total = this.total(`SELECT count(*) AS total FROM ${table} o ${where}`, params);
+    const total = this.total(`SELECT count(*) AS total FROM ${table} o ${where}`, params, now);
     return { rows, total };
   }
 }
@@ -378,12 +415,21 @@ function upperBoundExclusive(value: string): string {
   return toStoredInstant(new Date(Math.floor(Date.parse(value) / 1000) * 1000 + 1000));
 }
 
-export function tenderFromRow(row: TenderRow): Tender {
+/**
+ * The status a person should see at `now` (stored format): a tender stored as open is closed
+ * once its closing instant has passed. The same rule as the `status` filter of searchTenders.
+ */
+export function statusAt(row: Pick<TenderRow, 'status' | 'open_until'>, now: string): Tender['status'] {
+  return row.status === 'open' && row.open_until !== null && row.open_until <= now ? 'closed' : row.status;
+}
+
+/** A tender as the API shows it at `now` (stored format, see toStoredInstant). */
+export function tenderFromRow(row: TenderRow, now: string): Tender {
   return {
     id: row.id,
     title: row.title,
     description: row.description,
-    status: row.status,
+    status: statusAt(row, now),
     buyer: row.buyer_id ? { id: row.buyer_id, name: row.buyer_name ?? '' } : null,
     value:
       row.value_amount !== null ? { amount: row.value_amount, currency: row.value_currency ?? 'GBP' } : null,
@@ -400,8 +446,8 @@ export function tenderFromRow(row: TenderRow): Tender {
 }
 
 /** List items: the same fields, with the description shortened. */
-export function tenderListItemFromRow(row: TenderRow): Tender {
-  const tender = tenderFromRow(row);
+export function tenderListItemFromRow(row: TenderRow, now: string): Tender {
+  const tender = tenderFromRow(row, now);
   tender.description = shorten(tender.description, LIST_DESCRIPTION_LENGTH);
   return tender;
 }

@@ -67,6 +67,14 @@ export function supplierIdFor(name: string): string {
   return uuidv5(normaliseName(name), SUPPLIER_NAMESPACE);
 }
 
+/**
+ * A notice stored as open that gives no deadline stays open this many days after its latest
+ * release, then counts as closed. On the real files these are framework notices of 2016 to 2022:
+ * shown as open for years they would mislead; 90 days covers the longest usual tender period.
+ * Migration 3 repeats the number in SQL.
+ */
+export const NO_DEADLINE_OPEN_DAYS = 90;
+
 /** Distinct organisation descriptions a writer remembers having written (see writeOnce). */
 const MAX_REMEMBERED_ORGANISATIONS = 100_000;
 
@@ -100,6 +108,8 @@ export class PublicRecordsWriter {
   private readonly linkSupplier;
   private readonly upsertFramework;
   private readonly writtenOrganisations = new Map<string, string>();
+  /** Releases merged by this writer so far. */
+  releasesWritten = 0;
 
   constructor(private readonly db: SqliteDatabase) {
     const organisationUpsert = (table: 'buyers' | 'suppliers', withType: boolean) =>
@@ -195,6 +205,7 @@ export class PublicRecordsWriter {
 
   /** Merges one release of a tender (and what it says of buyers, suppliers and frameworks). */
   writeRelease(release: TenderReleaseInput): void {
+    this.releasesWritten++;
     const buyerId = release.buyer ? this.writeBuyer(release.buyer) : null;
     this.upsertTender.run({
       id: release.id,
@@ -248,7 +259,20 @@ export class PublicRecordsWriter {
   finish(): void {
     this.db.transaction(() => {
       this.db.exec(`
+        -- A CPV code described by any release (of this tender or another) is described everywhere.
+        -- One description per code first, so that a code on many tenders costs no more than linear.
+        CREATE TEMP TABLE cpv_described AS
+          SELECT code, max(description) AS description FROM tender_cpv WHERE description IS NOT NULL GROUP BY code;
+        CREATE UNIQUE INDEX temp.cpv_described_by_code ON cpv_described (code);
+        UPDATE tender_cpv SET description = (SELECT d.description FROM cpv_described d WHERE d.code = tender_cpv.code)
+          WHERE description IS NULL AND code IN (SELECT code FROM cpv_described);
+        DROP TABLE temp.cpv_described;
+
         UPDATE tenders SET
+          open_until = CASE WHEN status = 'open' THEN coalesce(deadline,
+            strftime('%Y-%m-%dT%H:%M:%SZ', published_at, '+${NO_DEADLINE_OPEN_DAYS} days')) END,
+          -- No release of the tender names a place: the buyer's address, as any release gave it.
+          region = coalesce(region, (SELECT region FROM buyers b WHERE b.id = tenders.buyer_id)),
           value_amount = coalesce(source_value_amount,
             (SELECT sum(amount) FROM tender_awards a WHERE a.tender_id = tenders.id)),
           value_currency = CASE WHEN source_value_amount IS NOT NULL THEN source_value_currency
@@ -274,7 +298,8 @@ export class PublicRecordsWriter {
         INSERT INTO framework_words (framework_words) VALUES ('rebuild');
       `);
     })();
-    this.db.pragma('optimize');
+    // Inside an import's transaction the importer optimizes once it has committed.
+    if (!this.db.inTransaction) this.db.pragma('optimize');
     markPublicRecordsChanged(this.db);
   }
 }

@@ -23,7 +23,9 @@ import { listEnvelope, responses } from './responses.ts';
 /** Tenders, buyers, suppliers and frameworks: read-only public records. */
 export function publicRecordRoutes(context: ServiceContext): FastifyPluginAsyncZod {
   const { publicRecords } = context;
-  const today = () => context.clock().toISOString().slice(0, 10);
+  // Statuses depend on the time of the question: every read is asked at the service clock's now.
+  const now = () => context.clock();
+  const today = () => now().toISOString().slice(0, 10);
 
   return async (app) => {
     app.get(
@@ -38,7 +40,11 @@ export function publicRecordRoutes(context: ServiceContext): FastifyPluginAsyncZ
         },
       },
       async (request) =>
-        listEnvelope(publicRecords.searchTenders(request.query), request.query.limit, request.query.offset),
+        listEnvelope(
+          publicRecords.searchTenders(request.query, now()),
+          request.query.limit,
+          request.query.offset,
+        ),
     );
 
     app.get(
@@ -53,7 +59,7 @@ export function publicRecordRoutes(context: ServiceContext): FastifyPluginAsyncZ
         },
       },
       async (request) => {
-        const tender = publicRecords.getTender(request.params.id);
+        const tender = publicRecords.getTender(request.params.id, now());
         if (!tender) throw notFound(`Tender ${request.params.id}`);
         return { data: tender };
       },
@@ -71,7 +77,11 @@ export function publicRecordRoutes(context: ServiceContext): FastifyPluginAsyncZ
         },
       },
       async (request) =>
-        listEnvelope(publicRecords.listBuyers(request.query), request.query.limit, request.query.offset),
+        listEnvelope(
+          publicRecords.listBuyers(request.query, now()),
+          request.query.limit,
+          request.query.offset,
+        ),
     );
 
     app.get(
@@ -86,7 +96,7 @@ export function publicRecordRoutes(context: ServiceContext): FastifyPluginAsyncZ
         },
       },
       async (request) => {
-        const buyer = publicRecords.getBuyer(request.params.id);
+        const buyer = publicRecords.getBuyer(request.params.id, now());
         if (!buyer) throw notFound(`Buyer ${request.params.id}`);
         return { data: { ...buyer, tenderPreviewLimit: TENDER_PREVIEW_LIMIT } };
       },
@@ -104,7 +114,11 @@ export function publicRecordRoutes(context: ServiceContext): FastifyPluginAsyncZ
         },
       },
       async (request) =>
-        listEnvelope(publicRecords.listSuppliers(request.query), request.query.limit, request.query.offset),
+        listEnvelope(
+          publicRecords.listSuppliers(request.query, now()),
+          request.query.limit,
+          request.query.offset,
+        ),
     );
 
     app.get(
@@ -119,7 +133,7 @@ export function publicRecordRoutes(context: ServiceContext): FastifyPluginAsyncZ
         },
       },
       async (request) => {
-        const supplier = publicRecords.getSupplier(request.params.id);
+        const supplier = publicRecords.getSupplier(request.params.id, now());
         if (!supplier) throw notFound(`Supplier ${request.params.id}`);
         return { data: { ...supplier, tenderPreviewLimit: TENDER_PREVIEW_LIMIT } };
       },
@@ -138,7 +152,7 @@ export function publicRecordRoutes(context: ServiceContext): FastifyPluginAsyncZ
       },
       async (request) =>
         listEnvelope(
-          publicRecords.listFrameworks(request.query, today()),
+          publicRecords.listFrameworks(request.query, today(), now()),
           request.query.limit,
           request.query.offset,
         ),
@@ -156,7 +170,7 @@ export function publicRecordRoutes(context: ServiceContext): FastifyPluginAsyncZ
         },
       },
       async (request) => {
-        const framework = publicRecords.getFramework(request.params.id, today());
+        const framework = publicRecords.getFramework(request.params.id, today(), now());
         if (!framework) throw notFound(`Framework ${request.params.id}`);
         return { data: { ...framework, relatedRecordLimit: RELATED_RECORD_LIMIT } };
       },
