@@ -20,6 +20,35 @@ export interface FailedAnswer {
   headers: Readonly<Record<string, string>>;
 }
 
+/** At most this many field errors are kept from a problem body; `omittedFieldErrors` counts the rest. */
+export const MAX_FIELD_ERRORS = 100;
+/** Longest text kept from a problem body's strings (detail, field, message); longer ones are cut. */
+const MAX_TEXT = 2000;
+const MAX_TOKEN = 200;
+
+/** A string of the body, cut to `max`, or null when the value is not a string. */
+function textOf(value: unknown, max: number): string | null {
+  if (typeof value !== 'string') return null;
+  return value.length <= max ? value : `${value.slice(0, max - 1)}…`;
+}
+
+/**
+ * The field errors of a problem body: the first MAX_FIELD_ERRORS well-formed entries, each string
+ * cut short, whatever the body holds; reading stops there, so a huge list costs nothing more.
+ */
+function fieldErrorsOf(errors: unknown): { kept: FieldError[]; omitted: number } {
+  if (!Array.isArray(errors)) return { kept: [], omitted: 0 };
+  const kept: FieldError[] = [];
+  let index = 0;
+  for (; index < errors.length && kept.length < MAX_FIELD_ERRORS; index++) {
+    const entry = errors[index] as { field?: unknown; message?: unknown } | null;
+    const field = textOf(entry?.field, MAX_TOKEN);
+    const message = textOf(entry?.message, MAX_TOKEN);
+    if (field !== null && message !== null) kept.push({ field, message });
+  }
+  return { kept, omitted: errors.length - index };
+}
+
 /** An answer of the service that is not a success: status, code, detail and the request id to quote. */
 export class ApiError extends ProcurementClientError {
   override name = 'ApiError';
@@ -43,10 +72,9 @@ export class ApiError extends ProcurementClientError {
   /** The one place that decides which class an answer becomes. */
   static from(status: number, body: unknown, headers: Record<string, string>): ApiError {
     const problem = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-    const code = typeof problem.code === 'string' ? problem.code : `http_${status}`;
-    const detail = typeof problem.detail === 'string' ? problem.detail : `The service answered ${status}.`;
-    const requestId =
-      typeof problem.requestId === 'string' ? problem.requestId : (headers['x-request-id'] ?? null);
+    const code = textOf(problem.code, MAX_TOKEN) ?? `http_${status}`;
+    const detail = textOf(problem.detail, MAX_TEXT) ?? `The service answered ${status}.`;
+    const requestId = textOf(problem.requestId, MAX_TOKEN) ?? textOf(headers['x-request-id'], MAX_TOKEN);
     const answer: FailedAnswer = { status, code, detail, requestId, headers };
     switch (code) {
       case 'missing_api_key':
@@ -55,7 +83,10 @@ export class ApiError extends ProcurementClientError {
       case 'disabled_api_key':
         return new AuthenticationError(answer);
       case 'missing_scope':
-        return new MissingScopeError(answer, (problem.requiredScope as Scope | undefined) ?? null);
+        return new MissingScopeError(
+          answer,
+          (textOf(problem.requiredScope, MAX_TOKEN) as Scope | null) ?? null,
+        );
       case 'plan_without_api_access':
         return new PlanError(answer);
       case 'forbidden':
@@ -67,11 +98,10 @@ export class ApiError extends ProcurementClientError {
       case 'pipeline_submission_not_allowed':
         return new SubmissionNotAllowedError(answer);
       case 'invalid_request':
-      case 'empty_update':
-        return new ValidationError(
-          answer,
-          Array.isArray(problem.errors) ? (problem.errors as FieldError[]) : [],
-        );
+      case 'empty_update': {
+        const { kept, omitted } = fieldErrorsOf(problem.errors);
+        return new ValidationError(answer, kept, omitted);
+      }
       case 'rate_limited':
         return new RateLimitedError(answer, retryAfterSeconds(headers['retry-after']));
     }
@@ -128,12 +158,16 @@ export class SubmissionNotAllowedError extends ApiError {
   override name = 'SubmissionNotAllowedError';
 }
 
-/** 400: the request was refused; `fieldErrors` names each field (empty for an empty update). */
+/**
+ * 400: the request was refused; `fieldErrors` names each field (empty for an empty update), the
+ * first MAX_FIELD_ERRORS of them, and `omittedFieldErrors` counts those left out.
+ */
 export class ValidationError extends ApiError {
   override name = 'ValidationError';
   constructor(
     answer: FailedAnswer,
     readonly fieldErrors: FieldError[],
+    readonly omittedFieldErrors = 0,
   ) {
     super(answer);
   }
@@ -173,12 +207,13 @@ export class AbortedError extends ProcurementClientError {
   override name = 'AbortedError';
 }
 
-/** A success whose body does not have the documented shape: `issues` says where. */
+/** A success whose body does not have the documented shape: `issues` says where (the first 100). */
 export class ResponseValidationError extends ProcurementClientError {
   override name = 'ResponseValidationError';
+  readonly issues: { path: string; message: string }[];
   constructor(
     readonly operation: string,
-    readonly issues: { path: string; message: string }[],
+    issues: readonly { path: string; message: string }[],
     readonly requestId: string | null,
   ) {
     super(
@@ -187,6 +222,7 @@ export class ResponseValidationError extends ProcurementClientError {
         .map((issue) => `${issue.path || '(root)'}: ${issue.message}`)
         .join('; ')})`,
     );
+    this.issues = issues.slice(0, MAX_FIELD_ERRORS);
   }
 }
 

@@ -34,6 +34,7 @@ import {
   AbortedError,
   ApiError,
   ConnectionError,
+  MAX_FIELD_ERRORS,
   ProcurementClientError,
   RateLimitedError,
   ResponseValidationError,
@@ -535,7 +536,7 @@ export class ProcurementClient {
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
     this.attemptCount++;
     let status: number;
-    let text: string;
+    let text: string | null;
     let responseHeaders: Record<string, string>;
     try {
       const response = await request(url, {
@@ -547,7 +548,8 @@ export class ProcurementClient {
       });
       status = response.statusCode;
       responseHeaders = flattenHeaders(response.headers);
-      text = await response.body.text();
+      const success = status >= 200 && status < 300;
+      text = await readBounded(response.body, success ? MAX_SUCCESS_BYTES : MAX_PROBLEM_BYTES);
     } catch (error) {
       if (options.signal?.aborted) throw new AbortedError(`${operation.name} was cancelled`);
       if (timeout.aborted || isTimeout(error)) {
@@ -558,14 +560,23 @@ export class ProcurementClient {
         cause: error,
       });
     }
-    const json = parseJson(text);
+    const json = text === null ? null : parseJson(text);
     if (status < 200 || status >= 300) throw ApiError.from(status, json, responseHeaders);
+    if (text === null) {
+      throw new ResponseValidationError(
+        operation.name,
+        [{ path: '', message: `the body is larger than ${MAX_SUCCESS_BYTES / 1024 / 1024} MiB` }],
+        responseHeaders['x-request-id'] ?? null,
+      );
+    }
     if (operation.schema === null) return undefined as z.infer<S>;
     const parsed = operation.schema.safeParse(json);
     if (!parsed.success) {
       throw new ResponseValidationError(
         operation.name,
-        parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+        parsed.error.issues
+          .slice(0, MAX_FIELD_ERRORS)
+          .map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
         responseHeaders['x-request-id'] ?? null,
       );
     }
@@ -616,6 +627,29 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
     if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return flat;
+}
+
+/**
+ * The service's answers are small: a page is at most 100 records, a problem at most 100 field
+ * errors. A body past these sizes is not read further, so a broken or hostile server cannot
+ * make the client hold or parse an unbounded answer.
+ */
+const MAX_SUCCESS_BYTES = 32 * 1024 * 1024;
+const MAX_PROBLEM_BYTES = 1024 * 1024;
+
+/** The body as text, or null (its connection closed) once it passes `maxBytes`. */
+async function readBounded(body: Dispatcher.ResponseData['body'], maxBytes: number): Promise<string | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) {
+      body.destroy();
+      return null;
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function parseJson(text: string): unknown {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 /** What the fault server does with one request. */
 export type Fault =
-  | { status: number; headers?: Record<string, string>; body?: unknown }
+  | { status: number; headers?: Record<string, string>; body?: unknown; rawBody?: string }
   /** Destroys the connection without an answer. */
   | 'reset'
   /** Never answers (until the server stops). */
@@ -39,7 +39,7 @@ export async function startFaultServer(): Promise<FaultServer> {
       return;
     }
     if (fault === 'hang') return;
-    const json = fault.body === undefined ? '' : JSON.stringify(fault.body);
+    const json = fault.rawBody ?? (fault.body === undefined ? '' : JSON.stringify(fault.body));
     response.writeHead(fault.status, {
       'content-type': fault.status >= 400 ? 'application/problem+json' : 'application/json',
       ...fault.headers,
