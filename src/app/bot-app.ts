@@ -108,7 +108,16 @@ export function createBotApp(options: BotAppOptions): BotApp {
     },
     stop: async () => {
       await app.stop();
-      await dispatcher.close();
+      // In-flight calls get two seconds to finish; a hung service does not hold the stop up.
+      let timer: NodeJS.Timeout | undefined;
+      const closed = await Promise.race([
+        dispatcher.close().then(() => true),
+        new Promise<false>((resolve) => {
+          timer = setTimeout(() => resolve(false), 2000);
+        }),
+      ]);
+      clearTimeout(timer);
+      if (!closed) await dispatcher.destroy();
     },
   };
 }

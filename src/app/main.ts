@@ -22,7 +22,9 @@ export async function runBot(env: NodeJS.ProcessEnv = process.env): Promise<numb
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
+  logger.info('stopping');
   await bot.stop();
   store.close();
+  logger.info('stopped');
   return 0;
 }

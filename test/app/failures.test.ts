@@ -1,7 +1,12 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KeyCipher } from '../../src/app/security/key-cipher.ts';
+import { openBotStore } from '../../src/app/storage/bot-store.ts';
 import type { FakeMessage } from '../../src/fake-slack/fake-slack.ts';
 import { eventually, type RunningBot, startBot, tenderCommand } from '../support/bot.ts';
 import { type FaultServer, startFaultServer } from '../support/fault-server.ts';
@@ -97,4 +102,144 @@ describe('failures people understand', () => {
     expect(textOf(message)).toContain('Try again in 45 seconds');
     expect(textOf(message)).toContain('error/try_again');
   });
+});
+
+describe('the service’s own words', () => {
+  it('escapes a problem’s detail before it reaches mrkdwn', async () => {
+    faults.play([
+      {
+        status: 403,
+        body: { status: 403, code: 'forbidden', detail: '<!channel> & <@U123> may not', requestId: 'r5' },
+      },
+    ]);
+    const text = textOf(await command('bookmarks'));
+    expect(text).toContain('&lt;!channel&gt; &amp; &lt;@U123&gt; may not');
+    expect(text).not.toContain('<!channel>');
+  });
+});
+
+/** A service that answers every request with an empty page after `delayMs`. */
+async function startSlowService(delayMs: number): Promise<{ url: string; stop: () => Promise<void> }> {
+  const server = createServer((_request, response) => {
+    setTimeout(() => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(emptyPage.body));
+    }, delayMs);
+  });
+  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    stop: () =>
+      new Promise((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
+}
+
+/** A loopback address where nothing listens: a stopped service (connections refused). */
+async function stoppedServiceUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((done) => server.close(done));
+  return `http://127.0.0.1:${port}`;
+}
+
+describe('failures said fast', () => {
+  it('a stopped service: the first sentence arrives within 3 s', async () => {
+    const stopped = await startBot({
+      serviceUrl: await stoppedServiceUrl(),
+      defaultKey: 'pis_failure_test_0123456789abcdefghijklmnopqr',
+      databasePath: join(dir, 'stopped.db'),
+    });
+    try {
+      const started = Date.now();
+      const first = await tenderCommand(stopped, MEMBER, CHANNEL, 'search clean', 10_000);
+      const waited = Date.now() - started;
+      expect(waited).toBeLessThan(3000);
+      // Refused connections fail fast: the failure itself is the first sentence.
+      expect(textOf(first)).toContain('did not answer');
+    } finally {
+      await stopped.stop();
+    }
+  }, 60_000);
+
+  it('a service that hangs: the person hears within 3 s that it is slow', async () => {
+    const hanging = await startFaultServer();
+    hanging.play(['hang']);
+    const hungBot = await startBot({
+      serviceUrl: hanging.baseUrl,
+      defaultKey: 'pis_failure_test_0123456789abcdefghijklmnopqr',
+      databasePath: join(dir, 'hung.db'),
+    });
+    try {
+      const started = Date.now();
+      const first = await tenderCommand(hungBot, MEMBER, CHANNEL, 'search clean', 10_000);
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(first.text).toBe('The tender service is slow to answer; still trying…');
+    } finally {
+      await hungBot.stop();
+      await hanging.stop();
+    }
+  }, 60_000);
+
+  it('a slow service: says so within 3 s, then replaces that message with the answer', async () => {
+    const slow = await startSlowService(4500);
+    const slowBot = await startBot({
+      serviceUrl: slow.url,
+      defaultKey: 'pis_failure_test_0123456789abcdefghijklmnopqr',
+      databasePath: join(dir, 'slow.db'),
+    });
+    try {
+      const started = Date.now();
+      const first = await tenderCommand(slowBot, MEMBER, CHANNEL, 'search clean', 10_000);
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(first.text).toBe('The tender service is slow to answer; still trying…');
+      const before = slowBot.slack.messagesIn(CHANNEL, MEMBER).length;
+      // The same message becomes the answer; nothing new is added.
+      await eventually(
+        () => textOf(first).includes('No tenders match “clean”'),
+        'the answer in place',
+        20_000,
+      );
+      expect(slowBot.slack.messagesIn(CHANNEL, MEMBER)).toHaveLength(before);
+    } finally {
+      await slowBot.stop();
+      await slow.stop();
+    }
+  }, 60_000);
+});
+
+describe('a changed encryption key', () => {
+  it('is said at start in the log and to the person: an admin must reconnect', async () => {
+    const path = join(dir, 'rekeyed.db');
+    const store = openBotStore(`sqlite:${path}`);
+    store.saveConnection({
+      teamId: 'T0TENDER',
+      encryptedApiKey: new KeyCipher(randomBytes(32).toString('base64')).encrypt(
+        'pis_old_key_0123456789abcdef',
+      ),
+      serviceUrl: null,
+      connectedBy: 'U0ADMIN',
+      connectedAt: '2026-11-01T00:00:00Z',
+    });
+    store.close();
+    const rekeyed = await startBot({
+      serviceUrl: faults.baseUrl,
+      databasePath: path,
+      encryptionKey: randomBytes(32).toString('base64'),
+    });
+    try {
+      expect(rekeyed.logs()).toMatch(
+        /"teamId":"T0TENDER".*cannot be decrypted.*reconnect with \/tender connect/,
+      );
+      const message = await tenderCommand(rekeyed, MEMBER, CHANNEL, 'search clean', 10_000);
+      expect(textOf(message)).toContain('A workspace admin must reconnect with `/tender connect`');
+      expect(textOf(message)).not.toContain('error/try_again');
+      expect(rekeyed.logs()).not.toContain('pis_old_key_0123456789abcdef');
+    } finally {
+      await rekeyed.stop();
+    }
+  }, 60_000);
 });
