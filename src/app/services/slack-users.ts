@@ -39,6 +39,7 @@ export class SlackUsers {
   }
 
   get size(): number {
+    this.cache.purgeStale();
     return this.cache.size;
   }
 }

@@ -89,6 +89,8 @@ export class WorkspaceClients {
 
   /** How many entries each cache holds now (tests of the bounds). */
   get sizes(): { decryptedKeys: number; clients: number } {
+    this.decrypted.purgeStale();
+    this.clients.purgeStale();
     return { decryptedKeys: this.decrypted.size, clients: this.clients.size };
   }
 

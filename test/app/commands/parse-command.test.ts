@@ -94,3 +94,60 @@ describe('parseDirectory and parseAmount', () => {
     expect(parseAmount('abc')).toBeNull();
   });
 });
+
+describe('deadline filters mean tenders one can still bid for', () => {
+  it('adds status open to closes<14d and closes>30d when no status is asked', () => {
+    expect(parseSearch('closes<14d', now)).toMatchObject({
+      filters: { status: 'open', deadlineFrom: '2026-11-21', deadlineTo: '2026-12-05' },
+    });
+    expect(parseSearch('cleaning closes>30d', now)).toMatchObject({
+      filters: { status: 'open', deadlineFrom: '2026-12-21' },
+    });
+  });
+
+  it('keeps a status that is asked for, and adds none without a deadline filter', () => {
+    expect(parseSearch('closes<14d status:awarded', now)).toMatchObject({ filters: { status: 'awarded' } });
+    const plain = parseSearch('cleaning', now);
+    expect(plain.ok && plain.filters.status).toBeUndefined();
+  });
+});
+
+describe('the parsers are linear in what is typed', () => {
+  /** Time of `parse` on `text`, best of a few rounds (the machine is shared). */
+  const time = (parse: (text: string) => unknown, text: string) => {
+    let best = Number.POSITIVE_INFINITY;
+    for (let round = 0; round < 5; round++) {
+      const started = performance.now();
+      for (let repeat = 0; repeat < 20; repeat++) parse(text);
+      best = Math.min(best, performance.now() - started);
+    }
+    return best;
+  };
+  // Slack's command text is at most 4,000 characters; ten times that must cost about ten times as much.
+  const hostile = [
+    (length: number) => 'region:"a '.repeat(length / 10).slice(0, length),
+    (length: number) => '"'.repeat(length),
+    (length: number) => 'a'.repeat(length),
+    (length: number) => 'value>1,000,000,000 '.repeat(length / 20).slice(0, length),
+    (length: number) => 'closes<14d status:open cpv:909 "x y" '.repeat(length / 36).slice(0, length),
+    (length: number) => 'a:'.repeat(length / 2),
+    (length: number) => '“'.repeat(length),
+  ];
+
+  it('parseSearch, parseDirectory and parseCommand on 4,000 and 40,000 characters', () => {
+    expect(hostile.length).toBeGreaterThan(0);
+    for (const [index, make] of hostile.entries()) {
+      for (const parse of [
+        (text: string) => parseSearch(text, now),
+        (text: string) => parseDirectory(text),
+        (text: string) => parseCommand(`search ${text}`),
+      ]) {
+        const small = time(parse, make(4000));
+        const large = time(parse, make(40_000));
+        // Linear is about 10; quadratic would be about 100. The margin is for a loaded machine.
+        expect(large / Math.max(small, 0.05), `pattern ${index}`).toBeLessThan(35);
+        expect(small, `pattern ${index} on 4,000 characters`).toBeLessThan(200);
+      }
+    }
+  }, 60_000);
+});

@@ -1,0 +1,116 @@
+import { randomBytes } from 'node:crypto';
+import { Agent } from 'undici';
+import { afterAll, describe, expect, it } from 'vitest';
+import { KeyCipher } from '../../../src/app/security/key-cipher.ts';
+import {
+  CACHE_LIMITS,
+  KeyUnreadableError,
+  NotConnectedError,
+  WorkspaceClients,
+} from '../../../src/app/services/workspace-clients.ts';
+import { openBotStore } from '../../../src/app/storage/bot-store.ts';
+
+const dispatcher = new Agent();
+afterAll(() => dispatcher.close());
+
+/** A cipher that counts decryptions, and a store holding `teams` connected workspaces. */
+function setUp(teams: number) {
+  const store = openBotStore('sqlite::memory:');
+  const cipher = new KeyCipher(randomBytes(32).toString('base64'));
+  let decryptions = 0;
+  const decrypt = cipher.decrypt.bind(cipher);
+  cipher.decrypt = (stored: string) => {
+    decryptions++;
+    return decrypt(stored);
+  };
+  for (let index = 0; index < teams; index++) {
+    store.saveConnection({
+      teamId: `T${index}`,
+      encryptedApiKey: cipher.encrypt(`pis_key_${index}_0123456789abcdef`),
+      serviceUrl: null,
+      connectedBy: 'U0ADMIN',
+      connectedAt: '2026-11-01T00:00:00Z',
+    });
+  }
+  let now = 1_000_000;
+  const clients = new WorkspaceClients(
+    store,
+    cipher,
+    { serviceUrl: 'http://127.0.0.1:9', apiKey: null, timeoutMs: 1000 },
+    dispatcher,
+    () => now,
+  );
+  return {
+    store,
+    cipher,
+    clients,
+    decryptions: () => decryptions,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
+}
+
+describe('the cache of decrypted keys and clients', () => {
+  it('holds at most its bound, however many workspaces ask', () => {
+    const { clients } = setUp(CACHE_LIMITS.decryptedKeys.max + 15);
+    for (let index = 0; index < CACHE_LIMITS.decryptedKeys.max + 15; index++) clients.forTeam(`T${index}`);
+    expect(clients.sizes.decryptedKeys).toBe(CACHE_LIMITS.decryptedKeys.max);
+    expect(clients.sizes.clients).toBeLessThanOrEqual(CACHE_LIMITS.clients.max);
+  });
+
+  it('forgets a decrypted key after its time limit (a fake clock), and decrypts again when asked', () => {
+    const { clients, decryptions, advance } = setUp(1);
+    clients.forTeam('T0');
+    clients.forTeam('T0');
+    expect(decryptions()).toBe(1);
+    advance(CACHE_LIMITS.decryptedKeys.ttlMs - 1);
+    expect(clients.sizes.decryptedKeys).toBe(1);
+    advance(2);
+    expect(clients.sizes.decryptedKeys).toBe(0);
+    clients.forTeam('T0');
+    expect(decryptions()).toBe(2);
+    advance(CACHE_LIMITS.clients.ttlMs + 1);
+    expect(clients.sizes).toEqual({ decryptedKeys: 0, clients: 0 });
+  });
+
+  it('drops the key and its client on disconnect', () => {
+    const { clients, store } = setUp(2);
+    clients.forTeam('T0');
+    clients.forTeam('T1');
+    expect(clients.sizes).toEqual({ decryptedKeys: 2, clients: 2 });
+    clients.forget('T0');
+    store.removeConnection('T0');
+    expect(clients.sizes).toEqual({ decryptedKeys: 1, clients: 1 });
+    expect(() => clients.forTeam('T0')).toThrow(NotConnectedError);
+  });
+
+  it('uses a newly connected key at once, not the cached one', () => {
+    const { clients, store, cipher } = setUp(1);
+    const before = clients.forTeam('T0').client;
+    store.saveConnection({
+      teamId: 'T0',
+      encryptedApiKey: cipher.encrypt('pis_new_key_0123456789abcdef'),
+      serviceUrl: null,
+      connectedBy: 'U0ADMIN',
+      connectedAt: '2026-11-02T00:00:00Z',
+    });
+    expect(clients.forTeam('T0').client).not.toBe(before);
+  });
+});
+
+describe('a stored key this ENCRYPTION_KEY cannot read', () => {
+  it('is named at start and is a KeyUnreadableError when used', async () => {
+    const { clients, store } = setUp(1);
+    store.saveConnection({
+      teamId: 'TOLD',
+      encryptedApiKey: new KeyCipher(randomBytes(32).toString('base64')).encrypt('pis_old_0123456789abcdef'),
+      serviceUrl: null,
+      connectedBy: 'U0ADMIN',
+      connectedAt: '2026-11-01T00:00:00Z',
+    });
+    expect(await clients.unreadableKeys()).toEqual(['TOLD']);
+    expect(() => clients.forTeam('TOLD')).toThrow(KeyUnreadableError);
+    expect(() => clients.forTeam('T0')).not.toThrow();
+  });
+});
