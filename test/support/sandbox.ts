@@ -31,7 +31,7 @@ export interface ApiAnswer {
 
 /** A real server on a real SQLite file in a temporary folder, on a free loopback port. */
 export async function startTestSandbox(
-  options: { fixture?: object; demo?: number; clock?: () => Date; dir?: string } = {},
+  options: { fixture?: object; demo?: number; clock?: () => Date; dir?: string; logLevel?: string } = {},
 ): Promise<TestSandbox> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'tenderbot-test-'));
   const dbPath = join(dir, 'service.db');
@@ -43,6 +43,7 @@ export async function startTestSandbox(
     fixture: fixturePath,
     demo: options.demo ?? TEST_DEMO_TENDERS,
     clock: options.clock,
+    logLevel: options.logLevel,
   });
   return {
     ...sandbox,

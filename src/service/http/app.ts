@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -73,8 +74,6 @@ export interface ServiceAppOptions {
   clock?: () => Date;
   /** Request logs: off by default; a level sends pino JSON lines to standard error. */
   logLevel?: string;
-  /** Where log lines go instead of standard error (tests read them). */
-  logStream?: { write(line: string): void };
   /** Query totals remembered while public records are unchanged; 0 turns the cache off. */
   countCacheSize?: number;
 }
@@ -105,7 +104,7 @@ export async function buildServiceApp(options: ServiceAppOptions): Promise<Servi
     logger: options.logLevel
       ? {
           level: options.logLevel,
-          stream: options.logStream ?? process.stderr,
+          stream: process.stderr,
           // The URL is logged without any API key a caller put in its query string.
           serializers: { req: (request: FastifyRequest) => loggedRequest(request) },
         }
@@ -126,7 +125,17 @@ export async function buildServiceApp(options: ServiceAppOptions): Promise<Servi
     frameworkErrors: (error, request, reply) => answerFrameworkError(error, request, reply),
     // Requests Node's HTTP parser refuses before Fastify sees them (bad headers, oversized heads).
     clientErrorHandler: (error, socket) => answerClientError(error, socket),
+    // Node would answer a missing Host with an empty 400 of its own; the hook below answers it.
+    http: { requireHostHeader: false },
   }).withTypeProvider<ZodTypeProvider>();
+  // Node answers these itself, outside Fastify: an `Expect` other than 100-continue (417) and
+  // CONNECT (the socket is dropped). Both get a problem answer instead.
+  app.server.on('checkExpectation', (_request, response: ServerResponse) => {
+    response.socket?.end(rawProblem('Expect', 'must be 100-continue or absent'));
+  });
+  app.server.on('connect', (_request, socket: Socket) => {
+    socket.end(rawProblem('request', 'must not be a CONNECT: this service is not a proxy'));
+  });
 
   /** A router error, answered after the key check like any other request under /v1. */
   function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
@@ -182,6 +191,9 @@ export async function buildServiceApp(options: ServiceAppOptions): Promise<Servi
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
+    if (request.raw.httpVersion === '1.1' && !request.headers.host) {
+      throw invalidField('Host', 'must be sent with every HTTP/1.1 request');
+    }
   });
   app.addHook('onRequest', authenticate(context.organisations, limiter, context.clock));
 
@@ -310,23 +322,26 @@ function loggedRequest(request: FastifyRequest) {
  */
 function answerClientError(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed || !socket.writable) return;
-  const requestId = randomUUID();
   const message =
     error.code === 'HPE_HEADER_OVERFLOW'
       ? 'must have a request line and headers of at most 16 KiB in all'
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? 'must arrive in full within the server’s time limit'
         : 'must be a well-formed HTTP/1.1 request';
-  const body = JSON.stringify(invalidField('request', message).toBody(requestId));
-  socket.end(
-    [
-      'HTTP/1.1 400 Bad Request',
-      `Content-Type: ${PROBLEM_CONTENT_TYPE}`,
-      `Content-Length: ${Buffer.byteLength(body)}`,
-      `X-Request-Id: ${requestId}`,
-      'Connection: close',
-      '',
-      body,
-    ].join('\r\n'),
-  );
+  socket.end(rawProblem('request', message));
+}
+
+/** A whole HTTP response, written straight to a socket: a 400 problem naming `field`, with a request id. */
+function rawProblem(field: string, message: string): string {
+  const requestId = randomUUID();
+  const body = JSON.stringify(invalidField(field, message).toBody(requestId));
+  return [
+    'HTTP/1.1 400 Bad Request',
+    `Content-Type: ${PROBLEM_CONTENT_TYPE}`,
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    `X-Request-Id: ${requestId}`,
+    'Connection: close',
+    '',
+    body,
+  ].join('\r\n');
 }
