@@ -6,8 +6,11 @@ import { runSandboxServe } from './sandbox-serve.ts';
 export const USAGE = `Usage: tenderbot <command>
 
   start [--data ./data] [--port 3030] [--service-port 4010] [--bot-port 3000] [--demo N]
+        [--real-data [--ocds ../shared/data/ocds]]
       With Slack credentials in the environment, the Slack app; without, the local workbench:
       the service with demo data, a fake Slack with a web page, and the app between them.
+      --real-data serves the real OCDS files of --ocds instead, in a database of their own
+      (./data/real unless --data is given), imported once.
 
   bot
       Run the Slack app, configured by the environment (and .env): see README.md.
@@ -82,6 +85,8 @@ const START_OPTIONS = {
   'service-port': { type: 'string' },
   'bot-port': { type: 'string' },
   demo: { type: 'string' },
+  'real-data': { type: 'boolean' },
+  ocds: { type: 'string' },
 } as const;
 
 const KEY_OPTIONS = {
@@ -94,7 +99,7 @@ const KEY_OPTIONS = {
   rate: { type: 'string' },
 } as const;
 
-type OptionSpec = Record<string, { type: 'string'; multiple?: boolean }>;
+type OptionSpec = Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
 
 function parse<T extends OptionSpec>(args: string[], options: T) {
   return parseArgs({ args, options, allowPositionals: true, strict: true });

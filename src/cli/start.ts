@@ -1,11 +1,25 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
+import { ocdsFilesIn } from '../service/sandbox.ts';
+import { PublicRecordsRefusal } from '../service/store/public-records-meta.ts';
 import { startWorkbench } from '../workbench/start-workbench.ts';
-import { integerOption } from './main.ts';
+import { integerOption, UsageError } from './main.ts';
 
 interface StartArgs {
-  values: { data?: string; port?: string; 'service-port'?: string; 'bot-port'?: string; demo?: string };
+  values: {
+    data?: string;
+    port?: string;
+    'service-port'?: string;
+    'bot-port'?: string;
+    demo?: string;
+    'real-data'?: boolean;
+    ocds?: string;
+  };
 }
+
+/** Where the real OCDS files sit beside a checkout, and the workbench folder that serves them. */
+export const DEFAULT_OCDS_FOLDER = '../shared/data/ocds';
+const REAL_DATA_DIR = './data/real';
 
 /**
  * `tenderbot start` (npm start): the real app when Slack credentials are configured; otherwise
@@ -17,16 +31,34 @@ export async function runStart({ values }: StartArgs): Promise<number> {
     const { runBot } = await import('../app/main.ts');
     return runBot();
   }
+  const realData = values['real-data'] === true;
+  if (values.ocds && !realData) throw new UsageError('--ocds goes with --real-data');
+  if (realData && values.demo) throw new UsageError('--demo and --real-data cannot be used together');
+  const imports = realData ? realDataFiles(values.ocds ?? DEFAULT_OCDS_FOLDER) : undefined;
+  if (imports) process.stdout.write('Reading the real OCDS files (once per data folder; about 10 s)…\n');
+  // Real data gets a folder of its own: demo and real tenders are never mixed in one database.
+  const dataDir = values.data ?? (realData ? REAL_DATA_DIR : './data');
   const workbench = await startWorkbench({
-    dataDir: values.data ?? './data',
+    dataDir,
+    imports,
     port: integerOption('port', values.port, 3030),
     servicePort: integerOption('service-port', values['service-port'], 4010),
     botPort: integerOption('bot-port', values['bot-port'], 3000),
     demo: values.demo ? integerOption('demo', values.demo, 5000, 1) : undefined,
+  }).catch((error: unknown) => {
+    if (!(error instanceof PublicRecordsRefusal)) throw error;
+    throw new Error(
+      realData
+        ? `${dataDir} holds generated demo tenders, and real data is never mixed with them. Leave out --data (real data has its own folder, ${REAL_DATA_DIR}) or give --data a new folder.`
+        : `${dataDir} cannot be served as it is: ${error.message}`,
+    );
   });
   process.stdout.write(
     [
       'No Slack credentials (SLACK_BOT_TOKEN): starting the local workbench.',
+      imports
+        ? `  data:     real tenders from ${imports.length} OCDS files in ${values.ocds ?? DEFAULT_OCDS_FOLDER}`
+        : '  data:     generated demo tenders (npm start -- --real-data serves the real OCDS files)',
       `  service:  ${workbench.serviceUrl}/v1 (reference at ${workbench.serviceUrl}/docs)`,
       `  a key to paste into /tender connect: ${workbench.keyToConnect}`,
       `Open ${workbench.url} and type /tender search cleaning`,
@@ -39,4 +71,14 @@ export async function runStart({ values }: StartArgs): Promise<number> {
   });
   await workbench.stop();
   return 0;
+}
+
+/** The OCDS files of the folder, or a sentence saying where they were looked for. */
+function realDataFiles(folder: string): string[] {
+  const files = existsSync(folder) ? ocdsFilesIn(folder) : [];
+  if (files.length === 0)
+    throw new UsageError(
+      `--real-data found no OCDS files (.json, .jsonl, plain or .gz) in ${folder}; name the folder with --ocds DIR`,
+    );
+  return files;
 }

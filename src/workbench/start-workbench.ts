@@ -18,6 +18,11 @@ export interface WorkbenchOptions {
   servicePort?: number;
   botPort?: number;
   demo?: number;
+  /**
+   * OCDS files to serve instead of demo data: imported into the data folder's database once
+   * (all or nothing), and refused on a database that holds demo tenders.
+   */
+  imports?: string[];
   logLevel?: string;
 }
 
@@ -32,7 +37,7 @@ export interface RunningWorkbench {
 
 /**
  * Everything a person needs to try Tenderbot with no Slack workspace: the local service with
- * demo data, the fake Slack with the workbench page on it, and the real app between them.
+ * demo data (or imported real data), the fake Slack with the workbench page on it, and the real app between them.
  */
 export async function startWorkbench(options: WorkbenchOptions): Promise<RunningWorkbench> {
   const host = options.host ?? '127.0.0.1';
@@ -42,6 +47,8 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Running
     host,
     port: options.servicePort ?? 4010,
     demo: options.demo,
+    imports: options.imports,
+    skipFinishedImport: true,
     logLevel: 'warn',
   });
   const { organisations } = sandbox.app.serviceContext;
