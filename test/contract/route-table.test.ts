@@ -14,8 +14,9 @@ const onlyKey = (scope: ContractScope) => keyName('only', scope);
 let sandbox: TestSandbox;
 beforeAll(async () => {
   const fixture = testFixture();
+  const apiKeys: object[] = [...fixture.apiKeys];
   for (const scope of CONTRACT_SCOPES) {
-    fixture.apiKeys.push(
+    apiKeys.push(
       {
         key: withoutKey(scope),
         organisationId: 'org-acme',
@@ -32,7 +33,7 @@ beforeAll(async () => {
       },
     );
   }
-  sandbox = await startTestSandbox({ fixture });
+  sandbox = await startTestSandbox({ fixture: { ...fixture, apiKeys } });
 });
 afterAll(() => sandbox.stop());
 
