@@ -196,4 +196,67 @@ describe('a slow service', () => {
     );
     expect(results.ephemeralTo).toBe(MEMBER);
   }, 40_000);
+
+  it('acknowledges every button within 3 s, and a click hears within 3 s that the service is slow', async () => {
+    // Next first: no earlier click's notice can be taken for its own.
+    const buttons: [string, string][] = [
+      ['search/next', JSON.stringify({ f: { q: 'clean' }, o: 5 })],
+      ['tender/bookmark', JSON.stringify({ t: 'ocds-tbdemo-0000201', c: 'detail' })],
+      ['tender/remove_bookmark', JSON.stringify({ t: 'ocds-tbdemo-0000201', c: 'detail' })],
+      ['search/previous', JSON.stringify({ f: { q: 'clean' }, o: 0 })],
+      ['tender/share', 'ocds-tbdemo-0000201'],
+      ['directory/show_buyer', '9711454a-f86c-5415-9d6b-f37e32a7b68e'],
+      ['directory/show_supplier', '9711454a-f86c-5415-9d6b-f37e32a7b68e'],
+      ['directory/show_framework', 'ocds-tbdemo-fw-0001'],
+      ['saved/run', '00000000-0000-4000-8000-000000000001'],
+      ['error/try_again', 'search clean'],
+    ];
+    expect(buttons.length).toBeGreaterThan(0);
+    for (const [actionId, value] of buttons) {
+      const card = slowBot.slack.postEphemeralAsApp(MEMBER, CHANNEL, 'a card', [
+        {
+          type: 'actions',
+          elements: [{ type: 'button', action_id: actionId, value, text: { type: 'plain_text', text: 'x' } }],
+        },
+      ]);
+      const started = Date.now();
+      const answer = await slowBot.slack.clickInMessage(MEMBER, card, actionId);
+      expect(answer.status, actionId).toBe(200);
+      expect(Date.now() - started, actionId).toBeLessThan(3000);
+      if (actionId === 'search/next') {
+        // Nothing else came first: the first thing the person sees is that the service is slow.
+        const notice = await eventually(
+          () =>
+            slowBot.slack
+              .messagesIn(CHANNEL, MEMBER)
+              .slice(slowBot.slack.messagesIn(CHANNEL, MEMBER).indexOf(card))
+              .find((seen) => seen.text.includes('slow to answer')),
+          'the slow notice',
+          3000,
+        );
+        expect(Date.now() - started).toBeLessThan(3500);
+        expect(notice.ephemeralTo).toBe(MEMBER);
+      }
+    }
+  }, 60_000);
+
+  it('acknowledges the connect modal within 3 s, then shows the outcome in it', async () => {
+    await slowBot.slack.slashCommand(ADMIN, CHANNEL, '/tender', 'connect');
+    const modal = await eventually(() => slowBot.slack.openModals(ADMIN)[0], 'the connect modal');
+    const started = Date.now();
+    const answer = await slowBot.slack.submitView(ADMIN, modal.id, { 'connect/key': KEYS.aliceAcme });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(answer.status).toBe(200);
+    // The service takes 5 s: the key cannot be checked in time, which the modal says, on the field or in it.
+    const said = await eventually(
+      () =>
+        [JSON.stringify(answer.json), JSON.stringify(slowBot.slack.views.get(modal.id)?.view ?? {})].find(
+          (text) => text.includes('did not answer at this address'),
+        ),
+      'the outcome in the modal',
+      15_000,
+    );
+    expect(said).toBeDefined();
+    expect(JSON.stringify(slowBot.slack.calls)).not.toContain(KEYS.aliceAcme);
+  }, 30_000);
 });
