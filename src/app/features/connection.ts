@@ -248,7 +248,7 @@ export async function statusCommand(context: FeatureContext, request: Request): 
         return {
           scope,
           ok: false,
-          reason: error instanceof MissingScopeError ? 'missing scope' : (error as Error).name,
+          reason: reasonOf(error),
           error,
         };
       }
@@ -266,6 +266,15 @@ export async function statusCommand(context: FeatureContext, request: Request): 
   if (auth)
     lines.push('The service refuses the key itself: an admin must make a new one and run `/tender connect`.');
   await reply(request, { text: lines.join('\n'), blocks: [section(lines.join('\n'))] });
+}
+
+/** Why a read failed, in words a bid lead reads (never an error class's name). */
+function reasonOf(error: unknown): string {
+  if (error instanceof MissingScopeError) return 'missing scope';
+  if (error instanceof AuthenticationError) return 'key refused';
+  if (error instanceof PlanError) return 'not in the plan';
+  if (error instanceof ConnectionError || error instanceof TimeoutError) return 'no answer';
+  return 'failed';
 }
 
 /** The Home tab: the connection state and the commands. */

@@ -164,6 +164,34 @@ describe('forged and broken button values', () => {
   }, 60_000);
 });
 
+describe('an unexpected error in a listener', () => {
+  it('still reaches the person, with a reference that is in the log', async () => {
+    // Slack does not know this person: users.info fails inside the Home tab's listener.
+    const stranger = 'U0STRANGER';
+    const before = bot.slack.callsOf('chat.postMessage').length;
+    const answer = await bot.slack.sendEvent({
+      type: 'app_home_opened',
+      user: stranger,
+      channel: `D${stranger}`,
+      tab: 'home',
+    });
+    expect(answer.status).toBe(200);
+    const told = await eventually(
+      () =>
+        bot.slack
+          .callsOf('chat.postMessage')
+          .slice(before)
+          .find((call) => call.args.channel === stranger),
+      'a direct message to the person',
+    );
+    const reference = /reference ([0-9a-f]{8})/.exec(told.args.text)?.[1];
+    expect(reference).toBeDefined();
+    expect(told.args.text).toContain('We have logged it');
+    expect(bot.logs()).toContain(`"reference":"${reference}"`);
+    await answersHelp();
+  });
+});
+
 describe('replays and clocks', () => {
   it('refuses a request sent again, to the same copy of the app or to another on the same store', async () => {
     const body = commandBody({ text: 'help' });
