@@ -138,3 +138,36 @@ describe('the fake Slack Web API, through Slack’s own WebClient', () => {
     }
   });
 });
+
+describe('the fake Slack as a sender of hostile and repeated requests', () => {
+  it('lets a command’s later answer through its response_url replace its earlier one', async () => {
+    received = [];
+    await slack.slashCommand('U0MEMBER', 'C0BIDS', '/tender', 'search');
+    const responseUrl = new URLSearchParams(received[0]?.body ?? '').get('response_url') ?? '';
+    expect(responseUrl).toMatch(/^http/);
+    const before = slack.messagesIn('C0BIDS', 'U0MEMBER').length;
+    const post = (body: unknown) =>
+      request(responseUrl, { method: 'POST', body: JSON.stringify(body) }).then((answer) =>
+        answer.body.json(),
+      );
+    await post({ text: 'slow…' });
+    const first = slack.messagesIn('C0BIDS', 'U0MEMBER')[before];
+    expect(first?.text).toBe('slow…');
+    await post({ text: 'the answer', replace_original: true });
+    expect(slack.messagesIn('C0BIDS', 'U0MEMBER')).toHaveLength(before + 1);
+    expect(first?.text).toBe('the answer');
+  });
+
+  it('sends the very same bytes again, and signs raw bytes and any content type', async () => {
+    received = [];
+    await slack.sendRaw('a=1', 'text/plain');
+    const sent = slack.lastSent;
+    expect(sent).not.toBeNull();
+    if (!sent) return;
+    await slack.resend(sent);
+    expect(received).toHaveLength(2);
+    expect(received[1]).toEqual(received[0]);
+    expect(received[0]).toEqual({ body: 'a=1', valid: true, contentType: 'text/plain' });
+    expect(slackSignature(SECRET, 1, Buffer.from('é'))).toBe(slackSignature(SECRET, 1, 'é'));
+  });
+});
