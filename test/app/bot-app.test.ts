@@ -251,6 +251,39 @@ describe('directories and saved searches', () => {
   });
 });
 
+describe('a click on a card that is out of date', () => {
+  it('says so about the click when its tender, buyer or saved search no longer exists', async () => {
+    const stale: [string, string][] = [
+      ['tender/share', 'ocds-no-such-tender-0001'],
+      ['tender/bookmark', JSON.stringify({ t: 'ocds-no-such-tender-0001', c: 'detail' })],
+      ['directory/show_buyer', '00000000-0000-4000-8000-00000000dead'],
+      ['directory/show_framework', 'ocds-no-such-framework'],
+      ['saved/run', '00000000-0000-4000-8000-00000000dead'],
+    ];
+    expect(stale.length).toBeGreaterThan(0);
+    for (const [actionId, value] of stale) {
+      const card = bot.slack.postEphemeralAsApp(MEMBER, CHANNEL, 'an old card', [
+        {
+          type: 'actions',
+          elements: [{ type: 'button', action_id: actionId, value, text: { type: 'plain_text', text: 'x' } }],
+        },
+      ]);
+      const before = bot.slack.messagesIn(CHANNEL, MEMBER).length;
+      await bot.slack.clickInMessage(MEMBER, card, actionId);
+      const said = await eventually(
+        () =>
+          bot.slack
+            .messagesIn(CHANNEL, MEMBER)
+            .slice(before)
+            .find((seen) => seen !== card),
+        `an answer to ${actionId}`,
+      );
+      expect(`${said.text} ${textOf(said)}`, actionId).toContain('That button is out of date');
+      expect(textOf(said)).not.toContain('went wrong');
+    }
+  });
+});
+
 describe('what reached Slack', () => {
   it('every Block Kit payload the app sent is within Slack’s limits', () => {
     const problems: string[] = [];
