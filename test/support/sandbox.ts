@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -82,4 +83,40 @@ export async function callApi(
   let parsed: unknown = null;
   if (text.length > 0 && /json/.test(flatHeaders['content-type'] ?? '')) parsed = JSON.parse(text);
   return { status: response.statusCode, headers: flatHeaders, body: parsed, text };
+}
+
+/**
+ * Sends `text` as-is over a fresh TCP connection and reads what comes back until the server
+ * closes it (or `timeoutMs` passes): for requests no HTTP client would send.
+ */
+export async function rawHttp(baseUrl: string, request: string, timeoutMs = 3000): Promise<ApiAnswer> {
+  const { port, hostname } = new URL(baseUrl);
+  const received = await new Promise<string>((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(request));
+    let data = '';
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no end of answer within ${timeoutMs} ms; got: ${data.slice(0, 200)}`));
+    }, timeoutMs);
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      data += chunk;
+    });
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(data);
+    });
+    socket.on('error', () => undefined);
+  });
+  const [head = '', ...rest] = received.split('\r\n\r\n');
+  const [statusLine = '', ...headerLines] = head.split('\r\n');
+  const headers: Record<string, string> = {};
+  for (const line of headerLines) {
+    const colon = line.indexOf(':');
+    if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  const text = rest.join('\r\n\r\n');
+  let body: unknown = null;
+  if (/json/.test(headers['content-type'] ?? '') && text.length > 0) body = JSON.parse(text);
+  return { status: Number(statusLine.split(' ')[1]), headers, body, text };
 }
