@@ -32,7 +32,15 @@ export interface ApiAnswer {
 
 /** A real server on a real SQLite file in a temporary folder, on a free loopback port. */
 export async function startTestSandbox(
-  options: { fixture?: object; demo?: number; clock?: () => Date; dir?: string; logLevel?: string } = {},
+  options: {
+    fixture?: object;
+    demo?: number;
+    clock?: () => Date;
+    dir?: string;
+    logLevel?: string;
+    /** OCDS files to import instead of the demo data set. */
+    imports?: string[];
+  } = {},
 ): Promise<TestSandbox> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'tenderbot-test-'));
   const dbPath = join(dir, 'service.db');
@@ -45,6 +53,7 @@ export async function startTestSandbox(
     demo: options.demo ?? TEST_DEMO_TENDERS,
     clock: options.clock,
     logLevel: options.logLevel,
+    imports: options.imports,
   });
   return {
     ...sandbox,
