@@ -225,3 +225,9 @@ export function expectInvalid(answer: ApiAnswer, fields: readonly string[]): voi
     [...fields].sort(),
   );
 }
+
+/** `items`, after asserting it is not empty: an assertion over every item of nothing proves nothing. */
+export function nonEmpty<List extends readonly unknown[]>(items: List, what = 'list'): List {
+  expect(items.length, `${what} must not be empty`).toBeGreaterThan(0);
+  return items;
+}

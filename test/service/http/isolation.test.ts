@@ -16,10 +16,22 @@ describe('organisation A sees nothing of organisation B', () => {
       body: { entityType: 'tender', entityId: TENDER_A, body: 'Beta only', idempotencyKey: randomUUID() },
     });
     expect(byBeta.status).toBe(201);
-    const fromAcme = await sandbox.call('GET', `/v1/comments?entityType=tender&entityId=${TENDER_A}`, {
+    const byAcme = await sandbox.call('POST', '/v1/comments', {
       key: KEYS.aliceAcme,
+      body: { entityType: 'tender', entityId: TENDER_A, body: 'Acme only', idempotencyKey: randomUUID() },
     });
-    expect(fromAcme.body.data.map((comment: { body: string }) => comment.body)).not.toContain('Beta only');
+    expect(byAcme.status).toBe(201);
+    const fromAcme = await sandbox.call(
+      'GET',
+      `/v1/comments?entityType=tender&entityId=${TENDER_A}&limit=100`,
+      {
+        key: KEYS.aliceAcme,
+      },
+    );
+    // A's own comment is there, so the thread is not empty for some other reason.
+    const bodies = fromAcme.body.data.map((comment: { body: string }) => comment.body);
+    expect(bodies).toContain('Acme only');
+    expect(bodies).not.toContain('Beta only');
     const deleteFromAcme = await sandbox.call('DELETE', `/v1/comments/${byBeta.body.data.id}`, {
       key: KEYS.aliceAcme,
     });
@@ -48,8 +60,17 @@ describe('organisation A sees nothing of organisation B', () => {
           .status,
       ).toBe(404);
     }
-    const aliceInBeta = await sandbox.call('GET', '/v1/pipelines?archived=all', { key: KEYS.aliceBeta });
-    expect(aliceInBeta.body.data.map((pipeline: { id: string }) => pipeline.id)).not.toContain('pl-bob');
+    const betaOwn = await sandbox.call('POST', '/v1/pipelines', {
+      key: KEYS.aliceBeta,
+      body: { name: 'Alice’s Beta bid', idempotencyKey: randomUUID() },
+    });
+    expect(betaOwn.status).toBe(201);
+    const aliceInBeta = await sandbox.call('GET', '/v1/pipelines?archived=all&limit=100', {
+      key: KEYS.aliceBeta,
+    });
+    const ids = aliceInBeta.body.data.map((pipeline: { id: string }) => pipeline.id);
+    expect(ids).toContain(betaOwn.body.data.id);
+    expect(ids).not.toContain('pl-bob');
   });
 
   it('keys stay bound to their organisation: Alice’s Beta key creates in Beta', async () => {
