@@ -344,6 +344,11 @@ export const CommentQuery = strictInput({
 /** Length counted in Unicode code points, as CONTRACT.md §9 decides. */
 const commentBody = z
   .string()
+  // Two UTF-16 units per code point at most: a longer string fails here, before it is spread.
+  .max(2 * COMMENT_MAX_CODE_POINTS, {
+    error: `must be at most ${COMMENT_MAX_CODE_POINTS} characters`,
+    abort: true,
+  })
   .refine((body) => [...body].length >= 1, 'must not be empty')
   .refine(
     (body) => [...body].length <= COMMENT_MAX_CODE_POINTS,
