@@ -3,8 +3,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { serveCli } from '../support/cli.ts';
+import { ocdsFilesIn, openSandbox } from '../../src/service/sandbox.ts';
+import { lastImport, publicRecordsSource } from '../../src/service/store/public-records-meta.ts';
+import { PublicRecordsReader } from '../../src/service/store/public-records-reader.ts';
+import { runCli, serveCli } from '../support/cli.ts';
 import { KEYS, TENDER_A, testFixture } from '../support/fixture.ts';
+import { OCDS_DIR } from '../support/ocds-data.ts';
 import { callApi } from '../support/sandbox.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tenderbot-serve-'));
@@ -108,5 +112,90 @@ describe('tenderbot sandbox serve', () => {
     await expect(
       serveCli(['--db', join(dir, 'bad.db'), '--port', '0', '--demo', '50', '--fixture', fixture]),
     ).rejects.toThrow(/organisations\.0\.plan/);
+  });
+
+  it('never mixes real tenders into demo data: serve --import and sandbox import are refused with a sentence', async () => {
+    const db = join(dir, 'demo-then-import.db');
+    const frameworks = join(OCDS_DIR, 'uk-ccs-frameworks.releases.jsonl.gz');
+    const demo = await serveCli(['--db', db, '--port', '0', '--demo', '50']);
+    const key = /(pis_[A-Za-z0-9_-]{43})/.exec(demo.output)?.[1];
+    expect(await demo.stop()).toBe(0);
+
+    await expect(serveCli(['--db', db, '--port', '0', '--import', frameworks])).rejects.toThrow(
+      /exited with 1:\ntenderbot: .*holds generated demo tenders; importing real files into it would mix the two\. Import into a new database/,
+    );
+    const imported = await runCli(['sandbox', 'import', frameworks, '--db', db]);
+    expect(imported.code).toBe(1);
+    expect(imported.stderr).toMatch(/^tenderbot: .*holds generated demo tenders/);
+    expect(imported.stderr).not.toMatch(/\n\s+at /);
+
+    const again = await serveCli(['--db', db, '--port', '0']);
+    try {
+      const tenders = await callApi(again.baseUrl, 'GET', '/v1/tenders?limit=100', { key });
+      expect(tenders.body.pagination.total).toBe(50);
+      expect(tenders.body.data.length).toBeGreaterThan(0);
+      for (const tender of tenders.body.data) expect(tender.source.name).toBe('Tenderbot demo data');
+    } finally {
+      expect(await again.stop()).toBe(0);
+    }
+  });
+
+  it('serves an imported database as it is: no demo tenders are added to it', async () => {
+    const db = join(dir, 'imported.db');
+    const frameworks = join(OCDS_DIR, 'uk-ccs-frameworks.releases.jsonl.gz');
+    expect((await runCli(['sandbox', 'import', frameworks, '--db', db])).code).toBe(0);
+    const server = await serveCli(['--db', db, '--port', '0', '--demo', '50']);
+    try {
+      const key = /(pis_[A-Za-z0-9_-]{43})/.exec(server.output)?.[1];
+      const tenders = await callApi(server.baseUrl, 'GET', '/v1/tenders?limit=100', { key });
+      expect(tenders.body.pagination.total).toBe(127);
+      expect(tenders.body.data.length).toBeGreaterThan(0);
+      for (const tender of tenders.body.data) expect(tender.source.name).toBe('Crown Commercial Service');
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+});
+
+describe('openSandbox, for a workbench on real data', () => {
+  it('imports into a fresh database once, records the files, and skips them on the next start', async () => {
+    const db = join(dir, 'real-data.db');
+    const files = ocdsFilesIn(OCDS_DIR).filter((file) => file.includes('uk-'));
+    expect(files).toHaveLength(2);
+    let progress = 0;
+    const first = await openSandbox({
+      db,
+      imports: files,
+      skipFinishedImport: true,
+      onImportProgress: () => progress++,
+    });
+    try {
+      expect(progress).toBeGreaterThan(0);
+      expect(publicRecordsSource(first)).toBe('imported');
+      expect(lastImport(first)).toMatchObject({ state: 'finished', files });
+      expect(new PublicRecordsReader(first).counts().tenders).toBe(370 + 127);
+    } finally {
+      first.close();
+    }
+    progress = 0;
+    const second = await openSandbox({
+      db,
+      imports: files,
+      skipFinishedImport: true,
+      onImportProgress: () => progress++,
+    });
+    try {
+      expect(progress).toBe(0);
+      expect(new PublicRecordsReader(second).counts().tenders).toBe(370 + 127);
+    } finally {
+      second.close();
+    }
+    // Without imports, the same database is served as it is, never topped up with demo tenders.
+    const third = await openSandbox({ db, demo: 50 });
+    try {
+      expect(new PublicRecordsReader(third).counts().tenders).toBe(370 + 127);
+    } finally {
+      third.close();
+    }
   });
 });

@@ -1,7 +1,11 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateDemoData } from '../../../src/service/demo/demo-generator.ts';
+import { importOcdsFiles } from '../../../src/service/import/ocds-importer.ts';
 import { openDatabase } from '../../../src/service/store/database.ts';
+import { publicRecordsSource } from '../../../src/service/store/public-records-meta.ts';
 import { PublicRecordsReader } from '../../../src/service/store/public-records-reader.ts';
+import { OCDS_DIR } from '../../support/ocds-data.ts';
 
 const today = new Date('2026-11-21T00:00:00Z');
 
@@ -41,7 +45,7 @@ describe('demo data', () => {
 
   it('looks real: UK regions, real CPV codes, GBP values, deadlines around today, no publication in the future', () => {
     const { reader } = generate(3);
-    const tenders = reader.searchTenders({ limit: 100, offset: 0 }).items;
+    const tenders = reader.searchTenders({ limit: 100, offset: 0 }, today).items;
     const regions = new Set(tenders.map((tender) => tender.region));
     expect(regions.size).toBeGreaterThan(5);
     for (const tender of tenders) {
@@ -50,10 +54,32 @@ describe('demo data', () => {
       if (tender.value) expect(tender.value.currency).toBe('GBP');
       expect(tender.publishedAt <= '2026-11-21T00:00:00Z').toBe(true);
     }
-    const open = reader.searchTenders({ status: 'open', limit: 100, offset: 0 });
-    const closed = reader.searchTenders({ status: 'closed', limit: 100, offset: 0 });
+    // Asked on the day the data was generated for, whatever the machine's date.
+    const open = reader.searchTenders({ status: 'open', limit: 100, offset: 0 }, today);
+    const closed = reader.searchTenders({ status: 'closed', limit: 100, offset: 0 }, today);
     expect(open.total).toBeGreaterThan(0);
     expect(closed.total).toBeGreaterThan(0);
     for (const tender of open.items) expect(tender.deadline && tender.deadline > '2026-11-21').toBe(true);
+  });
+
+  it('is never added to imported public records, and says where its records came from', async () => {
+    const db = openDatabase(':memory:');
+    try {
+      generateDemoData(db, { tenders: 50, today });
+      expect(publicRecordsSource(db)).toBe('demo');
+      const imported = openDatabase(':memory:');
+      try {
+        await importOcdsFiles(imported, [join(OCDS_DIR, 'uk-ccs-frameworks.releases.jsonl.gz')]);
+        expect(publicRecordsSource(imported)).toBe('imported');
+        expect(() => generateDemoData(imported, { tenders: 50, today })).toThrow(
+          /holds imported public records; demo tenders are never added/,
+        );
+        expect(new PublicRecordsReader(imported).counts().tenders).toBe(127);
+      } finally {
+        imported.close();
+      }
+    } finally {
+      db.close();
+    }
   });
 });

@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateDemoData } from '../../../src/service/demo/demo-generator.ts';
 import { importOcdsFiles } from '../../../src/service/import/ocds-importer.ts';
+import { CountCache } from '../../../src/service/store/count-cache.ts';
 import { openDatabase } from '../../../src/service/store/database.ts';
 import { PublicRecordsReader } from '../../../src/service/store/public-records-reader.ts';
 import { OCDS_DIR } from '../../support/ocds-data.ts';
@@ -59,6 +60,64 @@ describe('cached totals', () => {
       expect(cleaning).toBeLessThan(all);
       expect(open).toBeLessThanOrEqual(cleaning);
       expect(reader.searchTenders({ ...everything, q: 'cleaning' }).total).toBe(cleaning);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('follow the clock: a count of open tenders is not served stale once a deadline passes', async () => {
+    const file = join(dir, 'two-deadlines.jsonl');
+    const release = (ocid: string, endDate: string) =>
+      JSON.stringify({
+        ocid,
+        id: `${ocid}-1`,
+        date: '2025-01-01T00:00:00Z',
+        tender: { title: `Tender ${ocid}`, status: 'active', tenderPeriod: { endDate } },
+      });
+    writeFileSync(
+      file,
+      `${release('ocds-a', '2025-02-01T12:00:00Z')}\n${release('ocds-b', '2025-03-01T12:00:00Z')}\n`,
+    );
+    const db = openDatabase(':memory:');
+    try {
+      await importOcdsFiles(db, [file]);
+      const reader = new PublicRecordsReader(db);
+      const open = (at: string) =>
+        reader.searchTenders({ ...everything, status: 'open' }, new Date(at)).total;
+      const closed = (at: string) =>
+        reader.searchTenders({ ...everything, status: 'closed' }, new Date(at)).total;
+      expect(open('2025-01-15T00:00:00Z')).toBe(2);
+      expect(open('2025-02-01T11:59:59Z')).toBe(2);
+      expect(open('2025-02-01T12:00:00Z')).toBe(1);
+      expect(closed('2025-02-01T12:00:00Z')).toBe(1);
+      expect(open('2025-03-02T00:00:00Z')).toBe(0);
+      expect(closed('2025-03-02T00:00:00Z')).toBe(2);
+      // A clock set back (a test, a corrected machine clock) is followed too.
+      expect(open('2025-01-15T00:00:00Z')).toBe(2);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('are bounded in number and in time', () => {
+    const db = openDatabase(':memory:');
+    try {
+      let monotonic = 0;
+      const cache = new CountCache(db, 3, 60_000, () => monotonic);
+      let counted = 0;
+      const count = () => ++counted;
+      const now = '2025-01-01T00:00:00Z';
+      for (const key of ['a', 'b', 'c', 'd', 'e']) cache.get(key, now, count);
+      expect(cache.size).toBe(3);
+      expect(counted).toBe(5);
+      expect(cache.get('e', now, count)).toBe(5);
+      expect(counted).toBe(5);
+      monotonic += 59_999;
+      expect(cache.get('e', now, count)).toBe(5);
+      monotonic += 1;
+      // Past the time limit the total is counted again.
+      expect(cache.get('e', now, count)).toBe(6);
+      expect(counted).toBe(6);
     } finally {
       db.close();
     }
