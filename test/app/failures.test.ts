@@ -237,6 +237,11 @@ describe('a changed encryption key', () => {
       const message = await tenderCommand(rekeyed, MEMBER, CHANNEL, 'search clean', 10_000);
       expect(textOf(message)).toContain('A workspace admin must reconnect with `/tender connect`');
       expect(textOf(message)).not.toContain('error/try_again');
+      // The Home tab says it too, instead of "Connected".
+      await rekeyed.slack.openHome('U0ADMIN');
+      const home = await eventually(() => rekeyed.slack.homeOf('U0ADMIN'), 'the Home tab');
+      expect(JSON.stringify(home.view)).toContain('can no longer be read');
+      expect(JSON.stringify(home.view)).not.toContain('Connected with this workspace');
       expect(rekeyed.logs()).not.toContain('pis_old_key_0123456789abcdef');
     } finally {
       await rekeyed.stop();

@@ -13,6 +13,7 @@ import { escapeMrkdwn } from '../blocks/mrkdwn.ts';
 import { section } from '../blocks/tender-card.ts';
 import { ConnectIds } from '../ids.ts';
 import { describeFailure } from '../services/describe-failure.ts';
+import { KeyUnreadableError } from '../services/workspace-clients.ts';
 import type { FeatureContext, Request } from './feature-context.ts';
 import { reply } from './feature-context.ts';
 
@@ -268,6 +269,17 @@ export async function statusCommand(context: FeatureContext, request: Request): 
   await reply(request, { text: lines.join('\n'), blocks: [section(lines.join('\n'))] });
 }
 
+/** Whether the workspace's stored key can be decrypted with this ENCRYPTION_KEY. */
+function keyReadable(context: FeatureContext, teamId: string): boolean {
+  try {
+    context.clients.forTeam(teamId);
+    return true;
+  } catch (error) {
+    if (error instanceof KeyUnreadableError) return false;
+    throw error;
+  }
+}
+
 /** Why a read failed, in words a bid lead reads (never an error class's name). */
 function reasonOf(error: unknown): string {
   if (error instanceof MissingScopeError) return 'missing scope';
@@ -285,11 +297,14 @@ export async function publishHome(
   userId: string,
 ): Promise<void> {
   const connection = context.store.getConnection(teamId);
-  const state = connection
-    ? `Connected with this workspace’s own key (by <@${connection.connectedBy}>, ${connection.connectedAt.slice(0, 10)}).`
-    : context.config.PROCUREMENT_API_KEY
-      ? 'Using the app’s default key. A workspace admin can connect the organisation’s own key.'
-      : 'Not connected. A workspace admin can connect the organisation’s API key.';
+  const state =
+    connection && !keyReadable(context, teamId)
+      ? 'This workspace’s stored key can no longer be read (the app’s encryption key was changed). A workspace admin must reconnect with `/tender connect`.'
+      : connection
+        ? `Connected with this workspace’s own key (by <@${connection.connectedBy}>, ${connection.connectedAt.slice(0, 10)}).`
+        : context.config.PROCUREMENT_API_KEY
+          ? 'Using the app’s default key. A workspace admin can connect the organisation’s own key.'
+          : 'Not connected. A workspace admin can connect the organisation’s API key.';
   const canConnect = await mayManageKey(context, teamId, userId);
   await slack.views.publish({ user_id: userId, view: homeView({ connection: state, canConnect }) as never });
 }
