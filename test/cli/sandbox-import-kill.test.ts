@@ -13,7 +13,12 @@ const dir = mkdtempSync(join(tmpdir(), 'tenderbot-import-kill-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const CANADA = join(OCDS_DIR, 'canada-buyandsell.releases.jsonl.gz');
-const KILLS = 3;
+const BANDS = [
+  [0, 0.35],
+  [0.35, 0.7],
+  [0.7, 1.3],
+];
+const KILLS = BANDS.length;
 
 interface Counts {
   tenders: number;
@@ -105,8 +110,11 @@ describe('an import killed part-way (SIGKILL, via the real command line)', () =>
     const outcomes: string[] = [];
     for (let kill = 0; kill < KILLS; kill++) {
       const dbPath = join(dir, `killed-${kill}.db`);
-      // Random points over the whole import, from its first write to a little after its end.
-      const delayMs = Math.floor(Math.random() * cleanMs * 1.1);
+      // Random points over the whole import, one in each third of it: from its first write to
+      // past its end (the clean time includes starting node, so the last third reaches the
+      // final derivations, the commit, and sometimes a finished import).
+      const band = BANDS[kill] as [number, number];
+      const delayMs = Math.floor(cleanMs * (band[0] + Math.random() * (band[1] - band[0])));
       const state = await importKilledAfter(dbPath, delayMs);
       const served = await serveAndCount(dbPath);
       if ('refused' in served) {
