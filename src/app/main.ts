@@ -24,7 +24,7 @@ export async function runBot(env: NodeJS.ProcessEnv = process.env): Promise<numb
   });
   logger.info('stopping');
   await bot.stop();
-  store.close();
+  await store.close();
   logger.info('stopped');
   return 0;
 }

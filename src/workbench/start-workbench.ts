@@ -96,7 +96,7 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Running
     slack,
     stop: async () => {
       await bot.stop();
-      store.close();
+      await store.close();
       await slack.stop();
       await sandbox.close();
     },

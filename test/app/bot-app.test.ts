@@ -130,6 +130,20 @@ describe('/tender search', () => {
           .find((message) => message.text === 'Shared in the channel.' && message.ephemeralTo === MEMBER),
       'the confirmation to the sharer',
     );
+    // Someone else bookmarks the shared card: it is redrawn, still saying who shared it. Who shared it
+    // travels in the button's value, not read back from the card's text.
+    const value = JSON.parse(
+      shared.blocks
+        .flatMap((block: { elements?: { action_id: string; value: string }[] }) => block.elements ?? [])
+        .find((element: { action_id: string }) => element.action_id === 'tender/bookmark')?.value ?? '{}',
+    );
+    expect(value).toMatchObject({ c: 'shared', s: MEMBER });
+    await bot.slack.clickInMessage('U0ADMIN', shared, 'tender/bookmark');
+    await eventually(() => buttonsOf(shared).includes('tender/remove_bookmark'), 'the shared card redrawn');
+    expect(textOf(shared)).toContain(`Shared by <@${MEMBER}>`);
+    expect(textOf(shared)).not.toContain('Shared by <@U0ADMIN>');
+    await bot.slack.clickInMessage('U0ADMIN', shared, 'tender/remove_bookmark');
+    await eventually(() => buttonsOf(shared).includes('tender/bookmark'), 'the shared card redrawn again');
   });
 });
 

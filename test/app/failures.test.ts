@@ -215,7 +215,7 @@ describe('a changed encryption key', () => {
   it('is said at start in the log and to the person: an admin must reconnect', async () => {
     const path = join(dir, 'rekeyed.db');
     const store = openBotStore(`sqlite:${path}`);
-    store.saveConnection({
+    await store.saveConnection({
       teamId: 'T0TENDER',
       encryptedApiKey: new KeyCipher(randomBytes(32).toString('base64')).encrypt(
         'pis_old_key_0123456789abcdef',
@@ -224,7 +224,7 @@ describe('a changed encryption key', () => {
       connectedBy: 'U0ADMIN',
       connectedAt: '2026-11-01T00:00:00Z',
     });
-    store.close();
+    await store.close();
     const rekeyed = await startBot({
       serviceUrl: faults.baseUrl,
       databasePath: path,

@@ -11,7 +11,9 @@ import type {
   SupplierDetail,
   Tender,
 } from '../../contract/schemas.ts';
+import type { SearchState } from '../features/tenders.ts';
 import { ConnectIds, DirectoryIds, ErrorIds, HomeIds, SavedSearchIds, SearchIds } from '../ids.ts';
+import { encode } from '../state/codec.ts';
 import { clip, escapeMrkdwn, safeText } from './mrkdwn.ts';
 import {
   type Block,
@@ -38,7 +40,7 @@ export function searchResultsMessage(args: {
   offset: number;
   bookmarked: ReadonlySet<string>;
   /** The search, compact, for the buttons; `offset` is added per button. */
-  state: (offset: number) => string;
+  state: (offset: number) => SearchState;
   now: Date;
 }): Message {
   const { tenders, total, offset } = args;
@@ -65,9 +67,15 @@ export function searchResultsMessage(args: {
   }
   const paging: Button[] = [];
   if (offset > 0)
-    paging.push(button('Previous', SearchIds.previous, args.state(Math.max(0, offset - PAGE_SIZE))));
+    paging.push(
+      button(
+        'Previous',
+        SearchIds.previous,
+        encode('searchPage', args.state(Math.max(0, offset - PAGE_SIZE))),
+      ),
+    );
   if (offset + tenders.length < total)
-    paging.push(button('Next', SearchIds.next, args.state(offset + PAGE_SIZE)));
+    paging.push(button('Next', SearchIds.next, encode('searchPage', args.state(offset + PAGE_SIZE))));
   if (paging.length > 0) blocks.push({ type: 'divider' }, { type: 'actions', elements: paging });
   return { text: `Tenders matching ${args.description}: ${shown}`, blocks };
 }
@@ -83,7 +91,7 @@ export function sharedTenderMessage(
     text: `Tender shared by <@${sharedBy}>: ${escapeMrkdwn(tender.title)}`,
     blocks: [
       contextLine(`Shared by <@${sharedBy}>`),
-      ...tenderCard(tender, { bookmarked, shared: true, now, context: 'shared' }),
+      ...tenderCard(tender, { bookmarked, shared: true, now, context: 'shared', sharedBy }),
     ],
   };
 }

@@ -2,6 +2,8 @@ import type { Button, KnownBlock } from '@slack/types';
 import { formatDistanceStrict } from 'date-fns';
 import type { Tender } from '../../contract/schemas.ts';
 import { TenderIds } from '../ids.ts';
+import type { CardPlace } from '../listeners/button-values.ts';
+import { encode } from '../state/codec.ts';
 import { clip, escapeMrkdwn, safeText } from './mrkdwn.ts';
 
 export type Block = KnownBlock;
@@ -12,7 +14,9 @@ export interface CardOptions {
   shared: boolean;
   now: Date;
   /** Carried in the card's buttons so that a click can redraw the message it sits in. */
-  context: string;
+  context: CardPlace;
+  /** Who shared the card (a shared card): carried in its buttons, so a redraw keeps the line. */
+  sharedBy?: string;
 }
 
 const STATUS_LABELS: Record<Tender['status'], string> = {
@@ -68,7 +72,11 @@ export function tenderCard(tender: Tender, options: CardOptions): Block[] {
     `*CPV*\n${cpv ? safeText(cpv, 600) : 'None given'}`,
   ];
   // The click must redraw the message it sits in: the value says which tender, and where it is shown.
-  const value = JSON.stringify({ t: tender.id, c: options.context });
+  const value = encode('bookmark', {
+    t: tender.id,
+    c: options.context,
+    ...(options.sharedBy ? { s: options.sharedBy } : {}),
+  });
   const buttons: Button[] = [
     options.bookmarked
       ? button('Remove bookmark', TenderIds.removeBookmark, value)

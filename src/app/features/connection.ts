@@ -14,13 +14,14 @@ import { section } from '../blocks/tender-card.ts';
 import { ConnectIds } from '../ids.ts';
 import { describeFailure } from '../services/describe-failure.ts';
 import { KeyUnreadableError } from '../services/workspace-clients.ts';
+import { decodeText, encode } from '../state/codec.ts';
 import type { FeatureContext, Request } from './feature-context.ts';
 import { reply } from './feature-context.ts';
 
 /** Workspace owners and admins may connect a key, and so may whoever connected the current one. */
 async function mayManageKey(context: FeatureContext, teamId: string, userId: string): Promise<boolean> {
   if ((await context.users.facts(userId)).isAdmin) return true;
-  return context.store.getConnection(teamId)?.connectedBy === userId;
+  return (await context.store.getConnection(teamId))?.connectedBy === userId;
 }
 
 const REFUSAL =
@@ -37,7 +38,7 @@ export async function openConnectModal(
     await refuse(REFUSAL);
     return;
   }
-  const metadata = JSON.stringify({ channelId: args.channelId });
+  const metadata = encode('connectMetadata', { channelId: args.channelId }, 'metadata');
   await slack.views.open({
     trigger_id: args.triggerId,
     view: connectModal(metadata, context.config.PROCUREMENT_API_URL) as never,
@@ -132,8 +133,8 @@ export async function submitConnectModal(
       response_action: 'errors',
       errors: { [problem.field === 'url' ? ConnectIds.urlBlock : ConnectIds.keyBlock]: problem.sentence },
     };
-  context.clients.forget(args.teamId);
-  context.store.saveConnection({
+  await context.clients.forget(args.teamId);
+  await context.store.saveConnection({
     teamId: args.teamId,
     encryptedApiKey: context.cipher.encrypt(key),
     serviceUrl,
@@ -201,8 +202,8 @@ export async function disconnectCommand(context: FeatureContext, request: Reques
     return;
   }
   // The decrypted key and its client leave memory with the connection.
-  context.clients.forget(request.teamId);
-  const removed = context.store.removeConnection(request.teamId);
+  await context.clients.forget(request.teamId);
+  const removed = await context.store.removeConnection(request.teamId);
   const sentence = removed
     ? `Disconnected: the workspace’s key is deleted.${context.config.PROCUREMENT_API_KEY ? ' Commands now use the app’s default key.' : ' Commands will not work until someone runs `/tender connect`.'}`
     : 'This workspace had no key of its own to disconnect.';
@@ -226,7 +227,7 @@ const PROBES: { scope: string; probe: (client: ProcurementClient) => Promise<unk
 
 /** `/tender status`: whether a key is set, what it can read, whether the service answers. */
 export async function statusCommand(context: FeatureContext, request: Request): Promise<void> {
-  const connection = context.store.getConnection(request.teamId);
+  const connection = await context.store.getConnection(request.teamId);
   const lines: string[] = [];
   if (connection)
     lines.push(
@@ -239,7 +240,7 @@ export async function statusCommand(context: FeatureContext, request: Request): 
     await reply(request, { text: sentence, blocks: [section(sentence)] });
     return;
   }
-  const { client } = context.clients.forTeam(request.teamId);
+  const { client } = await context.clients.forTeam(request.teamId);
   const results = await Promise.all(
     PROBES.map(async ({ scope, probe }) => {
       try {
@@ -270,9 +271,9 @@ export async function statusCommand(context: FeatureContext, request: Request): 
 }
 
 /** Whether the workspace's stored key can be decrypted with this ENCRYPTION_KEY. */
-function keyReadable(context: FeatureContext, teamId: string): boolean {
+async function keyReadable(context: FeatureContext, teamId: string): Promise<boolean> {
   try {
-    context.clients.forTeam(teamId);
+    await context.clients.forTeam(teamId);
     return true;
   } catch (error) {
     if (error instanceof KeyUnreadableError) return false;
@@ -296,9 +297,9 @@ export async function publishHome(
   teamId: string,
   userId: string,
 ): Promise<void> {
-  const connection = context.store.getConnection(teamId);
+  const connection = await context.store.getConnection(teamId);
   const state =
-    connection && !keyReadable(context, teamId)
+    connection && !(await keyReadable(context, teamId))
       ? 'This workspace’s stored key can no longer be read (the app’s encryption key was changed). A workspace admin must reconnect with `/tender connect`.'
       : connection
         ? `Connected with this workspace’s own key (by <@${connection.connectedBy}>, ${connection.connectedAt.slice(0, 10)}).`
@@ -309,10 +310,10 @@ export async function publishHome(
   await slack.views.publish({ user_id: userId, view: homeView({ connection: state, canConnect }) as never });
 }
 
+/** The modal's private_metadata; a forged or broken one means "no channel to answer in". */
 function safeMetadata(text: string): { channelId: string | null } {
   try {
-    const parsed = JSON.parse(text) as { channelId?: unknown };
-    return { channelId: typeof parsed.channelId === 'string' ? parsed.channelId : null };
+    return decodeText('connectMetadata', text);
   } catch {
     return { channelId: null };
   }

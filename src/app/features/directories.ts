@@ -30,7 +30,7 @@ export async function directoryCommand(
   }
   const { q, region, status, type } = parsed.filters;
   const description = describeSearch({ q, region });
-  const { client } = context.clients.forTeam(request.teamId);
+  const { client } = await context.clients.forTeam(request.teamId);
   if (kind === 'frameworks') {
     const page = await client.frameworks.list({ q, status, type, limit: LIST_SIZE });
     await reply(
@@ -57,7 +57,7 @@ export async function showDirectoryEntry(
   kind: 'buyer' | 'supplier' | 'framework',
   id: string,
 ): Promise<void> {
-  const { client } = context.clients.forTeam(request.teamId);
+  const { client } = await context.clients.forTeam(request.teamId);
   const now = context.clock();
   if (kind === 'framework')
     return reply(request, frameworkDetailMessage(await client.frameworks.get(id), now));
@@ -67,14 +67,14 @@ export async function showDirectoryEntry(
 
 /** `/tender saved`. */
 export async function savedSearchesCommand(context: FeatureContext, request: Request): Promise<void> {
-  const { client } = context.clients.forTeam(request.teamId);
+  const { client } = await context.clients.forTeam(request.teamId);
   const page = await client.savedSearches.list({ limit: 40 });
   await reply(request, savedSearchesMessage(page.data, page.pagination.total));
 }
 
 /** "Run" on a saved search: its query as a tender search. */
 export async function runSavedSearch(context: FeatureContext, request: Request, id: string): Promise<void> {
-  const { client } = context.clients.forTeam(request.teamId);
+  const { client } = await context.clients.forTeam(request.teamId);
   const saved = await client.savedSearches.get(id);
   await showSearchPage(context, request, { f: filtersOf(saved), o: 0 }, false);
 }

@@ -41,7 +41,7 @@ export const STALE_BUTTON_SENTENCE =
   'That button is out of date or was changed, so Tenderbot cannot tell what it was for. Run the search (or the command) again and use the new buttons.';
 
 /** A click whose value is broken, forged, or from an older version of the card. */
-export class StaleButtonError extends Error {
+export class StaleValueError extends Error {
   constructor(what: string) {
     super(`the button's value is not usable (${what})`);
   }
@@ -95,7 +95,7 @@ export async function withFailures(
   } catch (error) {
     const reference = randomUUID().slice(0, 8);
     const stale =
-      error instanceof StaleButtonError ||
+      error instanceof StaleValueError ||
       (request.kind === 'click' && (error instanceof NotFoundError || error instanceof ValidationError));
     const { sentence, retryable } = stale
       ? { sentence: STALE_BUTTON_SENTENCE, retryable: false }

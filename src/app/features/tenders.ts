@@ -29,7 +29,7 @@ export async function searchCommand(context: FeatureContext, request: Request, t
     return;
   }
   const filters = { ...parsed.filters };
-  const { client } = context.clients.forTeam(request.teamId);
+  const { client } = await context.clients.forTeam(request.teamId);
   if (parsed.buyerName) {
     const buyers = await client.buyers.list({ q: parsed.buyerName, limit: 1 });
     const buyer = buyers.data[0];
@@ -50,7 +50,7 @@ export async function showSearchPage(
   state: SearchState,
   replace: boolean,
 ): Promise<void> {
-  const { client } = context.clients.forTeam(request.teamId);
+  const { client } = await context.clients.forTeam(request.teamId);
   const [page, bookmarked] = await Promise.all([
     client.tenders.search({ ...state.f, limit: PAGE_SIZE, offset: state.o }),
     bookmarkedIds(context, request),
@@ -61,7 +61,7 @@ export async function showSearchPage(
     total: page.pagination.total,
     offset: state.o,
     bookmarked,
-    state: (offset) => JSON.stringify({ f: state.f, o: offset } satisfies SearchState),
+    state: (offset) => ({ f: state.f, o: offset }),
     now: context.clock(),
   });
   await reply(request, message, replace);
@@ -76,7 +76,7 @@ export async function showCommand(context: FeatureContext, request: Request, id:
     });
     return;
   }
-  const { client } = context.clients.forTeam(request.teamId);
+  const { client } = await context.clients.forTeam(request.teamId);
   try {
     const [tender, bookmarked] = await Promise.all([client.tenders.get(id), bookmarkedIds(context, request)]);
     await reply(request, {
@@ -101,7 +101,7 @@ export async function bookmarksCommand(
   request: Request,
   replace = false,
 ): Promise<void> {
-  const { client, source } = context.clients.forTeam(request.teamId);
+  const { client, source } = await context.clients.forTeam(request.teamId);
   const page = await client.bookmarks.list({ limit: 10 });
   await reply(request, bookmarksMessage(page.data, page.pagination.total, source, context.clock()), replace);
 }
@@ -110,20 +110,20 @@ export async function bookmarksCommand(
 export async function toggleBookmark(
   context: FeatureContext,
   request: Request,
-  target: { tenderId: string; place: 'shared' | 'bookmarks' | 'detail' | SearchState },
+  target: { tenderId: string; place: 'shared' | 'bookmarks' | 'detail' | SearchState; sharedBy?: string },
   add: boolean,
-  container: { isEphemeral: boolean; messageTs: string | null; sharedBy: string | null },
+  container: { isEphemeral: boolean; messageTs: string | null },
 ): Promise<void> {
   if (await refuseGuests(context, request, add ? 'bookmark tenders' : 'remove bookmarks')) return;
   const { tenderId, place: where } = target;
-  const { client } = context.clients.forTeam(request.teamId);
+  const { client } = await context.clients.forTeam(request.teamId);
   if (add) await client.bookmarks.add(tenderId);
   else await client.bookmarks.remove(tenderId);
 
   if (where === 'shared' && !container.isEphemeral && container.messageTs) {
     // A card in the channel: the workspace shares one bookmark list, so everyone sees the new state.
     const tender = await client.tenders.get(tenderId);
-    const message = sharedTenderMessage(tender, container.sharedBy ?? request.userId, add, context.clock());
+    const message = sharedTenderMessage(tender, target.sharedBy ?? request.userId, add, context.clock());
     await request.slack.chat.update({
       channel: request.channelId,
       ts: container.messageTs,
@@ -166,7 +166,7 @@ export async function shareTender(
   tenderId: string,
 ): Promise<void> {
   if (await refuseGuests(context, request, 'share tenders in a channel')) return;
-  const { client } = context.clients.forTeam(request.teamId);
+  const { client } = await context.clients.forTeam(request.teamId);
   const [tender, bookmarked] = await Promise.all([
     client.tenders.get(tenderId),
     bookmarkedIds(context, request),
@@ -199,7 +199,7 @@ export async function shareTender(
 
 /** Ids of the bookmarked tenders, to draw each card's button as the state is (at most 1,000 read). */
 async function bookmarkedIds(context: FeatureContext, request: Request): Promise<Set<string>> {
-  const { client } = context.clients.forTeam(request.teamId);
+  const { client } = await context.clients.forTeam(request.teamId);
   const ids = new Set<string>();
   for await (const bookmark of client.bookmarks.all({ limit: 100 })) {
     ids.add(bookmark.tenderId);

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { TENDER_STATUSES } from '../../contract/schemas.ts';
 import type { TenderSearchFilters } from '../commands/parse-command.ts';
-import { StaleButtonError } from '../features/feature-context.ts';
 import type { SearchState } from '../features/tenders.ts';
 
 /**
- * Every button value the app reads, as a schema: a value comes back from Slack as text anyone
- * holding a signed request could have written, so it is parsed and checked, never trusted.
+ * The schema of every value the app writes into Slack and reads back (button values, option
+ * values, private_metadata). A value comes back as text anyone holding a signed request could
+ * have written, so it is parsed and checked by src/app/state/codec.ts, never trusted.
  */
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 const amount = z.number().finite().nonnegative();
@@ -32,42 +32,28 @@ export const SearchStateValue = z.strictObject({
 }) satisfies z.ZodType<SearchState>;
 
 /** Where a card sits, so a click can redraw it: a named place, or the search page it is on. */
-const CARD_PLACES = ['shared', 'bookmarks', 'detail'] as const;
+export const CARD_PLACES = ['shared', 'bookmarks', 'detail'] as const;
 export type CardPlace = (typeof CARD_PLACES)[number] | SearchState;
 
 export const RecordId = z.string().trim().min(1).max(300);
 
-const BookmarkValue = z.strictObject({ t: RecordId, c: z.string().min(1).max(2000) });
+/** A Slack user id (`U…`, `W…`): the only form ever written into a value. */
+export const SlackUserId = z.string().regex(/^[UW][A-Z0-9]{1,30}$/);
 
-/** Parses a value with its schema; a broken, forged or outdated value is a StaleButtonError. */
-export function parseValue<S extends z.ZodType>(
-  schema: S,
-  value: string | undefined,
-  json: boolean,
-): z.infer<S> {
-  let raw: unknown = value;
-  if (json) {
-    try {
-      raw = JSON.parse(value ?? '');
-    } catch {
-      throw new StaleButtonError('not JSON');
-    }
-  }
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw new StaleButtonError(parsed.error.issues[0]?.message ?? 'wrong shape');
-  return parsed.data;
-}
+/** `t` the tender, `c` where its card sits, `s` who shared it (a shared card only). */
+export const BookmarkValue = z.strictObject({
+  t: RecordId,
+  c: z.union([z.enum(CARD_PLACES), SearchStateValue]),
+  s: SlackUserId.optional(),
+});
 
-export const searchStateOf = (value: string | undefined): SearchState =>
-  parseValue(SearchStateValue, value, true);
+export const ConnectMetadataValue = z.strictObject({ channelId: z.string().min(1).max(50).nullable() });
 
-export const recordIdOf = (value: string | undefined): string => parseValue(RecordId, value, false);
+export const COMMENT_ENTITY_TYPES = ['tender', 'buyer', 'supplier', 'framework'] as const;
+export type CommentEntityType = (typeof COMMENT_ENTITY_TYPES)[number];
 
-/** A bookmark button: which tender, and the place of the card it is on. */
-export function bookmarkValueOf(value: string | undefined): { tenderId: string; place: CardPlace } {
-  const { t, c } = parseValue(BookmarkValue, value, true);
-  const place = (CARD_PLACES as readonly string[]).includes(c)
-    ? (c as (typeof CARD_PLACES)[number])
-    : searchStateOf(c);
-  return { tenderId: t, place };
-}
+/** "Comment": on what (entity type and id). */
+export const CommentTargetValue = z.strictObject({ e: z.enum(COMMENT_ENTITY_TYPES), id: RecordId });
+
+/** "Start a bid": the tender. */
+export const StartBidValue = z.strictObject({ t: RecordId });

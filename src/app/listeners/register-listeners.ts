@@ -25,7 +25,8 @@ import {
   toggleBookmark,
 } from '../features/tenders.ts';
 import { ConnectIds, DirectoryIds, ErrorIds, HomeIds, SavedSearchIds, SearchIds, TenderIds } from '../ids.ts';
-import { bookmarkValueOf, recordIdOf, searchStateOf } from './button-values.ts';
+import { decode } from '../state/codec.ts';
+import { parseConnectSubmission } from '../state/modal-submissions.ts';
 
 export const TENDER_COMMAND = '/tender';
 /** The events the app subscribes to; the manifest declares exactly these. */
@@ -75,35 +76,40 @@ export function registerListeners(app: App, context: FeatureContext): void {
     });
   };
 
-  onButton(SearchIds.next, (request, value) => showSearchPage(context, request, searchStateOf(value), true));
-  onButton(SearchIds.previous, (request, value) =>
-    showSearchPage(context, request, searchStateOf(value), true),
-  );
+  const stateOf = (kind: 'searchPage', value: string | undefined) =>
+    decode(kind, value, context.store, context.clock());
+  const idOf = (value: string | undefined) => decode('record', value, context.store, context.clock());
+  for (const actionId of [SearchIds.next, SearchIds.previous]) {
+    onButton(actionId, async (request, value) =>
+      showSearchPage(context, request, await stateOf('searchPage', value), true),
+    );
+  }
   for (const [actionId, add] of [
     [TenderIds.bookmark, true],
     [TenderIds.removeBookmark, false],
   ] as const) {
-    onButton(actionId, (request, value, body) =>
-      toggleBookmark(context, request, bookmarkValueOf(value), add, {
+    onButton(actionId, async (request, value, body) => {
+      // Who shared the card travels in the value: state is never read back from rendered text.
+      const { t, c, s } = await decode('bookmark', value, context.store, context.clock());
+      await toggleBookmark(context, request, { tenderId: t, place: c, ...(s ? { sharedBy: s } : {}) }, add, {
         isEphemeral: Boolean(body.container?.is_ephemeral),
         messageTs: body.container?.message_ts ?? body.message?.ts ?? null,
-        sharedBy: /<@(\w+)>/.exec(JSON.stringify(body.message?.blocks?.[0] ?? ''))?.[1] ?? null,
-      }),
-    );
+      });
+    });
   }
-  onButton(TenderIds.share, (request, value) => shareTender(context, request, recordIdOf(value)));
+  onButton(TenderIds.share, async (request, value) => shareTender(context, request, await idOf(value)));
   // A URL button still sends an action; there is nothing more to do than acknowledge it.
   app.action(TenderIds.openOriginal, async ({ ack }) => ack());
-  onButton(DirectoryIds.showBuyer, (request, value) =>
-    showDirectoryEntry(context, request, 'buyer', recordIdOf(value)),
+  onButton(DirectoryIds.showBuyer, async (request, value) =>
+    showDirectoryEntry(context, request, 'buyer', await idOf(value)),
   );
-  onButton(DirectoryIds.showSupplier, (request, value) =>
-    showDirectoryEntry(context, request, 'supplier', recordIdOf(value)),
+  onButton(DirectoryIds.showSupplier, async (request, value) =>
+    showDirectoryEntry(context, request, 'supplier', await idOf(value)),
   );
-  onButton(DirectoryIds.showFramework, (request, value) =>
-    showDirectoryEntry(context, request, 'framework', recordIdOf(value)),
+  onButton(DirectoryIds.showFramework, async (request, value) =>
+    showDirectoryEntry(context, request, 'framework', await idOf(value)),
   );
-  onButton(SavedSearchIds.run, (request, value) => runSavedSearch(context, request, recordIdOf(value)));
+  onButton(SavedSearchIds.run, async (request, value) => runSavedSearch(context, request, await idOf(value)));
   // "Try again" runs its command, which has its own failure handling (one slow notice, not two).
   app.action<BlockAction<ButtonAction>>(ErrorIds.tryAgain, async ({ ack, body, action, respond, client }) => {
     await ack();
@@ -131,19 +137,15 @@ export function registerListeners(app: App, context: FeatureContext): void {
   });
 
   app.view(ConnectIds.callback, async ({ ack, body, view, client }) => {
-    const values = view.state?.values ?? {};
-    const text = (block: string, input: string) => {
-      const value = values[block]?.[input]?.value;
-      return typeof value === 'string' ? value : '';
-    };
+    const submitted = parseConnectSubmission(view.state?.values);
     await submitConnectWithinBudget(
       context,
       client,
       {
         teamId: body.team?.id ?? body.user.team_id ?? '',
         userId: body.user.id,
-        key: text(ConnectIds.keyBlock, ConnectIds.keyInput),
-        serviceUrl: text(ConnectIds.urlBlock, ConnectIds.urlInput),
+        key: submitted.key,
+        serviceUrl: submitted.serviceUrl,
         privateMetadata: typeof view.private_metadata === 'string' ? view.private_metadata : '',
         viewId: view.id,
       },

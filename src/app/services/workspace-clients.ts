@@ -64,8 +64,8 @@ export class WorkspaceClients {
     });
   }
 
-  forTeam(teamId: string): WorkspaceClient {
-    const connection = this.store.getConnection(teamId);
+  async forTeam(teamId: string): Promise<WorkspaceClient> {
+    const connection = await this.store.getConnection(teamId);
     if (connection) {
       const apiKey = this.apiKeyOf(teamId, connection.encryptedApiKey);
       return {
@@ -79,10 +79,10 @@ export class WorkspaceClients {
   }
 
   /** Drops the workspace's decrypted key and its client (on disconnect, and before a new key). */
-  forget(teamId: string): void {
+  async forget(teamId: string): Promise<void> {
     const cached = this.decrypted.get(teamId);
     this.decrypted.delete(teamId);
-    const connection = this.store.getConnection(teamId);
+    const connection = await this.store.getConnection(teamId);
     if (!cached || !connection) return;
     this.clients.delete(clientKey(connection.serviceUrl ?? this.defaults.serviceUrl, cached.apiKey));
   }

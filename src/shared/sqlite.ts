@@ -1,0 +1,75 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database, { type Statement } from 'better-sqlite3';
+
+/**
+ * SQLite as both the service and the bot use it: one opener, one migrator, one statement
+ * cache. Neither side imports the other's storage; both import this.
+ */
+export type SqliteDatabase = Database.Database;
+
+/**
+ * Opens (creating if needed) a SQLite file in WAL mode and brings its schema up to the newest of
+ * `migrations`. `:memory:` gives a throwaway database.
+ */
+export function openSqlite(path: string, migrations: readonly string[]): SqliteDatabase {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  // WAL with NORMAL is durable across process crashes; only a power cut can lose the last commits.
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('cache_size = -64000');
+  migrateSqlite(db, migrations);
+  return db;
+}
+
+/** Applies every migration newer than the database's `user_version`, each in its own transaction. */
+export function migrateSqlite(db: SqliteDatabase, migrations: readonly string[]): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > migrations.length) {
+    throw new Error(
+      `database schema version ${current} is newer than this program knows (${migrations.length}); upgrade tenderbot`,
+    );
+  }
+  for (let version = current; version < migrations.length; version++) {
+    db.transaction(() => {
+      db.exec(migrations[version] as string);
+      db.pragma(`user_version = ${version + 1}`);
+    })();
+  }
+}
+
+type Params = unknown[] | object;
+
+/** Prepares each distinct SQL text once; queries built from filters repeat a small set of shapes. */
+export class StatementCache {
+  private readonly statements = new Map<string, Statement>();
+
+  constructor(private readonly db: SqliteDatabase) {}
+
+  prepare(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  get<T>(sql: string, params: Params): T | undefined {
+    const statement = this.prepare(sql);
+    return (Array.isArray(params) ? statement.get(...params) : statement.get(params)) as T | undefined;
+  }
+
+  all<T>(sql: string, params: Params): T[] {
+    const statement = this.prepare(sql);
+    return (Array.isArray(params) ? statement.all(...params) : statement.all(params)) as T[];
+  }
+
+  run(sql: string, params: Params): { changes: number } {
+    const statement = this.prepare(sql);
+    return Array.isArray(params) ? statement.run(...params) : statement.run(params);
+  }
+}
