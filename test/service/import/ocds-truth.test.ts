@@ -137,6 +137,14 @@ describe('status against the service clock', () => {
     expect(before.data.length).toBeGreaterThan(0);
     expect(before.data.map((item: Item) => item.id)).toContain(id);
     expect((await get(`/v1/tenders/${id}`)).body.data.status).toBe('open');
+    const bookmarked = await callApi(sandbox.baseUrl, 'POST', `/v1/bookmarks/${id}`, { key });
+    expect(bookmarked.status, bookmarked.text).toBeLessThan(300);
+    const bookmarkStatus = async () => {
+      const { data } = (await get('/v1/bookmarks?limit=100')).body;
+      expect(data.length).toBeGreaterThan(0);
+      return data.find((bookmark: { tenderId: string }) => bookmark.tenderId === id)?.tender.status;
+    };
+    expect(await bookmarkStatus()).toBe('open');
     const closedBefore = (await get('/v1/tenders?status=closed&limit=1')).body.pagination.total;
 
     setClock(new Date('2025-03-03T12:00:00Z'));
@@ -144,6 +152,7 @@ describe('status against the service clock', () => {
     expect(after.pagination.total).toBe(before.pagination.total - 1);
     expect(after.data.map((item: Item) => item.id)).not.toContain(id);
     expect((await get(`/v1/tenders/${id}`)).body.data.status).toBe('closed');
+    expect(await bookmarkStatus()).toBe('closed');
     expect((await get('/v1/tenders?status=closed&limit=1')).body.pagination.total).toBe(closedBefore + 1);
     // The buyer's page shows the same status as the card.
     const card = (await get(`/v1/tenders/${id}`)).body.data;

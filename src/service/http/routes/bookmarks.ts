@@ -23,7 +23,11 @@ export function bookmarkRoutes(context: ServiceContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { limit, offset } = request.query;
-        return listEnvelope(bookmarks.list(request.caller.userId, limit, offset), limit, offset);
+        return listEnvelope(
+          bookmarks.list(request.caller.userId, limit, offset, context.clock()),
+          limit,
+          offset,
+        );
       },
     );
 
