@@ -79,7 +79,8 @@ export function identifyCaller(
       "The API key is disabled because its creator is no longer a member of the key's organisation.",
     );
   }
-  const decision = limiter.take(holder.keyId, holder.rateLimitPerSecond, now.getTime());
+  // Rates are about real elapsed time, not the service's clock (which a test may set or freeze).
+  const decision = limiter.take(holder.keyId, holder.rateLimitPerSecond, Date.now());
   reply.header('RateLimit-Limit', decision.limit);
   reply.header('RateLimit-Remaining', decision.remaining);
   reply.header('RateLimit-Reset', decision.resetSeconds);

@@ -181,3 +181,20 @@ describe('membership is checked on every request', () => {
     expectProblem(answer, 403, 'forbidden');
   });
 });
+
+describe('rate limit and the service clock', () => {
+  it('measures rates in real time, so a service whose clock is set (or frozen) still opens new windows', async () => {
+    const frozen = await startTestSandbox({ clock: () => new Date('2026-01-15T09:00:00Z') });
+    try {
+      const burst = await Promise.all(
+        Array.from({ length: 8 }, () => frozen.call('GET', '/v1/tenders?limit=1', { key: KEYS.slowLane })),
+      );
+      expect(burst.filter((answer) => answer.status === 429).length).toBeGreaterThanOrEqual(2);
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const later = await frozen.call('GET', '/v1/tenders?limit=1', { key: KEYS.slowLane });
+      expect(later.status).toBe(200);
+    } finally {
+      await frozen.stop();
+    }
+  });
+});
