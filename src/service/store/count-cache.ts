@@ -1,3 +1,4 @@
+import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from './database.ts';
 
 export const DEFAULT_COUNT_CACHE_SIZE = 2000;
@@ -10,6 +11,23 @@ const generations = new WeakMap<SqliteDatabase, number>();
 
 export function markPublicRecordsChanged(db: SqliteDatabase): void {
   generations.set(db, (generations.get(db) ?? 0) + 1);
+}
+
+const versionReads = new WeakMap<SqliteDatabase, Statement>();
+
+/**
+ * Changes whenever the public records are rewritten, by this process or another: the note
+ * PublicRecordsWriter.finish() commits with every rewrite, and this process's generation.
+ * Unlike `PRAGMA data_version`, a bookmark or comment written by another process leaves it alone,
+ * so what is costly to rebuild (TenderFilterIndex) is rebuilt only when tenders changed.
+ */
+export function publicRecordsVersion(db: SqliteDatabase): string {
+  let read = versionReads.get(db);
+  if (!read) {
+    read = db.prepare("SELECT value FROM public_records_meta WHERE key = 'records_version'").pluck();
+    versionReads.set(db, read);
+  }
+  return `${(read.get() as string | undefined) ?? ''}:${generations.get(db) ?? 0}`;
 }
 
 interface Entry {

@@ -11,6 +11,7 @@ import { RELATED_RECORD_LIMIT, TENDER_PREVIEW_LIMIT } from '../../contract/schem
 import { CountCache, DEFAULT_COUNT_CACHE_SIZE } from './count-cache.ts';
 import type { SqliteDatabase } from './database.ts';
 import { StatementCache } from './statement-cache.ts';
+import { TenderFilterIndex, type TenderFilters } from './tender-filter-index.ts';
 
 export interface Page<T> {
   items: T[];
@@ -105,11 +106,16 @@ export function wordsOf(text: string | undefined): string[] {
 export class PublicRecordsReader {
   private readonly statements: StatementCache;
   private readonly totals: CountCache;
+  private readonly filterIndex: TenderFilterIndex;
 
-  /** `countCacheSize` 0 turns the cache of totals off (to measure first-time searches). */
+  /**
+   * `countCacheSize` 0 turns the cache of totals off, and the filter index keeps no word's hits
+   * (to measure first-time searches).
+   */
   constructor(db: SqliteDatabase, countCacheSize = DEFAULT_COUNT_CACHE_SIZE) {
     this.statements = new StatementCache(db);
     this.totals = new CountCache(db, countCacheSize);
+    this.filterIndex = new TenderFilterIndex(db, countCacheSize === 0 ? 0 : undefined);
   }
 
   /**
@@ -134,6 +140,18 @@ export class PublicRecordsReader {
     const at = toStoredInstant(now);
     const conditions: string[] = [];
     const params: Record<string, unknown> = { limit: query.limit, offset: query.offset, now: at };
+    const match = wordsToMatchExpression(query.q);
+    if (match && hasFilter(query)) {
+      const found = this.filterIndex.search(match, filtersOf(query), at, query.offset, query.limit);
+      if (found) {
+        const rows = this.statements.all<TenderRow>(
+          `SELECT ${TENDER_COLUMNS} FROM tenders t WHERE t.sort_key IN (SELECT value FROM json_each(?))
+           ORDER BY t.sort_key`,
+          [JSON.stringify(found.sortKeys)],
+        );
+        return { items: rows.map((row) => tenderListItemFromRow(row, at)), total: found.total };
+      }
+    }
     if (query.status === 'open') {
       conditions.push('t.open_until > @now');
     } else if (query.status === 'closed') {
@@ -174,7 +192,6 @@ export class PublicRecordsReader {
     );
     addInstantRange(conditions, params, 't.deadline', 'deadline', query.deadlineFrom, query.deadlineTo);
 
-    const match = wordsToMatchExpression(query.q);
     const filter = conditions.length ? `AND ${conditions.join(' AND ')}` : '';
     let rowsSql: string;
     let countSql: string;
@@ -375,6 +392,31 @@ export class PublicRecordsReader {
     const total = this.total(`SELECT count(*) AS total FROM ${table} o ${where}`, params, now);
     return { rows, total };
   }
+}
+
+function hasFilter(query: TenderSearchQuery): boolean {
+  const { q: _q, limit: _limit, offset: _offset, ...filters } = query;
+  return Object.values(filters).some((value) => value !== undefined);
+}
+
+/** The query's filters as TenderFilterIndex takes them: the same bounds as the SQL below. */
+function filtersOf(query: TenderSearchQuery): TenderFilters {
+  const filters: TenderFilters = {
+    status: query.status,
+    buyerId: query.buyerId,
+    region: query.region,
+    valueMin: query.valueMin,
+    valueMax: query.valueMax,
+  };
+  if (query.cpv) {
+    filters.cpvLow = query.cpv;
+    filters.cpvHigh = `${query.cpv}:`;
+  }
+  if (query.publishedFrom) filters.publishedFrom = lowerBound(query.publishedFrom);
+  if (query.publishedTo) filters.publishedTo = upperBoundExclusive(query.publishedTo);
+  if (query.deadlineFrom) filters.deadlineFrom = lowerBound(query.deadlineFrom);
+  if (query.deadlineTo) filters.deadlineTo = upperBoundExclusive(query.deadlineTo);
+  return filters;
 }
 
 function addInstantRange(

@@ -296,6 +296,11 @@ export class PublicRecordsWriter {
         INSERT INTO buyer_words (buyer_words) VALUES ('rebuild');
         INSERT INTO supplier_words (supplier_words) VALUES ('rebuild');
         INSERT INTO framework_words (framework_words) VALUES ('rebuild');
+
+        -- A new version note at each rewrite, so that every process holding public records in
+        -- memory (TenderFilterIndex) knows to read them again.
+        INSERT INTO public_records_meta (key, value) VALUES ('records_version', lower(hex(randomblob(8))))
+          ON CONFLICT (key) DO UPDATE SET value = excluded.value;
       `);
     })();
     // Inside an import's transaction the importer optimizes once it has committed.

@@ -1,0 +1,351 @@
+import type { Tender } from '../../contract/schemas.ts';
+import { publicRecordsVersion } from './count-cache.ts';
+import type { SqliteDatabase } from './database.ts';
+
+/**
+ * The filters of a tender search, with bounds already in stored format (`YYYY-MM-DDTHH:MM:SSZ`;
+ * `…From` inclusive, `…To` exclusive), exactly as PublicRecordsReader writes them into SQL.
+ */
+export interface TenderFilters {
+  status?: Tender['status'];
+  buyerId?: string;
+  region?: string;
+  /** CPV code range: a prefix `p` is `[p, p + ':')`. */
+  cpvLow?: string;
+  cpvHigh?: string;
+  valueMin?: number;
+  valueMax?: number;
+  publishedFrom?: string;
+  publishedTo?: string;
+  deadlineFrom?: string;
+  deadlineTo?: string;
+}
+
+/** Word hit lists kept at most, counted in tenders (4 bytes each): 16 MiB. */
+export const DEFAULT_WORD_HITS_BUDGET = 4_000_000;
+
+const NO_ID = -1;
+const STORED_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+
+/**
+ * Filtered word searches answered from memory, with exact totals.
+ *
+ * Counting a filtered word search in SQL visits every hit of the word (93,000 for "cleaning" at a
+ * million tenders), a row lookup each: 100–300 ms. Here each tender's filter columns are held in
+ * typed arrays indexed by its sort key (about 45 bytes a tender), and each word's hits are read
+ * from the word index once, as a sorted array of sort keys. A search then walks the word's hits
+ * in order, testing the filters with array reads: the total and the page in one pass, about 1 ms
+ * for 100,000 hits, whatever the filter. The rows of the page are then read by sort key.
+ *
+ * The rule for each filter is the same as the SQL in PublicRecordsReader.searchTenders (a test
+ * compares the two over many combinations). Both are rebuilt when the public records change
+ * (see publicRecordsVersion); the columns hold no status, only `open_until`, so the clock needs
+ * no rebuild.
+ */
+export class TenderFilterIndex {
+  private version: string | null = null;
+  private columns: Columns | null = null;
+  private readonly wordHits = new Map<string, Int32Array>();
+  private wordHitsHeld = 0;
+
+  /** `wordHitsBudget` 0 reads a word's hits afresh on every search (to measure first-time searches). */
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly wordHitsBudget = DEFAULT_WORD_HITS_BUDGET,
+  ) {}
+
+  /**
+   * The sort keys of page `[offset, offset + limit)` of the tenders matching `match` (an FTS5
+   * expression) and `filters` at `now`, newest first, and how many match in all. Null when the
+   * stored data cannot be compared in memory exactly like SQL does (then use SQL).
+   */
+  search(
+    match: string,
+    filters: TenderFilters,
+    now: string,
+    offset: number,
+    limit: number,
+  ): { sortKeys: number[]; total: number } | null {
+    this.refresh();
+    const columns = this.columns as Columns;
+    const test = compileFilters(columns, filters, now);
+    if (test === null) return null;
+    const hits = this.hitsOf(match);
+    const sortKeys: number[] = [];
+    const end = offset + limit;
+    let total = 0;
+    for (let index = 0; index < hits.length; index++) {
+      const key = hits[index] as number;
+      if (!test(key)) continue;
+      if (total >= offset && total < end) sortKeys.push(key);
+      total++;
+    }
+    return { sortKeys, total };
+  }
+
+  /** Empties everything when the public records changed since the columns were read. */
+  private refresh(): void {
+    const version = publicRecordsVersion(this.db);
+    if (version === this.version && this.columns) return;
+    this.columns = null;
+    this.wordHits.clear();
+    this.wordHitsHeld = 0;
+    this.columns = readColumns(this.db);
+    this.version = version;
+  }
+
+  private hitsOf(match: string): Int32Array {
+    const known = this.wordHits.get(match);
+    if (known) {
+      // Re-insert: the map's order is least recently used first.
+      this.wordHits.delete(match);
+      this.wordHits.set(match, known);
+      return known;
+    }
+    const keys = this.db
+      .prepare('SELECT rowid FROM tender_words WHERE tender_words MATCH ?')
+      .pluck()
+      .raw(false)
+      .all(match) as number[];
+    const hits = Int32Array.from(keys);
+    // FTS5 gives rowids in ascending order; sort only if that ever stops being so.
+    for (let index = 1; index < hits.length; index++) {
+      if ((hits[index - 1] as number) > (hits[index] as number)) {
+        hits.sort();
+        break;
+      }
+    }
+    if (hits.length <= this.wordHitsBudget) {
+      while (this.wordHitsHeld + hits.length > this.wordHitsBudget) {
+        const oldest = this.wordHits.keys().next().value as string;
+        this.wordHitsHeld -= (this.wordHits.get(oldest) as Int32Array).length;
+        this.wordHits.delete(oldest);
+      }
+      this.wordHits.set(match, hits);
+      this.wordHitsHeld += hits.length;
+    }
+    return hits;
+  }
+}
+
+interface Columns {
+  statuses: string[];
+  status: Uint8Array;
+  /** Seconds since 1970, NaN for null (NaN fails every comparison, as NULL does in SQL). */
+  openUntil: Float64Array;
+  published: Float64Array;
+  deadline: Float64Array;
+  value: Float64Array;
+  /** Region ids by SQLite's NOCASE folding (ASCII letters only); NO_ID for none. */
+  regionIds: Map<string, number>;
+  region: Int32Array;
+  buyerIds: Map<string, number>;
+  buyer: Int32Array;
+  /** Distinct CPV codes; each tender's code ids are cpvCodes[cpvStart[k] .. cpvStart[k + 1]). */
+  cpvDictionary: string[];
+  cpvStart: Int32Array;
+  cpvCodes: Int32Array;
+  /** False when some stored instant is not in stored format: then its filter is left to SQL. */
+  instantsExact: boolean;
+  /** False when some stored value is not a number: then value filters are left to SQL. */
+  valuesExact: boolean;
+}
+
+function readColumns(db: SqliteDatabase): Columns {
+  const size = ((db.prepare('SELECT max(sort_key) FROM tenders').pluck().get() as number | null) ?? 0) + 1;
+  const statuses: string[] = [];
+  const status = new Uint8Array(size);
+  const openUntil = new Float64Array(size).fill(Number.NaN);
+  const published = new Float64Array(size).fill(Number.NaN);
+  const deadline = new Float64Array(size).fill(Number.NaN);
+  const value = new Float64Array(size).fill(Number.NaN);
+  const region = new Int32Array(size).fill(NO_ID);
+  const buyer = new Int32Array(size).fill(NO_ID);
+  const regionIds = new Map<string, number>();
+  const buyerIds = new Map<string, number>();
+  let instantsExact = true;
+  let valuesExact = true;
+  const seconds = (instant: string | null): number => {
+    if (instant === null) return Number.NaN;
+    if (!STORED_INSTANT.test(instant)) instantsExact = false;
+    return Date.parse(instant) / 1000;
+  };
+  const rows = db
+    .prepare(
+      'SELECT sort_key, status, open_until, published_at, deadline, value_amount, region, buyer_id FROM tenders',
+    )
+    .raw(true)
+    .iterate() as IterableIterator<
+    [number, string, string | null, string, string | null, number | null, string | null, string | null]
+  >;
+  for (const [
+    key,
+    statusText,
+    openUntilText,
+    publishedText,
+    deadlineText,
+    amount,
+    regionText,
+    buyerId,
+  ] of rows) {
+    let statusId = statuses.indexOf(statusText);
+    if (statusId < 0) statusId = statuses.push(statusText) - 1;
+    status[key] = statusId;
+    openUntil[key] = seconds(openUntilText);
+    published[key] = seconds(publishedText);
+    deadline[key] = seconds(deadlineText);
+    if (amount !== null) {
+      if (typeof amount === 'number') value[key] = amount;
+      else valuesExact = false;
+    }
+    if (regionText !== null) region[key] = idOf(regionIds, foldAscii(regionText));
+    if (buyerId !== null) buyer[key] = idOf(buyerIds, buyerId);
+  }
+
+  const cpvIds = new Map<string, number>();
+  const pairs = db
+    .prepare('SELECT t.sort_key, c.code FROM tender_cpv c JOIN tenders t ON t.id = c.tender_id')
+    .raw(true)
+    .iterate() as IterableIterator<[number, string]>;
+  let pairKeys: Int32Array = new Int32Array(1024);
+  let pairCodes: Int32Array = new Int32Array(1024);
+  let pairCount = 0;
+  const cpvStart = new Int32Array(size + 1);
+  for (const [key, code] of pairs) {
+    if (pairCount === pairKeys.length) {
+      pairKeys = grow(pairKeys);
+      pairCodes = grow(pairCodes);
+    }
+    pairKeys[pairCount] = key;
+    pairCodes[pairCount] = idOf(cpvIds, code);
+    pairCount++;
+    (cpvStart[key + 1] as number)++;
+  }
+  for (let key = 0; key < size; key++) (cpvStart[key + 1] as number) += cpvStart[key] as number;
+  const cpvCodes = new Int32Array(pairCount);
+  const filled = cpvStart.slice(0, size);
+  for (let pair = 0; pair < pairCount; pair++) {
+    const key = pairKeys[pair] as number;
+    cpvCodes[(filled[key] as number)++] = pairCodes[pair] as number;
+  }
+  return {
+    statuses,
+    status,
+    openUntil,
+    published,
+    deadline,
+    value,
+    regionIds,
+    region,
+    buyerIds,
+    buyer,
+    cpvDictionary: [...cpvIds.keys()],
+    cpvStart,
+    cpvCodes,
+    instantsExact,
+    valuesExact,
+  };
+}
+
+/** One test of every filter given, or null when the columns cannot answer it exactly. */
+function compileFilters(
+  columns: Columns,
+  filters: TenderFilters,
+  now: string,
+): ((key: number) => boolean) | null {
+  const tests: ((key: number) => boolean)[] = [];
+  const usesInstants =
+    filters.status !== undefined ||
+    filters.publishedFrom !== undefined ||
+    filters.publishedTo !== undefined ||
+    filters.deadlineFrom !== undefined ||
+    filters.deadlineTo !== undefined;
+  if (usesInstants && !columns.instantsExact) return null;
+  const usesValues = filters.valueMin !== undefined || filters.valueMax !== undefined;
+  if (usesValues && !columns.valuesExact) return null;
+  const { status, openUntil, published, deadline, value, region, buyer, cpvStart, cpvCodes } = columns;
+
+  if (filters.status === 'open') {
+    const at = Date.parse(now) / 1000;
+    tests.push((key) => (openUntil[key] as number) > at);
+  } else if (filters.status === 'closed') {
+    const at = Date.parse(now) / 1000;
+    const closed = columns.statuses.indexOf('closed');
+    tests.push((key) => status[key] === closed || (openUntil[key] as number) <= at);
+  } else if (filters.status !== undefined) {
+    const wanted = columns.statuses.indexOf(filters.status);
+    tests.push((key) => status[key] === wanted);
+  }
+  if (filters.buyerId !== undefined) {
+    const wanted = columns.buyerIds.get(filters.buyerId) ?? Number.NaN;
+    tests.push((key) => buyer[key] === wanted);
+  }
+  if (filters.region !== undefined) {
+    const wanted = columns.regionIds.get(foldAscii(filters.region)) ?? Number.NaN;
+    tests.push((key) => region[key] === wanted);
+  }
+  if (filters.cpvLow !== undefined && filters.cpvHigh !== undefined) {
+    const { cpvLow, cpvHigh } = filters;
+    const inRange = Uint8Array.from(columns.cpvDictionary, (code) =>
+      code >= cpvLow && code < cpvHigh ? 1 : 0,
+    );
+    tests.push((key) => {
+      for (let at = cpvStart[key] as number; at < (cpvStart[key + 1] as number); at++) {
+        if (inRange[cpvCodes[at] as number] === 1) return true;
+      }
+      return false;
+    });
+  }
+  if (filters.valueMin !== undefined) {
+    const low = filters.valueMin;
+    tests.push((key) => (value[key] as number) >= low);
+  }
+  if (filters.valueMax !== undefined) {
+    const high = filters.valueMax;
+    tests.push((key) => (value[key] as number) <= high);
+  }
+  addRange(tests, published, filters.publishedFrom, filters.publishedTo);
+  addRange(tests, deadline, filters.deadlineFrom, filters.deadlineTo);
+
+  if (tests.length === 1) return tests[0] as (key: number) => boolean;
+  return (key) => {
+    for (const test of tests) if (!test(key)) return false;
+    return true;
+  };
+}
+
+function addRange(
+  tests: ((key: number) => boolean)[],
+  column: Float64Array,
+  from: string | undefined,
+  to: string | undefined,
+): void {
+  if (from !== undefined) {
+    const low = Date.parse(from) / 1000;
+    tests.push((key) => (column[key] as number) >= low);
+  }
+  if (to !== undefined) {
+    const high = Date.parse(to) / 1000;
+    tests.push((key) => (column[key] as number) < high);
+  }
+}
+
+/** SQLite's NOCASE: only the 26 ASCII letters are folded. */
+function foldAscii(text: string): string {
+  return text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
+}
+
+function idOf(ids: Map<string, number>, text: string): number {
+  let id = ids.get(text);
+  if (id === undefined) {
+    id = ids.size;
+    ids.set(text, id);
+  }
+  return id;
+}
+
+function grow(array: Int32Array): Int32Array {
+  const larger = new Int32Array(array.length * 2);
+  larger.set(array);
+  return larger;
+}

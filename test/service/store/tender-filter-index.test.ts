@@ -1,0 +1,258 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TenderSearchQuery } from '../../../src/contract/schemas.ts';
+import { generateDemoData, seededRandom } from '../../../src/service/demo/demo-generator.ts';
+import { openDatabase, type SqliteDatabase } from '../../../src/service/store/database.ts';
+import { PublicRecordsReader, toStoredInstant } from '../../../src/service/store/public-records-reader.ts';
+import { PublicRecordsWriter } from '../../../src/service/store/public-records-writer.ts';
+
+const TODAY = new Date('2026-06-01T00:00:00Z');
+const dir = mkdtempSync(join(tmpdir(), 'tenderbot-filter-index-'));
+let db: SqliteDatabase;
+
+beforeAll(() => {
+  db = openDatabase(join(dir, 'demo.db'));
+  generateDemoData(db, { tenders: 4000, today: TODAY });
+});
+afterAll(() => {
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/**
+ * The plain query, written apart from the reader: every hit of the words, each filter as the
+ * contract words it, the status as a person sees it at `now`, newest first (ties by id).
+ */
+function plainSearch(
+  database: SqliteDatabase,
+  query: TenderSearchQuery,
+  now: Date,
+): { ids: string[]; total: number } {
+  const words = (query.q ?? '').match(/[\p{L}\p{N}]+/gu) ?? [];
+  const where = [`t.sort_key IN (SELECT rowid FROM tender_words WHERE tender_words MATCH @match)`];
+  const params: Record<string, unknown> = {
+    match: words.map((word) => `"${word}"*`).join(' '),
+    now: toStoredInstant(now),
+  };
+  if (query.status) {
+    where.push(
+      `(CASE WHEN t.status = 'open' AND t.open_until <= @now THEN 'closed' ELSE t.status END) = @status`,
+    );
+    params.status = query.status;
+  }
+  if (query.buyerId) {
+    where.push('t.buyer_id = @buyerId');
+    params.buyerId = query.buyerId;
+  }
+  if (query.region) {
+    where.push('lower(t.region) = lower(@region)');
+    params.region = query.region;
+  }
+  if (query.cpv) {
+    where.push(
+      'EXISTS (SELECT 1 FROM tender_cpv c WHERE c.tender_id = t.id AND substr(c.code, 1, length(@cpv)) = @cpv)',
+    );
+    params.cpv = query.cpv;
+  }
+  if (query.valueMin !== undefined) {
+    where.push('t.value_amount >= @valueMin');
+    params.valueMin = query.valueMin;
+  }
+  if (query.valueMax !== undefined) {
+    where.push('t.value_amount <= @valueMax');
+    params.valueMax = query.valueMax;
+  }
+  // Dates only in these tests: a day includes the whole of itself.
+  for (const [column, from, to] of [
+    ['published_at', query.publishedFrom, query.publishedTo],
+    ['deadline', query.deadlineFrom, query.deadlineTo],
+  ] as const) {
+    if (from) {
+      where.push(`substr(t.${column}, 1, 10) >= @${column}From`);
+      params[`${column}From`] = from;
+    }
+    if (to) {
+      where.push(`substr(t.${column}, 1, 10) <= @${column}To`);
+      params[`${column}To`] = to;
+    }
+  }
+  const ids = database
+    .prepare(`SELECT t.id FROM tenders t WHERE ${where.join(' AND ')} ORDER BY t.published_at DESC, t.id`)
+    .pluck()
+    .all(params) as string[];
+  return { ids: ids.slice(query.offset, query.offset + query.limit), total: ids.length };
+}
+
+function day(offsetDays: number): string {
+  return new Date(TODAY.getTime() + offsetDays * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** Every filter on its own, with values that match many, few and no tenders. */
+function singleFilters(database: SqliteDatabase): Partial<TenderSearchQuery>[] {
+  const regions = database
+    .prepare('SELECT DISTINCT region FROM tenders WHERE region IS NOT NULL ORDER BY region')
+    .pluck()
+    .all() as string[];
+  const buyers = database
+    .prepare('SELECT buyer_id FROM tenders GROUP BY buyer_id ORDER BY count(*) DESC, buyer_id LIMIT 3')
+    .pluck()
+    .all() as string[];
+  const codes = database
+    .prepare('SELECT DISTINCT code FROM tender_cpv ORDER BY code')
+    .pluck()
+    .all() as string[];
+  expect(regions.length).toBeGreaterThan(3);
+  expect(buyers.length).toBe(3);
+  expect(codes.length).toBeGreaterThan(3);
+  const firstCode = codes[0] as string;
+  return [
+    ...(['open', 'closed', 'awarded', 'cancelled', 'planned'] as const).map((status) => ({ status })),
+    ...regions.map((region) => ({ region })),
+    { region: (regions[0] as string).toUpperCase() },
+    { region: 'Nowhere at all' },
+    ...buyers.map((buyerId) => ({ buyerId })),
+    { buyerId: '00000000-0000-4000-8000-000000000000' },
+    { cpv: firstCode.slice(0, 1) },
+    { cpv: firstCode.slice(0, 2) },
+    { cpv: firstCode.slice(0, 8) },
+    { cpv: '1' },
+    { valueMin: 100_000 },
+    { valueMax: 50_000 },
+    { valueMin: 20_000, valueMax: 200_000 },
+    { valueMin: 10_000_000_000 },
+    { deadlineFrom: day(0) },
+    { deadlineTo: day(0) },
+    { deadlineFrom: day(-30), deadlineTo: day(14) },
+    { publishedFrom: day(-90) },
+    { publishedFrom: day(-200), publishedTo: day(-100) },
+  ];
+}
+
+const WORDS = ['cleaning', 'services', 'clean lond', 'catering', 'framework', 'zzzznothing'];
+
+function expectSameAsPlain(reader: PublicRecordsReader, query: TenderSearchQuery, now: Date): number {
+  const fast = reader.searchTenders(query, now);
+  const plain = plainSearch(db, query, now);
+  const label = JSON.stringify(query);
+  expect(fast.total, label).toBe(plain.total);
+  expect(
+    fast.items.map((tender) => tender.id),
+    label,
+  ).toEqual(plain.ids);
+  return plain.total;
+}
+
+describe('filtered word search (TenderFilterIndex) against the plain query on the same data', () => {
+  it('gives the same total and the same page for each word with each single filter, at two instants', () => {
+    const reader = new PublicRecordsReader(db);
+    const filters = singleFilters(db);
+    let nonEmpty = 0;
+    for (const now of [TODAY, new Date(TODAY.getTime() + 40 * 86_400_000 + 1234)]) {
+      for (const q of WORDS) {
+        for (const filter of filters) {
+          const total = expectSameAsPlain(reader, { q, ...filter, limit: 20, offset: 0 }, now);
+          if (total > 0) nonEmpty++;
+        }
+      }
+    }
+    // Most combinations find something, so the comparison is not of empty lists.
+    expect(nonEmpty).toBeGreaterThan(filters.length * 4);
+  });
+
+  it('pages the same way: every page of a filtered search, and a page past the end', () => {
+    const reader = new PublicRecordsReader(db);
+    for (const filter of [{ status: 'closed' as const }, { valueMin: 50_000 }, { cpv: '9' }]) {
+      const whole = plainSearch(db, { q: 'services', ...filter, limit: 100_000, offset: 0 }, TODAY);
+      expect(whole.total).toBeGreaterThan(60);
+      const seen: string[] = [];
+      for (let offset = 0; offset < whole.total + 30; offset += 30) {
+        const page = reader.searchTenders({ q: 'services', ...filter, limit: 30, offset }, TODAY);
+        expect(page.total).toBe(whole.total);
+        seen.push(...page.items.map((tender) => tender.id));
+      }
+      expect(seen).toEqual(whole.ids);
+    }
+  });
+
+  it('gives the same answers for random combinations of filters, with and without word hits kept', () => {
+    const random = seededRandom(11);
+    const filters = singleFilters(db);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+    const remembering = new PublicRecordsReader(db);
+    const forgetting = new PublicRecordsReader(db, 0);
+    let nonEmpty = 0;
+    for (let round = 0; round < 300; round++) {
+      const combined: Partial<TenderSearchQuery> = {};
+      for (let count = 1 + Math.floor(random() * 3); count > 0; count--)
+        Object.assign(combined, pick(filters));
+      const query = {
+        q: pick(WORDS),
+        ...combined,
+        limit: pick([1, 20, 100]),
+        offset: pick([0, 0, 5, 40]),
+      };
+      const now = new Date(TODAY.getTime() + Math.floor(random() * 90) * 86_400_000);
+      if (expectSameAsPlain(remembering, query, now) > 0) nonEmpty++;
+      expectSameAsPlain(forgetting, query, now);
+    }
+    expect(nonEmpty).toBeGreaterThan(50);
+  });
+
+  it('sees tenders written by another connection to the same file, and a status moved by the clock', () => {
+    const path = join(dir, 'two-connections.db');
+    const serving = openDatabase(path);
+    const writing = openDatabase(path);
+    try {
+      generateDemoData(writing, { tenders: 500, today: TODAY });
+      const reader = new PublicRecordsReader(serving);
+      const query: TenderSearchQuery = { q: 'cleaning', status: 'open', limit: 20, offset: 0 };
+      const before = reader.searchTenders(query, TODAY);
+      expect(before.total).toBeGreaterThan(0);
+
+      const writer = new PublicRecordsWriter(writing);
+      writing.transaction(() => {
+        writer.writeRelease({
+          id: 'ocds-test-new-cleaning',
+          releaseDate: toStoredInstant(TODAY),
+          title: 'Window cleaning for the new library',
+          description: null,
+          status: 'open',
+          buyer: null,
+          value: null,
+          deadline: '2026-06-10T12:00:00Z',
+          region: 'Wales',
+          cpvCodes: [],
+          sourceName: 'test',
+          sourceId: 'new-cleaning',
+          url: null,
+          frameworkId: null,
+          awards: [],
+          framework: null,
+        });
+        writer.finish();
+      })();
+      const after = reader.searchTenders(query, TODAY);
+      expect(after.total).toBe(before.total + 1);
+      expect(after.items[0]?.id).toBe('ocds-test-new-cleaning');
+      expect(reader.searchTenders({ ...query, region: 'WALES' }, TODAY).items[0]?.id).toBe(
+        'ocds-test-new-cleaning',
+      );
+      // One second before its deadline it is open; at its deadline it is not.
+      expect(
+        reader.searchTenders({ ...query, region: 'wales' }, new Date('2026-06-10T11:59:59Z')).items[0]?.id,
+      ).toBe('ocds-test-new-cleaning');
+      const closed = reader.searchTenders({ ...query, region: 'wales' }, new Date('2026-06-10T12:00:00Z'));
+      expect(closed.items.map((tender) => tender.id)).not.toContain('ocds-test-new-cleaning');
+      const closedNow = reader.searchTenders(
+        { ...query, status: 'closed', region: 'wales' },
+        new Date('2026-06-10T12:00:00Z'),
+      );
+      expect(closedNow.items.map((tender) => tender.id)).toContain('ocds-test-new-cleaning');
+    } finally {
+      serving.close();
+      writing.close();
+    }
+  });
+});
