@@ -171,3 +171,167 @@ describe('the fake Slack as a sender of hostile and repeated requests', () => {
     expect(slackSignature(SECRET, 1, Buffer.from('é'))).toBe(slackSignature(SECRET, 1, 'é'));
   });
 });
+
+/** The payload the stand-in app received last (form-encoded `payload=`). */
+// biome-ignore lint/suspicious/noExplicitAny: Slack's loose payload JSON.
+function lastPayload(): any {
+  return JSON.parse(new URLSearchParams(received.at(-1)?.body ?? '').get('payload') ?? 'null');
+}
+
+describe('what the features need: selects, dates, threads, metadata, view stacks', () => {
+  it('sends block_actions for a static_select (selected_option) and an overflow, and refuses an unknown option', async () => {
+    const options = ['pending', 'completed'].map((value) => ({
+      text: { type: 'plain_text' as const, text: value },
+      value,
+    }));
+    const posted = await web.chat.postMessage({
+      channel: 'C0BIDS',
+      text: 'stage',
+      blocks: [
+        {
+          type: 'section',
+          block_id: 'stage:1',
+          text: { type: 'mrkdwn', text: 'Draft' },
+          accessory: { type: 'static_select', action_id: 'pipeline/stage_status', options },
+        },
+        { type: 'actions', elements: [{ type: 'overflow', action_id: 'pipeline/more', options }] },
+      ],
+    });
+    const message = slack.messagesIn('C0BIDS').find((candidate) => candidate.ts === posted.ts);
+    expect(message).toBeDefined();
+    if (!message) return;
+    received = [];
+    await slack.clickInMessage('U0MEMBER', message, 'pipeline/stage_status', { selectedOption: 'completed' });
+    expect(received[0]?.valid).toBe(true);
+    const select = lastPayload();
+    expect(select.type).toBe('block_actions');
+    expect(select.actions[0]).toMatchObject({
+      type: 'static_select',
+      action_id: 'pipeline/stage_status',
+      block_id: 'stage:1',
+      selected_option: { value: 'completed' },
+    });
+    await slack.clickInMessage('U0MEMBER', message, 'pipeline/more', { selectedOption: 'pending' });
+    expect(lastPayload().actions[0]).toMatchObject({
+      type: 'overflow',
+      selected_option: { value: 'pending' },
+    });
+    await expect(
+      slack.clickInMessage('U0MEMBER', message, 'pipeline/more', { selectedOption: 'nonsense' }),
+    ).rejects.toThrow(/no option/);
+  });
+
+  it('posts replies in a thread, keeps message metadata, and gives a permalink', async () => {
+    const metadata = { event_type: 'pipeline_card', event_payload: { pipeline_id: 'p1' } };
+    const parent = await web.chat.postMessage({ channel: 'C0BIDS', text: 'card', metadata });
+    const parentTs = parent.ts as string;
+    expect(parent.message?.metadata).toEqual(metadata);
+    const stored = slack.messagesIn('C0BIDS').find((message) => message.ts === parentTs);
+    expect(stored?.metadata).toEqual(metadata);
+    await web.chat.postMessage({ channel: 'C0BIDS', text: 'moved Draft to completed', thread_ts: parentTs });
+    await web.chat.postMessage({ channel: 'C0BIDS', text: 'moved Review to blocked', thread_ts: parentTs });
+    const thread = slack.threadOf('C0BIDS', parentTs);
+    expect(thread.length).toBeGreaterThan(0);
+    expect(thread.map((message) => message.text)).toEqual([
+      'moved Draft to completed',
+      'moved Review to blocked',
+    ]);
+    const replies = await web.conversations.replies({ channel: 'C0BIDS', ts: parentTs });
+    expect(replies.messages?.map((message) => message.text)).toEqual([
+      'card',
+      'moved Draft to completed',
+      'moved Review to blocked',
+    ]);
+    // A reply under a message that does not exist is Slack's thread_not_found.
+    await expect(
+      web.chat.postMessage({ channel: 'C0BIDS', text: 'lost', thread_ts: '1.000001' }),
+    ).rejects.toThrow(/thread_not_found/);
+    // A click on a card carries its metadata, as Slack's payload does.
+    if (!stored) return;
+    stored.blocks = [
+      {
+        type: 'actions',
+        elements: [{ type: 'button', action_id: 'x/y', value: 'v', text: { type: 'plain_text', text: 'x' } }],
+      },
+    ];
+    await slack.clickInMessage('U0MEMBER', stored, 'x/y');
+    expect(lastPayload().message.metadata).toEqual(metadata);
+    const link = await web.chat.getPermalink({ channel: 'C0BIDS', message_ts: parentTs });
+    expect(link.permalink).toContain(`/archives/C0BIDS/p${parentTs.replace('.', '')}`);
+  });
+
+  it('submits date pickers, selects and text inputs as Slack shapes view.state.values', async () => {
+    received = [];
+    await slack.slashCommand('U0MEMBER', 'C0BIDS', '/tender', 'pipeline new');
+    const trigger = new URLSearchParams(received[0]?.body ?? '').get('trigger_id') ?? '';
+    const opened = await web.views.open({
+      trigger_id: trigger,
+      view: {
+        type: 'modal',
+        callback_id: 'pipeline/start',
+        title: { type: 'plain_text', text: 'Start a bid' },
+        blocks: [
+          {
+            type: 'input',
+            block_id: 'name',
+            label: { type: 'plain_text', text: 'Name' },
+            element: { type: 'plain_text_input', action_id: 'name' },
+          },
+          {
+            type: 'input',
+            block_id: 'target',
+            label: { type: 'plain_text', text: 'Date' },
+            element: { type: 'datepicker', action_id: 'target' },
+          },
+          {
+            type: 'input',
+            block_id: 'status',
+            label: { type: 'plain_text', text: 'Status' },
+            element: {
+              type: 'static_select',
+              action_id: 'status',
+              options: [{ text: { type: 'plain_text', text: 'Active' }, value: 'active' }],
+            },
+          },
+        ],
+      },
+    });
+    const viewId = opened.view?.id as string;
+    await slack.submitView('U0MEMBER', viewId, {
+      name: 'Bid for cleaning',
+      target: '2026-12-24',
+      status: 'active',
+    });
+    const values = lastPayload().view.state.values;
+    expect(values.name.name).toEqual({ type: 'plain_text_input', value: 'Bid for cleaning' });
+    expect(values.target.target).toEqual({ type: 'datepicker', selected_date: '2026-12-24' });
+    expect(values.status.status.selected_option.value).toBe('active');
+  });
+
+  it('pushes views onto a modal, and refuses an update made from an older hash', async () => {
+    received = [];
+    await slack.slashCommand('U0MEMBER', 'C0BIDS', '/tender', 'comments');
+    const first = new URLSearchParams(received[0]?.body ?? '').get('trigger_id') ?? '';
+    const view = { type: 'modal' as const, title: { type: 'plain_text' as const, text: 'One' }, blocks: [] };
+    const opened = await web.views.open({ trigger_id: first, view });
+    received = [];
+    await slack.slashCommand('U0MEMBER', 'C0BIDS', '/tender', 'again');
+    const second = new URLSearchParams(received[0]?.body ?? '').get('trigger_id') ?? '';
+    const pushed = await web.views.push({
+      trigger_id: second,
+      view: { ...view, title: { type: 'plain_text', text: 'Two' } },
+    });
+    expect(pushed.view?.id).not.toBe(opened.view?.id);
+    const viewId = opened.view?.id as string;
+    const hash = opened.view?.hash as string;
+    const updated = await web.views.update({
+      view_id: viewId,
+      hash,
+      view: { ...view, title: { type: 'plain_text', text: 'One, updated' } },
+    });
+    expect(updated.view?.hash).not.toBe(hash);
+    // The same old hash again: someone else's update came first.
+    await expect(web.views.update({ view_id: viewId, hash, view })).rejects.toThrow(/hash_conflict/);
+    expect(slack.views.get(viewId)?.view.title.text).toBe('One, updated');
+  });
+});

@@ -187,6 +187,9 @@ describe('an unexpected error in a listener', () => {
     const reference = /reference ([0-9a-f]{8})/.exec(told.args.text)?.[1];
     expect(reference).toBeDefined();
     expect(told.args.text).toContain('We have logged it');
+    // The log line is written before the message is sent, but reaches us through the process's pipe:
+    // wait for it rather than race it.
+    await eventually(() => bot.logs().includes(`"reference":"${reference}"`), 'the reference in the log');
     expect(bot.logs()).toContain(`"reference":"${reference}"`);
     await answersHelp();
   });

@@ -1,0 +1,311 @@
+import { randomBytes } from 'node:crypto';
+import { request } from 'undici';
+import { signedHeaders } from './signing.ts';
+import type { AppAnswer, Blocks, FakeMessage, SentRequest } from './types.ts';
+import { findElement, type Workspace } from './workspace.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: loose Block Kit JSON.
+type Element = any;
+
+/** What a person chose in an element: a button's value, a select's or overflow's option, a date. */
+export interface Choice {
+  value?: string;
+  selectedOption?: string;
+  selectedDate?: string;
+}
+
+/** The action Slack sends for an element, with what was chosen in it. */
+function actionFor(element: Element, actionId: string, blockId: string, ts: string, choice?: Choice) {
+  const action: Record<string, unknown> = {
+    type: element.type,
+    action_id: actionId,
+    block_id: blockId,
+    action_ts: ts,
+  };
+  if (element.type === 'button') {
+    action.value = choice?.value ?? element.value;
+    action.text = element.text;
+  } else if (element.type === 'static_select' || element.type === 'overflow') {
+    const option = (element.options ?? []).find(
+      (candidate: { value: string }) => candidate.value === choice?.selectedOption,
+    );
+    if (!option) throw new Error(`no option ${choice?.selectedOption} in ${actionId}`);
+    action.selected_option = option;
+  } else if (element.type === 'datepicker') {
+    action.selected_date = choice?.selectedDate ?? element.initial_date ?? null;
+  } else if (choice?.value !== undefined) {
+    action.value = choice.value;
+  }
+  return action;
+}
+
+/** An input's state in `view.state.values`, as Slack shapes it for each element type. */
+function inputState(element: Element, given: string | undefined): Record<string, unknown> {
+  switch (element.type) {
+    case 'datepicker':
+      return { type: 'datepicker', selected_date: given ?? element.initial_date ?? null };
+    case 'static_select':
+    case 'radio_buttons': {
+      const value = given ?? element.initial_option?.value;
+      const option = (element.options ?? []).find(
+        (candidate: { value: string }) => candidate.value === value,
+      );
+      if (given !== undefined && !option) throw new Error(`no option ${given} in ${element.action_id}`);
+      return { type: element.type, selected_option: option ?? null };
+    }
+    default:
+      return { type: element.type, value: given ?? element.initial_value ?? null };
+  }
+}
+
+/**
+ * What the fake Slack sends to the app, signed as Slack signs: slash commands, clicks in messages
+ * and views, view submissions and closes, events, and raw bodies or replays for the guard's tests.
+ */
+export class AppSender {
+  /** The last request sent to the app, byte for byte (to replay it). */
+  lastSent: SentRequest | null = null;
+
+  constructor(
+    private readonly workspace: Workspace,
+    private readonly signingSecret: string,
+    private readonly appUrl: () => string | null,
+  ) {}
+
+  /** Types a slash command, as Slack posts it: form-encoded, signed, with a response_url. */
+  async slashCommand(userId: string, channelId: string, command: string, text: string): Promise<AppAnswer> {
+    const { workspace } = this;
+    const user = workspace.user(userId);
+    const body = new URLSearchParams({
+      token: 'fake-verification-token',
+      team_id: workspace.teamId,
+      team_domain: 'tenderbot-fake',
+      channel_id: channelId,
+      channel_name: workspace.channel(channelId).name,
+      user_id: userId,
+      user_name: user.name,
+      command,
+      text,
+      api_app_id: 'A0TENDERBOT',
+      is_enterprise_install: 'false',
+      response_url: workspace.newResponseUrl(channelId, userId),
+      trigger_id: workspace.newTrigger(userId),
+    }).toString();
+    return this.sendToApp(body, 'application/x-www-form-urlencoded');
+  }
+
+  /** Clicks a button (or picks an option, or a date) in a stored message, building the payload as Slack does. */
+  async clickInMessage(
+    userId: string,
+    message: FakeMessage,
+    actionId: string,
+    choice?: Choice,
+  ): Promise<AppAnswer> {
+    const { workspace } = this;
+    const found = findElement(message.blocks, actionId);
+    if (!found) throw new Error(`no element with action_id ${actionId} in message ${message.ts}`);
+    const user = workspace.user(userId);
+    const payload: Record<string, unknown> = {
+      type: 'block_actions',
+      user: { id: userId, username: user.name, name: user.name, team_id: workspace.teamId },
+      api_app_id: 'A0TENDERBOT',
+      token: 'fake-verification-token',
+      container: {
+        type: 'message',
+        message_ts: message.ts,
+        channel_id: message.channel,
+        is_ephemeral: message.ephemeralTo !== null,
+        ...(message.threadTs ? { thread_ts: message.threadTs } : {}),
+      },
+      trigger_id: workspace.newTrigger(userId),
+      team: { id: workspace.teamId, domain: 'tenderbot-fake' },
+      enterprise: null,
+      is_enterprise_install: false,
+      channel: { id: message.channel, name: workspace.channel(message.channel).name },
+      response_url: message.responseUrl,
+      actions: [actionFor(found.element, actionId, found.blockId, workspace.nextTs(), choice)],
+      state: { values: {} },
+    };
+    // Slack sends the message only for one posted in a channel; an ephemeral click carries none.
+    if (message.ephemeralTo === null) {
+      payload.message = {
+        type: 'message',
+        ts: message.ts,
+        text: message.text,
+        blocks: message.blocks,
+        user: 'U0BOT',
+        ...(message.threadTs ? { thread_ts: message.threadTs } : {}),
+        ...(message.metadata ? { metadata: message.metadata } : {}),
+      };
+    }
+    return this.sendPayload(payload);
+  }
+
+  /** Clicks a button (or picks an option) in a Home tab or modal view. */
+  async clickInView(
+    userId: string,
+    viewId: string,
+    actionId: string,
+    value?: string | Choice,
+  ): Promise<AppAnswer> {
+    const { workspace } = this;
+    const stored = workspace.views.get(viewId);
+    if (!stored) throw new Error(`no view ${viewId}`);
+    const found = findElement(stored.view.blocks ?? [], actionId);
+    if (!found) throw new Error(`no element with action_id ${actionId} in view ${viewId}`);
+    const choice = typeof value === 'string' ? { value } : value;
+    return this.sendPayload({
+      type: 'block_actions',
+      user: { id: userId, username: workspace.user(userId).name, team_id: workspace.teamId },
+      api_app_id: 'A0TENDERBOT',
+      token: 'fake-verification-token',
+      container: { type: 'view', view_id: viewId },
+      trigger_id: workspace.newTrigger(userId),
+      team: { id: workspace.teamId, domain: 'tenderbot-fake' },
+      view: stored.view,
+      actions: [actionFor(found.element, actionId, found.blockId, workspace.nextTs(), choice)],
+    });
+  }
+
+  /**
+   * Submits an open modal with values by action_id (text for a text input, `YYYY-MM-DD` for a date
+   * picker, an option's value for a select); answers the app's reply (`response_action` errors
+   * stay visible to the test, as a person would see them).
+   */
+  async submitView(
+    userId: string,
+    viewId: string,
+    valuesByActionId: Record<string, string>,
+  ): Promise<AppAnswer> {
+    const { workspace } = this;
+    const stored = workspace.views.get(viewId);
+    if (!stored) throw new Error(`no view ${viewId}`);
+    const values: Record<string, Record<string, unknown>> = {};
+    for (const block of stored.view.blocks ?? []) {
+      if (block.type !== 'input' || !block.element?.action_id) continue;
+      const actionId = block.element.action_id as string;
+      values[block.block_id] = { [actionId]: inputState(block.element, valuesByActionId[actionId]) };
+    }
+    const answer = await this.sendPayload({
+      type: 'view_submission',
+      team: { id: workspace.teamId, domain: 'tenderbot-fake' },
+      user: { id: userId, username: workspace.user(userId).name, team_id: workspace.teamId },
+      api_app_id: 'A0TENDERBOT',
+      token: 'fake-verification-token',
+      trigger_id: workspace.newTrigger(userId),
+      view: { ...stored.view, state: { values } },
+    });
+    // A submission without errors closes the modal, as in Slack.
+    const action = answer.json?.response_action;
+    if (answer.status === 200 && action !== 'errors' && action !== 'update' && action !== 'push')
+      workspace.views.delete(viewId);
+    if (action === 'update' && answer.json.view) stored.view = { ...answer.json.view, id: viewId };
+    return answer;
+  }
+
+  /** Opens the App Home tab: an `app_home_opened` event. */
+  async openHome(userId: string): Promise<AppAnswer> {
+    return this.sendEvent({ type: 'app_home_opened', user: userId, channel: `D${userId}`, tab: 'home' });
+  }
+
+  /** Closes a modal with its close button: `view_closed` when the app asked for it (notify_on_close). */
+  async closeView(userId: string, viewId: string): Promise<AppAnswer | null> {
+    const { workspace } = this;
+    const stored = workspace.views.get(viewId);
+    if (!stored) throw new Error(`no view ${viewId}`);
+    workspace.views.delete(viewId);
+    if (!stored.view.notify_on_close) return null;
+    return this.sendPayload({
+      type: 'view_closed',
+      team: { id: workspace.teamId, domain: 'tenderbot-fake' },
+      user: { id: userId, username: workspace.user(userId).name, team_id: workspace.teamId },
+      api_app_id: 'A0TENDERBOT',
+      token: 'fake-verification-token',
+      view: stored.view,
+      is_cleared: false,
+    });
+  }
+
+  /**
+   * Sends any raw body (text or bytes, any content type) to the app with a signature made by
+   * `secret` at `timestamp`, and any extra headers (to test refusals and the app's guard).
+   */
+  async sendRaw(
+    body: string | Buffer,
+    contentType: string,
+    secret: string = this.signingSecret,
+    timestamp: number = Math.floor(Date.now() / 1000),
+    extraHeaders: Record<string, string> = {},
+  ): Promise<AppAnswer> {
+    return this.post(body, { ...signedHeaders(secret, body, contentType, timestamp), ...extraHeaders });
+  }
+
+  /** Sends a request again exactly as it was (a replay), to this app or another copy of it at `url`. */
+  async resend(
+    sent: SentRequest,
+    url?: string,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<AppAnswer> {
+    return this.post(sent.body, { ...sent.headers, ...extraHeaders }, url);
+  }
+
+  /**
+   * An Events API delivery of `event`, signed now; `retryNum` adds Slack's retry headers, as when
+   * Slack sends the same event (same event_id) again because it thinks the first delivery failed.
+   */
+  async sendEvent(
+    event: Record<string, unknown>,
+    options: { eventId?: string; retryNum?: number } = {},
+  ): Promise<AppAnswer> {
+    const body = JSON.stringify({
+      token: 'fake-verification-token',
+      team_id: this.workspace.teamId,
+      api_app_id: 'A0TENDERBOT',
+      type: 'event_callback',
+      event_id: options.eventId ?? `Ev${randomBytes(6).toString('hex')}`,
+      event_time: Math.floor(Date.now() / 1000),
+      event: { event_ts: this.workspace.nextTs(), ...event },
+    });
+    const retry: Record<string, string> =
+      options.retryNum === undefined
+        ? {}
+        : { 'x-slack-retry-num': String(options.retryNum), 'x-slack-retry-reason': 'http_timeout' };
+    return this.sendRaw(body, 'application/json', this.signingSecret, undefined, retry);
+  }
+
+  private sendPayload(payload: Record<string, unknown>): Promise<AppAnswer> {
+    return this.sendToApp(
+      new URLSearchParams({ payload: JSON.stringify(payload) }).toString(),
+      'application/x-www-form-urlencoded',
+    );
+  }
+
+  private sendToApp(
+    body: string,
+    contentType: 'application/x-www-form-urlencoded' | 'application/json',
+  ): Promise<AppAnswer> {
+    return this.post(body, signedHeaders(this.signingSecret, body, contentType));
+  }
+
+  private async post(
+    body: string | Buffer,
+    headers: Record<string, string>,
+    url?: string,
+  ): Promise<AppAnswer> {
+    const target = url ?? this.appUrl();
+    if (!target) throw new Error('the fake Slack does not know where the app is (appUrl)');
+    const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+    this.lastSent = { body: bytes, headers };
+    const response = await request(target, { method: 'POST', headers, body: bytes });
+    const text = await response.body.text();
+    let json: unknown = null;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      json = null;
+    }
+    return { status: response.statusCode, text, json };
+  }
+}
+
+export type { Blocks };

@@ -1,0 +1,161 @@
+import { randomBytes } from 'node:crypto';
+import {
+  type Blocks,
+  DEFAULT_CHANNELS,
+  DEFAULT_USERS,
+  type FakeChannel,
+  type FakeMessage,
+  type FakeSlackOptions,
+  type FakeUser,
+  type FakeView,
+  type RecordedCall,
+} from './types.ts';
+
+const TRIGGER_LIFETIME_MS = 3000;
+
+/**
+ * The workspace's state: users, channels, messages, views, trigger ids and response_urls. The Web
+ * API, the response_url endpoints and the sender to the app all read and change this one object.
+ */
+export class Workspace {
+  readonly calls: RecordedCall[] = [];
+  readonly messages: FakeMessage[] = [];
+  readonly views = new Map<string, FakeView>();
+  readonly users: FakeUser[];
+  readonly channels: FakeChannel[];
+  readonly teamId: string;
+  /** Where this fake Slack is served (`http://host:port`), once started. */
+  baseUrl = '';
+  private readonly triggers = new Map<string, { userId: string; expiresAt: number }>();
+  /** The message a command's response_url posted last, by its id. */
+  readonly postedThrough = new Map<string, FakeMessage>();
+  private readonly members = new Map<string, Set<string>>();
+  private tsCounter = 0;
+
+  constructor(options: FakeSlackOptions) {
+    this.users = options.users ?? DEFAULT_USERS;
+    this.channels = options.channels ?? DEFAULT_CHANNELS;
+    this.teamId = options.teamId ?? 'T0TENDER';
+  }
+
+  /** Messages a user can see in a channel: everyone's, and the ephemeral ones shown to them. */
+  messagesIn(channel: string, userId?: string): FakeMessage[] {
+    return this.messages.filter(
+      (message) =>
+        message.channel === channel &&
+        !message.deleted &&
+        (message.ephemeralTo === null || message.ephemeralTo === userId),
+    );
+  }
+
+  /** The replies in a thread, oldest first (not the parent). */
+  threadOf(channel: string, threadTs: string): FakeMessage[] {
+    return this.messages.filter(
+      (message) => message.channel === channel && message.threadTs === threadTs && !message.deleted,
+    );
+  }
+
+  /** A message everyone sees, by channel and ts (what chat.update and chat.delete look up). */
+  findMessage(channel: string, ts: string): FakeMessage | undefined {
+    return this.messages.find((candidate) => candidate.channel === channel && candidate.ts === ts);
+  }
+
+  homeOf(userId: string): FakeView | undefined {
+    return [...this.views.values()].find((view) => view.kind === 'home' && view.userId === userId);
+  }
+
+  openModals(userId: string): FakeView[] {
+    return [...this.views.values()].filter((view) => view.kind === 'modal' && view.userId === userId);
+  }
+
+  user(id: string): FakeUser {
+    const user = this.users.find((candidate) => candidate.id === id);
+    if (!user) throw new Error(`no fake user ${id}`);
+    return user;
+  }
+
+  hasChannel(id: string): boolean {
+    return this.channels.some((channel) => channel.id === id);
+  }
+
+  channel(id: string): FakeChannel {
+    return this.channels.find((channel) => channel.id === id) ?? { id, name: id.toLowerCase() };
+  }
+
+  membersOf(channel: string): Set<string> {
+    let members = this.members.get(channel);
+    if (!members) {
+      members = new Set(this.users.map((user) => user.id));
+      this.members.set(channel, members);
+    }
+    return members;
+  }
+
+  /** Stores a new message (the bot's unless `authorId` is changed after). */
+  postMessage(
+    channel: string,
+    text: string,
+    blocks: Blocks,
+    ephemeralTo: string | null,
+    threadTs: string | null,
+    // biome-ignore lint/suspicious/noExplicitAny: message metadata as sent.
+    metadata?: any,
+  ): FakeMessage {
+    const ts = this.nextTs();
+    const message: FakeMessage = {
+      authorId: 'U0BOT',
+      ts,
+      channel,
+      text,
+      blocks,
+      ephemeralTo,
+      threadTs,
+      responseUrl: this.newResponseUrl(channel, ephemeralTo ?? 'U0ANYONE', ts),
+      deleted: false,
+      ...(metadata ? { metadata } : {}),
+    };
+    this.messages.push(message);
+    return message;
+  }
+
+  /** A response_url names its channel, user and (for a click) the message it belongs to. */
+  newResponseUrl(channel: string, userId: string, messageTs = ''): string {
+    return `${this.baseUrl}/response/${Buffer.from(`${channel}|${userId}|${messageTs}`).toString('base64url')}`;
+  }
+
+  /** A trigger_id, usable once within 3 s, as Slack's. */
+  newTrigger(userId: string): string {
+    const id = `${Date.now()}.${randomBytes(8).toString('hex')}`;
+    this.triggers.set(id, { userId, expiresAt: Date.now() + TRIGGER_LIFETIME_MS });
+    return id;
+  }
+
+  /** Uses up a trigger: its user, or Slack's error for an unknown or expired one. */
+  takeTrigger(id: string): { userId: string } | { error: 'invalid_trigger_id' | 'expired_trigger_id' } {
+    const trigger = this.triggers.get(id);
+    this.triggers.delete(id);
+    if (!trigger) return { error: 'invalid_trigger_id' };
+    if (trigger.expiresAt < Date.now()) return { error: 'expired_trigger_id' };
+    return { userId: trigger.userId };
+  }
+
+  nextTs(): string {
+    this.tsCounter++;
+    return `${Math.floor(Date.now() / 1000)}.${String(this.tsCounter).padStart(6, '0')}`;
+  }
+
+  newViewId(): string {
+    return `V${randomBytes(5).toString('hex').toUpperCase()}`;
+  }
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: walks loose Block Kit JSON.
+export function findElement(blocks: Blocks, actionId: string): { element: any; blockId: string } | null {
+  for (const block of blocks) {
+    const candidates = [...(block.elements ?? []), block.accessory, block.element].filter(Boolean);
+    for (const element of candidates) {
+      if (element.action_id === actionId) return { element, blockId: block.block_id ?? '' };
+    }
+  }
+  return null;
+}
