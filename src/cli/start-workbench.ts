@@ -8,7 +8,7 @@ import { openBotStore } from '../app/storage/bot-store.ts';
 import { SCOPES } from '../contract/schemas.ts';
 import { FakeSlack } from '../fake-slack/fake-slack.ts';
 import { startSandbox } from '../service/sandbox.ts';
-import { addWorkbenchRoutes } from './workbench-routes.ts';
+import { addWorkbenchRoutes } from '../workbench/workbench-routes.ts';
 
 export interface WorkbenchOptions {
   dataDir: string;
@@ -37,7 +37,9 @@ export interface RunningWorkbench {
 
 /**
  * Everything a person needs to try Tenderbot with no Slack workspace: the local service with
- * demo data (or imported real data), the fake Slack with the workbench page on it, and the real app between them.
+ * demo data (or imported real data), the fake Slack with the workbench page on it, and the real
+ * app between them. Composing the parts is the command line's job (src/workbench has only the
+ * page and its routes), so it lives here, beside `tenderbot start`.
  */
 export async function startWorkbench(options: WorkbenchOptions): Promise<RunningWorkbench> {
   const host = options.host ?? '127.0.0.1';

@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
 import { ocdsFilesIn } from '../service/sandbox.ts';
 import { PublicRecordsRefusal } from '../service/store/public-records-meta.ts';
-import { startWorkbench } from '../workbench/start-workbench.ts';
 import { integerOption, UsageError } from './main.ts';
+import { startWorkbench } from './start-workbench.ts';
 
 interface StartArgs {
   values: {
