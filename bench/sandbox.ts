@@ -1,109 +1,322 @@
 /**
- * npm run bench:sandbox — the local service under load on loopback.
+ * npm run bench:sandbox — the local service under load on loopback, beside the plain way.
  *
- * Starts `tenderbot sandbox serve` as its own process on a fresh database of 100,000 demo
- * tenders, then drives it with autocannon (10 connections, 3 s warm-up, 10 s measured) for a
- * common-word search and for detail reads. Prints a table, then one JSON line of the figures.
+ * For each size (BENCH_SIZES=10000,100000,1000000; by default 10,000 and BENCH_TENDERS, which is
+ * 100,000 unless set, and with BENCH_TENDERS=1000000 all three) it starts `tenderbot sandbox serve`
+ * as its own process on a fresh database of demo tenders, drives it with autocannon (10
+ * connections, 3 s warm-up, 10 s measured), then serves the same file the plain way
+ * (bench/support/serve-plain.ts: Fastify, FTS5 match joined to the rows, ORDER BY publication
+ * date, LIMIT 20, as ../shared/ANCHORS.md measures) and drives it with the same requests.
+ * Prints one table of every figure at every size, with ratios, then one JSON line.
  */
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import Database from 'better-sqlite3';
 import { request } from 'undici';
-import { BENCH_KEY, benchFolder, serveSandbox } from './support/serve-sandbox.ts';
+import {
+  BENCH_KEY,
+  benchFolder,
+  residentBytes,
+  type ServedSandbox,
+  servePlain,
+  serveSandbox,
+} from './support/serve-sandbox.ts';
 
 const TENDERS = Number(process.env.BENCH_TENDERS ?? 100_000);
+const SIZES = process.env.BENCH_SIZES
+  ? process.env.BENCH_SIZES.split(',').map(Number)
+  : [...new Set([...[10_000, 100_000, 1_000_000].filter((size) => size < TENDERS), TENDERS])];
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP_S = 3;
 const WORD = process.env.BENCH_WORD ?? 'cleaning';
-const bench = benchFolder('tenderbot-bench-');
-const serve = (extra: string[]) =>
-  serveSandbox({ db: join(bench.dir, 'bench.db'), fixture: bench.fixture, demo: TENDERS, extra });
+const FILTER_CLASSES = ['region', 'status', 'value range', 'deadline window', 'CPV prefix', 'buyer'] as const;
 
-const started = Date.now();
-let server = await serve([]);
-let baseUrl = server.baseUrl;
-const startupSeconds = (Date.now() - started) / 1000;
-
-try {
-  const headers = { authorization: `Bearer ${BENCH_KEY}` };
-  const searchPath = `/v1/tenders?q=${encodeURIComponent(WORD)}&limit=20`;
-  const probe = await request(`${baseUrl}${searchPath}`, { headers });
-  const searchHits = ((await probe.body.json()) as { pagination: { total: number } }).pagination.total;
-  const page = await request(`${baseUrl}/v1/tenders?limit=100&offset=5000`, { headers });
-  const ids = ((await page.body.json()) as { data: { id: string }[] }).data.map((tender) => tender.id);
-
-  const search = await measure('word search', [{ method: 'GET', path: searchPath, headers }]);
-  // Every request a query never seen before (a value floor below every demo value keeps the hits),
-  // so that no cached total helps: the cost of a first search with a filter.
-  let floor = 0;
-  const searchCold = await measure('word search + filter, every query new', [
-    {
-      method: 'GET',
-      headers,
-      setupRequest: (req) => ({ ...req, path: `${searchPath}&valueMin=${(floor++ % 5000) / 1000}` }),
-    },
-  ]);
-  let next = 0;
-  const detail = await measure('detail read', [
-    {
-      method: 'GET',
-      headers,
-      setupRequest: (req) => ({
-        ...req,
-        path: `/v1/tenders/${encodeURIComponent(ids[next++ % ids.length] as string)}`,
-      }),
-    },
-  ]);
-
-  // The same word search with the cache of totals off: what a search costs the first time.
-  await server.stop();
-  server = await serve(['--count-cache', '0']);
-  baseUrl = server.baseUrl;
-  const searchFirst = await measure('word search, totals not cached', [
-    { method: 'GET', path: searchPath, headers },
-  ]);
-
-  const rows = [search, searchFirst, searchCold, detail];
-  console.log(
-    `\n${TENDERS.toLocaleString('en-GB')} tenders; "${WORD}" has ${searchHits.toLocaleString('en-GB')} hits; c=${CONNECTIONS}, ${DURATION_S} s after ${WARMUP_S} s warm-up`,
-  );
-  console.log('| target | req/s | p50 ms | p99 ms | non-2xx |');
-  console.log('|---|---:|---:|---:|---:|');
-  for (const row of rows)
-    console.log(`| ${row.name} | ${row.requestsPerSecond} | ${row.p50} | ${row.p99} | ${row.errors} |`);
-  console.log(
-    JSON.stringify({
-      tenders: TENDERS,
-      connections: CONNECTIONS,
-      durationSeconds: DURATION_S,
-      startupSeconds,
-      word: WORD,
-      searchHits,
-      search,
-      searchFirst,
-      searchCold,
-      detail,
-      goals: {
-        searchP99Under20ms: search.p99 < 20,
-        uncachedSearchP99Under20ms: searchFirst.p99 < 20,
-        detailOver5000rps: detail.requestsPerSecond > 5000,
-      },
-    }),
-  );
-} finally {
-  await server.stop();
-  bench.cleanup();
+interface Figures {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
 }
 
-async function measure(name: string, requests: autocannon.Request[]) {
-  const options = { url: baseUrl, connections: CONNECTIONS, requests };
+interface SizeResult {
+  tenders: number;
+  /** Demo generation and the service's first start, seconds. */
+  generationSeconds: number;
+  databaseBytes: number;
+  serviceRssBytes: number | null;
+  plainRssBytes: number | null;
+  searchHits: number;
+  tenderbot: {
+    search: Figures;
+    searchFiltered: Figures;
+    detail: Figures;
+    searchNotCached: Figures;
+    searchFilteredNotCached: Figures;
+  };
+  plain: { search: Figures; searchFiltered: Figures; detail: Figures };
+  ratios: { search: Ratio; searchFiltered: Ratio; detail: Ratio };
+}
+
+interface Ratio {
+  /** Tenderbot's req/s over the plain way's: above 1 is faster. */
+  throughput: number;
+  /** Tenderbot's p99 over the plain way's: below 1 is faster. */
+  p99: number;
+}
+
+const results: SizeResult[] = [];
+for (const size of SIZES) results.push(await benchSize(size));
+printTable(results);
+
+const at = (tenders: number) => results.find((result) => result.tenders === tenders);
+const largest = results[results.length - 1] as SizeResult;
+const smallest = results[0] as SizeResult;
+const goal = (result: SizeResult | undefined, pick: (result: SizeResult) => boolean) =>
+  result === undefined ? 'not measured' : pick(result);
+console.log(
+  JSON.stringify({
+    bench: 'sandbox',
+    connections: CONNECTIONS,
+    durationSeconds: DURATION_S,
+    word: WORD,
+    filterClasses: FILTER_CLASSES,
+    sizes: results,
+    goals: {
+      searchP99Under20msAt100k: goal(at(100_000), (r) => r.tenderbot.search.p99 < 20),
+      filteredSearchP99Under20msAt100k: goal(at(100_000), (r) => r.tenderbot.searchFiltered.p99 < 20),
+      searchP99Under20msAt1M: goal(at(1_000_000), (r) => r.tenderbot.search.p99 < 20),
+      filteredSearchP99Under20msAt1M: goal(at(1_000_000), (r) => r.tenderbot.searchFiltered.p99 < 20),
+      // Detail reads unchanged by size: the largest size keeps 80 % of the smallest's throughput.
+      detailUnchangedBySize:
+        largest.tenderbot.detail.requestsPerSecond >= 0.8 * smallest.tenderbot.detail.requestsPerSecond,
+      fasterThanPlainSearchEverySize: results.every((r) => r.ratios.search.throughput > 1),
+      fasterThanPlainFilteredEverySize: results.every((r) => r.ratios.searchFiltered.throughput > 1),
+    },
+  }),
+);
+
+async function benchSize(tenders: number): Promise<SizeResult> {
+  const bench = benchFolder('tenderbot-bench-');
+  const db = join(bench.dir, 'bench.db');
+  const serve = (extra: string[]) => serveSandbox({ db, fixture: bench.fixture, demo: tenders, extra });
+  let server: ServedSandbox | null = null;
+  try {
+    console.error(`${tenders.toLocaleString('en-GB')} tenders: generating…`);
+    const started = Date.now();
+    server = await serve([]);
+    const generationSeconds = (Date.now() - started) / 1000;
+    const samples = sampleValues(db);
+    const searchPath = `/v1/tenders?q=${encodeURIComponent(WORD)}&limit=20`;
+    const probe = await request(`${server.baseUrl}${searchPath}`, {
+      headers: { authorization: `Bearer ${BENCH_KEY}` },
+    });
+    const searchHits = ((await probe.body.json()) as { pagination: { total: number } }).pagination.total;
+
+    const tenderbotRequests = requestsFor('/v1', samples, { authorization: `Bearer ${BENCH_KEY}` });
+    const search = await measure(server, 'Tenderbot word search', tenderbotRequests.search);
+    const searchFiltered = await measure(server, 'Tenderbot word + filter', tenderbotRequests.filtered());
+    const detail = await measure(server, 'Tenderbot detail', tenderbotRequests.detail());
+    const serviceRssBytes = residentBytes(server.pid);
+    await server.stop();
+
+    // Started again with the cache of totals and of word hits off: what a first search costs.
+    server = await serve(['--count-cache', '0']);
+    const searchNotCached = await measure(
+      server,
+      'Tenderbot word search, nothing kept',
+      tenderbotRequests.search,
+    );
+    const searchFilteredNotCached = await measure(
+      server,
+      'Tenderbot word + filter, nothing kept',
+      tenderbotRequests.filtered(),
+    );
+    await server.stop();
+
+    server = await servePlain(db);
+    const plainRequests = requestsFor('', samples, {});
+    const plain = {
+      search: await measure(server, 'plain word search', plainRequests.search),
+      searchFiltered: await measure(server, 'plain word + filter', plainRequests.filtered()),
+      detail: await measure(server, 'plain detail', plainRequests.detail()),
+    };
+    const plainRssBytes = residentBytes(server.pid);
+    await server.stop();
+    server = null;
+
+    const tenderbot = { search, searchFiltered, detail, searchNotCached, searchFilteredNotCached };
+    return {
+      tenders,
+      generationSeconds,
+      databaseBytes: fileBytes(db) + fileBytes(`${db}-wal`),
+      serviceRssBytes,
+      plainRssBytes,
+      searchHits,
+      tenderbot,
+      plain,
+      ratios: {
+        search: ratio(search, plain.search),
+        searchFiltered: ratio(searchFiltered, plain.searchFiltered),
+        detail: ratio(detail, plain.detail),
+      },
+    };
+  } finally {
+    await server?.stop();
+    bench.cleanup();
+  }
+}
+
+interface Samples {
+  regions: string[];
+  buyers: string[];
+  cpvPrefixes: string[];
+  detailIds: string[];
+}
+
+/** Filter values and tender ids read from the generated file (read only). */
+function sampleValues(path: string): Samples {
+  const db = new Database(path, { readonly: true });
+  try {
+    const column = (sql: string) => db.prepare(sql).pluck().all() as string[];
+    return {
+      regions: column('SELECT DISTINCT region FROM tenders WHERE region IS NOT NULL'),
+      buyers: column('SELECT buyer_id FROM tenders GROUP BY buyer_id ORDER BY count(*) DESC LIMIT 200'),
+      cpvPrefixes: column('SELECT DISTINCT substr(code, 1, 3) FROM tender_cpv'),
+      detailIds: column('SELECT id FROM tenders WHERE sort_key % 97 = 0 LIMIT 2000'),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * The same requests for either server. Filtered searches take the six filter classes in turn,
+ * and every one is a query not asked before, so no remembered total helps: value ranges and
+ * deadline windows move by the request's number; region, status, CPV prefix and buyer (a few
+ * values each) carry a publication bound a second later each time, far in the future, so it
+ * changes the query and no hit.
+ */
+function requestsFor(prefix: string, samples: Samples, headers: Record<string, string>) {
+  const word = `q=${encodeURIComponent(WORD)}`;
+  const pick = (items: string[], n: number) => encodeURIComponent(items[n % items.length] as string);
+  const unique = (n: number) => `publishedTo=${new Date(Date.UTC(2100, 0, 1) + n * 1000).toISOString()}`;
+  const deadlineBase = Date.now() - 90 * 86_400_000;
+  const filterOf = [
+    (n: number) => `region=${pick(samples.regions, n)}&${unique(n)}`,
+    (n: number) => `status=${['open', 'closed', 'awarded', 'cancelled', 'planned'][n % 5]}&${unique(n)}`,
+    (n: number) => `valueMin=${10_000 + (n % 100_000)}&valueMax=${2_000_000 + n}`,
+    (n: number) =>
+      `deadlineFrom=${new Date(deadlineBase + n * 1000).toISOString()}&deadlineTo=${new Date(deadlineBase + n * 1000 + 120 * 86_400_000).toISOString()}`,
+    (n: number) => `cpv=${pick(samples.cpvPrefixes, n)}&${unique(n)}`,
+    (n: number) => `buyerId=${pick(samples.buyers, n)}&${unique(n)}`,
+  ];
+  return {
+    search: [{ method: 'GET', path: `${prefix}/tenders?${word}&limit=20`, headers }] as autocannon.Request[],
+    filtered: (): autocannon.Request[] => {
+      let next = 0;
+      return [
+        {
+          method: 'GET',
+          headers,
+          setupRequest: (req) => {
+            const n = next++;
+            const filter = filterOf[n % filterOf.length] as (n: number) => string;
+            return {
+              ...req,
+              path: `${prefix}/tenders?${word}&${filter(Math.floor(n / filterOf.length))}&limit=20`,
+            };
+          },
+        },
+      ];
+    },
+    detail: (): autocannon.Request[] => {
+      let next = 0;
+      return [
+        {
+          method: 'GET',
+          headers,
+          setupRequest: (req) => ({ ...req, path: `${prefix}/tenders/${pick(samples.detailIds, next++)}` }),
+        },
+      ];
+    },
+  };
+}
+
+async function measure(
+  server: ServedSandbox,
+  name: string,
+  requests: autocannon.Request[],
+): Promise<Figures> {
+  console.error(`  ${name}…`);
+  const options = { url: server.baseUrl, connections: CONNECTIONS, requests };
   await autocannon({ ...options, duration: WARMUP_S });
   const result = await autocannon({ ...options, duration: DURATION_S });
   return {
-    name,
     requestsPerSecond: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.non2xx + result.errors + result.timeouts,
   };
+}
+
+function ratio(tenderbot: Figures, plain: Figures): Ratio {
+  const round = (value: number) => Math.round(value * 100) / 100;
+  return {
+    throughput: round(tenderbot.requestsPerSecond / Math.max(plain.requestsPerSecond, 1)),
+    p99: round(tenderbot.p99 / Math.max(plain.p99, 0.01)),
+  };
+}
+
+function fileBytes(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+function printTable(rows: SizeResult[]): void {
+  const n = (value: number) => value.toLocaleString('en-GB');
+  const mb = (bytes: number | null) => (bytes === null ? '?' : `${n(Math.round(bytes / 1e6))} MB`);
+  const cell = (f: Figures) =>
+    `${n(f.requestsPerSecond)} · ${f.p50} · ${f.p99}${f.errors ? ` (${f.errors} failed)` : ''}`;
+  console.log(
+    `\nc=${CONNECTIONS}, ${DURATION_S} s after ${WARMUP_S} s warm-up; word "${WORD}"; filters: ${FILTER_CLASSES.join(', ')} in turn, every query new`,
+  );
+  console.log(
+    '| tenders | target | Tenderbot req/s · p50 · p99 ms | plain req/s · p50 · p99 ms | × req/s | × p99 |',
+  );
+  console.log('|---:|---|---|---|---:|---:|');
+  for (const row of rows) {
+    const size = n(row.tenders);
+    console.log(
+      `| ${size} | setup: generation + first start ${row.generationSeconds.toFixed(1)} s, database ${mb(row.databaseBytes)}, service RSS ${mb(row.serviceRssBytes)} (plain ${mb(row.plainRssBytes)}); "${WORD}" ${n(row.searchHits)} hits | | | | |`,
+    );
+    const line = (target: string, tenderbot: Figures, plain: Figures | null, r: Ratio | null) =>
+      console.log(
+        `| ${size} | ${target} | ${cell(tenderbot)} | ${plain ? cell(plain) : '—'} | ${r ? r.throughput : '—'} | ${r ? r.p99 : '—'} |`,
+      );
+    line('word search', row.tenderbot.search, row.plain.search, row.ratios.search);
+    line(
+      'word search + one filter, every query new',
+      row.tenderbot.searchFiltered,
+      row.plain.searchFiltered,
+      row.ratios.searchFiltered,
+    );
+    line(
+      'word search, nothing kept (`--count-cache 0`)',
+      row.tenderbot.searchNotCached,
+      row.plain.search,
+      ratio(row.tenderbot.searchNotCached, row.plain.search),
+    );
+    line(
+      'word + filter, nothing kept (`--count-cache 0`)',
+      row.tenderbot.searchFilteredNotCached,
+      row.plain.searchFiltered,
+      ratio(row.tenderbot.searchFilteredNotCached, row.plain.searchFiltered),
+    );
+    line('tender detail read', row.tenderbot.detail, row.plain.detail, row.ratios.detail);
+  }
 }

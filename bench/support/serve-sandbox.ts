@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SCOPES } from '../../src/contract/schemas.ts';
@@ -9,6 +9,8 @@ export const BENCH_KEY = 'pis_bench_0123456789abcdefghijklmnopqrstuvwxyzAB';
 
 export interface ServedSandbox {
   baseUrl: string;
+  /** The server's process id (to read its memory from /proc). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -56,24 +58,44 @@ export async function serveSandbox(args: {
     '--fixture',
     args.fixture,
   ];
-  const child = spawn(process.execPath, [bin, ...serveArgs, ...(args.extra ?? [])], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  return serveProcess([bin, ...serveArgs, ...(args.extra ?? [])], /listening on (http:\/\/\S+)\/v1/);
+}
+
+/** Starts the plain Fastify + SQLite server of bench/support/serve-plain.ts over `db` (read only). */
+export async function servePlain(db: string): Promise<ServedSandbox> {
+  const script = resolve(import.meta.dirname, 'serve-plain.ts');
+  return serveProcess(['--import', 'tsx', script, '--db', db], /listening on (http:\/\/\S+)/);
+}
+
+async function serveProcess(args: string[], listening: RegExp): Promise<ServedSandbox> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const baseUrl = await new Promise<string>((ready, fail) => {
     let output = '';
     child.stdout.on('data', (chunk) => {
       output += chunk;
-      const match = /listening on (http:\/\/\S+)\/v1/.exec(output);
+      const match = listening.exec(output);
       if (match?.[1]) ready(match[1]);
     });
     child.once('exit', (code) => fail(new Error(`server exited with ${code}:\n${output}`)));
   });
   return {
     baseUrl,
+    pid: child.pid as number,
     stop: async () => {
+      if (child.exitCode !== null) return;
       const exited = new Promise((done) => child.once('exit', done));
       child.kill('SIGTERM');
       await exited;
     },
   };
+}
+
+/** Resident memory of a process, in bytes (Linux /proc); null elsewhere. */
+export function residentBytes(pid: number): number | null {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
 }
