@@ -37,3 +37,15 @@ export const ConnectIds = {
 export const HomeIds = {
   connect: 'home/connect',
 } as const;
+
+/** Comments on tenders, buyers, suppliers and frameworks (src/app/features/comments.ts). */
+export const CommentIds = {
+  /** "Comment" on a card or detail panel: value is the codec's `comment` state. */
+  open: 'comment/open',
+} as const;
+
+/** Bid pipelines (src/app/features/pipelines.ts). */
+export const PipelineIds = {
+  /** "Start a bid" on a tender card: value is the codec's `startBid` state. */
+  startBid: 'pipeline/start_bid',
+} as const;

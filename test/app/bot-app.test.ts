@@ -298,6 +298,76 @@ describe('a click on a card that is out of date', () => {
   });
 });
 
+describe('room for comments and pipelines (extension points)', () => {
+  /** Clicks `actionId` in `message` as MEMBER and resolves with the next message MEMBER sees. */
+  async function clickAndHear(message: FakeMessage, actionId: string, value?: string): Promise<FakeMessage> {
+    const before = bot.slack.messagesIn(CHANNEL, MEMBER).length;
+    await bot.slack.clickInMessage(MEMBER, message, actionId, value === undefined ? undefined : { value });
+    return eventually(
+      () =>
+        bot.slack
+          .messagesIn(CHANNEL, MEMBER)
+          .slice(before)
+          .find((seen) => seen !== message),
+      `an answer to ${actionId}`,
+    );
+  }
+
+  it('lists the new commands in help, and routes each to its feature', async () => {
+    const help = textOf(await command(MEMBER, 'help'));
+    for (const usage of [
+      '/tender comments &lt;id&gt;',
+      '/tender pipelines [words] [status:…] [archived|all]',
+      '/tender pipeline &lt;id&gt;',
+      '/tender pipeline status &lt;id&gt; &lt;status&gt;',
+      '/tender pipeline stage &lt;id&gt; &lt;stage&gt; &lt;status&gt;',
+      '/tender pipeline archive|restore &lt;id&gt;',
+    ])
+      expect(help).toContain(usage);
+    expect(textOf(await command(MEMBER, `comments ${TENDER_A}`))).toContain('Comments are being built');
+    expect(textOf(await command(MEMBER, 'pipelines status:active'))).toContain(
+      'Bid pipelines are being built',
+    );
+    expect(textOf(await command(MEMBER, 'pipeline stage 1 Draft completed'))).toContain(
+      'Bid pipelines are being built',
+    );
+  });
+
+  it('puts Comment and Start a bid on tender cards, Comment on buyer cards, each routed with its target', async () => {
+    const results = await command(MEMBER, 'search clean');
+    expect(buttonsOf(results)).toContain('comment/open');
+    expect(buttonsOf(results)).toContain('pipeline/start_bid');
+    const buttonValueIn = (message: FakeMessage, actionId: string) =>
+      JSON.parse(
+        message.blocks
+          .flatMap((block: { elements?: { action_id: string; value: string }[] }) => block.elements ?? [])
+          .find((element: { action_id: string }) => element.action_id === actionId)?.value ?? 'null',
+      );
+    expect(buttonValueIn(results, 'comment/open')).toMatchObject({ e: 'tender' });
+    expect(buttonValueIn(results, 'pipeline/start_bid').t).toBe(buttonValueIn(results, 'comment/open').id);
+    expect(textOf(await clickAndHear(results, 'comment/open'))).toContain('Comments are being built');
+    expect(textOf(await clickAndHear(results, 'pipeline/start_bid'))).toContain(
+      'Bid pipelines are being built',
+    );
+
+    const buyers = await command(MEMBER, 'buyers council');
+    expect(buttonsOf(buyers)).toContain('comment/open');
+    expect(buttonValueIn(buyers, 'comment/open')).toMatchObject({ e: 'buyer' });
+    expect(textOf(await clickAndHear(buyers, 'comment/open'))).toContain('Comments are being built');
+
+    // A forged target is a sentence about the click, never "something went wrong".
+    for (const [actionId, forged] of [
+      ['comment/open', '{"e":"pipeline","id":"1"}'],
+      ['comment/open', `~${'Z'.repeat(22)}`],
+      ['pipeline/start_bid', '{"t":""}'],
+    ] as const) {
+      const said = await clickAndHear(results, actionId, forged);
+      expect(`${said.text} ${textOf(said)}`, forged).toContain('That button is out of date');
+      expect(textOf(said)).not.toContain('went wrong');
+    }
+  });
+});
+
 describe('what reached Slack', () => {
   it('every Block Kit payload the app sent is within Slack’s limits', () => {
     const problems: string[] = [];

@@ -13,11 +13,13 @@ import type {
 } from '../../contract/schemas.ts';
 import type { SearchState } from '../features/tenders.ts';
 import { ConnectIds, DirectoryIds, ErrorIds, HomeIds, SavedSearchIds, SearchIds } from '../ids.ts';
+import type { CommentEntityType } from '../listeners/button-values.ts';
 import { encode } from '../state/codec.ts';
 import { clip, escapeMrkdwn, safeText } from './mrkdwn.ts';
 import {
   type Block,
   button,
+  commentButton,
   contextLine,
   formatDeadline,
   formatMoney,
@@ -161,6 +163,7 @@ export function organisationsMessage(
         item.id,
       ),
     });
+    blocks.push(...commentActions(kind === 'buyers' ? 'buyer' : 'supplier', item.id));
   }
   return { text: `${label} matching ${description}`, blocks };
 }
@@ -190,6 +193,7 @@ export function organisationDetailMessage(
     ),
     contextLine(counted),
   ];
+  blocks.push(...commentActions(kind, detail.id));
   for (const notice of listed) blocks.push(noticeLine(notice, now));
   return { text: `${detail.name}: ${counted}`, blocks };
 }
@@ -217,6 +221,7 @@ export function frameworksMessage(items: Framework[], total: number, description
       },
       accessory: button('Details', DirectoryIds.showFramework, item.id),
     });
+    blocks.push(...commentActions('framework', item.id));
   }
   return { text: `Frameworks matching ${description}`, blocks };
 }
@@ -248,6 +253,7 @@ export function frameworkDetailMessage(
       ].join(' · '),
     ),
   ];
+  blocks.push(...commentActions('framework', framework.id));
   if (framework.description) blocks.push(section(safeText(framework.description, 1500)));
   if (framework.suppliers.length > 0) {
     blocks.push(
@@ -264,6 +270,12 @@ export function frameworkDetailMessage(
   }
   for (const callOff of framework.callOffs.slice(0, 5)) blocks.push(noticeLine(callOff, now));
   return { text: framework.title, blocks };
+}
+
+/** A card's own actions row with "Comment" (buyer, supplier and framework cards and panels). */
+function commentActions(entity: CommentEntityType, id: string): Block[] {
+  const comment = commentButton(entity, id);
+  return comment ? [{ type: 'actions', elements: [comment] }] : [];
 }
 
 export function savedSearchesMessage(items: SavedSearch[], total: number): Message {
@@ -293,6 +305,9 @@ export const USAGE_LINES = [
   '`/tender bookmarks` · the bookmarked tenders',
   '`/tender buyers &lt;words&gt; [region:…]` · `/tender suppliers &lt;words&gt;` · `/tender frameworks &lt;words&gt; [status:live] [type:dps]`',
   '`/tender saved` · your organisation’s saved searches, each with Run',
+  '`/tender comments &lt;id&gt;` · the comments on a tender, buyer, supplier or framework',
+  '`/tender pipelines [words] [status:…] [archived|all]` · your bids · `/tender pipeline &lt;id&gt;` · a bid’s card for the channel',
+  '`/tender pipeline status &lt;id&gt; &lt;status&gt;` · `/tender pipeline stage &lt;id&gt; &lt;stage&gt; &lt;status&gt;` · `/tender pipeline archive|restore &lt;id&gt;`',
   '`/tender connect` · `/tender disconnect` · `/tender status` · the workspace’s API key (admins)',
 ];
 

@@ -1,9 +1,9 @@
 import type { Button, KnownBlock } from '@slack/types';
 import { formatDistanceStrict } from 'date-fns';
 import type { Tender } from '../../contract/schemas.ts';
-import { TenderIds } from '../ids.ts';
-import type { CardPlace } from '../listeners/button-values.ts';
-import { encode } from '../state/codec.ts';
+import { CommentIds, PipelineIds, TenderIds } from '../ids.ts';
+import type { CardPlace, CommentEntityType } from '../listeners/button-values.ts';
+import { encode, encodeIfFits } from '../state/codec.ts';
 import { clip, escapeMrkdwn, safeText } from './mrkdwn.ts';
 
 export type Block = KnownBlock;
@@ -83,6 +83,10 @@ export function tenderCard(tender: Tender, options: CardOptions): Block[] {
       : button('Bookmark', TenderIds.bookmark, value, 'primary'),
   ];
   if (!options.shared) buttons.push(button('Share in channel', TenderIds.share, tender.id));
+  const comment = commentButton('tender', tender.id);
+  if (comment) buttons.push(comment);
+  const startBid = encodeIfFits('startBid', { t: tender.id });
+  if (startBid) buttons.push(button('Start a bid', PipelineIds.startBid, startBid));
   if (tender.url)
     buttons.push({
       ...button('Open original', TenderIds.openOriginal, tender.id),
@@ -133,6 +137,12 @@ export function button(text: string, actionId: string, value: string, style?: 'p
     value: clip(value, 2000),
     ...(style ? { style } : {}),
   };
+}
+
+/** "Comment" on a tender, buyer, supplier or framework: opens the comment modal for it. */
+export function commentButton(entity: CommentEntityType, id: string): Button | null {
+  const value = encodeIfFits('comment', { e: entity, id });
+  return value ? button('Comment', CommentIds.open, value) : null;
 }
 
 export function section(text: string): Block {

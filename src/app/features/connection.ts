@@ -8,7 +8,7 @@ import {
   TimeoutError,
 } from '../../client/errors.ts';
 import type { ProcurementClient } from '../../client/procurement-client.ts';
-import { connectCheckingView, connectDoneView, connectModal, homeView } from '../blocks/messages.ts';
+import { connectCheckingView, connectDoneView, connectModal } from '../blocks/messages.ts';
 import { escapeMrkdwn } from '../blocks/mrkdwn.ts';
 import { section } from '../blocks/tender-card.ts';
 import { ConnectIds } from '../ids.ts';
@@ -17,9 +17,14 @@ import { KeyUnreadableError } from '../services/workspace-clients.ts';
 import { decodeText, encode } from '../state/codec.ts';
 import type { FeatureContext, Request } from './feature-context.ts';
 import { reply } from './feature-context.ts';
+import { publishHome } from './home.ts';
 
 /** Workspace owners and admins may connect a key, and so may whoever connected the current one. */
-async function mayManageKey(context: FeatureContext, teamId: string, userId: string): Promise<boolean> {
+export async function mayManageKey(
+  context: FeatureContext,
+  teamId: string,
+  userId: string,
+): Promise<boolean> {
   if ((await context.users.facts(userId)).isAdmin) return true;
   return (await context.store.getConnection(teamId))?.connectedBy === userId;
 }
@@ -271,7 +276,7 @@ export async function statusCommand(context: FeatureContext, request: Request): 
 }
 
 /** Whether the workspace's stored key can be decrypted with this ENCRYPTION_KEY. */
-async function keyReadable(context: FeatureContext, teamId: string): Promise<boolean> {
+export async function keyReadable(context: FeatureContext, teamId: string): Promise<boolean> {
   try {
     await context.clients.forTeam(teamId);
     return true;
@@ -288,26 +293,6 @@ function reasonOf(error: unknown): string {
   if (error instanceof PlanError) return 'not in the plan';
   if (error instanceof ConnectionError || error instanceof TimeoutError) return 'no answer';
   return 'failed';
-}
-
-/** The Home tab: the connection state and the commands. */
-export async function publishHome(
-  context: FeatureContext,
-  slack: WebClient,
-  teamId: string,
-  userId: string,
-): Promise<void> {
-  const connection = await context.store.getConnection(teamId);
-  const state =
-    connection && !(await keyReadable(context, teamId))
-      ? 'This workspace’s stored key can no longer be read (the app’s encryption key was changed). A workspace admin must reconnect with `/tender connect`.'
-      : connection
-        ? `Connected with this workspace’s own key (by <@${connection.connectedBy}>, ${connection.connectedAt.slice(0, 10)}).`
-        : context.config.PROCUREMENT_API_KEY
-          ? 'Using the app’s default key. A workspace admin can connect the organisation’s own key.'
-          : 'Not connected. A workspace admin can connect the organisation’s API key.';
-  const canConnect = await mayManageKey(context, teamId, userId);
-  await slack.views.publish({ user_id: userId, view: homeView({ connection: state, canConnect }) as never });
 }
 
 /** The modal's private_metadata; a forged or broken one means "no channel to answer in". */

@@ -1,10 +1,10 @@
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
 import { helpMessage } from '../blocks/messages.ts';
 import { parseCommand } from '../commands/parse-command.ts';
+import { commentsCommand } from '../features/comments.ts';
 import {
   disconnectCommand,
   openConnectModal,
-  publishHome,
   statusCommand,
   submitConnectWithinBudget,
 } from '../features/connection.ts';
@@ -16,6 +16,8 @@ import {
 } from '../features/directories.ts';
 import type { FeatureContext, Request } from '../features/feature-context.ts';
 import { reply, withFailures } from '../features/feature-context.ts';
+import { publishHome } from '../features/home.ts';
+import { pipelineCommand, pipelinesCommand } from '../features/pipelines.ts';
 import {
   bookmarksCommand,
   searchCommand,
@@ -27,6 +29,8 @@ import {
 import { ConnectIds, DirectoryIds, ErrorIds, HomeIds, SavedSearchIds, SearchIds, TenderIds } from '../ids.ts';
 import { decode } from '../state/codec.ts';
 import { parseConnectSubmission } from '../state/modal-submissions.ts';
+import { registerCommentListeners } from './comment-listeners.ts';
+import { registerPipelineListeners } from './pipeline-listeners.ts';
 
 export const TENDER_COMMAND = '/tender';
 /** The events the app subscribes to; the manifest declares exactly these. */
@@ -154,6 +158,9 @@ export function registerListeners(app: App, context: FeatureContext): void {
     );
   });
 
+  registerCommentListeners(app, context);
+  registerPipelineListeners(app, context);
+
   app.event('app_home_opened', async ({ event, body, client }) => {
     if (event.tab !== 'home') return;
     await publishHome(context, client, body.team_id, event.user);
@@ -199,6 +206,12 @@ async function runCommand(
         return directoryCommand(context, request, parsed.kind, parsed.rest);
       case 'saved':
         return savedSearchesCommand(context, request);
+      case 'comments':
+        return commentsCommand(context, request, parsed.rest);
+      case 'pipelines':
+        return pipelinesCommand(context, request, parsed.rest);
+      case 'pipeline':
+        return pipelineCommand(context, request, parsed.rest);
       case 'connect':
         return openConnectModal(
           context,

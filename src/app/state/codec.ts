@@ -69,6 +69,23 @@ export function encode<K extends ActionKind>(kind: K, state: StateOf<K>, room: V
   return text;
 }
 
+/**
+ * Encodes a state for a button drawn on a card, or null when the record cannot be carried (an id
+ * the schema refuses, such as one over 300 characters): the card then goes without that button
+ * rather than fail as a whole.
+ */
+export function encodeIfFits<K extends ActionKind>(
+  kind: K,
+  state: StateOf<K>,
+  room: ValueRoom = 'button',
+): string | null {
+  try {
+    return encode(kind, state, room);
+  } catch {
+    return null;
+  }
+}
+
 /** Encodes a state; one that does not fit is kept in the store under a short token that the value carries. */
 export async function encodeKept<K extends ActionKind>(
   kind: K,

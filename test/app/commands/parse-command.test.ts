@@ -18,6 +18,15 @@ describe('parseCommand', () => {
     expect(parseCommand('SHOW abc')).toEqual({ kind: 'show', rest: 'abc' });
     expect(parseCommand('  ')).toEqual({ kind: 'help', rest: '' });
     expect(parseCommand('serach cleaning')).toEqual({ kind: 'unknown', word: 'serach' });
+    expect(parseCommand('comments ocds-1')).toEqual({ kind: 'comments', rest: 'ocds-1' });
+    expect(parseCommand('pipelines bid status:active all')).toEqual({
+      kind: 'pipelines',
+      rest: 'bid status:active all',
+    });
+    expect(parseCommand('Pipeline stage p1 Draft completed')).toEqual({
+      kind: 'pipeline',
+      rest: 'stage p1 Draft completed',
+    });
     expect(parseCommand('cleaning')).toEqual({ kind: 'unknown', word: 'cleaning' });
   });
 });

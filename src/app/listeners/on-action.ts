@@ -1,0 +1,42 @@
+import type { App, BlockAction, BlockElementAction } from '@slack/bolt';
+import type { FeatureContext, Request } from '../features/feature-context.ts';
+import { withFailures } from '../features/feature-context.ts';
+
+/** The person, place and answer channel of a click (in a message, a modal or the Home tab). */
+export function clickRequest(
+  body: BlockAction,
+  respond: Request['respond'],
+  slack: Request['slack'],
+): Request {
+  return {
+    teamId: body.team?.id ?? body.user.team_id ?? '',
+    userId: body.user.id,
+    channelId: body.channel?.id ?? body.container?.channel_id ?? '',
+    respond,
+    slack,
+    kind: 'click',
+  };
+}
+
+/**
+ * Listens to one action (a button, select, overflow or date picker): acknowledges first (Slack
+ * waits 3 s at most), then runs `handle` inside withFailures, so a stale or forged value (a
+ * StaleValueError from the codec) is a sentence about the click and a failure is said plainly.
+ */
+export function onAction(
+  app: App,
+  context: FeatureContext,
+  actionId: string,
+  handle: (request: Request, action: BlockElementAction, body: BlockAction) => Promise<void>,
+): void {
+  app.action<BlockAction>(actionId, async ({ ack, body, action, respond, client }) => {
+    await ack();
+    const request = clickRequest(body, respond, client);
+    await withFailures(context, request, actionId, null, (guarded) => handle(guarded, action, body));
+  });
+}
+
+/** The value a button carries (other elements carry none). */
+export function buttonValue(action: BlockElementAction): string | undefined {
+  return action.type === 'button' ? action.value : undefined;
+}
