@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Tender } from '../../../src/contract/schemas.ts';
-import { nonEmpty } from '../../contract/contract.ts';
+import { nonEmpty, TENDER_FIELDS } from '../../contract/contract.ts';
 import { KEYS, TENDER_A } from '../../support/fixture.ts';
 import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
 
@@ -129,25 +129,7 @@ describe('GET /v1/tenders/{id}', () => {
     expect(answer.status).toBe(200);
     const tender = answer.body.data;
     expect(Tender.parse(tender)).toEqual(tender);
-    expect(Object.keys(tender).sort()).toEqual(
-      [
-        'id',
-        'title',
-        'description',
-        'status',
-        'buyer',
-        'value',
-        'publishedAt',
-        'deadline',
-        'awardedAt',
-        'region',
-        'cpvCodes',
-        'source',
-        'url',
-        'frameworkId',
-        'suppliers',
-      ].sort(),
-    );
+    expect(Object.keys(tender).sort()).toEqual([...TENDER_FIELDS].sort());
     expect(tender.id).toBe(TENDER_A);
   });
 
