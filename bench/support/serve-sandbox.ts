@@ -67,22 +67,38 @@ export async function servePlain(db: string): Promise<ServedSandbox> {
   return serveProcess(['--import', 'tsx', script, '--db', db], /listening on (http:\/\/\S+)/);
 }
 
-async function serveProcess(args: string[], listening: RegExp): Promise<ServedSandbox> {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-  const baseUrl = await new Promise<string>((ready, fail) => {
+/**
+ * Runs `node ARGS` and resolves once `ready` finds the base URL in its standard output (a pattern
+ * whose first group is the URL, or a function). Output after that is read and dropped.
+ */
+export async function serveProcess(
+  args: string[],
+  ready: RegExp | ((output: string) => string | null),
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ServedSandbox> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env });
+  const find = typeof ready === 'function' ? ready : (output: string) => ready.exec(output)?.[1] ?? null;
+  const baseUrl = await new Promise<string>((found, fail) => {
     let output = '';
-    child.stdout.on('data', (chunk) => {
+    const collect = (chunk: Buffer) => {
       output += chunk;
-      const match = listening.exec(output);
-      if (match?.[1]) ready(match[1]);
-    });
-    child.once('exit', (code) => fail(new Error(`server exited with ${code}:\n${output}`)));
+      const url = find(output);
+      if (url) {
+        child.stdout.off('data', collect);
+        child.stdout.resume();
+        child.off('exit', exitedEarly);
+        found(url);
+      }
+    };
+    const exitedEarly = (code: number | null) => fail(new Error(`server exited with ${code}:\n${output}`));
+    child.stdout.on('data', collect);
+    child.once('exit', exitedEarly);
   });
   return {
     baseUrl,
     pid: child.pid as number,
     stop: async () => {
-      if (child.exitCode !== null) return;
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((done) => child.once('exit', done));
       child.kill('SIGTERM');
       await exited;

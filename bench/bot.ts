@@ -1,0 +1,307 @@
+/**
+ * npm run bench:bot — the Slack app under load, beside a bare Bolt app, in the same run.
+ *
+ * 1. Acks: autocannon (10 connections, 3 s warm-up, 10 s measured) posts signed `/tender search`
+ *    commands to Tenderbot's HTTP receiver (`tenderbot bot` as its own process, guarded receiver,
+ *    bot store on SQLite) and to a bare Bolt app with Bolt's HTTPReceiver that only acks
+ *    (bench/support/bare-bolt.ts). Every request is signed afresh with a unique trigger_id, since
+ *    Tenderbot refuses a signature it has seen. Tenderbot also does the search and answers at the
+ *    response_url after its ack, as it does in use; the bare app does neither.
+ * 2. Command to first answer: 10 loops, each posting a signed `/tender search` and waiting for
+ *    the first answer to arrive at the response_url (a loopback receiver here that records
+ *    arrival times), with the local service (`tenderbot sandbox serve`, 10,000 demo tenders).
+ *    The service's own search at c=10 is measured beside it, as the floor under that figure.
+ * Prints a table, then one JSON line.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import autocannon from 'autocannon';
+import { request } from 'undici';
+import { FakeSlack } from '../src/fake-slack/fake-slack.ts';
+import { signedHeaders } from '../src/fake-slack/signing.ts';
+import {
+  BENCH_KEY,
+  benchFolder,
+  type ServedSandbox,
+  serveProcess,
+  serveSandbox,
+} from './support/serve-sandbox.ts';
+
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
+const WARMUP_S = 3;
+const SEARCH_TEXT = 'search cleaning';
+const SIGNING_SECRET = `bench-${randomBytes(12).toString('hex')}`;
+const BOT_TOKEN = `xoxb-bench-${randomBytes(8).toString('hex')}`;
+
+interface Figures {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+const bench = benchFolder('tenderbot-bench-bot-');
+const running: ServedSandbox[] = [];
+const slack = await new FakeSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN }).start();
+const answers = await startAnswerReceiver();
+try {
+  const service = await serveSandbox({
+    db: join(bench.dir, 'service.db'),
+    fixture: bench.fixture,
+    demo: 10_000,
+  });
+  running.push(service);
+  const tenderbot = await serveProcess(
+    [resolve(import.meta.dirname, '../bin/tenderbot.js'), 'bot'],
+    (output) => {
+      const line = output.split('\n').find((candidate) => candidate.includes('tenderbot is running'));
+      return line ? `http://127.0.0.1:${JSON.parse(line).port}/slack/events` : null;
+    },
+    {
+      PATH: process.env.PATH,
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      PROCUREMENT_API_URL: service.baseUrl,
+      PROCUREMENT_API_KEY: BENCH_KEY,
+      DATABASE_URL: `sqlite:${join(bench.dir, 'bot.db')}`,
+      ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      LOG_LEVEL: 'info',
+      PORT: '0',
+    },
+  );
+  running.push(tenderbot);
+  slack.appUrl = tenderbot.baseUrl;
+  const bolt = await serveProcess(
+    ['--import', 'tsx', resolve(import.meta.dirname, 'support/bare-bolt.ts')],
+    /listening on (http:\/\/\S+)/,
+    { ...process.env, SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_BOT_TOKEN: BOT_TOKEN },
+  );
+  running.push(bolt);
+
+  const user = slack.users[0];
+  const channel = slack.channels[0];
+  if (!user || !channel) throw new Error('the fake Slack has no user or channel');
+  let sequence = 0;
+  /** A `/tender` command as Slack sends it, with its own trigger_id and response_url. */
+  const command = (text: string) => {
+    const id = `${process.pid}-${sequence++}`;
+    const body = new URLSearchParams({
+      token: 'bench-verification-token',
+      team_id: slack.teamId,
+      team_domain: 'tenderbot-bench',
+      channel_id: channel.id,
+      channel_name: channel.name,
+      user_id: user.id,
+      user_name: user.name,
+      command: '/tender',
+      text,
+      api_app_id: 'A0TENDERBOT',
+      is_enterprise_install: 'false',
+      response_url: `${answers.url}/${id}`,
+      trigger_id: `${id}.${randomBytes(6).toString('hex')}`,
+    }).toString();
+    return { id, body, headers: signedHeaders(SIGNING_SECRET, body, 'application/x-www-form-urlencoded') };
+  };
+
+  // Bolt first, so that answers Tenderbot still owes after its run cannot slow Bolt's.
+  const boltAcks = await measureAcks('bare Bolt app, ack', bolt.baseUrl, command);
+  const tenderbotAcks = await measureAcks('Tenderbot receiver, ack', tenderbot.baseUrl, command);
+  await answers.quiet(1000);
+  // The same receiver with a command whose answer is cheap: what the receiver itself costs.
+  const tenderbotHelpAcks = await measureAcks(
+    'Tenderbot receiver, ack of help',
+    tenderbot.baseUrl,
+    command,
+    'help',
+  );
+  await answers.quiet(1000);
+  const firstAnswer = await measureFirstAnswer(tenderbot.baseUrl, command, answers);
+  const serviceSearch = await measureService(service.baseUrl);
+
+  const throughputRatio = round(tenderbotAcks.requestsPerSecond / Math.max(1, boltAcks.requestsPerSecond));
+  const p99Ratio = round(tenderbotAcks.p99 / Math.max(0.01, boltAcks.p99));
+  console.log(`\nc=${CONNECTIONS}, ${DURATION_S} s after ${WARMUP_S} s warm-up; every command signed afresh`);
+  console.log('| target | req/s | p50 ms | p99 ms | failed |');
+  console.log('|---|---:|---:|---:|---:|');
+  const line = (name: string, f: Figures) =>
+    console.log(
+      `| ${name} | ${f.requestsPerSecond.toLocaleString('en-GB')} | ${f.p50} | ${f.p99} | ${f.errors} |`,
+    );
+  line('bare Bolt app (HTTPReceiver) acking `/tender search`', boltAcks);
+  line('Tenderbot receiver acking `/tender search` (and answering after)', tenderbotAcks);
+  line('Tenderbot receiver acking `/tender help` (and answering after)', tenderbotHelpAcks);
+  line('`/tender search` → first answer at the response_url', firstAnswer);
+  line('the service alone: GET /v1/tenders?q=cleaning', serviceSearch);
+  console.log(
+    `Tenderbot / bare Bolt: ${throughputRatio}x throughput (goal ≥ 0.8), ${p99Ratio}x p99 (goal ≤ 1.2); first answer p99 ${firstAnswer.p99} ms (goal < 50)`,
+  );
+  console.log(
+    JSON.stringify({
+      bench: 'bot',
+      connections: CONNECTIONS,
+      durationSeconds: DURATION_S,
+      tenderbot: { ack: tenderbotAcks, ackOfHelp: tenderbotHelpAcks, firstAnswer },
+      baseline: { boltAck: boltAcks, serviceSearch },
+      ratios: { ackThroughput: throughputRatio, ackP99: p99Ratio },
+      goals: {
+        ackThroughputAtLeast80Percent: throughputRatio >= 0.8,
+        ackP99AtMost120Percent: p99Ratio <= 1.2,
+        firstAnswerP99Under50ms: firstAnswer.p99 < 50,
+      },
+    }),
+  );
+} finally {
+  for (const server of running.reverse()) await server.stop();
+  await answers.stop();
+  await slack.stop();
+  bench.cleanup();
+}
+
+async function measureAcks(
+  name: string,
+  url: string,
+  command: (text: string) => { body: string; headers: Record<string, string> },
+  text = SEARCH_TEXT,
+): Promise<Figures> {
+  console.error(`  ${name}…`);
+  const requests: autocannon.Request[] = [
+    {
+      method: 'POST',
+      setupRequest: (req) => {
+        const signed = command(text);
+        return { ...req, body: signed.body, headers: signed.headers };
+      },
+    },
+  ];
+  const options = { url, connections: CONNECTIONS, requests };
+  await autocannon({ ...options, duration: WARMUP_S });
+  const result = await autocannon({ ...options, duration: DURATION_S });
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+/** CONNECTIONS loops of command, ack, wait for the first answer at its response_url. */
+async function measureFirstAnswer(
+  url: string,
+  command: (text: string) => { id: string; body: string; headers: Record<string, string> },
+  receiver: AnswerReceiver,
+): Promise<Figures> {
+  console.error('  command → first answer…');
+  const run = async (seconds: number) => {
+    const samples: number[] = [];
+    let errors = 0;
+    const until = performance.now() + seconds * 1000;
+    await Promise.all(
+      Array.from({ length: CONNECTIONS }, async () => {
+        while (performance.now() < until) {
+          const signed = command(SEARCH_TEXT);
+          const started = performance.now();
+          const arrived = receiver.arrival(signed.id);
+          const ack = await request(url, { method: 'POST', body: signed.body, headers: signed.headers });
+          await ack.body.text();
+          if (ack.statusCode !== 200) {
+            errors++;
+            continue;
+          }
+          const at = await Promise.race([arrived, sleep(5000).then(() => null)]);
+          if (at === null) errors++;
+          else samples.push(at - started);
+        }
+      }),
+    );
+    return { samples, errors };
+  };
+  await run(WARMUP_S);
+  const { samples, errors } = await run(DURATION_S);
+  samples.sort((a, b) => a - b);
+  const quantile = (q: number) =>
+    round(samples[Math.min(samples.length - 1, Math.floor(q * samples.length))] ?? 0);
+  return {
+    requestsPerSecond: Math.round(samples.length / DURATION_S),
+    p50: quantile(0.5),
+    p99: quantile(0.99),
+    errors,
+  };
+}
+
+async function measureService(baseUrl: string): Promise<Figures> {
+  console.error('  the service alone…');
+  const options = {
+    url: baseUrl,
+    connections: CONNECTIONS,
+    requests: [
+      {
+        method: 'GET' as const,
+        path: '/v1/tenders?q=cleaning&limit=5',
+        headers: { authorization: `Bearer ${BENCH_KEY}` },
+      },
+    ],
+  };
+  await autocannon({ ...options, duration: WARMUP_S });
+  const result = await autocannon({ ...options, duration: DURATION_S });
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+interface AnswerReceiver {
+  url: string;
+  /** Resolves with performance.now() when the first answer to command `id` arrives. */
+  arrival(id: string): Promise<number>;
+  /** Waits until no answer has arrived for `ms`. */
+  quiet(ms: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** A loopback response_url endpoint that records when each command's first answer arrives. */
+async function startAnswerReceiver(): Promise<AnswerReceiver> {
+  const waiting = new Map<string, (at: number) => void>();
+  let lastArrival = performance.now();
+  const server = createServer((req, res) => {
+    const at = performance.now();
+    lastArrival = at;
+    const id = (req.url ?? '').split('/').pop() ?? '';
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('ok');
+    });
+    const resolveArrival = waiting.get(id);
+    if (resolveArrival) {
+      waiting.delete(id);
+      resolveArrival(at);
+    }
+  });
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/answers`,
+    arrival: (id) => new Promise((arrived) => waiting.set(id, arrived)),
+    quiet: async (ms) => {
+      while (performance.now() - lastArrival < ms) await sleep(100);
+    },
+    stop: async () => {
+      server.closeAllConnections();
+      await new Promise((closed) => server.close(closed));
+    },
+  };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((done) => setTimeout(done, ms));
+}
+
+function round(value: number): number {
+  return Math.round(value * 100) / 100;
+}
