@@ -42,10 +42,37 @@ export const HomeIds = {
 export const CommentIds = {
   /** "Comment" on a card or detail panel: value is the codec's `comment` state. */
   open: 'comment/open',
+  callback: 'comment/submit',
+  textBlock: 'comment/text_block',
+  textInput: 'comment/text',
+  parentBlock: 'comment/parent_block',
+  parentInput: 'comment/parent',
+  /** "Delete" on one comment in the modal: value is the codec's `commentDelete` state. */
+  delete: 'comment/delete',
 } as const;
 
 /** Bid pipelines (src/app/features/pipelines.ts). */
 export const PipelineIds = {
   /** "Start a bid" on a tender card: value is the codec's `startBid` state. */
   startBid: 'pipeline/start_bid',
+  stageStatus: 'pipeline/stage_status',
+  pipelineStatus: 'pipeline/status',
+  stageNotes: 'pipeline/stage_notes',
+  archive: 'pipeline/archive',
+  restore: 'pipeline/restore',
+  post: 'pipeline/post',
+  startBidCallback: 'pipeline/start_bid_submit',
+  notesCallback: 'pipeline/notes_submit',
+  nameBlock: 'pipeline/name_block',
+  nameInput: 'pipeline/name',
+  summaryBlock: 'pipeline/summary_block',
+  summaryInput: 'pipeline/summary',
+  targetBlock: 'pipeline/target_block',
+  targetInput: 'pipeline/target',
+  stagesBlock: 'pipeline/stages_block',
+  stagesInput: 'pipeline/stages',
+  notesBlock: 'pipeline/notes_block',
+  notesInput: 'pipeline/notes',
+  dueBlock: 'pipeline/due_block',
+  dueInput: 'pipeline/due',
 } as const;

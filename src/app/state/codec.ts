@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
+import * as CommentValues from '../features/comment-values.ts';
 import { StaleValueError } from '../features/feature-context.ts';
+import * as PipelineValues from '../features/pipeline-values.ts';
 import {
   BookmarkValue,
   CommentTargetValue,
@@ -28,8 +30,18 @@ export const ACTION_SCHEMAS = {
   connectMetadata: ConnectMetadataValue,
   /** "Comment" on a tender, buyer, supplier or framework. */
   comment: CommentTargetValue,
+  /** The comment modal's private_metadata and its Delete buttons (src/app/features/comment-values.ts). */
+  commentModal: CommentValues.CommentModalMetadataValue,
+  commentDelete: CommentValues.CommentDeleteValue,
   /** "Start a bid" on a tender. */
   startBid: StartBidValue,
+  /** Pipelines (src/app/features/pipeline-values.ts). */
+  pipeline: PipelineValues.PipelineRefValue,
+  pipelineStage: PipelineValues.StageRefValue,
+  stageStatusOption: PipelineValues.StageStatusOptionValue,
+  pipelineStatusOption: PipelineValues.PipelineStatusOptionValue,
+  startBidModal: PipelineValues.StartBidMetadataValue,
+  stageNotesModal: PipelineValues.StageNotesMetadataValue,
 } as const satisfies Record<string, z.ZodType>;
 
 export type ActionKind = keyof typeof ACTION_SCHEMAS;
