@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import * as CommentValues from '../features/comment-values.ts';
 import { StaleValueError } from '../features/feature-context.ts';
+import * as PipelineValues from '../features/pipeline-values.ts';
 import {
   BookmarkValue,
   CommentTargetValue,
@@ -34,6 +35,13 @@ export const ACTION_SCHEMAS = {
   commentDelete: CommentValues.CommentDeleteValue,
   /** "Start a bid" on a tender. */
   startBid: StartBidValue,
+  /** Pipelines (src/app/features/pipeline-values.ts). */
+  pipeline: PipelineValues.PipelineRefValue,
+  pipelineStage: PipelineValues.StageRefValue,
+  stageStatusOption: PipelineValues.StageStatusOptionValue,
+  pipelineStatusOption: PipelineValues.PipelineStatusOptionValue,
+  startBidModal: PipelineValues.StartBidMetadataValue,
+  stageNotesModal: PipelineValues.StageNotesMetadataValue,
 } as const satisfies Record<string, z.ZodType>;
 
 export type ActionKind = keyof typeof ACTION_SCHEMAS;
