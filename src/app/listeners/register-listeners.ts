@@ -30,6 +30,7 @@ import { ConnectIds, DirectoryIds, ErrorIds, HomeIds, SavedSearchIds, SearchIds,
 import { decode } from '../state/codec.ts';
 import { parseConnectSubmission } from '../state/modal-submissions.ts';
 import { registerCommentListeners } from './comment-listeners.ts';
+import { buttonValue, clickRequest, onAction } from './on-action.ts';
 import { registerPipelineListeners } from './pipeline-listeners.ts';
 
 export const TENDER_COMMAND = '/tender';
@@ -64,21 +65,9 @@ export function registerListeners(app: App, context: FeatureContext): void {
   const onButton = (
     actionId: string,
     handle: (request: Request, value: string | undefined, body: BlockAction) => Promise<void>,
-  ) => {
-    app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, respond, client }) => {
-      await ack();
-      const request: Request = {
-        teamId: body.team?.id ?? body.user.team_id ?? '',
-        userId: body.user.id,
-        channelId: body.channel?.id ?? body.container?.channel_id ?? '',
-        respond,
-        slack: client,
-        kind: 'click',
-      };
-      // Every value is parsed with its schema inside `handle`: a broken one is a sentence about the click.
-      await withFailures(context, request, actionId, null, (guarded) => handle(guarded, action.value, body));
-    });
-  };
+  ) =>
+    // Every value is parsed with its schema inside `handle`: a broken one is a sentence about the click.
+    onAction(app, context, actionId, (request, action, body) => handle(request, buttonValue(action), body));
 
   const stateOf = (kind: 'searchPage', value: string | undefined) =>
     decode(kind, value, context.store, context.clock());
@@ -117,14 +106,7 @@ export function registerListeners(app: App, context: FeatureContext): void {
   // "Try again" runs its command, which has its own failure handling (one slow notice, not two).
   app.action<BlockAction<ButtonAction>>(ErrorIds.tryAgain, async ({ ack, body, action, respond, client }) => {
     await ack();
-    const request: Request = {
-      teamId: body.team?.id ?? body.user.team_id ?? '',
-      userId: body.user.id,
-      channelId: body.channel?.id ?? body.container?.channel_id ?? '',
-      respond,
-      slack: client,
-      kind: 'click',
-    };
+    const request = clickRequest(body, respond, client);
     await runCommand(context, request, (action.value ?? '').slice(0, 2000), body.trigger_id, true);
   });
 
