@@ -164,7 +164,7 @@ describe('the page renders Slack mrkdwn', () => {
   it('formats text, mentions and links, and shows escaped control characters as text', async () => {
     // A string, so that the test runner does not rewrite the page's own dynamic import.
     const html = await page.evaluate(`import('/block-kit.js').then(({ renderMrkdwn }) => renderMrkdwn(
-      '*bold* _italic_ ~gone~ \`code\` <@U0ADMIN> <#C0BIDS> <https://example.org|a link> &lt;!channel&gt; <script>',
+      '*bold* _italic_ ~gone~ \`code\` <@U0ADMIN> <#C0BIDS> <https://example.org|a link> &lt;!channel&gt; <script> :white_check_mark: :no_such_emoji: 12:00:00',
       { names: { U0ADMIN: 'Ada Admin' }, channelNames: { C0BIDS: 'bids' } }))`);
     expect(html).toContain('<b>bold</b>');
     expect(html).toContain('<i>italic</i>');
@@ -177,6 +177,7 @@ describe('the page renders Slack mrkdwn', () => {
     );
     expect(html).toContain('&lt;!channel&gt;');
     expect(html).not.toContain('<script>');
+    expect(html).toContain('✅ :no_such_emoji: 12:00:00');
   });
 });
 

@@ -3,6 +3,23 @@
 
 const ENTITY = { '&lt;': '<', '&gt;': '>', '&amp;': '&' };
 
+// The emoji the app's messages use, as Slack shows them; any other `:name:` stays as typed.
+const EMOJI = {
+  warning: '⚠️',
+  white_circle: '⚪',
+  large_blue_circle: '🔵',
+  red_circle: '🔴',
+  white_check_mark: '✅',
+  x: '❌',
+  speech_balloon: '💬',
+  memo: '📝',
+  bookmark: '🔖',
+  calendar: '📅',
+  hourglass_flowing_sand: '⏳',
+  pushpin: '📌',
+  tada: '🎉',
+};
+
 /** HTML-escapes text for innerHTML. */
 export function escapeHtml(text) {
   return String(text ?? '').replace(
@@ -30,6 +47,7 @@ export function renderMrkdwn(raw, context) {
   text = text.replace(around('*'), '$1<b>$2</b>');
   text = text.replace(around('_'), '$1<i>$2</i>');
   text = text.replace(around('~'), '$1<s>$2</s>');
+  text = text.replace(/:([a-z0-9_+-]+):/g, (whole, name) => EMOJI[name] ?? whole);
   text = text.replace(/\n/g, '<br>');
   return text.replace(/\uE000(\d+)\uE001/g, (_, index) => renderControl(controls[Number(index)], context));
 }
