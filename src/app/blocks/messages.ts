@@ -12,7 +12,7 @@ import type {
   Tender,
 } from '../../contract/schemas.ts';
 import type { SearchState } from '../features/tenders.ts';
-import { ConnectIds, DirectoryIds, ErrorIds, HomeIds, SavedSearchIds, SearchIds } from '../ids.ts';
+import { ConnectIds, DirectoryIds, ErrorIds, SavedSearchIds, SearchIds } from '../ids.ts';
 import type { CommentEntityType } from '../listeners/button-values.ts';
 import { encode } from '../state/codec.ts';
 import { clip, escapeMrkdwn, safeText } from './mrkdwn.ts';
@@ -326,21 +326,7 @@ export function failureMessage(sentence: string, referenceId: string, retryComma
   return { text: `${sentence} (reference ${referenceId})`, blocks };
 }
 
-export function homeView(args: { connection: string; canConnect: boolean }) {
-  const blocks: Block[] = [
-    { type: 'header', text: { type: 'plain_text', text: 'Tenderbot' } },
-    section('Public tenders in Slack: search, bookmark, share, and keep your bids moving.'),
-    { type: 'divider' },
-    section(`*Connection*\n${args.connection}`),
-  ];
-  if (args.canConnect)
-    blocks.push({
-      type: 'actions',
-      elements: [button('Connect an API key', HomeIds.connect, 'connect', 'primary')],
-    });
-  blocks.push({ type: 'divider' }, section(`*Commands*\n${USAGE_LINES.join('\n')}`));
-  return { type: 'home', blocks };
-}
+// The Home tab's view lives in src/app/blocks/home-view.ts (with the bookmarks, bids and saved searches).
 
 /**
  * The modal of `/tender connect`: the key, and the service URL if it is not the default. `problem`

@@ -1,12 +1,14 @@
 import type { WebClient } from '@slack/web-api';
-import { homeView } from '../blocks/messages.ts';
+import { HOME_LIST_ROWS, type HomeContent, homeView } from '../blocks/home-view.ts';
+import { describeFailure } from '../services/describe-failure.ts';
 import { keyReadable, mayManageKey } from './connection.ts';
 import type { FeatureContext } from './feature-context.ts';
 
-// The App Home tab, in its own module: the pipelines feature adds bookmarks, active pipelines and
-// saved searches here (issue 8, item 7) without touching the connection's code.
-
-/** The Home tab: the connection state and the commands. */
+/**
+ * The App Home tab, drawn afresh each time it is opened: the connection, then what the key's
+ * creator sees through the service (bookmarks, active bids with their progress, the
+ * organisation's saved searches). A list the service will not give is a sentence in its place.
+ */
 export async function publishHome(
   context: FeatureContext,
   slack: WebClient,
@@ -14,14 +16,35 @@ export async function publishHome(
   userId: string,
 ): Promise<void> {
   const connection = await context.store.getConnection(teamId);
-  const state =
-    connection && !(await keyReadable(context, teamId))
-      ? 'This workspace’s stored key can no longer be read (the app’s encryption key was changed). A workspace admin must reconnect with `/tender connect`.'
-      : connection
-        ? `Connected with this workspace’s own key (by <@${connection.connectedBy}>, ${connection.connectedAt.slice(0, 10)}).`
-        : context.config.PROCUREMENT_API_KEY
-          ? 'Using the app’s default key. A workspace admin can connect the organisation’s own key.'
-          : 'Not connected. A workspace admin can connect the organisation’s API key.';
+  const readable = !connection || (await keyReadable(context, teamId));
+  const state = !readable
+    ? 'This workspace’s stored key can no longer be read (the app’s encryption key was changed). A workspace admin must reconnect with `/tender connect`.'
+    : connection
+      ? `Connected with this workspace’s own key (by <@${connection.connectedBy}>, ${connection.connectedAt.slice(0, 10)}).`
+      : context.config.PROCUREMENT_API_KEY
+        ? 'Using the app’s default key. A workspace admin can connect the organisation’s own key.'
+        : 'Not connected. A workspace admin can connect the organisation’s API key.';
   const canConnect = await mayManageKey(context, teamId, userId);
-  await slack.views.publish({ user_id: userId, view: homeView({ connection: state, canConnect }) as never });
+  const content: HomeContent = { connection: state, canConnect, now: context.clock() };
+  if (readable && (connection || context.config.PROCUREMENT_API_KEY)) {
+    const { client } = await context.clients.forTeam(teamId);
+    const problem = (error: unknown) => {
+      context.logger.warn({ err: error, teamId }, 'a list of the Home tab could not be read');
+      return { problem: describeFailure(error).sentence };
+    };
+    const page = { limit: HOME_LIST_ROWS };
+    const [bookmarks, pipelines, savedSearches] = await Promise.all([
+      client.bookmarks
+        .list(page)
+        .then((answer) => ({ items: answer.data, total: answer.pagination.total }), problem),
+      client.pipelines
+        .list({ ...page, archived: 'active' })
+        .then((answer) => ({ items: answer.data, total: answer.pagination.total }), problem),
+      client.savedSearches
+        .list(page)
+        .then((answer) => ({ items: answer.data, total: answer.pagination.total }), problem),
+    ]);
+    Object.assign(content, { bookmarks, pipelines, savedSearches });
+  }
+  await slack.views.publish({ user_id: userId, view: homeView(content) as never });
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PIPELINE_STATUSES, STAGE_STATUSES } from '../../contract/schemas.ts';
+import { type PIPELINE_STATUSES, STAGE_STATUSES } from '../../contract/schemas.ts';
 
 /**
  * The schemas of every value the pipelines feature writes into Slack (option values, button
@@ -9,9 +9,15 @@ import { PIPELINE_STATUSES, STAGE_STATUSES } from '../../contract/schemas.ts';
 const id = z.string().trim().min(1).max(300);
 
 /** Every pipeline status a person may set from Slack: `submitted` belongs to the service's own workflow. */
-export const SETTABLE_PIPELINE_STATUSES = PIPELINE_STATUSES.filter(
-  (status): status is Exclude<(typeof PIPELINE_STATUSES)[number], 'submitted'> => status !== 'submitted',
-);
+export const SETTABLE_PIPELINE_STATUSES = [
+  'draft',
+  'qualifying',
+  'bidding',
+  'on_hold',
+  'won',
+  'lost',
+  'no_bid',
+] as const satisfies readonly Exclude<(typeof PIPELINE_STATUSES)[number], 'submitted'>[];
 
 /** A pipeline (Archive, Restore, Post in channel). */
 export const PipelineRefValue = z.strictObject({ p: id });
@@ -22,7 +28,7 @@ export const StageStatusOptionValue = z.strictObject({ p: id, s: id, v: z.enum(S
 /** An option of the pipeline's status select (never `submitted`). */
 export const PipelineStatusOptionValue = z.strictObject({
   p: id,
-  v: z.enum(SETTABLE_PIPELINE_STATUSES as [string, ...string[]]),
+  v: z.enum(SETTABLE_PIPELINE_STATUSES),
 });
 /** The "Start a bid" modal: the tender, the creation's idempotency key, and where to post the card. */
 export const StartBidMetadataValue = z.strictObject({

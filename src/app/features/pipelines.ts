@@ -1,37 +1,730 @@
+import { randomUUID } from 'node:crypto';
+import type { WebClient } from '@slack/web-api';
+import {
+  ForbiddenError,
+  IdempotencyConflictError,
+  NotFoundError,
+  SubmissionNotAllowedError,
+} from '../../client/errors.ts';
+import {
+  type PIPELINE_ARCHIVE_FILTERS,
+  PIPELINE_STATUSES,
+  type Pipeline,
+  STAGE_STATUSES,
+  type Stage,
+} from '../../contract/schemas.ts';
+import { escapeMrkdwn, safeText } from '../blocks/mrkdwn.ts';
+import { pipelinesListMessage, STAGE_LABELS, STATUS_LABELS } from '../blocks/pipeline-card.ts';
+import {
+  DEFAULT_STAGE_TEMPLATE,
+  type StartBidFields,
+  sentenceView,
+  stageNotesLoadingView,
+  stageNotesModal,
+  startBidLoadingView,
+  startBidModal,
+  startBidWorkingView,
+} from '../blocks/pipeline-modals.ts';
 import { section } from '../blocks/tender-card.ts';
+import { PipelineIds } from '../ids.ts';
+import { describeFailure } from '../services/describe-failure.ts';
+import { decode, encodeKept, type StateOf } from '../state/codec.ts';
 import type { FeatureContext, Request } from './feature-context.ts';
-import { reply } from './feature-context.ts';
+import { refuseGuests, reply } from './feature-context.ts';
+import { postPipelineCard, redrawEverywhere, threadLine } from './pipeline-live.ts';
+import {
+  checkStartBid,
+  isDay,
+  parseNotesSubmission,
+  parseStartBidSubmission,
+} from './pipeline-submissions.ts';
 
-// PLACEHOLDER (issue 8, "Make room first"): the extension point the pipelines helper fills in. Each
-// function answers with a plain sentence until then; none of these sentences may stay.
-const BEING_BUILT = 'Bid pipelines are being built and will be here shortly. Nothing was changed.';
+/** Where a click came from: the card's message in a channel (null for an ephemeral one). */
+export type CardPlace = { channelId: string; ts: string } | null;
 
-/** `/tender pipelines [words] [status:…] [archived|all]`: the organisation's pipelines. */
-export async function pipelinesCommand(
-  _context: FeatureContext,
-  request: Request,
-  _rest: string,
-): Promise<void> {
-  await reply(request, { text: BEING_BUILT, blocks: [section(BEING_BUILT)] });
+/** Slack waits 3 s for a modal's answer; the service gets most of it, the rest is margin. */
+export const SUBMIT_BUDGET_MS = 2000;
+
+const say = (request: Request, sentence: string) =>
+  reply(request, { text: sentence, blocks: [section(sentence)] });
+
+function notFoundSentence(id: string): string {
+  return `No bid with the id \`${safeText(id, 300)}\` can be seen with this workspace’s key: it may be mistyped, or not shared with the person who made the key. \`/tender pipelines all\` lists the bids it can see.`;
+}
+
+const FORBIDDEN_SENTENCE =
+  'The service did not let this workspace’s key change this bid: the person who made the key can only view it (or is a viewer in the organisation). Nothing was changed. Ask the bid’s owner to give them edit access, or an admin to connect a key that can edit bids.';
+
+function submittedSentence(current: Pipeline['status'] | null): string {
+  return `A bid can only be marked Submitted through the service’s own submission workflow, not from Slack, so nothing was changed${current ? ` (it is still ${STATUS_LABELS[current]})` : ''}. Submit the bid in the service; its card here will then show it.`;
 }
 
 /**
- * `/tender pipeline <id>` (the card, for the channel), and `/tender pipeline status|stage|archive|restore …`.
- * `rest` is everything after the word `pipeline`.
+ * Runs a write on a pipeline; the refusals a person can cause get their own sentence (nothing was
+ * changed). Anything else goes on to withFailures. Resolves true when the write was done.
  */
-export async function pipelineCommand(
-  _context: FeatureContext,
+async function writing(
+  context: FeatureContext,
   request: Request,
-  _rest: string,
-): Promise<void> {
-  await reply(request, { text: BEING_BUILT, blocks: [section(BEING_BUILT)] });
+  pipelineId: string,
+  work: () => Promise<unknown>,
+): Promise<boolean> {
+  try {
+    await work();
+    return true;
+  } catch (error) {
+    if (error instanceof NotFoundError) await say(request, notFoundSentence(pipelineId));
+    else if (error instanceof ForbiddenError) await say(request, FORBIDDEN_SENTENCE);
+    else if (error instanceof SubmissionNotAllowedError) {
+      const { client } = await context.clients.forTeam(request.teamId);
+      const current = await client.pipelines.get(pipelineId).then(
+        (pipeline) => pipeline.status,
+        () => null,
+      );
+      await say(request, submittedSentence(current));
+    } else throw error;
+    return false;
+  }
 }
 
-/** "Start a bid" on a tender card: opens the pipeline modal at once (the trigger_id lasts 3 s). */
-export async function openStartBidModal(
-  _context: FeatureContext,
+// ---------------------------------------------------------------------------------------------
+// Commands
+
+const ARCHIVE_WORDS: Record<string, (typeof PIPELINE_ARCHIVE_FILTERS)[number]> = {
+  archived: 'archived',
+  all: 'all',
+  active: 'active',
+};
+
+/** `/tender pipelines [words] [status:…] [archived|all]`: the bids the key's creator can see. */
+export async function pipelinesCommand(
+  context: FeatureContext,
   request: Request,
-  _args: { triggerId: string; tenderId: string },
+  rest: string,
 ): Promise<void> {
-  await reply(request, { text: BEING_BUILT, blocks: [section(BEING_BUILT)] });
+  const words: string[] = [];
+  let status: Pipeline['status'] | undefined;
+  let archived: (typeof PIPELINE_ARCHIVE_FILTERS)[number] = 'active';
+  for (const word of rest.trim().split(/\s+/).filter(Boolean)) {
+    const lower = word.toLowerCase();
+    if (lower.startsWith('status:')) {
+      const wanted = pipelineStatusOf(lower.slice('status:'.length));
+      if (!wanted) {
+        await say(
+          request,
+          `\`${safeText(word, 100)}\` is not a bid status. Use one of: ${PIPELINE_STATUSES.map((s) => `\`status:${s}\``).join(', ')}.`,
+        );
+        return;
+      }
+      status = wanted;
+    } else if (ARCHIVE_WORDS[lower]) archived = ARCHIVE_WORDS[lower];
+    else words.push(word);
+  }
+  const q = words.join(' ').slice(0, 200);
+  const { client } = await context.clients.forTeam(request.teamId);
+  const page = await client.pipelines.list({
+    ...(q ? { q } : {}),
+    ...(status ? { status } : {}),
+    archived,
+    limit: 20,
+  });
+  const description = [
+    q ? `“${escapeMrkdwn(q)}”` : null,
+    status ? STATUS_LABELS[status].toLowerCase() : null,
+    archived === 'active' ? 'active' : archived === 'archived' ? 'archived' : 'active or archived',
+  ]
+    .filter(Boolean)
+    .join(', ');
+  await reply(
+    request,
+    await pipelinesListMessage(page.data, page.pagination.total, description, context.store, context.clock()),
+  );
+}
+
+const PIPELINE_USAGE =
+  'Use `/tender pipeline &lt;id&gt;` (the card, for the channel), `/tender pipeline status &lt;id&gt; &lt;status&gt;`, `/tender pipeline stage &lt;id&gt; &lt;stage name or number&gt; &lt;status&gt;`, or `/tender pipeline archive|restore &lt;id&gt;`. `/tender pipelines` lists the ids.';
+
+/** `/tender pipeline <id>` and `/tender pipeline status|stage|archive|restore …`. */
+export async function pipelineCommand(
+  context: FeatureContext,
+  request: Request,
+  rest: string,
+): Promise<void> {
+  const words = rest.trim().split(/\s+/).filter(Boolean);
+  const verb = (words[0] ?? '').toLowerCase();
+  if (words.length === 0) return say(request, `Which bid? ${PIPELINE_USAGE}`);
+  if (verb === 'status') {
+    const [, id, ...statusWords] = words;
+    const status = pipelineStatusOf(statusWords.join('_'));
+    if (!id || !status)
+      return say(
+        request,
+        `Give the bid’s id and one of these statuses: ${PIPELINE_STATUSES.filter((s) => s !== 'submitted')
+          .map((s) => `\`${s}\``)
+          .join(', ')}. For example \`/tender pipeline status pl-123 bidding\`.`,
+      );
+    return changePipelineStatus(context, request, { p: id, v: status }, null);
+  }
+  if (verb === 'stage') {
+    const [, id, ...others] = words;
+    const found = splitStageAndStatus(others);
+    if (!id || !found)
+      return say(
+        request,
+        `Give the bid’s id, the stage (its name or number) and one of ${STAGE_STATUSES.map((s) => `\`${s}\``).join(', ')}. For example \`/tender pipeline stage pl-123 2 completed\`.`,
+      );
+    const { client } = await context.clients.forTeam(request.teamId);
+    let pipeline: Pipeline;
+    try {
+      pipeline = await client.pipelines.get(id);
+    } catch (error) {
+      if (error instanceof NotFoundError) return say(request, notFoundSentence(id));
+      throw error;
+    }
+    const stage = findStage(pipeline.stages, found.stage);
+    if ('problem' in stage) return say(request, stage.problem);
+    return changeStageStatus(context, request, { p: id, s: stage.stage.id, v: found.status }, null);
+  }
+  if (verb === 'archive' || verb === 'restore') {
+    const id = words[1];
+    if (!id) return say(request, `Which bid? \`/tender pipeline ${verb} &lt;id&gt;\`.`);
+    return setArchived(context, request, id, verb === 'archive', null);
+  }
+  if (words.length > 1) return say(request, PIPELINE_USAGE);
+  return postCard(context, request, words[0] as string);
+}
+
+function pipelineStatusOf(word: string): Pipeline['status'] | null {
+  const key = word
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
+  return (PIPELINE_STATUSES as readonly string[]).includes(key) ? (key as Pipeline['status']) : null;
+}
+
+const STAGE_WORDS: Record<string, Stage['status']> = {
+  pending: 'pending',
+  todo: 'pending',
+  in_progress: 'in_progress',
+  started: 'in_progress',
+  blocked: 'blocked',
+  completed: 'completed',
+  complete: 'completed',
+  done: 'completed',
+};
+
+/** `Draft response in progress` → the stage words and the status (the last one or two words). */
+function splitStageAndStatus(words: string[]): { stage: string; status: Stage['status'] } | null {
+  for (const take of [2, 1]) {
+    if (words.length <= take) continue;
+    const status = STAGE_WORDS[words.slice(-take).join('_').toLowerCase().replace(/-/g, '_')];
+    if (status) return { stage: words.slice(0, -take).join(' '), status };
+  }
+  return null;
+}
+
+/** A stage by its number on the card (1 first) or by its name (whole, or the start of just one). */
+function findStage(stages: Stage[], wanted: string): { stage: Stage } | { problem: string } {
+  const ordered = [...stages].sort((a, b) => a.position - b.position);
+  if (/^\d+$/.test(wanted)) {
+    const stage = ordered[Number(wanted) - 1];
+    return stage
+      ? { stage }
+      : {
+          problem: `This bid has ${ordered.length} stage${ordered.length === 1 ? '' : 's'}; there is no stage ${wanted}.`,
+        };
+  }
+  const name = wanted.toLowerCase();
+  const exact = ordered.filter((stage) => stage.name.toLowerCase() === name);
+  const starts = ordered.filter((stage) => stage.name.toLowerCase().startsWith(name));
+  const matches = exact.length > 0 ? exact : starts;
+  if (matches.length === 1) return { stage: matches[0] as Stage };
+  const names = ordered.map((stage, index) => `${index + 1}. ${safeText(stage.name, 80)}`).join(', ');
+  return {
+    problem:
+      matches.length === 0
+        ? `No stage of this bid is called “${safeText(wanted, 100)}”. Its stages: ${names}.`
+        : `More than one stage starts with “${safeText(wanted, 100)}”; give its number. Its stages: ${names}.`,
+  };
+}
+
+/** `/tender pipeline <id>`: the card in the channel, for everyone, remembered. */
+async function postCard(context: FeatureContext, request: Request, id: string): Promise<void> {
+  if (await refuseGuests(context, request, 'post bid cards in a channel')) return;
+  const { client } = await context.clients.forTeam(request.teamId);
+  let pipeline: Pipeline;
+  try {
+    pipeline = await client.pipelines.get(id);
+  } catch (error) {
+    if (error instanceof NotFoundError) return say(request, notFoundSentence(id));
+    throw error;
+  }
+  try {
+    await postPipelineCard(context, request.slack, request.teamId, request.channelId, pipeline);
+  } catch (error) {
+    if ((error as { data?: { error?: string } }).data?.error === 'not_in_channel')
+      return say(
+        request,
+        'Invite Tenderbot to this channel first (`/invite @Tenderbot`), then post the card again.',
+      );
+    throw error;
+  }
+  if (request.kind === 'click') await say(request, 'Posted the bid’s card in the channel.');
+}
+
+/** "Post in channel" on the list of bids. */
+export async function postCardFromList(context: FeatureContext, request: Request, id: string): Promise<void> {
+  await postCard(context, request, id);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Changes: each writes, then redraws every card from a fresh read, then says so in the thread.
+
+async function afterChange(
+  context: FeatureContext,
+  request: Request,
+  pipelineId: string,
+  place: CardPlace,
+  line: (pipeline: Pipeline) => string,
+  answer: string,
+): Promise<void> {
+  // The card that was clicked shows this pipeline too: remember it, so it stays live.
+  if (place)
+    await context.store.rememberPipelineMessage({
+      pipelineId,
+      teamId: request.teamId,
+      channelId: place.channelId,
+      ts: place.ts,
+    });
+  const drawn = await redrawEverywhere(context, request.slack, request.teamId, pipelineId);
+  if (!drawn) return say(request, notFoundSentence(pipelineId));
+  const where = place ?? (await latestCardIn(context, request, pipelineId));
+  if (where) await threadLine(context, request.slack, where, line(drawn.pipeline));
+  if (request.kind === 'command')
+    await say(
+      request,
+      `${answer} ${drawn.copies === 0 ? 'It has no card in a channel yet: `/tender pipeline &lt;id&gt;` posts one.' : `Its card${drawn.copies === 1 ? ' was' : `s (${drawn.copies}) were`} redrawn.`}`,
+    );
+}
+
+/** The newest card of the pipeline in the channel a command was typed in, for its thread line. */
+async function latestCardIn(
+  context: FeatureContext,
+  request: Request,
+  pipelineId: string,
+): Promise<CardPlace> {
+  const places = await context.store.pipelineMessages(request.teamId, pipelineId);
+  const here = places.filter((place) => place.channelId === request.channelId).at(-1);
+  return here ? { channelId: here.channelId, ts: here.ts } : null;
+}
+
+export async function changeStageStatus(
+  context: FeatureContext,
+  request: Request,
+  change: StateOf<'stageStatusOption'>,
+  place: CardPlace,
+): Promise<void> {
+  if (await refuseGuests(context, request, 'change bids')) return;
+  const { client } = await context.clients.forTeam(request.teamId);
+  const done = await writing(context, request, change.p, () =>
+    client.pipelines.updateStage(change.p, change.s, { status: change.v }),
+  );
+  if (!done) return;
+  const stageName = (pipeline: Pipeline) =>
+    safeText(pipeline.stages.find((stage) => stage.id === change.s)?.name ?? 'a stage', 200);
+  await afterChange(
+    context,
+    request,
+    change.p,
+    place,
+    (pipeline) =>
+      `<@${request.userId}> moved ${stageName(pipeline)} to ${STAGE_LABELS[change.v].toLowerCase()}`,
+    `Moved the stage to ${STAGE_LABELS[change.v].toLowerCase()}.`,
+  );
+}
+
+export async function changePipelineStatus(
+  context: FeatureContext,
+  request: Request,
+  change: { p: string; v: Pipeline['status'] },
+  place: CardPlace,
+): Promise<void> {
+  if (await refuseGuests(context, request, 'change bids')) return;
+  const { client } = await context.clients.forTeam(request.teamId);
+  const done = await writing(context, request, change.p, () =>
+    client.pipelines.update(change.p, { status: change.v }),
+  );
+  if (!done) return;
+  await afterChange(
+    context,
+    request,
+    change.p,
+    place,
+    () => `<@${request.userId}> set the bid’s status to ${STATUS_LABELS[change.v]}`,
+    `The bid’s status is now ${STATUS_LABELS[change.v]}.`,
+  );
+}
+
+export async function setArchived(
+  context: FeatureContext,
+  request: Request,
+  pipelineId: string,
+  archived: boolean,
+  place: CardPlace,
+): Promise<void> {
+  if (await refuseGuests(context, request, archived ? 'archive bids' : 'restore bids')) return;
+  const { client } = await context.clients.forTeam(request.teamId);
+  const done = await writing(context, request, pipelineId, () =>
+    client.pipelines.archive(pipelineId, archived),
+  );
+  if (!done) return;
+  await afterChange(
+    context,
+    request,
+    pipelineId,
+    place,
+    () => `<@${request.userId}> ${archived ? 'archived' : 'restored'} this bid`,
+    archived ? 'Archived the bid.' : 'Restored the bid.',
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// "Start a bid"
+
+/** "Start a bid" on a tender card: the modal opens at once (loading), then is filled from the tender. */
+export async function openStartBidModal(
+  context: FeatureContext,
+  request: Request,
+  args: { triggerId: string; tenderId: string },
+): Promise<void> {
+  // The trigger lasts 3 s: open first, then read.
+  const metadata = await encodeKept(
+    'startBidModal',
+    { t: args.tenderId, k: randomUUID(), c: request.channelId.slice(0, 50) },
+    'metadata',
+    context.store,
+    context.clock(),
+  );
+  const opened = await request.slack.views.open({
+    trigger_id: args.triggerId,
+    view: startBidLoadingView(metadata) as never,
+  });
+  const viewId = opened.view?.id as string;
+  const update = (view: object) => request.slack.views.update({ view_id: viewId, view: view as never });
+  if ((await context.users.facts(request.userId)).isGuest) {
+    await update(
+      sentenceView(
+        'Start a bid',
+        'Guests can read bids but cannot start them. Ask a member of the workspace to start it for you.',
+      ),
+    );
+    return;
+  }
+  const { client } = await context.clients.forTeam(request.teamId);
+  try {
+    const tender = await client.tenders.get(args.tenderId);
+    const deadline = tender.deadline ? tender.deadline.slice(0, 10) : null;
+    const future = deadline && Date.parse(`${deadline}T00:00:00Z`) >= context.clock().getTime() - 86_400_000;
+    await update(
+      startBidModal({
+        privateMetadata: metadata,
+        tenderTitle: tender.title,
+        fields: {
+          name: `Bid: ${tender.title}`.slice(0, 200),
+          summary: '',
+          targetDate: future ? deadline : null,
+          stages: DEFAULT_STAGE_TEMPLATE,
+        },
+      }),
+    );
+  } catch (error) {
+    if (error instanceof NotFoundError) {
+      await update(
+        sentenceView('Start a bid', 'That tender can no longer be found, so no bid can be started from it.'),
+      );
+      return;
+    }
+    // The tender could not be read: the person can still start the bid, with nothing prefilled.
+    context.logger.warn({ err: error, teamId: request.teamId }, 'could not read the tender for a new bid');
+    await update(
+      startBidModal({
+        privateMetadata: metadata,
+        tenderTitle: null,
+        problem: `${describeFailure(error).sentence} You can still start the bid here.`,
+        fields: { name: '', summary: '', targetDate: null, stages: DEFAULT_STAGE_TEMPLATE },
+      }),
+    );
+  }
+}
+
+type ViewAck = (answer?: unknown) => Promise<void>;
+
+/** Creations under way, by idempotency key: a double submit waits for the first instead of posting twice. */
+const creating = new Map<string, Promise<Pipeline>>();
+
+/**
+ * The start-bid modal's submission: checked field by field, then created with the modal's
+ * idempotency key (a double submit or a retry makes one bid); the card is posted in the channel
+ * once. A failure keeps the modal open with what was typed and a sentence.
+ */
+export async function submitStartBid(
+  context: FeatureContext,
+  slack: WebClient,
+  args: {
+    teamId: string;
+    userId: string;
+    values: unknown;
+    privateMetadata: string;
+    viewId: string | undefined;
+  },
+  ack: ViewAck,
+  budgetMs = SUBMIT_BUDGET_MS,
+): Promise<void> {
+  let meta: StateOf<'startBidModal'>;
+  try {
+    meta = await decode('startBidModal', args.privateMetadata, context.store, context.clock());
+  } catch {
+    return ack({
+      response_action: 'update',
+      view: sentenceView(
+        'Start a bid',
+        'This form is out of date. Close it and click “Start a bid” on the tender again.',
+      ),
+    });
+  }
+  const fields = parseStartBidSubmission(args.values);
+  const checked = checkStartBid(fields);
+  if (!checked.ok) return ack({ response_action: 'errors', errors: checked.errors });
+  if ((await context.users.facts(args.userId)).isGuest)
+    return ack({
+      response_action: 'errors',
+      errors: {
+        [PipelineIds.nameBlock]: 'Guests can read bids but cannot start them. Ask a member of the workspace.',
+      },
+    });
+  const kept: StartBidFields = fields;
+  const create = async (): Promise<Pipeline> => {
+    const { client } = await context.clients.forTeam(args.teamId);
+    return client.pipelines.create(
+      {
+        name: fields.name.trim(),
+        tenderId: meta.t,
+        summary: fields.summary.trim() || null,
+        targetSubmissionDate: fields.targetDate,
+        stages: checked.stages.map((stage) => ({
+          name: stage.name,
+          expectedDurationDays: stage.expectedDurationDays,
+        })),
+      },
+      { idempotencyKey: meta.k },
+    );
+  };
+  const already = creating.get(meta.k);
+  const first = !already;
+  const outcome = already ?? create();
+  if (first) {
+    creating.set(meta.k, outcome);
+    void outcome.then(
+      () => setTimeout(() => creating.delete(meta.k), 60_000).unref(),
+      () => creating.delete(meta.k),
+    );
+  }
+  const settled = outcome.then(
+    (pipeline) => ({ pipeline }),
+    (error: unknown) => ({ error }),
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const quick = await Promise.race([
+    settled,
+    new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), budgetMs);
+    }),
+  ]);
+  clearTimeout(timer);
+  const problemOf = (error: unknown) => {
+    context.logger.warn({ err: error, teamId: args.teamId }, 'could not start a bid');
+    if (error instanceof IdempotencyConflictError)
+      return 'This form already started a bid with other details. Close it and click “Start a bid” again for a new one.';
+    if (error instanceof ForbiddenError) return FORBIDDEN_SENTENCE.replace('change this bid', 'start bids');
+    return `${describeFailure(error).sentence} What you typed is kept: submit again when you are ready.`;
+  };
+  if (quick && 'error' in quick)
+    return ack({ response_action: 'errors', errors: { [PipelineIds.nameBlock]: problemOf(quick.error) } });
+  if (quick) await ack();
+  else await ack({ response_action: 'update', view: startBidWorkingView(args.privateMetadata) });
+  const result = quick ?? (await settled);
+  if ('error' in result) {
+    if (args.viewId)
+      await slack.views
+        .update({
+          view_id: args.viewId,
+          view: startBidModal({
+            privateMetadata: args.privateMetadata,
+            tenderTitle: null,
+            problem: escapeMrkdwn(problemOf(result.error)),
+            fields: kept,
+          }) as never,
+        })
+        .catch((error) => context.logger.warn({ err: error }, 'could not reopen the start-bid form'));
+    return;
+  }
+  if (!quick && args.viewId)
+    await slack.views
+      .update({
+        view_id: args.viewId,
+        view: sentenceView('Start a bid', 'The bid is started; its card is in the channel.') as never,
+      })
+      .catch(() => undefined);
+  // One card per creation: the first submission posts it, a repeat finds it remembered.
+  if (!first) return;
+  const known = await context.store.pipelineMessages(args.teamId, result.pipeline.id);
+  if (known.some((place) => place.channelId === meta.c)) return;
+  await postPipelineCard(context, slack, args.teamId, meta.c || args.userId, result.pipeline).catch(
+    async (error) => {
+      context.logger.warn({ err: error, teamId: args.teamId }, 'could not post a new bid’s card');
+      await slack.chat
+        .postMessage({
+          channel: args.userId,
+          text: `The bid “${escapeMrkdwn(result.pipeline.name)}” is started, but its card could not be posted in the channel (invite Tenderbot there first). \`/tender pipeline ${result.pipeline.id}\` posts it.`,
+        })
+        .catch(() => undefined);
+    },
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// "Notes and due date"
+
+export async function openStageNotes(
+  context: FeatureContext,
+  request: Request,
+  args: { triggerId: string; ref: StateOf<'pipelineStage'>; place: CardPlace },
+): Promise<void> {
+  const opened = await request.slack.views.open({
+    trigger_id: args.triggerId,
+    view: stageNotesLoadingView() as never,
+  });
+  const viewId = opened.view?.id as string;
+  const update = (view: object) => request.slack.views.update({ view_id: viewId, view: view as never });
+  if ((await context.users.facts(request.userId)).isGuest) {
+    await update(
+      sentenceView(
+        'Notes and due date',
+        'Guests can read bids but cannot change them. Ask a member of the workspace.',
+      ),
+    );
+    return;
+  }
+  const { client } = await context.clients.forTeam(request.teamId);
+  let pipeline: Pipeline;
+  try {
+    pipeline = await client.pipelines.get(args.ref.p);
+  } catch (error) {
+    if (error instanceof NotFoundError) {
+      await update(sentenceView('Notes and due date', notFoundSentence(args.ref.p)));
+      return;
+    }
+    throw error;
+  }
+  const stage = pipeline.stages.find((candidate) => candidate.id === args.ref.s);
+  if (!stage) {
+    await update(sentenceView('Notes and due date', 'That stage is no longer part of the bid.'));
+    return;
+  }
+  const metadata = await encodeKept(
+    'stageNotesModal',
+    { p: args.ref.p, s: args.ref.s, c: args.place?.channelId ?? '', ts: args.place?.ts ?? null },
+    'metadata',
+    context.store,
+    context.clock(),
+  );
+  await update(
+    stageNotesModal({
+      privateMetadata: metadata,
+      pipelineName: pipeline.name,
+      stage,
+      notes: stage.notes ?? '',
+      dueDate: stage.dueDate,
+    }),
+  );
+}
+
+export async function submitStageNotes(
+  context: FeatureContext,
+  slack: WebClient,
+  args: { teamId: string; userId: string; values: unknown; privateMetadata: string },
+  ack: ViewAck,
+  budgetMs = SUBMIT_BUDGET_MS,
+): Promise<void> {
+  let meta: StateOf<'stageNotesModal'>;
+  try {
+    meta = await decode('stageNotesModal', args.privateMetadata, context.store, context.clock());
+  } catch {
+    return ack({
+      response_action: 'update',
+      view: sentenceView(
+        'Notes and due date',
+        'This form is out of date. Close it and open it again from the card.',
+      ),
+    });
+  }
+  const fields = parseNotesSubmission(args.values);
+  if (!isDay(fields.dueDate))
+    return ack({
+      response_action: 'errors',
+      errors: { [PipelineIds.dueBlock]: 'Pick the date from the calendar.' },
+    });
+  if (fields.notes.length > 3000)
+    return ack({
+      response_action: 'errors',
+      errors: { [PipelineIds.notesBlock]: 'Notes hold 3,000 characters at most.' },
+    });
+  if ((await context.users.facts(args.userId)).isGuest)
+    return ack({
+      response_action: 'errors',
+      errors: { [PipelineIds.notesBlock]: 'Guests can read bids but cannot change them.' },
+    });
+  const { client } = await context.clients.forTeam(args.teamId);
+  const write = client.pipelines
+    .updateStage(meta.p, meta.s, { notes: fields.notes.trim() || null, dueDate: fields.dueDate })
+    .then(
+      (stage) => ({ stage }),
+      (error: unknown) => ({ error }),
+    );
+  let timer: NodeJS.Timeout | undefined;
+  const quick = await Promise.race([
+    write,
+    new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), budgetMs);
+    }),
+  ]);
+  clearTimeout(timer);
+  const problemOf = (error: unknown) => {
+    context.logger.warn({ err: error, teamId: args.teamId }, 'could not save a stage’s notes');
+    if (error instanceof ForbiddenError) return FORBIDDEN_SENTENCE;
+    if (error instanceof NotFoundError)
+      return 'That bid or stage can no longer be found with this workspace’s key. Nothing was changed.';
+    return `${describeFailure(error).sentence} Your notes are kept: save again when you are ready.`;
+  };
+  if (quick && 'error' in quick)
+    return ack({ response_action: 'errors', errors: { [PipelineIds.notesBlock]: problemOf(quick.error) } });
+  await ack();
+  const result = quick ?? (await write);
+  if ('error' in result) {
+    await slack.chat
+      .postMessage({ channel: args.userId, text: `The notes were not saved: ${problemOf(result.error)}` })
+      .catch(() => undefined);
+    return;
+  }
+  const place = meta.c && meta.ts ? { channelId: meta.c, ts: meta.ts } : null;
+  if (place)
+    await context.store.rememberPipelineMessage({ pipelineId: meta.p, teamId: args.teamId, ...place });
+  const drawn = await redrawEverywhere(context, slack, args.teamId, meta.p);
+  if (drawn && place)
+    await threadLine(
+      context,
+      slack,
+      place,
+      `<@${args.userId}> updated the notes and due date of ${safeText(result.stage.name, 200)}`,
+    );
 }

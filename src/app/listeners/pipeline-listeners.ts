@@ -1,17 +1,98 @@
-import type { App } from '@slack/bolt';
+import type { App, BlockAction, BlockElementAction } from '@slack/bolt';
 import type { FeatureContext } from '../features/feature-context.ts';
-import { openStartBidModal } from '../features/pipelines.ts';
+import {
+  type CardPlace,
+  changePipelineStatus,
+  changeStageStatus,
+  openStageNotes,
+  openStartBidModal,
+  postCardFromList,
+  setArchived,
+  submitStageNotes,
+  submitStartBid,
+} from '../features/pipelines.ts';
 import { PipelineIds } from '../ids.ts';
 import { decode } from '../state/codec.ts';
 import { buttonValue, onAction } from './on-action.ts';
 
+/** The value of a select's chosen option (other elements carry none). */
+function optionValue(action: BlockElementAction): string | undefined {
+  return action.type === 'static_select' ? action.selected_option?.value : undefined;
+}
+
+/** The card a click came from, when it is a message in a channel (an ephemeral one cannot be redrawn). */
+function placeOf(body: BlockAction): CardPlace {
+  const ts = body.container?.message_ts ?? body.message?.ts;
+  const channelId = body.container?.channel_id ?? body.channel?.id;
+  if (!ts || !channelId || body.container?.is_ephemeral) return null;
+  return { channelId, ts };
+}
+
+type ViewAck = (answer?: unknown) => Promise<void>;
+
 /**
  * Every listener of the pipelines feature (buttons, selects, modal submissions), registered by
- * registerListeners. The pipelines helper adds its own here.
+ * registerListeners. Every value is decoded by the codec: a forged or stale one is a sentence.
  */
 export function registerPipelineListeners(app: App, context: FeatureContext): void {
+  const state = <K extends Parameters<typeof decode>[0]>(kind: K, raw: string | undefined) =>
+    decode(kind, raw, context.store, context.clock());
+
   onAction(app, context, PipelineIds.startBid, async (request, action, body) => {
-    const { t } = await decode('startBid', buttonValue(action), context.store, context.clock());
+    const { t } = await state('startBid', buttonValue(action));
     await openStartBidModal(context, request, { triggerId: body.trigger_id, tenderId: t });
+  });
+  onAction(app, context, PipelineIds.stageStatus, async (request, action, body) => {
+    const change = await state('stageStatusOption', optionValue(action));
+    await changeStageStatus(context, request, change, placeOf(body));
+  });
+  onAction(app, context, PipelineIds.pipelineStatus, async (request, action, body) => {
+    const change = await state('pipelineStatusOption', optionValue(action));
+    await changePipelineStatus(context, request, change, placeOf(body));
+  });
+  for (const [actionId, archived] of [
+    [PipelineIds.archive, true],
+    [PipelineIds.restore, false],
+  ] as const) {
+    onAction(app, context, actionId, async (request, action, body) => {
+      const { p } = await state('pipeline', buttonValue(action));
+      await setArchived(context, request, p, archived, placeOf(body));
+    });
+  }
+  onAction(app, context, PipelineIds.post, async (request, action) => {
+    const { p } = await state('pipeline', buttonValue(action));
+    await postCardFromList(context, request, p);
+  });
+  onAction(app, context, PipelineIds.stageNotes, async (request, action, body) => {
+    const ref = await state('pipelineStage', buttonValue(action));
+    await openStageNotes(context, request, { triggerId: body.trigger_id, ref, place: placeOf(body) });
+  });
+
+  app.view(PipelineIds.startBidCallback, async ({ ack, body, view, client }) => {
+    await submitStartBid(
+      context,
+      client,
+      {
+        teamId: body.team?.id ?? body.user.team_id ?? '',
+        userId: body.user.id,
+        values: view.state?.values,
+        privateMetadata: typeof view.private_metadata === 'string' ? view.private_metadata : '',
+        viewId: view.id,
+      },
+      ack as ViewAck,
+    );
+  });
+  app.view(PipelineIds.notesCallback, async ({ ack, body, view, client }) => {
+    await submitStageNotes(
+      context,
+      client,
+      {
+        teamId: body.team?.id ?? body.user.team_id ?? '',
+        userId: body.user.id,
+        values: view.state?.values,
+        privateMetadata: typeof view.private_metadata === 'string' ? view.private_metadata : '',
+      },
+      ack as ViewAck,
+    );
   });
 }

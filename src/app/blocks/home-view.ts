@@ -1,0 +1,108 @@
+import type { Bookmark, PipelineListItem, SavedSearch } from '../../contract/schemas.ts';
+import { HomeIds } from '../ids.ts';
+import { blockKitProblems } from './block-kit-limits.ts';
+import { USAGE_LINES } from './messages.ts';
+import { escapeMrkdwn, safeText } from './mrkdwn.ts';
+import { STATUS_LABELS as PIPELINE_STATUS_LABELS, progressBar } from './pipeline-card.ts';
+import { type Block, button, formatDeadline, section } from './tender-card.ts';
+
+/** What the Home tab shows beside the connection: each list is null when it could not be read. */
+export interface HomeContent {
+  connection: string;
+  canConnect: boolean;
+  bookmarks?: { items: Bookmark[]; total: number } | { problem: string };
+  pipelines?: { items: PipelineListItem[]; total: number } | { problem: string };
+  savedSearches?: { items: SavedSearch[]; total: number } | { problem: string };
+  now?: Date;
+}
+
+/** Each list on the Home tab shows at most this many rows (Slack allows 100 blocks in all). */
+export const HOME_LIST_ROWS = 10;
+
+/**
+ * The App Home tab: the connection, then the key creator's bookmarks, the active pipelines with
+ * their progress bars, and the organisation's saved searches, then the commands. Fits Slack's
+ * 100 blocks: each list is capped, and says how many more there are.
+ */
+export function homeView(args: HomeContent) {
+  const now = args.now ?? new Date();
+  const blocks: Block[] = [
+    { type: 'header', text: { type: 'plain_text', text: 'Tenderbot' } },
+    section('Public tenders in Slack: search, bookmark, share, and keep your bids moving.'),
+    { type: 'divider' },
+    section(`*Connection*\n${args.connection}`),
+  ];
+  if (args.canConnect)
+    blocks.push({
+      type: 'actions',
+      elements: [button('Connect an API key', HomeIds.connect, 'connect', 'primary')],
+    });
+
+  if (args.pipelines) {
+    blocks.push({ type: 'divider' });
+    const list = args.pipelines;
+    if ('problem' in list) blocks.push(section(`*Active bids*\n${list.problem}`));
+    else if (list.total === 0)
+      blocks.push(section('*Active bids*\nNo active bids. Start one with “Start a bid” on a tender card.'));
+    else {
+      blocks.push(section(`*Active bids* · ${more(list.items.length, list.total)}`));
+      for (const item of list.items.slice(0, HOME_LIST_ROWS)) {
+        const counts = item.stageCounts;
+        const total = counts.pending + counts.in_progress + counts.blocked + counts.completed;
+        const target = item.targetSubmissionDate ? ` · submit by ${item.targetSubmissionDate}` : '';
+        // The Home tab has no channel to post into: the card is one command away.
+        blocks.push(
+          section(
+            `*${safeText(item.name, 200)}* · ${PIPELINE_STATUS_LABELS[item.status]}${target}\n${progressBar(counts.completed, total)}${counts.blocked ? ` · ${counts.blocked} blocked` : ''}\n\`/tender pipeline ${safeText(item.id, 300)}\``,
+          ),
+        );
+      }
+    }
+  }
+
+  if (args.bookmarks) {
+    blocks.push({ type: 'divider' });
+    const list = args.bookmarks;
+    if ('problem' in list) blocks.push(section(`*Bookmarks*\n${list.problem}`));
+    else if (list.total === 0)
+      blocks.push(section('*Bookmarks*\nNo bookmarks yet. Bookmark a tender from `/tender search`.'));
+    else {
+      blocks.push(section(`*Bookmarks* · ${more(list.items.length, list.total)}`));
+      for (const bookmark of list.items.slice(0, HOME_LIST_ROWS))
+        blocks.push(
+          section(
+            `*${safeText(bookmark.tender.title, 300)}*\n${formatDeadline(bookmark.tender.deadline, now)} · \`${safeText(bookmark.tender.id, 300)}\``,
+          ),
+        );
+    }
+  }
+
+  if (args.savedSearches) {
+    blocks.push({ type: 'divider' });
+    const list = args.savedSearches;
+    if ('problem' in list) blocks.push(section(`*Saved searches*\n${list.problem}`));
+    else if (list.total === 0) blocks.push(section('*Saved searches*\nYour organisation has none yet.'));
+    else {
+      blocks.push(
+        section(`*Saved searches* · ${more(list.items.length, list.total)} · run one with \`/tender saved\``),
+      );
+      for (const saved of list.items.slice(0, HOME_LIST_ROWS)) {
+        const query = Object.entries(saved.query)
+          .map(([name, v]) => `${name}: ${String(v)}`)
+          .join(', ');
+        blocks.push(section(`*${escapeMrkdwn(saved.name)}*\n${escapeMrkdwn(query || 'every tender')}`));
+      }
+    }
+  }
+
+  blocks.push({ type: 'divider' }, section(`*Commands*\n${USAGE_LINES.join('\n')}`));
+  // A last guard: never publish a Home view Slack would refuse.
+  while (blockKitProblems(blocks, 'home').length > 0 && blocks.length > 6)
+    blocks.splice(blocks.length - 3, 1);
+  return { type: 'home', blocks };
+}
+
+function more(shown: number, total: number): string {
+  const listed = Math.min(shown, HOME_LIST_ROWS);
+  return total > listed ? `${listed} of ${total}` : `${total}`;
+}
