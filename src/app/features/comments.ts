@@ -1,11 +1,28 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { WebClient } from '@slack/web-api';
+import { NotFoundError, ValidationError } from '../../client/errors.ts';
+import type { ProcurementClient } from '../../client/procurement-client.ts';
+import type { Comment } from '../../contract/schemas.ts';
+import {
+  COMMENT_INPUT_MAX,
+  commentLoadingView,
+  commentModal,
+  commentPostedView,
+  commentPostingView,
+  commentProblemView,
+  refilledView,
+  type ViewLike,
+} from '../blocks/comment-modal.ts';
+import { commentsThreadMessage, ENTITY_NOUNS } from '../blocks/comment-thread.ts';
+import { escapeMrkdwn, safeText } from '../blocks/mrkdwn.ts';
 import { section } from '../blocks/tender-card.ts';
-import type { CommentEntityType } from '../listeners/button-values.ts';
+import { CommentIds } from '../ids.ts';
+import { COMMENT_ENTITY_TYPES, type CommentEntityType } from '../listeners/button-values.ts';
+import { describeFailure } from '../services/describe-failure.ts';
+import { decode, encodeKept, StaleValueError } from '../state/codec.ts';
+import type { CommentModalMetadata } from './comment-values.ts';
 import type { FeatureContext, Request } from './feature-context.ts';
 import { reply } from './feature-context.ts';
-
-// PLACEHOLDER (issue 8, "Make room first"): the extension point the comments helper fills in. Each
-// function answers with a plain sentence until then; none of these sentences may stay.
-const BEING_BUILT = 'Comments are being built and will be here shortly. Nothing was changed.';
 
 /** What "Comment" was clicked on. */
 export interface CommentTarget {
@@ -13,23 +30,508 @@ export interface CommentTarget {
   entityId: string;
 }
 
-/** `/tender comments <id>`: the thread on a tender, buyer, supplier or framework, in the channel. */
+/** The most comments read for one thread (the service pages by 100). */
+const THREAD_MAX = 1000;
+
+/** A submission is answered within this long (Slack waits 3 s); a slower post finishes in the open modal. */
+export const COMMENT_ACK_BUDGET_MS = 2000;
+
+export const STALE_MODAL_SENTENCE =
+  'This comment window is out of date or was changed, so Tenderbot cannot tell where the comment goes. Copy your text, close the window and press Comment again. Nothing was posted.';
+
+export const DELETE_REFUSAL =
+  'Only the person who wrote a comment, or a workspace owner or admin, can delete it. Nothing was deleted.';
+
+const GUEST_WRITE_REFUSAL =
+  'Guests can read comments but cannot write or delete them. Ask a member of the workspace to do it for you.';
+
+// ------------------------------------------------------------------------------------------------
+// Reading: the entity's name and its thread
+
+async function entityName(client: ProcurementClient, target: CommentTarget): Promise<string> {
+  switch (target.entityType) {
+    case 'tender':
+      return (await client.tenders.get(target.entityId)).title;
+    case 'buyer':
+      return (await client.buyers.get(target.entityId)).name;
+    case 'supplier':
+      return (await client.suppliers.get(target.entityId)).name;
+    case 'framework':
+      return (await client.frameworks.get(target.entityId)).title;
+  }
+}
+
+async function threadOf(client: ProcurementClient, target: CommentTarget): Promise<Comment[]> {
+  const comments: Comment[] = [];
+  for await (const comment of client.comments.all({
+    entityType: target.entityType,
+    entityId: target.entityId,
+    limit: 100,
+  })) {
+    comments.push(comment);
+    if (comments.length >= THREAD_MAX) break;
+  }
+  return comments;
+}
+
+interface LoadedThread {
+  name: string;
+  comments: Comment[];
+  slackAuthors: Map<string, string>;
+}
+
+async function loadThread(
+  context: FeatureContext,
+  teamId: string,
+  target: CommentTarget,
+): Promise<LoadedThread> {
+  const { client } = await context.clients.forTeam(teamId);
+  const [name, comments] = await Promise.all([entityName(client, target), threadOf(client, target)]);
+  const slackAuthors = await context.store.commentAuthors(
+    teamId,
+    comments.map((comment) => comment.id),
+  );
+  return { name, comments, slackAuthors };
+}
+
+/** Who may delete a comment through Tenderbot: whoever wrote it through Tenderbot, and workspace owners and admins. */
+async function mayDelete(
+  context: FeatureContext,
+  teamId: string,
+  userId: string,
+  commentIds: readonly string[],
+): Promise<Set<string>> {
+  const facts = await context.users.facts(userId);
+  if (facts.isGuest) return new Set();
+  if (facts.isAdmin) return new Set(commentIds);
+  const authors = await context.store.commentAuthors(teamId, commentIds);
+  return new Set(commentIds.filter((id) => authors.get(id) === userId));
+}
+
+// ------------------------------------------------------------------------------------------------
+// `/tender comments <id>`
+
+const PREFIXED = new RegExp(`^(${COMMENT_ENTITY_TYPES.join('|')}):(\\S+)$`, 'i');
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Which entities an id may be, in the order they are tried: `buyer:<id>` (and the other three)
+ * names one; a UUID is a buyer, else a supplier; any other id is a tender, else a framework.
+ */
+export function candidateTargets(text: string): CommentTarget[] {
+  const word = text.trim();
+  const prefixed = PREFIXED.exec(word);
+  if (prefixed)
+    return [{ entityType: prefixed[1]?.toLowerCase() as CommentEntityType, entityId: prefixed[2] as string }];
+  if (!word || /\s/.test(word) || word.length > 300) return [];
+  const order: CommentEntityType[] = UUID.test(word) ? ['buyer', 'supplier'] : ['tender', 'framework'];
+  return order.map((entityType) => ({ entityType, entityId: word }));
+}
+
+const COMMENTS_USAGE =
+  'Give the id of a tender, buyer, supplier or framework: `/tender comments ocds-b5fd17-…`. To name the kind, write `buyer:<id>`, `supplier:<id>`, `framework:<id>` or `tender:<id>`.';
+
+/** `/tender comments <id>`: the thread on a tender, buyer, supplier or framework, for everyone in the channel. */
 export async function commentsCommand(
-  _context: FeatureContext,
+  context: FeatureContext,
   request: Request,
-  _rest: string,
+  rest: string,
 ): Promise<void> {
-  await reply(request, { text: BEING_BUILT, blocks: [section(BEING_BUILT)] });
+  const candidates = candidateTargets(rest);
+  if (candidates.length === 0) {
+    const sentence = escapeMrkdwn(COMMENTS_USAGE);
+    await reply(request, { text: sentence, blocks: [section(sentence)] });
+    return;
+  }
+  const { client } = await context.clients.forTeam(request.teamId);
+  for (const target of candidates) {
+    let name: string;
+    try {
+      name = await entityName(client, target);
+    } catch (error) {
+      if (error instanceof NotFoundError || error instanceof ValidationError) continue;
+      throw error;
+    }
+    const comments = await threadOf(client, target);
+    const slackAuthors = await context.store.commentAuthors(
+      request.teamId,
+      comments.map((comment) => comment.id),
+    );
+    const message = commentsThreadMessage({ ...target, entityName: name, comments, slackAuthors });
+    await request.respond({
+      response_type: 'in_channel',
+      replace_original: false,
+      text: message.text,
+      blocks: message.blocks,
+    });
+    return;
+  }
+  const kinds =
+    candidates.length === 1
+      ? `No ${ENTITY_NOUNS[candidates[0]?.entityType ?? 'tender']} has`
+      : 'No tender, buyer, supplier or framework has';
+  const sentence = `${kinds} the id \`${safeText(candidates[0]?.entityId, 300)}\` (or your organisation cannot see it). Check the id: \`/tender search\`, \`/tender buyers\` and \`/tender frameworks\` show them.`;
+  await reply(request, { text: sentence, blocks: [section(sentence)] });
+}
+
+// ------------------------------------------------------------------------------------------------
+// The modal
+
+const CHANNEL_ID = /^[CDG][A-Z0-9]{1,30}$/;
+
+async function metadataOf(context: FeatureContext, state: CommentModalMetadata): Promise<string> {
+  return encodeKept('commentModal', state, 'metadata', context.store, context.clock());
 }
 
 /**
- * "Comment" on a card or detail panel: opens the comment modal at once (the trigger_id lasts 3 s).
- * `triggerId` is the click's; the target comes from the button's value through the codec.
+ * "Comment" on a card or detail panel: opens a loading modal at once (the trigger_id lasts 3 s),
+ * then fills it with the thread. The idempotency key is made here and travels in the metadata.
  */
 export async function openCommentModal(
-  _context: FeatureContext,
+  context: FeatureContext,
   request: Request,
-  _args: { triggerId: string; target: CommentTarget },
+  args: { triggerId: string; target: CommentTarget },
 ): Promise<void> {
-  await reply(request, { text: BEING_BUILT, blocks: [section(BEING_BUILT)] });
+  const state: CommentModalMetadata = {
+    e: args.target.entityType,
+    id: args.target.entityId,
+    k: randomUUID(),
+    c: CHANNEL_ID.test(request.channelId) ? request.channelId : null,
+    u: request.userId,
+  };
+  const metadata = await metadataOf(context, state);
+  const opened = await request.slack.views.open({
+    trigger_id: args.triggerId,
+    view: commentLoadingView(metadata) as never,
+  });
+  const viewId = opened.view?.id;
+  if (!viewId) throw new Error('views.open answered without a view id');
+  await redrawModal(context, request.slack, {
+    viewId,
+    state,
+    teamId: request.teamId,
+    userId: request.userId,
+  });
+}
+
+/** Draws the modal from the service's latest thread; a failure to load is said in the modal. */
+async function redrawModal(
+  context: FeatureContext,
+  slack: WebClient,
+  args: {
+    viewId: string;
+    state: CommentModalMetadata;
+    teamId: string;
+    userId: string;
+    text?: string;
+    parentId?: string | null;
+    problem?: string;
+    notice?: string;
+    /** The view as it is now, to refill (keeping the text) if the thread cannot be loaded. */
+    current?: SubmittedView;
+  },
+): Promise<void> {
+  const target = { entityType: args.state.e, entityId: args.state.id };
+  let view: object;
+  try {
+    const [loaded, facts] = await Promise.all([
+      loadThread(context, args.teamId, target),
+      context.users.facts(args.userId),
+    ]);
+    const deletable = await mayDelete(
+      context,
+      args.teamId,
+      args.userId,
+      loaded.comments.map((comment) => comment.id),
+    );
+    const metadata = await metadataOf(context, { ...args.state, n: loaded.name.slice(0, 300) });
+    view = commentModal({
+      privateMetadata: metadata,
+      entityType: target.entityType,
+      entityName: loaded.name,
+      comments: loaded.comments,
+      slackAuthors: loaded.slackAuthors,
+      deletable,
+      canWrite: !facts.isGuest,
+      ...(args.text !== undefined ? { text: args.text } : {}),
+      ...(args.parentId !== undefined ? { parentId: args.parentId } : {}),
+      ...(args.problem ? { problem: args.problem } : {}),
+      ...(args.notice ? { notice: args.notice } : {}),
+    });
+  } catch (error) {
+    context.logger.warn(
+      { err: error, teamId: args.teamId, what: 'comment modal' },
+      'could not load the thread',
+    );
+    const sentence =
+      error instanceof NotFoundError
+        ? `That ${ENTITY_NOUNS[target.entityType]} was not found: it may have been removed, or your organisation cannot see it.`
+        : describeFailure(error).sentence;
+    const problem = [args.problem ?? args.notice, sentence].filter(Boolean).join(' ');
+    view = args.current
+      ? refilledView(args.current, { text: args.text ?? '', parentId: args.parentId ?? null, problem })
+      : commentProblemView(await metadataOf(context, args.state), problem);
+  }
+  await slack.views.update({ view_id: args.viewId, view: view as never });
+}
+
+// ------------------------------------------------------------------------------------------------
+// Submitting
+
+/** The parts of a submitted view that can be sent back to Slack as a view. */
+export type SubmittedView = ViewLike;
+
+export type CommentSubmissionAnswer =
+  | { response_action: 'errors'; errors: Record<string, string> }
+  | { response_action: 'update'; view: object }
+  | undefined;
+
+/**
+ * Each submission's idempotency key: derived from the key made when the modal opened and from
+ * what is posted, so a double submit or a retry of the same comment makes one comment, while a
+ * text changed after a failure is a new comment (not a 409 that would lose it).
+ */
+export function submissionKey(modalKey: string, body: string, parentId: string | null): string {
+  const hex = createHash('sha256')
+    .update(JSON.stringify([modalKey, body, parentId]))
+    .digest('hex');
+  // A name-based UUID (version 5 layout, RFC 4122 variant).
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((Number.parseInt(hex[16] ?? '0', 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+function fieldError(block: string, sentence: string): CommentSubmissionAnswer {
+  return { response_action: 'errors', errors: { [block]: sentence } };
+}
+
+/**
+ * The comment modal's submission, answered within Slack's 3 s whatever the service does:
+ * input problems show on their field; a quick success closes the modal; a quick failure redraws
+ * it with the text kept and a sentence; a slow post shows "posting…" and finishes in the modal.
+ */
+export async function submitComment(
+  context: FeatureContext,
+  slack: WebClient,
+  args: {
+    teamId: string;
+    userId: string;
+    text: string;
+    parentValue: string | null;
+    privateMetadata: string;
+    viewId: string | undefined;
+    view: SubmittedView;
+  },
+  ack: (answer?: CommentSubmissionAnswer) => Promise<void>,
+  budgetMs = COMMENT_ACK_BUDGET_MS,
+): Promise<void> {
+  let state: CommentModalMetadata;
+  try {
+    state = await decode('commentModal', args.privateMetadata, context.store, context.clock());
+  } catch (error) {
+    if (!(error instanceof StaleValueError)) throw error;
+    return ack(fieldError(CommentIds.textBlock, STALE_MODAL_SENTENCE));
+  }
+  if (state.u !== args.userId) return ack(fieldError(CommentIds.textBlock, STALE_MODAL_SENTENCE));
+  if ((await context.users.facts(args.userId)).isGuest)
+    return ack(fieldError(CommentIds.textBlock, GUEST_WRITE_REFUSAL));
+  const body = args.text.trim();
+  if (!body) return ack(fieldError(CommentIds.textBlock, 'Write your comment first.'));
+  const length = [...body].length;
+  if (length > COMMENT_INPUT_MAX)
+    return ack(
+      fieldError(
+        CommentIds.textBlock,
+        `A comment can be at most ${COMMENT_INPUT_MAX.toLocaleString('en-GB')} characters here; this one has ${length.toLocaleString('en-GB')}. Shorten it.`,
+      ),
+    );
+  let parentId: string | null = null;
+  if (args.parentValue) {
+    try {
+      parentId = await decode('record', args.parentValue, context.store, context.clock());
+    } catch (error) {
+      if (!(error instanceof StaleValueError)) throw error;
+      return ack(
+        fieldError(
+          CommentIds.parentBlock,
+          'That choice is out of date. Choose the comment to reply to again.',
+        ),
+      );
+    }
+  }
+
+  const post = async (): Promise<Comment> => {
+    const { client } = await context.clients.forTeam(args.teamId);
+    const comment = await client.comments.create(
+      { entityType: state.e, entityId: state.id, body, parentId },
+      { idempotencyKey: submissionKey(state.k, body, parentId) },
+    );
+    // The service knows only the key's creator: who in Slack wrote it is Tenderbot's to keep.
+    await context.store.recordCommentAuthor({
+      commentId: comment.id,
+      teamId: args.teamId,
+      userId: args.userId,
+      createdAt: context.clock(),
+    });
+    return comment;
+  };
+  const outcome: Promise<{ comment: Comment } | { error: unknown }> = post().then(
+    (comment) => ({ comment }),
+    (error: unknown) => ({ error }),
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const quick = await Promise.race([
+    outcome,
+    new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), budgetMs);
+    }),
+  ]);
+  clearTimeout(timer);
+  const name = state.n ?? `this ${ENTITY_NOUNS[state.e]}`;
+  const problemOf = (error: unknown): { field: string | null; sentence: string } => {
+    context.logger.warn({ err: error, teamId: args.teamId, what: 'comment' }, 'could not post a comment');
+    if (error instanceof ValidationError) {
+      const onParent = error.fieldErrors.some((field) => field.field === 'parentId');
+      if (onParent)
+        return {
+          field: CommentIds.parentBlock,
+          sentence:
+            'The service cannot attach a reply to that comment (it may have been deleted). Choose another.',
+        };
+    }
+    if (error instanceof NotFoundError)
+      return {
+        field: null,
+        sentence: `That ${ENTITY_NOUNS[state.e]} was not found: it may have been removed. Your text is kept here; copy it before closing.`,
+      };
+    return {
+      field: null,
+      sentence: `Your comment was not posted. ${describeFailure(error).sentence} Your text is kept here: press Post comment to try again.`,
+    };
+  };
+  const refill = (problem: string) =>
+    refilledView(args.view, { text: args.text, parentId: args.parentValue, problem });
+
+  if (quick) {
+    if ('comment' in quick) {
+      await ack();
+      await tellPosted(context, slack, args.userId, state, name);
+      return;
+    }
+    const problem = problemOf(quick.error);
+    if (problem.field) return ack(fieldError(problem.field, problem.sentence));
+    return ack({ response_action: 'update', view: refill(problem.sentence) });
+  }
+  await ack({ response_action: 'update', view: commentPostingView(args.privateMetadata, args.text) });
+  const result = await outcome;
+  if (!args.viewId) return;
+  const view =
+    'comment' in result
+      ? commentPostedView(args.privateMetadata, name)
+      : refill(problemOf(result.error).sentence);
+  await slack.views
+    .update({ view_id: args.viewId, view: view as never })
+    .catch((error) =>
+      context.logger.warn({ err: error, teamId: args.teamId }, 'could not update the comment modal'),
+    );
+  if ('comment' in result) await tellPosted(context, slack, args.userId, state, name);
+}
+
+/** "Posted": in the channel the modal was opened from (only to them), else by direct message. */
+async function tellPosted(
+  context: FeatureContext,
+  slack: WebClient,
+  userId: string,
+  state: CommentModalMetadata,
+  name: string,
+): Promise<void> {
+  const text = `Your comment on the ${ENTITY_NOUNS[state.e]} *${safeText(name, 200)}* is posted. \`/tender comments ${safeText(state.id, 300)}\` shows the thread.`;
+  try {
+    if (state.c) {
+      await slack.chat.postEphemeral({ channel: state.c, user: userId, text, blocks: [section(text)] });
+      return;
+    }
+  } catch (error) {
+    context.logger.info(
+      { err: error },
+      'could not confirm a comment in its channel; trying a direct message',
+    );
+  }
+  await slack.chat
+    .postMessage({ channel: userId, text, blocks: [section(text)] })
+    .catch((error) => context.logger.warn({ err: error }, 'could not confirm a comment'));
+}
+
+// ------------------------------------------------------------------------------------------------
+// Deleting
+
+/**
+ * "Delete" in the modal. Tenderbot enforces who may delete (the service cannot tell the people
+ * behind one key apart): the comment's Slack author, or a workspace owner or admin. A refused or
+ * forged click deletes nothing and says why in the modal.
+ */
+export async function deleteFromModal(
+  context: FeatureContext,
+  slack: WebClient,
+  args: {
+    teamId: string;
+    userId: string;
+    viewId: string;
+    privateMetadata: string;
+    value: string | undefined;
+    typedText: string | undefined;
+    view: SubmittedView;
+  },
+): Promise<void> {
+  const keep = { text: args.typedText ?? '', parentId: null };
+  const sayInModal = (problem: string) =>
+    slack.views.update({
+      view_id: args.viewId,
+      view: refilledView(args.view, { ...keep, problem }) as never,
+    });
+  let state: CommentModalMetadata;
+  let commentId: string;
+  try {
+    state = await decode('commentModal', args.privateMetadata, context.store, context.clock());
+    commentId = (await decode('commentDelete', args.value, context.store, context.clock())).d;
+  } catch (error) {
+    if (!(error instanceof StaleValueError)) throw error;
+    await sayInModal(
+      'That button is out of date or was changed, so nothing was deleted. Close this window and press Comment again.',
+    );
+    return;
+  }
+  const allowed =
+    state.u === args.userId &&
+    (await mayDelete(context, args.teamId, args.userId, [commentId])).has(commentId);
+  if (!allowed) {
+    context.logger.info({ teamId: args.teamId, userId: args.userId }, 'comment deletion refused');
+    await redrawModal(context, slack, {
+      ...keep,
+      viewId: args.viewId,
+      state,
+      teamId: args.teamId,
+      userId: args.userId,
+      problem: DELETE_REFUSAL,
+      current: args.view,
+    });
+    return;
+  }
+  let said: { problem: string } | { notice: string };
+  try {
+    const { client } = await context.clients.forTeam(args.teamId);
+    await client.comments.delete(commentId);
+    context.logger.info({ teamId: args.teamId, userId: args.userId }, 'comment deleted');
+    said = { notice: 'The comment was deleted.' };
+  } catch (error) {
+    context.logger.warn({ err: error, teamId: args.teamId }, 'could not delete a comment');
+    said = { problem: `The comment was not deleted. ${describeFailure(error).sentence}` };
+  }
+  await redrawModal(context, slack, {
+    ...keep,
+    ...said,
+    viewId: args.viewId,
+    state,
+    teamId: args.teamId,
+    userId: args.userId,
+    current: args.view,
+  });
 }

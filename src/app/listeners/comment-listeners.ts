@@ -1,13 +1,20 @@
-import type { App } from '@slack/bolt';
-import { openCommentModal } from '../features/comments.ts';
+import type { App, BlockAction, ButtonAction } from '@slack/bolt';
+import { parseCommentSubmission } from '../features/comment-submission.ts';
+import {
+  type CommentSubmissionAnswer,
+  deleteFromModal,
+  openCommentModal,
+  type SubmittedView,
+  submitComment,
+} from '../features/comments.ts';
 import type { FeatureContext } from '../features/feature-context.ts';
 import { CommentIds } from '../ids.ts';
 import { decode } from '../state/codec.ts';
 import { buttonValue, onAction } from './on-action.ts';
 
 /**
- * Every listener of the comments feature (buttons, modal submissions), registered by
- * registerListeners. The comments helper adds its own here.
+ * Every listener of the comments feature: "Comment" (opens the modal), the modal's submission,
+ * and "Delete" inside the modal.
  */
 export function registerCommentListeners(app: App, context: FeatureContext): void {
   onAction(app, context, CommentIds.open, async (request, action, body) => {
@@ -16,5 +23,61 @@ export function registerCommentListeners(app: App, context: FeatureContext): voi
       triggerId: body.trigger_id,
       target: { entityType: e, entityId: id },
     });
+  });
+
+  app.view(CommentIds.callback, async ({ ack, body, view, client }) => {
+    const submitted = parseCommentSubmission(view.state?.values);
+    const answer = ack as (answer?: CommentSubmissionAnswer) => Promise<void>;
+    let acked = false;
+    const ackOnce = async (reply?: CommentSubmissionAnswer) => {
+      acked = true;
+      await answer(reply);
+    };
+    try {
+      await submitComment(
+        context,
+        client,
+        {
+          teamId: body.team?.id ?? body.user.team_id ?? '',
+          userId: body.user.id,
+          text: submitted.text,
+          parentValue: submitted.parentValue,
+          privateMetadata: typeof view.private_metadata === 'string' ? view.private_metadata : '',
+          viewId: view.id,
+          view: view as SubmittedView,
+        },
+        ackOnce,
+      );
+    } catch (error) {
+      // Whatever failed, the modal stays open with the text: the person is told on the field.
+      context.logger.error({ err: error, what: 'comment submission' }, 'comment submission failed');
+      if (!acked)
+        await answer({
+          response_action: 'errors',
+          errors: {
+            [CommentIds.textBlock]:
+              'Tenderbot could not post this comment because of a fault on its side. Your text is kept; try again in a moment.',
+          },
+        });
+    }
+  });
+
+  // A click inside a modal has no response_url: every answer goes into the modal itself.
+  app.action<BlockAction<ButtonAction>>(CommentIds.delete, async ({ ack, body, action, client }) => {
+    await ack();
+    const view = body.view;
+    if (!view?.id) return;
+    const typed = parseCommentSubmission(view.state?.values).text;
+    await deleteFromModal(context, client, {
+      teamId: body.team?.id ?? body.user.team_id ?? '',
+      userId: body.user.id,
+      viewId: view.id,
+      privateMetadata: typeof view.private_metadata === 'string' ? view.private_metadata : '',
+      value: action.value,
+      typedText: typed || undefined,
+      view: view as SubmittedView,
+    }).catch((error) =>
+      context.logger.error({ err: error, what: 'comment delete' }, 'could not answer a Delete click'),
+    );
   });
 }

@@ -1,0 +1,195 @@
+import type { Comment } from '../../contract/schemas.ts';
+import { CommentIds } from '../ids.ts';
+import type { CommentEntityType } from '../listeners/button-values.ts';
+import { encodeIfFits } from '../state/codec.ts';
+import { clip, safeText } from './mrkdwn.ts';
+import { type Block, commentButton, contextLine, section } from './tender-card.ts';
+
+/** One comment placed in its thread: replies follow their parent, one level deeper. */
+export interface ThreadEntry {
+  comment: Comment;
+  depth: number;
+}
+
+/** How deep replies are drawn; deeper ones sit at this depth (still after their parent). */
+const MAX_DEPTH = 3;
+
+/**
+ * The thread in reading order: top-level comments oldest first, each followed by its replies
+ * (oldest first, recursively). A reply whose parent is not in the list is drawn as top-level.
+ */
+export function threadOrder(comments: readonly Comment[]): ThreadEntry[] {
+  const byId = new Map(comments.map((comment) => [comment.id, comment]));
+  const children = new Map<string, Comment[]>();
+  const roots: Comment[] = [];
+  for (const comment of comments) {
+    const parent =
+      comment.parentId && comment.parentId !== comment.id ? byId.get(comment.parentId) : undefined;
+    if (parent) children.set(parent.id, [...(children.get(parent.id) ?? []), comment]);
+    else roots.push(comment);
+  }
+  const ordered: ThreadEntry[] = [];
+  const seen = new Set<string>();
+  const walk = (comment: Comment, depth: number) => {
+    if (seen.has(comment.id)) return; // a cycle in the data must not loop forever
+    seen.add(comment.id);
+    ordered.push({ comment, depth: Math.min(depth, MAX_DEPTH) });
+    for (const child of children.get(comment.id) ?? []) walk(child, depth + 1);
+  };
+  for (const root of roots) walk(root, 0);
+  // Anything left (only in a cycle) still shows, at the top level.
+  for (const comment of comments) walk(comment, 0);
+  return ordered;
+}
+
+/** `21 Nov 2026, 09:30 UTC`. */
+export function formatCommentTime(instant: string): string {
+  const date = new Date(instant);
+  if (Number.isNaN(date.getTime())) return safeText(instant, 40);
+  const day = date.toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+  const time = date.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
+  return `${day}, ${time} UTC`;
+}
+
+/** The Slack person who wrote it through Tenderbot (`<@U…>`), else the service's author name. */
+export function authorOf(comment: Comment, slackAuthors: ReadonlyMap<string, string>): string {
+  const slackUser = slackAuthors.get(comment.id);
+  if (slackUser && /^[UW][A-Z0-9]+$/.test(slackUser)) return `<@${slackUser}>`;
+  return safeText(comment.author.name, 100) || 'someone';
+}
+
+export const DELETED_LINE = '_This comment was deleted._';
+
+/** One comment as mrkdwn: the indent for its depth, the author and time, then its text (clipped to `maxBody`). */
+export function commentText(
+  entry: ThreadEntry,
+  slackAuthors: ReadonlyMap<string, string>,
+  maxBody: number,
+): string {
+  const { comment, depth } = entry;
+  const indent = depth === 0 ? '' : `${'\u2003'.repeat(depth - 1)}↳ `;
+  const head = `${indent}*${authorOf(comment, slackAuthors)}* · ${formatCommentTime(comment.createdAt)}${depth > 0 ? ' · reply' : ''}`;
+  const body =
+    comment.deletedAt !== null || comment.body === null ? DELETED_LINE : safeText(comment.body, maxBody);
+  // A reply's text is indented as far as its heading's arrow, so it reads as under its parent.
+  const pad = depth === 0 ? '' : '\u2003'.repeat(depth);
+  const quoted = body
+    .split('\n')
+    .map((line) => `${pad}${line}`)
+    .join('\n');
+  return `${head}\n${quoted}`;
+}
+
+/** What the thread of a command message holds at most: Slack refuses a message over 12,000 characters of blocks. */
+const MESSAGE_TEXT_BUDGET = 9000;
+const MESSAGE_SECTION_ROOM = 2900;
+
+/**
+ * `/tender comments <id>`: the thread for everyone in the channel. The newest comments that fit
+ * are shown (with how many earlier ones are not), packed into sections of at most Slack's 3,000
+ * characters; "Comment" opens the modal where one can also reply and delete.
+ */
+export function commentsThreadMessage(args: {
+  entityType: CommentEntityType;
+  entityId: string;
+  entityName: string;
+  comments: readonly Comment[];
+  slackAuthors: ReadonlyMap<string, string>;
+}): { text: string; blocks: Block[] } {
+  const noun = ENTITY_NOUNS[args.entityType];
+  const name = safeText(args.entityName, 200);
+  const count = args.comments.length;
+  const title = `*Comments on the ${noun} ${name}* · ${count === 0 ? 'none yet' : `${count} comment${count === 1 ? '' : 's'}`}`;
+  const blocks: Block[] = [section(title)];
+  const texts = threadOrder(args.comments).map((entry) => commentText(entry, args.slackAuthors, 700));
+  // The newest that fit the budget, in reading order.
+  let used = 0;
+  let first = texts.length;
+  while (first > 0 && used + (texts[first - 1]?.length ?? 0) + 2 <= MESSAGE_TEXT_BUDGET) {
+    used += (texts[first - 1]?.length ?? 0) + 2;
+    first -= 1;
+  }
+  if (first > 0)
+    blocks.push(
+      contextLine(
+        `${first} earlier comment${first === 1 ? ' is' : 's are'} not shown here; the Comment window shows more.`,
+      ),
+    );
+  let current = '';
+  for (const text of texts.slice(first)) {
+    if (current && current.length + text.length + 2 > MESSAGE_SECTION_ROOM) {
+      blocks.push(section(current));
+      current = '';
+    }
+    current = current ? `${current}\n\n${text}` : text;
+  }
+  if (current) blocks.push(section(current));
+  if (count === 0) blocks.push(section('No one has commented yet.'));
+  const open = commentButton(args.entityType, args.entityId);
+  if (open) {
+    open.text.text = count === 0 ? 'Write the first comment' : 'Comment or reply';
+    blocks.push({ type: 'actions', elements: [open] });
+  }
+  return { text: clip(`Comments on the ${noun} ${args.entityName}: ${count}`, 300), blocks };
+}
+
+export const ENTITY_NOUNS: Record<CommentEntityType, string> = {
+  tender: 'tender',
+  buyer: 'buyer',
+  supplier: 'supplier',
+  framework: 'framework',
+};
+
+/** The modal holds at most this many comments (Slack allows 100 blocks in a modal). */
+export const MODAL_THREAD_MAX = 80;
+
+/**
+ * The thread inside the comment modal: one section per comment, so a comment the viewer may
+ * delete carries "Delete" (behind a confirm dialog). The newest MODAL_THREAD_MAX are shown.
+ */
+export function modalThreadBlocks(args: {
+  comments: readonly Comment[];
+  slackAuthors: ReadonlyMap<string, string>;
+  /** Comment ids the person looking may delete. */
+  deletable: ReadonlySet<string>;
+}): Block[] {
+  const entries = threadOrder(args.comments);
+  const shown = entries.slice(Math.max(0, entries.length - MODAL_THREAD_MAX));
+  const blocks: Block[] = [];
+  if (shown.length < entries.length)
+    blocks.push(
+      contextLine(
+        `${entries.length - shown.length} earlier comments are not shown. \`/tender comments\` shows the thread in the channel.`,
+      ),
+    );
+  for (const entry of shown) {
+    const block = section(commentText(entry, args.slackAuthors, 2500));
+    const deleted = entry.comment.deletedAt !== null || entry.comment.body === null;
+    const value =
+      !deleted && args.deletable.has(entry.comment.id)
+        ? encodeIfFits('commentDelete', { d: entry.comment.id })
+        : null;
+    if (value && block.type === 'section')
+      block.accessory = {
+        type: 'button',
+        text: { type: 'plain_text', text: 'Delete' },
+        action_id: CommentIds.delete,
+        value,
+        style: 'danger',
+        confirm: {
+          title: { type: 'plain_text', text: 'Delete this comment?' },
+          text: { type: 'plain_text', text: 'Everyone will see it as deleted. This cannot be undone.' },
+          confirm: { type: 'plain_text', text: 'Delete' },
+          deny: { type: 'plain_text', text: 'Keep it' },
+          style: 'danger',
+        },
+      };
+    blocks.push(block);
+  }
+  return blocks;
+}
