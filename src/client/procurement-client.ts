@@ -532,7 +532,12 @@ export class ProcurementClient {
   ): Promise<z.infer<S>> {
     if (options.signal?.aborted) throw new AbortedError(`${operation.name} was cancelled`);
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
-    const timeout = AbortSignal.timeout(timeoutMs);
+    // A timer cleared on answer, not AbortSignal.timeout: that one costs about 30 µs a call and
+    // leaves a pending timer per request for timeoutMs (measured, bench:client: 10% of a detail read).
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), timeoutMs);
+    timer.unref();
+    const timeout = deadline.signal;
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
     this.attemptCount++;
     let status: number;
@@ -559,6 +564,8 @@ export class ProcurementClient {
       throw new ConnectionError(`${operation.name}: the connection to ${this.origin} failed (${code})`, {
         cause: error,
       });
+    } finally {
+      clearTimeout(timer);
     }
     const json = text === null ? null : parseJson(text);
     if (status < 200 || status >= 300) throw ApiError.from(status, json, responseHeaders);
@@ -637,19 +644,33 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
 const MAX_SUCCESS_BYTES = 32 * 1024 * 1024;
 const MAX_PROBLEM_BYTES = 1024 * 1024;
 
-/** The body as text, or null (its connection closed) once it passes `maxBytes`. */
-async function readBounded(body: Dispatcher.ResponseData['body'], maxBytes: number): Promise<string | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) {
-      body.destroy();
-      return null;
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/**
+ * The body as text, or null (its connection closed) once it passes `maxBytes`. Read by 'data'
+ * events rather than `for await`, which costs a promise per chunk (measured in bench:client).
+ */
+function readBounded(body: Dispatcher.ResponseData['body'], maxBytes: number): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    body.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        chunks.length = 0;
+        body.destroy();
+        resolve(null);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    body.once('end', () => {
+      resolve(
+        chunks.length === 1
+          ? (chunks[0] as Buffer).toString('utf8')
+          : Buffer.concat(chunks, size).toString('utf8'),
+      );
+    });
+    body.once('error', reject);
+  });
 }
 
 function parseJson(text: string): unknown {

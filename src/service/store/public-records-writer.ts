@@ -288,8 +288,22 @@ export class PublicRecordsWriter {
         CREATE TEMP TABLE tender_order AS
           SELECT id, row_number() OVER (ORDER BY published_at DESC, id ASC) AS position FROM tenders;
         CREATE UNIQUE INDEX temp.tender_order_by_id ON tender_order (id);
-        UPDATE tenders SET sort_key = -sort_key;
-        UPDATE tenders SET sort_key = (SELECT position FROM tender_order o WHERE o.id = tenders.id);
+      `);
+      // Renumbering rewrites every row and every index entry twice: skipped when the tenders are
+      // already in order (demo data is written newest first; 1M tenders: minutes saved).
+      const outOfOrder = this.db
+        .prepare(
+          'SELECT EXISTS (SELECT 1 FROM tenders t JOIN tender_order o ON o.id = t.id WHERE t.sort_key <> o.position)',
+        )
+        .pluck()
+        .get();
+      if (outOfOrder) {
+        this.db.exec(`
+          UPDATE tenders SET sort_key = -sort_key;
+          UPDATE tenders SET sort_key = (SELECT position FROM tender_order o WHERE o.id = tenders.id);
+        `);
+      }
+      this.db.exec(`
         DROP TABLE temp.tender_order;
 
         INSERT INTO tender_words (tender_words) VALUES ('rebuild');
