@@ -10,7 +10,7 @@ import { DELETE_REFUSAL, STALE_MODAL_SENTENCE } from '../../src/app/features/com
 import { ProcurementClient } from '../../src/client/procurement-client.ts';
 import type { Comment } from '../../src/contract/schemas.ts';
 import type { FakeMessage, FakeView } from '../../src/fake-slack/fake-slack.ts';
-import { eventually, type RunningBot, SIGNING_SECRET, startBot, tenderCommand } from '../support/bot.ts';
+import { eventually, type RunningBot, SIGNING_SECRET, startBot } from '../support/bot.ts';
 import { KEYS, LARGE_FRAMEWORK_ID } from '../support/fixture.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
 
@@ -26,6 +26,8 @@ const CHANNEL = 'C0BIDS';
 interface FaultProxy {
   url: string;
   failCommentPosts: boolean;
+  /** Holds each comment post this long before passing it on (a slow service). */
+  delayCommentPostsMs: number;
   commentPostsSeen: number;
   stop(): Promise<void>;
 }
@@ -34,6 +36,7 @@ async function startFaultProxy(target: string): Promise<FaultProxy> {
   const proxy: FaultProxy = {
     url: '',
     failCommentPosts: false,
+    delayCommentPostsMs: 0,
     commentPostsSeen: 0,
     stop: async () => undefined,
   };
@@ -55,6 +58,8 @@ async function startFaultProxy(target: string): Promise<FaultProxy> {
       );
       return;
     }
+    if (isCommentPost && proxy.delayCommentPostsMs > 0)
+      await new Promise((resolve) => setTimeout(resolve, proxy.delayCommentPostsMs));
     const headers = { ...incoming.headers };
     delete headers.host;
     delete headers.connection;
@@ -113,10 +118,11 @@ async function threadIn(entityType: Comment['entityType'], entityId: string): Pr
 }
 
 /**
- * Runs a command as `user`; resolves with the new message that carries a Comment button (a
- * "posted" sentence from an earlier test may still arrive in between).
+ * Runs `/tender TEXT` as `user`; resolves with the first new message that is its answer (a
+ * "posted" sentence from an earlier submission may still arrive in between) and, if given,
+ * contains `expected`.
  */
-async function firstCard(user: string, text: string): Promise<FakeMessage> {
+async function ask(user: string, text: string, expected?: string): Promise<FakeMessage> {
   const before = bot.slack.messagesIn(CHANNEL, user).length;
   const answer = await bot.slack.slashCommand(user, CHANNEL, '/tender', text);
   expect(answer.status).toBe(200);
@@ -125,10 +131,17 @@ async function firstCard(user: string, text: string): Promise<FakeMessage> {
       bot.slack
         .messagesIn(CHANNEL, user)
         .slice(before)
-        .find((message) => textOf(message.blocks).includes('comment/open')),
-    `cards for /tender ${text}`,
+        .find(
+          (message) =>
+            !message.text.startsWith('Your comment on') &&
+            (expected === undefined || textOf(message.blocks).includes(expected)),
+        ),
+    `an answer to /tender ${text}`,
   );
 }
+
+/** The first new message of a command's answer that carries a Comment button. */
+const firstCard = (user: string, text: string) => ask(user, text, 'comment/open');
 
 function commentValueIn(message: FakeMessage): { e: string; id: string } {
   const element = message.blocks
@@ -309,6 +322,37 @@ describe('the comment modal', () => {
   });
 });
 
+describe('a slow service', () => {
+  it('the submission is acknowledged within 3 s with "posting…", and the modal then says it is posted', async () => {
+    const results = await firstCard(MEMBER, 'search cleaning');
+    const target = commentValueIn(results);
+    const modal = await openModal(MEMBER, results);
+    const before = (await threadIn('tender', target.id)).length;
+    proxy.delayCommentPostsMs = 3500;
+    const started = Date.now();
+    let answer: Awaited<ReturnType<typeof submit>>;
+    try {
+      answer = await submit(MEMBER, modal, { 'comment/text': 'Posted through a slow service' });
+    } finally {
+      proxy.delayCommentPostsMs = 0;
+    }
+    expect(Date.now() - started).toBeLessThan(2900);
+    expect(answer.json?.response_action).toBe('update');
+    expect(textOf(answer.json?.view)).toContain('Posting your comment');
+    await eventually(
+      () =>
+        bot.slack
+          .openModals(MEMBER)
+          .find((view) => view.id === modal.id && textOf(view.view).includes('is posted')),
+      'the posted view',
+      10_000,
+    );
+    const after = await threadIn('tender', target.id);
+    expect(after.length).toBe(before + 1);
+    expect(after.at(-1)?.body).toBe('Posted through a slow service');
+  });
+});
+
 describe('tampered and over-long state', () => {
   it('a forged or over-long private_metadata, a forged reply choice: a sentence on the field, nothing written, nothing thrown', async () => {
     const results = await firstCard(MEMBER, 'search cleaning');
@@ -369,7 +413,7 @@ describe('who wrote it, and who may delete it', () => {
     // Through one key the service sees one author for both.
     expect(memberComment?.author.id).toBe(adminComment?.author.id);
 
-    const shown = await tenderCommand(bot, MEMBER, CHANNEL, `comments ${target.id}`);
+    const shown = await ask(MEMBER, `comments ${target.id}`);
     expect(shown.ephemeralTo).toBeNull();
     const shownText = textOf(shown.blocks);
     expect(shownText).toContain('<@U0MEMBER>');
@@ -422,7 +466,7 @@ describe('who wrote it, and who may delete it', () => {
     );
     const afterDelete = await threadIn('buyer', target.id);
     expect(afterDelete.find((comment) => comment.id === memberComment?.id)?.deletedAt).not.toBeNull();
-    const redrawn = await tenderCommand(bot, ADMIN, CHANNEL, `comments buyer:${target.id}`);
+    const redrawn = await ask(ADMIN, `comments buyer:${target.id}`);
     expect(textOf(redrawn.blocks)).toContain('This comment was deleted');
     expect(textOf(redrawn.blocks)).not.toContain('Member’s note on this buyer');
   });
@@ -450,8 +494,17 @@ describe('who wrote it, and who may delete it', () => {
 
 describe('/tender comments <id>', () => {
   it('shows a thread in the channel with replies under their parent; finds the kind from the id; says when not found', async () => {
-    const framework = await tenderCommand(bot, MEMBER, CHANNEL, `comments ${LARGE_FRAMEWORK_ID}`);
-    expect(textOf(framework.blocks)).toMatch(/Comments on the (framework|tender)/);
+    // A comment made from a framework card is found again by the framework's id alone.
+    const frameworks = await firstCard(MEMBER, 'frameworks');
+    const fw = commentValueIn(frameworks);
+    expect(fw.e).toBe('framework');
+    const fwModal = await openModal(MEMBER, frameworks);
+    await submit(MEMBER, fwModal, { 'comment/text': 'Framework-level note' });
+    const fwShown = await ask(MEMBER, `comments ${fw.id}`);
+    expect(textOf(fwShown.blocks)).toContain('Comments on the framework');
+    expect(textOf(fwShown.blocks)).toContain('Framework-level note');
+    const large = await ask(MEMBER, `comments tender:${LARGE_FRAMEWORK_ID}`);
+    expect(textOf(large.blocks)).toMatch(/Comments on the tender|No tender has the id/);
 
     const results = await firstCard(ADMIN, 'search cleaning');
     const target = commentValueIn(results);
@@ -469,7 +522,7 @@ describe('/tender comments <id>', () => {
     const reply = (await threadIn('tender', target.id)).find((c) => c.body === 'A reply under it');
     expect(reply?.parentId).toBe(parent?.id);
 
-    const shown = await tenderCommand(bot, MEMBER, CHANNEL, `comments ${target.id}`);
+    const shown = await ask(MEMBER, `comments ${target.id}`);
     expect(shown.ephemeralTo).toBeNull();
     const shownText = shown.blocks
       .map((block: { text?: { text: string } }) => block.text?.text ?? '')
@@ -481,17 +534,12 @@ describe('/tender comments <id>', () => {
     expect(shownText.slice(parentAt, replyAt)).toContain('↳ *<@U0MEMBER>*');
     expect(shownText).toMatch(/\d{1,2} \w{3} \d{4}, \d{2}:\d{2} UTC/);
 
-    const missing = await tenderCommand(bot, MEMBER, CHANNEL, 'comments ocds-no-such-thing-9');
+    const missing = await ask(MEMBER, 'comments ocds-no-such-thing-9');
     expect(missing.ephemeralTo).toBe(MEMBER);
     expect(textOf(missing.blocks)).toContain('No tender, buyer, supplier or framework has the id');
-    const usage = await tenderCommand(bot, MEMBER, CHANNEL, 'comments');
+    const usage = await ask(MEMBER, 'comments');
     expect(textOf(usage.blocks)).toContain('Give the id');
-    const unknownBuyer = await tenderCommand(
-      bot,
-      MEMBER,
-      CHANNEL,
-      'comments buyer:00000000-0000-4000-8000-000000000000',
-    );
+    const unknownBuyer = await ask(MEMBER, 'comments buyer:00000000-0000-4000-8000-000000000000');
     expect(textOf(unknownBuyer.blocks)).toContain('No buyer has the id');
   });
 });

@@ -100,12 +100,15 @@ export function commentsThreadMessage(args: {
   entityName: string;
   comments: readonly Comment[];
   slackAuthors: ReadonlyMap<string, string>;
+  /** A line under the title (the id also names another kind of record). */
+  note?: string;
 }): { text: string; blocks: Block[] } {
   const noun = ENTITY_NOUNS[args.entityType];
   const name = safeText(args.entityName, 200);
   const count = args.comments.length;
   const title = `*Comments on the ${noun} ${name}* · ${count === 0 ? 'none yet' : `${count} comment${count === 1 ? '' : 's'}`}`;
   const blocks: Block[] = [section(title)];
+  if (args.note) blocks.push(contextLine(args.note));
   const texts = threadOrder(args.comments).map((entry) => commentText(entry, args.slackAuthors, 700));
   // The newest that fit the budget, in reading order.
   let used = 0;

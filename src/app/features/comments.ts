@@ -116,7 +116,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Which entities an id may be, in the order they are tried: `buyer:<id>` (and the other three)
- * names one; a UUID is a buyer, else a supplier; any other id is a tender, else a framework.
+ * names one; a UUID is a buyer, else a supplier; any other id is a framework, else a tender (a
+ * framework's own notice is also a tender under the same id: the framework is meant more often,
+ * and the answer names the other).
  */
 export function candidateTargets(text: string): CommentTarget[] {
   const word = text.trim();
@@ -124,7 +126,7 @@ export function candidateTargets(text: string): CommentTarget[] {
   if (prefixed)
     return [{ entityType: prefixed[1]?.toLowerCase() as CommentEntityType, entityId: prefixed[2] as string }];
   if (!word || /\s/.test(word) || word.length > 300) return [];
-  const order: CommentEntityType[] = UUID.test(word) ? ['buyer', 'supplier'] : ['tender', 'framework'];
+  const order: CommentEntityType[] = UUID.test(word) ? ['buyer', 'supplier'] : ['framework', 'tender'];
   return order.map((entityType) => ({ entityType, entityId: word }));
 }
 
@@ -144,20 +146,38 @@ export async function commentsCommand(
     return;
   }
   const { client } = await context.clients.forTeam(request.teamId);
-  for (const target of candidates) {
-    let name: string;
-    try {
-      name = await entityName(client, target);
-    } catch (error) {
-      if (error instanceof NotFoundError || error instanceof ValidationError) continue;
-      throw error;
-    }
+  // Every kind the id may be is asked at once; the first found (in the documented order) is shown.
+  const found = await Promise.all(
+    candidates.map(async (target) => {
+      try {
+        return { target, name: await entityName(client, target) };
+      } catch (error) {
+        if (error instanceof NotFoundError || error instanceof ValidationError) return null;
+        throw error;
+      }
+    }),
+  );
+  const [shown, ...others] = found.filter((entry) => entry !== null);
+  if (shown) {
+    const { target, name } = shown;
     const comments = await threadOf(client, target);
     const slackAuthors = await context.store.commentAuthors(
       request.teamId,
       comments.map((comment) => comment.id),
     );
-    const message = commentsThreadMessage({ ...target, entityName: name, comments, slackAuthors });
+    const note = others
+      .map(
+        (other) =>
+          `This id is also a ${ENTITY_NOUNS[other.target.entityType]}: \`/tender comments ${other.target.entityType}:${safeText(other.target.entityId, 300)}\` shows its comments.`,
+      )
+      .join(' ');
+    const message = commentsThreadMessage({
+      ...target,
+      entityName: name,
+      comments,
+      slackAuthors,
+      ...(note ? { note } : {}),
+    });
     await request.respond({
       response_type: 'in_channel',
       replace_original: false,
