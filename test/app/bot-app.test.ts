@@ -313,6 +313,17 @@ describe('room for comments and pipelines (extension points)', () => {
     );
   }
 
+  /** Clicks "Comment" in `message` as MEMBER; resolves with the comment modal once filled (as JSON text). */
+  async function modalOpenedBy(message: FakeMessage): Promise<string> {
+    const updatesBefore = bot.slack.callsOf('views.update').length;
+    await bot.slack.clickInMessage(MEMBER, message, 'comment/open');
+    const filled = await eventually(
+      () => bot.slack.callsOf('views.update')[updatesBefore],
+      'the comment modal',
+    );
+    return JSON.stringify(filled.args.view);
+  }
+
   it('lists the new commands in help, and routes each to its feature', async () => {
     const help = textOf(await command(MEMBER, 'help'));
     for (const usage of [
@@ -324,7 +335,7 @@ describe('room for comments and pipelines (extension points)', () => {
       '/tender pipeline archive|restore &lt;id&gt;',
     ])
       expect(help).toContain(usage);
-    expect(textOf(await command(MEMBER, `comments ${TENDER_A}`))).toContain('Comments are being built');
+    expect(textOf(await command(MEMBER, `comments ${TENDER_A}`))).toContain('Comments on the tender');
     expect(textOf(await command(MEMBER, 'pipelines status:active'))).toContain(
       'Bid pipelines are being built',
     );
@@ -345,7 +356,7 @@ describe('room for comments and pipelines (extension points)', () => {
       );
     expect(buttonValueIn(results, 'comment/open')).toMatchObject({ e: 'tender' });
     expect(buttonValueIn(results, 'pipeline/start_bid').t).toBe(buttonValueIn(results, 'comment/open').id);
-    expect(textOf(await clickAndHear(results, 'comment/open'))).toContain('Comments are being built');
+    expect(await modalOpenedBy(results)).toContain('comment/submit');
     expect(textOf(await clickAndHear(results, 'pipeline/start_bid'))).toContain(
       'Bid pipelines are being built',
     );
@@ -353,7 +364,7 @@ describe('room for comments and pipelines (extension points)', () => {
     const buyers = await command(MEMBER, 'buyers council');
     expect(buttonsOf(buyers)).toContain('comment/open');
     expect(buttonValueIn(buyers, 'comment/open')).toMatchObject({ e: 'buyer' });
-    expect(textOf(await clickAndHear(buyers, 'comment/open'))).toContain('Comments are being built');
+    expect(await modalOpenedBy(buyers)).toContain('(buyer)');
 
     // A forged target is a sentence about the click, never "something went wrong".
     for (const [actionId, forged] of [
