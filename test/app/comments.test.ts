@@ -544,6 +544,48 @@ describe('/tender comments <id>', () => {
   });
 });
 
+describe('a viewer’s key', () => {
+  it('reads the thread, and a post gets the service’s refusal as a sentence with the text kept', async () => {
+    const viewerBot = await startBot({
+      serviceUrl: sandbox.baseUrl,
+      defaultKey: KEYS.victorViewerAcme,
+      databasePath: join(mkdtempSync(join(sandbox.dir, 'viewer-bot-')), 'bot.db'),
+    });
+    try {
+      const before = viewerBot.slack.messagesIn(CHANNEL, MEMBER).length;
+      await viewerBot.slack.slashCommand(MEMBER, CHANNEL, '/tender', 'search cleaning');
+      const results = await eventually(
+        () =>
+          viewerBot.slack
+            .messagesIn(CHANNEL, MEMBER)
+            .slice(before)
+            .find((message) => textOf(message.blocks).includes('comment/open')),
+        'cards',
+      );
+      const target = commentValueIn(results);
+      await viewerBot.slack.clickInMessage(MEMBER, results, 'comment/open');
+      const modal = await eventually(
+        () => viewerBot.slack.openModals(MEMBER).find((view) => textOf(view.view).includes('comment/text')),
+        'the filled modal',
+      );
+      const count = (await threadIn('tender', target.id)).length;
+      const answer = await viewerBot.slack.submitView(MEMBER, modal.id, { 'comment/text': 'Viewer words' });
+      expect(answer.json?.response_action).toBe('update');
+      answeredViews.push(answer.json.view);
+      const said = textOf(answer.json.view);
+      expect(said).toContain('Your comment was not posted. The service did not allow this');
+      expect(said).toContain('copy it before closing');
+      expect(said).toContain('"initial_value":"Viewer words"');
+      expect(said).not.toMatch(/forbidden|comments:write|ForbiddenError/);
+      expect((await threadIn('tender', target.id)).length).toBe(count);
+      for (const call of viewerBot.slack.calls)
+        if (call.args.view) expect(viewProblems(call.args.view)).toEqual([]);
+    } finally {
+      await viewerBot.stop();
+    }
+  }, 30_000);
+});
+
 describe('what reached Slack', () => {
   it('every message and modal the app sent (and every view it answered with) is within Slack’s limits', () => {
     const problems: string[] = [];

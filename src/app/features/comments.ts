@@ -422,9 +422,10 @@ export async function submitComment(
         field: null,
         sentence: `That ${ENTITY_NOUNS[state.e]} was not found: it may have been removed. Your text is kept here; copy it before closing.`,
       };
+    const { sentence, retryable } = describeFailure(error);
     return {
       field: null,
-      sentence: `Your comment was not posted. ${describeFailure(error).sentence} Your text is kept here: press Post comment to try again.`,
+      sentence: `Your comment was not posted. ${sentence} ${retryable ? 'Your text is kept here: press Post comment to try again.' : 'Your text is kept here; copy it before closing this window.'}`,
     };
   };
   const refill = (problem: string) =>
