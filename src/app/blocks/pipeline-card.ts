@@ -217,7 +217,7 @@ export async function pipelineCard(pipeline: Pipeline, keeper: StateKeeper, now:
         block_id: `stage:${index}`,
         text: { type: 'mrkdwn', text: stageText(stage, index + 1, now) },
         accessory: select(
-          PipelineIds.stageStatus,
+          `${PipelineIds.stageStatus}/${index + 1}`,
           'Set status',
           options,
           options[STAGE_ORDER.indexOf(stage.status)],
@@ -227,7 +227,11 @@ export async function pipelineCard(pipeline: Pipeline, keeper: StateKeeper, now:
         type: 'actions',
         block_id: `stage-actions:${index}`,
         elements: [
-          button('Notes and due date', PipelineIds.stageNotes, values.stageRefs.get(stage.id) as string),
+          button(
+            'Notes and due date',
+            `${PipelineIds.stageNotes}/${index + 1}`,
+            values.stageRefs.get(stage.id) as string,
+          ),
         ],
       },
     ];

@@ -1,5 +1,6 @@
 import type { App, BlockAction, BlockElementAction } from '@slack/bolt';
-import type { FeatureContext } from '../features/feature-context.ts';
+import type { FeatureContext, Request } from '../features/feature-context.ts';
+import { withFailures } from '../features/feature-context.ts';
 import {
   type CardPlace,
   changePipelineStatus,
@@ -13,7 +14,7 @@ import {
 } from '../features/pipelines.ts';
 import { PipelineIds } from '../ids.ts';
 import { decode } from '../state/codec.ts';
-import { buttonValue, onAction } from './on-action.ts';
+import { buttonValue, clickRequest, onAction } from './on-action.ts';
 
 /** The value of a select's chosen option (other elements carry none). */
 function optionValue(action: BlockElementAction): string | undefined {
@@ -30,6 +31,24 @@ function placeOf(body: BlockAction): CardPlace {
 
 type ViewAck = (answer?: unknown) => Promise<void>;
 
+/** Every stage's controls carry their own action_id (`…/1`, `…/2`): one listener for them all. */
+function onStageAction(
+  app: App,
+  context: FeatureContext,
+  prefix: string,
+  handle: (request: Request, action: BlockElementAction, body: BlockAction) => Promise<void>,
+): void {
+  const escaped = prefix.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  app.action<BlockAction>(
+    new RegExp(`^${escaped}/\\d{1,3}$`),
+    async ({ ack, body, action, respond, client }) => {
+      await ack();
+      const request = clickRequest(body, respond, client);
+      await withFailures(context, request, prefix, null, (guarded) => handle(guarded, action, body));
+    },
+  );
+}
+
 /**
  * Every listener of the pipelines feature (buttons, selects, modal submissions), registered by
  * registerListeners. Every value is decoded by the codec: a forged or stale one is a sentence.
@@ -42,7 +61,7 @@ export function registerPipelineListeners(app: App, context: FeatureContext): vo
     const { t } = await state('startBid', buttonValue(action));
     await openStartBidModal(context, request, { triggerId: body.trigger_id, tenderId: t });
   });
-  onAction(app, context, PipelineIds.stageStatus, async (request, action, body) => {
+  onStageAction(app, context, PipelineIds.stageStatus, async (request, action, body) => {
     const change = await state('stageStatusOption', optionValue(action));
     await changeStageStatus(context, request, change, placeOf(body));
   });
@@ -63,7 +82,7 @@ export function registerPipelineListeners(app: App, context: FeatureContext): vo
     const { p } = await state('pipeline', buttonValue(action));
     await postCardFromList(context, request, p);
   });
-  onAction(app, context, PipelineIds.stageNotes, async (request, action, body) => {
+  onStageAction(app, context, PipelineIds.stageNotes, async (request, action, body) => {
     const ref = await state('pipelineStage', buttonValue(action));
     await openStageNotes(context, request, { triggerId: body.trigger_id, ref, place: placeOf(body) });
   });
