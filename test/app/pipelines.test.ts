@@ -394,11 +394,12 @@ describe('the pipeline card, live in every channel', () => {
     const before = await service.pipelines.get('pl-bob');
     const card = cardsOf(bot.slack, BIDS, 'pl-bob')[0] as FakeMessage;
     const select = stageSelects(card)[0];
-    const seen = bot.slack.messagesIn(BIDS, GUEST).length;
+    // The fake Slack answers a click's response_url in a channel message to no one in particular: read what was sent.
+    const seen = bot.slack.callsOf('response_url').length;
     await bot.slack.clickInMessage(GUEST, card, select.action_id, {
       selectedOption: optionFor(select, 'Blocked'),
     });
-    const answer = await nextFor(bot.slack, GUEST, BIDS, seen, 'the guest’s answer');
+    const answer = await nextResponse(bot.slack, seen, 'the guest’s answer');
     expect(answer.text).toContain('Guests can read tenders but cannot change bids');
     const byCommand = await command(GUEST, BIDS, 'pipeline archive pl-bob');
     expect(byCommand.text).toContain('cannot archive bids');
