@@ -336,11 +336,9 @@ describe('room for comments and pipelines (extension points)', () => {
     ])
       expect(help).toContain(usage);
     expect(textOf(await command(MEMBER, `comments ${TENDER_A}`))).toContain('Comments on the tender');
-    expect(textOf(await command(MEMBER, 'pipelines status:active'))).toContain(
-      'Bid pipelines are being built',
-    );
+    expect(textOf(await command(MEMBER, 'pipelines status:active'))).toContain('is not a bid status');
     expect(textOf(await command(MEMBER, 'pipeline stage 1 Draft completed'))).toContain(
-      'Bid pipelines are being built',
+      'No bid with the id `1` can be seen',
     );
   });
 
@@ -357,9 +355,13 @@ describe('room for comments and pipelines (extension points)', () => {
     expect(buttonValueIn(results, 'comment/open')).toMatchObject({ e: 'tender' });
     expect(buttonValueIn(results, 'pipeline/start_bid').t).toBe(buttonValueIn(results, 'comment/open').id);
     expect(await modalOpenedBy(results)).toContain('comment/submit');
-    expect(textOf(await clickAndHear(results, 'pipeline/start_bid'))).toContain(
-      'Bid pipelines are being built',
+    const updatesBefore = bot.slack.callsOf('views.update').length;
+    await bot.slack.clickInMessage(MEMBER, results, 'pipeline/start_bid');
+    const startBid = await eventually(
+      () => bot.slack.callsOf('views.update')[updatesBefore],
+      'the start-a-bid modal',
     );
+    expect(JSON.stringify(startBid.args.view)).toContain('pipeline/start_bid_submit');
 
     const buyers = await command(MEMBER, 'buyers council');
     expect(buttonsOf(buyers)).toContain('comment/open');
