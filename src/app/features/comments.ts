@@ -292,7 +292,12 @@ async function redrawModal(
       ? refilledView(args.current, { text: args.text ?? '', parentId: args.parentId ?? null, problem })
       : commentProblemView(await metadataOf(context, args.state), problem);
   }
-  await slack.views.update({ view_id: args.viewId, view: view as never });
+  // The person may have closed the window meanwhile: nothing left to show, so only the log hears of it.
+  await slack.views
+    .update({ view_id: args.viewId, view: view as never })
+    .catch((error) =>
+      context.logger.warn({ err: error, teamId: args.teamId }, 'could not update the comment modal'),
+    );
 }
 
 // ------------------------------------------------------------------------------------------------
