@@ -1,5 +1,5 @@
 // The workbench page: a Slack-like workspace on the fake Slack, for trying Tenderbot without Slack.
-import { escapeHtml, renderBlocks } from './block-kit.js';
+import { escapeHtml, renderBlocks, renderMrkdwn } from './block-kit.js';
 
 const $ = (selector) => document.querySelector(selector);
 const page = {
@@ -118,9 +118,10 @@ function drawMessage(message) {
     }).then(soon);
   if (message.blocks?.length) node.append(renderBlocks(message.blocks, context({ onAction })));
   else {
+    // A message without blocks shows its text as mrkdwn, as Slack does (mentions, bold, links).
     const text = document.createElement('div');
     text.className = 'bk-text';
-    text.textContent = message.text;
+    text.innerHTML = renderMrkdwn(message.text, context());
     node.append(text);
   }
   return node;
