@@ -1,0 +1,226 @@
+import { mkdtempSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { request as undiciRequest } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { viewProblems } from '../../src/app/blocks/block-kit-limits.ts';
+import { PipelineIds } from '../../src/app/ids.ts';
+import { ProcurementClient } from '../../src/client/procurement-client.ts';
+import type { FakeView } from '../../src/fake-slack/fake-slack.ts';
+import { eventually, type RunningBot, startBot } from '../support/bot.ts';
+import { KEYS, TENDER_B } from '../support/fixture.ts';
+import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
+
+const MEMBER = 'U0MEMBER';
+const CHANNEL = 'C0BIDS';
+
+/** A loopback proxy in front of the real service that can fail or hold pipeline creations. */
+interface CreationProxy {
+  url: string;
+  fail: boolean;
+  delayMs: number;
+  creationsSeen: number;
+  stop(): Promise<void>;
+}
+
+async function startCreationProxy(target: string): Promise<CreationProxy> {
+  const proxy: CreationProxy = {
+    url: '',
+    fail: false,
+    delayMs: 0,
+    creationsSeen: 0,
+    stop: async () => undefined,
+  };
+  const server: Server = createServer(async (incoming, outgoing) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of incoming) chunks.push(chunk as Buffer);
+    const creation = incoming.method === 'POST' && incoming.url === '/v1/pipelines';
+    if (creation) {
+      proxy.creationsSeen++;
+      if (proxy.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, proxy.delayMs));
+      if (proxy.fail) {
+        outgoing.writeHead(503, { 'content-type': 'application/problem+json' });
+        outgoing.end(
+          JSON.stringify({
+            type: 'about:blank',
+            title: 'Unavailable',
+            status: 503,
+            code: 'unavailable',
+            detail: 'down',
+          }),
+        );
+        return;
+      }
+    }
+    const headers = { ...incoming.headers };
+    delete headers.host;
+    delete headers.connection;
+    const answer = await undiciRequest(`${target}${incoming.url}`, {
+      method: incoming.method as 'GET',
+      headers,
+      body: chunks.length ? Buffer.concat(chunks) : undefined,
+    });
+    const body = Buffer.from(await answer.body.arrayBuffer());
+    const passed: Record<string, string> = {};
+    for (const [name, value] of Object.entries(answer.headers))
+      if (typeof value === 'string' && !['transfer-encoding', 'connection', 'keep-alive'].includes(name))
+        passed[name] = value;
+    outgoing.writeHead(answer.statusCode, passed);
+    outgoing.end(body);
+  });
+  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+  proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  proxy.stop = () =>
+    new Promise((done) => {
+      server.closeAllConnections();
+      server.close(() => done());
+    });
+  return proxy;
+}
+
+let sandbox: TestSandbox;
+let proxy: CreationProxy;
+let bot: RunningBot;
+let service: ProcurementClient;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+  proxy = await startCreationProxy(sandbox.baseUrl);
+  bot = await startBot({
+    serviceUrl: proxy.url,
+    defaultKey: KEYS.carolMemberAcme,
+    databasePath: join(mkdtempSync(join(sandbox.dir, 'bot-')), 'bot.db'),
+  });
+  service = new ProcurementClient({ baseUrl: sandbox.baseUrl, apiKey: KEYS.carolMemberAcme });
+}, 60_000);
+
+afterAll(async () => {
+  await bot?.stop();
+  await proxy?.stop();
+  await service?.close();
+  await sandbox?.stop();
+});
+
+// biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON as the fake Slack keeps it.
+type Json = any;
+
+/** Opens "Start a bid" on a tender card and resolves with the filled form. */
+async function openForm(): Promise<FakeView> {
+  const before = bot.slack.messagesIn(CHANNEL, MEMBER).length;
+  await bot.slack.slashCommand(MEMBER, CHANNEL, '/tender', `show ${TENDER_B}`);
+  const detail = await eventually(() => bot.slack.messagesIn(CHANNEL, MEMBER)[before], 'the tender');
+  const known = new Set(bot.slack.openModals(MEMBER).map((view) => view.id));
+  await bot.slack.clickInMessage(MEMBER, detail, PipelineIds.startBid);
+  return eventually(
+    () =>
+      bot.slack
+        .openModals(MEMBER)
+        .find(
+          (view) => !known.has(view.id) && JSON.stringify(view.view.blocks).includes(PipelineIds.stagesInput),
+        ),
+    'the start-a-bid form',
+  );
+}
+
+const inputValue = (view: Json, actionId: string) =>
+  view.blocks.find((block: Json) => block.element?.action_id === actionId)?.element.initial_value;
+
+describe('start a bid while the service fails or is slow', () => {
+  it('a 503 keeps the modal open with a sentence on the form; submitting again makes exactly one bid', async () => {
+    const form = await openForm();
+    const typed = {
+      [PipelineIds.nameInput]: 'Northgate bid',
+      [PipelineIds.summaryInput]: 'Everything I typed',
+      [PipelineIds.stagesInput]: 'Qualify | 1\nWrite | 4',
+    };
+    proxy.fail = true;
+    const seen = proxy.creationsSeen;
+    const answer = await bot.slack.submitView(MEMBER, form.id, typed);
+    expect(proxy.creationsSeen).toBeGreaterThan(seen);
+    expect(answer.json.response_action).toBe('errors');
+    expect(answer.json.errors[PipelineIds.nameBlock]).toContain('What you typed is kept');
+    expect(bot.slack.openModals(MEMBER).map((view) => view.id)).toContain(form.id);
+    expect((await service.pipelines.list({ q: 'Northgate' })).pagination.total).toBe(0);
+
+    proxy.fail = false;
+    const again = await bot.slack.submitView(MEMBER, form.id, typed);
+    expect(again.status).toBe(200);
+    expect(again.json?.response_action).toBeUndefined();
+    await eventually(
+      () => bot.slack.messagesIn(CHANNEL).find((message) => message.text.startsWith('Northgate bid')),
+      'the card',
+    );
+    const listed = await service.pipelines.list({ q: 'Northgate' });
+    expect(listed.data.length).toBe(1);
+    expect(listed.data[0]?.summary).toBe('Everything I typed');
+  });
+
+  it('a slow failure: the modal says it is working within 3 s, then shows the form again with the text kept', async () => {
+    const form = await openForm();
+    const typed = {
+      [PipelineIds.nameInput]: 'Eastfield bid',
+      [PipelineIds.summaryInput]: 'Kept through a slow failure',
+      [PipelineIds.stagesInput]: 'Only stage | 3',
+    };
+    proxy.fail = true;
+    proxy.delayMs = 2600;
+    try {
+      const started = Date.now();
+      const answer = await bot.slack.submitView(MEMBER, form.id, typed);
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(answer.json.response_action).toBe('update');
+      const updates = bot.slack.callsOf('views.update').length;
+      const reopened = await eventually(
+        () =>
+          bot.slack
+            .callsOf('views.update')
+            .slice(updates)
+            .find((call) => call.args.view_id === form.id),
+        'the form again',
+        20_000,
+      );
+      const view = reopened.args.view;
+      expect(JSON.stringify(view.blocks)).toContain(':warning:');
+      expect(inputValue(view, PipelineIds.nameInput)).toBe('Eastfield bid');
+      expect(inputValue(view, PipelineIds.summaryInput)).toBe('Kept through a slow failure');
+      expect(inputValue(view, PipelineIds.stagesInput)).toBe('Only stage | 3');
+      expect(viewProblems(view)).toEqual([]);
+    } finally {
+      proxy.fail = false;
+      proxy.delayMs = 0;
+    }
+    expect((await service.pipelines.list({ q: 'Eastfield' })).pagination.total).toBe(0);
+  }, 30_000);
+
+  it('a slow success: working view, then the card in the channel and the modal says so', async () => {
+    const form = await openForm();
+    proxy.delayMs = 2600;
+    try {
+      const answer = await bot.slack.submitView(MEMBER, form.id, {
+        [PipelineIds.nameInput]: 'Westbrook bid',
+        [PipelineIds.stagesInput]: 'One | 1',
+      });
+      expect(answer.json.response_action).toBe('update');
+      await eventually(
+        () => bot.slack.messagesIn(CHANNEL).find((message) => message.text.startsWith('Westbrook bid')),
+        'the card',
+        20_000,
+      );
+      await eventually(
+        () =>
+          bot.slack
+            .callsOf('views.update')
+            .find(
+              (call) =>
+                call.args.view_id === form.id &&
+                JSON.stringify(call.args.view).includes('The bid is started'),
+            ),
+        'the modal saying it is done',
+      );
+    } finally {
+      proxy.delayMs = 0;
+    }
+    expect((await service.pipelines.list({ q: 'Westbrook' })).pagination.total).toBe(1);
+  }, 30_000);
+});
