@@ -45,8 +45,14 @@ interface SizeResult {
   /** Demo generation and the service's first start, seconds. */
   generationSeconds: number;
   databaseBytes: number;
+  /** After the runs, in the process that generated the data (its heap grew with the generation). */
   serviceRssBytes: number | null;
+  /** The service started again on the same file, after its runs (filter index read): memory in steady use. */
+  restartedRssBytes: number | null;
   plainRssBytes: number | null;
+  /** The first filtered search after a start, which reads the filter index (seconds). */
+  firstFilteredSeconds: number;
+  firstFilteredNotCachedSeconds: number;
   searchHits: number;
   tenderbot: {
     search: Figures;
@@ -75,6 +81,8 @@ const largest = results[results.length - 1] as SizeResult;
 const smallest = results[0] as SizeResult;
 const goal = (result: SizeResult | undefined, pick: (result: SizeResult) => boolean) =>
   result === undefined ? 'not measured' : pick(result);
+/** A p99 goal counts only for a run in which every request was answered. */
+const clean = (figures: Figures) => figures.errors === 0 && figures.requestsPerSecond > 0;
 console.log(
   JSON.stringify({
     bench: 'sandbox',
@@ -84,10 +92,22 @@ console.log(
     filterClasses: FILTER_CLASSES,
     sizes: results,
     goals: {
-      searchP99Under20msAt100k: goal(at(100_000), (r) => r.tenderbot.search.p99 < 20),
-      filteredSearchP99Under20msAt100k: goal(at(100_000), (r) => r.tenderbot.searchFiltered.p99 < 20),
-      searchP99Under20msAt1M: goal(at(1_000_000), (r) => r.tenderbot.search.p99 < 20),
-      filteredSearchP99Under20msAt1M: goal(at(1_000_000), (r) => r.tenderbot.searchFiltered.p99 < 20),
+      searchP99Under20msAt100k: goal(
+        at(100_000),
+        (r) => clean(r.tenderbot.search) && r.tenderbot.search.p99 < 20,
+      ),
+      filteredSearchP99Under20msAt100k: goal(
+        at(100_000),
+        (r) => clean(r.tenderbot.searchFiltered) && r.tenderbot.searchFiltered.p99 < 20,
+      ),
+      searchP99Under20msAt1M: goal(
+        at(1_000_000),
+        (r) => clean(r.tenderbot.search) && r.tenderbot.search.p99 < 20,
+      ),
+      filteredSearchP99Under20msAt1M: goal(
+        at(1_000_000),
+        (r) => clean(r.tenderbot.searchFiltered) && r.tenderbot.searchFiltered.p99 < 20,
+      ),
       // Detail reads unchanged by size: the largest size keeps 80 % of the smallest's throughput.
       detailUnchangedBySize:
         largest.tenderbot.detail.requestsPerSecond >= 0.8 * smallest.tenderbot.detail.requestsPerSecond,
@@ -116,6 +136,7 @@ async function benchSize(tenders: number): Promise<SizeResult> {
 
     const tenderbotRequests = requestsFor('/v1', samples, { authorization: `Bearer ${BENCH_KEY}` });
     const search = await measure(server, 'Tenderbot word search', tenderbotRequests.search);
+    const firstFilteredSeconds = await firstFilteredSearch(server);
     const searchFiltered = await measure(server, 'Tenderbot word + filter', tenderbotRequests.filtered());
     const detail = await measure(server, 'Tenderbot detail', tenderbotRequests.detail());
     const serviceRssBytes = residentBytes(server.pid);
@@ -128,23 +149,32 @@ async function benchSize(tenders: number): Promise<SizeResult> {
       'Tenderbot word search, nothing kept',
       tenderbotRequests.search,
     );
+    const firstFilteredNotCachedSeconds = await firstFilteredSearch(server);
     const searchFilteredNotCached = await measure(
       server,
       'Tenderbot word + filter, nothing kept',
       tenderbotRequests.filtered(),
     );
+    const restartedRssBytes = residentBytes(server.pid);
     await server.stop();
 
-    server = await servePlain(db);
+    // The plain server is started afresh for each target: a slow target's backlog (seconds a
+    // query at a million tenders) must not fall on the next one.
     const plainRequests = requestsFor('', samples, {});
-    const plain = {
-      search: await measure(server, 'plain word search', plainRequests.search),
-      searchFiltered: await measure(server, 'plain word + filter', plainRequests.filtered()),
-      detail: await measure(server, 'plain detail', plainRequests.detail()),
+    let plainRssBytes: number | null = null;
+    const plainMeasure = async (name: string, requests: autocannon.Request[]) => {
+      server = await servePlain(db);
+      const figures = await measure(server, name, requests);
+      plainRssBytes = Math.max(plainRssBytes ?? 0, residentBytes(server.pid) ?? 0);
+      await server.stop();
+      server = null;
+      return figures;
     };
-    const plainRssBytes = residentBytes(server.pid);
-    await server.stop();
-    server = null;
+    const plain = {
+      search: await plainMeasure('plain word search', plainRequests.search),
+      searchFiltered: await plainMeasure('plain word + filter', plainRequests.filtered()),
+      detail: await plainMeasure('plain detail', plainRequests.detail()),
+    };
 
     const tenderbot = { search, searchFiltered, detail, searchNotCached, searchFilteredNotCached };
     return {
@@ -152,8 +182,11 @@ async function benchSize(tenders: number): Promise<SizeResult> {
       generationSeconds,
       databaseBytes: fileBytes(db) + fileBytes(`${db}-wal`),
       serviceRssBytes,
+      restartedRssBytes,
       plainRssBytes,
       searchHits,
+      firstFilteredSeconds,
+      firstFilteredNotCachedSeconds,
       tenderbot,
       plain,
       ratios: {
@@ -244,6 +277,23 @@ function requestsFor(prefix: string, samples: Samples, headers: Record<string, s
   };
 }
 
+/** One filtered search, timed alone, before the runs: it reads the filter columns into memory. */
+async function firstFilteredSearch(server: ServedSandbox): Promise<number> {
+  const started = performance.now();
+  const response = await request(
+    `${server.baseUrl}/v1/tenders?q=${encodeURIComponent(WORD)}&region=London&limit=20`,
+    {
+      headers: { authorization: `Bearer ${BENCH_KEY}` },
+      headersTimeout: 300_000,
+      bodyTimeout: 300_000,
+    },
+  );
+  await response.body.text();
+  if (response.statusCode !== 200)
+    throw new Error(`the first filtered search answered ${response.statusCode}`);
+  return Math.round(performance.now() - started) / 1000;
+}
+
 async function measure(
   server: ServedSandbox,
   name: string,
@@ -292,7 +342,7 @@ function printTable(rows: SizeResult[]): void {
   for (const row of rows) {
     const size = n(row.tenders);
     console.log(
-      `| ${size} | setup: generation + first start ${row.generationSeconds.toFixed(1)} s, database ${mb(row.databaseBytes)}, service RSS ${mb(row.serviceRssBytes)} (plain ${mb(row.plainRssBytes)}); "${WORD}" ${n(row.searchHits)} hits | | | | |`,
+      `| ${size} | setup: generation + first start ${row.generationSeconds.toFixed(1)} s, database ${mb(row.databaseBytes)}, service RSS ${mb(row.restartedRssBytes)} restarted, ${mb(row.serviceRssBytes)} after generating and the runs (plain ${mb(row.plainRssBytes)}); first filtered search ${row.firstFilteredSeconds} s (${row.firstFilteredNotCachedSeconds} s after restart); "${WORD}" ${n(row.searchHits)} hits | | | | |`,
     );
     const line = (target: string, tenderbot: Figures, plain: Figures | null, r: Ratio | null) =>
       console.log(

@@ -170,14 +170,27 @@ function readColumns(db: SqliteDatabase): Columns {
     if (!STORED_INSTANT.test(instant)) instantsExact = false;
     return Date.parse(instant) / 1000;
   };
+  // Read from the narrow covering index, not the rows (a fraction of the pages at a million tenders).
   const rows = db
     .prepare(
-      'SELECT sort_key, status, open_until, published_at, deadline, value_amount, region, buyer_id FROM tenders',
+      `SELECT sort_key, status, open_until, published_at, deadline, value_amount, region, buyer_id, id
+       FROM tenders INDEXED BY tenders_filters`,
     )
     .raw(true)
     .iterate() as IterableIterator<
-    [number, string, string | null, string, string | null, number | null, string | null, string | null]
+    [
+      number,
+      string,
+      string | null,
+      string,
+      string | null,
+      number | null,
+      string | null,
+      string | null,
+      string,
+    ]
   >;
+  const keyOfId = new Map<string, number>();
   for (const [
     key,
     statusText,
@@ -187,7 +200,9 @@ function readColumns(db: SqliteDatabase): Columns {
     amount,
     regionText,
     buyerId,
+    id,
   ] of rows) {
+    keyOfId.set(id, key);
     let statusId = statuses.indexOf(statusText);
     if (statusId < 0) statusId = statuses.push(statusText) - 1;
     status[key] = statusId;
@@ -203,15 +218,18 @@ function readColumns(db: SqliteDatabase): Columns {
   }
 
   const cpvIds = new Map<string, number>();
+  // Codes by tender id, mapped to sort keys here: a join would look up every tender by id.
   const pairs = db
-    .prepare('SELECT t.sort_key, c.code FROM tender_cpv c JOIN tenders t ON t.id = c.tender_id')
+    .prepare('SELECT tender_id, code FROM tender_cpv INDEXED BY tender_cpv_by_code')
     .raw(true)
-    .iterate() as IterableIterator<[number, string]>;
+    .iterate() as IterableIterator<[string, string]>;
   let pairKeys: Int32Array = new Int32Array(1024);
   let pairCodes: Int32Array = new Int32Array(1024);
   let pairCount = 0;
   const cpvStart = new Int32Array(size + 1);
-  for (const [key, code] of pairs) {
+  for (const [tenderId, code] of pairs) {
+    const key = keyOfId.get(tenderId);
+    if (key === undefined) continue;
     if (pairCount === pairKeys.length) {
       pairKeys = grow(pairKeys);
       pairCodes = grow(pairCodes);
