@@ -55,6 +55,9 @@ function notFoundSentence(id: string): string {
 const FORBIDDEN_SENTENCE =
   'The service did not let this workspace’s key change this bid: the person who made the key can only view it (or is a viewer in the organisation). Nothing was changed. Ask the bid’s owner to give them edit access, or an admin to connect a key that can edit bids.';
 
+const START_FORBIDDEN_SENTENCE =
+  'The service did not let this workspace’s key start bids: the person who made the key is a viewer in the organisation. Nothing was started. Ask an admin to connect a key made by someone who can edit bids.';
+
 function submittedSentence(current: Pipeline['status'] | null): string {
   return `A bid can only be marked Submitted through the service’s own submission workflow, not from Slack, so nothing was changed${current ? ` (it is still ${STATUS_LABELS[current]})` : ''}. Submit the bid in the service; its card here will then show it.`;
 }
@@ -545,7 +548,7 @@ export async function submitStartBid(
     context.logger.warn({ err: error, teamId: args.teamId }, 'could not start a bid');
     if (error instanceof IdempotencyConflictError)
       return 'This form already started a bid with other details. Close it and click “Start a bid” again for a new one.';
-    if (error instanceof ForbiddenError) return FORBIDDEN_SENTENCE.replace('change this bid', 'start bids');
+    if (error instanceof ForbiddenError) return START_FORBIDDEN_SENTENCE;
     return `${describeFailure(error).sentence} What you typed is kept: submit again when you are ready.`;
   };
   if (quick && 'error' in quick)
