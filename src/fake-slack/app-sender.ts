@@ -122,7 +122,8 @@ export class AppSender {
       enterprise: null,
       is_enterprise_install: false,
       channel: { id: message.channel, name: workspace.channel(message.channel).name },
-      response_url: message.responseUrl,
+      // Slack makes a response_url per click: what it posts is for the person who clicked.
+      response_url: workspace.newResponseUrl(message.channel, userId, message.ts),
       actions: [actionFor(found.element, actionId, found.blockId, workspace.nextTs(), choice)],
       state: { values: {} },
     };

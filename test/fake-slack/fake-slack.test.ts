@@ -221,6 +221,41 @@ describe('what the features need: selects, dates, threads, metadata, view stacks
     ).rejects.toThrow(/no option/);
   });
 
+  it('gives each click its own response_url: an answer through it is for the person who clicked', async () => {
+    const posted = await web.chat.postMessage({
+      channel: 'C0GENERAL',
+      text: 'card',
+      blocks: [
+        {
+          type: 'actions',
+          elements: [
+            { type: 'button', action_id: 'card/act', value: 'v', text: { type: 'plain_text', text: 'Act' } },
+          ],
+        },
+      ],
+    });
+    const message = slack.messagesIn('C0GENERAL').find((candidate) => candidate.ts === posted.ts);
+    expect(message).toBeDefined();
+    if (!message) return;
+    const urls: string[] = [];
+    for (const userId of ['U0MEMBER', 'U0ADMIN']) {
+      await slack.clickInMessage(userId, message, 'card/act');
+      urls.push(lastPayload().response_url);
+    }
+    expect(urls[0]).not.toBe(urls[1]);
+    const answer = await request(urls[0] as string, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'only for the clicker', replace_original: false }),
+    });
+    await answer.body.dump();
+    const seenBy = (userId: string) =>
+      slack.messagesIn('C0GENERAL', userId).filter((candidate) => candidate.text === 'only for the clicker');
+    expect(seenBy('U0MEMBER')).toHaveLength(1);
+    expect(seenBy('U0MEMBER')[0]?.ephemeralTo).toBe('U0MEMBER');
+    expect(seenBy('U0ADMIN')).toEqual([]);
+  });
+
   it('posts replies in a thread, keeps message metadata, and gives a permalink', async () => {
     const metadata = { event_type: 'pipeline_card', event_payload: { pipeline_id: 'p1' } };
     const parent = await web.chat.postMessage({ channel: 'C0BIDS', text: 'card', metadata });
