@@ -141,8 +141,10 @@ export class PublicRecordsReader {
     const conditions: string[] = [];
     const params: Record<string, unknown> = { limit: query.limit, offset: query.offset, now: at };
     const match = wordsToMatchExpression(query.q);
-    if (match && hasFilter(query)) {
-      const found = this.filterIndex.search(match, filtersOf(query), at, query.offset, query.limit);
+    if (match) {
+      const found = hasFilter(query)
+        ? this.filterIndex.search(match, filtersOf(query), at, query.offset, query.limit)
+        : this.filterIndex.searchWords(match, query.offset, query.limit);
       if (found) {
         const rows = this.statements.all<TenderRow>(
           `SELECT ${TENDER_COLUMNS} FROM tenders t WHERE t.sort_key IN (SELECT value FROM json_each(?))

@@ -67,7 +67,7 @@ export class TenderFilterIndex {
     limit: number,
   ): { sortKeys: number[]; total: number } | null {
     this.refresh();
-    const columns = this.columns as Columns;
+    const columns = this.columnsNow();
     const test = compileFilters(columns, filters, now);
     if (test === null) return null;
     const hits = this.hitsOf(match);
@@ -83,14 +83,31 @@ export class TenderFilterIndex {
     return { sortKeys, total };
   }
 
+  /**
+   * An unfiltered word search from the word's kept hits: the page is a slice, the total their
+   * number. An FTS5 prefix query merges every matching term's hits before its first row (93,000
+   * for "cleaning" at a million tenders, about 50 ms), so once per word rather than per search.
+   * Null when hits are not kept (`wordHitsBudget` 0): then SQL reads only the page.
+   */
+  searchWords(match: string, offset: number, limit: number): { sortKeys: number[]; total: number } | null {
+    if (this.wordHitsBudget === 0) return null;
+    this.refresh();
+    const hits = this.hitsOf(match);
+    return { sortKeys: Array.from(hits.subarray(offset, offset + limit)), total: hits.length };
+  }
+
+  private columnsNow(): Columns {
+    if (!this.columns) this.columns = readColumns(this.db);
+    return this.columns;
+  }
+
   /** Empties everything when the public records changed since the columns were read. */
   private refresh(): void {
     const version = publicRecordsVersion(this.db);
-    if (version === this.version && this.columns) return;
+    if (version === this.version) return;
     this.columns = null;
     this.wordHits.clear();
     this.wordHitsHeld = 0;
-    this.columns = readColumns(this.db);
     this.version = version;
   }
 

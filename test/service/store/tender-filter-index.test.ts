@@ -108,6 +108,8 @@ function singleFilters(database: SqliteDatabase): Partial<TenderSearchQuery>[] {
   expect(codes.length).toBeGreaterThan(3);
   const firstCode = codes[0] as string;
   return [
+    // No filter at all: the word's kept hits, sliced (TenderFilterIndex.searchWords).
+    {},
     ...(['open', 'closed', 'awarded', 'cancelled', 'planned'] as const).map((status) => ({ status })),
     ...regions.map((region) => ({ region })),
     { region: (regions[0] as string).toUpperCase() },
@@ -144,7 +146,7 @@ function expectSameAsPlain(reader: PublicRecordsReader, query: TenderSearchQuery
   return plain.total;
 }
 
-describe('filtered word search (TenderFilterIndex) against the plain query on the same data', () => {
+describe('word search with and without filters (TenderFilterIndex) against the plain query on the same data', () => {
   it('gives the same total and the same page for each word with each single filter, at two instants', () => {
     const reader = new PublicRecordsReader(db);
     const filters = singleFilters(db);
@@ -163,7 +165,7 @@ describe('filtered word search (TenderFilterIndex) against the plain query on th
 
   it('pages the same way: every page of a filtered search, and a page past the end', () => {
     const reader = new PublicRecordsReader(db);
-    for (const filter of [{ status: 'closed' as const }, { valueMin: 50_000 }, { cpv: '9' }]) {
+    for (const filter of [{}, { status: 'closed' as const }, { valueMin: 50_000 }, { cpv: '9' }]) {
       const whole = plainSearch(db, { q: 'services', ...filter, limit: 100_000, offset: 0 }, TODAY);
       expect(whole.total).toBeGreaterThan(60);
       const seen: string[] = [];
