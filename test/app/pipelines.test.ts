@@ -54,10 +54,6 @@ async function command(
   return nextFor(on.slack, user, channel, before, `an answer to /tender ${text}`);
 }
 
-/** What the app answered through a click's response_url after `before` such answers (to whoever clicked). */
-function nextResponse(slack: FakeSlack, before: number, what: string) {
-  return eventually(() => slack.callsOf('response_url')[before]?.args as { text: string } | undefined, what);
-}
 const textOf = (message: { blocks: unknown[] }) => JSON.stringify(message.blocks);
 
 /** Every card in the channel that shows the pipeline (posted for everyone, not a thread reply). */
@@ -394,12 +390,11 @@ describe('the pipeline card, live in every channel', () => {
     const before = await service.pipelines.get('pl-bob');
     const card = cardsOf(bot.slack, BIDS, 'pl-bob')[0] as FakeMessage;
     const select = stageSelects(card)[0];
-    // The fake Slack answers a click's response_url in a channel message to no one in particular: read what was sent.
-    const seen = bot.slack.callsOf('response_url').length;
+    const seen = bot.slack.messagesIn(BIDS, GUEST).length;
     await bot.slack.clickInMessage(GUEST, card, select.action_id, {
       selectedOption: optionFor(select, 'Blocked'),
     });
-    const answer = await nextResponse(bot.slack, seen, 'the guest’s answer');
+    const answer = await nextFor(bot.slack, GUEST, BIDS, seen, 'the guest’s answer');
     expect(answer.text).toContain('Guests can read tenders but cannot change bids');
     const byCommand = await command(GUEST, BIDS, 'pipeline archive pl-bob');
     expect(byCommand.text).toContain('cannot archive bids');
@@ -532,11 +527,11 @@ describe('a viewer’s key', () => {
       await viewerBot.slack.slashCommand(MEMBER, BIDS, '/tender', 'pipeline pl-bob');
       const card = await eventually(() => cardsOf(viewerBot.slack, BIDS, 'pl-bob')[0], 'the viewer’s card');
       const select = stageSelects(card)[0];
-      const seen = viewerBot.slack.callsOf('response_url').length;
+      const seen = viewerBot.slack.messagesIn(BIDS, MEMBER).length;
       await viewerBot.slack.clickInMessage(MEMBER, card, select.action_id, {
         selectedOption: optionFor(select, 'Blocked'),
       });
-      const answer = await nextResponse(viewerBot.slack, seen, 'the refusal');
+      const answer = await nextFor(viewerBot.slack, MEMBER, BIDS, seen, 'the refusal');
       expect(answer.text).toContain('The service did not let this workspace’s key change this bid');
       const byCommand = await command(MEMBER, BIDS, 'pipeline archive pl-bob', viewerBot);
       expect(byCommand.text).toContain('Nothing was changed');
