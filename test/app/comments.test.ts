@@ -1,8 +1,5 @@
 import { mkdtempSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { request as undiciRequest } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blockKitProblems, viewProblems } from '../../src/app/blocks/block-kit-limits.ts';
 import { COMMENT_LABELS } from '../../src/app/blocks/comment-modal.ts';
@@ -13,81 +10,16 @@ import type { FakeMessage, FakeView } from '../../src/fake-slack/fake-slack.ts';
 import { eventually, type RunningBot, SIGNING_SECRET, startBot } from '../support/bot.ts';
 import { KEYS, LARGE_FRAMEWORK_ID } from '../support/fixture.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
+import { type ServiceProxy, startServiceProxy } from '../support/service-proxy.ts';
 
 const ADMIN = 'U0ADMIN';
 const MEMBER = 'U0MEMBER';
 const GUEST = 'U0GUEST';
 const CHANNEL = 'C0BIDS';
 
-/**
- * A loopback proxy in front of the real service that can answer 503 to comment posts (the
- * service itself never sees them), as test/support/fault-server.ts does for the client's tests.
- */
-interface FaultProxy {
-  url: string;
-  failCommentPosts: boolean;
-  /** Holds each comment post this long before passing it on (a slow service). */
-  delayCommentPostsMs: number;
-  commentPostsSeen: number;
-  stop(): Promise<void>;
-}
-
-async function startFaultProxy(target: string): Promise<FaultProxy> {
-  const proxy: FaultProxy = {
-    url: '',
-    failCommentPosts: false,
-    delayCommentPostsMs: 0,
-    commentPostsSeen: 0,
-    stop: async () => undefined,
-  };
-  const server: Server = createServer(async (incoming, outgoing) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of incoming) chunks.push(chunk as Buffer);
-    const isCommentPost = incoming.method === 'POST' && (incoming.url ?? '').startsWith('/v1/comments');
-    if (isCommentPost) proxy.commentPostsSeen++;
-    if (isCommentPost && proxy.failCommentPosts) {
-      outgoing.writeHead(503, { 'content-type': 'application/problem+json' });
-      outgoing.end(
-        JSON.stringify({
-          type: 'about:blank',
-          title: 'Unavailable',
-          status: 503,
-          code: 'unavailable',
-          detail: 'down',
-        }),
-      );
-      return;
-    }
-    if (isCommentPost && proxy.delayCommentPostsMs > 0)
-      await new Promise((resolve) => setTimeout(resolve, proxy.delayCommentPostsMs));
-    const headers = { ...incoming.headers };
-    delete headers.host;
-    delete headers.connection;
-    const answer = await undiciRequest(`${target}${incoming.url}`, {
-      method: incoming.method as 'GET',
-      headers,
-      body: chunks.length ? Buffer.concat(chunks) : undefined,
-    });
-    const body = Buffer.from(await answer.body.arrayBuffer());
-    const passed: Record<string, string> = {};
-    for (const [name, value] of Object.entries(answer.headers))
-      if (typeof value === 'string' && !['transfer-encoding', 'connection', 'keep-alive'].includes(name))
-        passed[name] = value;
-    outgoing.writeHead(answer.statusCode, passed);
-    outgoing.end(body);
-  });
-  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
-  proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  proxy.stop = () =>
-    new Promise((done) => {
-      server.closeAllConnections();
-      server.close(() => done());
-    });
-  return proxy;
-}
-
 let sandbox: TestSandbox;
-let proxy: FaultProxy;
+/** Fails or holds comment posts on cue. */
+let proxy: ServiceProxy;
 let bot: RunningBot;
 let service: ProcurementClient;
 /** Every view the app answered a submission with (they are not Web API calls), for the validator. */
@@ -95,7 +27,10 @@ const answeredViews: unknown[] = [];
 
 beforeAll(async () => {
   sandbox = await startTestSandbox();
-  proxy = await startFaultProxy(sandbox.baseUrl);
+  proxy = await startServiceProxy(
+    sandbox.baseUrl,
+    (method, url) => method === 'POST' && url.startsWith('/v1/comments'),
+  );
   bot = await startBot({
     serviceUrl: proxy.url,
     defaultKey: KEYS.carolMemberAcme,
@@ -274,18 +209,18 @@ describe('the comment modal', () => {
     const modal = await openModal(MEMBER, results);
     const before = (await threadIn('tender', target.id)).length;
     const text = 'A long considered comment\nwith two lines that must not be lost.';
-    proxy.failCommentPosts = true;
-    const seen = proxy.commentPostsSeen;
+    proxy.fail = true;
+    const seen = proxy.seen;
     let answer: Awaited<ReturnType<typeof submit>>;
     const started = Date.now();
     try {
       answer = await submit(MEMBER, modal, { 'comment/text': text });
     } finally {
-      proxy.failCommentPosts = false;
+      proxy.fail = false;
     }
     // Acknowledged within Slack's 3 s even after the client's retries.
     expect(Date.now() - started).toBeLessThan(2900);
-    expect(proxy.commentPostsSeen).toBeGreaterThan(seen);
+    expect(proxy.seen).toBeGreaterThan(seen);
     expect(answer.json?.response_action).toBe('update');
     const stillOpen = bot.slack.openModals(MEMBER).find((view) => view.id === modal.id);
     expect(stillOpen).toBeTruthy();
@@ -328,13 +263,13 @@ describe('a slow service', () => {
     const target = commentValueIn(results);
     const modal = await openModal(MEMBER, results);
     const before = (await threadIn('tender', target.id)).length;
-    proxy.delayCommentPostsMs = 3500;
+    proxy.delayMs = 3500;
     const started = Date.now();
     let answer: Awaited<ReturnType<typeof submit>>;
     try {
       answer = await submit(MEMBER, modal, { 'comment/text': 'Posted through a slow service' });
     } finally {
-      proxy.delayCommentPostsMs = 0;
+      proxy.delayMs = 0;
     }
     expect(Date.now() - started).toBeLessThan(2900);
     expect(answer.json?.response_action).toBe('update');

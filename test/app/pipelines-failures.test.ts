@@ -1,8 +1,5 @@
 import { mkdtempSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { request as undiciRequest } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { viewProblems } from '../../src/app/blocks/block-kit-limits.ts';
 import { PipelineIds } from '../../src/app/ids.ts';
@@ -11,82 +8,23 @@ import type { FakeView } from '../../src/fake-slack/fake-slack.ts';
 import { eventually, type RunningBot, startBot } from '../support/bot.ts';
 import { KEYS, TENDER_B } from '../support/fixture.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
+import { type ServiceProxy, startServiceProxy } from '../support/service-proxy.ts';
 
 const MEMBER = 'U0MEMBER';
 const CHANNEL = 'C0BIDS';
 
-/** A loopback proxy in front of the real service that can fail or hold pipeline creations. */
-interface CreationProxy {
-  url: string;
-  fail: boolean;
-  delayMs: number;
-  creationsSeen: number;
-  stop(): Promise<void>;
-}
-
-async function startCreationProxy(target: string): Promise<CreationProxy> {
-  const proxy: CreationProxy = {
-    url: '',
-    fail: false,
-    delayMs: 0,
-    creationsSeen: 0,
-    stop: async () => undefined,
-  };
-  const server: Server = createServer(async (incoming, outgoing) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of incoming) chunks.push(chunk as Buffer);
-    const creation = incoming.method === 'POST' && incoming.url === '/v1/pipelines';
-    if (creation) {
-      proxy.creationsSeen++;
-      if (proxy.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, proxy.delayMs));
-      if (proxy.fail) {
-        outgoing.writeHead(503, { 'content-type': 'application/problem+json' });
-        outgoing.end(
-          JSON.stringify({
-            type: 'about:blank',
-            title: 'Unavailable',
-            status: 503,
-            code: 'unavailable',
-            detail: 'down',
-          }),
-        );
-        return;
-      }
-    }
-    const headers = { ...incoming.headers };
-    delete headers.host;
-    delete headers.connection;
-    const answer = await undiciRequest(`${target}${incoming.url}`, {
-      method: incoming.method as 'GET',
-      headers,
-      body: chunks.length ? Buffer.concat(chunks) : undefined,
-    });
-    const body = Buffer.from(await answer.body.arrayBuffer());
-    const passed: Record<string, string> = {};
-    for (const [name, value] of Object.entries(answer.headers))
-      if (typeof value === 'string' && !['transfer-encoding', 'connection', 'keep-alive'].includes(name))
-        passed[name] = value;
-    outgoing.writeHead(answer.statusCode, passed);
-    outgoing.end(body);
-  });
-  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
-  proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  proxy.stop = () =>
-    new Promise((done) => {
-      server.closeAllConnections();
-      server.close(() => done());
-    });
-  return proxy;
-}
-
 let sandbox: TestSandbox;
-let proxy: CreationProxy;
+/** Fails or holds pipeline creations on cue. */
+let proxy: ServiceProxy;
 let bot: RunningBot;
 let service: ProcurementClient;
 
 beforeAll(async () => {
   sandbox = await startTestSandbox();
-  proxy = await startCreationProxy(sandbox.baseUrl);
+  proxy = await startServiceProxy(
+    sandbox.baseUrl,
+    (method, url) => method === 'POST' && url === '/v1/pipelines',
+  );
   bot = await startBot({
     serviceUrl: proxy.url,
     defaultKey: KEYS.carolMemberAcme,
@@ -135,9 +73,9 @@ describe('start a bid while the service fails or is slow', () => {
       [PipelineIds.stagesInput]: 'Qualify | 1\nWrite | 4',
     };
     proxy.fail = true;
-    const seen = proxy.creationsSeen;
+    const seen = proxy.seen;
     const answer = await bot.slack.submitView(MEMBER, form.id, typed);
-    expect(proxy.creationsSeen).toBeGreaterThan(seen);
+    expect(proxy.seen).toBeGreaterThan(seen);
     expect(answer.json.response_action).toBe('errors');
     expect(answer.json.errors[PipelineIds.nameBlock]).toContain('What you typed is kept');
     expect(bot.slack.openModals(MEMBER).map((view) => view.id)).toContain(form.id);

@@ -1,0 +1,71 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { request as undiciRequest } from 'undici';
+
+/**
+ * A loopback proxy in front of the real service that can hold and/or answer 503 to the requests
+ * it picks (the service itself never sees a failed one); every other request passes unchanged.
+ * test/support/fault-server.ts plays a whole scripted server instead, for the client's own tests.
+ */
+export interface ServiceProxy {
+  url: string;
+  /** Answers each picked request with 503 (after any delay) instead of passing it on. */
+  fail: boolean;
+  /** Holds each picked request this long first (a slow service). */
+  delayMs: number;
+  /** How many picked requests arrived. */
+  seen: number;
+  stop(): Promise<void>;
+}
+
+const UNAVAILABLE = {
+  type: 'about:blank',
+  title: 'Unavailable',
+  status: 503,
+  code: 'unavailable',
+  detail: 'down',
+};
+
+/** Starts a proxy to `target` whose faults apply to the requests `picks` (method, url) chooses. */
+export async function startServiceProxy(
+  target: string,
+  picks: (method: string, url: string) => boolean,
+): Promise<ServiceProxy> {
+  const proxy: ServiceProxy = { url: '', fail: false, delayMs: 0, seen: 0, stop: async () => undefined };
+  const server: Server = createServer(async (incoming, outgoing) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of incoming) chunks.push(chunk as Buffer);
+    if (picks(incoming.method ?? '', incoming.url ?? '')) {
+      proxy.seen++;
+      if (proxy.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, proxy.delayMs));
+      if (proxy.fail) {
+        outgoing.writeHead(503, { 'content-type': 'application/problem+json' });
+        outgoing.end(JSON.stringify(UNAVAILABLE));
+        return;
+      }
+    }
+    const headers = { ...incoming.headers };
+    delete headers.host;
+    delete headers.connection;
+    const answer = await undiciRequest(`${target}${incoming.url}`, {
+      method: incoming.method as 'GET',
+      headers,
+      body: chunks.length ? Buffer.concat(chunks) : undefined,
+    });
+    const body = Buffer.from(await answer.body.arrayBuffer());
+    const passed: Record<string, string> = {};
+    for (const [name, value] of Object.entries(answer.headers))
+      if (typeof value === 'string' && !['transfer-encoding', 'connection', 'keep-alive'].includes(name))
+        passed[name] = value;
+    outgoing.writeHead(answer.statusCode, passed);
+    outgoing.end(body);
+  });
+  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+  proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  proxy.stop = () =>
+    new Promise((done) => {
+      server.closeAllConnections();
+      server.close(() => done());
+    });
+  return proxy;
+}
