@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blockKitProblems, viewProblems } from '../../src/app/blocks/block-kit-limits.ts';
@@ -10,7 +10,7 @@ import {
   eventually,
   type RunningBot,
   SIGNING_SECRET,
-  startBot,
+  startBotAsCarol,
   tenderCommand,
 } from '../support/bot.ts';
 import { KEYS, TENDER_A } from '../support/fixture.ts';
@@ -43,11 +43,7 @@ beforeAll(async () => {
     })}\n`,
   );
   await importOcdsFiles(sandbox.db, [file]);
-  bot = await startBot({
-    serviceUrl: sandbox.baseUrl,
-    defaultKey: KEYS.carolMemberAcme,
-    databasePath: join(mkdtempSync(join(sandbox.dir, 'bot-')), 'bot.db'),
-  });
+  bot = await startBotAsCarol(sandbox);
   service = new ProcurementClient({ baseUrl: sandbox.baseUrl, apiKey: KEYS.carolMemberAcme });
 });
 

@@ -7,7 +7,7 @@ import { DELETE_REFUSAL, STALE_MODAL_SENTENCE } from '../../src/app/features/com
 import { ProcurementClient } from '../../src/client/procurement-client.ts';
 import type { Comment } from '../../src/contract/schemas.ts';
 import type { FakeMessage, FakeView } from '../../src/fake-slack/fake-slack.ts';
-import { eventually, type RunningBot, SIGNING_SECRET, startBot } from '../support/bot.ts';
+import { eventually, type RunningBot, SIGNING_SECRET, startBot, startBotAsCarol } from '../support/bot.ts';
 import { KEYS, LARGE_FRAMEWORK_ID } from '../support/fixture.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
 import { type ServiceProxy, startServiceProxy } from '../support/service-proxy.ts';
@@ -31,11 +31,7 @@ beforeAll(async () => {
     sandbox.baseUrl,
     (method, url) => method === 'POST' && url.startsWith('/v1/comments'),
   );
-  bot = await startBot({
-    serviceUrl: proxy.url,
-    defaultKey: KEYS.carolMemberAcme,
-    databasePath: join(mkdtempSync(join(sandbox.dir, 'bot-')), 'bot.db'),
-  });
+  bot = await startBotAsCarol(sandbox, proxy.url);
   service = new ProcurementClient({ baseUrl: sandbox.baseUrl, apiKey: KEYS.carolMemberAcme });
 }, 60_000);
 

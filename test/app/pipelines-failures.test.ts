@@ -1,11 +1,9 @@
-import { mkdtempSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { viewProblems } from '../../src/app/blocks/block-kit-limits.ts';
 import { PipelineIds } from '../../src/app/ids.ts';
 import { ProcurementClient } from '../../src/client/procurement-client.ts';
 import type { FakeView } from '../../src/fake-slack/fake-slack.ts';
-import { eventually, type RunningBot, startBot } from '../support/bot.ts';
+import { eventually, type RunningBot, startBotAsCarol } from '../support/bot.ts';
 import { KEYS, TENDER_B } from '../support/fixture.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
 import { type ServiceProxy, startServiceProxy } from '../support/service-proxy.ts';
@@ -25,11 +23,7 @@ beforeAll(async () => {
     sandbox.baseUrl,
     (method, url) => method === 'POST' && url === '/v1/pipelines',
   );
-  bot = await startBot({
-    serviceUrl: proxy.url,
-    defaultKey: KEYS.carolMemberAcme,
-    databasePath: join(mkdtempSync(join(sandbox.dir, 'bot-')), 'bot.db'),
-  });
+  bot = await startBotAsCarol(sandbox, proxy.url);
   service = new ProcurementClient({ baseUrl: sandbox.baseUrl, apiKey: KEYS.carolMemberAcme });
 }, 60_000);
 

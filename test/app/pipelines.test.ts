@@ -6,7 +6,14 @@ import { PipelineIds } from '../../src/app/ids.ts';
 import { ProcurementClient } from '../../src/client/procurement-client.ts';
 import type { Pipeline } from '../../src/contract/schemas.ts';
 import type { FakeMessage, FakeSlack } from '../../src/fake-slack/fake-slack.ts';
-import { BOT_TOKEN, eventually, type RunningBot, SIGNING_SECRET, startBot } from '../support/bot.ts';
+import {
+  BOT_TOKEN,
+  eventually,
+  type RunningBot,
+  SIGNING_SECRET,
+  startBot,
+  startBotAsCarol,
+} from '../support/bot.ts';
 import { KEYS, TENDER_A } from '../support/fixture.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
 
@@ -24,11 +31,7 @@ let service: ProcurementClient;
 
 beforeAll(async () => {
   sandbox = await startTestSandbox();
-  bot = await startBot({
-    serviceUrl: sandbox.baseUrl,
-    defaultKey: KEYS.carolMemberAcme,
-    databasePath: join(mkdtempSync(join(sandbox.dir, 'bot-')), 'bot.db'),
-  });
+  bot = await startBotAsCarol(sandbox);
   service = new ProcurementClient({ baseUrl: sandbox.baseUrl, apiKey: KEYS.carolMemberAcme });
 }, 60_000);
 

@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
 import { request } from 'undici';
 import { type FakeMessage, FakeSlack } from '../../src/fake-slack/fake-slack.ts';
+import { KEYS } from './fixture.ts';
 import { startTenderbot } from './process.ts';
+import type { TestSandbox } from './sandbox.ts';
 
 export const BOT_TOKEN = `xoxb-test-${randomBytes(12).toString('hex')}`;
 export const SIGNING_SECRET = `signing-${randomBytes(12).toString('hex')}`;
@@ -65,6 +69,19 @@ export async function startBot(env: {
       if (!env.slack) await slack.stop();
     },
   };
+}
+
+/**
+ * Starts the bot on a test sandbox as Carol (a member of Acme, with edit access to pl-bob), with a
+ * database of its own in a new folder under the sandbox's. `serviceUrl` is the sandbox's unless a
+ * proxy stands in front of it.
+ */
+export function startBotAsCarol(sandbox: TestSandbox, serviceUrl = sandbox.baseUrl): Promise<RunningBot> {
+  return startBot({
+    serviceUrl,
+    defaultKey: KEYS.carolMemberAcme,
+    databasePath: join(mkdtempSync(join(sandbox.dir, 'bot-')), 'bot.db'),
+  });
 }
 
 /** Waits until `check` returns something (the app answers through response_url after its ack). */
