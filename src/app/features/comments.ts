@@ -23,6 +23,7 @@ import { decode, encodeKept, StaleValueError } from '../state/codec.ts';
 import type { CommentModalMetadata } from './comment-values.ts';
 import type { FeatureContext, Request } from './feature-context.ts';
 import { reply } from './feature-context.ts';
+import { withinBudget } from './within-budget.ts';
 
 /** What "Comment" was clicked on. */
 export interface CommentTarget {
@@ -398,18 +399,7 @@ export async function submitComment(
     });
     return comment;
   };
-  const outcome: Promise<{ comment: Comment } | { error: unknown }> = post().then(
-    (comment) => ({ comment }),
-    (error: unknown) => ({ error }),
-  );
-  let timer: NodeJS.Timeout | undefined;
-  const quick = await Promise.race([
-    outcome,
-    new Promise<null>((resolve) => {
-      timer = setTimeout(() => resolve(null), budgetMs);
-    }),
-  ]);
-  clearTimeout(timer);
+  const { quick, outcome } = await withinBudget(post(), budgetMs);
   const name = state.n ?? `this ${ENTITY_NOUNS[state.e]}`;
   const problemOf = (error: unknown): { field: string | null; sentence: string } => {
     context.logger.warn({ err: error, teamId: args.teamId, what: 'comment' }, 'could not post a comment');
@@ -437,7 +427,7 @@ export async function submitComment(
     refilledView(args.view, { text: args.text, parentId: args.parentValue, problem });
 
   if (quick) {
-    if ('comment' in quick) {
+    if ('value' in quick) {
       await ack();
       await tellPosted(context, slack, args.userId, state, name);
       return;
@@ -450,7 +440,7 @@ export async function submitComment(
   const result = await outcome;
   if (!args.viewId) return;
   const view =
-    'comment' in result
+    'value' in result
       ? commentPostedView(args.privateMetadata, name)
       : refill(problemOf(result.error).sentence);
   await slack.views
@@ -458,7 +448,7 @@ export async function submitComment(
     .catch((error) =>
       context.logger.warn({ err: error, teamId: args.teamId }, 'could not update the comment modal'),
     );
-  if ('comment' in result) await tellPosted(context, slack, args.userId, state, name);
+  if ('value' in result) await tellPosted(context, slack, args.userId, state, name);
 }
 
 /** "Posted": in the channel the modal was opened from (only to them), else by direct message. */

@@ -18,6 +18,7 @@ import { decodeText, encode } from '../state/codec.ts';
 import type { FeatureContext, Request } from './feature-context.ts';
 import { reply } from './feature-context.ts';
 import { publishHome } from './home.ts';
+import { withinBudget } from './within-budget.ts';
 
 /** Workspace owners and admins may connect a key, and so may whoever connected the current one. */
 export async function mayManageKey(
@@ -66,28 +67,13 @@ export async function submitConnectWithinBudget(
   ack: (answer?: unknown) => Promise<void>,
   budgetMs = CONNECT_ACK_BUDGET_MS,
 ): Promise<void> {
-  const outcome: Promise<{ answer: SubmissionAnswer } | { error: unknown }> = submitConnectModal(
-    context,
-    slack,
-    args,
-  ).then(
-    (answer) => ({ answer }),
-    (error: unknown) => ({ error }),
-  );
-  let timer: NodeJS.Timeout | undefined;
-  const quick = await Promise.race([
-    outcome,
-    new Promise<null>((resolve) => {
-      timer = setTimeout(() => resolve(null), budgetMs);
-    }),
-  ]);
-  clearTimeout(timer);
+  const { quick, outcome } = await withinBudget(submitConnectModal(context, slack, args), budgetMs);
   const problemOf = (result: { error: unknown }) => {
     context.logger.warn({ err: result.error, teamId: args.teamId }, 'the connect check failed');
     return describeFailure(result.error).sentence;
   };
   if (quick) {
-    if ('answer' in quick) return ack(quick.answer ?? undefined);
+    if ('value' in quick) return ack(quick.value ?? undefined);
     return ack({ response_action: 'errors', errors: { [ConnectIds.keyBlock]: problemOf(quick) } });
   }
   await ack({ response_action: 'update', view: connectCheckingView() });
@@ -95,8 +81,8 @@ export async function submitConnectWithinBudget(
   const problem =
     'error' in result
       ? problemOf(result)
-      : result.answer
-        ? Object.values(result.answer.errors).join(' ')
+      : result.value
+        ? Object.values(result.value.errors).join(' ')
         : null;
   if (!args.viewId) return;
   const view = problem

@@ -38,6 +38,7 @@ import {
   parseNotesSubmission,
   parseStartBidSubmission,
 } from './pipeline-submissions.ts';
+import { withinBudget } from './within-budget.ts';
 
 /** Where a click came from: the card's message in a channel (null for an ephemeral one). */
 export type CardPlace = { channelId: string; ts: string } | null;
@@ -532,18 +533,7 @@ export async function submitStartBid(
       () => creating.delete(meta.k),
     );
   }
-  const settled = outcome.then(
-    (pipeline) => ({ pipeline }),
-    (error: unknown) => ({ error }),
-  );
-  let timer: NodeJS.Timeout | undefined;
-  const quick = await Promise.race([
-    settled,
-    new Promise<null>((resolve) => {
-      timer = setTimeout(() => resolve(null), budgetMs);
-    }),
-  ]);
-  clearTimeout(timer);
+  const { quick, outcome: settled } = await withinBudget(outcome, budgetMs);
   const problemOf = (error: unknown) => {
     context.logger.warn({ err: error, teamId: args.teamId }, 'could not start a bid');
     if (error instanceof IdempotencyConflictError)
@@ -580,15 +570,15 @@ export async function submitStartBid(
       .catch(() => undefined);
   // One card per creation: the first submission posts it, a repeat finds it remembered.
   if (!first) return;
-  const known = await context.store.pipelineMessages(args.teamId, result.pipeline.id);
+  const known = await context.store.pipelineMessages(args.teamId, result.value.id);
   if (known.some((place) => place.channelId === meta.c)) return;
-  await postPipelineCard(context, slack, args.teamId, meta.c || args.userId, result.pipeline).catch(
+  await postPipelineCard(context, slack, args.teamId, meta.c || args.userId, result.value).catch(
     async (error) => {
       context.logger.warn({ err: error, teamId: args.teamId }, 'could not post a new bid’s card');
       await slack.chat
         .postMessage({
           channel: args.userId,
-          text: `The bid “${escapeMrkdwn(result.pipeline.name)}” is started, but its card could not be posted in the channel (invite Tenderbot there first). \`/tender pipeline ${result.pipeline.id}\` posts it.`,
+          text: `The bid “${escapeMrkdwn(result.value.name)}” is started, but its card could not be posted in the channel (invite Tenderbot there first). \`/tender pipeline ${result.value.id}\` posts it.`,
         })
         .catch(() => undefined);
     },
@@ -688,20 +678,13 @@ export async function submitStageNotes(
       errors: { [PipelineIds.notesBlock]: 'Guests can read bids but cannot change them.' },
     });
   const { client } = await context.clients.forTeam(args.teamId);
-  const write = client.pipelines
-    .updateStage(meta.p, meta.s, { notes: fields.notes.trim() || null, dueDate: fields.dueDate })
-    .then(
-      (stage) => ({ stage }),
-      (error: unknown) => ({ error }),
-    );
-  let timer: NodeJS.Timeout | undefined;
-  const quick = await Promise.race([
-    write,
-    new Promise<null>((resolve) => {
-      timer = setTimeout(() => resolve(null), budgetMs);
+  const { quick, outcome: write } = await withinBudget(
+    client.pipelines.updateStage(meta.p, meta.s, {
+      notes: fields.notes.trim() || null,
+      dueDate: fields.dueDate,
     }),
-  ]);
-  clearTimeout(timer);
+    budgetMs,
+  );
   const problemOf = (error: unknown) => {
     context.logger.warn({ err: error, teamId: args.teamId }, 'could not save a stage’s notes');
     if (error instanceof ForbiddenError) return FORBIDDEN_SENTENCE;
@@ -728,6 +711,6 @@ export async function submitStageNotes(
       context,
       slack,
       place,
-      `<@${args.userId}> updated the notes and due date of ${safeText(result.stage.name, 200)}`,
+      `<@${args.userId}> updated the notes and due date of ${safeText(result.value.name, 200)}`,
     );
 }
