@@ -28,7 +28,7 @@ import {
 import { section } from '../blocks/tender-card.ts';
 import { PipelineIds } from '../ids.ts';
 import { describeFailure } from '../services/describe-failure.ts';
-import { decode, encodeKept, type StateOf } from '../state/codec.ts';
+import { type ActionKind, decode, encodeKept, type StateOf } from '../state/codec.ts';
 import type { FeatureContext, Request } from './feature-context.ts';
 import { refuseGuests, reply } from './feature-context.ts';
 import { postPipelineCard, redrawEverywhere, threadLine } from './pipeline-live.ts';
@@ -463,6 +463,25 @@ export async function openStartBidModal(
 
 type ViewAck = (answer?: unknown) => Promise<void>;
 
+/**
+ * A pipeline modal's metadata, or null once the submission is answered with `stale` (the form
+ * replaced by a sentence) because the metadata is out of date or was changed.
+ */
+async function modalStateOr<K extends ActionKind>(
+  context: FeatureContext,
+  kind: K,
+  privateMetadata: string,
+  ack: ViewAck,
+  stale: { title: string; sentence: string },
+): Promise<StateOf<K> | null> {
+  try {
+    return await decode(kind, privateMetadata, context.store, context.clock());
+  } catch {
+    await ack({ response_action: 'update', view: sentenceView(stale.title, stale.sentence) });
+    return null;
+  }
+}
+
 /** Creations under way, by idempotency key: a double submit waits for the first instead of posting twice. */
 const creating = new Map<string, Promise<Pipeline>>();
 
@@ -484,18 +503,11 @@ export async function submitStartBid(
   ack: ViewAck,
   budgetMs = SUBMIT_BUDGET_MS,
 ): Promise<void> {
-  let meta: StateOf<'startBidModal'>;
-  try {
-    meta = await decode('startBidModal', args.privateMetadata, context.store, context.clock());
-  } catch {
-    return ack({
-      response_action: 'update',
-      view: sentenceView(
-        'Start a bid',
-        'This form is out of date. Close it and click “Start a bid” on the tender again.',
-      ),
-    });
-  }
+  const meta = await modalStateOr(context, 'startBidModal', args.privateMetadata, ack, {
+    title: 'Start a bid',
+    sentence: 'This form is out of date. Close it and click “Start a bid” on the tender again.',
+  });
+  if (!meta) return;
   const fields = parseStartBidSubmission(args.values);
   const checked = checkStartBid(fields);
   if (!checked.ok) return ack({ response_action: 'errors', errors: checked.errors });
@@ -649,18 +661,11 @@ export async function submitStageNotes(
   ack: ViewAck,
   budgetMs = SUBMIT_BUDGET_MS,
 ): Promise<void> {
-  let meta: StateOf<'stageNotesModal'>;
-  try {
-    meta = await decode('stageNotesModal', args.privateMetadata, context.store, context.clock());
-  } catch {
-    return ack({
-      response_action: 'update',
-      view: sentenceView(
-        'Notes and due date',
-        'This form is out of date. Close it and open it again from the card.',
-      ),
-    });
-  }
+  const meta = await modalStateOr(context, 'stageNotesModal', args.privateMetadata, ack, {
+    title: 'Notes and due date',
+    sentence: 'This form is out of date. Close it and open it again from the card.',
+  });
+  if (!meta) return;
   const fields = parseNotesSubmission(args.values);
   if (!isDay(fields.dueDate))
     return ack({
