@@ -1,5 +1,4 @@
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
-import { parseCommentSubmission } from '../features/comment-submission.ts';
 import {
   type CommentSubmissionAnswer,
   deleteFromModal,
@@ -10,6 +9,7 @@ import {
 import type { FeatureContext } from '../features/feature-context.ts';
 import { CommentIds } from '../ids.ts';
 import { decode } from '../state/codec.ts';
+import { parseCommentSubmission } from '../state/modal-submissions.ts';
 import { buttonValue, onAction } from './on-action.ts';
 
 /**

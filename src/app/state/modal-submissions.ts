@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConnectIds } from '../ids.ts';
+import { CommentIds, ConnectIds } from '../ids.ts';
 
 /**
  * Every modal's submission, read from `view.state.values` by one schema per modal, here and
@@ -36,4 +36,45 @@ export type ConnectSubmitted = z.output<typeof ConnectSubmission>;
 export function parseConnectSubmission(values: unknown): ConnectSubmitted {
   const parsed = ConnectSubmission.safeParse(values ?? {});
   return parsed.success ? parsed.data : { key: '', serviceUrl: '' };
+}
+
+/**
+ * The comment modal: its text, and the reply choice as the option's value (decoded by the codec
+ * later; null when no reply is chosen).
+ */
+export const CommentSubmission = z
+  .object({
+    [CommentIds.textBlock]: textInput(CommentIds.textInput),
+    [CommentIds.parentBlock]: z
+      .object({
+        [CommentIds.parentInput]: z
+          .object({
+            selected_option: z
+              .object({ value: z.string().max(2000) })
+              .loose()
+              .nullish(),
+          })
+          .loose()
+          .optional(),
+      })
+      .loose()
+      .optional(),
+  })
+  .loose()
+  .transform((values) => {
+    const parentBlock = values[CommentIds.parentBlock] as
+      | Record<string, { selected_option?: { value: string } | null } | undefined>
+      | undefined;
+    return {
+      text: values[CommentIds.textBlock] as string,
+      parentValue: parentBlock?.[CommentIds.parentInput]?.selected_option?.value ?? null,
+    };
+  });
+
+export type CommentSubmitted = z.output<typeof CommentSubmission>;
+
+/** The comment modal's fields; anything unreadable reads as empty, which the submission then asks for. */
+export function parseCommentSubmission(values: unknown): CommentSubmitted {
+  const parsed = CommentSubmission.safeParse(values ?? {});
+  return parsed.success ? parsed.data : { text: '', parentValue: null };
 }

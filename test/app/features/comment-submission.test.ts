@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { parseCommentSubmission } from '../../../src/app/features/comment-submission.ts';
 import { candidateTargets, submissionKey } from '../../../src/app/features/comments.ts';
+import { parseCommentSubmission } from '../../../src/app/state/modal-submissions.ts';
 
 describe('submissionKey', () => {
   const modalKey = '1b4e28ba-2fa1-41d2-883f-0016d3cca427';
