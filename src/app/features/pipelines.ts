@@ -395,6 +395,27 @@ export async function setArchived(
 // ---------------------------------------------------------------------------------------------
 // "Start a bid"
 
+type ViewUpdate = (view: object) => Promise<unknown>;
+
+/** Opens `loading` at once (a trigger_id lasts 3 s); the function it gives replaces that view. */
+async function openLoadingModal(request: Request, triggerId: string, loading: object): Promise<ViewUpdate> {
+  const opened = await request.slack.views.open({ trigger_id: triggerId, view: loading as never });
+  const viewId = opened.view?.id as string;
+  return (view) => request.slack.views.update({ view_id: viewId, view: view as never });
+}
+
+/** For a guest, replaces the opened modal with `refusal` and says true; false for anyone else. */
+async function guestGetsSentence(
+  context: FeatureContext,
+  request: Request,
+  update: ViewUpdate,
+  refusal: { title: string; sentence: string },
+): Promise<boolean> {
+  if (!(await context.users.facts(request.userId)).isGuest) return false;
+  await update(sentenceView(refusal.title, refusal.sentence));
+  return true;
+}
+
 /** "Start a bid" on a tender card: the modal opens at once (loading), then is filled from the tender. */
 export async function openStartBidModal(
   context: FeatureContext,
@@ -409,21 +430,15 @@ export async function openStartBidModal(
     context.store,
     context.clock(),
   );
-  const opened = await request.slack.views.open({
-    trigger_id: args.triggerId,
-    view: startBidLoadingView(metadata) as never,
-  });
-  const viewId = opened.view?.id as string;
-  const update = (view: object) => request.slack.views.update({ view_id: viewId, view: view as never });
-  if ((await context.users.facts(request.userId)).isGuest) {
-    await update(
-      sentenceView(
-        'Start a bid',
+  const update = await openLoadingModal(request, args.triggerId, startBidLoadingView(metadata));
+  if (
+    await guestGetsSentence(context, request, update, {
+      title: 'Start a bid',
+      sentence:
         'Guests can read bids but cannot start them. Ask a member of the workspace to start it for you.',
-      ),
-    );
+    })
+  )
     return;
-  }
   const { client } = await context.clients.forTeam(request.teamId);
   try {
     const tender = await client.tenders.get(args.tenderId);
@@ -605,21 +620,14 @@ export async function openStageNotes(
   request: Request,
   args: { triggerId: string; ref: StateOf<'pipelineStage'>; place: CardPlace },
 ): Promise<void> {
-  const opened = await request.slack.views.open({
-    trigger_id: args.triggerId,
-    view: stageNotesLoadingView() as never,
-  });
-  const viewId = opened.view?.id as string;
-  const update = (view: object) => request.slack.views.update({ view_id: viewId, view: view as never });
-  if ((await context.users.facts(request.userId)).isGuest) {
-    await update(
-      sentenceView(
-        'Notes and due date',
-        'Guests can read bids but cannot change them. Ask a member of the workspace.',
-      ),
-    );
+  const update = await openLoadingModal(request, args.triggerId, stageNotesLoadingView());
+  if (
+    await guestGetsSentence(context, request, update, {
+      title: 'Notes and due date',
+      sentence: 'Guests can read bids but cannot change them. Ask a member of the workspace.',
+    })
+  )
     return;
-  }
   const { client } = await context.clients.forTeam(request.teamId);
   let pipeline: Pipeline;
   try {
