@@ -2,6 +2,7 @@ import type { Comment } from '../../contract/schemas.ts';
 import { CommentIds } from '../ids.ts';
 import type { CommentEntityType } from '../listeners/button-values.ts';
 import { encodeIfFits } from '../state/codec.ts';
+import { formatDayOf, formatTimeOf } from './formats.ts';
 import { clip, safeText } from './mrkdwn.ts';
 import { type Block, commentButton, contextLine, section } from './tender-card.ts';
 
@@ -46,14 +47,7 @@ export function threadOrder(comments: readonly Comment[]): ThreadEntry[] {
 export function formatCommentTime(instant: string): string {
   const date = new Date(instant);
   if (Number.isNaN(date.getTime())) return safeText(instant, 40);
-  const day = date.toLocaleDateString('en-GB', {
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });
-  const time = date.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
-  return `${day}, ${time} UTC`;
+  return `${formatDayOf(date)}, ${formatTimeOf(date)} UTC`;
 }
 
 /** The Slack person who wrote it through Tenderbot (`<@U…>`), else the service's author name. */

@@ -15,6 +15,7 @@ import type { SearchState } from '../features/tenders.ts';
 import { ConnectIds, DirectoryIds, ErrorIds, SavedSearchIds, SearchIds } from '../ids.ts';
 import type { CommentEntityType } from '../listeners/button-values.ts';
 import { encode } from '../state/codec.ts';
+import { formatMoney } from './formats.ts';
 import { clip, escapeMrkdwn, safeText } from './mrkdwn.ts';
 import {
   type Block,
@@ -22,7 +23,6 @@ import {
   commentButton,
   contextLine,
   formatDeadline,
-  formatMoney,
   section,
   tenderCard,
 } from './tender-card.ts';

@@ -4,6 +4,7 @@ import { SETTABLE_PIPELINE_STATUSES } from '../features/pipeline-values.ts';
 import { PipelineIds } from '../ids.ts';
 import { encodeKept, type StateKeeper } from '../state/codec.ts';
 import { blockKitProblems } from './block-kit-limits.ts';
+import { formatDayOf } from './formats.ts';
 import type { Message } from './messages.ts';
 import { clip, safeText } from './mrkdwn.ts';
 import { type Block, button, contextLine, section } from './tender-card.ts';
@@ -45,12 +46,7 @@ export function progressBar(done: number, total: number): string {
 
 /** `1 Dec 2026` from `2026-12-01`. */
 export function formatDay(day: string): string {
-  return new Date(`${day}T00:00:00Z`).toLocaleDateString('en-GB', {
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });
+  return formatDayOf(new Date(`${day}T00:00:00Z`));
 }
 
 /** Whole calendar days from today (UTC) to `day`: negative when it has passed. */

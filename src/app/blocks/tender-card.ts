@@ -4,6 +4,7 @@ import type { Tender } from '../../contract/schemas.ts';
 import { CommentIds, PipelineIds, TenderIds } from '../ids.ts';
 import type { CardPlace, CommentEntityType } from '../listeners/button-values.ts';
 import { encode, encodeIfFits } from '../state/codec.ts';
+import { formatDayOf, formatMoney } from './formats.ts';
 import { clip, escapeMrkdwn, safeText } from './mrkdwn.ts';
 
 export type Block = KnownBlock;
@@ -27,30 +28,11 @@ const STATUS_LABELS: Record<Tender['status'], string> = {
   cancelled: 'Cancelled',
 };
 
-/** `£1,250,000`, `CA$355,820`: the amount in its own currency. */
-export function formatMoney(value: Tender['value']): string {
-  if (!value) return 'Not stated';
-  try {
-    return new Intl.NumberFormat('en-GB', {
-      style: 'currency',
-      currency: value.currency,
-      maximumFractionDigits: 0,
-    }).format(value.amount);
-  } catch {
-    return `${value.amount.toLocaleString('en-GB')} ${value.currency}`;
-  }
-}
-
 /** "closes in 5 days (1 Dec 2026)" or "closed 3 days ago (…)". */
 export function formatDeadline(deadline: string | null, now: Date): string {
   if (!deadline) return 'No deadline given';
   const date = new Date(deadline);
-  const day = date.toLocaleDateString('en-GB', {
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });
+  const day = formatDayOf(date);
   const distance = formatDistanceStrict(date, now, { roundingMethod: 'floor' });
   return date.getTime() >= now.getTime()
     ? `closes in ${distance} (${day})`
