@@ -122,8 +122,12 @@ interface PipelineMessageRow {
 }
 
 /** SQLite answers synchronously; the interface is asynchronous so a networked database fits it too. */
+/** How often expired remembered requests are deleted (they are ignored once expired anyway). */
+const SEEN_REQUESTS_PRUNE_MS = 60_000;
+
 export class SqliteBotStore implements BotStore {
   private readonly statements: StatementCache;
+  private lastPruneMs = 0;
 
   constructor(private readonly db: SqliteDatabase) {
     this.statements = new StatementCache(db);
@@ -141,17 +145,19 @@ export class SqliteBotStore implements BotStore {
   }
 
   async rememberRequest(id: string, expiresAt: Date, now = new Date()): Promise<boolean> {
-    return this.db
-      .transaction(() => {
-        this.statements.run('DELETE FROM seen_requests WHERE expires_at <= ?', [now.getTime()]);
-        return (
-          this.statements.run('INSERT OR IGNORE INTO seen_requests (id, expires_at) VALUES (?, ?)', [
-            id,
-            expiresAt.getTime(),
-          ]).changes > 0
-        );
-      })
-      .immediate();
+    // One statement, so atomic across processes on the file: new, or replacing an expired entry.
+    const fresh =
+      this.statements.run(
+        `INSERT INTO seen_requests (id, expires_at) VALUES (?, ?)
+         ON CONFLICT (id) DO UPDATE SET expires_at = excluded.expires_at WHERE seen_requests.expires_at <= ?`,
+        [id, expiresAt.getTime(), now.getTime()],
+      ).changes > 0;
+    // Every request is remembered: pruning on each would cost a write transaction per request.
+    if (now.getTime() - this.lastPruneMs >= SEEN_REQUESTS_PRUNE_MS) {
+      this.lastPruneMs = now.getTime();
+      this.statements.run('DELETE FROM seen_requests WHERE expires_at <= ?', [now.getTime()]);
+    }
+    return fresh;
   }
 
   async saveConnection(connection: WorkspaceConnection): Promise<void> {

@@ -61,6 +61,16 @@ export function botStoreContract(open: (name: string) => BotStore | Promise<BotS
     expect(await two.rememberRequest('signature:v0=aa', new Date(later.getTime() + 60_000), later)).toBe(
       true,
     );
+    // An expired entry counts as unseen at once, whether or not it has been pruned yet.
+    const soon = new Date(at.getTime() + 1000);
+    expect(await one.rememberRequest('signature:v0=cc', soon, at)).toBe(true);
+    const justAfter = new Date(soon.getTime() + 1);
+    expect(
+      await one.rememberRequest('signature:v0=cc', new Date(justAfter.getTime() + 1000), justAfter),
+    ).toBe(true);
+    expect(
+      await one.rememberRequest('signature:v0=cc', new Date(justAfter.getTime() + 1000), justAfter),
+    ).toBe(false);
     await one.close();
     await two.close();
   });
