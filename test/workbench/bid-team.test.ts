@@ -40,6 +40,12 @@ async function type(text: string) {
   await page.press('#composer', 'Enter');
 }
 
+/** Shows the newest messages (the list is redrawn as messages change, so its items come and go). */
+const scrollToNewest = () =>
+  page.locator('#messages').evaluate((list: { scrollTop: number; scrollHeight: number }) => {
+    list.scrollTop = list.scrollHeight;
+  });
+
 const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS_DIR, `bid-team-${name}.png`) });
 
 /** The first card of a fresh search, and the tender id it shows first (the one /tender show takes). */
@@ -78,7 +84,7 @@ describe('a bid team in the workbench page', () => {
     expect(shown).toContain('@Max Member');
     // Markup typed into a comment is shown as text, never as the page's own HTML.
     expect(shown).toContain('<b>not bold</b>');
-    await thread.scrollIntoViewIfNeeded();
+    await scrollToNewest();
     await shot('comment-thread');
   });
 
@@ -133,7 +139,7 @@ describe('a bid team in the workbench page', () => {
       .locator('.message:not(.ephemeral)', { hasText: bidName })
       .filter({ hasText: /1\/\d+ done/ });
     await generalCard.waitFor();
-    await generalCard.scrollIntoViewIfNeeded();
+    await scrollToNewest();
     const chosen = await generalCard
       .locator('select[data-action-id="pipeline/stage_status/1"] option:checked')
       .textContent();
