@@ -17,10 +17,11 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
 import { request } from 'undici';
 import { FakeSlack } from '../src/fake-slack/fake-slack.ts';
 import { signedHeaders } from '../src/fake-slack/signing.ts';
+import { CONNECTIONS, DURATION_S, type Figures, measureLoad, WARMUP_S } from './support/load.ts';
 import {
   BENCH_KEY,
   benchFolder,
@@ -29,19 +30,9 @@ import {
   serveSandbox,
 } from './support/serve-sandbox.ts';
 
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
-const WARMUP_S = 3;
 const SEARCH_TEXT = 'search cleaning';
 const SIGNING_SECRET = `bench-${randomBytes(12).toString('hex')}`;
 const BOT_TOKEN = `xoxb-bench-${randomBytes(8).toString('hex')}`;
-
-interface Figures {
-  requestsPerSecond: number;
-  p50: number;
-  p99: number;
-  errors: number;
-}
 
 const bench = benchFolder('tenderbot-bench-bot-');
 const running: ServedSandbox[] = [];
@@ -177,15 +168,7 @@ async function measureAcks(
       },
     },
   ];
-  const options = { url, connections: CONNECTIONS, requests };
-  await autocannon({ ...options, duration: WARMUP_S });
-  const result = await autocannon({ ...options, duration: DURATION_S });
-  return {
-    requestsPerSecond: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.non2xx + result.errors + result.timeouts,
-  };
+  return measureLoad(url, requests);
 }
 
 /** CONNECTIONS loops of command, ack, wait for the first answer at its response_url. */
@@ -234,25 +217,13 @@ async function measureFirstAnswer(
 
 async function measureService(baseUrl: string): Promise<Figures> {
   console.error('  the service alone…');
-  const options = {
-    url: baseUrl,
-    connections: CONNECTIONS,
-    requests: [
-      {
-        method: 'GET' as const,
-        path: '/v1/tenders?q=cleaning&limit=5',
-        headers: { authorization: `Bearer ${BENCH_KEY}` },
-      },
-    ],
-  };
-  await autocannon({ ...options, duration: WARMUP_S });
-  const result = await autocannon({ ...options, duration: DURATION_S });
-  return {
-    requestsPerSecond: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.non2xx + result.errors + result.timeouts,
-  };
+  return measureLoad(baseUrl, [
+    {
+      method: 'GET',
+      path: '/v1/tenders?q=cleaning&limit=5',
+      headers: { authorization: `Bearer ${BENCH_KEY}` },
+    },
+  ]);
 }
 
 interface AnswerReceiver {

@@ -11,9 +11,10 @@
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { request } from 'undici';
+import { CONNECTIONS, DURATION_S, type Figures, measureLoad, WARMUP_S } from './support/load.ts';
 import {
   BENCH_KEY,
   benchFolder,
@@ -27,18 +28,8 @@ const TENDERS = Number(process.env.BENCH_TENDERS ?? 100_000);
 const SIZES = process.env.BENCH_SIZES
   ? process.env.BENCH_SIZES.split(',').map(Number)
   : [...new Set([...[10_000, 100_000, 1_000_000].filter((size) => size < TENDERS), TENDERS])];
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
-const WARMUP_S = 3;
 const WORD = process.env.BENCH_WORD ?? 'cleaning';
 const FILTER_CLASSES = ['region', 'status', 'value range', 'deadline window', 'CPV prefix', 'buyer'] as const;
-
-interface Figures {
-  requestsPerSecond: number;
-  p50: number;
-  p99: number;
-  errors: number;
-}
 
 interface SizeResult {
   tenders: number;
@@ -304,15 +295,7 @@ async function measure(
   requests: autocannon.Request[],
 ): Promise<Figures> {
   console.error(`  ${name}…`);
-  const options = { url: server.baseUrl, connections: CONNECTIONS, requests };
-  await autocannon({ ...options, duration: WARMUP_S });
-  const result = await autocannon({ ...options, duration: DURATION_S });
-  return {
-    requestsPerSecond: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.non2xx + result.errors + result.timeouts,
-  };
+  return measureLoad(server.baseUrl, requests);
 }
 
 function ratio(tenderbot: Figures, plain: Figures): Ratio {
