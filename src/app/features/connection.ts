@@ -168,7 +168,8 @@ async function tryKey(client: ProcurementClient): Promise<{ field: 'key' | 'url'
     if (error instanceof MissingScopeError)
       return {
         field: 'key',
-        sentence: 'This key is not allowed to read tenders. Make a key that may read tenders (and what your team needs besides) and paste that one.',
+        sentence:
+          'This key is not allowed to read tenders. Make a key that may read tenders (and what your team needs besides) and paste that one.',
       };
     if (error instanceof PlanError)
       return { field: 'key', sentence: 'This organisation’s plan has no API access.' };
