@@ -1,3 +1,4 @@
+import { stopSignal } from '../shared/stop-signal.ts';
 import { createBotApp } from './bot-app.ts';
 import { ConfigError, loadBotConfig } from './config.ts';
 import { createLogger } from './logger.ts';
@@ -16,12 +17,10 @@ export async function runBot(env: NodeJS.ProcessEnv = process.env): Promise<numb
   const logger = createLogger(config.LOG_LEVEL);
   const store = openBotStore(config.DATABASE_URL);
   const bot = createBotApp({ config, store, logger });
+  const stopped = stopSignal();
   const port = await bot.start();
   logger.info({ port, mode: config.SLACK_APP_TOKEN ? 'socket' : 'http' }, 'tenderbot is running');
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  await stopped;
   logger.info('stopping');
   await bot.stop();
   await store.close();

@@ -1,5 +1,6 @@
 import { DEFAULT_DEMO_TENDERS, startSandbox } from '../service/sandbox.ts';
 import { DEFAULT_COUNT_CACHE_SIZE } from '../service/store/count-cache.ts';
+import { stopSignal } from '../shared/stop-signal.ts';
 import { DEFAULT_SANDBOX_DB, integerOption, UsageError } from './main.ts';
 
 interface ServeArgs {
@@ -20,6 +21,7 @@ interface ServeArgs {
 export async function runSandboxServe({ values, positionals }: ServeArgs): Promise<number> {
   // `--import a.json b.json`: files after the first arrive as positionals.
   const imports = [...(values.import ?? []), ...positionals];
+  const stopped = stopSignal();
   if (positionals.length > 0 && !values.import)
     throw new UsageError(`unexpected argument: ${positionals[0]}`);
   const sandbox = await startSandbox({
@@ -38,11 +40,7 @@ export async function runSandboxServe({ values, positionals }: ServeArgs): Promi
   }
   process.stdout.write(`listening on ${sandbox.baseUrl}/v1\n`);
   process.stdout.write(`reference: ${sandbox.baseUrl}/docs\n`);
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  await stopped;
   await sandbox.close();
   return 0;
 }

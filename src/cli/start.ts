@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
 import { ocdsFilesIn } from '../service/sandbox.ts';
 import { PublicRecordsRefusal } from '../service/store/public-records-meta.ts';
+import { stopSignal } from '../shared/stop-signal.ts';
 import { integerOption, UsageError } from './main.ts';
 import { startWorkbench } from './start-workbench.ts';
 
@@ -38,6 +39,7 @@ export async function runStart({ values }: StartArgs): Promise<number> {
   if (imports) process.stdout.write('Reading the real OCDS files (once per data folder; about 10 s)…\n');
   // Real data gets a folder of its own: demo and real tenders are never mixed in one database.
   const dataDir = values.data ?? (realData ? REAL_DATA_DIR : './data');
+  const stopped = stopSignal();
   const workbench = await startWorkbench({
     dataDir,
     imports,
@@ -65,10 +67,7 @@ export async function runStart({ values }: StartArgs): Promise<number> {
       '',
     ].join('\n'),
   );
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  await stopped;
   await workbench.stop();
   return 0;
 }

@@ -106,6 +106,17 @@ describe('tenderbot sandbox serve', () => {
     }
   });
 
+  it('stops cleanly on a SIGTERM sent the moment it says it is listening', async () => {
+    // The signal listener exists before "listening" is printed; it used to be added just after,
+    // and a signal in between killed the process (2 starts in 8 here).
+    const codes: (number | null)[] = [];
+    for (let start = 0; start < 5; start++) {
+      const server = await serveCli(['--db', join(dir, 'quick-stop.db'), '--port', '0', '--demo', '50']);
+      codes.push(await server.stop());
+    }
+    expect(codes).toEqual([0, 0, 0, 0, 0]);
+  });
+
   it('refuses a malformed fixture with a sentence naming the problem', async () => {
     const fixture = join(dir, 'bad-fixture.json');
     writeFileSync(fixture, JSON.stringify({ organisations: [{ id: 'x', name: 'X', plan: 'gold' }] }));
