@@ -53,12 +53,11 @@ describe('manifest.yml', () => {
 
   it('subscribes to exactly the events the code listens to', () => {
     expect(manifest.settings.event_subscriptions.bot_events).toEqual([...SUBSCRIBED_EVENTS]);
-    const registered = [
-      ...readFileSync(join(root, 'src/app/listeners/register-listeners.ts'), 'utf8').matchAll(
-        /app\.event\('(\w+)'/g,
-      ),
-    ].map((match) => match[1]);
-    expect(registered).toEqual([...SUBSCRIBED_EVENTS]);
+    const listenerFiles = sourceFiles(join(root, 'src/app/listeners'));
+    const registered = listenerFiles.flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/app\.event\('(\w+)'/g)].map((match) => match[1]),
+    );
+    expect(registered.sort()).toEqual([...SUBSCRIBED_EVENTS].sort());
   });
 
   it('asks for exactly the bot scopes the code needs', () => {

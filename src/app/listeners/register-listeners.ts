@@ -18,6 +18,7 @@ import type { FeatureContext, Request } from '../features/feature-context.ts';
 import { reply, withFailures } from '../features/feature-context.ts';
 import { publishHome } from '../features/home.ts';
 import { pipelineCommand, pipelinesCommand } from '../features/pipelines.ts';
+import { subscriptionCommand } from '../features/subscriptions.ts';
 import {
   bookmarksCommand,
   searchCommand,
@@ -32,10 +33,12 @@ import { parseConnectSubmission } from '../state/modal-submissions.ts';
 import { registerCommentListeners } from './comment-listeners.ts';
 import { buttonValue, clickRequest, onAction } from './on-action.ts';
 import { registerPipelineListeners } from './pipeline-listeners.ts';
+import { REACH_EVENTS, registerReachListeners } from './reach-listeners.ts';
+import { registerSubscriptionListeners } from './subscription-listeners.ts';
 
 export const TENDER_COMMAND = '/tender';
 /** The events the app subscribes to; the manifest declares exactly these. */
-export const SUBSCRIBED_EVENTS = ['app_home_opened'] as const;
+export const SUBSCRIBED_EVENTS: readonly string[] = ['app_home_opened', ...REACH_EVENTS];
 
 /**
  * Registers every listener. Each acknowledges first (Slack waits 3 s at most) and only then
@@ -142,6 +145,8 @@ export function registerListeners(app: App, context: FeatureContext): void {
 
   registerCommentListeners(app, context);
   registerPipelineListeners(app, context);
+  registerSubscriptionListeners(app, context);
+  registerReachListeners(app, context);
 
   app.event('app_home_opened', async ({ event, body, client }) => {
     if (event.tab !== 'home') return;
@@ -194,6 +199,10 @@ async function runCommand(
         return pipelinesCommand(context, request, parsed.rest);
       case 'pipeline':
         return pipelineCommand(context, request, parsed.rest);
+      case 'subscribe':
+      case 'subscriptions':
+      case 'unsubscribe':
+        return subscriptionCommand(context, request, parsed.kind, parsed.rest);
       case 'connect':
         return openConnectModal(
           context,
