@@ -76,3 +76,18 @@ export const PipelineIds = {
   dueBlock: 'pipeline/due_block',
   dueInput: 'pipeline/due',
 } as const;
+
+export const SubscriptionIds = {
+  sendNow: 'subscription/send_now',
+  unsubscribe: 'subscription/unsubscribe',
+  listMore: 'subscription/list_more',
+} as const;
+
+export const ReachIds = {
+  searchShortcut: 'reach/search_tenders',
+  commentShortcut: 'reach/comment_on_message',
+  searchBuilderCallback: 'reach/search_builder',
+  openSearchBuilder: 'reach/open_search_builder',
+  buyerSelect: 'reach/buyer_select',
+  tenderSelect: 'reach/tender_select',
+} as const;
