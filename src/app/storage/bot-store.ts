@@ -56,6 +56,11 @@ export interface BotStore {
   pipelineMessages(teamId: string, pipelineId: string): Promise<PipelineMessage[]>;
   /** Forgets a message (deleted, or no longer reachable); true when it was known. */
   forgetPipelineMessage(teamId: string, channelId: string, ts: string): Promise<boolean>;
+  /**
+   * Records that Tenderbot greeted a channel; true only the first time for that channel (so the
+   * welcome is posted once, also when the app is removed and added again). One atomic statement.
+   */
+  markChannelWelcomed(teamId: string, channelId: string, at: Date): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -102,6 +107,15 @@ export const BOT_MIGRATIONS: readonly string[] = [
     PRIMARY KEY (team_id, channel_id, ts)
   );
   CREATE INDEX pipeline_messages_by_pipeline ON pipeline_messages (team_id, pipeline_id);
+  `,
+  // Channels Tenderbot has greeted (the welcome is posted once per channel).
+  `
+  CREATE TABLE welcomed_channels (
+    team_id TEXT NOT NULL,
+    channel_id TEXT NOT NULL,
+    welcomed_at TEXT NOT NULL,
+    PRIMARY KEY (team_id, channel_id)
+  );
   `,
 ];
 
@@ -258,6 +272,15 @@ export class SqliteBotStore implements BotStore {
         channelId,
         ts,
       ]).changes > 0
+    );
+  }
+
+  async markChannelWelcomed(teamId: string, channelId: string, at: Date): Promise<boolean> {
+    return (
+      this.statements.run(
+        'INSERT OR IGNORE INTO welcomed_channels (team_id, channel_id, welcomed_at) VALUES (?, ?, ?)',
+        [teamId, channelId, at.toISOString()],
+      ).changes > 0
     );
   }
 

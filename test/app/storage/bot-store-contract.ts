@@ -144,4 +144,17 @@ export function botStoreContract(open: (name: string) => BotStore | Promise<BotS
     expect((await store.pipelineMessages('T2', 'p1')).map((message) => message.ts)).toEqual(['4.0001']);
     await store.close();
   });
+
+  it('greets a channel once, for every store on the same data, per workspace', async () => {
+    const first = await open('welcomes');
+    const second = await open('welcomes');
+    expect(await first.markChannelWelcomed('T1', 'C1', at)).toBe(true);
+    // Another copy of the app, and the same copy after the app was removed and added again.
+    expect(await second.markChannelWelcomed('T1', 'C1', at)).toBe(false);
+    expect(await first.markChannelWelcomed('T1', 'C1', at)).toBe(false);
+    expect(await second.markChannelWelcomed('T1', 'C2', at)).toBe(true);
+    expect(await second.markChannelWelcomed('T2', 'C1', at)).toBe(true);
+    await first.close();
+    await second.close();
+  });
 }
