@@ -68,7 +68,10 @@ export function parseSearch(text: string, now: Date): SearchParse {
   const filters: TenderSearchFilters = {};
   const words: string[] = [];
   let buyerName: string | null = null;
-  for (const match of normaliseQuotes(text).matchAll(TOKEN)) {
+  const normalised = normaliseQuotes(text);
+  const unsupported = unclosedQuote(normalised) ?? unsupportedOperator(normalised);
+  if (unsupported) return { ok: false, problem: unsupported };
+  for (const match of normalised.matchAll(TOKEN)) {
     const [, rawKey, operator, rawValue, quoted, phrase, word] = match;
     if (phrase !== undefined || word !== undefined) {
       words.push(phrase ?? word ?? '');
@@ -76,6 +79,8 @@ export function parseSearch(text: string, now: Date): SearchParse {
     }
     const key = (rawKey ?? '').toLowerCase();
     const value = quoted ?? rawValue ?? '';
+    const misread = misreadFilter(key, operator ?? ':', SEARCH_FILTERS);
+    if (misread) return { ok: false, problem: misread };
     switch (`${key}${operator === ':' ? ':' : '<>'}`) {
       case 'region:':
         filters.region = value;
@@ -156,7 +161,10 @@ export function parseDirectory(
 ): { ok: true; filters: DirectoryFilters } | { ok: false; problem: string } {
   const filters: DirectoryFilters = {};
   const words: string[] = [];
-  for (const match of normaliseQuotes(text).matchAll(TOKEN)) {
+  const normalised = normaliseQuotes(text);
+  const unclosed = unclosedQuote(normalised);
+  if (unclosed) return { ok: false, problem: unclosed };
+  for (const match of normalised.matchAll(TOKEN)) {
     const [, rawKey, operator, rawValue, quoted, phrase, word] = match;
     if (phrase !== undefined || word !== undefined || operator !== ':') {
       words.push(phrase ?? word ?? match[0]);
@@ -164,6 +172,8 @@ export function parseDirectory(
     }
     const value = quoted ?? rawValue ?? '';
     const key = (rawKey ?? '').toLowerCase();
+    const misread = misreadFilter(key, ':', DIRECTORY_FILTERS);
+    if (misread) return { ok: false, problem: misread };
     if (key === 'region') filters.region = value;
     else if (key === 'status') {
       if (!(FRAMEWORK_STATUSES as readonly string[]).includes(value.toLowerCase())) {
@@ -188,6 +198,84 @@ export function parseDirectory(
   const q = words.join(' ').trim();
   if (q) filters.q = q.slice(0, 200);
   return { ok: true, filters };
+}
+
+/** The filters a search understands, as a person types them (`value` and `closes` compare). */
+const SEARCH_FILTERS: readonly FilterName[] = [
+  { name: 'region', example: 'region:"North West"' },
+  { name: 'status', example: 'status:open' },
+  { name: 'cpv', example: 'cpv:72' },
+  { name: 'buyer', example: 'buyer:"Leeds City Council"' },
+  { name: 'value', example: 'value>100k', compares: true },
+  { name: 'closes', example: 'closes<14d', compares: true },
+];
+const DIRECTORY_FILTERS: readonly FilterName[] = [
+  { name: 'region', example: 'region:"North West"' },
+  { name: 'status', example: 'status:live' },
+  { name: 'type', example: 'type:dps' },
+];
+
+interface FilterName {
+  name: string;
+  example: string;
+  /** Written with `>` or `<` rather than `:`. */
+  compares?: boolean;
+}
+
+/**
+ * A filter typed a little wrong: a misspelt name (`regoin:`) gets the closest one, and a comparing
+ * filter written with a colon (`value:100k`) gets its form. Anything further from every filter name
+ * is a word (codes such as `ISO:9001` are searched for as typed).
+ */
+function misreadFilter(key: string, operator: string, known: readonly FilterName[]): string | null {
+  const exact = known.find((filter) => filter.name === key);
+  if (exact) {
+    if (exact.compares && operator === ':')
+      return `\`${key}:\` compares with > or <: write it as \`${exact.example}\`.`;
+    return null;
+  }
+  if (key.length < 3) return null;
+  const closest = known
+    .map((filter) => ({ filter, distance: editDistance(key, filter.name) }))
+    .sort((a, b) => a.distance - b.distance)[0];
+  if (!closest || closest.distance > (key.length <= 4 ? 1 : 2)) return null;
+  const typed = `${key}${operator}`;
+  return `\`${typed}\` is not a filter; did you mean \`${closest.filter.name}${closest.filter.compares ? operator.replace(':', '>') : ':'}\`, as in \`${closest.filter.example}\`?`;
+}
+
+/** Levenshtein distance, for filter names of a few letters (small and quadratic on purpose). */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(
+        (previous[j] ?? 0) + 1,
+        (current[j - 1] ?? 0) + 1,
+        (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}
+
+/** An odd number of double quotes: said, because guessing where the phrase ends changes the search. */
+function unclosedQuote(text: string): string | null {
+  const quotes = text.split('"').length - 1;
+  if (quotes % 2 === 0) return null;
+  return 'A quote is not closed. Close it (`region:"North West"`) or take it out, then search again.';
+}
+
+/** `-word` and `OR` read as operators elsewhere; the service matches every word, so say so. */
+function unsupportedOperator(text: string): string | null {
+  const unquoted = text.replace(/"[^"]*"/g, ' ');
+  const excluded = /(?:^|\s)-(\p{L}[\p{L}\p{N}]*)/u.exec(unquoted);
+  if (excluded)
+    return `Searches cannot leave words out: \`-${excluded[1]}\` would be searched for. Search without it.`;
+  if (/(?:^|\s)OR(?:\s|$)/.test(unquoted))
+    return 'Searches find tenders with every word; `OR` is not understood. Run one search for each word instead.';
+  return null;
 }
 
 /** `100k`, `2.5m`, `£250,000` → a number. */

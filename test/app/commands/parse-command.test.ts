@@ -83,6 +83,64 @@ describe('parseSearch', () => {
   });
 });
 
+describe('filters that forgive and explain', () => {
+  it('names the closest filter for a misspelt one, and the form of a comparing filter', () => {
+    expect(parseSearch('cleaning regoin:"North West"', now)).toEqual({
+      ok: false,
+      problem: '`regoin:` is not a filter; did you mean `region:`, as in `region:"North West"`?',
+    });
+    expect(parseSearch('cleaning Staus:open', now)).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('did you mean `status:`'),
+    });
+    expect(parseSearch('buyers:Leeds', now)).toMatchObject({ problem: expect.stringContaining('`buyer:`') });
+    expect(parseSearch('vaule>100k', now)).toMatchObject({
+      problem: '`vaule>` is not a filter; did you mean `value>`, as in `value>100k`?',
+    });
+    expect(parseSearch('value:100k', now)).toEqual({
+      ok: false,
+      problem: '`value:` compares with > or <: write it as `value>100k`.',
+    });
+    expect(parseSearch('closes:14d', now)).toMatchObject({
+      problem: expect.stringContaining('`closes<14d`'),
+    });
+    expect(parseDirectory('regin:Wales')).toMatchObject({ problem: expect.stringContaining('`region:`') });
+    expect(parseDirectory('stauts:live')).toMatchObject({ problem: expect.stringContaining('`status:`') });
+  });
+
+  it('keeps words with colons that are far from every filter name', () => {
+    for (const text of ['ISO:9001', 'NHS:Leeds', 'vat:registered', 'http://example.org', 'ab:cd']) {
+      expect(parseSearch(text, now), text).toMatchObject({ ok: true, filters: { q: text } });
+    }
+  });
+
+  it('says an unclosed quote instead of guessing where it ends', () => {
+    for (const text of ['region:"North West cleaning', 'cleaning "school meals', 'region:“North West']) {
+      expect(parseSearch(text, now), text).toEqual({
+        ok: false,
+        problem: expect.stringContaining('A quote is not closed'),
+      });
+    }
+    expect(parseDirectory('"Leeds')).toMatchObject({ ok: false, problem: expect.stringContaining('quote') });
+    expect(parseSearch('"school meals" region:"North West"', now)).toMatchObject({ ok: true });
+  });
+
+  it('says what searches cannot do: leave words out, or match one word or another', () => {
+    expect(parseSearch('cleaning -windows', now)).toEqual({
+      ok: false,
+      problem: 'Searches cannot leave words out: `-windows` would be searched for. Search without it.',
+    });
+    expect(parseSearch('cleaning OR catering', now)).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('`OR` is not understood'),
+    });
+    // Hyphenated words, amounts, lowercase "or" and quoted text are ordinary words.
+    for (const text of ['co-operative cleaning', 'cleaning - windows', 'fish or chips', '"cleaning -windows"']) {
+      expect(parseSearch(text, now).ok, text).toBe(true);
+    }
+  });
+});
+
 describe('parseDirectory and parseAmount', () => {
   it('reads directory filters', () => {
     expect(parseDirectory('facilities region:London')).toEqual({
