@@ -2,6 +2,8 @@
 export const SearchIds = {
   next: 'search/next',
   previous: 'search/previous',
+  /** One per other buyer offered when a buyer's name matched several (`search/other_buyer/0`…). */
+  otherBuyer: 'search/other_buyer',
 } as const;
 
 export const TenderIds = {

@@ -42,7 +42,22 @@ beforeAll(async () => {
       tender: { id: 'H-1', title: '<!channel> urgent <@U123> cleaning', status: 'active' },
     })}\n`,
   );
-  await importOcdsFiles(sandbox.db, [file]);
+  // Two buyers whose names both hold "Wakefield", each with a tender about drainage.
+  const twoBuyers = ['Wakefield Metropolitan District Council', 'Wakefield Schools Trust'].map(
+    (name, index) =>
+      JSON.stringify({
+        ocid: `ocds-twobuyers-000${index}`,
+        id: `r${index}`,
+        date: '2030-01-02T00:00:00Z',
+        tag: ['tender'],
+        initiationType: 'tender',
+        buyer: { id: `w${index}`, name },
+        parties: [{ id: `w${index}`, name, roles: ['buyer'] }],
+        tender: { id: `W-${index}`, title: `Drainage works ${index}`, status: 'active' },
+      }),
+  );
+  writeFileSync(join(sandbox.dir, 'two-buyers.jsonl'), `${twoBuyers.join('\n')}\n`);
+  await importOcdsFiles(sandbox.db, [file, join(sandbox.dir, 'two-buyers.jsonl')]);
   bot = await startBotAsCarol(sandbox);
   service = new ProcurementClient({ baseUrl: sandbox.baseUrl, apiKey: KEYS.carolMemberAcme });
 });
@@ -105,6 +120,30 @@ describe('/tender search', () => {
     const hostile = await command(MEMBER, 'search status:<!channel>');
     expect(textOf(hostile)).toContain('status:&lt;!channel&gt; is not a status');
     expect(JSON.stringify(hostile.blocks)).not.toContain('<!channel>');
+  });
+
+  it('says which buyer a name chose when several match, and offers the others', async () => {
+    const answer = await command(MEMBER, 'search drainage buyer:wakefield');
+    const chosen = textOf(answer).includes('tenders of *Wakefield Metropolitan')
+      ? { title: 'Drainage works 0', other: 'Drainage works 1', otherName: 'Wakefield Schools Trust' }
+      : { title: 'Drainage works 1', other: 'Drainage works 0', otherName: 'Wakefield Metropolitan' };
+    expect(textOf(answer)).toContain('Several buyers match “wakefield”');
+    expect(textOf(answer)).toContain(chosen.title);
+    expect(textOf(answer)).not.toContain(chosen.other);
+    expect(buttonsOf(answer)).toContain('search/other_buyer/0');
+    expect(textOf(answer)).toContain(chosen.otherName);
+    // The other buyer's button runs the same search for that buyer, in place.
+    await bot.slack.clickInMessage(MEMBER, answer, 'search/other_buyer/0');
+    await eventually(() => textOf(answer).includes(chosen.other), 'the other buyer’s tenders');
+    expect(textOf(answer)).not.toContain(chosen.title);
+    // A fuller name that only one buyer has: that buyer, without a note.
+    const exact = await command(MEMBER, 'search drainage buyer:"wakefield schools trust"');
+    expect(textOf(exact)).toContain('Drainage works 1');
+    expect(textOf(exact)).not.toContain('Drainage works 0');
+    expect(textOf(exact)).not.toContain('Several buyers');
+    // One match: no note.
+    const single = await command(MEMBER, 'search buyer:"Council <script> & Co"');
+    expect(textOf(single)).not.toContain('Several buyers');
   });
 
   it('shares a card in the channel for everyone', async () => {

@@ -5,9 +5,11 @@ import {
   searchResultsMessage,
   sharedTenderMessage,
 } from '../blocks/messages.ts';
-import { escapeMrkdwn } from '../blocks/mrkdwn.ts';
-import { section, tenderDetail } from '../blocks/tender-card.ts';
+import { clip, escapeMrkdwn, safeText } from '../blocks/mrkdwn.ts';
+import { type Block, button, contextLine, section, tenderDetail } from '../blocks/tender-card.ts';
 import { parseSearch, type TenderSearchFilters } from '../commands/parse-command.ts';
+import { SearchIds } from '../ids.ts';
+import { encodeIfFits } from '../state/codec.ts';
 import type { FeatureContext, Request } from './feature-context.ts';
 import { refuseGuests, reply } from './feature-context.ts';
 
@@ -30,17 +32,58 @@ export async function searchCommand(context: FeatureContext, request: Request, t
   }
   const filters = { ...parsed.filters };
   const { client } = await context.clients.forTeam(request.teamId);
+  let note: Block[] = [];
   if (parsed.buyerName) {
-    const buyers = await client.buyers.list({ q: parsed.buyerName, limit: 1 });
-    const buyer = buyers.data[0];
+    const buyers = await client.buyers.list({ q: parsed.buyerName, limit: OTHER_BUYERS_SHOWN + 1 });
+    const buyer = chooseBuyer(buyers.data, parsed.buyerName);
     if (!buyer) {
       const sentence = `No buyer is called “${escapeMrkdwn(parsed.buyerName)}”. Find it with \`/tender buyers ${escapeMrkdwn(parsed.buyerName)}\`.`;
       await reply(request, { text: sentence, blocks: [section(sentence)] });
       return;
     }
     filters.buyerId = buyer.id;
+    const others = buyers.data.filter((other) => other.id !== buyer.id).slice(0, OTHER_BUYERS_SHOWN);
+    note = otherBuyersNote(parsed.buyerName, buyer, others, buyers.pagination.total, filters);
   }
-  await showSearchPage(context, request, { f: filters, o: 0 }, false);
+  await showSearchPage(context, request, { f: filters, o: 0 }, false, note);
+}
+
+/** How many other buyers a search by a buyer's name offers when the name matched several. */
+const OTHER_BUYERS_SHOWN = 5;
+
+/** The buyer whose name is exactly what was typed (any case), else the service's best match. */
+function chooseBuyer<T extends { name: string }>(buyers: readonly T[], typed: string): T | undefined {
+  const wanted = typed.trim().toLowerCase();
+  return buyers.find((buyer) => buyer.name.trim().toLowerCase() === wanted) ?? buyers[0];
+}
+
+/**
+ * When `buyer:Leeds` matched several buyers: which one the search used, and a button for each of
+ * the others (the same search for that buyer), so nobody reads another council's tenders unawares.
+ */
+function otherBuyersNote(
+  typed: string,
+  chosen: { name: string },
+  others: readonly { id: string; name: string }[],
+  total: number,
+  filters: TenderSearchFilters,
+): Block[] {
+  if (others.length === 0) return [];
+  const more = total - 1 - others.length;
+  const blocks: Block[] = [
+    contextLine(
+      `Several buyers match “${safeText(typed, 100)}”: these are tenders of *${safeText(chosen.name, 150)}*.` +
+        (more > 0
+          ? ` ${more.toLocaleString('en-GB')} more match; \`/tender buyers ${safeText(typed, 100)}\` lists them all.`
+          : ''),
+    ),
+  ];
+  const buttons = others.flatMap((other, index) => {
+    const value = encodeIfFits('searchPage', { f: { ...filters, buyerId: other.id }, o: 0 });
+    return value ? [button(clip(other.name, 75), `${SearchIds.otherBuyer}/${index}`, value)] : [];
+  });
+  if (buttons.length > 0) blocks.push({ type: 'actions', elements: buttons });
+  return blocks;
 }
 
 /** Draws one page of a search; `replace` redraws the message a button was clicked in. */
@@ -49,6 +92,8 @@ export async function showSearchPage(
   request: Request,
   state: SearchState,
   replace: boolean,
+  /** Blocks shown under the heading of this page only (which buyer a name chose). */
+  note: Block[] = [],
 ): Promise<void> {
   const { client } = await context.clients.forTeam(request.teamId);
   const [page, bookmarked] = await Promise.all([
@@ -64,6 +109,7 @@ export async function showSearchPage(
     state: (offset) => ({ f: state.f, o: offset }),
     now: context.clock(),
   });
+  if (note.length > 0 && page.pagination.total > 0) message.blocks.splice(1, 0, ...note);
   await reply(request, message, replace);
 }
 

@@ -75,7 +75,8 @@ export function registerListeners(app: App, context: FeatureContext): void {
   const stateOf = (kind: 'searchPage', value: string | undefined) =>
     decode(kind, value, context.store, context.clock());
   const idOf = (value: string | undefined) => decode('record', value, context.store, context.clock());
-  for (const actionId of [SearchIds.next, SearchIds.previous]) {
+  const otherBuyerButtons = Array.from({ length: 5 }, (_, index) => `${SearchIds.otherBuyer}/${index}`);
+  for (const actionId of [SearchIds.next, SearchIds.previous, ...otherBuyerButtons]) {
     onButton(actionId, async (request, value) =>
       showSearchPage(context, request, await stateOf('searchPage', value), true),
     );
