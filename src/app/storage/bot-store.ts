@@ -26,6 +26,76 @@ export interface PipelineMessage {
   threadTs?: string;
 }
 
+/** How often a subscription posts; weekly is on Mondays (a bid team plans its week on Monday). */
+export type Cadence = 'hourly' | 'daily' | 'weekly';
+export type SubscriptionKind = 'pipeline' | 'search' | 'deadlines';
+
+/** A channel's subscription to scheduled posts (src/app/subscriptions/). */
+export interface Subscription {
+  /** Short and readable (`s-7k2m9q`): people type it in `/tender unsubscribe`. */
+  id: string;
+  teamId: string;
+  channelId: string;
+  kind: SubscriptionKind;
+  /** What it follows, as JSON (a pipeline id, a search, a number of days). */
+  target: string;
+  cadence: Cadence;
+  /** `HH:MM` in `timeZone` (hourly ones post on the hour). */
+  localTime: string;
+  /** The subscriber's IANA time zone, from users.info when they subscribed. */
+  timeZone: string;
+  createdBy: string;
+  createdAt: Date;
+  /** Why it no longer posts (the channel was archived, the app removed), or null. */
+  pausedReason: string | null;
+  nextRunAt: Date;
+  /** JSON of what the last post covered (a search's window end, a pipeline's stages); null before the first. */
+  cursor: string | null;
+  /** Periods skipped while the app was not running that no post has mentioned yet. */
+  skippedCount: number;
+}
+
+export type DeliveryState = 'pending' | 'working' | 'sent' | 'empty' | 'failed';
+
+/**
+ * One post of a subscription for one period (or one "Send now"). Claimed with a lease by one copy
+ * of the app at a time; its content is frozen before the first part is sent, so whoever finishes
+ * it posts the same thing, and each part is marked as being sent before the call to Slack.
+ */
+export interface Delivery {
+  id: string;
+  subscriptionId: string;
+  teamId: string;
+  channelId: string;
+  dueAt: Date;
+  /** Made by "Send now" rather than by the schedule. */
+  manual: boolean;
+  state: DeliveryState;
+  leaseOwner: string | null;
+  leaseUntil: Date | null;
+  /** Not to be claimed before this (a retry after a failure, Slack's Retry-After, the channel's pace). */
+  notBefore: Date;
+  attempts: number;
+  /** JSON of the frozen content (parts, items, cursor after), or null before it is built. */
+  frozen: string | null;
+  /** The ts of each part Slack has accepted, in order. */
+  postedTs: string[];
+  /** The part being sent when the outcome became unknown (settled from history before any retry). */
+  attemptingPart: number | null;
+  attemptAt: Date | null;
+  outcome: string | null;
+}
+
+/** What finishing a delivery also records on its subscription. */
+export interface DeliveryFinish {
+  state: 'sent' | 'empty' | 'failed';
+  outcome: string | null;
+  /** The subscription's new cursor (what this post covered) and its instant; an older one never replaces a newer. */
+  cursor?: { json: string; at: Date };
+  /** Skipped periods this post mentioned (taken off the subscription's count). */
+  skippedSaid?: number;
+}
+
 /**
  * The bot's own storage, behind one small asynchronous interface so another database (PostgreSQL
  * next) can take its place. Every implementation must pass test/app/storage/bot-store-contract.ts.
@@ -56,6 +126,80 @@ export interface BotStore {
   pipelineMessages(teamId: string, pipelineId: string): Promise<PipelineMessage[]>;
   /** Forgets a message (deleted, or no longer reachable); true when it was known. */
   forgetPipelineMessage(teamId: string, channelId: string, ts: string): Promise<boolean>;
+
+  // Channel subscriptions and their deliveries. Every method is one atomic step, so several copies
+  // of the app on one database never plan, claim or record the same thing twice.
+
+  /** Stores a new subscription; false when its id is taken (the caller picks another). */
+  createSubscription(subscription: Subscription): Promise<boolean>;
+  getSubscription(teamId: string, id: string): Promise<Subscription | null>;
+  /** The channel's subscriptions, oldest first. */
+  channelSubscriptions(teamId: string, channelId: string): Promise<Subscription[]>;
+  /** Removes it with its deliveries still to come; true when it existed. */
+  removeSubscription(teamId: string, id: string): Promise<boolean>;
+  /**
+   * Pauses every running subscription of a channel (archived, or the app removed) and fails its
+   * deliveries still to come; resolves with those it paused now (none when already paused), so
+   * only one copy of the app tells each subscriber.
+   */
+  pauseChannel(teamId: string, channelId: string, reason: string): Promise<Subscription[]>;
+  /** Runs a paused subscription again from `nextRunAt`; true when it was paused. */
+  resumeSubscription(teamId: string, id: string, nextRunAt: Date): Promise<boolean>;
+  /** Running subscriptions whose next run is due, earliest first. */
+  dueSubscriptions(now: Date, limit: number): Promise<Subscription[]>;
+  /**
+   * Moves a subscription's next run from `expectedNextRunAt` to `nextRunAt`, adds `skipped` to its
+   * count, and plans `delivery` (one per subscription and due time), all or nothing; false when
+   * another copy moved it first.
+   */
+  planDelivery(
+    subscriptionId: string,
+    expectedNextRunAt: Date,
+    nextRunAt: Date,
+    skipped: number,
+    delivery: { id: string; dueAt: Date },
+  ): Promise<boolean>;
+  /** A delivery outside the schedule ("Send now"), due at once. */
+  addManualDelivery(delivery: { id: string; subscriptionId: string; dueAt: Date }): Promise<boolean>;
+  /**
+   * Claims up to `limit` deliveries that are due (pending and not before `now`, or working with a
+   * lease that ended), at most one per channel and none in a channel where another is under way or
+   * half posted, leaving out `busyChannels`: one statement. They are leased to `owner` until
+   * `now + leaseMs`.
+   */
+  claimDeliveries(
+    owner: string,
+    now: Date,
+    leaseMs: number,
+    limit: number,
+    busyChannels: readonly string[],
+  ): Promise<Delivery[]>;
+  getDelivery(id: string): Promise<Delivery | null>;
+  /** Every delivery of a subscription, by due time (for the list, the tests and the benchmark). */
+  subscriptionDeliveries(subscriptionId: string): Promise<Delivery[]>;
+  /**
+   * Freezes a delivery's content and reserves its items (once per subscription). If any of
+   * `itemKeys` is already taken by another delivery nothing is written and those keys come back;
+   * `lost` when the lease is no longer `owner`'s.
+   */
+  freezeDelivery(
+    id: string,
+    owner: string,
+    frozen: string,
+    itemKeys: readonly string[],
+  ): Promise<{ ok: true } | { ok: false; taken: string[]; lost: boolean }>;
+  /** Marks part `part` as being sent (before the call to Slack) and renews the lease; false when lost. */
+  markAttempt(id: string, owner: string, part: number, now: Date, leaseMs: number): Promise<boolean>;
+  /** Records the ts Slack gave part `part`; false when the lease is no longer `owner`'s. */
+  recordPart(id: string, owner: string, part: number, ts: string): Promise<boolean>;
+  /**
+   * Gives a delivery back until `notBefore` (Slack's Retry-After, a retry after a failure, the
+   * channel's pace); `keepAttempt` leaves the part marked as being sent, so that whoever takes it
+   * next looks in the channel's history first.
+   */
+  releaseDelivery(id: string, owner: string, notBefore: Date, keepAttempt: boolean): Promise<boolean>;
+  /** Finishes a delivery (and moves its subscription's cursor); false when the lease is no longer `owner`'s. */
+  finishDelivery(id: string, owner: string, finish: DeliveryFinish): Promise<boolean>;
   /**
    * Records that Tenderbot greeted a channel; true only the first time for that channel (so the
    * welcome is posted once, also when the app is removed and added again). One atomic statement.
@@ -116,6 +260,57 @@ export const BOT_MIGRATIONS: readonly string[] = [
     welcomed_at TEXT NOT NULL,
     PRIMARY KEY (team_id, channel_id)
   );
+  `,
+  // Channel subscriptions, each delivery of one (one per subscription and due time, so two copies
+  // of the app plan it once), and the items each subscription has posted (a tender once).
+  `
+  CREATE TABLE subscriptions (
+    id TEXT PRIMARY KEY,
+    team_id TEXT NOT NULL,
+    channel_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    target TEXT NOT NULL,
+    cadence TEXT NOT NULL,
+    local_time TEXT NOT NULL,
+    time_zone TEXT NOT NULL,
+    created_by TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    paused_reason TEXT,
+    next_run_at INTEGER NOT NULL,
+    cursor TEXT,
+    cursor_at INTEGER,
+    skipped_count INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX subscriptions_by_channel ON subscriptions (team_id, channel_id);
+  CREATE INDEX subscriptions_due ON subscriptions (next_run_at) WHERE paused_reason IS NULL;
+  CREATE TABLE deliveries (
+    id TEXT PRIMARY KEY,
+    subscription_id TEXT NOT NULL REFERENCES subscriptions (id) ON DELETE CASCADE,
+    team_id TEXT NOT NULL,
+    channel_id TEXT NOT NULL,
+    due_at INTEGER NOT NULL,
+    manual INTEGER NOT NULL DEFAULT 0,
+    state TEXT NOT NULL,
+    lease_owner TEXT,
+    lease_until INTEGER,
+    not_before INTEGER NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    frozen TEXT,
+    posted_ts TEXT NOT NULL DEFAULT '[]',
+    attempting_part INTEGER,
+    attempt_at INTEGER,
+    outcome TEXT,
+    UNIQUE (subscription_id, due_at)
+  );
+  CREATE INDEX deliveries_open ON deliveries (state, not_before) WHERE state IN ('pending', 'working');
+  CREATE INDEX deliveries_by_channel ON deliveries (team_id, channel_id) WHERE state IN ('pending', 'working');
+  CREATE TABLE delivered_items (
+    subscription_id TEXT NOT NULL REFERENCES subscriptions (id) ON DELETE CASCADE,
+    item_key TEXT NOT NULL,
+    delivery_id TEXT NOT NULL,
+    PRIMARY KEY (subscription_id, item_key)
+  );
+  CREATE INDEX delivered_items_by_delivery ON delivered_items (delivery_id);
   `,
 ];
 
@@ -284,9 +479,372 @@ export class SqliteBotStore implements BotStore {
     );
   }
 
+  // Channel subscriptions (see the interface for what each step guarantees).
+
+  async createSubscription(subscription: Subscription): Promise<boolean> {
+    return (
+      this.statements.run(
+        `INSERT INTO subscriptions (id, team_id, channel_id, kind, target, cadence, local_time, time_zone,
+           created_by, created_at, paused_reason, next_run_at, cursor, skipped_count)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+        [
+          subscription.id,
+          subscription.teamId,
+          subscription.channelId,
+          subscription.kind,
+          subscription.target,
+          subscription.cadence,
+          subscription.localTime,
+          subscription.timeZone,
+          subscription.createdBy,
+          subscription.createdAt.getTime(),
+          subscription.pausedReason,
+          subscription.nextRunAt.getTime(),
+          subscription.cursor,
+          subscription.skippedCount,
+        ],
+      ).changes > 0
+    );
+  }
+
+  async getSubscription(teamId: string, id: string): Promise<Subscription | null> {
+    const row = this.statements.get<SubscriptionRow>(
+      'SELECT * FROM subscriptions WHERE team_id = ? AND id = ?',
+      [teamId, id],
+    );
+    return row ? toSubscription(row) : null;
+  }
+
+  async channelSubscriptions(teamId: string, channelId: string): Promise<Subscription[]> {
+    return this.statements
+      .all<SubscriptionRow>(
+        'SELECT * FROM subscriptions WHERE team_id = ? AND channel_id = ? ORDER BY created_at, id',
+        [teamId, channelId],
+      )
+      .map(toSubscription);
+  }
+
+  async removeSubscription(teamId: string, id: string): Promise<boolean> {
+    // Its deliveries and posted items go with it (ON DELETE CASCADE).
+    return (
+      this.statements.run('DELETE FROM subscriptions WHERE team_id = ? AND id = ?', [teamId, id]).changes > 0
+    );
+  }
+
+  async pauseChannel(teamId: string, channelId: string, reason: string): Promise<Subscription[]> {
+    return this.db
+      .transaction(() => {
+        const paused = this.statements
+          .all<SubscriptionRow>(
+            `UPDATE subscriptions SET paused_reason = ?
+             WHERE team_id = ? AND channel_id = ? AND paused_reason IS NULL RETURNING *`,
+            [reason, teamId, channelId],
+          )
+          .map(toSubscription);
+        const ids = JSON.stringify(paused.map((subscription) => subscription.id));
+        // What was reserved for posts that will not happen is free again when the channel resumes.
+        this.statements.run(
+          `DELETE FROM delivered_items WHERE delivery_id IN (SELECT id FROM deliveries
+             WHERE subscription_id IN (SELECT value FROM json_each(?)) AND state = 'pending')`,
+          [ids],
+        );
+        this.statements.run(
+          `UPDATE deliveries SET state = 'failed', outcome = ?
+           WHERE subscription_id IN (SELECT value FROM json_each(?)) AND state = 'pending'`,
+          [`paused: ${reason}`, ids],
+        );
+        return paused;
+      })
+      .immediate();
+  }
+
+  async resumeSubscription(teamId: string, id: string, nextRunAt: Date): Promise<boolean> {
+    return (
+      this.statements.run(
+        `UPDATE subscriptions SET paused_reason = NULL, next_run_at = ?
+         WHERE team_id = ? AND id = ? AND paused_reason IS NOT NULL`,
+        [nextRunAt.getTime(), teamId, id],
+      ).changes > 0
+    );
+  }
+
+  async dueSubscriptions(now: Date, limit: number): Promise<Subscription[]> {
+    return this.statements
+      .all<SubscriptionRow>(
+        `SELECT * FROM subscriptions WHERE paused_reason IS NULL AND next_run_at <= ?
+         ORDER BY next_run_at, id LIMIT ?`,
+        [now.getTime(), limit],
+      )
+      .map(toSubscription);
+  }
+
+  async planDelivery(
+    subscriptionId: string,
+    expectedNextRunAt: Date,
+    nextRunAt: Date,
+    skipped: number,
+    delivery: { id: string; dueAt: Date },
+  ): Promise<boolean> {
+    return this.db
+      .transaction(() => {
+        const moved = this.statements.run(
+          `UPDATE subscriptions SET next_run_at = ?, skipped_count = skipped_count + ?
+           WHERE id = ? AND next_run_at = ? AND paused_reason IS NULL`,
+          [nextRunAt.getTime(), skipped, subscriptionId, expectedNextRunAt.getTime()],
+        ).changes;
+        if (moved === 0) return false;
+        this.statements.run(
+          `INSERT INTO deliveries (id, subscription_id, team_id, channel_id, due_at, manual, state, not_before)
+           SELECT ?, id, team_id, channel_id, ?, 0, 'pending', ? FROM subscriptions WHERE id = ?
+           ON CONFLICT (subscription_id, due_at) DO NOTHING`,
+          [delivery.id, delivery.dueAt.getTime(), delivery.dueAt.getTime(), subscriptionId],
+        );
+        return true;
+      })
+      .immediate();
+  }
+
+  async addManualDelivery(delivery: { id: string; subscriptionId: string; dueAt: Date }): Promise<boolean> {
+    return (
+      this.statements.run(
+        `INSERT INTO deliveries (id, subscription_id, team_id, channel_id, due_at, manual, state, not_before)
+         SELECT ?, id, team_id, channel_id, ?, 1, 'pending', ? FROM subscriptions WHERE id = ?
+         ON CONFLICT DO NOTHING`,
+        [delivery.id, delivery.dueAt.getTime(), delivery.dueAt.getTime(), delivery.subscriptionId],
+      ).changes > 0
+    );
+  }
+
+  async claimDeliveries(
+    owner: string,
+    now: Date,
+    leaseMs: number,
+    limit: number,
+    busyChannels: readonly string[],
+  ): Promise<Delivery[]> {
+    // One statement: SQLite runs it as one write, so two copies of the app never claim one row.
+    // A channel takes one delivery at a time, in order, and none while another copy is posting
+    // there or a split post is half sent (its parts stay together).
+    return this.statements
+      .all<DeliveryRow>(
+        `UPDATE deliveries SET state = 'working', lease_owner = @owner, lease_until = @until,
+           attempts = attempts + 1
+         WHERE id IN (
+           SELECT id FROM (
+             SELECT d.id, d.not_before, d.due_at,
+               ROW_NUMBER() OVER (PARTITION BY d.team_id, d.channel_id ORDER BY d.due_at, d.id) AS place
+             FROM deliveries d
+             WHERE ((d.state = 'pending' AND d.not_before <= @now)
+                 OR (d.state = 'working' AND d.lease_until <= @now))
+               AND d.channel_id NOT IN (SELECT value FROM json_each(@busy))
+               AND NOT EXISTS (
+                 SELECT 1 FROM deliveries o
+                 WHERE o.team_id = d.team_id AND o.channel_id = d.channel_id AND o.id <> d.id
+                   AND o.state IN ('pending', 'working')
+                   AND ((o.state = 'working' AND o.lease_until > @now)
+                     OR o.posted_ts <> '[]' OR o.attempting_part IS NOT NULL))
+           )
+           WHERE place = 1
+           ORDER BY not_before, due_at, id
+           LIMIT @limit
+         )
+         RETURNING *`,
+        {
+          owner,
+          until: now.getTime() + leaseMs,
+          now: now.getTime(),
+          busy: JSON.stringify(busyChannels),
+          limit,
+        },
+      )
+      .map(toDelivery)
+      .sort((a, b) => a.notBefore.getTime() - b.notBefore.getTime() || a.dueAt.getTime() - b.dueAt.getTime());
+  }
+
+  async getDelivery(id: string): Promise<Delivery | null> {
+    const row = this.statements.get<DeliveryRow>('SELECT * FROM deliveries WHERE id = ?', [id]);
+    return row ? toDelivery(row) : null;
+  }
+
+  async subscriptionDeliveries(subscriptionId: string): Promise<Delivery[]> {
+    return this.statements
+      .all<DeliveryRow>('SELECT * FROM deliveries WHERE subscription_id = ? ORDER BY due_at, id', [
+        subscriptionId,
+      ])
+      .map(toDelivery);
+  }
+
+  async freezeDelivery(
+    id: string,
+    owner: string,
+    frozen: string,
+    itemKeys: readonly string[],
+  ): Promise<{ ok: true } | { ok: false; taken: string[]; lost: boolean }> {
+    return this.db
+      .transaction((): { ok: true } | { ok: false; taken: string[]; lost: boolean } => {
+        const row = this.statements.get<{ subscription_id: string }>(
+          `SELECT subscription_id FROM deliveries WHERE id = ? AND lease_owner = ? AND state = 'working'`,
+          [id, owner],
+        );
+        if (!row) return { ok: false, taken: [], lost: true };
+        const keys = JSON.stringify(itemKeys);
+        const taken = this.statements
+          .all<{ item_key: string }>(
+            `SELECT item_key FROM delivered_items WHERE subscription_id = ? AND delivery_id <> ?
+               AND item_key IN (SELECT value FROM json_each(?))`,
+            [row.subscription_id, id, keys],
+          )
+          .map((item) => item.item_key);
+        if (taken.length > 0) return { ok: false, taken, lost: false };
+        this.statements.run(
+          `INSERT INTO delivered_items (subscription_id, item_key, delivery_id)
+           SELECT ?, value, ? FROM json_each(?) WHERE true ON CONFLICT DO NOTHING`,
+          [row.subscription_id, id, keys],
+        );
+        this.statements.run('UPDATE deliveries SET frozen = ? WHERE id = ?', [frozen, id]);
+        return { ok: true };
+      })
+      .immediate();
+  }
+
+  async markAttempt(id: string, owner: string, part: number, now: Date, leaseMs: number): Promise<boolean> {
+    return (
+      this.statements.run(
+        `UPDATE deliveries SET attempting_part = ?, attempt_at = ?, lease_until = ?
+         WHERE id = ? AND lease_owner = ? AND state = 'working'`,
+        [part, now.getTime(), now.getTime() + leaseMs, id, owner],
+      ).changes > 0
+    );
+  }
+
+  async recordPart(id: string, owner: string, part: number, ts: string): Promise<boolean> {
+    // Appended only in its place: a part recorded twice (a late answer) changes nothing.
+    return (
+      this.statements.run(
+        `UPDATE deliveries SET posted_ts = json_insert(posted_ts, '$[#]', ?), attempting_part = NULL
+         WHERE id = ? AND lease_owner = ? AND state = 'working' AND json_array_length(posted_ts) = ?`,
+        [ts, id, owner, part],
+      ).changes > 0
+    );
+  }
+
+  async releaseDelivery(id: string, owner: string, notBefore: Date, keepAttempt: boolean): Promise<boolean> {
+    return (
+      this.statements.run(
+        `UPDATE deliveries SET state = 'pending', lease_owner = NULL, lease_until = NULL, not_before = ?,
+           attempting_part = CASE WHEN ? THEN attempting_part ELSE NULL END
+         WHERE id = ? AND lease_owner = ? AND state = 'working'`,
+        [notBefore.getTime(), keepAttempt ? 1 : 0, id, owner],
+      ).changes > 0
+    );
+  }
+
+  async finishDelivery(id: string, owner: string, finish: DeliveryFinish): Promise<boolean> {
+    return this.db
+      .transaction(() => {
+        const row = this.statements.get<{ subscription_id: string }>(
+          `UPDATE deliveries SET state = ?, outcome = ?, lease_until = NULL, attempting_part = NULL
+           WHERE id = ? AND lease_owner = ? AND state = 'working' RETURNING subscription_id`,
+          [finish.state, finish.outcome, id, owner],
+        );
+        if (!row) return false;
+        if (finish.state === 'failed')
+          this.statements.run('DELETE FROM delivered_items WHERE delivery_id = ?', [id]);
+        if (finish.cursor)
+          this.statements.run(
+            `UPDATE subscriptions SET cursor = ?, cursor_at = ?
+             WHERE id = ? AND (cursor_at IS NULL OR cursor_at < ?)`,
+            [finish.cursor.json, finish.cursor.at.getTime(), row.subscription_id, finish.cursor.at.getTime()],
+          );
+        if (finish.skippedSaid)
+          this.statements.run(
+            'UPDATE subscriptions SET skipped_count = MAX(0, skipped_count - ?) WHERE id = ?',
+            [finish.skippedSaid, row.subscription_id],
+          );
+        return true;
+      })
+      .immediate();
+  }
+
   async close(): Promise<void> {
     this.db.close();
   }
+}
+
+interface SubscriptionRow {
+  id: string;
+  team_id: string;
+  channel_id: string;
+  kind: SubscriptionKind;
+  target: string;
+  cadence: Cadence;
+  local_time: string;
+  time_zone: string;
+  created_by: string;
+  created_at: number;
+  paused_reason: string | null;
+  next_run_at: number;
+  cursor: string | null;
+  skipped_count: number;
+}
+
+interface DeliveryRow {
+  id: string;
+  subscription_id: string;
+  team_id: string;
+  channel_id: string;
+  due_at: number;
+  manual: number;
+  state: DeliveryState;
+  lease_owner: string | null;
+  lease_until: number | null;
+  not_before: number;
+  attempts: number;
+  frozen: string | null;
+  posted_ts: string;
+  attempting_part: number | null;
+  attempt_at: number | null;
+  outcome: string | null;
+}
+
+function toSubscription(row: SubscriptionRow): Subscription {
+  return {
+    id: row.id,
+    teamId: row.team_id,
+    channelId: row.channel_id,
+    kind: row.kind,
+    target: row.target,
+    cadence: row.cadence,
+    localTime: row.local_time,
+    timeZone: row.time_zone,
+    createdBy: row.created_by,
+    createdAt: new Date(row.created_at),
+    pausedReason: row.paused_reason,
+    nextRunAt: new Date(row.next_run_at),
+    cursor: row.cursor,
+    skippedCount: row.skipped_count,
+  };
+}
+
+function toDelivery(row: DeliveryRow): Delivery {
+  return {
+    id: row.id,
+    subscriptionId: row.subscription_id,
+    teamId: row.team_id,
+    channelId: row.channel_id,
+    dueAt: new Date(row.due_at),
+    manual: row.manual === 1,
+    state: row.state,
+    leaseOwner: row.lease_owner,
+    leaseUntil: row.lease_until === null ? null : new Date(row.lease_until),
+    notBefore: new Date(row.not_before),
+    attempts: row.attempts,
+    frozen: row.frozen,
+    postedTs: JSON.parse(row.posted_ts) as string[],
+    attemptingPart: row.attempting_part,
+    attemptAt: row.attempt_at === null ? null : new Date(row.attempt_at),
+    outcome: row.outcome,
+  };
 }
 
 function toConnection(row: WorkspaceRow): WorkspaceConnection {

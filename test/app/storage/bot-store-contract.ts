@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import type { BotStore } from '../../../src/app/storage/bot-store.ts';
+import type { BotStore, Subscription } from '../../../src/app/storage/bot-store.ts';
 
 /**
  * What every BotStore must do, whatever database is behind it. `open(name)` opens a store on the
@@ -156,5 +156,189 @@ export function botStoreContract(open: (name: string) => BotStore | Promise<BotS
     expect(await second.markChannelWelcomed('T2', 'C1', at)).toBe(true);
     await first.close();
     await second.close();
+  });
+  const subscription = (id: string, channelId = 'C1', nextRunAt = at): Subscription => ({
+    id,
+    teamId: 'T1',
+    channelId,
+    kind: 'pipeline',
+    target: '{"p":"pl-1"}',
+    cadence: 'daily',
+    localTime: '09:00',
+    timeZone: 'Europe/London',
+    createdBy: 'U1',
+    createdAt: at,
+    pausedReason: null,
+    nextRunAt,
+    cursor: null,
+    skippedCount: 0,
+  });
+  const later = (ms: number) => new Date(at.getTime() + ms);
+
+  it('keeps subscriptions per channel, refuses a taken id, and removes one with its deliveries', async () => {
+    const store = await open('subscriptions');
+    expect(await store.createSubscription(subscription('s-1'))).toBe(true);
+    expect(await store.createSubscription(subscription('s-1', 'C2'))).toBe(false);
+    expect(await store.createSubscription(subscription('s-2'))).toBe(true);
+    expect(await store.createSubscription(subscription('s-3', 'C2'))).toBe(true);
+    expect((await store.channelSubscriptions('T1', 'C1')).map((each) => each.id)).toEqual(['s-1', 's-2']);
+    expect(await store.getSubscription('T1', 's-3')).toEqual(subscription('s-3', 'C2'));
+    expect(await store.getSubscription('T2', 's-3')).toBeNull();
+    expect(await store.addManualDelivery({ id: 'd-1', subscriptionId: 's-1', dueAt: at })).toBe(true);
+    expect(await store.removeSubscription('T2', 's-1')).toBe(false);
+    expect(await store.removeSubscription('T1', 's-1')).toBe(true);
+    expect(await store.getDelivery('d-1')).toBeNull();
+    expect(await store.getSubscription('T1', 's-1')).toBeNull();
+    await store.close();
+  });
+
+  it('plans one delivery per subscription and due time, whichever copy of the app plans it', async () => {
+    const one = await open('planning');
+    const two = await open('planning');
+    await one.createSubscription(subscription('s-1'));
+    expect((await two.dueSubscriptions(at, 10)).map((each) => each.id)).toEqual(['s-1']);
+    expect((await two.dueSubscriptions(later(-1), 10)).length).toBe(0);
+    const next = later(86_400_000);
+    // Both copies saw it due; only the first moves it.
+    expect(await one.planDelivery('s-1', at, next, 2, { id: 'd-a', dueAt: at })).toBe(true);
+    expect(await two.planDelivery('s-1', at, next, 2, { id: 'd-b', dueAt: at })).toBe(false);
+    expect((await two.subscriptionDeliveries('s-1')).map((each) => each.id)).toEqual(['d-a']);
+    const moved = await two.getSubscription('T1', 's-1');
+    expect(moved?.nextRunAt).toEqual(next);
+    expect(moved?.skippedCount).toBe(2);
+    expect(await two.getDelivery('d-a')).toMatchObject({
+      state: 'pending',
+      dueAt: at,
+      manual: false,
+      postedTs: [],
+    });
+    await one.close();
+    await two.close();
+  });
+
+  it('claims a due delivery for one copy only, one per channel, and again once its lease ends', async () => {
+    const one = await open('claims');
+    const two = await open('claims');
+    for (const [id, channel] of [
+      ['s-1', 'C1'],
+      ['s-2', 'C1'],
+      ['s-3', 'C2'],
+      ['s-4', 'C3'],
+    ] as const) {
+      await one.createSubscription(subscription(id, channel));
+      await one.addManualDelivery({
+        id: `d-${id}`,
+        subscriptionId: id,
+        dueAt: id === 's-4' ? later(5000) : at,
+      });
+    }
+    const claimed = await one.claimDeliveries('A', at, 60_000, 10, ['C2']);
+    // C1's first only (one at a time per channel), C2 busy in this copy, C3's not yet due.
+    expect(claimed.map((each) => each.id)).toEqual(['d-s-1']);
+    expect(claimed[0]).toMatchObject({ state: 'working', leaseOwner: 'A', attempts: 1 });
+    expect(claimed[0]?.leaseUntil).toEqual(later(60_000));
+    const other = await two.claimDeliveries('B', at, 60_000, 10, []);
+    // C1 is being posted to by A: B takes C2 only.
+    expect(other.map((each) => each.id)).toEqual(['d-s-3']);
+    // Before A's lease ends only C3's, now due, is free.
+    expect((await two.claimDeliveries('B', later(59_999), 60_000, 10, [])).map((each) => each.id)).toEqual([
+      'd-s-4',
+    ]);
+    // A stopped answering: past the lease, B takes A's delivery over.
+    const taken = await two.claimDeliveries('B', later(60_000), 60_000, 10, ['C2']);
+    expect(taken.map((each) => each.id)).toEqual(['d-s-1']);
+    expect(taken.find((each) => each.id === 'd-s-1')).toMatchObject({ leaseOwner: 'B', attempts: 2 });
+    // A's late steps change nothing.
+    expect(await one.markAttempt('d-s-1', 'A', 0, later(60_001), 60_000)).toBe(false);
+    expect(await one.recordPart('d-s-1', 'A', 0, '1.000001')).toBe(false);
+    expect(await one.finishDelivery('d-s-1', 'A', { state: 'sent', outcome: null })).toBe(false);
+    expect(await one.releaseDelivery('d-s-1', 'A', at, false)).toBe(false);
+    await one.close();
+    await two.close();
+  });
+
+  it('freezes content once, reserves each item for one delivery, records parts in order, and finishes', async () => {
+    const store = await open('freezing');
+    await store.createSubscription(subscription('s-1'));
+    await store.addManualDelivery({ id: 'd-1', subscriptionId: 's-1', dueAt: at });
+    await store.addManualDelivery({ id: 'd-2', subscriptionId: 's-1', dueAt: later(1) });
+    const [first] = await store.claimDeliveries('A', later(1), 60_000, 10, []);
+    expect(first?.id).toBe('d-1');
+    expect(await store.freezeDelivery('d-1', 'B', '{}', [])).toEqual({ ok: false, taken: [], lost: true });
+    expect(await store.freezeDelivery('d-1', 'A', '{"parts":2}', ['tender:1', 'tender:2'])).toEqual({
+      ok: true,
+    });
+    expect(await store.markAttempt('d-1', 'A', 0, later(2), 60_000)).toBe(true);
+    expect(await store.getDelivery('d-1')).toMatchObject({
+      attemptingPart: 0,
+      attemptAt: later(2),
+      frozen: '{"parts":2}',
+    });
+    expect(await store.recordPart('d-1', 'A', 1, '9.9')).toBe(false);
+    expect(await store.recordPart('d-1', 'A', 0, '1.000001')).toBe(true);
+    expect(await store.recordPart('d-1', 'A', 0, '1.000002')).toBe(false);
+    // Half posted: given back until the channel's pace allows the next part, still first in its channel.
+    expect(await store.releaseDelivery('d-1', 'A', later(1000), false)).toBe(true);
+    expect(await store.claimDeliveries('A', later(2), 60_000, 10, [])).toEqual([]);
+    const [again] = await store.claimDeliveries('A', later(1000), 60_000, 10, []);
+    expect(again).toMatchObject({ id: 'd-1', postedTs: ['1.000001'], attemptingPart: null });
+    expect(await store.recordPart('d-1', 'A', 1, '2.000001')).toBe(true);
+    const cursor = { json: '{"w":2}', at: later(1000) };
+    expect(await store.finishDelivery('d-1', 'A', { state: 'sent', outcome: null, cursor })).toBe(true);
+    expect(await store.getDelivery('d-1')).toMatchObject({
+      state: 'sent',
+      postedTs: ['1.000001', '2.000001'],
+    });
+    expect((await store.getSubscription('T1', 's-1'))?.cursor).toBe('{"w":2}');
+    // The second delivery cannot take an item the first posted.
+    const [second] = await store.claimDeliveries('A', later(1001), 60_000, 10, []);
+    expect(second?.id).toBe('d-2');
+    expect(await store.freezeDelivery('d-2', 'A', '{}', ['tender:2', 'tender:3'])).toEqual({
+      ok: false,
+      taken: ['tender:2'],
+      lost: false,
+    });
+    expect(await store.freezeDelivery('d-2', 'A', '{}', ['tender:3'])).toEqual({ ok: true });
+    // An older cursor never replaces a newer one; a failed delivery gives its items back.
+    expect(
+      await store.finishDelivery('d-2', 'A', { state: 'failed', outcome: 'x', cursor: { json: 'old', at } }),
+    ).toBe(true);
+    expect((await store.getSubscription('T1', 's-1'))?.cursor).toBe('{"w":2}');
+    await store.addManualDelivery({ id: 'd-3', subscriptionId: 's-1', dueAt: later(2000) });
+    await store.claimDeliveries('A', later(2000), 60_000, 10, []);
+    expect(await store.freezeDelivery('d-3', 'A', '{}', ['tender:3'])).toEqual({ ok: true });
+    await store.close();
+  });
+
+  it('keeps a part marked as being sent when given back, so the next owner settles it first', async () => {
+    const store = await open('unknown-outcome');
+    await store.createSubscription(subscription('s-1'));
+    await store.addManualDelivery({ id: 'd-1', subscriptionId: 's-1', dueAt: at });
+    await store.claimDeliveries('A', at, 60_000, 10, []);
+    await store.freezeDelivery('d-1', 'A', '{}', []);
+    await store.markAttempt('d-1', 'A', 0, at, 60_000);
+    expect(await store.releaseDelivery('d-1', 'A', later(30_000), true)).toBe(true);
+    const [taken] = await store.claimDeliveries('B', later(30_000), 60_000, 10, []);
+    expect(taken).toMatchObject({ id: 'd-1', leaseOwner: 'B', attemptingPart: 0, attemptAt: at });
+    await store.close();
+  });
+
+  it('pauses a channel once, failing what it had still to post, and resumes a subscription', async () => {
+    const one = await open('pausing');
+    const two = await open('pausing');
+    await one.createSubscription(subscription('s-1'));
+    await one.createSubscription(subscription('s-2', 'C2'));
+    await one.addManualDelivery({ id: 'd-1', subscriptionId: 's-1', dueAt: at });
+    const paused = await one.pauseChannel('T1', 'C1', 'archived');
+    expect(paused.map((each) => each.id)).toEqual(['s-1']);
+    expect(await two.pauseChannel('T1', 'C1', 'archived')).toEqual([]);
+    expect(await one.getDelivery('d-1')).toMatchObject({ state: 'failed' });
+    expect((await one.dueSubscriptions(later(1), 10)).map((each) => each.id)).toEqual(['s-2']);
+    expect(await one.planDelivery('s-1', at, later(10), 0, { id: 'd-x', dueAt: at })).toBe(false);
+    expect(await two.resumeSubscription('T1', 's-1', later(5))).toBe(true);
+    expect(await two.resumeSubscription('T1', 's-1', later(5))).toBe(false);
+    expect(await one.getSubscription('T1', 's-1')).toMatchObject({ pausedReason: null, nextRunAt: later(5) });
+    await one.close();
+    await two.close();
   });
 }
