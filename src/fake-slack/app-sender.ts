@@ -264,7 +264,7 @@ export class AppSender {
       api_app_id: 'A0TENDERBOT',
       type: 'event_callback',
       event_id: options.eventId ?? `Ev${randomBytes(6).toString('hex')}`,
-      event_time: Math.floor(Date.now() / 1000),
+      event_time: Math.floor(this.workspace.now() / 1000),
       event: { event_ts: this.workspace.nextTs(), ...event },
     });
     const retry: Record<string, string> =

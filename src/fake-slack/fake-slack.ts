@@ -2,17 +2,20 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { AppSender, type Choice } from './app-sender.ts';
 import { respondAt } from './response-url.ts';
-import type {
-  AppAnswer,
-  Blocks,
-  ExtraRoute,
-  FakeChannel,
-  FakeMessage,
-  FakeSlackOptions,
-  FakeUser,
-  FakeView,
-  RecordedCall,
-  SentRequest,
+import {
+  type AppAnswer,
+  type Blocks,
+  BOT_USER_ID,
+  type ExtraRoute,
+  type FakeChannel,
+  type FakeMessage,
+  type FakeSlackOptions,
+  type FakeUser,
+  type FakeView,
+  type Fault,
+  type FaultMatch,
+  type RecordedCall,
+  type SentRequest,
 } from './types.ts';
 import { parseArgs, webApi } from './web-api.ts';
 import { Workspace } from './workspace.ts';
@@ -34,6 +37,12 @@ export class FakeSlack {
   private readonly extraRoutes: ExtraRoute[] = [];
   private rateWindow = { start: 0, count: 0 };
   private server: Server | null = null;
+  /** When each channel's recent posts were accepted (clock ms), for the per-channel limit. */
+  private readonly postTimes = new Map<string, number[]>();
+  private readonly faults: { method: string; fault: Fault; match: FaultMatch; left: number }[] = [];
+  private readonly held = new Set<() => void>();
+  /** How many HTTP 429s this fake Slack has answered (any limit, or an arranged fault). */
+  rateLimited = 0;
 
   constructor(private readonly options: FakeSlackOptions) {
     this.workspace = new Workspace(options);
@@ -62,6 +71,27 @@ export class FakeSlack {
   /** The last request sent to the app, byte for byte (to replay it). */
   get lastSent(): SentRequest | null {
     return this.sender.lastSent;
+  }
+
+  /** The workspace clock's current instant (epoch ms): `options.clock`, or real time. */
+  now(): number {
+    return this.workspace.now();
+  }
+
+  /** The per-channel posting limit (`postsPerSecondPerChannel`); 0 or undefined turns it off. */
+  get postsPerSecondPerChannel(): number | undefined {
+    return this.options.postsPerSecondPerChannel;
+  }
+  set postsPerSecondPerChannel(limit: number | undefined) {
+    this.options.postsPerSecondPerChannel = limit;
+  }
+
+  /** The app's unfurl domains (`unfurlDomains`): links to these send `link_shared`. */
+  get unfurlDomains(): string[] {
+    return this.options.unfurlDomains ?? [];
+  }
+  set unfurlDomains(domains: string[]) {
+    this.options.unfurlDomains = domains;
   }
 
   /** The Web API base for the app's `SLACK_API_URL`, ending in `/api/`. */
@@ -126,6 +156,86 @@ export class FakeSlack {
 
   user(id: string): FakeUser {
     return this.workspace.user(id);
+  }
+
+  /** The id of a person's direct messages with the app (`D` + user id), as `chat.postMessage` to a user id answers. */
+  dmOf(userId: string): string {
+    this.workspace.user(userId);
+    return `D${userId}`;
+  }
+
+  // Faults and channel access a test arranges.
+
+  /**
+   * Makes the next call of `method` (about `match.channel`, if given) fail as `fault` says:
+   * see `Fault`. Faults are used in the order arranged, each once unless `times` says more.
+   */
+  failNext(method: string, fault: Fault, match: FaultMatch = {}): void {
+    this.faults.push({ method, fault, match, left: Math.max(1, fault.times ?? 1) });
+  }
+
+  /** Sends every answer held by a `hold` fault; how many were sent. */
+  releaseHeld(): number {
+    const held = [...this.held];
+    this.held.clear();
+    for (const release of held) release();
+    return held.length;
+  }
+
+  /** Answers held by a `hold` fault and not yet sent. */
+  get heldCount(): number {
+    return this.held.size;
+  }
+
+  /** Archives a channel: posting in it then answers `is_archived`; its history still reads. */
+  archiveChannel(channel: string): void {
+    if (!this.workspace.channels.some((candidate) => candidate.id === channel))
+      throw new Error(`no fake channel ${channel}`);
+    this.workspace.archived.add(channel);
+  }
+
+  unarchiveChannel(channel: string): void {
+    this.workspace.archived.delete(channel);
+  }
+
+  isArchived(channel: string): boolean {
+    return this.workspace.archived.has(channel);
+  }
+
+  /** Whether the app's bot user is in a channel (every channel is, until `removeApp`). */
+  isAppIn(channel: string): boolean {
+    return this.workspace.isMember(channel);
+  }
+
+  /**
+   * Adds the app to a channel, as a person's "Add apps" does: the bot becomes a member and the
+   * app gets `member_joined_channel` (user = the bot, `inviter`). Null when no app is set.
+   */
+  async addApp(channel: string, inviter = 'U0ADMIN'): Promise<AppAnswer | null> {
+    if (!this.workspace.channels.some((candidate) => candidate.id === channel))
+      throw new Error(`no fake channel ${channel}`);
+    this.workspace.botIn.add(channel);
+    this.workspace.membersOf(channel).add(BOT_USER_ID);
+    if (!this.appUrl) return null;
+    return this.sender.sendEvent({
+      type: 'member_joined_channel',
+      user: BOT_USER_ID,
+      channel,
+      channel_type: this.workspace.channel(channel).isPrivate ? 'G' : 'C',
+      team: this.workspace.teamId,
+      inviter,
+    });
+  }
+
+  /**
+   * Removes the app from a channel: posting there then answers `not_in_channel`, and the app
+   * gets `channel_left` (Slack's event to the one who left, with `actor_id` who removed it).
+   */
+  async removeApp(channel: string, actor = 'U0ADMIN'): Promise<AppAnswer | null> {
+    this.workspace.botIn.delete(channel);
+    this.workspace.membersOf(channel).delete(BOT_USER_ID);
+    if (!this.appUrl) return null;
+    return this.sender.sendEvent({ type: 'channel_left', channel, actor_id: actor });
   }
 
   /**
@@ -234,11 +344,16 @@ export class FakeSlack {
       return;
     }
     const method = url.pathname.slice('/api/'.length);
-    const args = parseArgs(raw, incoming.headers['content-type'] ?? '');
+    let args: Record<string, unknown>;
+    try {
+      args = parseArgs(raw, incoming.headers['content-type'] ?? '');
+    } catch {
+      answer(200, { ok: false, error: 'invalid_json' });
+      return;
+    }
     this.workspace.calls.push({ method, args });
     if (this.overRate()) {
-      outgoing.writeHead(429, { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1' });
-      outgoing.end(JSON.stringify({ ok: false, error: 'ratelimited' }));
+      this.tooMany(outgoing, 1);
       return;
     }
     if (
@@ -248,13 +363,86 @@ export class FakeSlack {
       answer(200, { ok: false, error: 'invalid_auth' });
       return;
     }
-    answer(200, webApi(this.workspace, method, args));
+    const fault = this.takeFault(method, args);
+    if (fault?.kind === 'ratelimit') {
+      this.tooMany(outgoing, fault.retryAfterSeconds ?? 1);
+      return;
+    }
+    if (fault?.kind === 'error') {
+      answer(200, { ok: false, error: fault.error });
+      return;
+    }
+    const wait = method === 'chat.postMessage' ? this.channelWait(args) : null;
+    if (wait !== null) {
+      this.tooMany(outgoing, wait);
+      return;
+    }
+    const result = webApi(this.workspace, method, args);
+    if (method === 'chat.postMessage' && result.ok) this.recordPost(String(result.channel));
+    if (fault?.kind === 'drop-answer') {
+      // Carried out, but the answer is lost: the caller sees its connection cut.
+      incoming.socket.destroy();
+      return;
+    }
+    if (fault?.kind === 'hold') {
+      const release = () => answer(200, result);
+      this.held.add(release);
+      outgoing.on('close', () => this.held.delete(release));
+      return;
+    }
+    answer(200, result);
+  }
+
+  /** Slack's 429: `Retry-After` in whole seconds (at least 1) and `ratelimited`. */
+  private tooMany(outgoing: ServerResponse, seconds: number): void {
+    this.rateLimited++;
+    outgoing.writeHead(429, {
+      'content-type': 'application/json; charset=utf-8',
+      'retry-after': String(Math.max(1, Math.ceil(seconds))),
+    });
+    outgoing.end(JSON.stringify({ ok: false, error: 'ratelimited' }));
+  }
+
+  /** The first arranged fault for this call, used up once. */
+  private takeFault(method: string, args: Record<string, unknown>): Fault | null {
+    const channel = typeof args.channel === 'string' ? args.channel : '';
+    const index = this.faults.findIndex(
+      (candidate) =>
+        candidate.method === method &&
+        (!candidate.match.channel ||
+          candidate.match.channel === channel ||
+          this.workspace.resolveChannel(candidate.match.channel) === this.workspace.resolveChannel(channel)),
+    );
+    const found = this.faults[index];
+    if (!found) return null;
+    found.left--;
+    if (found.left <= 0) this.faults.splice(index, 1);
+    return found.fault;
+  }
+
+  /** Seconds until a channel may take another post under the per-channel limit, or null if now. */
+  private channelWait(args: Record<string, unknown>): number | null {
+    const limit = this.options.postsPerSecondPerChannel;
+    if (!limit || typeof args.channel !== 'string') return null;
+    const now = this.workspace.now();
+    const recent = (this.postTimes.get(this.workspace.resolveChannel(args.channel)) ?? []).filter(
+      (time) => time > now - 1000,
+    );
+    if (recent.length < limit) return null;
+    return Math.max(1, Math.ceil(((recent[0] ?? now) + 1000 - now) / 1000));
+  }
+
+  private recordPost(channel: string): void {
+    if (!this.options.postsPerSecondPerChannel) return;
+    const now = this.workspace.now();
+    const recent = (this.postTimes.get(channel) ?? []).filter((time) => time > now - 1000);
+    this.postTimes.set(channel, [...recent, now]);
   }
 
   private overRate(): boolean {
     const limit = this.options.rateLimitPerSecond;
     if (!limit) return false;
-    const second = Math.floor(Date.now() / 1000);
+    const second = Math.floor(this.workspace.now() / 1000);
     if (this.rateWindow.start !== second) this.rateWindow = { start: second, count: 0 };
     this.rateWindow.count++;
     return this.rateWindow.count > limit;

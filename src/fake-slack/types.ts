@@ -10,12 +10,20 @@ export interface FakeUser {
   /** A guest: multi-channel (restricted) or single-channel (ultra-restricted). */
   isRestricted?: boolean;
   isUltraRestricted?: boolean;
+  /** The person's time zone (IANA), as `users.info` gives it; Europe/London when not set. */
+  tz?: string;
 }
 
 export interface FakeChannel {
   id: string;
   name: string;
+  /** A private channel (`is_private`); public when not set. */
+  isPrivate?: boolean;
 }
+
+/** A link preview the app gave with `chat.unfurl`: an attachment, usually `{ blocks }`. */
+// biome-ignore lint/suspicious/noExplicitAny: loose attachment JSON as sent.
+export type Unfurl = Record<string, any>;
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit travels as loose JSON; the app's validator checks it.
 export type Blocks = any[];
@@ -36,6 +44,8 @@ export interface FakeMessage {
   /** Message metadata (`{ event_type, event_payload }`) as the app sent it, kept as Slack keeps it. */
   // biome-ignore lint/suspicious/noExplicitAny: loose JSON as sent.
   metadata?: any;
+  /** Link previews the app attached with `chat.unfurl`, by URL. */
+  unfurls?: Record<string, Unfurl>;
 }
 
 export interface FakeView {
@@ -85,7 +95,43 @@ export interface FakeSlackOptions {
   channels?: FakeChannel[];
   /** Web API calls allowed per second before Slack-like 429s with Retry-After; none by default. */
   rateLimitPerSecond?: number;
+  /**
+   * The workspace's clock (epoch ms; Date.now by default): message `ts`, rate-limit windows,
+   * event times and `users.info` time-zone offsets follow it. Trigger ids and request
+   * signatures stay on real time, since the app checks those against its own clock.
+   */
+  clock?: () => number;
+  /**
+   * Slack's special limit on `chat.postMessage`: accepted posts per channel per second of the
+   * clock (Slack allows about 1). Off by default. Over it: HTTP 429, `Retry-After`, nothing stored.
+   */
+  postsPerSecondPerChannel?: number;
+  /** The app's unfurl domains (manifest `unfurl_domains`): a person's link to one sends `link_shared`. */
+  unfurlDomains?: string[];
 }
+
+/**
+ * A fault a test arranges for the next matching Web API call (`failNext`):
+ * - `ratelimit`: HTTP 429 with `Retry-After`, the call not carried out (`times` calls, default 1);
+ * - `drop-answer`: the call is carried out, then the connection is cut with no answer, as when
+ *   Slack's answer is lost on the way;
+ * - `hold`: the call is carried out and its answer held until `releaseHeld()` or the caller
+ *   hangs up (a test can stop the app between sending and recording);
+ * - `error`: Slack's `{ ok: false, error }`, the call not carried out.
+ */
+export type Fault =
+  | { kind: 'ratelimit'; retryAfterSeconds?: number; times?: number }
+  | { kind: 'drop-answer'; times?: number }
+  | { kind: 'hold'; times?: number }
+  | { kind: 'error'; error: string; times?: number };
+
+/** Restricts a fault to calls about one channel (the `channel` argument, a user id or its DM). */
+export interface FaultMatch {
+  channel?: string;
+}
+
+/** The bot's own user id in the fake workspace. */
+export const BOT_USER_ID = 'U0BOT';
 
 export const DEFAULT_USERS: FakeUser[] = [
   { id: 'U0ADMIN', name: 'ada', realName: 'Ada Admin', isAdmin: true },

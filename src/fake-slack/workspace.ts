@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   type Blocks,
+  BOT_USER_ID,
   DEFAULT_CHANNELS,
   DEFAULT_USERS,
   type FakeChannel,
@@ -31,11 +32,44 @@ export class Workspace {
   readonly postedThrough = new Map<string, FakeMessage>();
   private readonly members = new Map<string, Set<string>>();
   private tsCounter = 0;
+  /** The workspace's clock (epoch ms); trigger ids keep to real time. */
+  readonly now: () => number;
+  /** Channels the app's bot user is in: every channel until a test removes it. */
+  readonly botIn: Set<string>;
+  readonly archived = new Set<string>();
+  /** What `chat.unfurl` can name a link preview by: an unfurl_id, for the message it belongs to. */
+  readonly unfurlIds = new Map<string, FakeMessage>();
+  /** The options the app last suggested for an external select, by view and action_id. */
+  // biome-ignore lint/suspicious/noExplicitAny: option objects as the app sent them.
+  readonly suggested = new Map<string, any[]>();
 
   constructor(options: FakeSlackOptions) {
     this.users = options.users ?? DEFAULT_USERS;
     this.channels = options.channels ?? DEFAULT_CHANNELS;
     this.teamId = options.teamId ?? 'T0TENDER';
+    this.now = options.clock ?? Date.now;
+    this.botIn = new Set(this.channels.map((channel) => channel.id));
+  }
+
+  /**
+   * Where a post to `channel` lands: a user id means that person's direct messages with the app
+   * (`D` + user id), as Slack answers `chat.postMessage` to a user id with the DM's id.
+   */
+  resolveChannel(channel: string): string {
+    return typeof channel === 'string' && /^[UW]/.test(channel) && this.users.some((u) => u.id === channel)
+      ? `D${channel}`
+      : channel;
+  }
+
+  /** The person a direct-message channel (`D` + user id) is with, or null for any other channel. */
+  dmUser(channel: string): string | null {
+    if (typeof channel !== 'string' || !channel.startsWith('D')) return null;
+    const userId = channel.slice(1);
+    return this.users.some((user) => user.id === userId) ? userId : null;
+  }
+
+  isMember(channel: string): boolean {
+    return this.dmUser(channel) !== null || this.botIn.has(channel);
   }
 
   /** Messages a user can see in a channel: everyone's, and the ephemeral ones shown to them. */
@@ -74,11 +108,14 @@ export class Workspace {
     return user;
   }
 
+  /** A channel of the workspace, or a person's direct messages with the app. */
   hasChannel(id: string): boolean {
-    return this.channels.some((channel) => channel.id === id);
+    return this.channels.some((channel) => channel.id === id) || this.dmUser(id) !== null;
   }
 
   channel(id: string): FakeChannel {
+    const dmUser = this.dmUser(id);
+    if (dmUser) return { id, name: this.user(dmUser).name, isPrivate: true };
     return this.channels.find((channel) => channel.id === id) ?? { id, name: id.toLowerCase() };
   }
 
@@ -103,7 +140,7 @@ export class Workspace {
   ): FakeMessage {
     const ts = this.nextTs();
     const message: FakeMessage = {
-      authorId: 'U0BOT',
+      authorId: BOT_USER_ID,
       ts,
       channel,
       text,
@@ -139,9 +176,10 @@ export class Workspace {
     return { userId: trigger.userId };
   }
 
+  /** A new, unique message ts at the clock's current second, as Slack's `seconds.micro`. */
   nextTs(): string {
     this.tsCounter++;
-    return `${Math.floor(Date.now() / 1000)}.${String(this.tsCounter).padStart(6, '0')}`;
+    return `${Math.floor(this.now() / 1000)}.${String(this.tsCounter).padStart(6, '0')}`;
   }
 
   newViewId(): string {
@@ -158,4 +196,14 @@ export function findElement(blocks: Blocks, actionId: string): { element: any; b
     }
   }
   return null;
+}
+
+/** Orders two message ts (`seconds.fraction`) as Slack does: numerically, not as text. */
+export function compareTs(a: string, b: string): number {
+  const [aSeconds = '0', aFraction = ''] = a.split('.');
+  const [bSeconds = '0', bFraction = ''] = b.split('.');
+  const seconds = Number(aSeconds) - Number(bSeconds);
+  if (seconds !== 0) return Math.sign(seconds);
+  const width = Math.max(aFraction.length, bFraction.length);
+  return Math.sign(Number(aFraction.padEnd(width, '0')) - Number(bFraction.padEnd(width, '0')));
 }
