@@ -1,4 +1,5 @@
-import type { ErrorCode, FieldError, Scope } from '../contract/schemas.ts';
+import { z } from 'zod';
+import { type ErrorCode, FieldError, Problem, Scope } from '../contract/schemas.ts';
 
 /** Every failure the client reports is one of these; none of them ever carries the API key. */
 export class ProcurementClientError extends Error {
@@ -26,27 +27,50 @@ export const MAX_FIELD_ERRORS = 100;
 const MAX_TEXT = 2000;
 const MAX_TOKEN = 200;
 
-/** A string of the body, cut to `max`, or null when the value is not a string. */
-function textOf(value: unknown, max: number): string | null {
-  if (typeof value !== 'string') return null;
-  return value.length <= max ? value : `${value.slice(0, max - 1)}…`;
-}
+/** Null instead of a failure: a part that does not match the contract loses that part, not the answer. */
+const orNull = <T extends z.ZodType>(schema: T) => schema.nullable().catch(null);
 
 /**
- * The field errors of a problem body: the first MAX_FIELD_ERRORS well-formed entries, each string
- * cut short, whatever the body holds; reading stops there, so a huge list costs nothing more.
+ * A problem body read with the contract's own schemas (`Problem` and its parts), part by part
+ * rather than `Problem.parse` whole: a failed answer must still say what it can when a proxy, an
+ * older or a newer service sends only some of it. A code this client does not know is kept as
+ * text; `errors` is left to `fieldErrorsOf`, which reads a huge list only as far as it needs.
  */
+const ProblemParts = z.object({
+  code: orNull(z.union([Problem.shape.code, z.string()])),
+  detail: orNull(Problem.shape.detail),
+  requestId: orNull(Problem.shape.requestId),
+  requiredScope: orNull(Scope),
+  errors: z.unknown().optional(),
+});
+const NO_PARTS: z.infer<typeof ProblemParts> = {
+  code: null,
+  detail: null,
+  requestId: null,
+  requiredScope: null,
+  errors: undefined,
+};
+
+/** The first MAX_FIELD_ERRORS entries that are `FieldError`s by the contract, each string cut short. */
 function fieldErrorsOf(errors: unknown): { kept: FieldError[]; omitted: number } {
   if (!Array.isArray(errors)) return { kept: [], omitted: 0 };
   const kept: FieldError[] = [];
   let index = 0;
   for (; index < errors.length && kept.length < MAX_FIELD_ERRORS; index++) {
-    const entry = errors[index] as { field?: unknown; message?: unknown } | null;
-    const field = textOf(entry?.field, MAX_TOKEN);
-    const message = textOf(entry?.message, MAX_TOKEN);
-    if (field !== null && message !== null) kept.push({ field, message });
+    const entry = FieldError.safeParse(errors[index]);
+    if (entry.success) {
+      kept.push({ field: cut(entry.data.field, MAX_TOKEN), message: cut(entry.data.message, MAX_TOKEN) });
+    }
   }
   return { kept, omitted: errors.length - index };
+}
+
+function cut(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+function cutOrNull(text: string | null, max: number): string | null {
+  return text === null ? null : cut(text, max);
 }
 
 /** An answer of the service that is not a success: status, code, detail and the request id to quote. */
@@ -71,10 +95,12 @@ export class ApiError extends ProcurementClientError {
 
   /** The one place that decides which class an answer becomes. */
   static from(status: number, body: unknown, headers: Record<string, string>): ApiError {
-    const problem = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-    const code = textOf(problem.code, MAX_TOKEN) ?? `http_${status}`;
-    const detail = textOf(problem.detail, MAX_TEXT) ?? `The service answered ${status}.`;
-    const requestId = textOf(problem.requestId, MAX_TOKEN) ?? textOf(headers['x-request-id'], MAX_TOKEN);
+    const parsed = ProblemParts.safeParse(body);
+    const problem = parsed.success ? parsed.data : NO_PARTS;
+    const code = problem.code === null ? `http_${status}` : cut(problem.code, MAX_TOKEN);
+    const detail =
+      problem.detail === null ? `The service answered ${status}.` : cut(problem.detail, MAX_TEXT);
+    const requestId = cutOrNull(problem.requestId ?? headers['x-request-id'] ?? null, MAX_TOKEN);
     const answer: FailedAnswer = { status, code, detail, requestId, headers };
     switch (code) {
       case 'missing_api_key':
@@ -83,10 +109,7 @@ export class ApiError extends ProcurementClientError {
       case 'disabled_api_key':
         return new AuthenticationError(answer);
       case 'missing_scope':
-        return new MissingScopeError(
-          answer,
-          (textOf(problem.requiredScope, MAX_TOKEN) as Scope | null) ?? null,
-        );
+        return new MissingScopeError(answer, problem.requiredScope);
       case 'plan_without_api_access':
         return new PlanError(answer);
       case 'forbidden':
