@@ -176,6 +176,16 @@ export const TenderSearchQuery = strictInput({
   publishedTo: DateOrInstant.optional(),
   deadlineFrom: DateOrInstant.optional(),
   deadlineTo: DateOrInstant.optional(),
+  url: z
+    .string()
+    .min(8)
+    .max(2000)
+    .regex(/^https?:\/\//i, 'must be a web address starting with http:// or https://')
+    .optional()
+    .meta({
+      description:
+        'Tenders one of whose releases names this exact address (its notice, a document or a link), as pasted; letter case is ignored.',
+    }),
   limit: limitParam,
   offset: offsetParam,
 });

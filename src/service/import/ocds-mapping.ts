@@ -151,6 +151,7 @@ export function tenderFromRelease(release: Json, publisherName: string | null): 
     sourceName: sourceNameFor(ocid, publisherName),
     sourceId: text(tender.id) ?? ocid,
     url: noticeUrlOf(tender, release),
+    links: linksNamedBy(tender, release),
     frameworkId: frameworkIdOf(release),
     awards,
     framework: object(tender.techniques).hasFrameworkAgreement === true ? frameworkFrom(tender) : null,
@@ -339,6 +340,19 @@ function cpvCodesOf(release: Json, tender: Json): { code: string; description: s
     if (code && !codes.get(code)) codes.set(code, text(classification.description));
   }
   return [...codes].map(([code, description]) => ({ code, description }));
+}
+
+/** Every document and link address of a release: any of them, pasted, finds the tender. */
+function linksNamedBy(tender: Json, release: Json): string[] {
+  const documents = [
+    ...array(tender.documents),
+    ...array(release.awards).flatMap((award) => array(award.documents)),
+    ...array(release.contracts).flatMap((contract) => array(contract.documents)),
+  ];
+  return [
+    ...documents.map((document) => text(document.url)),
+    ...array(release.links).map((link) => text(link.href)),
+  ].filter((url): url is string => url !== null);
 }
 
 const NOTICE_DOCUMENT_TYPES = ['tenderNotice', 'contractNotice', 'awardNotice', 'biddingDocuments'];

@@ -258,4 +258,16 @@ export const MIGRATIONS: readonly string[] = [
       THEN 'demo' ELSE 'imported' END
     WHERE EXISTS (SELECT 1 FROM tenders);
   `,
+  // 4: every address a tender's releases name (its notice, documents, links), so that a link a
+  // person pastes finds its tender (`GET /v1/tenders?url=`). Kept from the notice address already
+  // stored; a new import adds documents and links.
+  `
+  CREATE TABLE tender_links (
+    url TEXT NOT NULL COLLATE NOCASE,
+    tender_id TEXT NOT NULL,
+    PRIMARY KEY (url, tender_id)
+  ) WITHOUT ROWID;
+  INSERT OR IGNORE INTO tender_links (url, tender_id)
+    SELECT trim(url), id FROM tenders WHERE url IS NOT NULL AND length(trim(url)) BETWEEN 8 AND 2000;
+  `,
 ];

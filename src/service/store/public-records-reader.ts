@@ -141,7 +141,8 @@ export class PublicRecordsReader {
     const conditions: string[] = [];
     const params: Record<string, unknown> = { limit: query.limit, offset: query.offset, now: at };
     const match = wordsToMatchExpression(query.q);
-    if (match) {
+    // The filter index knows every filter but the address one, which its own table answers.
+    if (match && !query.url) {
       const found = hasFilter(query)
         ? this.filterIndex.search(match, filtersOf(query), at, query.offset, query.limit)
         : this.filterIndex.searchWords(match, query.offset, query.limit);
@@ -161,6 +162,10 @@ export class PublicRecordsReader {
     } else if (query.status) {
       conditions.push('t.status = @status');
       params.status = query.status;
+    }
+    if (query.url) {
+      conditions.push('t.id IN (SELECT tender_id FROM tender_links WHERE url = @url)');
+      params.url = query.url.trim();
     }
     if (query.buyerId) {
       conditions.push('t.buyer_id = @buyerId');

@@ -45,6 +45,8 @@ export interface TenderReleaseInput {
   sourceName: string;
   sourceId: string;
   url: string | null;
+  /** Every address the release names (its notice, documents, links): a pasted link finds the tender. */
+  links?: string[];
   frameworkId: string | null;
   awards: AwardInput[];
   framework: FrameworkInput | null;
@@ -104,6 +106,7 @@ export class PublicRecordsWriter {
   private readonly upsertSupplier;
   private readonly upsertTender;
   private readonly upsertCpv;
+  private readonly insertLink;
   private readonly upsertAward;
   private readonly linkSupplier;
   private readonly upsertFramework;
@@ -140,6 +143,7 @@ export class PublicRecordsWriter {
         @sourceName, @sourceId, @url, @frameworkId)
       ON CONFLICT (id) DO UPDATE SET ${merged},
         published_at = max(excluded.published_at, tenders.published_at)`);
+    this.insertLink = db.prepare('INSERT OR IGNORE INTO tender_links (url, tender_id) VALUES (?, ?)');
     this.upsertCpv = db.prepare(`
       INSERT INTO tender_cpv (tender_id, code, description) VALUES (?, ?, ?)
       ON CONFLICT DO UPDATE SET description = coalesce(excluded.description, description)`);
@@ -224,6 +228,7 @@ export class PublicRecordsWriter {
       frameworkId: release.frameworkId,
     });
     for (const cpv of release.cpvCodes) this.upsertCpv.run(release.id, cpv.code, cpv.description);
+    for (const link of linksOf(release)) this.insertLink.run(link, release.id);
     for (const award of release.awards) {
       this.upsertAward.run({
         tenderId: release.id,
@@ -334,4 +339,17 @@ function organisationParams(organisation: OrganisationInput, id: string) {
     identifiers: JSON.stringify(organisation.identifiers),
     website: organisation.website,
   };
+}
+
+/** The longest address kept for finding a tender by a pasted link (longer ones are not links people paste). */
+const MAX_LINK_LENGTH = 2000;
+
+/** The release's notice address and every other it names, trimmed, once each. */
+function linksOf(release: TenderReleaseInput): Set<string> {
+  const links = new Set<string>();
+  for (const link of [release.url, ...(release.links ?? [])]) {
+    const trimmed = link?.trim();
+    if (trimmed && trimmed.length <= MAX_LINK_LENGTH && /^https?:\/\//i.test(trimmed)) links.add(trimmed);
+  }
+  return links;
 }

@@ -75,6 +75,8 @@ describe('GET /v1/openapi.json', () => {
         'publishedTo',
         'deadlineFrom',
         'deadlineTo',
+        // Beyond CONTRACT.md §5: a tender found by a link pasted from its notice (for link unfurls).
+        'url',
         'limit',
         'offset',
       ].sort(),

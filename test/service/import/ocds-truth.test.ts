@@ -199,6 +199,38 @@ async function cpvDescriptionsIn(file: string): Promise<Map<string, string>> {
 }
 
 describe('what the real files say, shown', () => {
+  it('finds a tender by a link pasted from its notice or one of its documents (`url`), and only by such a link', async () => {
+    setClock(new Date());
+    const byUrl = async (url: string) => {
+      const answer = await get(`/v1/tenders?url=${encodeURIComponent(url)}`);
+      return (answer.body.data as Item[]).map((tender) => tender.id);
+    };
+    const cfTender = 'ocds-b5fd17-2c0cffc3-8ce5-4dcf-b9ee-478aa5a4572c';
+    // The Contracts Finder notice, a Find a Tender notice among its documents, any letter case.
+    expect(
+      await byUrl('https://www.contractsfinder.service.gov.uk/Notice/5a115892-5c5e-4646-8a8f-150c9708a9dc'),
+    ).toEqual([cfTender]);
+    expect(await byUrl('https://www.find-tender.service.gov.uk/Notice/004824-2025')).toEqual([cfTender]);
+    expect(await byUrl('HTTPS://WWW.FIND-TENDER.SERVICE.GOV.UK/Notice/004824-2025')).toEqual([cfTender]);
+    // A Canadian notice's attachment; a link nobody published; part of a link.
+    const attachment = sandbox.db
+      .prepare("SELECT url, tender_id FROM tender_links WHERE url LIKE '%buyandsell%' LIMIT 1")
+      .get() as { url: string; tender_id: string };
+    expect(await byUrl(attachment.url)).toContain(attachment.tender_id);
+    expect(
+      await byUrl('https://www.contractsfinder.service.gov.uk/Notice/00000000-0000-0000-0000-000000000000'),
+    ).toEqual([]);
+    expect(await byUrl('https://www.find-tender.service.gov.uk/Notice/')).toEqual([]);
+    // It combines with the other filters, and what is not a web address is refused, naming the field.
+    const combined = await get(
+      `/v1/tenders?q=zzzz&url=${encodeURIComponent('https://www.find-tender.service.gov.uk/Notice/004824-2025')}`,
+    );
+    expect(combined.body.data).toEqual([]);
+    const refused = await callApi(sandbox.baseUrl, 'GET', '/v1/tenders?url=javascript:alert(1)', { key });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain('url');
+  });
+
   it('gives a CPV code its description wherever any release of the file gives one', async () => {
     setClock(new Date());
     const described = await cpvDescriptionsIn(join(OCDS_DIR, 'uk-notices.releases.jsonl.gz'));
