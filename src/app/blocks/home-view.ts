@@ -1,10 +1,11 @@
 import type { Bookmark, PipelineListItem, SavedSearch } from '../../contract/schemas.ts';
 import { HomeIds } from '../ids.ts';
 import { blockKitProblems } from './block-kit-limits.ts';
-import { USAGE_LINES } from './messages.ts';
+import { searchBuilderButton, USAGE_LINES } from './messages.ts';
 import { escapeMrkdwn, safeText } from './mrkdwn.ts';
 import { STATUS_LABELS as PIPELINE_STATUS_LABELS, progressBar } from './pipeline-card.ts';
 import { type Block, button, formatDeadline, section } from './tender-card.ts';
+import { type ConnectionState, gettingStartedBlocks } from './welcome-message.ts';
 
 /** What the Home tab shows beside the connection: each list is null when it could not be read. */
 export interface HomeContent {
@@ -14,6 +15,8 @@ export interface HomeContent {
   pipelines?: { items: PipelineListItem[]; total: number } | { problem: string };
   savedSearches?: { items: SavedSearch[]; total: number } | { problem: string };
   now?: Date;
+  /** The first visit: a getting-started section, saying whether the workspace can search yet. */
+  gettingStarted?: ConnectionState;
 }
 
 /** Each list on the Home tab shows at most this many rows (Slack allows 100 blocks in all). */
@@ -30,13 +33,16 @@ export function homeView(args: HomeContent) {
     { type: 'header', text: { type: 'plain_text', text: 'Tenderbot' } },
     section('Public tenders in Slack: search, bookmark, share, and keep your bids moving.'),
     { type: 'divider' },
-    section(`*Connection*\n${args.connection}`),
   ];
-  if (args.canConnect)
-    blocks.push({
-      type: 'actions',
-      elements: [button('Connect an API key', HomeIds.connect, 'connect', 'primary')],
-    });
+  if (args.gettingStarted) blocks.push(...gettingStartedBlocks(args.gettingStarted), { type: 'divider' });
+  blocks.push(section(`*Connection*\n${args.connection}`));
+  blocks.push({
+    type: 'actions',
+    elements: [
+      searchBuilderButton(),
+      ...(args.canConnect ? [button('Connect an API key', HomeIds.connect, 'connect')] : []),
+    ],
+  });
 
   if (args.pipelines) {
     blocks.push({ type: 'divider' });

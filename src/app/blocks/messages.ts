@@ -12,7 +12,7 @@ import type {
   Tender,
 } from '../../contract/schemas.ts';
 import type { SearchState } from '../features/tenders.ts';
-import { ConnectIds, DirectoryIds, ErrorIds, SavedSearchIds, SearchIds } from '../ids.ts';
+import { ConnectIds, DirectoryIds, ErrorIds, ReachIds, SavedSearchIds, SearchIds } from '../ids.ts';
 import type { CommentEntityType } from '../listeners/button-values.ts';
 import { encode } from '../state/codec.ts';
 import { formatMoney } from './formats.ts';
@@ -315,7 +315,22 @@ export function helpMessage(unknownWord?: string): Message {
   const intro = unknownWord
     ? `I don’t know \`${clip(escapeMrkdwn(unknownWord), 100)}\`. Here is what \`/tender\` can do:`
     : '*Tenderbot* finds public tenders and keeps your bids moving. Commands:';
-  return { text: intro, blocks: [section(intro), section(USAGE_LINES.join('\n'))] };
+  return {
+    text: intro,
+    blocks: [
+      section(intro),
+      section(USAGE_LINES.join('\n')),
+      { type: 'actions', elements: [searchBuilderButton()] },
+      contextLine(
+        'Paste a notice link from Contracts Finder, Find a Tender, Public Contracts Scotland, Sell2Wales or Buyandsell to see its card; message Tenderbot directly to search.',
+      ),
+    ],
+  };
+}
+
+/** "Search tenders": opens the search builder (on the help card and the Home tab). */
+export function searchBuilderButton(): Button {
+  return button('Search tenders', ReachIds.openSearchBuilder, 'open', 'primary');
 }
 
 /** A failure as a sentence saying what to do, with the reference that is also in the log. */

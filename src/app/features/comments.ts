@@ -211,7 +211,23 @@ async function metadataOf(context: FeatureContext, state: CommentModalMetadata):
 export async function openCommentModal(
   context: FeatureContext,
   request: Request,
-  args: { triggerId: string; target: CommentTarget },
+  args: { triggerId: string; target: CommentTarget; text?: string },
+): Promise<void> {
+  await showCommentModal(context, request, args, async (view) => {
+    const opened = await request.slack.views.open({ trigger_id: args.triggerId, view: view as never });
+    return opened.view?.id;
+  });
+}
+
+/**
+ * The same window shown by `show` (which puts the loading view up and answers its view id): the
+ * message shortcut turns its own window, or a submitted one, into it. `text` fills the box (a quoted message).
+ */
+export async function showCommentModal(
+  context: FeatureContext,
+  request: Request,
+  args: { target: CommentTarget; text?: string },
+  show: (loadingView: object) => Promise<string | undefined>,
 ): Promise<void> {
   const state: CommentModalMetadata = {
     e: args.target.entityType,
@@ -221,17 +237,14 @@ export async function openCommentModal(
     u: request.userId,
   };
   const metadata = await metadataOf(context, state);
-  const opened = await request.slack.views.open({
-    trigger_id: args.triggerId,
-    view: commentLoadingView(metadata) as never,
-  });
-  const viewId = opened.view?.id;
-  if (!viewId) throw new Error('views.open answered without a view id');
+  const viewId = await show(commentLoadingView(metadata));
+  if (!viewId) throw new Error('the comment window was shown without a view id');
   await redrawModal(context, request.slack, {
     viewId,
     state,
     teamId: request.teamId,
     userId: request.userId,
+    ...(args.text ? { text: args.text } : {}),
   });
 }
 

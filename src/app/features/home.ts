@@ -3,6 +3,7 @@ import { HOME_LIST_ROWS, type HomeContent, homeView } from '../blocks/home-view.
 import { describeFailure } from '../services/describe-failure.ts';
 import { keyReadable, mayManageKey } from './connection.ts';
 import type { FeatureContext } from './feature-context.ts';
+import { connectionState } from './welcome.ts';
 
 /**
  * The App Home tab, drawn afresh each time it is opened: the connection, then what the key's
@@ -14,6 +15,7 @@ export async function publishHome(
   slack: WebClient,
   teamId: string,
   userId: string,
+  options: { firstVisit?: boolean } = {},
 ): Promise<void> {
   const connection = await context.store.getConnection(teamId);
   const readable = !connection || (await keyReadable(context, teamId));
@@ -26,6 +28,7 @@ export async function publishHome(
         : 'Not connected. A workspace admin can connect the organisation’s API key.';
   const canConnect = await mayManageKey(context, teamId, userId);
   const content: HomeContent = { connection: state, canConnect, now: context.clock() };
+  if (options.firstVisit) content.gettingStarted = await connectionState(context, teamId);
   if (readable && (connection || context.config.PROCUREMENT_API_KEY)) {
     const { client } = await context.clients.forTeam(teamId);
     const problem = (error: unknown) => {

@@ -1,8 +1,175 @@
-import type { App } from '@slack/bolt';
-import type { FeatureContext } from '../features/feature-context.ts';
+import type { App, BlockAction, GlobalShortcut, MessageShortcut } from '@slack/bolt';
+import { SEARCH_BUILDER_FIELDS, TENDER_PICKER } from '../blocks/search-builder-modal.ts';
+import { answerDirectMessage, directMessageRequest } from '../features/direct-messages.ts';
+import type { FeatureContext, Request } from '../features/feature-context.ts';
+import { withFailures } from '../features/feature-context.ts';
+import {
+  commentOnMessage,
+  type PickerAnswer,
+  submitTenderPicker,
+  TENDER_SELECT_ACTION,
+} from '../features/message-shortcut.ts';
+import {
+  buyerSuggestions,
+  openSearchBuilder,
+  type SearchBuilderAnswer,
+  submitSearchBuilder,
+  tenderSuggestions,
+} from '../features/search-builder.ts';
+import { unfurlLinks } from '../features/unfurls.ts';
+import { welcomeChannel } from '../features/welcome.ts';
+import { ReachIds } from '../ids.ts';
 
-/** The events these listeners subscribe to (the manifest declares them). */
-export const REACH_EVENTS: readonly string[] = [];
+/**
+ * The events these listeners subscribe to, as the manifest names them (`message.im` is Bolt's
+ * `message` event, kept to direct messages below).
+ */
+export const REACH_EVENTS: readonly string[] = ['link_shared', 'member_joined_channel', 'message.im'];
 
-/** Unfurls, shortcuts, the search builder, direct messages and the welcome; being built (issue 12). */
-export function registerReachListeners(_app: App, _context: FeatureContext): void {}
+/** Unfurls, shortcuts, the search builder, direct messages and the welcome (issue 12). */
+export function registerReachListeners(app: App, context: FeatureContext): void {
+  // Link unfurls: acknowledged by Bolt's receiver at once; the look-ups follow.
+  app.event('link_shared', async ({ event, body, client }) => {
+    const shared = event as typeof event & { unfurl_id?: string; source?: string };
+    await unfurlLinks(context, client, {
+      teamId: body.team_id,
+      channel: shared.channel,
+      messageTs: shared.message_ts,
+      ...(shared.unfurl_id ? { unfurlId: shared.unfurl_id } : {}),
+      ...(shared.source ? { source: shared.source } : {}),
+      links: Array.isArray(shared.links) ? shared.links.filter((link) => typeof link?.url === 'string') : [],
+    }).catch((error) =>
+      context.logger.warn({ err: error, teamId: body.team_id }, 'links could not be unfurled'),
+    );
+  });
+
+  // The welcome, when Tenderbot itself joins a channel (Bolt lets this event through for the bot).
+  app.event('member_joined_channel', async ({ event, body, client, context: bolt }) => {
+    if (!bolt.botUserId || event.user !== bolt.botUserId) return;
+    await welcomeChannel(context, client, { teamId: body.team_id, channelId: event.channel }).catch((error) =>
+      context.logger.warn({ err: error, teamId: body.team_id }, 'the welcome failed'),
+    );
+  });
+
+  // Direct messages: a person's words in the Messages tab (never the bot's own, nor edits and joins).
+  app.event('message', async ({ event, body, client }) => {
+    const message = event as {
+      channel_type?: string;
+      subtype?: string;
+      bot_id?: string;
+      user?: string;
+      text?: string;
+      channel: string;
+    };
+    if (message.channel_type !== 'im' || message.subtype || message.bot_id || !message.user) return;
+    await answerDirectMessage(context, client, {
+      teamId: body.team_id,
+      userId: message.user,
+      channelId: message.channel,
+      text: typeof message.text === 'string' ? message.text.slice(0, 4000) : '',
+    }).catch((error) =>
+      context.logger.warn({ err: error, teamId: body.team_id }, 'a direct message went unanswered'),
+    );
+  });
+
+  // "Search tenders": the global shortcut, and the button on the help card and the Home tab.
+  app.shortcut<GlobalShortcut>(ReachIds.searchShortcut, async ({ ack, shortcut, client }) => {
+    await ack();
+    const teamId = shortcut.team?.id ?? shortcut.user.team_id ?? '';
+    const request = directMessageRequest(client, { teamId, userId: shortcut.user.id });
+    await withFailures(context, request, 'search builder', null, () =>
+      openSearchBuilder(context, client, {
+        teamId,
+        userId: shortcut.user.id,
+        triggerId: shortcut.trigger_id,
+      }),
+    );
+  });
+  app.action<BlockAction>(ReachIds.openSearchBuilder, async ({ ack, body, client, respond }) => {
+    await ack();
+    const teamId = body.team?.id ?? body.user.team_id ?? '';
+    const request: Request = body.response_url
+      ? {
+          teamId,
+          userId: body.user.id,
+          channelId: body.channel?.id ?? '',
+          respond,
+          slack: client,
+          kind: 'click',
+        }
+      : directMessageRequest(client, { teamId, userId: body.user.id });
+    await withFailures(context, request, 'search builder', null, () =>
+      openSearchBuilder(context, client, { teamId, userId: body.user.id, triggerId: body.trigger_id }),
+    );
+  });
+  app.view(ReachIds.searchBuilderCallback, async ({ ack, body, view, client }) => {
+    await submitSearchBuilder(
+      context,
+      client,
+      { teamId: body.team?.id ?? body.user.team_id ?? '', userId: body.user.id, values: view.state?.values },
+      ack as (answer?: SearchBuilderAnswer) => Promise<void>,
+    );
+  });
+
+  // Options as one types: buyers for the search builder, tenders for "Which tender?".
+  app.options(SEARCH_BUILDER_FIELDS.buyer.action, async ({ ack, body, payload }) => {
+    const teamId = body.team?.id ?? body.user?.team_id ?? '';
+    await ack(
+      await buyerSuggestions(context, teamId, typeof payload.value === 'string' ? payload.value : ''),
+    );
+  });
+  app.options(TENDER_SELECT_ACTION, async ({ ack, body, payload }) => {
+    const teamId = body.team?.id ?? body.user?.team_id ?? '';
+    await ack(
+      await tenderSuggestions(context, teamId, typeof payload.value === 'string' ? payload.value : ''),
+    );
+  });
+
+  // "Comment on a tender" on any message.
+  app.shortcut<MessageShortcut>(ReachIds.commentShortcut, async ({ ack, shortcut, client, respond }) => {
+    await ack();
+    const teamId = shortcut.team?.id ?? shortcut.user.team_id ?? '';
+    const request: Request = {
+      teamId,
+      userId: shortcut.user.id,
+      channelId: shortcut.channel.id,
+      respond,
+      slack: client,
+      kind: 'click',
+    };
+    await withFailures(context, request, 'comment on a message', null, () =>
+      commentOnMessage(context, request, { triggerId: shortcut.trigger_id, message: shortcut.message }),
+    );
+  });
+  app.view(TENDER_PICKER.callback, async ({ ack, body, view, client }) => {
+    const answer = ack as (answer?: PickerAnswer) => Promise<void>;
+    let acked = false;
+    const ackOnce = async (reply?: PickerAnswer) => {
+      acked = true;
+      await answer(reply);
+    };
+    try {
+      await submitTenderPicker(
+        context,
+        client,
+        {
+          teamId: body.team?.id ?? body.user.team_id ?? '',
+          userId: body.user.id,
+          values: view.state?.values,
+          privateMetadata: typeof view.private_metadata === 'string' ? view.private_metadata : '',
+          viewId: view.id,
+        },
+        ackOnce,
+      );
+    } catch (error) {
+      context.logger.error({ err: error, what: 'tender picker' }, 'the tender picker failed');
+      if (!acked)
+        await answer({
+          response_action: 'errors',
+          errors: {
+            [TENDER_PICKER.block]: 'Tenderbot could not open the comment window. Try again in a moment.',
+          },
+        });
+    }
+  });
+}

@@ -1,0 +1,106 @@
+import type { RespondArguments, RespondFn } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
+import { helpMessage } from '../blocks/messages.ts';
+import { section } from '../blocks/tender-card.ts';
+import { parseCommand } from '../commands/parse-command.ts';
+import { firstTender } from '../links/find-tender.ts';
+import { noticeRefsInText } from '../links/notice-links.ts';
+import type { FeatureContext, Request } from './feature-context.ts';
+import { reply, withFailures } from './feature-context.ts';
+import { searchCommand, showCommand } from './tenders.ts';
+
+/**
+ * A Request whose answers go to the person's direct messages with Tenderbot: the first answer is
+ * posted, an answer that replaces (after "still trying…") updates the last message posted. Used
+ * where Slack gives no response_url: a direct message, a global shortcut, a modal submission.
+ */
+export function directMessageRequest(
+  slack: WebClient,
+  args: { teamId: string; userId: string; channelId?: string },
+): Request {
+  // Posting to the person's user id opens (or reuses) the direct message with the app.
+  const target = args.channelId ?? args.userId;
+  let last: { channel: string; ts: string } | null = null;
+  const respond = async (message: string | RespondArguments) => {
+    const answer: RespondArguments = typeof message === 'string' ? { text: message } : message;
+    const text = answer.text ?? '';
+    const blocks = 'blocks' in answer ? answer.blocks : undefined;
+    if (answer.replace_original && last) {
+      await slack.chat.update({ channel: last.channel, ts: last.ts, text, ...(blocks ? { blocks } : {}) });
+      return;
+    }
+    const posted = await slack.chat.postMessage({
+      channel: target,
+      text,
+      ...(blocks ? { blocks } : {}),
+      unfurl_links: false,
+    });
+    if (posted.channel && posted.ts) last = { channel: posted.channel, ts: posted.ts };
+  };
+  return {
+    teamId: args.teamId,
+    userId: args.userId,
+    channelId: args.channelId ?? '',
+    // Bolt types respond's answer as the HTTP response; no feature reads it.
+    respond: respond as unknown as RespondFn,
+    slack,
+    kind: 'command',
+  };
+}
+
+/** What a direct message asks for: help, a tender (a notice link or id), or a search. */
+export type DirectMessageIntent =
+  | { kind: 'help' }
+  | { kind: 'tender'; text: string }
+  | { kind: 'search'; text: string }
+  | { kind: 'nothing' };
+
+/**
+ * Reads a direct message: `help` (or `/tender help`, `?`), a message naming a tender by link or id,
+ * else its words as a search (`search …` and `/tender search …` are the same).
+ */
+export function directMessageIntent(raw: string, origins: readonly string[] = []): DirectMessageIntent {
+  const text = raw
+    .replace(/^\s*\/?tender\b/i, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
+    .trim();
+  if (!text) return { kind: 'nothing' };
+  if (/^(help|\?|hi|hello|hey)[.!?]*$/i.test(text)) return { kind: 'help' };
+  if (noticeRefsInText(raw, origins).length > 0) return { kind: 'tender', text: raw };
+  const parsed = parseCommand(text);
+  if (parsed.kind === 'help') return { kind: 'help' };
+  if (parsed.kind === 'search') return { kind: 'search', text: parsed.rest };
+  return { kind: 'search', text };
+}
+
+/** A direct message to Tenderbot: answered in the same conversation with cards (or help). */
+export async function answerDirectMessage(
+  context: FeatureContext,
+  slack: WebClient,
+  message: { teamId: string; userId: string; channelId: string; text: string },
+): Promise<void> {
+  const request = directMessageRequest(slack, message);
+  const intent = directMessageIntent(message.text, serviceOrigins(context));
+  if (intent.kind === 'nothing') return;
+  if (intent.kind === 'help') {
+    await reply(request, helpMessage());
+    return;
+  }
+  const retry = intent.kind === 'search' ? `search ${intent.text}` : null;
+  await withFailures(context, request, `direct message ${intent.kind}`, retry, async (guarded) => {
+    if (intent.kind === 'search') return searchCommand(context, guarded, intent.text);
+    const { client } = await context.clients.forTeam(message.teamId);
+    const found = await firstTender(client, noticeRefsInText(intent.text, serviceOrigins(context)));
+    if (found) return showCommand(context, guarded, found.tender.id);
+    const sentence =
+      'Tenderbot does not hold the tender that message names (it may not be imported yet). Search for it with words from its title.';
+    await reply(guarded, { text: sentence, blocks: [section(sentence)] });
+  });
+}
+
+/** The service's own origins, whose `/v1/tenders/<id>` links name a tender. */
+export function serviceOrigins(context: FeatureContext): string[] {
+  return [context.config.PROCUREMENT_API_URL];
+}

@@ -1,0 +1,40 @@
+import { NotFoundError, ValidationError } from '../../client/errors.ts';
+import type { ProcurementClient, TenderSearch } from '../../client/procurement-client.ts';
+import type { Tender } from '../../contract/schemas.ts';
+import type { NoticeRef } from './notice-links.ts';
+
+/**
+ * The tender a notice link or id names, when the service holds it; null when it does not (a
+ * notice not imported, an id the service refuses). Any other failure is thrown.
+ */
+export async function findTender(
+  client: ProcurementClient,
+  ref: NoticeRef,
+  options: { timeoutMs?: number } = {},
+): Promise<Tender | null> {
+  const call = options.timeoutMs ? { timeoutMs: options.timeoutMs, maxRetries: 0 } : undefined;
+  try {
+    if ('tenderId' in ref) return await client.tenders.get(ref.tenderId, call);
+    // The service's `url` filter: tenders whose records name this URL (notice, document or link).
+    const query = { url: ref.noticeUrl, limit: 1 } as TenderSearch;
+    const page = await client.tenders.search(query, call);
+    return page.data[0] ?? null;
+  } catch (error) {
+    // Not there, or (for a URL) a service without the `url` filter: either way the link is not a tender we know.
+    if (error instanceof NotFoundError || error instanceof ValidationError) return null;
+    throw error;
+  }
+}
+
+/** The first of `refs` the service holds (asked in order, at most `max`), with the ref that found it. */
+export async function firstTender(
+  client: ProcurementClient,
+  refs: readonly NoticeRef[],
+  max = 5,
+): Promise<{ tender: Tender; ref: NoticeRef } | null> {
+  for (const ref of refs.slice(0, max)) {
+    const tender = await findTender(client, ref);
+    if (tender) return { tender, ref };
+  }
+  return null;
+}
