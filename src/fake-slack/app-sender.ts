@@ -1,11 +1,15 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { request } from 'undici';
 import { signedHeaders } from './signing.ts';
-import type { AppAnswer, Blocks, FakeMessage, SentRequest } from './types.ts';
+import { type AppAnswer, type Blocks, BOT_USER_ID, type FakeMessage, type SentRequest } from './types.ts';
+import { linksIn } from './web-api-chat.ts';
 import { findElement, type Workspace } from './workspace.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: loose Block Kit JSON.
 type Element = any;
+/** A select's option as the app sent it (`{ text, value }`). */
+// biome-ignore lint/suspicious/noExplicitAny: as above.
+type SlackOption = any;
 
 /** What a person chose in an element: a button's value, a select's or overflow's option, a date. */
 export interface Choice {
@@ -14,8 +18,42 @@ export interface Choice {
   selectedDate?: string;
 }
 
+/** Every option of a select, its groups' too. */
+function optionsOf(
+  source:
+    | { options?: SlackOption[]; option_groups?: { options?: SlackOption[] }[] }
+    | SlackOption[]
+    | undefined,
+): SlackOption[] {
+  if (!source) return [];
+  if (Array.isArray(source)) return source;
+  return [...(source.options ?? []), ...(source.option_groups ?? []).flatMap((group) => group.options ?? [])];
+}
+
+/**
+ * The option a person picks in an external select: one the app suggested for it (or its initial
+ * option), as in Slack, where nothing else can be chosen.
+ */
+function externalOption(element: Element, value: string, suggested: SlackOption[] | undefined): SlackOption {
+  const option = [...(suggested ?? []), ...(element.initial_option ? [element.initial_option] : [])].find(
+    (candidate: { value: string }) => candidate.value === value,
+  );
+  if (!option)
+    throw new Error(
+      `no option ${value} in ${element.action_id}: the app has not suggested it (suggestOptions)`,
+    );
+  return option;
+}
+
 /** The action Slack sends for an element, with what was chosen in it. */
-function actionFor(element: Element, actionId: string, blockId: string, ts: string, choice?: Choice) {
+function actionFor(
+  element: Element,
+  actionId: string,
+  blockId: string,
+  ts: string,
+  choice?: Choice,
+  suggested?: SlackOption[],
+) {
   const action: Record<string, unknown> = {
     type: element.type,
     action_id: actionId,
@@ -31,6 +69,8 @@ function actionFor(element: Element, actionId: string, blockId: string, ts: stri
     );
     if (!option) throw new Error(`no option ${choice?.selectedOption} in ${actionId}`);
     action.selected_option = option;
+  } else if (element.type === 'external_select') {
+    action.selected_option = externalOption(element, choice?.selectedOption ?? '', suggested);
   } else if (element.type === 'datepicker') {
     action.selected_date = choice?.selectedDate ?? element.initial_date ?? null;
   } else if (choice?.value !== undefined) {
@@ -40,8 +80,20 @@ function actionFor(element: Element, actionId: string, blockId: string, ts: stri
 }
 
 /** An input's state in `view.state.values`, as Slack shapes it for each element type. */
-function inputState(element: Element, given: string | undefined): Record<string, unknown> {
+function inputState(
+  element: Element,
+  given: string | undefined,
+  suggested?: SlackOption[],
+): Record<string, unknown> {
   switch (element.type) {
+    case 'external_select':
+      return {
+        type: 'external_select',
+        selected_option:
+          given === undefined || given === ''
+            ? (element.initial_option ?? null)
+            : externalOption(element, given, suggested),
+      };
     case 'datepicker':
       return { type: 'datepicker', selected_date: given ?? element.initial_date ?? null };
     case 'static_select':
@@ -164,7 +216,16 @@ export class AppSender {
       trigger_id: workspace.newTrigger(userId),
       team: { id: workspace.teamId, domain: 'tenderbot-fake' },
       view: stored.view,
-      actions: [actionFor(found.element, actionId, found.blockId, workspace.nextTs(), choice)],
+      actions: [
+        actionFor(
+          found.element,
+          actionId,
+          found.blockId,
+          workspace.nextTs(),
+          choice,
+          workspace.suggested.get(`${viewId}|${actionId}`),
+        ),
+      ],
     });
   }
 
@@ -185,7 +246,13 @@ export class AppSender {
     for (const block of stored.view.blocks ?? []) {
       if (block.type !== 'input' || !block.element?.action_id) continue;
       const actionId = block.element.action_id as string;
-      values[block.block_id] = { [actionId]: inputState(block.element, valuesByActionId[actionId]) };
+      values[block.block_id] = {
+        [actionId]: inputState(
+          block.element,
+          valuesByActionId[actionId],
+          workspace.suggested.get(`${viewId}|${actionId}`),
+        ),
+      };
     }
     const answer = await this.sendPayload({
       type: 'view_submission',
@@ -207,6 +274,132 @@ export class AppSender {
   /** Opens the App Home tab: an `app_home_opened` event. */
   async openHome(userId: string): Promise<AppAnswer> {
     return this.sendEvent({ type: 'app_home_opened', user: userId, channel: `D${userId}`, tab: 'home' });
+  }
+
+  /** Opens the Messages tab of the app's Home: `app_home_opened` with `tab: 'messages'`. */
+  async openMessagesTab(userId: string): Promise<AppAnswer> {
+    return this.sendEvent({ type: 'app_home_opened', user: userId, channel: `D${userId}`, tab: 'messages' });
+  }
+
+  /** A global shortcut (the ⚡ menu): `type: 'shortcut'` with its callback_id and a fresh trigger_id. */
+  async globalShortcut(userId: string, callbackId: string): Promise<AppAnswer> {
+    const { workspace } = this;
+    return this.sendPayload({
+      type: 'shortcut',
+      token: 'fake-verification-token',
+      action_ts: workspace.nextTs(),
+      team: { id: workspace.teamId, domain: 'tenderbot-fake' },
+      user: { id: userId, username: workspace.user(userId).name, team_id: workspace.teamId },
+      is_enterprise_install: false,
+      enterprise: null,
+      callback_id: callbackId,
+      trigger_id: workspace.newTrigger(userId),
+    });
+  }
+
+  /**
+   * A message shortcut (a message's "…" menu): `type: 'message_action'` with the message, its
+   * channel, a trigger_id and a response_url (what it posts is for the person, in that channel).
+   */
+  async messageShortcut(userId: string, message: FakeMessage, callbackId: string): Promise<AppAnswer> {
+    const { workspace } = this;
+    const user = workspace.user(userId);
+    return this.sendPayload({
+      type: 'message_action',
+      token: 'fake-verification-token',
+      action_ts: workspace.nextTs(),
+      team: { id: workspace.teamId, domain: 'tenderbot-fake' },
+      user: { id: userId, username: user.name, name: user.name, team_id: workspace.teamId },
+      channel: { id: message.channel, name: workspace.channel(message.channel).name },
+      is_enterprise_install: false,
+      enterprise: null,
+      callback_id: callbackId,
+      trigger_id: workspace.newTrigger(userId),
+      response_url: workspace.newResponseUrl(message.channel, userId),
+      message_ts: message.ts,
+      message: {
+        type: 'message',
+        user: message.authorId,
+        ts: message.ts,
+        text: message.text,
+        ...(message.blocks.length > 0 ? { blocks: message.blocks } : {}),
+        ...(message.authorId === BOT_USER_ID ? { bot_id: 'B0BOT' } : {}),
+        ...(message.threadTs ? { thread_ts: message.threadTs } : {}),
+      },
+    });
+  }
+
+  /**
+   * Typing in an external select of an open view: `block_suggestion` with what was typed so far.
+   * The app's answer (`{ options }` or `{ option_groups }`) is remembered, so the person can then
+   * pick one of those options (submitView, clickInView).
+   */
+  async suggestOptions(userId: string, viewId: string, actionId: string, typed: string): Promise<AppAnswer> {
+    const { workspace } = this;
+    const stored = workspace.views.get(viewId);
+    if (!stored) throw new Error(`no view ${viewId}`);
+    const found = findElement(stored.view.blocks ?? [], actionId);
+    if (!found) throw new Error(`no element with action_id ${actionId} in view ${viewId}`);
+    const answer = await this.sendPayload({
+      type: 'block_suggestion',
+      user: { id: userId, username: workspace.user(userId).name, team_id: workspace.teamId },
+      container: { type: 'view', view_id: viewId },
+      api_app_id: 'A0TENDERBOT',
+      token: 'fake-verification-token',
+      action_id: actionId,
+      block_id: found.blockId,
+      value: typed,
+      team: { id: workspace.teamId, domain: 'tenderbot-fake' },
+      enterprise: null,
+      is_enterprise_install: false,
+      view: stored.view,
+    });
+    if (answer.status === 200)
+      workspace.suggested.set(`${viewId}|${actionId}`, optionsOf(answer.json ?? undefined));
+    return answer;
+  }
+
+  /**
+   * The events a person's message causes: `message` (channel_type `im`) when it is in their DM
+   * with the app, and `link_shared` for links on the app's unfurl domains (not for the app's own).
+   */
+  async eventsForPersonMessage(message: FakeMessage, unfurlDomains: readonly string[]): Promise<AppAnswer[]> {
+    const { workspace } = this;
+    const answers: AppAnswer[] = [];
+    if (workspace.dmUser(message.channel) !== null) {
+      answers.push(
+        await this.sendEvent({
+          type: 'message',
+          client_msg_id: randomUUID(),
+          channel: message.channel,
+          channel_type: 'im',
+          user: message.authorId,
+          text: message.text,
+          ts: message.ts,
+          team: workspace.teamId,
+          ...(message.threadTs ? { thread_ts: message.threadTs } : {}),
+        }),
+      );
+    }
+    const links = linksOnDomains(message.text, unfurlDomains);
+    if (links.length > 0) {
+      const unfurlId = `${message.channel}.${message.ts}.${randomBytes(16).toString('hex')}`;
+      workspace.unfurlIds.set(unfurlId, message);
+      answers.push(
+        await this.sendEvent({
+          type: 'link_shared',
+          channel: message.channel,
+          is_bot_user_member: workspace.isMember(message.channel),
+          user: message.authorId,
+          message_ts: message.ts,
+          ...(message.threadTs ? { thread_ts: message.threadTs } : {}),
+          unfurl_id: unfurlId,
+          source: 'conversations_history',
+          links,
+        }),
+      );
+    }
+    return answers;
   }
 
   /** Closes a modal with its close button: `view_closed` when the app asked for it (notify_on_close). */
@@ -307,6 +500,25 @@ export class AppSender {
     }
     return { status: response.statusCode, text, json };
   }
+}
+
+/** The links in a text on one of `domains` (or a subdomain), each with the domain it matched. */
+export function linksOnDomains(text: string, domains: readonly string[]): { domain: string; url: string }[] {
+  const found: { domain: string; url: string }[] = [];
+  for (const url of linksIn(text)) {
+    let host: string;
+    try {
+      host = new URL(url).hostname.toLowerCase();
+    } catch {
+      continue;
+    }
+    const domain = domains.find((candidate) => {
+      const wanted = candidate.toLowerCase();
+      return host === wanted || host.endsWith(`.${wanted}`);
+    });
+    if (domain) found.push({ domain, url });
+  }
+  return found;
 }
 
 export type { Blocks };

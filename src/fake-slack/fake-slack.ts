@@ -43,6 +43,8 @@ export class FakeSlack {
   private readonly held = new Set<() => void>();
   /** How many HTTP 429s this fake Slack has answered (any limit, or an arranged fault). */
   rateLimited = 0;
+  private readonly deliveries = new WeakMap<FakeMessage, Promise<AppAnswer[]>>();
+  private readonly pendingDeliveries = new Set<Promise<AppAnswer[]>>();
 
   constructor(private readonly options: FakeSlackOptions) {
     this.workspace = new Workspace(options);
@@ -246,11 +248,48 @@ export class FakeSlack {
     return this.workspace.postMessage(channel, text, blocks, userId, null);
   }
 
-  /** A person's own message in a channel (or a thread), as the workbench composer posts it. */
+  /**
+   * A person's own message in a channel, a thread or their DM with the app (`D` + user id), as
+   * the workbench composer posts it. If an app is set, the events Slack would send for it go out
+   * in the background: `message` (channel_type `im`) in a DM, `link_shared` for links on the
+   * unfurl domains. `deliveriesOf(message)` or `settle()` waits for them; `sendAsUser` does both.
+   */
   postAsUser(userId: string, channel: string, text: string, threadTs: string | null = null): FakeMessage {
+    this.workspace.user(userId);
     const message = this.workspace.postMessage(channel, text, [], null, threadTs);
     message.authorId = userId;
+    if (this.appUrl) {
+      const delivery = this.sender
+        .eventsForPersonMessage(message, this.unfurlDomains)
+        .catch((error: unknown): AppAnswer[] => [
+          { status: 0, text: error instanceof Error ? error.message : String(error), json: null },
+        ]);
+      this.deliveries.set(message, delivery);
+      delivery.finally(() => this.pendingDeliveries.delete(delivery));
+      this.pendingDeliveries.add(delivery);
+    }
     return message;
+  }
+
+  /** `postAsUser`, then the app's answers to the events it caused (none, a DM's, a link's). */
+  async sendAsUser(
+    userId: string,
+    channel: string,
+    text: string,
+    threadTs: string | null = null,
+  ): Promise<{ message: FakeMessage; answers: AppAnswer[] }> {
+    const message = this.postAsUser(userId, channel, text, threadTs);
+    return { message, answers: await this.deliveriesOf(message) };
+  }
+
+  /** The app's answers to the events a person's message caused (empty when none). */
+  deliveriesOf(message: FakeMessage): Promise<AppAnswer[]> {
+    return this.deliveries.get(message) ?? Promise.resolve([]);
+  }
+
+  /** Waits until every event caused by people's messages has been answered. */
+  async settle(): Promise<void> {
+    while (this.pendingDeliveries.size > 0) await Promise.all([...this.pendingDeliveries]);
   }
 
   // What it sends to the app (app-sender.ts).
@@ -278,6 +317,29 @@ export class FakeSlack {
 
   openHome(userId: string): Promise<AppAnswer> {
     return this.sender.openHome(userId);
+  }
+
+  /** Opens the Messages tab of the app (`app_home_opened`, `tab: 'messages'`). */
+  openMessagesTab(userId: string): Promise<AppAnswer> {
+    return this.sender.openMessagesTab(userId);
+  }
+
+  /** A global shortcut from the ⚡ menu (`type: 'shortcut'`, callback_id, trigger_id). */
+  globalShortcut(userId: string, callbackId: string): Promise<AppAnswer> {
+    return this.sender.globalShortcut(userId, callbackId);
+  }
+
+  /** A message shortcut from a message's "…" menu (`type: 'message_action'`). */
+  messageShortcut(userId: string, message: FakeMessage, callbackId: string): Promise<AppAnswer> {
+    return this.sender.messageShortcut(userId, message, callbackId);
+  }
+
+  /**
+   * Typing `typed` in an external select of an open view (`block_suggestion`): the app's answer,
+   * whose options the person can then pick in `submitView` or `clickInView`.
+   */
+  suggestOptions(userId: string, viewId: string, actionId: string, typed: string): Promise<AppAnswer> {
+    return this.sender.suggestOptions(userId, viewId, actionId, typed);
   }
 
   closeView(userId: string, viewId: string): Promise<AppAnswer | null> {
