@@ -15,6 +15,10 @@ export const USAGE = `Usage: tenderbot <command>
   bot
       Run the Slack app, configured by the environment (and .env): see README.md.
 
+  openapi
+      Print the service's OpenAPI 3.1 document as JSON (tenderbot openapi > openapi.json): the
+      same document the service serves at /v1/openapi.json, made without starting it.
+
   sandbox serve [--port 4010] [--host 127.0.0.1] [--db FILE|:memory:] [--fixture FILE] [--demo N]
                 [--import FILE...] [--log-level LEVEL] [--count-cache N]
       Run the local Procurement Intelligence Service. An empty database is filled with demo data
@@ -37,6 +41,11 @@ export async function main(argv: string[]): Promise<number> {
     if (group === 'start') {
       const { runStart } = await import('./start.ts');
       return await runStart(parse(argv.slice(1), START_OPTIONS));
+    }
+    if (group === 'openapi') {
+      if (command) throw new UsageError(`unexpected argument: ${command}`);
+      const { runOpenApi } = await import('./openapi.ts');
+      return await runOpenApi();
     }
     if (group === 'bot') {
       const { runBot } = await import('../app/main.ts');

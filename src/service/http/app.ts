@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import fastifySwagger from '@fastify/swagger';
-import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyError,
@@ -15,21 +13,20 @@ import Fastify, {
 } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
-  jsonSchemaTransform,
-  jsonSchemaTransformObject,
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { BookmarksStore } from '../store/bookmarks-store.ts';
 import { CommentsStore } from '../store/comments-store.ts';
-import type { SqliteDatabase } from '../store/database.ts';
+import { openDatabase, type SqliteDatabase } from '../store/database.ts';
 import { IdempotencyStore } from '../store/idempotency-store.ts';
 import { OrganisationsStore } from '../store/organisations-store.ts';
 import { PipelinesStore } from '../store/pipelines-store.ts';
 import { PublicRecordsReader } from '../store/public-records-reader.ts';
 import { SavedSearchesStore } from '../store/saved-searches-store.ts';
 import { authenticate, identifyCaller, isApiPath, refuseKeyInQuery } from './authentication.ts';
+import { type OpenApiDocument, openApiDocument, registerOpenApi, serveOpenApi } from './openapi-document.ts';
 import { FieldErrorList, invalidField, PROBLEM_CONTENT_TYPE, ProblemError, shorten } from './problem.ts';
 import { RateLimiter } from './rate-limiter.ts';
 import { bookmarkRoutes } from './routes/bookmarks.ts';
@@ -167,27 +164,7 @@ export async function buildServiceApp(options: ServiceAppOptions): Promise<Servi
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  await app.register(fastifySwagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Procurement Intelligence Service API',
-        version: '1.0.0',
-        description:
-          "Public procurement records and an organisation's working data. Every request carries the header Authorization: Bearer KEY. Errors are RFC 9457 problem details.",
-      },
-      servers: [{ url: '/' }],
-      components: { securitySchemes: { bearerKey: { type: 'http', scheme: 'bearer' } } },
-      security: [{ bearerKey: [] }],
-    },
-    transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
-  });
-  await app.register(fastifySwaggerUi, {
-    routePrefix: '/docs',
-    uiConfig: { validatorUrl: null, deepLinking: true, docExpansion: 'list' } as never,
-    staticCSP: true,
-  });
+  await registerOpenApi(app);
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
@@ -197,14 +174,7 @@ export async function buildServiceApp(options: ServiceAppOptions): Promise<Servi
   });
   app.addHook('onRequest', authenticate(context.organisations, limiter, context.clock));
 
-  app.get(
-    '/v1/openapi.json',
-    {
-      config: { public: true },
-      schema: { hide: false, summary: 'This OpenAPI document', tags: ['meta'] },
-    },
-    async () => app.swagger(),
-  );
+  serveOpenApi(app);
 
   // Set before the route plugins register, so that they inherit them.
   app.setNotFoundHandler((request, reply) => {
@@ -224,6 +194,26 @@ export async function buildServiceApp(options: ServiceAppOptions): Promise<Servi
   await app.register(pipelineRoutes(context));
 
   return app;
+}
+
+/**
+ * The service's OpenAPI document without serving it: the app is built on an empty in-memory
+ * database and made ready, never listening, then closed. The document comes from the routes as
+ * registered (see openapi-document.ts), so this is the way to have it without a running service.
+ */
+export async function buildOpenApiDocument(): Promise<OpenApiDocument> {
+  const db = openDatabase(':memory:');
+  try {
+    const app = await buildServiceApp({ db });
+    try {
+      await app.ready();
+      return openApiDocument(app);
+    } finally {
+      await app.close();
+    }
+  } finally {
+    db.close();
+  }
 }
 
 function sendProblem(reply: FastifyReply, requestId: string, problem: ProblemError): void {

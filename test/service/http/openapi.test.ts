@@ -1,5 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildOpenApiDocument } from '../../../src/service/http/app.ts';
 import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
 
 let sandbox: TestSandbox;
@@ -81,5 +82,16 @@ describe('GET /v1/openapi.json', () => {
         'offset',
       ].sort(),
     );
+  });
+});
+
+describe('buildOpenApiDocument', () => {
+  it('makes, without listening, the document the service serves, valid by the validator', async () => {
+    const built = await buildOpenApiDocument();
+    const served = (await sandbox.call('GET', '/v1/openapi.json')).body;
+    // Through JSON, as it is printed and served: the same document, key for key.
+    expect(JSON.parse(JSON.stringify(built))).toEqual(served);
+    const result = await new Validator().validate(JSON.parse(JSON.stringify(built)));
+    expect(result.errors ?? []).toEqual([]);
   });
 });

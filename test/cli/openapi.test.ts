@@ -1,0 +1,30 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.ts';
+import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
+
+let sandbox: TestSandbox;
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+});
+afterAll(() => sandbox.stop());
+
+describe('tenderbot openapi', () => {
+  it('prints, as its only output, exactly the document GET /v1/openapi.json answers', async () => {
+    const printed = await runCli(['openapi']);
+    expect(printed.stderr).toBe('');
+    expect(printed.code).toBe(0);
+    const served = await sandbox.call('GET', '/v1/openapi.json');
+    expect(served.status).toBe(200);
+    // The whole of standard output is the document (so `> openapi.json` makes a JSON file).
+    expect(JSON.parse(printed.stdout)).toEqual(served.body);
+    expect(Object.keys(JSON.parse(printed.stdout).paths)).toContain('/v1/tenders/{id}');
+  });
+
+  it('refuses an argument it does not take, with the usage', async () => {
+    const refused = await runCli(['openapi', 'yaml']);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain('unexpected argument: yaml');
+    expect(refused.stderr).toContain('openapi');
+  });
+});
