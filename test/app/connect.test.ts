@@ -81,8 +81,9 @@ describe('the workspace key', () => {
 
     const status = await command(MEMBER, 'status');
     expect(textOf(status)).toContain('this workspace’s own, connected by <@U0ADMIN>');
-    expect(textOf(status)).toContain('✅ `tenders:read`');
-    expect(textOf(status)).toContain('*Service*: answering.');
+    expect(textOf(status)).toContain('*This key can read*: tenders, buyers, suppliers');
+    expect(textOf(status)).toContain('Everything Tenderbot offers will work.');
+    expect(textOf(status)).toContain('*Tender service*: answering.');
     const results = await command(MEMBER, 'search clean');
     expect(textOf(results)).toContain('1–5 of');
   });
@@ -105,6 +106,24 @@ describe('the workspace key', () => {
     expect(textOf(memberHome.view)).not.toContain('home/connect');
     await bot.slack.clickInView(ADMIN, home.id, 'home/connect');
     await eventually(() => bot.slack.openModals(ADMIN)[0], 'the connect modal from Home');
+  });
+
+  it('says in plain words what a narrower key cannot read, and what to do', async () => {
+    const open = bot.slack.openModals(ADMIN).length;
+    await bot.slack.slashCommand(ADMIN, CHANNEL, '/tender', 'connect');
+    const modal = await eventually(() => bot.slack.openModals(ADMIN)[open], 'the connect modal');
+    const submitted = await bot.slack.submitView(ADMIN, modal.id, { 'connect/key': KEYS.aliceTendersOnly });
+    expect(submitted.json ?? {}).toEqual({});
+    await eventually(
+      () => !bot.slack.openModals(ADMIN).some((view) => view.id === modal.id),
+      'the modal closed',
+    );
+    const status = textOf(await command(MEMBER, 'status'));
+    expect(status).toContain('✅ Tenders');
+    expect(status).toContain('❌ Buyers');
+    expect(status).toContain('Bids: this key is not allowed to read them; ask whoever made the key');
+    // No scope names, error classes or field names reach people.
+    expect(status).not.toMatch(/:read|Error\b|pipeline/);
   });
 
   it('lets only an admin disconnect', async () => {

@@ -8,6 +8,7 @@ import {
   TimeoutError,
 } from '../../client/errors.ts';
 import type { ProcurementClient } from '../../client/procurement-client.ts';
+import { formatDayOf } from '../blocks/formats.ts';
 import { connectCheckingView, connectDoneView, connectModal } from '../blocks/messages.ts';
 import { escapeMrkdwn } from '../blocks/mrkdwn.ts';
 import { section } from '../blocks/tender-card.ts';
@@ -197,7 +198,7 @@ export async function disconnectCommand(context: FeatureContext, request: Reques
   await context.clients.forget(request.teamId);
   const removed = await context.store.removeConnection(request.teamId);
   const sentence = removed
-    ? `Disconnected: the workspace’s key is deleted.${context.config.PROCUREMENT_API_KEY ? ' Commands now use the app’s default key.' : ' Commands will not work until someone runs `/tender connect`.'}`
+    ? `Disconnected: the workspace’s key is deleted.${context.config.PROCUREMENT_API_KEY ? ' Commands now use the key Tenderbot was set up with.' : ' Commands will not work until someone runs `/tender connect`.'}`
     : 'This workspace had no key of its own to disconnect.';
   context.logger.info(
     { teamId: request.teamId, userId: request.userId, removed },
@@ -206,27 +207,27 @@ export async function disconnectCommand(context: FeatureContext, request: Reques
   await reply(request, { text: sentence, blocks: [section(sentence)] });
 }
 
-/** The read endpoints `/tender status` tries once each, with the scope each needs. */
-const PROBES: { scope: string; probe: (client: ProcurementClient) => Promise<unknown> }[] = [
-  { scope: 'tenders:read', probe: (client) => client.tenders.search({ limit: 1 }) },
-  { scope: 'buyers:read', probe: (client) => client.buyers.list({ limit: 1 }) },
-  { scope: 'suppliers:read', probe: (client) => client.suppliers.list({ limit: 1 }) },
-  { scope: 'frameworks:read', probe: (client) => client.frameworks.list({ limit: 1 }) },
-  { scope: 'bookmarks:read', probe: (client) => client.bookmarks.list({ limit: 1 }) },
-  { scope: 'saved-searches:read', probe: (client) => client.savedSearches.list({ limit: 1 }) },
-  { scope: 'pipeline:read', probe: (client) => client.pipelines.list({ limit: 1 }) },
+/** What `/tender status` tries to read once each, named as people know them. */
+const PROBES: { what: string; probe: (client: ProcurementClient) => Promise<unknown> }[] = [
+  { what: 'Tenders', probe: (client) => client.tenders.search({ limit: 1 }) },
+  { what: 'Buyers', probe: (client) => client.buyers.list({ limit: 1 }) },
+  { what: 'Suppliers', probe: (client) => client.suppliers.list({ limit: 1 }) },
+  { what: 'Frameworks', probe: (client) => client.frameworks.list({ limit: 1 }) },
+  { what: 'Bookmarks', probe: (client) => client.bookmarks.list({ limit: 1 }) },
+  { what: 'Saved searches', probe: (client) => client.savedSearches.list({ limit: 1 }) },
+  { what: 'Bids', probe: (client) => client.pipelines.list({ limit: 1 }) },
 ];
 
-/** `/tender status`: whether a key is set, what it can read, whether the service answers. */
+/** `/tender status`: whose key is used, whether the service answers, and what the key can read. */
 export async function statusCommand(context: FeatureContext, request: Request): Promise<void> {
   const connection = await context.store.getConnection(request.teamId);
   const lines: string[] = [];
   if (connection)
     lines.push(
-      `*Key*: this workspace’s own, connected by <@${connection.connectedBy}> on ${connection.connectedAt.slice(0, 10)}.`,
+      `*Key*: this workspace’s own, connected by <@${connection.connectedBy}> on ${connectedOn(connection.connectedAt)}.`,
     );
   else if (context.config.PROCUREMENT_API_KEY)
-    lines.push('*Key*: the app’s default key (no workspace key connected).');
+    lines.push('*Key*: the one Tenderbot was set up with (this workspace has not connected its own).');
   else {
     const sentence = '*Key*: none. A workspace admin can add one with `/tender connect`.';
     await reply(request, { text: sentence, blocks: [section(sentence)] });
@@ -234,17 +235,12 @@ export async function statusCommand(context: FeatureContext, request: Request): 
   }
   const { client } = await context.clients.forTeam(request.teamId);
   const results = await Promise.all(
-    PROBES.map(async ({ scope, probe }) => {
+    PROBES.map(async ({ what, probe }) => {
       try {
         await probe(client);
-        return { scope, ok: true, reason: '' };
+        return { what, ok: true, reason: '' };
       } catch (error) {
-        return {
-          scope,
-          ok: false,
-          reason: reasonOf(error),
-          error,
-        };
+        return { what, ok: false, reason: reasonOf(error), error };
       }
     }),
   );
@@ -252,14 +248,30 @@ export async function statusCommand(context: FeatureContext, request: Request): 
     (result) =>
       !result.ok && (result.error instanceof ConnectionError || result.error instanceof TimeoutError),
   );
-  lines.push(unreachable ? '*Service*: not answering.' : '*Service*: answering.');
-  lines.push(
-    `*Reads*: ${results.map((result) => `${result.ok ? '✅' : '❌'} \`${result.scope}\`${result.ok ? '' : ` (${result.reason})`}`).join('  ')}`,
-  );
+  if (unreachable) {
+    lines.push(
+      '*Tender service*: not answering right now. Searches and cards will work again once it is back; try `/tender status` in a few minutes.',
+    );
+  } else {
+    lines.push('*Tender service*: answering.');
+    const refused = results.filter((result) => !result.ok);
+    lines.push(
+      refused.length === 0
+        ? `*This key can read*: ${results.map((result) => result.what.toLowerCase()).join(', ')}. Everything Tenderbot offers will work.`
+        : `*This key can read*: ${results.map((result) => `${result.ok ? '✅' : '❌'} ${result.what}`).join('  ')}`,
+    );
+    for (const result of refused) lines.push(`• ${result.what}: ${result.reason}`);
+  }
   const auth = results.find((result) => result.error instanceof AuthenticationError);
   if (auth)
     lines.push('The service refuses the key itself: an admin must make a new one and run `/tender connect`.');
   await reply(request, { text: lines.join('\n'), blocks: [section(lines.join('\n'))] });
+}
+
+/** `2026-11-21T…` → `21 Nov 2026`, as dates read on the cards. */
+function connectedOn(isoInstant: string): string {
+  const date = new Date(isoInstant);
+  return Number.isNaN(date.getTime()) ? isoInstant.slice(0, 10) : formatDayOf(date);
 }
 
 /** Whether the workspace's stored key can be decrypted with this ENCRYPTION_KEY. */
@@ -273,13 +285,15 @@ export async function keyReadable(context: FeatureContext, teamId: string): Prom
   }
 }
 
-/** Why a read failed, in words a bid lead reads (never an error class's name). */
+/** Why a read failed and what to do, in words a bid lead reads (never an error's or a scope's name). */
 function reasonOf(error: unknown): string {
-  if (error instanceof MissingScopeError) return 'missing scope';
-  if (error instanceof AuthenticationError) return 'key refused';
-  if (error instanceof PlanError) return 'not in the plan';
-  if (error instanceof ConnectionError || error instanceof TimeoutError) return 'no answer';
-  return 'failed';
+  if (error instanceof MissingScopeError)
+    return 'this key is not allowed to read them; ask whoever made the key for one that can, then `/tender connect` it.';
+  if (error instanceof AuthenticationError) return 'the service refuses this key.';
+  if (error instanceof PlanError) return 'not part of your organisation’s plan with the service.';
+  if (error instanceof ConnectionError || error instanceof TimeoutError)
+    return 'the service did not answer; try again in a few minutes.';
+  return 'could not be read just now; try again in a few minutes.';
 }
 
 /** The modal's private_metadata; a forged or broken one means "no channel to answer in". */
