@@ -2,26 +2,40 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { ReachIds } from '../src/app/ids.ts';
+import { UNFURL_DOMAINS } from '../src/app/links/notice-links.ts';
 import { SUBSCRIBED_EVENTS, TENDER_COMMAND } from '../src/app/listeners/register-listeners.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const manifest = parse(readFileSync(join(root, 'manifest.yml'), 'utf8'));
 
-/** The bot scope each Web API method needs (Slack's method reference); views.* need none. */
-const SCOPE_OF_METHOD: Record<string, string | null> = {
-  'chat.postMessage': 'chat:write',
-  'chat.postEphemeral': 'chat:write',
-  'chat.update': 'chat:write',
-  'chat.delete': 'chat:write',
-  'users.info': 'users:read',
-  'conversations.info': 'channels:read',
-  'conversations.members': 'channels:read',
-  'conversations.join': 'channels:join',
-  'team.info': 'team:read',
-  'views.open': null,
-  'views.update': null,
-  'views.push': null,
-  'views.publish': null,
+/** The bot scopes each Web API method needs (Slack's method reference); views.* need none. */
+const SCOPES_OF_METHOD: Record<string, string[]> = {
+  'chat.postMessage': ['chat:write'],
+  'chat.postEphemeral': ['chat:write'],
+  'chat.update': ['chat:write'],
+  'chat.delete': ['chat:write'],
+  'chat.unfurl': ['links:write'],
+  'users.info': ['users:read'],
+  'conversations.info': ['channels:read'],
+  'conversations.members': ['channels:read'],
+  'conversations.join': ['channels:join'],
+  // A subscription may be in a public or private channel, a DM or a group DM: the history of each
+  // is its own scope (a post whose answer was lost is looked for there).
+  'conversations.history': ['channels:history', 'groups:history', 'im:history', 'mpim:history'],
+  'team.info': ['team:read'],
+  'views.open': [],
+  'views.update': [],
+  'views.push': [],
+  'views.publish': [],
+};
+
+/** The bot scopes each event needs (Slack's event reference). */
+const SCOPES_OF_EVENT: Record<string, string[]> = {
+  app_home_opened: [],
+  link_shared: ['links:read'],
+  'message.im': ['im:history'],
+  member_joined_channel: ['channels:read', 'groups:read'],
 };
 
 function sourceFiles(dir: string): string[] {
@@ -57,25 +71,62 @@ describe('manifest.yml', () => {
     const registered = listenerFiles.flatMap((file) =>
       [...readFileSync(file, 'utf8').matchAll(/app\.event\('(\w+)'/g)].map((match) => match[1]),
     );
-    expect(registered.sort()).toEqual([...SUBSCRIBED_EVENTS].sort());
+    // Bolt listens to `message` for the manifest's `message.im` (the listener keeps DMs only).
+    expect(registered.sort()).toEqual([...SUBSCRIBED_EVENTS].map((event) => event.split('.')[0]).sort());
   });
 
   it('asks for exactly the bot scopes the code needs', () => {
     const called = methodsCalled();
     expect(called.size).toBeGreaterThan(3);
-    for (const method of called) expect(SCOPE_OF_METHOD, `a scope for ${method}`).toHaveProperty(method);
-    const needed = new Set(
-      [...called].map((method) => SCOPE_OF_METHOD[method]).filter((scope): scope is string => scope !== null),
-    );
+    for (const method of called) expect(SCOPES_OF_METHOD, `a scope for ${method}`).toHaveProperty(method);
+    for (const event of SUBSCRIBED_EVENTS)
+      expect(SCOPES_OF_EVENT, `a scope for ${event}`).toHaveProperty(event);
+    const needed = new Set([
+      ...[...called].flatMap((method) => SCOPES_OF_METHOD[method] ?? []),
+      ...SUBSCRIBED_EVENTS.flatMap((event) => SCOPES_OF_EVENT[event] ?? []),
+    ]);
     needed.add('commands');
     expect([...manifest.oauth_config.scopes.bot].sort()).toEqual([...needed].sort());
   });
 
-  it('turns on what the code uses: interactivity (buttons, modals) and the Home tab', () => {
+  it('declares the shortcuts the code registers, within Slack’s limits', () => {
+    const shortcuts = manifest.features.shortcuts as {
+      name: string;
+      type: string;
+      callback_id: string;
+      description: string;
+    }[];
+    expect(shortcuts.map(({ type, callback_id }) => ({ type, callback_id }))).toEqual([
+      { type: 'global', callback_id: ReachIds.searchShortcut },
+      { type: 'message', callback_id: ReachIds.commentShortcut },
+    ]);
+    // Slack's manifest schema: a name of at most 24 characters, a description of at most 150.
+    for (const shortcut of shortcuts) {
+      expect(shortcut.name.length).toBeLessThanOrEqual(24);
+      expect(shortcut.description.length).toBeLessThanOrEqual(150);
+    }
+    const listeners = sourceFiles(join(root, 'src/app/listeners'))
+      .map((file) => readFileSync(file, 'utf8'))
+      .join('\n');
+    const registered = [...listeners.matchAll(/app\.shortcut(?:<\w+>)?\(\s*ReachIds\.(\w+)/g)].map(
+      (match) => ReachIds[match[1] as keyof typeof ReachIds],
+    );
+    expect(registered.sort()).toEqual(shortcuts.map((shortcut) => shortcut.callback_id).sort());
+  });
+
+  it('declares the unfurl domains the link reader knows: five at most, as Slack allows', () => {
+    expect(manifest.features.unfurl_domains).toEqual([...UNFURL_DOMAINS]);
+    expect(manifest.features.unfurl_domains.length).toBeLessThanOrEqual(5);
+  });
+
+  it('turns on what the code uses: interactivity (buttons, modals, options), the Home and Messages tabs', () => {
     expect(manifest.settings.interactivity.is_enabled).toBe(true);
     expect(manifest.features.app_home.home_tab_enabled).toBe(true);
+    expect(manifest.features.app_home.messages_tab_enabled).toBe(true);
+    expect(manifest.features.app_home.messages_tab_read_only_enabled).toBe(false);
     for (const url of [
       manifest.settings.interactivity.request_url,
+      manifest.settings.interactivity.message_menu_options_url,
       manifest.settings.event_subscriptions.request_url,
     ]) {
       expect(url).toMatch(/\/slack\/events$/);
