@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { App, LogLevel, type Logger as SlackLogger } from '@slack/bolt';
-import type { WebClient } from '@slack/web-api';
+import { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import { Agent, request } from 'undici';
 import { failureMessage } from './blocks/messages.ts';
@@ -13,6 +13,7 @@ import { describeFailure } from './services/describe-failure.ts';
 import { SlackUsers } from './services/slack-users.ts';
 import { WorkspaceClients } from './services/workspace-clients.ts';
 import type { BotStore } from './storage/bot-store.ts';
+import { Scheduler, type SchedulerOptions } from './subscriptions/scheduler.ts';
 
 export interface BotAppOptions {
   config: BotConfig;
@@ -21,10 +22,20 @@ export interface BotAppOptions {
   clock?: () => Date;
   /** When a person hears that the service is slow (default 2.5 s: Slack users expect an answer within 3). */
   slowNoticeMs?: number;
+  /**
+   * The subscriptions' scheduler, which always runs: tests set `pollMs: null` to run its passes
+   * themselves (`bot.scheduler.runDue()`) on their own clock, or shorten its lease and pace.
+   */
+  scheduler?: Pick<
+    SchedulerOptions,
+    'pollMs' | 'owner' | 'leaseMs' | 'paceMs' | 'settleAfterMs' | 'concurrency'
+  >;
 }
 
 export interface BotApp {
   app: App;
+  /** Posts the channels' subscriptions (started and stopped with the app). */
+  scheduler: Scheduler;
   /** Starts listening (HTTP mode: on PORT; 0 picks a free one) and resolves with the port. */
   start(): Promise<number | null>;
   stop(): Promise<void>;
@@ -80,6 +91,24 @@ export function createBotApp(options: BotAppOptions): BotApp {
       dispatcher,
     ),
   };
+  // Scheduled posts go through a client of their own: a 429 comes back at once (no retry, no
+  // queue paused for every channel) and the scheduler waits Retry-After for that delivery alone.
+  const scheduler = new Scheduler({
+    store,
+    slack: new WebClient(config.SLACK_BOT_TOKEN, {
+      slackApiUrl: config.SLACK_API_URL,
+      logger: boltLogger,
+      rejectRateLimitedCalls: true,
+      retryConfig: { retries: 0 },
+      timeout: 10_000,
+    }),
+    clients: context.clients,
+    logger: logger.child({ part: 'scheduler' }),
+    clock: context.clock,
+    pollMs: 1000,
+    ...options.scheduler,
+  });
+  context.scheduler = scheduler;
   registerListeners(app, context);
   // Whatever a listener fails with, the person who asked still hears a sentence.
   // With extendedErrorHandler, Bolt passes the request's body too (Bolt does not export that type).
@@ -96,17 +125,21 @@ export function createBotApp(options: BotAppOptions): BotApp {
 
   return {
     app,
+    scheduler,
     start: async () => {
       if (!receiver) {
         await app.start();
+        scheduler.start();
         return null;
       }
       // Said once in the log: a workspace whose stored key this ENCRYPTION_KEY cannot read.
       await context.clients.reportUnreadableKeys(logger);
       await app.start(config.PORT);
+      scheduler.start();
       return receiver.port ?? config.PORT;
     },
     stop: async () => {
+      await scheduler.stop();
       await app.stop();
       // In-flight calls get two seconds to finish; a hung service does not hold the stop up.
       let timer: NodeJS.Timeout | undefined;

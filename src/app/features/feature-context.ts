@@ -22,6 +22,8 @@ export interface FeatureContext {
   clock: () => Date;
   /** How long a person waits before hearing that the service is slow (about 3 s is Slack's patience). */
   slowNoticeMs: number;
+  /** The subscriptions' scheduler: woken when a post is due now ("Send now"). */
+  scheduler?: { wake(): void };
 }
 
 /** Who asked, where, and how to answer them. */

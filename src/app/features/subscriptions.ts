@@ -1,15 +1,293 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { NotFoundError } from '../../client/errors.ts';
+import type { Message } from '../blocks/messages.ts';
+import { escapeMrkdwn, safeText } from '../blocks/mrkdwn.ts';
+import { moreTendersMessage, subscriptionsListMessage } from '../blocks/subscription-messages.ts';
+import { section } from '../blocks/tender-card.ts';
+import { parseSearch, type TenderSearchFilters } from '../commands/parse-command.ts';
+import { SearchFiltersValue } from '../listeners/button-values.ts';
+import type { Cadence, Subscription, SubscriptionKind } from '../storage/bot-store.ts';
+import type { Frozen } from '../subscriptions/content.ts';
+import { subscriptionSummary } from '../subscriptions/describe.ts';
+import {
+  DEFAULT_TIME,
+  describeSchedule,
+  formatLocal,
+  knownTimeZone,
+  nextRunAfter,
+  parseLocalTime,
+} from '../subscriptions/schedule.ts';
+import { CHANNEL_GONE_REASONS } from '../subscriptions/slack-errors.ts';
 import type { FeatureContext, Request } from './feature-context.ts';
-import { reply } from './feature-context.ts';
+import { refuseGuests, reply, StaleValueError } from './feature-context.ts';
+import { describeSearch } from './tenders.ts';
 
 export type SubscriptionSubcommand = 'subscribe' | 'subscriptions' | 'unsubscribe';
 
-/** `/tender subscribe …`, `/tender subscriptions`, `/tender unsubscribe <id>` (being built: issue 9). */
+const say = (request: Request, sentence: string, replace = false) =>
+  reply(request, { text: sentence, blocks: [section(sentence)] }, replace);
+
+export const SUBSCRIBE_USAGE =
+  'Subscribe this channel with `/tender subscribe pipeline <id> [daily|weekly] [HH:MM]` (a bid’s progress), `/tender subscribe search <saved search id, or words and filters> [hourly|daily]` (new tenders), or `/tender subscribe deadlines [days]` (bookmarked tenders and bids coming due). Times are in your own time zone; weekly posts go out on Mondays.';
+
+/** Cadences each kind accepts, the first being its default. */
+const CADENCES_OF: Record<SubscriptionKind, Cadence[]> = {
+  pipeline: ['daily', 'weekly'],
+  search: ['daily', 'hourly'],
+  deadlines: ['daily'],
+};
+
+/** `/tender subscribe …`, `/tender subscriptions`, `/tender unsubscribe <id>`. */
 export async function subscriptionCommand(
-  _context: FeatureContext,
+  context: FeatureContext,
   request: Request,
-  _kind: SubscriptionSubcommand,
-  _rest: string,
+  kind: SubscriptionSubcommand,
+  rest: string,
 ): Promise<void> {
-  const text = 'Channel subscriptions are not available yet.';
-  await reply(request, { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] });
+  if (kind === 'subscriptions') return listSubscriptions(context, request, false);
+  if (kind === 'unsubscribe') {
+    const id = rest.trim().split(/\s+/)[0] ?? '';
+    if (!id)
+      return say(
+        request,
+        'Which subscription? `/tender subscriptions` lists this channel’s, with their ids.',
+      );
+    return unsubscribe(context, request, id, false);
+  }
+  return subscribe(context, request, rest);
+}
+
+async function subscribe(context: FeatureContext, request: Request, rest: string): Promise<void> {
+  if (await refuseGuests(context, request, 'subscribe channels')) return;
+  const words = rest.trim().split(/\s+/).filter(Boolean);
+  const kind = (words.shift() ?? '').toLowerCase();
+  if (kind !== 'pipeline' && kind !== 'search' && kind !== 'deadlines') return say(request, SUBSCRIBE_USAGE);
+  // A cadence word and a time are read from the end, so search words stay as typed.
+  let cadence: Cadence = CADENCES_OF[kind][0] as Cadence;
+  let localTime = DEFAULT_TIME;
+  for (let taken = 0; taken < 2 && words.length > 0; taken++) {
+    const last = (words.at(-1) as string).toLowerCase();
+    const time = parseLocalTime(last);
+    if (time) localTime = time;
+    else if ((['hourly', 'daily', 'weekly'] as string[]).includes(last)) {
+      if (!(CADENCES_OF[kind] as string[]).includes(last))
+        return say(
+          request,
+          `A ${kind === 'search' ? 'new-tender feed' : kind === 'pipeline' ? 'bid summary' : 'deadline reminder'} can be ${CADENCES_OF[kind].join(' or ')}, not ${last}. ${SUBSCRIBE_USAGE}`,
+        );
+      cadence = last as Cadence;
+    } else break;
+    words.pop();
+  }
+
+  const { client } = await context.clients.forTeam(request.teamId);
+  let target: object;
+  if (kind === 'pipeline') {
+    const id = words[0];
+    if (!id || words.length > 1) return say(request, `Give one bid id. ${SUBSCRIBE_USAGE}`);
+    try {
+      const pipeline = await client.pipelines.get(id);
+      target = { p: pipeline.id, n: pipeline.name.slice(0, 300) };
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+      return say(
+        request,
+        `No bid with the id \`${safeText(id, 300)}\` can be seen with this workspace’s key. \`/tender pipelines\` lists the ids.`,
+      );
+    }
+  } else if (kind === 'search') {
+    const found = await searchTarget(context, request, words.join(' '));
+    if ('problem' in found) return say(request, found.problem);
+    target = found;
+  } else {
+    const text = words.join(' ');
+    const days = text === '' ? 7 : Number(text);
+    if (!Number.isInteger(days) || days < 1 || days > 90)
+      return say(
+        request,
+        `Give the days ahead as a whole number from 1 to 90, for example \`/tender subscribe deadlines 14\`.`,
+      );
+    target = { days };
+  }
+
+  const now = context.clock();
+  const { user } = await request.slack.users.info({ user: request.userId });
+  const schedule = { cadence, localTime, timeZone: knownTimeZone(user?.tz) };
+  const nextRunAt = nextRunAfter(schedule, now);
+  const subscription: Subscription = {
+    id: newSubscriptionId(),
+    teamId: request.teamId,
+    channelId: request.channelId,
+    kind,
+    target: JSON.stringify(target),
+    ...schedule,
+    createdBy: request.userId,
+    createdAt: now,
+    pausedReason: null,
+    nextRunAt,
+    cursor: null,
+    skippedCount: 0,
+  };
+  const what = subscriptionSummary(subscription);
+  const confirmation = `<@${request.userId}> subscribed this channel: *${what}*, ${describeSchedule(schedule)}. First post ${formatLocal(nextRunAt, schedule.timeZone)}. \`/tender subscriptions\` lists this channel’s subscriptions, with Send now and Unsubscribe.`;
+  // Said in the channel first: if Tenderbot cannot post there, nothing is subscribed.
+  try {
+    await request.slack.chat.postMessage({
+      channel: request.channelId,
+      text: `Subscribed: ${what}`,
+      blocks: [section(confirmation)],
+      unfurl_links: false,
+    });
+  } catch (error) {
+    const code = (error as { data?: { error?: string } }).data?.error ?? '';
+    if (code in CHANNEL_GONE_REASONS)
+      return say(
+        request,
+        `Tenderbot is not in <#${request.channelId}>, so it cannot post there. Invite it with \`/invite @Tenderbot\` in the channel, then subscribe again.`,
+      );
+    throw error;
+  }
+  for (let attempt = 0; !(await context.store.createSubscription(subscription)); attempt++) {
+    if (attempt > 5) throw new Error('could not find a free subscription id');
+    subscription.id = newSubscriptionId();
+  }
+}
+
+/** A saved search by its id, or words and filters as `/tender search` reads them. */
+async function searchTarget(
+  context: FeatureContext,
+  request: Request,
+  text: string,
+): Promise<{ f: TenderSearchFilters; d: string; ss?: string } | { problem: string }> {
+  const { client } = await context.clients.forTeam(request.teamId);
+  if (text === '') return { problem: `Which search? ${SUBSCRIBE_USAGE}` };
+  if (/^\S+$/.test(text) && !text.includes(':')) {
+    try {
+      const saved = await client.savedSearches.get(text);
+      const known = Object.fromEntries(
+        Object.entries(saved.query).filter(([key]) => key in SearchFiltersValue.shape),
+      );
+      const filters = SearchFiltersValue.safeParse(known);
+      if (!filters.success)
+        return {
+          problem: `The saved search “${escapeMrkdwn(saved.name)}” uses filters Tenderbot cannot follow; subscribe with words and filters instead.`,
+        };
+      return { f: filters.data, d: `the saved search “${safeText(saved.name, 200)}”`, ss: saved.id };
+    } catch (error) {
+      // Not a saved search's id: read as words.
+      if (!(error instanceof NotFoundError)) throw error;
+    }
+  }
+  const parsed = parseSearch(text, context.clock());
+  if (!parsed.ok) return { problem: `${escapeMrkdwn(parsed.problem)} See \`/tender help\`.` };
+  const filters = { ...parsed.filters };
+  if (parsed.buyerName) {
+    const buyers = await client.buyers.list({ q: parsed.buyerName, limit: 1 });
+    const buyer = buyers.data[0];
+    if (!buyer) return { problem: `No buyer is called “${escapeMrkdwn(parsed.buyerName)}”.` };
+    filters.buyerId = buyer.id;
+  }
+  const checked = SearchFiltersValue.safeParse(filters);
+  if (!checked.success) return { problem: 'That search is too long to follow; use fewer words.' };
+  return { f: checked.data, d: describeSearch(checked.data) };
+}
+
+/** `s-` and six letters and digits that cannot be misread (no 0/o, 1/l). */
+function newSubscriptionId(): string {
+  const alphabet = 'abcdefghijkmnpqrstuvwxyz23456789';
+  return `s-${[...randomBytes(6)].map((byte) => alphabet[byte % alphabet.length]).join('')}`;
+}
+
+/** `/tender subscriptions`: the channel's subscriptions, to the person who asked. */
+export async function listSubscriptions(
+  context: FeatureContext,
+  request: Request,
+  replace: boolean,
+): Promise<void> {
+  const subscriptions = await context.store.channelSubscriptions(request.teamId, request.channelId);
+  await reply(request, listMessage(subscriptions, request.channelId), replace);
+}
+
+function listMessage(subscriptions: Subscription[], channelId: string): Message {
+  return subscriptionsListMessage(
+    subscriptions.map((subscription) => ({
+      subscription,
+      what: subscriptionSummary(subscription),
+      when: describeSchedule(subscription),
+      next: formatLocal(subscription.nextRunAt, subscription.timeZone),
+    })),
+    channelId,
+  );
+}
+
+/** `/tender unsubscribe <id>` and the list's Unsubscribe button. */
+export async function unsubscribe(
+  context: FeatureContext,
+  request: Request,
+  id: string,
+  fromList: boolean,
+): Promise<void> {
+  if (await refuseGuests(context, request, 'change subscriptions')) return;
+  const subscription = await context.store.getSubscription(request.teamId, id);
+  if (!subscription || !(await context.store.removeSubscription(request.teamId, id))) {
+    return say(
+      request,
+      `No subscription has the id \`${safeText(id, 100)}\` (it may be unsubscribed already). \`/tender subscriptions\` lists this channel’s.`,
+    );
+  }
+  const sentence = `Unsubscribed <#${subscription.channelId}> from ${subscriptionSummary(subscription).replace(/^./, (first) => first.toLowerCase())}. Nothing more will be posted for it.`;
+  if (fromList) {
+    const left = await context.store.channelSubscriptions(request.teamId, request.channelId);
+    const list = listMessage(left, request.channelId);
+    await reply(request, { text: sentence, blocks: [section(sentence), ...list.blocks] }, true);
+    return;
+  }
+  await say(request, sentence);
+}
+
+/** "Send now": a real post of the current summary, recorded like any scheduled one; resumes a paused one. */
+export async function sendNow(context: FeatureContext, request: Request, id: string): Promise<void> {
+  if (await refuseGuests(context, request, 'send subscription posts')) return;
+  const subscription = await context.store.getSubscription(request.teamId, id);
+  if (!subscription) throw new StaleValueError('subscription gone');
+  const now = context.clock();
+  if (subscription.pausedReason)
+    await context.store.resumeSubscription(request.teamId, id, nextRunAfter(subscription, now));
+  await context.store.addManualDelivery({ id: randomUUID(), subscriptionId: id, dueAt: now });
+  context.scheduler?.wake();
+  await say(
+    request,
+    `${subscription.pausedReason ? 'Started again. ' : ''}Posting ${subscriptionSummary(subscription).replace(/^./, (first) => first.toLowerCase())} in <#${subscription.channelId}> now.`,
+  );
+}
+
+/** The value of "List them", "Next" and "Previous" under a feed post. */
+export const ListMoreValue = z.strictObject({
+  d: z.string().uuid(),
+  o: z.number().int().min(0).max(10_000),
+});
+
+/** "…and N more": the rest of a feed post's tenders, from what the post froze (no service call). */
+export async function listMore(
+  context: FeatureContext,
+  request: Request,
+  raw: string | undefined,
+  replace: boolean,
+): Promise<void> {
+  let value: z.infer<typeof ListMoreValue>;
+  try {
+    value = ListMoreValue.parse(JSON.parse(raw ?? ''));
+  } catch {
+    throw new StaleValueError('list value');
+  }
+  const delivery = await context.store.getDelivery(value.d);
+  if (!delivery || delivery.teamId !== request.teamId || !delivery.frozen)
+    throw new StaleValueError('delivery gone');
+  const frozen = JSON.parse(delivery.frozen) as Frozen;
+  await reply(
+    request,
+    moreTendersMessage(frozen.listed ?? [], value.o, delivery.id, context.clock()),
+    replace,
+  );
 }

@@ -1,0 +1,226 @@
+import type { Button } from '@slack/types';
+import type { Tender } from '../../contract/schemas.ts';
+import { SubscriptionIds } from '../ids.ts';
+import type { Subscription } from '../storage/bot-store.ts';
+import { formatMoney } from './formats.ts';
+import type { Message } from './messages.ts';
+import { clip, safeText } from './mrkdwn.ts';
+import { type Block, button, commentButton, contextLine, formatDeadline, section } from './tender-card.ts';
+
+/** Slack refuses messages near 13k characters of blocks; parts stay well under. */
+export const PART_JSON_LIMIT = 10_000;
+/** Slack's 50 blocks a message, less the part line. */
+export const PART_BLOCK_LIMIT = 48;
+/** Tenders shown as cards in one feed post; the rest are listed behind a button. */
+export const FEED_CARDS = 5;
+/** Lines per page of "and N more". */
+export const MORE_PAGE = 20;
+/** Subscriptions drawn in the list: four blocks each, within 50. */
+export const LIST_LIMIT = 11;
+
+/** A tender as the "and N more" list keeps it (frozen with the post, so the list needs no service). */
+export interface ListedTender {
+  id: string;
+  title: string;
+  buyer: string | null;
+  deadline: string | null;
+}
+
+/** What a scheduled post says about itself: late, or after skipped periods. */
+export interface PostNotes {
+  /** The due time, in the subscriber's words (`Mon 23 Nov, 09:00`), when it is posted late. */
+  lateFor: string | null;
+  skipped: number;
+}
+
+function notesLine(notes: PostNotes): Block | null {
+  const sentences: string[] = [];
+  if (notes.lateFor) sentences.push(`Late: this was due ${notes.lateFor}, while Tenderbot was not running.`);
+  if (notes.skipped > 0)
+    sentences.push(
+      `${notes.skipped} earlier ${notes.skipped === 1 ? 'post was' : 'posts were'} skipped while Tenderbot was not running (their time had passed); this one covers everything since the last post.`,
+    );
+  return sentences.length > 0 ? contextLine(`:hourglass: ${sentences.join(' ')}`) : null;
+}
+
+/**
+ * Packs a heading and groups of blocks (a group is never cut) into as few messages as Slack takes:
+ * each within PART_BLOCK_LIMIT blocks and PART_JSON_LIMIT characters, with "Part 2 of 3" when split.
+ */
+export function splitIntoParts(text: string, head: Block[], groups: Block[][]): Message[] {
+  const parts: Block[][] = [];
+  let current: Block[] = [...head];
+  let size = JSON.stringify(current).length;
+  for (const group of groups) {
+    const groupSize = JSON.stringify(group).length + 1;
+    if (
+      current.length > 0 &&
+      (current.length + group.length > PART_BLOCK_LIMIT || size + groupSize > PART_JSON_LIMIT)
+    ) {
+      parts.push(current);
+      current = [];
+      size = 2;
+    }
+    current.push(...group);
+    size += groupSize;
+  }
+  if (current.length > 0 || parts.length === 0) parts.push(current);
+  if (parts.length === 1) return [{ text, blocks: parts[0] as Block[] }];
+  return parts.map((blocks, index) => ({
+    text: `${text} (part ${index + 1} of ${parts.length})`,
+    blocks: [...blocks, contextLine(`Part ${index + 1} of ${parts.length}`)],
+  }));
+}
+
+/** A tender in a feed post: what a bid lead scans for, and buttons that open windows (none redraws the post). */
+export function feedCard(tender: Tender, now: Date): Block[] {
+  const buttons: Button[] = [];
+  const comment = commentButton('tender', tender.id);
+  if (comment) buttons.push(comment);
+  if (tender.url)
+    buttons.push({
+      ...button('Open original', 'tender/open_original', tender.id),
+      url: clip(tender.url, 3000),
+    });
+  const blocks: Block[] = [
+    { type: 'divider' },
+    {
+      type: 'section',
+      text: { type: 'mrkdwn', text: `*${safeText(tender.title, 2900)}*` },
+      fields: [
+        `*Buyer*\n${tender.buyer ? safeText(tender.buyer.name, 300) : 'Not stated'}`,
+        `*Value*\n${formatMoney(tender.value)}`,
+        `*Deadline*\n${formatDeadline(tender.deadline, now)}`,
+        `*Region*\n${tender.region ? safeText(tender.region, 200) : 'Not stated'}`,
+      ].map((text) => ({ type: 'mrkdwn' as const, text })),
+    },
+    contextLine(`\`${safeText(tender.id, 300)}\` · ${safeText(tender.source.name, 200)}`),
+  ];
+  if (buttons.length > 0) blocks.push({ type: 'actions', elements: buttons });
+  return blocks;
+}
+
+/** New tenders since the last post: five cards, and "and N more" behind a button when there are more. */
+export function feedMessage(args: {
+  description: string;
+  tenders: Tender[];
+  total: number;
+  since: string;
+  deliveryId: string;
+  notes: PostNotes;
+  now: Date;
+}): Message {
+  const { tenders, total } = args;
+  const count = `${total.toLocaleString('en-GB')} new ${total === 1 ? 'tender' : 'tenders'}`;
+  const text = `${count} for ${args.description} since ${args.since}`;
+  const blocks: Block[] = [section(`:mag: *${count}* for ${args.description} since ${args.since}`)];
+  const notes = notesLine(args.notes);
+  if (notes) blocks.push(notes);
+  if (total === 0) {
+    blocks.push(section('Nothing new was published since the last post.'));
+    return { text, blocks };
+  }
+  for (const tender of tenders.slice(0, FEED_CARDS)) blocks.push(...feedCard(tender, args.now));
+  const more = total - Math.min(tenders.length, FEED_CARDS);
+  if (more > 0) {
+    blocks.push({ type: 'divider' });
+    blocks.push({
+      type: 'section',
+      text: { type: 'mrkdwn', text: `…and ${more.toLocaleString('en-GB')} more.` },
+      accessory: button('List them', SubscriptionIds.listMore, JSON.stringify({ d: args.deliveryId, o: 0 })),
+    });
+  }
+  return { text, blocks };
+}
+
+/** One page of "and N more", to the person who asked. */
+export function moreTendersMessage(
+  listed: readonly ListedTender[],
+  offset: number,
+  deliveryId: string,
+  now: Date,
+): Message {
+  const page = listed.slice(offset, offset + MORE_PAGE);
+  if (page.length === 0) {
+    const text = 'That list has no more tenders.';
+    return { text, blocks: [section(text)] };
+  }
+  const lines = page.map((tender) => {
+    const deadline = tender.deadline ? formatDeadline(tender.deadline, now) : 'no deadline given';
+    return `• *${safeText(tender.title, 200)}*${tender.buyer ? ` · ${safeText(tender.buyer, 100)}` : ''} · ${deadline} · \`${safeText(tender.id, 100)}\``;
+  });
+  const shown = `${offset + 1}–${offset + page.length} of ${listed.length}`;
+  const blocks: Block[] = [section(`*The tenders of that post* · ${shown}`)];
+  // Lines grouped under Slack's 3,000 characters a section.
+  let chunk = '';
+  for (const line of lines) {
+    if (chunk.length + line.length + 1 > 2900) {
+      blocks.push(section(chunk));
+      chunk = '';
+    }
+    chunk = chunk ? `${chunk}\n${line}` : line;
+  }
+  if (chunk) blocks.push(section(chunk));
+  blocks.push(contextLine('`/tender show <id>` shows one in full.'));
+  const buttons: Button[] = [];
+  if (offset > 0)
+    buttons.push(
+      button(
+        'Previous',
+        SubscriptionIds.listMore,
+        JSON.stringify({ d: deliveryId, o: Math.max(0, offset - MORE_PAGE) }),
+      ),
+    );
+  if (offset + MORE_PAGE < listed.length)
+    buttons.push(
+      button('Next', SubscriptionIds.listMore, JSON.stringify({ d: deliveryId, o: offset + MORE_PAGE })),
+    );
+  if (buttons.length > 0) blocks.push({ type: 'actions', elements: buttons });
+  return { text: `Tenders ${shown}`, blocks };
+}
+
+/** The heading of a scheduled post and its notes line. */
+export function postHead(heading: string, notes: PostNotes): Block[] {
+  const blocks = [section(heading)];
+  const line = notesLine(notes);
+  if (line) blocks.push(line);
+  return blocks;
+}
+
+/** The channel's subscriptions with "Send now" and "Unsubscribe", to the person who asked. */
+export function subscriptionsListMessage(
+  items: { subscription: Subscription; what: string; when: string; next: string }[],
+  channelId: string,
+): Message {
+  if (items.length === 0) {
+    const text = `<#${channelId}> has no subscriptions. \`/tender subscribe pipeline <id>\`, \`/tender subscribe search <words>\` or \`/tender subscribe deadlines\` start one.`;
+    return { text, blocks: [section(text)] };
+  }
+  const blocks: Block[] = [section(`*Subscriptions of <#${channelId}>*`)];
+  for (const { subscription, what, when, next } of items.slice(0, LIST_LIMIT)) {
+    const state = subscription.pausedReason
+      ? `:double_vertical_bar: Paused: ${safeText(subscription.pausedReason, 300)}. Send now starts it again.`
+      : `Next post ${next}.`;
+    blocks.push({ type: 'divider' });
+    blocks.push(section(`*${what}*\n${when} · set up by <@${subscription.createdBy}>\n${state}`));
+    blocks.push({
+      type: 'actions',
+      block_id: `subscription:${subscription.id}`,
+      elements: [
+        button('Send now', SubscriptionIds.sendNow, subscription.id, 'primary'),
+        {
+          ...button('Unsubscribe', SubscriptionIds.unsubscribe, subscription.id, 'danger'),
+          confirm: {
+            title: { type: 'plain_text', text: 'Unsubscribe?' },
+            text: { type: 'plain_text', text: clip(`This channel will no longer get ${what}.`, 300) },
+            confirm: { type: 'plain_text', text: 'Unsubscribe' },
+            deny: { type: 'plain_text', text: 'Keep it' },
+          },
+        },
+      ],
+    });
+    blocks.push(contextLine(`Id \`${subscription.id}\`: \`/tender unsubscribe ${subscription.id}\``));
+  }
+  if (items.length > LIST_LIMIT) blocks.push(contextLine(`…and ${items.length - LIST_LIMIT} more.`));
+  return { text: `Subscriptions of this channel: ${items.length}`, blocks };
+}

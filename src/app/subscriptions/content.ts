@@ -1,0 +1,360 @@
+import { differenceInCalendarDays } from 'date-fns';
+import { z } from 'zod';
+import type { ProcurementClient } from '../../client/procurement-client.ts';
+import type { Pipeline, Stage, Tender } from '../../contract/schemas.ts';
+import { formatDayOf } from '../blocks/formats.ts';
+import type { Message } from '../blocks/messages.ts';
+import { escapeMrkdwn, safeText } from '../blocks/mrkdwn.ts';
+import { countdown, formatDay, progressBar, STAGE_LABELS, STATUS_LABELS } from '../blocks/pipeline-card.ts';
+import {
+  FEED_CARDS,
+  feedMessage,
+  type ListedTender,
+  type PostNotes,
+  postHead,
+  splitIntoParts,
+} from '../blocks/subscription-messages.ts';
+import { type Block, contextLine, formatDeadline, section } from '../blocks/tender-card.ts';
+import { SearchFiltersValue } from '../listeners/button-values.ts';
+import type { Delivery, Subscription } from '../storage/bot-store.ts';
+import { formatLocal, LATE_AFTER_MS, localDay } from './schedule.ts';
+
+// What a subscription follows, as stored in its `target` (parsed, never cast).
+export const PipelineTarget = z.strictObject({
+  p: z.string().min(1).max(300),
+  /** Its name when subscribed, for lists and notices. */
+  n: z.string().max(300).optional(),
+});
+export const SearchTarget = z.strictObject({
+  f: SearchFiltersValue,
+  /** How the search reads to a person, already escaped for mrkdwn. */
+  d: z.string().max(500),
+  /** The saved search it came from, if any. */
+  ss: z.string().max(300).optional(),
+});
+export const DeadlinesTarget = z.strictObject({ days: z.number().int().min(1).max(90) });
+
+const PipelineCursor = z.object({
+  status: z.string(),
+  stages: z.array(z.object({ id: z.string(), name: z.string(), status: z.string() })),
+});
+const SearchCursor = z.object({ windowEnd: z.string() });
+
+/** What a delivery will post, fixed before its first part is sent. */
+export interface Frozen {
+  parts: Message[];
+  itemKeys: string[];
+  cursor: { json: string; at: string } | null;
+  skippedSaid: number;
+  /** A feed's tenders, for "and N more". */
+  listed?: ListedTender[];
+}
+
+export type Built = { kind: 'post'; frozen: Frozen } | { kind: 'empty'; cursor: Frozen['cursor'] };
+
+/** At most this many tenders are read for one feed post (and listed behind its button). */
+export const FEED_READ_LIMIT = 500;
+const DAY_MS = 86_400_000;
+
+export interface BuildInput {
+  client: ProcurementClient;
+  subscription: Subscription;
+  delivery: Delivery;
+  now: Date;
+  /** Items another delivery already took (rebuilt without them). */
+  exclude: ReadonlySet<string>;
+}
+
+/** Builds what a delivery posts, from a fresh read of the service. */
+export async function buildDelivery(input: BuildInput): Promise<Built> {
+  const { subscription, delivery, now } = input;
+  const notes: PostNotes = {
+    lateFor:
+      !delivery.manual && now.getTime() - delivery.dueAt.getTime() > LATE_AFTER_MS
+        ? formatLocal(delivery.dueAt, subscription.timeZone)
+        : null,
+    skipped: subscription.skippedCount,
+  };
+  switch (subscription.kind) {
+    case 'pipeline':
+      return pipelineSummary(input, notes);
+    case 'search':
+      return searchFeed(input, notes);
+    case 'deadlines':
+      return deadlineReminders(input, notes);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pipeline summaries
+
+async function pipelineSummary(input: BuildInput, notes: PostNotes): Promise<Built> {
+  const { client, subscription, now } = input;
+  const { p } = PipelineTarget.parse(JSON.parse(subscription.target));
+  let pipeline: Pipeline;
+  try {
+    pipeline = await client.pipelines.get(p);
+  } catch (error) {
+    if ((error as { status?: number }).status !== 404) throw error;
+    const text = `The bid \`${safeText(p, 300)}\` can no longer be seen with this workspace’s key (deleted, or no longer shared with the key’s creator). \`/tender subscriptions\` here can unsubscribe.`;
+    return {
+      kind: 'post',
+      frozen: {
+        parts: [{ text, blocks: postHead(text, notes) }],
+        itemKeys: [],
+        cursor: null,
+        skippedSaid: notes.skipped,
+      },
+    };
+  }
+  const previous = subscription.cursor ? PipelineCursor.safeParse(JSON.parse(subscription.cursor)) : null;
+  const before = previous?.success ? previous.data : null;
+  const today = localDay(now, subscription.timeZone);
+  const stages = [...pipeline.stages].sort((a, b) => a.position - b.position);
+  const done = stages.filter((stage) => stage.status === 'completed').length;
+
+  const changes: string[] = [];
+  if (before) {
+    if (before.status !== pipeline.status)
+      changes.push(
+        `Bid status: ${labelOf(STATUS_LABELS, before.status)} → *${STATUS_LABELS[pipeline.status]}*`,
+      );
+    const old = new Map(before.stages.map((stage) => [stage.id, stage]));
+    for (const stage of stages) {
+      const was = old.get(stage.id);
+      if (!was) changes.push(`${safeText(stage.name, 200)}: new stage, ${STAGE_LABELS[stage.status]}`);
+      else if (was.status !== stage.status)
+        changes.push(
+          `${safeText(stage.name, 200)}: ${labelOf(STAGE_LABELS, was.status)} → *${STAGE_LABELS[stage.status]}*`,
+        );
+    }
+    const now_ = new Set(stages.map((stage) => stage.id));
+    for (const stage of before.stages)
+      if (!now_.has(stage.id)) changes.push(`${safeText(stage.name, 200)}: removed`);
+  }
+  const blocked = stages.filter((stage) => stage.status === 'blocked');
+  const open = stages.filter((stage) => stage.status !== 'completed' && stage.dueDate);
+  const overdue = open.filter((stage) => (stage.dueDate as string) < today);
+  const dueSoon = open.filter((stage) => {
+    const days = differenceInCalendarDays(
+      new Date(`${stage.dueDate}T00:00:00Z`),
+      new Date(`${today}T00:00:00Z`),
+    );
+    return days >= 0 && days <= 3;
+  });
+
+  const heading = `:bar_chart: *${safeText(pipeline.name, 200)}* · ${STATUS_LABELS[pipeline.status]}${pipeline.archived ? ' (archived)' : ''}`;
+  const head: Block[] = [
+    ...postHead(heading, notes),
+    section(
+      `*Target date* ${countdownLocal(pipeline.targetSubmissionDate, today)}\n*Progress* ${progressBar(done, stages.length)}`,
+    ),
+  ];
+  const groups: Block[][] = [];
+  const list = (title: string, lines: string[], empty: string) => {
+    const text = lines.length > 0 ? lines.map((line) => `• ${line}`).join('\n') : empty;
+    // Long lists become several sections (3,000 characters each), never cut.
+    for (const chunk of chunkLines(`*${title}*\n${text}`)) groups.push([section(chunk)]);
+  };
+  list(
+    'Changes since the last summary',
+    changes,
+    before ? 'No stage changed.' : 'This is the first summary: changes are counted from here.',
+  );
+  list('Blocked', blocked.map(stageLine), 'Nothing is blocked.');
+  list(
+    'Overdue',
+    overdue.map((stage) => `${stageLine(stage)} · was due ${formatDay(stage.dueDate as string)}`),
+    'Nothing is overdue.',
+  );
+  list(
+    'Due in the next 3 days',
+    dueSoon.map((stage) => `${stageLine(stage)} · due ${formatDay(stage.dueDate as string)}`),
+    'Nothing is due in the next 3 days.',
+  );
+  groups.push([contextLine(`\`/tender pipeline ${safeText(pipeline.id, 200)}\` shows the bid’s card.`)]);
+  const cursor = {
+    json: JSON.stringify({
+      status: pipeline.status,
+      stages: stages.map((stage) => ({ id: stage.id, name: stage.name, status: stage.status })),
+    }),
+    at: now.toISOString(),
+  };
+  return {
+    kind: 'post',
+    frozen: {
+      parts: splitIntoParts(`Summary of ${pipeline.name}`, head, groups),
+      itemKeys: [],
+      cursor,
+      skippedSaid: notes.skipped,
+    },
+  };
+}
+
+function stageLine(stage: Stage): string {
+  return `${safeText(stage.name, 200)} (${STAGE_LABELS[stage.status]})`;
+}
+
+function labelOf(labels: Record<string, string>, value: string): string {
+  return labels[value] ?? escapeMrkdwn(value);
+}
+
+/** "1 Dec 2026 · in 9 days" counted from the subscriber's own today. */
+function countdownLocal(day: string | null, today: string): string {
+  return countdown(day, new Date(`${today}T12:00:00Z`));
+}
+
+function chunkLines(text: string): string[] {
+  const chunks: string[] = [];
+  let current = '';
+  for (const line of text.split('\n')) {
+    if (current.length + line.length + 1 > 2900) {
+      chunks.push(current);
+      current = '';
+    }
+    current = current ? `${current}\n${line}` : line.slice(0, 2900);
+  }
+  if (current) chunks.push(current);
+  return chunks;
+}
+
+// ---------------------------------------------------------------------------------------------
+// New-tender feeds
+
+async function searchFeed(input: BuildInput, notes: PostNotes): Promise<Built> {
+  const { client, subscription, delivery, now, exclude } = input;
+  const target = SearchTarget.parse(JSON.parse(subscription.target));
+  const previous = subscription.cursor ? SearchCursor.safeParse(JSON.parse(subscription.cursor)) : null;
+  // From the end of the last window posted (never lost when periods are skipped) to now; windows
+  // overlap by the second the service rounds to, and each tender is posted once per subscription.
+  const windowStart = previous?.success ? new Date(previous.data.windowEnd) : subscription.createdAt;
+  const fresh: Tender[] = [];
+  let total = 0;
+  for await (const tender of client.tenders.all({
+    ...target.f,
+    publishedFrom: windowStart.toISOString(),
+    publishedTo: now.toISOString(),
+    limit: 100,
+  })) {
+    if (exclude.has(`tender:${tender.id}`)) continue;
+    total++;
+    if (fresh.length < FEED_READ_LIMIT) fresh.push(tender);
+    else break;
+  }
+  const cursor = { json: JSON.stringify({ windowEnd: now.toISOString() }), at: now.toISOString() };
+  // A scheduled feed with nothing new stays quiet; "Send now" always answers.
+  if (fresh.length === 0 && !delivery.manual) return { kind: 'empty', cursor };
+  const since = formatLocal(windowStart, subscription.timeZone);
+  const message = feedMessage({
+    description: target.d,
+    tenders: fresh.slice(0, FEED_CARDS),
+    total: fresh.length < FEED_READ_LIMIT ? fresh.length : total,
+    since,
+    deliveryId: delivery.id,
+    notes,
+    now,
+  });
+  return {
+    kind: 'post',
+    frozen: {
+      parts: [message],
+      itemKeys: fresh.map((tender) => `tender:${tender.id}`),
+      cursor,
+      skippedSaid: notes.skipped,
+      listed: fresh.slice(FEED_CARDS).map((tender) => ({
+        id: tender.id,
+        title: tender.title,
+        buyer: tender.buyer?.name ?? null,
+        deadline: tender.deadline,
+      })),
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Deadline reminders
+
+/** Reminder thresholds in days: each item is reminded once per threshold it crosses. */
+export function thresholdsFor(days: number): number[] {
+  return [...new Set([days, 7, 3, 1].filter((each) => each <= days))].sort((a, b) => b - a);
+}
+
+/** The smallest threshold `remaining` is within, or null when it is further off than all. */
+function thresholdOf(remaining: number, thresholds: number[]): number | null {
+  const within = thresholds.filter((threshold) => remaining <= threshold);
+  return within.length > 0 ? Math.min(...within) : null;
+}
+
+async function deadlineReminders(input: BuildInput, notes: PostNotes): Promise<Built> {
+  const { client, subscription, delivery, now, exclude } = input;
+  const { days } = DeadlinesTarget.parse(JSON.parse(subscription.target));
+  const thresholds = thresholdsFor(days);
+  const today = localDay(now, subscription.timeZone);
+  const lines: { key: string; order: number; line: string }[] = [];
+  let read = 0;
+  for await (const bookmark of client.bookmarks.all({ limit: 100 })) {
+    if (++read > 1000) break;
+    const deadline = bookmark.tender.deadline;
+    if (!deadline) continue;
+    const remaining = (Date.parse(deadline) - now.getTime()) / DAY_MS;
+    if (remaining <= 0) continue;
+    const threshold = thresholdOf(remaining, thresholds);
+    if (threshold === null) continue;
+    const key = `deadline:tender:${bookmark.tenderId}:${deadline}:${threshold}`;
+    if (exclude.has(key)) continue;
+    lines.push({
+      key,
+      order: Date.parse(deadline),
+      line: `:bookmark: *${safeText(bookmark.tender.title, 300)}* ${formatDeadline(deadline, now)} · \`${safeText(bookmark.tenderId, 200)}\``,
+    });
+  }
+  read = 0;
+  for await (const pipeline of client.pipelines.all({ archived: 'active', limit: 100 })) {
+    if (++read > 1000) break;
+    const target = pipeline.targetSubmissionDate;
+    if (!target || ['submitted', 'won', 'lost', 'no_bid'].includes(pipeline.status)) continue;
+    const remaining = differenceInCalendarDays(
+      new Date(`${target}T00:00:00Z`),
+      new Date(`${today}T00:00:00Z`),
+    );
+    if (remaining < 0) continue;
+    const threshold = thresholdOf(remaining, thresholds);
+    if (threshold === null) continue;
+    const key = `deadline:pipeline:${pipeline.id}:${target}:${threshold}`;
+    if (exclude.has(key)) continue;
+    lines.push({
+      key,
+      order: Date.parse(`${target}T23:59:59Z`),
+      line: `:dart: Bid *${safeText(pipeline.name, 300)}* target date ${countdownLocal(target, today)} · \`${safeText(pipeline.id, 200)}\``,
+    });
+  }
+  if (lines.length === 0 && !delivery.manual) return { kind: 'empty', cursor: null };
+  lines.sort((a, b) => a.order - b.order);
+  const heading =
+    lines.length === 0
+      ? `:calendar: Nothing bookmarked or bid on is due within ${days} days.`
+      : `:calendar: *Due within ${days} ${days === 1 ? 'day' : 'days'}* (as of ${formatDayOf(now)})`;
+  const groups = lines.map((entry) => [section(entry.line)]);
+  return {
+    kind: 'post',
+    frozen: {
+      parts: splitIntoParts(
+        `${lines.length} deadlines within ${days} days`,
+        [
+          ...postHead(heading, notes),
+          ...(lines.length > 0
+            ? [
+                contextLine(
+                  'Each is reminded once as it comes within 7, 3 and 1 days (and the days you chose).',
+                ),
+              ]
+            : []),
+        ],
+        groups,
+      ),
+      itemKeys: lines.map((entry) => entry.key),
+      cursor: null,
+      skippedSaid: notes.skipped,
+    },
+  };
+}
