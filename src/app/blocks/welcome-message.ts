@@ -10,7 +10,7 @@ export function connectionSentence(state: ConnectionState): string {
     case 'workspace':
       return 'This workspace has connected its organisation’s API key, so everyone here can search now.';
     case 'default':
-      return 'This workspace uses the app’s default API key for now; a workspace admin can connect your organisation’s own key with `/tender connect`.';
+      return 'This workspace uses the key Tenderbot was set up with; a workspace admin can connect your organisation’s own key with `/tender connect`.';
     case 'none':
       return 'No API key is connected yet: a workspace admin runs `/tender connect` and pastes the organisation’s key. Until then Tenderbot cannot search.';
     case 'unreadable':

@@ -1,5 +1,5 @@
 import { NotFoundError, ValidationError } from '../../client/errors.ts';
-import type { ProcurementClient, TenderSearch } from '../../client/procurement-client.ts';
+import type { ProcurementClient } from '../../client/procurement-client.ts';
 import type { Tender } from '../../contract/schemas.ts';
 import type { NoticeRef } from './notice-links.ts';
 
@@ -16,11 +16,10 @@ export async function findTender(
   try {
     if ('tenderId' in ref) return await client.tenders.get(ref.tenderId, call);
     // The service's `url` filter: tenders whose records name this URL (notice, document or link).
-    const query = { url: ref.noticeUrl, limit: 1 } as TenderSearch;
-    const page = await client.tenders.search(query, call);
+    const page = await client.tenders.search({ url: ref.noticeUrl, limit: 1 }, call);
     return page.data[0] ?? null;
   } catch (error) {
-    // Not there, or (for a URL) a service without the `url` filter: either way the link is not a tender we know.
+    // Not there, or an id or address the service refuses: either way the link is not a tender it holds.
     if (error instanceof NotFoundError || error instanceof ValidationError) return null;
     throw error;
   }
