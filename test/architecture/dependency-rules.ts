@@ -1,0 +1,101 @@
+import type { DependencyRule } from './import-checker.ts';
+
+/** What doing I/O takes: the network, files, processes, a database, Slack's own clients. */
+const IO_MODULES = [
+  'undici',
+  'fs',
+  'net',
+  'http',
+  'https',
+  'http2',
+  'dgram',
+  'child_process',
+  'better-sqlite3',
+  '@slack/bolt',
+  '@slack/web-api',
+];
+
+/**
+ * The intended dependencies between the parts of Tenderbot (README "Three parts in one package").
+ * Each rule is checked by dependencies.test.ts over every file of src/.
+ */
+export const DEPENDENCY_RULES: readonly DependencyRule[] = [
+  {
+    rule: 'The Slack app reaches the service only through the client',
+    files: ['src/app/'],
+    mayNotImport: ['src/service/'],
+  },
+  {
+    rule: 'The Slack app speaks HTTP only in src/app/services (its adapters), never with undici elsewhere',
+    files: ['src/app/'],
+    except: ['src/app/services/'],
+    mayNotImport: ['undici'],
+    allowed: [
+      {
+        file: 'src/app/bot-app.ts',
+        target: 'undici',
+        // Requested of the app's owner (notes/maint.md): move the response_url POST into
+        // src/app/services/ and let WorkspaceClients own its keep-alive Agent; then drop this.
+        reason:
+          "HTTP to Slack (the POST to a command's response_url) and the keep-alive Agent the workspace clients share",
+      },
+    ],
+  },
+  {
+    rule: 'Views (src/app/blocks) know nothing of the client, the bot’s storage or its services',
+    files: ['src/app/blocks/'],
+    mayNotImport: ['src/client/', 'src/service/', 'src/app/storage/', 'src/app/services/'],
+    allowed: [
+      {
+        file: 'src/app/blocks/subscription-messages.ts',
+        target: 'src/app/storage/bot-store.ts',
+        // Requested of its owner (notes/maint.md): give the view its own `Subscription` shape
+        // (or take it from src/contract) instead of the storage row's type; then drop this.
+        reason: 'a type-only import of the stored Subscription row, erased when it runs',
+      },
+    ],
+  },
+  {
+    rule: 'Views (src/app/blocks) do no I/O: nothing they run reaches the network, files or a database',
+    files: ['src/app/blocks/'],
+    reach: 'runtime',
+    mayNotImport: IO_MODULES,
+    allowed: [
+      {
+        file: 'src/app/state/codec.ts',
+        target: 'src/app/features/feature-context.ts',
+        // Requested of the app's owner (notes/maint.md): move StaleValueError out of
+        // feature-context.ts (into src/app/state/, next to the codec that throws it); then drop this.
+        reason:
+          'codec.ts takes only the StaleValueError class from feature-context.ts, which also loads every service and the client',
+      },
+    ],
+  },
+  {
+    rule: 'The service never imports the client, the Slack app, the fake Slack or the workbench',
+    files: ['src/service/'],
+    mayNotImport: ['src/client/', 'src/app/', 'src/fake-slack/', 'src/workbench/'],
+  },
+  {
+    rule: 'The fake Slack never imports the Slack app: it plays Slack, and knows Tenderbot only by HTTP',
+    files: ['src/fake-slack/'],
+    mayNotImport: ['src/app/'],
+  },
+  {
+    rule: 'The client depends on the contract alone: never the service, the Slack app, the fakes or the CLI',
+    files: ['src/client/'],
+    mayNotImport: ['src/service/', 'src/app/', 'src/fake-slack/', 'src/workbench/', 'src/cli/'],
+  },
+  {
+    rule: 'The contract depends on no part of Tenderbot: every part reads it',
+    files: ['src/contract/'],
+    mayNotImport: [
+      'src/app/',
+      'src/client/',
+      'src/service/',
+      'src/fake-slack/',
+      'src/workbench/',
+      'src/cli/',
+    ],
+  },
+];
