@@ -23,7 +23,7 @@ import { withFailures } from './feature-context.ts';
 import { searchCommand } from './tenders.ts';
 
 /** Slack waits 3 s for options; the service gets this long, leaving room for the rest of the trip. */
-export const OPTIONS_BUDGET_MS = 2000;
+export const OPTIONS_BUDGET_MS = 1500;
 /** Regions are read from the service's buyers at most this often per workspace. */
 export const REGIONS_TTL_MS = 10 * 60_000;
 /** The most buyers read to gather regions (pages of 100). */

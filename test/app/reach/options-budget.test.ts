@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SEARCH_BUILDER_FIELDS } from '../../../src/app/blocks/search-builder-modal.ts';
+import { OPTIONS_BUDGET_MS } from '../../../src/app/features/search-builder.ts';
+import { ReachIds } from '../../../src/app/ids.ts';
+import { eventually, type RunningBot, startBotAsCarol } from '../../support/bot.ts';
+import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
+import { type ServiceProxy, startServiceProxy } from '../../support/service-proxy.ts';
+
+// Slack shows nothing if a select's options take more than 3 s: with a slow service the app
+// answers in time with no options, rather than not at all.
+let sandbox: TestSandbox;
+let proxy: ServiceProxy;
+let bot: RunningBot;
+const MEMBER = 'U0MEMBER';
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+  // Only the buyer searches of the select (`q=`); the form's regions pass untouched.
+  proxy = await startServiceProxy(
+    sandbox.baseUrl,
+    (method, url) => method === 'GET' && /^\/v1\/buyers\?.*q=/.test(url),
+  );
+  bot = await startBotAsCarol(sandbox, proxy.url);
+}, 60_000);
+
+afterAll(async () => {
+  await bot?.stop();
+  await proxy?.stop();
+  await sandbox?.stop();
+});
+
+async function openForm(): Promise<string> {
+  // One form at a time (a second identical request in the same second would be a replay).
+  for (const view of bot.slack.openModals(MEMBER)) await bot.slack.closeView(MEMBER, view.id);
+  await bot.slack.globalShortcut(MEMBER, ReachIds.searchShortcut);
+  const modal = await eventually(
+    () =>
+      bot.slack
+        .openModals(MEMBER)
+        .find((view) =>
+          view.view.blocks?.some(
+            (block: { block_id?: string }) => block.block_id === SEARCH_BUILDER_FIELDS.buyer.block,
+          ),
+        ),
+    'the search form',
+  );
+  return modal.id;
+}
+
+describe('buyer options within Slack’s time for options', () => {
+  it('answers with the matching buyers from a quick service', async () => {
+    const viewId = await openForm();
+    const answer = await bot.slack.suggestOptions(
+      MEMBER,
+      viewId,
+      SEARCH_BUILDER_FIELDS.buyer.action,
+      'council',
+    );
+    expect(answer.status).toBe(200);
+    const options = answer.json?.options as { text: { text: string }; value: string }[];
+    expect(options.length).toBeGreaterThan(0);
+    for (const option of options) {
+      expect(option.text.text.toLowerCase()).toContain('council');
+      expect(option.value).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+
+  it('answers in time with no options when the service is slower than the budget', async () => {
+    const viewId = await openForm();
+    proxy.delayMs = OPTIONS_BUDGET_MS + 3000;
+    try {
+      const seen = proxy.seen;
+      const answer = await bot.slack.suggestOptions(
+        MEMBER,
+        viewId,
+        SEARCH_BUILDER_FIELDS.buyer.action,
+        'council',
+      );
+      // Not the receiver's "no answer within 3 s" (404): the app's own answer, empty.
+      expect(answer.status).toBe(200);
+      expect(answer.json).toEqual({ options: [] });
+      expect(proxy.seen).toBe(seen + 1);
+    } finally {
+      proxy.delayMs = 0;
+    }
+  });
+});
