@@ -1,0 +1,203 @@
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pino from 'pino';
+import { type BotApp, createBotApp } from '../../../src/app/bot-app.ts';
+import { BotConfig } from '../../../src/app/config.ts';
+import { type BotStore, openBotStore } from '../../../src/app/storage/bot-store.ts';
+import type { PassResult } from '../../../src/app/subscriptions/scheduler.ts';
+import { type FakeMessage, FakeSlack, type FakeUser } from '../../../src/fake-slack/fake-slack.ts';
+import { importOcdsFiles } from '../../../src/service/import/ocds-importer.ts';
+import { eventually } from '../../support/bot.ts';
+import { KEYS } from '../../support/fixture.ts';
+import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
+
+/** People in three time zones, and a guest. */
+export const USERS: FakeUser[] = [
+  { id: 'U0ADMIN', name: 'ada', realName: 'Ada Admin', isAdmin: true, tz: 'Europe/London' },
+  { id: 'U0MEMBER', name: 'max', realName: 'Max Member', tz: 'America/New_York' },
+  { id: 'U0TOKYO', name: 'yui', realName: 'Yui Tokyo', tz: 'Asia/Tokyo' },
+  { id: 'U0GUEST', name: 'gus', realName: 'Gus Guest', isRestricted: true, tz: 'Europe/London' },
+];
+export const CHANNELS = [
+  'C0BIDS',
+  'C0GENERAL',
+  'C0FEED',
+  'C0TOKYO',
+  'C0HOLD',
+  'C0BURST',
+  'C0ARCHIVE',
+  'C0AWAY',
+];
+
+/** A running copy of the app on the shared database, ticked by the test (no timer). */
+export interface Instance {
+  bot: BotApp;
+  store: BotStore;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The local service, the fake Slack and copies of the real Bolt app, all on one clock the test
+ * moves (`harness.now`); the app's scheduler runs only when the test calls `pass()`.
+ */
+export class Harness {
+  now: number;
+  sandbox!: TestSandbox;
+  slack!: FakeSlack;
+  readonly databasePath: string;
+  private readonly signingSecret = randomBytes(12).toString('hex');
+  private readonly botToken = `xoxb-test-${randomBytes(8).toString('hex')}`;
+  private readonly encryptionKey = randomBytes(32).toString('base64');
+  private imported = 0;
+
+  constructor(
+    start: string,
+    private readonly dir: string,
+  ) {
+    this.now = Date.parse(start);
+    this.databasePath = join(dir, 'bot.db');
+  }
+
+  clock = (): Date => new Date(this.now);
+
+  async start(): Promise<void> {
+    this.sandbox = await startTestSandbox({ clock: this.clock, dir: this.dir });
+    this.slack = await new FakeSlack({
+      signingSecret: this.signingSecret,
+      botToken: this.botToken,
+      users: USERS,
+      channels: CHANNELS.map((id) => ({ id, name: id.slice(2).toLowerCase() })),
+      clock: () => this.now,
+    }).start();
+  }
+
+  /** A copy of the app (its own HTTP port, the shared database); the first one receives Slack's requests. */
+  async instance(owner: string, receives = true): Promise<Instance> {
+    const config = BotConfig.parse({
+      SLACK_BOT_TOKEN: this.botToken,
+      SLACK_SIGNING_SECRET: this.signingSecret,
+      SLACK_API_URL: this.slack.apiUrl,
+      PROCUREMENT_API_URL: this.sandbox.baseUrl,
+      PROCUREMENT_API_KEY: KEYS.carolMemberAcme,
+      DATABASE_URL: `sqlite:${this.databasePath}`,
+      ENCRYPTION_KEY: this.encryptionKey,
+      LOG_LEVEL: 'silent',
+      PORT: 0,
+    });
+    const store = openBotStore(config.DATABASE_URL);
+    const bot = createBotApp({
+      config,
+      store,
+      logger: pino({ level: 'silent' }),
+      clock: this.clock,
+      scheduler: { pollMs: null, owner, leaseMs: 60_000, paceMs: 1000, settleAfterMs: 30_000 },
+    });
+    const port = await bot.start();
+    const url = `http://127.0.0.1:${port}/slack/events`;
+    if (receives) this.slack.appUrl = url;
+    return {
+      bot,
+      store,
+      url,
+      stop: async () => {
+        await bot.stop();
+        await store.close();
+      },
+    };
+  }
+
+  private passes = 0;
+
+  /** Runs one pass of every instance given, at the same instant (which starts first alternates). */
+  async pass(...instances: Instance[]): Promise<PassResult[]> {
+    const order = this.passes++ % 2 === 0 ? instances : [...instances].reverse();
+    return Promise.all(order.map((instance) => instance.bot.scheduler.runDue()));
+  }
+
+  /**
+   * Moves the clock to `until`, running the instances' passes on the way: every `stepMs`, and
+   * sooner when a paced channel can post again. `before(now)` runs before each pass.
+   */
+  async runUntil(
+    until: number,
+    instances: () => Instance[],
+    stepMs = 5 * 60_000,
+    before?: (now: number) => Promise<void>,
+  ): Promise<void> {
+    for (;;) {
+      if (before) await before(this.now);
+      const results = await this.pass(...instances());
+      if (this.now >= until) return;
+      const wakes = results
+        .map((result) => result.nextWakeAt?.getTime())
+        .filter((wake): wake is number => wake !== undefined && wake > this.now);
+      const nextStep = (Math.floor(this.now / stepMs) + 1) * stepMs;
+      this.now = Math.min(until, nextStep, ...wakes);
+    }
+  }
+
+  /** Types `/tender TEXT`; resolves with the next message that person sees in the channel. */
+  async command(user: string, channel: string, text: string): Promise<FakeMessage> {
+    const before = this.slack.messagesIn(channel, user).length;
+    const answer = await this.slack.slashCommand(user, channel, '/tender', text);
+    if (answer.status !== 200) throw new Error(`/tender ${text} answered ${answer.status}`);
+    return eventually(() => this.slack.messagesIn(channel, user)[before], `an answer to /tender ${text}`);
+  }
+
+  /** Imports tenders published at `publishedAt` with these titles (as a new OCDS file would bring them). */
+  async importTenders(titles: string[], publishedAt: Date, deadline?: Date): Promise<string[]> {
+    const file = join(this.dir, `import-${++this.imported}.jsonl`);
+    const ids = titles.map((_, index) => `ocds-sub-${this.imported}-${index + 1}`);
+    writeFileSync(
+      file,
+      titles
+        .map((title, index) =>
+          JSON.stringify({
+            ocid: ids[index],
+            id: `r-${this.imported}-${index}`,
+            date: publishedAt.toISOString(),
+            tag: ['tender'],
+            initiationType: 'tender',
+            buyer: { id: 'b', name: 'Salford City Council' },
+            parties: [{ id: 'b', name: 'Salford City Council', roles: ['buyer'] }],
+            tender: {
+              id: `T-${this.imported}-${index}`,
+              title,
+              status: 'active',
+              ...(deadline ? { tenderPeriod: { endDate: deadline.toISOString() } } : {}),
+            },
+          }),
+        )
+        .join('\n'),
+    );
+    await importOcdsFiles(this.sandbox.db, [file]);
+    return ids;
+  }
+
+  /** The app's posts for a subscription in a channel (everyone's messages carrying its delivery metadata). */
+  postsOf(channel: string, subscriptionId: string): FakeMessage[] {
+    return this.slack
+      .messagesIn(channel)
+      .filter(
+        (message) =>
+          message.ephemeralTo === null && message.metadata?.event_payload?.subscription_id === subscriptionId,
+      );
+  }
+
+  async stop(): Promise<void> {
+    await this.slack?.stop();
+    await this.sandbox?.stop();
+  }
+}
+
+/** Each (delivery, part) posted at most once: the duplicates found, as `delivery/part` keys. */
+export function duplicates(messages: FakeMessage[]): string[] {
+  const seen = new Map<string, number>();
+  for (const message of messages) {
+    const key = `${message.metadata?.event_payload?.delivery_id}/${message.metadata?.event_payload?.part}`;
+    seen.set(key, (seen.get(key) ?? 0) + 1);
+  }
+  return [...seen].filter(([, count]) => count > 1).map(([key]) => key);
+}
