@@ -6,11 +6,16 @@ export class ProcurementClientError extends Error {
   override name = 'ProcurementClientError';
 }
 
-export type AuthenticationReason =
-  | 'missing_api_key'
-  | 'invalid_api_key'
-  | 'expired_api_key'
-  | 'disabled_api_key';
+const AUTHENTICATION_REASONS = [
+  'missing_api_key',
+  'invalid_api_key',
+  'expired_api_key',
+  'disabled_api_key',
+] as const satisfies readonly ErrorCode[];
+export type AuthenticationReason = (typeof AUTHENTICATION_REASONS)[number];
+
+const isAuthenticationReason = (code: string): code is AuthenticationReason =>
+  (AUTHENTICATION_REASONS as readonly string[]).includes(code);
 
 /** What every answer that is not a success carries. */
 export interface FailedAnswer {
@@ -140,9 +145,7 @@ export class ApiError extends ProcurementClientError {
 export class AuthenticationError extends ApiError {
   override name = 'AuthenticationError';
   get reason(): AuthenticationReason | null {
-    return ['missing_api_key', 'invalid_api_key', 'expired_api_key', 'disabled_api_key'].includes(this.code)
-      ? (this.code as AuthenticationReason)
-      : null;
+    return isAuthenticationReason(this.code) ? this.code : null;
   }
 }
 
