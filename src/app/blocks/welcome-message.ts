@@ -20,7 +20,7 @@ export function connectionSentence(state: ConnectionState): string {
 
 /** The three things to try, for the welcome and the Home tab. */
 export const THINGS_TO_TRY = [
-  '`/tender search cleaning closes<30d` · tenders with those words that close within 30 days',
+  '`/tender search cleaning closes&lt;30d` · tenders with those words that close within 30 days',
   'Paste a notice link from Contracts Finder, Find a Tender, Public Contracts Scotland, Sell2Wales or Buyandsell: it becomes a card you can act on',
   '*Search tenders* in the shortcuts menu (the lightning bolt), or the button below: a form that writes the search for you',
 ] as const;

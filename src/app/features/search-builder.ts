@@ -2,6 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import type { Buyer } from '../../contract/schemas.ts';
 import { TENDER_STATUSES } from '../../contract/schemas.ts';
+import { escapeMrkdwn } from '../blocks/mrkdwn.ts';
 import {
   buyerOptions,
   CLOSING_WITHIN_DAYS,
@@ -194,7 +195,8 @@ export type SearchBuilderAnswer = { response_action: 'errors'; errors: Record<st
 /** A sentence before the results: the command that gives them, so it can be typed next time. */
 export function commandHint(text: string): { text: string; blocks: ReturnType<typeof section>[] } {
   const command = `/tender search ${text}`.trim();
-  const sentence = `Your search, as a command you can type anywhere: \`${command.replace(/`/g, "'")}\``;
+  // The words are the person's own: escaped like any outside text (`value>=1k` shows as typed).
+  const sentence = `Your search, as a command you can type anywhere: \`${escapeMrkdwn(command.replace(/`/g, "'"))}\``;
   return { text: sentence, blocks: [section(sentence)] };
 }
 

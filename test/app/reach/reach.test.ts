@@ -177,7 +177,7 @@ describe('the search builder', () => {
       const posted = bot.slack.messagesIn(dm).slice(before);
       return posted.length >= 2 ? posted : undefined;
     }, 'the hint and the results');
-    const command = /`\/tender (search [^`]*)`/.exec(hint?.text ?? '')?.[1];
+    const command = /`\/tender (search [^`]*)`/.exec(hint?.text ?? '')?.[1]?.replace(/&gt;/g, '>');
     expect(command).toBe(`search pressure care value>=1k buyer:${buyer}`);
     expect(results?.text).toContain('Tenders matching');
     const typed = await tenderCommand(bot, MEMBER, CHANNEL, command as string);
