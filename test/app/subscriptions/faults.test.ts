@@ -1,0 +1,259 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SubscriptionIds } from '../../../src/app/ids.ts';
+import type { Subscription } from '../../../src/app/storage/bot-store.ts';
+import { eventually } from '../../support/bot.ts';
+import { duplicates, Harness, type Instance } from './harness.ts';
+
+const harness = new Harness('2027-01-11T08:00:00Z', mkdtempSync(join(tmpdir(), 'tenderbot-faults-')));
+let a: Instance;
+let b: Instance;
+
+beforeAll(async () => {
+  await harness.start();
+  a = await harness.instance('A');
+  b = await harness.instance('B', false);
+}, 60_000);
+
+afterAll(async () => {
+  await a?.stop();
+  await b?.stop();
+  await harness.stop();
+});
+
+/** A pipeline summary subscription due now (made in the store, as a command would make it). */
+async function dueSubscription(
+  channelId: string,
+  createdBy = 'U0ADMIN',
+  nextRunAt = harness.clock(),
+): Promise<Subscription> {
+  const subscription: Subscription = {
+    id: `s-${randomUUID().slice(0, 6)}`,
+    teamId: harness.slack.teamId,
+    channelId,
+    kind: 'pipeline',
+    target: JSON.stringify({ p: 'pl-bob', n: 'Bob’s hospital cleaning bid' }),
+    cadence: 'daily',
+    localTime: '09:00',
+    timeZone: 'UTC',
+    createdBy,
+    createdAt: harness.clock(),
+    pausedReason: null,
+    nextRunAt,
+    cursor: null,
+    skippedCount: 0,
+  };
+  expect(await a.store.createSubscription(subscription)).toBe(true);
+  return subscription;
+}
+
+const historyCalls = () => harness.slack.callsOf('conversations.history').length;
+
+describe('exactly once when Slack’s answer is lost', () => {
+  it('a copy that dies between sending and recording is taken over and settled from history, not reposted', async () => {
+    const subscription = await dueSubscription('C0HOLD');
+    // Slack stores A's post but holds its answer: A is as good as killed before it records anything.
+    harness.slack.failNext('chat.postMessage', { kind: 'hold' }, { channel: 'C0HOLD' });
+    const abandoned = a.bot.scheduler.runDue();
+    await eventually(() => harness.slack.heldCount === 1, 'the held answer');
+    expect(harness.postsOf('C0HOLD', subscription.id)).toHaveLength(1);
+    const [delivery] = await b.store.subscriptionDeliveries(subscription.id);
+    expect(delivery).toMatchObject({ state: 'working', leaseOwner: 'A', attemptingPart: 0, postedTs: [] });
+
+    // Within A's lease, B leaves it alone; after it, B settles from the channel's history.
+    harness.now += 30_000;
+    await harness.pass(b);
+    expect(await b.store.getDelivery(delivery?.id as string)).toMatchObject({ leaseOwner: 'A' });
+    const historyBefore = historyCalls();
+    harness.now += 31_000;
+    await harness.pass(b);
+    expect(historyCalls()).toBe(historyBefore + 1);
+    const posts = harness.postsOf('C0HOLD', subscription.id);
+    expect(posts).toHaveLength(1);
+    const settled = await b.store.getDelivery(delivery?.id as string);
+    expect(settled).toMatchObject({ state: 'sent', leaseOwner: 'B', postedTs: [posts[0]?.ts] });
+
+    // A's answer finally arrives: it records nothing and posts nothing.
+    expect(harness.slack.releaseHeld()).toBe(1);
+    await abandoned;
+    expect(harness.postsOf('C0HOLD', subscription.id)).toHaveLength(1);
+    expect(await b.store.getDelivery(delivery?.id as string)).toEqual(settled);
+    // Nothing more is due today.
+    await harness.pass(a, b);
+    expect(harness.postsOf('C0HOLD', subscription.id)).toHaveLength(1);
+  });
+
+  it('an answer dropped after Slack stored the message is settled from history, not reposted', async () => {
+    const subscription = await dueSubscription('C0GENERAL');
+    harness.slack.failNext('chat.postMessage', { kind: 'drop-answer' }, { channel: 'C0GENERAL' });
+    await harness.pass(a);
+    expect(harness.postsOf('C0GENERAL', subscription.id)).toHaveLength(1);
+    const [delivery] = await a.store.subscriptionDeliveries(subscription.id);
+    expect(delivery).toMatchObject({ state: 'pending', attemptingPart: 0, postedTs: [] });
+    // Slack may still be storing it: the history is read a little later.
+    await harness.pass(a, b);
+    expect(harness.postsOf('C0GENERAL', subscription.id)).toHaveLength(1);
+    harness.now += 30_000;
+    await harness.pass(b, a);
+    const posts = harness.postsOf('C0GENERAL', subscription.id);
+    expect(posts).toHaveLength(1);
+    expect(await a.store.getDelivery(delivery?.id as string)).toMatchObject({
+      state: 'sent',
+      postedTs: [posts[0]?.ts],
+    });
+  });
+
+  it('a post Slack failed without storing is looked for, not found, and posted once', async () => {
+    const subscription = await dueSubscription('C0FEED');
+    harness.slack.failNext(
+      'chat.postMessage',
+      { kind: 'error', error: 'internal_error' },
+      { channel: 'C0FEED' },
+    );
+    await harness.pass(a);
+    expect(harness.postsOf('C0FEED', subscription.id)).toHaveLength(0);
+    harness.now += 30_000;
+    await harness.pass(a, b);
+    expect(harness.postsOf('C0FEED', subscription.id)).toHaveLength(1);
+  });
+});
+
+describe('within Slack’s limits', () => {
+  it('waits out a burst of 429s with Retry-After, one post a second per channel, and loses nothing', async () => {
+    harness.slack.postsPerSecondPerChannel = 1;
+    const rateLimitedBefore = harness.slack.rateLimited;
+    const subscriptions = [];
+    for (const channel of ['C0BURST', 'C0BURST', 'C0BURST', 'C0TOKYO', 'C0TOKYO', 'C0BIDS'])
+      subscriptions.push(await dueSubscription(channel));
+    // Slack refuses the next five posts wherever they go, asking for 3 s each time.
+    harness.slack.failNext('chat.postMessage', { kind: 'ratelimit', retryAfterSeconds: 3, times: 5 });
+    const started = harness.now;
+    await harness.runUntil(started + 60_000, () => [a, b], 1000);
+    expect(harness.slack.rateLimited - rateLimitedBefore).toBeGreaterThanOrEqual(5);
+    for (const subscription of subscriptions) {
+      const posts = harness.postsOf(subscription.channelId, subscription.id);
+      expect(posts).toHaveLength(1);
+      expect(duplicates(posts)).toEqual([]);
+      const [delivery] = await a.store.subscriptionDeliveries(subscription.id);
+      expect(delivery?.state).toBe('sent');
+    }
+    // Never two accepted posts in one channel within a second.
+    const times = harness.slack
+      .messagesIn('C0BURST')
+      .filter((message) => message.ephemeralTo === null)
+      .map((message) => Number(message.ts));
+    for (let index = 1; index < times.length; index++)
+      expect((times[index] as number) - (times[index - 1] as number)).toBeGreaterThanOrEqual(1);
+    harness.slack.postsPerSecondPerChannel = undefined;
+  });
+
+  it('after downtime posts the period still open marked late, skips the others, and says how many', async () => {
+    const nineAm = new Date(harness.now - (harness.now % 86_400_000) + 86_400_000 + 9 * 3_600_000);
+    const subscription = await dueSubscription('C0AWAY', 'U0ADMIN', nineAm);
+    // Nobody runs from before its first 09:00 until two days and three hours after it.
+    harness.now = nineAm.getTime() + 2 * 86_400_000 + 3 * 3_600_000;
+    await harness.pass(a);
+    const [late] = harness.postsOf('C0AWAY', subscription.id);
+    const text = JSON.stringify(late?.blocks);
+    expect(text).toContain('Late: this was due');
+    expect(text).toContain('2 earlier posts were skipped while Tenderbot was not running');
+    const deliveries = await a.store.subscriptionDeliveries(subscription.id);
+    expect(deliveries).toHaveLength(1);
+    expect(deliveries[0]?.dueAt.getTime()).toBe(subscription.nextRunAt.getTime() + 2 * 86_400_000);
+    // The next day's post is on time and says nothing of it.
+    harness.now =
+      (await a.store.getSubscription(subscription.teamId, subscription.id))?.nextRunAt.getTime() ?? 0;
+    await harness.pass(a);
+    const posts = harness.postsOf('C0AWAY', subscription.id);
+    expect(posts).toHaveLength(2);
+    expect(JSON.stringify(posts[1]?.blocks)).not.toMatch(/Late|skipped/);
+  });
+});
+
+describe('channel access', () => {
+  it('a channel archived pauses its subscriptions and tells the subscriber once; Send now starts them again', async () => {
+    const first = await dueSubscription('C0ARCHIVE', 'U0MEMBER');
+    const second = await dueSubscription('C0ARCHIVE', 'U0MEMBER');
+    harness.slack.archiveChannel('C0ARCHIVE');
+    await harness.pass(a, b);
+    harness.now += 2000;
+    await harness.pass(b, a);
+    const dm = harness.slack.messagesIn(harness.slack.dmOf('U0MEMBER'));
+    expect(dm).toHaveLength(1);
+    expect(dm[0]?.text).toContain('the channel was archived');
+    for (const each of [first, second])
+      expect((await a.store.getSubscription(each.teamId, each.id))?.pausedReason).toBe(
+        'the channel was archived',
+      );
+    // A day later nothing is planned, posted or said again.
+    harness.now += 86_400_000;
+    await harness.pass(a, b);
+    expect(harness.slack.messagesIn(harness.slack.dmOf('U0MEMBER'))).toHaveLength(1);
+
+    harness.slack.unarchiveChannel('C0ARCHIVE');
+    const list = await harness.command('U0MEMBER', 'C0ARCHIVE', 'subscriptions');
+    expect(JSON.stringify(list.blocks)).toContain('Paused: the channel was archived');
+    const before = harness.slack.messagesIn('C0ARCHIVE', 'U0MEMBER').length;
+    await harness.slack.clickInMessage('U0MEMBER', list, SubscriptionIds.sendNow);
+    const said = await eventually(
+      () => harness.slack.messagesIn('C0ARCHIVE', 'U0MEMBER')[before],
+      'Send now’s answer',
+    );
+    expect(said.text).toContain('Started again');
+    await harness.pass(a);
+    expect(
+      harness.postsOf('C0ARCHIVE', first.id).length + harness.postsOf('C0ARCHIVE', second.id).length,
+    ).toBe(1);
+  });
+
+  it('subscribing where Tenderbot is not says how to invite it, and subscribes nothing', async () => {
+    await harness.slack.removeApp('C0GENERAL');
+    const answer = await harness.command('U0ADMIN', 'C0GENERAL', 'subscribe deadlines 5');
+    expect(answer.ephemeralTo).toBe('U0ADMIN');
+    expect(answer.text).toContain('Invite it with `/invite @Tenderbot`');
+    expect(
+      (await a.store.channelSubscriptions(harness.slack.teamId, 'C0GENERAL')).filter(
+        (each) => each.kind === 'deadlines',
+      ),
+    ).toEqual([]);
+  });
+
+  it('refuses guests, and says what to type for a bad subscription', async () => {
+    const guest = await harness.command('U0GUEST', 'C0BIDS', 'subscribe pipeline pl-bob');
+    expect(guest.text).toContain('Guests can read tenders but cannot subscribe channels');
+    expect((await harness.command('U0ADMIN', 'C0BIDS', 'subscribe pipeline nope-1')).text).toContain(
+      'No bid with the id `nope-1`',
+    );
+    expect((await harness.command('U0ADMIN', 'C0BIDS', 'subscribe pipeline pl-bob hourly')).text).toContain(
+      'can be daily or weekly, not hourly',
+    );
+    expect((await harness.command('U0ADMIN', 'C0BIDS', 'subscribe deadlines 500')).text).toContain(
+      'from 1 to 90',
+    );
+    expect((await harness.command('U0ADMIN', 'C0BIDS', 'subscribe')).text).toContain(
+      '/tender subscribe pipeline',
+    );
+  });
+
+  it('lists a channel’s subscriptions; Unsubscribe removes one and redraws the list', async () => {
+    const made = await harness.command('U0ADMIN', 'C0BIDS', 'subscribe search status:open hourly');
+    expect(made.ephemeralTo).toBeNull();
+    const list = await harness.command('U0ADMIN', 'C0BIDS', 'subscriptions');
+    expect(JSON.stringify(list.blocks)).toContain('New tenders for open');
+    const [subscription] = (await a.store.channelSubscriptions(harness.slack.teamId, 'C0BIDS')).filter(
+      (each) => each.kind === 'search',
+    );
+    const block = list.blocks.find(
+      (each: { block_id?: string }) => each.block_id === `subscription:${subscription?.id}`,
+    );
+    expect(block).toBeTruthy();
+    // The click is on that subscription's own button.
+    list.blocks = [block];
+    await harness.slack.clickInMessage('U0ADMIN', list, SubscriptionIds.unsubscribe);
+    await eventually(() => JSON.stringify(list.blocks).includes('Unsubscribed'), 'the list redrawn');
+    expect(await a.store.getSubscription(harness.slack.teamId, subscription?.id as string)).toBeNull();
+  });
+});
