@@ -154,7 +154,24 @@ export class AppSender {
     choice?: Choice,
   ): Promise<AppAnswer> {
     const { workspace } = this;
-    const found = findElement(message.blocks, actionId);
+    // A button may be in the message, or in a link preview the app attached to it (chat.unfurl).
+    const unfurls = Object.entries(message.unfurls ?? {});
+    let found = findElement(message.blocks, actionId);
+    let container: Record<string, unknown> = { type: 'message' };
+    if (!found) {
+      for (const [index, [url, attachment]] of unfurls.entries()) {
+        found = findElement(attachment.blocks ?? [], actionId);
+        if (found) {
+          container = {
+            type: 'message_attachment',
+            attachment_id: index + 1,
+            is_app_unfurl: true,
+            app_unfurl_url: url,
+          };
+          break;
+        }
+      }
+    }
     if (!found) throw new Error(`no element with action_id ${actionId} in message ${message.ts}`);
     const user = workspace.user(userId);
     const payload: Record<string, unknown> = {
@@ -163,7 +180,7 @@ export class AppSender {
       api_app_id: 'A0TENDERBOT',
       token: 'fake-verification-token',
       container: {
-        type: 'message',
+        ...container,
         message_ts: message.ts,
         channel_id: message.channel,
         is_ephemeral: message.ephemeralTo !== null,
@@ -186,8 +203,9 @@ export class AppSender {
         ts: message.ts,
         text: message.text,
         blocks: message.blocks,
-        user: 'U0BOT',
+        user: message.authorId,
         ...(message.threadTs ? { thread_ts: message.threadTs } : {}),
+        ...(unfurls.length > 0 ? { attachments: unfurls.map(([, attachment]) => attachment) } : {}),
         ...(message.metadata ? { metadata: message.metadata } : {}),
       };
     }

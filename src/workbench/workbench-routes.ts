@@ -1,10 +1,38 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
+import { parse } from 'yaml';
 import { z } from 'zod';
-import type { ExtraRoute, FakeSlack } from '../fake-slack/fake-slack.ts';
+import type { ExtraRoute, FakeMessage, FakeSlack } from '../fake-slack/fake-slack.ts';
 
 const PUBLIC_DIR = join(import.meta.dirname, 'public');
+const MANIFEST = join(import.meta.dirname, '../../manifest.yml');
+
+/** A shortcut as the manifest declares it: in the ⚡ menu (global) or a message's "…" menu. */
+export interface Shortcut {
+  name: string;
+  type: 'global' | 'message';
+  callback_id: string;
+}
+
+/** Until the manifest declares its shortcuts, the two Tenderbot's reach feature answers. */
+const DEFAULT_SHORTCUTS: Shortcut[] = [
+  { name: 'Search tenders', type: 'global', callback_id: 'reach/search_tenders' },
+  { name: 'Comment on a tender', type: 'message', callback_id: 'reach/comment_on_message' },
+];
+
+/**
+ * What Slack takes from the app's manifest: its shortcuts and unfurl domains, so the workbench
+ * offers what a workspace with the app installed would.
+ */
+export function manifestFeatures(path = MANIFEST): { shortcuts: Shortcut[]; unfurlDomains: string[] } {
+  const features = existsSync(path)
+    ? ((parse(readFileSync(path, 'utf8')) as { features?: Record<string, unknown> } | null)?.features ?? {})
+    : {};
+  const shortcuts = Array.isArray(features.shortcuts) ? (features.shortcuts as Shortcut[]) : [];
+  const domains = Array.isArray(features.unfurl_domains) ? (features.unfurl_domains as string[]) : [];
+  return { shortcuts: shortcuts.length > 0 ? shortcuts : DEFAULT_SHORTCUTS, unfurlDomains: domains };
+}
 const STATIC_FILES: Record<string, { file: string; contentType: string }> = {
   '/': { file: 'index.html', contentType: 'text/html; charset=utf-8' },
   '/workbench.js': { file: 'workbench.js', contentType: 'text/javascript; charset=utf-8' },
@@ -16,7 +44,15 @@ const STATIC_FILES: Record<string, { file: string; contentType: string }> = {
  * The workbench's page and its small JSON API, served by the fake Slack itself: the page reads
  * the workspace as one person sees it and acts as that person (types commands, clicks, submits).
  */
-export function addWorkbenchRoutes(slack: FakeSlack, options: { host?: string } = {}): void {
+export function addWorkbenchRoutes(
+  slack: FakeSlack,
+  options: { host?: string; postsPerSecondPerChannel?: number; manifestPath?: string } = {},
+): void {
+  // The page is Slack as a person meets it: real time, and Slack's limit of about one post a
+  // second per channel (a test that builds its own FakeSlack may have set another).
+  slack.postsPerSecondPerChannel ??= options.postsPerSecondPerChannel ?? 1;
+  const features = manifestFeatures(options.manifestPath);
+  if (slack.unfurlDomains.length === 0) slack.unfurlDomains = features.unfurlDomains;
   const allowedHosts = new Set(['127.0.0.1', 'localhost', '[::1]', options.host ?? '127.0.0.1']);
   const files = new Map(
     Object.entries(STATIC_FILES).map(([path, { file, contentType }]) => [
@@ -41,31 +77,39 @@ export function addWorkbenchRoutes(slack: FakeSlack, options: { host?: string } 
     if (input === null) return json(400, { error: 'the body must be a JSON object' });
     const userId = (method === 'GET' ? query.get('user') : input.user) ?? '';
     if (!slack.users.some((user) => user.id === userId)) return json(400, { error: 'unknown user' });
+    const messageOf = (channel: string | undefined, ts: string | undefined) =>
+      slack.messages.find((candidate) => candidate.ts === ts && candidate.channel === channel);
     try {
       switch (`${method} ${path}`) {
         case 'GET /workbench/state':
-          return json(200, stateFor(slack, userId, knownChannel(slack, query.get('channel'))));
+          return json(
+            200,
+            stateFor(slack, userId, knownChannel(slack, userId, query.get('channel')), features),
+          );
         case 'POST /workbench/command': {
-          if (!slack.channels.some((channel) => channel.id === input.channel))
-            return json(400, { error: 'unknown channel' });
+          const channel = input.channel ?? '';
+          if (!canSee(slack, userId, channel)) return json(400, { error: 'unknown channel' });
           const text = (input.text ?? '').trim();
           if (text.startsWith('/')) {
             const [command = '', ...rest] = text.split(' ');
-            const answer = await slack.slashCommand(userId, input.channel ?? '', command, rest.join(' '));
+            const answer = await slack.slashCommand(userId, channel, command, rest.join(' '));
             return json(200, { status: answer.status, text: answer.json?.text ?? null });
           }
-          slack.postAsUser(userId, input.channel ?? '', text);
+          if (slack.isArchived(channel)) return json(409, { error: 'This channel is archived.' });
+          // The events it causes (a DM, a link) reach the app in the background, as in Slack.
+          slack.postAsUser(userId, channel, text);
           return json(200, { status: 200 });
         }
         case 'POST /workbench/click': {
           if (input.viewId)
             return json(
               200,
-              await slack.clickInView(userId, input.viewId, input.actionId ?? '', input.value),
+              await slack.clickInView(userId, input.viewId, input.actionId ?? '', {
+                value: input.value,
+                selectedOption: input.selectedOption,
+              }),
             );
-          const message = slack.messages.find(
-            (candidate) => candidate.ts === input.ts && candidate.channel === input.channel,
-          );
+          const message = messageOf(input.channel, input.ts);
           if (!message) return json(404, { error: 'no such message' });
           const answer = await slack.clickInMessage(userId, message, input.actionId ?? '', {
             value: input.value,
@@ -87,6 +131,59 @@ export function addWorkbenchRoutes(slack: FakeSlack, options: { host?: string } 
           const answer = await slack.openHome(userId);
           return json(200, { status: answer.status });
         }
+        case 'POST /workbench/messages-tab': {
+          const answer = await slack.openMessagesTab(userId);
+          return json(200, { status: answer.status });
+        }
+        case 'POST /workbench/shortcut': {
+          const shortcut = features.shortcuts.find(
+            (item) => item.type === 'global' && item.callback_id === input.callbackId,
+          );
+          if (!shortcut) return json(400, { error: 'unknown shortcut' });
+          const answer = await slack.globalShortcut(userId, shortcut.callback_id);
+          return json(200, { status: answer.status });
+        }
+        case 'POST /workbench/message-shortcut': {
+          const shortcut = features.shortcuts.find(
+            (item) => item.type === 'message' && item.callback_id === input.callbackId,
+          );
+          if (!shortcut) return json(400, { error: 'unknown shortcut' });
+          const message = messageOf(input.channel, input.ts);
+          if (!message || !canSee(slack, userId, message.channel))
+            return json(404, { error: 'no such message' });
+          const answer = await slack.messageShortcut(userId, message, shortcut.callback_id);
+          return json(200, { status: answer.status });
+        }
+        case 'POST /workbench/suggest': {
+          const answer = await slack.suggestOptions(
+            userId,
+            input.viewId ?? '',
+            input.actionId ?? '',
+            input.value ?? '',
+          );
+          return json(200, {
+            status: answer.status,
+            options: answer.json?.options ?? null,
+            option_groups: answer.json?.option_groups ?? null,
+          });
+        }
+        case 'POST /workbench/channel': {
+          const channel = input.channel ?? '';
+          if (!slack.channels.some((item) => item.id === channel))
+            return json(400, { error: 'unknown channel' });
+          const answer =
+            input.action === 'add-app'
+              ? await slack.addApp(channel, userId)
+              : input.action === 'remove-app'
+                ? await slack.removeApp(channel, userId)
+                : input.action === 'archive'
+                  ? slack.archiveChannel(channel)
+                  : input.action === 'unarchive'
+                    ? slack.unarchiveChannel(channel)
+                    : 'unknown';
+          if (answer === 'unknown') return json(400, { error: 'unknown channel action' });
+          return json(200, { status: answer?.status ?? 200 });
+        }
         default:
           return json(404, { error: 'unknown workbench route' });
       }
@@ -97,34 +194,60 @@ export function addWorkbenchRoutes(slack: FakeSlack, options: { host?: string } 
   slack.addRoute(route);
 }
 
+/** Channels a person can open: the workspace's, and their own direct messages with the app. */
+function canSee(slack: FakeSlack, userId: string, channel: string): boolean {
+  return slack.channels.some((item) => item.id === channel) || channel === slack.dmOf(userId);
+}
+
 /** The channel asked for, or the first one when none (or an unknown one) is asked for. */
-function knownChannel(slack: FakeSlack, asked: string | null): string {
-  return slack.channels.find((channel) => channel.id === asked)?.id ?? slack.channels[0]?.id ?? '';
+function knownChannel(slack: FakeSlack, userId: string, asked: string | null): string {
+  if (asked && canSee(slack, userId, asked)) return asked;
+  return slack.channels[0]?.id ?? '';
+}
+
+/** A message as the page draws it: no metadata (Slack never shows it), its unfurls and its time. */
+function pageMessage(message: FakeMessage, names: Map<string, string>) {
+  return {
+    ts: message.ts,
+    authorId: message.authorId,
+    authorName: names.get(message.authorId) ?? message.authorId,
+    text: message.text,
+    blocks: message.blocks,
+    ephemeral: message.ephemeralTo !== null,
+    threadTs: message.threadTs,
+    unfurls: Object.entries(message.unfurls ?? {}).map(([url, attachment]) => ({
+      url,
+      blocks: attachment.blocks ?? [],
+      text: attachment.text ?? null,
+      title: attachment.title ?? null,
+    })),
+  };
 }
 
 /** The workspace as one person sees it: channels, the messages they may see, their open modal and Home tab. */
-function stateFor(slack: FakeSlack, userId: string, channel: string) {
+function stateFor(slack: FakeSlack, userId: string, channel: string, features: { shortcuts: Shortcut[] }) {
   const names = new Map(slack.users.map((user) => [user.id, user.realName]));
   names.set('U0BOT', 'Tenderbot');
-  const visible = slack.messagesIn(channel, userId);
+  const dm = slack.dmOf(userId);
   return {
     me: slack.user(userId),
     users: slack.users,
-    channels: slack.channels,
-    channel,
-    messages: visible.map((message) => ({
-      ts: message.ts,
-      authorId: message.authorId,
-      authorName: names.get(message.authorId) ?? message.authorId,
-      text: message.text,
-      blocks: message.blocks,
-      ephemeral: message.ephemeralTo !== null,
-      threadTs: message.threadTs,
+    channels: slack.channels.map((item) => ({
+      ...item,
+      archived: slack.isArchived(item.id),
+      appIn: slack.isAppIn(item.id),
     })),
+    channel,
+    dm,
+    messages: slack.messagesIn(channel, userId).map((message) => pageMessage(message, names)),
     modal: slack.openModals(userId).at(-1) ?? null,
     home: slack.homeOf(userId) ?? null,
+    shortcuts: features.shortcuts,
     names: Object.fromEntries(names),
-    channelNames: Object.fromEntries(slack.channels.map((item) => [item.id, item.name])),
+    channelNames: {
+      ...Object.fromEntries(slack.channels.map((item) => [item.id, item.name])),
+      [dm]: 'Tenderbot',
+    },
   };
 }
 
@@ -139,6 +262,8 @@ const WorkbenchBody = z
     actionId: z.string(),
     value: z.string(),
     selectedOption: z.string(),
+    callbackId: z.string(),
+    action: z.string(),
     values: z.record(z.string(), z.string()),
   })
   .partial();

@@ -1,21 +1,43 @@
+import { WebClient } from '@slack/web-api';
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeSlack } from '../../src/fake-slack/fake-slack.ts';
 import { addWorkbenchRoutes } from '../../src/workbench/workbench-routes.ts';
+import { StandInApp } from '../fake-slack/stand-in-app.ts';
 
 // The page's API acts as whoever the body names, so only the page itself may call it.
 let slack: FakeSlack;
 let origin: string;
+let web: WebClient;
+const app = new StandInApp('secret');
+const OPTIONS = [
+  { text: { type: 'plain_text', text: 'Leeds City Council' }, value: 'buyer-leeds' },
+  { text: { type: 'plain_text', text: 'Leeds Teaching Hospitals' }, value: 'buyer-lth' },
+];
 
 beforeAll(async () => {
-  slack = new FakeSlack({ signingSecret: 'secret', botToken: 'xoxb-test' });
+  // No per-channel limit here: the tests post as the app faster than once a second.
+  slack = new FakeSlack({
+    signingSecret: 'secret',
+    botToken: 'xoxb-test',
+    appUrl: await app.start(),
+    postsPerSecondPerChannel: 0,
+    unfurlDomains: ['contractsfinder.service.gov.uk'],
+  });
   addWorkbenchRoutes(slack);
   await slack.start(0);
   origin = slack.apiUrl.replace(/\/api\/$/, '');
+  web = new WebClient('xoxb-test', { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } });
+});
+
+beforeEach(() => {
+  app.received.length = 0;
+  app.answer = (received) => (received.json?.type === 'block_suggestion' ? { options: OPTIONS } : null);
 });
 
 afterAll(async () => {
   await slack.stop();
+  await app.stop();
 });
 
 /** A plain message typed on the page: it needs no app behind the fake Slack, and leaves a trace. */
@@ -110,5 +132,218 @@ describe('the workbench API', () => {
       expect(answer.status, body).toBe(400);
       expect(answer.json.error).toBeTruthy();
     }
+  });
+});
+
+const SAME_ORIGIN = () => ({ origin, 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' });
+
+/** A call from the page itself. */
+async function fromPage(path: string, body: Record<string, unknown>, headers = SAME_ORIGIN()) {
+  const response = await request(`${origin}${path}`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ user: 'U0MEMBER', ...body }),
+  });
+  // biome-ignore lint/suspicious/noExplicitAny: the page's loose JSON.
+  return { status: response.statusCode, json: (await response.body.json()) as any };
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the page's loose JSON.
+async function stateOf(userId: string, channel: string): Promise<any> {
+  const response = await request(`${origin}/workbench/state?user=${userId}&channel=${channel}`, {
+    headers: { 'sec-fetch-site': 'same-origin' },
+  });
+  return response.body.json();
+}
+
+describe('the routes for subscriptions and reach', () => {
+  it('turns Slack’s per-channel posting limit on for the page, unless the fake Slack has one', async () => {
+    const fresh = new FakeSlack({ signingSecret: 's', botToken: 'xoxb-x' });
+    addWorkbenchRoutes(fresh);
+    expect(fresh.postsPerSecondPerChannel).toBe(1);
+    expect(slack.postsPerSecondPerChannel).toBe(0);
+  });
+
+  it('shows a message’s time and link previews but never its metadata, and the person’s DM with the app', async () => {
+    const metadata = { event_type: 'tender_digest', event_payload: { secret: 'delivery-42' } };
+    const posted = await web.chat.postMessage({ channel: 'C0GENERAL', text: 'Digest', metadata });
+    const state = await stateOf('U0MEMBER', 'C0GENERAL');
+    const shown = state.messages.find((message: { ts: string }) => message.ts === posted.ts);
+    expect(shown.text).toBe('Digest');
+    expect(JSON.stringify(state)).not.toContain('delivery-42');
+    expect(state.dm).toBe('DU0MEMBER');
+    expect(state.shortcuts.map((shortcut: { callback_id: string }) => shortcut.callback_id)).toEqual(
+      expect.arrayContaining(['reach/search_tenders', 'reach/comment_on_message']),
+    );
+    expect(state.channels.find((channel: { id: string }) => channel.id === 'C0GENERAL')).toMatchObject({
+      appIn: true,
+      archived: false,
+    });
+    // Only one's own DM can be opened.
+    expect((await stateOf('U0MEMBER', 'DU0ADMIN')).channel).toBe('C0BIDS');
+  });
+
+  it('types in the person’s own DM with the app (a message event), never in someone else’s', async () => {
+    expect(
+      (await fromPage('/workbench/command', { channel: 'DU0MEMBER', text: 'cleaning tenders' })).status,
+    ).toBe(200);
+    await slack.settle();
+    expect(app.events('message')).toEqual([
+      expect.objectContaining({ channel: 'DU0MEMBER', channel_type: 'im', text: 'cleaning tenders' }),
+    ]);
+    expect((await fromPage('/workbench/command', { channel: 'DU0ADMIN', text: 'snooping' })).status).toBe(
+      400,
+    );
+    expect(slack.messagesIn('DU0ADMIN')).toEqual([]);
+    const opened = await fromPage('/workbench/messages-tab', {});
+    expect(opened.status).toBe(200);
+    expect(app.events('app_home_opened')).toEqual([
+      expect.objectContaining({ tab: 'messages', user: 'U0MEMBER' }),
+    ]);
+  });
+
+  it('sends link_shared for a link typed in a channel, and draws the preview the app gives', async () => {
+    const url = 'https://www.contractsfinder.service.gov.uk/Notice/5a115892-0000-0000-0000-000000000000';
+    await fromPage('/workbench/command', { channel: 'C0BIDS', text: `see ${url}` });
+    await slack.settle();
+    const [event] = app.events('link_shared');
+    expect(event.links).toEqual([{ domain: 'contractsfinder.service.gov.uk', url }]);
+    const button = {
+      type: 'button' as const,
+      action_id: 'tender/bookmark',
+      text: { type: 'plain_text' as const, text: 'Bookmark' },
+    };
+    await web.chat.unfurl({
+      channel: 'C0BIDS',
+      ts: event.message_ts,
+      unfurls: { [url]: { blocks: [{ type: 'actions' as const, elements: [button] }] } },
+    });
+    const shown = (await stateOf('U0MEMBER', 'C0BIDS')).messages.find(
+      (message: { ts: string }) => message.ts === event.message_ts,
+    );
+    expect(shown.unfurls).toEqual([
+      { url, blocks: [{ type: 'actions', elements: [button] }], text: null, title: null },
+    ]);
+    // A click on the preview's button reaches the app as a click in an app unfurl.
+    await fromPage('/workbench/click', {
+      channel: 'C0BIDS',
+      ts: event.message_ts,
+      actionId: 'tender/bookmark',
+    });
+    expect(app.received.at(-1)?.json).toMatchObject({
+      type: 'block_actions',
+      container: { type: 'message_attachment', is_app_unfurl: true, app_unfurl_url: url },
+      actions: [{ action_id: 'tender/bookmark' }],
+    });
+  });
+
+  it('runs the global and message shortcuts the manifest declares, and refuses others', async () => {
+    expect((await fromPage('/workbench/shortcut', { callbackId: 'reach/search_tenders' })).status).toBe(200);
+    expect(app.received.at(-1)?.json).toMatchObject({
+      type: 'shortcut',
+      callback_id: 'reach/search_tenders',
+    });
+    expect((await fromPage('/workbench/shortcut', { callbackId: 'made/up' })).status).toBe(400);
+    const message = slack.postAsUser('U0ADMIN', 'C0BIDS', 'Shall we bid?');
+    const answer = await fromPage('/workbench/message-shortcut', {
+      channel: 'C0BIDS',
+      ts: message.ts,
+      callbackId: 'reach/comment_on_message',
+    });
+    expect(answer.status).toBe(200);
+    expect(app.received.at(-1)?.json).toMatchObject({
+      type: 'message_action',
+      callback_id: 'reach/comment_on_message',
+      message: { text: 'Shall we bid?' },
+      user: { id: 'U0MEMBER' },
+    });
+    // The search shortcut is global, not a message shortcut.
+    expect(
+      (
+        await fromPage('/workbench/message-shortcut', {
+          channel: 'C0BIDS',
+          ts: message.ts,
+          callbackId: 'reach/search_tenders',
+        })
+      ).status,
+    ).toBe(400);
+  });
+
+  it('asks the app for an external select’s options as the person types', async () => {
+    await fromPage('/workbench/shortcut', { callbackId: 'reach/search_tenders' });
+    const trigger = app.received.at(-1)?.json.trigger_id as string;
+    const opened = await web.views.open({
+      trigger_id: trigger,
+      view: {
+        type: 'modal',
+        title: { type: 'plain_text', text: 'Search tenders' },
+        submit: { type: 'plain_text', text: 'Search' },
+        blocks: [
+          {
+            type: 'input',
+            block_id: 'buyer',
+            label: { type: 'plain_text', text: 'Buyer' },
+            element: { type: 'external_select', action_id: 'reach/buyer_select' },
+          },
+        ],
+      },
+    });
+    const viewId = opened.view?.id as string;
+    const suggested = await fromPage('/workbench/suggest', {
+      viewId,
+      actionId: 'reach/buyer_select',
+      value: 'leeds',
+    });
+    expect(suggested.json.options).toEqual(OPTIONS);
+    await fromPage('/workbench/submit', { viewId, values: { 'reach/buyer_select': 'buyer-leeds' } });
+    expect(
+      app.received.at(-1)?.json.view.state.values.buyer['reach/buyer_select'].selected_option.value,
+    ).toBe('buyer-leeds');
+  });
+
+  it('adds and removes the app (events to the app) and archives a channel', async () => {
+    await fromPage('/workbench/channel', { channel: 'C0GENERAL', action: 'remove-app' });
+    expect(slack.isAppIn('C0GENERAL')).toBe(false);
+    await fromPage('/workbench/channel', { channel: 'C0GENERAL', action: 'add-app' });
+    expect(app.events().map((event) => [event.type, event.actor_id ?? event.inviter])).toEqual([
+      ['channel_left', 'U0MEMBER'],
+      ['member_joined_channel', 'U0MEMBER'],
+    ]);
+    expect((await fromPage('/workbench/channel', { channel: 'C0GENERAL', action: 'explode' })).status).toBe(
+      400,
+    );
+    await fromPage('/workbench/channel', { channel: 'C0GENERAL', action: 'archive' });
+    expect((await stateOf('U0MEMBER', 'C0GENERAL')).channels[1].archived).toBe(true);
+    await expect(web.chat.postMessage({ channel: 'C0GENERAL', text: 'x' })).rejects.toThrow(/is_archived/);
+    expect((await fromPage('/workbench/command', { channel: 'C0GENERAL', text: 'hello?' })).status).toBe(409);
+    await fromPage('/workbench/channel', { channel: 'C0GENERAL', action: 'unarchive' });
+    expect(slack.isArchived('C0GENERAL')).toBe(false);
+  });
+
+  it('keeps the same-origin guard on every new route', async () => {
+    const routes: [string, Record<string, unknown>][] = [
+      ['/workbench/shortcut', { callbackId: 'reach/search_tenders' }],
+      [
+        '/workbench/message-shortcut',
+        { channel: 'C0BIDS', ts: '1.1', callbackId: 'reach/comment_on_message' },
+      ],
+      ['/workbench/suggest', { viewId: 'V1', actionId: 'a', value: 'abc' }],
+      ['/workbench/channel', { channel: 'C0BIDS', action: 'archive' }],
+      ['/workbench/messages-tab', {}],
+    ];
+    for (const [path, body] of routes) {
+      const crossSite = await fromPage(path, body, {
+        origin: 'http://evil.example',
+        'content-type': 'application/json',
+        'sec-fetch-site': 'cross-site',
+      });
+      expect(crossSite.status, path).toBe(403);
+      const noOrigin = await fromPage(path, body, { 'content-type': 'application/json' } as ReturnType<
+        typeof SAME_ORIGIN
+      >);
+      expect(noOrigin.status, path).toBe(403);
+    }
+    expect(app.received).toEqual([]);
+    expect(slack.isArchived('C0BIDS')).toBe(false);
   });
 });

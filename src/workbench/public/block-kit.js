@@ -155,6 +155,57 @@ function renderBlock(block, context) {
   }
 }
 
+/**
+ * An external select: a box to type in and the options the app suggests for what is typed
+ * (`context.onSuggest(item, typed)` answers `{ options, option_groups }`), once at least
+ * `min_query_length` characters (Slack's default: 3) are typed.
+ */
+function renderExternalSelect(item, blockId, context) {
+  const wrap = element('div', 'bk-external');
+  const search = element('input', 'bk-external-search');
+  search.type = 'search';
+  search.placeholder = item.placeholder?.text ?? 'Type to search…';
+  search.setAttribute('aria-label', item.placeholder?.text ?? 'Type to search');
+  const select = element('select', 'bk-select external_select');
+  select.dataset.actionId = item.action_id ?? '';
+  const reset = (options) => {
+    select.replaceChildren(
+      new Option(options.length ? 'Choose…' : 'No matches yet', '', true, !item.initial_option),
+    );
+    if (item.initial_option && !options.some((option) => option.value === item.initial_option.value))
+      select.append(
+        new Option(
+          item.initial_option.text?.text ?? item.initial_option.value,
+          item.initial_option.value,
+          false,
+          true,
+        ),
+      );
+    for (const option of options) select.append(new Option(option.text?.text ?? option.value, option.value));
+  };
+  reset([]);
+  const minimum = item.min_query_length ?? 3;
+  let asked = 0;
+  search.addEventListener('input', async () => {
+    const typed = search.value;
+    if (typed.length < minimum || !context.onSuggest) return;
+    const number = ++asked;
+    const answer = await context.onSuggest(item, typed);
+    // Only the answer to what was typed last counts.
+    if (number !== asked) return;
+    const groups = (answer?.option_groups ?? []).flatMap((group) => group.options ?? []);
+    reset([...(answer?.options ?? []), ...groups]);
+    if (select.options.length > 1) select.size = Math.min(select.options.length, 6);
+  });
+  if (!context.collectOnly) {
+    select.addEventListener('change', () => {
+      if (select.value) context.onAction?.(item, blockId, { selectedOption: select.value });
+    });
+  }
+  wrap.append(search, select);
+  return wrap;
+}
+
 function withConfirm(item, act) {
   return () => {
     if (item.confirm) {
@@ -205,6 +256,8 @@ function renderElement(item, blockId, context) {
       }
       return select;
     }
+    case 'external_select':
+      return renderExternalSelect(item, blockId, context);
     case 'datepicker': {
       const input = element('input', 'bk-datepicker');
       input.type = 'date';

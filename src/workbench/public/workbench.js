@@ -5,9 +5,10 @@ const $ = (selector) => document.querySelector(selector);
 const page = {
   user: localStorage.getItem('workbench.user') ?? 'U0ADMIN',
   channel: localStorage.getItem('workbench.channel') ?? '',
+  // 'channel', 'home' (the app's Home tab) or 'dm' (the app's Messages tab: a conversation).
   tab: 'channel',
   state: null,
-  drawn: { messages: '', home: '', modal: '' },
+  drawn: { messages: '', home: '', modal: '', header: '', shortcuts: '' },
   modalErrors: {},
 };
 
@@ -25,13 +26,18 @@ async function api(path, body) {
   return response.json();
 }
 
+/** The conversation shown: a channel, or the person's direct messages with the app. */
+function shownChannel() {
+  return page.tab === 'dm' ? `D${page.user}` : page.channel;
+}
+
 async function refresh() {
   const state = await api(
-    `/workbench/state?user=${encodeURIComponent(page.user)}&channel=${encodeURIComponent(page.channel)}`,
+    `/workbench/state?user=${encodeURIComponent(page.user)}&channel=${encodeURIComponent(shownChannel())}`,
   );
   if (state.error) return;
   page.state = state;
-  page.channel = state.channel;
+  if (page.tab !== 'dm') page.channel = state.channel;
   draw();
 }
 
@@ -56,7 +62,11 @@ function draw() {
       link.type = 'button';
       link.className = `nav-link channel-link${page.tab === 'channel' && channel.id === page.channel ? ' active' : ''}`;
       link.dataset.channel = channel.id;
-      link.textContent = `# ${channel.name}`;
+      link.textContent = `${channel.isPrivate ? '🔒' : '#'} ${channel.name}`;
+      if (channel.archived)
+        link.append(
+          Object.assign(document.createElement('span'), { className: 'muted', textContent: ' (archived)' }),
+        );
       link.addEventListener('click', (event) => {
         event.preventDefault();
         page.tab = 'channel';
@@ -69,18 +79,91 @@ function draw() {
     }),
   );
   $('#home-link').classList.toggle('active', page.tab === 'home');
-  $('#messages').hidden = page.tab !== 'channel';
+  $('#dm-link').classList.toggle('active', page.tab === 'dm');
+  $('#messages').hidden = page.tab === 'home';
   $('#home').hidden = page.tab !== 'home';
-  $('#composer-form').hidden = page.tab !== 'channel';
-  $('#main-header').textContent =
-    page.tab === 'home' ? 'Tenderbot · Home' : `# ${state.channelNames[page.channel] ?? page.channel}`;
-  if (page.tab === 'channel') drawMessages();
-  else drawHome();
+  $('#composer-form').hidden = page.tab === 'home';
+  drawHeader();
+  drawShortcuts();
+  if (page.tab === 'home') drawHome();
+  else drawMessages();
   drawModal();
 }
 
+function currentChannel() {
+  return page.state.channels.find((channel) => channel.id === page.channel);
+}
+
+/** The conversation's name, and for a channel: add or remove Tenderbot, archive or unarchive. */
+function drawHeader() {
+  const channel = page.tab === 'channel' ? currentChannel() : null;
+  const key = JSON.stringify([page.tab, page.channel, channel]);
+  if (key === page.drawn.header) return;
+  page.drawn.header = key;
+  $('#main-title').textContent =
+    page.tab === 'home'
+      ? 'Tenderbot · Home'
+      : page.tab === 'dm'
+        ? 'Tenderbot · Messages'
+        : `# ${page.state.channelNames[page.channel] ?? page.channel}${channel?.archived ? ' (archived)' : ''}`;
+  const controls = $('#channel-controls');
+  const composer = $('#composer');
+  composer.disabled = Boolean(channel?.archived);
+  composer.placeholder = channel?.archived
+    ? 'This channel is archived: nothing can be posted in it.'
+    : 'Message, or a slash command such as /tender search cleaning';
+  if (!channel) {
+    controls.replaceChildren();
+    return;
+  }
+  const control = (id, label, action) => {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.id = id;
+    button.className = 'header-button';
+    button.textContent = label;
+    button.addEventListener('click', async () => {
+      button.disabled = true;
+      await api('/workbench/channel', { channel: channel.id, action });
+      soon();
+    });
+    return button;
+  };
+  controls.replaceChildren(
+    channel.appIn
+      ? control('app-membership', 'Remove Tenderbot', 'remove-app')
+      : control('app-membership', 'Add Tenderbot to this channel', 'add-app'),
+    channel.archived
+      ? control('archive-channel', 'Unarchive channel', 'unarchive')
+      : control('archive-channel', 'Archive channel', 'archive'),
+  );
+}
+
+/** The ⚡ menu: the app's global shortcuts. */
+function drawShortcuts() {
+  const global = page.state.shortcuts.filter((shortcut) => shortcut.type === 'global');
+  const key = JSON.stringify(global);
+  if (key === page.drawn.shortcuts) return;
+  page.drawn.shortcuts = key;
+  $('#shortcuts').hidden = global.length === 0;
+  $('#shortcuts-menu').replaceChildren(
+    ...global.map((shortcut) => {
+      const item = document.createElement('button');
+      item.type = 'button';
+      item.className = 'menu-item';
+      item.textContent = shortcut.name;
+      item.addEventListener('click', async () => {
+        $('#shortcuts').open = false;
+        await api('/workbench/shortcut', { callbackId: shortcut.callback_id });
+        soon();
+      });
+      return item;
+    }),
+  );
+}
+
 function drawMessages() {
-  const key = JSON.stringify(page.state.messages);
+  const key = JSON.stringify([shownChannel(), page.state.messages]);
   if (key === page.drawn.messages) return;
   page.drawn.messages = key;
   const list = $('#messages');
@@ -102,20 +185,29 @@ function drawMessages() {
   if (atBottom) list.scrollTop = list.scrollHeight;
 }
 
+/** A message's time, as Slack shows it beside the author (from its ts, in seconds). */
+function timeOf(ts) {
+  const date = new Date(Number(ts.split('.')[0]) * 1000);
+  return {
+    iso: date.toISOString(),
+    shown: date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }),
+  };
+}
+
 function drawMessage(message) {
   const node = document.createElement('article');
   node.className = `message${message.ephemeral ? ' ephemeral' : ''}`;
   node.dataset.ts = message.ts;
   const head = document.createElement('div');
-  head.innerHTML = `<span class="author">${escapeHtml(message.authorName)}</span>${message.ephemeral ? '<span class="ephemeral-note">Only visible to you</span>' : ''}`;
+  head.className = 'message-head';
+  const time = timeOf(message.ts);
+  head.innerHTML = `<span class="author">${escapeHtml(message.authorName)}</span><time class="time" datetime="${time.iso}">${escapeHtml(time.shown)}</time>${message.ephemeral ? '<span class="ephemeral-note">Only visible to you</span>' : ''}`;
+  const shortcuts = page.state.shortcuts.filter((shortcut) => shortcut.type === 'message');
+  if (!message.ephemeral && shortcuts.length > 0) head.append(messageMenu(message, shortcuts));
   node.append(head);
+  const channel = shownChannel();
   const onAction = (element, _blockId, extra) =>
-    api('/workbench/click', {
-      channel: page.channel,
-      ts: message.ts,
-      actionId: element.action_id,
-      ...extra,
-    }).then(soon);
+    api('/workbench/click', { channel, ts: message.ts, actionId: element.action_id, ...extra }).then(soon);
   if (message.blocks?.length) node.append(renderBlocks(message.blocks, context({ onAction })));
   else {
     // A message without blocks shows its text as mrkdwn, as Slack does (mentions, bold, links).
@@ -124,7 +216,80 @@ function drawMessage(message) {
     text.innerHTML = renderMrkdwn(message.text, context());
     node.append(text);
   }
+  // Link previews the app attached (chat.unfurl), drawn as attachment cards with live buttons.
+  for (const unfurl of message.unfurls ?? []) {
+    const card = document.createElement('div');
+    card.className = 'unfurl';
+    card.dataset.url = unfurl.url;
+    const source = document.createElement('div');
+    source.className = 'unfurl-source';
+    source.textContent = hostOf(unfurl.url);
+    card.append(source);
+    if (unfurl.title)
+      card.append(
+        Object.assign(document.createElement('div'), {
+          className: 'unfurl-title',
+          textContent: unfurl.title,
+        }),
+      );
+    if (unfurl.blocks.length > 0) card.append(renderBlocks(unfurl.blocks, context({ onAction })));
+    else if (unfurl.text) {
+      const text = document.createElement('div');
+      text.className = 'bk-text';
+      text.innerHTML = renderMrkdwn(unfurl.text, context());
+      card.append(text);
+    }
+    node.append(card);
+  }
   return node;
+}
+
+function hostOf(url) {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return url;
+  }
+}
+
+/** A message's "…" menu: the app's message shortcuts, built when opened. */
+function messageMenu(message, shortcuts) {
+  const wrap = document.createElement('span');
+  wrap.className = 'message-menu';
+  const more = document.createElement('button');
+  more.type = 'button';
+  more.className = 'message-more';
+  more.textContent = '…';
+  more.title = 'More actions';
+  more.setAttribute('aria-label', 'More actions');
+  more.addEventListener('click', () => {
+    const open = wrap.querySelector('.menu');
+    if (open) {
+      open.remove();
+      return;
+    }
+    const menu = document.createElement('div');
+    menu.className = 'menu';
+    for (const shortcut of shortcuts) {
+      const item = document.createElement('button');
+      item.type = 'button';
+      item.className = 'menu-item';
+      item.textContent = shortcut.name;
+      item.addEventListener('click', async () => {
+        menu.remove();
+        await api('/workbench/message-shortcut', {
+          channel: shownChannel(),
+          ts: message.ts,
+          callbackId: shortcut.callback_id,
+        });
+        soon();
+      });
+      menu.append(item);
+    }
+    wrap.append(menu);
+  });
+  wrap.append(more);
+  return wrap;
 }
 
 function drawHome() {
@@ -136,10 +301,13 @@ function drawHome() {
     $('#home').textContent = 'Opening the Home tab…';
     return;
   }
-  const onAction = (element) =>
-    api('/workbench/click', { viewId: home.id, actionId: element.action_id, value: element.value }).then(
-      soon,
-    );
+  const onAction = (element, _blockId, extra) =>
+    api('/workbench/click', {
+      viewId: home.id,
+      actionId: element.action_id,
+      value: element.value,
+      ...extra,
+    }).then(soon);
   $('#home').replaceChildren(renderBlocks(home.view.blocks, context({ onAction })));
 }
 
@@ -160,11 +328,17 @@ function drawModal() {
   const box = $('#modal');
   const title = document.createElement('h2');
   title.textContent = view.title?.text ?? '';
-  const onAction = (element) =>
-    api('/workbench/click', { viewId: modal.id, actionId: element.action_id, value: element.value }).then(
-      soon,
-    );
-  const body = renderBlocks(view.blocks, context({ onAction, errors: page.modalErrors }));
+  const onAction = (element, _blockId, extra) =>
+    api('/workbench/click', {
+      viewId: modal.id,
+      actionId: element.action_id,
+      value: element.value,
+      ...extra,
+    }).then(soon);
+  // Typing in an external select asks the app for options (block_suggestion).
+  const onSuggest = (element, typedText) =>
+    api('/workbench/suggest', { viewId: modal.id, actionId: element.action_id, value: typedText });
+  const body = renderBlocks(view.blocks, context({ onAction, onSuggest, errors: page.modalErrors }));
   for (const input of body.querySelectorAll('[data-action-id]')) {
     if (typed[input.dataset.actionId] !== undefined) input.value = typed[input.dataset.actionId];
   }
@@ -209,8 +383,9 @@ function soon() {
 $('#user-switcher').addEventListener('change', (event) => {
   page.user = event.target.value;
   localStorage.setItem('workbench.user', page.user);
-  page.drawn = { messages: '', home: '', modal: '' };
+  page.drawn = { messages: '', home: '', modal: '', header: '', shortcuts: '' };
   if (page.tab === 'home') api('/workbench/home', {}).then(soon);
+  if (page.tab === 'dm') api('/workbench/messages-tab', {}).then(soon);
   refresh();
 });
 
@@ -222,13 +397,21 @@ $('#home-link').addEventListener('click', (event) => {
   refresh();
 });
 
+$('#dm-link').addEventListener('click', (event) => {
+  event.preventDefault();
+  page.tab = 'dm';
+  page.drawn.messages = '';
+  api('/workbench/messages-tab', {}).then(soon);
+  refresh();
+});
+
 $('#composer-form').addEventListener('submit', async (event) => {
   event.preventDefault();
   const input = $('#composer');
   const text = input.value.trim();
   if (!text) return;
   input.value = '';
-  await api('/workbench/command', { channel: page.channel, text });
+  await api('/workbench/command', { channel: shownChannel(), text });
   soon();
 });
 
