@@ -135,7 +135,12 @@ describe('filters that forgive and explain', () => {
       problem: expect.stringContaining('`OR` is not understood'),
     });
     // Hyphenated words, amounts, lowercase "or" and quoted text are ordinary words.
-    for (const text of ['co-operative cleaning', 'cleaning - windows', 'fish or chips', '"cleaning -windows"']) {
+    for (const text of [
+      'co-operative cleaning',
+      'cleaning - windows',
+      'fish or chips',
+      '"cleaning -windows"',
+    ]) {
       expect(parseSearch(text, now).ok, text).toBe(true);
     }
   });
