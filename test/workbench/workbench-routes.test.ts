@@ -1,9 +1,12 @@
+import { join } from 'node:path';
 import { WebClient } from '@slack/web-api';
+import type { Browser, Page } from 'playwright-core';
 import { request } from 'undici';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeSlack } from '../../src/fake-slack/fake-slack.ts';
 import { addWorkbenchRoutes } from '../../src/workbench/workbench-routes.ts';
 import { StandInApp } from '../fake-slack/stand-in-app.ts';
+import { ARTIFACTS_DIR, launchChromium } from '../support/browser.ts';
 
 // The page's API acts as whoever the body names, so only the page itself may call it.
 let slack: FakeSlack;
@@ -345,5 +348,164 @@ describe('the routes for subscriptions and reach', () => {
     }
     expect(app.received).toEqual([]);
     expect(slack.isArchived('C0BIDS')).toBe(false);
+  });
+});
+
+describe('the page, as a person uses it', () => {
+  let browser: Browser;
+  let page: Page;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.on('pageerror', (error) => problems.push(error.message));
+    await page.goto(`${origin}/`);
+    await page.selectOption('#user-switcher', 'U0MEMBER');
+    await page.locator('.channel-link[data-channel="C0BIDS"]').click();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  const shot = (name: string) =>
+    page.screenshot({ path: join(ARTIFACTS_DIR, `workbench-reach-${name}.png`) });
+
+  it('runs a global shortcut from the ⚡ menu and a message shortcut from a message’s “…” menu', async () => {
+    const metadata = { event_type: 'tender_digest', event_payload: { hidden: 'delivery-77' } };
+    await web.chat.postMessage({ channel: 'C0BIDS', text: 'Tenders for this week', metadata });
+    const message = page.locator('.message', { hasText: 'Tenders for this week' }).last();
+    await message.waitFor();
+    expect(await message.locator('.time').getAttribute('datetime')).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(await page.content()).not.toContain('delivery-77');
+
+    await page.locator('#shortcuts summary').click();
+    await page.getByRole('button', { name: 'Search tenders' }).click();
+    await vi.waitFor(() =>
+      expect(app.received.at(-1)?.json).toMatchObject({
+        type: 'shortcut',
+        callback_id: 'reach/search_tenders',
+      }),
+    );
+    await message.getByRole('button', { name: 'More actions' }).click();
+    await message.getByRole('button', { name: 'Comment on a tender' }).click();
+    await vi.waitFor(() =>
+      expect(app.received.at(-1)?.json).toMatchObject({
+        type: 'message_action',
+        message: { text: 'Tenders for this week' },
+        user: { id: 'U0MEMBER' },
+      }),
+    );
+  });
+
+  it('draws the app’s link preview under a person’s link, with buttons that work', async () => {
+    const url = 'https://www.contractsfinder.service.gov.uk/Notice/0b7c0000-0000-0000-0000-0000000000aa';
+    await page.fill('#composer', `Worth a look: ${url}`);
+    await page.press('#composer', 'Enter');
+    await vi.waitFor(() => expect(app.events('link_shared')).toHaveLength(1));
+    const [event] = app.events('link_shared');
+    await web.chat.unfurl({
+      channel: 'C0BIDS',
+      ts: event.message_ts,
+      unfurls: {
+        [url]: {
+          blocks: [
+            { type: 'section', text: { type: 'mrkdwn', text: '*Office cleaning, Leeds*' } },
+            {
+              type: 'actions',
+              elements: [
+                {
+                  type: 'button',
+                  action_id: 'tender/bookmark',
+                  text: { type: 'plain_text', text: 'Bookmark' },
+                },
+              ],
+            },
+          ],
+        },
+      },
+    });
+    const card = page.locator(`.message[data-ts="${event.message_ts}"] .unfurl`);
+    await card.getByText('Office cleaning, Leeds').waitFor();
+    await shot('unfurl');
+    await card.getByRole('button', { name: 'Bookmark' }).click();
+    await vi.waitFor(() =>
+      expect(app.received.at(-1)?.json).toMatchObject({
+        type: 'block_actions',
+        container: { is_app_unfurl: true, app_unfurl_url: url },
+      }),
+    );
+  });
+
+  it('talks with the app in its Messages tab', async () => {
+    await page.locator('#dm-link').click();
+    await page.fill('#composer', 'any cleaning tenders in Leeds?');
+    await page.press('#composer', 'Enter');
+    await page.locator('#messages .message', { hasText: 'any cleaning tenders in Leeds?' }).waitFor();
+    await vi.waitFor(() =>
+      expect(app.events('message')).toEqual([
+        expect.objectContaining({
+          channel: 'DU0MEMBER',
+          channel_type: 'im',
+          text: 'any cleaning tenders in Leeds?',
+        }),
+      ]),
+    );
+    expect(app.events('app_home_opened')).toEqual([expect.objectContaining({ tab: 'messages' })]);
+    await web.chat.postMessage({ channel: 'U0MEMBER', text: 'Here are 3 cleaning tenders in Leeds.' });
+    await page.locator('#messages .message', { hasText: 'Here are 3 cleaning tenders' }).waitFor();
+    await expect(page.locator('#main-title').textContent()).resolves.toBe('Tenderbot · Messages');
+  });
+
+  it('removes and adds Tenderbot, and archives a channel', async () => {
+    await page.locator('.channel-link[data-channel="C0GENERAL"]').click();
+    await page.getByRole('button', { name: 'Remove Tenderbot' }).click();
+    await page.getByRole('button', { name: 'Add Tenderbot to this channel' }).click();
+    await page.getByRole('button', { name: 'Remove Tenderbot' }).waitFor();
+    expect(app.events().map((item) => item.type)).toEqual(['channel_left', 'member_joined_channel']);
+    await page.getByRole('button', { name: 'Archive channel', exact: true }).click();
+    await page.getByRole('button', { name: 'Unarchive channel' }).waitFor();
+    await expect(page.locator('#composer').isDisabled()).resolves.toBe(true);
+    expect(slack.isArchived('C0GENERAL')).toBe(true);
+    await page.getByRole('button', { name: 'Unarchive channel' }).click();
+    await page.getByRole('button', { name: 'Archive channel', exact: true }).waitFor();
+    await expect(page.locator('#composer').isDisabled()).resolves.toBe(false);
+  });
+
+  it('fills an external select in a modal with the app’s options as the person types', async () => {
+    await page.locator('#shortcuts summary').click();
+    await page.getByRole('button', { name: 'Search tenders' }).click();
+    await vi.waitFor(() => expect(app.received.at(-1)?.json.type).toBe('shortcut'));
+    await web.views.open({
+      trigger_id: app.received.at(-1)?.json.trigger_id,
+      view: {
+        type: 'modal',
+        title: { type: 'plain_text', text: 'Search tenders' },
+        submit: { type: 'plain_text', text: 'Search' },
+        blocks: [
+          {
+            type: 'input',
+            block_id: 'buyer',
+            label: { type: 'plain_text', text: 'Buyer' },
+            element: {
+              type: 'external_select',
+              action_id: 'reach/buyer_select',
+              placeholder: { type: 'plain_text', text: 'Type a buyer' },
+            },
+          },
+        ],
+      },
+    });
+    const modal = page.locator('#modal');
+    await modal.getByRole('searchbox', { name: 'Type a buyer' }).fill('leeds');
+    const select = modal.locator('select[data-action-id="reach/buyer_select"]');
+    await select.locator('option', { hasText: 'Leeds Teaching Hospitals' }).waitFor({ state: 'attached' });
+    expect(app.received.find((item) => item.json.type === 'block_suggestion')?.json.value).toBe('leeds');
+    await select.selectOption('buyer-lth');
+    await shot('external-select');
+    await modal.getByRole('button', { name: 'Search' }).click();
+    await page.locator('#modal-layer').waitFor({ state: 'hidden' });
+    const submitted = app.received.find((item) => item.json.type === 'view_submission')?.json;
+    expect(submitted.view.state.values.buyer['reach/buyer_select'].selected_option.value).toBe('buyer-lth');
+    expect(problems).toEqual([]);
   });
 });
