@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import type { ExtraRoute, FakeMessage, FakeSlack } from '../fake-slack/fake-slack.ts';
+import { typedText } from '../fake-slack/web-api-chat.ts';
 
 const PUBLIC_DIR = join(import.meta.dirname, 'public');
 const MANIFEST = join(import.meta.dirname, '../../manifest.yml');
@@ -97,7 +98,7 @@ export function addWorkbenchRoutes(
           }
           if (slack.isArchived(channel)) return json(409, { error: 'This channel is archived.' });
           // The events it causes (a DM, a link) reach the app in the background, as in Slack.
-          slack.postAsUser(userId, channel, text);
+          slack.postAsUser(userId, channel, typedText(text));
           return json(200, { status: 200 });
         }
         case 'POST /workbench/click': {

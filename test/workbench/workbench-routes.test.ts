@@ -211,6 +211,10 @@ describe('the routes for subscriptions and reach', () => {
     await slack.settle();
     const [event] = app.events('link_shared');
     expect(event.links).toEqual([{ domain: 'contractsfinder.service.gov.uk', url }]);
+    // Stored as Slack stores what a person types: the link wrapped, `<` and `&` escaped.
+    expect(slack.lastMessage('C0BIDS')?.text).toBe(`see <${url}>`);
+    await fromPage('/workbench/command', { channel: 'C0BIDS', text: 'a <!channel> & b' });
+    expect(slack.lastMessage('C0BIDS')?.text).toBe('a &lt;!channel&gt; &amp; b');
     const button = {
       type: 'button' as const,
       action_id: 'tender/bookmark',
@@ -424,6 +428,9 @@ describe('the page, as a person uses it', () => {
         },
       },
     });
+    await expect(
+      page.locator(`.message[data-ts="${event.message_ts}"] a`).getAttribute('href'),
+    ).resolves.toBe(url);
     const card = page.locator(`.message[data-ts="${event.message_ts}"] .unfurl`);
     await card.getByText('Office cleaning, Leeds').waitFor();
     await shot('unfurl');
