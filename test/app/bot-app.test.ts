@@ -177,8 +177,43 @@ describe('/tender search', () => {
     await eventually(() => buttonsOf(shared).includes('tender/remove_bookmark'), 'the shared card redrawn');
     expect(textOf(shared)).toContain(`Shared by <@${MEMBER}>`);
     expect(textOf(shared)).not.toContain('Shared by <@U0ADMIN>');
-    await bot.slack.clickInMessage('U0ADMIN', shared, 'tender/remove_bookmark');
+    // The card's thread names who changed the workspace's list.
+    await eventually(
+      () =>
+        bot.slack
+          .threadOf(CHANNEL, shared.ts)
+          .find((reply) => reply.text === '<@U0ADMIN> bookmarked this tender.'),
+      'who bookmarked it, in the thread',
+    );
+    // Removing from a card in a channel asks first (Slack shows the confirm dialog before sending).
+    const remove = shared.blocks
+      .flatMap(
+        (block: { elements?: { action_id: string; confirm?: { text: { text: string } } }[] }) =>
+          block.elements ?? [],
+      )
+      .find((element: { action_id: string }) => element.action_id === 'tender/remove_bookmark');
+    expect(remove?.confirm?.text.text).toContain('leaves it for everyone');
+    await bot.slack.clickInMessage(MEMBER, shared, 'tender/remove_bookmark');
     await eventually(() => buttonsOf(shared).includes('tender/bookmark'), 'the shared card redrawn again');
+    await eventually(
+      () =>
+        bot.slack
+          .threadOf(CHANNEL, shared.ts)
+          .find((reply) => reply.text === `<@${MEMBER}> removed this tender from the bookmarks.`),
+      'who removed it, in the thread',
+    );
+    // A guest's click on the channel's card is answered to that guest alone, and changes nothing.
+    const seen = bot.slack.messages.length;
+    await bot.slack.clickInMessage(GUEST, shared, 'tender/bookmark');
+    const refusal = await eventually(
+      () =>
+        bot.slack.messages
+          .slice(seen)
+          .find((message) => message.text.startsWith('Guests can read tenders')),
+      'the refusal',
+    );
+    expect(refusal.ephemeralTo).toBe(GUEST);
+    expect(buttonsOf(shared)).toContain('tender/bookmark');
   });
 });
 

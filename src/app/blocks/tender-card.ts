@@ -39,6 +39,18 @@ export function formatDeadline(deadline: string | null, now: Date): string {
     : `closed ${distance} ago (${day})`;
 }
 
+/** The confirmation Slack shows before a bookmark is removed from a card in a channel. */
+const REMOVE_SHARED_BOOKMARK = {
+  title: { type: 'plain_text' as const, text: 'Remove the bookmark?' },
+  text: {
+    type: 'mrkdwn' as const,
+    text: 'This workspace shares one bookmark list, so the tender leaves it for everyone.',
+  },
+  confirm: { type: 'plain_text' as const, text: 'Remove' },
+  deny: { type: 'plain_text' as const, text: 'Keep it' },
+  style: 'danger' as const,
+};
+
 /** One tender as a card: title, facts, source, and its buttons. */
 export function tenderCard(tender: Tender, options: CardOptions): Block[] {
   const cpv = tender.cpvCodes
@@ -61,7 +73,10 @@ export function tenderCard(tender: Tender, options: CardOptions): Block[] {
   });
   const buttons: Button[] = [
     options.bookmarked
-      ? button('Remove bookmark', TenderIds.removeBookmark, value)
+      ? options.shared
+        ? // On a card in a channel the list is everyone's: removing it is asked twice, there.
+          { ...button('Remove bookmark', TenderIds.removeBookmark, value), confirm: REMOVE_SHARED_BOOKMARK }
+        : button('Remove bookmark', TenderIds.removeBookmark, value)
       : button('Bookmark', TenderIds.bookmark, value, 'primary'),
   ];
   if (!options.shared) buttons.push(button('Share in channel', TenderIds.share, tender.id));

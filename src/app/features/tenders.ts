@@ -176,6 +176,14 @@ export async function toggleBookmark(
       text: message.text,
       blocks: message.blocks,
     });
+    // The list is the whole workspace's: the card's thread says who changed it.
+    await request.slack.chat.postMessage({
+      channel: request.channelId,
+      thread_ts: container.messageTs,
+      text: add
+        ? `<@${request.userId}> bookmarked this tender.`
+        : `<@${request.userId}> removed this tender from the bookmarks.`,
+    });
     return;
   }
   if (where === 'bookmarks') return bookmarksCommand(context, request, true);
