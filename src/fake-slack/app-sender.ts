@@ -289,9 +289,19 @@ export class AppSender {
     return answer;
   }
 
-  /** Opens the App Home tab: an `app_home_opened` event. */
+  /**
+   * Opens the App Home tab: an `app_home_opened` event, carrying the Home the app last published
+   * for this person (`view`), as Slack's does; a first visit has none.
+   */
   async openHome(userId: string): Promise<AppAnswer> {
-    return this.sendEvent({ type: 'app_home_opened', user: userId, channel: `D${userId}`, tab: 'home' });
+    const home = this.workspace.homeOf(userId);
+    return this.sendEvent({
+      type: 'app_home_opened',
+      user: userId,
+      channel: `D${userId}`,
+      tab: 'home',
+      ...(home ? { view: home.view } : {}),
+    });
   }
 
   /** Opens the Messages tab of the app's Home: `app_home_opened` with `tab: 'messages'`. */

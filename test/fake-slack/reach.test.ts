@@ -231,3 +231,21 @@ describe('direct messages to the app and its Messages tab', () => {
     ]);
   });
 });
+
+describe('the Home tab', () => {
+  it('sends app_home_opened without a view on the first visit, and with the published Home after', async () => {
+    await slack.openHome('U0ADMIN');
+    expect(app.events('app_home_opened')[0]).toMatchObject({ tab: 'home', user: 'U0ADMIN' });
+    expect(app.events('app_home_opened')[0].view).toBeUndefined();
+    const published = await web.views.publish({
+      user_id: 'U0ADMIN',
+      view: { type: 'home', blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'Welcome back' } }] },
+    });
+    await slack.openHome('U0ADMIN');
+    expect(app.events('app_home_opened')[1].view).toMatchObject({
+      id: published.view?.id,
+      type: 'home',
+      blocks: [{ text: { text: 'Welcome back' } }],
+    });
+  });
+});
