@@ -121,12 +121,16 @@ function textInput(
   } as Block;
 }
 
+/** The first choice of each select, chosen at first: a Slack select cannot be emptied once picked. */
+export const ANY = 'any';
+
 function staticSelect(
   field: { block: string; action: string },
   label: string,
-  placeholder: string,
+  anyLabel: string,
   options: { text: { type: 'plain_text'; text: string }; value: string }[],
 ): Block {
+  const any = option(anyLabel, ANY);
   return {
     type: 'input',
     block_id: field.block,
@@ -135,8 +139,9 @@ function staticSelect(
     element: {
       type: 'static_select',
       action_id: field.action,
-      placeholder: plain(placeholder),
-      options: options.slice(0, OPTIONS_MAX),
+      placeholder: plain(anyLabel),
+      initial_option: any,
+      options: [any, ...options].slice(0, OPTIONS_MAX),
     },
   } as Block;
 }
@@ -152,7 +157,8 @@ export function offerableRegions(regions: readonly string[]): string[] {
     seen.add(key);
     offered.push(name);
   }
-  return offered.sort((a, b) => a.localeCompare(b, 'en-GB')).slice(0, OPTIONS_MAX);
+  // One place of the select's 100 is its "Any region".
+  return offered.sort((a, b) => a.localeCompare(b, 'en-GB')).slice(0, OPTIONS_MAX - 1);
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Buyer } from '../../contract/schemas.ts';
 import { TENDER_STATUSES } from '../../contract/schemas.ts';
 import { escapeMrkdwn } from '../blocks/mrkdwn.ts';
 import {
+  ANY,
   buyerOptions,
   CLOSING_WITHIN_DAYS,
   offerableRegions,
@@ -46,10 +47,8 @@ export type BuiltSearch = { ok: true; text: string } | { ok: false; errors: Reco
 function field(values: z.infer<typeof StateValues>, which: keyof typeof SEARCH_BUILDER_FIELDS) {
   const { block, action } = SEARCH_BUILDER_FIELDS[which];
   const element = values[block]?.[action];
-  return {
-    text: (element?.value ?? '').trim(),
-    choice: element?.selected_option?.value ?? null,
-  };
+  const choice = element?.selected_option?.value ?? null;
+  return { text: (element?.value ?? '').trim(), choice: choice === ANY ? null : choice };
 }
 
 /** An amount as a person would type it: 100000 → `100k`, 2500000 → `2.5m`. */
@@ -218,11 +217,31 @@ export async function submitSearchBuilder(
   }
   await ack();
   const request = directMessageRequest(slack, { teamId: args.teamId, userId: args.userId });
-  await withFailures(context, request, 'search builder', `search ${built.text}`, async (guarded) => {
-    const hint = commandHint(built.text);
+  const text = await withBuyerName(context, args.teamId, built.text);
+  await withFailures(context, request, 'search builder', `search ${text}`, async (guarded) => {
+    const hint = commandHint(text);
     await guarded.respond({ response_type: 'ephemeral', replace_original: false, ...hint });
-    await searchCommand(context, guarded, built.text);
+    await searchCommand(context, guarded, text);
   });
+}
+
+/**
+ * `buyer:<id>` as `buyer:"Name"` when the name alone finds that same buyer (as the command looks
+ * a name up), so the command shown is one a person can read and type; otherwise the id stays.
+ */
+export async function withBuyerName(context: FeatureContext, teamId: string, text: string): Promise<string> {
+  const id = /(?:^| )buyer:([0-9a-f-]{36})(?= |$)/i.exec(text)?.[1];
+  if (!id) return text;
+  try {
+    const { client } = await context.clients.forTeam(teamId);
+    const { name } = await client.buyers.get(id);
+    if (!name.trim() || /["\u201C\u201D]/.test(name)) return text;
+    const first = await client.buyers.list({ q: name, limit: 1 });
+    return first.data[0]?.id === id ? text.replace(`buyer:${id}`, `buyer:"${name.trim()}"`) : text;
+  } catch (error) {
+    context.logger.warn({ err: error, teamId }, 'the buyer’s name could not be read for the command');
+    return text;
+  }
 }
 
 // ------------------------------------------------------------------------------------------------

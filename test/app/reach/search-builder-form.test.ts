@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SEARCH_BUILDER_FIELDS as F } from '../../../src/app/blocks/search-builder-modal.ts';
+import { ANY, SEARCH_BUILDER_FIELDS as F } from '../../../src/app/blocks/search-builder-modal.ts';
 import { parseSearch } from '../../../src/app/commands/parse-command.ts';
 import { amountWord, commandHint, searchTextFromForm } from '../../../src/app/features/search-builder.ts';
 
@@ -62,6 +62,10 @@ describe('the search builder’s form as a command', () => {
 
   it('is the empty search for an empty form (everything, as `/tender search` alone)', () => {
     expect(searchTextFromForm(form({}))).toEqual({ ok: true, text: '' });
+    expect(searchTextFromForm(form({ region: ANY, status: ANY, closes: ANY }))).toEqual({
+      ok: true,
+      text: '',
+    });
     expect(searchTextFromForm(undefined)).toEqual({ ok: true, text: '' });
   });
 
