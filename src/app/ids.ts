@@ -34,6 +34,8 @@ export const ConnectIds = {
   keyInput: 'connect/key',
   urlBlock: 'connect/url_block',
   urlInput: 'connect/url',
+  disconnect: 'connect/disconnect',
+  keepKey: 'connect/keep_key',
 } as const;
 
 export const HomeIds = {

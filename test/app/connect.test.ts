@@ -126,9 +126,37 @@ describe('the workspace key', () => {
     expect(status).not.toMatch(/:read|Error\b|pipeline/);
   });
 
-  it('lets only an admin disconnect', async () => {
-    expect(textOf(await command(MEMBER, 'disconnect'))).toContain('Only a workspace owner or admin');
-    expect(textOf(await command(ADMIN, 'disconnect'))).toContain('Disconnected');
+  it('lets only an admin disconnect, after asking', async () => {
+    const refused = textOf(await command(MEMBER, 'disconnect'));
+    expect(refused).toContain('Only a workspace owner or admin');
+    expect(refused).toContain('Ask one of them to run `/tender disconnect`');
+    // The admin is asked first; "Keep it" keeps the key.
+    const question = await command(ADMIN, 'disconnect');
+    expect(textOf(question)).toContain('Disconnect this workspace’s key, connected by <@U0ADMIN>?');
+    expect(textOf(question)).toContain('no `/tender` command will work here');
+    await bot.slack.clickInMessage(ADMIN, question, 'connect/keep_key');
+    await eventually(() => textOf(question).includes('Kept:'), 'the key kept');
+    expect(textOf(await command(MEMBER, 'status'))).toContain('this workspace’s own');
+    // A member who forges the button is refused, and the key stays.
+    const forged = bot.slack.postEphemeralAsApp(MEMBER, CHANNEL, 'forged', [
+      {
+        type: 'actions',
+        elements: [
+          {
+            type: 'button',
+            action_id: 'connect/disconnect',
+            value: 'disconnect',
+            text: { type: 'plain_text', text: 'x' },
+          },
+        ],
+      },
+    ]);
+    await bot.slack.clickInMessage(MEMBER, forged, 'connect/disconnect');
+    await eventually(() => textOf(forged).includes('Only a workspace owner or admin'), 'the refusal');
+    expect(textOf(await command(MEMBER, 'status'))).toContain('this workspace’s own');
+    const again = await command(ADMIN, 'disconnect');
+    await bot.slack.clickInMessage(ADMIN, again, 'connect/disconnect');
+    await eventually(() => textOf(again).includes('Disconnected'), 'disconnected');
     expect(textOf(await command(MEMBER, 'status'))).toContain('*Key*: none');
   });
 });

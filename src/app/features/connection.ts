@@ -11,7 +11,7 @@ import type { ProcurementClient } from '../../client/procurement-client.ts';
 import { formatDayOf } from '../blocks/formats.ts';
 import { connectCheckingView, connectDoneView, connectModal } from '../blocks/messages.ts';
 import { escapeMrkdwn } from '../blocks/mrkdwn.ts';
-import { section } from '../blocks/tender-card.ts';
+import { button, section } from '../blocks/tender-card.ts';
 import { ConnectIds } from '../ids.ts';
 import { describeFailure } from '../services/describe-failure.ts';
 import { KeyUnreadableError } from '../services/workspace-clients.ts';
@@ -31,8 +31,11 @@ export async function mayManageKey(
   return (await context.store.getConnection(teamId))?.connectedBy === userId;
 }
 
-const REFUSAL =
-  'Only a workspace owner or admin (or whoever connected the current key) can change the workspace’s API key. Ask one of them to run `/tender connect`.';
+/** Said to someone who may not change the key, naming the command to ask an admin for. */
+function refusal(command: 'connect' | 'disconnect'): string {
+  return `Only a workspace owner or admin (or whoever connected the current key) can change the workspace’s API key. Ask one of them to run \`/tender ${command}\`.`;
+}
+const REFUSAL = refusal('connect');
 
 /** `/tender connect` (or the Home tab's button): opens the modal at once, while the trigger is fresh. */
 export async function openConnectModal(
@@ -188,10 +191,43 @@ async function tryKey(client: ProcurementClient): Promise<{ field: 'key' | 'url'
   }
 }
 
-/** `/tender disconnect`. */
+/** `/tender disconnect`: asks first, since every command in the workspace changes with it. */
 export async function disconnectCommand(context: FeatureContext, request: Request): Promise<void> {
   if (!(await mayManageKey(context, request.teamId, request.userId))) {
-    await reply(request, { text: REFUSAL, blocks: [section(REFUSAL)] });
+    const sentence = refusal('disconnect');
+    await reply(request, { text: sentence, blocks: [section(sentence)] });
+    return;
+  }
+  const connection = await context.store.getConnection(request.teamId);
+  if (!connection) {
+    const sentence = 'This workspace has no key of its own to disconnect.';
+    await reply(request, { text: sentence, blocks: [section(sentence)] });
+    return;
+  }
+  const after = context.config.PROCUREMENT_API_KEY
+    ? 'every `/tender` command here will use the key Tenderbot was set up with, and the bookmark list will be that key’s'
+    : 'no `/tender` command will work here until someone runs `/tender connect`';
+  const sentence = `Disconnect this workspace’s key, connected by <@${connection.connectedBy}>? Then ${after}.`;
+  await reply(request, {
+    text: sentence,
+    blocks: [
+      section(sentence),
+      {
+        type: 'actions',
+        elements: [
+          button('Disconnect', ConnectIds.disconnect, 'disconnect', 'danger'),
+          button('Keep it', ConnectIds.keepKey, 'keep'),
+        ],
+      },
+    ],
+  });
+}
+
+/** "Disconnect" under the question: the key is deleted (if the clicker still may), the question replaced. */
+export async function confirmDisconnect(context: FeatureContext, request: Request): Promise<void> {
+  if (!(await mayManageKey(context, request.teamId, request.userId))) {
+    const sentence = refusal('disconnect');
+    await reply(request, { text: sentence, blocks: [section(sentence)] }, true);
     return;
   }
   // The decrypted key and its client leave memory with the connection.
@@ -204,7 +240,13 @@ export async function disconnectCommand(context: FeatureContext, request: Reques
     { teamId: request.teamId, userId: request.userId, removed },
     'workspace key disconnected',
   );
-  await reply(request, { text: sentence, blocks: [section(sentence)] });
+  await reply(request, { text: sentence, blocks: [section(sentence)] }, true);
+}
+
+/** "Keep it": the question is replaced by what stays. */
+export async function keepKey(request: Request): Promise<void> {
+  const sentence = 'Kept: the workspace’s key is still connected.';
+  await reply(request, { text: sentence, blocks: [section(sentence)] }, true);
 }
 
 /** What `/tender status` tries to read once each, named as people know them. */

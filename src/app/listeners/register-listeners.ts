@@ -3,7 +3,9 @@ import { helpMessage } from '../blocks/messages.ts';
 import { parseCommand } from '../commands/parse-command.ts';
 import { commentsCommand } from '../features/comments.ts';
 import {
+  confirmDisconnect,
   disconnectCommand,
+  keepKey,
   openConnectModal,
   statusCommand,
   submitConnectWithinBudget,
@@ -106,6 +108,8 @@ export function registerListeners(app: App, context: FeatureContext): void {
   onButton(DirectoryIds.showFramework, async (request, value) =>
     showDirectoryEntry(context, request, 'framework', await idOf(value)),
   );
+  onButton(ConnectIds.disconnect, async (request) => confirmDisconnect(context, request));
+  onButton(ConnectIds.keepKey, async (request) => keepKey(request));
   onButton(SavedSearchIds.run, async (request, value) => runSavedSearch(context, request, await idOf(value)));
   // "Try again" runs its command, which has its own failure handling (one slow notice, not two).
   app.action<BlockAction<ButtonAction>>(ErrorIds.tryAgain, async ({ ack, body, action, respond, client }) => {
