@@ -216,6 +216,29 @@ function commentModal(userId: string): FakeView | undefined {
     .find((view) => view.view.blocks?.some((block: ViewBlock) => block.block_id === 'comment/text_block'));
 }
 
+describe('the search builder’s buttons', () => {
+  it('opens the form from the help card and from the Home tab', async () => {
+    for (const view of bot.slack.openModals(MEMBER)) await bot.slack.closeView(MEMBER, view.id);
+    const help = await tenderCommand(bot, MEMBER, CHANNEL, 'help');
+    const clicked = await bot.slack.clickInMessage(MEMBER, help, ReachIds.openSearchBuilder);
+    expect(clicked.status).toBe(200);
+    const fromHelp = await eventually(() => modalOf(MEMBER, ReachIds.searchBuilderCallback), 'the form');
+    await bot.slack.closeView(MEMBER, fromHelp.id);
+
+    await bot.slack.openHome(MEMBER);
+    const home = await eventually(
+      () =>
+        (text(bot.slack.homeOf(MEMBER)?.view.blocks) ?? '').includes(ReachIds.openSearchBuilder)
+          ? bot.slack.homeOf(MEMBER)
+          : undefined,
+      'the Home tab',
+    );
+    expect((await bot.slack.clickInView(MEMBER, home.id, ReachIds.openSearchBuilder)).status).toBe(200);
+    const fromHome = await eventually(() => modalOf(MEMBER, ReachIds.searchBuilderCallback), 'the form');
+    await bot.slack.closeView(MEMBER, fromHome.id);
+  });
+});
+
 describe('comment on a message', () => {
   it('opens the comment window of the tender the message links to, with the message quoted', async () => {
     const message = bot.slack.postAsUser(
@@ -230,6 +253,29 @@ describe('comment on a message', () => {
     expect(text(modal.view.blocks)).toContain(PCS_TITLE);
     const input = modal.view.blocks?.find((block: ViewBlock) => block.block_id === 'comment/text_block');
     expect(input?.element?.initial_value).toBe(`> Can we do this one? the Glasgow notice (${PCS_LINK})\n\n`);
+    await bot.slack.closeView(MEMBER, modal.id);
+  });
+
+  it('finds the tender on a card Tenderbot shared (its id is in the card), quoting the card’s text', async () => {
+    const shared = await tenderCommand(bot, MEMBER, CHANNEL, `show ${PCS_TENDER}`);
+    await bot.slack.clickInMessage(MEMBER, shared, 'tender/share');
+    const card = await eventually(
+      () =>
+        bot.slack
+          .messagesIn(CHANNEL)
+          .find((message) => message.ephemeralTo === null && message.text.includes('Tender shared by')),
+      'the shared card',
+    );
+    await bot.slack.messageShortcut(MEMBER, card, ReachIds.commentShortcut);
+    const modal = await eventually(() => commentModal(MEMBER), 'the comment window');
+    expect(text(modal.view.blocks)).toContain(PCS_TITLE);
+    const input = modal.view.blocks?.find((block: ViewBlock) => block.block_id === 'comment/text_block');
+    // The mention is named as Slack names the person, never left as an id.
+    expect(input?.element?.initial_value).toMatch(
+      new RegExp(
+        `^> Tender shared by @(max|Max Member): ${PCS_TITLE}, Various Addresses, North Glasgow\n\n$`,
+      ),
+    );
     await bot.slack.closeView(MEMBER, modal.id);
   });
 
@@ -296,6 +342,34 @@ describe('direct messages', () => {
     );
     expect(text(help.blocks)).toContain('/tender search');
     expect(text(help.blocks)).toContain(ReachIds.openSearchBuilder);
+  });
+});
+
+describe('direct messages naming a tender', () => {
+  it('shows the tender a pasted link names, and says so plainly when the service does not hold it', async () => {
+    const dm = bot.slack.dmOf(MEMBER);
+    const before = bot.slack.messagesIn(dm).length;
+    await bot.slack.sendAsUser(MEMBER, dm, `what about <${FTS_LINK}>`);
+    const shown = await eventually(
+      () =>
+        bot.slack
+          .messagesIn(dm)
+          .slice(before)
+          .find((message: FakeMessage) => message.authorId !== MEMBER),
+      'the tender',
+    );
+    expect(shown.text).toBe(NHS_TITLE);
+    const count = bot.slack.messagesIn(dm).length;
+    await bot.slack.sendAsUser(MEMBER, dm, 'and ocds-b5fd17-00000000-0000-4000-8000-000000000000?');
+    const missing = await eventually(
+      () =>
+        bot.slack
+          .messagesIn(dm)
+          .slice(count)
+          .find((message: FakeMessage) => message.authorId !== MEMBER),
+      'the answer',
+    );
+    expect(missing.text).toContain('does not hold the tender');
   });
 });
 
