@@ -108,6 +108,21 @@ describe('the workspace key', () => {
     await eventually(() => bot.slack.openModals(ADMIN)[0], 'the connect modal from Home');
   });
 
+  it('says when a key made by someone else brings another bookmark list', async () => {
+    const open = bot.slack.openModals(ADMIN).length;
+    await bot.slack.slashCommand(ADMIN, CHANNEL, '/tender', 'connect');
+    const modal = await eventually(() => bot.slack.openModals(ADMIN)[open], 'the connect modal');
+    // Alice's key is connected, with no bookmarks; Bob's has one.
+    await bot.slack.submitView(ADMIN, modal.id, { 'connect/key': KEYS.bobAdminAcme });
+    const confirmation = await eventually(
+      () => bot.slack.messagesIn(CHANNEL, ADMIN).findLast((message) => message.text.startsWith('Connected.')),
+      'the confirmation',
+    );
+    expect(confirmation.text).toContain(
+      'The bookmark list has changed: bookmarks belong to whoever made the key, so the workspace now shares this key’s list (1 tender) instead of the previous one (0 tenders).',
+    );
+  });
+
   it('says in plain words what a narrower key cannot read, and what to do', async () => {
     const open = bot.slack.openModals(ADMIN).length;
     await bot.slack.slashCommand(ADMIN, CHANNEL, '/tender', 'connect');

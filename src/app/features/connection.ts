@@ -128,6 +128,8 @@ export async function submitConnectModal(
       response_action: 'errors',
       errors: { [problem.field === 'url' ? ConnectIds.urlBlock : ConnectIds.keyBlock]: problem.sentence },
     };
+  // Bookmarks are kept per key creator: read the list before the key changes, to say if it does.
+  const bookmarksBefore = await bookmarkIdsOrNull(context, args.teamId);
   await context.clients.forget(args.teamId);
   await context.store.saveConnection({
     teamId: args.teamId,
@@ -139,11 +141,18 @@ export async function submitConnectModal(
   context.logger.info({ teamId: args.teamId, userId: args.userId }, 'workspace key connected');
   const { channelId } = safeMetadata(args.privateMetadata);
   if (channelId) {
+    const bookmarksAfter = await bookmarkIdsOrNull(context, args.teamId);
+    const changed =
+      bookmarksBefore !== null && bookmarksAfter !== null && !sameIds(bookmarksBefore, bookmarksAfter);
     await slack.chat
       .postEphemeral({
         channel: channelId,
         user: args.userId,
-        text: 'Connected. Every `/tender` command in this workspace now uses the new key. `/tender status` shows what it can do.',
+        text:
+          'Connected. Every `/tender` command in this workspace now uses the new key. `/tender status` shows what it can do.' +
+          (changed
+            ? ` The bookmark list has changed: bookmarks belong to whoever made the key, so the workspace now shares this key’s list (${tenders(bookmarksAfter.size)}) instead of the previous one (${tenders(bookmarksBefore.size)}).`
+            : ''),
       })
       .catch((error) =>
         context.logger.warn({ err: error, teamId: args.teamId }, 'could not confirm the connection'),
@@ -189,6 +198,23 @@ async function tryKey(client: ProcurementClient): Promise<{ field: 'key' | 'url'
   } finally {
     await client.close();
   }
+}
+
+/** The workspace's bookmarked tender ids (the first 100), or null when they cannot be read now. */
+async function bookmarkIdsOrNull(context: FeatureContext, teamId: string): Promise<Set<string> | null> {
+  try {
+    const { client } = await context.clients.forTeam(teamId);
+    const page = await client.bookmarks.list({ limit: 100 }, { timeoutMs: 1500 });
+    return new Set(page.data.map((bookmark) => bookmark.tenderId));
+  } catch {
+    return null;
+  }
+}
+
+const tenders = (count: number) => `${count} ${count === 1 ? 'tender' : 'tenders'}`;
+
+function sameIds(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  return a.size === b.size && [...a].every((id) => b.has(id));
 }
 
 /** `/tender disconnect`: asks first, since every command in the workspace changes with it. */
