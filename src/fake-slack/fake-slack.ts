@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AppSender, type Choice } from './app-sender.ts';
+import { Limits } from './limits.ts';
 import { respondAt } from './response-url.ts';
 import {
   type AppAnswer,
@@ -26,20 +27,19 @@ export * from './types.ts';
 /**
  * A Slack workspace on loopback that speaks Slack's wire format (../shared/SLACK.md). This file
  * serves HTTP and keeps the public API the tests and the workbench use; the parts live beside it:
- * workspace.ts (users, channels, messages, views), web-api.ts (the Web API methods),
- * response-url.ts (response_url endpoints), app-sender.ts (signed commands, clicks, submissions
- * and events sent to the app).
+ * workspace.ts (users, channels, messages, views, the clock), web-api.ts (the Web API methods,
+ * with web-api-chat.ts, web-api-conversations.ts and web-api-views.ts), limits.ts (rate limits
+ * and arranged faults), response-url.ts (response_url endpoints), app-sender.ts (signed commands,
+ * clicks, shortcuts, submissions and events sent to the app; element-state.ts shapes what a
+ * person chose), links.ts (links in message text, for unfurls).
  */
 export class FakeSlack {
   private readonly workspace: Workspace;
   private readonly sender: AppSender;
   appUrl: string | null;
   private readonly extraRoutes: ExtraRoute[] = [];
-  private rateWindow = { start: 0, count: 0 };
   private server: Server | null = null;
-  /** When each channel's recent posts were accepted (clock ms), for the per-channel limit. */
-  private readonly postTimes = new Map<string, number[]>();
-  private readonly faults: { method: string; fault: Fault; match: FaultMatch; left: number }[] = [];
+  private readonly limits: Limits;
   private readonly held = new Set<() => void>();
   /** How many HTTP 429s this fake Slack has answered (any limit, or an arranged fault). */
   rateLimited = 0;
@@ -48,6 +48,7 @@ export class FakeSlack {
 
   constructor(private readonly options: FakeSlackOptions) {
     this.workspace = new Workspace(options);
+    this.limits = new Limits(this.workspace, options);
     this.appUrl = options.appUrl ?? null;
     this.sender = new AppSender(this.workspace, options.signingSecret, () => this.appUrl);
   }
@@ -173,7 +174,7 @@ export class FakeSlack {
    * see `Fault`. Faults are used in the order arranged, each once unless `times` says more.
    */
   failNext(method: string, fault: Fault, match: FaultMatch = {}): void {
-    this.faults.push({ method, fault, match, left: Math.max(1, fault.times ?? 1) });
+    this.limits.arrange(method, fault, match);
   }
 
   /** Sends every answer held by a `hold` fault; how many were sent. */
@@ -414,7 +415,7 @@ export class FakeSlack {
       return;
     }
     this.workspace.calls.push({ method, args });
-    if (this.overRate()) {
+    if (this.limits.overRate()) {
       this.tooMany(outgoing, 1);
       return;
     }
@@ -425,7 +426,7 @@ export class FakeSlack {
       answer(200, { ok: false, error: 'invalid_auth' });
       return;
     }
-    const fault = this.takeFault(method, args);
+    const fault = this.limits.takeFault(method, args);
     if (fault?.kind === 'ratelimit') {
       this.tooMany(outgoing, fault.retryAfterSeconds ?? 1);
       return;
@@ -434,13 +435,13 @@ export class FakeSlack {
       answer(200, { ok: false, error: fault.error });
       return;
     }
-    const wait = method === 'chat.postMessage' ? this.channelWait(args) : null;
+    const wait = method === 'chat.postMessage' ? this.limits.channelWait(args) : null;
     if (wait !== null) {
       this.tooMany(outgoing, wait);
       return;
     }
     const result = webApi(this.workspace, method, args);
-    if (method === 'chat.postMessage' && result.ok) this.recordPost(String(result.channel));
+    if (method === 'chat.postMessage' && result.ok) this.limits.recordPost(String(result.channel));
     if (fault?.kind === 'drop-answer') {
       // Carried out, but the answer is lost: the caller sees its connection cut.
       incoming.socket.destroy();
@@ -463,50 +464,5 @@ export class FakeSlack {
       'retry-after': String(Math.max(1, Math.ceil(seconds))),
     });
     outgoing.end(JSON.stringify({ ok: false, error: 'ratelimited' }));
-  }
-
-  /** The first arranged fault for this call, used up once. */
-  private takeFault(method: string, args: Record<string, unknown>): Fault | null {
-    const channel = typeof args.channel === 'string' ? args.channel : '';
-    const index = this.faults.findIndex(
-      (candidate) =>
-        candidate.method === method &&
-        (!candidate.match.channel ||
-          candidate.match.channel === channel ||
-          this.workspace.resolveChannel(candidate.match.channel) === this.workspace.resolveChannel(channel)),
-    );
-    const found = this.faults[index];
-    if (!found) return null;
-    found.left--;
-    if (found.left <= 0) this.faults.splice(index, 1);
-    return found.fault;
-  }
-
-  /** Seconds until a channel may take another post under the per-channel limit, or null if now. */
-  private channelWait(args: Record<string, unknown>): number | null {
-    const limit = this.options.postsPerSecondPerChannel;
-    if (!limit || typeof args.channel !== 'string') return null;
-    const now = this.workspace.now();
-    const recent = (this.postTimes.get(this.workspace.resolveChannel(args.channel)) ?? []).filter(
-      (time) => time > now - 1000,
-    );
-    if (recent.length < limit) return null;
-    return Math.max(1, Math.ceil(((recent[0] ?? now) + 1000 - now) / 1000));
-  }
-
-  private recordPost(channel: string): void {
-    if (!this.options.postsPerSecondPerChannel) return;
-    const now = this.workspace.now();
-    const recent = (this.postTimes.get(channel) ?? []).filter((time) => time > now - 1000);
-    this.postTimes.set(channel, [...recent, now]);
-  }
-
-  private overRate(): boolean {
-    const limit = this.options.rateLimitPerSecond;
-    if (!limit) return false;
-    const second = Math.floor(this.workspace.now() / 1000);
-    if (this.rateWindow.start !== second) this.rateWindow = { start: second, count: 0 };
-    this.rateWindow.count++;
-    return this.rateWindow.count > limit;
   }
 }

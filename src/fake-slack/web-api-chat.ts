@@ -1,19 +1,7 @@
+import { linksIn } from './links.ts';
 import { BOT_USER_ID, type FakeMessage, type Unfurl } from './types.ts';
 import type { Args, WebAnswer } from './web-api.ts';
 import type { Workspace } from './workspace.ts';
-
-/**
- * The links in a message's text: `<url>` and `<url|label>` as Slack stores them, and bare URLs;
- * as Slack gives them in `link_shared`, with the text's `&amp;` back to `&`.
- */
-export function linksIn(text: string): string[] {
-  const found: string[] = [];
-  for (const match of text.matchAll(/<(https?:\/\/[^|>\s]+)(?:\|[^>]*)?>|(https?:\/\/[^\s<>|]+)/g)) {
-    const url = (match[1] ?? match[2])?.replace(/&amp;/g, '&');
-    if (url && !found.includes(url)) found.push(url);
-  }
-  return found;
-}
 
 /** A message as the Web API shows it (`chat.postMessage`'s answer, `conversations.history`). */
 export function messageJson(message: FakeMessage, withMetadata: boolean): Record<string, unknown> {
@@ -137,13 +125,4 @@ function unfurl(workspace: Workspace, args: Args): WebAnswer {
     return { ok: false, error: 'cannot_unfurl_url' };
   message.unfurls = { ...message.unfurls, ...unfurls };
   return { ok: true };
-}
-
-/**
- * What a person types, as Slack stores it in a message's text: `&`, `<` and `>` escaped, and each
- * link wrapped as `<https://…>` (so an app reading it sees what Slack would send).
- */
-export function typedText(typed: string): string {
-  const escaped = typed.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  return escaped.replace(/(^|[\s(])(https?:\/\/[^\s]+?)(?=[).,!?;:]*(?:\s|$))/g, '$1<$2>');
 }

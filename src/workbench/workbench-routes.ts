@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import type { ExtraRoute, FakeMessage, FakeSlack } from '../fake-slack/fake-slack.ts';
-import { typedText } from '../fake-slack/web-api-chat.ts';
+import { typedText } from '../fake-slack/links.ts';
 
 const PUBLIC_DIR = join(import.meta.dirname, 'public');
 const MANIFEST = join(import.meta.dirname, '../../manifest.yml');

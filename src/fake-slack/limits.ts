@@ -1,0 +1,69 @@
+import type { FakeSlackOptions, Fault, FaultMatch } from './types.ts';
+import type { Workspace } from './workspace.ts';
+
+/**
+ * Why a Web API call may be refused or mistreated before or after it is carried out: the
+ * workspace-wide rate (`rateLimitPerSecond`), Slack's per-channel posting limit
+ * (`postsPerSecondPerChannel`), and the faults a test arranged (`failNext`). Windows follow the
+ * workspace's clock.
+ */
+export class Limits {
+  private rateWindow = { start: 0, count: 0 };
+  /** When each channel's recent posts were accepted (clock ms), for the per-channel limit. */
+  private readonly postTimes = new Map<string, number[]>();
+  private readonly faults: { method: string; fault: Fault; match: FaultMatch; left: number }[] = [];
+
+  constructor(
+    private readonly workspace: Workspace,
+    private readonly options: FakeSlackOptions,
+  ) {}
+
+  arrange(method: string, fault: Fault, match: FaultMatch): void {
+    this.faults.push({ method, fault, match, left: Math.max(1, fault.times ?? 1) });
+  }
+
+  /** The first arranged fault for this call, used up once. */
+  takeFault(method: string, args: Record<string, unknown>): Fault | null {
+    const channel = typeof args.channel === 'string' ? args.channel : '';
+    const index = this.faults.findIndex(
+      (candidate) =>
+        candidate.method === method &&
+        (!candidate.match.channel ||
+          candidate.match.channel === channel ||
+          this.workspace.resolveChannel(candidate.match.channel) === this.workspace.resolveChannel(channel)),
+    );
+    const found = this.faults[index];
+    if (!found) return null;
+    found.left--;
+    if (found.left <= 0) this.faults.splice(index, 1);
+    return found.fault;
+  }
+
+  /** Seconds until a channel may take another post under the per-channel limit, or null if now. */
+  channelWait(args: Record<string, unknown>): number | null {
+    const limit = this.options.postsPerSecondPerChannel;
+    if (!limit || typeof args.channel !== 'string') return null;
+    const now = this.workspace.now();
+    const recent = (this.postTimes.get(this.workspace.resolveChannel(args.channel)) ?? []).filter(
+      (time) => time > now - 1000,
+    );
+    if (recent.length < limit) return null;
+    return Math.max(1, Math.ceil(((recent[0] ?? now) + 1000 - now) / 1000));
+  }
+
+  recordPost(channel: string): void {
+    if (!this.options.postsPerSecondPerChannel) return;
+    const now = this.workspace.now();
+    const recent = (this.postTimes.get(channel) ?? []).filter((time) => time > now - 1000);
+    this.postTimes.set(channel, [...recent, now]);
+  }
+
+  overRate(): boolean {
+    const limit = this.options.rateLimitPerSecond;
+    if (!limit) return false;
+    const second = Math.floor(this.workspace.now() / 1000);
+    if (this.rateWindow.start !== second) this.rateWindow = { start: second, count: 0 };
+    this.rateWindow.count++;
+    return this.rateWindow.count > limit;
+  }
+}
