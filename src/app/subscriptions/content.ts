@@ -63,6 +63,11 @@ export interface BuildInput {
   now: Date;
   /** Items another delivery already took (rebuilt without them). */
   exclude: ReadonlySet<string>;
+  /**
+   * Reads shared by the deliveries of one pass (many channels following one bid read it once).
+   * Keyed by workspace and what is read.
+   */
+  shared?: Map<string, Promise<unknown>>;
 }
 
 /** Builds what a delivery posts, from a fresh read of the service. */
@@ -93,7 +98,13 @@ async function pipelineSummary(input: BuildInput, notes: PostNotes): Promise<Bui
   const { p } = PipelineTarget.parse(JSON.parse(subscription.target));
   let pipeline: Pipeline;
   try {
-    pipeline = await client.pipelines.get(p);
+    const key = `${subscription.teamId}|pipeline|${p}`;
+    let read = input.shared?.get(key) as Promise<Pipeline> | undefined;
+    if (!read) {
+      read = client.pipelines.get(p);
+      input.shared?.set(key, read);
+    }
+    pipeline = await read;
   } catch (error) {
     if ((error as { status?: number }).status !== 404) throw error;
     const text = `The bid \`${safeText(p, 300)}\` can no longer be seen with this workspace’s key (deleted, or no longer shared with the key’s creator). \`/tender subscriptions\` here can unsubscribe.`;

@@ -29,13 +29,21 @@ export function parseLocalTime(text: string): string | null {
 /** An IANA zone this runtime knows (Slack's `tz`), else UTC. */
 export function knownTimeZone(zone: string | null | undefined): string {
   if (!zone) return 'UTC';
-  try {
-    new Intl.DateTimeFormat('en-GB', { timeZone: zone });
-    return zone;
-  } catch {
-    return 'UTC';
+  let known = KNOWN_ZONES.get(zone);
+  if (known === undefined) {
+    try {
+      // Building a formatter is the check (and costs about a millisecond): each zone is checked once.
+      new Intl.DateTimeFormat('en-GB', { timeZone: zone });
+      known = true;
+    } catch {
+      known = false;
+    }
+    if (KNOWN_ZONES.size < 1000) KNOWN_ZONES.set(zone, known);
   }
+  return known ? zone : 'UTC';
 }
+
+const KNOWN_ZONES = new Map<string, boolean>();
 
 /**
  * The first due time strictly after `after`. Computed on the local calendar (TZDate), so "daily

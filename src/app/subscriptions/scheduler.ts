@@ -59,6 +59,7 @@ export class Scheduler {
   private running: Promise<void> | null = null;
   private stopped = true;
   private wakeRequested = false;
+  private shared = new Map<string, Promise<unknown>>();
 
   constructor(private readonly options: SchedulerOptions) {
     this.owner = options.owner ?? `app-${randomUUID().slice(0, 8)}`;
@@ -122,6 +123,8 @@ export class Scheduler {
   async runDue(): Promise<PassResult> {
     const { store, clock } = this.options;
     await this.plan(clock());
+    // One pass reads each bid once, however many channels follow it (dropped after the pass).
+    this.shared = new Map();
     let posted = 0;
     let finished = 0;
     for (;;) {
@@ -269,7 +272,14 @@ export class Scheduler {
       let built: Built;
       try {
         const { client } = await clients.forTeam(subscription.teamId);
-        built = await buildDelivery({ client, subscription, delivery, now: clock(), exclude });
+        built = await buildDelivery({
+          client,
+          subscription,
+          delivery,
+          now: clock(),
+          exclude,
+          shared: this.shared,
+        });
       } catch (error) {
         // Backoff doubles from a minute to half an hour; the delivery waits, it is not dropped.
         const waitMs = Math.min(30 * 60_000, 60_000 * 2 ** Math.min(5, delivery.attempts - 1));
@@ -319,6 +329,8 @@ export class Scheduler {
         },
       });
       if (!answer.ts) throw new Error('chat.postMessage answered without a ts');
+      // The pace counts from Slack's answer (when it accepted the post), not from the request.
+      this.paceUntil.set(delivery.channelId, clock().getTime() + this.paceMs);
       return answer.ts;
     } catch (error) {
       return this.afterSlackError(error, delivery, subscription, 'post');

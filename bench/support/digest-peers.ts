@@ -1,0 +1,90 @@
+/**
+ * The far side of bench:digests, in a process of its own as Slack and the service are in real
+ * life: the local service (one bid per twenty subscriptions) and the fake Slack enforcing one post
+ * per second per channel. Prints `{"serviceUrl","slackApiUrl","botToken","signingSecret"}` once
+ * ready; on `report` (stdin) prints what Slack received; on `stop` it stops.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { SCOPES } from '../../src/contract/schemas.ts';
+import { FakeSlack } from '../../src/fake-slack/fake-slack.ts';
+import { startSandbox } from '../../src/service/sandbox.ts';
+import { BENCH_KEY } from './serve-sandbox.ts';
+
+const channels = Number(process.argv[2] ?? 200);
+const pipelines = Number(process.argv[3] ?? 50);
+const dir = mkdtempSync(join(tmpdir(), 'tenderbot-bench-digest-peers-'));
+const fixture = join(dir, 'fixture.json');
+writeFileSync(
+  fixture,
+  JSON.stringify({
+    organisations: [{ id: 'org-bench', name: 'Bench', plan: 'enterprise' }],
+    users: [{ id: 'usr-bench', name: 'Bench' }],
+    memberships: [{ organisationId: 'org-bench', userId: 'usr-bench', role: 'owner' }],
+    apiKeys: [
+      {
+        key: BENCH_KEY,
+        organisationId: 'org-bench',
+        userId: 'usr-bench',
+        scopes: SCOPES,
+        rateLimitPerSecond: 10_000_000,
+      },
+    ],
+    pipelines: Array.from({ length: pipelines }, (_, index) => ({
+      id: `pl-bench-${index}`,
+      organisationId: 'org-bench',
+      ownerId: 'usr-bench',
+      name: `Regional cleaning bid ${index + 1}`,
+      stages: ['Qualify', 'Plan', 'Write', 'Review', 'Submit'].map((name) => ({ name })),
+    })),
+  }),
+);
+const sandbox = await startSandbox({
+  db: join(dir, 'service.db'),
+  port: 0,
+  fixture,
+  demo: 200,
+  logLevel: 'warn',
+});
+const signingSecret = randomBytes(12).toString('hex');
+const botToken = `xoxb-bench-${randomBytes(8).toString('hex')}`;
+const slack = await new FakeSlack({
+  signingSecret,
+  botToken,
+  channels: Array.from({ length: channels }, (_, index) => ({
+    id: `C${String(index).padStart(5, '0')}`,
+    name: `bids-${index}`,
+  })),
+  postsPerSecondPerChannel: 1,
+}).start();
+console.log(
+  JSON.stringify({ serviceUrl: sandbox.baseUrl, slackApiUrl: slack.apiUrl, botToken, signingSecret }),
+);
+
+for await (const line of createInterface({ input: process.stdin })) {
+  if (line === 'report') {
+    const posts = slack.messages.filter((message) => message.metadata?.event_type === 'tenderbot_delivery');
+    const keys = new Map<string, number>();
+    for (const message of posts) {
+      const key = `${message.metadata.event_payload.delivery_id}/${message.metadata.event_payload.part}`;
+      keys.set(key, (keys.get(key) ?? 0) + 1);
+    }
+    console.log(
+      JSON.stringify({
+        posts: posts.length,
+        subscriptions: new Set(posts.map((message) => message.metadata.event_payload.subscription_id)).size,
+        duplicates: [...keys.values()].reduce((sum, count) => sum + count - 1, 0),
+        lastPostMs: posts.length > 0 ? Math.max(...posts.map((message) => Number(message.ts) * 1000)) : null,
+        rateLimited: slack.rateLimited,
+      }),
+    );
+  }
+  if (line === 'stop') break;
+}
+await slack.stop();
+await sandbox.close();
+rmSync(dir, { recursive: true, force: true });
+process.exit(0);
