@@ -28,6 +28,8 @@ import { searchCommand } from './tenders.ts';
 export const OPTIONS_BUDGET_MS = 1500;
 /** Regions are read from the service's buyers at most this often per workspace. */
 export const REGIONS_TTL_MS = 10 * 60_000;
+/** Workspaces whose regions are kept at once. */
+const REGION_CACHE_MAX = 500;
 /** The most buyers read to gather regions (pages of 100). */
 const REGION_PAGES = 10;
 
@@ -150,6 +152,9 @@ async function regionsFor(context: FeatureContext, teamId: string): Promise<stri
     if (read >= REGION_PAGES * 100) break;
   }
   const list = offerableRegions([...regions]);
+  // Bounded: the oldest workspace's list goes first (a Map keeps insertion order).
+  regionCache.delete(teamId);
+  if (regionCache.size >= REGION_CACHE_MAX) regionCache.delete(regionCache.keys().next().value as string);
   regionCache.set(teamId, { at: now, regions: list });
   return list;
 }

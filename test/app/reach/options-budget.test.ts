@@ -11,6 +11,8 @@ import { type ServiceProxy, startServiceProxy } from '../../support/service-prox
 let sandbox: TestSandbox;
 let proxy: ServiceProxy;
 let bot: RunningBot;
+/** When set, the form's own reading of the regions (buyers without words) is picked too. */
+let pickRegions = false;
 const MEMBER = 'U0MEMBER';
 
 beforeAll(async () => {
@@ -18,7 +20,7 @@ beforeAll(async () => {
   // Only the buyer searches of the select (`q=`); the form's regions pass untouched.
   proxy = await startServiceProxy(
     sandbox.baseUrl,
-    (method, url) => method === 'GET' && /^\/v1\/buyers\?.*q=/.test(url),
+    (method, url) => method === 'GET' && /^\/v1\/buyers\?/.test(url) && (url.includes('q=') || pickRegions),
   );
   bot = await startBotAsCarol(sandbox, proxy.url);
 }, 60_000);
@@ -46,6 +48,28 @@ async function openForm(): Promise<string> {
   );
   return modal.id;
 }
+
+// First: the form's regions are kept for 10 minutes once read, so a later failure would not show.
+describe('the search form when the service fails', () => {
+  it('says so in the window instead of a form that cannot work', async () => {
+    for (const view of bot.slack.openModals(MEMBER)) await bot.slack.closeView(MEMBER, view.id);
+    pickRegions = true;
+    proxy.fail = true;
+    try {
+      await bot.slack.globalShortcut(MEMBER, ReachIds.searchShortcut);
+      const modal = await eventually(
+        () =>
+          bot.slack.openModals(MEMBER).find((view) => JSON.stringify(view.view.blocks).includes(':warning:')),
+        'the sentence',
+      );
+      expect(modal.view.submit).toBeUndefined();
+      expect(JSON.stringify(modal.view.blocks)).not.toMatch(/503|unavailable|Error/);
+    } finally {
+      pickRegions = false;
+      proxy.fail = false;
+    }
+  });
+});
 
 describe('buyer options within Slack’s time for options', () => {
   it('answers with the matching buyers from a quick service', async () => {
