@@ -231,8 +231,8 @@ export async function submitSearchBuilder(
 }
 
 /**
- * `buyer:<id>` as `buyer:"Name"` when the name alone finds that same buyer (as the command looks
- * a name up), so the command shown is one a person can read and type; otherwise the id stays.
+ * `buyer:<id>` as `buyer:"Name"` when the name finds that buyer and no other, so the command shown
+ * is one a person can read and type, and answers the same; otherwise the id stays.
  */
 export async function withBuyerName(context: FeatureContext, teamId: string, text: string): Promise<string> {
   const id = /(?:^| )buyer:([0-9a-f-]{36})(?= |$)/i.exec(text)?.[1];
@@ -241,8 +241,10 @@ export async function withBuyerName(context: FeatureContext, teamId: string, tex
     const { client } = await context.clients.forTeam(teamId);
     const { name } = await client.buyers.get(id);
     if (!name.trim() || /["\u201C\u201D]/.test(name)) return text;
-    const first = await client.buyers.list({ q: name, limit: 1 });
-    return first.data[0]?.id === id ? text.replace(`buyer:${id}`, `buyer:"${name.trim()}"`) : text;
+    // Only a name no other buyer matches: the command then adds no "several buyers match" note.
+    const found = await client.buyers.list({ q: name, limit: 2 });
+    const alone = found.pagination.total === 1 && found.data[0]?.id === id;
+    return alone ? text.replace(`buyer:${id}`, `buyer:"${name.trim()}"`) : text;
   } catch (error) {
     context.logger.warn({ err: error, teamId }, 'the buyer’s name could not be read for the command');
     return text;
