@@ -4,7 +4,7 @@ import type { Tender } from '../../contract/schemas.ts';
 import { CommentIds, PipelineIds, TenderIds } from '../ids.ts';
 import type { CardPlace, CommentEntityType } from '../listeners/button-values.ts';
 import { encode, encodeIfFits } from '../state/codec.ts';
-import { formatDayOf, formatMoney } from './formats.ts';
+import { formatDayOf, formatMoney, formatTimeOf } from './formats.ts';
 import { clip, escapeMrkdwn, safeText } from './mrkdwn.ts';
 
 export type Block = KnownBlock;
@@ -110,8 +110,24 @@ export function tenderCard(tender: Tender, options: CardOptions): Block[] {
 export function tenderDetail(tender: Tender, options: CardOptions): Block[] {
   const [title, facts, source, actions] = tenderCard(tender, options) as [Block, Block, Block, Block];
   const blocks: Block[] = [title, facts];
+  // What the card leaves out: the dates in full (the deadline to the minute, with its zone).
+  const dates = [`*Published*\n${formatDayOf(new Date(tender.publishedAt))}`];
+  if (tender.deadline) {
+    const deadline = new Date(tender.deadline);
+    dates.push(`*Deadline*\n${formatDayOf(deadline)}, ${formatTimeOf(deadline)} UTC`);
+  }
+  if (tender.awardedAt) dates.push(`*Awarded*\n${formatDayOf(new Date(tender.awardedAt))}`);
+  blocks.push({ type: 'section', fields: dates.map((text) => ({ type: 'mrkdwn' as const, text })) });
   if (tender.description)
+    // Line breaks are kept: mrkdwn shows them as written.
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: safeText(tender.description, 3000) } });
+  const original = linkable(tender.url);
+  if (original)
+    blocks.push(
+      contextLine(
+        `The original notice, on ${safeText(tender.source.name, 100)}: <${original}|${safeText(clip(original, 120), 200)}>`,
+      ),
+    );
   if (tender.suppliers.length > 0) {
     const names = tender.suppliers.map((supplier) => escapeMrkdwn(supplier.name)).join(', ');
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: clip(`*Awarded to* ${names}`, 3000) } });
@@ -124,6 +140,12 @@ export function tenderDetail(tender: Tender, options: CardOptions): Block[] {
   }
   blocks.push(source, actions);
   return blocks;
+}
+
+/** An address safe inside mrkdwn's `<url|text>`: http(s), no spaces or the link's own delimiters. */
+function linkable(url: string | null): string | null {
+  if (!url || url.length > 2000 || !/^https?:\/\/[^\s<>|]+$/i.test(url)) return null;
+  return url.replace(/&/g, '&amp;');
 }
 
 export function button(text: string, actionId: string, value: string, style?: 'primary' | 'danger'): Button {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tenderCard } from '../../../src/app/blocks/tender-card.ts';
+import { tenderCard, tenderDetail } from '../../../src/app/blocks/tender-card.ts';
 import { parseCommand } from '../../../src/app/commands/parse-command.ts';
 import { Tender } from '../../../src/contract/schemas.ts';
 
@@ -53,5 +53,44 @@ describe('the tender card', () => {
       tenderCard(same, { bookmarked: false, shared: false, now: new Date('2026-11-21'), context: 'detail' }),
     );
     expect(line.split(tender.id)).toHaveLength(2);
+  });
+});
+
+describe('the full tender view', () => {
+  const full = Tender.parse({
+    ...tender,
+    description: 'Lot 1: primary schools.\nLot 2: <secondary> & sixth forms.',
+    status: 'awarded',
+    deadline: '2026-12-01T14:30:00Z',
+    awardedAt: '2026-12-20T00:00:00Z',
+    url: 'https://www.contractsfinder.service.gov.uk/Notice/5a115892-5c5e-4646?a=1&b=2',
+  });
+  const text = JSON.stringify(
+    tenderDetail(full, { bookmarked: false, shared: false, now: new Date('2026-11-21'), context: 'detail' }),
+  );
+
+  it('adds the published date, the deadline to the minute with its zone, and the award date', () => {
+    expect(text).toContain('*Published*\\n1 Nov 2026');
+    expect(text).toContain('*Deadline*\\n1 Dec 2026, 14:30 UTC');
+    expect(text).toContain('*Awarded*\\n20 Dec 2026');
+  });
+
+  it('keeps the description’s line breaks, escaped, and links the original notice by its source', () => {
+    expect(text).toContain('Lot 1: primary schools.\\nLot 2: &lt;secondary&gt; &amp; sixth forms.');
+    expect(text).toContain(
+      'The original notice, on Contracts Finder: <https://www.contractsfinder.service.gov.uk/Notice/5a115892-5c5e-4646?a=1&amp;b=2|',
+    );
+  });
+
+  it('leaves out a link that could break out of mrkdwn', () => {
+    for (const url of ['javascript:alert(1)', 'https://x.example/a|<!channel>', 'https://x.example/a b']) {
+      const blocks = tenderDetail(Tender.parse({ ...full, url }), {
+        bookmarked: false,
+        shared: false,
+        now: new Date('2026-11-21'),
+        context: 'detail',
+      });
+      expect(JSON.stringify(blocks), url).not.toContain('The original notice');
+    }
   });
 });
