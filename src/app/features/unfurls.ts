@@ -8,6 +8,9 @@ import { NotConnectedError } from '../services/workspace-clients.ts';
 import { serviceOrigins } from './direct-messages.ts';
 import type { FeatureContext } from './feature-context.ts';
 
+/** The card's facts a preview keeps. */
+const COMPACT_FIELDS = ['*Buyer*', '*Value*', '*Deadline*', '*Status*'];
+
 /** Slack sends at most a handful of links per message; more than this are left as they are. */
 const LINKS_MAX = 5;
 /** Each look-up gets this long: an unfurl that comes late is worth less than none. */
@@ -31,18 +34,24 @@ export interface SharedLinks {
 export function unfurlBlocks(tender: Tender, now: Date): Block[] {
   const blocks = tenderCard(tender, { bookmarked: false, shared: true, now, context: 'shared' });
   return blocks.map((block) =>
-    block.type === 'actions'
-      ? {
+    block.type === 'section' && block.fields
+      ? // Compact under a message: who, how much, when, and whether it is still open.
+        {
           ...block,
-          elements: block.elements.filter(
-            (element) =>
-              !('action_id' in element) ||
-              (element.action_id !== TenderIds.bookmark &&
-                element.action_id !== TenderIds.removeBookmark &&
-                element.action_id !== TenderIds.share),
-          ),
+          fields: block.fields.filter((field) => COMPACT_FIELDS.some((name) => field.text.startsWith(name))),
         }
-      : block,
+      : block.type === 'actions'
+        ? {
+            ...block,
+            elements: block.elements.filter(
+              (element) =>
+                !('action_id' in element) ||
+                (element.action_id !== TenderIds.bookmark &&
+                  element.action_id !== TenderIds.removeBookmark &&
+                  element.action_id !== TenderIds.share),
+            ),
+          }
+        : block,
   );
 }
 

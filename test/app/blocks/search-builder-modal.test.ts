@@ -140,6 +140,10 @@ describe('a tender as a link preview', () => {
     expect(text).not.toContain(TenderIds.share);
     expect(text).toContain('Start a bid');
     expect(text).toContain('Open original');
+    // Compact: who, how much, when and whether open; not the region and CPV codes of the full card.
+    expect(text).toContain('*Deadline*');
+    expect(text).not.toContain('*Region*');
+    expect(text).not.toContain('*CPV*');
     expect(blockKitProblems(blocks, 'message')).toEqual([]);
   });
 });
