@@ -124,4 +124,23 @@ describe('Slack-native reach in the workbench page (real OCDS notices)', () => {
     await shot('comment-posted');
     expect(problems).toEqual([]);
   });
+
+  it('greets a channel once when Tenderbot is added, and not again after it is removed and added back', async () => {
+    await page.locator('.channel-link[data-channel="C0GENERAL"]').click();
+    await page.getByRole('button', { name: 'Remove Tenderbot' }).click();
+    await page.getByRole('button', { name: 'Add Tenderbot to this channel' }).click();
+    const welcome = page.locator('.message', { hasText: 'Hello, I’m Tenderbot' });
+    await welcome.waitFor();
+    await welcome.getByText('Three things to try').waitFor();
+    await expect(welcome.getByRole('button', { name: 'Search tenders' }).count()).resolves.toBe(1);
+    await shot('welcome');
+    await page.getByRole('button', { name: 'Remove Tenderbot' }).click();
+    await page.getByRole('button', { name: 'Add Tenderbot to this channel' }).click();
+    await page.getByRole('button', { name: 'Remove Tenderbot' }).waitFor();
+    // The app has answered the event once the page shows it back in; a second welcome would be there by now.
+    await type('/tender help');
+    await page.locator('.message.ephemeral', { hasText: 'Tenderbot' }).last().waitFor();
+    await expect(welcome.count()).resolves.toBe(1);
+    expect(problems).toEqual([]);
+  });
 });
