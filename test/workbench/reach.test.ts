@@ -66,6 +66,10 @@ describe('Slack-native reach in the workbench page (real OCDS notices)', () => {
     await expect(card.getByRole('button', { name: 'Start a bid' }).count()).resolves.toBe(1);
     await expect(card.getByRole('button', { name: 'Comment' }).count()).resolves.toBe(1);
     await shot('unfurl');
+    // Bookmarked from the preview, for the workspace: the preview is drawn again with the new state.
+    await card.getByRole('button', { name: 'Bookmark', exact: true }).click();
+    await card.getByRole('button', { name: 'Remove bookmark' }).waitFor();
+    await shot('unfurl-bookmarked');
   });
 
   it('builds a search in the form from the ⚡ menu, and answers with the command and its cards', async () => {

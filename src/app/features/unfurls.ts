@@ -1,12 +1,16 @@
 import type { WebClient } from '@slack/web-api';
+import type { ProcurementClient } from '../../client/procurement-client.ts';
 import type { Tender } from '../../contract/schemas.ts';
-import { type Block, tenderCard } from '../blocks/tender-card.ts';
+import { safeText } from '../blocks/mrkdwn.ts';
+import { type Block, section, tenderCard } from '../blocks/tender-card.ts';
 import { TenderIds } from '../ids.ts';
 import { findTender } from '../links/find-tender.ts';
 import { type NoticeRef, recogniseNoticeLink } from '../links/notice-links.ts';
 import { NotConnectedError } from '../services/workspace-clients.ts';
+import { encodeIfFits } from '../state/codec.ts';
 import { serviceOrigins } from './direct-messages.ts';
-import type { FeatureContext } from './feature-context.ts';
+import type { FeatureContext, Request } from './feature-context.ts';
+import { refuseGuests, reply } from './feature-context.ts';
 
 /** The card's facts a preview keeps. */
 const COMPACT_FIELDS = ['*Buyer*', '*Value*', '*Deadline*', '*Status*'];
@@ -26,33 +30,44 @@ export interface SharedLinks {
   links: readonly { url: string; domain?: string }[];
 }
 
+/** The preview's own Bookmark buttons: a click redraws the preview (chat.unfurl), not the message. */
+export const UNFURL_IDS = {
+  bookmark: 'reach/unfurl_bookmark',
+  removeBookmark: 'reach/unfurl_remove_bookmark',
+} as const;
+
 /**
- * A tender as a link preview: the card's title, facts and source line, and the buttons that work
- * under someone else's message (Comment, Start a bid, Open original). Bookmark and Share redraw
- * the message they sit in, which is the person's own here, so they are left out.
+ * A tender as a link preview: the card's title, compact facts and source line, and its buttons.
+ * Share is left out (the link is already in the channel); Bookmark is the preview's own, since
+ * the card's redraws the message it sits in, which is the person's here.
  */
-export function unfurlBlocks(tender: Tender, now: Date): Block[] {
-  const blocks = tenderCard(tender, { bookmarked: false, shared: true, now, context: 'shared' });
-  return blocks.map((block) =>
-    block.type === 'section' && block.fields
-      ? // Compact under a message: who, how much, when, and whether it is still open.
+export function unfurlBlocks(tender: Tender, now: Date, bookmarked = false): Block[] {
+  const blocks = tenderCard(tender, { bookmarked, shared: true, now, context: 'shared' });
+  const value = encodeIfFits('record', tender.id);
+  return blocks.map((block) => {
+    if (block.type === 'section' && block.fields)
+      // Compact under a message: who, how much, when, and whether it is still open.
+      return {
+        ...block,
+        fields: block.fields.filter((field) => COMPACT_FIELDS.some((name) => field.text.startsWith(name))),
+      };
+    if (block.type !== 'actions') return block;
+    const elements = block.elements.flatMap((element) => {
+      const id = 'action_id' in element ? element.action_id : undefined;
+      if (id === TenderIds.share) return [];
+      if (id !== TenderIds.bookmark && id !== TenderIds.removeBookmark) return [element];
+      if (!value) return [];
+      // The same look (and the same confirmation before a removal), another action.
+      return [
         {
-          ...block,
-          fields: block.fields.filter((field) => COMPACT_FIELDS.some((name) => field.text.startsWith(name))),
-        }
-      : block.type === 'actions'
-        ? {
-            ...block,
-            elements: block.elements.filter(
-              (element) =>
-                !('action_id' in element) ||
-                (element.action_id !== TenderIds.bookmark &&
-                  element.action_id !== TenderIds.removeBookmark &&
-                  element.action_id !== TenderIds.share),
-            ),
-          }
-        : block,
-  );
+          ...element,
+          action_id: id === TenderIds.bookmark ? UNFURL_IDS.bookmark : UNFURL_IDS.removeBookmark,
+          value,
+        },
+      ];
+    });
+    return { ...block, elements } as Block;
+  });
 }
 
 /** The links of a message that name notices of known sources, each once (Slack's limit applied). */
@@ -95,7 +110,10 @@ export async function unfurlLinks(
     candidates.map(async ({ url, ref }) => {
       try {
         const tender = await findTender(client, ref, { timeoutMs: LOOKUP_TIMEOUT_MS });
-        return tender ? { url, tender } : null;
+        if (!tender) return null;
+        // A card in a channel shows the workspace's bookmark as it is, as a shared card does.
+        const bookmarked = await isBookmarked(client, tender.id).catch(() => false);
+        return { url, tender, bookmarked };
       } catch (error) {
         context.logger.warn({ err: error, teamId: shared.teamId }, 'a shared link could not be looked up');
         return null;
@@ -103,11 +121,49 @@ export async function unfurlLinks(
     }),
   );
   const unfurls: Record<string, { blocks: Block[] }> = {};
-  for (const entry of found) if (entry) unfurls[entry.url] = { blocks: unfurlBlocks(entry.tender, now) };
+  for (const entry of found)
+    if (entry) unfurls[entry.url] = { blocks: unfurlBlocks(entry.tender, now, entry.bookmarked) };
   if (Object.keys(unfurls).length === 0) return;
   const where =
     shared.unfurlId && shared.source
       ? { unfurl_id: shared.unfurlId, source: shared.source }
       : { channel: shared.channel, ts: shared.messageTs };
   await slack.chat.unfurl({ ...where, unfurls } as never);
+}
+
+/** Whether the workspace's bookmark list holds the tender (at most 1,000 read). */
+async function isBookmarked(client: ProcurementClient, tenderId: string): Promise<boolean> {
+  let read = 0;
+  for await (const bookmark of client.bookmarks.all({ limit: 100 })) {
+    if (bookmark.tenderId === tenderId) return true;
+    if (++read >= 1000) break;
+  }
+  return false;
+}
+
+/**
+ * Bookmark or remove from a preview: the workspace's list changes, and the preview is drawn again
+ * for everyone with the new state (chat.unfurl on the same message and link). Guests are refused.
+ */
+export async function toggleUnfurlBookmark(
+  context: FeatureContext,
+  request: Request,
+  args: { tenderId: string; add: boolean; url: string | null; messageTs: string | null },
+): Promise<void> {
+  if (await refuseGuests(context, request, args.add ? 'bookmark tenders' : 'remove bookmarks')) return;
+  const { client } = await context.clients.forTeam(request.teamId);
+  if (args.add) await client.bookmarks.add(args.tenderId);
+  else await client.bookmarks.remove(args.tenderId);
+  const tender = await client.tenders.get(args.tenderId);
+  if (args.url && args.messageTs && request.channelId) {
+    await request.slack.chat.unfurl({
+      channel: request.channelId,
+      ts: args.messageTs,
+      unfurls: { [args.url]: { blocks: unfurlBlocks(tender, context.clock(), args.add) } },
+    } as never);
+  }
+  const sentence = args.add
+    ? `Bookmarked *${safeText(tender.title, 200)}* for the workspace.`
+    : `Removed *${safeText(tender.title, 200)}* from the workspace’s bookmarks.`;
+  await reply(request, { text: sentence, blocks: [section(sentence)] });
 }

@@ -16,9 +16,11 @@ import {
   submitSearchBuilder,
   tenderSuggestions,
 } from '../features/search-builder.ts';
-import { unfurlLinks } from '../features/unfurls.ts';
+import { toggleUnfurlBookmark, UNFURL_IDS, unfurlLinks } from '../features/unfurls.ts';
 import { welcomeChannel } from '../features/welcome.ts';
 import { ReachIds } from '../ids.ts';
+import { decode } from '../state/codec.ts';
+import { buttonValue, onAction } from './on-action.ts';
 
 /**
  * The events these listeners subscribe to, as the manifest names them (`message.im` is Bolt's
@@ -42,6 +44,23 @@ export function registerReachListeners(app: App, context: FeatureContext): void 
       context.logger.warn({ err: error, teamId: body.team_id }, 'links could not be unfurled'),
     );
   });
+
+  // Bookmark and remove on a link preview: the preview is drawn again with the new state.
+  for (const [actionId, add] of [
+    [UNFURL_IDS.bookmark, true],
+    [UNFURL_IDS.removeBookmark, false],
+  ] as const) {
+    onAction(app, context, actionId, async (request, action, body) => {
+      const tenderId = await decode('record', buttonValue(action), context.store, context.clock());
+      const container = (body.container ?? {}) as { app_unfurl_url?: unknown; message_ts?: unknown };
+      await toggleUnfurlBookmark(context, request, {
+        tenderId,
+        add,
+        url: typeof container.app_unfurl_url === 'string' ? container.app_unfurl_url : null,
+        messageTs: typeof container.message_ts === 'string' ? container.message_ts : null,
+      });
+    });
+  }
 
   // The welcome, when Tenderbot itself joins a channel (Bolt lets this event through for the bot).
   app.event('member_joined_channel', async ({ event, body, client, context: bolt }) => {

@@ -10,7 +10,7 @@ import {
   tenderOptions,
   tenderPickerModal,
 } from '../../../src/app/blocks/search-builder-modal.ts';
-import { unfurlBlocks } from '../../../src/app/features/unfurls.ts';
+import { UNFURL_IDS, unfurlBlocks } from '../../../src/app/features/unfurls.ts';
 import { TenderIds } from '../../../src/app/ids.ts';
 import { Buyer, Tender } from '../../../src/contract/schemas.ts';
 
@@ -132,12 +132,17 @@ describe('the tender picker', () => {
 });
 
 describe('a tender as a link preview', () => {
-  it('is the card without the buttons that redraw the message they sit in, its title escaped', () => {
+  it('is the card with its own Bookmark (which redraws the preview, not the message) and no Share, its title escaped', () => {
     const blocks = unfurlBlocks(tender, new Date('2026-11-22T00:00:00Z'));
     const text = JSON.stringify(blocks);
     expect(text).toContain('&lt;!channel&gt;');
-    expect(text).not.toContain(TenderIds.bookmark);
+    expect(text).not.toContain(`"${TenderIds.bookmark}"`);
+    expect(text).toContain(`"action_id":"${UNFURL_IDS.bookmark}","value":"${tender.id}"`);
     expect(text).not.toContain(TenderIds.share);
+    const bookmarked = JSON.stringify(unfurlBlocks(tender, new Date('2026-11-22T00:00:00Z'), true));
+    expect(bookmarked).toContain(UNFURL_IDS.removeBookmark);
+    // Removing from the workspace's list is asked first, as on a card shared in a channel.
+    expect(bookmarked).toContain('"confirm"');
     expect(text).toContain('Start a bid');
     expect(text).toContain('Open original');
     // Compact: who, how much, when and whether open; not the region and CPV codes of the full card.
