@@ -28,7 +28,7 @@ export const THINGS_TO_TRY = [
 /** Posted once when Tenderbot is added to a channel: what it does, three things to try, the key. */
 export function welcomeMessage(state: ConnectionState): Message {
   const intro =
-    '*Hello, I’m Tenderbot.* I find public tenders (UK and Canadian notices) and show them as cards you can bookmark, share, comment on and start a bid from.';
+    '*Hello, I’m Tenderbot.* I find public tenders and show them as cards you can bookmark, share, comment on and start a bid from.';
   const blocks: Block[] = [
     section(intro),
     section(`*Three things to try*\n${THINGS_TO_TRY.map((line) => `• ${line}`).join('\n')}`),
