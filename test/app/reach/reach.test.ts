@@ -440,6 +440,23 @@ describe('the welcome', () => {
   });
 });
 
+describe('the Home tab', () => {
+  it('shows getting started on a person’s first visit only', async () => {
+    const admin = 'U0ADMIN';
+    const homeText = () => text(bot.slack.homeOf(admin)?.view.blocks) ?? '';
+    await bot.slack.openHome(admin);
+    await eventually(() => homeText().includes('Getting started'), 'the first Home');
+    const first = bot.slack.homeOf(admin)?.view;
+    await bot.slack.openHome(admin);
+    // Drawn again (a fresh publish), now without the getting-started section.
+    await eventually(
+      () => bot.slack.homeOf(admin)?.view !== first && !homeText().includes('Getting started'),
+      'the next Home',
+    );
+    expect(homeText()).toContain(ReachIds.openSearchBuilder);
+  });
+});
+
 describe('what reached Slack', () => {
   it('every message, unfurl and window the app sent is within Slack’s limits', () => {
     const problems: string[] = [];
