@@ -60,16 +60,6 @@ export const DEPENDENCY_RULES: readonly DependencyRule[] = [
     files: ['src/app/blocks/'],
     reach: 'runtime',
     mayNotImport: IO_MODULES,
-    allowed: [
-      {
-        file: 'src/app/state/codec.ts',
-        target: 'src/app/features/feature-context.ts',
-        // Requested of the app's owner (notes/maint.md): move StaleValueError out of
-        // feature-context.ts (into src/app/state/, next to the codec that throws it); then drop this.
-        reason:
-          'codec.ts takes only the StaleValueError class from feature-context.ts, which also loads every service and the client',
-      },
-    ],
   },
   {
     rule: 'The service never imports the client, the Slack app, the fake Slack or the workbench',

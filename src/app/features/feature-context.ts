@@ -9,6 +9,7 @@ import type { KeyCipher } from '../security/key-cipher.ts';
 import { describeFailure } from '../services/describe-failure.ts';
 import type { SlackUsers } from '../services/slack-users.ts';
 import type { WorkspaceClients } from '../services/workspace-clients.ts';
+import { StaleValueError } from '../state/stale-value.ts';
 import type { BotStore } from '../storage/bot-store.ts';
 
 /** What every feature needs, built once at start. */
@@ -42,12 +43,7 @@ export const SLOW_SENTENCE = 'The tender service is slow to answer; still trying
 export const STALE_BUTTON_SENTENCE =
   'That button is out of date or was changed, so Tenderbot cannot tell what it was for. Run the search (or the command) again and use the new buttons.';
 
-/** A click whose value is broken, forged, or from an older version of the card. */
-export class StaleValueError extends Error {
-  constructor(what: string) {
-    super(`the button's value is not usable (${what})`);
-  }
-}
+export { StaleValueError };
 
 /** An answer only the asker sees; `replace` redraws the message a click came from. */
 export async function reply(request: Request, message: Message, replace = false): Promise<void> {

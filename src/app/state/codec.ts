@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import * as CommentValues from '../features/comment-values.ts';
-import { StaleValueError } from '../features/feature-context.ts';
 import * as PipelineValues from '../features/pipeline-values.ts';
 import {
   BookmarkValue,
@@ -11,6 +10,7 @@ import {
   SearchStateValue,
   StartBidValue,
 } from '../listeners/button-values.ts';
+import { StaleValueError } from './stale-value.ts';
 
 export { StaleValueError };
 
