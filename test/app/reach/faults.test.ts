@@ -13,6 +13,8 @@ let proxy: ServiceProxy;
 let bot: RunningBot;
 /** When set, the form's own reading of the regions (buyers without words) is picked too. */
 let pickRegions = false;
+/** When set, tender searches are picked too. */
+let pickTenderSearches = false;
 const MEMBER = 'U0MEMBER';
 
 beforeAll(async () => {
@@ -20,7 +22,10 @@ beforeAll(async () => {
   // Only the buyer searches of the select (`q=`); the form's regions pass untouched.
   proxy = await startServiceProxy(
     sandbox.baseUrl,
-    (method, url) => method === 'GET' && /^\/v1\/buyers\?/.test(url) && (url.includes('q=') || pickRegions),
+    (method, url) =>
+      method === 'GET' &&
+      ((/^\/v1\/buyers\?/.test(url) && (url.includes('q=') || pickRegions)) ||
+        (pickTenderSearches && /^\/v1\/tenders\?/.test(url))),
   );
   bot = await startBotAsCarol(sandbox, proxy.url);
 }, 60_000);
@@ -108,4 +113,34 @@ describe('buyer options within Slack’s time for options', () => {
       proxy.delayMs = 0;
     }
   });
+});
+
+describe('a direct message while the service is slow', () => {
+  it('says it is still trying, then puts the answer in that message’s place', async () => {
+    const dm = bot.slack.dmOf(MEMBER);
+    const before = bot.slack.messagesIn(dm).length;
+    const updates = bot.slack.callsOf('chat.update').length;
+    pickTenderSearches = true;
+    // Longer than the notice's 2.5 s, shorter than the client's 10 s.
+    proxy.delayMs = 4000;
+    try {
+      await bot.slack.sendAsUser(MEMBER, dm, 'cleaning');
+      const answer = await eventually(
+        () => {
+          const mine = bot.slack
+            .messagesIn(dm)
+            .slice(before)
+            .filter((message) => message.authorId !== MEMBER);
+          return mine.length === 1 && mine[0]?.text.startsWith('Tenders matching') ? mine[0] : undefined;
+        },
+        'the answer in place of the notice',
+        12_000,
+      );
+      expect(answer.text).toContain('“cleaning”');
+      expect(bot.slack.callsOf('chat.update').length).toBe(updates + 1);
+    } finally {
+      proxy.delayMs = 0;
+      pickTenderSearches = false;
+    }
+  }, 20_000);
 });
