@@ -110,10 +110,7 @@ export async function unfurlLinks(
     candidates.map(async ({ url, ref }) => {
       try {
         const tender = await findTender(client, ref, { timeoutMs: LOOKUP_TIMEOUT_MS });
-        if (!tender) return null;
-        // A card in a channel shows the workspace's bookmark as it is, as a shared card does.
-        const bookmarked = await isBookmarked(client, tender.id).catch(() => false);
-        return { url, tender, bookmarked };
+        return tender ? { url, tender } : null;
       } catch (error) {
         context.logger.warn({ err: error, teamId: shared.teamId }, 'a shared link could not be looked up');
         return null;
@@ -121,9 +118,12 @@ export async function unfurlLinks(
     }),
   );
   const unfurls: Record<string, { blocks: Block[] }> = {};
-  for (const entry of found)
-    if (entry) unfurls[entry.url] = { blocks: unfurlBlocks(entry.tender, now, entry.bookmarked) };
-  if (Object.keys(unfurls).length === 0) return;
+  const shown = found.filter((entry) => entry !== null);
+  if (shown.length === 0) return;
+  // A card in a channel shows the workspace's bookmarks as they are, as a shared card does (read once).
+  const bookmarked = await bookmarkedIds(client).catch(() => new Set<string>());
+  for (const entry of shown)
+    unfurls[entry.url] = { blocks: unfurlBlocks(entry.tender, now, bookmarked.has(entry.tender.id)) };
   const where =
     shared.unfurlId && shared.source
       ? { unfurl_id: shared.unfurlId, source: shared.source }
@@ -131,14 +131,14 @@ export async function unfurlLinks(
   await slack.chat.unfurl({ ...where, unfurls } as never);
 }
 
-/** Whether the workspace's bookmark list holds the tender (at most 1,000 read). */
-async function isBookmarked(client: ProcurementClient, tenderId: string): Promise<boolean> {
-  let read = 0;
+/** The ids of the workspace's bookmarked tenders (at most 1,000 read). */
+async function bookmarkedIds(client: ProcurementClient): Promise<Set<string>> {
+  const ids = new Set<string>();
   for await (const bookmark of client.bookmarks.all({ limit: 100 })) {
-    if (bookmark.tenderId === tenderId) return true;
-    if (++read >= 1000) break;
+    ids.add(bookmark.tenderId);
+    if (ids.size >= 1000) break;
   }
-  return false;
+  return ids;
 }
 
 /**

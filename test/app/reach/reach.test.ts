@@ -98,6 +98,11 @@ describe('link unfurls (real OCDS data)', () => {
       'the sentence',
     );
 
+    // A new preview of the same tender shows it bookmarked.
+    const again = await bot.slack.sendAsUser(MEMBER, CHANNEL, `Same one: <${FTS_LINK}>`);
+    const preview = await eventually(() => again.message.unfurls?.[FTS_LINK], 'the second preview');
+    expect(text(preview)).toContain(UNFURL_IDS.removeBookmark);
+
     // And back, leaving the workspace's list as it was.
     await bot.slack.clickInMessage(MEMBER, message, UNFURL_IDS.removeBookmark);
     await eventually(
