@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { App, LogLevel, type Logger as SlackLogger } from '@slack/bolt';
 import { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
-import { Agent, request } from 'undici';
 import { failureMessage } from './blocks/messages.ts';
 import type { BotConfig } from './config.ts';
 import type { FeatureContext } from './features/feature-context.ts';
@@ -11,6 +10,7 @@ import { GuardedReceiver } from './receiver/guarded-receiver.ts';
 import { KeyCipher } from './security/key-cipher.ts';
 import { describeFailure } from './services/describe-failure.ts';
 import { SlackUsers } from './services/slack-users.ts';
+import { tellPerson } from './services/tell-person.ts';
 import { WorkspaceClients } from './services/workspace-clients.ts';
 import type { BotStore } from './storage/bot-store.ts';
 import { Scheduler, type SchedulerOptions } from './subscriptions/scheduler.ts';
@@ -70,7 +70,6 @@ export function createBotApp(options: BotAppOptions): BotApp {
         clientOptions,
         extendedErrorHandler: true,
       });
-  const dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: 32 });
   const cipher = new KeyCipher(config.ENCRYPTION_KEY);
   const context: FeatureContext = {
     config,
@@ -80,16 +79,11 @@ export function createBotApp(options: BotAppOptions): BotApp {
     clock: options.clock ?? (() => new Date()),
     slowNoticeMs: options.slowNoticeMs ?? 2500,
     users: new SlackUsers(app.client),
-    clients: new WorkspaceClients(
-      store,
-      cipher,
-      {
-        serviceUrl: config.PROCUREMENT_API_URL,
-        apiKey: config.PROCUREMENT_API_KEY ?? null,
-        timeoutMs: 10_000,
-      },
-      dispatcher,
-    ),
+    clients: new WorkspaceClients(store, cipher, {
+      serviceUrl: config.PROCUREMENT_API_URL,
+      apiKey: config.PROCUREMENT_API_KEY ?? null,
+      timeoutMs: 10_000,
+    }),
   };
   // Scheduled posts go through a client of their own: a 429 comes back at once (no retry, no
   // queue paused for every channel) and the scheduler waits Retry-After for that delivery alone.
@@ -141,49 +135,9 @@ export function createBotApp(options: BotAppOptions): BotApp {
     stop: async () => {
       await scheduler.stop();
       await app.stop();
-      // In-flight calls get two seconds to finish; a hung service does not hold the stop up.
-      let timer: NodeJS.Timeout | undefined;
-      const closed = await Promise.race([
-        dispatcher.close().then(() => true),
-        new Promise<false>((resolve) => {
-          timer = setTimeout(() => resolve(false), 2000);
-        }),
-      ]);
-      clearTimeout(timer);
-      if (!closed) await dispatcher.destroy();
+      await context.clients.close();
     },
   };
-}
-
-/**
- * Tells the person behind a request: through its response_url when it has one (commands, clicks),
- * else in a direct message (a modal submission, an event).
- */
-async function tellPerson(
-  client: WebClient,
-  body: unknown,
-  message: { text: string; blocks: unknown[] },
-): Promise<void> {
-  const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-  const responseUrl = fields.response_url;
-  if (typeof responseUrl === 'string' && /^https?:\/\//.test(responseUrl)) {
-    const answer = await request(responseUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ response_type: 'ephemeral', replace_original: false, ...message }),
-      headersTimeout: 5000,
-      bodyTimeout: 5000,
-    });
-    await answer.body.dump();
-    return;
-  }
-  const user = fields.user as { id?: unknown } | undefined;
-  const event = fields.event as { user?: unknown } | undefined;
-  const userId = [fields.user_id, user?.id, event?.user].find(
-    (candidate): candidate is string => typeof candidate === 'string' && candidate !== '',
-  );
-  if (userId)
-    await client.chat.postMessage({ channel: userId, text: message.text, blocks: message.blocks as never });
 }
 
 /** Bolt's logger interface over pino, so Bolt's own messages are JSON lines with the rest. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
-import type { Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { ProcurementClient } from '../../client/procurement-client.ts';
 import type { KeyCipher } from '../security/key-cipher.ts';
 import type { BotStore } from '../storage/bot-store.ts';
@@ -45,7 +45,8 @@ export class WorkspaceClients {
     private readonly store: BotStore,
     private readonly cipher: KeyCipher,
     private readonly defaults: { serviceUrl: string; apiKey: string | null; timeoutMs: number },
-    private readonly dispatcher: Dispatcher,
+    /** The keep-alive connections every workspace's client shares (closed by `close()`). */
+    private readonly dispatcher: Dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: 32 }),
     /** Milliseconds, for the caches' time limits; a test passes a fake clock. */
     now: () => number = () => performance.now(),
   ) {
@@ -79,6 +80,19 @@ export class WorkspaceClients {
   }
 
   /** Drops the workspace's decrypted key and its client (on disconnect, and before a new key). */
+  /** Closes the shared connections: in-flight calls get `graceMs`, so a hung service cannot hold a stop up. */
+  async close(graceMs = 2000): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const closed = await Promise.race([
+      this.dispatcher.close().then(() => true),
+      new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), graceMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (!closed) await this.dispatcher.destroy();
+  }
+
   async forget(teamId: string): Promise<void> {
     const cached = this.decrypted.get(teamId);
     this.decrypted.delete(teamId);
