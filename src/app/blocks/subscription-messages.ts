@@ -105,6 +105,8 @@ export function feedMessage(args: {
   description: string;
   tenders: Tender[];
   total: number;
+  /** More were published than one post reads: the next post continues with them. */
+  continues?: boolean;
   since: string;
   deliveryId: string;
   notes: PostNotes;
@@ -130,17 +132,23 @@ export function feedMessage(args: {
       accessory: button('List them', SubscriptionIds.listMore, JSON.stringify({ d: args.deliveryId, o: 0 })),
     });
   }
+  if (args.continues)
+    blocks.push(
+      contextLine(
+        `More than ${total.toLocaleString('en-GB')} new tenders were published: the next post continues with the rest.`,
+      ),
+    );
   return { text, blocks };
 }
 
-/** One page of "and N more", to the person who asked. */
+/** One page of "and N more" (`page` starts at `offset` of `total`), to the person who asked. */
 export function moreTendersMessage(
-  listed: readonly ListedTender[],
+  page: readonly ListedTender[],
   offset: number,
+  total: number,
   deliveryId: string,
   now: Date,
 ): Message {
-  const page = listed.slice(offset, offset + MORE_PAGE);
   if (page.length === 0) {
     const text = 'That list has no more tenders.';
     return { text, blocks: [section(text)] };
@@ -149,7 +157,7 @@ export function moreTendersMessage(
     const deadline = tender.deadline ? formatDeadline(tender.deadline, now) : 'no deadline given';
     return `• *${safeText(tender.title, 200)}*${tender.buyer ? ` · ${safeText(tender.buyer, 100)}` : ''} · ${deadline} · \`${safeText(tender.id, 100)}\``;
   });
-  const shown = `${offset + 1}–${offset + page.length} of ${listed.length}`;
+  const shown = `${offset + 1}–${offset + page.length} of ${total.toLocaleString('en-GB')}`;
   const blocks: Block[] = [section(`*The tenders of that post* · ${shown}`)];
   // Lines grouped under Slack's 3,000 characters a section.
   let chunk = '';
@@ -171,7 +179,7 @@ export function moreTendersMessage(
         JSON.stringify({ d: deliveryId, o: Math.max(0, offset - MORE_PAGE) }),
       ),
     );
-  if (offset + MORE_PAGE < listed.length)
+  if (offset + MORE_PAGE < total)
     buttons.push(
       button('Next', SubscriptionIds.listMore, JSON.stringify({ d: deliveryId, o: offset + MORE_PAGE })),
     );

@@ -3,12 +3,17 @@ import { z } from 'zod';
 import { NotFoundError } from '../../client/errors.ts';
 import type { Message } from '../blocks/messages.ts';
 import { escapeMrkdwn, safeText } from '../blocks/mrkdwn.ts';
-import { moreTendersMessage, subscriptionsListMessage } from '../blocks/subscription-messages.ts';
+import {
+  type ListedTender,
+  MORE_PAGE,
+  moreTendersMessage,
+  subscriptionsListMessage,
+} from '../blocks/subscription-messages.ts';
 import { section } from '../blocks/tender-card.ts';
 import { parseSearch, type TenderSearchFilters } from '../commands/parse-command.ts';
 import { SearchFiltersValue } from '../listeners/button-values.ts';
 import type { Cadence, Subscription, SubscriptionKind } from '../storage/bot-store.ts';
-import type { Frozen } from '../subscriptions/content.ts';
+import { FEED_READ_LIMIT, type Frozen } from '../subscriptions/content.ts';
 import { subscriptionSummary } from '../subscriptions/describe.ts';
 import {
   DEFAULT_TIME,
@@ -18,6 +23,7 @@ import {
   nextRunAfter,
   parseLocalTime,
 } from '../subscriptions/schedule.ts';
+import { KEEP_DELIVERIES_MS } from '../subscriptions/scheduler.ts';
 import { CHANNEL_GONE_REASONS } from '../subscriptions/slack-errors.ts';
 import type { FeatureContext, Request } from './feature-context.ts';
 import { refuseGuests, reply, StaleValueError } from './feature-context.ts';
@@ -265,7 +271,15 @@ export async function sendNow(context: FeatureContext, request: Request, id: str
 /** The value of "List them", "Next" and "Previous" under a feed post. */
 export const ListMoreValue = z.strictObject({
   d: z.string().uuid(),
-  o: z.number().int().min(0).max(10_000),
+  o: z.number().int().min(0).max(FEED_READ_LIMIT),
+});
+
+/** A listed tender as kept with its item (parsed, never cast). */
+const ListedLine = z.object({
+  id: z.string(),
+  title: z.string(),
+  buyer: z.string().nullable(),
+  deadline: z.string().nullable(),
 });
 
 /** "…and N more": the rest of a feed post's tenders, from what the post froze (no service call). */
@@ -282,12 +296,24 @@ export async function listMore(
     throw new StaleValueError('list value');
   }
   const delivery = await context.store.getDelivery(value.d);
-  if (!delivery || delivery.teamId !== request.teamId || !delivery.frozen)
-    throw new StaleValueError('delivery gone');
+  if (delivery && delivery.teamId !== request.teamId) throw new StaleValueError('another workspace');
+  if (!delivery?.frozen) {
+    const text = `That post is older than ${KEEP_DELIVERIES_MS / 86_400_000} days: its list is no longer kept. \`/tender search\` finds its tenders.`;
+    await reply(request, { text, blocks: [section(text)] }, replace);
+    return;
+  }
   const frozen = JSON.parse(delivery.frozen) as Frozen;
-  await reply(
-    request,
-    moreTendersMessage(frozen.listed ?? [], value.o, delivery.id, context.clock()),
-    replace,
-  );
+  const kept = await context.store.deliveryListing(delivery.id, value.o, MORE_PAGE);
+  let page: ListedTender[];
+  let total: number;
+  if (kept && kept.total > 0) {
+    page = kept.items.map((line) => ListedLine.parse(JSON.parse(line)));
+    total = kept.total;
+  } else {
+    // Posts frozen before listings were kept with their items carry their list.
+    const listed = frozen.listed ?? [];
+    page = listed.slice(value.o, value.o + MORE_PAGE);
+    total = listed.length;
+  }
+  await reply(request, moreTendersMessage(page, value.o, total, delivery.id, context.clock()), replace);
 }

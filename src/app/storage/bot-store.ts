@@ -86,6 +86,15 @@ export interface Delivery {
   outcome: string | null;
 }
 
+/** One subscription's next delivery, as planDelivery takes it. */
+export interface PlannedDelivery {
+  subscriptionId: string;
+  expectedNextRunAt: Date;
+  nextRunAt: Date;
+  skipped: number;
+  delivery: { id: string; dueAt: Date };
+}
+
 /** What finishing a delivery also records on its subscription. */
 export interface DeliveryFinish {
   state: 'sent' | 'empty' | 'failed';
@@ -94,6 +103,8 @@ export interface DeliveryFinish {
   cursor?: { json: string; at: Date };
   /** Skipped periods this post mentioned (taken off the subscription's count). */
   skippedSaid?: number;
+  /** The ts of its last part, recorded in the same step (as recordPart would: only in its place). */
+  lastPart?: { part: number; ts: string };
 }
 
 /**
@@ -159,13 +170,16 @@ export interface BotStore {
     skipped: number,
     delivery: { id: string; dueAt: Date },
   ): Promise<boolean>;
+  /** planDelivery for many subscriptions in one transaction (each moved and planned or not as alone); how many were planned. */
+  planDeliveries(plans: readonly PlannedDelivery[]): Promise<number>;
   /** A delivery outside the schedule ("Send now"), due at once. */
   addManualDelivery(delivery: { id: string; subscriptionId: string; dueAt: Date }): Promise<boolean>;
   /**
    * Claims up to `limit` deliveries that are due (pending and not before `now`, or working with a
    * lease that ended), at most one per channel and none in a channel where another is under way or
    * half posted, leaving out `busyChannels`: one statement. They are leased to `owner` until
-   * `now + leaseMs`.
+   * `now + leaseMs`. `aheadMs` also claims pending ones due that much later (the caller waits for
+   * their time); a lease is only ever taken over once it has ended at `now`.
    */
   claimDeliveries(
     owner: string,
@@ -173,6 +187,7 @@ export interface BotStore {
     leaseMs: number,
     limit: number,
     busyChannels: readonly string[],
+    aheadMs?: number,
   ): Promise<Delivery[]>;
   getDelivery(id: string): Promise<Delivery | null>;
   /** Every delivery of a subscription, by due time (for the list, the tests and the benchmark). */
@@ -187,6 +202,8 @@ export interface BotStore {
     owner: string,
     frozen: string,
     itemKeys: readonly string[],
+    /** A line kept with each item, by index (a feed's listing), for deliveryListing. */
+    listings?: readonly (string | null)[],
   ): Promise<{ ok: true } | { ok: false; taken: string[]; lost: boolean }>;
   /** Marks part `part` as being sent (before the call to Slack) and renews the lease; false when lost. */
   markAttempt(id: string, owner: string, part: number, now: Date, leaseMs: number): Promise<boolean>;
@@ -200,6 +217,24 @@ export interface BotStore {
   releaseDelivery(id: string, owner: string, notBefore: Date, keepAttempt: boolean): Promise<boolean>;
   /** Finishes a delivery (and moves its subscription's cursor); false when the lease is no longer `owner`'s. */
   finishDelivery(id: string, owner: string, finish: DeliveryFinish): Promise<boolean>;
+  /**
+   * Deletes finished deliveries (sent, empty, failed) due before `before`, with the items they
+   * posted, one statement per table, all or nothing. A sent or empty one goes only once a later
+   * one of its subscription has finished (its window was moved past, so none of its items can
+   * come back); the last post of a long-paused subscription is kept.
+   */
+  pruneDeliveries(before: Date): Promise<{ deliveries: number; items: number }>;
+  /** The items a subscription has already posted (or reserved), of those given. */
+  deliveredItems(subscriptionId: string, itemKeys: readonly string[]): Promise<Set<string>>;
+  /**
+   * One page of a feed delivery's listing (the tenders behind "and N more"), in the order they
+   * were frozen, with the total; null when that delivery is not known (or pruned).
+   */
+  deliveryListing(
+    deliveryId: string,
+    offset: number,
+    limit: number,
+  ): Promise<{ total: number; items: string[] } | null>;
   /**
    * Records that Tenderbot greeted a channel; true only the first time for that channel (so the
    * welcome is posted once, also when the app is removed and added again). One atomic statement.
@@ -311,6 +346,14 @@ export const BOT_MIGRATIONS: readonly string[] = [
     PRIMARY KEY (subscription_id, item_key)
   );
   CREATE INDEX delivered_items_by_delivery ON delivered_items (delivery_id);
+  `,
+  // A feed post lists every new tender behind "and N more" (its line kept with the item, in
+  // order, rather than in the frozen post); finished deliveries are pruned by due time.
+  `
+  ALTER TABLE delivered_items ADD COLUMN position INTEGER;
+  ALTER TABLE delivered_items ADD COLUMN listing TEXT;
+  CREATE INDEX delivered_items_listing ON delivered_items (delivery_id, position) WHERE listing IS NOT NULL;
+  CREATE INDEX deliveries_finished ON deliveries (due_at) WHERE state IN ('sent', 'empty', 'failed');
   `,
 ];
 
@@ -586,22 +629,35 @@ export class SqliteBotStore implements BotStore {
     delivery: { id: string; dueAt: Date },
   ): Promise<boolean> {
     return this.db
-      .transaction(() => {
-        const moved = this.statements.run(
-          `UPDATE subscriptions SET next_run_at = ?, skipped_count = skipped_count + ?
-           WHERE id = ? AND next_run_at = ? AND paused_reason IS NULL`,
-          [nextRunAt.getTime(), skipped, subscriptionId, expectedNextRunAt.getTime()],
-        ).changes;
-        if (moved === 0) return false;
-        this.statements.run(
-          `INSERT INTO deliveries (id, subscription_id, team_id, channel_id, due_at, manual, state, not_before)
-           SELECT ?, id, team_id, channel_id, ?, 0, 'pending', ? FROM subscriptions WHERE id = ?
-           ON CONFLICT (subscription_id, due_at) DO NOTHING`,
-          [delivery.id, delivery.dueAt.getTime(), delivery.dueAt.getTime(), subscriptionId],
-        );
-        return true;
-      })
+      .transaction(() => this.planOne({ subscriptionId, expectedNextRunAt, nextRunAt, skipped, delivery }))
       .immediate();
+  }
+
+  async planDeliveries(plans: readonly PlannedDelivery[]): Promise<number> {
+    return this.db.transaction(() => plans.filter((plan) => this.planOne(plan)).length).immediate();
+  }
+
+  /** The compare-and-set of next_run_at and the delivery's insert (inside a transaction). */
+  private planOne({
+    subscriptionId,
+    expectedNextRunAt,
+    nextRunAt,
+    skipped,
+    delivery,
+  }: PlannedDelivery): boolean {
+    const moved = this.statements.run(
+      `UPDATE subscriptions SET next_run_at = ?, skipped_count = skipped_count + ?
+       WHERE id = ? AND next_run_at = ? AND paused_reason IS NULL`,
+      [nextRunAt.getTime(), skipped, subscriptionId, expectedNextRunAt.getTime()],
+    ).changes;
+    if (moved === 0) return false;
+    this.statements.run(
+      `INSERT INTO deliveries (id, subscription_id, team_id, channel_id, due_at, manual, state, not_before)
+       SELECT ?, id, team_id, channel_id, ?, 0, 'pending', ? FROM subscriptions WHERE id = ?
+       ON CONFLICT (subscription_id, due_at) DO NOTHING`,
+      [delivery.id, delivery.dueAt.getTime(), delivery.dueAt.getTime(), subscriptionId],
+    );
+    return true;
   }
 
   async addManualDelivery(delivery: { id: string; subscriptionId: string; dueAt: Date }): Promise<boolean> {
@@ -621,6 +677,7 @@ export class SqliteBotStore implements BotStore {
     leaseMs: number,
     limit: number,
     busyChannels: readonly string[],
+    aheadMs = 0,
   ): Promise<Delivery[]> {
     // One statement: SQLite runs it as one write, so two copies of the app never claim one row.
     // A channel takes one delivery at a time, in order, and none while another copy is posting
@@ -634,7 +691,7 @@ export class SqliteBotStore implements BotStore {
              SELECT d.id, d.not_before, d.due_at,
                ROW_NUMBER() OVER (PARTITION BY d.team_id, d.channel_id ORDER BY d.due_at, d.id) AS place
              FROM deliveries d
-             WHERE ((d.state = 'pending' AND d.not_before <= @now)
+             WHERE ((d.state = 'pending' AND d.not_before <= @ready)
                  OR (d.state = 'working' AND d.lease_until <= @now))
                AND d.channel_id NOT IN (SELECT value FROM json_each(@busy))
                AND NOT EXISTS (
@@ -653,6 +710,7 @@ export class SqliteBotStore implements BotStore {
           owner,
           until: now.getTime() + leaseMs,
           now: now.getTime(),
+          ready: now.getTime() + Math.max(0, aheadMs),
           busy: JSON.stringify(busyChannels),
           limit,
         },
@@ -679,6 +737,7 @@ export class SqliteBotStore implements BotStore {
     owner: string,
     frozen: string,
     itemKeys: readonly string[],
+    listings?: readonly (string | null)[],
   ): Promise<{ ok: true } | { ok: false; taken: string[]; lost: boolean }> {
     return this.db
       .transaction((): { ok: true } | { ok: false; taken: string[]; lost: boolean } => {
@@ -687,6 +746,10 @@ export class SqliteBotStore implements BotStore {
           [id, owner],
         );
         if (!row) return { ok: false, taken: [], lost: true };
+        if (itemKeys.length === 0) {
+          this.statements.run('UPDATE deliveries SET frozen = ? WHERE id = ?', [frozen, id]);
+          return { ok: true };
+        }
         const keys = JSON.stringify(itemKeys);
         const taken = this.statements
           .all<{ item_key: string }>(
@@ -697,9 +760,14 @@ export class SqliteBotStore implements BotStore {
           .map((item) => item.item_key);
         if (taken.length > 0) return { ok: false, taken, lost: false };
         this.statements.run(
-          `INSERT INTO delivered_items (subscription_id, item_key, delivery_id)
-           SELECT ?, value, ? FROM json_each(?) WHERE true ON CONFLICT DO NOTHING`,
-          [row.subscription_id, id, keys],
+          `INSERT INTO delivered_items (subscription_id, item_key, delivery_id, position, listing)
+           SELECT ?, json_extract(value, '$[0]'), ?, key, json_extract(value, '$[1]')
+           FROM json_each(?) WHERE true ON CONFLICT DO NOTHING`,
+          [
+            row.subscription_id,
+            id,
+            JSON.stringify(itemKeys.map((key, index) => [key, listings?.[index] ?? null])),
+          ],
         );
         this.statements.run('UPDATE deliveries SET frozen = ? WHERE id = ?', [frozen, id]);
         return { ok: true };
@@ -718,6 +786,10 @@ export class SqliteBotStore implements BotStore {
   }
 
   async recordPart(id: string, owner: string, part: number, ts: string): Promise<boolean> {
+    return this.recordPartNow(id, owner, part, ts);
+  }
+
+  private recordPartNow(id: string, owner: string, part: number, ts: string): boolean {
     // Appended only in its place: a part recorded twice (a late answer) changes nothing.
     return (
       this.statements.run(
@@ -742,6 +814,8 @@ export class SqliteBotStore implements BotStore {
   async finishDelivery(id: string, owner: string, finish: DeliveryFinish): Promise<boolean> {
     return this.db
       .transaction(() => {
+        if (finish.lastPart && !this.recordPartNow(id, owner, finish.lastPart.part, finish.lastPart.ts))
+          return false;
         const row = this.statements.get<{ subscription_id: string }>(
           `UPDATE deliveries SET state = ?, outcome = ?, lease_until = NULL, attempting_part = NULL
            WHERE id = ? AND lease_owner = ? AND state = 'working' RETURNING subscription_id`,
@@ -764,6 +838,60 @@ export class SqliteBotStore implements BotStore {
         return true;
       })
       .immediate();
+  }
+
+  async pruneDeliveries(before: Date): Promise<{ deliveries: number; items: number }> {
+    // Which deliveries may go: the same condition for both tables, so no item outlives its delivery.
+    const prunable = `SELECT d.id FROM deliveries d
+      WHERE d.state IN ('sent', 'empty', 'failed') AND d.due_at < @before
+        AND (d.state = 'failed' OR EXISTS (
+          SELECT 1 FROM deliveries n WHERE n.subscription_id = d.subscription_id
+            AND n.state IN ('sent', 'empty') AND n.due_at > d.due_at))`;
+    return this.db
+      .transaction(() => {
+        const items = this.statements.run(`DELETE FROM delivered_items WHERE delivery_id IN (${prunable})`, {
+          before: before.getTime(),
+        }).changes;
+        const deliveries = this.statements.run(`DELETE FROM deliveries WHERE id IN (${prunable})`, {
+          before: before.getTime(),
+        }).changes;
+        return { deliveries, items };
+      })
+      .immediate();
+  }
+
+  async deliveredItems(subscriptionId: string, itemKeys: readonly string[]): Promise<Set<string>> {
+    if (itemKeys.length === 0) return new Set();
+    return new Set(
+      this.statements
+        .all<{ item_key: string }>(
+          `SELECT item_key FROM delivered_items
+           WHERE subscription_id = ? AND item_key IN (SELECT value FROM json_each(?))`,
+          [subscriptionId, JSON.stringify(itemKeys)],
+        )
+        .map((row) => row.item_key),
+    );
+  }
+
+  async deliveryListing(
+    deliveryId: string,
+    offset: number,
+    limit: number,
+  ): Promise<{ total: number; items: string[] } | null> {
+    const known = this.statements.get<{ n: number }>(
+      `SELECT (SELECT count(*) FROM delivered_items WHERE delivery_id = d.id AND listing IS NOT NULL) AS n
+       FROM deliveries d WHERE d.id = ?`,
+      [deliveryId],
+    );
+    if (!known) return null;
+    const items = this.statements
+      .all<{ listing: string }>(
+        `SELECT listing FROM delivered_items WHERE delivery_id = ? AND listing IS NOT NULL
+         ORDER BY position LIMIT ? OFFSET ?`,
+        [deliveryId, Math.max(0, limit), Math.max(0, offset)],
+      )
+      .map((row) => row.listing);
+    return { total: known.n, items };
   }
 
   async close(): Promise<void> {

@@ -50,10 +50,22 @@ export interface Frozen {
   listed?: ListedTender[];
 }
 
-export type Built = { kind: 'post'; frozen: Frozen } | { kind: 'empty'; cursor: Frozen['cursor'] };
+export type Built =
+  | {
+      kind: 'post';
+      frozen: Frozen;
+      /** A line kept with each of `frozen.itemKeys` (by index): what "and N more" lists. */
+      listings?: (string | null)[];
+    }
+  | { kind: 'empty'; cursor: Frozen['cursor'] };
 
-/** At most this many tenders are read for one feed post (and listed behind its button). */
-export const FEED_READ_LIMIT = 500;
+/**
+ * At most this many new tenders are read for one feed post, all listed behind its button; when
+ * more were published the window is not moved, so the next post continues with the rest.
+ */
+export const FEED_READ_LIMIT = 5000;
+/** Tenders looked up at once among those the subscription already posted. */
+const DELIVERED_BATCH = 100;
 const DAY_MS = 86_400_000;
 
 export interface BuildInput {
@@ -68,6 +80,10 @@ export interface BuildInput {
    * Keyed by workspace and what is read.
    */
   shared?: Map<string, Promise<unknown>>;
+  /** Of these items, those the subscription already posted (skipped when reading a feed). */
+  delivered?: (itemKeys: string[]) => Promise<Set<string>>;
+  /** New tenders one feed post reads at most (FEED_READ_LIMIT). */
+  feedReadLimit?: number;
 }
 
 /** Builds what a delivery posts, from a fresh read of the service. */
@@ -234,13 +250,27 @@ function chunkLines(text: string): string[] {
 
 async function searchFeed(input: BuildInput, notes: PostNotes): Promise<Built> {
   const { client, subscription, delivery, now, exclude } = input;
+  const limit = Math.max(FEED_CARDS, input.feedReadLimit ?? FEED_READ_LIMIT);
   const target = SearchTarget.parse(JSON.parse(subscription.target));
   const previous = subscription.cursor ? SearchCursor.safeParse(JSON.parse(subscription.cursor)) : null;
   // From the end of the last window posted (never lost when periods are skipped) to now; windows
-  // overlap by the second the service rounds to, and each tender is posted once per subscription.
+  // overlap by the second the service rounds to, and each tender is posted once per subscription
+  // (those it already posted are skipped as they are read).
   const windowStart = previous?.success ? new Date(previous.data.windowEnd) : subscription.createdAt;
   const fresh: Tender[] = [];
-  let total = 0;
+  let continues = false;
+  const batch: Tender[] = [];
+  const take = async () => {
+    const posted = input.delivered
+      ? await input.delivered(batch.map((tender) => `tender:${tender.id}`))
+      : new Set<string>();
+    for (const tender of batch) {
+      if (posted.has(`tender:${tender.id}`)) continue;
+      if (fresh.length < limit) fresh.push(tender);
+      else continues = true;
+    }
+    batch.length = 0;
+  };
   for await (const tender of client.tenders.all({
     ...target.f,
     publishedFrom: windowStart.toISOString(),
@@ -248,18 +278,26 @@ async function searchFeed(input: BuildInput, notes: PostNotes): Promise<Built> {
     limit: 100,
   })) {
     if (exclude.has(`tender:${tender.id}`)) continue;
-    total++;
-    if (fresh.length < FEED_READ_LIMIT) fresh.push(tender);
-    else break;
+    batch.push(tender);
+    if (batch.length >= DELIVERED_BATCH) {
+      await take();
+      if (continues) break;
+    }
   }
-  const cursor = { json: JSON.stringify({ windowEnd: now.toISOString() }), at: now.toISOString() };
+  if (!continues) await take();
+  // More than one post reads: the window stays where it was, and the next post (skipping what
+  // this one posted) continues with the rest.
+  const cursor = continues
+    ? null
+    : { json: JSON.stringify({ windowEnd: now.toISOString() }), at: now.toISOString() };
   // A scheduled feed with nothing new stays quiet; "Send now" always answers.
   if (fresh.length === 0 && !delivery.manual) return { kind: 'empty', cursor };
   const since = formatLocal(windowStart, subscription.timeZone);
   const message = feedMessage({
     description: target.d,
     tenders: fresh.slice(0, FEED_CARDS),
-    total: fresh.length < FEED_READ_LIMIT ? fresh.length : total,
+    total: fresh.length,
+    continues,
     since,
     deliveryId: delivery.id,
     notes,
@@ -272,13 +310,18 @@ async function searchFeed(input: BuildInput, notes: PostNotes): Promise<Built> {
       itemKeys: fresh.map((tender) => `tender:${tender.id}`),
       cursor,
       skippedSaid: notes.skipped,
-      listed: fresh.slice(FEED_CARDS).map((tender) => ({
-        id: tender.id,
-        title: tender.title,
-        buyer: tender.buyer?.name ?? null,
-        deadline: tender.deadline,
-      })),
     },
+    // Every tender after the cards is listed behind "List them" (kept with its item, not in the post).
+    listings: fresh.map((tender, index) =>
+      index < FEED_CARDS
+        ? null
+        : JSON.stringify({
+            id: tender.id,
+            title: tender.title,
+            buyer: tender.buyer?.name ?? null,
+            deadline: tender.deadline,
+          } satisfies ListedTender),
+    ),
   };
 }
 

@@ -126,5 +126,20 @@ export function describeSchedule(schedule: Schedule): string {
 
 /** The day (`YYYY-MM-DD`) it is at `instant` in `timeZone`. */
 export function localDay(instant: Date, timeZone: string): string {
-  return format(new TZDate(instant.getTime(), knownTimeZone(timeZone)), 'yyyy-MM-dd');
+  // One formatter per zone (building one costs far more than using it; every post asks).
+  const zone = knownTimeZone(timeZone);
+  let formatter = DAY_FORMATTERS.get(zone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-CA', {
+      timeZone: zone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
+    if (DAY_FORMATTERS.size < 1000) DAY_FORMATTERS.set(zone, formatter);
+  }
+  const parts = Object.fromEntries(formatter.formatToParts(instant).map((part) => [part.type, part.value]));
+  return `${parts.year}-${parts.month}-${parts.day}`;
 }
+
+const DAY_FORMATTERS = new Map<string, Intl.DateTimeFormat>();

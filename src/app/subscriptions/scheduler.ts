@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { Message } from '../blocks/messages.ts';
 import type { WorkspaceClients } from '../services/workspace-clients.ts';
 import type { BotStore, Delivery, Subscription } from '../storage/bot-store.ts';
-import { type Built, buildDelivery, type Frozen } from './content.ts';
+import { type Built, buildDelivery, FEED_READ_LIMIT, type Frozen } from './content.ts';
 import { pausedNotice, subscriptionSummary } from './describe.ts';
 import { catchUp } from './schedule.ts';
 import { DELIVERY_EVENT_TYPE, findPostedPart } from './settle.ts';
@@ -26,12 +26,21 @@ export interface SchedulerOptions {
   leaseMs?: number;
   /** Time between two posts in one channel (Slack allows about one a second). */
   paceMs?: number;
-  /** Deliveries worked on at once. */
+  /** Deliveries worked on at once (on the timer most of them wait for their channel's next second). */
   concurrency?: number;
   /** How long after an unknown outcome the channel's history is read (Slack may still be storing it). */
   settleAfterMs?: number;
-  /** Without a timer (tests and benchmarks call runDue themselves); with one, how often it looks when idle. */
+  /**
+   * Without a timer (tests and benchmarks call runDue themselves); with one, how often it looks for
+   * due work when nothing else wakes it (250 ms by default in the app).
+   */
   pollMs?: number | null;
+  /** Tenders one feed post reads at most; the rest follow in the next post (never dropped). */
+  feedReadLimit?: number;
+  /** Finished deliveries are kept this long (90 days), then pruned with the items they posted. */
+  keepMs?: number;
+  /** How often this copy prunes (at most hourly). */
+  pruneEveryMs?: number;
 }
 
 /** What one pass did, and when the next is worth running. */
@@ -42,149 +51,298 @@ export interface PassResult {
   nextWakeAt: Date | null;
 }
 
+interface Tally {
+  posted: number;
+  finished: number;
+}
+
+/** On the timer, due work is planned, claimed and frozen this long before its time. */
+const PREPARE_AHEAD_MS = 1000;
+/** On the timer, deliveries finishing within this long share one claim. */
+const CLAIM_GATHER_MS = 10;
+
+export const KEEP_DELIVERIES_MS = 90 * 86_400_000;
+export const PRUNE_EVERY_MS = 3_600_000;
+
 /**
  * The scheduler in the app process: plans each subscription's due deliveries, claims them with a
  * lease, and posts each exactly once (see deliver()). Several copies on one store share the work.
+ *
+ * On its timer it is a pool: a delivery is claimed as soon as a slot frees (not batch by batch),
+ * including the next one of a channel that has just posted, whose content is then built and
+ * frozen while the channel waits for its next second; due work is planned a poll ahead and waits
+ * for its due time. So at a channel's slot only the post itself is left to do.
  */
 export class Scheduler {
   readonly owner: string;
+  /** Tenders one feed post reads at most (tests lower it). */
+  feedReadLimit: number;
   private readonly leaseMs: number;
   private readonly paceMs: number;
   private readonly concurrency: number;
   private readonly settleAfterMs: number;
+  private readonly keepMs: number;
+  private readonly pruneEveryMs: number;
+  /** On a timer: waits (real time) for a near slot instead of giving the delivery back. */
+  private readonly realTime: boolean;
+  private readonly pollMs: number;
   /** When each channel may next be posted to by this copy. */
   private readonly paceUntil = new Map<string, number>();
   private readonly working = new Set<string>();
-  private timer: NodeJS.Timeout | null = null;
+  private readonly inFlight = new Set<Promise<void>>();
+  private loopDone: Promise<void> | null = null;
   private running: Promise<void> | null = null;
   private stopped = true;
-  private wakeRequested = false;
+  private signalled = false;
+  private waiter: (() => void) | null = null;
+  private readonly sleepers = new Set<() => void>();
+  private planRequested = true;
+  private lastPrune = Number.NEGATIVE_INFINITY;
   private shared = new Map<string, Promise<unknown>>();
 
   constructor(private readonly options: SchedulerOptions) {
     this.owner = options.owner ?? `app-${randomUUID().slice(0, 8)}`;
     this.leaseMs = options.leaseMs ?? 60_000;
     this.paceMs = options.paceMs ?? 1000;
-    this.concurrency = options.concurrency ?? 32;
+    this.realTime = options.pollMs != null;
+    this.pollMs = options.pollMs ?? 0;
+    // Sleeping deliveries hold a slot each: enough for every channel of a busy workspace.
+    this.concurrency = options.concurrency ?? (this.realTime ? 256 : 32);
     this.settleAfterMs = options.settleAfterMs ?? 30_000;
+    this.feedReadLimit = options.feedReadLimit ?? FEED_READ_LIMIT;
+    this.keepMs = options.keepMs ?? KEEP_DELIVERIES_MS;
+    this.pruneEveryMs = options.pruneEveryMs ?? PRUNE_EVERY_MS;
   }
 
-  /** Starts the timer (when pollMs is set). */
+  /** Starts the timer's loop (when pollMs is set). */
   start(): void {
     this.stopped = false;
-    if (this.options.pollMs != null) this.schedule(0);
+    if (!this.realTime || this.loopDone) return;
+    this.loopDone = this.loop().finally(() => {
+      this.loopDone = null;
+    });
   }
 
-  /** Stops the timer and waits for the pass under way. */
+  /** Stops the loop; deliveries waiting for a slot are given back, those being posted finish. */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.signal();
+    for (const wakeUp of [...this.sleepers]) wakeUp();
+    await this.loopDone;
     await this.running;
   }
 
-  /** Something is due now ("Send now"): run a pass soon rather than at the next poll. */
+  /** Something is due now ("Send now"): look at once rather than at the next poll. */
   wake(): void {
-    if (this.stopped || this.options.pollMs == null) return;
-    if (this.running) {
-      this.wakeRequested = true;
-      return;
-    }
-    this.schedule(0);
+    if (this.stopped || !this.realTime) return;
+    this.planRequested = true;
+    this.signal();
   }
 
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.running = this.runDue()
-        .then((result) => {
-          const poll = this.options.pollMs ?? 1000;
-          const now = this.options.clock().getTime();
-          const wakeIn = result.nextWakeAt ? Math.max(0, result.nextWakeAt.getTime() - now) : poll;
-          this.running = null;
-          this.schedule(this.wakeRequested ? 0 : Math.min(poll, wakeIn));
-          this.wakeRequested = false;
-        })
-        .catch((error: unknown) => {
-          this.running = null;
-          this.options.logger.error({ err: error }, 'scheduler pass failed');
-          this.schedule(this.options.pollMs ?? 1000);
-        });
-    }, delayMs);
-    this.timer.unref?.();
+  private signal(): void {
+    const waiter = this.waiter;
+    this.waiter = null;
+    if (waiter) waiter();
+    else this.signalled = true;
+  }
+
+  /** Resolves on a signal (a delivery finished, a wake: true) or after `ms` (false). */
+  private nextEvent(ms: number): Promise<boolean> {
+    if (this.signalled) {
+      this.signalled = false;
+      return Promise.resolve(true);
+    }
+    return new Promise((resolve) => {
+      const done = (signalled: boolean) => {
+        clearTimeout(timer);
+        this.waiter = null;
+        resolve(signalled);
+      };
+      const timer = setTimeout(() => done(false), ms);
+      timer.unref?.();
+      this.waiter = () => done(true);
+    });
+  }
+
+  /** Real-time wait; true when it slept its time, false when the scheduler stopped meanwhile. */
+  private sleep(ms: number): Promise<boolean> {
+    if (this.stopped) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const done = (slept: boolean) => {
+        clearTimeout(timer);
+        this.sleepers.delete(early);
+        resolve(slept);
+      };
+      const early = () => done(false);
+      const timer = setTimeout(() => done(true), Math.max(0, ms));
+      this.sleepers.add(early);
+    });
+  }
+
+  /** The timer's loop: plans every poll (or wake), claims whenever a slot is free. */
+  private async loop(): Promise<void> {
+    const { clock, logger } = this.options;
+    const tally: Tally = { posted: 0, finished: 0 };
+    let lastPlan = Number.NEGATIVE_INFINITY;
+    let sharedSince = Date.now();
+    while (!this.stopped) {
+      try {
+        const now = clock();
+        if (this.planRequested || now.getTime() - lastPlan >= this.pollMs) {
+          this.planRequested = false;
+          lastPlan = now.getTime();
+          // Ahead of time: what falls due within the next second is planned, claimed and frozen
+          // now, and posted at its due time.
+          await this.plan(new Date(now.getTime() + PREPARE_AHEAD_MS));
+          await this.maybePrune(now);
+        }
+        // Reads of a bid are shared while a burst lasts, at most a few seconds.
+        if (this.inFlight.size === 0 || Date.now() - sharedSince > 5000) {
+          this.shared = new Map();
+          sharedSince = Date.now();
+        }
+        await this.fill(tally, PREPARE_AHEAD_MS, this.paceMs);
+      } catch (error) {
+        logger.error({ err: error }, 'scheduler pass failed');
+      }
+      if (await this.nextEvent(this.pollMs)) {
+        // Woken by a delivery finishing: the others finishing about now share one claim.
+        await new Promise((resolve) => setTimeout(resolve, CLAIM_GATHER_MS));
+      }
+    }
+    await Promise.all(this.inFlight);
   }
 
   /**
-   * One pass at the clock's now: plans what is due, then posts whatever may be posted now, at most
-   * one post per channel (the next waits for the channel's pace).
+   * One pass at the clock's now (tests and tools without the timer): plans what is due, then posts
+   * whatever may be posted now, at most one post per channel (the next waits for the channel's pace).
    */
   async runDue(): Promise<PassResult> {
-    const { store, clock } = this.options;
-    await this.plan(clock());
-    // One pass reads each bid once, however many channels follow it (dropped after the pass).
-    this.shared = new Map();
-    let posted = 0;
-    let finished = 0;
-    for (;;) {
-      const now = clock();
-      const busy = [...this.working];
-      for (const [channel, until] of this.paceUntil) {
-        if (until > now.getTime()) busy.push(channel);
-        else this.paceUntil.delete(channel);
+    const { clock } = this.options;
+    const tally: Tally = { posted: 0, finished: 0 };
+    const pass = async () => {
+      await this.plan(clock());
+      await this.maybePrune(clock());
+      // One pass reads each bid once, however many channels follow it (dropped after the pass).
+      this.shared = new Map();
+      for (;;) {
+        await this.fill(tally, 0, 0);
+        if (this.inFlight.size === 0) break;
+        // Claims again as soon as any delivery finishes.
+        await Promise.race(this.inFlight);
       }
-      const claimed = await store.claimDeliveries(this.owner, now, this.leaseMs, this.concurrency, busy);
-      if (claimed.length === 0) break;
-      const outcomes = await Promise.all(
-        claimed.map(async (delivery) => {
-          this.working.add(delivery.channelId);
-          try {
-            return await this.deliver(delivery);
-          } catch (error) {
-            this.options.logger.error(
-              { err: error, deliveryId: delivery.id },
-              'delivery failed unexpectedly',
-            );
-            await store
-              .releaseDelivery(delivery.id, this.owner, new Date(clock().getTime() + 60_000), true)
-              .catch(() => undefined);
-            return { posted: 0, finished: false };
-          } finally {
-            this.working.delete(delivery.channelId);
-          }
-        }),
-      );
-      for (const outcome of outcomes) {
-        posted += outcome.posted;
-        if (outcome.finished) finished++;
-      }
+    };
+    this.running = pass();
+    try {
+      await this.running;
+    } finally {
+      this.running = null;
     }
     const paced = [...this.paceUntil.values()].filter((until) => until > clock().getTime());
     return {
-      posted,
-      finished,
+      posted: tally.posted,
+      finished: tally.finished,
       nextWakeAt: paced.length > 0 ? new Date(Math.min(...paced)) : null,
     };
+  }
+
+  /**
+   * Claims what may be worked on into the free slots and starts each. `aheadMs`: pending
+   * deliveries due that much ahead are claimed too (they wait for their time); `prefetchMs`: a
+   * channel whose next slot is that near is not left out (its next post is built meanwhile).
+   */
+  private async fill(tally: Tally, aheadMs: number, prefetchMs: number): Promise<void> {
+    const { store, clock, logger } = this.options;
+    const free = this.concurrency - this.inFlight.size;
+    if (free <= 0) return;
+    const now = clock();
+    const busy = [...this.working];
+    for (const [channel, until] of this.paceUntil) {
+      if (until > now.getTime() + prefetchMs) busy.push(channel);
+      else if (until <= now.getTime()) this.paceUntil.delete(channel);
+    }
+    const claimed = await store.claimDeliveries(this.owner, now, this.leaseMs, free, busy, aheadMs);
+    for (const delivery of claimed) {
+      this.working.add(delivery.channelId);
+      const task: Promise<void> = this.deliver(delivery)
+        .then(
+          (outcome) => {
+            tally.posted += outcome.posted;
+            if (outcome.finished) tally.finished++;
+          },
+          async (error: unknown) => {
+            logger.error({ err: error, deliveryId: delivery.id }, 'delivery failed unexpectedly');
+            await store
+              .releaseDelivery(delivery.id, this.owner, new Date(clock().getTime() + 60_000), true)
+              .catch(() => undefined);
+          },
+        )
+        .finally(() => {
+          this.working.delete(delivery.channelId);
+          this.inFlight.delete(task);
+          this.signal();
+        });
+      this.inFlight.add(task);
+    }
+  }
+
+  /** Prunes finished deliveries older than keepMs, at most once per pruneEveryMs per copy. */
+  private async maybePrune(now: Date): Promise<void> {
+    if (now.getTime() - this.lastPrune < this.pruneEveryMs) return;
+    this.lastPrune = now.getTime();
+    const pruned = await this.options.store.pruneDeliveries(new Date(now.getTime() - this.keepMs));
+    if (pruned.deliveries > 0 || pruned.items > 0)
+      this.options.logger.info(pruned, 'pruned deliveries older than the keeping time');
+  }
+
+  /**
+   * Waits for the delivery's due time and its channel's next slot when they are near (on the
+   * timer), else gives the delivery back until then (its frozen content kept); false when given back.
+   */
+  private async waitForSlot(delivery: Delivery, keepAttempt: boolean): Promise<boolean> {
+    const { store, clock } = this.options;
+    for (;;) {
+      const now = clock().getTime();
+      const slot = Math.max(delivery.dueAt.getTime(), this.paceUntil.get(delivery.channelId) ?? 0);
+      if (slot <= now) return true;
+      if (
+        this.realTime &&
+        !this.stopped &&
+        slot - now <= Math.max(this.paceMs, PREPARE_AHEAD_MS) + this.pollMs
+      ) {
+        if (await this.sleep(slot - now)) continue;
+      }
+      await store.releaseDelivery(delivery.id, this.owner, new Date(slot), keepAttempt);
+      return false;
+    }
   }
 
   /** Plans one delivery for each due subscription (after downtime: the latest period, the rest skipped). */
   async plan(now: Date): Promise<number> {
     const { store } = this.options;
     let planned = 0;
+    // Subscriptions on one schedule (cadence, time, zone, next run) share one computation.
+    const computed = new Map<string, ReturnType<typeof catchUp>>();
     for (let round = 0; round < 100; round++) {
       const due = await store.dueSubscriptions(now, 500);
       if (due.length === 0) break;
-      for (const subscription of due) {
-        const { dueAt, skipped, nextRunAt } = catchUp(subscription, subscription.nextRunAt, now);
-        if (
-          await store.planDelivery(subscription.id, subscription.nextRunAt, nextRunAt, skipped, {
-            id: randomUUID(),
-            dueAt,
-          })
-        )
-          planned++;
-      }
+      const plans = due.map((subscription) => {
+        const key = `${subscription.cadence}|${subscription.localTime}|${subscription.timeZone}|${subscription.nextRunAt.getTime()}`;
+        let next = computed.get(key);
+        if (!next) {
+          next = catchUp(subscription, subscription.nextRunAt, now);
+          computed.set(key, next);
+        }
+        return {
+          subscriptionId: subscription.id,
+          expectedNextRunAt: subscription.nextRunAt,
+          nextRunAt: next.nextRunAt,
+          skipped: next.skipped,
+          delivery: { id: randomUUID(), dueAt: next.dueAt },
+        };
+      });
+      // One transaction for the round: each subscription still moves (and plans) only once.
+      planned += await store.planDeliveries(plans);
     }
     return planned;
   }
@@ -198,7 +356,7 @@ export class Scheduler {
    *    channel's recent history before it is ever posted again.
    */
   private async deliver(delivery: Delivery): Promise<{ posted: number; finished: boolean }> {
-    const { store, clock, logger } = this.options;
+    const { store, logger } = this.options;
     const subscription = await store.getSubscription(delivery.teamId, delivery.subscriptionId);
     if (!subscription || subscription.pausedReason) {
       await store.finishDelivery(delivery.id, this.owner, {
@@ -239,28 +397,33 @@ export class Scheduler {
     }
 
     let postedNow = 0;
+    const finish = {
+      state: 'sent' as const,
+      outcome: null,
+      ...(frozen.cursor ? { cursor: { json: frozen.cursor.json, at: new Date(frozen.cursor.at) } } : {}),
+      skippedSaid: frozen.skippedSaid,
+    };
     for (let part = posted.length; part < frozen.parts.length; part++) {
-      const now = clock();
-      if (postedNow > 0) {
-        // The next part waits for the channel's pace; the delivery is given back until then.
-        await store.releaseDelivery(delivery.id, this.owner, new Date(now.getTime() + this.paceMs), false);
-        return { posted: postedNow, finished: false };
-      }
+      // Each part waits for the channel's pace (and the first for the due time): only the post
+      // itself is left for the slot. Far off, the delivery is given back until then.
+      if (!(await this.waitForSlot(delivery, false))) return { posted: postedNow, finished: false };
       const outcome = await this.postPart(delivery, subscription, frozen.parts[part] as Message, part);
       if (outcome === 'stop') return { posted: postedNow, finished: false };
-      if (!(await store.recordPart(delivery.id, this.owner, part, outcome))) {
+      const last = part === frozen.parts.length - 1;
+      // The last part is recorded and the delivery finished in one step.
+      const recorded = last
+        ? await store.finishDelivery(delivery.id, this.owner, { ...finish, lastPart: { part, ts: outcome } })
+        : await store.recordPart(delivery.id, this.owner, part, outcome);
+      if (!recorded) {
         // Another copy took the delivery over meanwhile (it settles from history): not ours to record.
         logger.warn({ deliveryId: delivery.id, part }, 'lease lost before the post was recorded');
         return { posted: postedNow + 1, finished: false };
       }
       postedNow++;
+      if (last) return { posted: postedNow, finished: true };
     }
-    const finishedNow = await store.finishDelivery(delivery.id, this.owner, {
-      state: 'sent',
-      outcome: null,
-      ...(frozen.cursor ? { cursor: { json: frozen.cursor.json, at: new Date(frozen.cursor.at) } } : {}),
-      skippedSaid: frozen.skippedSaid,
-    });
+    // Every part was already posted (settled from history): finished now.
+    const finishedNow = await store.finishDelivery(delivery.id, this.owner, finish);
     return { posted: postedNow, finished: finishedNow };
   }
 
@@ -279,6 +442,8 @@ export class Scheduler {
           now: clock(),
           exclude,
           shared: this.shared,
+          delivered: (keys) => store.deliveredItems(subscription.id, keys),
+          feedReadLimit: this.feedReadLimit,
         });
       } catch (error) {
         // Backoff doubles from a minute to half an hour; the delivery waits, it is not dropped.
@@ -296,6 +461,7 @@ export class Scheduler {
         this.owner,
         JSON.stringify(built.frozen),
         built.frozen.itemKeys,
+        built.listings,
       );
       if (frozen.ok) return built;
       if (frozen.lost) return 'retry';
