@@ -341,4 +341,153 @@ export function botStoreContract(open: (name: string) => BotStore | Promise<BotS
     await one.close();
     await two.close();
   });
+
+  it('plans a round of subscriptions in one step, each still once', async () => {
+    const one = await open('plan-round');
+    const two = await open('plan-round');
+    await one.createSubscription(subscription('s-1'));
+    await one.createSubscription(subscription('s-2', 'C2'));
+    const plan = (id: string, delivery: string) => ({
+      subscriptionId: id,
+      expectedNextRunAt: at,
+      nextRunAt: later(3_600_000),
+      skipped: 0,
+      delivery: { id: delivery, dueAt: at },
+    });
+    // Another copy planned s-2 first: only s-1 is planned by this round.
+    expect(await two.planDelivery('s-2', at, later(3_600_000), 0, { id: 'd-other', dueAt: at })).toBe(true);
+    expect(await one.planDeliveries([plan('s-1', 'd-1'), plan('s-2', 'd-2')])).toBe(1);
+    expect((await one.subscriptionDeliveries('s-2')).map((each) => each.id)).toEqual(['d-other']);
+    expect((await one.subscriptionDeliveries('s-1')).map((each) => each.id)).toEqual(['d-1']);
+    expect(await one.planDeliveries([])).toBe(0);
+    await one.close();
+    await two.close();
+  });
+
+  it('claims a pending delivery ahead of its time when asked, but never a lease before it ends', async () => {
+    const store = await open('claim-ahead');
+    await store.createSubscription(subscription('s-1'));
+    await store.createSubscription(subscription('s-2', 'C2'));
+    await store.addManualDelivery({ id: 'd-1', subscriptionId: 's-1', dueAt: later(900) });
+    await store.addManualDelivery({ id: 'd-2', subscriptionId: 's-2', dueAt: at });
+    expect(await store.claimDeliveries('A', at, 60_000, 10, ['C2'], 0)).toEqual([]);
+    expect((await store.claimDeliveries('A', at, 60_000, 10, ['C2'], 1000)).map((each) => each.id)).toEqual([
+      'd-1',
+    ]);
+    expect((await store.claimDeliveries('B', at, 60_000, 10, [], 1000)).map((each) => each.id)).toEqual([
+      'd-2',
+    ]);
+    // B's lease on d-2 ends at +60 s: a second ahead is not enough to take it over.
+    expect(await store.claimDeliveries('A', later(59_500), 60_000, 10, [], 1000)).toEqual([]);
+    // At +60 s both leases have ended: both are claimed again.
+    expect(
+      (await store.claimDeliveries('A', later(60_000), 60_000, 10, [], 1000)).map((each) => each.id).sort(),
+    ).toEqual(['d-1', 'd-2']);
+    await store.close();
+  });
+
+  it('records the last part and finishes in one step, only in its place and only for the owner', async () => {
+    const store = await open('finish-last');
+    await store.createSubscription(subscription('s-1'));
+    await store.addManualDelivery({ id: 'd-1', subscriptionId: 's-1', dueAt: at });
+    await store.claimDeliveries('A', at, 60_000, 10, []);
+    await store.freezeDelivery('d-1', 'A', '{}', []);
+    const cursor = { json: '{"w":1}', at };
+    expect(
+      await store.finishDelivery('d-1', 'A', {
+        state: 'sent',
+        outcome: null,
+        lastPart: { part: 1, ts: '9.9' },
+      }),
+    ).toBe(false);
+    expect(
+      await store.finishDelivery('d-1', 'B', {
+        state: 'sent',
+        outcome: null,
+        lastPart: { part: 0, ts: '9.9' },
+      }),
+    ).toBe(false);
+    expect(await store.getDelivery('d-1')).toMatchObject({ state: 'working', postedTs: [] });
+    expect(
+      await store.finishDelivery('d-1', 'A', {
+        state: 'sent',
+        outcome: null,
+        cursor,
+        lastPart: { part: 0, ts: '1.000001' },
+      }),
+    ).toBe(true);
+    expect(await store.getDelivery('d-1')).toMatchObject({ state: 'sent', postedTs: ['1.000001'] });
+    expect((await store.getSubscription('T1', 's-1'))?.cursor).toBe('{"w":1}');
+    await store.close();
+  });
+
+  it("keeps a feed delivery's listing in order, pages it, and tells which items a subscription posted", async () => {
+    const store = await open('listing');
+    await store.createSubscription(subscription('s-1'));
+    await store.createSubscription(subscription('s-2', 'C2'));
+    await store.addManualDelivery({ id: 'd-1', subscriptionId: 's-1', dueAt: at });
+    await store.claimDeliveries('A', at, 60_000, 10, []);
+    const keys = Array.from({ length: 30 }, (_, index) => `tender:${String(index).padStart(2, '0')}`);
+    // Listed in the order given (not the keys' order): the first two are cards, not listed.
+    const order = [...keys].reverse();
+    expect(
+      await store.freezeDelivery(
+        'd-1',
+        'A',
+        '{}',
+        order,
+        order.map((key, index) => (index < 2 ? null : JSON.stringify({ key }))),
+      ),
+    ).toEqual({ ok: true });
+    const first = await store.deliveryListing('d-1', 0, 20);
+    expect(first?.total).toBe(28);
+    expect(first?.items.map((line) => JSON.parse(line).key)).toEqual(order.slice(2, 22));
+    const last = await store.deliveryListing('d-1', 20, 20);
+    expect(last?.items.map((line) => JSON.parse(line).key)).toEqual(order.slice(22));
+    expect(await store.deliveryListing('d-unknown', 0, 20)).toBeNull();
+    expect(await store.deliveredItems('s-1', ['tender:00', 'tender:29', 'tender:99'])).toEqual(
+      new Set(['tender:00', 'tender:29']),
+    );
+    expect(await store.deliveredItems('s-2', ['tender:00'])).toEqual(new Set());
+    expect(await store.deliveredItems('s-1', [])).toEqual(new Set());
+    await store.close();
+  });
+
+  it("prunes finished deliveries older than the given time with their items, keeping each subscription's last and what is open", async () => {
+    const store = await open('pruning');
+    await store.createSubscription(subscription('s-1'));
+    await store.createSubscription(subscription('s-2', 'C2'));
+    const day = 86_400_000;
+    const deliver = async (
+      id: string,
+      subscriptionId: string,
+      dueAt: Date,
+      state: 'sent' | 'empty' | 'failed' | null,
+      items: string[],
+    ) => {
+      await store.addManualDelivery({ id, subscriptionId, dueAt });
+      if (state === null) return;
+      const [claimed] = await store.claimDeliveries('A', dueAt, 60_000, 10, []);
+      expect(claimed?.id).toBe(id);
+      await store.freezeDelivery(id, 'A', '{}', items);
+      await store.finishDelivery(id, 'A', { state, outcome: null });
+    };
+    await deliver('d-old', 's-1', later(0), 'sent', ['tender:a']);
+    await deliver('d-old-empty', 's-1', later(day), 'empty', []);
+    await deliver('d-old-failed', 's-1', later(2 * day), 'failed', ['tender:f']);
+    await deliver('d-new', 's-1', later(100 * day), 'sent', ['tender:b']);
+    // s-2 posted once, long ago, and never since: its last post (and items) stay.
+    await deliver('d-lone', 's-2', later(0), 'sent', ['tender:c']);
+    // Still to post, however old: never pruned.
+    await deliver('d-open', 's-2', later(3 * day), null, []);
+    const before = later(95 * day);
+    expect(await store.pruneDeliveries(before)).toEqual({ deliveries: 3, items: 1 });
+    for (const gone of ['d-old', 'd-old-empty', 'd-old-failed'])
+      expect(await store.getDelivery(gone)).toBeNull();
+    for (const kept of ['d-new', 'd-lone', 'd-open']) expect(await store.getDelivery(kept)).not.toBeNull();
+    expect(await store.deliveredItems('s-1', ['tender:a', 'tender:b'])).toEqual(new Set(['tender:b']));
+    expect(await store.deliveredItems('s-2', ['tender:c'])).toEqual(new Set(['tender:c']));
+    expect(await store.pruneDeliveries(before)).toEqual({ deliveries: 0, items: 0 });
+    await store.close();
+  });
 }
