@@ -17,6 +17,7 @@ import {
   type FaultMatch,
   type RecordedCall,
   type SentRequest,
+  SLACKBOT_USER_ID,
 } from './types.ts';
 import { parseArgs, webApi } from './web-api.ts';
 import { Workspace } from './workspace.ts';
@@ -247,6 +248,25 @@ export class FakeSlack {
    */
   postEphemeralAsApp(userId: string, channel: string, text: string, blocks: Blocks): FakeMessage {
     return this.workspace.postMessage(channel, text, blocks, userId, null);
+  }
+
+  /**
+   * What Slack itself says to one person in a channel (as Slackbot, only visible to them): the
+   * refusal of a command no app has, or a command's failure. The app never hears of it.
+   */
+  postAsSlackbot(userId: string, channel: string, text: string): FakeMessage {
+    this.workspace.user(userId);
+    const message = this.workspace.postMessage(channel, text, [], userId, null);
+    message.authorId = SLACKBOT_USER_ID;
+    return message;
+  }
+
+  /**
+   * A message from the app that Slack makes of its answer to a command (the HTTP response body):
+   * for `userId` alone, or for everyone when `ephemeralTo` is null.
+   */
+  postAsApp(channel: string, text: string, blocks: Blocks, ephemeralTo: string | null): FakeMessage {
+    return this.workspace.postMessage(channel, text, blocks, ephemeralTo, null);
   }
 
   /**

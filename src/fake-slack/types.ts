@@ -132,6 +132,8 @@ export interface FaultMatch {
 
 /** The bot's own user id in the fake workspace. */
 export const BOT_USER_ID = 'U0BOT';
+/** Slackbot, who answers for Slack itself (an unknown command, a command that failed); Slack's own id. */
+export const SLACKBOT_USER_ID = 'USLACKBOT';
 
 export const DEFAULT_USERS: FakeUser[] = [
   { id: 'U0ADMIN', name: 'ada', realName: 'Ada Admin', isAdmin: true },

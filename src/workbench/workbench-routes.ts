@@ -3,7 +3,14 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
-import type { ExtraRoute, FakeMessage, FakeSlack } from '../fake-slack/fake-slack.ts';
+import {
+  type AppAnswer,
+  BOT_USER_ID,
+  type ExtraRoute,
+  type FakeMessage,
+  type FakeSlack,
+  SLACKBOT_USER_ID,
+} from '../fake-slack/fake-slack.ts';
 import { typedText } from '../fake-slack/links.ts';
 
 const PUBLIC_DIR = join(import.meta.dirname, 'public');
@@ -22,17 +29,59 @@ const DEFAULT_SHORTCUTS: Shortcut[] = [
   { name: 'Comment on a tender', type: 'message', callback_id: 'reach/comment_on_message' },
 ];
 
+/** Tenderbot's own command, when a manifest names none. */
+const DEFAULT_COMMANDS = ['/tender'];
+
 /**
- * What Slack takes from the app's manifest: its shortcuts and unfurl domains, so the workbench
- * offers what a workspace with the app installed would.
+ * What Slack takes from the app's manifest: its slash commands, shortcuts and unfurl domains, so
+ * the workbench offers what a workspace with the app installed would.
  */
-export function manifestFeatures(path = MANIFEST): { shortcuts: Shortcut[]; unfurlDomains: string[] } {
+export function manifestFeatures(path = MANIFEST): {
+  commands: string[];
+  shortcuts: Shortcut[];
+  unfurlDomains: string[];
+} {
   const features = existsSync(path)
     ? ((parse(readFileSync(path, 'utf8')) as { features?: Record<string, unknown> } | null)?.features ?? {})
     : {};
   const shortcuts = Array.isArray(features.shortcuts) ? (features.shortcuts as Shortcut[]) : [];
   const domains = Array.isArray(features.unfurl_domains) ? (features.unfurl_domains as string[]) : [];
-  return { shortcuts: shortcuts.length > 0 ? shortcuts : DEFAULT_SHORTCUTS, unfurlDomains: domains };
+  const commands = Array.isArray(features.slash_commands)
+    ? (features.slash_commands as { command?: unknown }[])
+        .map((entry) => (typeof entry.command === 'string' ? entry.command.toLowerCase() : ''))
+        .filter((command) => command.startsWith('/'))
+    : [];
+  return {
+    commands: commands.length > 0 ? commands : DEFAULT_COMMANDS,
+    shortcuts: shortcuts.length > 0 ? shortcuts : DEFAULT_SHORTCUTS,
+    unfurlDomains: domains,
+  };
+}
+
+/**
+ * What Slack does with a line typed as a slash command: the name of a command an app registered
+ * is matched whatever its letter case (Slack's command names are lower case; a phone's capital
+ * `/Tender` reaches the app as `/tender`), and any other name is refused by Slack itself, which
+ * never sends it to an app.
+ */
+export function slashCommandOf(
+  typed: string,
+  registered: readonly string[],
+): { command: string; text: string } | { unknown: string } {
+  const match = /^(\S+)\s*([\s\S]*)$/.exec(typed.trim());
+  const name = match?.[1] ?? typed.trim();
+  const text = match?.[2] ?? '';
+  const command = name.toLowerCase();
+  return registered.includes(command) ? { command, text } : { unknown: name };
+}
+
+/** Slackbot's answer to a command no app in the workspace has (Slack's own words, in short). */
+export function unknownCommandSentence(name: string): string {
+  return (
+    `\`${name}\` is not a valid command. In Slack, all messages that start with the “/” character ` +
+    'are interpreted as commands. If you are trying to send a message that starts with a “/” ' +
+    'character, try adding a space before it.'
+  );
 }
 const STATIC_FILES: Record<string, { file: string; contentType: string }> = {
   '/': { file: 'index.html', contentType: 'text/html; charset=utf-8' },
@@ -92,9 +141,18 @@ export function addWorkbenchRoutes(
           if (!canSee(slack, userId, channel)) return json(400, { error: 'unknown channel' });
           const text = (input.text ?? '').trim();
           if (text.startsWith('/')) {
-            const [command = '', ...rest] = text.split(' ');
-            const answer = await slack.slashCommand(userId, channel, command, rest.join(' '));
-            return json(200, { status: answer.status, text: answer.json?.text ?? null });
+            const typed = slashCommandOf(text, features.commands);
+            if ('unknown' in typed) {
+              // Slack answers this itself, to the person alone; the app never hears of it.
+              slack.postAsSlackbot(userId, channel, unknownCommandSentence(typed.unknown));
+              return json(200, { status: 200, refused: true });
+            }
+            // An app that cannot be reached is Slack's "dispatch_failed", said to the person.
+            const answer = await slack
+              .slashCommand(userId, channel, typed.command, typed.text)
+              .catch((): AppAnswer => ({ status: 0, text: '', json: null }));
+            showCommandAnswer(slack, userId, channel, typed.command, answer);
+            return json(200, { status: answer.status });
           }
           if (slack.isArchived(channel)) return json(409, { error: 'This channel is archived.' });
           // The events it causes (a DM, a link) reach the app in the background, as in Slack.
@@ -195,6 +253,37 @@ export function addWorkbenchRoutes(
   slack.addRoute(route);
 }
 
+/**
+ * What Slack shows for the app's answer to a command itself (the HTTP response, not the
+ * response_url): a body with text or blocks becomes a message (ephemeral unless `in_channel`),
+ * an empty one nothing, and a failure Slackbot's "failed with the error" line to the person.
+ */
+function showCommandAnswer(
+  slack: FakeSlack,
+  userId: string,
+  channel: string,
+  command: string,
+  answer: AppAnswer,
+): void {
+  if (answer.status !== 200) {
+    const error = answer.status === 404 ? 'operation_timeout' : 'dispatch_failed';
+    slack.postAsSlackbot(userId, channel, `\`${command}\` failed with the error "${error}"`);
+    return;
+  }
+  const body = answer.json;
+  if (body && typeof body === 'object' && (body.text || body.blocks)) {
+    const inChannel = body.response_type === 'in_channel';
+    slack.postAsApp(
+      channel,
+      String(body.text ?? ''),
+      Array.isArray(body.blocks) ? body.blocks : [],
+      inChannel ? null : userId,
+    );
+  } else if (!body && answer.text.trim()) {
+    slack.postAsApp(channel, answer.text, [], userId);
+  }
+}
+
 /** Channels a person can open: the workspace's, and their own direct messages with the app. */
 function canSee(slack: FakeSlack, userId: string, channel: string): boolean {
   return slack.channels.some((item) => item.id === channel) || channel === slack.dmOf(userId);
@@ -228,7 +317,8 @@ function pageMessage(message: FakeMessage, names: Map<string, string>) {
 /** The workspace as one person sees it: channels, the messages they may see, their open modal and Home tab. */
 function stateFor(slack: FakeSlack, userId: string, channel: string, features: { shortcuts: Shortcut[] }) {
   const names = new Map(slack.users.map((user) => [user.id, user.realName]));
-  names.set('U0BOT', 'Tenderbot');
+  names.set(BOT_USER_ID, 'Tenderbot');
+  names.set(SLACKBOT_USER_ID, 'Slackbot');
   const dm = slack.dmOf(userId);
   return {
     me: slack.user(userId),

@@ -1,10 +1,15 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WebClient } from '@slack/web-api';
 import type { Browser, Page } from 'playwright-core';
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeSlack } from '../../src/fake-slack/fake-slack.ts';
-import { addWorkbenchRoutes } from '../../src/workbench/workbench-routes.ts';
+import {
+  addWorkbenchRoutes,
+  manifestFeatures,
+  slashCommandOf,
+} from '../../src/workbench/workbench-routes.ts';
 import { StandInApp } from '../fake-slack/stand-in-app.ts';
 import { ARTIFACTS_DIR, launchChromium } from '../support/browser.ts';
 
@@ -516,3 +521,109 @@ describe('the page, as a person uses it', () => {
     expect(problems).toEqual([]);
   });
 });
+
+describe('slash commands typed in the page, as Slack takes them', () => {
+  const sentCommand = () => new URLSearchParams(slack.lastSent?.body.toString('utf8') ?? '');
+
+  it('refuses a command no app has, as Slackbot to the person alone, and never tells the app', async () => {
+    const answer = await fromPage('/workbench/command', {
+      channel: 'C0BIDS',
+      text: '/tendr search cleaning',
+    });
+    expect(answer.status).toBe(200);
+    expect(app.received).toEqual([]);
+    const refusal = slack.messagesIn('C0BIDS', 'U0MEMBER').at(-1);
+    expect(refusal?.authorId).toBe('USLACKBOT');
+    expect(refusal?.ephemeralTo).toBe('U0MEMBER');
+    expect(refusal?.text).toContain('`/tendr` is not a valid command');
+    expect(slack.messagesIn('C0BIDS', 'U0ADMIN')).not.toContain(refusal);
+    const state = await stateOf('U0MEMBER', 'C0BIDS');
+    const shown = state.messages.find((message: { ts: string }) => message.ts === refusal?.ts);
+    expect(shown).toMatchObject({ authorName: 'Slackbot', ephemeral: true });
+  });
+
+  it('sends the app’s command whatever its letter case, as the lower-case name it registered', async () => {
+    await fromPage('/workbench/command', { channel: 'C0BIDS', text: '/Tender   help me' });
+    expect(app.received).toHaveLength(1);
+    expect(sentCommand().get('command')).toBe('/tender');
+    expect(sentCommand().get('text')).toBe('help me');
+    await fromPage('/workbench/command', { channel: 'C0BIDS', text: '/TENDER' });
+    expect(sentCommand().get('command')).toBe('/tender');
+    expect(sentCommand().get('text')).toBe('');
+  });
+
+  it('shows the app’s own answer to a command (its HTTP response) as Slack does', async () => {
+    app.answer = () => ({ text: 'Only you see this' });
+    await fromPage('/workbench/command', { channel: 'C0BIDS', text: '/tender help' });
+    const own = slack.messagesIn('C0BIDS', 'U0MEMBER').at(-1);
+    expect(own).toMatchObject({ authorId: 'U0BOT', text: 'Only you see this', ephemeralTo: 'U0MEMBER' });
+    app.answer = () => ({ response_type: 'in_channel', text: 'Everyone sees this' });
+    await fromPage('/workbench/command', { channel: 'C0BIDS', text: '/tender help' });
+    expect(slack.messagesIn('C0BIDS', 'U0ADMIN').at(-1)?.text).toBe('Everyone sees this');
+  });
+
+  it('says a command failed, as Slackbot, when the app cannot be reached', async () => {
+    const away = new FakeSlack({ signingSecret: 's', botToken: 'xoxb-x', appUrl: 'http://127.0.0.1:9/none' });
+    addWorkbenchRoutes(away, { postsPerSecondPerChannel: 0 });
+    await away.start(0);
+    try {
+      const awayOrigin = away.apiUrl.replace(/\/api\/$/, '');
+      const response = await request(`${awayOrigin}/workbench/command`, {
+        method: 'POST',
+        headers: { origin: awayOrigin, 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' },
+        body: JSON.stringify({ user: 'U0MEMBER', channel: 'C0BIDS', text: '/tender search cleaning' }),
+      });
+      expect(response.statusCode).toBe(200);
+      await response.body.dump();
+      const said = away.messagesIn('C0BIDS', 'U0MEMBER').at(-1);
+      expect(said).toMatchObject({ authorId: 'USLACKBOT', ephemeralTo: 'U0MEMBER' });
+      expect(said?.text).toBe('`/tender` failed with the error "dispatch_failed"');
+    } finally {
+      await away.stop();
+    }
+  });
+
+  it('reads the commands from the manifest, lower case', () => {
+    expect(manifestFeatures().commands).toEqual(['/tender']);
+    expect(slashCommandOf('/tender', ['/tender'])).toEqual({ command: '/tender', text: '' });
+    expect(slashCommandOf('/TenDer search  a b', ['/tender'])).toEqual({
+      command: '/tender',
+      text: 'search  a b',
+    });
+    expect(slashCommandOf('/tender\nsearch', ['/tender'])).toEqual({ command: '/tender', text: 'search' });
+    expect(slashCommandOf('/tenders', ['/tender'])).toEqual({ unknown: '/tenders' });
+    expect(slashCommandOf('/', ['/tender'])).toEqual({ unknown: '/' });
+  });
+});
+
+describe('emoji as Slack draws them', () => {
+  it('knows every shortcode the app writes; others stay as typed', async () => {
+    // The page's own module, as the browser loads it.
+    const modulePath = join(import.meta.dirname, '../../src/workbench/public/block-kit.js');
+    const { EMOJI, renderMrkdwn } = (await import(modulePath)) as {
+      EMOJI: Record<string, string>;
+      renderMrkdwn(text: string, context: object): string;
+    };
+    const used = new Set<string>();
+    for (const file of sourceFiles(join(import.meta.dirname, '../../src/app'))) {
+      // A shortcode starts a word in a sentence (`:warning: …`), unlike `deadline:tender:` keys.
+      for (const match of readFileSync(file, 'utf8').matchAll(
+        /(?<=[\s`'"(])(:[a-z][a-z0-9_+-]*:)(?=[\s`'"])/g,
+      ))
+        used.add((match[1] as string).slice(1, -1));
+    }
+    expect(used.size).toBeGreaterThan(5);
+    expect([...used].filter((name) => !(name in EMOJI))).toEqual([]);
+    expect(renderMrkdwn(':mag: :dart: :made_up: :constructor:', {})).toBe('🔍 🎯 :made_up: :constructor:');
+  });
+});
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory()
+      ? sourceFiles(join(dir, entry.name))
+      : entry.name.endsWith('.ts')
+        ? [join(dir, entry.name)]
+        : [],
+  );
+}
