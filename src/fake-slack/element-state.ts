@@ -91,10 +91,15 @@ export function inputState(
             ? (element.initial_option ?? null)
             : externalOption(element, given, suggested),
       };
+    // The page sends '' for a select left at its placeholder or an emptied date: nothing chosen.
     case 'datepicker':
-      return { type: 'datepicker', selected_date: given ?? element.initial_date ?? null };
+      return {
+        type: 'datepicker',
+        selected_date: given === '' ? null : (given ?? element.initial_date ?? null),
+      };
     case 'static_select':
     case 'radio_buttons': {
+      if (given === '') return { type: element.type, selected_option: null };
       const value = given ?? element.initial_option?.value;
       const option = (element.options ?? []).find(
         (candidate: { value: string }) => candidate.value === value,
