@@ -3,21 +3,91 @@
 
 const ENTITY = { '&lt;': '<', '&gt;': '>', '&amp;': '&' };
 
-// The emoji the app's messages use, as Slack shows them; any other `:name:` stays as typed.
-const EMOJI = {
+// Emoji shortcodes as Slack draws them: every one the app's messages use (test/workbench/
+// workbench-routes.test.ts reads src/app for them) and common ones people type. Any other
+// `:name:` stays as typed, as Slack leaves a shortcode it does not know.
+export const EMOJI = {
+  // What the app sends.
   warning: '⚠️',
   white_circle: '⚪',
   large_blue_circle: '🔵',
   red_circle: '🔴',
   white_check_mark: '✅',
+  bookmark: '🔖',
+  calendar: '📅',
+  mag: '🔍',
+  hourglass: '⌛',
+  hourglass_flowing_sand: '⏳',
+  double_vertical_bar: '⏸️',
+  dart: '🎯',
+  bar_chart: '📊',
+  // Common ones.
   x: '❌',
   speech_balloon: '💬',
   memo: '📝',
-  bookmark: '🔖',
-  calendar: '📅',
-  hourglass_flowing_sand: '⏳',
   pushpin: '📌',
   tada: '🎉',
+  '+1': '👍',
+  thumbsup: '👍',
+  '-1': '👎',
+  thumbsdown: '👎',
+  eyes: '👀',
+  wave: '👋',
+  pray: '🙏',
+  raised_hands: '🙌',
+  clap: '👏',
+  muscle: '💪',
+  ok_hand: '👌',
+  point_right: '👉',
+  smile: '😄',
+  slightly_smiling_face: '🙂',
+  thinking_face: '🤔',
+  joy: '😂',
+  heart: '❤️',
+  fire: '🔥',
+  rocket: '🚀',
+  sparkles: '✨',
+  star: '⭐',
+  zap: '⚡',
+  bulb: '💡',
+  bell: '🔔',
+  link: '🔗',
+  lock: '🔒',
+  key: '🔑',
+  email: '📧',
+  envelope: '✉️',
+  inbox_tray: '📥',
+  outbox_tray: '📤',
+  clipboard: '📋',
+  page_facing_up: '📄',
+  file_folder: '📁',
+  chart_with_upwards_trend: '📈',
+  chart_with_downwards_trend: '📉',
+  moneybag: '💰',
+  pound: '💷',
+  euro: '💶',
+  dollar: '💵',
+  heavy_check_mark: '✔️',
+  heavy_plus_sign: '➕',
+  heavy_minus_sign: '➖',
+  no_entry: '⛔',
+  no_entry_sign: '🚫',
+  information_source: 'ℹ️',
+  question: '❓',
+  exclamation: '❗',
+  arrow_right: '➡️',
+  arrow_left: '⬅️',
+  hammer_and_wrench: '🛠️',
+  gear: '⚙️',
+  handshake: '🤝',
+  trophy: '🏆',
+  clock1: '🕐',
+  alarm_clock: '⏰',
+  spiral_calendar_pad: '🗓️',
+  date: '📅',
+  large_green_circle: '🟢',
+  large_yellow_circle: '🟡',
+  large_orange_circle: '🟠',
 };
 
 /** HTML-escapes text for innerHTML. */
@@ -47,7 +117,9 @@ export function renderMrkdwn(raw, context) {
   text = text.replace(around('*'), '$1<b>$2</b>');
   text = text.replace(around('_'), '$1<i>$2</i>');
   text = text.replace(around('~'), '$1<s>$2</s>');
-  text = text.replace(/:([a-z0-9_+-]+):/g, (whole, name) => EMOJI[name] ?? whole);
+  text = text.replace(/:([a-z0-9_+-]+):/g, (whole, name) =>
+    Object.hasOwn(EMOJI, name) ? EMOJI[name] : whole,
+  );
   text = text.replace(/\n/g, '<br>');
   return text.replace(/\uE000(\d+)\uE001/g, (_, index) => renderControl(controls[Number(index)], context));
 }

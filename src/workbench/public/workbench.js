@@ -10,6 +10,8 @@ const page = {
   state: null,
   drawn: { messages: '', home: '', modal: '', header: '', shortcuts: '' },
   modalErrors: {},
+  // The id of the modal the person closed last (view ids are never reused).
+  closedModal: null,
 };
 
 async function api(path, body) {
@@ -31,11 +33,17 @@ function shownChannel() {
   return page.tab === 'dm' ? `D${page.user}` : page.channel;
 }
 
+let asked = 0;
+let drawnAnswer = 0;
+
 async function refresh() {
+  const number = ++asked;
   const state = await api(
     `/workbench/state?user=${encodeURIComponent(page.user)}&channel=${encodeURIComponent(shownChannel())}`,
   );
-  if (state.error) return;
+  // An answer older than the one drawn already is dropped: the page never goes back in time.
+  if (state.error || number < drawnAnswer) return;
+  drawnAnswer = number;
   page.state = state;
   if (page.tab !== 'dm') page.channel = state.channel;
   draw();
@@ -312,16 +320,24 @@ function drawHome() {
 }
 
 function drawModal() {
-  const modal = page.state.modal;
+  // A modal being closed is not drawn again by a poll that left before the close arrived.
+  const modal = page.state.modal?.id === page.closedModal ? null : page.state.modal;
   const key = modal ? `${modal.id}:${modal.view.hash}:${JSON.stringify(page.modalErrors)}` : '';
   if (key === page.drawn.modal) return;
   page.drawn.modal = key;
   const layer = $('#modal-layer');
   if (!modal) {
+    // A closed modal leaves nothing behind: no overlay, and no form whose values a later modal
+    // of the same kind could pick up.
     layer.hidden = true;
+    $('#modal').replaceChildren();
+    delete $('#modal').dataset.viewId;
     page.modalErrors = {};
     return;
   }
+  // Another modal (a new view id) starts empty: what was typed belongs to the one it was typed in.
+  if ($('#modal').dataset.viewId !== modal.id) $('#modal').replaceChildren();
+  $('#modal').dataset.viewId = modal.id;
   // Keep what the person typed across redraws of the same modal.
   const typed = collectValues();
   const view = modal.view;
@@ -347,7 +363,7 @@ function drawModal() {
   const close = document.createElement('button');
   close.type = 'button';
   close.textContent = view.close?.text ?? 'Cancel';
-  close.addEventListener('click', () => api('/workbench/close', { viewId: modal.id }).then(soon));
+  close.addEventListener('click', () => closeModal(modal.id));
   buttons.append(close);
   if (view.submit) {
     const submit = document.createElement('button');
@@ -367,6 +383,17 @@ function drawModal() {
   }
   box.replaceChildren(title, body, buttons);
   layer.hidden = false;
+}
+
+/** Closes the modal at once, as Slack does, then tells the fake Slack (view_closed for the app). */
+function closeModal(viewId) {
+  $('#modal-layer').hidden = true;
+  $('#modal').replaceChildren();
+  delete $('#modal').dataset.viewId;
+  page.drawn.modal = '';
+  page.modalErrors = {};
+  page.closedModal = viewId;
+  api('/workbench/close', { viewId }).then(soon);
 }
 
 function collectValues() {
@@ -405,6 +432,12 @@ $('#dm-link').addEventListener('click', (event) => {
   refresh();
 });
 
+// Escape closes the open modal, as in Slack.
+document.addEventListener('keydown', (event) => {
+  const viewId = $('#modal').dataset.viewId;
+  if (event.key === 'Escape' && viewId && !$('#modal-layer').hidden) closeModal(viewId);
+});
+
 $('#composer-form').addEventListener('submit', async (event) => {
   event.preventDefault();
   const input = $('#composer');
@@ -417,3 +450,5 @@ $('#composer-form').addEventListener('submit', async (event) => {
 
 refresh();
 setInterval(refresh, 500);
+// Draws the workspace now rather than at the next poll (for browser tests and the console).
+window.workbench = { refresh };
