@@ -1,0 +1,451 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningWorkbench, startWorkbench } from '../../src/cli/start-workbench.ts';
+import { ARTIFACTS_DIR, launchChromium } from '../support/browser.ts';
+import { jargonIn, textsPeopleRead } from '../support/workbench.ts';
+
+// Every command and every button, walked in the page as a member and as a guest (the admin only
+// for connecting and disconnecting), with a picture of each answer in test-artifacts/walk/.
+// The workbench runs in this process (what `npm start` composes) so that, at the end, every
+// message, window and Home tab the fake Slack received can be read for words a bid lead would
+// not understand.
+const WALK_DIR = join(ARTIFACTS_DIR, 'walk');
+
+const dir = mkdtempSync(join(tmpdir(), 'tenderbot-walk-'));
+let workbench: RunningWorkbench;
+let browser: Browser;
+let page: Page;
+let pipelineId: string;
+let tenderId = '';
+const problems: string[] = [];
+let shotNumber = 0;
+
+beforeAll(async () => {
+  rmSync(WALK_DIR, { recursive: true, force: true });
+  mkdirSync(WALK_DIR, { recursive: true });
+  workbench = await startWorkbench({ dataDir: dir, port: 0, servicePort: 0, botPort: 0, demo: 400 });
+  const answer = await request(`${workbench.serviceUrl}/v1/pipelines`, {
+    headers: { authorization: `Bearer ${workbench.keyToConnect}` },
+  });
+  pipelineId = ((await answer.body.json()) as { data: { id: string }[] }).data[0]?.id as string;
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+  page.setDefaultTimeout(8_000);
+  page.on('pageerror', (error) => problems.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  // Confirm dialogs (Remove the bookmark?, Archive this bid?) are accepted, as a person would.
+  page.on('dialog', (dialog) => dialog.accept());
+  // "Open original" opens the notice in a new tab: closed at once (no network here).
+  page.context().on('page', (opened) => opened.close());
+  await page.goto(workbench.url);
+  await page.locator('#channels .channel-link').first().waitFor();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await workbench?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Whatever the fake Slack holds that could change what the person sees. */
+function slackSignature(): string {
+  const { slack } = workbench;
+  const last = slack.messages.at(-1);
+  return `${slack.calls.length}|${slack.messages.length}|${last?.ts}|${last?.text.length}|${slack.views.size}`;
+}
+
+/** What the fake Slack held when the last picture was taken: the next one waits for news. */
+let seen = '';
+
+/**
+ * Waits until the app has answered (something new at the fake Slack since the last picture, then
+ * nothing new for a moment) and the page has drawn that state, then shows the newest messages.
+ */
+async function settled(): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  let signature = slackSignature();
+  while (signature === seen && Date.now() < deadline) {
+    await new Promise((tick) => setTimeout(tick, 25));
+    signature = slackSignature();
+  }
+  let quietSince = Date.now();
+  while (Date.now() - quietSince < 150 && Date.now() < deadline) {
+    await new Promise((tick) => setTimeout(tick, 25));
+    const now = slackSignature();
+    if (now !== signature) {
+      signature = now;
+      quietSince = Date.now();
+    }
+  }
+  seen = signature;
+  // A string, so that it runs in the page as written (the page's refresh, not a Node function).
+  await page.evaluate('window.workbench.refresh()');
+  await page.locator('#messages').evaluate((list) => {
+    list.scrollTop = list.scrollHeight;
+    // An answer taller than the list is shown from its top, where it says what it is.
+    const newest = list.lastElementChild as unknown as {
+      offsetHeight: number;
+      scrollIntoView(top: boolean): void;
+    };
+    if (newest && newest.offsetHeight > list.clientHeight) newest.scrollIntoView(true);
+  });
+}
+
+/** A picture of the answer: test-artifacts/walk/<nn>-<who>-<what>.png; `focus` is scrolled into view. */
+async function shot(who: string, what: string, focus?: Locator): Promise<void> {
+  await settled();
+  if (focus) await focus.scrollIntoViewIfNeeded();
+  shotNumber++;
+  await page.screenshot({
+    path: join(WALK_DIR, `${String(shotNumber).padStart(2, '0')}-${who}-${what}.png`),
+  });
+}
+
+async function actAs(userId: string): Promise<void> {
+  await page.selectOption('#user-switcher', userId);
+  await page.locator('.channel-link[data-channel="C0BIDS"]').click();
+  await page.locator('#main-title', { hasText: '# bids' }).waitFor();
+}
+
+async function type(text: string): Promise<void> {
+  await page.fill('#composer', text);
+  await page.press('#composer', 'Enter');
+}
+
+/** The newest message shown that contains `text`. */
+function newest(text: string | RegExp): Locator {
+  return page.locator('.message', { hasText: text }).last();
+}
+
+/** Waits for a sentence anywhere the person looks: messages, the Home tab or a modal. */
+async function shown(text: string | RegExp): Promise<void> {
+  await page
+    .locator('#messages:visible, #home:visible, #modal-layer:visible #modal')
+    .getByText(text)
+    .first()
+    .waitFor();
+}
+
+async function click(message: Locator, name: string): Promise<void> {
+  await message.getByRole('button', { name, exact: true }).first().click();
+}
+
+/** Closes the open modal with its close button; nothing of it may stay on the page. */
+async function closeModal(): Promise<void> {
+  await page.locator('#modal .modal-buttons button').first().click();
+  await page.locator('#modal-layer').waitFor({ state: 'hidden' });
+  await expect(page.locator('#modal').innerHTML()).resolves.toBe('');
+}
+
+async function openModalNamed(title: string): Promise<void> {
+  await page.locator('#modal').getByRole('heading', { name: title }).waitFor();
+}
+
+/**
+ * Jargon the walk finds in files its author does not own, asked of their owners in
+ * /tmp/notes/walker.md ("Requests"); listed so that the test holds everything else meanwhile.
+ */
+const KNOWN_UNTIL_FIXED: { found: string; why: string }[] = [
+  {
+    found: 'q:',
+    why: 'W1: saved searches show their stored query (q: cleaning, region: North West) in /tender saved and the Home tab (src/app/blocks/messages.ts savedSearchesMessage, home-view.ts)',
+  },
+  { found: 'valueMin', why: 'W1: as above (q: software, valueMin: 100000)' },
+];
+
+const PEOPLE = [
+  { id: 'U0MEMBER', who: 'member', guest: false },
+  { id: 'U0GUEST', who: 'guest', guest: true },
+] as const;
+
+describe('the browser walk: every command and button, as a member and as a guest', () => {
+  for (const person of PEOPLE) {
+    const { who, guest } = person;
+
+    it(`${who}: help, search and every button of a search card`, async () => {
+      await actAs(person.id);
+      await type('/tender help');
+      await shown('/tender search');
+      await shot(who, 'help');
+
+      // Slack itself refuses a command no app has; a capital letter still reaches Tenderbot.
+      const answered = workbench.slack.callsOf('response_url').length;
+      await type('/tendr search cleaning');
+      const refusal = page.locator('.message.ephemeral', { hasText: 'is not a valid command' }).last();
+      await refusal.waitFor();
+      await expect(refusal.locator('.author').textContent()).resolves.toBe('Slackbot');
+      expect(workbench.slack.callsOf('response_url').length).toBe(answered);
+      await shot(who, 'unknown-command');
+      await type('/Tender help');
+      await expect.poll(() => page.locator('.message', { hasText: 'finds public tenders' }).count()).toBe(2);
+      await shot(who, 'capital-command');
+
+      await type('/tender search cleaning');
+      const results = newest('Tenders matching “cleaning”');
+      await results.waitFor();
+      tenderId = (await results.locator('code').first().textContent()) ?? '';
+      expect(tenderId).toMatch(/^ocds-/);
+      await shot(who, 'search');
+
+      await click(results, 'Next');
+      await newest('“cleaning” · 6–10 of').waitFor();
+      await shot(who, 'search-next');
+      await click(newest('“cleaning” · 6–10 of'), 'Previous');
+      await newest('“cleaning” · 1–5 of').waitFor();
+      await shot(who, 'search-previous');
+
+      const cards = newest('“cleaning” · 1–5 of');
+      await click(cards, 'Bookmark');
+      if (guest) await newest('Guests can read tenders but cannot bookmark').waitFor();
+      else {
+        const removable = cards.getByRole('button', { name: 'Remove bookmark' }).first();
+        await removable.waitFor();
+        await shot(who, 'bookmark', removable);
+        await click(cards, 'Remove bookmark');
+        await expect.poll(() => cards.getByRole('button', { name: 'Remove bookmark' }).count()).toBe(0);
+      }
+      await shot(who, guest ? 'bookmark-refused' : 'remove-bookmark');
+
+      await click(cards, 'Share in channel');
+      if (guest) await newest('cannot share tenders in a channel').waitFor();
+      else await page.locator('.message:not(.ephemeral)', { hasText: 'Shared by' }).last().waitFor();
+      await shot(who, guest ? 'share-refused' : 'share');
+
+      // The card shared in the channel: the member bookmarks it there, then the guest clicks the
+      // same button. Each click has its own response_url, so the refusal reaches the guest alone.
+      const sharedCard = page.locator('.message:not(.ephemeral)', { hasText: 'Shared by' }).last();
+      if (guest) {
+        // The member's bookmark shows on the card for everyone: the guest tries to remove it.
+        await click(sharedCard, 'Remove bookmark');
+        await newest('Guests can read tenders but cannot').waitFor();
+        const refused = (text: string) => text.includes('Guests can read tenders but cannot');
+        const refusals = workbench.slack.messages.filter(
+          (message) => message.channel === 'C0BIDS' && refused(message.text),
+        );
+        expect(refusals.length).toBeGreaterThan(0);
+        expect(refusals.every((message) => message.ephemeralTo === 'U0GUEST')).toBe(true);
+        const carried = workbench.slack
+          .callsOf('response_url')
+          .filter((call) => refused(String(call.args.text ?? '')));
+        expect(carried.length).toBeGreaterThan(0);
+        expect(carried.map((call) => call.args.user)).toEqual(carried.map(() => 'U0GUEST'));
+        expect(workbench.slack.messagesIn('C0BIDS', 'U0MEMBER').filter((m) => refused(m.text))).toEqual([]);
+      } else {
+        await click(sharedCard, 'Bookmark');
+        await sharedCard.getByRole('button', { name: 'Remove bookmark' }).waitFor();
+      }
+      await shot(who, guest ? 'channel-card-bookmark-refused' : 'channel-card-bookmark', sharedCard);
+
+      const original = cards.getByRole('button', { name: 'Open original', exact: true });
+      if ((await original.count()) > 0) {
+        await original.first().click();
+        await shot(who, 'open-original');
+      }
+
+      await click(cards, 'Comment');
+      await page.locator('#modal-layer:visible, .message.ephemeral').last().waitFor();
+      await shot(who, 'comment');
+      if (await page.locator('#modal-layer').isVisible()) await closeModal();
+
+      await click(cards, 'Start a bid');
+      await shot(who, 'start-a-bid');
+      if (await page.locator('#modal-layer').isVisible()) await closeModal();
+      await expect(page.locator('#modal-layer').isHidden()).resolves.toBe(true);
+    });
+
+    it(`${who}: show, bookmarks, directories, saved searches and comments`, async () => {
+      await type(`/tender show ${tenderId}`);
+      await shown(tenderId);
+      await shot(who, 'show');
+
+      await type('/tender bookmarks');
+      await shown(/bookmark/i);
+      await shot(who, 'bookmarks');
+
+      await type('/tender buyers council');
+      const buyers = newest(/Buyers/);
+      await buyers.waitFor();
+      await shot(who, 'buyers');
+      await click(buyers, 'Details');
+      await shot(who, 'buyer-details');
+
+      await type('/tender suppliers');
+      await newest(/Suppliers/).waitFor();
+      await shot(who, 'suppliers');
+
+      await type('/tender frameworks');
+      const frameworks = newest(/Frameworks/);
+      await frameworks.waitFor();
+      await shot(who, 'frameworks');
+      if ((await frameworks.getByRole('button', { name: 'Details' }).count()) > 0) {
+        await click(frameworks, 'Details');
+        await shot(who, 'framework-details');
+      }
+
+      await type('/tender saved');
+      await shown(/saved search/i);
+      await shot(who, 'saved');
+      const saved = newest(/saved search/i);
+      if ((await saved.getByRole('button', { name: 'Run' }).count()) > 0) {
+        await click(saved, 'Run');
+        await shot(who, 'saved-run');
+      }
+
+      await type(`/tender comments ${tenderId}`);
+      await shown(/comment/i);
+      await shot(who, 'comments');
+    });
+
+    it(`${who}: bids, their stage menu, status, connect and disconnect refused`, async () => {
+      await type('/tender pipelines');
+      await shown(/bid/i);
+      await shot(who, 'pipelines');
+
+      await type(`/tender pipeline ${pipelineId}`);
+      const card = page.locator('.message', { has: page.locator('select') }).last();
+      await card.waitFor();
+      await shot(who, 'pipeline');
+      const stageMenu = card.locator('select.static_select').nth(1);
+      if ((await stageMenu.count()) > 0) {
+        const options = await stageMenu
+          .locator('option')
+          .evaluateAll((items) =>
+            items.map((item) => (item as unknown as { value: string }).value).filter(Boolean),
+          );
+        await stageMenu.selectOption(options.at(-1) as string);
+        await shot(who, 'pipeline-stage-menu');
+      }
+
+      await type('/tender status');
+      await shown(/./);
+      await shot(who, 'status');
+
+      await type('/tender connect');
+      await newest('Only a workspace owner or admin').waitFor();
+      await shot(who, 'connect-refused');
+
+      await type('/tender disconnect');
+      await shot(who, 'disconnect-refused');
+    });
+
+    it(`${who}: subscriptions, shortcuts, a pasted link, a direct message and the Home tab`, async () => {
+      await type(`/tender subscribe pipeline ${pipelineId} daily 09:00`);
+      if (guest) await newest(/Guests/).waitFor();
+      else await newest('subscribed this channel').waitFor();
+      await shot(who, 'subscribe');
+      await type('/tender subscriptions');
+      await newest(/subscriptions/i).waitFor();
+      await shot(who, 'subscriptions');
+
+      await page.locator('#shortcuts summary').click();
+      await page.locator('#shortcuts-menu').getByRole('button', { name: 'Search tenders' }).click();
+      await page.locator('#modal-layer').waitFor();
+      await shot(who, 'shortcut-search-tenders');
+      await closeModal();
+
+      // A Contracts Finder notice the demo data does not hold is left alone; a Public Contracts
+      // Scotland link that carries the tender's id becomes its card.
+      await type(
+        `Worth a look? https://www.contractsfinder.service.gov.uk/Notice/5a115892-5c5e-4646-8a8f-150c9708a9dc ` +
+          `https://api.publiccontractsscotland.gov.uk/v1/Notice?id=${tenderId}`,
+      );
+      const preview = newest('Worth a look?').locator('.unfurl');
+      await preview.waitFor();
+      await expect(preview.count()).resolves.toBe(1);
+      await shot(who, 'pasted-link', preview);
+
+      const message = newest('Worth a look?');
+      await message.hover();
+      await message.locator('.message-more').click();
+      await message.getByRole('button', { name: 'Comment on a tender' }).click();
+      await shot(who, 'message-shortcut');
+      if (await page.locator('#modal-layer').isVisible()) await closeModal();
+
+      await page.locator('#dm-link').click();
+      await page.locator('#main-title', { hasText: 'Messages' }).waitFor();
+      await type('cleaning');
+      await shot(who, 'direct-message');
+
+      await page.locator('#home-link').click();
+      await page.locator('#home').getByText('/tender search').first().waitFor();
+      await shot(who, 'home');
+    });
+  }
+
+  it('admin: connects a key in the modal and is asked before disconnecting', async () => {
+    await actAs('U0ADMIN');
+    await type('/tender connect');
+    await openModalNamed('Connect Tenderbot');
+    await shot('admin', 'connect');
+    // Closed, then opened again: the new window starts empty, nothing kept from the first.
+    await page.locator('[data-action-id="connect/key"]').fill('half a key typed');
+    await closeModal();
+    await type('/tender connect');
+    await openModalNamed('Connect Tenderbot');
+    await expect(page.locator('[data-action-id="connect/key"]').inputValue()).resolves.toBe('');
+    await page.locator('[data-action-id="connect/key"]').fill(workbench.keyToConnect);
+    await page.locator('#modal').getByRole('button', { name: 'Connect' }).click();
+    await page.locator('#modal-layer').waitFor({ state: 'hidden' });
+    await newest('Connected').waitFor();
+    await shot('admin', 'connected');
+
+    await type('/tender disconnect');
+    const asked = newest(/Disconnect/);
+    await asked.getByRole('button', { name: 'Keep it' }).waitFor();
+    await shot('admin', 'disconnect-asks');
+    await click(asked, 'Keep it');
+    await shot('admin', 'disconnect-kept');
+  });
+});
+
+describe('the page in a phone-sized window (480 px wide)', () => {
+  const overflow = () => page.evaluate('document.documentElement.scrollWidth') as Promise<number>;
+
+  it('types and sends from the composer, and nothing is wider than the window', async () => {
+    await page.setViewportSize({ width: 480, height: 860 });
+    await actAs('U0MEMBER');
+    const composer = page.locator('#composer');
+    const box = await composer.boundingBox();
+    expect(box?.width).toBeGreaterThan(200);
+    expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(480);
+    await type('/tender search software');
+    await newest('Tenders matching “software”').waitFor();
+    await expect(composer.inputValue()).resolves.toBe('');
+    expect(await overflow()).toBeLessThanOrEqual(480);
+    await shot('member', 'narrow-search');
+
+    await click(newest('Tenders matching “software”'), 'Start a bid');
+    await openModalNamed('Start a bid');
+    expect(await overflow()).toBeLessThanOrEqual(480);
+    await shot('member', 'narrow-modal');
+    await closeModal();
+    await page.setViewportSize({ width: 1280, height: 1000 });
+  });
+});
+
+describe('what the walk showed', () => {
+  it('raised no error in the page', () => {
+    expect(problems).toEqual([]);
+  });
+
+  it('says nothing a bid lead would not understand: no scope, error class or field name', () => {
+    const texts = textsPeopleRead(workbench.slack);
+    // The walk read a good many messages, windows and Home tabs.
+    expect(texts.length).toBeGreaterThan(100);
+    const found = jargonIn(texts);
+    const known = (item: { found: string }) => KNOWN_UNTIL_FIXED.some((entry) => entry.found === item.found);
+    expect(found.filter((item) => !known(item))).toEqual([]);
+    // Each known entry is still there: once its file is fixed, take it off the list.
+    for (const entry of KNOWN_UNTIL_FIXED)
+      expect(
+        found.some((item) => item.found === entry.found),
+        entry.why,
+      ).toBe(true);
+  });
+});
