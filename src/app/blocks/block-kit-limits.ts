@@ -131,6 +131,19 @@ function checkElement(element: Json, at: string, check: (condition: boolean, pro
         check((option.value ?? '').length <= 150, `${at}: option value over 150`);
       }
       break;
+    case 'external_select':
+      // Its options come from the options load URL (at most 100, checked where they are answered).
+      check(element.options === undefined, `${at}: an external select lists no options of its own`);
+      if (element.initial_option) {
+        check((element.initial_option.text?.text ?? '').length <= 75, `${at}: option text over 75`);
+        check((element.initial_option.value ?? '').length <= 150, `${at}: option value over 150`);
+      }
+      if (element.min_query_length !== undefined)
+        check(
+          Number.isInteger(element.min_query_length) && element.min_query_length >= 0,
+          `${at}: min_query_length`,
+        );
+      break;
     case 'overflow':
       check((element.options ?? []).length <= 5, `${at}: an overflow menu holds 5 options`);
       break;

@@ -155,7 +155,10 @@ export function registerListeners(app: App, context: FeatureContext): void {
 
   app.event('app_home_opened', async ({ event, body, client }) => {
     if (event.tab !== 'home') return;
-    await publishHome(context, client, body.team_id, event.user);
+    // Slack sends the Home it last drew (`view`) once there is one: without it, this is a first visit.
+    await publishHome(context, client, body.team_id, event.user, {
+      firstVisit: !('view' in event && event.view),
+    });
   });
 }
 

@@ -71,6 +71,30 @@ describe('the Block Kit validator', () => {
     ).toEqual(['view.title over 24 characters']);
   });
 
+  it('holds an external select to its own limits: options from the app, an initial option within size', () => {
+    const modal = (element: Record<string, unknown>) =>
+      viewProblems({
+        type: 'modal',
+        title: { type: 'plain_text', text: 'Search tenders' },
+        blocks: [{ type: 'input', label: { type: 'plain_text', text: 'Buyer' }, element }],
+      });
+    expect(modal({ type: 'external_select', action_id: 'b', min_query_length: 2 })).toEqual([]);
+    expect(
+      modal({
+        type: 'external_select',
+        action_id: 'b',
+        options: [],
+        initial_option: { text: { type: 'plain_text', text: 't'.repeat(76) }, value: 'v'.repeat(151) },
+        min_query_length: -1,
+      }),
+    ).toEqual([
+      'blocks[0] (input).element: an external select lists no options of its own',
+      'blocks[0] (input).element: option text over 75',
+      'blocks[0] (input).element: option value over 150',
+      'blocks[0] (input).element: min_query_length',
+    ]);
+  });
+
   it('finds nothing wrong with a card built from an oversized tender', () => {
     const card = tenderCard(longTender, {
       bookmarked: false,
