@@ -122,7 +122,8 @@ const JARGON: { pattern: RegExp; what: string }[] = [
   },
   { pattern: /\bUND_ERR_\w+/, what: 'an HTTP client error code' },
   { pattern: /\bundefined\b|\[object Object\]|\bNaN\b/, what: 'a value the program failed to fill' },
-  { pattern: /\b[a-z]+[A-Z][a-z]+[A-Za-z]*\b/, what: 'a field name (camelCase)' },
+  // Two lower-case letters first: names such as iPhone or eBay are words, valueMin is not.
+  { pattern: /\b[a-z]{2,}[A-Z][a-z]+[A-Za-z]*\b/, what: 'a field name (camelCase)' },
   { pattern: /(?<![:/\w])[a-z]+_[a-z_]+\b(?!:)/, what: 'a field or code name (snake_case)' },
   { pattern: /(?:^|[\s(`'"])q:/, what: 'the search field name q:' },
 ];
