@@ -20,3 +20,12 @@ export function clip(text: string, max: number): string {
 export function safeText(text: string | null | undefined, max: number): string {
   return clip(escapeMrkdwn(text ?? ''), max);
 }
+
+/**
+ * What a person typed, shown exactly as typed inside mrkdwn: escaped, and with a zero-width space
+ * on each side of `*`, `_`, `~` and backticks, which Slack would otherwise take for formatting
+ * (it has no escape for them), so `clean*` in a bold heading stays `clean*`.
+ */
+export function literalText(text: string): string {
+  return escapeMrkdwn(text).replace(/[*_~`]/g, (mark) => `\u200B${mark}\u200B`);
+}

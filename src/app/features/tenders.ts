@@ -1,11 +1,12 @@
 import { NotFoundError } from '../../client/errors.ts';
+import { formatDayOf, formatMoney } from '../blocks/formats.ts';
 import {
   bookmarksMessage,
   PAGE_SIZE,
   searchResultsMessage,
   sharedTenderMessage,
 } from '../blocks/messages.ts';
-import { clip, escapeMrkdwn, safeText } from '../blocks/mrkdwn.ts';
+import { clip, escapeMrkdwn, literalText, safeText } from '../blocks/mrkdwn.ts';
 import { type Block, button, contextLine, section, tenderDetail } from '../blocks/tender-card.ts';
 import { parseSearch, type TenderSearchFilters } from '../commands/parse-command.ts';
 import { SearchIds } from '../ids.ts';
@@ -265,14 +266,22 @@ async function bookmarkedIds(context: FeatureContext, request: Request): Promise
 /** How a search reads back to a person: `“cleaning” in North West, open, over £100,000`. */
 export function describeSearch(filters: TenderSearchFilters): string {
   const parts: string[] = [];
-  if (filters.q) parts.push(`“${escapeMrkdwn(filters.q)}”`);
-  if (filters.region) parts.push(`in ${escapeMrkdwn(filters.region)}`);
+  if (filters.q) parts.push(`“${literalText(filters.q)}”`);
+  if (filters.region) parts.push(`in ${literalText(filters.region)}`);
   if (filters.status) parts.push(filters.status);
   if (filters.cpv) parts.push(`CPV ${filters.cpv}…`);
-  if (filters.valueMin !== undefined) parts.push(`over ${filters.valueMin.toLocaleString('en-GB')}`);
-  if (filters.valueMax !== undefined) parts.push(`up to ${filters.valueMax.toLocaleString('en-GB')}`);
-  if (filters.deadlineTo) parts.push(`closing by ${filters.deadlineTo}`);
-  else if (filters.deadlineFrom) parts.push(`closing after ${filters.deadlineFrom}`);
+  // Amounts as the cards show them; the filter compares amounts whatever their currency.
+  if (filters.valueMin !== undefined)
+    parts.push(`over ${formatMoney({ amount: filters.valueMin, currency: 'GBP' })}`);
+  if (filters.valueMax !== undefined)
+    parts.push(`up to ${formatMoney({ amount: filters.valueMax, currency: 'GBP' })}`);
+  if (filters.deadlineTo) parts.push(`closing by ${formatDayOf(endOfDay(filters.deadlineTo))}`);
+  else if (filters.deadlineFrom) parts.push(`closing after ${formatDayOf(new Date(filters.deadlineFrom))}`);
   if (filters.buyerId) parts.push('from the chosen buyer');
   return parts.length > 0 ? parts.join(', ') : 'everything';
+}
+
+/** A date filter (`2026-12-06`) or an instant, as the moment it stands for. */
+function endOfDay(dateOrInstant: string): Date {
+  return new Date(/^\d{4}-\d{2}-\d{2}$/.test(dateOrInstant) ? `${dateOrInstant}T00:00:00Z` : dateOrInstant);
 }

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { literalText } from '../../../src/app/blocks/mrkdwn.ts';
+import { describeSearch } from '../../../src/app/features/tenders.ts';
+
+describe('how a search reads back to a person', () => {
+  it('reads as a phrase, with amounts and dates formatted as on the cards', () => {
+    expect(
+      describeSearch({
+        q: 'cleaning',
+        region: 'North West',
+        status: 'open',
+        valueMin: 100_000,
+        valueMax: 2_500_000,
+        deadlineFrom: '2026-11-22',
+        deadlineTo: '2026-12-06',
+      }),
+    ).toBe('“cleaning”, in North West, open, over £100,000, up to £2,500,000, closing by 6 Dec 2026');
+    expect(describeSearch({ deadlineFrom: '2027-01-31' })).toBe('closing after 31 Jan 2027');
+    expect(describeSearch({})).toBe('everything');
+  });
+
+  it('shows what was typed literally: formatting marks stay marks, control characters stay text', () => {
+    const said = describeSearch({ q: 'clean* _x_ ~y~ `z` <!channel> & co' });
+    // No mark touches a letter, so Slack draws none of them as bold, italic, strike or code.
+    expect(said).not.toMatch(/[*_~`][^\u200B]|[^\u200B][*_~`]/);
+    expect(said.replaceAll('\u200B', '')).toBe('“clean* _x_ ~y~ `z` &lt;!channel&gt; &amp; co”');
+    expect(literalText('a*b')).toBe('a\u200B*\u200Bb');
+  });
+});
