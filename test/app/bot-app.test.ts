@@ -128,6 +128,8 @@ describe('/tender search', () => {
       ? { title: 'Drainage works 0', other: 'Drainage works 1', otherName: 'Wakefield Schools Trust' }
       : { title: 'Drainage works 1', other: 'Drainage works 0', otherName: 'Wakefield Metropolitan' };
     expect(textOf(answer)).toContain('Several buyers match “wakefield”');
+    // The heading names the buyer, not "the chosen buyer".
+    expect(textOf(answer)).toMatch(/Tenders matching “drainage”, from Wakefield (Metropolitan|Schools)/);
     expect(textOf(answer)).toContain(chosen.title);
     expect(textOf(answer)).not.toContain(chosen.other);
     expect(buttonsOf(answer)).toContain('search/other_buyer/0');
@@ -135,6 +137,7 @@ describe('/tender search', () => {
     // The other buyer's button runs the same search for that buyer, in place.
     await bot.slack.clickInMessage(MEMBER, answer, 'search/other_buyer/0');
     await eventually(() => textOf(answer).includes(chosen.other), 'the other buyer’s tenders');
+    expect(textOf(answer)).toContain(`from ${chosen.otherName}`);
     expect(textOf(answer)).not.toContain(chosen.title);
     // A fuller name that only one buyer has: that buyer, without a note.
     const exact = await command(MEMBER, 'search drainage buyer:"wakefield schools trust"');

@@ -18,6 +18,8 @@ import { refuseGuests, reply } from './feature-context.ts';
 export interface SearchState {
   f: TenderSearchFilters;
   o: number;
+  /** The chosen buyer's name, when the search is by buyer (only to say so). */
+  b?: string;
 }
 
 /** `/tender search …`: the first page, to the caller alone. */
@@ -34,6 +36,7 @@ export async function searchCommand(context: FeatureContext, request: Request, t
   const filters = { ...parsed.filters };
   const { client } = await context.clients.forTeam(request.teamId);
   let note: Block[] = [];
+  let buyerChosen: string | null = null;
   if (parsed.buyerName) {
     const buyers = await client.buyers.list({ q: parsed.buyerName, limit: OTHER_BUYERS_SHOWN + 1 });
     const buyer = chooseBuyer(buyers.data, parsed.buyerName);
@@ -43,10 +46,17 @@ export async function searchCommand(context: FeatureContext, request: Request, t
       return;
     }
     filters.buyerId = buyer.id;
+    buyerChosen = buyer.name;
     const others = buyers.data.filter((other) => other.id !== buyer.id).slice(0, OTHER_BUYERS_SHOWN);
     note = otherBuyersNote(parsed.buyerName, buyer, others, buyers.pagination.total, filters);
   }
-  await showSearchPage(context, request, { f: filters, o: 0 }, false, note);
+  await showSearchPage(
+    context,
+    request,
+    { f: filters, o: 0, ...(buyerChosen ? { b: buyerChosen.slice(0, 200) } : {}) },
+    false,
+    note,
+  );
 }
 
 /** How many other buyers a search by a buyer's name offers when the name matched several. */
@@ -80,7 +90,11 @@ function otherBuyersNote(
     ),
   ];
   const buttons = others.flatMap((other, index) => {
-    const value = encodeIfFits('searchPage', { f: { ...filters, buyerId: other.id }, o: 0 });
+    const value = encodeIfFits('searchPage', {
+      f: { ...filters, buyerId: other.id },
+      o: 0,
+      b: other.name.slice(0, 200),
+    });
     return value ? [button(clip(other.name, 75), `${SearchIds.otherBuyer}/${index}`, value)] : [];
   });
   if (buttons.length > 0) blocks.push({ type: 'actions', elements: buttons });
@@ -102,12 +116,12 @@ export async function showSearchPage(
     bookmarkedIds(context, request),
   ]);
   const message = searchResultsMessage({
-    description: describeSearch(state.f),
+    description: describeSearch(state.f, state.b),
     tenders: page.data,
     total: page.pagination.total,
     offset: state.o,
     bookmarked,
-    state: (offset) => ({ f: state.f, o: offset }),
+    state: (offset) => ({ ...state, o: offset }),
     now: context.clock(),
   });
   if (note.length > 0 && page.pagination.total > 0) message.blocks.splice(1, 0, ...note);
@@ -264,7 +278,7 @@ async function bookmarkedIds(context: FeatureContext, request: Request): Promise
 }
 
 /** How a search reads back to a person: `“cleaning” in North West, open, over £100,000`. */
-export function describeSearch(filters: TenderSearchFilters): string {
+export function describeSearch(filters: TenderSearchFilters, buyerName?: string): string {
   const parts: string[] = [];
   if (filters.q) parts.push(`“${literalText(filters.q)}”`);
   if (filters.region) parts.push(`in ${literalText(filters.region)}`);
@@ -277,7 +291,7 @@ export function describeSearch(filters: TenderSearchFilters): string {
     parts.push(`up to ${formatMoney({ amount: filters.valueMax, currency: 'GBP' })}`);
   if (filters.deadlineTo) parts.push(`closing by ${formatDayOf(endOfDay(filters.deadlineTo))}`);
   else if (filters.deadlineFrom) parts.push(`closing after ${formatDayOf(new Date(filters.deadlineFrom))}`);
-  if (filters.buyerId) parts.push('from the chosen buyer');
+  if (filters.buyerId) parts.push(buyerName ? `from ${literalText(buyerName)}` : 'from the chosen buyer');
   return parts.length > 0 ? parts.join(', ') : 'everything';
 }
 
