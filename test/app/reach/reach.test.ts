@@ -491,6 +491,7 @@ describe('what reached Slack', () => {
       'chat.unfurl',
       'response_url',
       'views.open',
+      'views.publish',
       'views.update',
     ]);
     expect(problems).toEqual([]);
