@@ -786,10 +786,6 @@ export class SqliteBotStore implements BotStore {
   }
 
   async recordPart(id: string, owner: string, part: number, ts: string): Promise<boolean> {
-    return this.recordPartNow(id, owner, part, ts);
-  }
-
-  private recordPartNow(id: string, owner: string, part: number, ts: string): boolean {
     // Appended only in its place: a part recorded twice (a late answer) changes nothing.
     return (
       this.statements.run(
@@ -814,13 +810,20 @@ export class SqliteBotStore implements BotStore {
   async finishDelivery(id: string, owner: string, finish: DeliveryFinish): Promise<boolean> {
     return this.db
       .transaction(() => {
-        if (finish.lastPart && !this.recordPartNow(id, owner, finish.lastPart.part, finish.lastPart.ts))
-          return false;
-        const row = this.statements.get<{ subscription_id: string }>(
-          `UPDATE deliveries SET state = ?, outcome = ?, lease_until = NULL, attempting_part = NULL
-           WHERE id = ? AND lease_owner = ? AND state = 'working' RETURNING subscription_id`,
-          [finish.state, finish.outcome, id, owner],
-        );
+        // With its last part: appended only in its place (as recordPart), in the same row write.
+        const row = finish.lastPart
+          ? this.statements.get<{ subscription_id: string }>(
+              `UPDATE deliveries SET posted_ts = json_insert(posted_ts, '$[#]', ?), state = ?, outcome = ?,
+                 lease_until = NULL, attempting_part = NULL
+               WHERE id = ? AND lease_owner = ? AND state = 'working' AND json_array_length(posted_ts) = ?
+               RETURNING subscription_id`,
+              [finish.lastPart.ts, finish.state, finish.outcome, id, owner, finish.lastPart.part],
+            )
+          : this.statements.get<{ subscription_id: string }>(
+              `UPDATE deliveries SET state = ?, outcome = ?, lease_until = NULL, attempting_part = NULL
+               WHERE id = ? AND lease_owner = ? AND state = 'working' RETURNING subscription_id`,
+              [finish.state, finish.outcome, id, owner],
+            );
         if (!row) return false;
         if (finish.state === 'failed')
           this.statements.run('DELETE FROM delivered_items WHERE delivery_id = ?', [id]);

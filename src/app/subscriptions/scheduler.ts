@@ -56,10 +56,16 @@ interface Tally {
   finished: number;
 }
 
-/** On the timer, due work is planned, claimed and frozen this long before its time. */
+/**
+ * On the timer, due work is planned, claimed and frozen this long (plus a poll) before its time,
+ * so whatever the poll, it is ready when due.
+ */
 const PREPARE_AHEAD_MS = 1000;
-/** On the timer, deliveries finishing within this long share one claim. */
-const CLAIM_GATHER_MS = 10;
+/**
+ * On the timer, deliveries finishing within this long share one claim (a claim reads every open
+ * delivery; the next post of a channel is claimed about a second before its slot, so this is free).
+ */
+const CLAIM_GATHER_MS = 50;
 
 export const KEEP_DELIVERIES_MS = 90 * 86_400_000;
 export const PRUNE_EVERY_MS = 3_600_000;
@@ -86,6 +92,8 @@ export class Scheduler {
   /** On a timer: waits (real time) for a near slot instead of giving the delivery back. */
   private readonly realTime: boolean;
   private readonly pollMs: number;
+  /** How far ahead of its time due work is prepared (on the timer; 0 without). */
+  private readonly aheadMs: number;
   /** When each channel may next be posted to by this copy. */
   private readonly paceUntil = new Map<string, number>();
   private readonly working = new Set<string>();
@@ -106,6 +114,7 @@ export class Scheduler {
     this.paceMs = options.paceMs ?? 1000;
     this.realTime = options.pollMs != null;
     this.pollMs = options.pollMs ?? 0;
+    this.aheadMs = this.realTime ? PREPARE_AHEAD_MS + this.pollMs : 0;
     // Sleeping deliveries hold a slot each: enough for every channel of a busy workspace.
     this.concurrency = options.concurrency ?? (this.realTime ? 256 : 32);
     this.settleAfterMs = options.settleAfterMs ?? 30_000;
@@ -193,7 +202,7 @@ export class Scheduler {
           lastPlan = now.getTime();
           // Ahead of time: what falls due within the next second is planned, claimed and frozen
           // now, and posted at its due time.
-          await this.plan(new Date(now.getTime() + PREPARE_AHEAD_MS));
+          await this.plan(new Date(now.getTime() + this.aheadMs));
           await this.maybePrune(now);
         }
         // Reads of a bid are shared while a burst lasts, at most a few seconds.
@@ -201,7 +210,7 @@ export class Scheduler {
           this.shared = new Map();
           sharedSince = Date.now();
         }
-        await this.fill(tally, PREPARE_AHEAD_MS, this.paceMs);
+        await this.fill(tally, this.aheadMs, this.paceMs);
       } catch (error) {
         logger.error({ err: error }, 'scheduler pass failed');
       }
@@ -305,11 +314,7 @@ export class Scheduler {
       const now = clock().getTime();
       const slot = Math.max(delivery.dueAt.getTime(), this.paceUntil.get(delivery.channelId) ?? 0);
       if (slot <= now) return true;
-      if (
-        this.realTime &&
-        !this.stopped &&
-        slot - now <= Math.max(this.paceMs, PREPARE_AHEAD_MS) + this.pollMs
-      ) {
+      if (this.realTime && !this.stopped && slot - now <= Math.max(this.paceMs, this.aheadMs) + this.pollMs) {
         if (await this.sleep(slot - now)) continue;
       }
       await store.releaseDelivery(delivery.id, this.owner, new Date(slot), keepAttempt);
