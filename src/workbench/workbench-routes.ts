@@ -76,7 +76,13 @@ export function slashCommandOf(
 }
 
 /** Slackbot's answer to a command no app in the workspace has (Slack's own words, in short). */
-export function unknownCommandSentence(name: string): string {
+export function unknownCommandSentence(typed: string): string {
+  // The person's own characters, shown and never read as mrkdwn (`/<!channel>` notifies nobody).
+  const name = (typed.length > 80 ? `${typed.slice(0, 80)}…` : typed)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/`/g, "'");
   return (
     `\`${name}\` is not a valid command. In Slack, all messages that start with the “/” character ` +
     'are interpreted as commands. If you are trying to send a message that starts with a “/” ' +
@@ -139,8 +145,10 @@ export function addWorkbenchRoutes(
         case 'POST /workbench/command': {
           const channel = input.channel ?? '';
           if (!canSee(slack, userId, channel)) return json(400, { error: 'unknown channel' });
-          const text = (input.text ?? '').trim();
-          if (text.startsWith('/')) {
+          // As in Slack, only a line that starts with "/" is a command: " /tendr" is a message.
+          const typedLine = (input.text ?? '').trimEnd();
+          const text = typedLine.trim();
+          if (typedLine.startsWith('/')) {
             const typed = slashCommandOf(text, features.commands);
             if ('unknown' in typed) {
               // Slack answers this itself, to the person alone; the app never hears of it.

@@ -542,6 +542,15 @@ describe('slash commands typed in the page, as Slack takes them', () => {
     expect(shown).toMatchObject({ authorName: 'Slackbot', ephemeral: true });
   });
 
+  it('takes a line starting with a space as a message, as Slack’s hint says, and shows a typed name as text', async () => {
+    await fromPage('/workbench/command', { channel: 'C0BIDS', text: ' /tendr is a typo' });
+    expect(app.received).toEqual([]);
+    const message = slack.messagesIn('C0BIDS', 'U0MEMBER').at(-1);
+    expect(message).toMatchObject({ authorId: 'U0MEMBER', text: '/tendr is a typo', ephemeralTo: null });
+    await fromPage('/workbench/command', { channel: 'C0BIDS', text: '/<!channel>`x' });
+    expect(slack.messagesIn('C0BIDS', 'U0MEMBER').at(-1)?.text).toMatch(/^`\/&lt;!channel&gt;'x` is not/);
+  });
+
   it('sends the app’s command whatever its letter case, as the lower-case name it registered', async () => {
     await fromPage('/workbench/command', { channel: 'C0BIDS', text: '/Tender   help me' });
     expect(app.received).toHaveLength(1);

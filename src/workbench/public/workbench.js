@@ -441,8 +441,9 @@ document.addEventListener('keydown', (event) => {
 $('#composer-form').addEventListener('submit', async (event) => {
   event.preventDefault();
   const input = $('#composer');
-  const text = input.value.trim();
-  if (!text) return;
+  // Sent as typed: a leading space makes "/…" a message, as Slack's own hint says.
+  const text = input.value.trimEnd();
+  if (!text.trim()) return;
   input.value = '';
   await api('/workbench/command', { channel: shownChannel(), text });
   soon();
