@@ -35,15 +35,6 @@ export const DEPENDENCY_RULES: readonly DependencyRule[] = [
     rule: 'Views (src/app/blocks) know nothing of the client, the bot’s storage or its services',
     files: ['src/app/blocks/'],
     mayNotImport: ['src/client/', 'src/service/', 'src/app/storage/', 'src/app/services/'],
-    allowed: [
-      {
-        file: 'src/app/blocks/subscription-messages.ts',
-        target: 'src/app/storage/bot-store.ts',
-        // Requested of its owner (notes/maint.md): give the view its own `Subscription` shape
-        // (or take it from src/contract) instead of the storage row's type; then drop this.
-        reason: 'a type-only import of the stored Subscription row, erased when it runs',
-      },
-    ],
   },
   {
     rule: 'Views (src/app/blocks) do no I/O: nothing they run reaches the network, files or a database',

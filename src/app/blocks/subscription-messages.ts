@@ -1,7 +1,6 @@
 import type { Button } from '@slack/types';
 import type { Tender } from '../../contract/schemas.ts';
 import { SubscriptionIds } from '../ids.ts';
-import type { Subscription } from '../storage/bot-store.ts';
 import { formatMoney } from './formats.ts';
 import type { Message } from './messages.ts';
 import { clip, safeText } from './mrkdwn.ts';
@@ -195,9 +194,17 @@ export function postHead(heading: string, notes: PostNotes): Block[] {
   return blocks;
 }
 
+/** What the list of a channel's subscriptions shows of each (the view's own shape, not the stored row). */
+export interface ListedSubscription {
+  id: string;
+  createdBy: string;
+  /** Why it no longer posts, or null. */
+  pausedReason: string | null;
+}
+
 /** The channel's subscriptions with "Send now" and "Unsubscribe", to the person who asked. */
 export function subscriptionsListMessage(
-  items: { subscription: Subscription; what: string; when: string; next: string }[],
+  items: { subscription: ListedSubscription; what: string; when: string; next: string }[],
   channelId: string,
 ): Message {
   if (items.length === 0) {

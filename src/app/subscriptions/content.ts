@@ -188,17 +188,22 @@ async function pipelineSummary(input: BuildInput, notes: PostNotes): Promise<Bui
     changes,
     before ? 'No stage changed.' : 'This is the first summary: changes are counted from here.',
   );
-  list('Blocked', blocked.map(stageLine), 'Nothing is blocked.');
-  list(
-    'Overdue',
-    overdue.map((stage) => `${stageLine(stage)} · was due ${formatDay(stage.dueDate as string)}`),
-    'Nothing is overdue.',
-  );
-  list(
-    'Due in the next 3 days',
-    dueSoon.map((stage) => `${stageLine(stage)} · due ${formatDay(stage.dueDate as string)}`),
-    'Nothing is due in the next 3 days.',
-  );
+  if (blocked.length + overdue.length + dueSoon.length === 0) {
+    // Three empty sections say less than one line.
+    groups.push([section('Nothing is blocked, overdue or due in the next 3 days.')]);
+  } else {
+    list('Blocked', blocked.map(stageLine), 'Nothing is blocked.');
+    list(
+      'Overdue',
+      overdue.map((stage) => `${stageLine(stage)} · was due ${formatDay(stage.dueDate as string)}`),
+      'Nothing is overdue.',
+    );
+    list(
+      'Due in the next 3 days',
+      dueSoon.map((stage) => `${stageLine(stage)} · due ${formatDay(stage.dueDate as string)}`),
+      'Nothing is due in the next 3 days.',
+    );
+  }
   groups.push([contextLine(`\`/tender pipeline ${safeText(pipeline.id, 200)}\` shows the bid’s card.`)]);
   const cursor = {
     json: JSON.stringify({

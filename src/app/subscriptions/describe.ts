@@ -11,7 +11,10 @@ export function subscriptionSummary(subscription: Subscription): string {
     switch (subscription.kind) {
       case 'pipeline': {
         const { p, n } = PipelineTarget.parse(target);
-        return `Summaries of the bid ${n ? `“${safeText(n, 200)}” ` : ''}(\`${safeText(p, 200)}\`)`;
+        // The bid's name is what people know it by; its id only when the name was not kept.
+        return n
+          ? `Summaries of the bid “${safeText(n, 200)}”`
+          : `Summaries of the bid \`${safeText(p, 200)}\``;
       }
       case 'search': {
         const { d } = SearchTarget.parse(target);

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import type { Subscription } from '../../../src/app/storage/bot-store.ts';
+import { subscriptionSummary } from '../../../src/app/subscriptions/describe.ts';
+
+const base: Subscription = {
+  id: 's-abc123',
+  teamId: 'T1',
+  channelId: 'C1',
+  kind: 'pipeline',
+  target: JSON.stringify({ p: '3f1c2a9e-0b6d-4c1e-9a53-7d2f0e8b4c11', n: 'Salford cleaning bid' }),
+  cadence: 'daily',
+  localTime: '09:00',
+  timeZone: 'Europe/London',
+  createdBy: 'U1',
+  createdAt: new Date('2026-11-22T00:00:00Z'),
+  pausedReason: null,
+  nextRunAt: new Date('2026-11-23T09:00:00Z'),
+  cursor: null,
+  skippedCount: 0,
+};
+
+describe('what a subscription posts, in words', () => {
+  it('names a bid by its name alone, and by its id only when no name was kept', () => {
+    expect(subscriptionSummary(base)).toBe('Summaries of the bid “Salford cleaning bid”');
+    expect(
+      subscriptionSummary({ ...base, target: JSON.stringify({ p: '3f1c2a9e-0b6d-4c1e-9a53-7d2f0e8b4c11' }) }),
+    ).toBe('Summaries of the bid `3f1c2a9e-0b6d-4c1e-9a53-7d2f0e8b4c11`');
+  });
+
+  it('escapes a name that could notify a channel, and says when a target cannot be read', () => {
+    const forged = subscriptionSummary({ ...base, target: JSON.stringify({ p: 'x', n: '<!channel> bid' }) });
+    expect(forged).not.toContain('<!channel>');
+    expect(forged).toContain('&lt;!channel&gt;');
+    expect(subscriptionSummary({ ...base, target: '{"p":' })).toBe(
+      'A subscription Tenderbot can no longer read',
+    );
+    expect(subscriptionSummary({ ...base, kind: 'deadlines', target: JSON.stringify({ days: 1 }) })).toBe(
+      'Reminders of deadlines within 1 day',
+    );
+  });
+});
