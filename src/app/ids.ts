@@ -6,6 +6,12 @@ export const SearchIds = {
   otherBuyer: 'search/other_buyer',
 } as const;
 
+/** Next and Previous under every list but a tender search's. */
+export const ListIds = {
+  next: 'list/next',
+  previous: 'list/previous',
+} as const;
+
 export const TenderIds = {
   bookmark: 'tender/bookmark',
   removeBookmark: 'tender/remove_bookmark',

@@ -210,9 +210,7 @@ describe('/tender search', () => {
     await bot.slack.clickInMessage(GUEST, shared, 'tender/bookmark');
     const refusal = await eventually(
       () =>
-        bot.slack.messages
-          .slice(seen)
-          .find((message) => message.text.startsWith('Guests can read tenders')),
+        bot.slack.messages.slice(seen).find((message) => message.text.startsWith('Guests can read tenders')),
       'the refusal',
     );
     expect(refusal.ephemeralTo).toBe(GUEST);
@@ -263,10 +261,8 @@ describe('bookmarks', () => {
 
     const listed = await command(MEMBER, 'bookmarks');
     // The bot runs on the app's default key here, and says whose list that is.
-    expect(textOf(listed)).toContain(
-      'the person who created the app&#39;s default API key'.replace('&#39;', "'"),
-    );
-    expect(textOf(listed)).toContain('shares one list');
+    expect(textOf(listed)).toContain('Bookmarks belong to whoever made the key Tenderbot was set up with');
+    expect(textOf(listed)).toContain('shares this one list');
     expect(textOf(listed)).toContain(tenderId);
 
     await bot.slack.clickInMessage(MEMBER, results, 'tender/remove_bookmark');
@@ -293,9 +289,29 @@ describe('bookmarks', () => {
 });
 
 describe('directories and saved searches', () => {
+  it('pages through every buyer with Next and Previous, in place', async () => {
+    const buyers = await command(MEMBER, 'buyers');
+    const heading = /All buyers\* · 1–10 of ([\d,]+)/.exec(textOf(buyers));
+    expect(heading, textOf(buyers).slice(0, 200)).not.toBeNull();
+    const total = Number(heading?.[1]?.replace(/,/g, ''));
+    expect(total).toBeGreaterThan(10);
+    expect(buttonsOf(buyers)).toContain('list/next');
+    expect(buttonsOf(buyers)).not.toContain('list/previous');
+    const firstPage = textOf(buyers);
+    await bot.slack.clickInMessage(MEMBER, buyers, 'list/next');
+    await eventually(() => textOf(buyers).includes(`11–${Math.min(20, total)} of`), 'page two in place');
+    expect(textOf(buyers)).not.toBe(firstPage);
+    expect(buttonsOf(buyers)).toContain('list/previous');
+    await bot.slack.clickInMessage(MEMBER, buyers, 'list/previous');
+    await eventually(() => textOf(buyers).includes('1–10 of'), 'page one again');
+    // A narrowed list keeps what was typed across pages.
+    const narrowed = await command(MEMBER, 'suppliers ltd');
+    expect(textOf(narrowed)).toMatch(/Suppliers matching “ltd”|No suppliers match/);
+  });
+
   it('lists buyers, shows one with its notices and the cap', async () => {
     const buyers = await command(MEMBER, 'buyers');
-    expect(textOf(buyers)).toContain('Buyers matching everything');
+    expect(textOf(buyers)).toContain('All buyers');
     const before = bot.slack.messagesIn(CHANNEL, MEMBER).length;
     await bot.slack.clickInMessage(MEMBER, buyers, 'directory/show_buyer');
     const detail = await eventually(() => bot.slack.messagesIn(CHANNEL, MEMBER)[before], 'a buyer card');
@@ -328,6 +344,9 @@ describe('directories and saved searches', () => {
   it('lists the organisation’s saved searches and runs one as a tender search', async () => {
     const saved = await command(MEMBER, 'saved');
     expect(textOf(saved)).toContain('Acme search 1');
+    // What each finds, in words: never the stored field names.
+    expect(textOf(saved)).toContain('Tenders matching “cleaning”, in North West');
+    expect(textOf(saved)).not.toMatch(/\bq: |region: /);
     const before = bot.slack.messagesIn(CHANNEL, MEMBER).length;
     await bot.slack.clickInMessage(MEMBER, saved, 'saved/run');
     const results = await eventually(

@@ -13,7 +13,10 @@ export interface HomeContent {
   canConnect: boolean;
   bookmarks?: { items: Bookmark[]; total: number } | { problem: string };
   pipelines?: { items: PipelineListItem[]; total: number } | { problem: string };
-  savedSearches?: { items: SavedSearch[]; total: number } | { problem: string };
+  /** Each saved search with what it finds, in words (never its stored fields). */
+  savedSearches?:
+    | { items: { saved: SavedSearch; description: string }[]; total: number }
+    | { problem: string };
   now?: Date;
   /** The first visit: a getting-started section, saying whether the workspace can search yet. */
   gettingStarted?: ConnectionState;
@@ -92,11 +95,8 @@ export function homeView(args: HomeContent) {
       blocks.push(
         section(`*Saved searches* · ${more(list.items.length, list.total)} · run one with \`/tender saved\``),
       );
-      for (const saved of list.items.slice(0, HOME_LIST_ROWS)) {
-        const query = Object.entries(saved.query)
-          .map(([name, v]) => `${name}: ${String(v)}`)
-          .join(', ');
-        blocks.push(section(`*${escapeMrkdwn(saved.name)}*\n${escapeMrkdwn(query || 'every tender')}`));
+      for (const { saved, description } of list.items.slice(0, HOME_LIST_ROWS)) {
+        blocks.push(section(`*${escapeMrkdwn(saved.name)}*\nTenders matching ${description}`));
       }
     }
   }

@@ -16,6 +16,7 @@ import { ConnectIds, DirectoryIds, ErrorIds, ReachIds, SavedSearchIds, SearchIds
 import type { CommentEntityType } from '../listeners/button-values.ts';
 import { encode } from '../state/codec.ts';
 import { formatMoney } from './formats.ts';
+import { listPaging, pageRange } from './list-paging.ts';
 import { clip, escapeMrkdwn, safeText } from './mrkdwn.ts';
 import {
   type Block,
@@ -98,33 +99,53 @@ export function sharedTenderMessage(
   };
 }
 
+/** Which page of a list is shown, and what was typed after its command (for Next and Previous). */
+export interface ListPage {
+  offset: number;
+  typed: string;
+  pageSize: number;
+}
+
+const FIRST_PAGE = (pageSize: number): ListPage => ({ offset: 0, typed: '', pageSize });
+
 /** The workspace's bookmarks, saying whose list it is. */
 export function bookmarksMessage(
   bookmarks: Bookmark[],
   total: number,
   keySource: 'workspace' | 'default',
   now: Date,
+  page: ListPage = FIRST_PAGE(BOOKMARKS_PAGE_SIZE),
 ): Message {
   const whose =
     keySource === 'workspace'
-      ? "These are the bookmarks of the person who created this workspace's API key: the service keeps bookmarks per key owner, so everyone here shares one list."
-      : "These are the bookmarks of the person who created the app's default API key: the service keeps bookmarks per key owner, so everyone using it shares one list.";
-  if (total === 0)
+      ? 'Bookmarks belong to whoever made the key this workspace connected, so everyone here shares this one list.'
+      : 'Bookmarks belong to whoever made the key Tenderbot was set up with, so everyone here shares this one list.';
+  if (total === 0 || bookmarks.length === 0)
     return {
       text: 'No bookmarks yet.',
       blocks: [section('*No bookmarks yet.* Bookmark a tender from `/tender search`.'), contextLine(whose)],
     };
+  const shown = bookmarks.slice(0, page.pageSize);
   const blocks: Block[] = [
-    section(`*Bookmarks* · ${Math.min(total, bookmarks.length)} of ${total}`),
+    section(`*Bookmarks* · ${pageRange(page.offset, shown.length, total)}`),
     contextLine(whose),
   ];
-  for (const bookmark of bookmarks.slice(0, PAGE_SIZE * 2)) {
+  for (const bookmark of shown) {
     blocks.push(
       { type: 'divider' },
       ...tenderCard(bookmark.tender, { bookmarked: true, shared: false, now, context: 'bookmarks' }),
     );
   }
-  return { text: `Bookmarks: ${total}`, blocks: blocks.slice(0, 50) };
+  const paging = listPaging('bookmarks', page.typed, page.offset, shown.length, total, page.pageSize);
+  return { text: `Bookmarks: ${total}`, blocks: [...blocks.slice(0, 50 - paging.length), ...paging] };
+}
+
+/** Bookmarks a page shows: each is a card of four blocks and a divider, so 9 fit under Slack's 50. */
+export const BOOKMARKS_PAGE_SIZE = 9;
+
+/** `Buyers matching “leeds”`, or `All buyers` when nothing narrows the list. */
+function listHeading(label: string, description: string): string {
+  return description === 'everything' ? `All ${label.toLowerCase()}` : `${label} matching ${description}`;
 }
 
 type Organisation = Buyer | Supplier;
@@ -135,17 +156,18 @@ export function organisationsMessage(
   items: Organisation[],
   total: number,
   description: string,
+  page: ListPage = FIRST_PAGE(10),
 ): Message {
   const label = kind === 'buyers' ? 'Buyers' : 'Suppliers';
-  if (total === 0)
+  if (total === 0 || items.length === 0)
     return {
       text: `No ${kind} match ${description}.`,
       blocks: [section(`No ${kind} match ${description}.`)],
     };
-  const blocks: Block[] = [
-    section(`*${label} matching ${description}* · ${items.length} of ${total.toLocaleString('en-GB')}`),
-  ];
-  for (const item of items) {
+  const shown = items.slice(0, page.pageSize);
+  const heading = listHeading(label, description);
+  const blocks: Block[] = [section(`*${heading}* · ${pageRange(page.offset, shown.length, total)}`)];
+  for (const item of shown) {
     const facts = [
       item.region,
       item.locality,
@@ -165,7 +187,8 @@ export function organisationsMessage(
     });
     blocks.push(...commentActions(kind === 'buyers' ? 'buyer' : 'supplier', item.id));
   }
-  return { text: `${label} matching ${description}`, blocks };
+  blocks.push(...listPaging(kind, page.typed, page.offset, shown.length, total, page.pageSize));
+  return { text: heading, blocks };
 }
 
 /** A buyer or supplier with its latest notices; says so when the service capped them at 100. */
@@ -198,16 +221,21 @@ export function organisationDetailMessage(
   return { text: `${detail.name}: ${counted}`, blocks };
 }
 
-export function frameworksMessage(items: Framework[], total: number, description: string): Message {
-  if (total === 0)
+export function frameworksMessage(
+  items: Framework[],
+  total: number,
+  description: string,
+  page: ListPage = FIRST_PAGE(10),
+): Message {
+  if (total === 0 || items.length === 0)
     return {
       text: `No frameworks match ${description}.`,
       blocks: [section(`No frameworks match ${description}.`)],
     };
-  const blocks: Block[] = [
-    section(`*Frameworks matching ${description}* · ${items.length} of ${total.toLocaleString('en-GB')}`),
-  ];
-  for (const item of items) {
+  const shown = items.slice(0, page.pageSize);
+  const heading = listHeading('Frameworks', description);
+  const blocks: Block[] = [section(`*${heading}* · ${pageRange(page.offset, shown.length, total)}`)];
+  for (const item of shown) {
     const facts = [
       item.status,
       item.type === 'dynamic_purchasing_system' ? 'DPS' : 'framework',
@@ -223,7 +251,8 @@ export function frameworksMessage(items: Framework[], total: number, description
     });
     blocks.push(...commentActions('framework', item.id));
   }
-  return { text: `Frameworks matching ${description}`, blocks };
+  blocks.push(...listPaging('frameworks', page.typed, page.offset, shown.length, total, page.pageSize));
+  return { text: heading, blocks };
 }
 
 export function frameworkDetailMessage(
@@ -278,25 +307,32 @@ function commentActions(entity: CommentEntityType, id: string): Block[] {
   return comment ? [{ type: 'actions', elements: [comment] }] : [];
 }
 
-export function savedSearchesMessage(items: SavedSearch[], total: number): Message {
-  if (total === 0)
+export function savedSearchesMessage(
+  items: { saved: SavedSearch; description: string }[],
+  total: number,
+  page: ListPage = FIRST_PAGE(SAVED_PAGE_SIZE),
+): Message {
+  if (total === 0 || items.length === 0)
     return { text: 'No saved searches.', blocks: [section('Your organisation has no saved searches yet.')] };
-  const blocks: Block[] = [section(`*Saved searches* · ${items.length} of ${total}`)];
-  for (const item of items.slice(0, 40)) {
-    const query = Object.entries(item.query)
-      .map(([name, value]) => `${name}: ${String(value)}`)
-      .join(', ');
+  const shown = items.slice(0, page.pageSize);
+  const blocks: Block[] = [section(`*Saved searches* · ${pageRange(page.offset, shown.length, total)}`)];
+  for (const { saved, description } of shown) {
     blocks.push({
       type: 'section',
       text: {
         type: 'mrkdwn',
-        text: clip(`*${escapeMrkdwn(item.name)}*\n${escapeMrkdwn(query || 'every tender')}`, 3000),
+        // What the search finds, in the words a heading of its results uses (never its stored fields).
+        text: clip(`*${escapeMrkdwn(saved.name)}*\nTenders matching ${description}`, 3000),
       },
-      accessory: button('Run', SavedSearchIds.run, item.id, 'primary'),
+      accessory: button('Run', SavedSearchIds.run, saved.id, 'primary'),
     });
   }
-  return { text: `Saved searches: ${total}`, blocks: blocks.slice(0, 50) };
+  blocks.push(...listPaging('saved', page.typed, page.offset, shown.length, total, page.pageSize));
+  return { text: `Saved searches: ${total}`, blocks };
 }
+
+/** Saved searches a page shows (one block each). */
+export const SAVED_PAGE_SIZE = 20;
 
 // mrkdwn: `<…>` is Slack's control syntax, so the placeholders are written as entities.
 export const USAGE_LINES = [

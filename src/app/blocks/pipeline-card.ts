@@ -5,6 +5,7 @@ import { PipelineIds } from '../ids.ts';
 import { encodeKept, type StateKeeper } from '../state/codec.ts';
 import { blockKitProblems } from './block-kit-limits.ts';
 import { formatDayOf } from './formats.ts';
+import { listPaging, pageRange } from './list-paging.ts';
 import type { Message } from './messages.ts';
 import { clip, safeText } from './mrkdwn.ts';
 import { type Block, button, contextLine, section } from './tender-card.ts';
@@ -269,8 +270,9 @@ export async function pipelinesListMessage(
   description: string,
   keeper: StateKeeper,
   now: Date,
+  page: { offset: number; typed: string; pageSize: number } = { offset: 0, typed: '', pageSize: 20 },
 ): Promise<Message> {
-  if (total === 0)
+  if (total === 0 || items.length === 0)
     return {
       text: `No bids match ${description}.`,
       blocks: [
@@ -279,8 +281,11 @@ export async function pipelinesListMessage(
         ),
       ],
     };
-  const blocks: Block[] = [section(`*Bids matching ${description}* · ${items.length} of ${total}`)];
-  for (const item of items.slice(0, 20)) {
+  const shown = items.slice(0, page.pageSize);
+  const blocks: Block[] = [
+    section(`*Bids matching ${description}* · ${pageRange(page.offset, shown.length, total)}`),
+  ];
+  for (const item of shown) {
     const counts = item.stageCounts;
     const stageTotal = counts.pending + counts.in_progress + counts.blocked + counts.completed;
     const value = await encodeKept('pipeline', { p: item.id }, 'button', keeper, now);
@@ -296,5 +301,6 @@ export async function pipelinesListMessage(
       accessory: button('Post in channel', PipelineIds.post, value),
     });
   }
+  blocks.push(...listPaging('pipelines', page.typed, page.offset, shown.length, total, page.pageSize));
   return { text: `Bids matching ${description}: ${total}`, blocks };
 }

@@ -4,6 +4,7 @@ import {
   frameworksMessage,
   organisationDetailMessage,
   organisationsMessage,
+  SAVED_PAGE_SIZE,
   savedSearchesMessage,
 } from '../blocks/messages.ts';
 import { escapeMrkdwn } from '../blocks/mrkdwn.ts';
@@ -16,12 +17,20 @@ import { describeSearch, showSearchPage } from './tenders.ts';
 
 const LIST_SIZE = 10;
 
+/** Which page of a list to show, and whether to redraw the message a Next or Previous was clicked in. */
+export interface PageRequest {
+  offset: number;
+  replace: boolean;
+}
+export const FIRST_PAGE: PageRequest = { offset: 0, replace: false };
+
 /** `/tender buyers|suppliers|frameworks <words> [filters]`. */
 export async function directoryCommand(
   context: FeatureContext,
   request: Request,
   kind: 'buyers' | 'suppliers' | 'frameworks',
   text: string,
+  page: PageRequest = FIRST_PAGE,
 ): Promise<void> {
   const parsed = parseDirectory(text);
   if (!parsed.ok) {
@@ -31,23 +40,32 @@ export async function directoryCommand(
   const { q, region, status, type } = parsed.filters;
   const description = describeSearch({ q, region });
   const { client } = await context.clients.forTeam(request.teamId);
+  const listPage = { offset: page.offset, typed: text, pageSize: LIST_SIZE };
   if (kind === 'frameworks') {
-    const page = await client.frameworks.list({ q, status, type, limit: LIST_SIZE });
+    const found = await client.frameworks.list({ q, status, type, limit: LIST_SIZE, offset: page.offset });
+    const frameworksDescription = [
+      q ? describeSearch({ q }) : null,
+      status ?? null,
+      type ? (type === 'dynamic_purchasing_system' ? 'dynamic purchasing systems' : 'frameworks only') : null,
+    ]
+      .filter(Boolean)
+      .join(', ');
     await reply(
       request,
-      frameworksMessage(
-        page.data,
-        page.pagination.total,
-        describeSearch({ q }) + (status ? `, ${status}` : ''),
-      ),
+      frameworksMessage(found.data, found.pagination.total, frameworksDescription || 'everything', listPage),
+      page.replace,
     );
     return;
   }
-  const page =
+  const found =
     kind === 'buyers'
-      ? await client.buyers.list({ q, region, limit: LIST_SIZE })
-      : await client.suppliers.list({ q, region, limit: LIST_SIZE });
-  await reply(request, organisationsMessage(kind, page.data, page.pagination.total, description));
+      ? await client.buyers.list({ q, region, limit: LIST_SIZE, offset: page.offset })
+      : await client.suppliers.list({ q, region, limit: LIST_SIZE, offset: page.offset });
+  await reply(
+    request,
+    organisationsMessage(kind, found.data, found.pagination.total, description, listPage),
+    page.replace,
+  );
 }
 
 /** "Details" on a buyer, supplier or framework. */
@@ -66,10 +84,23 @@ export async function showDirectoryEntry(
 }
 
 /** `/tender saved`. */
-export async function savedSearchesCommand(context: FeatureContext, request: Request): Promise<void> {
+export async function savedSearchesCommand(
+  context: FeatureContext,
+  request: Request,
+  page: PageRequest = FIRST_PAGE,
+): Promise<void> {
   const { client } = await context.clients.forTeam(request.teamId);
-  const page = await client.savedSearches.list({ limit: 40 });
-  await reply(request, savedSearchesMessage(page.data, page.pagination.total));
+  const found = await client.savedSearches.list({ limit: SAVED_PAGE_SIZE, offset: page.offset });
+  const described = found.data.map((saved) => ({ saved, description: describeSearch(filtersOf(saved)) }));
+  await reply(
+    request,
+    savedSearchesMessage(described, found.pagination.total, {
+      offset: page.offset,
+      typed: '',
+      pageSize: SAVED_PAGE_SIZE,
+    }),
+    page.replace,
+  );
 }
 
 /** "Run" on a saved search: its query as a tender search. */

@@ -2,7 +2,9 @@ import type { WebClient } from '@slack/web-api';
 import { HOME_LIST_ROWS, type HomeContent, homeView } from '../blocks/home-view.ts';
 import { describeFailure } from '../services/describe-failure.ts';
 import { keyReadable, mayManageKey } from './connection.ts';
+import { filtersOf } from './directories.ts';
 import type { FeatureContext } from './feature-context.ts';
+import { describeSearch } from './tenders.ts';
 import { connectionState } from './welcome.ts';
 
 /**
@@ -43,9 +45,13 @@ export async function publishHome(
       client.pipelines
         .list({ ...page, archived: 'active' })
         .then((answer) => ({ items: answer.data, total: answer.pagination.total }), problem),
-      client.savedSearches
-        .list(page)
-        .then((answer) => ({ items: answer.data, total: answer.pagination.total }), problem),
+      client.savedSearches.list(page).then(
+        (answer) => ({
+          items: answer.data.map((saved) => ({ saved, description: describeSearch(filtersOf(saved)) })),
+          total: answer.pagination.total,
+        }),
+        problem,
+      ),
     ]);
     Object.assign(content, { bookmarks, pipelines, savedSearches });
   }

@@ -105,6 +105,8 @@ export async function pipelinesCommand(
   context: FeatureContext,
   request: Request,
   rest: string,
+  /** The first bid shown (Next and Previous), and whether to redraw the message clicked in. */
+  page: { offset: number; replace: boolean } = { offset: 0, replace: false },
 ): Promise<void> {
   const words: string[] = [];
   let status: Pipeline['status'] | undefined;
@@ -126,11 +128,12 @@ export async function pipelinesCommand(
   }
   const q = words.join(' ').slice(0, 200);
   const { client } = await context.clients.forTeam(request.teamId);
-  const page = await client.pipelines.list({
+  const found = await client.pipelines.list({
     ...(q ? { q } : {}),
     ...(status ? { status } : {}),
     archived,
-    limit: 20,
+    limit: PIPELINES_PAGE_SIZE,
+    offset: page.offset,
   });
   const description = [
     q ? `“${escapeMrkdwn(q)}”` : null,
@@ -141,9 +144,24 @@ export async function pipelinesCommand(
     .join(', ');
   await reply(
     request,
-    await pipelinesListMessage(page.data, page.pagination.total, description, context.store, context.clock()),
+    await pipelinesListMessage(
+      found.data,
+      found.pagination.total,
+      description,
+      context.store,
+      context.clock(),
+      {
+        offset: page.offset,
+        typed: rest,
+        pageSize: PIPELINES_PAGE_SIZE,
+      },
+    ),
+    page.replace,
   );
 }
+
+/** Bids a page of `/tender pipelines` shows (each is one block; Slack allows 50 a message). */
+const PIPELINES_PAGE_SIZE = 20;
 
 const PIPELINE_USAGE =
   'Use `/tender pipeline &lt;id&gt;` (the card, for the channel), `/tender pipeline status &lt;id&gt; &lt;status&gt;`, `/tender pipeline stage &lt;id&gt; &lt;stage name or number&gt; &lt;status&gt;`, or `/tender pipeline archive|restore &lt;id&gt;`. `/tender pipelines` lists the ids.';

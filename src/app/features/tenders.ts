@@ -1,6 +1,7 @@
 import { NotFoundError } from '../../client/errors.ts';
 import { formatDayOf, formatMoney } from '../blocks/formats.ts';
 import {
+  BOOKMARKS_PAGE_SIZE,
   bookmarksMessage,
   PAGE_SIZE,
   searchResultsMessage,
@@ -156,15 +157,24 @@ export async function showCommand(context: FeatureContext, request: Request, id:
   }
 }
 
-/** `/tender bookmarks`. */
+/** `/tender bookmarks`, a page at a time. */
 export async function bookmarksCommand(
   context: FeatureContext,
   request: Request,
   replace = false,
+  offset = 0,
 ): Promise<void> {
   const { client, source } = await context.clients.forTeam(request.teamId);
-  const page = await client.bookmarks.list({ limit: 10 });
-  await reply(request, bookmarksMessage(page.data, page.pagination.total, source, context.clock()), replace);
+  const page = await client.bookmarks.list({ limit: BOOKMARKS_PAGE_SIZE, offset });
+  await reply(
+    request,
+    bookmarksMessage(page.data, page.pagination.total, source, context.clock(), {
+      offset,
+      typed: '',
+      pageSize: BOOKMARKS_PAGE_SIZE,
+    }),
+    replace,
+  );
 }
 
 /** Bookmark or remove, then redraw the card where it was clicked. */

@@ -59,3 +59,14 @@ export const CommentTargetValue = z.strictObject({ e: z.enum(COMMENT_ENTITY_TYPE
 
 /** "Start a bid": the tender. */
 export const StartBidValue = z.strictObject({ t: RecordId });
+
+/** The lists that page with Next and Previous, by the command that shows them. */
+export const PAGED_LISTS = ['pipelines', 'buyers', 'suppliers', 'frameworks', 'bookmarks', 'saved'] as const;
+export type PagedList = (typeof PAGED_LISTS)[number];
+
+/** A page of a list: which list, what was typed after its command, and the first item shown. */
+export const ListPageValue = z.strictObject({
+  l: z.enum(PAGED_LISTS),
+  t: z.string().max(300),
+  o: z.number().int().min(0).max(10_000),
+});

@@ -29,7 +29,16 @@ import {
   showSearchPage,
   toggleBookmark,
 } from '../features/tenders.ts';
-import { ConnectIds, DirectoryIds, ErrorIds, HomeIds, SavedSearchIds, SearchIds, TenderIds } from '../ids.ts';
+import {
+  ConnectIds,
+  DirectoryIds,
+  ErrorIds,
+  HomeIds,
+  ListIds,
+  SavedSearchIds,
+  SearchIds,
+  TenderIds,
+} from '../ids.ts';
 import { decode } from '../state/codec.ts';
 import { parseConnectSubmission } from '../state/modal-submissions.ts';
 import { registerCommentListeners } from './comment-listeners.ts';
@@ -110,6 +119,28 @@ export function registerListeners(app: App, context: FeatureContext): void {
   );
   onButton(ConnectIds.disconnect, async (request) => confirmDisconnect(context, request));
   onButton(ConnectIds.keepKey, async (request) => keepKey(request));
+  for (const actionId of [ListIds.next, ListIds.previous]) {
+    onButton(actionId, async (request, value) => {
+      const {
+        l: list,
+        t: typed,
+        o: offset,
+      } = await decode('listPage', value, context.store, context.clock());
+      const page = { offset, replace: true };
+      switch (list) {
+        case 'pipelines':
+          return pipelinesCommand(context, request, typed, page);
+        case 'buyers':
+        case 'suppliers':
+        case 'frameworks':
+          return directoryCommand(context, request, list, typed, page);
+        case 'bookmarks':
+          return bookmarksCommand(context, request, true, offset);
+        case 'saved':
+          return savedSearchesCommand(context, request, page);
+      }
+    });
+  }
   onButton(SavedSearchIds.run, async (request, value) => runSavedSearch(context, request, await idOf(value)));
   // "Try again" runs its command, which has its own failure handling (one slow notice, not two).
   app.action<BlockAction<ButtonAction>>(ErrorIds.tryAgain, async ({ ack, body, action, respond, client }) => {

@@ -6,6 +6,7 @@ import {
   BookmarkValue,
   CommentTargetValue,
   ConnectMetadataValue,
+  ListPageValue,
   RecordId,
   SearchStateValue,
   StartBidValue,
@@ -22,6 +23,8 @@ export { StaleValueError };
 export const ACTION_SCHEMAS = {
   /** A search page (next, previous). */
   searchPage: SearchStateValue,
+  /** A page of another list (bids, buyers, suppliers, frameworks, bookmarks, saved searches). */
+  listPage: ListPageValue,
   /** A bookmark button: tender, where its card sits, and who shared it (if a shared card). */
   bookmark: BookmarkValue,
   /** A button that names one record (share, details, saved run). Carried as the bare id. */

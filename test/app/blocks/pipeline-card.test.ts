@@ -150,6 +150,38 @@ describe('the pipeline card', () => {
     expect(JSON.stringify(message.blocks)).toContain('▰▰▰▱▱ 3/5 done');
     expect(blockKitProblems(message.blocks, 'message')).toEqual([]);
   });
+
+  it('pages a long list: the range it shows, and Previous and Next carrying what was typed', async () => {
+    const item = (index: number) =>
+      ({
+        ...pipeline(),
+        id: `p-${index}`,
+        stageCounts: { pending: 1, in_progress: 0, blocked: 0, completed: 0 },
+      }) as PipelineListItem;
+    const page = Array.from({ length: 20 }, (_, index) => item(20 + index));
+    const message = await pipelinesListMessage(page, 45, '“roads”, active', memoryKeeper(), NOW, {
+      offset: 20,
+      typed: 'roads',
+      pageSize: 20,
+    });
+    const text = JSON.stringify(message.blocks);
+    expect(text).toContain('21–40 of 45');
+    const paging = message.blocks.at(-1) as { elements: { action_id: string; value: string }[] };
+    expect(paging.elements.map((element) => [element.action_id, JSON.parse(element.value)])).toEqual([
+      ['list/previous', { l: 'pipelines', t: 'roads', o: 0 }],
+      ['list/next', { l: 'pipelines', t: 'roads', o: 40 }],
+    ]);
+    expect(blockKitProblems(message.blocks, 'message')).toEqual([]);
+    // The last page has no Next; a one-page list has no paging at all.
+    const last = await pipelinesListMessage(page.slice(0, 5), 45, 'active', memoryKeeper(), NOW, {
+      offset: 40,
+      typed: '',
+      pageSize: 20,
+    });
+    expect(JSON.stringify(last.blocks)).not.toContain('list/next');
+    const single = await pipelinesListMessage([item(1)], 1, 'active', memoryKeeper(), NOW);
+    expect(JSON.stringify(single.blocks)).not.toContain('list/');
+  });
 });
 
 describe('the modals and the Home view', () => {

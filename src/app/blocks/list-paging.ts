@@ -1,0 +1,36 @@
+import type { Button, KnownBlock } from '@slack/types';
+import { ListIds } from '../ids.ts';
+import type { PagedList } from '../listeners/button-values.ts';
+import { encodeIfFits } from '../state/codec.ts';
+import { button } from './tender-card.ts';
+
+/** `11–20 of 125`: which part of a list a page shows. */
+export function pageRange(offset: number, shown: number, total: number): string {
+  if (shown === 0) return `none of ${total.toLocaleString('en-GB')}`;
+  return `${offset + 1}–${offset + shown} of ${total.toLocaleString('en-GB')}`;
+}
+
+/**
+ * Previous and Next under a list, each carrying the list, what was typed and the page's first
+ * item; nothing when the whole list fits on one page (or the typed text is too long to carry).
+ */
+export function listPaging(
+  list: PagedList,
+  typed: string,
+  offset: number,
+  shown: number,
+  total: number,
+  pageSize: number,
+): KnownBlock[] {
+  const buttons: Button[] = [];
+  const text = typed.slice(0, 300);
+  if (offset > 0) {
+    const value = encodeIfFits('listPage', { l: list, t: text, o: Math.max(0, offset - pageSize) });
+    if (value) buttons.push(button('Previous', ListIds.previous, value));
+  }
+  if (offset + shown < total) {
+    const value = encodeIfFits('listPage', { l: list, t: text, o: offset + pageSize });
+    if (value) buttons.push(button('Next', ListIds.next, value));
+  }
+  return buttons.length > 0 ? [{ type: 'actions', elements: buttons }] : [];
+}
