@@ -56,7 +56,8 @@ export function searchResultsMessage(args: {
     };
   }
   const shown = `${offset + 1}–${offset + tenders.length} of ${total.toLocaleString('en-GB')}`;
-  const blocks: Block[] = [section(`*Tenders matching ${args.description}* · ${shown}`)];
+  const heading = listHeading('Tenders', args.description);
+  const blocks: Block[] = [section(`*${heading}* · ${shown}`)];
   for (const tender of tenders) {
     blocks.push({ type: 'divider' });
     blocks.push(
@@ -80,7 +81,7 @@ export function searchResultsMessage(args: {
   if (offset + tenders.length < total)
     paging.push(button('Next', SearchIds.next, encode('searchPage', args.state(offset + PAGE_SIZE))));
   if (paging.length > 0) blocks.push({ type: 'divider' }, { type: 'actions', elements: paging });
-  return { text: `Tenders matching ${args.description}: ${shown}`, blocks };
+  return { text: `${heading}: ${shown}`, blocks };
 }
 
 /** One tender for everyone in the channel, after "Share in channel". */
@@ -344,6 +345,10 @@ export const USAGE_LINES = [
   '`/tender comments &lt;id&gt;` · the comments on a tender, buyer, supplier or framework',
   '`/tender pipelines [words] [status:…] [archived|all]` · your bids · `/tender pipeline &lt;id&gt;` · a bid’s card for the channel',
   '`/tender pipeline status &lt;id&gt; &lt;status&gt;` · `/tender pipeline stage &lt;id&gt; &lt;stage&gt; &lt;status&gt;` · `/tender pipeline archive|restore &lt;id&gt;`',
+  '`/tender subscribe pipeline &lt;id&gt; [daily|weekly] [HH:MM]` · a bid’s progress in this channel (weekly on Mondays)',
+  '`/tender subscribe search &lt;saved search id, or words and filters&gt; [hourly|daily]` · new tenders in this channel, each once',
+  '`/tender subscribe deadlines [days]` · bookmarked tenders and bids coming due (default 7 days) · times are in your own time zone',
+  '`/tender subscriptions` · this channel’s subscriptions, with Send now and Unsubscribe · `/tender unsubscribe &lt;id&gt;`',
   '`/tender connect` · `/tender disconnect` · `/tender status` · the workspace’s API key (admins)',
 ];
 
