@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SEARCH_BUILDER_FIELDS } from '../../src/app/blocks/search-builder-modal.ts';
 import { type RunningWorkbench, startWorkbench } from '../../src/cli/start-workbench.ts';
 import { ARTIFACTS_DIR, launchChromium } from '../support/browser.ts';
 import { jargonIn, textsPeopleRead } from '../support/workbench.ts';
@@ -171,6 +172,10 @@ describe('the browser walk: every command and button, as a member and as a guest
       await type('/tender help');
       await shown('/tender search');
       await shot(who, 'help');
+      // Each message shows its time, and its whole date on hover, as Slack does.
+      const time = newest('finds public tenders').locator('time.time');
+      await expect(time.textContent()).resolves.toMatch(/\d{1,2}:\d{2}/);
+      await expect(time.getAttribute('title')).resolves.toMatch(/\d{4}/);
 
       // Slack itself refuses a command no app has; a capital letter still reaches Tenderbot.
       const answered = workbench.slack.callsOf('response_url').length;
@@ -347,7 +352,20 @@ describe('the browser walk: every command and button, as a member and as a guest
       await page.locator('#shortcuts-menu').getByRole('button', { name: 'Search tenders' }).click();
       await page.locator('#modal-layer').waitFor();
       await shot(who, 'shortcut-search-tenders');
-      await closeModal();
+      if (guest) await closeModal();
+      else {
+        // The member fills the form; the answer comes in the Messages tab, with the command it wrote.
+        const words = page.locator(`#modal [data-action-id="${SEARCH_BUILDER_FIELDS.words.action}"]`);
+        await words.fill('cleaning');
+        await page.locator('#modal').getByRole('button', { name: 'Search', exact: true }).click();
+        await page.locator('#modal-layer').waitFor({ state: 'hidden' });
+        await page.locator('#dm-link').click();
+        await newest('Your search, as a command').waitFor();
+        await newest('Tenders matching “cleaning”').waitFor();
+        await shot(who, 'shortcut-search-answer', newest('Your search, as a command'));
+        await page.locator('.channel-link[data-channel="C0BIDS"]').click();
+        await page.locator('#main-title', { hasText: '# bids' }).waitFor();
+      }
 
       // A Contracts Finder notice the demo data does not hold is left alone; a Public Contracts
       // Scotland link that carries the tender's id becomes its card.

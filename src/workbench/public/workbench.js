@@ -199,6 +199,8 @@ function timeOf(ts) {
   return {
     iso: date.toISOString(),
     shown: date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }),
+    // Slack shows the whole date when the pointer rests on a message's time.
+    full: date.toLocaleString([], { dateStyle: 'full', timeStyle: 'medium' }),
   };
 }
 
@@ -209,7 +211,7 @@ function drawMessage(message) {
   const head = document.createElement('div');
   head.className = 'message-head';
   const time = timeOf(message.ts);
-  head.innerHTML = `<span class="author">${escapeHtml(message.authorName)}</span><time class="time" datetime="${time.iso}">${escapeHtml(time.shown)}</time>${message.ephemeral ? '<span class="ephemeral-note">Only visible to you</span>' : ''}`;
+  head.innerHTML = `<span class="author">${escapeHtml(message.authorName)}</span><time class="time" datetime="${time.iso}" title="${escapeHtml(time.full)}">${escapeHtml(time.shown)}</time>${message.ephemeral ? '<span class="ephemeral-note">Only visible to you</span>' : ''}`;
   const shortcuts = page.state.shortcuts.filter((shortcut) => shortcut.type === 'message');
   if (!message.ephemeral && shortcuts.length > 0) head.append(messageMenu(message, shortcuts));
   node.append(head);
