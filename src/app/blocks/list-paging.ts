@@ -34,3 +34,17 @@ export function listPaging(
   }
   return buttons.length > 0 ? [{ type: 'actions', elements: buttons }] : [];
 }
+
+/** Which page of a list is shown, and what was typed after its command (for Next and Previous). */
+export interface ListPage {
+  offset: number;
+  typed: string;
+  pageSize: number;
+}
+
+export const FIRST_PAGE = (pageSize: number): ListPage => ({ offset: 0, typed: '', pageSize });
+
+/** `Buyers matching “leeds”`, or `All buyers` when nothing narrows the list. */
+export function listHeading(label: string, description: string): string {
+  return description === 'everything' ? `All ${label.toLowerCase()}` : `${label} matching ${description}`;
+}

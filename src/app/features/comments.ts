@@ -14,6 +14,7 @@ import {
   type ViewLike,
 } from '../blocks/comment-modal.ts';
 import { commentsThreadMessage, ENTITY_NOUNS } from '../blocks/comment-thread.ts';
+import { sentenceMessage } from '../blocks/messages.ts';
 import { escapeMrkdwn, safeText } from '../blocks/mrkdwn.ts';
 import { section } from '../blocks/tender-card.ts';
 import { CommentIds } from '../ids.ts';
@@ -143,7 +144,7 @@ export async function commentsCommand(
   const candidates = candidateTargets(rest);
   if (candidates.length === 0) {
     const sentence = escapeMrkdwn(COMMENTS_USAGE);
-    await reply(request, { text: sentence, blocks: [section(sentence)] });
+    await reply(request, sentenceMessage(sentence));
     return;
   }
   const { client } = await context.clients.forTeam(request.teamId);
@@ -192,7 +193,7 @@ export async function commentsCommand(
       ? `No ${ENTITY_NOUNS[candidates[0]?.entityType ?? 'tender']} has`
       : 'No tender, buyer, supplier or framework has';
   const sentence = `${kinds} the id \`${safeText(candidates[0]?.entityId, 300)}\` (or your organisation cannot see it). Check the id: \`/tender search\`, \`/tender buyers\` and \`/tender frameworks\` show them.`;
-  await reply(request, { text: sentence, blocks: [section(sentence)] });
+  await reply(request, sentenceMessage(sentence));
 }
 
 // ------------------------------------------------------------------------------------------------

@@ -8,8 +8,9 @@ import {
   TimeoutError,
 } from '../../client/errors.ts';
 import type { ProcurementClient } from '../../client/procurement-client.ts';
+import { connectCheckingView, connectDoneView, connectModal } from '../blocks/connect-views.ts';
 import { formatDayOf } from '../blocks/formats.ts';
-import { connectCheckingView, connectDoneView, connectModal } from '../blocks/messages.ts';
+import { sentenceMessage } from '../blocks/messages.ts';
 import { escapeMrkdwn } from '../blocks/mrkdwn.ts';
 import { button, section } from '../blocks/tender-card.ts';
 import { ConnectIds } from '../ids.ts';
@@ -221,13 +222,13 @@ function sameIds(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
 export async function disconnectCommand(context: FeatureContext, request: Request): Promise<void> {
   if (!(await mayManageKey(context, request.teamId, request.userId))) {
     const sentence = refusal('disconnect');
-    await reply(request, { text: sentence, blocks: [section(sentence)] });
+    await reply(request, sentenceMessage(sentence));
     return;
   }
   const connection = await context.store.getConnection(request.teamId);
   if (!connection) {
     const sentence = 'This workspace has no key of its own to disconnect.';
-    await reply(request, { text: sentence, blocks: [section(sentence)] });
+    await reply(request, sentenceMessage(sentence));
     return;
   }
   const after = context.config.PROCUREMENT_API_KEY
@@ -253,7 +254,7 @@ export async function disconnectCommand(context: FeatureContext, request: Reques
 export async function confirmDisconnect(context: FeatureContext, request: Request): Promise<void> {
   if (!(await mayManageKey(context, request.teamId, request.userId))) {
     const sentence = refusal('disconnect');
-    await reply(request, { text: sentence, blocks: [section(sentence)] }, true);
+    await reply(request, sentenceMessage(sentence), true);
     return;
   }
   // The decrypted key and its client leave memory with the connection.
@@ -266,13 +267,13 @@ export async function confirmDisconnect(context: FeatureContext, request: Reques
     { teamId: request.teamId, userId: request.userId, removed },
     'workspace key disconnected',
   );
-  await reply(request, { text: sentence, blocks: [section(sentence)] }, true);
+  await reply(request, sentenceMessage(sentence), true);
 }
 
 /** "Keep it": the question is replaced by what stays. */
 export async function keepKey(request: Request): Promise<void> {
   const sentence = 'Kept: the workspace’s key is still connected.';
-  await reply(request, { text: sentence, blocks: [section(sentence)] }, true);
+  await reply(request, sentenceMessage(sentence), true);
 }
 
 /** What `/tender status` tries to read once each, named as people know them. */
@@ -298,7 +299,7 @@ export async function statusCommand(context: FeatureContext, request: Request): 
     lines.push('*Key*: the one Tenderbot was set up with (this workspace has not connected its own).');
   else {
     const sentence = '*Key*: none. A workspace admin can add one with `/tender connect`.';
-    await reply(request, { text: sentence, blocks: [section(sentence)] });
+    await reply(request, sentenceMessage(sentence));
     return;
   }
   const { client } = await context.clients.forTeam(request.teamId);

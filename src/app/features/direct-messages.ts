@@ -1,7 +1,6 @@
 import type { RespondArguments, RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import { helpMessage } from '../blocks/messages.ts';
-import { section } from '../blocks/tender-card.ts';
+import { helpMessage, sentenceMessage } from '../blocks/messages.ts';
 import { parseCommand } from '../commands/parse-command.ts';
 import { firstTender } from '../links/find-tender.ts';
 import { noticeRefsInText } from '../links/notice-links.ts';
@@ -96,7 +95,7 @@ export async function answerDirectMessage(
     if (found) return showCommand(context, guarded, found.tender.id);
     const sentence =
       'Tenderbot does not hold the tender that message names (it may not be imported yet). Search for it with words from its title.';
-    await reply(guarded, { text: sentence, blocks: [section(sentence)] });
+    await reply(guarded, sentenceMessage(sentence));
   });
 }
 

@@ -6,7 +6,7 @@ import {
   organisationsMessage,
   SAVED_PAGE_SIZE,
   savedSearchesMessage,
-} from '../blocks/messages.ts';
+} from '../blocks/directory-messages.ts';
 import { escapeMrkdwn } from '../blocks/mrkdwn.ts';
 import { section } from '../blocks/tender-card.ts';
 import type { TenderSearchFilters } from '../commands/parse-command.ts';

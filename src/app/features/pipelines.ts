@@ -13,6 +13,7 @@ import {
   STAGE_STATUSES,
   type Stage,
 } from '../../contract/schemas.ts';
+import { sentenceMessage } from '../blocks/messages.ts';
 import { escapeMrkdwn, safeText } from '../blocks/mrkdwn.ts';
 import { pipelinesListMessage, STAGE_LABELS, STATUS_LABELS } from '../blocks/pipeline-card.ts';
 import {
@@ -25,7 +26,6 @@ import {
   startBidModal,
   startBidWorkingView,
 } from '../blocks/pipeline-modals.ts';
-import { section } from '../blocks/tender-card.ts';
 import { PipelineIds } from '../ids.ts';
 import { describeFailure } from '../services/describe-failure.ts';
 import { type ActionKind, decode, encodeKept, type StateOf } from '../state/codec.ts';
@@ -46,8 +46,7 @@ export type CardPlace = { channelId: string; ts: string } | null;
 /** Slack waits 3 s for a modal's answer; the service gets most of it, the rest is margin. */
 export const SUBMIT_BUDGET_MS = 2000;
 
-const say = (request: Request, sentence: string) =>
-  reply(request, { text: sentence, blocks: [section(sentence)] });
+const say = (request: Request, sentence: string) => reply(request, sentenceMessage(sentence));
 
 function notFoundSentence(id: string): string {
   return `No bid with the id \`${safeText(id, 300)}\` can be seen with this workspace’s key: it may be mistyped, or not shared with the person who made the key. \`/tender pipelines all\` lists the bids it can see.`;

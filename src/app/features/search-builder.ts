@@ -2,6 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import type { Buyer } from '../../contract/schemas.ts';
 import { TENDER_STATUSES } from '../../contract/schemas.ts';
+import { sentenceMessage } from '../blocks/messages.ts';
 import { escapeMrkdwn } from '../blocks/mrkdwn.ts';
 import {
   ANY,
@@ -14,7 +15,7 @@ import {
   searchBuilderProblemView,
   tenderOptions,
 } from '../blocks/search-builder-modal.ts';
-import { section } from '../blocks/tender-card.ts';
+import type { section } from '../blocks/tender-card.ts';
 import { parseAmount } from '../commands/parse-command.ts';
 import { findTender } from '../links/find-tender.ts';
 import { noticeRefsInText } from '../links/notice-links.ts';
@@ -201,7 +202,7 @@ export function commandHint(text: string): { text: string; blocks: ReturnType<ty
   const command = `/tender search ${text}`.trim();
   // The words are the person's own: escaped like any outside text (`value>=1k` shows as typed).
   const sentence = `Your search, as a command you can type anywhere: \`${escapeMrkdwn(command.replace(/`/g, "'"))}\``;
-  return { text: sentence, blocks: [section(sentence)] };
+  return sentenceMessage(sentence);
 }
 
 /**

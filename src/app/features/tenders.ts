@@ -1,13 +1,14 @@
 import { NotFoundError } from '../../client/errors.ts';
 import { formatDayOf, formatMoney } from '../blocks/formats.ts';
+import { sentenceMessage } from '../blocks/messages.ts';
+import { clip, escapeMrkdwn, literalText, safeText } from '../blocks/mrkdwn.ts';
 import {
   BOOKMARKS_PAGE_SIZE,
   bookmarksMessage,
   PAGE_SIZE,
   searchResultsMessage,
   sharedTenderMessage,
-} from '../blocks/messages.ts';
-import { clip, escapeMrkdwn, literalText, safeText } from '../blocks/mrkdwn.ts';
+} from '../blocks/search-messages.ts';
 import { type Block, button, contextLine, section, tenderDetail } from '../blocks/tender-card.ts';
 import { parseSearch, type TenderSearchFilters } from '../commands/parse-command.ts';
 import { SearchIds } from '../ids.ts';
@@ -43,7 +44,7 @@ export async function searchCommand(context: FeatureContext, request: Request, t
     const buyer = chooseBuyer(buyers.data, parsed.buyerName);
     if (!buyer) {
       const sentence = `No buyer is called “${escapeMrkdwn(parsed.buyerName)}”. Find it with \`/tender buyers ${escapeMrkdwn(parsed.buyerName)}\`.`;
-      await reply(request, { text: sentence, blocks: [section(sentence)] });
+      await reply(request, sentenceMessage(sentence));
       return;
     }
     filters.buyerId = buyer.id;
@@ -153,7 +154,7 @@ export async function showCommand(context: FeatureContext, request: Request, id:
   } catch (error) {
     if (!(error instanceof NotFoundError)) throw error;
     const sentence = `No tender has the id \`${escapeMrkdwn(id)}\`. Check it, or find the tender with \`/tender search\`.`;
-    await reply(request, { text: sentence, blocks: [section(sentence)] });
+    await reply(request, sentenceMessage(sentence));
   }
 }
 
@@ -232,7 +233,7 @@ export async function toggleBookmark(
   if (typeof where === 'string') {
     // A shared card seen where it cannot be redrawn: say what happened instead.
     const sentence = add ? 'Bookmarked.' : 'Bookmark removed.';
-    await reply(request, { text: sentence, blocks: [section(sentence)] });
+    await reply(request, sentenceMessage(sentence));
     return;
   }
   await showSearchPage(context, request, where, true);

@@ -1,8 +1,9 @@
 import type { WebClient } from '@slack/web-api';
 import type { ProcurementClient } from '../../client/procurement-client.ts';
 import type { Tender } from '../../contract/schemas.ts';
+import { sentenceMessage } from '../blocks/messages.ts';
 import { safeText } from '../blocks/mrkdwn.ts';
-import { type Block, section, tenderCard } from '../blocks/tender-card.ts';
+import { type Block, tenderCard } from '../blocks/tender-card.ts';
 import { TenderIds } from '../ids.ts';
 import { findTender } from '../links/find-tender.ts';
 import { type NoticeRef, recogniseNoticeLink } from '../links/notice-links.ts';
@@ -165,5 +166,5 @@ export async function toggleUnfurlBookmark(
   const sentence = args.add
     ? `Bookmarked *${safeText(tender.title, 200)}* for the workspace.`
     : `Removed *${safeText(tender.title, 200)}* from the workspace’s bookmarks.`;
-  await reply(request, { text: sentence, blocks: [section(sentence)] });
+  await reply(request, sentenceMessage(sentence));
 }

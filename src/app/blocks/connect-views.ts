@@ -1,0 +1,76 @@
+import { ConnectIds } from '../ids.ts';
+import { clip } from './mrkdwn.ts';
+import { type Block, section } from './tender-card.ts';
+
+// The Home tab's view lives in src/app/blocks/home-view.ts (with the bookmarks, bids and saved searches).
+
+/**
+ * The modal of `/tender connect`: the key, and the service URL if it is not the default. `problem`
+ * (a sentence from a check that finished after the modal was acknowledged) shows above the fields.
+ */
+export function connectModal(privateMetadata: string, defaultServiceUrl: string, problem?: string) {
+  const modal = {
+    type: 'modal',
+    callback_id: ConnectIds.callback,
+    private_metadata: clip(privateMetadata, 3000),
+    title: { type: 'plain_text', text: 'Connect Tenderbot' },
+    submit: { type: 'plain_text', text: 'Connect' },
+    close: { type: 'plain_text', text: 'Cancel' },
+    blocks: [
+      section(
+        'Paste an API key of the Procurement Intelligence Service, made by an owner or admin of your organisation. Every command in this workspace will use it. The key is checked now, stored encrypted, and never shown again.',
+      ),
+      {
+        type: 'input',
+        block_id: ConnectIds.keyBlock,
+        label: { type: 'plain_text', text: 'API key' },
+        element: {
+          type: 'plain_text_input',
+          action_id: ConnectIds.keyInput,
+          placeholder: { type: 'plain_text', text: 'pis_…' },
+          max_length: 500,
+        },
+      },
+      {
+        type: 'input',
+        block_id: ConnectIds.urlBlock,
+        optional: true,
+        label: { type: 'plain_text', text: 'Service URL (if not the default)' },
+        element: {
+          type: 'plain_text_input',
+          action_id: ConnectIds.urlInput,
+          placeholder: { type: 'plain_text', text: clip(defaultServiceUrl, 150) },
+          max_length: 500,
+        },
+      },
+    ] as Block[],
+  };
+  if (problem) modal.blocks.splice(1, 0, section(`:warning: ${problem}`));
+  return modal;
+}
+
+/** What the connect modal shows while a slow check of the key goes on (it must answer within 3 s). */
+export function connectCheckingView() {
+  return {
+    type: 'modal',
+    callback_id: ConnectIds.callback,
+    title: { type: 'plain_text', text: 'Connect Tenderbot' },
+    close: { type: 'plain_text', text: 'Close' },
+    blocks: [section('Checking the key with the service… This can take a few seconds.')],
+  };
+}
+
+/** The connect modal once the key is saved. */
+export function connectDoneView() {
+  return {
+    type: 'modal',
+    callback_id: ConnectIds.callback,
+    title: { type: 'plain_text', text: 'Connect Tenderbot' },
+    close: { type: 'plain_text', text: 'Done' },
+    blocks: [
+      section(
+        'Connected. Every `/tender` command in this workspace now uses the new key. `/tender status` shows what it can do.',
+      ),
+    ],
+  };
+}

@@ -1,0 +1,210 @@
+import type { z } from 'zod';
+import type {
+  Buyer,
+  BuyerDetail,
+  Framework,
+  FrameworkDetail,
+  SavedSearch,
+  Supplier,
+  SupplierDetail,
+  Tender,
+} from '../../contract/schemas.ts';
+import { DirectoryIds, SavedSearchIds } from '../ids.ts';
+import type { CommentEntityType } from '../listeners/button-values.ts';
+import { formatMoney } from './formats.ts';
+import { FIRST_PAGE, type ListPage, listHeading, listPaging, pageRange } from './list-paging.ts';
+import type { Message } from './messages.ts';
+import { clip, escapeMrkdwn, safeText } from './mrkdwn.ts';
+import { type Block, button, commentButton, contextLine, formatDeadline, section } from './tender-card.ts';
+
+type Organisation = Buyer | Supplier;
+
+/** A list of buyers or suppliers, each with a Details button. */
+export function organisationsMessage(
+  kind: 'buyers' | 'suppliers',
+  items: Organisation[],
+  total: number,
+  description: string,
+  page: ListPage = FIRST_PAGE(10),
+): Message {
+  const label = kind === 'buyers' ? 'Buyers' : 'Suppliers';
+  if (total === 0 || items.length === 0)
+    return {
+      text: `No ${kind} match ${description}.`,
+      blocks: [section(`No ${kind} match ${description}.`)],
+    };
+  const shown = items.slice(0, page.pageSize);
+  const heading = listHeading(label, description);
+  const blocks: Block[] = [section(`*${heading}* · ${pageRange(page.offset, shown.length, total)}`)];
+  for (const item of shown) {
+    const facts = [
+      item.region,
+      item.locality,
+      `${item.noticeCount} notice${item.noticeCount === 1 ? '' : 's'}`,
+    ].filter(Boolean);
+    blocks.push({
+      type: 'section',
+      text: {
+        type: 'mrkdwn',
+        text: clip(`*${escapeMrkdwn(item.name)}*\n${escapeMrkdwn(facts.join(' · '))}`, 3000),
+      },
+      accessory: button(
+        'Details',
+        kind === 'buyers' ? DirectoryIds.showBuyer : DirectoryIds.showSupplier,
+        item.id,
+      ),
+    });
+    blocks.push(...commentActions(kind === 'buyers' ? 'buyer' : 'supplier', item.id));
+  }
+  blocks.push(...listPaging(kind, page.typed, page.offset, shown.length, total, page.pageSize));
+  return { text: heading, blocks };
+}
+
+/** A buyer or supplier with its latest notices; says so when the service capped them at 100. */
+export function organisationDetailMessage(
+  kind: 'buyer' | 'supplier',
+  detail: z.infer<typeof BuyerDetail>['data'] | z.infer<typeof SupplierDetail>['data'],
+  now: Date,
+): Message {
+  const facts = [
+    detail.region,
+    detail.locality,
+    detail.postalCode,
+    'type' in detail && detail.type ? `type: ${detail.type}` : null,
+    detail.website,
+  ].filter(Boolean);
+  const listed = detail.notices.slice(0, 10);
+  const capped = detail.noticeCount > detail.tenderPreviewLimit;
+  const counted = capped
+    ? `${detail.tenderPreviewLimit} of ${detail.noticeCount.toLocaleString('en-GB')} shown by the service (its latest); the first ${listed.length} here`
+    : `${detail.noticeCount} notice${detail.noticeCount === 1 ? '' : 's'}${listed.length < detail.noticeCount ? `; the latest ${listed.length} here` : ''}`;
+  const blocks: Block[] = [
+    { type: 'header', text: { type: 'plain_text', text: clip(detail.name, 150) } },
+    section(
+      `${kind === 'buyer' ? 'Buyer' : 'Supplier'} · ${escapeMrkdwn(facts.join(' · ') || 'no address given')}`,
+    ),
+    contextLine(counted),
+  ];
+  blocks.push(...commentActions(kind, detail.id));
+  for (const notice of listed) blocks.push(noticeLine(notice, now));
+  return { text: `${detail.name}: ${counted}`, blocks };
+}
+
+export function frameworksMessage(
+  items: Framework[],
+  total: number,
+  description: string,
+  page: ListPage = FIRST_PAGE(10),
+): Message {
+  if (total === 0 || items.length === 0)
+    return {
+      text: `No frameworks match ${description}.`,
+      blocks: [section(`No frameworks match ${description}.`)],
+    };
+  const shown = items.slice(0, page.pageSize);
+  const heading = listHeading('Frameworks', description);
+  const blocks: Block[] = [section(`*${heading}* · ${pageRange(page.offset, shown.length, total)}`)];
+  for (const item of shown) {
+    const facts = [
+      item.status,
+      item.type === 'dynamic_purchasing_system' ? 'DPS' : 'framework',
+      item.endDate ? `ends ${item.endDate}` : null,
+    ];
+    blocks.push({
+      type: 'section',
+      text: {
+        type: 'mrkdwn',
+        text: clip(`*${escapeMrkdwn(item.title)}*\n${facts.filter(Boolean).join(' · ')}`, 3000),
+      },
+      accessory: button('Details', DirectoryIds.showFramework, item.id),
+    });
+    blocks.push(...commentActions('framework', item.id));
+  }
+  blocks.push(...listPaging('frameworks', page.typed, page.offset, shown.length, total, page.pageSize));
+  return { text: heading, blocks };
+}
+
+export function frameworkDetailMessage(
+  framework: z.infer<typeof FrameworkDetail>['data'],
+  now: Date,
+): Message {
+  const count = (shown: number, total: number | null, noun: string) =>
+    total === null
+      ? `${shown} ${noun} known`
+      : total > shown
+        ? `${shown} of ${total.toLocaleString('en-GB')} ${noun} shown`
+        : `${total} ${noun}`;
+  const blocks: Block[] = [
+    { type: 'header', text: { type: 'plain_text', text: clip(framework.title, 150) } },
+    section(
+      [
+        `*Status* ${framework.status} · *Type* ${framework.type === 'dynamic_purchasing_system' ? 'dynamic purchasing system' : 'framework'}`,
+        `*Owner* ${framework.owner ? escapeMrkdwn(framework.owner.name) : 'not stated'} · *Runs* ${framework.startDate ?? '?'} to ${framework.endDate ?? '?'}`,
+        `*Value* ${formatMoney(framework.value)} · *Lots* ${framework.lots.length}`,
+      ].join('\n'),
+    ),
+    contextLine(
+      [
+        count(framework.suppliers.length, framework.supplierCount, 'suppliers'),
+        count(framework.callOffs.length, framework.callOffCount, 'call-offs'),
+        `${framework.buyers.length} buyers`,
+      ].join(' · '),
+    ),
+  ];
+  blocks.push(...commentActions('framework', framework.id));
+  if (framework.description) blocks.push(section(safeText(framework.description, 1500)));
+  if (framework.suppliers.length > 0) {
+    blocks.push(
+      section(
+        clip(
+          `*Suppliers* ${framework.suppliers
+            .slice(0, 30)
+            .map((s) => escapeMrkdwn(s.name))
+            .join(', ')}`,
+          3000,
+        ),
+      ),
+    );
+  }
+  for (const callOff of framework.callOffs.slice(0, 5)) blocks.push(noticeLine(callOff, now));
+  return { text: framework.title, blocks };
+}
+
+/** A card's own actions row with "Comment" (buyer, supplier and framework cards and panels). */
+function commentActions(entity: CommentEntityType, id: string): Block[] {
+  const comment = commentButton(entity, id);
+  return comment ? [{ type: 'actions', elements: [comment] }] : [];
+}
+
+export function savedSearchesMessage(
+  items: { saved: SavedSearch; description: string }[],
+  total: number,
+  page: ListPage = FIRST_PAGE(SAVED_PAGE_SIZE),
+): Message {
+  if (total === 0 || items.length === 0)
+    return { text: 'No saved searches.', blocks: [section('Your organisation has no saved searches yet.')] };
+  const shown = items.slice(0, page.pageSize);
+  const blocks: Block[] = [section(`*Saved searches* · ${pageRange(page.offset, shown.length, total)}`)];
+  for (const { saved, description } of shown) {
+    blocks.push({
+      type: 'section',
+      text: {
+        type: 'mrkdwn',
+        // What the search finds, in the words a heading of its results uses (never its stored fields).
+        text: clip(`*${escapeMrkdwn(saved.name)}*\nTenders matching ${description}`, 3000),
+      },
+      accessory: button('Run', SavedSearchIds.run, saved.id, 'primary'),
+    });
+  }
+  blocks.push(...listPaging('saved', page.typed, page.offset, shown.length, total, page.pageSize));
+  return { text: `Saved searches: ${total}`, blocks };
+}
+
+/** Saved searches a page shows (one block each). */
+export const SAVED_PAGE_SIZE = 20;
+
+function noticeLine(notice: Tender, now: Date): Block {
+  return section(
+    `*${safeText(notice.title, 400)}*\n${formatMoney(notice.value)} · ${formatDeadline(notice.deadline, now)} · \`${safeText(notice.id, 200)}\``,
+  );
+}

@@ -1,0 +1,112 @@
+/** What a tender search, a shared card and the bookmarks look like in Slack. */
+import type { Button } from '@slack/types';
+import type { Bookmark, Tender } from '../../contract/schemas.ts';
+import type { SearchState } from '../features/tenders.ts';
+import { SearchIds } from '../ids.ts';
+import { encode } from '../state/codec.ts';
+import { FIRST_PAGE, type ListPage, listHeading, listPaging, pageRange } from './list-paging.ts';
+import type { Message } from './messages.ts';
+import { escapeMrkdwn } from './mrkdwn.ts';
+import { type Block, button, contextLine, section, tenderCard } from './tender-card.ts';
+
+export const PAGE_SIZE = 5;
+
+/** A page of search results, shown to the caller alone, with Next and Previous. */
+export function searchResultsMessage(args: {
+  description: string;
+  tenders: Tender[];
+  total: number;
+  offset: number;
+  bookmarked: ReadonlySet<string>;
+  /** The search, compact, for the buttons; `offset` is added per button. */
+  state: (offset: number) => SearchState;
+  now: Date;
+}): Message {
+  const { tenders, total, offset } = args;
+  if (total === 0) {
+    return {
+      text: `No tenders match ${args.description}.`,
+      blocks: [
+        section(`No tenders match ${args.description}. Try fewer words or filters, or \`/tender help\`.`),
+      ],
+    };
+  }
+  const shown = `${offset + 1}–${offset + tenders.length} of ${total.toLocaleString('en-GB')}`;
+  const heading = listHeading('Tenders', args.description);
+  const blocks: Block[] = [section(`*${heading}* · ${shown}`)];
+  for (const tender of tenders) {
+    blocks.push({ type: 'divider' });
+    blocks.push(
+      ...tenderCard(tender, {
+        bookmarked: args.bookmarked.has(tender.id),
+        shared: false,
+        now: args.now,
+        context: args.state(offset),
+      }),
+    );
+  }
+  const paging: Button[] = [];
+  if (offset > 0)
+    paging.push(
+      button(
+        'Previous',
+        SearchIds.previous,
+        encode('searchPage', args.state(Math.max(0, offset - PAGE_SIZE))),
+      ),
+    );
+  if (offset + tenders.length < total)
+    paging.push(button('Next', SearchIds.next, encode('searchPage', args.state(offset + PAGE_SIZE))));
+  if (paging.length > 0) blocks.push({ type: 'divider' }, { type: 'actions', elements: paging });
+  return { text: `${heading}: ${shown}`, blocks };
+}
+
+/** One tender for everyone in the channel, after "Share in channel". */
+export function sharedTenderMessage(
+  tender: Tender,
+  sharedBy: string,
+  bookmarked: boolean,
+  now: Date,
+): Message {
+  return {
+    text: `Tender shared by <@${sharedBy}>: ${escapeMrkdwn(tender.title)}`,
+    blocks: [
+      contextLine(`Shared by <@${sharedBy}>`),
+      ...tenderCard(tender, { bookmarked, shared: true, now, context: 'shared', sharedBy }),
+    ],
+  };
+}
+
+/** The workspace's bookmarks, saying whose list it is. */
+export function bookmarksMessage(
+  bookmarks: Bookmark[],
+  total: number,
+  keySource: 'workspace' | 'default',
+  now: Date,
+  page: ListPage = FIRST_PAGE(BOOKMARKS_PAGE_SIZE),
+): Message {
+  const whose =
+    keySource === 'workspace'
+      ? 'Bookmarks belong to whoever made the key this workspace connected, so everyone here shares this one list.'
+      : 'Bookmarks belong to whoever made the key Tenderbot was set up with, so everyone here shares this one list.';
+  if (total === 0 || bookmarks.length === 0)
+    return {
+      text: 'No bookmarks yet.',
+      blocks: [section('*No bookmarks yet.* Bookmark a tender from `/tender search`.'), contextLine(whose)],
+    };
+  const shown = bookmarks.slice(0, page.pageSize);
+  const blocks: Block[] = [
+    section(`*Bookmarks* · ${pageRange(page.offset, shown.length, total)}`),
+    contextLine(whose),
+  ];
+  for (const bookmark of shown) {
+    blocks.push(
+      { type: 'divider' },
+      ...tenderCard(bookmark.tender, { bookmarked: true, shared: false, now, context: 'bookmarks' }),
+    );
+  }
+  const paging = listPaging('bookmarks', page.typed, page.offset, shown.length, total, page.pageSize);
+  return { text: `Bookmarks: ${total}`, blocks: [...blocks.slice(0, 50 - paging.length), ...paging] };
+}
+
+/** Bookmarks a page shows: each is a card of four blocks and a divider, so 9 fit under Slack's 50. */
+export const BOOKMARKS_PAGE_SIZE = 9;
