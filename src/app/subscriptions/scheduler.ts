@@ -41,6 +41,11 @@ export interface SchedulerOptions {
   keepMs?: number;
   /** How often this copy prunes (at most hourly). */
   pruneEveryMs?: number;
+  /**
+   * How a delivery waits for its slot on the timer: real time by default; a test on a controlled
+   * clock moves its clock instead.
+   */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 /** What one pass did, and when the next is worth running. */
@@ -176,6 +181,8 @@ export class Scheduler {
   /** Real-time wait; true when it slept its time, false when the scheduler stopped meanwhile. */
   private sleep(ms: number): Promise<boolean> {
     if (this.stopped) return Promise.resolve(false);
+    const { sleep } = this.options;
+    if (sleep) return sleep(ms).then(() => !this.stopped);
     return new Promise((resolve) => {
       const done = (slept: boolean) => {
         clearTimeout(timer);
@@ -197,9 +204,10 @@ export class Scheduler {
     while (!this.stopped) {
       try {
         const now = clock();
-        if (this.planRequested || now.getTime() - lastPlan >= this.pollMs) {
+        if (this.planRequested || Date.now() - lastPlan >= this.pollMs) {
           this.planRequested = false;
-          lastPlan = now.getTime();
+          // The poll is real time (the timer's), whatever the clock says.
+          lastPlan = Date.now();
           // Ahead of time: what falls due within the next second is planned, claimed and frozen
           // now, and posted at its due time.
           await this.plan(new Date(now.getTime() + this.aheadMs));

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
-import { type BotApp, createBotApp } from '../../../src/app/bot-app.ts';
+import { type BotApp, type BotAppOptions, createBotApp } from '../../../src/app/bot-app.ts';
 import { BotConfig } from '../../../src/app/config.ts';
 import { type BotStore, openBotStore } from '../../../src/app/storage/bot-store.ts';
-import type { PassResult } from '../../../src/app/subscriptions/scheduler.ts';
+import type { PassResult, SchedulerOptions } from '../../../src/app/subscriptions/scheduler.ts';
 import { type FakeMessage, FakeSlack, type FakeUser } from '../../../src/fake-slack/fake-slack.ts';
 import { importOcdsFiles } from '../../../src/service/import/ocds-importer.ts';
 import { eventually } from '../../support/bot.ts';
@@ -74,7 +74,11 @@ export class Harness {
   }
 
   /** A copy of the app (its own HTTP port, the shared database); the first one receives Slack's requests. */
-  async instance(owner: string, receives = true): Promise<Instance> {
+  async instance(
+    owner: string,
+    receives = true,
+    scheduler: Partial<SchedulerOptions> = {},
+  ): Promise<Instance> {
     const config = BotConfig.parse({
       SLACK_BOT_TOKEN: this.botToken,
       SLACK_SIGNING_SECRET: this.signingSecret,
@@ -92,7 +96,15 @@ export class Harness {
       store,
       logger: pino({ level: 'silent' }),
       clock: this.clock,
-      scheduler: { pollMs: null, owner, leaseMs: 60_000, paceMs: 1000, settleAfterMs: 30_000 },
+      // Options beyond bot-app's own list (a controlled sleep) reach the scheduler as given.
+      scheduler: {
+        pollMs: null,
+        owner,
+        leaseMs: 60_000,
+        paceMs: 1000,
+        settleAfterMs: 30_000,
+        ...scheduler,
+      } as BotAppOptions['scheduler'],
     });
     const port = await bot.start();
     const url = `http://127.0.0.1:${port}/slack/events`;
