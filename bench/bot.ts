@@ -21,7 +21,15 @@ import type autocannon from 'autocannon';
 import { request } from 'undici';
 import { FakeSlack } from '../src/fake-slack/fake-slack.ts';
 import { signedHeaders } from '../src/fake-slack/signing.ts';
-import { CONNECTIONS, DURATION_S, type Figures, measureLoad, WARMUP_S } from './support/load.ts';
+import {
+  CONNECTIONS,
+  cpuMicros,
+  DURATION_S,
+  type Figures,
+  loadAverage,
+  measureLoad,
+  WARMUP_S,
+} from './support/load.ts';
 import {
   BENCH_KEY,
   benchFolder,
@@ -45,8 +53,10 @@ try {
     demo: 10_000,
   });
   running.push(service);
+  // BENCH_BOT_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the bot's process.
+  const botNodeArgs = (process.env.BENCH_BOT_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const tenderbot = await serveProcess(
-    [resolve(import.meta.dirname, '../bin/tenderbot.js'), 'bot'],
+    [...botNodeArgs, resolve(import.meta.dirname, '../bin/tenderbot.js'), 'bot'],
     (output) => {
       const line = output.split('\n').find((candidate) => candidate.includes('tenderbot is running'));
       return line ? `http://127.0.0.1:${JSON.parse(line).port}/slack/events` : null;
@@ -99,28 +109,41 @@ try {
   };
 
   // Bolt first, so that answers Tenderbot still owes after its run cannot slow Bolt's.
-  const boltAcks = await measureAcks('bare Bolt app, ack', bolt.baseUrl, command);
-  const tenderbotAcks = await measureAcks('Tenderbot receiver, ack', tenderbot.baseUrl, command);
+  const loadBefore = loadAverage();
+  const boltAcks = await measureAcks('bare Bolt app, ack', bolt.baseUrl, command, bolt.pid);
+  const tenderbotAcks = await measureAcks(
+    'Tenderbot receiver, ack',
+    tenderbot.baseUrl,
+    command,
+    tenderbot.pid,
+  );
   await answers.quiet(1000);
   // The same receiver with a command whose answer is cheap: what the receiver itself costs.
   const tenderbotHelpAcks = await measureAcks(
     'Tenderbot receiver, ack of help',
     tenderbot.baseUrl,
     command,
+    tenderbot.pid,
     'help',
   );
   await answers.quiet(1000);
-  const firstAnswer = await measureFirstAnswer(tenderbot.baseUrl, command, answers);
-  const serviceSearch = await measureService(service.baseUrl);
+  const firstAnswer = await measureFirstAnswer(tenderbot.baseUrl, command, answers, tenderbot.pid);
+  const serviceSearch = await measureService(service.baseUrl, service.pid);
+  const loadAfter = loadAverage();
 
   const throughputRatio = round(tenderbotAcks.requestsPerSecond / Math.max(1, boltAcks.requestsPerSecond));
   const p99Ratio = round(tenderbotAcks.p99 / Math.max(0.01, boltAcks.p99));
-  console.log(`\nc=${CONNECTIONS}, ${DURATION_S} s after ${WARMUP_S} s warm-up; every command signed afresh`);
-  console.log('| target | req/s | p50 ms | p99 ms | failed |');
-  console.log('|---|---:|---:|---:|---:|');
+  const cpuRatio = round(
+    (tenderbotAcks.cpuMicrosPerRequest ?? 0) / Math.max(1, boltAcks.cpuMicrosPerRequest ?? 0),
+  );
+  console.log(
+    `\nc=${CONNECTIONS}, ${DURATION_S} s after ${WARMUP_S} s warm-up; every command signed afresh; load average ${loadBefore} → ${loadAfter}`,
+  );
+  console.log('| target | req/s | p50 ms | p99 ms | failed | server CPU µs / request |');
+  console.log('|---|---:|---:|---:|---:|---:|');
   const line = (name: string, f: Figures) =>
     console.log(
-      `| ${name} | ${f.requestsPerSecond.toLocaleString('en-GB')} | ${f.p50} | ${f.p99} | ${f.errors} |`,
+      `| ${name} | ${f.requestsPerSecond.toLocaleString('en-GB')} | ${f.p50} | ${f.p99} | ${f.errors} | ${f.cpuMicrosPerRequest ?? ''} |`,
     );
   line('bare Bolt app (HTTPReceiver) acking `/tender search`', boltAcks);
   line('Tenderbot receiver acking `/tender search` (and answering after)', tenderbotAcks);
@@ -128,16 +151,17 @@ try {
   line('`/tender search` → first answer at the response_url', firstAnswer);
   line('the service alone: GET /v1/tenders?q=cleaning', serviceSearch);
   console.log(
-    `Tenderbot / bare Bolt: ${throughputRatio}x throughput (goal ≥ 0.8), ${p99Ratio}x p99 (goal ≤ 1.2); first answer p99 ${firstAnswer.p99} ms (goal < 50)`,
+    `Tenderbot / bare Bolt: ${throughputRatio}x throughput (goal ≥ 0.8), ${p99Ratio}x p99 (goal ≤ 1.2), ${cpuRatio}x CPU per request; first answer p99 ${firstAnswer.p99} ms (goal < 50)`,
   );
   console.log(
     JSON.stringify({
       bench: 'bot',
       connections: CONNECTIONS,
       durationSeconds: DURATION_S,
+      loadAverage: { before: loadBefore, after: loadAfter },
       tenderbot: { ack: tenderbotAcks, ackOfHelp: tenderbotHelpAcks, firstAnswer },
       baseline: { boltAck: boltAcks, serviceSearch },
-      ratios: { ackThroughput: throughputRatio, ackP99: p99Ratio },
+      ratios: { ackThroughput: throughputRatio, ackP99: p99Ratio, ackCpuPerRequest: cpuRatio },
       goals: {
         ackThroughputAtLeast80Percent: throughputRatio >= 0.8,
         ackP99AtMost120Percent: p99Ratio <= 1.2,
@@ -156,6 +180,7 @@ async function measureAcks(
   name: string,
   url: string,
   command: (text: string) => { body: string; headers: Record<string, string> },
+  serverPid: number,
   text = SEARCH_TEXT,
 ): Promise<Figures> {
   console.error(`  ${name}…`);
@@ -168,7 +193,7 @@ async function measureAcks(
       },
     },
   ];
-  return measureLoad(url, requests);
+  return measureLoad(url, requests, serverPid);
 }
 
 /** CONNECTIONS loops of command, ack, wait for the first answer at its response_url. */
@@ -176,6 +201,7 @@ async function measureFirstAnswer(
   url: string,
   command: (text: string) => { id: string; body: string; headers: Record<string, string> },
   receiver: AnswerReceiver,
+  serverPid: number,
 ): Promise<Figures> {
   console.error('  command → first answer…');
   const run = async (seconds: number) => {
@@ -203,7 +229,9 @@ async function measureFirstAnswer(
     return { samples, errors };
   };
   await run(WARMUP_S);
+  const cpuBefore = cpuMicros(serverPid);
   const { samples, errors } = await run(DURATION_S);
+  const cpuAfter = cpuMicros(serverPid);
   samples.sort((a, b) => a - b);
   const quantile = (q: number) =>
     round(samples[Math.min(samples.length - 1, Math.floor(q * samples.length))] ?? 0);
@@ -212,18 +240,25 @@ async function measureFirstAnswer(
     p50: quantile(0.5),
     p99: quantile(0.99),
     errors,
+    ...(cpuBefore !== null && cpuAfter !== null && samples.length > 0
+      ? { cpuMicrosPerRequest: Math.round((cpuAfter - cpuBefore) / samples.length) }
+      : {}),
   };
 }
 
-async function measureService(baseUrl: string): Promise<Figures> {
+async function measureService(baseUrl: string, serverPid: number): Promise<Figures> {
   console.error('  the service alone…');
-  return measureLoad(baseUrl, [
-    {
-      method: 'GET',
-      path: '/v1/tenders?q=cleaning&limit=5',
-      headers: { authorization: `Bearer ${BENCH_KEY}` },
-    },
-  ]);
+  return measureLoad(
+    baseUrl,
+    [
+      {
+        method: 'GET',
+        path: '/v1/tenders?q=cleaning&limit=5',
+        headers: { authorization: `Bearer ${BENCH_KEY}` },
+      },
+    ],
+    serverPid,
+  );
 }
 
 interface AnswerReceiver {

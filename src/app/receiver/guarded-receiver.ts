@@ -13,6 +13,9 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 const EVENT_MEMORY_MS = 60 * 60 * 1000;
 /** Bolt's HTTPReceiver answers 404 to a request nobody acknowledged after 3001 ms; so does this one. */
 const UNACKNOWLEDGED_MS = 3001;
+/** One decoder for every request: `decode` without `stream` keeps no state between calls. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+const FORM = 'application/x-www-form-urlencoded';
 
 export interface GuardedReceiverOptions {
   signingSecret: string;
@@ -112,16 +115,15 @@ export class GuardedReceiver implements Receiver {
     const contentType = single(request.headers['content-type']);
     let text: string;
     try {
-      text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
+      text = UTF8.decode(raw);
     } catch {
       answer(response, 400, 'The body is not UTF-8 text.');
       return;
     }
+    // A form is read once, here: for the ssl_check and then for the body itself.
+    const form = contentType === FORM ? new URLSearchParams(text) : undefined;
     // Slack checks SSL with an unsigned `ssl_check=1`; Bolt answers it without a signature, so does this.
-    if (
-      contentType === 'application/x-www-form-urlencoded' &&
-      new URLSearchParams(text).get('ssl_check') === '1'
-    ) {
+    if (form?.get('ssl_check') === '1') {
       answer(response, 200, '');
       return;
     }
@@ -160,7 +162,7 @@ export class GuardedReceiver implements Receiver {
       return;
     }
 
-    const parsed = parseSlackBody(text, contentType);
+    const parsed = parseSlackBody(text, contentType, form);
     if (!parsed.ok) {
       logger.warn({ problem: parsed.problem }, 'refused a signed request whose body is unusable');
       answer(response, 400, parsed.problem);

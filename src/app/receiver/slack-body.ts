@@ -71,10 +71,15 @@ const EventEnvelope = z.discriminatedUnion('type', [
  * Reads a signed body into the object Bolt expects, refusing anything that is not one of Slack's
  * shapes. Linear in the body: one pass of URLSearchParams or JSON.parse, then a bounded check.
  * A form field given twice counts once (its first value), as it would in Slack's single field.
+ * `form` is the same text already read as a form (the receiver reads it once for both uses).
  */
-export function parseSlackBody(text: string, contentType: string | undefined): ParsedBody {
+export function parseSlackBody(
+  text: string,
+  contentType: string | undefined,
+  form?: URLSearchParams,
+): ParsedBody {
   if (contentType === FORM) {
-    const fields = firstValues(new URLSearchParams(text));
+    const fields = firstValues(form ?? new URLSearchParams(text));
     if (fields.payload !== undefined) {
       const payload = parseJsonObject(fields.payload);
       if (!payload) return { ok: false, problem: 'The payload field is not a JSON object.' };
