@@ -102,6 +102,15 @@ describe('a feed with many new tenders, and pruning', () => {
     // Previous goes back.
     await clickLabelled('U0TOKYO', list, 'Previous');
     await eventually(() => JSON.stringify(list.blocks).includes('481–500 of 515'), 'the previous page');
+    // A forged page beyond the end is answered in words, not with an empty list or an error.
+    const forged = JSON.parse(JSON.stringify(list)) as FakeMessage;
+    for (const block of forged.blocks)
+      for (const element of (block.elements ?? []) as { value?: string }[])
+        if (element.value) element.value = element.value.replace(/"o":\d+/, '"o":4999');
+    const shown = JSON.stringify(list.blocks);
+    await clickLabelled('U0TOKYO', forged, 'Next');
+    await eventually(() => JSON.stringify(list.blocks) !== shown, 'the forged page');
+    expect(list.text).toBe('That list has no more tenders.');
   });
 
   it('over the read limit, a post leaves the rest to the next one: each tender once, none lost', async () => {
