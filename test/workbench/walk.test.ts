@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -57,6 +57,18 @@ afterEach(async (test) => {
 });
 
 afterAll(async () => {
+  // A page to look through the pictures in order: test-artifacts/walk/index.html.
+  const figures = readdirSync(WALK_DIR)
+    .filter((name) => name.endsWith('.png'))
+    .sort()
+    .map(
+      (name) =>
+        `<figure><figcaption>${name.replace(/\.png$/, '')}</figcaption><img src="${name}" width="900"></figure>`,
+    );
+  writeFileSync(
+    join(WALK_DIR, 'index.html'),
+    `<!doctype html><meta charset="utf-8"><title>Tenderbot walk</title><h1>Every command and button, as a member and as a guest</h1>${figures.join('\n')}\n`,
+  );
   await browser?.close();
   await workbench?.stop();
   rmSync(dir, { recursive: true, force: true });
@@ -111,6 +123,8 @@ async function settled(): Promise<void> {
 /** A picture of the answer: test-artifacts/walk/<nn>-<who>-<what>.png; `focus` is scrolled into view. */
 async function shot(who: string, what: string, focus?: Locator): Promise<void> {
   await settled();
+  // The page draws everything the app sent: no block or element it does not know.
+  await expect(page.locator('.bk-unknown').allTextContents()).resolves.toEqual([]);
   if (focus) await focus.scrollIntoViewIfNeeded();
   shotNumber++;
   await page.screenshot({
