@@ -1,3 +1,4 @@
+import type { ModalView, PlainTextElement } from '@slack/types';
 import type { Comment } from '../../contract/schemas.ts';
 import { CommentIds } from '../ids.ts';
 import type { CommentEntityType } from '../listeners/button-values.ts';
@@ -24,7 +25,7 @@ export const COMMENT_LABELS = {
 /** Slack allows 100 options in a select. */
 const PARENT_OPTIONS_MAX = 100;
 
-function modalShell(privateMetadata: string, blocks: Block[], withSubmit: boolean) {
+function modalShell(privateMetadata: string, blocks: Block[], withSubmit: boolean): ModalView {
   return {
     type: 'modal' as const,
     callback_id: CommentIds.callback,
@@ -37,17 +38,17 @@ function modalShell(privateMetadata: string, blocks: Block[], withSubmit: boolea
 }
 
 /** Opened at once on "Comment" (the click's trigger lasts 3 s), then filled with views.update. */
-export function commentLoadingView(privateMetadata: string) {
+export function commentLoadingView(privateMetadata: string): ModalView {
   return modalShell(privateMetadata, [section('Loading the comments…')], false);
 }
 
 /** A sentence in place of the form (the record is gone, the service failed while loading). */
-export function commentProblemView(privateMetadata: string, sentence: string) {
+export function commentProblemView(privateMetadata: string, sentence: string): ModalView {
   return modalShell(privateMetadata, [section(`:warning: ${sentence}`)], false);
 }
 
 /** Shown while a slow service is still posting the comment (the submission had to be answered). */
-export function commentPostingView(privateMetadata: string, text: string) {
+export function commentPostingView(privateMetadata: string, text: string): ModalView {
   return modalShell(
     privateMetadata,
     [
@@ -59,7 +60,7 @@ export function commentPostingView(privateMetadata: string, text: string) {
 }
 
 /** After a slow post succeeded. */
-export function commentPostedView(privateMetadata: string, entityName: string) {
+export function commentPostedView(privateMetadata: string, entityName: string): ModalView {
   return modalShell(
     privateMetadata,
     [section(`Your comment on *${safeText(entityName, 200)}* is posted.`)],
@@ -86,7 +87,7 @@ export function commentModal(args: {
   /** What went wrong (shown with a warning sign), or `notice`: what was just done. */
   problem?: string;
   notice?: string;
-}) {
+}): ModalView {
   const noun = ENTITY_NOUNS[args.entityType];
   const count = args.comments.length;
   const blocks: Block[] = [
@@ -165,9 +166,9 @@ function problemBlock(text: string): Block {
 export interface ViewLike {
   callback_id?: string;
   private_metadata?: string;
-  title?: unknown;
-  submit?: unknown;
-  close?: unknown;
+  title?: PlainTextElement;
+  submit?: PlainTextElement;
+  close?: PlainTextElement;
   blocks?: unknown[];
 }
 
@@ -181,7 +182,7 @@ type LooseBlock = any;
 export function refilledView(
   view: ViewLike,
   args: { text: string; parentId: string | null; problem: string },
-) {
+): ModalView {
   const blocks: LooseBlock[] = (view.blocks ?? []).filter(
     (block: LooseBlock) => block?.block_id !== PROBLEM_BLOCK,
   );

@@ -1,3 +1,4 @@
+import type { ModalView } from '@slack/types';
 import { ConnectIds } from '../ids.ts';
 import { clip } from './mrkdwn.ts';
 import { type Block, section } from './tender-card.ts';
@@ -8,8 +9,12 @@ import { type Block, section } from './tender-card.ts';
  * The modal of `/tender connect`: the key, and the service URL if it is not the default. `problem`
  * (a sentence from a check that finished after the modal was acknowledged) shows above the fields.
  */
-export function connectModal(privateMetadata: string, defaultServiceUrl: string, problem?: string) {
-  const modal = {
+export function connectModal(
+  privateMetadata: string,
+  defaultServiceUrl: string,
+  problem?: string,
+): ModalView {
+  const modal: ModalView = {
     type: 'modal',
     callback_id: ConnectIds.callback,
     private_metadata: clip(privateMetadata, 3000),
@@ -50,7 +55,7 @@ export function connectModal(privateMetadata: string, defaultServiceUrl: string,
 }
 
 /** What the connect modal shows while a slow check of the key goes on (it must answer within 3 s). */
-export function connectCheckingView() {
+export function connectCheckingView(): ModalView {
   return {
     type: 'modal',
     callback_id: ConnectIds.callback,
@@ -61,7 +66,7 @@ export function connectCheckingView() {
 }
 
 /** The connect modal once the key is saved. */
-export function connectDoneView() {
+export function connectDoneView(): ModalView {
   return {
     type: 'modal',
     callback_id: ConnectIds.callback,

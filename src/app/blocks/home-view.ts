@@ -1,3 +1,4 @@
+import type { HomeView } from '@slack/types';
 import type { Bookmark, PipelineListItem, SavedSearch } from '../../contract/schemas.ts';
 import { HomeIds } from '../ids.ts';
 import { blockKitProblems } from './block-kit-limits.ts';
@@ -30,7 +31,7 @@ export const HOME_LIST_ROWS = 10;
  * their progress bars, and the organisation's saved searches, then the commands. Fits Slack's
  * 100 blocks: each list is capped, and says how many more there are.
  */
-export function homeView(args: HomeContent) {
+export function homeView(args: HomeContent): HomeView {
   const now = args.now ?? new Date();
   const blocks: Block[] = [
     { type: 'header', text: { type: 'plain_text', text: 'Tenderbot' } },

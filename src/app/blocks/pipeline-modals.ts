@@ -1,3 +1,4 @@
+import type { ModalView } from '@slack/types';
 import type { Stage } from '../../contract/schemas.ts';
 import { PipelineIds } from '../ids.ts';
 import { clip, safeText } from './mrkdwn.ts';
@@ -24,7 +25,7 @@ export interface StartBidFields {
 const START_TITLE = 'Start a bid';
 
 /** Shown at once when "Start a bid" is clicked, while the tender is read (the trigger lasts 3 s). */
-export function startBidLoadingView(privateMetadata: string) {
+export function startBidLoadingView(privateMetadata: string): ModalView {
   return {
     type: 'modal',
     callback_id: PipelineIds.startBidCallback,
@@ -36,7 +37,7 @@ export function startBidLoadingView(privateMetadata: string) {
 }
 
 /** A modal that only says something (a refusal, or that the tender is gone). */
-export function sentenceView(title: string, sentence: string) {
+export function sentenceView(title: string, sentence: string): ModalView {
   return {
     type: 'modal',
     title: { type: 'plain_text', text: clip(title, 24) },
@@ -55,7 +56,7 @@ export function startBidModal(args: {
   fields: StartBidFields;
   tenderTitle: string | null;
   problem?: string;
-}) {
+}): ModalView {
   const { fields } = args;
   const blocks: Block[] = [];
   if (args.problem) blocks.push(section(`:warning: ${args.problem}`));
@@ -128,7 +129,7 @@ export function startBidModal(args: {
 }
 
 /** The view a slow creation shows after the submission was acknowledged. */
-export function startBidWorkingView(privateMetadata: string) {
+export function startBidWorkingView(privateMetadata: string): ModalView {
   return {
     type: 'modal',
     callback_id: PipelineIds.startBidCallback,
@@ -149,7 +150,7 @@ export function stageNotesModal(args: {
   notes: string;
   dueDate: string | null;
   problem?: string;
-}) {
+}): ModalView {
   const blocks: Block[] = [];
   if (args.problem) blocks.push(section(`:warning: ${args.problem}`));
   blocks.push(
@@ -192,7 +193,7 @@ export function stageNotesModal(args: {
 }
 
 /** Shown at once when "Notes and due date" is clicked, while the stage is read. */
-export function stageNotesLoadingView() {
+export function stageNotesLoadingView(): ModalView {
   return {
     type: 'modal',
     callback_id: PipelineIds.notesCallback,

@@ -1,3 +1,4 @@
+import type { ModalView } from '@slack/types';
 import type { Buyer, Tender } from '../../contract/schemas.ts';
 import { TENDER_STATUSES } from '../../contract/schemas.ts';
 import { ReachIds } from '../ids.ts';
@@ -69,7 +70,7 @@ function modalShell(args: {
   title: string;
   submit?: string;
   blocks: Block[];
-}) {
+}): ModalView {
   return {
     type: 'modal' as const,
     callback_id: args.callbackId,
@@ -82,7 +83,7 @@ function modalShell(args: {
 }
 
 /** Opened at once (the trigger lasts 3 s) while the regions are read. */
-export function searchBuilderLoadingView(privateMetadata: string) {
+export function searchBuilderLoadingView(privateMetadata: string): ModalView {
   return modalShell({
     callbackId: ReachIds.searchBuilderCallback,
     privateMetadata,
@@ -92,7 +93,7 @@ export function searchBuilderLoadingView(privateMetadata: string) {
 }
 
 /** A sentence in place of the form (the service cannot be reached, no key connected). */
-export function searchBuilderProblemView(privateMetadata: string, sentence: string) {
+export function searchBuilderProblemView(privateMetadata: string, sentence: string): ModalView {
   return modalShell({
     callbackId: ReachIds.searchBuilderCallback,
     privateMetadata,
@@ -166,7 +167,7 @@ export function offerableRegions(regions: readonly string[]): string[] {
  * prefix and buyer (an external select that searches buyers as one types). Every field is
  * optional; an empty form searches everything, as `/tender search` does.
  */
-export function searchBuilderModal(args: { privateMetadata: string; regions: readonly string[] }) {
+export function searchBuilderModal(args: { privateMetadata: string; regions: readonly string[] }): ModalView {
   const F = SEARCH_BUILDER_FIELDS;
   const L = SEARCH_BUILDER_LABELS;
   const regions = offerableRegions(args.regions);
@@ -258,7 +259,7 @@ export function tenderOptions(tenders: readonly Tender[]) {
  * "Which tender?": the message shortcut on a message that names no tender. The quoted message is
  * shown; choosing a tender and pressing Next opens the comment window with it.
  */
-export function tenderPickerModal(args: { privateMetadata: string; quoted: string }) {
+export function tenderPickerModal(args: { privateMetadata: string; quoted: string }): ModalView {
   return modalShell({
     callbackId: TENDER_PICKER.callback,
     privateMetadata: args.privateMetadata,

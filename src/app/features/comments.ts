@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { NotFoundError, ValidationError } from '../../client/errors.ts';
 import type { ProcurementClient } from '../../client/procurement-client.ts';
@@ -215,7 +216,7 @@ export async function openCommentModal(
   args: { triggerId: string; target: CommentTarget; text?: string },
 ): Promise<void> {
   await showCommentModal(context, request, args, async (view) => {
-    const opened = await request.slack.views.open({ trigger_id: args.triggerId, view: view as never });
+    const opened = await request.slack.views.open({ trigger_id: args.triggerId, view: view });
     return opened.view?.id;
   });
 }
@@ -228,7 +229,7 @@ export async function showCommentModal(
   context: FeatureContext,
   request: Request,
   args: { target: CommentTarget; text?: string },
-  show: (loadingView: object) => Promise<string | undefined>,
+  show: (loadingView: ModalView) => Promise<string | undefined>,
 ): Promise<void> {
   const state: CommentModalMetadata = {
     e: args.target.entityType,
@@ -267,7 +268,7 @@ async function redrawModal(
   },
 ): Promise<void> {
   const target = { entityType: args.state.e, entityId: args.state.id };
-  let view: object;
+  let view: ModalView;
   try {
     const [loaded, facts] = await Promise.all([
       loadThread(context, args.teamId, target),
@@ -309,7 +310,7 @@ async function redrawModal(
   }
   // The person may have closed the window meanwhile: nothing left to show, so only the log hears of it.
   await slack.views
-    .update({ view_id: args.viewId, view: view as never })
+    .update({ view_id: args.viewId, view: view })
     .catch((error) =>
       context.logger.warn({ err: error, teamId: args.teamId }, 'could not update the comment modal'),
     );
@@ -323,7 +324,7 @@ export type SubmittedView = ViewLike;
 
 export type CommentSubmissionAnswer =
   | { response_action: 'errors'; errors: Record<string, string> }
-  | { response_action: 'update'; view: object }
+  | { response_action: 'update'; view: ModalView }
   | undefined;
 
 /**
@@ -458,7 +459,7 @@ export async function submitComment(
       ? commentPostedView(args.privateMetadata, name)
       : refill(problemOf(result.error).sentence);
   await slack.views
-    .update({ view_id: args.viewId, view: view as never })
+    .update({ view_id: args.viewId, view: view })
     .catch((error) =>
       context.logger.warn({ err: error, teamId: args.teamId }, 'could not update the comment modal'),
     );
@@ -515,7 +516,7 @@ export async function deleteFromModal(
   const sayInModal = (problem: string) =>
     slack.views.update({
       view_id: args.viewId,
-      view: refilledView(args.view, { ...keep, problem }) as never,
+      view: refilledView(args.view, { ...keep, problem }),
     });
   let state: CommentModalMetadata;
   let commentId: string;

@@ -52,7 +52,7 @@ export async function openConnectModal(
   const metadata = encode('connectMetadata', { channelId: args.channelId }, 'metadata');
   await slack.views.open({
     trigger_id: args.triggerId,
-    view: connectModal(metadata, context.config.PROCUREMENT_API_URL) as never,
+    view: connectModal(metadata, context.config.PROCUREMENT_API_URL),
   });
 }
 
@@ -94,7 +94,7 @@ export async function submitConnectWithinBudget(
     ? connectModal(args.privateMetadata, context.config.PROCUREMENT_API_URL, escapeMrkdwn(problem))
     : connectDoneView();
   await slack.views
-    .update({ view_id: args.viewId, view: view as never })
+    .update({ view_id: args.viewId, view: view })
     .catch((error) =>
       context.logger.warn({ err: error, teamId: args.teamId }, 'could not update the connect modal'),
     );

@@ -55,5 +55,5 @@ export async function publishHome(
     ]);
     Object.assign(content, { bookmarks, pipelines, savedSearches });
   }
-  await slack.views.publish({ user_id: userId, view: homeView(content) as never });
+  await slack.views.publish({ user_id: userId, view: homeView(content) });
 }

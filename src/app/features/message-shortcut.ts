@@ -1,3 +1,4 @@
+import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import { COMMENT_INPUT_MAX } from '../blocks/comment-modal.ts';
@@ -116,7 +117,7 @@ async function mentionedNames(slack: WebClient, text: string): Promise<Map<strin
   return names;
 }
 
-function loadingView() {
+function loadingView(): ModalView {
   return {
     type: 'modal' as const,
     callback_id: TENDER_PICKER.callback,
@@ -137,13 +138,13 @@ export async function commentOnMessage(
   request: Request,
   args: { triggerId: string; message: ShortcutMessage },
 ): Promise<void> {
-  const opened = await request.slack.views.open({ trigger_id: args.triggerId, view: loadingView() as never });
+  const opened = await request.slack.views.open({ trigger_id: args.triggerId, view: loadingView() });
   const viewId = opened.view?.id;
   if (!viewId) throw new Error('views.open answered without a view id');
   const text = args.message.text ?? '';
   const quote = quoteMessage(text, await mentionedNames(request.slack, text));
-  const show = (view: object) =>
-    request.slack.views.update({ view_id: viewId, view: view as never }).then(
+  const show = (view: ModalView) =>
+    request.slack.views.update({ view_id: viewId, view: view }).then(
       () => undefined,
       (error: unknown) =>
         context.logger.warn({ err: error, teamId: request.teamId }, 'could not update the comment window'),
@@ -167,7 +168,7 @@ export async function commentOnMessage(
       request,
       { target: { entityType: 'tender', entityId: found.tender.id }, ...(quote ? { text: quote } : {}) },
       async (view) => {
-        await request.slack.views.update({ view_id: viewId, view: view as never });
+        await request.slack.views.update({ view_id: viewId, view: view });
         return viewId;
       },
     );
@@ -182,7 +183,7 @@ export async function commentOnMessage(
 
 export type PickerAnswer =
   | { response_action: 'errors'; errors: Record<string, string> }
-  | { response_action: 'update'; view: object }
+  | { response_action: 'update'; view: ModalView }
   | undefined;
 
 const Chosen = z.looseObject({

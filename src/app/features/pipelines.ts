@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import {
   ForbiddenError,
@@ -412,13 +413,17 @@ export async function setArchived(
 // ---------------------------------------------------------------------------------------------
 // "Start a bid"
 
-type ViewUpdate = (view: object) => Promise<unknown>;
+type ViewUpdate = (view: ModalView) => Promise<unknown>;
 
 /** Opens `loading` at once (a trigger_id lasts 3 s); the function it gives replaces that view. */
-async function openLoadingModal(request: Request, triggerId: string, loading: object): Promise<ViewUpdate> {
-  const opened = await request.slack.views.open({ trigger_id: triggerId, view: loading as never });
+async function openLoadingModal(
+  request: Request,
+  triggerId: string,
+  loading: ModalView,
+): Promise<ViewUpdate> {
+  const opened = await request.slack.views.open({ trigger_id: triggerId, view: loading });
   const viewId = opened.view?.id as string;
-  return (view) => request.slack.views.update({ view_id: viewId, view: view as never });
+  return (view) => request.slack.views.update({ view_id: viewId, view: view });
 }
 
 /** For a guest, replaces the opened modal with `refusal` and says true; false for anyone else. */
@@ -600,7 +605,7 @@ export async function submitStartBid(
             tenderTitle: null,
             problem: escapeMrkdwn(problemOf(result.error)),
             fields: kept,
-          }) as never,
+          }),
         })
         .catch((error) => context.logger.warn({ err: error }, 'could not reopen the start-bid form'));
     return;
@@ -609,7 +614,7 @@ export async function submitStartBid(
     await slack.views
       .update({
         view_id: args.viewId,
-        view: sentenceView('Start a bid', 'The bid is started; its card is in the channel.') as never,
+        view: sentenceView('Start a bid', 'The bid is started; its card is in the channel.'),
       })
       .catch(() => undefined);
   // One card per creation: the first submission posts it, a repeat finds it remembered.

@@ -1,3 +1,4 @@
+import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import type { Buyer } from '../../contract/schemas.ts';
@@ -171,11 +172,11 @@ export async function openSearchBuilder(
 ): Promise<void> {
   const opened = await slack.views.open({
     trigger_id: args.triggerId,
-    view: searchBuilderLoadingView('') as never,
+    view: searchBuilderLoadingView(''),
   });
   const viewId = opened.view?.id;
   if (!viewId) throw new Error('views.open answered without a view id');
-  let view: object;
+  let view: ModalView;
   try {
     view = searchBuilderModal({ privateMetadata: '', regions: await regionsFor(context, args.teamId) });
   } catch (error) {
@@ -186,7 +187,7 @@ export async function openSearchBuilder(
     view = searchBuilderProblemView('', describeFailure(error).sentence);
   }
   await slack.views
-    .update({ view_id: viewId, view: view as never })
+    .update({ view_id: viewId, view: view })
     .catch((error) =>
       context.logger.warn({ err: error, teamId: args.teamId }, 'could not draw the search form'),
     );

@@ -125,11 +125,12 @@ export async function unfurlLinks(
   const bookmarked = await bookmarkedIds(client).catch(() => new Set<string>());
   for (const entry of shown)
     unfurls[entry.url] = { blocks: unfurlBlocks(entry.tender, now, bookmarked.has(entry.tender.id)) };
-  const where =
-    shared.unfurlId && shared.source
-      ? { unfurl_id: shared.unfurlId, source: shared.source }
-      : { channel: shared.channel, ts: shared.messageTs };
-  await slack.chat.unfurl({ ...where, unfurls } as never);
+  // Slack's two ways to name what is unfurled: the composer's unfurl id, or the posted message.
+  if (shared.unfurlId && shared.source === 'composer')
+    await slack.chat.unfurl({ unfurl_id: shared.unfurlId, source: 'composer', unfurls });
+  else if (shared.unfurlId && shared.source === 'conversations_history')
+    await slack.chat.unfurl({ unfurl_id: shared.unfurlId, source: 'conversations_history', unfurls });
+  else await slack.chat.unfurl({ channel: shared.channel, ts: shared.messageTs, unfurls });
 }
 
 /** The ids of the workspace's bookmarked tenders (at most 1,000 read). */
@@ -161,7 +162,7 @@ export async function toggleUnfurlBookmark(
       channel: request.channelId,
       ts: args.messageTs,
       unfurls: { [args.url]: { blocks: unfurlBlocks(tender, context.clock(), args.add) } },
-    } as never);
+    });
   }
   const sentence = args.add
     ? `Bookmarked *${safeText(tender.title, 200)}* for the workspace.`

@@ -1,3 +1,4 @@
+import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { request } from 'undici';
 
@@ -8,7 +9,7 @@ import { request } from 'undici';
 export async function tellPerson(
   client: WebClient,
   body: unknown,
-  message: { text: string; blocks: unknown[] },
+  message: { text: string; blocks: KnownBlock[] },
 ): Promise<void> {
   const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   const responseUrl = fields.response_url;
@@ -28,6 +29,5 @@ export async function tellPerson(
   const userId = [fields.user_id, user?.id, event?.user].find(
     (candidate): candidate is string => typeof candidate === 'string' && candidate !== '',
   );
-  if (userId)
-    await client.chat.postMessage({ channel: userId, text: message.text, blocks: message.blocks as never });
+  if (userId) await client.chat.postMessage({ channel: userId, text: message.text, blocks: message.blocks });
 }
