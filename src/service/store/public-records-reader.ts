@@ -119,6 +119,24 @@ export class PublicRecordsReader {
   }
 
   /**
+   * Reads the filter index's columns in a worker thread from `file` (this reader's database file),
+   * starting now, so no search waits for them; searches use SQL until they arrive.
+   */
+  buildFilterIndexInBackground(file: string): void {
+    this.filterIndex.buildInBackground(file);
+  }
+
+  /** True once the filter index's columns are in memory; false if the background read failed. */
+  filterIndexReady(): Promise<boolean> {
+    return this.filterIndex.whenReady();
+  }
+
+  /** Stops a background read under way; call before closing the database. */
+  close(): Promise<void> {
+    return this.filterIndex.close();
+  }
+
+  /**
    * A query's total, counted once per shape and parameters (limit and offset aside) while data
    * and every tender's status are unchanged. `now` is left out of the key: the cache empties
    * itself whenever the clock passes a tender's closing instant.

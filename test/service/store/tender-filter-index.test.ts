@@ -7,6 +7,7 @@ import { generateDemoData, seededRandom } from '../../../src/service/demo/demo-g
 import { openDatabase, type SqliteDatabase } from '../../../src/service/store/database.ts';
 import { PublicRecordsReader, toStoredInstant } from '../../../src/service/store/public-records-reader.ts';
 import { PublicRecordsWriter } from '../../../src/service/store/public-records-writer.ts';
+import { TenderFilterIndex, type TenderFilters } from '../../../src/service/store/tender-filter-index.ts';
 
 const TODAY = new Date('2026-06-01T00:00:00Z');
 const dir = mkdtempSync(join(tmpdir(), 'tenderbot-filter-index-'));
@@ -255,6 +256,125 @@ describe('word search with and without filters (TenderFilterIndex) against the p
     } finally {
       serving.close();
       writing.close();
+    }
+  });
+});
+
+describe('the filter columns read in a worker thread (TenderFilterIndex.buildInBackground)', () => {
+  const FILTERED: TenderFilters[] = [
+    { status: 'closed' },
+    { valueMin: 50_000 },
+    { cpvLow: '9', cpvHigh: '9:' },
+    { deadlineFrom: '2026-05-01T00:00:00Z', deadlineTo: '2026-07-01T00:00:00Z' },
+  ];
+  const NOW = toStoredInstant(TODAY);
+
+  it('answers null (the reader then uses SQL) until the columns arrive, then exactly what a columns read in place gives', async () => {
+    const inPlace = new TenderFilterIndex(db);
+    const background = new TenderFilterIndex(db);
+    background.buildInBackground(join(dir, 'demo.db'));
+    try {
+      // The worker's answer can only arrive on a later turn of the event loop.
+      for (const filters of FILTERED)
+        expect(background.search('"cleaning"*', filters, NOW, 0, 20)).toBeNull();
+      expect(await background.whenReady()).toBe(true);
+      let found = 0;
+      for (const match of ['"cleaning"*', '"services"*', '"clean"* "lond"*'])
+        for (const filters of FILTERED)
+          for (const [offset, limit] of [
+            [0, 20],
+            [15, 100],
+          ] as const) {
+            const expected = inPlace.search(match, filters, NOW, offset, limit);
+            expect(expected).not.toBeNull();
+            expect(background.search(match, filters, NOW, offset, limit)).toEqual(expected);
+            found += expected?.total ?? 0;
+          }
+      expect(found).toBeGreaterThan(100);
+    } finally {
+      await background.close();
+    }
+  });
+
+  it('gives the plain query’s answers through the reader before and after the columns arrive', async () => {
+    const reader = new PublicRecordsReader(db);
+    reader.buildFilterIndexInBackground(join(dir, 'demo.db'));
+    try {
+      const queries: TenderSearchQuery[] = [
+        { q: 'cleaning', status: 'closed', limit: 20, offset: 0 },
+        { q: 'services', valueMin: 50_000, limit: 30, offset: 30 },
+        { q: 'catering', cpv: '9', limit: 20, offset: 0 },
+      ];
+      for (const query of queries) expectSameAsPlain(reader, query, TODAY);
+      expect(await reader.filterIndexReady()).toBe(true);
+      for (const query of queries) expectSameAsPlain(reader, query, TODAY);
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('reads them again in the worker when another connection changes the records, using SQL meanwhile', async () => {
+    const path = join(dir, 'background-two-connections.db');
+    const serving = openDatabase(path);
+    const writing = openDatabase(path);
+    const index = new TenderFilterIndex(serving);
+    try {
+      generateDemoData(writing, { tenders: 300, today: TODAY });
+      index.buildInBackground(path);
+      expect(await index.whenReady()).toBe(true);
+      const filters: TenderFilters = { region: 'wales' };
+      const before = index.search('"cleaning"*', filters, NOW, 0, 20);
+      expect(before).not.toBeNull();
+      const writer = new PublicRecordsWriter(writing);
+      writing.transaction(() => {
+        writer.writeRelease({
+          id: 'ocds-test-background-cleaning',
+          releaseDate: toStoredInstant(TODAY),
+          title: 'Office cleaning for the new archive',
+          description: null,
+          status: 'open',
+          buyer: null,
+          value: null,
+          deadline: '2026-06-10T12:00:00Z',
+          region: 'Wales',
+          cpvCodes: [],
+          sourceName: 'test',
+          sourceId: 'background-cleaning',
+          url: null,
+          frameworkId: null,
+          awards: [],
+          framework: null,
+        });
+        writer.finish();
+      })();
+      expect(index.search('"cleaning"*', filters, NOW, 0, 20)).toBeNull();
+      expect(await index.whenReady()).toBe(true);
+      const after = index.search('"cleaning"*', filters, NOW, 0, 20);
+      expect(after?.total).toBe((before?.total ?? 0) + 1);
+      expect(after).toEqual(new TenderFilterIndex(serving).search('"cleaning"*', filters, NOW, 0, 20));
+    } finally {
+      await index.close();
+      serving.close();
+      writing.close();
+    }
+  });
+
+  it('reads the columns in place when the worker cannot (a file it cannot open), and on :memory:', async () => {
+    const broken = new TenderFilterIndex(db);
+    broken.buildInBackground(join(dir, 'no-such-file.db'));
+    expect(await broken.whenReady()).toBe(false);
+    const expected = new TenderFilterIndex(db).search('"cleaning"*', { status: 'closed' }, NOW, 0, 20);
+    expect(broken.search('"cleaning"*', { status: 'closed' }, NOW, 0, 20)).toEqual(expected);
+    await broken.close();
+
+    const memory = openDatabase(':memory:');
+    try {
+      generateDemoData(memory, { tenders: 200, today: TODAY });
+      const index = new TenderFilterIndex(memory);
+      index.buildInBackground(':memory:');
+      expect(index.search('"cleaning"*', { status: 'closed' }, NOW, 0, 20)).not.toBeNull();
+    } finally {
+      memory.close();
     }
   });
 });
