@@ -396,15 +396,15 @@ describe('the browser walk: every command and button, as a member and as a guest
       // A Contracts Finder notice the demo data does not hold is left alone; a Public Contracts
       // Scotland link that carries the tender's id becomes its card.
       await type(
-        `Worth a look? https://www.contractsfinder.service.gov.uk/Notice/5a115892-5c5e-4646-8a8f-150c9708a9dc ` +
+        `Worth a look, ${who}? https://www.contractsfinder.service.gov.uk/Notice/5a115892-5c5e-4646-8a8f-150c9708a9dc ` +
           `https://api.publiccontractsscotland.gov.uk/v1/Notice?id=${tenderId}`,
       );
-      const preview = newest('Worth a look?').locator('.unfurl');
+      const preview = newest(`Worth a look, ${who}?`).locator('.unfurl');
       await preview.waitFor();
       await expect(preview.count()).resolves.toBe(1);
       await shot(who, 'pasted-link', preview);
 
-      const message = newest('Worth a look?');
+      const message = newest(`Worth a look, ${who}?`);
       await message.hover();
       await message.locator('.message-more').click();
       await message.getByRole('button', { name: 'Comment on a tender' }).click();
