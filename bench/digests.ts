@@ -22,13 +22,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
-import { WebClient } from '@slack/web-api';
 import Database from 'better-sqlite3';
 import pino from 'pino';
 import { createBotApp } from '../src/app/bot-app.ts';
 import { BotConfig } from '../src/app/config.ts';
 import { openBotStore } from '../src/app/storage/bot-store.ts';
-import { lightFetch } from './support/light-fetch.ts';
 import { BENCH_KEY } from './support/serve-sandbox.ts';
 
 const SUBSCRIPTIONS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 1000);
@@ -124,17 +122,6 @@ const bot = createBotApp({
   logger: pino({ level: 'silent' }),
   scheduler: { pollMs: POLL_MS },
 });
-// BENCH_FETCH=undici: the scheduler's Slack client as bot-app.ts makes it, but on a keep-alive
-// undici pool without WHATWG streams (an experiment for a request to the lead; off by default).
-if (process.env.BENCH_FETCH === 'undici') {
-  (bot.scheduler as unknown as { options: { slack: WebClient } }).options.slack = new WebClient(botToken, {
-    slackApiUrl,
-    rejectRateLimitedCalls: true,
-    retryConfig: { retries: 0 },
-    timeout: 10_000,
-    fetch: lightFetch(),
-  });
-}
 const loadBefore = loadAverage();
 const cpuBefore = process.cpuUsage();
 const peersCpuBefore = processCpuMs(peers.pid);
@@ -211,8 +198,7 @@ const result = {
   botEventLoopBusyMs: Math.round(elu.active),
   slackAndServiceCpuMs: Math.round(peersCpuMs),
   pollMs: POLL_MS,
-  slackFetch:
-    process.env.BENCH_FETCH === 'undici' ? 'undici request (experiment)' : 'built-in fetch (as the app)',
+  slackFetch: 'undici request (as the app)',
   loadAverage: { before: loadBefore, after: loadAfter },
 };
 console.log(

