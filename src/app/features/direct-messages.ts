@@ -52,7 +52,25 @@ export type DirectMessageIntent =
   | { kind: 'help' }
   | { kind: 'tender'; text: string }
   | { kind: 'search'; text: string }
+  | { kind: 'command'; text: string }
   | { kind: 'nothing' };
+
+/** The commands a direct message runs as typed (those that need a channel, or a window, do not). */
+const DIRECT_MESSAGE_COMMANDS: readonly string[] = [
+  'show',
+  'bookmarks',
+  'buyers',
+  'suppliers',
+  'frameworks',
+  'saved',
+  'pipelines',
+  'pipeline',
+  'comments',
+  'status',
+];
+
+/** Runs a `/tender …` text for a person (register-listeners.ts passes its command router). */
+export type RunCommandText = (request: Request, text: string) => Promise<void>;
 
 /**
  * Reads a direct message: `help` (or `/tender help`, `?`), a message naming a tender by link or id,
@@ -71,6 +89,8 @@ export function directMessageIntent(raw: string, origins: readonly string[] = []
   const parsed = parseCommand(text);
   if (parsed.kind === 'help') return { kind: 'help' };
   if (parsed.kind === 'search') return { kind: 'search', text: parsed.rest };
+  // `bookmarks`, `buyers leeds`, `show ocds-…`: the command itself, but only as its first word.
+  if (DIRECT_MESSAGE_COMMANDS.includes(parsed.kind)) return { kind: 'command', text };
   return { kind: 'search', text };
 }
 
@@ -79,17 +99,22 @@ export async function answerDirectMessage(
   context: FeatureContext,
   slack: WebClient,
   message: { teamId: string; userId: string; channelId: string; text: string },
+  runCommandText?: RunCommandText,
 ): Promise<void> {
   const request = directMessageRequest(slack, message);
   const intent = directMessageIntent(message.text, serviceOrigins(context));
   if (intent.kind === 'nothing') return;
+  if (intent.kind === 'command') {
+    // The router has its own failure handling; without one, the words are searched.
+    if (runCommandText) return runCommandText(request, intent.text);
+  }
   if (intent.kind === 'help') {
     await reply(request, helpMessage());
     return;
   }
-  const retry = intent.kind === 'search' ? `search ${intent.text}` : null;
+  const retry = intent.kind !== 'tender' ? `search ${intent.text}` : null;
   await withFailures(context, request, `direct message ${intent.kind}`, retry, async (guarded) => {
-    if (intent.kind === 'search') return searchCommand(context, guarded, intent.text);
+    if (intent.kind !== 'tender') return searchCommand(context, guarded, intent.text);
     const { client } = await context.clients.forTeam(message.teamId);
     const found = await firstTender(client, noticeRefsInText(intent.text, serviceOrigins(context)));
     if (found) return showCommand(context, guarded, found.tender.id);

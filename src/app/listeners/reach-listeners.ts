@@ -1,6 +1,10 @@
 import type { App, BlockAction, GlobalShortcut, MessageShortcut } from '@slack/bolt';
 import { SEARCH_BUILDER_FIELDS, TENDER_PICKER } from '../blocks/search-builder-modal.ts';
-import { answerDirectMessage, directMessageRequest } from '../features/direct-messages.ts';
+import {
+  answerDirectMessage,
+  directMessageRequest,
+  type RunCommandText,
+} from '../features/direct-messages.ts';
 import type { FeatureContext, Request } from '../features/feature-context.ts';
 import { withFailures } from '../features/feature-context.ts';
 import {
@@ -29,7 +33,12 @@ import { buttonValue, onAction } from './on-action.ts';
 export const REACH_EVENTS: readonly string[] = ['link_shared', 'member_joined_channel', 'message.im'];
 
 /** Unfurls, shortcuts, the search builder, direct messages and the welcome (issue 12). */
-export function registerReachListeners(app: App, context: FeatureContext): void {
+export function registerReachListeners(
+  app: App,
+  context: FeatureContext,
+  /** The `/tender` router, so a direct message can run a command as typed. */
+  runCommandText?: RunCommandText,
+): void {
   // Link unfurls: acknowledged by Bolt's receiver at once; the look-ups follow.
   app.event('link_shared', async ({ event, body, client }) => {
     const shared = event as typeof event & { unfurl_id?: string; source?: string };
@@ -81,12 +90,17 @@ export function registerReachListeners(app: App, context: FeatureContext): void 
       channel: string;
     };
     if (message.channel_type !== 'im' || message.subtype || message.bot_id || !message.user) return;
-    await answerDirectMessage(context, client, {
-      teamId: body.team_id,
-      userId: message.user,
-      channelId: message.channel,
-      text: typeof message.text === 'string' ? message.text.slice(0, 4000) : '',
-    }).catch((error) =>
+    await answerDirectMessage(
+      context,
+      client,
+      {
+        teamId: body.team_id,
+        userId: message.user,
+        channelId: message.channel,
+        text: typeof message.text === 'string' ? message.text.slice(0, 4000) : '',
+      },
+      runCommandText,
+    ).catch((error) =>
       context.logger.warn({ err: error, teamId: body.team_id }, 'a direct message went unanswered'),
     );
   });

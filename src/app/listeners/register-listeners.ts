@@ -182,7 +182,8 @@ export function registerListeners(app: App, context: FeatureContext): void {
   registerCommentListeners(app, context);
   registerPipelineListeners(app, context);
   registerSubscriptionListeners(app, context);
-  registerReachListeners(app, context);
+  // A direct message can run the read-only commands as typed (no trigger: nothing opens a window).
+  registerReachListeners(app, context, (request, text) => runCommand(context, request, text, '', false));
 
   app.event('app_home_opened', async ({ event, body, client }) => {
     if (event.tab !== 'home') return;

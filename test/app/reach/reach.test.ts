@@ -390,6 +390,28 @@ describe('direct messages', () => {
     expect(text(help.blocks)).toContain('/tender search');
     expect(text(help.blocks)).toContain(ReachIds.openSearchBuilder);
   });
+
+  it('runs the read-only commands as typed: `bookmarks`, `buyers <words>`, `status`', async () => {
+    const dm = bot.slack.dmOf(MEMBER);
+    for (const [typed, expected] of [
+      ['bookmarks', /Bookmarks|No bookmarks yet/],
+      ['buyers council', /Buyers matching “council”|No buyers match/],
+      ['/tender status', /\*Key\*/],
+    ] as const) {
+      const count = bot.slack.messagesIn(dm).length;
+      await bot.slack.sendAsUser(MEMBER, dm, typed);
+      const answer = await eventually(
+        () =>
+          bot.slack
+            .messagesIn(dm)
+            .slice(count)
+            .find((message: FakeMessage) => message.authorId !== MEMBER),
+        `the answer to ${typed}`,
+      );
+      expect(`${answer.text} ${text(answer.blocks)}`, typed).toMatch(expected);
+      expect(answer.text, typed).not.toContain('Tenders matching');
+    }
+  });
 });
 
 describe('direct messages naming a tender', () => {
