@@ -32,8 +32,8 @@ describe('the dependencies between the parts of Tenderbot', () => {
     expect(botApp.map((found) => found.target)).toContain('@slack/bolt');
     expect(botApp.length).toBeGreaterThan(5);
     const tellPerson = importsOf(
-      'src/app/services/tell-person.ts',
-      sources.get('src/app/services/tell-person.ts') ?? '',
+      'src/app/adapters/tell-person.ts',
+      sources.get('src/app/adapters/tell-person.ts') ?? '',
     );
     expect(tellPerson.map((found) => found.target)).toContain('undici');
   });

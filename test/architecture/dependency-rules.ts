@@ -26,15 +26,15 @@ export const DEPENDENCY_RULES: readonly DependencyRule[] = [
     mayNotImport: ['src/service/'],
   },
   {
-    rule: 'The Slack app speaks HTTP only in src/app/services (its adapters), never with undici elsewhere',
+    rule: 'The Slack app speaks HTTP only in src/app/adapters, never with undici elsewhere',
     files: ['src/app/'],
-    except: ['src/app/services/'],
+    except: ['src/app/adapters/'],
     mayNotImport: ['undici'],
   },
   {
-    rule: 'Views (src/app/blocks) know nothing of the client, the bot’s storage or its services',
+    rule: 'Views (src/app/blocks) know nothing of the client, the bot’s storage or its adapters',
     files: ['src/app/blocks/'],
-    mayNotImport: ['src/client/', 'src/service/', 'src/app/storage/', 'src/app/services/'],
+    mayNotImport: ['src/client/', 'src/service/', 'src/app/storage/', 'src/app/adapters/'],
   },
   {
     rule: 'Views (src/app/blocks) do no I/O: nothing they run reaches the network, files or a database',

@@ -4,6 +4,7 @@ import type { WebClient } from '@slack/web-api';
 import { NotFoundError, ValidationError } from '../../client/errors.ts';
 import type { ProcurementClient } from '../../client/procurement-client.ts';
 import type { Comment } from '../../contract/schemas.ts';
+import { describeFailure } from '../adapters/describe-failure.ts';
 import {
   COMMENT_INPUT_MAX,
   commentLoadingView,
@@ -20,10 +21,9 @@ import { escapeMrkdwn, safeText } from '../blocks/mrkdwn.ts';
 import { section } from '../blocks/tender-card.ts';
 import { CommentIds } from '../ids.ts';
 import { COMMENT_ENTITY_TYPES, type CommentEntityType } from '../listeners/button-values.ts';
-import { describeFailure } from '../services/describe-failure.ts';
 import { decode, encodeKept, StaleValueError } from '../state/codec.ts';
 import type { CommentModalMetadata } from './comment-values.ts';
-import type { FeatureContext, Request } from './feature-context.ts';
+import type { FeatureContext, SlackRequest } from './feature-context.ts';
 import { reply } from './feature-context.ts';
 import { withinBudget } from './within-budget.ts';
 
@@ -139,7 +139,7 @@ const COMMENTS_USAGE =
 /** `/tender comments <id>`: the thread on a tender, buyer, supplier or framework, for everyone in the channel. */
 export async function commentsCommand(
   context: FeatureContext,
-  request: Request,
+  request: SlackRequest,
   rest: string,
 ): Promise<void> {
   const candidates = candidateTargets(rest);
@@ -212,7 +212,7 @@ async function metadataOf(context: FeatureContext, state: CommentModalMetadata):
  */
 export async function openCommentModal(
   context: FeatureContext,
-  request: Request,
+  request: SlackRequest,
   args: { triggerId: string; target: CommentTarget; text?: string },
 ): Promise<void> {
   await showCommentModal(context, request, args, async (view) => {
@@ -227,7 +227,7 @@ export async function openCommentModal(
  */
 export async function showCommentModal(
   context: FeatureContext,
-  request: Request,
+  request: SlackRequest,
   args: { target: CommentTarget; text?: string },
   show: (loadingView: ModalView) => Promise<string | undefined>,
 ): Promise<void> {

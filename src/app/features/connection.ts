@@ -8,16 +8,16 @@ import {
   TimeoutError,
 } from '../../client/errors.ts';
 import type { ProcurementClient } from '../../client/procurement-client.ts';
+import { describeFailure } from '../adapters/describe-failure.ts';
+import { KeyUnreadableError } from '../adapters/workspace-clients.ts';
 import { connectCheckingView, connectDoneView, connectModal } from '../blocks/connect-views.ts';
 import { formatDayOf } from '../blocks/formats.ts';
 import { sentenceMessage } from '../blocks/messages.ts';
 import { escapeMrkdwn } from '../blocks/mrkdwn.ts';
 import { button, section } from '../blocks/tender-card.ts';
 import { ConnectIds } from '../ids.ts';
-import { describeFailure } from '../services/describe-failure.ts';
-import { KeyUnreadableError } from '../services/workspace-clients.ts';
 import { decodeText, encode } from '../state/codec.ts';
-import type { FeatureContext, Request } from './feature-context.ts';
+import type { FeatureContext, SlackRequest } from './feature-context.ts';
 import { reply } from './feature-context.ts';
 import { publishHome } from './home.ts';
 import { withinBudget } from './within-budget.ts';
@@ -219,7 +219,7 @@ function sameIds(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
 }
 
 /** `/tender disconnect`: asks first, since every command in the workspace changes with it. */
-export async function disconnectCommand(context: FeatureContext, request: Request): Promise<void> {
+export async function disconnectCommand(context: FeatureContext, request: SlackRequest): Promise<void> {
   if (!(await mayManageKey(context, request.teamId, request.userId))) {
     const sentence = refusal('disconnect');
     await reply(request, sentenceMessage(sentence));
@@ -251,7 +251,7 @@ export async function disconnectCommand(context: FeatureContext, request: Reques
 }
 
 /** "Disconnect" under the question: the key is deleted (if the clicker still may), the question replaced. */
-export async function confirmDisconnect(context: FeatureContext, request: Request): Promise<void> {
+export async function confirmDisconnect(context: FeatureContext, request: SlackRequest): Promise<void> {
   if (!(await mayManageKey(context, request.teamId, request.userId))) {
     const sentence = refusal('disconnect');
     await reply(request, sentenceMessage(sentence), true);
@@ -271,7 +271,7 @@ export async function confirmDisconnect(context: FeatureContext, request: Reques
 }
 
 /** "Keep it": the question is replaced by what stays. */
-export async function keepKey(request: Request): Promise<void> {
+export async function keepKey(request: SlackRequest): Promise<void> {
   const sentence = 'Kept: the workspace’s key is still connected.';
   await reply(request, sentenceMessage(sentence), true);
 }
@@ -288,7 +288,7 @@ const PROBES: { what: string; probe: (client: ProcurementClient) => Promise<unkn
 ];
 
 /** `/tender status`: whose key is used, whether the service answers, and what the key can read. */
-export async function statusCommand(context: FeatureContext, request: Request): Promise<void> {
+export async function statusCommand(context: FeatureContext, request: SlackRequest): Promise<void> {
   const connection = await context.store.getConnection(request.teamId);
   const lines: string[] = [];
   if (connection)

@@ -4,19 +4,19 @@ import { helpMessage, sentenceMessage } from '../blocks/messages.ts';
 import { parseCommand } from '../commands/parse-command.ts';
 import { firstTender } from '../links/find-tender.ts';
 import { noticeRefsInText } from '../links/notice-links.ts';
-import type { FeatureContext, Request } from './feature-context.ts';
+import type { FeatureContext, SlackRequest } from './feature-context.ts';
 import { reply, withFailures } from './feature-context.ts';
 import { searchCommand, showCommand } from './tenders.ts';
 
 /**
- * A Request whose answers go to the person's direct messages with Tenderbot: the first answer is
+ * A SlackRequest whose answers go to the person's direct messages with Tenderbot: the first answer is
  * posted, an answer that replaces (after "still trying…") updates the last message posted. Used
  * where Slack gives no response_url: a direct message, a global shortcut, a modal submission.
  */
 export function directMessageRequest(
   slack: WebClient,
   args: { teamId: string; userId: string; channelId?: string },
-): Request {
+): SlackRequest {
   // Posting to the person's user id opens (or reuses) the direct message with the app.
   const target = args.channelId ?? args.userId;
   let last: { channel: string; ts: string } | null = null;
@@ -70,7 +70,7 @@ const DIRECT_MESSAGE_COMMANDS: readonly string[] = [
 ];
 
 /** Runs a `/tender …` text for a person (register-listeners.ts passes its command router). */
-export type RunCommandText = (request: Request, text: string) => Promise<void>;
+export type RunCommandText = (request: SlackRequest, text: string) => Promise<void>;
 
 /**
  * Reads a direct message: `help` (or `/tender help`, `?`), a message naming a tender by link or id,

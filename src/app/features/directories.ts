@@ -11,7 +11,7 @@ import { escapeMrkdwn } from '../blocks/mrkdwn.ts';
 import { section } from '../blocks/tender-card.ts';
 import type { TenderSearchFilters } from '../commands/parse-command.ts';
 import { parseDirectory } from '../commands/parse-command.ts';
-import type { FeatureContext, Request } from './feature-context.ts';
+import type { FeatureContext, SlackRequest } from './feature-context.ts';
 import { reply } from './feature-context.ts';
 import { describeSearch, showSearchPage } from './tenders.ts';
 
@@ -27,7 +27,7 @@ export const FIRST_PAGE: PageRequest = { offset: 0, replace: false };
 /** `/tender buyers|suppliers|frameworks <words> [filters]`. */
 export async function directoryCommand(
   context: FeatureContext,
-  request: Request,
+  request: SlackRequest,
   kind: 'buyers' | 'suppliers' | 'frameworks',
   text: string,
   page: PageRequest = FIRST_PAGE,
@@ -71,7 +71,7 @@ export async function directoryCommand(
 /** "Details" on a buyer, supplier or framework. */
 export async function showDirectoryEntry(
   context: FeatureContext,
-  request: Request,
+  request: SlackRequest,
   kind: 'buyer' | 'supplier' | 'framework',
   id: string,
 ): Promise<void> {
@@ -86,7 +86,7 @@ export async function showDirectoryEntry(
 /** `/tender saved`. */
 export async function savedSearchesCommand(
   context: FeatureContext,
-  request: Request,
+  request: SlackRequest,
   page: PageRequest = FIRST_PAGE,
 ): Promise<void> {
   const { client } = await context.clients.forTeam(request.teamId);
@@ -104,7 +104,11 @@ export async function savedSearchesCommand(
 }
 
 /** "Run" on a saved search: its query as a tender search. */
-export async function runSavedSearch(context: FeatureContext, request: Request, id: string): Promise<void> {
+export async function runSavedSearch(
+  context: FeatureContext,
+  request: SlackRequest,
+  id: string,
+): Promise<void> {
   const { client } = await context.clients.forTeam(request.teamId);
   const saved = await client.savedSearches.get(id);
   await showSearchPage(context, request, { f: filtersOf(saved), o: 0 }, false);

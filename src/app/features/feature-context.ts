@@ -3,12 +3,12 @@ import type { RespondArguments, RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import { NotFoundError, ValidationError } from '../../client/errors.ts';
+import { describeFailure } from '../adapters/describe-failure.ts';
+import type { SlackUsers } from '../adapters/slack-users.ts';
+import type { WorkspaceClients } from '../adapters/workspace-clients.ts';
 import { failureMessage, type Message } from '../blocks/messages.ts';
 import type { BotConfig } from '../config.ts';
 import type { KeyCipher } from '../security/key-cipher.ts';
-import { describeFailure } from '../services/describe-failure.ts';
-import type { SlackUsers } from '../services/slack-users.ts';
-import type { WorkspaceClients } from '../services/workspace-clients.ts';
 import { StaleValueError } from '../state/stale-value.ts';
 import type { BotStore } from '../storage/bot-store.ts';
 
@@ -28,7 +28,7 @@ export interface FeatureContext {
 }
 
 /** Who asked, where, and how to answer them. */
-export interface Request {
+export interface SlackRequest {
   teamId: string;
   userId: string;
   channelId: string;
@@ -46,7 +46,7 @@ export const STALE_BUTTON_SENTENCE =
 export { StaleValueError };
 
 /** An answer only the asker sees; `replace` redraws the message a click came from. */
-export async function reply(request: Request, message: Message, replace = false): Promise<void> {
+export async function reply(request: SlackRequest, message: Message, replace = false): Promise<void> {
   await request.respond({
     response_type: 'ephemeral',
     replace_original: replace,
@@ -63,14 +63,14 @@ export async function reply(request: Request, message: Message, replace = false)
  */
 export async function withFailures(
   context: FeatureContext,
-  request: Request,
+  request: SlackRequest,
   what: string,
   retryCommand: string | null,
-  work: (request: Request) => Promise<void>,
+  work: (request: SlackRequest) => Promise<void>,
 ): Promise<void> {
   let answered = false;
   let notice: Promise<unknown> | null = null;
-  const guarded: Request = {
+  const guarded: SlackRequest = {
     ...request,
     respond: async (message) => {
       answered = true;
@@ -120,7 +120,7 @@ function asReplacement(message: string | RespondArguments): RespondArguments {
 /** Guests may read but every write refuses them, with a sentence. */
 export async function refuseGuests(
   context: FeatureContext,
-  request: Request,
+  request: SlackRequest,
   action: string,
 ): Promise<boolean> {
   const facts = await context.users.facts(request.userId);

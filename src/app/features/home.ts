@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
+import { describeFailure } from '../adapters/describe-failure.ts';
 import { HOME_LIST_ROWS, type HomeContent, homeView } from '../blocks/home-view.ts';
-import { describeFailure } from '../services/describe-failure.ts';
 import { keyReadable, mayManageKey } from './connection.ts';
 import { filtersOf } from './directories.ts';
 import type { FeatureContext } from './feature-context.ts';

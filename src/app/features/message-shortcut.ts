@@ -1,6 +1,7 @@
 import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
+import { describeFailure } from '../adapters/describe-failure.ts';
 import { COMMENT_INPUT_MAX } from '../blocks/comment-modal.ts';
 import { clip } from '../blocks/mrkdwn.ts';
 import { TENDER_PICKER, tenderPickerModal } from '../blocks/search-builder-modal.ts';
@@ -8,10 +9,9 @@ import { section } from '../blocks/tender-card.ts';
 import { ReachIds } from '../ids.ts';
 import { firstTender } from '../links/find-tender.ts';
 import { linksInText, noticeRefsInText } from '../links/notice-links.ts';
-import { describeFailure } from '../services/describe-failure.ts';
 import { showCommentModal } from './comments.ts';
 import { serviceOrigins } from './direct-messages.ts';
-import type { FeatureContext, Request } from './feature-context.ts';
+import type { FeatureContext, SlackRequest } from './feature-context.ts';
 
 /** The part of a shortcut's `message` that is read: its text, and the text and links of its blocks and attachments. */
 export interface ShortcutMessage {
@@ -135,7 +135,7 @@ function loadingView(): ModalView {
  */
 export async function commentOnMessage(
   context: FeatureContext,
-  request: Request,
+  request: SlackRequest,
   args: { triggerId: string; message: ShortcutMessage },
 ): Promise<void> {
   const opened = await request.slack.views.open({ trigger_id: args.triggerId, view: loadingView() });
@@ -226,14 +226,14 @@ export async function submitTenderPicker(
     });
     return;
   }
-  const request: Request = {
+  const request: SlackRequest = {
     teamId: args.teamId,
     userId: args.userId,
     channelId: state.c ?? '',
     slack,
     kind: 'click',
     // The comment window says everything itself; nothing is posted elsewhere.
-    respond: (async () => undefined) as unknown as Request['respond'],
+    respond: (async () => undefined) as unknown as SlackRequest['respond'],
   };
   await showCommentModal(
     context,

@@ -14,6 +14,7 @@ import {
   STAGE_STATUSES,
   type Stage,
 } from '../../contract/schemas.ts';
+import { describeFailure } from '../adapters/describe-failure.ts';
 import { sentenceMessage } from '../blocks/messages.ts';
 import { escapeMrkdwn, safeText } from '../blocks/mrkdwn.ts';
 import { pipelinesListMessage, STAGE_LABELS, STATUS_LABELS } from '../blocks/pipeline-card.ts';
@@ -28,9 +29,8 @@ import {
   startBidWorkingView,
 } from '../blocks/pipeline-modals.ts';
 import { PipelineIds } from '../ids.ts';
-import { describeFailure } from '../services/describe-failure.ts';
 import { type ActionKind, decode, encodeKept, type StateOf } from '../state/codec.ts';
-import type { FeatureContext, Request } from './feature-context.ts';
+import type { FeatureContext, SlackRequest } from './feature-context.ts';
 import { refuseGuests, reply } from './feature-context.ts';
 import { postPipelineCard, redrawEverywhere, threadLine } from './pipeline-live.ts';
 import {
@@ -47,7 +47,7 @@ export type CardPlace = { channelId: string; ts: string } | null;
 /** Slack waits 3 s for a modal's answer; the service gets most of it, the rest is margin. */
 export const SUBMIT_BUDGET_MS = 2000;
 
-const say = (request: Request, sentence: string) => reply(request, sentenceMessage(sentence));
+const say = (request: SlackRequest, sentence: string) => reply(request, sentenceMessage(sentence));
 
 function notFoundSentence(id: string): string {
   return `No bid with the id \`${safeText(id, 300)}\` can be seen with this workspace’s key: it may be mistyped, or not shared with the person who made the key. \`/tender pipelines all\` lists the bids it can see.`;
@@ -69,7 +69,7 @@ function submittedSentence(current: Pipeline['status'] | null): string {
  */
 async function writing(
   context: FeatureContext,
-  request: Request,
+  request: SlackRequest,
   pipelineId: string,
   work: () => Promise<unknown>,
 ): Promise<boolean> {
@@ -103,7 +103,7 @@ const ARCHIVE_WORDS: Record<string, (typeof PIPELINE_ARCHIVE_FILTERS)[number]> =
 /** `/tender pipelines [words] [status:…] [archived|all]`: the bids the key's creator can see. */
 export async function pipelinesCommand(
   context: FeatureContext,
-  request: Request,
+  request: SlackRequest,
   rest: string,
   /** The first bid shown (Next and Previous), and whether to redraw the message clicked in. */
   page: { offset: number; replace: boolean } = { offset: 0, replace: false },
@@ -169,7 +169,7 @@ const PIPELINE_USAGE =
 /** `/tender pipeline <id>` and `/tender pipeline status|stage|archive|restore …`. */
 export async function pipelineCommand(
   context: FeatureContext,
-  request: Request,
+  request: SlackRequest,
   rest: string,
 ): Promise<void> {
   const words = rest.trim().split(/\s+/).filter(Boolean);
@@ -271,7 +271,7 @@ function findStage(stages: Stage[], wanted: string): { stage: Stage } | { proble
 }
 
 /** `/tender pipeline <id>`: the card in the channel, for everyone, remembered. */
-async function postCard(context: FeatureContext, request: Request, id: string): Promise<void> {
+async function postCard(context: FeatureContext, request: SlackRequest, id: string): Promise<void> {
   if (await refuseGuests(context, request, 'post bid cards in a channel')) return;
   const { client } = await context.clients.forTeam(request.teamId);
   let pipeline: Pipeline;
@@ -295,7 +295,11 @@ async function postCard(context: FeatureContext, request: Request, id: string): 
 }
 
 /** "Post in channel" on the list of bids. */
-export async function postCardFromList(context: FeatureContext, request: Request, id: string): Promise<void> {
+export async function postCardFromList(
+  context: FeatureContext,
+  request: SlackRequest,
+  id: string,
+): Promise<void> {
   await postCard(context, request, id);
 }
 
@@ -304,7 +308,7 @@ export async function postCardFromList(context: FeatureContext, request: Request
 
 async function afterChange(
   context: FeatureContext,
-  request: Request,
+  request: SlackRequest,
   pipelineId: string,
   place: CardPlace,
   line: (pipeline: Pipeline) => string,
@@ -332,7 +336,7 @@ async function afterChange(
 /** The newest card of the pipeline in the channel a command was typed in, for its thread line. */
 async function latestCardIn(
   context: FeatureContext,
-  request: Request,
+  request: SlackRequest,
   pipelineId: string,
 ): Promise<CardPlace> {
   const places = await context.store.pipelineMessages(request.teamId, pipelineId);
@@ -342,7 +346,7 @@ async function latestCardIn(
 
 export async function changeStageStatus(
   context: FeatureContext,
-  request: Request,
+  request: SlackRequest,
   change: StateOf<'stageStatusOption'>,
   place: CardPlace,
 ): Promise<void> {
@@ -367,7 +371,7 @@ export async function changeStageStatus(
 
 export async function changePipelineStatus(
   context: FeatureContext,
-  request: Request,
+  request: SlackRequest,
   change: { p: string; v: Pipeline['status'] },
   place: CardPlace,
 ): Promise<void> {
@@ -389,7 +393,7 @@ export async function changePipelineStatus(
 
 export async function setArchived(
   context: FeatureContext,
-  request: Request,
+  request: SlackRequest,
   pipelineId: string,
   archived: boolean,
   place: CardPlace,
@@ -417,7 +421,7 @@ type ViewUpdate = (view: ModalView) => Promise<unknown>;
 
 /** Opens `loading` at once (a trigger_id lasts 3 s); the function it gives replaces that view. */
 async function openLoadingModal(
-  request: Request,
+  request: SlackRequest,
   triggerId: string,
   loading: ModalView,
 ): Promise<ViewUpdate> {
@@ -429,7 +433,7 @@ async function openLoadingModal(
 /** For a guest, replaces the opened modal with `refusal` and says true; false for anyone else. */
 async function guestGetsSentence(
   context: FeatureContext,
-  request: Request,
+  request: SlackRequest,
   update: ViewUpdate,
   refusal: { title: string; sentence: string },
 ): Promise<boolean> {
@@ -441,7 +445,7 @@ async function guestGetsSentence(
 /** "Start a bid" on a tender card: the modal opens at once (loading), then is filled from the tender. */
 export async function openStartBidModal(
   context: FeatureContext,
-  request: Request,
+  request: SlackRequest,
   args: { triggerId: string; tenderId: string },
 ): Promise<void> {
   // The trigger lasts 3 s: open first, then read.
@@ -639,7 +643,7 @@ export async function submitStartBid(
 
 export async function openStageNotes(
   context: FeatureContext,
-  request: Request,
+  request: SlackRequest,
   args: { triggerId: string; ref: StateOf<'pipelineStage'>; place: CardPlace },
 ): Promise<void> {
   const update = await openLoadingModal(request, args.triggerId, stageNotesLoadingView());

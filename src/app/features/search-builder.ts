@@ -3,6 +3,7 @@ import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import type { Buyer } from '../../contract/schemas.ts';
 import { TENDER_STATUSES } from '../../contract/schemas.ts';
+import { describeFailure } from '../adapters/describe-failure.ts';
 import { sentenceMessage } from '../blocks/messages.ts';
 import { escapeMrkdwn } from '../blocks/mrkdwn.ts';
 import {
@@ -20,7 +21,6 @@ import type { section } from '../blocks/tender-card.ts';
 import { parseAmount } from '../commands/parse-command.ts';
 import { findTender } from '../links/find-tender.ts';
 import { noticeRefsInText } from '../links/notice-links.ts';
-import { describeFailure } from '../services/describe-failure.ts';
 import { directMessageRequest, serviceOrigins } from './direct-messages.ts';
 import type { FeatureContext } from './feature-context.ts';
 import { withFailures } from './feature-context.ts';

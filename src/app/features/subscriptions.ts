@@ -25,13 +25,13 @@ import {
 } from '../subscriptions/schedule.ts';
 import { KEEP_DELIVERIES_MS } from '../subscriptions/scheduler.ts';
 import { CHANNEL_GONE_REASONS } from '../subscriptions/slack-errors.ts';
-import type { FeatureContext, Request } from './feature-context.ts';
+import type { FeatureContext, SlackRequest } from './feature-context.ts';
 import { refuseGuests, reply, StaleValueError } from './feature-context.ts';
 import { describeSearch } from './tenders.ts';
 
 export type SubscriptionSubcommand = 'subscribe' | 'subscriptions' | 'unsubscribe';
 
-const say = (request: Request, sentence: string, replace = false) =>
+const say = (request: SlackRequest, sentence: string, replace = false) =>
   reply(request, { text: sentence, blocks: [section(sentence)] }, replace);
 
 export const SUBSCRIBE_USAGE =
@@ -47,7 +47,7 @@ const CADENCES_OF: Record<SubscriptionKind, Cadence[]> = {
 /** `/tender subscribe …`, `/tender subscriptions`, `/tender unsubscribe <id>`. */
 export async function subscriptionCommand(
   context: FeatureContext,
-  request: Request,
+  request: SlackRequest,
   kind: SubscriptionSubcommand,
   rest: string,
 ): Promise<void> {
@@ -64,7 +64,7 @@ export async function subscriptionCommand(
   return subscribe(context, request, rest);
 }
 
-async function subscribe(context: FeatureContext, request: Request, rest: string): Promise<void> {
+async function subscribe(context: FeatureContext, request: SlackRequest, rest: string): Promise<void> {
   if (await refuseGuests(context, request, 'subscribe channels')) return;
   const words = rest.trim().split(/\s+/).filter(Boolean);
   const kind = (words.shift() ?? '').toLowerCase();
@@ -163,7 +163,7 @@ async function subscribe(context: FeatureContext, request: Request, rest: string
 /** A saved search by its id, or words and filters as `/tender search` reads them. */
 async function searchTarget(
   context: FeatureContext,
-  request: Request,
+  request: SlackRequest,
   text: string,
 ): Promise<{ f: TenderSearchFilters; d: string; ss?: string } | { problem: string }> {
   const { client } = await context.clients.forTeam(request.teamId);
@@ -208,7 +208,7 @@ function newSubscriptionId(): string {
 /** `/tender subscriptions`: the channel's subscriptions, to the person who asked. */
 export async function listSubscriptions(
   context: FeatureContext,
-  request: Request,
+  request: SlackRequest,
   replace: boolean,
 ): Promise<void> {
   const subscriptions = await context.store.channelSubscriptions(request.teamId, request.channelId);
@@ -230,7 +230,7 @@ function listMessage(subscriptions: Subscription[], channelId: string): Message 
 /** `/tender unsubscribe <id>` and the list's Unsubscribe button. */
 export async function unsubscribe(
   context: FeatureContext,
-  request: Request,
+  request: SlackRequest,
   id: string,
   fromList: boolean,
 ): Promise<void> {
@@ -253,7 +253,7 @@ export async function unsubscribe(
 }
 
 /** "Send now": a real post of the current summary, recorded like any scheduled one; resumes a paused one. */
-export async function sendNow(context: FeatureContext, request: Request, id: string): Promise<void> {
+export async function sendNow(context: FeatureContext, request: SlackRequest, id: string): Promise<void> {
   if (await refuseGuests(context, request, 'send subscription posts')) return;
   const subscription = await context.store.getSubscription(request.teamId, id);
   if (!subscription) throw new StaleValueError('subscription gone');
@@ -285,7 +285,7 @@ const ListedLine = z.object({
 /** "…and N more": the rest of a feed post's tenders, from what the post froze (no service call). */
 export async function listMore(
   context: FeatureContext,
-  request: Request,
+  request: SlackRequest,
   raw: string | undefined,
   replace: boolean,
 ): Promise<void> {

@@ -13,7 +13,7 @@ import { type Block, button, contextLine, section, tenderDetail } from '../block
 import { parseSearch, type TenderSearchFilters } from '../commands/parse-command.ts';
 import { SearchIds } from '../ids.ts';
 import { encodeIfFits } from '../state/codec.ts';
-import type { FeatureContext, Request } from './feature-context.ts';
+import type { FeatureContext, SlackRequest } from './feature-context.ts';
 import { refuseGuests, reply } from './feature-context.ts';
 
 /** A search as carried in buttons: its filters and the page's offset. */
@@ -25,7 +25,11 @@ export interface SearchState {
 }
 
 /** `/tender search …`: the first page, to the caller alone. */
-export async function searchCommand(context: FeatureContext, request: Request, text: string): Promise<void> {
+export async function searchCommand(
+  context: FeatureContext,
+  request: SlackRequest,
+  text: string,
+): Promise<void> {
   const parsed = parseSearch(text, context.clock());
   if (!parsed.ok) {
     await reply(request, {
@@ -106,7 +110,7 @@ function otherBuyersNote(
 /** Draws one page of a search; `replace` redraws the message a button was clicked in. */
 export async function showSearchPage(
   context: FeatureContext,
-  request: Request,
+  request: SlackRequest,
   state: SearchState,
   replace: boolean,
   /** Blocks shown under the heading of this page only (which buyer a name chose). */
@@ -131,7 +135,7 @@ export async function showSearchPage(
 }
 
 /** `/tender show <id>` and `/tender <id>`. */
-export async function showCommand(context: FeatureContext, request: Request, id: string): Promise<void> {
+export async function showCommand(context: FeatureContext, request: SlackRequest, id: string): Promise<void> {
   if (!id) {
     await reply(request, {
       text: 'Which tender?',
@@ -161,7 +165,7 @@ export async function showCommand(context: FeatureContext, request: Request, id:
 /** `/tender bookmarks`, a page at a time. */
 export async function bookmarksCommand(
   context: FeatureContext,
-  request: Request,
+  request: SlackRequest,
   replace = false,
   offset = 0,
 ): Promise<void> {
@@ -181,7 +185,7 @@ export async function bookmarksCommand(
 /** Bookmark or remove, then redraw the card where it was clicked. */
 export async function toggleBookmark(
   context: FeatureContext,
-  request: Request,
+  request: SlackRequest,
   target: { tenderId: string; place: 'shared' | 'bookmarks' | 'detail' | SearchState; sharedBy?: string },
   add: boolean,
   container: { isEphemeral: boolean; messageTs: string | null },
@@ -242,7 +246,7 @@ export async function toggleBookmark(
 /** "Share in channel": one card for everyone. */
 export async function shareTender(
   context: FeatureContext,
-  request: Request,
+  request: SlackRequest,
   tenderId: string,
 ): Promise<void> {
   if (await refuseGuests(context, request, 'share tenders in a channel')) return;
@@ -278,7 +282,7 @@ export async function shareTender(
 }
 
 /** Ids of the bookmarked tenders, to draw each card's button as the state is (at most 1,000 read). */
-async function bookmarkedIds(context: FeatureContext, request: Request): Promise<Set<string>> {
+async function bookmarkedIds(context: FeatureContext, request: SlackRequest): Promise<Set<string>> {
   const { client } = await context.clients.forTeam(request.teamId);
   const ids = new Set<string>();
   for await (const bookmark of client.bookmarks.all({ limit: 100 })) {

@@ -1,16 +1,16 @@
 import type { WebClient } from '@slack/web-api';
 import type { ProcurementClient } from '../../client/procurement-client.ts';
 import type { Tender } from '../../contract/schemas.ts';
+import { NotConnectedError } from '../adapters/workspace-clients.ts';
 import { sentenceMessage } from '../blocks/messages.ts';
 import { safeText } from '../blocks/mrkdwn.ts';
 import { type Block, tenderCard } from '../blocks/tender-card.ts';
 import { TenderIds } from '../ids.ts';
 import { findTender } from '../links/find-tender.ts';
 import { type NoticeRef, recogniseNoticeLink } from '../links/notice-links.ts';
-import { NotConnectedError } from '../services/workspace-clients.ts';
 import { encodeIfFits } from '../state/codec.ts';
 import { serviceOrigins } from './direct-messages.ts';
-import type { FeatureContext, Request } from './feature-context.ts';
+import type { FeatureContext, SlackRequest } from './feature-context.ts';
 import { refuseGuests, reply } from './feature-context.ts';
 
 /** The card's facts a preview keeps. */
@@ -149,7 +149,7 @@ async function bookmarkedIds(client: ProcurementClient): Promise<Set<string>> {
  */
 export async function toggleUnfurlBookmark(
   context: FeatureContext,
-  request: Request,
+  request: SlackRequest,
   args: { tenderId: string; add: boolean; url: string | null; messageTs: string | null },
 ): Promise<void> {
   if (await refuseGuests(context, request, args.add ? 'bookmark tenders' : 'remove bookmarks')) return;

@@ -1,13 +1,13 @@
 import type { App, BlockAction, BlockElementAction } from '@slack/bolt';
-import type { FeatureContext, Request } from '../features/feature-context.ts';
+import type { FeatureContext, SlackRequest } from '../features/feature-context.ts';
 import { withFailures } from '../features/feature-context.ts';
 
 /** The person, place and answer channel of a click (in a message, a modal or the Home tab). */
 export function clickRequest(
   body: BlockAction,
-  respond: Request['respond'],
-  slack: Request['slack'],
-): Request {
+  respond: SlackRequest['respond'],
+  slack: SlackRequest['slack'],
+): SlackRequest {
   return {
     teamId: body.team?.id ?? body.user.team_id ?? '',
     userId: body.user.id,
@@ -27,7 +27,7 @@ export function onAction(
   app: App,
   context: FeatureContext,
   actionId: string,
-  handle: (request: Request, action: BlockElementAction, body: BlockAction) => Promise<void>,
+  handle: (request: SlackRequest, action: BlockElementAction, body: BlockAction) => Promise<void>,
 ): void {
   app.action<BlockAction>(actionId, async ({ ack, body, action, respond, client }) => {
     await ack();

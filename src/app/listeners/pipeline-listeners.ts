@@ -1,5 +1,5 @@
 import type { App, BlockAction, BlockElementAction } from '@slack/bolt';
-import type { FeatureContext, Request } from '../features/feature-context.ts';
+import type { FeatureContext, SlackRequest } from '../features/feature-context.ts';
 import { withFailures } from '../features/feature-context.ts';
 import {
   type CardPlace,
@@ -36,7 +36,7 @@ function onStageAction(
   app: App,
   context: FeatureContext,
   prefix: string,
-  handle: (request: Request, action: BlockElementAction, body: BlockAction) => Promise<void>,
+  handle: (request: SlackRequest, action: BlockElementAction, body: BlockAction) => Promise<void>,
 ): void {
   const escaped = prefix.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
   app.action<BlockAction>(

@@ -5,7 +5,7 @@ import {
   directMessageRequest,
   type RunCommandText,
 } from '../features/direct-messages.ts';
-import type { FeatureContext, Request } from '../features/feature-context.ts';
+import type { FeatureContext, SlackRequest } from '../features/feature-context.ts';
 import { withFailures } from '../features/feature-context.ts';
 import {
   commentOnMessage,
@@ -121,7 +121,7 @@ export function registerReachListeners(
   app.action<BlockAction>(ReachIds.openSearchBuilder, async ({ ack, body, client, respond }) => {
     await ack();
     const teamId = body.team?.id ?? body.user.team_id ?? '';
-    const request: Request = body.response_url
+    const request: SlackRequest = body.response_url
       ? {
           teamId,
           userId: body.user.id,
@@ -162,7 +162,7 @@ export function registerReachListeners(
   app.shortcut<MessageShortcut>(ReachIds.commentShortcut, async ({ ack, shortcut, client, respond }) => {
     await ack();
     const teamId = shortcut.team?.id ?? shortcut.user.team_id ?? '';
-    const request: Request = {
+    const request: SlackRequest = {
       teamId,
       userId: shortcut.user.id,
       channelId: shortcut.channel.id,

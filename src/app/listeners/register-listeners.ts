@@ -16,7 +16,7 @@ import {
   savedSearchesCommand,
   showDirectoryEntry,
 } from '../features/directories.ts';
-import type { FeatureContext, Request } from '../features/feature-context.ts';
+import type { FeatureContext, SlackRequest } from '../features/feature-context.ts';
 import { reply, withFailures } from '../features/feature-context.ts';
 import { publishHome } from '../features/home.ts';
 import { pipelineCommand, pipelinesCommand } from '../features/pipelines.ts';
@@ -58,7 +58,7 @@ export const SUBSCRIBED_EVENTS: readonly string[] = ['app_home_opened', ...REACH
 export function registerListeners(app: App, context: FeatureContext): void {
   app.command(TENDER_COMMAND, async ({ command, ack, respond, client }) => {
     await ack();
-    const request: Request = {
+    const request: SlackRequest = {
       teamId: command.team_id ?? '',
       userId: command.user_id,
       channelId: command.channel_id ?? '',
@@ -78,7 +78,7 @@ export function registerListeners(app: App, context: FeatureContext): void {
 
   const onButton = (
     actionId: string,
-    handle: (request: Request, value: string | undefined, body: BlockAction) => Promise<void>,
+    handle: (request: SlackRequest, value: string | undefined, body: BlockAction) => Promise<void>,
   ) =>
     // Every value is parsed with its schema inside `handle`: a broken one is a sentence about the click.
     onAction(app, context, actionId, (request, action, body) => handle(request, buttonValue(action), body));
@@ -197,14 +197,14 @@ export function registerListeners(app: App, context: FeatureContext): void {
 /** `/tender …` (also "Try again", which runs the same text again). */
 async function runCommand(
   context: FeatureContext,
-  asked: Request,
+  asked: SlackRequest,
   text: string,
   triggerId: string,
   replace: boolean,
 ): Promise<void> {
   const parsed = parseCommand(text);
   // "Try again" redraws the failure message it was clicked in with whatever answers now.
-  const request: Request = replace
+  const request: SlackRequest = replace
     ? {
         ...asked,
         respond: (message) =>

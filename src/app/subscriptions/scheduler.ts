@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
+import type { WorkspaceClients } from '../adapters/workspace-clients.ts';
 import type { Message } from '../blocks/messages.ts';
-import type { WorkspaceClients } from '../services/workspace-clients.ts';
 import type { BotStore, Delivery, Subscription } from '../storage/bot-store.ts';
 import { type Built, buildDelivery, FEED_READ_LIMIT, type Frozen } from './content.ts';
 import { pausedNotice, subscriptionSummary } from './describe.ts';

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { Agent } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
-import { KeyCipher } from '../../../src/app/security/key-cipher.ts';
 import {
   CACHE_LIMITS,
   KeyUnreadableError,
   NotConnectedError,
   WorkspaceClients,
-} from '../../../src/app/services/workspace-clients.ts';
+} from '../../../src/app/adapters/workspace-clients.ts';
+import { KeyCipher } from '../../../src/app/security/key-cipher.ts';
 import { openBotStore } from '../../../src/app/storage/bot-store.ts';
 
 const dispatcher = new Agent();

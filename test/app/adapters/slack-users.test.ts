@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import { describe, expect, it } from 'vitest';
-import { SlackUsers, USER_CACHE } from '../../../src/app/services/slack-users.ts';
+import { SlackUsers, USER_CACHE } from '../../../src/app/adapters/slack-users.ts';
 
 function setUp() {
   const asked: string[] = [];
