@@ -285,7 +285,7 @@ function requestsFor(prefix: string, samples: Samples, headers: Record<string, s
   };
 }
 
-/** One filtered search, timed alone, before the runs: it reads the filter columns into memory. */
+/** One filtered search, timed alone right after the start (answered by SQL while the filter index is read). */
 async function firstFilteredSearch(server: ServedSandbox): Promise<number> {
   const started = performance.now();
   const response = await request(

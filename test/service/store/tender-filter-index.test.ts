@@ -260,6 +260,44 @@ describe('word search with and without filters (TenderFilterIndex) against the p
   });
 });
 
+describe('a publication window when publication dates are not in sort-key order', () => {
+  it('tests the window hit by hit and counts exactly as the plain query does', () => {
+    const path = join(dir, 'out-of-order.db');
+    const other = openDatabase(path);
+    try {
+      generateDemoData(other, { tenders: 800, today: TODAY });
+      // Dates that break the newest-first order of the sort keys (as data written apart could).
+      other
+        .prepare(
+          `UPDATE tenders SET published_at = CASE sort_key % 3 WHEN 0 THEN '2019-03-01T10:00:00Z'
+             ELSE '2027-01-01T09:00:00Z' END WHERE sort_key % 17 = 5`,
+        )
+        .run();
+      const reader = new PublicRecordsReader(other);
+      let nonEmpty = 0;
+      for (const window of [
+        { publishedFrom: '2019-01-01', publishedTo: '2019-12-31' },
+        { publishedFrom: '2026-12-01' },
+        { publishedTo: '2026-01-01' },
+        { publishedFrom: day(-120), publishedTo: day(-30) },
+      ])
+        for (const extra of [{}, { status: 'closed' as const }, { valueMin: 50_000 }]) {
+          const query: TenderSearchQuery = { q: 'services', ...window, ...extra, limit: 10_000, offset: 0 };
+          const fast = reader.searchTenders(query, TODAY);
+          const plain = plainSearch(other, query, TODAY);
+          const label = JSON.stringify(query);
+          expect(fast.total, label).toBe(plain.total);
+          // The plain query orders by the (changed) date, the reader by sort key: compare the sets.
+          expect(fast.items.map((tender) => tender.id).sort(), label).toEqual([...plain.ids].sort());
+          if (plain.total > 0) nonEmpty++;
+        }
+      expect(nonEmpty).toBeGreaterThan(6);
+    } finally {
+      other.close();
+    }
+  });
+});
+
 describe('the filter columns read in a worker thread (TenderFilterIndex.buildInBackground)', () => {
   const FILTERED: TenderFilters[] = [
     { status: 'closed' },
