@@ -55,7 +55,7 @@ describe('failures people understand', () => {
     faults.play([emptyPage]);
     await bot.slack.clickInMessage(MEMBER, failure, 'error/try_again');
     await eventually(
-      () => textOf(failure).includes('No tenders match “clean”'),
+      () => textOf(failure).includes('Found no tenders matching “clean”'),
       'the retried search in place',
       15_000,
     );
@@ -199,7 +199,7 @@ describe('failures said fast', () => {
       const before = slowBot.slack.messagesIn(CHANNEL, MEMBER).length;
       // The same message becomes the answer; nothing new is added.
       await eventually(
-        () => textOf(first).includes('No tenders match “clean”'),
+        () => textOf(first).includes('Found no tenders matching “clean”'),
         'the answer in place',
         20_000,
       );

@@ -454,7 +454,7 @@ describe('the pipeline card, live in every channel', () => {
     expect(after.updatedAt).toBe(before.updatedAt);
     expect(after.status).toBe(before.status);
     // Still alive and answering.
-    expect(textOf(await command(MEMBER, BIDS, 'pipelines'))).toContain('Bids matching');
+    expect(textOf(await command(MEMBER, BIDS, 'pipelines'))).toContain('Active bids');
   });
 
   it('forgets a card Slack says is gone, and keeps redrawing the others', async () => {

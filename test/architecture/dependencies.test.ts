@@ -99,7 +99,7 @@ describe('the checker, on imports written for the test', () => {
     });
     expect(failures).toEqual([
       "src/app/format/lookup.ts:1 imports 'undici', which breaks the rule " +
-        '"The Slack app speaks HTTP only in src/app/services (its adapters), never with undici elsewhere"',
+        '"The Slack app speaks HTTP only in src/app/adapters, never with undici elsewhere"',
       "src/app/blocks/card.ts reaches 'undici' (src/app/blocks/card.ts → src/app/format/label.ts → " +
         'src/app/format/lookup.ts:1), which breaks the rule ' +
         '"Views (src/app/blocks) do no I/O: nothing they run reaches the network, files or a database"',

@@ -11,7 +11,7 @@ import type {
 } from '../../contract/schemas.ts';
 import { DirectoryIds, SavedSearchIds } from '../ids.ts';
 import type { CommentEntityType } from '../listeners/button-values.ts';
-import { formatMoney } from './formats.ts';
+import { formatDayOf, formatMoney } from './formats.ts';
 import { FIRST_PAGE, type ListPage, listHeading, listPaging, pageRange } from './list-paging.ts';
 import type { Message } from './messages.ts';
 import { clip, escapeMrkdwn, safeText } from './mrkdwn.ts';
@@ -70,7 +70,7 @@ export function organisationDetailMessage(
     detail.region,
     detail.locality,
     detail.postalCode,
-    'type' in detail && detail.type ? `type: ${detail.type}` : null,
+    'type' in detail && detail.type ? BUYER_TYPE_LABELS[detail.type] : null,
     detail.website,
   ].filter(Boolean);
   const listed = detail.notices.slice(0, 10);
@@ -106,9 +106,8 @@ export function frameworksMessage(
   const blocks: Block[] = [section(`*${heading}* · ${pageRange(page.offset, shown.length, total)}`)];
   for (const item of shown) {
     const facts = [
-      item.status,
-      item.type === 'dynamic_purchasing_system' ? 'DPS' : 'framework',
-      item.endDate ? `ends ${item.endDate}` : null,
+      `${FRAMEWORK_STATUS_LABELS[item.status]} ${item.type === 'dynamic_purchasing_system' ? 'dynamic purchasing system' : 'framework'}`,
+      item.endDate ? `ends ${dayOf(item.endDate)}` : null,
     ];
     blocks.push({
       type: 'section',
@@ -138,8 +137,8 @@ export function frameworkDetailMessage(
     { type: 'header', text: { type: 'plain_text', text: clip(framework.title, 150) } },
     section(
       [
-        `*Status* ${framework.status} · *Type* ${framework.type === 'dynamic_purchasing_system' ? 'dynamic purchasing system' : 'framework'}`,
-        `*Owner* ${framework.owner ? escapeMrkdwn(framework.owner.name) : 'not stated'} · *Runs* ${framework.startDate ?? '?'} to ${framework.endDate ?? '?'}`,
+        `*Status* ${FRAMEWORK_STATUS_LABELS[framework.status]} · *Type* ${framework.type === 'dynamic_purchasing_system' ? 'Dynamic purchasing system' : 'Framework'}`,
+        `*Owner* ${framework.owner ? escapeMrkdwn(framework.owner.name) : 'not stated'} · *Runs* ${runs(framework.startDate, framework.endDate)}`,
         `*Value* ${formatMoney(framework.value)} · *Lots* ${framework.lots.length}`,
       ].join('\n'),
     ),
@@ -191,7 +190,7 @@ export function savedSearchesMessage(
       text: {
         type: 'mrkdwn',
         // What the search finds, in the words a heading of its results uses (never its stored fields).
-        text: clip(`*${escapeMrkdwn(saved.name)}*\nTenders matching ${description}`, 3000),
+        text: clip(`*${escapeMrkdwn(saved.name)}*\n${description}`, 3000),
       },
       accessory: button('Run', SavedSearchIds.run, saved.id, 'primary'),
     });
@@ -207,4 +206,32 @@ function noticeLine(notice: Tender, now: Date): Block {
   return section(
     `*${safeText(notice.title, 400)}*\n${formatMoney(notice.value)} · ${formatDeadline(notice.deadline, now)} · \`${safeText(notice.id, 200)}\``,
   );
+}
+
+/** A buyer's kind, as people name it. */
+const BUYER_TYPE_LABELS: Record<string, string> = {
+  central: 'Central government',
+  local: 'Local authority',
+  health: 'Health body',
+  education: 'Education',
+  other: 'Other public body',
+};
+
+const FRAMEWORK_STATUS_LABELS: Record<string, string> = {
+  upcoming: 'Upcoming',
+  live: 'Live',
+  expired: 'Expired',
+};
+
+/** `2028-07-12` → `12 Jul 2028`, as the cards write dates. */
+function dayOf(date: string): string {
+  return formatDayOf(new Date(/^\d{4}-\d{2}-\d{2}$/.test(date) ? `${date}T00:00:00Z` : date));
+}
+
+/** When a framework runs, in days; a missing end is said, not shown as `?`. */
+function runs(start: string | null, end: string | null): string {
+  if (start && end) return `${dayOf(start)} to ${dayOf(end)}`;
+  if (start) return `from ${dayOf(start)}, no end date given`;
+  if (end) return `until ${dayOf(end)}`;
+  return 'dates not given';
 }

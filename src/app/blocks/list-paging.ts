@@ -7,6 +7,7 @@ import { button } from './tender-card.ts';
 /** `11–20 of 125`: which part of a list a page shows. */
 export function pageRange(offset: number, shown: number, total: number): string {
   if (shown === 0) return `none of ${total.toLocaleString('en-GB')}`;
+  if (shown === 1) return `${(offset + 1).toLocaleString('en-GB')} of ${total.toLocaleString('en-GB')}`;
   return `${offset + 1}–${offset + shown} of ${total.toLocaleString('en-GB')}`;
 }
 

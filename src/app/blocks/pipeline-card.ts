@@ -283,7 +283,7 @@ export async function pipelinesListMessage(
     };
   const shown = items.slice(0, page.pageSize);
   const blocks: Block[] = [
-    section(`*Bids matching ${description}* · ${pageRange(page.offset, shown.length, total)}`),
+    section(`*${bidsHeading(description)}* · ${pageRange(page.offset, shown.length, total)}`),
   ];
   for (const item of shown) {
     const counts = item.stageCounts;
@@ -294,7 +294,7 @@ export async function pipelinesListMessage(
       text: {
         type: 'mrkdwn',
         text: clip(
-          `*${safeText(item.name, 200)}* · ${STATUS_LABELS[item.status]}${item.archived ? ' · archived' : ''}\n${progressBar(counts.completed, stageTotal)} · target ${countdown(item.targetSubmissionDate, now)}\n\`${safeText(item.id, 300)}\``,
+          `*${safeText(item.name, 200)}* · ${STATUS_LABELS[item.status]}${item.archived ? ' · archived' : ''}\n${progressBar(counts.completed, stageTotal)} · ${item.targetSubmissionDate ? `target ${countdown(item.targetSubmissionDate, now)}` : 'no target date set'}\n\`${safeText(item.id, 300)}\``,
           3000,
         ),
       },
@@ -302,5 +302,18 @@ export async function pipelinesListMessage(
     });
   }
   blocks.push(...listPaging('pipelines', page.typed, page.offset, shown.length, total, page.pageSize));
-  return { text: `Bids matching ${description}: ${total}`, blocks };
+  return { text: `${bidsHeading(description)}: ${total}`, blocks };
+}
+
+/**
+ * `Active bids`, `Archived bids`, `All bids`, or `Bids matching “roads”, active`: the list's
+ * description names its words first, then what narrows it.
+ */
+function bidsHeading(description: string): string {
+  const plain: Record<string, string> = {
+    active: 'Active bids',
+    archived: 'Archived bids',
+    'active or archived': 'All bids',
+  };
+  return plain[description] ?? `Bids matching ${description}`;
 }

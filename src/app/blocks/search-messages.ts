@@ -4,7 +4,7 @@ import type { Bookmark, Tender } from '../../contract/schemas.ts';
 import type { SearchState } from '../features/tenders.ts';
 import { SearchIds } from '../ids.ts';
 import { encode } from '../state/codec.ts';
-import { FIRST_PAGE, type ListPage, listHeading, listPaging, pageRange } from './list-paging.ts';
+import { FIRST_PAGE, type ListPage, listPaging, pageRange } from './list-paging.ts';
 import type { Message } from './messages.ts';
 import { escapeMrkdwn } from './mrkdwn.ts';
 import { type Block, button, contextLine, section, tenderCard } from './tender-card.ts';
@@ -13,7 +13,8 @@ export const PAGE_SIZE = 5;
 
 /** A page of search results, shown to the caller alone, with Next and Previous. */
 export function searchResultsMessage(args: {
-  description: string;
+  /** The search as a heading: `Open tenders matching “cleaning”, in North West`. */
+  heading: string;
   tenders: Tender[];
   total: number;
   offset: number;
@@ -25,14 +26,14 @@ export function searchResultsMessage(args: {
   const { tenders, total, offset } = args;
   if (total === 0) {
     return {
-      text: `No tenders match ${args.description}.`,
+      text: `Found no ${lowerFirst(args.heading)}.`,
       blocks: [
-        section(`No tenders match ${args.description}. Try fewer words or filters, or \`/tender help\`.`),
+        section(`Found no ${lowerFirst(args.heading)}. Try fewer words or filters, or \`/tender help\`.`),
       ],
     };
   }
   const shown = `${offset + 1}–${offset + tenders.length} of ${total.toLocaleString('en-GB')}`;
-  const heading = listHeading('Tenders', args.description);
+  const heading = args.heading;
   const blocks: Block[] = [section(`*${heading}* · ${shown}`)];
   for (const tender of tenders) {
     blocks.push({ type: 'divider' });
@@ -110,3 +111,9 @@ export function bookmarksMessage(
 
 /** Bookmarks a page shows: each is a card of four blocks and a divider, so 9 fit under Slack's 50. */
 export const BOOKMARKS_PAGE_SIZE = 9;
+
+/** `All tenders` → `tenders`, `Open tenders …` → `open tenders …`: a heading inside a sentence. */
+function lowerFirst(heading: string): string {
+  if (heading === 'All tenders') return 'tenders';
+  return heading.charAt(0).toLowerCase() + heading.slice(1);
+}

@@ -108,14 +108,26 @@ export function tenderCard(tender: Tender, options: CardOptions): Block[] {
 
 /** The whole tender: the card with its full description and awarded suppliers. */
 export function tenderDetail(tender: Tender, options: CardOptions): Block[] {
-  const [title, facts, source, actions] = tenderCard(tender, options) as [Block, Block, Block, Block];
+  const [title, cardFacts, source, actions] = tenderCard(tender, options) as [Block, Block, Block, Block];
+  // The full view gives the deadline to the minute, with its zone, in the card's own field.
+  const deadline = tender.deadline ? new Date(tender.deadline) : null;
+  const facts =
+    deadline && cardFacts.type === 'section' && cardFacts.fields
+      ? {
+          ...cardFacts,
+          fields: cardFacts.fields.map((field) =>
+            field.text.startsWith('*Deadline*')
+              ? {
+                  ...field,
+                  text: `*Deadline*\n${formatDeadline(tender.deadline, options.now).replace(/\)$/, `, ${formatTimeOf(deadline)} UTC)`)}`,
+                }
+              : field,
+          ),
+        }
+      : cardFacts;
   const blocks: Block[] = [title, facts];
-  // What the card leaves out: the dates in full (the deadline to the minute, with its zone).
+  // What the card leaves out: when it was published and awarded.
   const dates = [`*Published*\n${formatDayOf(new Date(tender.publishedAt))}`];
-  if (tender.deadline) {
-    const deadline = new Date(tender.deadline);
-    dates.push(`*Deadline*\n${formatDayOf(deadline)}, ${formatTimeOf(deadline)} UTC`);
-  }
   if (tender.awardedAt) dates.push(`*Awarded*\n${formatDayOf(new Date(tender.awardedAt))}`);
   blocks.push({ type: 'section', fields: dates.map((text) => ({ type: 'mrkdwn' as const, text })) });
   if (tender.description)

@@ -13,7 +13,7 @@ import type { TenderSearchFilters } from '../commands/parse-command.ts';
 import { parseDirectory } from '../commands/parse-command.ts';
 import type { FeatureContext, SlackRequest } from './feature-context.ts';
 import { reply } from './feature-context.ts';
-import { describeSearch, showSearchPage } from './tenders.ts';
+import { describeSearch, searchHeading, showSearchPage } from './tenders.ts';
 
 const LIST_SIZE = 10;
 
@@ -91,7 +91,7 @@ export async function savedSearchesCommand(
 ): Promise<void> {
   const { client } = await context.clients.forTeam(request.teamId);
   const found = await client.savedSearches.list({ limit: SAVED_PAGE_SIZE, offset: page.offset });
-  const described = found.data.map((saved) => ({ saved, description: describeSearch(filtersOf(saved)) }));
+  const described = found.data.map((saved) => ({ saved, description: searchHeading(filtersOf(saved)) }));
   await reply(
     request,
     savedSearchesMessage(described, found.pagination.total, {

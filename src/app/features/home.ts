@@ -1,10 +1,11 @@
 import type { WebClient } from '@slack/web-api';
 import { describeFailure } from '../adapters/describe-failure.ts';
+import { formatDayOf } from '../blocks/formats.ts';
 import { HOME_LIST_ROWS, type HomeContent, homeView } from '../blocks/home-view.ts';
 import { keyReadable, mayManageKey } from './connection.ts';
 import { filtersOf } from './directories.ts';
 import type { FeatureContext } from './feature-context.ts';
-import { describeSearch } from './tenders.ts';
+import { searchHeading } from './tenders.ts';
 import { connectionState } from './welcome.ts';
 
 /**
@@ -22,12 +23,12 @@ export async function publishHome(
   const connection = await context.store.getConnection(teamId);
   const readable = !connection || (await keyReadable(context, teamId));
   const state = !readable
-    ? 'This workspace’s stored key can no longer be read (the app’s encryption key was changed). A workspace admin must reconnect with `/tender connect`.'
+    ? 'Tenderbot can no longer read this workspace’s key (its own settings were changed). A workspace admin must connect it again with `/tender connect`.'
     : connection
-      ? `Connected with this workspace’s own key (by <@${connection.connectedBy}>, ${connection.connectedAt.slice(0, 10)}).`
+      ? `Connected with this workspace’s own key (by <@${connection.connectedBy}>, ${connectedDay(connection.connectedAt)}).`
       : context.config.PROCUREMENT_API_KEY
-        ? 'Using the app’s default key. A workspace admin can connect the organisation’s own key.'
-        : 'Not connected. A workspace admin can connect the organisation’s API key.';
+        ? 'Tenderbot uses the connection to the tender service it was set up with. A workspace admin can connect your organisation’s own with `/tender connect`.'
+        : 'Not connected yet. A workspace admin can connect your organisation’s key with `/tender connect`.';
   const canConnect = await mayManageKey(context, teamId, userId);
   const content: HomeContent = { connection: state, canConnect, now: context.clock() };
   if (options.firstVisit) content.gettingStarted = await connectionState(context, teamId);
@@ -47,7 +48,7 @@ export async function publishHome(
         .then((answer) => ({ items: answer.data, total: answer.pagination.total }), problem),
       client.savedSearches.list(page).then(
         (answer) => ({
-          items: answer.data.map((saved) => ({ saved, description: describeSearch(filtersOf(saved)) })),
+          items: answer.data.map((saved) => ({ saved, description: searchHeading(filtersOf(saved)) })),
           total: answer.pagination.total,
         }),
         problem,
@@ -56,4 +57,10 @@ export async function publishHome(
     Object.assign(content, { bookmarks, pipelines, savedSearches });
   }
   await slack.views.publish({ user_id: userId, view: homeView(content) });
+}
+
+/** `2026-11-21T…` → `21 Nov 2026`. */
+function connectedDay(isoInstant: string): string {
+  const date = new Date(isoInstant);
+  return Number.isNaN(date.getTime()) ? isoInstant.slice(0, 10) : formatDayOf(date);
 }

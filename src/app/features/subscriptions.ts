@@ -65,7 +65,7 @@ export async function subscriptionCommand(
 }
 
 async function subscribe(context: FeatureContext, request: SlackRequest, rest: string): Promise<void> {
-  if (await refuseGuests(context, request, 'subscribe channels')) return;
+  if (await refuseGuests(context, request, 'subscribe this channel to summaries or feeds')) return;
   const words = rest.trim().split(/\s+/).filter(Boolean);
   const kind = (words.shift() ?? '').toLowerCase();
   if (kind !== 'pipeline' && kind !== 'search' && kind !== 'deadlines') return say(request, SUBSCRIBE_USAGE);

@@ -122,7 +122,7 @@ export async function showSearchPage(
     bookmarkedIds(context, request),
   ]);
   const message = searchResultsMessage({
-    description: describeSearch(state.f, state.b),
+    heading: searchHeading(state.f, state.b),
     tenders: page.data,
     total: page.pagination.total,
     offset: state.o,
@@ -298,7 +298,7 @@ export function describeSearch(filters: TenderSearchFilters, buyerName?: string)
   if (filters.q) parts.push(`“${literalText(filters.q)}”`);
   if (filters.region) parts.push(`in ${literalText(filters.region)}`);
   if (filters.status) parts.push(filters.status);
-  if (filters.cpv) parts.push(`CPV ${filters.cpv}…`);
+  if (filters.cpv) parts.push(`with CPV ${filters.cpv}…`);
   // Amounts as the cards show them; the filter compares amounts whatever their currency.
   if (filters.valueMin !== undefined)
     parts.push(`over ${formatMoney({ amount: filters.valueMin, currency: 'GBP' })}`);
@@ -308,6 +308,26 @@ export function describeSearch(filters: TenderSearchFilters, buyerName?: string)
   else if (filters.deadlineFrom) parts.push(`closing after ${formatDayOf(new Date(filters.deadlineFrom))}`);
   if (filters.buyerId) parts.push(buyerName ? `from ${literalText(buyerName)}` : 'from the chosen buyer');
   return parts.length > 0 ? parts.join(', ') : 'everything';
+}
+
+const STATUS_WORDS: Record<NonNullable<TenderSearchFilters['status']>, string> = {
+  planned: 'Planned',
+  open: 'Open',
+  closed: 'Closed',
+  awarded: 'Awarded',
+  cancelled: 'Cancelled',
+};
+
+/**
+ * A search as the heading of its results: `Open tenders matching “cleaning”, in North West,
+ * closing by 6 Dec 2026`, `Tenders over £100,000`, `All tenders`. The status reads as an adjective.
+ */
+export function searchHeading(filters: TenderSearchFilters, buyerName?: string): string {
+  const { status, ...narrowing } = filters;
+  const label = status ? `${STATUS_WORDS[status]} tenders` : 'Tenders';
+  const description = describeSearch(narrowing, buyerName);
+  if (description === 'everything') return status ? label : 'All tenders';
+  return narrowing.q ? `${label} matching ${description}` : `${label} ${description}`;
 }
 
 /** A date filter (`2026-12-06`) or an instant, as the moment it stands for. */

@@ -71,7 +71,8 @@ describe('the full tender view', () => {
 
   it('adds the published date, the deadline to the minute with its zone, and the award date', () => {
     expect(text).toContain('*Published*\\n1 Nov 2026');
-    expect(text).toContain('*Deadline*\\n1 Dec 2026, 14:30 UTC');
+    expect(text).toContain('*Deadline*\\ncloses in 10 days (1 Dec 2026, 14:30 UTC)');
+    expect(text.match(/\*Deadline\*/g)).toHaveLength(1);
     expect(text).toContain('*Awarded*\\n20 Dec 2026');
   });
 
