@@ -58,6 +58,8 @@ export class TenderFilterIndex {
   private readonly wordHits = new Map<string, Int32Array>();
   private wordHitsHeld = 0;
   private background: Background | null = null;
+  /** Totals of filtered searches by word, filters and run of hits (see totalKey); emptied with the hits. */
+  private readonly totals = new Map<string, number>();
   private readonly waiting: ((ready: boolean) => void)[] = [];
 
   /** `wordHitsBudget` 0 reads a word's hits afresh on every search (to measure first-time searches). */
@@ -83,7 +85,18 @@ export class TenderFilterIndex {
     if (columns === null) return null;
     const plan = planFilters(columns, filters, now);
     if (plan === null) return null;
-    return walk(columns, plan, this.hitsOf(match), offset, limit);
+    const hits = this.hitsOf(match);
+    const [first, end] = windowOf(columns, plan, hits);
+    // The total of a word and filters over the same run of hits is counted once: a later page,
+    // or a publication bound that leaves the same hits, walks only until its page is full.
+    const key = this.wordHitsBudget === 0 ? null : totalKey(match, plan, filters, first, end);
+    const known = key === null ? undefined : this.totals.get(key);
+    const found = walk(columns, plan, hits, first, end, offset, limit, known);
+    if (key !== null && known === undefined) {
+      if (this.totals.size >= TOTALS_KEPT) this.totals.clear();
+      this.totals.set(key, found.total);
+    }
+    return found;
   }
 
   /**
@@ -186,6 +199,7 @@ export class TenderFilterIndex {
     this.columns = null;
     this.wordHits.clear();
     this.wordHitsHeld = 0;
+    this.totals.clear();
     this.version = version;
   }
 
@@ -454,13 +468,58 @@ function planFilters(columns: Columns, filters: TenderFilters, now: string): Pla
   };
 }
 
-/** The page and the total of `hits` (sort keys, ascending) passing `plan`: one pass, tests inline. */
+/** Filtered totals kept at most (a few hundred bytes each); all are forgotten when full. */
+const TOTALS_KEPT = 20_000;
+
+/**
+ * What a filtered total depends on: the word, every filter's planned value (ids, bounds, the
+ * instant for open or closed) and the run of hits a publication window leaves. A window tested
+ * hit by hit is in the plan; one found by binary search is in `first` and `end`.
+ */
+function totalKey(match: string, plan: Plan, filters: TenderFilters, first: number, end: number): string {
+  const window = plan.publishedTested ? `${plan.publishedFrom},${plan.publishedTo}` : '';
+  const cpv = plan.cpvInRange === null ? '' : `${filters.cpvLow}\u0001${filters.cpvHigh}`;
+  return [
+    match,
+    plan.statusId,
+    plan.openAt,
+    plan.closedAt,
+    plan.regionId,
+    plan.buyerId,
+    cpv,
+    plan.valueTested ? `${plan.valueMin},${plan.valueMax}` : '',
+    plan.deadlineTested ? `${plan.deadlineFrom},${plan.deadlineTo}` : '',
+    window,
+    first,
+    end,
+  ].join('\u0000');
+}
+
+/** The run of `hits` a publication window leaves: all of them unless found by binary search. */
+function windowOf(columns: Columns, plan: Plan, hits: Int32Array): [number, number] {
+  const { publishedFrom, publishedTo } = plan;
+  if (plan.publishedTested) return [0, hits.length];
+  if (publishedFrom === Number.NEGATIVE_INFINITY && publishedTo === Number.POSITIVE_INFINITY)
+    return [0, hits.length];
+  // Publication dates fall as the sort key rises: the window is the hits from the first one
+  // published before `publishedTo` up to the first one published before `publishedFrom`.
+  const first = firstBelow(hits, columns.published, publishedTo, 0, hits.length);
+  return [first, firstBelow(hits, columns.published, publishedFrom, first, hits.length)];
+}
+
+/**
+ * The page and the total of `hits[first..end)` (sort keys, ascending) passing `plan`: one pass,
+ * tests inline. With the total known already, the pass stops once the page is full.
+ */
 function walk(
   columns: Columns,
   plan: Plan,
   hits: Int32Array,
+  first: number,
+  end: number,
   offset: number,
   limit: number,
+  knownTotal: number | undefined,
 ): { sortKeys: number[]; total: number } {
   const { status, openUntil, published, deadline, value, region, buyer, cpvStart, cpvCodes } = columns;
   const { statusId, regionId, buyerId, cpvInRange, valueTested, deadlineTested, publishedTested } = plan;
@@ -470,21 +529,13 @@ function walk(
   const testsOpen = !Number.isNaN(openAt);
   const testsClosed = !Number.isNaN(closedAt);
   const closedId = columns.statuses.indexOf('closed');
-  let first = 0;
-  let end = hits.length;
-  if (
-    !publishedTested &&
-    (publishedFrom !== Number.NEGATIVE_INFINITY || publishedTo !== Number.POSITIVE_INFINITY)
-  ) {
-    // Publication dates fall as the sort key rises: the window is the hits from the first one
-    // published before `publishedTo` up to the first one published before `publishedFrom`.
-    first = firstBelow(hits, published, publishedTo, 0, hits.length);
-    end = firstBelow(hits, published, publishedFrom, first, hits.length);
-  }
   const sortKeys: number[] = [];
   const pageEnd = offset + limit;
+  // Known total: nothing past the page is needed.
+  if (knownTotal !== undefined && offset >= knownTotal) return { sortKeys, total: knownTotal };
+  const stopAt = knownTotal === undefined ? Number.POSITIVE_INFINITY : pageEnd;
   let total = 0;
-  for (let index = first; index < end; index++) {
+  for (let index = first; index < end && total < stopAt; index++) {
     const key = hits[index] as number;
     if (statusId !== ANY && status[key] !== statusId) continue;
     if (regionId !== ANY && region[key] !== regionId) continue;
@@ -516,7 +567,7 @@ function walk(
     if (total >= offset && total < pageEnd) sortKeys.push(key);
     total++;
   }
-  return { sortKeys, total };
+  return { sortKeys, total: knownTotal ?? total };
 }
 
 /**
