@@ -151,7 +151,7 @@ try {
   line('`/tender search` → first answer at the response_url', firstAnswer);
   line('the service alone: GET /v1/tenders?q=cleaning', serviceSearch);
   console.log(
-    `Tenderbot / bare Bolt: ${throughputRatio}x throughput (goal ≥ 0.8), ${p99Ratio}x p99 (goal ≤ 1.2), ${cpuRatio}x CPU per request; first answer p99 ${firstAnswer.p99} ms (goal < 50)`,
+    `Tenderbot / bare Bolt: ${throughputRatio}x throughput (goal ≥ 0.8: ${met(throughputRatio >= 0.8)}), ${p99Ratio}x p99 (goal ≤ 1.2: ${met(p99Ratio <= 1.2)}), ${cpuRatio}x CPU per request; first answer p99 ${firstAnswer.p99} ms (goal < 50: ${met(firstAnswer.p99 < 50)})`,
   );
   console.log(
     JSON.stringify({
@@ -306,6 +306,10 @@ async function startAnswerReceiver(): Promise<AnswerReceiver> {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((done) => setTimeout(done, ms));
+}
+
+function met(goal: boolean): string {
+  return goal ? 'met' : 'not met';
 }
 
 function round(value: number): number {
