@@ -32,6 +32,7 @@ export class Workspace {
   readonly postedThrough = new Map<string, FakeMessage>();
   private readonly members = new Map<string, Set<string>>();
   private tsCounter = 0;
+  private responseUrlSerial = 0;
   /** The workspace's clock (epoch ms); trigger ids keep to real time. */
   readonly now: () => number;
   /** Channels the app's bot user is in: every channel until a test removes it. */
@@ -157,7 +158,11 @@ export class Workspace {
 
   /** A response_url names its channel, user and (for a click) the message it belongs to. */
   newResponseUrl(channel: string, userId: string, messageTs = ''): string {
-    return `${this.baseUrl}/response/${Buffer.from(`${channel}|${userId}|${messageTs}`).toString('base64url')}`;
+    // Each command and each click gets a URL of its own, as in Slack: two commands typed at once
+    // must not replace each other's answers. The serial makes it unique; the rest says where it goes.
+    this.responseUrlSerial++;
+    const id = `${channel}|${userId}|${messageTs}|${this.responseUrlSerial}`;
+    return `${this.baseUrl}/response/${Buffer.from(id).toString('base64url')}`;
   }
 
   /** A trigger_id, usable once within 3 s, as Slack's. */
