@@ -60,6 +60,9 @@ export class TenderFilterIndex {
   private background: Background | null = null;
   /** Totals of filtered searches by word, filters and run of hits (see totalKey); emptied with the hits. */
   private readonly totals = new Map<string, number>();
+  /** Per word, its hits' values or deadlines sorted (see rangeTotal); emptied with the hits. */
+  private readonly sortedColumns = new Map<string, Float64Array>();
+  private sortedHeld = 0;
   private readonly waiting: ((ready: boolean) => void)[] = [];
 
   /** `wordHitsBudget` 0 reads a word's hits afresh on every search (to measure first-time searches). */
@@ -90,7 +93,10 @@ export class TenderFilterIndex {
     // The total of a word and filters over the same run of hits is counted once: a later page,
     // or a publication bound that leaves the same hits, walks only until its page is full.
     const key = this.wordHitsBudget === 0 ? null : totalKey(match, plan, filters, first, end);
-    const known = key === null ? undefined : this.totals.get(key);
+    const known =
+      key === null
+        ? undefined
+        : (this.totals.get(key) ?? this.rangeTotal(match, columns, plan, hits, first, end));
     const found = walk(columns, plan, hits, first, end, offset, limit, known);
     if (key !== null && known === undefined) {
       if (this.totals.size >= TOTALS_KEPT) this.totals.clear();
@@ -110,6 +116,64 @@ export class TenderFilterIndex {
     this.refresh();
     const hits = this.hitsOf(match);
     return { sortKeys: Array.from(hits.subarray(offset, offset + limit)), total: hits.length };
+  }
+
+  /**
+   * A total counted without a walk: a value range or a deadline window alone, over all of a word's
+   * hits, is two binary searches in the word's values (or deadlines) kept sorted, so a range never
+   * asked before costs microseconds instead of a walk (3.4 ms for 93,000 hits at a million tenders,
+   * each a cache miss). Undefined for any other plan.
+   */
+  private rangeTotal(
+    match: string,
+    columns: Columns,
+    plan: Plan,
+    hits: Int32Array,
+    first: number,
+    end: number,
+  ): number | undefined {
+    const alone =
+      first === 0 &&
+      end === hits.length &&
+      plan.statusId === ANY &&
+      Number.isNaN(plan.openAt) &&
+      Number.isNaN(plan.closedAt) &&
+      plan.regionId === ANY &&
+      plan.buyerId === ANY &&
+      plan.cpvInRange === null &&
+      !plan.publishedTested;
+    if (!alone || plan.valueTested === plan.deadlineTested) return undefined;
+    const column = plan.valueTested ? 'value' : 'deadline';
+    const sorted = this.sortedOf(match, column, columns[column], hits);
+    // value: min ≤ v ≤ max; deadline: from ≤ d < to (NaN, no value, is not in the sorted list).
+    const inRange = plan.valueTested
+      ? firstAbove(sorted, plan.valueMax, true) - firstAbove(sorted, plan.valueMin, false)
+      : firstAbove(sorted, plan.deadlineTo, false) - firstAbove(sorted, plan.deadlineFrom, false);
+    // A lower bound above the upper one matches nothing.
+    return Math.max(0, inRange);
+  }
+
+  /** The word's hits' values of `column`, sorted, without NaN; kept within the word hits' budget. */
+  private sortedOf(match: string, name: string, column: Float64Array, hits: Int32Array): Float64Array {
+    const id = `${name}\u0000${match}`;
+    const known = this.sortedColumns.get(id);
+    if (known) return known;
+    const values = new Float64Array(hits.length);
+    let count = 0;
+    for (let index = 0; index < hits.length; index++) {
+      const entry = column[hits[index] as number] as number;
+      if (!Number.isNaN(entry)) values[count++] = entry;
+    }
+    const sorted = values.slice(0, count).sort();
+    if (this.sortedHeld + sorted.length > this.wordHitsBudget) {
+      this.sortedColumns.clear();
+      this.sortedHeld = 0;
+    }
+    if (sorted.length <= this.wordHitsBudget) {
+      this.sortedColumns.set(id, sorted);
+      this.sortedHeld += sorted.length;
+    }
+    return sorted;
   }
 
   /**
@@ -200,6 +264,8 @@ export class TenderFilterIndex {
     this.wordHits.clear();
     this.wordHitsHeld = 0;
     this.totals.clear();
+    this.sortedColumns.clear();
+    this.sortedHeld = 0;
     this.version = version;
   }
 
@@ -568,6 +634,19 @@ function walk(
     total++;
   }
   return { sortKeys, total: knownTotal ?? total };
+}
+
+/** The number of `sorted` entries below `bound` (`orEqual`: at or below it). */
+function firstAbove(sorted: Float64Array, bound: number, orEqual: boolean): number {
+  let from = 0;
+  let to = sorted.length;
+  while (from < to) {
+    const middle = (from + to) >>> 1;
+    const entry = sorted[middle] as number;
+    if (entry < bound || (orEqual && entry === bound)) from = middle + 1;
+    else to = middle;
+  }
+  return from;
 }
 
 /**

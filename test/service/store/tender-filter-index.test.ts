@@ -260,6 +260,39 @@ describe('word search with and without filters (TenderFilterIndex) against the p
   });
 });
 
+describe('a value range or a deadline window alone, counted from the word’s sorted values', () => {
+  it('counts exactly as the plain query does, bounds included or not as the contract says, reversed bounds too', () => {
+    const reader = new PublicRecordsReader(db);
+    const values = db
+      .prepare(
+        'SELECT DISTINCT value_amount FROM tenders WHERE value_amount IS NOT NULL ORDER BY 1 LIMIT 5 OFFSET 100',
+      )
+      .pluck()
+      .all() as number[];
+    expect(values.length).toBe(5);
+    const [low, , middle, , high] = values as [number, number, number, number, number];
+    let nonEmpty = 0;
+    for (const q of WORDS)
+      for (const filter of [
+        // Exactly a stored value at either end: `valueMin` and `valueMax` both include it.
+        { valueMin: low, valueMax: high },
+        { valueMin: middle, valueMax: middle },
+        { valueMin: high, valueMax: low },
+        { valueMin: middle },
+        { valueMax: middle },
+        { deadlineFrom: day(-10), deadlineTo: day(20) },
+        { deadlineFrom: day(20), deadlineTo: day(-10) },
+        { deadlineTo: day(-400) },
+      ])
+        for (const offset of [0, 7]) {
+          // Twice: the second time the total is the kept one and the walk stops at the page.
+          expectSameAsPlain(reader, { q, ...filter, limit: 5, offset }, TODAY);
+          if (expectSameAsPlain(reader, { q, ...filter, limit: 5, offset }, TODAY) > 0) nonEmpty++;
+        }
+    expect(nonEmpty).toBeGreaterThan(20);
+  });
+});
+
 describe('a publication window when publication dates are not in sort-key order', () => {
   it('tests the window hit by hit and counts exactly as the plain query does', () => {
     const path = join(dir, 'out-of-order.db');
