@@ -201,7 +201,36 @@ export class Harness {
     await this.slack?.stop();
     await this.sandbox?.stop();
   }
+
+  /**
+   * The environment of a copy of the app in a process of its own (support/bot-child.ts): the
+   * configuration `instance()` uses (same database file, fake Slack, service and key) and, as
+   * TENDERBOT_CHILD_SCHEDULER, the same scheduler options with this owner.
+   */
+  childEnvironment(owner: string): Record<string, string> {
+    return {
+      SLACK_BOT_TOKEN: this.botToken,
+      SLACK_SIGNING_SECRET: this.signingSecret,
+      SLACK_API_URL: this.slack.apiUrl,
+      PROCUREMENT_API_URL: this.sandbox.baseUrl,
+      PROCUREMENT_API_KEY: KEYS.carolMemberAcme,
+      DATABASE_URL: `sqlite:${this.databasePath}`,
+      ENCRYPTION_KEY: this.encryptionKey,
+      LOG_LEVEL: 'silent',
+      PORT: '0',
+      TENDERBOT_CHILD_SCHEDULER: JSON.stringify({ ...INSTANCE_SCHEDULER, owner }),
+      TENDERBOT_CHILD_NOW: String(this.now),
+    };
+  }
 }
+
+/** The scheduler options `instance()` gives every copy (no timer; lease, pace, settling delay). */
+export const INSTANCE_SCHEDULER = {
+  pollMs: null,
+  leaseMs: 60_000,
+  paceMs: 1000,
+  settleAfterMs: 30_000,
+} as const;
 
 /** Each (delivery, part) posted at most once: the duplicates found, as `delivery/part` keys. */
 export function duplicates(messages: FakeMessage[]): string[] {
