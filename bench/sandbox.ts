@@ -309,17 +309,20 @@ async function firstFilteredSearch(server: ServedSandbox): Promise<number> {
 }
 
 /**
- * Waits until filtered searches answer from the filter index: three in a row, each of a region not
- * asked before, in under 30 ms (SQL takes about a second each at a million tenders). At most 3 minutes.
+ * Waits until filtered searches answer from the filter index: three in a row in under 30 ms (SQL
+ * takes about a second each at a million tenders). Each is a query not asked before (a publication
+ * bound a second later each time, far in the future), so no total SQL remembered can pass for
+ * the index. At most 3 minutes.
  */
 async function filterIndexReady(server: ServedSandbox, startedAt: number): Promise<number> {
   const regions = ['London', 'Wales', 'Scotland', 'North West', 'South East', 'East of England'];
   let fast = 0;
   for (let attempt = 0; fast < 3 && performance.now() - startedAt < 180_000; attempt++) {
-    const started = performance.now();
     const region = encodeURIComponent(regions[attempt % regions.length] as string);
+    const bound = new Date(Date.UTC(2100, 0, 1) - (attempt + 1) * 1000).toISOString();
+    const started = performance.now();
     const response = await request(
-      `${server.baseUrl}/v1/tenders?q=${encodeURIComponent(WORD)}&region=${region}&limit=20&offset=${attempt}`,
+      `${server.baseUrl}/v1/tenders?q=${encodeURIComponent(WORD)}&region=${region}&publishedTo=${bound}&limit=20`,
       { headers: { authorization: `Bearer ${BENCH_KEY}` }, headersTimeout: 300_000, bodyTimeout: 300_000 },
     );
     await response.body.text();
