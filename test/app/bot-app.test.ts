@@ -317,6 +317,23 @@ describe('directories and saved searches', () => {
     const detail = await eventually(() => bot.slack.messagesIn(CHANNEL, MEMBER)[before], 'a buyer card');
     expect(detail.blocks[0].type).toBe('header');
     expect(textOf(detail)).toMatch(/notice/);
+    // Its notices under a heading, each with a button that opens it in full.
+    expect(textOf(detail)).toContain('*Latest notices*');
+    expect(buttonsOf(detail)).toContain('tender/show');
+    const shown = bot.slack.messagesIn(CHANNEL, MEMBER).length;
+    await bot.slack.clickInMessage(MEMBER, detail, 'tender/show');
+    const full = await eventually(() => bot.slack.messagesIn(CHANNEL, MEMBER)[shown], 'the notice in full');
+    expect(textOf(full)).toContain('*Published*');
+  });
+
+  it('answers a region no tender names with the regions there are', async () => {
+    const typo = await command(MEMBER, 'search region:Walse');
+    expect(textOf(typo)).toContain('Found no tenders in Walse');
+    expect(textOf(typo)).toContain('Tenderbot knows no region called “Walse”');
+    expect(textOf(typo)).toContain('`region:\\"Wales\\"`');
+    // A real region with nothing matching is not called unknown.
+    const none = await command(MEMBER, 'search zzzzqqq region:Wales');
+    expect(textOf(none)).not.toContain('knows no region');
   });
 
   it('shows a framework with its counts and a capped list', async () => {

@@ -9,7 +9,7 @@ import type {
   SupplierDetail,
   Tender,
 } from '../../contract/schemas.ts';
-import { DirectoryIds, SavedSearchIds } from '../ids.ts';
+import { DirectoryIds, SavedSearchIds, TenderIds } from '../ids.ts';
 import type { CommentEntityType } from '../listeners/button-values.ts';
 import { formatDayOf, formatMoney } from './formats.ts';
 import { FIRST_PAGE, type ListPage, listHeading, listPaging, pageRange } from './list-paging.ts';
@@ -86,7 +86,13 @@ export function organisationDetailMessage(
     contextLine(counted),
   ];
   blocks.push(...commentActions(kind, detail.id));
-  for (const notice of listed) blocks.push(noticeLine(notice, now));
+  if (listed.length > 0) {
+    blocks.push(
+      { type: 'divider' },
+      section(kind === 'buyer' ? '*Latest notices*' : '*Latest contracts and notices*'),
+    );
+    for (const notice of listed) blocks.push(noticeLine(notice, now));
+  }
   return { text: `${detail.name}: ${counted}`, blocks };
 }
 
@@ -165,7 +171,11 @@ export function frameworkDetailMessage(
       ),
     );
   }
-  for (const callOff of framework.callOffs.slice(0, 5)) blocks.push(noticeLine(callOff, now));
+  const callOffs = framework.callOffs.slice(0, 5);
+  if (callOffs.length > 0) {
+    blocks.push({ type: 'divider' }, section('*Latest call-offs*'));
+    for (const callOff of callOffs) blocks.push(noticeLine(callOff, now));
+  }
   return { text: framework.title, blocks };
 }
 
@@ -202,10 +212,12 @@ export function savedSearchesMessage(
 /** Saved searches a page shows (one block each). */
 export const SAVED_PAGE_SIZE = 20;
 
+/** One notice in a panel, with a button that opens it in full (as `/tender show <id>` does). */
 function noticeLine(notice: Tender, now: Date): Block {
-  return section(
-    `*${safeText(notice.title, 400)}*\n${formatMoney(notice.value)} · ${formatDeadline(notice.deadline, now)} · \`${safeText(notice.id, 200)}\``,
+  const line = section(
+    `*${safeText(notice.title, 400)}*\n${formatMoney(notice.value)} · ${formatDeadline(notice.deadline, now)}`,
   );
+  return line.type === 'section' ? { ...line, accessory: button('Open', TenderIds.show, notice.id) } : line;
 }
 
 /** A buyer's kind, as people name it. */

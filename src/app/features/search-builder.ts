@@ -140,8 +140,8 @@ export function searchTextFromForm(raw: unknown): BuiltSearch {
 
 const regionCache = new Map<string, { at: number; regions: string[] }>();
 
-/** The regions of the workspace's data, read from its buyers (kept 10 minutes per workspace). */
-async function regionsFor(context: FeatureContext, teamId: string): Promise<string[]> {
+/** The regions of the workspace's data, read from its buyers and newest tenders (kept 10 minutes per workspace). */
+export async function regionsFor(context: FeatureContext, teamId: string): Promise<string[]> {
   const now = context.clock().getTime();
   const cached = regionCache.get(teamId);
   if (cached && now - cached.at < REGIONS_TTL_MS) return cached.regions;
@@ -150,6 +150,13 @@ async function regionsFor(context: FeatureContext, teamId: string): Promise<stri
   let read = 0;
   for await (const buyer of client.buyers.all({ limit: 100 })) {
     if (buyer.region) regions.add(buyer.region);
+    read += 1;
+    if (read >= REGION_PAGES * 100) break;
+  }
+  // Tenders name regions their buyers may not (a delivery place): the newest ones add theirs.
+  read = 0;
+  for await (const tender of client.tenders.all({ limit: 100 })) {
+    if (tender.region) regions.add(tender.region);
     read += 1;
     if (read >= REGION_PAGES * 100) break;
   }

@@ -15,6 +15,7 @@ import { SearchIds } from '../ids.ts';
 import { encodeIfFits } from '../state/codec.ts';
 import type { FeatureContext, SlackRequest } from './feature-context.ts';
 import { refuseGuests, reply } from './feature-context.ts';
+import { regionsFor } from './search-builder.ts';
 
 /** A search as carried in buttons: its filters and the page's offset. */
 export interface SearchState {
@@ -62,7 +63,24 @@ export async function searchCommand(
     { f: filters, o: 0, ...(buyerChosen ? { b: buyerChosen.slice(0, 200) } : {}) },
     false,
     note,
+    async () => (filters.region ? unknownRegionSentence(context, request.teamId, filters.region) : null),
   );
+}
+
+/**
+ * When a region filter found nothing: if no buyer nor recent tender names a region of that name,
+ * says so and lists those it knows (so `region:"Nort West"` is answered with the right spelling).
+ */
+async function unknownRegionSentence(
+  context: FeatureContext,
+  teamId: string,
+  region: string,
+): Promise<string | null> {
+  const regions = await regionsFor(context, teamId);
+  if (regions.length === 0 || regions.some((known) => known.toLowerCase() === region.toLowerCase()))
+    return null;
+  const shown = regions.slice(0, 40).map((known) => `\`region:"${safeText(known, 100)}"\``);
+  return `Tenderbot knows no region called “${literalText(region)}”. Regions in the data include ${shown.join(', ')}${regions.length > 40 ? ', …' : ''}.`;
 }
 
 /** How many other buyers a search by a buyer's name offers when the name matched several. */
@@ -115,6 +133,8 @@ export async function showSearchPage(
   replace: boolean,
   /** Blocks shown under the heading of this page only (which buyer a name chose). */
   note: Block[] = [],
+  /** When nothing matches, a sentence on why that may be (an unknown region), asked only then. */
+  whenEmpty: () => Promise<string | null> = async () => null,
 ): Promise<void> {
   const { client } = await context.clients.forTeam(request.teamId);
   const [page, bookmarked] = await Promise.all([
@@ -131,6 +151,10 @@ export async function showSearchPage(
     now: context.clock(),
   });
   if (note.length > 0 && page.pagination.total > 0) message.blocks.splice(1, 0, ...note);
+  if (page.pagination.total === 0) {
+    const why = await whenEmpty().catch(() => null);
+    if (why) message.blocks.push(section(why));
+  }
   await reply(request, message, replace);
 }
 

@@ -106,6 +106,8 @@ export function registerListeners(app: App, context: FeatureContext): void {
     });
   }
   onButton(TenderIds.share, async (request, value) => shareTender(context, request, await idOf(value)));
+  // "Open" on a notice in a buyer's, supplier's or framework's panel: the tender in full.
+  onButton(TenderIds.show, async (request, value) => showCommand(context, request, await idOf(value)));
   // A URL button still sends an action; there is nothing more to do than acknowledge it.
   app.action(TenderIds.openOriginal, async ({ ack }) => ack());
   onButton(DirectoryIds.showBuyer, async (request, value) =>
