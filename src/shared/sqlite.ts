@@ -25,19 +25,34 @@ export function openSqlite(path: string, migrations: readonly string[]): SqliteD
   return db;
 }
 
-/** Applies every migration newer than the database's `user_version`, each in its own transaction. */
+/**
+ * Applies every migration newer than the database's `user_version`, each in its own transaction.
+ * The version is read again inside each write transaction (BEGIN IMMEDIATE takes the write lock
+ * first), so two processes opening a new file at once apply each migration once: the second waits,
+ * then finds it done.
+ */
 export function migrateSqlite(db: SqliteDatabase, migrations: readonly string[]): void {
-  const current = db.pragma('user_version', { simple: true }) as number;
-  if (current > migrations.length) {
-    throw new Error(
-      `database schema version ${current} is newer than this program knows (${migrations.length}); upgrade tenderbot`,
-    );
-  }
-  for (let version = current; version < migrations.length; version++) {
-    db.transaction(() => {
-      db.exec(migrations[version] as string);
-      db.pragma(`user_version = ${version + 1}`);
-    })();
+  const version = () => db.pragma('user_version', { simple: true }) as number;
+  const check = (current: number) => {
+    if (current > migrations.length) {
+      throw new Error(
+        `database schema version ${current} is newer than this program knows (${migrations.length}); upgrade tenderbot`,
+      );
+    }
+  };
+  check(version());
+  for (;;) {
+    const applied = db
+      .transaction(() => {
+        const current = version();
+        check(current);
+        if (current >= migrations.length) return false;
+        db.exec(migrations[current] as string);
+        db.pragma(`user_version = ${current + 1}`);
+        return true;
+      })
+      .immediate();
+    if (!applied) return;
   }
 }
 
