@@ -232,6 +232,12 @@ export class TenderFilterIndex {
     worker.once('message', (message: ColumnsMessage) => {
       done();
       if (this.background !== background) return;
+      // A database closed without close() first: nothing to keep, and nothing to throw from here.
+      if (!this.db.open) {
+        this.background = null;
+        this.settle(false);
+        return;
+      }
       // Kept only if the records did not change since the read began (else the next search reads again).
       const current = publicRecordsVersion(this.db);
       if (current === expected && current === `${message.recordsVersion}:${current.split(':').pop()}`) {

@@ -430,6 +430,19 @@ describe('the filter columns read in a worker thread (TenderFilterIndex.buildInB
     }
   });
 
+  it('drops the columns quietly when the database was closed before they arrived', async () => {
+    const path = join(dir, 'closed-early.db');
+    const early = openDatabase(path);
+    generateDemoData(early, { tenders: 200, today: TODAY });
+    const index = new TenderFilterIndex(early);
+    index.buildInBackground(path);
+    early.close();
+    // The worker still answers: nothing is kept, and nothing may throw from its message handler
+    // (vitest fails a file on an uncaught error).
+    expect(await index.whenReady()).toBe(false);
+    await index.close();
+  });
+
   it('reads the columns in place when the worker cannot (a file it cannot open), and on :memory:', async () => {
     const broken = new TenderFilterIndex(db);
     broken.buildInBackground(join(dir, 'no-such-file.db'));
