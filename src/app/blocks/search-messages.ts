@@ -15,6 +15,8 @@ export const PAGE_SIZE = 5;
 export function searchResultsMessage(args: {
   /** The search as a heading: `Open tenders matching “cleaning”, in North West`. */
   heading: string;
+  /** False in a direct message with Tenderbot: there is no channel to share a card into. */
+  canShare?: boolean;
   tenders: Tender[];
   total: number;
   offset: number;
@@ -43,6 +45,7 @@ export function searchResultsMessage(args: {
         shared: false,
         now: args.now,
         context: args.state(offset),
+        canShare: args.canShare !== false,
       }),
     );
   }

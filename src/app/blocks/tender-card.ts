@@ -18,6 +18,8 @@ export interface CardOptions {
   context: CardPlace;
   /** Who shared the card (a shared card): carried in its buttons, so a redraw keeps the line. */
   sharedBy?: string;
+  /** False where there is no channel to share into (a direct message with Tenderbot). */
+  canShare?: boolean;
 }
 
 const STATUS_LABELS: Record<Tender['status'], string> = {
@@ -79,7 +81,8 @@ export function tenderCard(tender: Tender, options: CardOptions): Block[] {
         : button('Remove bookmark', TenderIds.removeBookmark, value)
       : button('Bookmark', TenderIds.bookmark, value, 'primary'),
   ];
-  if (!options.shared) buttons.push(button('Share in channel', TenderIds.share, tender.id));
+  if (!options.shared && options.canShare !== false)
+    buttons.push(button('Share in channel', TenderIds.share, tender.id));
   const comment = commentButton('tender', tender.id);
   if (comment) buttons.push(comment);
   const startBid = encodeIfFits('startBid', { t: tender.id });

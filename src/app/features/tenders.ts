@@ -143,6 +143,8 @@ export async function showSearchPage(
   ]);
   const message = searchResultsMessage({
     heading: searchHeading(state.f, state.b),
+    // A direct message with Tenderbot (D…) has no channel to share a card into.
+    canShare: !request.channelId.startsWith('D'),
     tenders: page.data,
     total: page.pagination.total,
     offset: state.o,

@@ -376,6 +376,8 @@ describe('direct messages', () => {
     );
     expect(reply.text).toContain('Tenders matching “electrical inspection”');
     expect(text(reply.blocks)).toContain(PCS_TITLE);
+    // There is no channel to share a card into from a direct message.
+    expect(text(reply.blocks)).not.toContain('tender/share');
 
     const count = bot.slack.messagesIn(dm).length;
     await bot.slack.sendAsUser(MEMBER, dm, 'help');
