@@ -355,6 +355,17 @@ export const BOT_MIGRATIONS: readonly string[] = [
   CREATE INDEX delivered_items_listing ON delivered_items (delivery_id, position) WHERE listing IS NOT NULL;
   CREATE INDEX deliveries_finished ON deliveries (due_at) WHERE state IN ('sent', 'empty', 'failed');
   `,
+  // Seen requests without a rowid or an expiry index: every signed request writes one row, and this
+  // halves that write (the table holds five minutes of requests, so pruning reads it all cheaply).
+  `
+  CREATE TABLE seen_requests_keyed (
+    id TEXT PRIMARY KEY,
+    expires_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  INSERT INTO seen_requests_keyed (id, expires_at) SELECT id, expires_at FROM seen_requests;
+  DROP TABLE seen_requests;
+  ALTER TABLE seen_requests_keyed RENAME TO seen_requests;
+  `,
 ];
 
 interface WorkspaceRow {
