@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { App, LogLevel, type Logger as SlackLogger } from '@slack/bolt';
-import { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import { describeFailure } from './adapters/describe-failure.ts';
+import { scheduledSlack } from './adapters/scheduled-slack.ts';
 import { slackFetch } from './adapters/slack-fetch.ts';
 import { SlackUsers } from './adapters/slack-users.ts';
 import { tellPerson } from './adapters/tell-person.ts';
@@ -99,20 +99,16 @@ export function createBotApp(options: BotAppOptions): BotApp {
       timeoutMs: 10_000,
     }),
   };
-  // Scheduled posts go through a client of their own: a 429 comes back at once (no retry, no
+  // Scheduled posts go through a lean client of their own: a 429 comes back at once (no retry, no
   // queue paused for every channel) and the scheduler waits Retry-After for that delivery alone.
-  // Its posts go over a keep-alive pool of their own, without the built-in fetch's streams.
-  const schedulerFetch = slackFetch();
+  const schedulerSlack = scheduledSlack({
+    token: config.SLACK_BOT_TOKEN,
+    apiUrl: config.SLACK_API_URL,
+    timeoutMs: 10_000,
+  });
   const scheduler = new Scheduler({
     store,
-    slack: new WebClient(config.SLACK_BOT_TOKEN, {
-      slackApiUrl: config.SLACK_API_URL,
-      logger: boltLogger,
-      rejectRateLimitedCalls: true,
-      retryConfig: { retries: 0 },
-      timeout: 10_000,
-      fetch: schedulerFetch.fetch,
-    }),
+    slack: schedulerSlack.slack,
     clients: context.clients,
     logger: logger.child({ part: 'scheduler' }),
     clock: context.clock,
@@ -154,7 +150,7 @@ export function createBotApp(options: BotAppOptions): BotApp {
       await scheduler.stop();
       await app.stop();
       await context.clients.close();
-      await schedulerFetch.close();
+      await schedulerSlack.close();
       await appFetch.close();
     },
   };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
+import type { ScheduledSlack } from '../adapters/scheduled-slack.ts';
 import type { WorkspaceClients } from '../adapters/workspace-clients.ts';
 import type { Message } from '../blocks/messages.ts';
 import type { BotStore, Delivery, Subscription } from '../storage/bot-store.ts';
@@ -16,7 +16,7 @@ export interface SchedulerOptions {
    * Slack for scheduled posts: `rejectRateLimitedCalls` and no retries, so a 429 comes back at once
    * and only that delivery waits (on this scheduler's clock) while other channels go on.
    */
-  slack: WebClient;
+  slack: ScheduledSlack;
   clients: WorkspaceClients;
   logger: Logger;
   clock: () => Date;

@@ -1,4 +1,4 @@
-import type { WebClient } from '@slack/web-api';
+import type { ScheduledSlack } from '../adapters/scheduled-slack.ts';
 
 /** The metadata event type every scheduled post carries, with its delivery id and part number. */
 export const DELIVERY_EVENT_TYPE = 'tenderbot_delivery';
@@ -15,7 +15,7 @@ const HISTORY_PAGES = 4;
  * shortly before the attempt (tight bounds: history calls are scarce).
  */
 export async function findPostedPart(
-  slack: WebClient,
+  slack: ScheduledSlack,
   where: { channel: string; deliveryId: string; part: number; since: Date; now: Date },
 ): Promise<string | null> {
   const oldest = ((where.since.getTime() - HISTORY_MARGIN_MS) / 1000).toFixed(6);

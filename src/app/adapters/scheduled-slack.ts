@@ -1,0 +1,95 @@
+import type { KnownBlock } from '@slack/types';
+import { Agent, request } from 'undici';
+
+/** The two Web API calls the scheduler makes, as @slack/web-api's WebClient shapes them. */
+export interface ScheduledSlack {
+  chat: {
+    postMessage(args: {
+      channel: string;
+      text: string;
+      blocks?: KnownBlock[];
+      unfurl_links?: boolean;
+      unfurl_media?: boolean;
+      metadata?: { event_type: string; event_payload: Record<string, unknown> };
+    }): Promise<{ ok?: boolean; ts?: string; channel?: string }>;
+  };
+  conversations: {
+    history(args: {
+      channel: string;
+      oldest?: string;
+      include_all_metadata?: boolean;
+      limit?: number;
+      cursor?: string;
+    }): Promise<{
+      messages?: { ts?: string; metadata?: unknown }[];
+      has_more?: boolean;
+      response_metadata?: { next_cursor?: string };
+    }>;
+  };
+}
+
+/** A failed call, with the fields @slack/web-api's errors carry (src/app/subscriptions/slack-errors.ts reads them). */
+class SlackCallError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly extra: { retryAfter?: number; statusCode?: number; data?: { error?: string } },
+  ) {
+    super(message);
+    Object.assign(this, extra);
+  }
+}
+
+/**
+ * Scheduled posts straight over a keep-alive undici pool, one JSON POST each: no queue, no retries,
+ * no request logging (the WebClient spent about half of a post's CPU there, and a burst of 200
+ * posts due at one moment leaves one after another). A 429 comes back at once as the WebClient's
+ * rate-limited error does, so only that delivery waits Retry-After.
+ */
+export function scheduledSlack(options: { token: string; apiUrl: string; timeoutMs: number }): {
+  slack: ScheduledSlack;
+  close: () => Promise<void>;
+} {
+  const agent = new Agent({ keepAliveTimeout: 10_000, connections: 256 });
+  const base = options.apiUrl.endsWith('/') ? options.apiUrl : `${options.apiUrl}/`;
+  const call = async <T>(method: string, args: object): Promise<T> => {
+    const answer = await request(`${base}${method}`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${options.token}`,
+        'content-type': 'application/json; charset=utf-8',
+      },
+      body: JSON.stringify(args),
+      dispatcher: agent,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+    });
+    if (answer.statusCode === 429) {
+      await answer.body.dump();
+      const retryAfter = Number(answer.headers['retry-after'] ?? 1);
+      throw new SlackCallError('slack_webapi_rate_limited_error', `${method} was rate limited`, {
+        retryAfter: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : 1,
+      });
+    }
+    if (answer.statusCode !== 200) {
+      await answer.body.dump();
+      throw new SlackCallError('slack_webapi_http_error', `${method} answered HTTP ${answer.statusCode}`, {
+        statusCode: answer.statusCode,
+      });
+    }
+    const body = (await answer.body.json()) as { ok?: boolean; error?: string };
+    if (!body.ok) {
+      throw new SlackCallError('slack_webapi_platform_error', `${method} failed: ${body.error}`, {
+        data: { error: body.error ?? 'unknown' },
+      });
+    }
+    return body as T;
+  };
+  return {
+    slack: {
+      chat: { postMessage: (args) => call('chat.postMessage', args) },
+      conversations: { history: (args) => call('conversations.history', args) },
+    },
+    close: () => agent.close(),
+  };
+}
