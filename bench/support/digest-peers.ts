@@ -5,43 +5,23 @@
  * ready; on `report` (stdin) prints what Slack received; on `stop` it stops.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { SCOPES } from '../../src/contract/schemas.ts';
 import { FakeSlack } from '../../src/fake-slack/fake-slack.ts';
 import { startSandbox } from '../../src/service/sandbox.ts';
-import { BENCH_KEY } from './serve-sandbox.ts';
+import { benchFolder } from './serve-sandbox.ts';
 
 const channels = Number(process.argv[2] ?? 200);
 const pipelines = Number(process.argv[3] ?? 50);
-const dir = mkdtempSync(join(tmpdir(), 'tenderbot-bench-digest-peers-'));
-const fixture = join(dir, 'fixture.json');
-writeFileSync(
-  fixture,
-  JSON.stringify({
-    organisations: [{ id: 'org-bench', name: 'Bench', plan: 'enterprise' }],
-    users: [{ id: 'usr-bench', name: 'Bench' }],
-    memberships: [{ organisationId: 'org-bench', userId: 'usr-bench', role: 'owner' }],
-    apiKeys: [
-      {
-        key: BENCH_KEY,
-        organisationId: 'org-bench',
-        userId: 'usr-bench',
-        scopes: SCOPES,
-        rateLimitPerSecond: 10_000_000,
-      },
-    ],
-    pipelines: Array.from({ length: pipelines }, (_, index) => ({
-      id: `pl-bench-${index}`,
-      organisationId: 'org-bench',
-      ownerId: 'usr-bench',
-      name: `Regional cleaning bid ${index + 1}`,
-      stages: ['Qualify', 'Plan', 'Write', 'Review', 'Submit'].map((name) => ({ name })),
-    })),
-  }),
-);
+const { dir, fixture, cleanup } = benchFolder('tenderbot-bench-digest-peers-', {
+  pipelines: Array.from({ length: pipelines }, (_, index) => ({
+    id: `pl-bench-${index}`,
+    organisationId: 'org-bench',
+    ownerId: 'usr-bench',
+    name: `Regional cleaning bid ${index + 1}`,
+    stages: ['Qualify', 'Plan', 'Write', 'Review', 'Submit'].map((name) => ({ name })),
+  })),
+});
 const sandbox = await startSandbox({
   db: join(dir, 'service.db'),
   port: 0,
@@ -86,5 +66,5 @@ for await (const line of createInterface({ input: process.stdin })) {
 }
 await slack.stop();
 await sandbox.close();
-rmSync(dir, { recursive: true, force: true });
+cleanup();
 process.exit(0);

@@ -14,8 +14,14 @@ export interface ServedSandbox {
   stop(): Promise<void>;
 }
 
-/** A fresh folder with a fixture holding the bench key; removed by `cleanup`. */
-export function benchFolder(prefix: string): { dir: string; fixture: string; cleanup(): void } {
+/**
+ * A fresh folder with a fixture holding the bench key (and whatever else a benchmark adds, such as
+ * bids); removed by `cleanup`.
+ */
+export function benchFolder(
+  prefix: string,
+  extra: Record<string, unknown> = {},
+): { dir: string; fixture: string; cleanup(): void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const fixture = join(dir, 'fixture.json');
   writeFileSync(
@@ -33,6 +39,7 @@ export function benchFolder(prefix: string): { dir: string; fixture: string; cle
           rateLimitPerSecond: 10_000_000,
         },
       ],
+      ...extra,
     }),
   );
   return { dir, fixture, cleanup: () => rmSync(dir, { recursive: true, force: true }) };

@@ -10,7 +10,7 @@ import type { FeatureContext } from '../features/feature-context.ts';
 import { CommentIds } from '../ids.ts';
 import { decode } from '../state/codec.ts';
 import { parseCommentSubmission } from '../state/modal-submissions.ts';
-import { buttonValue, onAction } from './on-action.ts';
+import { buttonValue, onAction, submissionOf } from './on-action.ts';
 
 /**
  * Every listener of the comments feature: "Comment" (opens the modal), the modal's submission,
@@ -38,12 +38,9 @@ export function registerCommentListeners(app: App, context: FeatureContext): voi
         context,
         client,
         {
-          teamId: body.team?.id ?? body.user.team_id ?? '',
-          userId: body.user.id,
+          ...submissionOf(body, view),
           text: submitted.text,
           parentValue: submitted.parentValue,
-          privateMetadata: typeof view.private_metadata === 'string' ? view.private_metadata : '',
-          viewId: view.id,
           view: view as SubmittedView,
         },
         ackOnce,

@@ -40,3 +40,17 @@ export function onAction(
 export function buttonValue(action: BlockElementAction): string | undefined {
   return action.type === 'button' ? action.value : undefined;
 }
+
+/** What every modal submission hands its feature: who, where, the view's values and its metadata. */
+export function submissionOf(
+  body: { team?: { id?: string } | null; user: { id: string; team_id?: string } },
+  view: { id: string; private_metadata?: unknown; state?: { values?: unknown } },
+) {
+  return {
+    teamId: body.team?.id ?? body.user.team_id ?? '',
+    userId: body.user.id,
+    values: view.state?.values,
+    privateMetadata: typeof view.private_metadata === 'string' ? view.private_metadata : '',
+    viewId: view.id,
+  };
+}

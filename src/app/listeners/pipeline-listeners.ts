@@ -14,7 +14,7 @@ import {
 } from '../features/pipelines.ts';
 import { PipelineIds } from '../ids.ts';
 import { decode } from '../state/codec.ts';
-import { buttonValue, clickRequest, onAction } from './on-action.ts';
+import { buttonValue, clickRequest, onAction, submissionOf } from './on-action.ts';
 
 /** The value of a select's chosen option (other elements carry none). */
 function optionValue(action: BlockElementAction): string | undefined {
@@ -88,30 +88,9 @@ export function registerPipelineListeners(app: App, context: FeatureContext): vo
   });
 
   app.view(PipelineIds.startBidCallback, async ({ ack, body, view, client }) => {
-    await submitStartBid(
-      context,
-      client,
-      {
-        teamId: body.team?.id ?? body.user.team_id ?? '',
-        userId: body.user.id,
-        values: view.state?.values,
-        privateMetadata: typeof view.private_metadata === 'string' ? view.private_metadata : '',
-        viewId: view.id,
-      },
-      ack as ViewAck,
-    );
+    await submitStartBid(context, client, submissionOf(body, view), ack as ViewAck);
   });
   app.view(PipelineIds.notesCallback, async ({ ack, body, view, client }) => {
-    await submitStageNotes(
-      context,
-      client,
-      {
-        teamId: body.team?.id ?? body.user.team_id ?? '',
-        userId: body.user.id,
-        values: view.state?.values,
-        privateMetadata: typeof view.private_metadata === 'string' ? view.private_metadata : '',
-      },
-      ack as ViewAck,
-    );
+    await submitStageNotes(context, client, submissionOf(body, view), ack as ViewAck);
   });
 }

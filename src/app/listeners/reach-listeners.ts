@@ -24,7 +24,7 @@ import { toggleUnfurlBookmark, UNFURL_IDS, unfurlLinks } from '../features/unfur
 import { welcomeChannel } from '../features/welcome.ts';
 import { ReachIds } from '../ids.ts';
 import { decode } from '../state/codec.ts';
-import { buttonValue, onAction } from './on-action.ts';
+import { buttonValue, onAction, submissionOf } from './on-action.ts';
 
 /**
  * The events these listeners subscribe to, as the manifest names them (`message.im` is Bolt's
@@ -182,18 +182,7 @@ export function registerReachListeners(
       await answer(reply);
     };
     try {
-      await submitTenderPicker(
-        context,
-        client,
-        {
-          teamId: body.team?.id ?? body.user.team_id ?? '',
-          userId: body.user.id,
-          values: view.state?.values,
-          privateMetadata: typeof view.private_metadata === 'string' ? view.private_metadata : '',
-          viewId: view.id,
-        },
-        ackOnce,
-      );
+      await submitTenderPicker(context, client, submissionOf(body, view), ackOnce);
     } catch (error) {
       context.logger.error({ err: error, what: 'tender picker' }, 'the tender picker failed');
       if (!acked)
