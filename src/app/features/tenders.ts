@@ -179,6 +179,7 @@ export async function showCommand(context: FeatureContext, request: SlackRequest
         shared: false,
         now: context.clock(),
         context: 'detail',
+        canShare: !request.channelId.startsWith('D'),
       }),
     });
   } catch (error) {
@@ -254,6 +255,7 @@ export async function toggleBookmark(
           shared: false,
           now: context.clock(),
           context: 'detail',
+          canShare: !request.channelId.startsWith('D'),
         }),
       },
       true,

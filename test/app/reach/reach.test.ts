@@ -399,6 +399,7 @@ describe('direct messages', () => {
       ['bookmarks', /Bookmarks|No bookmarks yet/],
       ['buyers council', /Buyers matching “council”|No buyers match/],
       ['/tender status', /\*Key\*/],
+      ['show ocds-b5fd17-2c0cffc3-8ce5-4dcf-b9ee-478aa5a4572c', /Pressure Area Care/],
     ] as const) {
       const count = bot.slack.messagesIn(dm).length;
       await bot.slack.sendAsUser(MEMBER, dm, typed);
@@ -412,6 +413,7 @@ describe('direct messages', () => {
       );
       expect(`${answer.text} ${text(answer.blocks)}`, typed).toMatch(expected);
       expect(answer.text, typed).not.toContain('Tenders matching');
+      expect(text(answer.blocks), typed).not.toContain('tender/share');
     }
   });
 });
