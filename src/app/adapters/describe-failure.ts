@@ -13,6 +13,7 @@ import {
   TimeoutError,
   ValidationError,
 } from '../../client/errors.ts';
+import type { Scope } from '../../contract/schemas.ts';
 import { escapeMrkdwn } from '../blocks/mrkdwn.ts';
 import { KeyUnreadableError, NotConnectedError } from './workspace-clients.ts';
 
@@ -56,7 +57,7 @@ export function describeFailure(error: unknown): FailureDescription {
   }
   if (error instanceof MissingScopeError) {
     return {
-      sentence: `The workspace’s API key lacks the scope \`${error.requiredScope ?? 'needed'}\`. An admin of your organisation must add it to the key (or make a new key with it and run \`/tender connect\`).`,
+      sentence: `This workspace’s key is not allowed to ${error.requiredScope ? SCOPE_WORDS[error.requiredScope] : 'do that'}. Ask whoever made the key for one that may, and have a workspace admin connect it with \`/tender connect\`.`,
       retryable: false,
     };
   }
@@ -112,9 +113,16 @@ export function describeFailure(error: unknown): FailureDescription {
       retryable: false,
     };
   }
-  if (error instanceof TimeoutError || error instanceof ConnectionError) {
+  if (error instanceof TimeoutError) {
     return {
-      sentence: 'The procurement service did not answer in time. It may be busy or down.',
+      sentence: 'The tender service did not answer in time. It may be busy; try again in a minute.',
+      retryable: true,
+    };
+  }
+  if (error instanceof ConnectionError) {
+    return {
+      sentence:
+        'Tenderbot could not reach the tender service: it may be down or restarting. Try again in a few minutes.',
       retryable: true,
     };
   }
@@ -138,3 +146,18 @@ export function describeFailure(error: unknown): FailureDescription {
 function clipped(text: string): string {
   return text.length > 300 ? `${text.slice(0, 299)}…` : text;
 }
+
+/** What each scope of a key allows, in the words of a sentence ("… is not allowed to read bids"). */
+const SCOPE_WORDS: Record<Scope, string> = {
+  'tenders:read': 'read tenders',
+  'buyers:read': 'read buyers',
+  'suppliers:read': 'read suppliers',
+  'frameworks:read': 'read frameworks',
+  'bookmarks:read': 'read bookmarks',
+  'bookmarks:write': 'change bookmarks',
+  'saved-searches:read': 'read saved searches',
+  'comments:read': 'read comments',
+  'comments:write': 'write comments',
+  'pipeline:read': 'read bids',
+  'pipeline:write': 'start or change bids',
+};
