@@ -1,12 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SubscriptionIds } from '../../../src/app/ids.ts';
-import type { Subscription } from '../../../src/app/storage/bot-store.ts';
 import { eventually } from '../../support/bot.ts';
-import { duplicates, Harness, type Instance } from './harness.ts';
+import { duplicates, Harness, type Instance, dueSubscription as makeDueSubscription } from './harness.ts';
 
 const harness = new Harness('2027-01-11T08:00:00Z', mkdtempSync(join(tmpdir(), 'tenderbot-faults-')));
 let a: Instance;
@@ -24,31 +22,8 @@ afterAll(async () => {
   await harness.stop();
 });
 
-/** A pipeline summary subscription due now (made in the store, as a command would make it). */
-async function dueSubscription(
-  channelId: string,
-  createdBy = 'U0ADMIN',
-  nextRunAt = harness.clock(),
-): Promise<Subscription> {
-  const subscription: Subscription = {
-    id: `s-${randomUUID().slice(0, 6)}`,
-    teamId: harness.slack.teamId,
-    channelId,
-    kind: 'pipeline',
-    target: JSON.stringify({ p: 'pl-bob', n: 'Bob’s hospital cleaning bid' }),
-    cadence: 'daily',
-    localTime: '09:00',
-    timeZone: 'UTC',
-    createdBy,
-    createdAt: harness.clock(),
-    pausedReason: null,
-    nextRunAt,
-    cursor: null,
-    skippedCount: 0,
-  };
-  expect(await a.store.createSubscription(subscription)).toBe(true);
-  return subscription;
-}
+const dueSubscription = (channelId: string, createdBy?: string, nextRunAt?: Date) =>
+  makeDueSubscription(harness, a.store, channelId, createdBy, nextRunAt);
 
 const historyCalls = () => harness.slack.callsOf('conversations.history').length;
 

@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
 import { type BotApp, createBotApp } from '../../../src/app/bot-app.ts';
 import { BotConfig } from '../../../src/app/config.ts';
-import { type BotStore, openBotStore } from '../../../src/app/storage/bot-store.ts';
+import { type BotStore, openBotStore, type Subscription } from '../../../src/app/storage/bot-store.ts';
 import type { PassResult, SchedulerOptions } from '../../../src/app/subscriptions/scheduler.ts';
 import { type FakeMessage, FakeSlack, type FakeUser } from '../../../src/fake-slack/fake-slack.ts';
 import { importOcdsFiles } from '../../../src/service/import/ocds-importer.ts';
@@ -79,17 +79,7 @@ export class Harness {
     receives = true,
     scheduler: Partial<SchedulerOptions> = {},
   ): Promise<Instance> {
-    const config = BotConfig.parse({
-      SLACK_BOT_TOKEN: this.botToken,
-      SLACK_SIGNING_SECRET: this.signingSecret,
-      SLACK_API_URL: this.slack.apiUrl,
-      PROCUREMENT_API_URL: this.sandbox.baseUrl,
-      PROCUREMENT_API_KEY: KEYS.carolMemberAcme,
-      DATABASE_URL: `sqlite:${this.databasePath}`,
-      ENCRYPTION_KEY: this.encryptionKey,
-      LOG_LEVEL: 'silent',
-      PORT: 0,
-    });
+    const config = BotConfig.parse(this.environment());
     const store = openBotStore(config.DATABASE_URL);
     const bot = createBotApp({
       config,
@@ -202,12 +192,8 @@ export class Harness {
     await this.sandbox?.stop();
   }
 
-  /**
-   * The environment of a copy of the app in a process of its own (support/bot-child.ts): the
-   * configuration `instance()` uses (same database file, fake Slack, service and key) and, as
-   * TENDERBOT_CHILD_SCHEDULER, the same scheduler options with this owner.
-   */
-  childEnvironment(owner: string): Record<string, string> {
+  /** The app's environment, as every copy (in this process or a child) reads it. */
+  private environment(): Record<string, string> {
     return {
       SLACK_BOT_TOKEN: this.botToken,
       SLACK_SIGNING_SECRET: this.signingSecret,
@@ -218,6 +204,17 @@ export class Harness {
       ENCRYPTION_KEY: this.encryptionKey,
       LOG_LEVEL: 'silent',
       PORT: '0',
+    };
+  }
+
+  /**
+   * The environment of a copy of the app in a process of its own (support/bot-child.ts): the
+   * configuration `instance()` uses (same database file, fake Slack, service and key) and, as
+   * TENDERBOT_CHILD_SCHEDULER, the same scheduler options with this owner.
+   */
+  childEnvironment(owner: string): Record<string, string> {
+    return {
+      ...this.environment(),
       TENDERBOT_CHILD_SCHEDULER: JSON.stringify({ ...INSTANCE_SCHEDULER, owner }),
       TENDERBOT_CHILD_NOW: String(this.now),
     };
@@ -240,4 +237,36 @@ export function duplicates(messages: FakeMessage[]): string[] {
     seen.set(key, (seen.get(key) ?? 0) + 1);
   }
   return [...seen].filter(([, count]) => count > 1).map(([key]) => key);
+}
+
+/**
+ * A pipeline summary subscription due at `nextRunAt` (now by default), made in `store` as a command
+ * would make it; the faults and killed-process tests start from one.
+ */
+export async function dueSubscription(
+  harness: Harness,
+  store: BotStore,
+  channelId: string,
+  createdBy = 'U0ADMIN',
+  nextRunAt = harness.clock(),
+): Promise<Subscription> {
+  const subscription: Subscription = {
+    id: `s-${randomUUID().slice(0, 6)}`,
+    teamId: harness.slack.teamId,
+    channelId,
+    kind: 'pipeline',
+    target: JSON.stringify({ p: 'pl-bob', n: 'Bob’s hospital cleaning bid' }),
+    cadence: 'daily',
+    localTime: '09:00',
+    timeZone: 'UTC',
+    createdBy,
+    createdAt: harness.clock(),
+    pausedReason: null,
+    nextRunAt,
+    cursor: null,
+    skippedCount: 0,
+  };
+  if (!(await store.createSubscription(subscription)))
+    throw new Error(`subscription ${subscription.id} not made`);
+  return subscription;
 }

@@ -1,11 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Subscription } from '../../../src/app/storage/bot-store.ts';
 import { eventually } from '../../support/bot.ts';
-import { duplicates, Harness, type Instance } from './harness.ts';
+import { duplicates, Harness, type Instance, dueSubscription as makeDueSubscription } from './harness.ts';
 import { type BotChild, startBotChild } from './support/bot-child-process.ts';
 
 // Issue 9: exactly once "with a process killed between sending and recording". The faults test
@@ -28,27 +26,7 @@ afterAll(async () => {
   await harness.stop();
 });
 
-/** A pipeline summary subscription due now (made in the store, as a command would make it). */
-async function dueSubscription(channelId: string): Promise<Subscription> {
-  const subscription: Subscription = {
-    id: `s-${randomUUID().slice(0, 6)}`,
-    teamId: harness.slack.teamId,
-    channelId,
-    kind: 'pipeline',
-    target: JSON.stringify({ p: 'pl-bob', n: 'Bob’s hospital cleaning bid' }),
-    cadence: 'daily',
-    localTime: '09:00',
-    timeZone: 'UTC',
-    createdBy: 'U0ADMIN',
-    createdAt: harness.clock(),
-    pausedReason: null,
-    nextRunAt: harness.clock(),
-    cursor: null,
-    skippedCount: 0,
-  };
-  expect(await a.store.createSubscription(subscription)).toBe(true);
-  return subscription;
-}
+const dueSubscription = (channelId: string) => makeDueSubscription(harness, a.store, channelId);
 
 /** Everything posted in the channel (not ephemeral), whoever posted it. */
 const channelPosts = () =>
