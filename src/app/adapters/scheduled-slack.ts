@@ -1,10 +1,14 @@
 import type { KnownBlock } from '@slack/types';
 import { Agent, request } from 'undici';
 
-/** The two Web API calls the scheduler makes, as @slack/web-api's WebClient shapes them. */
+/**
+ * The two Web API calls the scheduler makes, as @slack/web-api's WebClient shapes them, each naming
+ * the workspace it is for (its token is found per call: one app may be installed in many).
+ */
 export interface ScheduledSlack {
   chat: {
     postMessage(args: {
+      teamId: string;
       channel: string;
       text: string;
       blocks?: KnownBlock[];
@@ -15,6 +19,7 @@ export interface ScheduledSlack {
   };
   conversations: {
     history(args: {
+      teamId: string;
       channel: string;
       oldest?: string;
       include_all_metadata?: boolean;
@@ -46,17 +51,34 @@ class SlackCallError extends Error {
  * posts due at one moment leaves one after another). A 429 comes back at once as the WebClient's
  * rate-limited error does, so only that delivery waits Retry-After.
  */
-export function scheduledSlack(options: { token: string; apiUrl: string; timeoutMs: number }): {
+export function scheduledSlack(options: {
+  /** The bot token of single-workspace mode. */
+  token?: string;
+  /** The workspace's bot token, found per call (installed to many workspaces); wins over `token`. */
+  tokenFor?: (teamId: string) => Promise<string | null>;
+  apiUrl: string;
+  timeoutMs: number;
+}): {
   slack: ScheduledSlack;
   close: () => Promise<void>;
 } {
   const agent = new Agent({ keepAliveTimeout: 10_000, connections: 256 });
   const base = options.apiUrl.endsWith('/') ? options.apiUrl : `${options.apiUrl}/`;
-  const call = async <T>(method: string, args: object): Promise<T> => {
+  const tokenOf = async (teamId: string): Promise<string> => {
+    const token = options.tokenFor ? await options.tokenFor(teamId) : (options.token ?? null);
+    // No token: the app is not (or no longer) installed there; Slack would say the same.
+    if (!token)
+      throw new SlackCallError('slack_webapi_platform_error', 'not installed', {
+        data: { error: 'not_authed' },
+      });
+    return token;
+  };
+  const call = async <T>(method: string, { teamId, ...args }: { teamId: string }): Promise<T> => {
+    const token = await tokenOf(teamId);
     const answer = await request(`${base}${method}`, {
       method: 'POST',
       headers: {
-        authorization: `Bearer ${options.token}`,
+        authorization: `Bearer ${token}`,
         'content-type': 'application/json; charset=utf-8',
       },
       body: JSON.stringify(args),

@@ -499,6 +499,7 @@ export class Scheduler {
     this.paceUntil.set(delivery.channelId, now.getTime() + this.paceMs);
     try {
       const answer = await slack.chat.postMessage({
+        teamId: delivery.teamId,
         channel: delivery.channelId,
         text: message.text,
         blocks: message.blocks,
@@ -531,6 +532,7 @@ export class Scheduler {
     const since = delivery.attemptAt ?? delivery.dueAt;
     try {
       return await findPostedPart(slack, {
+        teamId: delivery.teamId,
         channel: delivery.channelId,
         deliveryId: delivery.id,
         part,
@@ -612,7 +614,12 @@ export class Scheduler {
         reason,
       );
       await slack.chat
-        .postMessage({ channel: userId, text: message.text, blocks: message.blocks })
+        .postMessage({
+          teamId: subscription.teamId,
+          channel: userId,
+          text: message.text,
+          blocks: message.blocks,
+        })
         .catch((error: unknown) =>
           logger.warn(
             { err: error, userId },

@@ -16,12 +16,13 @@ const HISTORY_PAGES = 4;
  */
 export async function findPostedPart(
   slack: ScheduledSlack,
-  where: { channel: string; deliveryId: string; part: number; since: Date; now: Date },
+  where: { teamId: string; channel: string; deliveryId: string; part: number; since: Date; now: Date },
 ): Promise<string | null> {
   const oldest = ((where.since.getTime() - HISTORY_MARGIN_MS) / 1000).toFixed(6);
   let cursor: string | undefined;
   for (let page = 0; page < HISTORY_PAGES; page++) {
     const answer = await slack.conversations.history({
+      teamId: where.teamId,
       channel: where.channel,
       oldest,
       include_all_metadata: true,

@@ -1,0 +1,61 @@
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scheduledSlack } from '../../../src/app/adapters/scheduled-slack.ts';
+import { classifySlackError } from '../../../src/app/subscriptions/slack-errors.ts';
+
+/** A Web API on loopback that records each call's token and body, and answers as Slack does. */
+const seen: { method: string; token: string; body: Record<string, unknown> }[] = [];
+const server = createServer(async (request: IncomingMessage, response) => {
+  let text = '';
+  for await (const chunk of request) text += chunk;
+  const method = (request.url ?? '').replace('/api/', '');
+  seen.push({
+    method,
+    token: (request.headers.authorization ?? '').replace('Bearer ', ''),
+    body: JSON.parse(text) as Record<string, unknown>,
+  });
+  response.setHeader('content-type', 'application/json');
+  response.end(JSON.stringify({ ok: true, ts: '1.000100', messages: [] }));
+});
+let apiUrl = '';
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+describe('the scheduler’s Slack client', () => {
+  it('posts with each workspace’s own token and sends no team id to Slack', async () => {
+    const tokens = new Map([
+      ['T1', 'xoxb-one'],
+      ['T2', 'xoxb-two'],
+    ]);
+    const { slack, close } = scheduledSlack({
+      tokenFor: async (teamId) => tokens.get(teamId) ?? null,
+      apiUrl,
+      timeoutMs: 2000,
+    });
+    seen.length = 0;
+    await slack.chat.postMessage({ teamId: 'T1', channel: 'C1', text: 'one' });
+    await slack.conversations.history({ teamId: 'T2', channel: 'C2' });
+    expect(seen.map((call) => [call.method, call.token])).toEqual([
+      ['chat.postMessage', 'xoxb-one'],
+      ['conversations.history', 'xoxb-two'],
+    ]);
+    expect(seen[0]?.body).toEqual({ channel: 'C1', text: 'one' });
+    // A workspace without a token (uninstalled) is refused before any request, as Slack would.
+    const refused = await slack.chat.postMessage({ teamId: 'T9', channel: 'C1', text: 'x' }).catch((e) => e);
+    expect(classifySlackError(refused)).toMatchObject({ kind: 'refused', code: 'not_authed' });
+    expect(seen).toHaveLength(2);
+    await close();
+  });
+
+  it('uses the one bot token in single-workspace mode', async () => {
+    const { slack, close } = scheduledSlack({ token: 'xoxb-single', apiUrl, timeoutMs: 2000 });
+    seen.length = 0;
+    await slack.chat.postMessage({ teamId: 'T1', channel: 'C1', text: 'one' });
+    expect(seen[0]?.token).toBe('xoxb-single');
+    await close();
+  });
+});
