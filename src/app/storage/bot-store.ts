@@ -107,6 +107,55 @@ export interface DeliveryFinish {
   lastPart?: { part: number; ts: string };
 }
 
+/** A Slack installation as stored; the secret (Bolt's Installation object as JSON) encrypted by the caller with KeyCipher. */
+export interface StoredInstallation {
+  /** null for an org-wide (Enterprise Grid) install. */
+  teamId: string | null;
+  enterpriseId: string | null;
+  isEnterpriseInstall: boolean;
+  encryptedInstallation: string;
+  installedAt: Date;
+}
+
+/** Which installation a request needs, as Bolt asks for it. */
+export interface InstallationQuery {
+  teamId: string | null;
+  enterpriseId: string | null;
+  isEnterpriseInstall: boolean;
+}
+
+/** A person's own service key (issue 13 item 2). */
+export interface PersonalKey {
+  teamId: string;
+  userId: string;
+  encryptedApiKey: string;
+  serviceUrl: string | null;
+  connectedAt: Date;
+}
+
+export interface WorkspaceSettings {
+  teamId: string;
+  personalKeysForWrites: boolean;
+}
+
+/** Which kind of stored secret (for key rotation). */
+export type SecretKind = 'connection' | 'installation' | 'personal-key';
+
+/** One stored secret; `ref` is an opaque id the store that listed it understands. */
+export interface StoredSecret {
+  kind: SecretKind;
+  ref: string;
+  encrypted: string;
+}
+
+/** How many rows removeWorkspace removed. */
+export interface RemovedWorkspace {
+  installations: number;
+  connections: number;
+  personalKeys: number;
+  subscriptions: number;
+}
+
 /**
  * The bot's own storage, behind one small asynchronous interface so another database (PostgreSQL
  * next) can take its place. Every implementation must pass test/app/storage/bot-store-contract.ts.
@@ -240,6 +289,37 @@ export interface BotStore {
    * welcome is posted once, also when the app is removed and added again). One atomic statement.
    */
   markChannelWelcomed(teamId: string, channelId: string, at: Date): Promise<boolean>;
+
+  // Installations from the "Add to Slack" flow, personal keys and workspace settings (issue 13).
+
+  /** Stores an installation, replacing the one of the same workspace (or the same org-wide install). */
+  saveInstallation(installation: StoredInstallation): Promise<void>;
+  /**
+   * The installation a request needs: with `isEnterpriseInstall` the enterprise's org-wide one
+   * (whichever of its workspaces asks), otherwise the workspace's own, falling back to its
+   * enterprise's org-wide one (Bolt's semantics).
+   */
+  findInstallation(query: InstallationQuery): Promise<StoredInstallation | null>;
+  /** Removes the installation the query names (no fallback); true when it existed. */
+  deleteInstallation(query: InstallationQuery): Promise<boolean>;
+  listInstallations(): Promise<StoredInstallation[]>;
+  /** Stores a person's key, replacing theirs. */
+  savePersonalKey(key: PersonalKey): Promise<void>;
+  getPersonalKey(teamId: string, userId: string): Promise<PersonalKey | null>;
+  removePersonalKey(teamId: string, userId: string): Promise<boolean>;
+  /** The workspace's settings; the defaults (false) when never saved. */
+  getWorkspaceSettings(teamId: string): Promise<WorkspaceSettings>;
+  saveWorkspaceSettings(settings: WorkspaceSettings): Promise<void>;
+  /**
+   * Uninstall or tokens revoked: one transaction removing the team's (non-org-wide) installation,
+   * its workspace connection, personal keys, settings, subscriptions with their deliveries and
+   * delivered items. Another team's data is untouched.
+   */
+  removeWorkspace(teamId: string): Promise<RemovedWorkspace>;
+  /** Every stored secret (key rotation). */
+  listSecrets(): Promise<StoredSecret[]>;
+  /** Compare-and-set: replaces the secret with `next` only if it is still `secret.encrypted`; false when it changed meanwhile or is gone. */
+  replaceSecret(secret: StoredSecret, next: string): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -365,6 +445,30 @@ export const BOT_MIGRATIONS: readonly string[] = [
   INSERT INTO seen_requests_keyed (id, expires_at) SELECT id, expires_at FROM seen_requests;
   DROP TABLE seen_requests;
   ALTER TABLE seen_requests_keyed RENAME TO seen_requests;
+  `,
+  // Installations from the "Add to Slack" flow (one per workspace, or one org-wide per enterprise:
+  // install_key says which), people's own keys, and workspace settings.
+  `
+  CREATE TABLE installations (
+    install_key TEXT PRIMARY KEY,
+    team_id TEXT,
+    enterprise_id TEXT,
+    is_enterprise_install INTEGER NOT NULL,
+    encrypted_installation TEXT NOT NULL,
+    installed_at INTEGER NOT NULL
+  );
+  CREATE TABLE personal_keys (
+    team_id TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    encrypted_api_key TEXT NOT NULL,
+    service_url TEXT,
+    connected_at INTEGER NOT NULL,
+    PRIMARY KEY (team_id, user_id)
+  );
+  CREATE TABLE workspace_settings (
+    team_id TEXT PRIMARY KEY,
+    personal_keys_for_writes INTEGER NOT NULL
+  );
   `,
 ];
 
@@ -908,6 +1012,145 @@ export class SqliteBotStore implements BotStore {
     return { total: known.n, items };
   }
 
+  // Installations, personal keys and settings (see the interface).
+
+  async saveInstallation(installation: StoredInstallation): Promise<void> {
+    this.statements.run(
+      `INSERT INTO installations (install_key, team_id, enterprise_id, is_enterprise_install,
+         encrypted_installation, installed_at) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (install_key) DO UPDATE SET team_id = excluded.team_id,
+         enterprise_id = excluded.enterprise_id, is_enterprise_install = excluded.is_enterprise_install,
+         encrypted_installation = excluded.encrypted_installation, installed_at = excluded.installed_at`,
+      [
+        installationKey(installation),
+        installation.teamId,
+        installation.enterpriseId,
+        installation.isEnterpriseInstall ? 1 : 0,
+        installation.encryptedInstallation,
+        installation.installedAt.getTime(),
+      ],
+    );
+  }
+
+  async findInstallation(query: InstallationQuery): Promise<StoredInstallation | null> {
+    for (const key of installationLookup(query)) {
+      const row = this.statements.get<InstallationRow>('SELECT * FROM installations WHERE install_key = ?', [
+        key,
+      ]);
+      if (row) return toInstallation(row);
+    }
+    return null;
+  }
+
+  async deleteInstallation(query: InstallationQuery): Promise<boolean> {
+    const key = installationLookup(query)[0];
+    if (key === undefined) return false;
+    return this.statements.run('DELETE FROM installations WHERE install_key = ?', [key]).changes > 0;
+  }
+
+  async listInstallations(): Promise<StoredInstallation[]> {
+    return this.statements
+      .all<InstallationRow>('SELECT * FROM installations ORDER BY install_key', [])
+      .map(toInstallation);
+  }
+
+  async savePersonalKey(key: PersonalKey): Promise<void> {
+    this.statements.run(
+      `INSERT INTO personal_keys (team_id, user_id, encrypted_api_key, service_url, connected_at)
+       VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (team_id, user_id) DO UPDATE SET encrypted_api_key = excluded.encrypted_api_key,
+         service_url = excluded.service_url, connected_at = excluded.connected_at`,
+      [key.teamId, key.userId, key.encryptedApiKey, key.serviceUrl, key.connectedAt.getTime()],
+    );
+  }
+
+  async getPersonalKey(teamId: string, userId: string): Promise<PersonalKey | null> {
+    const row = this.statements.get<PersonalKeyRow>(
+      'SELECT * FROM personal_keys WHERE team_id = ? AND user_id = ?',
+      [teamId, userId],
+    );
+    return row ? toPersonalKey(row) : null;
+  }
+
+  async removePersonalKey(teamId: string, userId: string): Promise<boolean> {
+    return (
+      this.statements.run('DELETE FROM personal_keys WHERE team_id = ? AND user_id = ?', [teamId, userId])
+        .changes > 0
+    );
+  }
+
+  async getWorkspaceSettings(teamId: string): Promise<WorkspaceSettings> {
+    const row = this.statements.get<{ personal_keys_for_writes: number }>(
+      'SELECT personal_keys_for_writes FROM workspace_settings WHERE team_id = ?',
+      [teamId],
+    );
+    return { teamId, personalKeysForWrites: row?.personal_keys_for_writes === 1 };
+  }
+
+  async saveWorkspaceSettings(settings: WorkspaceSettings): Promise<void> {
+    this.statements.run(
+      `INSERT INTO workspace_settings (team_id, personal_keys_for_writes) VALUES (?, ?)
+       ON CONFLICT (team_id) DO UPDATE SET personal_keys_for_writes = excluded.personal_keys_for_writes`,
+      [settings.teamId, settings.personalKeysForWrites ? 1 : 0],
+    );
+  }
+
+  async removeWorkspace(teamId: string): Promise<RemovedWorkspace> {
+    return this.db
+      .transaction((): RemovedWorkspace => {
+        const byTeam = [teamId];
+        const installations = this.statements.run('DELETE FROM installations WHERE install_key = ?', [
+          installationKey({ teamId, enterpriseId: null, isEnterpriseInstall: false }),
+        ]).changes;
+        const connections = this.statements.run('DELETE FROM workspaces WHERE team_id = ?', byTeam).changes;
+        const personalKeys = this.statements.run(
+          'DELETE FROM personal_keys WHERE team_id = ?',
+          byTeam,
+        ).changes;
+        this.statements.run('DELETE FROM workspace_settings WHERE team_id = ?', byTeam);
+        // Deliveries and delivered items go with their subscriptions (ON DELETE CASCADE).
+        const subscriptions = this.statements.run(
+          'DELETE FROM subscriptions WHERE team_id = ?',
+          byTeam,
+        ).changes;
+        return { installations, connections, personalKeys, subscriptions };
+      })
+      .immediate();
+  }
+
+  async listSecrets(): Promise<StoredSecret[]> {
+    return this.statements.all<StoredSecret>(
+      `SELECT 'connection' AS kind, team_id AS ref, encrypted_api_key AS encrypted FROM workspaces
+       UNION ALL SELECT 'installation', install_key, encrypted_installation FROM installations
+       UNION ALL SELECT 'personal-key', json_array(team_id, user_id), encrypted_api_key FROM personal_keys`,
+      [],
+    );
+  }
+
+  async replaceSecret(secret: StoredSecret, next: string): Promise<boolean> {
+    const replace = (sql: string, ref: unknown[]) =>
+      this.statements.run(sql, [next, ...ref, secret.encrypted]).changes > 0;
+    switch (secret.kind) {
+      case 'connection':
+        return replace(
+          'UPDATE workspaces SET encrypted_api_key = ? WHERE team_id = ? AND encrypted_api_key = ?',
+          [secret.ref],
+        );
+      case 'installation':
+        return replace(
+          `UPDATE installations SET encrypted_installation = ?
+           WHERE install_key = ? AND encrypted_installation = ?`,
+          [secret.ref],
+        );
+      case 'personal-key':
+        return replace(
+          `UPDATE personal_keys SET encrypted_api_key = ?
+           WHERE team_id = ? AND user_id = ? AND encrypted_api_key = ?`,
+          personalKeyRef(secret.ref),
+        );
+    }
+  }
+
   async close(): Promise<void> {
     this.db.close();
   }
@@ -987,6 +1230,71 @@ function toDelivery(row: DeliveryRow): Delivery {
     attemptAt: row.attempt_at === null ? null : new Date(row.attempt_at),
     outcome: row.outcome,
   };
+}
+
+interface InstallationRow {
+  install_key: string;
+  team_id: string | null;
+  enterprise_id: string | null;
+  is_enterprise_install: number;
+  encrypted_installation: string;
+  installed_at: number;
+}
+
+interface PersonalKeyRow {
+  team_id: string;
+  user_id: string;
+  encrypted_api_key: string;
+  service_url: string | null;
+  connected_at: number;
+}
+
+/** One row per workspace install, one per enterprise for an org-wide install. */
+function installationKey(query: InstallationQuery): string {
+  if (query.isEnterpriseInstall) {
+    if (query.enterpriseId === null) throw new Error('an org-wide installation needs its enterprise id');
+    return `enterprise:${query.enterpriseId}`;
+  }
+  if (query.teamId === null) throw new Error('a workspace installation needs its team id');
+  return `team:${query.teamId}`;
+}
+
+/** The rows to look in, in order: the one the query names, then its enterprise's org-wide install. */
+function installationLookup(query: InstallationQuery): string[] {
+  const keys: string[] = [];
+  if (query.isEnterpriseInstall ? query.enterpriseId !== null : query.teamId !== null)
+    keys.push(installationKey(query));
+  if (!query.isEnterpriseInstall && query.enterpriseId !== null)
+    keys.push(installationKey({ ...query, isEnterpriseInstall: true }));
+  return keys;
+}
+
+function toInstallation(row: InstallationRow): StoredInstallation {
+  return {
+    teamId: row.team_id,
+    enterpriseId: row.enterprise_id,
+    isEnterpriseInstall: row.is_enterprise_install === 1,
+    encryptedInstallation: row.encrypted_installation,
+    installedAt: new Date(row.installed_at),
+  };
+}
+
+function toPersonalKey(row: PersonalKeyRow): PersonalKey {
+  return {
+    teamId: row.team_id,
+    userId: row.user_id,
+    encryptedApiKey: row.encrypted_api_key,
+    serviceUrl: row.service_url,
+    connectedAt: new Date(row.connected_at),
+  };
+}
+
+/** A personal key's secret ref is `[teamId, userId]` as JSON. */
+function personalKeyRef(ref: string): [string, string] {
+  const parsed: unknown = JSON.parse(ref);
+  if (!Array.isArray(parsed) || parsed.length !== 2 || !parsed.every((part) => typeof part === 'string'))
+    throw new Error('not a personal key reference');
+  return parsed as [string, string];
 }
 
 function toConnection(row: WorkspaceRow): WorkspaceConnection {

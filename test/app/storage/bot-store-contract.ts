@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import type { BotStore, Subscription } from '../../../src/app/storage/bot-store.ts';
+import type { BotStore, StoredInstallation, Subscription } from '../../../src/app/storage/bot-store.ts';
 
 /**
  * What every BotStore must do, whatever database is behind it. `open(name)` opens a store on the
@@ -489,5 +489,226 @@ export function botStoreContract(open: (name: string) => BotStore | Promise<BotS
     expect(await store.deliveredItems('s-2', ['tender:c'])).toEqual(new Set(['tender:c']));
     expect(await store.pruneDeliveries(before)).toEqual({ deliveries: 0, items: 0 });
     await store.close();
+  });
+
+  const installation = (
+    teamId: string | null,
+    enterpriseId: string | null,
+    isEnterpriseInstall: boolean,
+    secret: string,
+  ): StoredInstallation => ({
+    teamId,
+    enterpriseId,
+    isEnterpriseInstall,
+    encryptedInstallation: secret,
+    installedAt: at,
+  });
+  const workspace = (teamId: string) => ({ teamId, enterpriseId: null, isEnterpriseInstall: false });
+
+  it('keeps one installation per workspace and one org-wide per enterprise, found as Bolt asks', async () => {
+    const one = await open('installations');
+    const two = await open('installations');
+    expect(await one.listInstallations()).toEqual([]);
+    expect(await one.findInstallation(workspace('T1'))).toBeNull();
+    await one.saveInstallation(installation('T1', null, false, 'v1:t1-first'));
+    // Installing again replaces it.
+    await one.saveInstallation(installation('T1', null, false, 'v1:t1'));
+    await one.saveInstallation(installation('T2', 'E1', false, 'v1:t2-in-e1'));
+    await one.saveInstallation(installation(null, 'E1', true, 'v1:e1'));
+    await one.saveInstallation(installation(null, 'E2', true, 'v1:e2'));
+    expect(await two.findInstallation(workspace('T1'))).toEqual(installation('T1', null, false, 'v1:t1'));
+    // A workspace of E1 installed on its own has its own; every other workspace of E1 gets the org-wide one.
+    expect(
+      (await two.findInstallation({ teamId: 'T2', enterpriseId: 'E1', isEnterpriseInstall: false }))
+        ?.encryptedInstallation,
+    ).toBe('v1:t2-in-e1');
+    expect(
+      await two.findInstallation({ teamId: 'T3', enterpriseId: 'E1', isEnterpriseInstall: true }),
+    ).toEqual(installation(null, 'E1', true, 'v1:e1'));
+    expect(
+      (await two.findInstallation({ teamId: 'T3', enterpriseId: 'E1', isEnterpriseInstall: false }))
+        ?.encryptedInstallation,
+    ).toBe('v1:e1');
+    expect(
+      (await two.findInstallation({ teamId: null, enterpriseId: 'E2', isEnterpriseInstall: true }))
+        ?.encryptedInstallation,
+    ).toBe('v1:e2');
+    expect(
+      await two.findInstallation({ teamId: 'T9', enterpriseId: 'E9', isEnterpriseInstall: true }),
+    ).toBeNull();
+    expect(await two.findInstallation(workspace('T9'))).toBeNull();
+    expect((await two.listInstallations()).map((each) => each.encryptedInstallation).sort()).toEqual([
+      'v1:e1',
+      'v1:e2',
+      'v1:t1',
+      'v1:t2-in-e1',
+    ]);
+    // Removing T2's own install leaves the org-wide one, which then serves T2.
+    expect(
+      await two.deleteInstallation({ teamId: 'T2', enterpriseId: 'E1', isEnterpriseInstall: false }),
+    ).toBe(true);
+    expect(
+      await two.deleteInstallation({ teamId: 'T2', enterpriseId: 'E1', isEnterpriseInstall: false }),
+    ).toBe(false);
+    expect(
+      (await one.findInstallation({ teamId: 'T2', enterpriseId: 'E1', isEnterpriseInstall: false }))
+        ?.encryptedInstallation,
+    ).toBe('v1:e1');
+    expect(
+      await one.deleteInstallation({ teamId: 'T3', enterpriseId: 'E1', isEnterpriseInstall: true }),
+    ).toBe(true);
+    expect(
+      await one.findInstallation({ teamId: 'T2', enterpriseId: 'E1', isEnterpriseInstall: false }),
+    ).toBeNull();
+    expect((await one.listInstallations()).length).toBe(2);
+    await one.close();
+    await two.close();
+  });
+
+  it("keeps a person's own key per workspace, replaces it, and removes it", async () => {
+    const store = await open('personal-keys');
+    const key = {
+      teamId: 'T1',
+      userId: 'UALICE',
+      encryptedApiKey: 'v1:alice',
+      serviceUrl: null,
+      connectedAt: at,
+    };
+    expect(await store.getPersonalKey('T1', 'UALICE')).toBeNull();
+    await store.savePersonalKey(key);
+    await store.savePersonalKey({ ...key, userId: 'UBOB', encryptedApiKey: 'v1:bob' });
+    expect(await store.getPersonalKey('T1', 'UALICE')).toEqual(key);
+    expect(await store.getPersonalKey('T2', 'UALICE')).toBeNull();
+    const replaced = {
+      ...key,
+      encryptedApiKey: 'v1:alice-2',
+      serviceUrl: 'https://x.example',
+      connectedAt: later(1),
+    };
+    await store.savePersonalKey(replaced);
+    expect(await store.getPersonalKey('T1', 'UALICE')).toEqual(replaced);
+    expect(await store.removePersonalKey('T1', 'UALICE')).toBe(true);
+    expect(await store.removePersonalKey('T1', 'UALICE')).toBe(false);
+    expect(await store.getPersonalKey('T1', 'UALICE')).toBeNull();
+    expect((await store.getPersonalKey('T1', 'UBOB'))?.encryptedApiKey).toBe('v1:bob');
+    await store.close();
+  });
+
+  it("keeps a workspace's settings, with defaults when never saved", async () => {
+    const store = await open('settings');
+    expect(await store.getWorkspaceSettings('T1')).toEqual({ teamId: 'T1', personalKeysForWrites: false });
+    await store.saveWorkspaceSettings({ teamId: 'T1', personalKeysForWrites: true });
+    expect(await store.getWorkspaceSettings('T1')).toEqual({ teamId: 'T1', personalKeysForWrites: true });
+    expect(await store.getWorkspaceSettings('T2')).toEqual({ teamId: 'T2', personalKeysForWrites: false });
+    await store.saveWorkspaceSettings({ teamId: 'T1', personalKeysForWrites: false });
+    expect(await store.getWorkspaceSettings('T1')).toEqual({ teamId: 'T1', personalKeysForWrites: false });
+    await store.close();
+  });
+
+  it("removes a workspace's installation, keys, settings and subscriptions at once, and nothing of another's", async () => {
+    const store = await open('remove-workspace');
+    for (const team of ['T1', 'T2']) {
+      await store.saveInstallation(installation(team, 'E1', false, `v1:${team}`));
+      await store.saveConnection({ ...connection, teamId: team });
+      await store.savePersonalKey({
+        teamId: team,
+        userId: 'U1',
+        encryptedApiKey: `v1:${team}-u1`,
+        serviceUrl: null,
+        connectedAt: at,
+      });
+      await store.savePersonalKey({
+        teamId: team,
+        userId: 'U2',
+        encryptedApiKey: `v1:${team}-u2`,
+        serviceUrl: null,
+        connectedAt: at,
+      });
+      await store.saveWorkspaceSettings({ teamId: team, personalKeysForWrites: true });
+      await store.createSubscription({ ...subscription(`s-${team}`), teamId: team });
+      await store.addManualDelivery({ id: `d-${team}`, subscriptionId: `s-${team}`, dueAt: at });
+    }
+    await store.saveInstallation(installation(null, 'E1', true, 'v1:e1'));
+    const [claimed] = await store.claimDeliveries('A', at, 60_000, 1, ['C9']);
+    expect(claimed?.teamId).toBe('T1');
+    await store.freezeDelivery('d-T1', 'A', '{}', ['tender:1']);
+    expect(await store.removeWorkspace('T1')).toEqual({
+      installations: 1,
+      connections: 1,
+      personalKeys: 2,
+      subscriptions: 1,
+    });
+    expect(await store.findInstallation(workspace('T1'))).toBeNull();
+    expect(await store.getConnection('T1')).toBeNull();
+    expect(await store.getPersonalKey('T1', 'U1')).toBeNull();
+    expect(await store.getWorkspaceSettings('T1')).toEqual({ teamId: 'T1', personalKeysForWrites: false });
+    expect(await store.getSubscription('T1', 's-T1')).toBeNull();
+    expect(await store.getDelivery('d-T1')).toBeNull();
+    expect(await store.deliveredItems('s-T1', ['tender:1'])).toEqual(new Set());
+    // The org-wide install and T2 are untouched.
+    expect(
+      (await store.findInstallation({ teamId: 'T1', enterpriseId: 'E1', isEnterpriseInstall: true }))
+        ?.encryptedInstallation,
+    ).toBe('v1:e1');
+    expect((await store.findInstallation(workspace('T2')))?.encryptedInstallation).toBe('v1:T2');
+    expect((await store.getConnection('T2'))?.teamId).toBe('T2');
+    expect((await store.getPersonalKey('T2', 'U2'))?.encryptedApiKey).toBe('v1:T2-u2');
+    expect(await store.getWorkspaceSettings('T2')).toEqual({ teamId: 'T2', personalKeysForWrites: true });
+    expect((await store.getSubscription('T2', 's-T2'))?.id).toBe('s-T2');
+    expect((await store.getDelivery('d-T2'))?.state).toBe('pending');
+    expect(await store.removeWorkspace('T1')).toEqual({
+      installations: 0,
+      connections: 0,
+      personalKeys: 0,
+      subscriptions: 0,
+    });
+    await store.close();
+  });
+
+  it('lists every stored secret and replaces one only if it has not changed meanwhile', async () => {
+    const one = await open('secrets');
+    const two = await open('secrets');
+    expect(await one.listSecrets()).toEqual([]);
+    await one.saveConnection(connection);
+    await one.saveInstallation(installation('T1', null, false, 'v1:install-t1'));
+    await one.saveInstallation(installation(null, 'E1', true, 'v1:install-e1'));
+    await one.savePersonalKey({
+      teamId: 'T1',
+      userId: 'UALICE',
+      encryptedApiKey: 'v1:alice',
+      serviceUrl: null,
+      connectedAt: at,
+    });
+    const secrets = await two.listSecrets();
+    expect(secrets.map(({ kind, encrypted }) => [kind, encrypted]).sort()).toEqual([
+      ['connection', 'v1:abc'],
+      ['installation', 'v1:install-e1'],
+      ['installation', 'v1:install-t1'],
+      ['personal-key', 'v1:alice'],
+    ]);
+    for (const secret of secrets)
+      expect(await two.replaceSecret(secret, `${secret.encrypted}-next`)).toBe(true);
+    // Each was replaced once: replacing from the old value again is refused (it changed meanwhile).
+    for (const secret of secrets) expect(await one.replaceSecret(secret, 'v1:lost')).toBe(false);
+    expect((await one.getConnection('T1'))?.encryptedApiKey).toBe('v1:abc-next');
+    expect((await one.findInstallation(workspace('T1')))?.encryptedInstallation).toBe('v1:install-t1-next');
+    expect(
+      (await one.findInstallation({ teamId: 'T5', enterpriseId: 'E1', isEnterpriseInstall: true }))
+        ?.encryptedInstallation,
+    ).toBe('v1:install-e1-next');
+    expect((await one.getPersonalKey('T1', 'UALICE'))?.encryptedApiKey).toBe('v1:alice-next');
+    expect((await one.listSecrets()).map((secret) => secret.encrypted).sort()).toEqual([
+      'v1:abc-next',
+      'v1:alice-next',
+      'v1:install-e1-next',
+      'v1:install-t1-next',
+    ]);
+    // A secret removed meanwhile is not written back.
+    const [personal] = (await one.listSecrets()).filter((secret) => secret.kind === 'personal-key');
+    await one.removePersonalKey('T1', 'UALICE');
+    expect(personal && (await one.replaceSecret(personal, 'v1:ghost'))).toBe(false);
+    expect(await one.getPersonalKey('T1', 'UALICE')).toBeNull();
+    await one.close();
+    await two.close();
   });
 }
