@@ -137,7 +137,12 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
   };
   const what = subscriptionSummary(subscription);
   const confirmation = `<@${request.userId}> subscribed this channel: *${what}*, ${describeSchedule(schedule)}. First post ${formatLocal(nextRunAt, schedule.timeZone)}. \`/tender subscriptions\` lists this channel’s subscriptions, with Send now and Unsubscribe.`;
-  // Said in the channel first: if Tenderbot cannot post there, nothing is subscribed.
+  // Stored before it is announced, so a `/tender subscriptions` right after the confirmation lists
+  // it; if the confirmation cannot be posted in the channel, it is taken back: nothing subscribed.
+  for (let attempt = 0; !(await context.store.createSubscription(subscription)); attempt++) {
+    if (attempt > 5) throw new Error('could not find a free subscription id');
+    subscription.id = newSubscriptionId();
+  }
   try {
     await request.slack.chat.postMessage({
       channel: request.channelId,
@@ -146,6 +151,7 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
       unfurl_links: false,
     });
   } catch (error) {
+    await context.store.removeSubscription(subscription.teamId, subscription.id);
     const code = (error as { data?: { error?: string } }).data?.error ?? '';
     if (code in CHANNEL_GONE_REASONS)
       return say(
@@ -153,10 +159,6 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
         `Tenderbot is not in <#${request.channelId}>, so it cannot post there. Invite it with \`/invite @Tenderbot\` in the channel, then subscribe again.`,
       );
     throw error;
-  }
-  for (let attempt = 0; !(await context.store.createSubscription(subscription)); attempt++) {
-    if (attempt > 5) throw new Error('could not find a free subscription id');
-    subscription.id = newSubscriptionId();
   }
 }
 
