@@ -4,7 +4,7 @@ import { actionFor, type Choice, inputState, optionsOf } from './element-state.t
 import { linksOnDomains } from './links.ts';
 import { signedHeaders } from './signing.ts';
 import { type AppAnswer, type Blocks, BOT_USER_ID, type FakeMessage, type SentRequest } from './types.ts';
-import { findElement, type Workspace } from './workspace.ts';
+import { enterpriseFields, findElement, type Workspace } from './workspace.ts';
 
 export type { Choice } from './element-state.ts';
 
@@ -29,7 +29,7 @@ export class AppSender {
     const body = new URLSearchParams({
       token: 'fake-verification-token',
       team_id: workspace.teamId,
-      team_domain: 'tenderbot-fake',
+      team_domain: workspace.domain,
       channel_id: channelId,
       channel_name: workspace.channel(channelId).name,
       user_id: userId,
@@ -37,7 +37,8 @@ export class AppSender {
       command,
       text,
       api_app_id: 'A0TENDERBOT',
-      is_enterprise_install: 'false',
+      ...(workspace.enterprise ? { enterprise_id: workspace.enterprise.id } : {}),
+      is_enterprise_install: String(workspace.orgWideInstall),
       response_url: workspace.newResponseUrl(channelId, userId),
       trigger_id: workspace.newTrigger(userId),
     }).toString();
@@ -85,9 +86,8 @@ export class AppSender {
         ...(message.threadTs ? { thread_ts: message.threadTs } : {}),
       },
       trigger_id: workspace.newTrigger(userId),
-      team: { id: workspace.teamId, domain: 'tenderbot-fake' },
-      enterprise: null,
-      is_enterprise_install: false,
+      team: { id: workspace.teamId, domain: workspace.domain },
+      ...enterpriseFields(workspace),
       channel: { id: message.channel, name: workspace.channel(message.channel).name },
       // Slack makes a response_url per click: what it posts is for the person who clicked.
       response_url: workspace.newResponseUrl(message.channel, userId, message.ts),
@@ -130,7 +130,8 @@ export class AppSender {
       token: 'fake-verification-token',
       container: { type: 'view', view_id: viewId },
       trigger_id: workspace.newTrigger(userId),
-      team: { id: workspace.teamId, domain: 'tenderbot-fake' },
+      team: { id: workspace.teamId, domain: workspace.domain },
+      ...enterpriseFields(workspace),
       view: stored.view,
       actions: [
         actionFor(
@@ -172,7 +173,8 @@ export class AppSender {
     }
     const answer = await this.sendPayload({
       type: 'view_submission',
-      team: { id: workspace.teamId, domain: 'tenderbot-fake' },
+      team: { id: workspace.teamId, domain: workspace.domain },
+      ...enterpriseFields(workspace),
       user: { id: userId, username: workspace.user(userId).name, team_id: workspace.teamId },
       api_app_id: 'A0TENDERBOT',
       token: 'fake-verification-token',
@@ -214,10 +216,9 @@ export class AppSender {
       type: 'shortcut',
       token: 'fake-verification-token',
       action_ts: workspace.nextTs(),
-      team: { id: workspace.teamId, domain: 'tenderbot-fake' },
+      team: { id: workspace.teamId, domain: workspace.domain },
       user: { id: userId, username: workspace.user(userId).name, team_id: workspace.teamId },
-      is_enterprise_install: false,
-      enterprise: null,
+      ...enterpriseFields(workspace),
       callback_id: callbackId,
       trigger_id: workspace.newTrigger(userId),
     });
@@ -234,11 +235,10 @@ export class AppSender {
       type: 'message_action',
       token: 'fake-verification-token',
       action_ts: workspace.nextTs(),
-      team: { id: workspace.teamId, domain: 'tenderbot-fake' },
+      team: { id: workspace.teamId, domain: workspace.domain },
       user: { id: userId, username: user.name, name: user.name, team_id: workspace.teamId },
       channel: { id: message.channel, name: workspace.channel(message.channel).name },
-      is_enterprise_install: false,
-      enterprise: null,
+      ...enterpriseFields(workspace),
       callback_id: callbackId,
       trigger_id: workspace.newTrigger(userId),
       response_url: workspace.newResponseUrl(message.channel, userId),
@@ -275,9 +275,8 @@ export class AppSender {
       action_id: actionId,
       block_id: found.blockId,
       value: typed,
-      team: { id: workspace.teamId, domain: 'tenderbot-fake' },
-      enterprise: null,
-      is_enterprise_install: false,
+      team: { id: workspace.teamId, domain: workspace.domain },
+      ...enterpriseFields(workspace),
       view: stored.view,
     });
     if (answer.status === 200)
@@ -337,7 +336,8 @@ export class AppSender {
     if (!stored.view.notify_on_close) return null;
     return this.sendPayload({
       type: 'view_closed',
-      team: { id: workspace.teamId, domain: 'tenderbot-fake' },
+      team: { id: workspace.teamId, domain: workspace.domain },
+      ...enterpriseFields(workspace),
       user: { id: userId, username: workspace.user(userId).name, team_id: workspace.teamId },
       api_app_id: 'A0TENDERBOT',
       token: 'fake-verification-token',
@@ -380,11 +380,22 @@ export class AppSender {
     const body = JSON.stringify({
       token: 'fake-verification-token',
       team_id: this.workspace.teamId,
+      ...(this.workspace.enterprise ? { enterprise_id: this.workspace.enterprise.id } : {}),
       api_app_id: 'A0TENDERBOT',
       type: 'event_callback',
       event_id: options.eventId ?? `Ev${randomBytes(6).toString('hex')}`,
       event_time: Math.floor(this.workspace.now() / 1000),
       event: { event_ts: this.workspace.nextTs(), ...event },
+      // Slack names who the event is for; Bolt reads is_enterprise_install here for an org-wide install.
+      authorizations: [
+        {
+          enterprise_id: this.workspace.enterprise?.id ?? null,
+          team_id: this.workspace.orgWideInstall ? null : this.workspace.teamId,
+          user_id: BOT_USER_ID,
+          is_bot: true,
+          is_enterprise_install: this.workspace.orgWideInstall,
+        },
+      ],
     });
     const retry: Record<string, string> =
       options.retryNum === undefined

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AppSender, type Choice } from './app-sender.ts';
+import { FakeInstall, type FakeOAuthApp } from './install.ts';
 import { Limits } from './limits.ts';
 import { respondAt } from './response-url.ts';
 import {
@@ -20,9 +21,60 @@ import {
   SLACKBOT_USER_ID,
 } from './types.ts';
 import { parseArgs, webApi } from './web-api.ts';
-import { Workspace } from './workspace.ts';
+import { Workspace, type WorkspaceIdentity } from './workspace.ts';
 
 export type { Choice } from './app-sender.ts';
+export type { FakeOAuthApp } from './install.ts';
+
+/** A workspace added beside the first: its own team id, people, channels and (once installed) tokens. */
+export interface NewWorkspace extends WorkspaceIdentity {
+  teamId: string;
+  teamName: string;
+  users?: FakeUser[];
+  channels?: FakeChannel[];
+  /** A bot token that works from the start (as if installed before); none by default: install it. */
+  botToken?: string;
+}
+
+/**
+ * What the workspaces of one fake Slack share: one server, the app's address, the extra routes and
+ * the install flow. Web API calls find their workspace by the token they carry.
+ */
+class FakeSlackHub {
+  readonly teams: FakeSlack[] = [];
+  appUrl: string | null = null;
+  baseUrl = '';
+  readonly extraRoutes: ExtraRoute[] = [];
+  server: Server | null = null;
+  readonly install: FakeInstall;
+
+  constructor(oauth: FakeOAuthApp | undefined, now: () => number) {
+    this.install = new FakeInstall(oauth, () => this.teams.map((team) => team.workspaceState), now);
+  }
+
+  /**
+   * The workspace a token acts in. An organisation-wide token acts in each of its workspaces: the
+   * call's team_id, channel or user says which, else the first.
+   */
+  teamFor(token: string, args: Record<string, unknown>): FakeSlack | null {
+    const holders = this.teams.filter((team) => team.workspaceState.tokens.has(token));
+    if (holders.length <= 1) return holders[0] ?? null;
+    return (
+      holders.find((team) => team.teamId === args.team_id) ??
+      holders.find(
+        (team) => typeof args.channel === 'string' && team.workspaceState.hasChannel(args.channel),
+      ) ??
+      holders.find((team) => team.workspaceState.users.some((user) => user.id === args.user)) ??
+      holders[0] ??
+      null
+    );
+  }
+
+  isRevoked(token: string): boolean {
+    return this.teams.some((team) => team.workspaceState.revokedTokens.has(token));
+  }
+}
+
 export * from './types.ts';
 
 /**
@@ -37,9 +89,7 @@ export * from './types.ts';
 export class FakeSlack {
   private readonly workspace: Workspace;
   private readonly sender: AppSender;
-  appUrl: string | null;
-  private readonly extraRoutes: ExtraRoute[] = [];
-  private server: Server | null = null;
+  private readonly hub: FakeSlackHub;
   private readonly limits: Limits;
   private readonly held = new Set<() => void>();
   /** How many HTTP 429s this fake Slack has answered (any limit, or an arranged fault). */
@@ -47,11 +97,130 @@ export class FakeSlack {
   private readonly deliveries = new WeakMap<FakeMessage, Promise<AppAnswer[]>>();
   private readonly pendingDeliveries = new Set<Promise<AppAnswer[]>>();
 
-  constructor(private readonly options: FakeSlackOptions) {
+  /** `options` describe the first workspace (and the app); `addWorkspace` adds more. */
+  constructor(
+    private readonly options: FakeSlackOptions & WorkspaceIdentity,
+    /** Internal: the shared part, when this is a workspace added to another fake Slack. */
+    hub?: FakeSlackHub,
+  ) {
     this.workspace = new Workspace(options);
     this.limits = new Limits(this.workspace, options);
-    this.appUrl = options.appUrl ?? null;
-    this.sender = new AppSender(this.workspace, options.signingSecret, () => this.appUrl);
+    this.hub = hub ?? new FakeSlackHub(options.oauth, () => this.workspace.now());
+    if (!hub) this.hub.appUrl = options.appUrl ?? null;
+    this.hub.teams.push(this);
+    this.workspace.baseUrl = this.hub.baseUrl;
+    this.sender = new AppSender(this.workspace, options.signingSecret, () => this.hub.appUrl);
+  }
+
+  /** Where the app receives Slack's requests (`http://host:port/slack/events`), for every workspace. */
+  get appUrl(): string | null {
+    return this.hub.appUrl;
+  }
+  set appUrl(url: string | null) {
+    this.hub.appUrl = url;
+  }
+
+  // Several workspaces in one fake Slack.
+
+  /**
+   * Adds a workspace served by the same fake Slack (same app, same signing secret): the answer
+   * sends commands and clicks as that workspace's people and reads its messages.
+   */
+  addWorkspace(workspace: NewWorkspace): FakeSlack {
+    if (this.hub.teams.some((team) => team.teamId === workspace.teamId))
+      throw new Error(`the fake Slack has a workspace ${workspace.teamId} already`);
+    const { botToken, ...identity } = workspace;
+    return new FakeSlack(
+      {
+        ...identity,
+        signingSecret: this.options.signingSecret,
+        botToken: botToken ?? '',
+        ...(this.options.clock ? { clock: this.options.clock } : {}),
+        unfurlDomains: this.options.unfurlDomains,
+      },
+      this.hub,
+    );
+  }
+
+  /** Every workspace of this fake Slack, the first one first. */
+  get workspaces(): FakeSlack[] {
+    return [...this.hub.teams];
+  }
+
+  /** One workspace of this fake Slack by team id. */
+  team(teamId: string): FakeSlack {
+    const team = this.hub.teams.find((candidate) => candidate.teamId === teamId);
+    if (!team) throw new Error(`no fake workspace ${teamId}`);
+    return team;
+  }
+
+  /** Internal: the workspace's state, for the shared part. */
+  get workspaceState(): Workspace {
+    return this.workspace;
+  }
+
+  get teamName(): string {
+    return this.workspace.teamName;
+  }
+
+  /** The Enterprise Grid organisation of this workspace, or null. */
+  get enterprise(): { id: string; name: string } | null {
+    return this.workspace.enterprise;
+  }
+
+  /** The bot tokens that work in this workspace now (installs add one each; an uninstall takes them all). */
+  get botTokens(): string[] {
+    return [...this.workspace.tokens];
+  }
+
+  /** Whether the app is installed for this workspace's whole organisation. */
+  get orgWideInstall(): boolean {
+    return this.workspace.orgWideInstall;
+  }
+
+  /** The app as Slack's app settings know it (client id, secret, redirect URLs), for the install flow. */
+  get oauthApp(): FakeOAuthApp | null {
+    return this.hub.install.app;
+  }
+  set oauthApp(app: FakeOAuthApp | null) {
+    this.hub.install.app = app;
+  }
+
+  /**
+   * Someone removes the app from this workspace: its tokens stop working (`token_revoked`), and the
+   * app gets `app_uninstalled` and `tokens_revoked` (Slack sends both). With an organisation-wide
+   * install, the organisation's token goes for every workspace of it.
+   */
+  async uninstallApp(): Promise<AppAnswer[]> {
+    const revoked = this.revoke();
+    if (!this.appUrl) return [];
+    return [
+      await this.sender.sendEvent({ type: 'app_uninstalled' }),
+      await this.sender.sendEvent({ type: 'tokens_revoked', tokens: { oauth: [], bot: revoked } }),
+    ];
+  }
+
+  /** Revokes this workspace's bot tokens (an admin's "Revoke tokens"): only `tokens_revoked` is sent. */
+  async revokeTokens(): Promise<AppAnswer | null> {
+    const revoked = this.revoke();
+    if (!this.appUrl) return null;
+    return this.sender.sendEvent({ type: 'tokens_revoked', tokens: { oauth: [], bot: revoked } });
+  }
+
+  /** Takes this workspace's tokens back; the bot users whose tokens went (as `tokens_revoked` names them). */
+  private revoke(): string[] {
+    const tokens = [...this.workspace.tokens];
+    const affected = this.workspace.orgWideInstall
+      ? this.hub.teams.filter((team) => team.enterprise?.id === this.enterprise?.id)
+      : [this];
+    for (const team of affected) {
+      for (const token of tokens) {
+        team.workspace.tokens.delete(token);
+        team.workspace.revokedTokens.add(token);
+      }
+      team.workspace.orgWideInstall = false;
+    }
+    return tokens.length > 0 ? [BOT_USER_ID] : [];
   }
 
   get calls(): RecordedCall[] {
@@ -100,33 +269,47 @@ export class FakeSlack {
 
   /** The Web API base for the app's `SLACK_API_URL`, ending in `/api/`. */
   get apiUrl(): string {
-    return `${this.workspace.baseUrl}/api/`;
+    return `${this.hub.baseUrl}/api/`;
+  }
+
+  /** Where the fake Slack is served (`http://host:port`), once started. */
+  get baseUrl(): string {
+    return this.hub.baseUrl;
+  }
+
+  /** Slack's install page for the app (`/oauth/v2/authorize`), where an "Add to Slack" link leads. */
+  get authorizeUrl(): string {
+    return `${this.hub.baseUrl}/oauth/v2/authorize`;
   }
 
   /** Serves more than the Web API on the same port (the workbench adds its page this way). */
   addRoute(route: ExtraRoute): void {
-    this.extraRoutes.push(route);
+    this.hub.extraRoutes.push(route);
   }
 
+  /** Serves every workspace of this fake Slack on one port. */
   async start(port = 0, host = '127.0.0.1'): Promise<this> {
-    this.server = createServer((incoming, outgoing) => {
+    const { hub } = this;
+    const server = createServer((incoming, outgoing) => {
       this.handle(incoming, outgoing).catch((error) => {
         outgoing.writeHead(500, { 'content-type': 'application/json' });
         outgoing.end(JSON.stringify({ ok: false, error: 'fake_slack_failure', detail: String(error) }));
       });
     });
-    await new Promise<void>((ready) => this.server?.listen(port, host, ready));
-    const address = this.server.address() as AddressInfo;
-    this.workspace.baseUrl = `http://${host}:${address.port}`;
+    hub.server = server;
+    await new Promise<void>((ready) => server.listen(port, host, ready));
+    const address = server.address() as AddressInfo;
+    hub.baseUrl = `http://${host}:${address.port}`;
+    for (const team of hub.teams) team.workspace.baseUrl = hub.baseUrl;
     return this;
   }
 
   async stop(): Promise<void> {
-    const server = this.server;
+    const server = this.hub.server;
     if (!server) return;
     server.closeAllConnections();
     await new Promise<void>((done) => server.close(() => done()));
-    this.server = null;
+    this.hub.server = null;
   }
 
   // The workspace, as the tests and the workbench read it.
@@ -391,22 +574,37 @@ export class FakeSlack {
   // HTTP: the Web API, response_url endpoints, and extra routes.
 
   private async handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
+    const { hub } = this;
     let raw = '';
     for await (const chunk of incoming) raw += chunk;
-    const url = new URL(incoming.url ?? '/', this.workspace.baseUrl);
+    const url = new URL(incoming.url ?? '/', hub.baseUrl || 'http://127.0.0.1');
     const answer = (status: number, body: unknown) => {
       outgoing.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
       outgoing.end(JSON.stringify(body));
     };
     if (url.pathname.startsWith('/response/')) {
-      answer(
-        200,
-        respondAt(this.workspace, url.pathname.slice('/response/'.length), JSON.parse(raw || '{}')),
-      );
+      const id = url.pathname.slice('/response/'.length);
+      // The id ends with the team it belongs to (Workspace.newResponseUrl); older ones mean the first.
+      const teamId = Buffer.from(id, 'base64url').toString('utf8').split('|')[4];
+      const team = hub.teams.find((candidate) => candidate.teamId === teamId) ?? this;
+      answer(200, respondAt(team.workspace, id, JSON.parse(raw || '{}')));
+      return;
+    }
+    if (url.pathname === '/oauth/v2/authorize') {
+      const page =
+        incoming.method === 'POST'
+          ? hub.install.decide(new URLSearchParams(raw))
+          : hub.install.authorizePage(url.searchParams);
+      outgoing.writeHead(page.status, {
+        'content-type': page.contentType,
+        'cache-control': 'no-store',
+        ...(page.location ? { location: page.location } : {}),
+      });
+      outgoing.end(page.body);
       return;
     }
     if (!url.pathname.startsWith('/api/')) {
-      for (const route of this.extraRoutes) {
+      for (const route of hub.extraRoutes) {
         const routed = await route({
           method: incoming.method ?? 'GET',
           path: url.pathname,
@@ -434,16 +632,40 @@ export class FakeSlack {
       answer(200, { ok: false, error: 'invalid_json' });
       return;
     }
-    this.workspace.calls.push({ method, args });
+    if (method === 'oauth.v2.access') {
+      // No bot token yet: the app's own credentials and the code say who asks.
+      const { client_secret: _secret, ...shown } = args;
+      this.workspace.calls.push({ method, args: shown });
+      answer(200, hub.install.exchange(args, incoming.headers.authorization));
+      return;
+    }
+    const bearer = /^Bearer (.+)$/.exec(incoming.headers.authorization ?? '')?.[1];
+    const token = bearer ?? (typeof args.token === 'string' ? args.token : '');
+    const team = hub.teamFor(token, args);
+    // A call no workspace's token opens is recorded with the first workspace's, as before.
+    await (team ?? this).answerCall(incoming, outgoing, method, args, token, team !== null);
+  }
+
+  /** A Web API call in this workspace: recorded with its token, then limited, faulted or carried out. */
+  private async answerCall(
+    incoming: IncomingMessage,
+    outgoing: ServerResponse,
+    method: string,
+    args: Record<string, unknown>,
+    token: string,
+    authorized: boolean,
+  ): Promise<void> {
+    const answer = (status: number, body: unknown) => {
+      outgoing.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+      outgoing.end(JSON.stringify(body));
+    };
+    this.workspace.calls.push({ method, args, token });
     if (this.limits.overRate()) {
       this.tooMany(outgoing, 1);
       return;
     }
-    if (
-      incoming.headers.authorization !== `Bearer ${this.options.botToken}` &&
-      args.token !== this.options.botToken
-    ) {
-      answer(200, { ok: false, error: 'invalid_auth' });
+    if (!authorized) {
+      answer(200, { ok: false, error: this.hub.isRevoked(token) ? 'token_revoked' : 'invalid_auth' });
       return;
     }
     const fault = this.limits.takeFault(method, args);

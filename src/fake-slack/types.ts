@@ -1,5 +1,6 @@
 /** The fake Slack's data shapes and its default workspace (users and channels). */
 import type { IncomingHttpHeaders } from 'node:http';
+import type { FakeOAuthApp } from './install.ts';
 
 export interface FakeUser {
   id: string;
@@ -58,6 +59,8 @@ export interface FakeView {
 
 export interface RecordedCall {
   method: string;
+  /** The token the call carried (Authorization: Bearer, or a `token` argument). */
+  token?: string;
   // biome-ignore lint/suspicious/noExplicitAny: Web API arguments as received.
   args: Record<string, any>;
 }
@@ -108,6 +111,8 @@ export interface FakeSlackOptions {
   postsPerSecondPerChannel?: number;
   /** The app's unfurl domains (manifest `unfurl_domains`): a person's link to one sends `link_shared`. */
   unfurlDomains?: string[];
+  /** The app's OAuth credentials, for the install page and `oauth.v2.access`; no installs without. */
+  oauth?: FakeOAuthApp;
 }
 
 /**

@@ -90,7 +90,7 @@ export function chatMethod(workspace: Workspace, method: string, args: Args): We
       return {
         ok: true,
         channel: message.channel,
-        permalink: `https://tenderbot-fake.slack.com/archives/${message.channel}/${ts}${thread}`,
+        permalink: `https://${workspace.domain}.slack.com/archives/${message.channel}/${ts}${thread}`,
       };
     }
     case 'chat.unfurl':

@@ -23,12 +23,15 @@ export function webApi(workspace: Workspace, method: string, args: Args): WebAns
     case 'auth.test':
       return {
         ok: true,
-        url: 'https://tenderbot-fake.slack.com/',
-        team: 'Tenderbot Fake',
+        url: `https://${workspace.domain}.slack.com/`,
+        team: workspace.teamName,
         user: 'tenderbot',
         team_id: workspace.teamId,
         user_id: 'U0BOT',
         bot_id: 'B0BOT',
+        ...(workspace.enterprise
+          ? { enterprise_id: workspace.enterprise.id, is_enterprise_install: workspace.orgWideInstall }
+          : {}),
       };
     case 'users.info': {
       const user = workspace.users.find((candidate) => candidate.id === args.user);
@@ -51,7 +54,7 @@ export function webApi(workspace: Workspace, method: string, args: Args): WebAns
       };
     }
     case 'team.info':
-      return { ok: true, team: { id: workspace.teamId, name: 'Tenderbot Fake', domain: 'tenderbot-fake' } };
+      return { ok: true, team: { id: workspace.teamId, name: workspace.teamName, domain: workspace.domain } };
     default:
       return { ok: false, error: 'unknown_method' };
   }

@@ -14,6 +14,21 @@ import {
 
 const TRIGGER_LIFETIME_MS = 3000;
 
+/** What tells one workspace of a fake Slack from another (defaults: the first workspace's). */
+export interface WorkspaceIdentity {
+  teamName?: string;
+  domain?: string;
+  enterprise?: { id: string; name: string } | null;
+}
+
+/** The fields every payload and event carries about where it comes from, as Slack sends them. */
+export function enterpriseFields(workspace: Workspace): {
+  enterprise: { id: string; name: string } | null;
+  is_enterprise_install: boolean;
+} {
+  return { enterprise: workspace.enterprise, is_enterprise_install: workspace.orgWideInstall };
+}
+
 /**
  * The workspace's state: users, channels, messages, views, trigger ids and response_urls. The Web
  * API, the response_url endpoints and the sender to the app all read and change this one object.
@@ -25,6 +40,17 @@ export class Workspace {
   readonly users: FakeUser[];
   readonly channels: FakeChannel[];
   readonly teamId: string;
+  /** The workspace's name and its address's first word (`tenderbot-fake` in tenderbot-fake.slack.com). */
+  readonly teamName: string;
+  readonly domain: string;
+  /** The Enterprise Grid organisation the workspace belongs to, or null for a stand-alone workspace. */
+  readonly enterprise: { id: string; name: string } | null;
+  /** Whether the app is installed for the whole organisation (Slack then says `is_enterprise_install`). */
+  orgWideInstall = false;
+  /** The bot tokens that act in this workspace (the first from the options; more with each install). */
+  readonly tokens = new Set<string>();
+  /** Tokens taken back by an uninstall or a revocation: they answer `token_revoked`. */
+  readonly revokedTokens = new Set<string>();
   /** Where this fake Slack is served (`http://host:port`), once started. */
   baseUrl = '';
   private readonly triggers = new Map<string, { userId: string; expiresAt: number }>();
@@ -44,10 +70,14 @@ export class Workspace {
   // biome-ignore lint/suspicious/noExplicitAny: option objects as the app sent them.
   readonly suggested = new Map<string, any[]>();
 
-  constructor(options: FakeSlackOptions) {
+  constructor(options: FakeSlackOptions & WorkspaceIdentity) {
     this.users = options.users ?? DEFAULT_USERS;
     this.channels = options.channels ?? DEFAULT_CHANNELS;
     this.teamId = options.teamId ?? 'T0TENDER';
+    this.teamName = options.teamName ?? 'Tenderbot Fake';
+    this.domain = options.domain ?? 'tenderbot-fake';
+    this.enterprise = options.enterprise ?? null;
+    if (options.botToken) this.tokens.add(options.botToken);
     this.now = options.clock ?? Date.now;
     this.botIn = new Set(this.channels.map((channel) => channel.id));
   }
@@ -161,7 +191,8 @@ export class Workspace {
     // Each command and each click gets a URL of its own, as in Slack: two commands typed at once
     // must not replace each other's answers. The serial makes it unique; the rest says where it goes.
     this.responseUrlSerial++;
-    const id = `${channel}|${userId}|${messageTs}|${this.responseUrlSerial}`;
+    // The team comes last: the server finds the workspace a response_url belongs to by it.
+    const id = `${channel}|${userId}|${messageTs}|${this.responseUrlSerial}|${this.teamId}`;
     return `${this.baseUrl}/response/${Buffer.from(id).toString('base64url')}`;
   }
 
