@@ -5,6 +5,7 @@ import type { WorkspaceClients } from '../adapters/workspace-clients.ts';
 import type { Message } from '../blocks/messages.ts';
 import type { BotStore, Delivery, Subscription } from '../storage/bot-store.ts';
 import { type Built, buildDelivery, FEED_READ_LIMIT, type Frozen } from './content.ts';
+import { type DeliveryQueue, LeaseTableQueue } from './delivery-queue.ts';
 import { pausedNotice, subscriptionSummary } from './describe.ts';
 import { catchUp } from './schedule.ts';
 import { DELIVERY_EVENT_TYPE, findPostedPart } from './settle.ts';
@@ -20,6 +21,11 @@ export interface SchedulerOptions {
   clients: WorkspaceClients;
   logger: Logger;
   clock: () => Date;
+  /**
+   * Which copy works on which delivery: the deliveries table's own leases by default (SQLite), or
+   * a job queue (pg-boss on PostgreSQL). Started and stopped with the scheduler.
+   */
+  queue?: DeliveryQueue;
   /** This copy of the app, as lease owner (random by default). */
   owner?: string;
   /** How long a claimed delivery is this copy's (default 60 s: longer than any one call may take). */
@@ -112,9 +118,12 @@ export class Scheduler {
   private planRequested = true;
   private lastPrune = Number.NEGATIVE_INFINITY;
   private shared = new Map<string, Promise<unknown>>();
+  readonly queue: DeliveryQueue;
+  private queueStarted: Promise<void> | null = null;
 
   constructor(private readonly options: SchedulerOptions) {
     this.owner = options.owner ?? `app-${randomUUID().slice(0, 8)}`;
+    this.queue = options.queue ?? new LeaseTableQueue(options.store);
     this.leaseMs = options.leaseMs ?? 60_000;
     this.paceMs = options.paceMs ?? 1000;
     this.realTime = options.pollMs != null;
@@ -144,6 +153,17 @@ export class Scheduler {
     for (const wakeUp of [...this.sleepers]) wakeUp();
     await this.loopDone;
     await this.running;
+    if (this.queueStarted) {
+      await this.queueStarted.catch(() => undefined);
+      this.queueStarted = null;
+      await this.queue.stop();
+    }
+  }
+
+  /** The queue is started by the first pass (starting pg-boss is a round of SQL). */
+  private startQueue(): Promise<void> {
+    this.queueStarted ??= this.queue.start();
+    return this.queueStarted;
   }
 
   /** Something is due now ("Send now"): look at once rather than at the next poll. */
@@ -203,6 +223,7 @@ export class Scheduler {
     let sharedSince = Date.now();
     while (!this.stopped) {
       try {
+        await this.startQueue();
         const now = clock();
         if (this.planRequested || Date.now() - lastPlan >= this.pollMs) {
           this.planRequested = false;
@@ -238,6 +259,7 @@ export class Scheduler {
     const { clock } = this.options;
     const tally: Tally = { posted: 0, finished: 0 };
     const pass = async () => {
+      await this.startQueue();
       await this.plan(clock());
       await this.maybePrune(clock());
       // One pass reads each bid once, however many channels follow it (dropped after the pass).
@@ -278,7 +300,14 @@ export class Scheduler {
       if (until > now.getTime() + prefetchMs) busy.push(channel);
       else if (until <= now.getTime()) this.paceUntil.delete(channel);
     }
-    const claimed = await store.claimDeliveries(this.owner, now, this.leaseMs, free, busy, aheadMs);
+    const claimed = await this.queue.claim({
+      owner: this.owner,
+      now,
+      leaseMs: this.leaseMs,
+      limit: free,
+      busyChannels: busy,
+      aheadMs,
+    });
     for (const delivery of claimed) {
       this.working.add(delivery.channelId);
       const task: Promise<void> = this.deliver(delivery)
@@ -293,6 +322,16 @@ export class Scheduler {
               .releaseDelivery(delivery.id, this.owner, new Date(clock().getTime() + 60_000), true)
               .catch(() => undefined);
           },
+        )
+        .then(() =>
+          this.queue
+            .done(delivery.id)
+            .catch((error: unknown) =>
+              logger.warn(
+                { err: error, deliveryId: delivery.id },
+                'could not tell the queue a delivery is done',
+              ),
+            ),
         )
         .finally(() => {
           this.working.delete(delivery.channelId);
@@ -359,6 +398,8 @@ export class Scheduler {
       // One transaction for the round: each subscription still moves (and plans) only once.
       planned += await store.planDeliveries(plans);
     }
+    // Planned now or earlier, given back, sent now, abandoned by a stopped copy: all offered.
+    await this.queue.offer(now);
     return planned;
   }
 
