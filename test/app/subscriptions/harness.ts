@@ -10,7 +10,15 @@ import { type FakeMessage, FakeSlack, type FakeUser } from '../../../src/fake-sl
 import { importOcdsFiles } from '../../../src/service/import/ocds-importer.ts';
 import { eventually } from '../../support/bot.ts';
 import { KEYS } from '../../support/fixture.ts';
+import { createTestDatabase, type TestDatabase } from '../../support/postgres.ts';
 import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
+
+/**
+ * Which database the copies share: a SQLite file (the default, with the deliveries table's leases)
+ * or, with TENDERBOT_TEST_DATABASE=postgres, a new PostgreSQL database (deliveries handed out by
+ * pg-boss). vitest.config.ts runs this directory's tests both ways.
+ */
+export const TEST_DATABASE = process.env.TENDERBOT_TEST_DATABASE === 'postgres' ? 'postgres' : 'sqlite';
 
 /** People in three time zones, and a guest. */
 export const USERS: FakeUser[] = [
@@ -46,7 +54,8 @@ export class Harness {
   now: number;
   sandbox!: TestSandbox;
   slack!: FakeSlack;
-  readonly databasePath: string;
+  private readonly databasePath: string;
+  private postgres: TestDatabase | null = null;
   private readonly signingSecret = randomBytes(12).toString('hex');
   private readonly botToken = `xoxb-test-${randomBytes(8).toString('hex')}`;
   private readonly encryptionKey = randomBytes(32).toString('base64');
@@ -63,6 +72,7 @@ export class Harness {
   clock = (): Date => new Date(this.now);
 
   async start(): Promise<void> {
+    if (TEST_DATABASE === 'postgres') this.postgres = await createTestDatabase('subscriptions');
     this.sandbox = await startTestSandbox({ clock: this.clock, dir: this.dir });
     this.slack = await new FakeSlack({
       signingSecret: this.signingSecret,
@@ -190,6 +200,12 @@ export class Harness {
   async stop(): Promise<void> {
     await this.slack?.stop();
     await this.sandbox?.stop();
+    await this.postgres?.drop();
+  }
+
+  /** The database every copy shares. */
+  get databaseUrl(): string {
+    return this.postgres ? this.postgres.url : `sqlite:${this.databasePath}`;
   }
 
   /** The app's environment, as every copy (in this process or a child) reads it. */
@@ -200,7 +216,7 @@ export class Harness {
       SLACK_API_URL: this.slack.apiUrl,
       PROCUREMENT_API_URL: this.sandbox.baseUrl,
       PROCUREMENT_API_KEY: KEYS.carolMemberAcme,
-      DATABASE_URL: `sqlite:${this.databasePath}`,
+      DATABASE_URL: this.databaseUrl,
       ENCRYPTION_KEY: this.encryptionKey,
       LOG_LEVEL: 'silent',
       PORT: '0',
