@@ -3,6 +3,8 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ReachIds } from '../src/app/ids.ts';
+import { INSTALL_PATH, REDIRECT_PATH } from '../src/app/install/install-flow.ts';
+import { INSTALL_SCOPES } from '../src/app/install/scopes.ts';
 import { UNFURL_DOMAINS } from '../src/app/links/notice-links.ts';
 import { SUBSCRIBED_EVENTS, TENDER_COMMAND } from '../src/app/listeners/register-listeners.ts';
 
@@ -36,6 +38,9 @@ const SCOPES_OF_EVENT: Record<string, string[]> = {
   link_shared: ['links:read'],
   'message.im': ['im:history'],
   member_joined_channel: ['channels:read', 'groups:read'],
+  // Sent to every app, no scope needed.
+  app_uninstalled: [],
+  tokens_revoked: [],
 };
 
 function sourceFiles(dir: string): string[] {
@@ -131,5 +136,25 @@ describe('manifest.yml', () => {
     ]) {
       expect(url).toMatch(/\/slack\/events$/);
     }
+  });
+
+  it('documents the install into many workspaces: the redirect URL, the uninstall events, the scopes asked', () => {
+    const redirects = manifest.oauth_config.redirect_urls as string[];
+    // Slack's manifest schema: unique, at most 1000, each at most 2500 characters.
+    expect(new Set(redirects).size).toBe(redirects.length);
+    expect(redirects.length).toBeLessThanOrEqual(1000);
+    for (const url of redirects) {
+      expect(url.length).toBeLessThanOrEqual(2500);
+      expect(new URL(url).pathname).toBe(REDIRECT_PATH);
+    }
+    const events = manifest.settings.event_subscriptions.bot_events as string[];
+    expect(events).toEqual(expect.arrayContaining(['app_uninstalled', 'tokens_revoked']));
+    // Slack's manifest schema: at most 100 bot events, unique, each at most 50 characters.
+    expect(events.length).toBeLessThanOrEqual(100);
+    expect(new Set(events).size).toBe(events.length);
+    for (const event of events) expect(event.length).toBeLessThanOrEqual(50);
+    // The install asks for exactly what the manifest declares.
+    expect([...INSTALL_SCOPES].sort()).toEqual([...manifest.oauth_config.scopes.bot].sort());
+    expect(readFileSync(join(root, 'manifest.yml'), 'utf8')).toContain(INSTALL_PATH);
   });
 });

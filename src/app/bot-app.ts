@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { App, LogLevel, type Logger as SlackLogger } from '@slack/bolt';
+import { App, ErrorCode, LogLevel, type Logger as SlackLogger } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { describeFailure } from './adapters/describe-failure.ts';
 import { scheduledSlack } from './adapters/scheduled-slack.ts';
@@ -8,8 +8,10 @@ import { SlackUsers } from './adapters/slack-users.ts';
 import { tellPerson } from './adapters/tell-person.ts';
 import { WorkspaceClients } from './adapters/workspace-clients.ts';
 import { failureMessage } from './blocks/messages.ts';
-import type { BotConfig } from './config.ts';
+import { type BotConfig, oauthSettings } from './config.ts';
 import type { FeatureContext } from './features/feature-context.ts';
+import { InstallFlow } from './install/install-flow.ts';
+import { useRequestScope } from './install/request-scope.ts';
 import { registerListeners } from './listeners/register-listeners.ts';
 import { GuardedReceiver } from './receiver/guarded-receiver.ts';
 import { KeyCipher } from './security/key-cipher.ts';
@@ -44,6 +46,8 @@ export interface BotAppOptions {
 
 export interface BotApp {
   app: App;
+  /** OAuth mode's install flow and installation store; null with one SLACK_BOT_TOKEN. */
+  install: InstallFlow | null;
   /** Posts the channels' subscriptions (started and stopped with the app). */
   scheduler: Scheduler;
   /** Starts listening (HTTP mode: on PORT; 0 picks a free one) and resolves with the port. */
@@ -64,27 +68,55 @@ export function createBotApp(options: BotAppOptions): BotApp {
     retryConfig: { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 2000 },
     fetch: appFetch.fetch,
   };
+  const cipher = new KeyCipher(config.ENCRYPTION_KEY);
+  // Many workspaces: each installs through "Add to Slack", and each request's token is found in the
+  // store (no copy kept in memory, so an uninstall holds at once for every copy of the app).
+  const oauth = oauthSettings(config);
+  const install = oauth
+    ? new InstallFlow({
+        ...oauth,
+        slackApiUrl: config.SLACK_API_URL,
+        store,
+        cipher,
+        logger: logger.child({ part: 'install' }),
+        clientOptions: {
+          slackApiUrl: config.SLACK_API_URL,
+          fetch: appFetch.fetch,
+          retryConfig: { retries: 1 },
+        },
+        ...(options.clock ? { clock: options.clock } : {}),
+      })
+    : null;
   // HTTP mode: a receiver that nothing a request holds can stop (see GuardedReceiver).
   const receiver = config.SLACK_APP_TOKEN
     ? undefined
-    : new GuardedReceiver({ signingSecret: config.SLACK_SIGNING_SECRET ?? '', store, logger });
+    : new GuardedReceiver({
+        signingSecret: config.SLACK_SIGNING_SECRET ?? '',
+        store,
+        logger,
+        ...(install ? { install } : {}),
+      });
+  const credentials = install ? { authorize: install.authorize } : { token: config.SLACK_BOT_TOKEN };
   const app = receiver
     ? new App({
-        token: config.SLACK_BOT_TOKEN,
+        ...credentials,
         logger: boltLogger,
         clientOptions,
         receiver,
         extendedErrorHandler: true,
       })
     : new App({
-        token: config.SLACK_BOT_TOKEN,
+        ...credentials,
         appToken: config.SLACK_APP_TOKEN,
         socketMode: true,
         logger: boltLogger,
         clientOptions,
         extendedErrorHandler: true,
       });
-  const cipher = new KeyCipher(config.ENCRYPTION_KEY);
+  // A workspace's bot token for what runs outside a request (scheduled posts, people's roles).
+  const tokenFor = install
+    ? (teamId: string) => install.botTokenFor(teamId)
+    : async () => config.SLACK_BOT_TOKEN ?? null;
   const context: FeatureContext = {
     config,
     store,
@@ -92,7 +124,7 @@ export function createBotApp(options: BotAppOptions): BotApp {
     logger,
     clock: options.clock ?? (() => new Date()),
     slowNoticeMs: options.slowNoticeMs ?? 2500,
-    users: new SlackUsers(app.client),
+    users: new SlackUsers(app.client, undefined, install ? tokenFor : null),
     clients: new WorkspaceClients(store, cipher, {
       serviceUrl: config.PROCUREMENT_API_URL,
       apiKey: config.PROCUREMENT_API_KEY ?? null,
@@ -102,7 +134,7 @@ export function createBotApp(options: BotAppOptions): BotApp {
   // Scheduled posts go through a lean client of their own: a 429 comes back at once (no retry, no
   // queue paused for every channel) and the scheduler waits Retry-After for that delivery alone.
   const schedulerSlack = scheduledSlack({
-    token: config.SLACK_BOT_TOKEN,
+    ...(install ? { tokenFor } : { token: config.SLACK_BOT_TOKEN }),
     apiUrl: config.SLACK_API_URL,
     timeoutMs: 10_000,
   });
@@ -117,22 +149,39 @@ export function createBotApp(options: BotAppOptions): BotApp {
     ...options.scheduler,
   });
   context.scheduler = scheduler;
+  useRequestScope(app);
   registerListeners(app, context);
   // Whatever a listener fails with, the person who asked still hears a sentence.
-  // With extendedErrorHandler, Bolt passes the request's body too (Bolt does not export that type).
-  app.error((async ({ error, body }: { error: Error; body?: unknown }) => {
-    const original = (error as { original?: unknown }).original ?? error;
+  // With extendedErrorHandler, Bolt passes the request's body and context too (Bolt does not export that type).
+  app.error((async ({ error, body, context: requestContext }: ErrorArgs) => {
     const reference = randomUUID().slice(0, 8);
+    if ((error as { code?: unknown }).code === ErrorCode.AuthorizationError) {
+      // No installation for this workspace (uninstalled, or never installed): no token to answer with
+      // but the response_url, which needs none.
+      logger.warn({ reference, teamId: teamOf(body) }, 'a request came from a workspace without Tenderbot');
+      await tellPerson(
+        app.client,
+        respondableOnly(body),
+        failureMessage(NOT_INSTALLED, reference, null),
+      ).catch(() => undefined);
+      return;
+    }
+    const original = (error as { original?: unknown }).original ?? error;
     logger.error({ err: original, reference }, 'unhandled error in a listener');
     const { sentence } = describeFailure(original);
-    await tellPerson(app.client, body as unknown, failureMessage(sentence, reference, null)).catch(
-      (tellError: unknown) =>
-        logger.error({ err: tellError, reference }, 'could not tell the person about a failure'),
+    await tellPerson(
+      app.client,
+      body as unknown,
+      failureMessage(sentence, reference, null),
+      requestContext?.botToken,
+    ).catch((tellError: unknown) =>
+      logger.error({ err: tellError, reference }, 'could not tell the person about a failure'),
     );
   }) as unknown as Parameters<typeof app.error>[0]);
 
   return {
     app,
+    install,
     scheduler,
     start: async () => {
       if (!receiver) {
@@ -154,6 +203,29 @@ export function createBotApp(options: BotAppOptions): BotApp {
       await appFetch.close();
     },
   };
+}
+
+/** What Bolt's extended error handler is given. */
+interface ErrorArgs {
+  error: Error;
+  body?: unknown;
+  context?: { botToken?: string };
+}
+
+const NOT_INSTALLED =
+  'Tenderbot is not installed in this workspace any more. Someone who manages apps here can add it again.';
+
+function teamOf(body: unknown): string | null {
+  const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  const team = fields.team as { id?: unknown } | undefined;
+  const id = fields.team_id ?? team?.id;
+  return typeof id === 'string' ? id : null;
+}
+
+/** Only the response_url of a body: without a token, a direct message cannot be sent. */
+function respondableOnly(body: unknown): unknown {
+  const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  return { response_url: fields.response_url };
 }
 
 /** Bolt's logger interface over pino, so Bolt's own messages are JSON lines with the rest. */

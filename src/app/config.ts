@@ -6,7 +6,23 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 /** The bot's configuration (CONTRACT.md §8), read once at start. */
 export const BotConfig = z.object({
-  SLACK_BOT_TOKEN: z.string().regex(/^xoxb-/, 'must be a bot token starting with xoxb-'),
+  /** One workspace: the bot token of the app installed there. */
+  SLACK_BOT_TOKEN: z
+    .string()
+    .regex(/^xoxb-/, 'must be a bot token starting with xoxb-')
+    .optional(),
+  /** Many workspaces ("Add to Slack"): the app's client id and secret, and a secret that signs the install's state. */
+  SLACK_CLIENT_ID: z
+    .string()
+    .regex(/^\d+\.\d+$/, 'must be the app’s client id (digits.digits)')
+    .optional(),
+  SLACK_CLIENT_SECRET: z.string().min(8, 'must be the app’s client secret').optional(),
+  SLACK_STATE_SECRET: z
+    .string()
+    .min(32, 'must be at least 32 random characters (openssl rand -hex 32)')
+    .optional(),
+  /** Where Slack sends people back after Allow; the app's first redirect URL when not set. */
+  SLACK_REDIRECT_URI: z.url('must be the address of /slack/oauth_redirect').optional(),
   SLACK_SIGNING_SECRET: z.string().min(8, 'must be the app’s signing secret').optional(),
   SLACK_APP_TOKEN: z
     .string()
@@ -29,6 +45,23 @@ export const BotConfig = z.object({
   PORT: z.coerce.number().int().min(0).max(65535, 'must be a port number').default(3000),
 });
 export type BotConfig = z.infer<typeof BotConfig>;
+
+/** The three variables that turn on installing into many workspaces. */
+export const OAUTH_VARIABLES = ['SLACK_CLIENT_ID', 'SLACK_CLIENT_SECRET', 'SLACK_STATE_SECRET'] as const;
+
+/** The OAuth settings when the app installs into many workspaces, or null for the one-token mode. */
+export function oauthSettings(
+  config: BotConfig,
+): { clientId: string; clientSecret: string; stateSecret: string; redirectUri: string | null } | null {
+  const { SLACK_CLIENT_ID, SLACK_CLIENT_SECRET, SLACK_STATE_SECRET } = config;
+  if (!SLACK_CLIENT_ID || !SLACK_CLIENT_SECRET || !SLACK_STATE_SECRET) return null;
+  return {
+    clientId: SLACK_CLIENT_ID,
+    clientSecret: SLACK_CLIENT_SECRET,
+    stateSecret: SLACK_STATE_SECRET,
+    redirectUri: config.SLACK_REDIRECT_URI ?? null,
+  };
+}
 
 /** A configuration that cannot start the bot: one sentence per missing or malformed variable. */
 export class ConfigError extends Error {
@@ -58,6 +91,35 @@ export function loadBotConfig(env: NodeJS.ProcessEnv = process.env, envFile = '.
   if (!emptyAsMissing.SLACK_APP_TOKEN && !emptyAsMissing.SLACK_SIGNING_SECRET) {
     problems.push('SLACK_SIGNING_SECRET is needed in HTTP mode (or set SLACK_APP_TOKEN for Socket Mode).');
   }
+  problems.push(...modeProblems(emptyAsMissing));
   if (problems.length > 0 || !parsed.success) throw new ConfigError(problems);
   return parsed.data;
+}
+
+/**
+ * One of the two modes: SLACK_BOT_TOKEN (one workspace) or the three OAuth variables (many
+ * workspaces, from HTTP only: Slack sends people back to a web address). A sentence each.
+ */
+function modeProblems(env: NodeJS.ProcessEnv): string[] {
+  const oauthSet = OAUTH_VARIABLES.filter((name) => env[name] !== undefined);
+  if (oauthSet.length === 0) {
+    return env.SLACK_BOT_TOKEN === undefined
+      ? [
+          'SLACK_BOT_TOKEN is missing (for one workspace; to install into many, set SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_STATE_SECRET instead).',
+        ]
+      : [];
+  }
+  const problems = OAUTH_VARIABLES.filter((name) => env[name] === undefined).map(
+    (name) =>
+      `${name} is missing: installing into many workspaces needs SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_STATE_SECRET.`,
+  );
+  if (env.SLACK_BOT_TOKEN !== undefined)
+    problems.push(
+      'SLACK_BOT_TOKEN cannot be used with SLACK_CLIENT_ID: each workspace gets its own token when it installs Tenderbot; remove one of the two.',
+    );
+  if (env.SLACK_APP_TOKEN !== undefined)
+    problems.push(
+      'SLACK_APP_TOKEN (Socket Mode) cannot be used with SLACK_CLIENT_ID: installing needs the HTTP mode, where Slack sends people back to /slack/oauth_redirect.',
+    );
+  return problems;
 }

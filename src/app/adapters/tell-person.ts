@@ -4,12 +4,14 @@ import { request } from 'undici';
 
 /**
  * Tells the person behind a request: through its response_url when it has one (commands, clicks),
- * else in a direct message (a modal submission, an event).
+ * else in a direct message (a modal submission, an event) with `token`, the bot token of the
+ * request's workspace (the client's own when not given: single-workspace mode).
  */
 export async function tellPerson(
   client: WebClient,
   body: unknown,
   message: { text: string; blocks: KnownBlock[] },
+  token?: string,
 ): Promise<void> {
   const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   const responseUrl = fields.response_url;
@@ -29,5 +31,11 @@ export async function tellPerson(
   const userId = [fields.user_id, user?.id, event?.user].find(
     (candidate): candidate is string => typeof candidate === 'string' && candidate !== '',
   );
-  if (userId) await client.chat.postMessage({ channel: userId, text: message.text, blocks: message.blocks });
+  if (userId)
+    await client.chat.postMessage({
+      channel: userId,
+      text: message.text,
+      blocks: message.blocks,
+      ...(token ? { token } : {}),
+    });
 }

@@ -39,6 +39,7 @@ import {
   SearchIds,
   TenderIds,
 } from '../ids.ts';
+import { forgetWorkspace } from '../install/uninstall.ts';
 import { decode } from '../state/codec.ts';
 import { parseConnectSubmission } from '../state/modal-submissions.ts';
 import { registerCommentListeners } from './comment-listeners.ts';
@@ -49,7 +50,12 @@ import { registerSubscriptionListeners } from './subscription-listeners.ts';
 
 export const TENDER_COMMAND = '/tender';
 /** The events the app subscribes to; the manifest declares exactly these. */
-export const SUBSCRIBED_EVENTS: readonly string[] = ['app_home_opened', ...REACH_EVENTS];
+export const SUBSCRIBED_EVENTS: readonly string[] = [
+  'app_home_opened',
+  ...REACH_EVENTS,
+  'app_uninstalled',
+  'tokens_revoked',
+];
 
 /**
  * Registers every listener. Each acknowledges first (Slack waits 3 s at most) and only then
@@ -187,6 +193,21 @@ export function registerListeners(app: App, context: FeatureContext): void {
   // A direct message can run the read-only commands as typed (no trigger: nothing opens a window).
   registerReachListeners(app, context, (request, text) => runCommand(context, request, text, '', false));
 
+  // Removed from a workspace, or its bot token revoked: that workspace's data goes, the others' stays.
+  // (Bolt runs these two without authorize: the token may be gone already.)
+  app.event('app_uninstalled', async ({ body }) => {
+    await forgetWorkspace(context.store, context.logger, departureOf(body, 'app_uninstalled'), (teamId) =>
+      context.users.forgetTeam(teamId),
+    );
+  });
+  app.event('tokens_revoked', async ({ event, body }) => {
+    // A revoked person's token (none is ever asked for) leaves the bot working.
+    if ((event.tokens.bot ?? []).length === 0) return;
+    await forgetWorkspace(context.store, context.logger, departureOf(body, 'tokens_revoked'), (teamId) =>
+      context.users.forgetTeam(teamId),
+    );
+  });
+
   app.event('app_home_opened', async ({ event, body, client }) => {
     if (event.tab !== 'home') return;
     // Slack sends the Home it last drew (`view`) once there is one: without it, this is a first visit.
@@ -194,6 +215,19 @@ export function registerListeners(app: App, context: FeatureContext): void {
       firstVisit: !('view' in event && event.view),
     });
   });
+}
+
+/** The workspace an uninstall or a revocation is about, from the Events API envelope. */
+function departureOf(
+  body: { team_id?: string; enterprise_id?: string; authorizations?: { is_enterprise_install?: boolean }[] },
+  why: 'app_uninstalled' | 'tokens_revoked',
+) {
+  return {
+    teamId: body.team_id ?? '',
+    enterpriseId: body.enterprise_id ?? null,
+    isEnterpriseInstall: body.authorizations?.[0]?.is_enterprise_install === true,
+    why,
+  };
 }
 
 /** `/tender …` (also "Try again", which runs the same text again). */

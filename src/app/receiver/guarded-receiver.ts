@@ -17,9 +17,17 @@ const UNACKNOWLEDGED_MS = 3001;
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 const FORM = 'application/x-www-form-urlencoded';
 
+/** The install's web pages (OAuth mode): answers its own paths, false for any other request. */
+export interface InstallRoutes {
+  handle(request: IncomingMessage, response: ServerResponse): Promise<boolean>;
+}
+
 export interface GuardedReceiverOptions {
   signingSecret: string;
-  store: Pick<BotStore, 'rememberRequest'>;
+  /** `ping` (when the store has it) is what /healthz asks: does the database answer. */
+  store: Pick<BotStore, 'rememberRequest'> & { ping?: () => Promise<void> };
+  /** OAuth mode: GET /slack/install and /slack/oauth_redirect. */
+  install?: InstallRoutes;
   logger: Logger;
   endpoint?: string;
   bodyLimitBytes?: number;
@@ -92,10 +100,11 @@ export class GuardedReceiver implements Receiver {
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const path = (request.url ?? '/').split('?')[0];
     if (path === '/healthz' && request.method === 'GET') {
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end('{"ok":true}');
+      await this.health(response);
       return;
     }
+    // The install pages are for people's browsers: no Slack signature, their own checks (the state).
+    if (this.options.install && (await this.options.install.handle(request, response))) return;
     if (path !== this.endpoint || request.method !== 'POST') {
       answer(response, 404, 'Not found.');
       return;
@@ -108,6 +117,22 @@ export class GuardedReceiver implements Receiver {
       return;
     }
     await this.handleEvent(request, response, raw);
+  }
+
+  /** 200 when the database answers, 503 when it does not (a load balancer then sends elsewhere). */
+  private async health(response: ServerResponse): Promise<void> {
+    let up = true;
+    try {
+      await this.options.store.ping?.();
+    } catch (error) {
+      up = false;
+      this.options.logger.warn(
+        { reason: (error as Error).message },
+        'the health check found the database down',
+      );
+    }
+    response.writeHead(up ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+    response.end(JSON.stringify(up ? { ok: true, database: 'up' } : { ok: false, database: 'down' }));
   }
 
   private async handleEvent(request: IncomingMessage, response: ServerResponse, raw: Buffer): Promise<void> {

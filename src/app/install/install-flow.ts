@@ -1,0 +1,156 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AuthorizeResult, AuthorizeSourceData } from '@slack/bolt';
+import { type CodedError, ErrorCode, type Installation, InstallProvider, type Logger } from '@slack/oauth';
+import type { WebClientOptions } from '@slack/web-api';
+import type { Logger as PinoLogger } from 'pino';
+import type { KeyCipher } from '../security/key-cipher.ts';
+import type { BotStore } from '../storage/bot-store.ts';
+import { addToSlackPage, installedPage, refusedPage } from './install-pages.ts';
+import { EncryptedInstallationStore } from './installation-store.ts';
+import { INSTALL_SCOPES } from './scopes.ts';
+import { SingleUseStateStore } from './state-store.ts';
+
+export const INSTALL_PATH = '/slack/install';
+export const REDIRECT_PATH = '/slack/oauth_redirect';
+
+export interface InstallFlowOptions {
+  clientId: string;
+  clientSecret: string;
+  stateSecret: string;
+  /** SLACK_REDIRECT_URI; when null Slack uses the first redirect URL of the app's settings. */
+  redirectUri: string | null;
+  /** The Web API base (SLACK_API_URL): Slack's install page is beside it, at /oauth/v2/authorize. */
+  slackApiUrl: string;
+  store: Pick<BotStore, 'saveInstallation' | 'findInstallation' | 'deleteInstallation' | 'rememberRequest'>;
+  cipher: KeyCipher;
+  logger: PinoLogger;
+  clientOptions?: Omit<WebClientOptions, 'logLevel' | 'logger'>;
+  clock?: () => Date;
+}
+
+/**
+ * "Add to Slack" with Bolt's own InstallProvider: GET /slack/install (a page with the button),
+ * GET /slack/oauth_redirect (the state checked, used once; the code traded for the workspace's bot
+ * token; the installation stored encrypted), and `authorize`, which finds the token of the
+ * workspace (or organisation) of each request in the bot's store.
+ */
+export class InstallFlow {
+  readonly installations: EncryptedInstallationStore;
+  private readonly provider: InstallProvider;
+
+  constructor(private readonly options: InstallFlowOptions) {
+    this.installations = new EncryptedInstallationStore(options.store, options.cipher, options.clock);
+    this.provider = new InstallProvider({
+      clientId: options.clientId,
+      clientSecret: options.clientSecret,
+      stateStore: new SingleUseStateStore(options.stateSecret, options.store),
+      installationStore: this.installations,
+      authorizationUrl: new URL('../oauth/v2/authorize', withSlash(options.slackApiUrl)).toString(),
+      renderHtmlForInstallPath: addToSlackPage,
+      installUrlOptions: {
+        scopes: [...INSTALL_SCOPES],
+        ...(options.redirectUri ? { redirectUri: options.redirectUri } : {}),
+      },
+      // Only warnings and errors: the provider's debug lines name the state and the client id.
+      logger: quietLogger(options.logger),
+      clientOptions: options.clientOptions ?? {},
+    });
+    this.authorize = this.authorize.bind(this);
+  }
+
+  /** Bolt's `authorize`: the bot token of the request's workspace, or of its organisation's org-wide install. */
+  async authorize(source: AuthorizeSourceData<boolean>): Promise<AuthorizeResult> {
+    return (await this.provider.authorize({
+      teamId: source.teamId,
+      enterpriseId: source.enterpriseId,
+      userId: source.userId,
+      conversationId: source.conversationId,
+      isEnterpriseInstall: source.isEnterpriseInstall,
+    })) as AuthorizeResult;
+  }
+
+  /** The bot token for a workspace's work outside a request (scheduled posts), read from the store each time. */
+  async botTokenFor(teamId: string): Promise<string | null> {
+    const installation = await this.installations.find({
+      teamId,
+      enterpriseId: undefined,
+      isEnterpriseInstall: false,
+    });
+    return installation?.bot?.token ?? null;
+  }
+
+  /** Answers the install paths; false for any other request. */
+  async handle(request: IncomingMessage, response: ServerResponse): Promise<boolean> {
+    const path = (request.url ?? '/').split('?')[0];
+    if (request.method !== 'GET' || (path !== INSTALL_PATH && path !== REDIRECT_PATH)) return false;
+    if (path === INSTALL_PATH) {
+      await this.provider.handleInstallPath(request, response);
+      return true;
+    }
+    await this.provider.handleCallback(request, response, {
+      successAsync: async (installation, _options, _request, answer) => {
+        this.options.logger.info(
+          {
+            teamId: installation.team?.id ?? null,
+            enterpriseId: installation.enterprise?.id ?? null,
+            orgWide: installation.isEnterpriseInstall === true,
+          },
+          'Tenderbot was installed',
+        );
+        send(answer, 200, installedPage(placeName(installation)));
+      },
+      failureAsync: async (error, _options, _request, answer) => {
+        this.options.logger.warn({ code: error.code, reason: error.message }, 'an install did not finish');
+        send(answer, error.message.includes('cancelled') ? 200 : 400, refusedPage(reasonOf(error)));
+      },
+    });
+    return true;
+  }
+}
+
+/** What a person is told when an install does not finish (never the error's own text). */
+function reasonOf(error: CodedError): string {
+  if (error.message.includes('cancelled')) return 'You cancelled, so nothing was installed.';
+  switch (error.code) {
+    case ErrorCode.InvalidStateError:
+    case ErrorCode.MissingStateError:
+      return 'This install link has expired, was used already, or was not started here. Nothing was installed.';
+    case ErrorCode.MissingCodeError:
+      return 'Slack did not send back the install’s code. Nothing was installed.';
+    default:
+      return 'Slack did not accept this install (its code may have been used already). Nothing was installed.';
+  }
+}
+
+function placeName(installation: Installation<'v1' | 'v2', boolean>): string {
+  if (installation.isEnterpriseInstall)
+    return `every workspace of ${installation.enterprise?.name ?? 'your organisation'}`;
+  return installation.team?.name ?? 'your workspace';
+}
+
+function send(response: ServerResponse, status: number, html: string): void {
+  if (response.headersSent) return;
+  response.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+  response.end(html);
+}
+
+function withSlash(url: string): string {
+  return url.endsWith('/') ? url : `${url}/`;
+}
+
+function quietLogger(logger: PinoLogger): Logger {
+  let level = 'info';
+  const text = (messages: unknown[]) =>
+    messages.map((message) => (typeof message === 'string' ? message : String(message))).join(' ');
+  return {
+    debug: () => undefined,
+    info: () => undefined,
+    warn: (...messages) => logger.warn({ source: 'oauth' }, text(messages)),
+    error: (...messages) => logger.error({ source: 'oauth' }, text(messages)),
+    setLevel: (next) => {
+      level = next;
+    },
+    getLevel: () => level as ReturnType<Logger['getLevel']>,
+    setName: () => undefined,
+  };
+}
