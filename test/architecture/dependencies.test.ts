@@ -108,8 +108,8 @@ describe('the checker, on imports written for the test', () => {
 
   it('does not follow type-only imports for what runs: they are erased', () => {
     const failures = check({
-      'src/app/blocks/card.ts': "import type { Row } from '../format/row.ts';",
-      'src/app/format/row.ts': "import Database from 'better-sqlite3';\nexport type Row = { id: string };",
+      'src/app/blocks/card.ts': "import type { Row } from '../../shared/row.ts';",
+      'src/shared/row.ts': "import Database from 'better-sqlite3';\nexport type Row = { id: string };",
     });
     expect(failures).toEqual([]);
   });

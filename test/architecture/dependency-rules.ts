@@ -11,6 +11,9 @@ const IO_MODULES = [
   'dgram',
   'child_process',
   'better-sqlite3',
+  'pg',
+  'pg-boss',
+  'kysely',
   '@slack/bolt',
   '@slack/web-api',
 ];
@@ -30,6 +33,18 @@ export const DEPENDENCY_RULES: readonly DependencyRule[] = [
     files: ['src/app/'],
     except: ['src/app/adapters/'],
     mayNotImport: ['undici'],
+  },
+  {
+    rule: 'The Slack app reaches its database only in src/app/storage (and pg-boss only in the job queue)',
+    files: ['src/app/'],
+    except: ['src/app/storage/', 'src/app/subscriptions/pg-boss-queue.ts'],
+    mayNotImport: ['better-sqlite3', 'pg', 'kysely', 'src/shared/sqlite.ts'],
+  },
+  {
+    rule: 'Only the job queue adapter speaks to pg-boss',
+    files: ['src/app/'],
+    except: ['src/app/subscriptions/pg-boss-queue.ts'],
+    mayNotImport: ['pg-boss'],
   },
   {
     rule: 'Views (src/app/blocks) know nothing of the client, the bot’s storage or its adapters',
