@@ -13,6 +13,13 @@ export type SqliteDatabase = Database.Database;
  * `migrations`. `:memory:` gives a throwaway database.
  */
 export function openSqlite(path: string, migrations: readonly string[]): SqliteDatabase {
+  const db = openSqliteConnection(path);
+  migrateSqlite(db, migrations);
+  return db;
+}
+
+/** Opens (creating if needed) a SQLite file with the pragmas openSqlite sets, without migrating it. */
+export function openSqliteConnection(path: string): SqliteDatabase {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
@@ -21,7 +28,6 @@ export function openSqlite(path: string, migrations: readonly string[]): SqliteD
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   db.pragma('cache_size = -64000');
-  migrateSqlite(db, migrations);
   return db;
 }
 

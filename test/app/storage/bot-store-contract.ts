@@ -711,4 +711,31 @@ export function botStoreContract(open: (name: string) => BotStore | Promise<BotS
     await one.close();
     await two.close();
   });
+
+  it('never gives one delivery to two copies claiming at the same moment', async () => {
+    const copies = await Promise.all([1, 2, 3, 4].map(() => open('claim-race')));
+    const [first] = copies;
+    if (!first) throw new Error('no store');
+    const channels = 40;
+    for (let index = 0; index < channels; index++) {
+      await first.createSubscription(subscription(`s-${index}`, `C${index}`));
+      await first.addManualDelivery({ id: `d-${index}`, subscriptionId: `s-${index}`, dueAt: at });
+    }
+    const claimedBy = new Map<string, string>();
+    for (let round = 0; round < 4; round++) {
+      const claims = await Promise.all(
+        copies.map((copy, index) => copy.claimDeliveries(`copy-${index}`, at, 60_000, 4, [])),
+      );
+      claims.forEach((claimed, index) => {
+        for (const delivery of claimed) {
+          expect(claimedBy.get(delivery.id)).toBeUndefined();
+          claimedBy.set(delivery.id, `copy-${index}`);
+          expect(delivery.leaseOwner).toBe(`copy-${index}`);
+        }
+      });
+    }
+    for (const [id, owner] of claimedBy) expect((await first.getDelivery(id))?.leaseOwner).toBe(owner);
+    expect(claimedBy.size).toBeGreaterThan(0);
+    for (const copy of copies) await copy.close();
+  });
 }

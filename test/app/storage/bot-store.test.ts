@@ -13,8 +13,8 @@ describe('the SQLite bot store', () => {
   botStoreContract((name) => openBotStore(`sqlite:${join(dir, `${name}.db`)}`));
 
   it('refuses a database it does not support, with a sentence', () => {
-    expect(() => openBotStore('postgres://localhost/tenderbot')).toThrow(
-      /not supported yet; use sqlite:PATH/,
+    expect(() => openBotStore('mysql://localhost/tenderbot')).toThrow(
+      /not supported; use sqlite:PATH or postgres:/,
     );
   });
 });

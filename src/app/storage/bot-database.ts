@@ -1,0 +1,144 @@
+import { resolve } from 'node:path';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  type SqliteDatabase as KyselySqliteDatabase,
+  PostgresDialect,
+  type RawBuilder,
+  SqliteDialect,
+  SqliteDriver,
+  sql,
+} from 'kysely';
+import pg from 'pg';
+import { openSqliteConnection, type SqliteDatabase, StatementCache } from '../../shared/sqlite.ts';
+import { type BotTables, type DatabaseKind, migrateBotPostgres, migrateBotSqlite } from './bot-schema.ts';
+
+/**
+ * The bot's database as the store uses it: Kysely over one dialect, the few SQL fragments the two
+ * databases spell differently, and whatever must finish before the first query (PostgreSQL's
+ * migrations run on its first connection; SQLite's have run by the time this is returned).
+ */
+export interface BotDatabase {
+  kind: DatabaseKind;
+  db: Kysely<BotTables>;
+  /** Resolves when the schema is up to date (rejects with why not). */
+  ready: Promise<void>;
+  /** Strings of a JSON array (a bound parameter), as a one-column subquery for `IN`. */
+  jsonStrings(json: unknown): RawBuilder<string>;
+  /** `posted_ts` (a JSON array of strings) with `value` appended. */
+  appendPostedTs(value: unknown): RawBuilder<string>;
+  /** The number of parts in `posted_ts`. */
+  postedTsLength: RawBuilder<number>;
+  /** Locks the rows a claim picked so another copy skips them (PostgreSQL; SQLite writes one at a time). */
+  lockSkippingLocked: RawBuilder<unknown>;
+  close(): Promise<void>;
+}
+
+/** SQLite's transactions take the write lock at BEGIN, so a read-then-write never fails half way as busy. */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly database: KyselySqliteDatabase) {
+    super({ database });
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver({ database: this.database });
+  }
+}
+
+interface SharedSqlite {
+  db: Kysely<BotTables>;
+  users: number;
+}
+
+/**
+ * One connection per SQLite file in this process, shared by every store opened on it. Kysely runs
+ * one query at a time on it, so two copies of the app in one process (the tests run several) take
+ * turns instead of one waiting synchronously in the busy handler for a lock the other, on the same
+ * thread, cannot release. Other processes on the file still wait on the file lock as before.
+ */
+const sharedSqlite = new Map<string, SharedSqlite>();
+
+export function openSqliteBotDatabase(path: string): BotDatabase {
+  const key = path === ':memory:' ? null : resolve(path);
+  let shared = key === null ? undefined : sharedSqlite.get(key);
+  if (!shared) {
+    const raw = openSqliteConnection(path);
+    const db = new Kysely<BotTables>({ dialect: new ImmediateSqliteDialect(cachedStatements(raw)) });
+    try {
+      migrateBotSqlite(raw, db);
+    } catch (error) {
+      raw.close();
+      throw error;
+    }
+    shared = { db, users: 0 };
+    if (key !== null) sharedSqlite.set(key, shared);
+  }
+  shared.users += 1;
+  const opened = shared;
+  let closed = false;
+  return {
+    kind: 'sqlite',
+    db: opened.db,
+    ready: Promise.resolve(),
+    jsonStrings: (json) => sql<string>`(select value from json_each(${json}))`,
+    appendPostedTs: (value) => sql<string>`json_insert(posted_ts, '$[#]', ${value})`,
+    postedTsLength: sql<number>`json_array_length(posted_ts)`,
+    lockSkippingLocked: sql``,
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      opened.users -= 1;
+      if (opened.users > 0) return;
+      if (key !== null) sharedSqlite.delete(key);
+      await opened.db.destroy();
+    },
+  };
+}
+
+/** Each distinct SQL text is prepared once (Kysely would prepare it on every query). */
+function cachedStatements(raw: SqliteDatabase): KyselySqliteDatabase {
+  const statements = new StatementCache(raw);
+  return {
+    prepare: (text: string) =>
+      statements.prepare(text) as unknown as ReturnType<KyselySqliteDatabase['prepare']>,
+    close: () => raw.close(),
+  };
+}
+
+/** int8 (bigint columns, count(*)) read as numbers: the store keeps epoch milliseconds, well within 2^53. */
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === pg.types.builtins.INT8 && format !== 'binary'
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+export function openPostgresBotDatabase(url: string): BotDatabase {
+  const pool = new pg.Pool({ connectionString: url, types: pgTypes, max: 10 });
+  const db = new Kysely<BotTables>({ dialect: new PostgresDialect({ pool }) });
+  const ready = migrateBotPostgres(db);
+  // Seen by the first query (and close); not an unhandled rejection meanwhile.
+  ready.catch(() => {});
+  return {
+    kind: 'postgres',
+    db,
+    ready,
+    jsonStrings: (json) => sql<string>`(select jsonb_array_elements_text(cast(${json} as jsonb)))`,
+    appendPostedTs: (value) =>
+      sql<string>`cast(cast(posted_ts as jsonb) || jsonb_build_array(cast(${value} as text)) as text)`,
+    postedTsLength: sql<number>`jsonb_array_length(cast(posted_ts as jsonb))`,
+    lockSkippingLocked: sql`for update skip locked`,
+    close: async () => {
+      await ready.catch(() => {});
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,1211 @@
+import {
+  type CompiledQuery,
+  type Kysely,
+  type QueryResult,
+  type Selectable,
+  type SqlBool,
+  sql,
+  type Transaction,
+} from 'kysely';
+import type { BotDatabase } from './bot-database.ts';
+import type { BotTables } from './bot-schema.ts';
+import type {
+  BotStore,
+  Cadence,
+  CommentAuthor,
+  Delivery,
+  DeliveryFinish,
+  DeliveryState,
+  InstallationQuery,
+  PersonalKey,
+  PipelineMessage,
+  PlannedDelivery,
+  RemovedWorkspace,
+  StoredInstallation,
+  StoredSecret,
+  Subscription,
+  SubscriptionKind,
+  WorkspaceConnection,
+  WorkspaceSettings,
+} from './bot-store.ts';
+
+/** How often expired remembered requests are deleted (they are ignored once expired anyway). */
+const SEEN_REQUESTS_PRUNE_MS = 60_000;
+/** Ids per `IN (…)`: well under either database's limit on bound parameters, and few statement shapes. */
+const CHUNK = 100;
+
+/** A named placeholder in a query compiled once; bound by name on each run. */
+class Slot {
+  constructor(readonly name: string) {}
+}
+const slot = <T>(name: string): T => new Slot(name) as unknown as T;
+
+/**
+ * A query Kysely builds and compiles once (the scheduler runs some of these for every post):
+ * each run only binds its values, and SQLite's statement for its text is prepared once too.
+ */
+class Prepared<Row> {
+  private readonly compiled: CompiledQuery<Row>;
+  private readonly values: ((args: Readonly<Record<string, unknown>>) => unknown)[];
+
+  constructor(query: { compile(): CompiledQuery<Row> }) {
+    this.compiled = query.compile();
+    this.values = this.compiled.parameters.map((parameter) => {
+      if (!(parameter instanceof Slot)) return () => parameter;
+      const { name } = parameter;
+      return (args) => {
+        const value = args[name];
+        if (value === undefined) throw new Error(`no value for ${name}`);
+        return value;
+      };
+    });
+  }
+
+  run(db: Kysely<BotTables>, args: Readonly<Record<string, unknown>>): Promise<QueryResult<Row>> {
+    return db.executeQuery({ ...this.compiled, parameters: this.values.map((value) => value(args)) });
+  }
+}
+
+const changed = (result: { numAffectedRows?: bigint }): boolean => (result.numAffectedRows ?? 0n) > 0n;
+/** Rows a delete or update changed. */
+const count = (result: { numDeletedRows: bigint } | { numUpdatedRows: bigint }): number =>
+  Number('numDeletedRows' in result ? result.numDeletedRows : result.numUpdatedRows);
+
+type SubscriptionRow = Selectable<BotTables['subscriptions']>;
+type DeliveryRow = Selectable<BotTables['deliveries']>;
+type InstallationRow = Selectable<BotTables['installations']>;
+type PersonalKeyRow = Selectable<BotTables['personal_keys']>;
+type WorkspaceRow = Selectable<BotTables['workspaces']>;
+
+/**
+ * The bot's store on Kysely: the same code and queries on SQLite (better-sqlite3) and PostgreSQL
+ * (pg), the few spellings that differ taken from BotDatabase. Every method is one statement or one
+ * transaction, so copies of the app on one database never plan, claim or record a thing twice.
+ */
+export class KyselyBotStore implements BotStore {
+  private readonly db: Kysely<BotTables>;
+  /** Until PostgreSQL's schema is up to date; null once it is (SQLite's is at open). */
+  private pending: Promise<void> | null;
+  private lastPruneMs = 0;
+  private readonly queries;
+
+  constructor(private readonly database: BotDatabase) {
+    this.db = database.db;
+    this.pending = database.kind === 'sqlite' ? null : database.ready;
+    database.ready.then(
+      () => {
+        this.pending = null;
+      },
+      () => {},
+    );
+    this.queries = prepareQueries(database);
+  }
+
+  /** Resolves once the schema is ready; free after that. */
+  private ready(): Promise<void> | undefined {
+    return this.pending ?? undefined;
+  }
+
+  /** A transaction (BEGIN IMMEDIATE on SQLite: it takes the write lock first, so never fails half way as busy). */
+  private transaction<T>(work: (trx: Transaction<BotTables>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
+  }
+
+  async getConnection(teamId: string): Promise<WorkspaceConnection | null> {
+    await this.ready();
+    const row = (await this.queries.connection.run(this.db, { teamId })).rows[0];
+    return row ? toConnection(row) : null;
+  }
+
+  async listConnections(): Promise<WorkspaceConnection[]> {
+    await this.ready();
+    const rows = await this.db.selectFrom('workspaces').selectAll().orderBy('team_id').execute();
+    return rows.map(toConnection);
+  }
+
+  async saveConnection(connection: WorkspaceConnection): Promise<void> {
+    await this.ready();
+    await this.db
+      .insertInto('workspaces')
+      .values({
+        team_id: connection.teamId,
+        encrypted_api_key: connection.encryptedApiKey,
+        service_url: connection.serviceUrl,
+        connected_by: connection.connectedBy,
+        connected_at: connection.connectedAt,
+      })
+      .onConflict((conflict) =>
+        conflict.column('team_id').doUpdateSet((eb) => ({
+          encrypted_api_key: eb.ref('excluded.encrypted_api_key'),
+          service_url: eb.ref('excluded.service_url'),
+          connected_by: eb.ref('excluded.connected_by'),
+          connected_at: eb.ref('excluded.connected_at'),
+        })),
+      )
+      .execute();
+  }
+
+  async removeConnection(teamId: string): Promise<boolean> {
+    await this.ready();
+    const result = await this.db.deleteFrom('workspaces').where('team_id', '=', teamId).executeTakeFirst();
+    return count(result) > 0;
+  }
+
+  async rememberRequest(id: string, expiresAt: Date, now = new Date()): Promise<boolean> {
+    await this.ready();
+    // One statement, so atomic across copies: new, or replacing an expired entry.
+    const fresh = changed(
+      await this.queries.rememberRequest.run(this.db, {
+        id,
+        expiresAt: expiresAt.getTime(),
+        now: now.getTime(),
+      }),
+    );
+    // Every request is remembered: pruning on each would cost a write per request.
+    if (now.getTime() - this.lastPruneMs >= SEEN_REQUESTS_PRUNE_MS) {
+      this.lastPruneMs = now.getTime();
+      await this.db.deleteFrom('seen_requests').where('expires_at', '<=', now.getTime()).execute();
+    }
+    return fresh;
+  }
+
+  async saveState(token: string, json: string, expiresAt: Date): Promise<void> {
+    await this.ready();
+    await this.transaction(async (trx) => {
+      // Expired states are pruned as new ones are kept, so the table stays the size of 30 days' use.
+      await trx.deleteFrom('kept_states').where('expires_at', '<=', Date.now()).execute();
+      await trx
+        .insertInto('kept_states')
+        .values({ token, json, expires_at: expiresAt.getTime() })
+        .onConflict((conflict) =>
+          conflict.column('token').doUpdateSet((eb) => ({
+            json: eb.ref('excluded.json'),
+            expires_at: eb.ref('excluded.expires_at'),
+          })),
+        )
+        .execute();
+    });
+  }
+
+  async loadState(token: string, now: Date): Promise<string | null> {
+    await this.ready();
+    const row = await this.db
+      .selectFrom('kept_states')
+      .select('json')
+      .where('token', '=', token)
+      .where('expires_at', '>', now.getTime())
+      .executeTakeFirst();
+    return row?.json ?? null;
+  }
+
+  async recordCommentAuthor(author: CommentAuthor): Promise<void> {
+    await this.ready();
+    await this.db
+      .insertInto('comment_authors')
+      .values({
+        team_id: author.teamId,
+        comment_id: author.commentId,
+        user_id: author.userId,
+        created_at: author.createdAt.toISOString(),
+      })
+      .onConflict((conflict) => conflict.doNothing())
+      .execute();
+  }
+
+  async commentAuthors(teamId: string, commentIds: readonly string[]): Promise<Map<string, string>> {
+    await this.ready();
+    const authors = new Map<string, string>();
+    for (let start = 0; start < commentIds.length; start += CHUNK) {
+      const rows = await this.db
+        .selectFrom('comment_authors')
+        .select(['comment_id', 'user_id'])
+        .where('team_id', '=', teamId)
+        .where('comment_id', 'in', commentIds.slice(start, start + CHUNK))
+        .execute();
+      for (const row of rows) authors.set(row.comment_id, row.user_id);
+    }
+    return authors;
+  }
+
+  async rememberPipelineMessage(message: PipelineMessage): Promise<void> {
+    await this.ready();
+    await this.db
+      .insertInto('pipeline_messages')
+      .values({
+        team_id: message.teamId,
+        channel_id: message.channelId,
+        ts: message.ts,
+        pipeline_id: message.pipelineId,
+        thread_ts: message.threadTs ?? null,
+        remembered_at: Date.now(),
+      })
+      .onConflict((conflict) =>
+        conflict.columns(['team_id', 'channel_id', 'ts']).doUpdateSet((eb) => ({
+          pipeline_id: eb.ref('excluded.pipeline_id'),
+          thread_ts: eb.ref('excluded.thread_ts'),
+        })),
+      )
+      .execute();
+  }
+
+  async pipelineMessages(teamId: string, pipelineId: string): Promise<PipelineMessage[]> {
+    await this.ready();
+    const rows = await this.db
+      .selectFrom('pipeline_messages')
+      .selectAll()
+      .where('team_id', '=', teamId)
+      .where('pipeline_id', '=', pipelineId)
+      .orderBy('remembered_at')
+      .orderBy('channel_id')
+      .orderBy('ts')
+      .execute();
+    return rows.map((row) => ({
+      pipelineId: row.pipeline_id,
+      teamId: row.team_id,
+      channelId: row.channel_id,
+      ts: row.ts,
+      ...(row.thread_ts ? { threadTs: row.thread_ts } : {}),
+    }));
+  }
+
+  async forgetPipelineMessage(teamId: string, channelId: string, ts: string): Promise<boolean> {
+    await this.ready();
+    const result = await this.db
+      .deleteFrom('pipeline_messages')
+      .where('team_id', '=', teamId)
+      .where('channel_id', '=', channelId)
+      .where('ts', '=', ts)
+      .executeTakeFirst();
+    return count(result) > 0;
+  }
+
+  async markChannelWelcomed(teamId: string, channelId: string, at: Date): Promise<boolean> {
+    await this.ready();
+    const result = await this.db
+      .insertInto('welcomed_channels')
+      .values({ team_id: teamId, channel_id: channelId, welcomed_at: at.toISOString() })
+      .onConflict((conflict) => conflict.doNothing())
+      .executeTakeFirst();
+    return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
+  }
+
+  // Channel subscriptions (see the interface for what each step guarantees).
+
+  async createSubscription(subscription: Subscription): Promise<boolean> {
+    await this.ready();
+    const result = await this.db
+      .insertInto('subscriptions')
+      .values({
+        id: subscription.id,
+        team_id: subscription.teamId,
+        channel_id: subscription.channelId,
+        kind: subscription.kind,
+        target: subscription.target,
+        cadence: subscription.cadence,
+        local_time: subscription.localTime,
+        time_zone: subscription.timeZone,
+        created_by: subscription.createdBy,
+        created_at: subscription.createdAt.getTime(),
+        paused_reason: subscription.pausedReason,
+        next_run_at: subscription.nextRunAt.getTime(),
+        cursor: subscription.cursor,
+        skipped_count: subscription.skippedCount,
+      })
+      .onConflict((conflict) => conflict.column('id').doNothing())
+      .executeTakeFirst();
+    return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
+  }
+
+  async getSubscription(teamId: string, id: string): Promise<Subscription | null> {
+    await this.ready();
+    const row = await this.db
+      .selectFrom('subscriptions')
+      .selectAll()
+      .where('team_id', '=', teamId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row ? toSubscription(row) : null;
+  }
+
+  async channelSubscriptions(teamId: string, channelId: string): Promise<Subscription[]> {
+    await this.ready();
+    const rows = await this.db
+      .selectFrom('subscriptions')
+      .selectAll()
+      .where('team_id', '=', teamId)
+      .where('channel_id', '=', channelId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return rows.map(toSubscription);
+  }
+
+  async removeSubscription(teamId: string, id: string): Promise<boolean> {
+    await this.ready();
+    // Its deliveries and posted items go with it (ON DELETE CASCADE).
+    const result = await this.db
+      .deleteFrom('subscriptions')
+      .where('team_id', '=', teamId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return count(result) > 0;
+  }
+
+  async pauseChannel(teamId: string, channelId: string, reason: string): Promise<Subscription[]> {
+    await this.ready();
+    return this.transaction(async (trx) => {
+      const paused = (
+        await trx
+          .updateTable('subscriptions')
+          .set({ paused_reason: reason })
+          .where('team_id', '=', teamId)
+          .where('channel_id', '=', channelId)
+          .where('paused_reason', 'is', null)
+          .returningAll()
+          .execute()
+      ).map(toSubscription);
+      const ids = paused.map((subscription) => subscription.id);
+      if (ids.length === 0) return paused;
+      // What was reserved for posts that will not happen is free again when the channel resumes.
+      await trx
+        .deleteFrom('delivered_items')
+        .where('delivery_id', 'in', (eb) =>
+          eb
+            .selectFrom('deliveries')
+            .select('id')
+            .where('subscription_id', 'in', ids)
+            .where('state', '=', 'pending'),
+        )
+        .execute();
+      await trx
+        .updateTable('deliveries')
+        .set({ state: 'failed', outcome: `paused: ${reason}` })
+        .where('subscription_id', 'in', ids)
+        .where('state', '=', 'pending')
+        .execute();
+      return paused;
+    });
+  }
+
+  async resumeSubscription(teamId: string, id: string, nextRunAt: Date): Promise<boolean> {
+    await this.ready();
+    const result = await this.db
+      .updateTable('subscriptions')
+      .set({ paused_reason: null, next_run_at: nextRunAt.getTime() })
+      .where('team_id', '=', teamId)
+      .where('id', '=', id)
+      .where('paused_reason', 'is not', null)
+      .executeTakeFirst();
+    return count(result) > 0;
+  }
+
+  async dueSubscriptions(now: Date, limit: number): Promise<Subscription[]> {
+    await this.ready();
+    const rows = await this.db
+      .selectFrom('subscriptions')
+      .selectAll()
+      .where('paused_reason', 'is', null)
+      .where('next_run_at', '<=', now.getTime())
+      .orderBy('next_run_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map(toSubscription);
+  }
+
+  async planDelivery(
+    subscriptionId: string,
+    expectedNextRunAt: Date,
+    nextRunAt: Date,
+    skipped: number,
+    delivery: { id: string; dueAt: Date },
+  ): Promise<boolean> {
+    await this.ready();
+    return this.transaction((trx) =>
+      this.planOne(trx, { subscriptionId, expectedNextRunAt, nextRunAt, skipped, delivery }),
+    );
+  }
+
+  async planDeliveries(plans: readonly PlannedDelivery[]): Promise<number> {
+    await this.ready();
+    if (plans.length === 0) return 0;
+    return this.transaction(async (trx) => {
+      let planned = 0;
+      for (const plan of plans) if (await this.planOne(trx, plan)) planned += 1;
+      return planned;
+    });
+  }
+
+  /** The compare-and-set of next_run_at and the delivery's insert (inside a transaction). */
+  private async planOne(trx: Transaction<BotTables>, plan: PlannedDelivery): Promise<boolean> {
+    const moved = await this.queries.moveNextRun.run(trx, {
+      nextRunAt: plan.nextRunAt.getTime(),
+      skipped: plan.skipped,
+      id: plan.subscriptionId,
+      expected: plan.expectedNextRunAt.getTime(),
+    });
+    if (!changed(moved)) return false;
+    await this.queries.insertPlanned.run(trx, {
+      id: plan.delivery.id,
+      dueAt: plan.delivery.dueAt.getTime(),
+      subscriptionId: plan.subscriptionId,
+    });
+    return true;
+  }
+
+  async addManualDelivery(delivery: { id: string; subscriptionId: string; dueAt: Date }): Promise<boolean> {
+    await this.ready();
+    return changed(
+      await this.queries.insertManual.run(this.db, {
+        id: delivery.id,
+        dueAt: delivery.dueAt.getTime(),
+        subscriptionId: delivery.subscriptionId,
+      }),
+    );
+  }
+
+  async claimDeliveries(
+    owner: string,
+    now: Date,
+    leaseMs: number,
+    limit: number,
+    busyChannels: readonly string[],
+    aheadMs = 0,
+  ): Promise<Delivery[]> {
+    await this.ready();
+    const claimed = await this.queries.claim.run(this.db, {
+      owner,
+      until: now.getTime() + leaseMs,
+      now: now.getTime(),
+      ready: now.getTime() + Math.max(0, aheadMs),
+      busy: JSON.stringify(busyChannels),
+      limit,
+    });
+    return claimed.rows
+      .map(toDelivery)
+      .sort((a, b) => a.notBefore.getTime() - b.notBefore.getTime() || a.dueAt.getTime() - b.dueAt.getTime());
+  }
+
+  async getDelivery(id: string): Promise<Delivery | null> {
+    await this.ready();
+    const row = await this.db.selectFrom('deliveries').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toDelivery(row) : null;
+  }
+
+  async subscriptionDeliveries(subscriptionId: string): Promise<Delivery[]> {
+    await this.ready();
+    const rows = await this.db
+      .selectFrom('deliveries')
+      .selectAll()
+      .where('subscription_id', '=', subscriptionId)
+      .orderBy('due_at')
+      .orderBy('id')
+      .execute();
+    return rows.map(toDelivery);
+  }
+
+  async freezeDelivery(
+    id: string,
+    owner: string,
+    frozen: string,
+    itemKeys: readonly string[],
+    listings?: readonly (string | null)[],
+  ): Promise<{ ok: true } | { ok: false; taken: string[]; lost: boolean }> {
+    await this.ready();
+    return this.transaction(
+      async (trx): Promise<{ ok: true } | { ok: false; taken: string[]; lost: boolean }> => {
+        const row = await trx
+          .selectFrom('deliveries')
+          .select('subscription_id')
+          .where('id', '=', id)
+          .where('lease_owner', '=', owner)
+          .where('state', '=', 'working')
+          .executeTakeFirst();
+        if (!row) return { ok: false, taken: [], lost: true };
+        const subscriptionId = row.subscription_id;
+        if (itemKeys.length > 0) {
+          if (this.database.kind === 'postgres') {
+            // Freezes of one subscription take turns, so two never both find an item free.
+            await trx
+              .selectFrom('subscriptions')
+              .select('id')
+              .where('id', '=', subscriptionId)
+              .forUpdate()
+              .execute();
+          }
+          const taken: string[] = [];
+          for (let start = 0; start < itemKeys.length; start += CHUNK) {
+            const rows = await trx
+              .selectFrom('delivered_items')
+              .select('item_key')
+              .where('subscription_id', '=', subscriptionId)
+              .where('delivery_id', '<>', id)
+              .where('item_key', 'in', itemKeys.slice(start, start + CHUNK))
+              .execute();
+            taken.push(...rows.map((item) => item.item_key));
+          }
+          if (taken.length > 0) return { ok: false, taken, lost: false };
+          // Each key once, at its first place (a key given twice is one item).
+          const seen = new Set<string>();
+          const items = itemKeys.flatMap((key, index) => {
+            if (seen.has(key)) return [];
+            seen.add(key);
+            return [
+              {
+                subscription_id: subscriptionId,
+                item_key: key,
+                delivery_id: id,
+                position: index,
+                listing: listings?.[index] ?? null,
+              },
+            ];
+          });
+          for (let start = 0; start < items.length; start += CHUNK) {
+            await trx
+              .insertInto('delivered_items')
+              .values(items.slice(start, start + CHUNK))
+              .onConflict((conflict) => conflict.doNothing())
+              .execute();
+          }
+        }
+        await trx.updateTable('deliveries').set({ frozen }).where('id', '=', id).execute();
+        return { ok: true };
+      },
+    );
+  }
+
+  async markAttempt(id: string, owner: string, part: number, now: Date, leaseMs: number): Promise<boolean> {
+    await this.ready();
+    return changed(
+      await this.queries.markAttempt.run(this.db, {
+        part,
+        now: now.getTime(),
+        until: now.getTime() + leaseMs,
+        id,
+        owner,
+      }),
+    );
+  }
+
+  async recordPart(id: string, owner: string, part: number, ts: string): Promise<boolean> {
+    await this.ready();
+    // Appended only in its place: a part recorded twice (a late answer) changes nothing.
+    return changed(await this.queries.recordPart.run(this.db, { ts, id, owner, part }));
+  }
+
+  async releaseDelivery(id: string, owner: string, notBefore: Date, keepAttempt: boolean): Promise<boolean> {
+    await this.ready();
+    const release = keepAttempt ? this.queries.releaseKeepingAttempt : this.queries.release;
+    return changed(await release.run(this.db, { notBefore: notBefore.getTime(), id, owner }));
+  }
+
+  async finishDelivery(id: string, owner: string, finish: DeliveryFinish): Promise<boolean> {
+    await this.ready();
+    const { queries } = this;
+    return this.transaction(async (trx) => {
+      // With its last part: appended only in its place (as recordPart), in the same row write.
+      const finished = finish.lastPart
+        ? await queries.finishWithPart.run(trx, {
+            ts: finish.lastPart.ts,
+            state: finish.state,
+            outcome: finish.outcome,
+            id,
+            owner,
+            part: finish.lastPart.part,
+          })
+        : await queries.finish.run(trx, { state: finish.state, outcome: finish.outcome, id, owner });
+      const row = finished.rows[0];
+      if (!row) return false;
+      if (finish.state === 'failed') await queries.freeItems.run(trx, { id });
+      if (finish.cursor) {
+        await queries.moveCursor.run(trx, {
+          cursor: finish.cursor.json,
+          at: finish.cursor.at.getTime(),
+          id: row.subscription_id,
+        });
+      }
+      if (finish.skippedSaid) {
+        await queries.skippedSaid.run(trx, { said: finish.skippedSaid, id: row.subscription_id });
+      }
+      return true;
+    });
+  }
+
+  async pruneDeliveries(before: Date): Promise<{ deliveries: number; items: number }> {
+    await this.ready();
+    // Which deliveries may go: the same condition for both tables, so no item outlives its delivery.
+    const prunable = sql`select d.id from deliveries d
+      where d.state in ('sent', 'empty', 'failed') and d.due_at < ${before.getTime()}
+        and (d.state = 'failed' or exists (
+          select 1 from deliveries n where n.subscription_id = d.subscription_id
+            and n.state in ('sent', 'empty') and n.due_at > d.due_at))`;
+    return this.transaction(async (trx) => {
+      const items = await trx
+        .deleteFrom('delivered_items')
+        .where(sql<SqlBool>`delivery_id in (${prunable})`)
+        .executeTakeFirst();
+      const deliveries = await trx
+        .deleteFrom('deliveries')
+        .where(sql<SqlBool>`id in (${prunable})`)
+        .executeTakeFirst();
+      return { deliveries: count(deliveries), items: count(items) };
+    });
+  }
+
+  async deliveredItems(subscriptionId: string, itemKeys: readonly string[]): Promise<Set<string>> {
+    await this.ready();
+    const delivered = new Set<string>();
+    for (let start = 0; start < itemKeys.length; start += CHUNK) {
+      const rows = await this.db
+        .selectFrom('delivered_items')
+        .select('item_key')
+        .where('subscription_id', '=', subscriptionId)
+        .where('item_key', 'in', itemKeys.slice(start, start + CHUNK))
+        .execute();
+      for (const row of rows) delivered.add(row.item_key);
+    }
+    return delivered;
+  }
+
+  async deliveryListing(
+    deliveryId: string,
+    offset: number,
+    limit: number,
+  ): Promise<{ total: number; items: string[] } | null> {
+    await this.ready();
+    const known = await this.db
+      .selectFrom('deliveries as d')
+      .select((eb) =>
+        eb
+          .selectFrom('delivered_items')
+          .select((inner) => inner.fn.countAll<number>().as('n'))
+          .whereRef('delivery_id', '=', 'd.id')
+          .where('listing', 'is not', null)
+          .as('n'),
+      )
+      .where('d.id', '=', deliveryId)
+      .executeTakeFirst();
+    if (!known) return null;
+    const rows = await this.db
+      .selectFrom('delivered_items')
+      .select('listing')
+      .where('delivery_id', '=', deliveryId)
+      .where('listing', 'is not', null)
+      .orderBy('position')
+      .limit(Math.max(0, limit))
+      .offset(Math.max(0, offset))
+      .execute();
+    return { total: Number(known.n ?? 0), items: rows.map((row) => row.listing as string) };
+  }
+
+  // Installations, personal keys and settings (see the interface).
+
+  async saveInstallation(installation: StoredInstallation): Promise<void> {
+    await this.ready();
+    await this.db
+      .insertInto('installations')
+      .values({
+        install_key: installationKey(installation),
+        team_id: installation.teamId,
+        enterprise_id: installation.enterpriseId,
+        is_enterprise_install: installation.isEnterpriseInstall ? 1 : 0,
+        encrypted_installation: installation.encryptedInstallation,
+        installed_at: installation.installedAt.getTime(),
+      })
+      .onConflict((conflict) =>
+        conflict.column('install_key').doUpdateSet((eb) => ({
+          team_id: eb.ref('excluded.team_id'),
+          enterprise_id: eb.ref('excluded.enterprise_id'),
+          is_enterprise_install: eb.ref('excluded.is_enterprise_install'),
+          encrypted_installation: eb.ref('excluded.encrypted_installation'),
+          installed_at: eb.ref('excluded.installed_at'),
+        })),
+      )
+      .execute();
+  }
+
+  async findInstallation(query: InstallationQuery): Promise<StoredInstallation | null> {
+    await this.ready();
+    for (const key of installationLookup(query)) {
+      const row = (await this.queries.installation.run(this.db, { key })).rows[0];
+      if (row) return toInstallation(row);
+    }
+    return null;
+  }
+
+  async deleteInstallation(query: InstallationQuery): Promise<boolean> {
+    await this.ready();
+    const key = installationLookup(query)[0];
+    if (key === undefined) return false;
+    const result = await this.db
+      .deleteFrom('installations')
+      .where('install_key', '=', key)
+      .executeTakeFirst();
+    return count(result) > 0;
+  }
+
+  async listInstallations(): Promise<StoredInstallation[]> {
+    await this.ready();
+    const rows = await this.db.selectFrom('installations').selectAll().orderBy('install_key').execute();
+    return rows.map(toInstallation);
+  }
+
+  async savePersonalKey(key: PersonalKey): Promise<void> {
+    await this.ready();
+    await this.db
+      .insertInto('personal_keys')
+      .values({
+        team_id: key.teamId,
+        user_id: key.userId,
+        encrypted_api_key: key.encryptedApiKey,
+        service_url: key.serviceUrl,
+        connected_at: key.connectedAt.getTime(),
+      })
+      .onConflict((conflict) =>
+        conflict.columns(['team_id', 'user_id']).doUpdateSet((eb) => ({
+          encrypted_api_key: eb.ref('excluded.encrypted_api_key'),
+          service_url: eb.ref('excluded.service_url'),
+          connected_at: eb.ref('excluded.connected_at'),
+        })),
+      )
+      .execute();
+  }
+
+  async getPersonalKey(teamId: string, userId: string): Promise<PersonalKey | null> {
+    await this.ready();
+    const row = (await this.queries.personalKey.run(this.db, { teamId, userId })).rows[0];
+    return row ? toPersonalKey(row) : null;
+  }
+
+  async removePersonalKey(teamId: string, userId: string): Promise<boolean> {
+    await this.ready();
+    const result = await this.db
+      .deleteFrom('personal_keys')
+      .where('team_id', '=', teamId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return count(result) > 0;
+  }
+
+  async getWorkspaceSettings(teamId: string): Promise<WorkspaceSettings> {
+    await this.ready();
+    const row = (await this.queries.settings.run(this.db, { teamId })).rows[0];
+    return { teamId, personalKeysForWrites: row?.personal_keys_for_writes === 1 };
+  }
+
+  async saveWorkspaceSettings(settings: WorkspaceSettings): Promise<void> {
+    await this.ready();
+    await this.db
+      .insertInto('workspace_settings')
+      .values({ team_id: settings.teamId, personal_keys_for_writes: settings.personalKeysForWrites ? 1 : 0 })
+      .onConflict((conflict) =>
+        conflict
+          .column('team_id')
+          .doUpdateSet((eb) => ({ personal_keys_for_writes: eb.ref('excluded.personal_keys_for_writes') })),
+      )
+      .execute();
+  }
+
+  async removeWorkspace(teamId: string): Promise<RemovedWorkspace> {
+    await this.ready();
+    return this.transaction(async (trx) => {
+      const installations = await trx
+        .deleteFrom('installations')
+        .where(
+          'install_key',
+          '=',
+          installationKey({ teamId, enterpriseId: null, isEnterpriseInstall: false }),
+        )
+        .executeTakeFirst();
+      const connections = await trx.deleteFrom('workspaces').where('team_id', '=', teamId).executeTakeFirst();
+      const personalKeys = await trx
+        .deleteFrom('personal_keys')
+        .where('team_id', '=', teamId)
+        .executeTakeFirst();
+      await trx.deleteFrom('workspace_settings').where('team_id', '=', teamId).execute();
+      // Deliveries and delivered items go with their subscriptions (ON DELETE CASCADE).
+      const subscriptions = await trx
+        .deleteFrom('subscriptions')
+        .where('team_id', '=', teamId)
+        .executeTakeFirst();
+      return {
+        installations: count(installations),
+        connections: count(connections),
+        personalKeys: count(personalKeys),
+        subscriptions: count(subscriptions),
+      };
+    });
+  }
+
+  async listSecrets(): Promise<StoredSecret[]> {
+    await this.ready();
+    const connections = await this.db
+      .selectFrom('workspaces')
+      .select(['team_id', 'encrypted_api_key'])
+      .execute();
+    const installations = await this.db
+      .selectFrom('installations')
+      .select(['install_key', 'encrypted_installation'])
+      .execute();
+    const personalKeys = await this.db
+      .selectFrom('personal_keys')
+      .select(['team_id', 'user_id', 'encrypted_api_key'])
+      .execute();
+    return [
+      ...connections.map(
+        (row): StoredSecret => ({ kind: 'connection', ref: row.team_id, encrypted: row.encrypted_api_key }),
+      ),
+      ...installations.map(
+        (row): StoredSecret => ({
+          kind: 'installation',
+          ref: row.install_key,
+          encrypted: row.encrypted_installation,
+        }),
+      ),
+      ...personalKeys.map(
+        (row): StoredSecret => ({
+          kind: 'personal-key',
+          ref: JSON.stringify([row.team_id, row.user_id]),
+          encrypted: row.encrypted_api_key,
+        }),
+      ),
+    ];
+  }
+
+  async replaceSecret(secret: StoredSecret, next: string): Promise<boolean> {
+    await this.ready();
+    switch (secret.kind) {
+      case 'connection':
+        return (
+          count(
+            await this.db
+              .updateTable('workspaces')
+              .set({ encrypted_api_key: next })
+              .where('team_id', '=', secret.ref)
+              .where('encrypted_api_key', '=', secret.encrypted)
+              .executeTakeFirst(),
+          ) > 0
+        );
+      case 'installation':
+        return (
+          count(
+            await this.db
+              .updateTable('installations')
+              .set({ encrypted_installation: next })
+              .where('install_key', '=', secret.ref)
+              .where('encrypted_installation', '=', secret.encrypted)
+              .executeTakeFirst(),
+          ) > 0
+        );
+      case 'personal-key': {
+        const [teamId, userId] = personalKeyRef(secret.ref);
+        return (
+          count(
+            await this.db
+              .updateTable('personal_keys')
+              .set({ encrypted_api_key: next })
+              .where('team_id', '=', teamId)
+              .where('user_id', '=', userId)
+              .where('encrypted_api_key', '=', secret.encrypted)
+              .executeTakeFirst(),
+          ) > 0
+        );
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.database.close();
+  }
+}
+
+/** The queries compiled once per store: those on every request and on the scheduler's path. */
+function prepareQueries({
+  db,
+  jsonStrings,
+  appendPostedTs,
+  postedTsLength,
+  lockSkippingLocked,
+}: BotDatabase) {
+  const open = (alias: string) => sql.raw(alias);
+  /** A delivery that may be claimed now: pending and ready, or working with a lease that ended. */
+  const claimable = (alias: string) =>
+    sql`((${open(alias)}.state = 'pending' and ${open(alias)}.not_before <= ${slot('ready')})
+      or (${open(alias)}.state = 'working' and ${open(alias)}.lease_until <= ${slot('now')}))`;
+  const compiled = <Row>(query: { compile(executor: Kysely<BotTables>): CompiledQuery<Row> }) => ({
+    compile: () => query.compile(db),
+  });
+  return {
+    connection: new Prepared(
+      db.selectFrom('workspaces').selectAll().where('team_id', '=', slot<string>('teamId')),
+    ),
+    installation: new Prepared(
+      db.selectFrom('installations').selectAll().where('install_key', '=', slot<string>('key')),
+    ),
+    personalKey: new Prepared(
+      db
+        .selectFrom('personal_keys')
+        .selectAll()
+        .where('team_id', '=', slot<string>('teamId'))
+        .where('user_id', '=', slot<string>('userId')),
+    ),
+    settings: new Prepared(
+      db
+        .selectFrom('workspace_settings')
+        .select('personal_keys_for_writes')
+        .where('team_id', '=', slot<string>('teamId')),
+    ),
+    rememberRequest: new Prepared(
+      db
+        .insertInto('seen_requests')
+        .values({ id: slot('id'), expires_at: slot('expiresAt') })
+        .onConflict((conflict) =>
+          conflict
+            .column('id')
+            .doUpdateSet((eb) => ({ expires_at: eb.ref('excluded.expires_at') }))
+            .where('seen_requests.expires_at', '<=', slot<number>('now')),
+        ),
+    ),
+    moveNextRun: new Prepared(
+      db
+        .updateTable('subscriptions')
+        .set((eb) => ({
+          next_run_at: slot<number>('nextRunAt'),
+          skipped_count: eb('skipped_count', '+', slot<number>('skipped')),
+        }))
+        .where('id', '=', slot<string>('id'))
+        .where('next_run_at', '=', slot<number>('expected'))
+        .where('paused_reason', 'is', null),
+    ),
+    insertPlanned: new Prepared(plannedInsert(db, 0)),
+    insertManual: new Prepared(plannedInsert(db, 1)),
+    // One statement: two copies never claim one row (SQLite writes one statement at a time; on
+    // PostgreSQL the picked rows are locked, those another copy holds skipped, and each row is
+    // checked again as it is written). A channel takes one delivery at a time, in order, and none
+    // while another copy is posting there or a split post is half sent (its parts stay together).
+    claim: new Prepared<DeliveryRow>(
+      compiled(
+        sql<DeliveryRow>`update deliveries set state = 'working', lease_owner = ${slot('owner')},
+          lease_until = ${slot('until')}, attempts = attempts + 1
+        where id in (
+          select l.id from deliveries l where l.id in (
+            select id from (
+              select d.id, d.not_before, d.due_at,
+                row_number() over (partition by d.team_id, d.channel_id order by d.due_at, d.id) as place
+              from deliveries d
+              where ${claimable('d')}
+                and d.channel_id not in ${jsonStrings(slot('busy'))}
+                and not exists (
+                  select 1 from deliveries o
+                  where o.team_id = d.team_id and o.channel_id = d.channel_id and o.id <> d.id
+                    and o.state in ('pending', 'working')
+                    and ((o.state = 'working' and o.lease_until > ${slot('now')})
+                      or o.posted_ts <> '[]' or o.attempting_part is not null))
+            ) ranked
+            where place = 1
+            order by not_before, due_at, id
+            limit ${slot('limit')}
+          ) ${lockSkippingLocked}
+        ) and ${claimable('deliveries')}
+        returning *`,
+      ),
+    ),
+    markAttempt: new Prepared(
+      db
+        .updateTable('deliveries')
+        .set({ attempting_part: slot('part'), attempt_at: slot('now'), lease_until: slot('until') })
+        .where('id', '=', slot<string>('id'))
+        .where('lease_owner', '=', slot<string>('owner'))
+        .where('state', '=', 'working'),
+    ),
+    recordPart: new Prepared(
+      db
+        .updateTable('deliveries')
+        .set({ posted_ts: appendPostedTs(slot('ts')), attempting_part: null })
+        .where('id', '=', slot<string>('id'))
+        .where('lease_owner', '=', slot<string>('owner'))
+        .where('state', '=', 'working')
+        .where(postedTsLength, '=', slot<number>('part')),
+    ),
+    release: new Prepared(releaseQuery(db, false)),
+    releaseKeepingAttempt: new Prepared(releaseQuery(db, true)),
+    finishWithPart: new Prepared(
+      db
+        .updateTable('deliveries')
+        .set({
+          posted_ts: appendPostedTs(slot('ts')),
+          state: slot('state'),
+          outcome: slot('outcome'),
+          lease_until: null,
+          attempting_part: null,
+        })
+        .where('id', '=', slot<string>('id'))
+        .where('lease_owner', '=', slot<string>('owner'))
+        .where('state', '=', 'working')
+        .where(postedTsLength, '=', slot<number>('part'))
+        .returning('subscription_id'),
+    ),
+    finish: new Prepared(
+      db
+        .updateTable('deliveries')
+        .set({ state: slot('state'), outcome: slot('outcome'), lease_until: null, attempting_part: null })
+        .where('id', '=', slot<string>('id'))
+        .where('lease_owner', '=', slot<string>('owner'))
+        .where('state', '=', 'working')
+        .returning('subscription_id'),
+    ),
+    freeItems: new Prepared(db.deleteFrom('delivered_items').where('delivery_id', '=', slot<string>('id'))),
+    moveCursor: new Prepared(
+      db
+        .updateTable('subscriptions')
+        .set({ cursor: slot('cursor'), cursor_at: slot('at') })
+        .where('id', '=', slot<string>('id'))
+        .where((eb) => eb.or([eb('cursor_at', 'is', null), eb('cursor_at', '<', slot<number>('at'))])),
+    ),
+    skippedSaid: new Prepared(
+      db
+        .updateTable('subscriptions')
+        .set({
+          skipped_count: sql<number>`case when skipped_count > ${slot('said')} then skipped_count - ${slot('said')} else 0 end`,
+        })
+        .where('id', '=', slot<string>('id')),
+    ),
+  };
+}
+
+/** A delivery of a subscription, copied from its row (a no-op when one exists for that due time). */
+function plannedInsert(db: Kysely<BotTables>, manual: 0 | 1) {
+  return db
+    .insertInto('deliveries')
+    .columns(['id', 'subscription_id', 'team_id', 'channel_id', 'due_at', 'manual', 'state', 'not_before'])
+    .expression(
+      db
+        .selectFrom('subscriptions')
+        .select((eb) => [
+          // Cast: PostgreSQL types a bare parameter in a select list as text.
+          eb.cast<string>(eb.val(slot<string>('id')), 'text').as('delivery_id'),
+          'id',
+          'team_id',
+          'channel_id',
+          eb.cast<number>(eb.val(slot<number>('dueAt')), 'bigint').as('due_at'),
+          eb.lit(manual).as('manual'),
+          sql.lit('pending').as('state'),
+          eb.cast<number>(eb.val(slot<number>('dueAt')), 'bigint').as('not_before'),
+        ])
+        .where('id', '=', slot<string>('subscriptionId')),
+    )
+    .onConflict((conflict) => conflict.doNothing());
+}
+
+function releaseQuery(db: Kysely<BotTables>, keepAttempt: boolean) {
+  return db
+    .updateTable('deliveries')
+    .set({
+      state: 'pending',
+      lease_owner: null,
+      lease_until: null,
+      not_before: slot('notBefore'),
+      ...(keepAttempt ? {} : { attempting_part: null }),
+    })
+    .where('id', '=', slot<string>('id'))
+    .where('lease_owner', '=', slot<string>('owner'))
+    .where('state', '=', 'working');
+}
+
+/** One row per workspace install, one per enterprise for an org-wide install. */
+function installationKey(query: InstallationQuery): string {
+  if (query.isEnterpriseInstall) {
+    if (query.enterpriseId === null) throw new Error('an org-wide installation needs its enterprise id');
+    return `enterprise:${query.enterpriseId}`;
+  }
+  if (query.teamId === null) throw new Error('a workspace installation needs its team id');
+  return `team:${query.teamId}`;
+}
+
+/** The rows to look in, in order: the one the query names, then its enterprise's org-wide install. */
+function installationLookup(query: InstallationQuery): string[] {
+  const keys: string[] = [];
+  if (query.isEnterpriseInstall ? query.enterpriseId !== null : query.teamId !== null)
+    keys.push(installationKey(query));
+  if (!query.isEnterpriseInstall && query.enterpriseId !== null)
+    keys.push(installationKey({ ...query, isEnterpriseInstall: true }));
+  return keys;
+}
+
+/** A personal key's secret ref is `[teamId, userId]` as JSON. */
+function personalKeyRef(ref: string): [string, string] {
+  const parsed: unknown = JSON.parse(ref);
+  if (!Array.isArray(parsed) || parsed.length !== 2 || !parsed.every((part) => typeof part === 'string'))
+    throw new Error('not a personal key reference');
+  return parsed as [string, string];
+}
+
+function toConnection(row: WorkspaceRow): WorkspaceConnection {
+  return {
+    teamId: row.team_id,
+    encryptedApiKey: row.encrypted_api_key,
+    serviceUrl: row.service_url,
+    connectedBy: row.connected_by,
+    connectedAt: row.connected_at,
+  };
+}
+
+function toInstallation(row: InstallationRow): StoredInstallation {
+  return {
+    teamId: row.team_id,
+    enterpriseId: row.enterprise_id,
+    isEnterpriseInstall: row.is_enterprise_install === 1,
+    encryptedInstallation: row.encrypted_installation,
+    installedAt: new Date(row.installed_at),
+  };
+}
+
+function toPersonalKey(row: PersonalKeyRow): PersonalKey {
+  return {
+    teamId: row.team_id,
+    userId: row.user_id,
+    encryptedApiKey: row.encrypted_api_key,
+    serviceUrl: row.service_url,
+    connectedAt: new Date(row.connected_at),
+  };
+}
+
+function toSubscription(row: SubscriptionRow): Subscription {
+  return {
+    id: row.id,
+    teamId: row.team_id,
+    channelId: row.channel_id,
+    kind: row.kind as SubscriptionKind,
+    target: row.target,
+    cadence: row.cadence as Cadence,
+    localTime: row.local_time,
+    timeZone: row.time_zone,
+    createdBy: row.created_by,
+    createdAt: new Date(row.created_at),
+    pausedReason: row.paused_reason,
+    nextRunAt: new Date(row.next_run_at),
+    cursor: row.cursor,
+    skippedCount: row.skipped_count,
+  };
+}
+
+function toDelivery(row: DeliveryRow): Delivery {
+  return {
+    id: row.id,
+    subscriptionId: row.subscription_id,
+    teamId: row.team_id,
+    channelId: row.channel_id,
+    dueAt: new Date(row.due_at),
+    manual: row.manual === 1,
+    state: row.state as DeliveryState,
+    leaseOwner: row.lease_owner,
+    leaseUntil: row.lease_until === null ? null : new Date(row.lease_until),
+    notBefore: new Date(row.not_before),
+    attempts: row.attempts,
+    frozen: row.frozen,
+    postedTs: JSON.parse(row.posted_ts) as string[],
+    attemptingPart: row.attempting_part,
+    attemptAt: row.attempt_at === null ? null : new Date(row.attempt_at),
+    outcome: row.outcome,
+  };
+}
