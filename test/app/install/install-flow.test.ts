@@ -20,9 +20,22 @@ const STATE_SECRET = randomBytes(24).toString('hex');
 const SIGNING_SECRET = `signing-${randomBytes(8).toString('hex')}`;
 const STATE_COOKIE = 'slack-app-oauth-state';
 
+interface TestWorkspace {
+  teamId: string;
+  admin: string;
+  channel: string;
+  /** The service key its admin connects (each of a different person, so the service tells them apart). */
+  key: string;
+}
+
 /** Two workspaces of one fake Slack, each with an admin and a channel of its own. */
-const FIRST = { teamId: 'T0TENDER', admin: 'U0ADMIN', channel: 'C0BIDS', key: KEYS.bobAdminAcme };
-const SECOND = { teamId: 'T0SECOND', admin: 'U1ADMIN', channel: 'C1BIDS', key: KEYS.daveBeta };
+const FIRST: TestWorkspace = {
+  teamId: 'T0TENDER',
+  admin: 'U0ADMIN',
+  channel: 'C0BIDS',
+  key: KEYS.bobAdminAcme,
+};
+const SECOND: TestWorkspace = { teamId: 'T0SECOND', admin: 'U1ADMIN', channel: 'C1BIDS', key: KEYS.daveBeta };
 
 let sandbox: TestSandbox;
 let slack: FakeSlack;
@@ -157,7 +170,7 @@ async function command(teamId: string, userId: string, channel: string, text: st
 }
 
 /** The workspace's admin connects its key through /tender connect and its modal. */
-async function connectKey(workspace: typeof FIRST): Promise<void> {
+async function connectKey(workspace: TestWorkspace): Promise<void> {
   const team = slack.team(workspace.teamId);
   await team.slashCommand(workspace.admin, workspace.channel, '/tender', 'connect');
   const modal = await eventually(() => team.openModals(workspace.admin)[0], 'the connect modal');
