@@ -1,10 +1,23 @@
+import type { App } from '@slack/bolt';
+import type { Logger } from 'pino';
 import { stopSignal } from '../shared/stop-signal.ts';
-import { createBotApp } from './bot-app.ts';
+import { type BotApp, createBotApp } from './bot-app.ts';
 import { ConfigError, loadBotConfig } from './config.ts';
 import { createLogger } from './logger.ts';
 import { openBotStore } from './storage/bot-store.ts';
 
-/** `tenderbot bot`: reads the configuration once, starts the app, stops cleanly on a signal. */
+/**
+ * How long a graceful stop may take before the process gives up on what is left and exits 1.
+ * Under the 30 s most process managers wait between SIGTERM and SIGKILL; a listener's work is
+ * bounded well below it (10 s per service call, 3 s for Slack's answer).
+ */
+export const STOP_DEADLINE_MS = 25_000;
+
+/**
+ * `tenderbot bot`: reads the configuration once, starts the app, and on SIGTERM (or SIGINT) stops
+ * gracefully: no new connections, every request already taken finished (its answers at
+ * response_url and view updates too), the scheduled posts it claimed given back, then exit 0.
+ */
 export async function runBot(env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let config: ReturnType<typeof loadBotConfig>;
   try {
@@ -17,13 +30,89 @@ export async function runBot(env: NodeJS.ProcessEnv = process.env): Promise<numb
   const logger = createLogger(config.LOG_LEVEL);
   const store = openBotStore(config.DATABASE_URL);
   const bot = createBotApp({ config, store, logger });
+  const work = trackRequests(bot.app);
   const stopped = stopSignal();
   const port = await bot.start();
   logger.info({ port, mode: config.SLACK_APP_TOKEN ? 'socket' : 'http' }, 'tenderbot is running');
-  await stopped;
-  logger.info('stopping');
-  await bot.stop();
+  const signal = await stopped;
+  const finished = await stopGracefully(bot, work, logger, signal, STOP_DEADLINE_MS);
   await store.close();
-  logger.info('stopped');
-  return 0;
+  logger.info({ served: work.served }, finished ? 'stopped' : 'stopped before everything finished');
+  return finished ? 0 : 1;
+}
+
+/** The requests the app is working on, counted where the receiver hands them to Bolt. */
+export interface RequestWork {
+  /** Requests being handled now (acknowledged or not: a listener's work goes on after its ack). */
+  readonly inFlight: number;
+  /** Requests handled since the start. */
+  readonly served: number;
+  /** Resolves once no request is being handled. */
+  idle(): Promise<void>;
+}
+
+/**
+ * Counts the requests Bolt is handling. `App.processEvent` is what every receiver calls per
+ * request, and it resolves only once the listeners have finished, after their `ack` (a search's
+ * answer at its response_url, a slow comment's modal update): closing the HTTP server waits only
+ * for the acknowledgements, which is not enough before the clients are closed.
+ */
+export function trackRequests(app: App): RequestWork {
+  const processEvent = app.processEvent.bind(app);
+  let inFlight = 0;
+  let served = 0;
+  let waiters: (() => void)[] = [];
+  app.processEvent = async (event) => {
+    inFlight++;
+    try {
+      return await processEvent(event);
+    } finally {
+      inFlight--;
+      served++;
+      if (inFlight === 0) {
+        const ready = waiters;
+        waiters = [];
+        for (const wake of ready) wake();
+      }
+    }
+  };
+  return {
+    get inFlight() {
+      return inFlight;
+    },
+    get served() {
+      return served;
+    },
+    idle: () => (inFlight === 0 ? Promise.resolve() : new Promise((resolve) => waiters.push(resolve))),
+  };
+}
+
+/**
+ * The graceful stop, in order: the scheduler stops claiming and gives back what it claimed but has
+ * not started posting (its posts under way finish), while the HTTP server stops listening and
+ * waits for its open connections (a request already sent on one is served); then the requests'
+ * remaining work finishes; then the app's clients are closed. False when `deadlineMs` passed first.
+ */
+export async function stopGracefully(
+  bot: BotApp,
+  work: RequestWork,
+  logger: Logger,
+  signal: string,
+  deadlineMs: number,
+): Promise<boolean> {
+  logger.info({ signal, inFlight: work.inFlight }, 'stopping: no new requests; finishing those under way');
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), deadlineMs);
+  });
+  const drained = (async () => {
+    await Promise.all([bot.scheduler.stop(), bot.app.stop()]);
+    await work.idle();
+    return true as const;
+  })();
+  const finished = await Promise.race([drained, deadline]);
+  clearTimeout(timer);
+  if (!finished) logger.warn({ inFlight: work.inFlight }, 'the stop took too long; closing anyway');
+  await bot.stop();
+  return finished;
 }

@@ -1,0 +1,79 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { request } from 'undici';
+
+/**
+ * A loopback pass-through to the service that, while `holding`, keeps the requests `picks` chooses
+ * waiting until `release()`: a copy of the app can be caught in the middle of a write when it is
+ * told to stop. Every request is passed on unchanged, once.
+ */
+export interface ServiceGate {
+  url: string;
+  holding: boolean;
+  /** Requests waiting now. */
+  readonly held: number;
+  /** Requests that were held and then passed on. */
+  readonly released: number;
+  /** Stops holding and passes on every waiting request. */
+  release(): void;
+  stop(): Promise<void>;
+}
+
+export async function startServiceGate(
+  target: string,
+  picks: (method: string, url: string) => boolean,
+): Promise<ServiceGate> {
+  let waiting: (() => void)[] = [];
+  let released = 0;
+  const server: Server = createServer(async (incoming, outgoing) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of incoming) chunks.push(chunk as Buffer);
+    if (gate.holding && picks(incoming.method ?? '', incoming.url ?? '')) {
+      await new Promise<void>((resolve) => waiting.push(resolve));
+      released++;
+    }
+    const headers = { ...incoming.headers };
+    delete headers.host;
+    delete headers.connection;
+    try {
+      const answer = await request(`${target}${incoming.url}`, {
+        method: incoming.method as 'GET',
+        headers,
+        body: chunks.length ? Buffer.concat(chunks) : undefined,
+      });
+      const body = Buffer.from(await answer.body.arrayBuffer());
+      const passed: Record<string, string> = {};
+      for (const [name, value] of Object.entries(answer.headers))
+        if (typeof value === 'string' && !['transfer-encoding', 'connection', 'keep-alive'].includes(name))
+          passed[name] = value;
+      outgoing.writeHead(answer.statusCode, passed);
+      outgoing.end(body);
+    } catch {
+      outgoing.destroy();
+    }
+  });
+  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+  const gate: ServiceGate = {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    holding: false,
+    get held() {
+      return waiting.length;
+    },
+    get released() {
+      return released;
+    },
+    release: () => {
+      gate.holding = false;
+      const all = waiting;
+      waiting = [];
+      for (const pass of all) pass();
+    },
+    stop: () =>
+      new Promise((done) => {
+        gate.release();
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
+  return gate;
+}
