@@ -239,6 +239,24 @@ export interface BotStore {
     busyChannels: readonly string[],
     aheadMs?: number,
   ): Promise<Delivery[]>;
+  /**
+   * claimDeliveries for one delivery (the job queue hands out ids), in one step: claimable when it
+   * is pending and not before `now + aheadMs`, or working with a lease that ended at `now`; and it
+   * is the first open delivery of its channel (by due time, then id) and no other there is under
+   * way with a live lease or half posted. Claimed: returned working, leased to `owner` until
+   * `now + leaseMs`. Finished or gone: `{ finished: true }`. Otherwise the earliest moment worth
+   * trying again (its own time, or the lease or time of what holds its channel; a second from
+   * `now` when nothing better is known).
+   */
+  claimDelivery(
+    id: string,
+    owner: string,
+    now: Date,
+    leaseMs: number,
+    aheadMs: number,
+  ): Promise<{ delivery: Delivery } | { finished: true } | { notBefore: Date }>;
+  /** Ids of deliveries that could be claimed by `dueBy` (pending and due, or working with a lease ended), oldest first. */
+  openDeliveryIds(dueBy: Date, limit: number): Promise<string[]>;
   getDelivery(id: string): Promise<Delivery | null>;
   /** Every delivery of a subscription, by due time (for the list, the tests and the benchmark). */
   subscriptionDeliveries(subscriptionId: string): Promise<Delivery[]>;
@@ -321,6 +339,8 @@ export interface BotStore {
   listSecrets(): Promise<StoredSecret[]>;
   /** Compare-and-set: replaces the secret with `next` only if it is still `secret.encrypted`; false when it changed meanwhile or is gone. */
   replaceSecret(secret: StoredSecret, next: string): Promise<boolean>;
+  /** A trivial query: resolves when the database answers (health checks), throws otherwise. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -486,6 +486,67 @@ export class KyselyBotStore implements BotStore {
       .sort((a, b) => a.notBefore.getTime() - b.notBefore.getTime() || a.dueAt.getTime() - b.dueAt.getTime());
   }
 
+  async claimDelivery(
+    id: string,
+    owner: string,
+    now: Date,
+    leaseMs: number,
+    aheadMs: number,
+  ): Promise<{ delivery: Delivery } | { finished: true } | { notBefore: Date }> {
+    await this.ready();
+    const nowMs = now.getTime();
+    const ready = nowMs + Math.max(0, aheadMs);
+    return this.transaction(async (trx) => {
+      const claimed = (
+        await this.queries.claimOne.run(trx, { owner, until: nowMs + leaseMs, now: nowMs, ready, id })
+      ).rows[0];
+      if (claimed) return { delivery: toDelivery(claimed) };
+      const row = await trx.selectFrom('deliveries').selectAll().where('id', '=', id).executeTakeFirst();
+      if (!row || (row.state !== 'pending' && row.state !== 'working')) return { finished: true };
+      // What holds it: its own time or lease, and each open delivery of its channel before it or under way.
+      const holders = await trx
+        .selectFrom('deliveries')
+        .select(['state', 'not_before', 'lease_until'])
+        .where('team_id', '=', row.team_id)
+        .where('channel_id', '=', row.channel_id)
+        .where('id', '<>', id)
+        .where('state', 'in', ['pending', 'working'])
+        .where((eb) =>
+          eb.or([
+            eb('due_at', '<', row.due_at),
+            eb.and([eb('due_at', '=', row.due_at), eb('id', '<', id)]),
+            eb.and([eb('state', '=', 'working'), eb('lease_until', '>', nowMs)]),
+            eb('posted_ts', '<>', '[]'),
+            eb('attempting_part', 'is not', null),
+          ]),
+        )
+        .execute();
+      const times = [row, ...holders].map((each) =>
+        each.state === 'working' ? (each.lease_until ?? 0) : each.not_before,
+      );
+      const latest = Math.max(...times);
+      return { notBefore: new Date(latest > nowMs ? latest : nowMs + 1000) };
+    });
+  }
+
+  async openDeliveryIds(dueBy: Date, limit: number): Promise<string[]> {
+    await this.ready();
+    const rows = await this.db
+      .selectFrom('deliveries')
+      .select('id')
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('state', '=', 'pending'), eb('not_before', '<=', dueBy.getTime())]),
+          eb.and([eb('state', '=', 'working'), eb('lease_until', '<=', dueBy.getTime())]),
+        ]),
+      )
+      .orderBy('due_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
   async getDelivery(id: string): Promise<Delivery | null> {
     await this.ready();
     const row = await this.db.selectFrom('deliveries').selectAll().where('id', '=', id).executeTakeFirst();
@@ -914,6 +975,11 @@ export class KyselyBotStore implements BotStore {
     }
   }
 
+  async ping(): Promise<void> {
+    await this.ready();
+    await sql`select 1`.execute(this.db);
+  }
+
   async close(): Promise<void> {
     await this.database.close();
   }
@@ -1007,6 +1073,22 @@ function prepareQueries({
             limit ${slot('limit')}
           ) ${lockSkippingLocked}
         ) and ${claimable('deliveries')}
+        returning *`,
+      ),
+    ),
+    // claimDeliveries' rules for one id: the first open delivery of its channel, none there under way.
+    claimOne: new Prepared<DeliveryRow>(
+      compiled(
+        sql<DeliveryRow>`update deliveries set state = 'working', lease_owner = ${slot('owner')},
+          lease_until = ${slot('until')}, attempts = attempts + 1
+        where id = ${slot('id')} and ${claimable('deliveries')}
+          and not exists (
+            select 1 from deliveries o
+            where o.team_id = deliveries.team_id and o.channel_id = deliveries.channel_id
+              and o.id <> deliveries.id and o.state in ('pending', 'working')
+              and (o.due_at < deliveries.due_at or (o.due_at = deliveries.due_at and o.id < deliveries.id)
+                or (o.state = 'working' and o.lease_until > ${slot('now')})
+                or o.posted_ts <> '[]' or o.attempting_part is not null))
         returning *`,
       ),
     ),

@@ -738,4 +738,81 @@ export function botStoreContract(open: (name: string) => BotStore | Promise<BotS
     expect(claimedBy.size).toBeGreaterThan(0);
     for (const copy of copies) await copy.close();
   });
+
+  it('claims one delivery by id under the same rules, and says when to try again or that it is done', async () => {
+    const copies = await Promise.all([1, 2, 3].map(() => open('claim-one')));
+    const [one, two, three] = copies;
+    if (!one || !two || !three) throw new Error('no store');
+    await one.createSubscription(subscription('s-1'));
+    await one.createSubscription(subscription('s-2'));
+    await one.createSubscription(subscription('s-3', 'C2'));
+    await one.addManualDelivery({ id: 'd-1', subscriptionId: 's-1', dueAt: at });
+    await one.addManualDelivery({ id: 'd-2', subscriptionId: 's-2', dueAt: later(1) });
+    await one.addManualDelivery({ id: 'd-3', subscriptionId: 's-3', dueAt: later(5000) });
+    // d-2 waits for d-1, first in C1; d-3 is not due yet, unless claimed ahead of its time.
+    expect(await one.claimDelivery('d-2', 'A', later(1), 60_000, 0)).toEqual({ notBefore: later(1000 + 1) });
+    expect(await one.claimDelivery('d-3', 'A', at, 60_000, 0)).toEqual({ notBefore: later(5000) });
+    const ahead = await one.claimDelivery('d-3', 'A', at, 60_000, 5000);
+    expect(ahead).toMatchObject({ delivery: { id: 'd-3', state: 'working', leaseOwner: 'A', attempts: 1 } });
+    // Three copies asking for d-1 at once: one gets it.
+    const answers = await Promise.all(
+      copies.map((copy, index) => copy.claimDelivery('d-1', `copy-${index}`, at, 60_000, 0)),
+    );
+    const winners = answers.filter((answer) => 'delivery' in answer);
+    expect(winners).toHaveLength(1);
+    const winner = winners[0] && 'delivery' in winners[0] ? winners[0].delivery : null;
+    expect(winner).toMatchObject({ id: 'd-1', state: 'working', attempts: 1, leaseUntil: later(60_000) });
+    expect(answers.filter((answer) => 'notBefore' in answer)).toEqual([
+      { notBefore: later(60_000) },
+      { notBefore: later(60_000) },
+    ]);
+    // While d-1 is under way, d-2 waits for its lease.
+    expect(await two.claimDelivery('d-2', 'B', later(1000), 60_000, 0)).toEqual({ notBefore: later(60_000) });
+    const owner = winner?.leaseOwner ?? '';
+    expect(await one.finishDelivery('d-1', owner, { state: 'sent', outcome: null })).toBe(true);
+    expect(await two.claimDelivery('d-1', 'B', later(1000), 60_000, 0)).toEqual({ finished: true });
+    expect(await two.claimDelivery('d-unknown', 'B', later(1000), 60_000, 0)).toEqual({ finished: true });
+    expect(await two.claimDelivery('d-2', 'B', later(1000), 60_000, 0)).toMatchObject({
+      delivery: { id: 'd-2', leaseOwner: 'B' },
+    });
+    // B stopped answering: once its lease has ended another copy takes d-2 over.
+    expect(await three.claimDelivery('d-2', 'C', later(60_999), 60_000, 0)).toEqual({
+      notBefore: later(61_000),
+    });
+    expect(await three.claimDelivery('d-2', 'C', later(61_000), 60_000, 0)).toMatchObject({
+      delivery: { id: 'd-2', leaseOwner: 'C', attempts: 2 },
+    });
+    for (const copy of copies) await copy.close();
+  });
+
+  it('lists the deliveries open by a time, oldest first', async () => {
+    const store = await open('open-ids');
+    await store.createSubscription(subscription('s-1'));
+    await store.createSubscription(subscription('s-2', 'C2'));
+    await store.createSubscription(subscription('s-3', 'C3'));
+    await store.addManualDelivery({ id: 'd-late', subscriptionId: 's-1', dueAt: later(10_000) });
+    await store.addManualDelivery({ id: 'd-b', subscriptionId: 's-2', dueAt: later(5) });
+    await store.addManualDelivery({ id: 'd-a', subscriptionId: 's-3', dueAt: at });
+    await store.addManualDelivery({ id: 'd-done', subscriptionId: 's-1', dueAt: later(-5) });
+    expect(await store.claimDelivery('d-done', 'A', at, 1000, 0)).toMatchObject({
+      delivery: { id: 'd-done' },
+    });
+    expect(await store.finishDelivery('d-done', 'A', { state: 'empty', outcome: null })).toBe(true);
+    expect(await store.openDeliveryIds(later(5), 10)).toEqual(['d-a', 'd-b']);
+    expect(await store.openDeliveryIds(later(5), 1)).toEqual(['d-a']);
+    expect(await store.openDeliveryIds(later(10_000), 10)).toEqual(['d-a', 'd-b', 'd-late']);
+    // Working with a live lease: not open; once the lease has ended, open again.
+    expect(await store.claimDelivery('d-a', 'A', later(5), 60_000, 0)).toMatchObject({
+      delivery: { id: 'd-a' },
+    });
+    expect(await store.openDeliveryIds(later(5), 10)).toEqual(['d-b']);
+    expect(await store.openDeliveryIds(later(60_005), 10)).toEqual(['d-a', 'd-b', 'd-late']);
+    await store.close();
+  });
+
+  it('answers a ping', async () => {
+    const store = await open('ping');
+    await expect(store.ping()).resolves.toBeUndefined();
+    await store.close();
+  });
 }
