@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, describe } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BOT_SCHEMA } from '../../../src/app/storage/bot-schema.ts';
 import { type BotStore, openBotStore } from '../../../src/app/storage/bot-store.ts';
 import { botStoreContract } from './bot-store-contract.ts';
 
@@ -43,4 +44,50 @@ afterAll(async () => {
 
 describe('the PostgreSQL bot store', () => {
   botStoreContract(async (name): Promise<BotStore> => openBotStore(`${SERVER}/${await databaseFor(name)}`));
+
+  it('applies each schema step once when several copies open a new database at the same moment', async () => {
+    const url = `${SERVER}/${await databaseFor('migration-race')}`;
+    const copies = Array.from({ length: 4 }, () => openBotStore(url));
+    await Promise.all(copies.map((copy) => copy.ping()));
+    await Promise.all(
+      copies.map((copy, index) =>
+        copy.saveConnection({
+          teamId: `T${index}`,
+          encryptedApiKey: 'v1:x',
+          serviceUrl: null,
+          connectedBy: 'U',
+          connectedAt: 'now',
+        }),
+      ),
+    );
+    expect(await copies[0]?.listConnections()).toHaveLength(4);
+    for (const copy of copies) await copy.close();
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const { rows } = await client.query('SELECT version FROM bot_schema_version');
+      expect(rows).toEqual([{ version: BOT_SCHEMA.length }]);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('refuses a database newer than it knows, with a sentence', async () => {
+    const url = `${SERVER}/${await databaseFor('newer')}`;
+    await openBotStore(url).close();
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query(`UPDATE bot_schema_version SET version = ${BOT_SCHEMA.length + 1}`);
+    await client.end();
+    const store = openBotStore(url);
+    await expect(store.ping()).rejects.toThrow(/newer than this program knows/);
+    await store.close();
+  });
+
+  it('fails, rather than waits, when the database does not answer', async () => {
+    // A port nothing listens on: a health check must say so.
+    const store = openBotStore('postgres://postgres@127.0.0.1:1/tenderbot');
+    await expect(store.ping()).rejects.toThrow();
+    await store.close();
+  });
 });
