@@ -46,9 +46,10 @@ describe('the workspace key', () => {
     expect(textOf(await command(MEMBER, 'status'))).toContain('*Key*: none');
   });
 
-  it('refuses /tender connect to a member who is not an admin', async () => {
+  it('refuses the workspace’s key to a member who is not an admin, and says how to link their own', async () => {
     const refusal = await command(MEMBER, 'connect');
     expect(textOf(refusal)).toContain('Only a workspace owner or admin');
+    expect(textOf(refusal)).toContain('`/tender connect me`');
     expect(bot.slack.openModals(MEMBER)).toEqual([]);
   });
 
@@ -95,7 +96,7 @@ describe('the workspace key', () => {
       expect(bot.logs()).not.toContain(secret);
   });
 
-  it('shows the connection and the commands in the App Home tab; the connect button only to admins', async () => {
+  it('shows the connection and the commands in the App Home tab; the workspace’s connect button only to admins', async () => {
     await bot.slack.openHome(ADMIN);
     const home = await eventually(() => bot.slack.homeOf(ADMIN), 'the Home tab');
     expect(textOf(home.view)).toContain('Connected with this workspace’s own key');
@@ -103,9 +104,20 @@ describe('the workspace key', () => {
     expect(textOf(home.view)).toContain('home/connect');
     await bot.slack.openHome(MEMBER);
     const memberHome = await eventually(() => bot.slack.homeOf(MEMBER), 'the member’s Home tab');
-    expect(textOf(memberHome.view)).not.toContain('home/connect');
+    expect(textOf(memberHome.view)).not.toContain('Connect an API key');
+    // A member gets the same button for a key of their own, and the Home tab says what it is for.
+    expect(textOf(memberHome.view)).toContain('Link your own key');
+    expect(textOf(memberHome.view)).toContain('`/tender connect me`');
     await bot.slack.clickInView(ADMIN, home.id, 'home/connect');
-    await eventually(() => bot.slack.openModals(ADMIN)[0], 'the connect modal from Home');
+    const adminModal = await eventually(() => bot.slack.openModals(ADMIN)[0], 'the connect modal from Home');
+    expect(adminModal.view.title.text).toBe('Connect Tenderbot');
+    // The member's button opens the window for a key of their own: one field, no service address.
+    await bot.slack.clickInView(MEMBER, memberHome.id, 'home/connect');
+    const own = await eventually(() => bot.slack.openModals(MEMBER)[0], 'the personal connect modal');
+    expect(own.view.title.text).toBe('Link your own key');
+    expect(JSON.stringify(own.view.blocks)).toContain('Only your own `/tender` commands will use it');
+    expect(JSON.stringify(own.view.blocks)).not.toContain('connect/url_block');
+    await bot.slack.closeView(MEMBER, own.id);
   });
 
   it('says when a key made by someone else brings another bookmark list', async () => {
@@ -205,7 +217,7 @@ describe('requests from Slack', () => {
   it('answers GET /healthz', async () => {
     const answer = await request(`http://127.0.0.1:${bot.port}/healthz`);
     expect(answer.statusCode).toBe(200);
-    expect(await answer.body.json()).toEqual({ ok: true });
+    expect(await answer.body.json()).toMatchObject({ ok: true });
   });
 });
 

@@ -6,10 +6,13 @@ import { ProcurementClient } from '../../client/procurement-client.ts';
 import type { KeyCipher } from '../security/key-cipher.ts';
 import type { BotStore } from '../storage/bot-store.ts';
 
+/** Whose key a command uses: the person's own, the workspace's, or the app's default one. */
+export type KeySource = 'personal' | 'workspace' | 'default';
+
 export interface WorkspaceClient {
   client: ProcurementClient;
-  /** Whether the workspace connected its own key or uses the app's default one. */
-  source: 'workspace' | 'default';
+  /** Whether the person linked their own key, the workspace connected its own, or the app's default one is used. */
+  source: KeySource;
 }
 
 /** No key for this workspace: neither its own nor a default. */
@@ -21,10 +24,32 @@ export class NotConnectedError extends Error {
 
 /** The stored key cannot be decrypted: ENCRYPTION_KEY changed (or the row was altered) since it was saved. */
 export class KeyUnreadableError extends Error {
-  constructor(readonly teamId: string) {
-    super(`the stored API key of workspace ${teamId} cannot be decrypted with this ENCRYPTION_KEY`);
+  constructor(
+    readonly teamId: string,
+    /** Set when the unreadable key is a person's own (they link it again with `/tender connect me`). */
+    readonly userId: string | null = null,
+  ) {
+    super(
+      userId
+        ? `the stored personal API key of user ${userId} in workspace ${teamId} cannot be decrypted with this ENCRYPTION_KEY`
+        : `the stored API key of workspace ${teamId} cannot be decrypted with this ENCRYPTION_KEY`,
+    );
   }
 }
+
+/** The workspace asks for a person's own key to change anything, and this person has not linked one. */
+export class PersonalKeyRequiredError extends Error {
+  constructor(
+    readonly teamId: string,
+    readonly userId: string,
+  ) {
+    super(`workspace ${teamId} requires personal keys for writes and user ${userId} has not linked one`);
+  }
+}
+
+/** Said to a person whose write PersonalKeyRequiredError stopped: nothing was written. */
+export const PERSONAL_KEY_REQUIRED_SENTENCE =
+  'In this workspace, changes are made with each person’s own key, and you have not linked yours. Run `/tender connect me` to link it, then try again. Nothing was changed.';
 
 /** Cache bounds: decrypted keys are plaintext secrets, so few and briefly; clients a little longer. */
 export const CACHE_LIMITS = {
@@ -33,13 +58,18 @@ export const CACHE_LIMITS = {
 } as const;
 
 /**
- * The service client each workspace's commands use: its own key when it connected one, else the
- * app's `PROCUREMENT_API_KEY`. Clients share one connection pool and are made once per key.
+ * The service client each command uses: the person's own key when they linked one, else their
+ * workspace's key when it connected one, else the app's `PROCUREMENT_API_KEY`. The store is read
+ * on every call, so a key removed by any copy of the app is never used again by another. Clients
+ * share one connection pool and are made once per key.
  */
 export class WorkspaceClients {
   private readonly clients: LRUCache<string, ProcurementClient>;
-  /** Decrypted keys by workspace, with the stored form they came from (a new key is a miss). */
-  private readonly decrypted: LRUCache<string, { encrypted: string; apiKey: string }>;
+  /**
+   * Decrypted keys by (a digest of) their stored ciphertext: a new key is a new ciphertext, so a
+   * miss, and a removed key is never asked for, since the store no longer gives its ciphertext.
+   */
+  private readonly decrypted: LRUCache<string, string>;
 
   constructor(
     private readonly store: BotStore,
@@ -65,10 +95,11 @@ export class WorkspaceClients {
     });
   }
 
+  /** The workspace's own key, else the default one: what the workspace as a whole uses (channel posts). */
   async forTeam(teamId: string): Promise<WorkspaceClient> {
     const connection = await this.store.getConnection(teamId);
     if (connection) {
-      const apiKey = this.apiKeyOf(teamId, connection.encryptedApiKey);
+      const apiKey = this.apiKeyOf(connection.encryptedApiKey, () => new KeyUnreadableError(teamId));
       return {
         client: this.clientFor(connection.serviceUrl ?? this.defaults.serviceUrl, apiKey),
         source: 'workspace',
@@ -79,7 +110,35 @@ export class WorkspaceClients {
     throw new NotConnectedError();
   }
 
-  /** Drops the workspace's decrypted key and its client (on disconnect, and before a new key). */
+  /** What one person's commands use: their own key where linked, else what the workspace uses. */
+  async forPerson(teamId: string, userId: string): Promise<WorkspaceClient> {
+    const personal = await this.store.getPersonalKey(teamId, userId);
+    if (!personal) return this.forTeam(teamId);
+    const apiKey = this.apiKeyOf(personal.encryptedApiKey, () => new KeyUnreadableError(teamId, userId));
+    return {
+      client: this.clientFor(personal.serviceUrl ?? (await this.workspaceServiceUrl(teamId)), apiKey),
+      source: 'personal',
+    };
+  }
+
+  /**
+   * What a person's change (a bookmark, comment or bid) is made with: as forPerson, but when the
+   * workspace asks for personal keys to change anything, a person without one gets
+   * PersonalKeyRequiredError and nothing is written.
+   */
+  async forWrite(teamId: string, userId: string): Promise<WorkspaceClient> {
+    const chosen = await this.forPerson(teamId, userId);
+    if (chosen.source === 'personal') return chosen;
+    if ((await this.store.getWorkspaceSettings(teamId)).personalKeysForWrites)
+      throw new PersonalKeyRequiredError(teamId, userId);
+    return chosen;
+  }
+
+  /** The service a person's key is used with when it names none: the workspace's (or the default). */
+  async workspaceServiceUrl(teamId: string): Promise<string> {
+    return (await this.store.getConnection(teamId))?.serviceUrl ?? this.defaults.serviceUrl;
+  }
+
   /** Closes the shared connections: in-flight calls get `graceMs`, so a hung service cannot hold a stop up. */
   async close(graceMs = 2000): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
@@ -93,12 +152,20 @@ export class WorkspaceClients {
     if (!closed) await this.dispatcher.destroy();
   }
 
+  /**
+   * Drops the workspace's decrypted key and its client from this copy's memory (on disconnect, and
+   * before a new key). Other copies never use a removed key either: they read the store each time.
+   */
   async forget(teamId: string): Promise<void> {
-    const cached = this.decrypted.get(teamId);
-    this.decrypted.delete(teamId);
     const connection = await this.store.getConnection(teamId);
-    if (!cached || !connection) return;
-    this.clients.delete(clientKey(connection.serviceUrl ?? this.defaults.serviceUrl, cached.apiKey));
+    if (connection) this.drop(connection.encryptedApiKey, connection.serviceUrl ?? this.defaults.serviceUrl);
+  }
+
+  /** forget for a person's own key. */
+  async forgetPerson(teamId: string, userId: string): Promise<void> {
+    const personal = await this.store.getPersonalKey(teamId, userId);
+    if (personal)
+      this.drop(personal.encryptedApiKey, personal.serviceUrl ?? (await this.workspaceServiceUrl(teamId)));
   }
 
   /** How many entries each cache holds now (tests of the bounds). */
@@ -142,21 +209,29 @@ export class WorkspaceClients {
     });
   }
 
-  private apiKeyOf(teamId: string, encrypted: string): string {
-    const cached = this.decrypted.get(teamId);
-    if (cached?.encrypted === encrypted) return cached.apiKey;
+  private apiKeyOf(encrypted: string, unreadable: () => KeyUnreadableError): string {
+    const cacheKey = digest(encrypted);
+    const cached = this.decrypted.get(cacheKey);
+    if (cached !== undefined) return cached;
     let apiKey: string;
     try {
       apiKey = this.cipher.decrypt(encrypted);
     } catch {
-      throw new KeyUnreadableError(teamId);
+      throw unreadable();
     }
-    this.decrypted.set(teamId, { encrypted, apiKey });
+    this.decrypted.set(cacheKey, apiKey);
     return apiKey;
   }
 
+  private drop(encrypted: string, serviceUrl: string): void {
+    const cacheKey = digest(encrypted);
+    const apiKey = this.decrypted.get(cacheKey);
+    this.decrypted.delete(cacheKey);
+    if (apiKey !== undefined) this.clients.delete(digest(`${serviceUrl}\u0000${apiKey}`));
+  }
+
   private clientFor(serviceUrl: string, apiKey: string): ProcurementClient {
-    const cacheKey = clientKey(serviceUrl, apiKey);
+    const cacheKey = digest(`${serviceUrl}\u0000${apiKey}`);
     let client = this.clients.get(cacheKey);
     if (!client) {
       client = new ProcurementClient({
@@ -171,7 +246,7 @@ export class WorkspaceClients {
   }
 }
 
-/** A digest, so that the cache's keys are not plaintext API keys. */
-function clientKey(serviceUrl: string, apiKey: string): string {
-  return createHash('sha256').update(`${serviceUrl}\u0000${apiKey}`).digest('base64url');
+/** A digest, so that the caches' keys are neither plaintext API keys nor long ciphertexts. */
+function digest(text: string): string {
+  return createHash('sha256').update(text).digest('base64url');
 }

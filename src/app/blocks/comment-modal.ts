@@ -4,6 +4,7 @@ import { CommentIds } from '../ids.ts';
 import type { CommentEntityType } from '../listeners/button-values.ts';
 import { encodeIfFits } from '../state/codec.ts';
 import { ENTITY_NOUNS, formatCommentTime, modalThreadBlocks, threadOrder } from './comment-thread.ts';
+import { commentAuthorLine, type KeySource } from './key-identity.ts';
 import { clip, safeText } from './mrkdwn.ts';
 import { type Block, contextLine, section } from './tender-card.ts';
 
@@ -82,6 +83,8 @@ export function commentModal(args: {
   deletable: ReadonlySet<string>;
   /** A guest sees the thread and a sentence, and no form. */
   canWrite: boolean;
+  /** Whose key a comment is posted with: said above the box, since the service names its maker as author. */
+  postedAs?: KeySource;
   text?: string;
   parentId?: string | null;
   /** What went wrong (shown with a warning sign), or `notice`: what was just done. */
@@ -107,6 +110,7 @@ export function commentModal(args: {
   if (args.problem || args.notice)
     blocks.push(problemBlock(args.problem ? `:warning: ${args.problem}` : (args.notice as string)));
   if (args.entityType === 'tender') blocks.push(contextLine(COMMENT_LABELS.tenderNotice));
+  if (args.postedAs) blocks.push(contextLine(commentAuthorLine(args.postedAs)));
   blocks.push({
     type: 'input',
     block_id: CommentIds.textBlock,

@@ -13,7 +13,10 @@ export function connectModal(
   privateMetadata: string,
   defaultServiceUrl: string,
   problem?: string,
+  /** `/tender connect me`: a key for the person alone (no service address: theirs is the workspace's). */
+  forMe = false,
 ): ModalView {
+  if (forMe) return personalConnectModal(privateMetadata, problem);
   const modal: ModalView = {
     type: 'modal',
     callback_id: ConnectIds.callback,
@@ -54,28 +57,63 @@ export function connectModal(
   return modal;
 }
 
+/** Titles of the two connect windows (Slack allows 24 characters). */
+export const CONNECT_TITLES = { workspace: 'Connect Tenderbot', personal: 'Link your own key' } as const;
+
+/** The modal of `/tender connect me`: one field, the person's own key. */
+function personalConnectModal(privateMetadata: string, problem?: string): ModalView {
+  const modal: ModalView = {
+    type: 'modal',
+    callback_id: ConnectIds.callback,
+    private_metadata: clip(privateMetadata, 3000),
+    title: { type: 'plain_text', text: CONNECT_TITLES.personal },
+    submit: { type: 'plain_text', text: 'Link key' },
+    close: { type: 'plain_text', text: 'Cancel' },
+    blocks: [
+      section(
+        'Paste an API key of the Procurement Intelligence Service that was made for you (in your organisation’s developer settings). Only your own `/tender` commands will use it: your bookmarks become a list of your own, and comments and bids you make show you as their author in the service. The key is checked now, stored encrypted, and never shown again.',
+      ),
+      {
+        type: 'input',
+        block_id: ConnectIds.keyBlock,
+        label: { type: 'plain_text', text: 'Your API key' },
+        element: {
+          type: 'plain_text_input',
+          action_id: ConnectIds.keyInput,
+          placeholder: { type: 'plain_text', text: 'pis_…' },
+          max_length: 500,
+        },
+      },
+    ] as Block[],
+  };
+  if (problem) modal.blocks.splice(1, 0, section(`:warning: ${problem}`));
+  return modal;
+}
+
 /** What the connect modal shows while a slow check of the key goes on (it must answer within 3 s). */
-export function connectCheckingView(): ModalView {
+export function connectCheckingView(forMe = false): ModalView {
   return {
     type: 'modal',
     callback_id: ConnectIds.callback,
-    title: { type: 'plain_text', text: 'Connect Tenderbot' },
+    title: { type: 'plain_text', text: forMe ? CONNECT_TITLES.personal : CONNECT_TITLES.workspace },
     close: { type: 'plain_text', text: 'Close' },
     blocks: [section('Checking the key with the service… This can take a few seconds.')],
   };
 }
 
 /** The connect modal once the key is saved. */
-export function connectDoneView(): ModalView {
+export function connectDoneView(forMe = false): ModalView {
   return {
     type: 'modal',
     callback_id: ConnectIds.callback,
-    title: { type: 'plain_text', text: 'Connect Tenderbot' },
+    title: { type: 'plain_text', text: forMe ? CONNECT_TITLES.personal : CONNECT_TITLES.workspace },
     close: { type: 'plain_text', text: 'Done' },
-    blocks: [
-      section(
-        'Connected. Every `/tender` command in this workspace now uses the new key. `/tender status` shows what it can do.',
-      ),
-    ],
+    blocks: [section(forMe ? PERSONAL_LINKED_SENTENCE : CONNECTED_SENTENCE)],
   };
 }
+
+export const CONNECTED_SENTENCE =
+  'Connected. Every `/tender` command in this workspace now uses the new key. `/tender status` shows what it can do.';
+
+export const PERSONAL_LINKED_SENTENCE =
+  'Linked. Your own `/tender` commands now use your own key: your bookmarks are your own list, and comments and bids you make show you as their author in the service. Nothing changes for anyone else. `/tender disconnect me` unlinks it.';

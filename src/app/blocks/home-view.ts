@@ -12,6 +12,10 @@ import { type ConnectionState, gettingStartedBlocks } from './welcome-message.ts
 export interface HomeContent {
   connection: string;
   canConnect: boolean;
+  /** The person may link a key of their own (they have none yet and may not change the workspace's). */
+  canLinkOwnKey?: boolean;
+  /** The lists were read with the person's own key: said in their headings. */
+  ownLists?: boolean;
   bookmarks?: { items: Bookmark[]; total: number } | { problem: string };
   pipelines?: { items: PipelineListItem[]; total: number } | { problem: string };
   /** Each saved search with what it finds, in words (never its stored fields). */
@@ -45,6 +49,10 @@ export function homeView(args: HomeContent): HomeView {
     elements: [
       searchBuilderButton(),
       ...(args.canConnect ? [button('Connect an API key', HomeIds.connect, 'connect')] : []),
+      // The same button: for someone who may not change the workspace's key it opens their own.
+      ...(!args.canConnect && args.canLinkOwnKey
+        ? [button('Link your own key', HomeIds.connect, 'connect')]
+        : []),
     ],
   });
 
@@ -73,11 +81,12 @@ export function homeView(args: HomeContent): HomeView {
   if (args.bookmarks) {
     blocks.push({ type: 'divider' });
     const list = args.bookmarks;
-    if ('problem' in list) blocks.push(section(`*Bookmarks*\n${list.problem}`));
+    const heading = args.ownLists ? '*Your own bookmarks*' : '*Bookmarks*';
+    if ('problem' in list) blocks.push(section(`${heading}\n${list.problem}`));
     else if (list.total === 0)
-      blocks.push(section('*Bookmarks*\nNo bookmarks yet. Bookmark a tender from `/tender search`.'));
+      blocks.push(section(`${heading}\nNo bookmarks yet. Bookmark a tender from \`/tender search\`.`));
     else {
-      blocks.push(section(`*Bookmarks* · ${more(list.items.length, list.total)}`));
+      blocks.push(section(`${heading} · ${more(list.items.length, list.total)}`));
       for (const bookmark of list.items.slice(0, HOME_LIST_ROWS))
         blocks.push(
           section(

@@ -29,6 +29,7 @@ export const USAGE_LINES = [
   '`/tender subscribe deadlines [days]` · bookmarked tenders and bids coming due (default 7 days) · times are in your own time zone',
   '`/tender subscriptions` · this channel’s subscriptions, with Send now and Unsubscribe · `/tender unsubscribe &lt;id&gt;`',
   '`/tender connect` · `/tender disconnect` · `/tender status` · the workspace’s API key (admins)',
+  '`/tender connect me` · `/tender disconnect me` · your own key: bookmarks of your own, and comments and bids in your name',
 ];
 
 export function helpMessage(unknownWord?: string): Message {

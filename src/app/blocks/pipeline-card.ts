@@ -5,6 +5,7 @@ import { PipelineIds } from '../ids.ts';
 import { encodeKept, type StateKeeper } from '../state/codec.ts';
 import { blockKitProblems } from './block-kit-limits.ts';
 import { formatDayOf } from './formats.ts';
+import { bidsOwnerLine, type KeySource } from './key-identity.ts';
 import { listPaging, pageRange } from './list-paging.ts';
 import type { Message } from './messages.ts';
 import { clip, safeText } from './mrkdwn.ts';
@@ -271,7 +272,10 @@ export async function pipelinesListMessage(
   keeper: StateKeeper,
   now: Date,
   page: { offset: number; typed: string; pageSize: number } = { offset: 0, typed: '', pageSize: 20 },
+  /** Whose key listed them: said under the heading (bids are seen and started as the key's maker). */
+  keySource?: KeySource,
 ): Promise<Message> {
+  const whose = keySource ? [contextLine(bidsOwnerLine(keySource))] : [];
   if (total === 0 || items.length === 0)
     return {
       text: `No bids match ${description}.`,
@@ -279,11 +283,13 @@ export async function pipelinesListMessage(
         section(
           `No bids match ${description}. Start one with “Start a bid” on a tender card, or try \`all\`.`,
         ),
+        ...whose,
       ],
     };
   const shown = items.slice(0, page.pageSize);
   const blocks: Block[] = [
     section(`*${bidsHeading(description)}* · ${pageRange(page.offset, shown.length, total)}`),
+    ...whose,
   ];
   for (const item of shown) {
     const counts = item.stageCounts;

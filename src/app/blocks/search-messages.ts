@@ -4,6 +4,7 @@ import type { Bookmark, Tender } from '../../contract/schemas.ts';
 import type { SearchState } from '../features/tenders.ts';
 import { SearchIds } from '../ids.ts';
 import { encode } from '../state/codec.ts';
+import { bookmarkButtonsLine, bookmarksOwnerLine, type KeySource } from './key-identity.ts';
 import { FIRST_PAGE, type ListPage, listPaging, pageRange } from './list-paging.ts';
 import type { Message } from './messages.ts';
 import { escapeMrkdwn } from './mrkdwn.ts';
@@ -24,6 +25,8 @@ export function searchResultsMessage(args: {
   /** The search, compact, for the buttons; `offset` is added per button. */
   state: (offset: number) => SearchState;
   now: Date;
+  /** Whose key drew the page: said under it, since the Bookmark buttons change that key's list. */
+  keySource?: KeySource;
 }): Message {
   const { tenders, total, offset } = args;
   if (total === 0) {
@@ -61,6 +64,7 @@ export function searchResultsMessage(args: {
   if (offset + tenders.length < total)
     paging.push(button('Next', SearchIds.next, encode('searchPage', args.state(offset + PAGE_SIZE))));
   if (paging.length > 0) blocks.push({ type: 'divider' }, { type: 'actions', elements: paging });
+  if (args.keySource) blocks.push(contextLine(bookmarkButtonsLine(args.keySource)));
   return { text: `${heading}: ${shown}`, blocks };
 }
 
@@ -84,22 +88,26 @@ export function sharedTenderMessage(
 export function bookmarksMessage(
   bookmarks: Bookmark[],
   total: number,
-  keySource: 'workspace' | 'default',
+  keySource: KeySource,
   now: Date,
   page: ListPage = FIRST_PAGE(BOOKMARKS_PAGE_SIZE),
 ): Message {
-  const whose =
-    keySource === 'workspace'
-      ? 'Bookmarks belong to whoever made the key this workspace connected, so everyone here shares this one list.'
-      : 'Bookmarks belong to whoever made the key Tenderbot was set up with, so everyone here shares this one list.';
+  const whose = bookmarksOwnerLine(keySource);
   if (total === 0 || bookmarks.length === 0)
     return {
-      text: 'No bookmarks yet.',
-      blocks: [section('*No bookmarks yet.* Bookmark a tender from `/tender search`.'), contextLine(whose)],
+      text: keySource === 'personal' ? 'You have no bookmarks of your own yet.' : 'No bookmarks yet.',
+      blocks: [
+        section(
+          `*${keySource === 'personal' ? 'You have no bookmarks of your own yet.' : 'No bookmarks yet.'}* Bookmark a tender from \`/tender search\`.`,
+        ),
+        contextLine(whose),
+      ],
     };
   const shown = bookmarks.slice(0, page.pageSize);
   const blocks: Block[] = [
-    section(`*Bookmarks* · ${pageRange(page.offset, shown.length, total)}`),
+    section(
+      `*${keySource === 'personal' ? 'Your own bookmarks' : 'Bookmarks'}* · ${pageRange(page.offset, shown.length, total)}`,
+    ),
     contextLine(whose),
   ];
   for (const bookmark of shown) {

@@ -6,6 +6,11 @@ import type { ProcurementClient } from '../../client/procurement-client.ts';
 import type { Comment } from '../../contract/schemas.ts';
 import { describeFailure } from '../adapters/describe-failure.ts';
 import {
+  PERSONAL_KEY_REQUIRED_SENTENCE,
+  PersonalKeyRequiredError,
+  type WorkspaceClient,
+} from '../adapters/workspace-clients.ts';
+import {
   COMMENT_INPUT_MAX,
   commentLoadingView,
   commentModal,
@@ -16,6 +21,7 @@ import {
   type ViewLike,
 } from '../blocks/comment-modal.ts';
 import { commentsThreadMessage, ENTITY_NOUNS } from '../blocks/comment-thread.ts';
+import type { KeySource } from '../blocks/key-identity.ts';
 import { sentenceMessage } from '../blocks/messages.ts';
 import { escapeMrkdwn, safeText } from '../blocks/mrkdwn.ts';
 import { section } from '../blocks/tender-card.ts';
@@ -81,20 +87,23 @@ interface LoadedThread {
   name: string;
   comments: Comment[];
   slackAuthors: Map<string, string>;
+  /** Whose key the person's comment would be posted with (said in the window). */
+  source: KeySource;
 }
 
 async function loadThread(
   context: FeatureContext,
   teamId: string,
+  userId: string,
   target: CommentTarget,
 ): Promise<LoadedThread> {
-  const { client } = await context.clients.forTeam(teamId);
+  const { client, source } = await context.clients.forPerson(teamId, userId);
   const [name, comments] = await Promise.all([entityName(client, target), threadOf(client, target)]);
   const slackAuthors = await context.store.commentAuthors(
     teamId,
     comments.map((comment) => comment.id),
   );
-  return { name, comments, slackAuthors };
+  return { name, comments, slackAuthors, source };
 }
 
 /** Who may delete a comment through Tenderbot: whoever wrote it through Tenderbot, and workspace owners and admins. */
@@ -148,7 +157,7 @@ export async function commentsCommand(
     await reply(request, sentenceMessage(sentence));
     return;
   }
-  const { client } = await context.clients.forTeam(request.teamId);
+  const { client } = await context.clients.forPerson(request.teamId, request.userId);
   // Every kind the id may be is asked at once; the first found (in the documented order) is shown.
   const found = await Promise.all(
     candidates.map(async (target) => {
@@ -271,7 +280,7 @@ async function redrawModal(
   let view: ModalView;
   try {
     const [loaded, facts] = await Promise.all([
-      loadThread(context, args.teamId, target),
+      loadThread(context, args.teamId, args.userId, target),
       context.users.facts(args.userId),
     ]);
     const deletable = await mayDelete(
@@ -289,6 +298,7 @@ async function redrawModal(
       slackAuthors: loaded.slackAuthors,
       deletable,
       canWrite: !facts.isGuest,
+      postedAs: loaded.source,
       ...(args.text !== undefined ? { text: args.text } : {}),
       ...(args.parentId !== undefined ? { parentId: args.parentId } : {}),
       ...(args.problem ? { problem: args.problem } : {}),
@@ -399,8 +409,15 @@ export async function submitComment(
     }
   }
 
+  let writer: WorkspaceClient;
+  try {
+    writer = await context.clients.forWrite(args.teamId, args.userId);
+  } catch (error) {
+    if (!(error instanceof PersonalKeyRequiredError)) throw error;
+    return ack(fieldError(CommentIds.textBlock, PERSONAL_KEY_REQUIRED_SENTENCE));
+  }
   const post = async (): Promise<Comment> => {
-    const { client } = await context.clients.forTeam(args.teamId);
+    const { client } = writer;
     const comment = await client.comments.create(
       { entityType: state.e, entityId: state.id, body, parentId },
       { idempotencyKey: submissionKey(state.k, body, parentId) },
@@ -548,13 +565,18 @@ export async function deleteFromModal(
   }
   let said: { problem: string } | { notice: string };
   try {
-    const { client } = await context.clients.forTeam(args.teamId);
+    const { client } = await context.clients.forWrite(args.teamId, args.userId);
     await client.comments.delete(commentId);
     context.logger.info({ teamId: args.teamId, userId: args.userId }, 'comment deleted');
     said = { notice: 'The comment was deleted.' };
   } catch (error) {
     context.logger.warn({ err: error, teamId: args.teamId }, 'could not delete a comment');
-    said = { problem: `The comment was not deleted. ${describeFailure(error).sentence}` };
+    said = {
+      problem:
+        error instanceof PersonalKeyRequiredError
+          ? PERSONAL_KEY_REQUIRED_SENTENCE
+          : `The comment was not deleted. ${describeFailure(error).sentence}`,
+    };
   }
   await redrawModal(context, slack, {
     ...keep,

@@ -9,8 +9,19 @@ import {
 } from '../../client/errors.ts';
 import type { ProcurementClient } from '../../client/procurement-client.ts';
 import { describeFailure } from '../adapters/describe-failure.ts';
-import { KeyUnreadableError } from '../adapters/workspace-clients.ts';
-import { connectCheckingView, connectDoneView, connectModal } from '../blocks/connect-views.ts';
+import {
+  KeyUnreadableError,
+  PERSONAL_KEY_REQUIRED_SENTENCE,
+  PersonalKeyRequiredError,
+  type WorkspaceClient,
+} from '../adapters/workspace-clients.ts';
+import {
+  CONNECTED_SENTENCE,
+  connectCheckingView,
+  connectDoneView,
+  connectModal,
+  PERSONAL_LINKED_SENTENCE,
+} from '../blocks/connect-views.ts';
 import { formatDayOf } from '../blocks/formats.ts';
 import { sentenceMessage } from '../blocks/messages.ts';
 import { escapeMrkdwn } from '../blocks/mrkdwn.ts';
@@ -32,27 +43,75 @@ export async function mayManageKey(
   return (await context.store.getConnection(teamId))?.connectedBy === userId;
 }
 
-/** Said to someone who may not change the key, naming the command to ask an admin for. */
+/** Said to someone who may not change the key, naming the command to ask an admin for, and their own key's. */
 function refusal(command: 'connect' | 'disconnect'): string {
-  return `Only a workspace owner or admin (or whoever connected the current key) can change the workspace’s API key. Ask one of them to run \`/tender ${command}\`.`;
+  return `Only a workspace owner or admin (or whoever connected the current key) can change the workspace’s API key. Ask one of them to run \`/tender ${command}\`. ${
+    command === 'connect'
+      ? 'To link a key of your own, use “Link your own key” on Tenderbot’s Home tab, or `/tender connect me`.'
+      : 'A key of your own is unlinked with `/tender disconnect me`.'
+  }`;
 }
 const REFUSAL = refusal('connect');
 
-/** `/tender connect` (or the Home tab's button): opens the modal at once, while the trigger is fresh. */
+/** What `/tender connect me` says the key is for, in the connect modal's private_metadata (before the codec's part). */
+const FOR_ME = 'me:';
+
+/**
+ * `/tender connect [me]`: `me` links the person's own key; alone, it connects the workspace's key
+ * for those who may change it, and links their own for everyone else (the only key they may add).
+ */
+export async function connectCommand(
+  context: FeatureContext,
+  request: SlackRequest,
+  rest: string,
+  triggerId: string,
+): Promise<void> {
+  const word = rest.trim().toLowerCase();
+  if (word !== '' && word !== 'me') {
+    const sentence =
+      '`/tender connect` connects the workspace’s key (owners and admins); `/tender connect me` links a key of your own.';
+    await reply(request, sentenceMessage(sentence));
+    return;
+  }
+  await openConnectModal(
+    context,
+    request.slack,
+    {
+      teamId: request.teamId,
+      userId: request.userId,
+      channelId: request.channelId,
+      triggerId,
+      forMe: word === 'me',
+    },
+    async (sentence) => reply(request, sentenceMessage(sentence)),
+  );
+}
+
+/**
+ * `/tender connect [me]` (or the Home tab's button): opens the modal at once, while the trigger is
+ * fresh. `forMe` opens the window for the person's own key. Without it, those who may change the
+ * workspace's key get its window; anyone else is told how to link their own, except from the Home
+ * tab (no channel), whose button reads "Link your own key" for them and opens that window.
+ */
 export async function openConnectModal(
   context: FeatureContext,
   slack: WebClient,
-  args: { teamId: string; userId: string; channelId: string | null; triggerId: string },
+  args: { teamId: string; userId: string; channelId: string | null; triggerId: string; forMe?: boolean },
   refuse: (sentence: string) => Promise<void>,
 ): Promise<void> {
-  if (!(await mayManageKey(context, args.teamId, args.userId))) {
-    await refuse(REFUSAL);
-    return;
+  let forMe = args.forMe === true;
+  if (!forMe && !(await mayManageKey(context, args.teamId, args.userId))) {
+    if (args.channelId !== null) {
+      await refuse(REFUSAL);
+      return;
+    }
+    forMe = true;
   }
-  const metadata = encode('connectMetadata', { channelId: args.channelId }, 'metadata');
+  const metadata =
+    (forMe ? FOR_ME : '') + encode('connectMetadata', { channelId: args.channelId }, 'metadata');
   await slack.views.open({
     trigger_id: args.triggerId,
-    view: connectModal(metadata, context.config.PROCUREMENT_API_URL),
+    view: connectModal(metadata, context.config.PROCUREMENT_API_URL, undefined, forMe),
   });
 }
 
@@ -81,7 +140,8 @@ export async function submitConnectWithinBudget(
     if ('value' in quick) return ack(quick.value ?? undefined);
     return ack({ response_action: 'errors', errors: { [ConnectIds.keyBlock]: problemOf(quick) } });
   }
-  await ack({ response_action: 'update', view: connectCheckingView() });
+  const { forMe } = safeMetadata(args.privateMetadata);
+  await ack({ response_action: 'update', view: connectCheckingView(forMe) });
   const result = await outcome;
   const problem =
     'error' in result
@@ -91,8 +151,8 @@ export async function submitConnectWithinBudget(
         : null;
   if (!args.viewId) return;
   const view = problem
-    ? connectModal(args.privateMetadata, context.config.PROCUREMENT_API_URL, escapeMrkdwn(problem))
-    : connectDoneView();
+    ? connectModal(args.privateMetadata, context.config.PROCUREMENT_API_URL, escapeMrkdwn(problem), forMe)
+    : connectDoneView(forMe);
   await slack.views
     .update({ view_id: args.viewId, view: view })
     .catch((error) =>
@@ -109,6 +169,7 @@ export async function submitConnectModal(
   slack: WebClient,
   args: { teamId: string; userId: string; key: string; serviceUrl: string; privateMetadata: string },
 ): Promise<SubmissionAnswer> {
+  if (safeMetadata(args.privateMetadata).forMe) return submitPersonalKey(context, slack, args);
   if (!(await mayManageKey(context, args.teamId, args.userId)))
     return { response_action: 'errors', errors: { [ConnectIds.keyBlock]: REFUSAL } };
   const key = args.key.trim();
@@ -150,7 +211,7 @@ export async function submitConnectModal(
         channel: channelId,
         user: args.userId,
         text:
-          'Connected. Every `/tender` command in this workspace now uses the new key. `/tender status` shows what it can do.' +
+          CONNECTED_SENTENCE +
           (changed
             ? ` The bookmark list has changed: bookmarks belong to whoever made the key, so the workspace now shares this key’s list (${tenders(bookmarksAfter.size)}) instead of the previous one (${tenders(bookmarksBefore.size)}).`
             : ''),
@@ -159,6 +220,49 @@ export async function submitConnectModal(
         context.logger.warn({ err: error, teamId: args.teamId }, 'could not confirm the connection'),
       );
   }
+  await publishHome(context, slack, args.teamId, args.userId).catch(() => undefined);
+  return null;
+}
+
+/**
+ * The personal modal's submission: the same checks as the workspace's key, with the workspace's
+ * service (a person's key cannot point elsewhere); saved encrypted for this person alone.
+ */
+async function submitPersonalKey(
+  context: FeatureContext,
+  slack: WebClient,
+  args: { teamId: string; userId: string; key: string; privateMetadata: string },
+): Promise<SubmissionAnswer> {
+  const key = args.key.trim();
+  if (!key) return { response_action: 'errors', errors: { [ConnectIds.keyBlock]: 'Paste your API key.' } };
+  const serviceUrl = await context.clients.workspaceServiceUrl(args.teamId);
+  const problem = await tryKey(context.clients.trial(serviceUrl, key));
+  if (problem)
+    return {
+      response_action: 'errors',
+      errors: {
+        [ConnectIds.keyBlock]:
+          problem.field === 'url'
+            ? 'The service did not answer just now, so the key could not be checked. Try again in a few minutes.'
+            : problem.sentence,
+      },
+    };
+  await context.clients.forgetPerson(args.teamId, args.userId);
+  await context.store.savePersonalKey({
+    teamId: args.teamId,
+    userId: args.userId,
+    encryptedApiKey: context.cipher.encrypt(key),
+    serviceUrl: null,
+    connectedAt: context.clock(),
+  });
+  context.logger.info({ teamId: args.teamId, userId: args.userId }, 'personal key linked');
+  const { channelId } = safeMetadata(args.privateMetadata);
+  if (channelId)
+    await slack.chat
+      .postEphemeral({ channel: channelId, user: args.userId, text: PERSONAL_LINKED_SENTENCE })
+      .catch((error) =>
+        context.logger.warn({ err: error, teamId: args.teamId }, 'could not confirm the personal key'),
+      );
   await publishHome(context, slack, args.teamId, args.userId).catch(() => undefined);
   return null;
 }
@@ -218,9 +322,28 @@ function sameIds(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
   return a.size === b.size && [...a].every((id) => b.has(id));
 }
 
-/** `/tender disconnect`: asks first, since every command in the workspace changes with it. */
-export async function disconnectCommand(context: FeatureContext, request: SlackRequest): Promise<void> {
-  if (!(await mayManageKey(context, request.teamId, request.userId))) {
+/**
+ * `/tender disconnect [me]`. `me` (and the word alone, from someone who may not change the
+ * workspace's key but linked their own) unlinks the person's own key at once: it is theirs, and
+ * nothing changes for anyone else. The workspace's key is asked about first, since every command
+ * in the workspace changes with it.
+ */
+export async function disconnectCommand(
+  context: FeatureContext,
+  request: SlackRequest,
+  rest = '',
+): Promise<void> {
+  const word = rest.trim().toLowerCase();
+  if (word !== '' && word !== 'me') {
+    const sentence =
+      '`/tender disconnect` removes the workspace’s key (owners and admins); `/tender disconnect me` unlinks your own.';
+    await reply(request, sentenceMessage(sentence));
+    return;
+  }
+  const mayManage = await mayManageKey(context, request.teamId, request.userId);
+  if (word === 'me' || (!mayManage && (await context.store.getPersonalKey(request.teamId, request.userId))))
+    return disconnectPersonalKey(context, request);
+  if (!mayManage) {
     const sentence = refusal('disconnect');
     await reply(request, sentenceMessage(sentence));
     return;
@@ -250,6 +373,27 @@ export async function disconnectCommand(context: FeatureContext, request: SlackR
   });
 }
 
+/** Unlinks the person's own key: deleted from the store (so from every copy of the app) and from memory. */
+async function disconnectPersonalKey(context: FeatureContext, request: SlackRequest): Promise<void> {
+  await context.clients.forgetPerson(request.teamId, request.userId);
+  const removed = await context.store.removePersonalKey(request.teamId, request.userId);
+  context.logger.info({ teamId: request.teamId, userId: request.userId, removed }, 'personal key unlinked');
+  const sentence = removed
+    ? `Unlinked: your own key is deleted. ${await afterUnlinking(context, request.teamId)}`
+    : 'You have no key of your own linked. `/tender connect me` links one.';
+  await reply(request, sentenceMessage(sentence));
+  await publishHome(context, request.slack, request.teamId, request.userId).catch(() => undefined);
+}
+
+/** What a person's commands use once their own key is gone. */
+async function afterUnlinking(context: FeatureContext, teamId: string): Promise<string> {
+  if (await context.store.getConnection(teamId))
+    return 'Your commands now use the workspace’s key, with its shared bookmark list.';
+  if (context.config.PROCUREMENT_API_KEY)
+    return 'Your commands now use the key Tenderbot was set up with, with its shared bookmark list.';
+  return 'This workspace has no key yet, so your commands will not work until an admin runs `/tender connect` or you link a key again with `/tender connect me`.';
+}
+
 /** "Disconnect" under the question: the key is deleted (if the clicker still may), the question replaced. */
 export async function confirmDisconnect(context: FeatureContext, request: SlackRequest): Promise<void> {
   if (!(await mayManageKey(context, request.teamId, request.userId))) {
@@ -276,6 +420,51 @@ export async function keepKey(request: SlackRequest): Promise<void> {
   await reply(request, sentenceMessage(sentence), true);
 }
 
+const SETTINGS_USAGE =
+  '`/tender settings personal-keys required` makes everyone use their own key to change anything (bookmarks, comments, bids); `/tender settings personal-keys optional` lets the workspace’s key make changes again. Only workspace owners and admins can change this.';
+
+/**
+ * `/tender settings [personal-keys required|optional]`: whether changes need each person's own key.
+ * Anyone may read the setting; only workspace owners and admins (users.info) may change it. Not
+ * whoever connected the workspace's key: that lets them change the key, not the workspace's rules.
+ */
+export async function settingsCommand(
+  context: FeatureContext,
+  request: SlackRequest,
+  rest: string,
+): Promise<void> {
+  const words = rest.trim().toLowerCase().split(/\s+/).filter(Boolean);
+  const settings = await context.store.getWorkspaceSettings(request.teamId);
+  if (words.length === 0) {
+    const now = settings.personalKeysForWrites
+      ? '*Personal keys*: required for changes. Everyone makes changes (bookmarks, comments, bids) with their own key, linked with `/tender connect me`; without one, they can still search and read.'
+      : '*Personal keys*: optional. People who linked their own key make changes with it; everyone else uses the workspace’s key.';
+    await reply(request, sentenceMessage(`${now}\n${SETTINGS_USAGE}`));
+    return;
+  }
+  const [what, choice] = words;
+  if (what !== 'personal-keys' || (choice !== 'required' && choice !== 'optional') || words.length > 2) {
+    await reply(request, sentenceMessage(SETTINGS_USAGE));
+    return;
+  }
+  if (!(await context.users.facts(request.userId)).isAdmin) {
+    const sentence =
+      'Only a workspace owner or admin can change whether changes need each person’s own key. Nothing was changed.';
+    await reply(request, sentenceMessage(sentence));
+    return;
+  }
+  const required = choice === 'required';
+  await context.store.saveWorkspaceSettings({ teamId: request.teamId, personalKeysForWrites: required });
+  context.logger.info(
+    { teamId: request.teamId, userId: request.userId, personalKeysForWrites: required },
+    'workspace settings changed',
+  );
+  const sentence = required
+    ? 'Done: from now on, changes (bookmarks, comments, bids) need each person’s own key. People without one can still search and read, and are told to run `/tender connect me` when they try to change something.'
+    : 'Done: people without a key of their own can make changes again, with the workspace’s key.';
+  await reply(request, sentenceMessage(sentence));
+}
+
 /** What `/tender status` tries to read once each, named as people know them. */
 const PROBES: { what: string; probe: (client: ProcurementClient) => Promise<unknown> }[] = [
   { what: 'Tenders', probe: (client) => client.tenders.search({ limit: 1 }) },
@@ -289,7 +478,11 @@ const PROBES: { what: string; probe: (client: ProcurementClient) => Promise<unkn
 
 /** `/tender status`: whose key is used, whether the service answers, and what the key can read. */
 export async function statusCommand(context: FeatureContext, request: SlackRequest): Promise<void> {
-  const connection = await context.store.getConnection(request.teamId);
+  const [connection, personal, settings] = await Promise.all([
+    context.store.getConnection(request.teamId),
+    context.store.getPersonalKey(request.teamId, request.userId),
+    context.store.getWorkspaceSettings(request.teamId),
+  ]);
   const lines: string[] = [];
   if (connection)
     lines.push(
@@ -297,12 +490,23 @@ export async function statusCommand(context: FeatureContext, request: SlackReque
     );
   else if (context.config.PROCUREMENT_API_KEY)
     lines.push('*Key*: the one Tenderbot was set up with (this workspace has not connected its own).');
-  else {
-    const sentence = '*Key*: none. A workspace admin can add one with `/tender connect`.';
+  else if (!personal) {
+    const sentence =
+      '*Key*: none. A workspace admin can add one with `/tender connect`, and anyone can link their own with `/tender connect me`.';
     await reply(request, sentenceMessage(sentence));
     return;
-  }
-  const { client } = await context.clients.forTeam(request.teamId);
+  } else
+    lines.push('*Key*: none for the workspace yet. A workspace admin can add one with `/tender connect`.');
+  lines.push(
+    personal
+      ? `*Your key*: your own, linked on ${formatDayOf(personal.connectedAt)}. Your commands use it: your bookmarks are your own, and comments and bids you make are in your name. \`/tender disconnect me\` unlinks it.`
+      : '*Your key*: none of your own, so your commands use the workspace’s. `/tender connect me` links yours.',
+  );
+  if (settings.personalKeysForWrites)
+    lines.push(
+      '*Changes*: this workspace asks everyone to make changes (bookmarks, comments, bids) with their own key.',
+    );
+  const { client } = await context.clients.forPerson(request.teamId, request.userId);
   const results = await Promise.all(
     PROBES.map(async ({ what, probe }) => {
       try {
@@ -326,14 +530,18 @@ export async function statusCommand(context: FeatureContext, request: SlackReque
     const refused = results.filter((result) => !result.ok);
     lines.push(
       refused.length === 0
-        ? `*This key can read*: ${results.map((result) => result.what.toLowerCase()).join(', ')}. Everything Tenderbot offers will work.`
-        : `*This key can read*: ${results.map((result) => `${result.ok ? '✅' : '❌'} ${result.what}`).join('  ')}`,
+        ? `*${personal ? 'Your own key' : 'This key'} can read*: ${results.map((result) => result.what.toLowerCase()).join(', ')}. Everything Tenderbot offers will work.`
+        : `*${personal ? 'Your own key' : 'This key'} can read*: ${results.map((result) => `${result.ok ? '✅' : '❌'} ${result.what}`).join('  ')}`,
     );
     for (const result of refused) lines.push(`• ${result.what}: ${result.reason}`);
   }
   const auth = results.find((result) => result.error instanceof AuthenticationError);
   if (auth)
-    lines.push('The service refuses the key itself: an admin must make a new one and run `/tender connect`.');
+    lines.push(
+      personal
+        ? 'The service refuses your own key itself: make a new one and run `/tender connect me`.'
+        : 'The service refuses the key itself: an admin must make a new one and run `/tender connect`.',
+    );
   await reply(request, { text: lines.join('\n'), blocks: [section(lines.join('\n'))] });
 }
 
@@ -365,11 +573,33 @@ function reasonOf(error: unknown): string {
   return 'could not be read just now; try again in a few minutes.';
 }
 
-/** The modal's private_metadata; a forged or broken one means "no channel to answer in". */
-function safeMetadata(text: string): { channelId: string | null } {
+/**
+ * The modal's private_metadata: the channel to answer in, and whether the key is the person's own.
+ * A forged or broken one means "no channel to answer in"; `me:` only ever narrows what is saved
+ * (a person's own key), and the workspace's key is saved only for those who may change it.
+ */
+function safeMetadata(text: string): { channelId: string | null; forMe: boolean } {
+  const forMe = text.startsWith(FOR_ME);
   try {
-    return decodeText('connectMetadata', text);
+    return { ...decodeText('connectMetadata', forMe ? text.slice(FOR_ME.length) : text), forMe };
   } catch {
-    return { channelId: null };
+    return { channelId: null, forMe };
+  }
+}
+
+/**
+ * The client a person's change is made with, or null once they were told why not: the workspace
+ * asks for personal keys to change anything and they have not linked one (nothing is written).
+ */
+export async function writerOrSentence(
+  context: FeatureContext,
+  request: SlackRequest,
+): Promise<WorkspaceClient | null> {
+  try {
+    return await context.clients.forWrite(request.teamId, request.userId);
+  } catch (error) {
+    if (!(error instanceof PersonalKeyRequiredError)) throw error;
+    await reply(request, sentenceMessage(PERSONAL_KEY_REQUIRED_SENTENCE));
+    return null;
   }
 }

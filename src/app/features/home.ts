@@ -9,9 +9,9 @@ import { searchHeading } from './tenders.ts';
 import { connectionState } from './welcome.ts';
 
 /**
- * The App Home tab, drawn afresh each time it is opened: the connection, then what the key's
- * creator sees through the service (bookmarks, active bids with their progress, the
- * organisation's saved searches). A list the service will not give is a sentence in its place.
+ * The App Home tab, drawn afresh each time it is opened: the connection (the workspace's key and
+ * the person's own), then what the key's creator sees through the service (bookmarks, active bids
+ * with their progress, the organisation's saved searches): the person's own key where linked. A list the service will not give is a sentence in its place.
  */
 export async function publishHome(
   context: FeatureContext,
@@ -29,11 +29,21 @@ export async function publishHome(
       : context.config.PROCUREMENT_API_KEY
         ? 'Tenderbot uses the connection to the tender service it was set up with. A workspace admin can connect your organisation’s own with `/tender connect`.'
         : 'Not connected yet. A workspace admin can connect your organisation’s key with `/tender connect`.';
+  const personal = await context.store.getPersonalKey(teamId, userId);
+  const personalLine = personal
+    ? `You linked your own key (${connectedDay(personal.connectedAt.toISOString())}): the bookmarks and bids below are your own, and comments you make are in your name. \`/tender disconnect me\` unlinks it.`
+    : 'Link your own key with `/tender connect me` to keep bookmarks of your own and comment and start bids in your name.';
   const canConnect = await mayManageKey(context, teamId, userId);
-  const content: HomeContent = { connection: state, canConnect, now: context.clock() };
+  const content: HomeContent = {
+    connection: `${state}\n${personalLine}`,
+    canConnect,
+    canLinkOwnKey: !personal,
+    ownLists: Boolean(personal),
+    now: context.clock(),
+  };
   if (options.firstVisit) content.gettingStarted = await connectionState(context, teamId);
-  if (readable && (connection || context.config.PROCUREMENT_API_KEY)) {
-    const { client } = await context.clients.forTeam(teamId);
+  if (personal || (readable && (connection || context.config.PROCUREMENT_API_KEY))) {
+    const { client } = await context.clients.forPerson(teamId, userId);
     const problem = (error: unknown) => {
       context.logger.warn({ err: error, teamId }, 'a list of the Home tab could not be read');
       return { problem: describeFailure(error).sentence };

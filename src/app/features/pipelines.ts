@@ -7,6 +7,7 @@ import {
   NotFoundError,
   SubmissionNotAllowedError,
 } from '../../client/errors.ts';
+import type { ProcurementClient } from '../../client/procurement-client.ts';
 import {
   type PIPELINE_ARCHIVE_FILTERS,
   PIPELINE_STATUSES,
@@ -15,6 +16,12 @@ import {
   type Stage,
 } from '../../contract/schemas.ts';
 import { describeFailure } from '../adapters/describe-failure.ts';
+import {
+  PERSONAL_KEY_REQUIRED_SENTENCE,
+  PersonalKeyRequiredError,
+  type WorkspaceClient,
+} from '../adapters/workspace-clients.ts';
+import type { KeySource } from '../blocks/key-identity.ts';
 import { sentenceMessage } from '../blocks/messages.ts';
 import { escapeMrkdwn, safeText } from '../blocks/mrkdwn.ts';
 import { pipelinesListMessage, STAGE_LABELS, STATUS_LABELS } from '../blocks/pipeline-card.ts';
@@ -30,6 +37,7 @@ import {
 } from '../blocks/pipeline-modals.ts';
 import { PipelineIds } from '../ids.ts';
 import { type ActionKind, decode, encodeKept, type StateOf } from '../state/codec.ts';
+import { writerOrSentence } from './connection.ts';
 import type { FeatureContext, SlackRequest } from './feature-context.ts';
 import { refuseGuests, reply } from './feature-context.ts';
 import { postPipelineCard, redrawEverywhere, threadLine } from './pipeline-live.ts';
@@ -49,15 +57,23 @@ export const SUBMIT_BUDGET_MS = 2000;
 
 const say = (request: SlackRequest, sentence: string) => reply(request, sentenceMessage(sentence));
 
-function notFoundSentence(id: string): string {
-  return `No bid with the id \`${safeText(id, 300)}\` can be seen with this workspace’s key: it may be mistyped, or not shared with the person who made the key. \`/tender pipelines all\` lists the bids it can see.`;
+function notFoundSentence(id: string, source: KeySource): string {
+  return source === 'personal'
+    ? `No bid with the id \`${safeText(id, 300)}\` can be seen with your own key: it may be mistyped, or not shared with you. \`/tender pipelines all\` lists the bids you can see.`
+    : `No bid with the id \`${safeText(id, 300)}\` can be seen with this workspace’s key: it may be mistyped, or not shared with the person who made the key. \`/tender pipelines all\` lists the bids it can see.`;
 }
 
-const FORBIDDEN_SENTENCE =
-  'The service did not let this workspace’s key change this bid: the person who made the key can only view it (or is a viewer in the organisation). Nothing was changed. Ask the bid’s owner to give them edit access, or an admin to connect a key that can edit bids.';
+function forbiddenSentence(source: KeySource): string {
+  return source === 'personal'
+    ? 'The service did not let you change this bid with your own key: you can only view it (or are a viewer in the organisation). Nothing was changed. Ask the bid’s owner to give you edit access.'
+    : `The service did not let this workspace’s key change this bid: the person who made the key can only view it (or is a viewer in the organisation). Nothing was changed. Ask the bid’s owner to give them edit access, or an admin to connect a key that can edit bids.`;
+}
 
-const START_FORBIDDEN_SENTENCE =
-  'The service did not let this workspace’s key start bids: the person who made the key is a viewer in the organisation. Nothing was started. Ask an admin to connect a key made by someone who can edit bids.';
+function startForbiddenSentence(source: KeySource): string {
+  return source === 'personal'
+    ? 'The service did not let you start bids with your own key: you are a viewer in the organisation. Nothing was started.'
+    : `The service did not let this workspace’s key start bids: the person who made the key is a viewer in the organisation. Nothing was started. Ask an admin to connect a key made by someone who can edit bids.`;
+}
 
 function submittedSentence(current: Pipeline['status'] | null): string {
   return `A bid can only be marked Submitted through the service’s own submission workflow, not from Slack, so nothing was changed${current ? ` (it is still ${STATUS_LABELS[current]})` : ''}. Submit the bid in the service; its card here will then show it.`;
@@ -68,19 +84,19 @@ function submittedSentence(current: Pipeline['status'] | null): string {
  * changed). Anything else goes on to withFailures. Resolves true when the write was done.
  */
 async function writing(
-  context: FeatureContext,
   request: SlackRequest,
+  writer: WorkspaceClient,
   pipelineId: string,
-  work: () => Promise<unknown>,
+  work: (client: ProcurementClient) => Promise<unknown>,
 ): Promise<boolean> {
+  const { client, source } = writer;
   try {
-    await work();
+    await work(client);
     return true;
   } catch (error) {
-    if (error instanceof NotFoundError) await say(request, notFoundSentence(pipelineId));
-    else if (error instanceof ForbiddenError) await say(request, FORBIDDEN_SENTENCE);
+    if (error instanceof NotFoundError) await say(request, notFoundSentence(pipelineId, source));
+    else if (error instanceof ForbiddenError) await say(request, forbiddenSentence(source));
     else if (error instanceof SubmissionNotAllowedError) {
-      const { client } = await context.clients.forTeam(request.teamId);
       const current = await client.pipelines.get(pipelineId).then(
         (pipeline) => pipeline.status,
         () => null,
@@ -127,7 +143,7 @@ export async function pipelinesCommand(
     else words.push(word);
   }
   const q = words.join(' ').slice(0, 200);
-  const { client } = await context.clients.forTeam(request.teamId);
+  const { client, source } = await context.clients.forPerson(request.teamId, request.userId);
   const found = await client.pipelines.list({
     ...(q ? { q } : {}),
     ...(status ? { status } : {}),
@@ -155,6 +171,7 @@ export async function pipelinesCommand(
         typed: rest,
         pageSize: PIPELINES_PAGE_SIZE,
       },
+      source,
     ),
     page.replace,
   );
@@ -195,12 +212,12 @@ export async function pipelineCommand(
         request,
         `Give the bid’s id, the stage (its name or number) and one of ${STAGE_STATUSES.map((s) => `\`${s}\``).join(', ')}. For example \`/tender pipeline stage pl-123 2 completed\`.`,
       );
-    const { client } = await context.clients.forTeam(request.teamId);
+    const { client, source } = await context.clients.forPerson(request.teamId, request.userId);
     let pipeline: Pipeline;
     try {
       pipeline = await client.pipelines.get(id);
     } catch (error) {
-      if (error instanceof NotFoundError) return say(request, notFoundSentence(id));
+      if (error instanceof NotFoundError) return say(request, notFoundSentence(id, source));
       throw error;
     }
     const stage = findStage(pipeline.stages, found.stage);
@@ -273,12 +290,12 @@ function findStage(stages: Stage[], wanted: string): { stage: Stage } | { proble
 /** `/tender pipeline <id>`: the card in the channel, for everyone, remembered. */
 async function postCard(context: FeatureContext, request: SlackRequest, id: string): Promise<void> {
   if (await refuseGuests(context, request, 'post bid cards in a channel')) return;
-  const { client } = await context.clients.forTeam(request.teamId);
+  const { client, source } = await context.clients.forPerson(request.teamId, request.userId);
   let pipeline: Pipeline;
   try {
     pipeline = await client.pipelines.get(id);
   } catch (error) {
-    if (error instanceof NotFoundError) return say(request, notFoundSentence(id));
+    if (error instanceof NotFoundError) return say(request, notFoundSentence(id, source));
     throw error;
   }
   try {
@@ -313,6 +330,7 @@ async function afterChange(
   place: CardPlace,
   line: (pipeline: Pipeline) => string,
   answer: string,
+  source: KeySource,
 ): Promise<void> {
   // The card that was clicked shows this pipeline too: remember it, so it stays live.
   if (place)
@@ -323,7 +341,7 @@ async function afterChange(
       ts: place.ts,
     });
   const drawn = await redrawEverywhere(context, request.slack, request.teamId, pipelineId);
-  if (!drawn) return say(request, notFoundSentence(pipelineId));
+  if (!drawn) return say(request, notFoundSentence(pipelineId, source));
   const where = place ?? (await latestCardIn(context, request, pipelineId));
   if (where) await threadLine(context, request.slack, where, line(drawn.pipeline));
   if (request.kind === 'command')
@@ -351,8 +369,9 @@ export async function changeStageStatus(
   place: CardPlace,
 ): Promise<void> {
   if (await refuseGuests(context, request, 'change bids')) return;
-  const { client } = await context.clients.forTeam(request.teamId);
-  const done = await writing(context, request, change.p, () =>
+  const writer = await writerOrSentence(context, request);
+  if (!writer) return;
+  const done = await writing(request, writer, change.p, (client) =>
     client.pipelines.updateStage(change.p, change.s, { status: change.v }),
   );
   if (!done) return;
@@ -366,6 +385,7 @@ export async function changeStageStatus(
     (pipeline) =>
       `<@${request.userId}> moved ${stageName(pipeline)} to ${STAGE_LABELS[change.v].toLowerCase()}`,
     `Moved the stage to ${STAGE_LABELS[change.v].toLowerCase()}.`,
+    writer.source,
   );
 }
 
@@ -376,8 +396,9 @@ export async function changePipelineStatus(
   place: CardPlace,
 ): Promise<void> {
   if (await refuseGuests(context, request, 'change bids')) return;
-  const { client } = await context.clients.forTeam(request.teamId);
-  const done = await writing(context, request, change.p, () =>
+  const writer = await writerOrSentence(context, request);
+  if (!writer) return;
+  const done = await writing(request, writer, change.p, (client) =>
     client.pipelines.update(change.p, { status: change.v }),
   );
   if (!done) return;
@@ -388,6 +409,7 @@ export async function changePipelineStatus(
     place,
     () => `<@${request.userId}> set the bid’s status to ${STATUS_LABELS[change.v]}`,
     `The bid’s status is now ${STATUS_LABELS[change.v]}.`,
+    writer.source,
   );
 }
 
@@ -399,8 +421,9 @@ export async function setArchived(
   place: CardPlace,
 ): Promise<void> {
   if (await refuseGuests(context, request, archived ? 'archive bids' : 'restore bids')) return;
-  const { client } = await context.clients.forTeam(request.teamId);
-  const done = await writing(context, request, pipelineId, () =>
+  const writer = await writerOrSentence(context, request);
+  if (!writer) return;
+  const done = await writing(request, writer, pipelineId, (client) =>
     client.pipelines.archive(pipelineId, archived),
   );
   if (!done) return;
@@ -411,6 +434,7 @@ export async function setArchived(
     place,
     () => `<@${request.userId}> ${archived ? 'archived' : 'restored'} this bid`,
     archived ? 'Archived the bid.' : 'Restored the bid.',
+    writer.source,
   );
 }
 
@@ -465,7 +489,14 @@ export async function openStartBidModal(
     })
   )
     return;
-  const { client } = await context.clients.forTeam(request.teamId);
+  let client: ProcurementClient;
+  try {
+    ({ client } = await context.clients.forWrite(request.teamId, request.userId));
+  } catch (error) {
+    if (!(error instanceof PersonalKeyRequiredError)) throw error;
+    await update(sentenceView('Start a bid', PERSONAL_KEY_REQUIRED_SENTENCE));
+    return;
+  }
   try {
     const tender = await client.tenders.get(args.tenderId);
     const deadline = tender.deadline ? tender.deadline.slice(0, 10) : null;
@@ -560,8 +591,18 @@ export async function submitStartBid(
       },
     });
   const kept: StartBidFields = fields;
+  let writer: WorkspaceClient;
+  try {
+    writer = await context.clients.forWrite(args.teamId, args.userId);
+  } catch (error) {
+    if (!(error instanceof PersonalKeyRequiredError)) throw error;
+    return ack({
+      response_action: 'errors',
+      errors: { [PipelineIds.nameBlock]: PERSONAL_KEY_REQUIRED_SENTENCE },
+    });
+  }
   const create = async (): Promise<Pipeline> => {
-    const { client } = await context.clients.forTeam(args.teamId);
+    const { client } = writer;
     return client.pipelines.create(
       {
         name: fields.name.trim(),
@@ -591,7 +632,7 @@ export async function submitStartBid(
     context.logger.warn({ err: error, teamId: args.teamId }, 'could not start a bid');
     if (error instanceof IdempotencyConflictError)
       return 'This form already started a bid with other details. Close it and click “Start a bid” again for a new one.';
-    if (error instanceof ForbiddenError) return START_FORBIDDEN_SENTENCE;
+    if (error instanceof ForbiddenError) return startForbiddenSentence(writer.source);
     return `${describeFailure(error).sentence} What you typed is kept: submit again when you are ready.`;
   };
   if (quick && 'error' in quick)
@@ -654,13 +695,21 @@ export async function openStageNotes(
     })
   )
     return;
-  const { client } = await context.clients.forTeam(request.teamId);
+  let client: ProcurementClient;
+  let source: KeySource;
+  try {
+    ({ client, source } = await context.clients.forWrite(request.teamId, request.userId));
+  } catch (error) {
+    if (!(error instanceof PersonalKeyRequiredError)) throw error;
+    await update(sentenceView('Notes and due date', PERSONAL_KEY_REQUIRED_SENTENCE));
+    return;
+  }
   let pipeline: Pipeline;
   try {
     pipeline = await client.pipelines.get(args.ref.p);
   } catch (error) {
     if (error instanceof NotFoundError) {
-      await update(sentenceView('Notes and due date', notFoundSentence(args.ref.p)));
+      await update(sentenceView('Notes and due date', notFoundSentence(args.ref.p, source)));
       return;
     }
     throw error;
@@ -716,7 +765,17 @@ export async function submitStageNotes(
       response_action: 'errors',
       errors: { [PipelineIds.notesBlock]: 'Guests can read bids but cannot change them.' },
     });
-  const { client } = await context.clients.forTeam(args.teamId);
+  let writer: WorkspaceClient;
+  try {
+    writer = await context.clients.forWrite(args.teamId, args.userId);
+  } catch (error) {
+    if (!(error instanceof PersonalKeyRequiredError)) throw error;
+    return ack({
+      response_action: 'errors',
+      errors: { [PipelineIds.notesBlock]: PERSONAL_KEY_REQUIRED_SENTENCE },
+    });
+  }
+  const { client } = writer;
   const { quick, outcome: write } = await withinBudget(
     client.pipelines.updateStage(meta.p, meta.s, {
       notes: fields.notes.trim() || null,
@@ -726,9 +785,9 @@ export async function submitStageNotes(
   );
   const problemOf = (error: unknown) => {
     context.logger.warn({ err: error, teamId: args.teamId }, 'could not save a stage’s notes');
-    if (error instanceof ForbiddenError) return FORBIDDEN_SENTENCE;
+    if (error instanceof ForbiddenError) return forbiddenSentence(writer.source);
     if (error instanceof NotFoundError)
-      return 'That bid or stage can no longer be found with this workspace’s key. Nothing was changed.';
+      return `That bid or stage can no longer be found with ${writer.source === 'personal' ? 'your own key' : 'this workspace’s key'}. Nothing was changed.`;
     return `${describeFailure(error).sentence} Your notes are kept: save again when you are ready.`;
   };
   if (quick && 'error' in quick)

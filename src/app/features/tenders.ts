@@ -1,6 +1,8 @@
 import { NotFoundError } from '../../client/errors.ts';
+import type { Tender } from '../../contract/schemas.ts';
 import { formatDayOf, formatMoney } from '../blocks/formats.ts';
-import { sentenceMessage } from '../blocks/messages.ts';
+import { bookmarkButtonsLine, type KeySource } from '../blocks/key-identity.ts';
+import { type Message, sentenceMessage } from '../blocks/messages.ts';
 import { clip, escapeMrkdwn, literalText, safeText } from '../blocks/mrkdwn.ts';
 import {
   BOOKMARKS_PAGE_SIZE,
@@ -13,6 +15,7 @@ import { type Block, button, contextLine, section, tenderDetail } from '../block
 import { parseSearch, type TenderSearchFilters } from '../commands/parse-command.ts';
 import { SearchIds } from '../ids.ts';
 import { encodeIfFits } from '../state/codec.ts';
+import { writerOrSentence } from './connection.ts';
 import type { FeatureContext, SlackRequest } from './feature-context.ts';
 import { refuseGuests, reply } from './feature-context.ts';
 import { regionsFor } from './search-builder.ts';
@@ -41,7 +44,7 @@ export async function searchCommand(
     return;
   }
   const filters = { ...parsed.filters };
-  const { client } = await context.clients.forTeam(request.teamId);
+  const { client } = await context.clients.forPerson(request.teamId, request.userId);
   let note: Block[] = [];
   let buyerChosen: string | null = null;
   if (parsed.buyerName) {
@@ -136,7 +139,7 @@ export async function showSearchPage(
   /** When nothing matches, a sentence on why that may be (an unknown region), asked only then. */
   whenEmpty: () => Promise<string | null> = async () => null,
 ): Promise<void> {
-  const { client } = await context.clients.forTeam(request.teamId);
+  const { client, source } = await context.clients.forPerson(request.teamId, request.userId);
   const [page, bookmarked] = await Promise.all([
     client.tenders.search({ ...state.f, limit: PAGE_SIZE, offset: state.o }),
     bookmarkedIds(context, request),
@@ -151,6 +154,7 @@ export async function showSearchPage(
     bookmarked,
     state: (offset) => ({ ...state, o: offset }),
     now: context.clock(),
+    keySource: source,
   });
   if (note.length > 0 && page.pagination.total > 0) message.blocks.splice(1, 0, ...note);
   if (page.pagination.total === 0) {
@@ -169,19 +173,10 @@ export async function showCommand(context: FeatureContext, request: SlackRequest
     });
     return;
   }
-  const { client } = await context.clients.forTeam(request.teamId);
+  const { client, source } = await context.clients.forPerson(request.teamId, request.userId);
   try {
     const [tender, bookmarked] = await Promise.all([client.tenders.get(id), bookmarkedIds(context, request)]);
-    await reply(request, {
-      text: tender.title,
-      blocks: tenderDetail(tender, {
-        bookmarked: bookmarked.has(tender.id),
-        shared: false,
-        now: context.clock(),
-        context: 'detail',
-        canShare: !request.channelId.startsWith('D'),
-      }),
-    });
+    await reply(request, detailMessage(context, request, tender, bookmarked.has(tender.id), source));
   } catch (error) {
     if (!(error instanceof NotFoundError)) throw error;
     const sentence = `No tender has the id \`${escapeMrkdwn(id)}\`. Check it, or find the tender with \`/tender search\`.`;
@@ -196,7 +191,7 @@ export async function bookmarksCommand(
   replace = false,
   offset = 0,
 ): Promise<void> {
-  const { client, source } = await context.clients.forTeam(request.teamId);
+  const { client, source } = await context.clients.forPerson(request.teamId, request.userId);
   const page = await client.bookmarks.list({ limit: BOOKMARKS_PAGE_SIZE, offset });
   await reply(
     request,
@@ -219,11 +214,13 @@ export async function toggleBookmark(
 ): Promise<void> {
   if (await refuseGuests(context, request, add ? 'bookmark tenders' : 'remove bookmarks')) return;
   const { tenderId, place: where } = target;
-  const { client } = await context.clients.forTeam(request.teamId);
+  const writer = await writerOrSentence(context, request);
+  if (!writer) return;
+  const { client, source } = writer;
   if (add) await client.bookmarks.add(tenderId);
   else await client.bookmarks.remove(tenderId);
 
-  if (where === 'shared' && !container.isEphemeral && container.messageTs) {
+  if (where === 'shared' && !container.isEphemeral && container.messageTs && source !== 'personal') {
     // A card in the channel: the workspace shares one bookmark list, so everyone sees the new state.
     const tender = await client.tenders.get(tenderId);
     const message = sharedTenderMessage(tender, target.sharedBy ?? request.userId, add, context.clock());
@@ -246,20 +243,15 @@ export async function toggleBookmark(
   if (where === 'bookmarks') return bookmarksCommand(context, request, true);
   if (where === 'detail') {
     const tender = await client.tenders.get(tenderId);
-    await reply(
-      request,
-      {
-        text: tender.title,
-        blocks: tenderDetail(tender, {
-          bookmarked: add,
-          shared: false,
-          now: context.clock(),
-          context: 'detail',
-          canShare: !request.channelId.startsWith('D'),
-        }),
-      },
-      true,
-    );
+    await reply(request, detailMessage(context, request, tender, add, source), true);
+    return;
+  }
+  if (where === 'shared' && source === 'personal') {
+    // The channel's card shows the workspace's list; this person's own list changed, said to them alone.
+    const sentence = add
+      ? 'Bookmarked in your own list (you linked your own key). The card in the channel shows the workspace’s shared list.'
+      : 'Removed from your own list (you linked your own key). The card in the channel shows the workspace’s shared list.';
+    await reply(request, sentenceMessage(sentence));
     return;
   }
   if (typeof where === 'string') {
@@ -278,10 +270,11 @@ export async function shareTender(
   tenderId: string,
 ): Promise<void> {
   if (await refuseGuests(context, request, 'share tenders in a channel')) return;
+  // The channel's card shows the workspace's list, whoever shares it.
   const { client } = await context.clients.forTeam(request.teamId);
   const [tender, bookmarked] = await Promise.all([
     client.tenders.get(tenderId),
-    bookmarkedIds(context, request),
+    bookmarkedIds(context, request, 'workspace'),
   ]);
   const message = sharedTenderMessage(tender, request.userId, bookmarked.has(tender.id), context.clock());
   try {
@@ -309,15 +302,48 @@ export async function shareTender(
   });
 }
 
-/** Ids of the bookmarked tenders, to draw each card's button as the state is (at most 1,000 read). */
-async function bookmarkedIds(context: FeatureContext, request: SlackRequest): Promise<Set<string>> {
-  const { client } = await context.clients.forTeam(request.teamId);
+/**
+ * Ids of the bookmarked tenders, to draw each card's button as the state is (at most 1,000 read):
+ * the person's own list when they linked a key, else (and for a channel's card) the workspace's.
+ */
+async function bookmarkedIds(
+  context: FeatureContext,
+  request: SlackRequest,
+  whose: 'person' | 'workspace' = 'person',
+): Promise<Set<string>> {
+  const { client } =
+    whose === 'person'
+      ? await context.clients.forPerson(request.teamId, request.userId)
+      : await context.clients.forTeam(request.teamId);
   const ids = new Set<string>();
   for await (const bookmark of client.bookmarks.all({ limit: 100 })) {
     ids.add(bookmark.tenderId);
     if (ids.size >= 1000) break;
   }
   return ids;
+}
+
+/** A tender in full, with a line saying which list its Bookmark button changes. */
+function detailMessage(
+  context: FeatureContext,
+  request: SlackRequest,
+  tender: Tender,
+  bookmarked: boolean,
+  source: KeySource,
+): Message {
+  return {
+    text: tender.title,
+    blocks: [
+      ...tenderDetail(tender, {
+        bookmarked,
+        shared: false,
+        now: context.clock(),
+        context: 'detail',
+        canShare: !request.channelId.startsWith('D'),
+      }),
+      contextLine(bookmarkButtonsLine(source)),
+    ],
+  };
 }
 
 /** How a search reads back to a person: `“cleaning” in North West, open, over £100,000`. */

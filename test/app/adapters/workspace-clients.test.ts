@@ -5,6 +5,7 @@ import {
   CACHE_LIMITS,
   KeyUnreadableError,
   NotConnectedError,
+  PersonalKeyRequiredError,
   WorkspaceClients,
 } from '../../../src/app/adapters/workspace-clients.ts';
 import { KeyCipher } from '../../../src/app/security/key-cipher.ts';
@@ -113,5 +114,76 @@ describe('a stored key this ENCRYPTION_KEY cannot read', () => {
     expect(await clients.unreadableKeys()).toEqual(['TOLD']);
     await expect(clients.forTeam('TOLD')).rejects.toThrow(KeyUnreadableError);
     await expect(clients.forTeam('T0')).resolves.toBeDefined();
+  });
+});
+
+describe('a person’s own key', () => {
+  async function withPersonalKey() {
+    const setup = await setUp(1);
+    await setup.store.savePersonalKey({
+      teamId: 'T0',
+      userId: 'U0MAX',
+      encryptedApiKey: setup.cipher.encrypt('pis_max_own_0123456789abcdef'),
+      serviceUrl: null,
+      connectedAt: new Date('2026-11-02T00:00:00Z'),
+    });
+    return setup;
+  }
+
+  it('is what that person’s commands use; everyone else uses the workspace’s', async () => {
+    const { clients } = await withPersonalKey();
+    const max = await clients.forPerson('T0', 'U0MAX');
+    const ada = await clients.forPerson('T0', 'U0ADA');
+    expect(max.source).toBe('personal');
+    expect(ada.source).toBe('workspace');
+    expect(max.client).not.toBe(ada.client);
+    expect(ada.client).toBe((await clients.forTeam('T0')).client);
+  });
+
+  it('is decrypted once while kept, and never used again once removed from the store (by any copy)', async () => {
+    const { clients, store, decryptions } = await withPersonalKey();
+    await clients.forPerson('T0', 'U0MAX');
+    await clients.forPerson('T0', 'U0MAX');
+    expect(decryptions()).toBe(1);
+    // Removed as another copy of the app would: straight from the store, this copy not told.
+    await store.removePersonalKey('T0', 'U0MAX');
+    expect((await clients.forPerson('T0', 'U0MAX')).source).toBe('workspace');
+  });
+
+  it('a new key is a new ciphertext: used at once, not the one decrypted before', async () => {
+    const { clients, store, cipher } = await withPersonalKey();
+    const before = (await clients.forPerson('T0', 'U0MAX')).client;
+    await store.savePersonalKey({
+      teamId: 'T0',
+      userId: 'U0MAX',
+      encryptedApiKey: cipher.encrypt('pis_max_newer_0123456789abcdef'),
+      serviceUrl: null,
+      connectedAt: new Date('2026-11-03T00:00:00Z'),
+    });
+    expect((await clients.forPerson('T0', 'U0MAX')).client).not.toBe(before);
+  });
+
+  it('forWrite refuses someone without their own key when the workspace requires one', async () => {
+    const { clients, store } = await withPersonalKey();
+    expect((await clients.forWrite('T0', 'U0ADA')).source).toBe('workspace');
+    await store.saveWorkspaceSettings({ teamId: 'T0', personalKeysForWrites: true });
+    await expect(clients.forWrite('T0', 'U0ADA')).rejects.toThrow(PersonalKeyRequiredError);
+    expect((await clients.forWrite('T0', 'U0MAX')).source).toBe('personal');
+    // Reading is not a change: it still works.
+    expect((await clients.forPerson('T0', 'U0ADA')).source).toBe('workspace');
+  });
+
+  it('one this ENCRYPTION_KEY cannot read is a KeyUnreadableError naming the person, not the workspace’s key', async () => {
+    const { clients, store } = await setUp(1);
+    await store.savePersonalKey({
+      teamId: 'T0',
+      userId: 'U0OLD',
+      encryptedApiKey: new KeyCipher(randomBytes(32).toString('base64')).encrypt('pis_old_0123456789abcdef'),
+      serviceUrl: null,
+      connectedAt: new Date('2026-11-01T00:00:00Z'),
+    });
+    const failure = await clients.forPerson('T0', 'U0OLD').catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(KeyUnreadableError);
+    expect((failure as KeyUnreadableError).userId).toBe('U0OLD');
   });
 });
