@@ -61,7 +61,7 @@ export class FakeInstall {
       .join('\n');
     const scopes = (query.get('scope') ?? '').split(',').filter(Boolean);
     const body = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Install Tenderbot</title>
+<html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Install Tenderbot</title>
 <style>
 body{font-family:system-ui,sans-serif;background:#f4ede4;margin:0;display:flex;justify-content:center}
 main{background:#fff;margin:48px 16px;padding:32px;border-radius:12px;max-width:520px;box-shadow:0 1px 4px #0002}

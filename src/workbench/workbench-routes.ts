@@ -101,14 +101,16 @@ const STATIC_FILES: Record<string, { file: string; contentType: string }> = {
  * the workspace as one person sees it and acts as that person (types commands, clicks, submits).
  */
 export function addWorkbenchRoutes(
-  slack: FakeSlack,
+  fakeSlack: FakeSlack,
   options: { host?: string; postsPerSecondPerChannel?: number; manifestPath?: string } = {},
 ): void {
-  // The page is Slack as a person meets it: real time, and Slack's limit of about one post a
-  // second per channel (a test that builds its own FakeSlack may have set another).
-  slack.postsPerSecondPerChannel ??= options.postsPerSecondPerChannel ?? 1;
   const features = manifestFeatures(options.manifestPath);
-  if (slack.unfurlDomains.length === 0) slack.unfurlDomains = features.unfurlDomains;
+  for (const workspace of fakeSlack.workspaces) {
+    // The page is Slack as a person meets it: real time, and Slack's limit of about one post a
+    // second per channel (a test that builds its own FakeSlack may have set another).
+    workspace.postsPerSecondPerChannel ??= options.postsPerSecondPerChannel ?? 1;
+    if (workspace.unfurlDomains.length === 0) workspace.unfurlDomains = features.unfurlDomains;
+  }
   const allowedHosts = new Set(['127.0.0.1', 'localhost', '[::1]', options.host ?? '127.0.0.1']);
   const files = new Map(
     Object.entries(STATIC_FILES).map(([path, { file, contentType }]) => [
@@ -131,7 +133,15 @@ export function addWorkbenchRoutes(
     if (refusal) return json(refusal.status, { error: refusal.reason });
     const input = method === 'POST' ? parseBody(body) : {};
     if (input === null) return json(400, { error: 'the body must be a JSON object' });
-    const userId = (method === 'GET' ? query.get('user') : input.user) ?? '';
+    // The page shows one workspace of the fake Slack at a time (`team`; the first when not said).
+    const teamId = (method === 'GET' ? query.get('team') : input.team) || fakeSlack.teamId;
+    const slack = fakeSlack.workspaces.find((workspace) => workspace.teamId === teamId);
+    if (!slack) return json(400, { error: 'unknown workspace' });
+    const asked = (method === 'GET' ? query.get('user') : input.user) ?? '';
+    const known = slack.users.some((user) => user.id === asked);
+    // The page's first look at a workspace may name a person of another one: it is shown as this
+    // workspace's first person (the state says who), and acts only as someone of this workspace.
+    const userId = !known && path === '/workbench/state' ? (slack.users[0]?.id ?? '') : asked;
     if (!slack.users.some((user) => user.id === userId)) return json(400, { error: 'unknown user' });
     const messageOf = (channel: string | undefined, ts: string | undefined) =>
       slack.messages.find((candidate) => candidate.ts === ts && candidate.channel === channel);
@@ -140,7 +150,7 @@ export function addWorkbenchRoutes(
         case 'GET /workbench/state':
           return json(
             200,
-            stateFor(slack, userId, knownChannel(slack, userId, query.get('channel')), features),
+            stateFor(slack, fakeSlack, userId, knownChannel(slack, userId, query.get('channel')), features),
           );
         case 'POST /workbench/command': {
           const channel = input.channel ?? '';
@@ -258,7 +268,7 @@ export function addWorkbenchRoutes(
       return json(500, { error: error instanceof Error ? error.message : String(error) });
     }
   };
-  slack.addRoute(route);
+  fakeSlack.addRoute(route);
 }
 
 /**
@@ -323,12 +333,24 @@ function pageMessage(message: FakeMessage, names: Map<string, string>) {
 }
 
 /** The workspace as one person sees it: channels, the messages they may see, their open modal and Home tab. */
-function stateFor(slack: FakeSlack, userId: string, channel: string, features: { shortcuts: Shortcut[] }) {
+function stateFor(
+  slack: FakeSlack,
+  fakeSlack: FakeSlack,
+  userId: string,
+  channel: string,
+  features: { shortcuts: Shortcut[] },
+) {
   const names = new Map(slack.users.map((user) => [user.id, user.realName]));
   names.set(BOT_USER_ID, 'Tenderbot');
   names.set(SLACKBOT_USER_ID, 'Slackbot');
   const dm = slack.dmOf(userId);
   return {
+    team: { id: slack.teamId, name: slack.teamName },
+    workspaces: fakeSlack.workspaces.map((workspace) => ({ id: workspace.teamId, name: workspace.teamName })),
+    // With an app that installs through "Add to Slack": where to start, and whether it is here yet.
+    installUrl:
+      fakeSlack.oauthApp && fakeSlack.appUrl ? new URL('/slack/install', fakeSlack.appUrl).toString() : null,
+    installed: slack.botTokens.length > 0,
     me: slack.user(userId),
     users: slack.users,
     channels: slack.channels.map((item) => ({
@@ -353,6 +375,7 @@ function stateFor(slack: FakeSlack, userId: string, channel: string, features: {
 /** What the page sends: every field a string, but a submitted modal's values. */
 const WorkbenchBody = z
   .object({
+    team: z.string(),
     user: z.string(),
     channel: z.string(),
     text: z.string(),

@@ -8,7 +8,7 @@ a.add{display:inline-block;background:#4a154b;color:#fff;padding:12px 20px;borde
 function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-<title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
+<link rel="icon" href="data:,"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
 <body><main>${body}</main></body></html>`;
 }
 

@@ -2,9 +2,13 @@
 import { escapeHtml, renderBlocks, renderMrkdwn } from './block-kit.js';
 
 const $ = (selector) => document.querySelector(selector);
+// The workspace shown (`?team=`; the fake Slack's first when not said): each remembers its own person and channel.
+const team = new URLSearchParams(location.search).get('team') ?? '';
+const remembered = (name) => (team ? `workbench.${name}.${team}` : `workbench.${name}`);
 const page = {
-  user: localStorage.getItem('workbench.user') ?? 'U0ADMIN',
-  channel: localStorage.getItem('workbench.channel') ?? '',
+  team,
+  user: localStorage.getItem(remembered('user')) ?? 'U0ADMIN',
+  channel: localStorage.getItem(remembered('channel')) ?? '',
   // 'channel', 'home' (the app's Home tab) or 'dm' (the app's Messages tab: a conversation).
   tab: 'channel',
   state: null,
@@ -21,7 +25,7 @@ async function api(path, body) {
       ? {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ user: page.user, ...body }),
+          body: JSON.stringify({ team: page.team, user: page.user, ...body }),
         }
       : {},
   );
@@ -38,9 +42,16 @@ let drawnAnswer = 0;
 
 async function refresh() {
   const number = ++asked;
+  const askedAs = page.user;
   const state = await api(
-    `/workbench/state?user=${encodeURIComponent(page.user)}&channel=${encodeURIComponent(shownChannel())}`,
+    `/workbench/state?team=${encodeURIComponent(page.team)}&user=${encodeURIComponent(askedAs)}&channel=${encodeURIComponent(shownChannel())}`,
   );
+  // A person remembered from another workspace: the page now acts as whom the state shows
+  // (unless the person was switched meanwhile).
+  if (state.me && state.me.id !== askedAs && page.user === askedAs) {
+    page.user = state.me.id;
+    localStorage.setItem(remembered('user'), page.user);
+  }
   // An answer older than the one drawn already is dropped: the page never goes back in time.
   if (state.error || number < drawnAnswer) return;
   drawnAnswer = number;
@@ -53,8 +64,24 @@ function context(extra) {
   return { names: page.state.names, channelNames: page.state.channelNames, ...extra };
 }
 
+/** The workspace's name, the other workspaces of this fake Slack, and "Add Tenderbot" when it installs that way. */
+function drawWorkspace() {
+  const { state } = page;
+  $('#workspace-name').textContent = state.team.name;
+  const workspaces = $('#workspace-switcher');
+  $('#workspace-choice').hidden = state.workspaces.length < 2;
+  if (workspaces.options.length === 0)
+    for (const workspace of state.workspaces) workspaces.append(new Option(workspace.name, workspace.id));
+  workspaces.value = state.team.id;
+  const install = $('#install-link');
+  install.hidden = !state.installUrl;
+  if (state.installUrl) install.href = state.installUrl;
+  $('#not-installed').hidden = state.installed;
+}
+
 function draw() {
   const { state } = page;
+  drawWorkspace();
   const switcher = $('#user-switcher');
   if (switcher.options.length === 0) {
     for (const user of state.users) {
@@ -79,7 +106,7 @@ function draw() {
         event.preventDefault();
         page.tab = 'channel';
         page.channel = channel.id;
-        localStorage.setItem('workbench.channel', channel.id);
+        localStorage.setItem(remembered('channel'), channel.id);
         page.drawn.messages = '';
         refresh();
       });
@@ -409,9 +436,13 @@ function soon() {
   setTimeout(refresh, 60);
 }
 
+$('#workspace-switcher').addEventListener('change', (event) => {
+  location.search = `?team=${encodeURIComponent(event.target.value)}`;
+});
+
 $('#user-switcher').addEventListener('change', (event) => {
   page.user = event.target.value;
-  localStorage.setItem('workbench.user', page.user);
+  localStorage.setItem(remembered('user'), page.user);
   page.drawn = { messages: '', home: '', modal: '', header: '', shortcuts: '' };
   if (page.tab === 'home') api('/workbench/home', {}).then(soon);
   if (page.tab === 'dm') api('/workbench/messages-tab', {}).then(soon);
