@@ -30,6 +30,7 @@ export const USAGE_LINES = [
   '`/tender subscriptions` · this channel’s subscriptions, with Send now and Unsubscribe · `/tender unsubscribe &lt;id&gt;`',
   '`/tender connect` · `/tender disconnect` · `/tender status` · the workspace’s API key (admins)',
   '`/tender connect me` · `/tender disconnect me` · your own key: bookmarks of your own, and comments and bids in your name',
+  '`/tender settings` · whether changes need each person’s own key (`/tender settings personal-keys required|optional`, admins)',
 ];
 
 export function helpMessage(unknownWord?: string): Message {

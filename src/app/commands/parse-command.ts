@@ -18,6 +18,7 @@ export const SUBCOMMANDS = [
   'connect',
   'disconnect',
   'status',
+  'settings',
   'help',
 ] as const;
 export type Subcommand = (typeof SUBCOMMANDS)[number];

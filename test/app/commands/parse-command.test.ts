@@ -31,6 +31,18 @@ describe('parseCommand', () => {
   });
 });
 
+describe('the commands of a person’s own key and the workspace’s settings', () => {
+  it('keeps what follows connect, disconnect and settings for the feature to read', () => {
+    expect(parseCommand('connect me')).toEqual({ kind: 'connect', rest: 'me' });
+    expect(parseCommand('Disconnect  ME')).toEqual({ kind: 'disconnect', rest: 'ME' });
+    expect(parseCommand('settings personal-keys required')).toEqual({
+      kind: 'settings',
+      rest: 'personal-keys required',
+    });
+    expect(parseCommand('settings')).toEqual({ kind: 'settings', rest: '' });
+  });
+});
+
 describe('parseSearch', () => {
   it('reads every filter a person types, with straight or curly quotes', () => {
     const parsed = parseSearch(
