@@ -4,6 +4,7 @@ import { parseCommand } from '../commands/parse-command.ts';
 import { commentsCommand } from '../features/comments.ts';
 import {
   confirmDisconnect,
+  connectCommand,
   disconnectCommand,
   keepKey,
   openConnectModal,
@@ -280,18 +281,9 @@ async function runCommand(
       case 'unsubscribe':
         return subscriptionCommand(context, request, parsed.kind, parsed.rest);
       case 'connect':
-        return openConnectModal(
-          context,
-          request.slack,
-          { teamId: request.teamId, userId: request.userId, channelId: request.channelId, triggerId },
-          async (sentence) =>
-            reply(request, {
-              text: sentence,
-              blocks: [{ type: 'section', text: { type: 'mrkdwn', text: sentence } }],
-            }),
-        );
+        return connectCommand(context, request, parsed.rest, triggerId);
       case 'disconnect':
-        return disconnectCommand(context, request);
+        return disconnectCommand(context, request, parsed.rest);
       case 'status':
         return statusCommand(context, request);
     }
