@@ -1,32 +1,99 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 
-const VERSION = 'v1';
+/** Written before key rotation existed: no key id, so every key held is tried. */
+const UNTAGGED = 'v1';
+/** `v2:<key id>:<payload>`: the id says which key wrote it, so that key is the one tried. */
+const TAGGED = 'v2';
+
+/** A value this cipher holds no key for (ENCRYPTION_KEY changed), or altered since it was written. */
+export class UnreadableSecretError extends Error {
+  constructor(reason: string) {
+    super(`a stored secret cannot be decrypted: ${reason}`);
+  }
+}
+
+interface HeldKey {
+  id: string;
+  bytes: Buffer;
+}
+
+function holdKey(base64: string, name: string): HeldKey {
+  const bytes = Buffer.from(base64, 'base64');
+  if (bytes.length !== 32) throw new Error(`${name} must be 32 bytes, base64-encoded`);
+  // A short fingerprint, not the key: an HMAC under the key itself reveals nothing of it.
+  const id = createHmac('sha256', bytes)
+    .update('tenderbot key id')
+    .digest()
+    .subarray(0, 8)
+    .toString('base64url');
+  return { id, bytes };
+}
 
 /**
- * Encrypts workspace API keys at rest with AES-256-GCM: a random 12-byte IV per key, the
- * 16-byte tag checked on decryption, so a tampered or wrongly keyed value fails loudly.
+ * Encrypts secrets at rest (workspace and personal keys, Slack installations) with AES-256-GCM: a
+ * random 12-byte IV per value, the 16-byte tag checked on decryption, so a tampered or wrongly
+ * keyed value fails loudly. Writes with ENCRYPTION_KEY; also reads what ENCRYPTION_KEY_PREVIOUS
+ * wrote, so a key can be rotated (src/app/tools/rotate-encryption-key.ts) while the app runs.
  */
 export class KeyCipher {
-  private readonly key: Buffer;
+  private readonly current: HeldKey;
+  private readonly previous: HeldKey | null;
 
-  constructor(encryptionKeyBase64: string) {
-    this.key = Buffer.from(encryptionKeyBase64, 'base64');
-    if (this.key.length !== 32) throw new Error('ENCRYPTION_KEY must be 32 bytes, base64-encoded');
+  constructor(encryptionKeyBase64: string, previousKeyBase64?: string) {
+    this.current = holdKey(encryptionKeyBase64, 'ENCRYPTION_KEY');
+    this.previous = previousKeyBase64 ? holdKey(previousKeyBase64, 'ENCRYPTION_KEY_PREVIOUS') : null;
   }
 
   encrypt(plain: string): string {
     const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const cipher = createCipheriv('aes-256-gcm', this.current.bytes, iv);
     const encrypted = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-    return `${VERSION}:${Buffer.concat([iv, cipher.getAuthTag(), encrypted]).toString('base64')}`;
+    const payload = Buffer.concat([iv, cipher.getAuthTag(), encrypted]).toString('base64');
+    return `${TAGGED}:${this.current.id}:${payload}`;
   }
 
   decrypt(stored: string): string {
-    const [version, payload] = stored.split(':');
-    if (version !== VERSION || !payload) throw new Error('unknown encrypted key format');
-    const bytes = Buffer.from(payload, 'base64');
-    const decipher = createDecipheriv('aes-256-gcm', this.key, bytes.subarray(0, 12));
-    decipher.setAuthTag(bytes.subarray(12, 28));
-    return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8');
+    const parts = stored.split(':');
+    if (parts[0] === UNTAGGED && parts.length === 2 && parts[1]) {
+      const payload = parts[1];
+      // Untagged: the current key first, then the previous one.
+      for (const key of this.keys()) {
+        try {
+          return open(key.bytes, payload);
+        } catch {
+          // Not this key (or altered): try the next.
+        }
+      }
+      throw new UnreadableSecretError('no key held reads it');
+    }
+    if (parts[0] === TAGGED && parts.length === 3 && parts[2]) {
+      const key = this.keys().find((each) => each.id === parts[1]);
+      if (!key)
+        throw new UnreadableSecretError(
+          'it was written with a key that is neither ENCRYPTION_KEY nor ENCRYPTION_KEY_PREVIOUS',
+        );
+      try {
+        return open(key.bytes, parts[2]);
+      } catch {
+        throw new UnreadableSecretError('it was altered');
+      }
+    }
+    throw new UnreadableSecretError('unknown format');
   }
+
+  /** Whether a stored value was written with ENCRYPTION_KEY (nothing to rotate). */
+  isCurrent(stored: string): boolean {
+    return stored.startsWith(`${TAGGED}:${this.current.id}:`);
+  }
+
+  private keys(): HeldKey[] {
+    return this.previous ? [this.current, this.previous] : [this.current];
+  }
+}
+
+function open(key: Buffer, payloadBase64: string): string {
+  const bytes = Buffer.from(payloadBase64, 'base64');
+  const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, 12));
+  decipher.setAuthTag(bytes.subarray(12, 28));
+  return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8');
 }

@@ -1,8 +1,25 @@
-import { randomBytes } from 'node:crypto';
+import { createCipheriv, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { KeyCipher } from '../../../src/app/security/key-cipher.ts';
+import { KeyCipher, UnreadableSecretError } from '../../../src/app/security/key-cipher.ts';
 
 const key = randomBytes(32).toString('base64');
+const other = randomBytes(32).toString('base64');
+
+/** A value as Tenderbot wrote it before keys were rotated: `v1:` and no key id. */
+function untagged(keyBase64: string, plain: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', Buffer.from(keyBase64, 'base64'), iv);
+  const encrypted = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  return `v1:${Buffer.concat([iv, cipher.getAuthTag(), encrypted]).toString('base64')}`;
+}
+
+/** The same value with its last byte flipped. */
+function altered(stored: string): string {
+  const cut = stored.lastIndexOf(':') + 1;
+  const bytes = Buffer.from(stored.slice(cut), 'base64');
+  bytes[bytes.length - 1] = (bytes[bytes.length - 1] as number) ^ 1;
+  return `${stored.slice(0, cut)}${bytes.toString('base64')}`;
+}
 
 describe('KeyCipher', () => {
   it('round-trips a key, never storing it in clear, with a new IV each time', () => {
@@ -10,19 +27,50 @@ describe('KeyCipher', () => {
     const first = cipher.encrypt('pis_secret');
     const second = cipher.encrypt('pis_secret');
     expect(first).not.toContain('pis_secret');
+    expect(first).not.toContain(key);
     expect(first).not.toBe(second);
     expect(cipher.decrypt(first)).toBe('pis_secret');
   });
 
   it('refuses a tampered value and a wrong encryption key', () => {
     const stored = new KeyCipher(key).encrypt('pis_secret');
-    const bytes = Buffer.from(stored.slice(3), 'base64');
-    bytes[bytes.length - 1] = (bytes[bytes.length - 1] as number) ^ 1;
-    expect(() => new KeyCipher(key).decrypt(`v1:${bytes.toString('base64')}`)).toThrow();
-    expect(() => new KeyCipher(randomBytes(32).toString('base64')).decrypt(stored)).toThrow();
+    expect(() => new KeyCipher(key).decrypt(altered(stored))).toThrow(UnreadableSecretError);
+    expect(() => new KeyCipher(other).decrypt(stored)).toThrow(/neither ENCRYPTION_KEY nor/);
+    expect(() => new KeyCipher(key).decrypt(altered(untagged(key, 'pis_old')))).toThrow(
+      UnreadableSecretError,
+    );
+    expect(() => new KeyCipher(key).decrypt('v9:abc')).toThrow(/unknown format/);
   });
 
-  it('insists on 32 bytes', () => {
-    expect(() => new KeyCipher(randomBytes(16).toString('base64'))).toThrow(/32 bytes/);
+  it('insists on 32 bytes, for the previous key too', () => {
+    expect(() => new KeyCipher(randomBytes(16).toString('base64'))).toThrow(
+      /ENCRYPTION_KEY must be 32 bytes/,
+    );
+    expect(() => new KeyCipher(key, randomBytes(16).toString('base64'))).toThrow(
+      /ENCRYPTION_KEY_PREVIOUS must be 32 bytes/,
+    );
+  });
+
+  it('still reads what it wrote before values named their key', () => {
+    expect(new KeyCipher(key).decrypt(untagged(key, 'pis_old'))).toBe('pis_old');
+    expect(() => new KeyCipher(other).decrypt(untagged(key, 'pis_old'))).toThrow(UnreadableSecretError);
+  });
+
+  it('reads what the previous key wrote, writes only with the new one, and says which values are current', () => {
+    const before = new KeyCipher(key);
+    const written = before.encrypt('pis_before');
+    const legacy = untagged(key, 'pis_legacy');
+    const rotating = new KeyCipher(other, key);
+    expect(rotating.decrypt(written)).toBe('pis_before');
+    expect(rotating.decrypt(legacy)).toBe('pis_legacy');
+    const rewritten = rotating.encrypt('pis_before');
+    expect(rotating.isCurrent(rewritten)).toBe(true);
+    expect(rotating.isCurrent(written)).toBe(false);
+    expect(rotating.isCurrent(legacy)).toBe(false);
+    // Once rotated, the new key alone reads it, and the old one cannot.
+    expect(new KeyCipher(other).decrypt(rewritten)).toBe('pis_before');
+    expect(() => before.decrypt(rewritten)).toThrow(UnreadableSecretError);
+    // A value tagged with the previous key is opened with that key, not guessed at.
+    expect(new KeyCipher(key, other).decrypt(rewritten)).toBe('pis_before');
   });
 });
