@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadBotConfig } from '../../src/app/config.ts';
+import { ConfigError, loadBotConfig, oauthSettings } from '../../src/app/config.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tenderbot-config-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -62,5 +62,46 @@ describe('loadBotConfig', () => {
     const config = loadBotConfig({ ...rest, SLACK_APP_TOKEN: 'xapp-1-abc', LOG_LEVEL: 'warn' }, envFile);
     expect(config.PROCUREMENT_API_URL).toBe('http://from-file:4010');
     expect(config.LOG_LEVEL).toBe('warn');
+  });
+
+  it('takes the many-workspaces mode with the three OAuth variables instead of a bot token', () => {
+    const { SLACK_BOT_TOKEN: _token, ...rest } = valid;
+    const oauth = {
+      ...rest,
+      SLACK_CLIENT_ID: '1234567890.0987654321',
+      SLACK_CLIENT_SECRET: 'client-secret-value',
+      SLACK_STATE_SECRET: 'a'.repeat(40),
+    };
+    const config = loadBotConfig(oauth, '');
+    expect(oauthSettings(config)).toEqual({
+      clientId: '1234567890.0987654321',
+      clientSecret: 'client-secret-value',
+      stateSecret: 'a'.repeat(40),
+      redirectUri: null,
+    });
+    expect(oauthSettings(loadBotConfig(valid, ''))).toBeNull();
+
+    // Neither mode: one sentence naming both ways.
+    expect(problemsOf(rest)).toEqual([
+      expect.stringMatching(/^SLACK_BOT_TOKEN is missing .*SLACK_CLIENT_ID/),
+    ]);
+    // Half the OAuth variables: the missing one is named.
+    const { SLACK_STATE_SECRET: _state, ...twoOfThree } = oauth;
+    expect(problemsOf(twoOfThree)).toEqual([
+      expect.stringMatching(/^SLACK_STATE_SECRET is missing: installing into many workspaces needs/),
+    ]);
+    // Both modes at once, or OAuth with Socket Mode, are refused with a sentence each.
+    expect(problemsOf({ ...oauth, SLACK_BOT_TOKEN: valid.SLACK_BOT_TOKEN })).toEqual([
+      expect.stringMatching(/^SLACK_BOT_TOKEN cannot be used with SLACK_CLIENT_ID/),
+    ]);
+    expect(problemsOf({ ...oauth, SLACK_APP_TOKEN: 'xapp-1-abc' })).toEqual([
+      expect.stringMatching(/^SLACK_APP_TOKEN \(Socket Mode\) cannot be used with SLACK_CLIENT_ID/),
+    ]);
+    // A short state secret is said, never echoed.
+    const short = problemsOf({ ...oauth, SLACK_STATE_SECRET: 'tiny-secret' });
+    expect(short).toEqual([
+      'SLACK_STATE_SECRET must be at least 32 random characters (openssl rand -hex 32).',
+    ]);
+    expect(short.join(' ')).not.toContain('tiny-secret');
   });
 });

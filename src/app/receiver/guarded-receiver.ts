@@ -24,8 +24,8 @@ export interface InstallRoutes {
 
 export interface GuardedReceiverOptions {
   signingSecret: string;
-  /** `ping` (when the store has it) is what /healthz asks: does the database answer. */
-  store: Pick<BotStore, 'rememberRequest'> & { ping?: () => Promise<void> };
+  /** `ping` is what /healthz asks: does the database answer. */
+  store: Pick<BotStore, 'rememberRequest' | 'ping'>;
   /** OAuth mode: GET /slack/install and /slack/oauth_redirect. */
   install?: InstallRoutes;
   logger: Logger;
@@ -123,7 +123,7 @@ export class GuardedReceiver implements Receiver {
   private async health(response: ServerResponse): Promise<void> {
     let up = true;
     try {
-      await this.options.store.ping?.();
+      await this.options.store.ping();
     } catch (error) {
       up = false;
       this.options.logger.warn(
