@@ -192,23 +192,35 @@ export class FakeSlack {
    * install, the organisation's token goes for every workspace of it.
    */
   async uninstallApp(): Promise<AppAnswer[]> {
-    const revoked = this.revoke();
-    if (!this.appUrl) return [];
-    return [
-      await this.sender.sendEvent({ type: 'app_uninstalled' }),
-      await this.sender.sendEvent({ type: 'tokens_revoked', tokens: { oauth: [], bot: revoked } }),
-    ];
+    const { bots, done } = this.revoke();
+    try {
+      if (!this.appUrl) return [];
+      return [
+        await this.sender.sendEvent({ type: 'app_uninstalled' }),
+        await this.sender.sendEvent({ type: 'tokens_revoked', tokens: { oauth: [], bot: bots } }),
+      ];
+    } finally {
+      done();
+    }
   }
 
   /** Revokes this workspace's bot tokens (an admin's "Revoke tokens"): only `tokens_revoked` is sent. */
   async revokeTokens(): Promise<AppAnswer | null> {
-    const revoked = this.revoke();
-    if (!this.appUrl) return null;
-    return this.sender.sendEvent({ type: 'tokens_revoked', tokens: { oauth: [], bot: revoked } });
+    const { bots, done } = this.revoke();
+    try {
+      if (!this.appUrl) return null;
+      return await this.sender.sendEvent({ type: 'tokens_revoked', tokens: { oauth: [], bot: bots } });
+    } finally {
+      done();
+    }
   }
 
-  /** Takes this workspace's tokens back; the bot users whose tokens went (as `tokens_revoked` names them). */
-  private revoke(): string[] {
+  /**
+   * Takes this workspace's tokens back (with an organisation-wide install, from every workspace of
+   * the organisation). The events about it still describe the install they end, so `done` marks
+   * the install gone once they are sent. `bots`: the bot users whose tokens went.
+   */
+  private revoke(): { bots: string[]; done: () => void } {
     const tokens = [...this.workspace.tokens];
     const affected = this.workspace.orgWideInstall
       ? this.hub.teams.filter((team) => team.enterprise?.id === this.enterprise?.id)
@@ -218,9 +230,13 @@ export class FakeSlack {
         team.workspace.tokens.delete(token);
         team.workspace.revokedTokens.add(token);
       }
-      team.workspace.orgWideInstall = false;
     }
-    return tokens.length > 0 ? [BOT_USER_ID] : [];
+    return {
+      bots: tokens.length > 0 ? [BOT_USER_ID] : [],
+      done: () => {
+        for (const team of affected) team.workspace.orgWideInstall = false;
+      },
+    };
   }
 
   get calls(): RecordedCall[] {

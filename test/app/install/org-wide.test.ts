@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import pino from 'pino';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BotApp, createBotApp } from '../../../src/app/bot-app.ts';
+import { loadBotConfig } from '../../../src/app/config.ts';
+import { type BotStore, openBotStore } from '../../../src/app/storage/bot-store.ts';
+import { type FakeMessage, FakeSlack } from '../../../src/fake-slack/fake-slack.ts';
+import { eventually } from '../../support/bot.ts';
+import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
+
+const CLIENT_ID = '5555.6666';
+const CLIENT_SECRET = `client-secret-${randomBytes(8).toString('hex')}`;
+const SIGNING_SECRET = `signing-${randomBytes(8).toString('hex')}`;
+const GRID = { id: 'E0GRID', name: 'Grid Holdings' };
+/** Two workspaces of one Enterprise Grid organisation, each with its own admin and channel. */
+const NORTH = { teamId: 'T0NORTH', admin: 'UNADMIN', channel: 'CNBIDS' };
+const SOUTH = { teamId: 'T0SOUTH', admin: 'USADMIN', channel: 'CSBIDS' };
+
+let sandbox: TestSandbox;
+let slack: FakeSlack;
+let store: BotStore;
+let bot: BotApp;
+let appBase: string;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+  // The first workspace stands alone; the app is installed nowhere yet.
+  slack = new FakeSlack({ signingSecret: SIGNING_SECRET, botToken: '' });
+  for (const workspace of [NORTH, SOUTH])
+    slack.addWorkspace({
+      teamId: workspace.teamId,
+      teamName: `Grid ${workspace.teamId.slice(3)}`,
+      enterprise: GRID,
+      users: [{ id: workspace.admin, name: 'gia', realName: 'Gia Grid', isAdmin: true }],
+      channels: [{ id: workspace.channel, name: 'bids' }],
+    });
+  await slack.start();
+  const config = loadBotConfig(
+    {
+      SLACK_CLIENT_ID: CLIENT_ID,
+      SLACK_CLIENT_SECRET: CLIENT_SECRET,
+      SLACK_STATE_SECRET: randomBytes(24).toString('hex'),
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      PROCUREMENT_API_URL: sandbox.baseUrl,
+      DATABASE_URL: `sqlite:${join(sandbox.dir, 'bot.db')}`,
+      ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      PORT: '0',
+    },
+    '',
+  );
+  store = openBotStore(config.DATABASE_URL);
+  bot = createBotApp({ config, store, logger: pino({ level: 'silent' }), scheduler: { pollMs: null } });
+  appBase = `http://127.0.0.1:${await bot.start()}`;
+  slack.appUrl = `${appBase}/slack/events`;
+  slack.oauthApp = {
+    clientId: CLIENT_ID,
+    clientSecret: CLIENT_SECRET,
+    redirectUrls: [`${appBase}/slack/oauth_redirect`],
+  };
+});
+afterAll(async () => {
+  await bot?.stop();
+  await store?.close();
+  await slack?.stop();
+  await sandbox?.stop();
+});
+
+/** "Add to Slack", then Allow for the whole organisation on Slack's page, then back to the app. */
+async function installForOrganisation(): Promise<string> {
+  const start = await request(`${appBase}/slack/install`);
+  const html = await start.body.text();
+  const cookie = /slack-app-oauth-state=([^;]+)/.exec(String(start.headers['set-cookie']))?.[1] ?? '';
+  const authorize = new URL(
+    /id="add-to-slack" href="([^"]+)"/.exec(html)?.[1]?.replaceAll('&amp;', '&') ?? '',
+  );
+  const form = new URLSearchParams(authorize.searchParams);
+  form.set('target', `org:${GRID.id}`);
+  form.set('decision', 'allow');
+  const allowed = await request(slack.authorizeUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: form.toString(),
+  });
+  await allowed.body.dump();
+  const back = await request(String(allowed.headers.location), {
+    headers: { cookie: `slack-app-oauth-state=${cookie}` },
+  });
+  expect(back.statusCode).toBe(200);
+  return back.body.text();
+}
+
+async function command(workspace: typeof NORTH, text: string): Promise<FakeMessage> {
+  const team = slack.team(workspace.teamId);
+  const before = team.messagesIn(workspace.channel, workspace.admin).length;
+  expect((await team.slashCommand(workspace.admin, workspace.channel, '/tender', text)).status).toBe(200);
+  return eventually(
+    () => team.messagesIn(workspace.channel, workspace.admin)[before],
+    `an answer to ${text}`,
+  );
+}
+
+describe('an organisation-wide install on Enterprise Grid', () => {
+  it('installs once for the organisation and answers in each of its workspaces with its token', async () => {
+    expect(await installForOrganisation()).toContain(`every workspace of ${GRID.name}`);
+    const installations = await store.listInstallations();
+    expect(installations).toHaveLength(1);
+    expect(installations[0]).toMatchObject({
+      teamId: null,
+      enterpriseId: GRID.id,
+      isEnterpriseInstall: true,
+    });
+    const orgToken = slack.team(NORTH.teamId).botTokens[0];
+    expect(slack.team(SOUTH.teamId).botTokens).toEqual([orgToken]);
+    // The stand-alone workspace is not part of it.
+    expect(slack.botTokens).toEqual([]);
+
+    for (const workspace of [NORTH, SOUTH]) {
+      const team = slack.team(workspace.teamId);
+      expect(JSON.stringify((await command(workspace, 'help')).blocks)).toContain('/tender search');
+      // An admin's /tender connect: users.info and views.open with the organisation's token.
+      await team.slashCommand(workspace.admin, workspace.channel, '/tender', 'connect');
+      await eventually(() => team.openModals(workspace.admin)[0], 'the connect window');
+      const calls = team.calls.filter((call) => ['users.info', 'views.open'].includes(call.method));
+      expect(calls.map((call) => call.method).sort()).toEqual(['users.info', 'views.open']);
+      expect(calls.every((call) => call.token === orgToken)).toBe(true);
+    }
+  });
+
+  it('forgets the organisation-wide install when the app is removed from the organisation', async () => {
+    const answers = await slack.team(NORTH.teamId).uninstallApp();
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    expect(await store.listInstallations()).toEqual([]);
+    for (const workspace of [NORTH, SOUTH])
+      expect(JSON.stringify(await command(workspace, 'help'))).toContain('not installed in this workspace');
+  });
+});
