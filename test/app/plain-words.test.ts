@@ -1,4 +1,20 @@
 import { describe, expect, it } from 'vitest';
+import { PERSONAL_KEY_REQUIRED_SENTENCE } from '../../src/app/adapters/workspace-clients.ts';
+import {
+  CONNECTED_SENTENCE,
+  connectDoneView,
+  connectModal,
+  PERSONAL_LINKED_SENTENCE,
+} from '../../src/app/blocks/connect-views.ts';
+import {
+  bidsOwnerLine,
+  bookmarkButtonsLine,
+  bookmarksOwnerLine,
+  commentAuthorLine,
+  type KeySource,
+  keyPhrase,
+} from '../../src/app/blocks/key-identity.ts';
+import { USAGE_LINES } from '../../src/app/blocks/messages.ts';
 import { FakeSlack } from '../../src/fake-slack/fake-slack.ts';
 import { jargonIn, textsPeopleRead } from '../support/workbench.ts';
 
@@ -87,6 +103,40 @@ describe('words a bid lead must never read', () => {
       'Bid name',
       'Replaced since',
     ]);
+    expect(jargonIn(texts)).toEqual([]);
+  });
+});
+
+/** Every `text` a view shows (titles, sections, labels, buttons), never its ids or values. */
+function shownTexts(value: unknown, out: string[] = []): string[] {
+  if (Array.isArray(value)) for (const item of value) shownTexts(item, out);
+  else if (value && typeof value === 'object')
+    for (const [key, inner] of Object.entries(value)) {
+      if (key === 'text' && typeof inner === 'string') out.push(inner);
+      else shownTexts(inner, out);
+    }
+  return out;
+}
+
+describe('what personal keys say', () => {
+  it('every sentence about whose key is used, linking, unlinking and the workspace’s setting is in plain words', () => {
+    const sources: KeySource[] = ['personal', 'workspace', 'default'];
+    const texts = [
+      PERSONAL_KEY_REQUIRED_SENTENCE,
+      PERSONAL_LINKED_SENTENCE,
+      CONNECTED_SENTENCE,
+      ...USAGE_LINES,
+      ...sources.flatMap((source) => [
+        keyPhrase(source),
+        bookmarksOwnerLine(source),
+        bookmarkButtonsLine(source),
+        commentAuthorLine(source),
+        bidsOwnerLine(source),
+      ]),
+      ...[connectModal('m', 'https://service.example', undefined, true), connectDoneView(true)].flatMap(
+        (view) => shownTexts(view),
+      ),
+    ];
     expect(jargonIn(texts)).toEqual([]);
   });
 });
