@@ -1,0 +1,177 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type BotStore, openBotStore, type Subscription } from '../../../src/app/storage/bot-store.ts';
+import { PgBossQueue } from '../../../src/app/subscriptions/pg-boss-queue.ts';
+import { createTestDatabase, type TestDatabase } from '../../support/postgres.ts';
+
+/**
+ * The job queue on a real PostgreSQL (pg-boss's own tables) with the deliveries in a real bot store:
+ * two copies offering and claiming at once, and a copy that stops answering.
+ */
+const dir = mkdtempSync(join(tmpdir(), 'tenderbot-pg-boss-'));
+let database: TestDatabase;
+/** Each test's deliveries in a store of its own (a failed test leaves nothing for the next). */
+let store: BotStore;
+let stores = 0;
+const logger = pino({ level: 'silent' });
+const at = new Date('2027-03-01T09:00:00Z');
+
+beforeAll(async () => {
+  database = await createTestDatabase('queue');
+});
+beforeEach(async () => {
+  await store?.close();
+  store = await openBotStore(`sqlite:${join(dir, `bot-${++stores}.db`)}`);
+});
+afterAll(async () => {
+  await store?.close();
+  await database?.drop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** `perChannel` deliveries due at `at` in each of `channels` new channels; their ids. */
+async function plan(channels: number, perChannel: number): Promise<string[]> {
+  const ids: string[] = [];
+  const run = randomBytes(3).toString('hex');
+  for (let channel = 0; channel < channels; channel++) {
+    for (let index = 0; index < perChannel; index++) {
+      const subscription: Subscription = {
+        id: `s-${run}-${channel}-${index}`,
+        teamId: 'T1',
+        channelId: `C${run}${channel}`,
+        kind: 'pipeline',
+        target: '{"p":"pl-1"}',
+        cadence: 'daily',
+        localTime: '09:00',
+        timeZone: 'UTC',
+        createdBy: 'U1',
+        createdAt: at,
+        pausedReason: null,
+        nextRunAt: at,
+        cursor: null,
+        skippedCount: 0,
+      };
+      expect(await store.createSubscription(subscription)).toBe(true);
+      const id = randomUUID();
+      ids.push(id);
+      await store.planDeliveries([
+        {
+          subscriptionId: subscription.id,
+          expectedNextRunAt: at,
+          nextRunAt: new Date(at.getTime() + 86_400_000),
+          skipped: 0,
+          delivery: { id, dueAt: at },
+        },
+      ]);
+    }
+  }
+  return ids;
+}
+
+function queue(): PgBossQueue {
+  return new PgBossQueue({
+    connectionString: database.url,
+    store,
+    logger,
+    expireInSeconds: 30,
+    schema: 'pgboss',
+  });
+}
+
+describe('channel posts on pg-boss', () => {
+  it('two copies offering and claiming at once: each delivery claimed once, one at a time per channel', async () => {
+    const ids = await plan(6, 3);
+    const copies = [queue(), queue()];
+    await Promise.all(copies.map((copy) => copy.start()));
+    const claimedBy = new Map<string, string[]>();
+    let now = at;
+    // Rounds: both copies offer and claim at the same instant (three at most each, so that neither
+    // takes every job), then finish what they claimed.
+    for (let round = 0; round < 20 && claimedBy.size < ids.length; round++) {
+      await Promise.all(copies.map((copy) => copy.offer(now)));
+      const claims = await Promise.all(
+        copies.map((copy, index) =>
+          copy.claim({
+            owner: `copy-${index}`,
+            now,
+            leaseMs: 60_000,
+            limit: 3,
+            busyChannels: [],
+            aheadMs: 0,
+          }),
+        ),
+      );
+      const channels = claims.flat().map((delivery) => delivery.channelId);
+      // Never two deliveries of one channel at once, whichever copy holds them.
+      expect(new Set(channels).size).toBe(channels.length);
+      for (const [index, claimed] of claims.entries()) {
+        for (const delivery of claimed) {
+          claimedBy.set(delivery.id, [...(claimedBy.get(delivery.id) ?? []), `copy-${index}`]);
+          expect(
+            await store.finishDelivery(delivery.id, `copy-${index}`, { state: 'sent', outcome: null }),
+          ).toBe(true);
+          await copies[index]?.done(delivery.id);
+        }
+      }
+      now = new Date(now.getTime() + 1000);
+    }
+    expect([...claimedBy.keys()].sort()).toEqual([...ids].sort());
+    expect([...claimedBy.values()].filter((owners) => owners.length > 1)).toEqual([]);
+    // Both copies took part (pg-boss hands jobs to whoever fetches first).
+    expect(new Set([...claimedBy.values()].flat()).size).toBe(2);
+    await Promise.all(copies.map((copy) => copy.stop()));
+  });
+
+  it('a copy that stops answering: its delivery goes to the other once its lease ends, and only then', async () => {
+    const [id] = await plan(1, 1);
+    const dead = queue();
+    const alive = queue();
+    await dead.start();
+    await alive.start();
+    await dead.offer(at);
+    const taken = await dead.claim({
+      owner: 'dead',
+      now: at,
+      leaseMs: 5000,
+      limit: 10,
+      busyChannels: [],
+      aheadMs: 0,
+    });
+    expect(taken.map((delivery) => delivery.id)).toEqual([id]);
+    // While the lease lasts, nothing is offered or claimed by the other copy.
+    const during = new Date(at.getTime() + 4000);
+    await alive.offer(during);
+    expect(
+      await alive.claim({
+        owner: 'alive',
+        now: during,
+        leaseMs: 5000,
+        limit: 10,
+        busyChannels: [],
+        aheadMs: 0,
+      }),
+    ).toEqual([]);
+    // After it, the delivery is offered again and the other copy takes it over (and settles it).
+    const after = new Date(at.getTime() + 6000);
+    await alive.offer(after);
+    const takenOver = await alive.claim({
+      owner: 'alive',
+      now: after,
+      leaseMs: 5000,
+      limit: 10,
+      busyChannels: [],
+      aheadMs: 0,
+    });
+    expect(takenOver.map((delivery) => [delivery.id, delivery.leaseOwner])).toEqual([[id, 'alive']]);
+    // The dead copy can no longer write about it.
+    expect(await store.finishDelivery(id as string, 'dead', { state: 'sent', outcome: null })).toBe(false);
+    expect(await store.finishDelivery(id as string, 'alive', { state: 'sent', outcome: null })).toBe(true);
+    await alive.done(id as string);
+    await alive.stop();
+    await dead.stop();
+  });
+});
