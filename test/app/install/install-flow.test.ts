@@ -295,6 +295,38 @@ describe('Tenderbot installed into two workspaces through "Add to Slack"', () =>
     expect(first(after)?.encryptedInstallation).toBe(first(before)?.encryptedInstallation);
   });
 
+  it('posts each workspace’s scheduled posts with its own token', async () => {
+    const now = new Date();
+    for (const workspace of [FIRST, SECOND])
+      await store.createSubscription({
+        id: `s-due-${workspace.teamId.toLowerCase()}`,
+        teamId: workspace.teamId,
+        channelId: workspace.channel,
+        kind: 'deadlines',
+        target: JSON.stringify({ days: 30 }),
+        cadence: 'daily',
+        localTime: '09:00',
+        timeZone: 'Europe/London',
+        createdBy: workspace.admin,
+        createdAt: now,
+        pausedReason: null,
+        nextRunAt: new Date(now.getTime() - 1000),
+        cursor: null,
+        skippedCount: 0,
+      });
+    await bot.scheduler.runDue();
+    for (const workspace of [FIRST, SECOND]) {
+      const posts = slack.team(workspace.teamId).callsOf('chat.postMessage');
+      expect(posts.length).toBeGreaterThan(0);
+      expect(posts.every((call) => call.token === installedToken(workspace.teamId))).toBe(true);
+      expect(posts.every((call) => call.args.channel === workspace.channel)).toBe(true);
+    }
+    for (const workspace of [FIRST, SECOND])
+      expect(
+        await store.removeSubscription(workspace.teamId, `s-due-${workspace.teamId.toLowerCase()}`),
+      ).toBe(true);
+  });
+
   it('forgets an uninstalled workspace at once and leaves the other untouched', async () => {
     const now = new Date();
     for (const workspace of [FIRST, SECOND]) {
@@ -304,7 +336,7 @@ describe('Tenderbot installed into two workspaces through "Add to Slack"', () =>
           teamId: workspace.teamId,
           channelId: workspace.channel,
           kind: 'deadlines',
-          target: '7',
+          target: JSON.stringify({ days: 7 }),
           cadence: 'daily',
           localTime: '09:00',
           timeZone: 'Europe/London',
