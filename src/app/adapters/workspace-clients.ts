@@ -188,7 +188,21 @@ export class WorkspaceClients {
     return unreadable;
   }
 
-  /** Logs, once at start, each workspace whose key must be reconnected. */
+  /** How many people's own keys cannot be decrypted (each hears so when they next use it). */
+  async unreadablePersonalKeys(): Promise<number> {
+    let unreadable = 0;
+    for (const secret of await this.store.listSecrets()) {
+      if (secret.kind !== 'personal-key') continue;
+      try {
+        this.cipher.decrypt(secret.encrypted);
+      } catch {
+        unreadable++;
+      }
+    }
+    return unreadable;
+  }
+
+  /** Logs, once at start, each workspace whose key must be reconnected, and how many people's own keys. */
   async reportUnreadableKeys(logger: Logger): Promise<void> {
     for (const teamId of await this.unreadableKeys()) {
       logger.error(
@@ -196,6 +210,12 @@ export class WorkspaceClients {
         'the stored API key of this workspace cannot be decrypted (ENCRYPTION_KEY changed?): a workspace admin must reconnect with /tender connect',
       );
     }
+    const personal = await this.unreadablePersonalKeys();
+    if (personal > 0)
+      logger.error(
+        { count: personal },
+        'some people’s own API keys cannot be decrypted (ENCRYPTION_KEY changed?): each must link theirs again with /tender connect me',
+      );
   }
 
   /** A client for a key being tried (connect), not kept. */

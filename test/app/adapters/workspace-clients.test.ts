@@ -185,5 +185,8 @@ describe('a person’s own key', () => {
     const failure = await clients.forPerson('T0', 'U0OLD').catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(KeyUnreadableError);
     expect((failure as KeyUnreadableError).userId).toBe('U0OLD');
+    // Counted at start (the workspace's own key is readable, so only the person's is named).
+    expect(await clients.unreadablePersonalKeys()).toBe(1);
+    expect(await clients.unreadableKeys()).toEqual([]);
   });
 });
