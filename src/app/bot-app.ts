@@ -16,6 +16,7 @@ import { registerListeners } from './listeners/register-listeners.ts';
 import { GuardedReceiver } from './receiver/guarded-receiver.ts';
 import { KeyCipher } from './security/key-cipher.ts';
 import type { BotStore } from './storage/bot-store.ts';
+import { PgBossQueue } from './subscriptions/pg-boss-queue.ts';
 import { Scheduler, type SchedulerOptions } from './subscriptions/scheduler.ts';
 
 export interface BotAppOptions {
@@ -41,6 +42,7 @@ export interface BotAppOptions {
     | 'keepMs'
     | 'pruneEveryMs'
     | 'sleep'
+    | 'queue'
   >;
 }
 
@@ -146,6 +148,18 @@ export function createBotApp(options: BotAppOptions): BotApp {
     clock: context.clock,
     // Due work is looked for four times a second, so a post waits at most a quarter second.
     pollMs: 250,
+    // On PostgreSQL the copies take their turns through pg-boss; on SQLite, the table's leases.
+    ...(config.DATABASE_URL.startsWith('postgres')
+      ? {
+          queue: new PgBossQueue({
+            connectionString: config.DATABASE_URL,
+            store,
+            logger: logger.child({ part: 'queue' }),
+            // Longer than a delivery's lease (60 s): the lease fences the post, the job only its turn.
+            expireInSeconds: 120,
+          }),
+        }
+      : {}),
     ...options.scheduler,
   });
   context.scheduler = scheduler;
