@@ -2,7 +2,6 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // Servers are real processes on loopback; two cores, so keep parallelism modest.
     maxWorkers: 2,
     testTimeout: 30_000,
@@ -11,5 +10,19 @@ export default defineConfig({
     // servers and a browser, and a rare stall there must not hide the rest of the run. Locally a
     // failure shows at once. The reporter still lists every retried test.
     retry: process.env.CI ? 1 : 0,
+    projects: [
+      { extends: true, test: { name: 'tenderbot', include: ['test/**/*.test.ts'] } },
+      {
+        // The channel posts' exactly-once tests once more with the copies on PostgreSQL, where
+        // pg-boss hands the deliveries out (src/app/subscriptions/pg-boss-queue.ts).
+        extends: true,
+        test: {
+          name: 'subscriptions on postgres',
+          include: ['test/app/subscriptions/**/*.test.ts'],
+          exclude: ['test/app/subscriptions/{schedule,describe,pg-boss-queue}.test.ts'],
+          env: { TENDERBOT_TEST_DATABASE: 'postgres' },
+        },
+      },
+    ],
   },
 });

@@ -105,6 +105,10 @@ export class Harness {
         ...scheduler,
       },
     });
+    // On PostgreSQL the copies must take their turns through pg-boss, not the table's leases.
+    const expectedQueue = TEST_DATABASE === 'postgres' ? 'pg-boss' : 'lease-table';
+    if (bot.scheduler.queue.kind !== expectedQueue)
+      throw new Error(`the scheduler uses ${bot.scheduler.queue.kind}, not ${expectedQueue}`);
     const port = await bot.start();
     const url = `http://127.0.0.1:${port}/slack/events`;
     if (receives) this.slack.appUrl = url;
