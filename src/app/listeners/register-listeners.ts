@@ -8,6 +8,7 @@ import {
   disconnectCommand,
   keepKey,
   openConnectModal,
+  settingsCommand,
   statusCommand,
   submitConnectWithinBudget,
 } from '../features/connection.ts';
@@ -284,6 +285,8 @@ async function runCommand(
         return connectCommand(context, request, parsed.rest, triggerId);
       case 'disconnect':
         return disconnectCommand(context, request, parsed.rest);
+      case 'settings':
+        return settingsCommand(context, request, parsed.rest);
       case 'status':
         return statusCommand(context, request);
     }
