@@ -122,7 +122,11 @@ const pgTypes = {
 };
 
 export function openPostgresBotDatabase(url: string): BotDatabase {
-  const pool = new pg.Pool({ connectionString: url, types: pgTypes, max: 10 });
+  // A connection that cannot be made within 5 s fails (a health check must answer, not hang).
+  const pool = new pg.Pool({ connectionString: url, types: pgTypes, max: 10, connectionTimeoutMillis: 5000 });
+  // An idle connection the server dropped (a restart, a failover) is only logged by pg as an
+  // 'error' event, which would end the process; the next query gets a new connection or the error.
+  pool.on('error', () => {});
   const db = new Kysely<BotTables>({ dialect: new PostgresDialect({ pool }) });
   const ready = migrateBotPostgres(db);
   // Seen by the first query (and close); not an unhandled rejection meanwhile.

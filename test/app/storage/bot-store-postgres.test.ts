@@ -84,6 +84,26 @@ describe('the PostgreSQL bot store', () => {
     await store.close();
   });
 
+  it('answers again after the server dropped its connections (a restart), without ending the process', async () => {
+    const name = await databaseFor('dropped');
+    const store = openBotStore(`${SERVER}/${name}`);
+    await store.ping();
+    await onServer(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}' AND pid <> pg_backend_pid()`,
+    );
+    // The pool drops the dead connection when it hears of it (a query on it before then fails);
+    // the next query takes a new one.
+    let answered = false;
+    for (let attempt = 0; attempt < 3 && !answered; attempt++) {
+      answered = await store.ping().then(
+        () => true,
+        () => false,
+      );
+    }
+    expect(answered).toBe(true);
+    await store.close();
+  });
+
   it('fails, rather than waits, when the database does not answer', async () => {
     // A port nothing listens on: a health check must say so.
     const store = openBotStore('postgres://postgres@127.0.0.1:1/tenderbot');
