@@ -621,6 +621,8 @@ describe('emoji as Slack draws them', () => {
       ))
         used.add((match[1] as string).slice(1, -1));
     }
+    // SQLite's in-memory database (`':memory:'` in the store) is a name, not an emoji.
+    used.delete('memory');
     expect(used.size).toBeGreaterThan(5);
     expect([...used].filter((name) => !(name in EMOJI))).toEqual([]);
     expect(renderMrkdwn(':mag: :dart: :made_up: :constructor:', {})).toBe('🔍 🎯 :made_up: :constructor:');
