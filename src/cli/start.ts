@@ -28,7 +28,11 @@ const REAL_DATA_DIR = './data/real';
  */
 export async function runStart({ values }: StartArgs): Promise<number> {
   const fromFile = existsSync('.env') ? parseEnv(readFileSync('.env', 'utf8')) : {};
-  if (process.env.SLACK_BOT_TOKEN || fromFile.SLACK_BOT_TOKEN) {
+  // A bot token (one workspace) or an app's client id (installed to many through Add to Slack).
+  const slackConfigured = ['SLACK_BOT_TOKEN', 'SLACK_CLIENT_ID'].some(
+    (name) => process.env[name] || fromFile[name],
+  );
+  if (slackConfigured) {
     const { runBot } = await import('../app/main.ts');
     return runBot();
   }
