@@ -83,6 +83,8 @@ export function commentModal(args: {
   deletable: ReadonlySet<string>;
   /** A guest sees the thread and a sentence, and no form. */
   canWrite: boolean;
+  /** Why this person may not write here though not a guest (the workspace requires their own key): said instead of the form. */
+  writeRefusal?: string;
   /** Whose key a comment is posted with: said above the box, since the service names its maker as author. */
   postedAs?: KeySource;
   text?: string;
@@ -105,6 +107,12 @@ export function commentModal(args: {
     if (args.problem || args.notice)
       blocks.push(problemBlock(args.problem ? `:warning: ${args.problem}` : (args.notice as string)));
     blocks.push(section('Guests can read comments but cannot write them. Ask a member of the workspace.'));
+    return modalShell(args.privateMetadata, blocks, false);
+  }
+  if (args.writeRefusal) {
+    if (args.problem || args.notice)
+      blocks.push(problemBlock(args.problem ? `:warning: ${args.problem}` : (args.notice as string)));
+    blocks.push(section(args.writeRefusal));
     return modalShell(args.privateMetadata, blocks, false);
   }
   if (args.problem || args.notice)

@@ -51,6 +51,10 @@ export const STALE_MODAL_SENTENCE =
 export const DELETE_REFUSAL =
   'Only the person who wrote a comment, or a workspace owner or admin, can delete it. Nothing was deleted.';
 
+/** In the window, instead of the form, when the workspace requires each person's own key for changes. */
+export const COMMENT_NEEDS_OWN_KEY =
+  'In this workspace, comments are written with each person’s own key, and you have not linked yours. Run `/tender connect me` to link it, then press Comment again.';
+
 const GUEST_WRITE_REFUSAL =
   'Guests can read comments but cannot write or delete them. Ask a member of the workspace to do it for you.';
 
@@ -104,6 +108,17 @@ async function loadThread(
     comments.map((comment) => comment.id),
   );
   return { name, comments, slackAuthors, source };
+}
+
+/** False when the workspace requires a person's own key for changes and this person has none. */
+async function writesAllowed(context: FeatureContext, teamId: string, userId: string): Promise<boolean> {
+  try {
+    await context.clients.forWrite(teamId, userId);
+    return true;
+  } catch (error) {
+    if (error instanceof PersonalKeyRequiredError) return false;
+    throw error;
+  }
 }
 
 /** Who may delete a comment through Tenderbot: whoever wrote it through Tenderbot, and workspace owners and admins. */
@@ -279,9 +294,10 @@ async function redrawModal(
   const target = { entityType: args.state.e, entityId: args.state.id };
   let view: ModalView;
   try {
-    const [loaded, facts] = await Promise.all([
+    const [loaded, facts, mayWrite] = await Promise.all([
       loadThread(context, args.teamId, args.userId, target),
       context.users.facts(args.userId),
+      writesAllowed(context, args.teamId, args.userId),
     ]);
     const deletable = await mayDelete(
       context,
@@ -298,6 +314,7 @@ async function redrawModal(
       slackAuthors: loaded.slackAuthors,
       deletable,
       canWrite: !facts.isGuest,
+      ...(mayWrite ? {} : { writeRefusal: COMMENT_NEEDS_OWN_KEY }),
       postedAs: loaded.source,
       ...(args.text !== undefined ? { text: args.text } : {}),
       ...(args.parentId !== undefined ? { parentId: args.parentId } : {}),
@@ -384,6 +401,14 @@ export async function submitComment(
   if (state.u !== args.userId) return ack(fieldError(CommentIds.textBlock, STALE_MODAL_SENTENCE));
   if ((await context.users.facts(args.userId)).isGuest)
     return ack(fieldError(CommentIds.textBlock, GUEST_WRITE_REFUSAL));
+  // Refused before the text is looked at: nothing would be written whatever it says.
+  let writer: WorkspaceClient;
+  try {
+    writer = await context.clients.forWrite(args.teamId, args.userId);
+  } catch (error) {
+    if (!(error instanceof PersonalKeyRequiredError)) throw error;
+    return ack(fieldError(CommentIds.textBlock, PERSONAL_KEY_REQUIRED_SENTENCE));
+  }
   const body = args.text.trim();
   if (!body) return ack(fieldError(CommentIds.textBlock, 'Write your comment first.'));
   const length = [...body].length;
@@ -409,13 +434,6 @@ export async function submitComment(
     }
   }
 
-  let writer: WorkspaceClient;
-  try {
-    writer = await context.clients.forWrite(args.teamId, args.userId);
-  } catch (error) {
-    if (!(error instanceof PersonalKeyRequiredError)) throw error;
-    return ack(fieldError(CommentIds.textBlock, PERSONAL_KEY_REQUIRED_SENTENCE));
-  }
   const post = async (): Promise<Comment> => {
     const { client } = writer;
     const comment = await client.comments.create(

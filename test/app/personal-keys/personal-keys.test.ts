@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERSONAL_KEY_REQUIRED_SENTENCE } from '../../../src/app/adapters/workspace-clients.ts';
+import { COMMENT_NEEDS_OWN_KEY } from '../../../src/app/features/comments.ts';
 import { type BotStore, openBotStore } from '../../../src/app/storage/bot-store.ts';
 import { ProcurementClient } from '../../../src/client/procurement-client.ts';
 import type { FakeMessage, FakeView } from '../../../src/fake-slack/fake-slack.ts';
@@ -224,6 +225,9 @@ describe('a person’s own key', () => {
 
       const commentsBefore = (await tenderComments(TENDER_B)).length;
       const modal = await openCommentModal(ADMIN, detail);
+      // The window says so instead of the form; a submission sent anyway (forged) is refused too.
+      expect(textOf(modal.view)).toContain(COMMENT_NEEDS_OWN_KEY);
+      expect(textOf(modal.view)).not.toContain('comment/text_block');
       const refused = await bot.slack.submitView(ADMIN, modal.id, { 'comment/text': 'Should not be posted' });
       expect(refused.json).toEqual({
         response_action: 'errors',
