@@ -6,7 +6,7 @@ import pino from 'pino';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BotApp, createBotApp } from '../../../src/app/bot-app.ts';
-import { loadBotConfig } from '../../../src/app/config.ts';
+import { type BotConfig, loadBotConfig } from '../../../src/app/config.ts';
 import { TenderIds } from '../../../src/app/ids.ts';
 import { type BotStore, openBotStore } from '../../../src/app/storage/bot-store.ts';
 import { type FakeMessage, FakeSlack } from '../../../src/fake-slack/fake-slack.ts';
@@ -43,6 +43,7 @@ let store: BotStore;
 let bot: BotApp;
 let appBase: string;
 let databasePath: string;
+let config: BotConfig;
 const logLines: string[] = [];
 
 beforeAll(async () => {
@@ -64,7 +65,7 @@ beforeAll(async () => {
     channels: [{ id: SECOND.channel, name: 'bids' }],
   });
   await slack.start();
-  const config = loadBotConfig(
+  config = loadBotConfig(
     {
       SLACK_CLIENT_ID: CLIENT_ID,
       SLACK_CLIENT_SECRET: CLIENT_SECRET,
@@ -349,6 +350,21 @@ describe('Tenderbot installed into two workspaces through "Add to Slack"', () =>
         }),
       ).toBe(true);
     }
+    // A second copy of the app on the same database has served the second workspace (its token was
+    // used there a moment ago); the uninstall reaches the first copy only.
+    const copyStore = openBotStore(config.DATABASE_URL);
+    const copy = createBotApp({
+      config,
+      store: copyStore,
+      logger: pino({ level: 'silent' }),
+      scheduler: { pollMs: null },
+    });
+    const copyUrl = `http://127.0.0.1:${await copy.start()}/slack/events`;
+    const firstUrl = slack.appUrl;
+    slack.appUrl = copyUrl;
+    expect(textOf(await command(SECOND.teamId, SECOND.admin, SECOND.channel, 'status'))).toContain('*Key*');
+    slack.appUrl = firstUrl;
+
     const second = slack.team(SECOND.teamId);
     const answers = await second.uninstallApp();
     expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
@@ -370,5 +386,20 @@ describe('Tenderbot installed into two workspaces through "Add to Slack"', () =>
     const refusal = await command(SECOND.teamId, SECOND.admin, SECOND.channel, 'help');
     expect(textOf(refusal)).toContain('not installed in this workspace');
     expect(second.calls.filter((call) => call.method !== 'response_url').length).toBe(callsBefore);
+
+    // The other copy, which never saw the uninstall, refuses it at once too, and serves the first workspace.
+    slack.appUrl = copyUrl;
+    try {
+      expect(textOf(await command(SECOND.teamId, SECOND.admin, SECOND.channel, 'status'))).toContain(
+        'not installed in this workspace',
+      );
+      expect(textOf(await command(FIRST.teamId, FIRST.admin, FIRST.channel, 'help'))).toContain(
+        '/tender search',
+      );
+    } finally {
+      slack.appUrl = firstUrl;
+      await copy.stop();
+      await copyStore.close();
+    }
   });
 });
