@@ -22,7 +22,13 @@ export const BotConfig = z.object({
     .min(32, 'must be at least 32 random characters (openssl rand -hex 32)')
     .optional(),
   /** Where Slack sends people back after Allow; the app's first redirect URL when not set. */
-  SLACK_REDIRECT_URI: z.url('must be the address of /slack/oauth_redirect').optional(),
+  SLACK_REDIRECT_URI: z
+    .url('must be the address of /slack/oauth_redirect')
+    .refine(
+      (value) => new URL(value).pathname === '/slack/oauth_redirect',
+      'must end in /slack/oauth_redirect, where Tenderbot takes Slack’s answer',
+    )
+    .optional(),
   SLACK_SIGNING_SECRET: z.string().min(8, 'must be the app’s signing secret').optional(),
   SLACK_APP_TOKEN: z
     .string()

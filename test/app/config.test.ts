@@ -97,6 +97,14 @@ describe('loadBotConfig', () => {
     expect(problemsOf({ ...oauth, SLACK_APP_TOKEN: 'xapp-1-abc' })).toEqual([
       expect.stringMatching(/^SLACK_APP_TOKEN \(Socket Mode\) cannot be used with SLACK_CLIENT_ID/),
     ]);
+    expect(problemsOf({ ...oauth, SLACK_REDIRECT_URI: 'https://bot.example/elsewhere' })).toEqual([
+      'SLACK_REDIRECT_URI must end in /slack/oauth_redirect, where Tenderbot takes Slack’s answer.',
+    ]);
+    expect(
+      oauthSettings(
+        loadBotConfig({ ...oauth, SLACK_REDIRECT_URI: 'https://bot.example/slack/oauth_redirect' }, ''),
+      )?.redirectUri,
+    ).toBe('https://bot.example/slack/oauth_redirect');
     // A short state secret is said, never echoed.
     const short = problemsOf({ ...oauth, SLACK_STATE_SECRET: 'tiny-secret' });
     expect(short).toEqual([

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import pino from 'pino';
 import { request } from 'undici';
@@ -37,6 +39,8 @@ beforeAll(async () => {
       channels: [{ id: workspace.channel, name: 'bids' }],
     });
   await slack.start();
+  // This app names its redirect URL (SLACK_REDIRECT_URI), so it needs its port before it starts.
+  const port = await freePort();
   const config = loadBotConfig(
     {
       SLACK_CLIENT_ID: CLIENT_ID,
@@ -47,7 +51,8 @@ beforeAll(async () => {
       PROCUREMENT_API_URL: sandbox.baseUrl,
       DATABASE_URL: `sqlite:${join(sandbox.dir, 'bot.db')}`,
       ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      PORT: '0',
+      SLACK_REDIRECT_URI: `http://127.0.0.1:${port}/slack/oauth_redirect`,
+      PORT: String(port),
     },
     '',
   );
@@ -68,6 +73,17 @@ afterAll(async () => {
   await sandbox?.stop();
 });
 
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 /** "Add to Slack", then Allow for the whole organisation on Slack's page, then back to the app. */
 async function installForOrganisation(): Promise<string> {
   const start = await request(`${appBase}/slack/install`);
@@ -76,6 +92,7 @@ async function installForOrganisation(): Promise<string> {
   const authorize = new URL(
     /id="add-to-slack" href="([^"]+)"/.exec(html)?.[1]?.replaceAll('&amp;', '&') ?? '',
   );
+  expect(authorize.searchParams.get('redirect_uri')).toBe(`${appBase}/slack/oauth_redirect`);
   const form = new URLSearchParams(authorize.searchParams);
   form.set('target', `org:${GRID.id}`);
   form.set('decision', 'allow');
