@@ -658,6 +658,17 @@ export class FakeSlack {
     const bearer = /^Bearer (.+)$/.exec(incoming.headers.authorization ?? '')?.[1];
     const token = bearer ?? (typeof args.token === 'string' ? args.token : '');
     const team = hub.teamFor(token, args);
+    if (method === 'auth.teams.list' && team) {
+      // The workspaces an organisation-wide token acts in (one for a workspace's own token).
+      team.workspace.calls.push({ method, args, token });
+      const teams = hub.teams.filter((candidate) => candidate.workspace.tokens.has(token));
+      answer(200, {
+        ok: true,
+        teams: teams.map((candidate) => ({ id: candidate.teamId, name: candidate.teamName })),
+        response_metadata: { next_cursor: '' },
+      });
+      return;
+    }
     // A call no workspace's token opens is recorded with the first workspace's, as before.
     await (team ?? this).answerCall(incoming, outgoing, method, args, token, team !== null);
   }

@@ -215,6 +215,8 @@ describe('several workspaces in one fake Slack', () => {
     expect(slack.team('T0GRIDB').lastMessage('CBGRID')?.text).toBe('south');
     expect(slack.team('T0GRIDA').messagesIn('CBGRID')).toEqual([]);
     expect((await org.auth.test()).is_enterprise_install).toBe(true);
+    const covered = await org.auth.teams.list({});
+    expect(covered.teams?.map((team) => team.id)).toEqual(['T0GRIDA', 'T0GRIDB']);
 
     // A command from a workspace of the organisation says so, as Slack's do.
     received = [];

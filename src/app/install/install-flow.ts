@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthorizeResult, AuthorizeSourceData } from '@slack/bolt';
 import { type CodedError, ErrorCode, type Installation, InstallProvider, type Logger } from '@slack/oauth';
-import type { WebClientOptions } from '@slack/web-api';
+import { WebClient, type WebClientOptions } from '@slack/web-api';
+import { LRUCache } from 'lru-cache';
 import type { Logger as PinoLogger } from 'pino';
 import type { KeyCipher } from '../security/key-cipher.ts';
 import type { BotStore } from '../storage/bot-store.ts';
@@ -21,7 +22,10 @@ export interface InstallFlowOptions {
   redirectUri: string | null;
   /** The Web API base (SLACK_API_URL): Slack's install page is beside it, at /oauth/v2/authorize. */
   slackApiUrl: string;
-  store: Pick<BotStore, 'saveInstallation' | 'findInstallation' | 'deleteInstallation' | 'rememberRequest'>;
+  store: Pick<
+    BotStore,
+    'saveInstallation' | 'findInstallation' | 'deleteInstallation' | 'listInstallations' | 'rememberRequest'
+  >;
   cipher: KeyCipher;
   logger: PinoLogger;
   clientOptions?: Omit<WebClientOptions, 'logLevel' | 'logger'>;
@@ -37,6 +41,8 @@ export interface InstallFlowOptions {
 export class InstallFlow {
   readonly installations: EncryptedInstallationStore;
   private readonly provider: InstallProvider;
+  /** team id -> enterprise id ('' for none), for org-wide installs; bounded, and short-lived. */
+  private readonly enterpriseOfTeam = new LRUCache<string, string>({ max: 10_000, ttl: 10 * 60_000 });
 
   constructor(private readonly options: InstallFlowOptions) {
     this.installations = new EncryptedInstallationStore(options.store, options.cipher, options.clock);
@@ -69,14 +75,50 @@ export class InstallFlow {
     })) as AuthorizeResult;
   }
 
-  /** The bot token for a workspace's work outside a request (scheduled posts), read from the store each time. */
+  /**
+   * The bot token for a workspace's work outside a request (scheduled posts), read from the store
+   * each time: the workspace's own install, else its organisation's org-wide one.
+   */
   async botTokenFor(teamId: string): Promise<string | null> {
-    const installation = await this.installations.find({
+    const own = await this.installations.find({
       teamId,
       enterpriseId: undefined,
       isEnterpriseInstall: false,
     });
-    return installation?.bot?.token ?? null;
+    if (own?.bot?.token) return own.bot.token;
+    const enterpriseId = await this.enterpriseOf(teamId);
+    if (!enterpriseId) return null;
+    const org = await this.installations.find({ teamId, enterpriseId, isEnterpriseInstall: true });
+    return org?.bot?.token ?? null;
+  }
+
+  /**
+   * The organisation a workspace is part of, among the org-wide installs: Slack lists each
+   * install's workspaces (auth.teams.list). Which workspace is in which organisation is kept a
+   * while (it is no secret and rarely changes); the tokens themselves never are.
+   */
+  private async enterpriseOf(teamId: string): Promise<string | null> {
+    const known = this.enterpriseOfTeam.get(teamId);
+    if (known !== undefined) return known || null;
+    for (const stored of await this.options.store.listInstallations()) {
+      if (!stored.isEnterpriseInstall || !stored.enterpriseId) continue;
+      const installation = await this.installations.find({
+        enterpriseId: stored.enterpriseId,
+        teamId: undefined,
+        isEnterpriseInstall: true,
+      });
+      const token = installation?.bot?.token;
+      if (!token) continue;
+      const client = new WebClient(token, this.options.clientOptions ?? {});
+      for await (const page of client.paginate('auth.teams.list', { limit: 200 })) {
+        for (const team of (page as { teams?: { id?: string }[] }).teams ?? [])
+          if (team.id) this.enterpriseOfTeam.set(team.id, stored.enterpriseId);
+      }
+    }
+    const found = this.enterpriseOfTeam.get(teamId);
+    // A workspace in no organisation is remembered as such for a short while too.
+    if (found === undefined) this.enterpriseOfTeam.set(teamId, '', { ttl: 60_000 });
+    return found ?? null;
   }
 
   /** Answers the install paths; false for any other request. */

@@ -10,6 +10,7 @@ import { loadBotConfig } from '../../../src/app/config.ts';
 import { type BotStore, openBotStore } from '../../../src/app/storage/bot-store.ts';
 import { type FakeMessage, FakeSlack } from '../../../src/fake-slack/fake-slack.ts';
 import { eventually } from '../../support/bot.ts';
+import { KEYS } from '../../support/fixture.ts';
 import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
 
 const CLIENT_ID = '5555.6666';
@@ -49,6 +50,8 @@ beforeAll(async () => {
       SLACK_SIGNING_SECRET: SIGNING_SECRET,
       SLACK_API_URL: slack.apiUrl,
       PROCUREMENT_API_URL: sandbox.baseUrl,
+      // One key for every workspace (none connects its own here).
+      PROCUREMENT_API_KEY: KEYS.bobAdminAcme,
       DATABASE_URL: `sqlite:${join(sandbox.dir, 'bot.db')}`,
       ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       SLACK_REDIRECT_URI: `http://127.0.0.1:${port}/slack/oauth_redirect`,
@@ -144,6 +147,37 @@ describe('an organisation-wide install on Enterprise Grid', () => {
       expect(calls.map((call) => call.method).sort()).toEqual(['users.info', 'views.open']);
       expect(calls.every((call) => call.token === orgToken)).toBe(true);
     }
+  });
+
+  it('posts a scheduled post in a workspace of the organisation with the organisation’s token', async () => {
+    const now = new Date();
+    await store.createSubscription({
+      id: 's-grid-south',
+      teamId: SOUTH.teamId,
+      channelId: SOUTH.channel,
+      kind: 'deadlines',
+      target: JSON.stringify({ days: 30 }),
+      cadence: 'daily',
+      localTime: '09:00',
+      timeZone: 'Europe/London',
+      createdBy: SOUTH.admin,
+      createdAt: now,
+      pausedReason: null,
+      nextRunAt: new Date(now.getTime() - 1000),
+      cursor: null,
+      skippedCount: 0,
+    });
+    await bot.scheduler.runDue();
+    const south = slack.team(SOUTH.teamId);
+    const posts = south.callsOf('chat.postMessage');
+    expect(posts.length).toBeGreaterThan(0);
+    expect(
+      posts.every((call) => call.token === south.botTokens[0] && call.args.channel === SOUTH.channel),
+    ).toBe(true);
+    // Which workspaces the install covers was asked of Slack once, with that token.
+    expect(
+      south.callsOf('auth.teams.list').length + slack.team(NORTH.teamId).callsOf('auth.teams.list').length,
+    ).toBe(1);
   });
 
   it('forgets the organisation-wide install when the app is removed from the organisation', async () => {
