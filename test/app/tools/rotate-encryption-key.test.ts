@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { KeyCipher } from '../../../src/app/security/key-cipher.ts';
 import { type BotStore, openBotStore, type StoredSecret } from '../../../src/app/storage/bot-store.ts';
 import { rotateEncryptionKey } from '../../../src/app/tools/rotate-encryption-key.ts';
+import { createTestDatabase } from '../../support/postgres.ts';
 
 const run = promisify(execFile);
 const root = resolve(import.meta.dirname, '../../..');
@@ -126,6 +127,25 @@ describe('rotating ENCRYPTION_KEY', () => {
     expect(second.stdout).toContain(
       'Checked 5 stored secrets: 0 written again with the new ENCRYPTION_KEY, 5 already',
     );
+  }, 60_000);
+
+  it('rotates a PostgreSQL database the same way, and ends when done', async () => {
+    const database = await createTestDatabase('store_rotate');
+    try {
+      const before = openBotStore(database.url);
+      await fill(before);
+      await before.close();
+      const env = { ENCRYPTION_KEY: keyB, ENCRYPTION_KEY_PREVIOUS: keyA, DATABASE_URL: database.url };
+      const first = await command(env);
+      expect(first.stdout).toContain(
+        'Checked 5 stored secrets: 5 written again with the new ENCRYPTION_KEY, 0 already',
+      );
+      const after = openBotStore(database.url);
+      expect(await readAll(after, new KeyCipher(keyB))).toEqual(PLAIN);
+      await after.close();
+    } finally {
+      await database.drop();
+    }
   }, 60_000);
 
   it('asks for both keys rather than guessing', async () => {
