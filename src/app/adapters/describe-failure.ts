@@ -15,7 +15,12 @@ import {
 } from '../../client/errors.ts';
 import type { Scope } from '../../contract/schemas.ts';
 import { escapeMrkdwn } from '../blocks/mrkdwn.ts';
-import { KeyUnreadableError, NotConnectedError } from './workspace-clients.ts';
+import {
+  KeyUnreadableError,
+  NotConnectedError,
+  PERSONAL_KEY_REQUIRED_SENTENCE,
+  PersonalKeyRequiredError,
+} from './workspace-clients.ts';
 
 export interface FailureDescription {
   /** What happened and what to do, in one or two sentences. */
@@ -29,6 +34,15 @@ export interface FailureDescription {
  * mrkdwn: any text from the service (a problem's detail, field names) is escaped here.
  */
 export function describeFailure(error: unknown): FailureDescription {
+  if (error instanceof PersonalKeyRequiredError)
+    return { sentence: PERSONAL_KEY_REQUIRED_SENTENCE, retryable: false };
+  if (error instanceof KeyUnreadableError && error.userId !== null) {
+    return {
+      sentence:
+        'Tenderbot can no longer read your own API key (its encryption key was changed). Link it again with `/tender connect me`, or unlink it with `/tender disconnect me`.',
+      retryable: false,
+    };
+  }
   if (error instanceof KeyUnreadableError) {
     return {
       sentence:

@@ -1,5 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import { NotFoundError } from '../../client/errors.ts';
+import type { ProcurementClient } from '../../client/procurement-client.ts';
 import type { Pipeline } from '../../contract/schemas.ts';
 import { pipelineCard } from '../blocks/pipeline-card.ts';
 import type { FeatureContext } from './feature-context.ts';
@@ -44,10 +45,15 @@ export async function redrawEverywhere(
   slack: WebClient,
   teamId: string,
   pipelineId: string,
+  /**
+   * Who reads the bid: whoever made the change (their own key where linked, which may be the only
+   * one that sees the bid); the workspace's key when not given. Every card shows the same bid.
+   */
+  reader?: ProcurementClient,
 ): Promise<{ pipeline: Pipeline; copies: number } | null> {
   const key = `${teamId}\u0000${pipelineId}`;
   return serialised(key, async () => {
-    const { client } = await context.clients.forTeam(teamId);
+    const { client } = reader ? { client: reader } : await context.clients.forTeam(teamId);
     let pipeline: Pipeline;
     try {
       pipeline = await client.pipelines.get(pipelineId);

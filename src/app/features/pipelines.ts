@@ -330,7 +330,7 @@ async function afterChange(
   place: CardPlace,
   line: (pipeline: Pipeline) => string,
   answer: string,
-  source: KeySource,
+  writer: WorkspaceClient,
 ): Promise<void> {
   // The card that was clicked shows this pipeline too: remember it, so it stays live.
   if (place)
@@ -340,8 +340,8 @@ async function afterChange(
       channelId: place.channelId,
       ts: place.ts,
     });
-  const drawn = await redrawEverywhere(context, request.slack, request.teamId, pipelineId);
-  if (!drawn) return say(request, notFoundSentence(pipelineId, source));
+  const drawn = await redrawEverywhere(context, request.slack, request.teamId, pipelineId, writer.client);
+  if (!drawn) return say(request, notFoundSentence(pipelineId, writer.source));
   const where = place ?? (await latestCardIn(context, request, pipelineId));
   if (where) await threadLine(context, request.slack, where, line(drawn.pipeline));
   if (request.kind === 'command')
@@ -385,7 +385,7 @@ export async function changeStageStatus(
     (pipeline) =>
       `<@${request.userId}> moved ${stageName(pipeline)} to ${STAGE_LABELS[change.v].toLowerCase()}`,
     `Moved the stage to ${STAGE_LABELS[change.v].toLowerCase()}.`,
-    writer.source,
+    writer,
   );
 }
 
@@ -409,7 +409,7 @@ export async function changePipelineStatus(
     place,
     () => `<@${request.userId}> set the bid’s status to ${STATUS_LABELS[change.v]}`,
     `The bid’s status is now ${STATUS_LABELS[change.v]}.`,
-    writer.source,
+    writer,
   );
 }
 
@@ -434,7 +434,7 @@ export async function setArchived(
     place,
     () => `<@${request.userId}> ${archived ? 'archived' : 'restored'} this bid`,
     archived ? 'Archived the bid.' : 'Restored the bid.',
-    writer.source,
+    writer,
   );
 }
 
@@ -803,7 +803,7 @@ export async function submitStageNotes(
   const place = meta.c && meta.ts ? { channelId: meta.c, ts: meta.ts } : null;
   if (place)
     await context.store.rememberPipelineMessage({ pipelineId: meta.p, teamId: args.teamId, ...place });
-  const drawn = await redrawEverywhere(context, slack, args.teamId, meta.p);
+  const drawn = await redrawEverywhere(context, slack, args.teamId, meta.p, writer.client);
   if (drawn && place)
     await threadLine(
       context,

@@ -9,6 +9,7 @@ import { TenderIds } from '../ids.ts';
 import { findTender } from '../links/find-tender.ts';
 import { type NoticeRef, recogniseNoticeLink } from '../links/notice-links.ts';
 import { encodeIfFits } from '../state/codec.ts';
+import { writerOrSentence } from './connection.ts';
 import { serviceOrigins } from './direct-messages.ts';
 import type { FeatureContext, SlackRequest } from './feature-context.ts';
 import { refuseGuests, reply } from './feature-context.ts';
@@ -146,6 +147,8 @@ async function bookmarkedIds(client: ProcurementClient): Promise<Set<string>> {
 /**
  * Bookmark or remove from a preview: the workspace's list changes, and the preview is drawn again
  * for everyone with the new state (chat.unfurl on the same message and link). Guests are refused.
+ * Someone who linked their own key changes their own list instead (the preview stays as it is),
+ * and a workspace that requires personal keys for changes refuses those without one.
  */
 export async function toggleUnfurlBookmark(
   context: FeatureContext,
@@ -153,10 +156,20 @@ export async function toggleUnfurlBookmark(
   args: { tenderId: string; add: boolean; url: string | null; messageTs: string | null },
 ): Promise<void> {
   if (await refuseGuests(context, request, args.add ? 'bookmark tenders' : 'remove bookmarks')) return;
-  const { client } = await context.clients.forTeam(request.teamId);
+  const writer = await writerOrSentence(context, request);
+  if (!writer) return;
+  const { client, source } = writer;
   if (args.add) await client.bookmarks.add(args.tenderId);
   else await client.bookmarks.remove(args.tenderId);
   const tender = await client.tenders.get(args.tenderId);
+  if (source === 'personal') {
+    // The preview shows the workspace's list to everyone: this person's own list changed, said to them alone.
+    const own = args.add
+      ? `Bookmarked *${safeText(tender.title, 200)}* in your own list (you linked your own key). The preview shows the workspace’s shared list.`
+      : `Removed *${safeText(tender.title, 200)}* from your own list (you linked your own key). The preview shows the workspace’s shared list.`;
+    await reply(request, sentenceMessage(own));
+    return;
+  }
   if (args.url && args.messageTs && request.channelId) {
     await request.slack.chat.unfurl({
       channel: request.channelId,

@@ -3,7 +3,9 @@ import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERSONAL_KEY_REQUIRED_SENTENCE } from '../../../src/app/adapters/workspace-clients.ts';
+import { STATUS_LABELS } from '../../../src/app/blocks/pipeline-card.ts';
 import { COMMENT_NEEDS_OWN_KEY } from '../../../src/app/features/comments.ts';
+import { PipelineIds } from '../../../src/app/ids.ts';
 import { type BotStore, openBotStore } from '../../../src/app/storage/bot-store.ts';
 import { ProcurementClient } from '../../../src/client/procurement-client.ts';
 import type { FakeMessage, FakeView } from '../../../src/fake-slack/fake-slack.ts';
@@ -206,6 +208,53 @@ describe('a person’s own key', () => {
       'the admin’s comment in the service',
     );
     expect(theirs.author.id).toBe('usr-carol');
+  });
+
+  it('starts bids owned by the person; their changes redraw the card though only their key sees the bid', async () => {
+    const detail = await answerWith(MEMBER, TENDER_B, PipelineIds.startBid);
+    await bot.slack.clickInMessage(MEMBER, detail, PipelineIds.startBid);
+    const modal = await eventually(
+      () =>
+        bot.slack
+          .openModals(MEMBER)
+          .find((view) => textOf(view.view.blocks).includes(PipelineIds.stagesInput)),
+      'the start-a-bid form',
+    );
+    const name = `Max’s own bid ${randomBytes(3).toString('hex')}`;
+    const started = await bot.slack.submitView(MEMBER, modal.id, {
+      [PipelineIds.nameInput]: name,
+      [PipelineIds.stagesInput]: 'Qualify | 2\nDraft | 5',
+    });
+    expect(started.status).toBe(200);
+    const card = await eventually(
+      () =>
+        bot.slack
+          .messagesIn(CHANNEL)
+          .find((message) => message.ephemeralTo === null && message.text.startsWith(name)),
+      'the new bid’s card',
+    );
+    const pipelineId: string = card.metadata.event_payload.pipeline_id;
+    expect((await asAlice.pipelines.get(pipelineId)).owner.id).toBe('usr-alice');
+    // Not shared with Carol, whose key the workspace uses: only Max's own key sees it.
+    await expect(asCarol.pipelines.get(pipelineId)).rejects.toThrow();
+
+    const listed = await answerWith(MEMBER, 'pipelines', pipelineId);
+    expect(textOf(listed)).toContain('Bids your own key can see');
+    expect(textOf(await command(ADMIN, 'pipelines'))).not.toContain(pipelineId);
+
+    const changed = await answerWith(MEMBER, `pipeline status ${pipelineId} bidding`, 'is now');
+    expect(changed.text).toContain('Its card was redrawn.');
+    expect((await asAlice.pipelines.get(pipelineId)).status).toBe('bidding');
+    await eventually(
+      () =>
+        textOf(bot.slack.messagesIn(CHANNEL).find((message) => message.ts === card.ts)?.blocks).includes(
+          STATUS_LABELS.bidding,
+        ),
+      'the card redrawn',
+    );
+    const refused = await answerWith(ADMIN, `pipeline status ${pipelineId} draft`, 'No bid');
+    expect(refused.text).toContain('can be seen with this workspace’s key');
+    expect((await asAlice.pipelines.get(pipelineId)).status).toBe('bidding');
   });
 
   it('when the workspace requires personal keys for changes, someone without one is told so and nothing is written', async () => {
