@@ -1,14 +1,16 @@
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PERSONAL_KEY_REQUIRED_SENTENCE } from '../../../src/app/adapters/workspace-clients.ts';
 import { type BotStore, openBotStore } from '../../../src/app/storage/bot-store.ts';
+import type { FakeMessage } from '../../../src/fake-slack/fake-slack.ts';
 import { eventually, type RunningBot, startBot, tenderCommand } from '../../support/bot.ts';
-import { KEYS } from '../../support/fixture.ts';
+import { KEYS, TENDER_B } from '../../support/fixture.ts';
 import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
 import { jargonIn, textsPeopleRead } from '../../support/workbench.ts';
 
 // The typed commands of personal keys: `/tender connect me` (an admin too gets their own key's
-// window), and `/tender disconnect me`.
+// window), `/tender disconnect me`, and `/tender settings personal-keys required|optional`.
 
 const ADMIN = 'U0ADMIN';
 const MEMBER = 'U0MEMBER';
@@ -34,6 +36,20 @@ afterAll(async () => {
 const textOf = (value: unknown) => JSON.stringify(value);
 const command = (user: string, text: string) => tenderCommand(bot, user, CHANNEL, text);
 
+/** `/tender TEXT` as `user`: the first new message carrying `expected`. */
+async function answerWith(user: string, text: string, expected: string): Promise<FakeMessage> {
+  const before = bot.slack.messagesIn(CHANNEL, user).length;
+  expect((await bot.slack.slashCommand(user, CHANNEL, '/tender', text)).status).toBe(200);
+  return eventually(
+    () =>
+      bot.slack
+        .messagesIn(CHANNEL, user)
+        .slice(before)
+        .find((message) => textOf(message.blocks).includes(expected) || message.text.includes(expected)),
+    `an answer to /tender ${text}`,
+  );
+}
+
 describe('/tender connect me and /tender disconnect me', () => {
   it('gives an admin the window for their own key, and leaves the workspace’s key alone', async () => {
     await bot.slack.slashCommand(ADMIN, CHANNEL, '/tender', 'connect me');
@@ -57,6 +73,32 @@ describe('/tender connect me and /tender disconnect me', () => {
     expect((await command(MEMBER, 'disconnect me')).text).toContain('You have no key of your own linked.');
     expect((await command(MEMBER, 'connect someone')).text).toContain(
       '`/tender connect me` links a key of your own',
+    );
+  });
+});
+
+describe('/tender settings personal-keys required|optional', () => {
+  it('says the setting to anyone, and lets only an owner or admin change it', async () => {
+    expect((await command(MEMBER, 'settings')).text).toContain('*Personal keys*: optional');
+    const refused = await command(MEMBER, 'settings personal-keys required');
+    expect(refused.text).toContain('Only a workspace owner or admin can change');
+    expect((await store.getWorkspaceSettings(bot.slack.teamId)).personalKeysForWrites).toBe(false);
+
+    const done = await command(ADMIN, 'settings personal-keys required');
+    expect(done.text).toContain('changes (bookmarks, comments, bids) need each person’s own key');
+    expect((await store.getWorkspaceSettings(bot.slack.teamId)).personalKeysForWrites).toBe(true);
+    expect((await command(MEMBER, 'settings')).text).toContain('*Personal keys*: required');
+
+    const detail = await answerWith(MEMBER, TENDER_B, 'tender/bookmark');
+    const seen = bot.slack.messagesIn(CHANNEL, MEMBER).length;
+    await bot.slack.clickInMessage(MEMBER, detail, 'tender/bookmark');
+    const refusal = await eventually(() => bot.slack.messagesIn(CHANNEL, MEMBER)[seen], 'the refusal');
+    expect(refusal.text).toBe(PERSONAL_KEY_REQUIRED_SENTENCE);
+
+    expect((await command(ADMIN, 'settings personal-keys optional')).text).toContain('Done');
+    expect((await store.getWorkspaceSettings(bot.slack.teamId)).personalKeysForWrites).toBe(false);
+    expect((await command(ADMIN, 'settings nonsense')).text).toContain(
+      '`/tender settings personal-keys required`',
     );
   });
 });
