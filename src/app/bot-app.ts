@@ -14,7 +14,7 @@ import { InstallFlow } from './install/install-flow.ts';
 import { useRequestScope } from './install/request-scope.ts';
 import { registerListeners } from './listeners/register-listeners.ts';
 import { GuardedReceiver } from './receiver/guarded-receiver.ts';
-import { KeyCipher } from './security/key-cipher.ts';
+import { KeyCipher, UnreadableSecretError } from './security/key-cipher.ts';
 import type { BotStore } from './storage/bot-store.ts';
 import { PgBossQueue } from './subscriptions/pg-boss-queue.ts';
 import { Scheduler, type SchedulerOptions } from './subscriptions/scheduler.ts';
@@ -70,7 +70,8 @@ export function createBotApp(options: BotAppOptions): BotApp {
     retryConfig: { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 2000 },
     fetch: appFetch.fetch,
   };
-  const cipher = new KeyCipher(config.ENCRYPTION_KEY);
+  // During a key rotation the old key still reads what is not re-encrypted yet.
+  const cipher = new KeyCipher(config.ENCRYPTION_KEY, config.ENCRYPTION_KEY_PREVIOUS);
   // Many workspaces: each installs through "Add to Slack", and each request's token is found in the
   // store (no copy kept in memory, so an uninstall holds at once for every copy of the app).
   const oauth = oauthSettings(config);
@@ -169,7 +170,10 @@ export function createBotApp(options: BotAppOptions): BotApp {
   // With extendedErrorHandler, Bolt passes the request's body and context too (Bolt does not export that type).
   app.error((async ({ error, body, context: requestContext }: ErrorArgs) => {
     const reference = randomUUID().slice(0, 8);
-    if ((error as { code?: unknown }).code === ErrorCode.AuthorizationError) {
+    if (
+      (error as { code?: unknown }).code === ErrorCode.AuthorizationError &&
+      !causesOf(error).some((cause) => cause instanceof UnreadableSecretError)
+    ) {
       // No installation for this workspace (uninstalled, or never installed): no token to answer with
       // but the response_url, which needs none.
       logger.warn({ reference, teamId: teamOf(body) }, 'a request came from a workspace without Tenderbot');
@@ -180,7 +184,11 @@ export function createBotApp(options: BotAppOptions): BotApp {
       ).catch(() => undefined);
       return;
     }
-    const original = (error as { original?: unknown }).original ?? error;
+    // An installation this ENCRYPTION_KEY cannot read is the app's fault, not an uninstall: said as a failure.
+    const original =
+      causesOf(error).find((cause) => cause instanceof UnreadableSecretError) ??
+      (error as { original?: unknown }).original ??
+      error;
     logger.error({ err: original, reference }, 'unhandled error in a listener');
     const { sentence } = describeFailure(original);
     await tellPerson(
@@ -234,6 +242,18 @@ function teamOf(body: unknown): string | null {
   const team = fields.team as { id?: unknown } | undefined;
   const id = fields.team_id ?? team?.id;
   return typeof id === 'string' ? id : null;
+}
+
+/** An error and what it wraps (Bolt's and the OAuth package's `original`, or `cause`), outermost first. */
+function causesOf(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  let current: unknown = error;
+  while (current instanceof Error && chain.length < 5) {
+    chain.push(current);
+    const wrapped = current as { original?: unknown; cause?: unknown };
+    current = wrapped.original ?? wrapped.cause;
+  }
+  return chain;
 }
 
 /** Only the response_url of a body: without a token, a direct message cannot be sent. */

@@ -47,6 +47,14 @@ export const BotConfig = z.object({
       (value) => Buffer.from(value, 'base64').length === 32,
       'must be 32 random bytes in base64 (openssl rand -base64 32)',
     ),
+  /** While the stored secrets are re-encrypted with a new ENCRYPTION_KEY: the old one, still read. */
+  ENCRYPTION_KEY_PREVIOUS: z
+    .string()
+    .refine(
+      (value) => Buffer.from(value, 'base64').length === 32,
+      'must be the previous ENCRYPTION_KEY: 32 random bytes in base64',
+    )
+    .optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`).default('info'),
   PORT: z.coerce.number().int().min(0).max(65535, 'must be a port number').default(3000),
 });

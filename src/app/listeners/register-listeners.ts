@@ -159,12 +159,19 @@ export function registerListeners(app: App, context: FeatureContext): void {
     await runCommand(context, request, (action.value ?? '').slice(0, 2000), body.trigger_id, true);
   });
 
-  app.action<BlockAction<ButtonAction>>(HomeIds.connect, async ({ ack, body, client }) => {
+  // One action for the Home tab's two buttons: the workspace's key, or (value 'me') the person's own.
+  app.action<BlockAction<ButtonAction>>(HomeIds.connect, async ({ ack, body, action, client }) => {
     await ack();
     await openConnectModal(
       context,
       client,
-      { teamId: body.team?.id ?? '', userId: body.user.id, channelId: null, triggerId: body.trigger_id },
+      {
+        teamId: body.team?.id ?? '',
+        userId: body.user.id,
+        channelId: null,
+        triggerId: body.trigger_id,
+        forMe: action.value === 'me',
+      },
       async (sentence) => {
         await client.chat.postMessage({ channel: body.user.id, text: sentence });
       },
