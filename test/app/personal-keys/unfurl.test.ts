@@ -1,0 +1,93 @@
+import { mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PERSONAL_KEY_REQUIRED_SENTENCE } from '../../../src/app/adapters/workspace-clients.ts';
+import { UNFURL_IDS } from '../../../src/app/features/unfurls.ts';
+import { UNFURL_DOMAINS } from '../../../src/app/links/notice-links.ts';
+import { type BotStore, openBotStore } from '../../../src/app/storage/bot-store.ts';
+import { ProcurementClient } from '../../../src/client/procurement-client.ts';
+import { eventually, type RunningBot, startBot } from '../../support/bot.ts';
+import { KEYS, testFixture } from '../../support/fixture.ts';
+import { OCDS_DIR } from '../../support/ocds-data.ts';
+import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
+
+// Bookmark on a link preview with a person's own key: their own list changes, the preview (which
+// everyone sees) keeps showing the workspace's list, and the workspace's setting is obeyed.
+
+const NHS_TENDER = 'ocds-b5fd17-2c0cffc3-8ce5-4dcf-b9ee-478aa5a4572c';
+const CF_LINK = 'https://www.contractsfinder.service.gov.uk/Notice/5a115892-5c5e-4646-8a8f-150c9708a9dc';
+const MEMBER = 'U0MEMBER';
+const ADMIN = 'U0ADMIN';
+const CHANNEL = 'C0BIDS';
+
+let sandbox: TestSandbox;
+let bot: RunningBot;
+let store: BotStore;
+let asCarol: ProcurementClient;
+let asAlice: ProcurementClient;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({
+    fixture: { ...testFixture(), bookmarks: [] },
+    imports: [join(OCDS_DIR, 'uk-notices.releases.jsonl.gz')],
+  });
+  const databasePath = join(mkdtempSync(join(sandbox.dir, 'bot-')), 'bot.db');
+  bot = await startBot({ serviceUrl: sandbox.baseUrl, defaultKey: KEYS.carolMemberAcme, databasePath });
+  store = openBotStore(`sqlite:${databasePath}`);
+  bot.slack.unfurlDomains = [...UNFURL_DOMAINS];
+  asCarol = new ProcurementClient({ baseUrl: sandbox.baseUrl, apiKey: KEYS.carolMemberAcme });
+  asAlice = new ProcurementClient({ baseUrl: sandbox.baseUrl, apiKey: KEYS.aliceAcme });
+}, 60_000);
+
+afterAll(async () => {
+  await store?.close();
+  await bot?.stop();
+  await asCarol?.close();
+  await asAlice?.close();
+  await sandbox?.stop();
+});
+
+const textOf = (value: unknown) => JSON.stringify(value);
+const bookmarkIds = async (client: ProcurementClient) =>
+  (await client.bookmarks.list({ limit: 100 })).data.map((bookmark) => bookmark.tenderId);
+
+async function until<T>(check: () => Promise<T | undefined | null | false>, what: string): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() - started > 8000) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('Bookmark on a link preview with a person’s own key', () => {
+  it('changes their own list and tells them so; the preview keeps the workspace’s list', async () => {
+    await bot.slack.openHome(MEMBER);
+    const home = await eventually(() => bot.slack.homeOf(MEMBER), 'the Home tab');
+    await bot.slack.clickInView(MEMBER, home.id, 'home/connect');
+    const modal = await eventually(() => bot.slack.openModals(MEMBER)[0], 'the personal connect modal');
+    await bot.slack.submitView(MEMBER, modal.id, { 'connect/key': KEYS.aliceAcme });
+    expect(await store.getPersonalKey(bot.slack.teamId, MEMBER)).not.toBeNull();
+
+    const { message } = await bot.slack.sendAsUser(MEMBER, CHANNEL, `Worth a bid? <${CF_LINK}>`);
+    await eventually(() => message.unfurls?.[CF_LINK], 'the preview');
+    await bot.slack.clickInMessage(MEMBER, message, UNFURL_IDS.bookmark);
+    const said = await eventually(
+      () => bot.slack.messagesIn(CHANNEL, MEMBER).find((reply) => reply.text.includes('in your own list')),
+      'the sentence',
+    );
+    expect(said.text).toContain('The preview shows the workspace’s shared list.');
+    await until(() => bookmarkIds(asAlice).then((ids) => ids.includes(NHS_TENDER)), 'Alice’s bookmark');
+    expect(await bookmarkIds(asCarol)).not.toContain(NHS_TENDER);
+    // Not redrawn as bookmarked for everyone: the workspace's list does not hold it.
+    expect(textOf(message.unfurls?.[CF_LINK])).toContain(`"${UNFURL_IDS.bookmark}"`);
+
+    await store.saveWorkspaceSettings({ teamId: bot.slack.teamId, personalKeysForWrites: true });
+    const seen = bot.slack.messagesIn(CHANNEL, ADMIN).length;
+    await bot.slack.clickInMessage(ADMIN, message, UNFURL_IDS.bookmark);
+    const refusal = await eventually(() => bot.slack.messagesIn(CHANNEL, ADMIN)[seen], 'the refusal');
+    expect(refusal.text).toBe(PERSONAL_KEY_REQUIRED_SENTENCE);
+    expect(await bookmarkIds(asCarol)).not.toContain(NHS_TENDER);
+  });
+});
