@@ -111,6 +111,13 @@ describe('the workspace key', () => {
     await bot.slack.clickInView(ADMIN, home.id, 'home/connect');
     const adminModal = await eventually(() => bot.slack.openModals(ADMIN)[0], 'the connect modal from Home');
     expect(adminModal.view.title.text).toBe('Connect Tenderbot');
+    await bot.slack.closeView(ADMIN, adminModal.id);
+    // An admin is offered a key of their own as well: the button's value says which window.
+    expect(textOf(home.view)).toContain('Link your own key');
+    await bot.slack.clickInView(ADMIN, home.id, 'home/connect', 'me');
+    const adminOwn = await eventually(() => bot.slack.openModals(ADMIN)[0], 'the admin’s own-key modal');
+    expect(adminOwn.view.title.text).toBe('Link your own key');
+    await bot.slack.closeView(ADMIN, adminOwn.id);
     // The member's button opens the window for a key of their own: one field, no service address.
     await bot.slack.clickInView(MEMBER, memberHome.id, 'home/connect');
     const own = await eventually(() => bot.slack.openModals(MEMBER)[0], 'the personal connect modal');

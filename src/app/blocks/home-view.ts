@@ -12,8 +12,8 @@ import { type ConnectionState, gettingStartedBlocks } from './welcome-message.ts
 export interface HomeContent {
   connection: string;
   canConnect: boolean;
-  /** The person may link a key of their own (they have none yet and may not change the workspace's). */
-  canLinkOwnKey?: boolean;
+  /** The person's own key: a line saying whether they linked one, and a button to link one if not. */
+  ownKey?: { line: string; canLink: boolean };
   /** The lists were read with the person's own key: said in their headings. */
   ownLists?: boolean;
   bookmarks?: { items: Bookmark[]; total: number } | { problem: string };
@@ -49,13 +49,16 @@ export function homeView(args: HomeContent): HomeView {
     elements: [
       searchBuilderButton(),
       ...(args.canConnect ? [button('Connect an API key', HomeIds.connect, 'connect')] : []),
-      // The same button: for someone who may not change the workspace's key it opens their own.
-      ...(!args.canConnect && args.canLinkOwnKey
-        ? [button('Link your own key', HomeIds.connect, 'connect')]
-        : []),
     ],
   });
 
+  if (args.ownKey) {
+    const own: Block = section(args.ownKey.line);
+    // A block of its own (Slack wants each action id once per block); the value says "the person's own".
+    if (args.ownKey.canLink)
+      Object.assign(own, { accessory: button('Link your own key', HomeIds.connect, 'me') });
+    blocks.push(own);
+  }
   if (args.pipelines) {
     blocks.push({ type: 'divider' });
     const list = args.pipelines;

@@ -35,9 +35,9 @@ export async function publishHome(
     : 'Link your own key with `/tender connect me` to keep bookmarks of your own and comment and start bids in your name.';
   const canConnect = await mayManageKey(context, teamId, userId);
   const content: HomeContent = {
-    connection: `${state}\n${personalLine}`,
+    connection: state,
     canConnect,
-    canLinkOwnKey: !personal,
+    ownKey: { line: personalLine, canLink: !personal },
     ownLists: Boolean(personal),
     now: context.clock(),
   };
