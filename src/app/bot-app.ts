@@ -213,6 +213,7 @@ export function createBotApp(options: BotAppOptions): BotApp {
       }
       // Said once in the log: a workspace whose stored key this ENCRYPTION_KEY cannot read.
       await context.clients.reportUnreadableKeys(logger);
+      await install?.reportUnreadable(logger);
       await app.start(config.PORT);
       scheduler.start();
       return receiver.port ?? config.PORT;

@@ -121,6 +121,20 @@ export class InstallFlow {
     return found ?? null;
   }
 
+  /** Said once in the log at start: installations this ENCRYPTION_KEY cannot read (those workspaces get no answer). */
+  async reportUnreadable(logger: PinoLogger): Promise<void> {
+    for (const stored of await this.options.store.listInstallations()) {
+      try {
+        this.options.cipher.decrypt(stored.encryptedInstallation);
+      } catch {
+        logger.error(
+          { teamId: stored.teamId, enterpriseId: stored.enterpriseId },
+          'the stored installation of this workspace cannot be decrypted (ENCRYPTION_KEY changed? set ENCRYPTION_KEY_PREVIOUS): it must be installed again',
+        );
+      }
+    }
+  }
+
   /** Answers the install paths; false for any other request. */
   async handle(request: IncomingMessage, response: ServerResponse): Promise<boolean> {
     const path = (request.url ?? '/').split('?')[0];

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import pino from 'pino';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +26,8 @@ let slack: FakeSlack;
 let databaseUrl: string;
 
 interface Running {
+  /** What this copy wrote in its log. */
+  logged: string[];
   bot: BotApp;
   store: BotStore;
   base: string;
@@ -51,7 +54,19 @@ async function startApp(keys: {
     '',
   );
   const store = openBotStore(config.DATABASE_URL);
-  const bot = createBotApp({ config, store, logger: pino({ level: 'silent' }), scheduler: { pollMs: null } });
+  const logged: string[] = [];
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      logged.push(String(chunk));
+      done();
+    },
+  });
+  const bot = createBotApp({
+    config,
+    store,
+    logger: pino({ level: 'info' }, destination),
+    scheduler: { pollMs: null },
+  });
   const base = `http://127.0.0.1:${await bot.start()}`;
   slack.appUrl = `${base}/slack/events`;
   slack.oauthApp = {
@@ -60,6 +75,7 @@ async function startApp(keys: {
     redirectUrls: [`${base}/slack/oauth_redirect`],
   };
   return {
+    logged,
     bot,
     store,
     base,
@@ -133,6 +149,8 @@ describe('a new ENCRYPTION_KEY with the old one as ENCRYPTION_KEY_PREVIOUS', () 
     const without = await startApp({ ENCRYPTION_KEY: NEW_KEY });
     try {
       const answer = await command('help');
+      // Said at start, once, for the operator.
+      expect(without.logged.join('')).toContain('stored installation of this workspace cannot be decrypted');
       // Not "not installed": the installation is there, this copy cannot read it.
       expect(answer).not.toContain('not installed');
       expect(answer).toMatch(/went wrong|could not|failed/i);
