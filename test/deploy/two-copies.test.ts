@@ -25,7 +25,10 @@ import { type ServiceGate, startServiceGate } from './support/service-gate.ts';
 // (SIGTERM) in the middle of it, while it is writing to the service and channel posts fall due.
 // Nothing may be lost or done twice.
 
-/** People working at once, each in a channel of their own (their answers cannot be confused). */
+/**
+ * People working at once, each in a channel of their own (their answers cannot be confused); one
+ * more (`worker(WORKERS)`) submits a comment straight to the first copy as it is told to stop.
+ */
 const WORKERS = 8;
 /** Rounds per person: a search, a bookmark, a comment, a bid (6 requests through nginx each). */
 const ROUNDS = 5;
@@ -46,7 +49,7 @@ const worker = (index: number) => ({
 });
 const USERS: FakeUser[] = [
   { id: 'U0ADMIN', name: 'ada', realName: 'Ada Admin', isAdmin: true },
-  ...Array.from({ length: WORKERS }, (_, index) => ({
+  ...Array.from({ length: WORKERS + 1 }, (_, index) => ({
     id: worker(index).user,
     name: `worker${index}`,
     realName: `Worker ${index}`,
@@ -101,7 +104,7 @@ async function startCopy(name: string, serviceUrl: string): Promise<Copy> {
 async function importTenders(): Promise<void> {
   const file = join(dir, 'two-copies.jsonl');
   const lines: string[] = [];
-  for (let index = 0; index < WORKERS; index++)
+  for (let index = 0; index <= WORKERS; index++)
     for (let item = 0; item < 5; item++) {
       const ocid = `ocds-${RUN}-${index}-${item}`;
       lines.push(
@@ -164,6 +167,15 @@ function refusesConnections(address: string): Promise<boolean> {
   });
 }
 
+/** Waits until `check` resolves true (every 50 ms, up to WAIT_MS). */
+async function until(check: () => Promise<boolean>, what: string): Promise<void> {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > WAIT_MS) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 beforeAll(async () => {
   sandbox = await startTestSandbox({ dir });
   await importTenders();
@@ -172,14 +184,20 @@ beforeAll(async () => {
     botToken,
     users: USERS,
     channels: [
-      ...Array.from({ length: WORKERS }, (_, index) => ({ id: worker(index).channel, name: `w${index}` })),
+      ...Array.from({ length: WORKERS + 1 }, (_, index) => ({
+        id: worker(index).channel,
+        name: `w${index}`,
+      })),
       ...SUBSCRIPTION_CHANNELS.map((id) => ({ id, name: id.slice(2).toLowerCase() })),
     ],
   }).start();
   // The first copy reaches the service through a gate that can hold its writes.
   gate = await startServiceGate(
     sandbox.baseUrl,
-    (method, url) => method === 'POST' && (url.startsWith('/v1/comments') || url.startsWith('/v1/pipelines')),
+    (method, url) =>
+      (method === 'POST' && (url.startsWith('/v1/comments') || url.startsWith('/v1/pipelines'))) ||
+      // The search typed straight to the first copy as it is told to stop.
+      (method === 'GET' && url.startsWith('/v1/tenders') && url.includes(worker(WORKERS).word)),
   );
   copies.push(await startCopy('first', gate.url), await startCopy('second', sandbox.baseUrl));
   nginx = await startNginx(copies.map((copy) => copy.address));
@@ -211,6 +229,8 @@ const buttonValue = (message: FakeMessage, actionId: string): string =>
 
 /** Every request the stream sent through nginx, and its answer. */
 const sent: { what: string; status: number }[] = [];
+/** Set once the first copy has been sent SIGTERM. */
+let stopping = false;
 let onSent: () => void = () => undefined;
 /** Submissions answered "posting…" while the first copy's write was held (its work goes on after the answer). */
 let answeredWhileHeld = 0;
@@ -218,6 +238,7 @@ async function send(what: string, request: Promise<AppAnswer | null>): Promise<A
   const answer = await request;
   if (!answer) throw new Error(`${what}: no request was sent`);
   sent.push({ what, status: answer.status });
+  if (stopping) sentAfterStop++;
   if (gate.held > 0 && answer.json?.response_action === 'update') answeredWhileHeld++;
   onSent();
   if (answer.status !== 200) throw new Error(`${what} answered ${answer.status}: ${answer.text}`);
@@ -230,10 +251,28 @@ interface Made {
   bookmarked: string[];
 }
 
-/** One person's rounds: search, bookmark the next card, comment on the first, start a bid from it. */
+/** Opens once the first copy has been told to stop: half the people wait there, mid-stream. */
+let stopSent: () => void = () => undefined;
+const stopWasSent = new Promise<void>((resolve) => {
+  stopSent = resolve;
+});
+/** People waiting there. */
+let waitingForStop = 0;
+/** Requests sent once the first copy had been told to stop. */
+let sentAfterStop = 0;
+
+/**
+ * One person's rounds: search, bookmark the next card, comment on the first, start a bid from it.
+ * Every other person waits after two rounds until the first copy has been told to stop, so the
+ * stream goes on through the stop whatever the machine's speed.
+ */
 async function work(index: number, made: Made): Promise<void> {
   const { user, channel, word } = worker(index);
   for (let round = 0; round < ROUNDS; round++) {
+    if (index % 2 === 0 && round === 2) {
+      waitingForStop++;
+      await stopWasSent;
+    }
     const before = slack.messagesIn(channel, user).length;
     await send(`search ${index}/${round}`, slack.slashCommand(user, channel, '/tender', `search ${word}`));
     // A slow answer is first "still looking", then replaced by the results in place.
@@ -338,11 +377,40 @@ describe('two copies behind nginx, one stopped in the middle of a stream', () =>
     const [first, second] = copies as [Copy, Copy];
     const made: Made = { comments: [], bids: [], bookmarked: [] };
     const subscriptions = await dueSubscriptions(DUE_AT_START, new Date());
+    // A comment modal, open before the stream, submitted straight to the first copy at the stop.
+    const stopper = worker(WORKERS);
+    await slack.slashCommand(stopper.user, stopper.channel, '/tender', `search ${stopper.word}`);
+    const stopperResults = await eventually(
+      () =>
+        slack
+          .messagesIn(stopper.channel, stopper.user)
+          .find((message) => actionIds(message).includes('comment/open')),
+      'the stopper’s search',
+      WAIT_MS,
+    );
+    await slack.clickInMessage(stopper.user, stopperResults, 'comment/open');
+    const stopperModal = await eventually(
+      () =>
+        slack
+          .openModals(stopper.user)
+          .find(
+            (view) =>
+              view.view.callback_id === 'comment/submit' && !JSON.stringify(view.view).includes('Loading'),
+          ),
+      'the stopper’s comment modal',
+      WAIT_MS,
+    );
+    const stopperComment = {
+      tenderId: (JSON.parse(buttonValue(stopperResults, 'comment/open')) as { id: string }).id,
+      body: `${stopper.word} in flight at the stop`,
+    };
+    let inFlightAtStop: Promise<AppAnswer> | null = null;
+    const searchesBeforeStop = 0;
 
-    // Halfway through the stream: the first copy is caught writing to the service after it has
-    // answered the submission ("posting…"; the rest of its work comes after the answer), channel
-    // posts fall due, and it is told to stop.
-    let stopping: Promise<void> | null = null;
+    // A quarter into the stream the first copy's writes to the service are held; once it has
+    // answered a submission ("posting…": the rest of its work comes after the answer) and channel
+    // posts have fallen due and been claimed, it is told to stop, and the people waiting go on.
+    let stopped: Promise<void> | null = null;
     const stop = async () => {
       gate.holding = true;
       await eventually(
@@ -350,25 +418,77 @@ describe('two copies behind nginx, one stopped in the middle of a stream', () =>
         'the first copy writing to the service after answering',
         WAIT_MS,
       );
-      subscriptions.push(...(await dueSubscriptions(DUE_AT_STOP, new Date())));
-      first.exited = first.process.stop();
-      // It stops taking connections at once, and finishes the writes it holds after that.
+      const dueAtStop = await dueSubscriptions(DUE_AT_STOP, new Date());
+      subscriptions.push(...dueAtStop);
+      await until(async () => {
+        for (const subscription of dueAtStop)
+          if (
+            (await store.subscriptionDeliveries(subscription.id)).some(
+              (delivery) => delivery.state === 'working',
+            )
+          )
+            return true;
+        return false;
+      }, 'a channel post due at the stop claimed');
+      // A submission the first copy is still working on (its write held) when it is told to stop.
+      const heldBefore = gate.heldEver;
+      slack.appUrl = `http://${first.address}/slack/events`;
+      inFlightAtStop = slack.submitView(stopper.user, stopperModal.id, {
+        'comment/text': stopperComment.body,
+      });
+      slack.appUrl = `${nginx.url}/slack/events`;
       await eventually(
-        () => refusesConnections(first.address),
-        'the first copy refusing connections',
+        () => gate.held > heldBefore,
+        'the submission sent to the first copy writing',
         WAIT_MS,
       );
+      // The people waiting go on, and once a few of their requests are answered (the work after
+      // those answers, such as filling a modal, likely still under way) the copy is told to stop.
+      stopping = true;
+      stopSent();
+      // (Each of them first searches, which nothing holds; someone not waiting may be held.)
+      const answeredBefore = sent.length;
+      const resumed = waitingForStop;
+      await eventually(() => sent.length >= answeredBefore + resumed, 'the stream going on', WAIT_MS);
+      first.exited = first.process.stop();
+      // It stops taking connections at once, and finishes the writes it holds after that.
+      await until(() => refusesConnections(first.address), 'the first copy refusing connections');
       const heldAtStop = gate.held;
       gate.release();
       expect(await first.exited).toBe(0);
       expect(gate.released).toBeGreaterThanOrEqual(heldAtStop);
     };
     onSent = () => {
-      if (!stopping && sent.length >= REQUESTS / 2) stopping = stop();
+      if (!stopped && sent.length >= REQUESTS / 4) stopped = stop();
     };
     await Promise.all(Array.from({ length: WORKERS }, (_, index) => work(index, made)));
-    expect(stopping).not.toBeNull();
-    await stopping;
+    expect(stopped).not.toBeNull();
+    await stopped;
+    expect(sentAfterStop).toBeGreaterThanOrEqual((WORKERS / 2) * (ROUNDS - 2) * 6);
+    // The submission it was working on when told to stop was answered, and its work finished.
+    expect((await (inFlightAtStop as unknown as Promise<AppAnswer>)).status).toBe(200);
+    await eventually(
+      () =>
+        slack
+          .messagesIn(stopper.channel, stopper.user)
+          .find((message) => message.text.startsWith('Your comment on')),
+      'the comment submitted at the stop said to be posted',
+      WAIT_MS,
+    );
+    made.comments.push(stopperComment);
+    await eventually(
+      () =>
+        slack
+          .messagesIn(stopper.channel, stopper.user)
+          .slice(searchesBeforeStop)
+          .find(
+            (message) =>
+              actionIds(message).includes('tender/bookmark') ||
+              actionIds(message).includes('tender/remove_bookmark'),
+          ),
+      'the results of the search answered before the stop and looked up after it',
+      WAIT_MS,
+    );
 
     // Every request was answered 200, through nginx, by one copy or the other.
     expect(sent).toHaveLength(REQUESTS);
@@ -378,7 +498,8 @@ describe('two copies behind nginx, one stopped in the middle of a stream', () =>
     const servedBy = (copy: Copy) => lines.filter((line) => line.upstreams.at(-1) === copy.address).length;
     expect(servedBy(first)).toBeGreaterThan(0);
     expect(servedBy(second)).toBeGreaterThan(0);
-    expect(servedBy(first) + servedBy(second)).toBe(REQUESTS);
+    // The stream, and the stopper's search and click.
+    expect(servedBy(first) + servedBy(second)).toBe(REQUESTS + 2);
     expect(first.process.output()).toContain('"msg":"stopped"');
 
     // Every creation made once in the service.
@@ -420,11 +541,22 @@ describe('two copies behind nginx, one stopped in the middle of a stream', () =>
             message.ephemeralTo === null &&
             message.metadata?.event_payload?.subscription_id === subscription.id,
         );
-    await eventually(
-      () => subscriptions.every((subscription) => postsOf(subscription).length > 0),
-      'every due subscription posted',
-      WAIT_MS,
-    );
+    const states = async () =>
+      (await Promise.all(subscriptions.map((subscription) => store.subscriptionDeliveries(subscription.id))))
+        .flat()
+        .map((delivery) => delivery.state);
+    // Recorded as sent (a copy records a post after Slack answers it), none left half done.
+    await until(
+      async () => (await states()).filter((state) => state === 'sent').length === subscriptions.length,
+      'every due subscription posted and recorded',
+    ).catch(async (error) => {
+      const left = await Promise.all(
+        subscriptions.map((subscription) => store.subscriptionDeliveries(subscription.id)),
+      );
+      throw new Error(
+        `${(error as Error).message}: ${JSON.stringify(left.flat().filter((delivery) => delivery.state !== 'sent'))}`,
+      );
+    });
     for (const subscription of subscriptions) {
       const posts = postsOf(subscription);
       expect(posts, subscription.id).toHaveLength(1);

@@ -115,6 +115,8 @@ async function startOnce(upstreams: readonly string[], port: number): Promise<Ru
 
 /** One access log line read back: the upstream(s) that served it and their statuses. */
 export interface AccessLine {
+  /** When nginx finished the request (epoch ms). */
+  at: number;
   method: string;
   uri: string;
   status: number;
@@ -124,15 +126,16 @@ export interface AccessLine {
 }
 
 export function parseAccessLine(line: string): AccessLine {
-  const match = /^\S+ (\S+) (\S+) status=(\d+) upstream=(.*) upstream_status=(.*) request_time=\S+$/.exec(
+  const match = /^(\S+) (\S+) (\S+) status=(\d+) upstream=(.*) upstream_status=(.*) request_time=\S+$/.exec(
     line,
   );
   if (!match) throw new Error(`not an access log line: ${line}`);
   return {
-    method: match[1] as string,
-    uri: match[2] as string,
-    status: Number(match[3]),
-    upstreams: (match[4] as string).split(', '),
-    upstreamStatuses: (match[5] as string).split(', '),
+    at: Math.round(Number(match[1]) * 1000),
+    method: match[2] as string,
+    uri: match[3] as string,
+    status: Number(match[4]),
+    upstreams: (match[5] as string).split(', '),
+    upstreamStatuses: (match[6] as string).split(', '),
   };
 }

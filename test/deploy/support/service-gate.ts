@@ -4,14 +4,17 @@ import { request } from 'undici';
 
 /**
  * A loopback pass-through to the service that, while `holding`, keeps the requests `picks` chooses
- * waiting until `release()`: a copy of the app can be caught in the middle of a write when it is
- * told to stop. Every request is passed on unchanged, once.
+ * waiting until `release()`, or `maxHoldMs` at most (under the app's 10 s service timeout, so a slow
+ * test never turns a hold into a failure): a copy of the app can be caught in the middle of a write
+ * when it is told to stop. Every request is passed on unchanged, once.
  */
 export interface ServiceGate {
   url: string;
   holding: boolean;
   /** Requests waiting now. */
   readonly held: number;
+  /** Requests held since the start (waiting or passed on). */
+  readonly heldEver: number;
   /** Requests that were held and then passed on. */
   readonly released: number;
   /** Stops holding and passes on every waiting request. */
@@ -22,14 +25,25 @@ export interface ServiceGate {
 export async function startServiceGate(
   target: string,
   picks: (method: string, url: string) => boolean,
+  maxHoldMs = 6000,
 ): Promise<ServiceGate> {
   let waiting: (() => void)[] = [];
   let released = 0;
+  let heldEver = 0;
   const server: Server = createServer(async (incoming, outgoing) => {
     const chunks: Buffer[] = [];
     for await (const chunk of incoming) chunks.push(chunk as Buffer);
     if (gate.holding && picks(incoming.method ?? '', incoming.url ?? '')) {
-      await new Promise<void>((resolve) => waiting.push(resolve));
+      heldEver++;
+      await new Promise<void>((resolve) => {
+        const pass = () => {
+          clearTimeout(timer);
+          waiting = waiting.filter((other) => other !== pass);
+          resolve();
+        };
+        const timer = setTimeout(pass, maxHoldMs);
+        waiting.push(pass);
+      });
       released++;
     }
     const headers = { ...incoming.headers };
@@ -58,6 +72,9 @@ export async function startServiceGate(
     holding: false,
     get held() {
       return waiting.length;
+    },
+    get heldEver() {
+      return heldEver;
     },
     get released() {
       return released;
