@@ -6,6 +6,7 @@ import {
   Kysely,
   type SqliteDatabase as KyselySqliteDatabase,
   PostgresDialect,
+  type QueryResult,
   type RawBuilder,
   SqliteDialect,
   SqliteDriver,
@@ -31,6 +32,13 @@ export interface BotDatabase {
   appendPostedTs(value: unknown): RawBuilder<string>;
   /** The number of parts in `posted_ts`. */
   postedTsLength: RawBuilder<number>;
+  /**
+   * SQLite only: runs one compiled statement at once on the connection when nothing of Kysely's
+   * holds it (so it is outside any transaction, committed on its own, exactly as through Kysely),
+   * skipping Kysely's asynchronous connection hand-over (about 4 µs of CPU per statement, several
+   * per scheduled post); null when the connection is held (then go through Kysely, which queues).
+   */
+  runNow?: (query: CompiledQuery) => QueryResult<unknown> | null;
   /** Locks the rows a claim picked so another copy skips them (PostgreSQL; SQLite writes one at a time). */
   lockSkippingLocked: RawBuilder<unknown>;
   close(): Promise<void>;
@@ -38,23 +46,41 @@ export interface BotDatabase {
 
 /** SQLite's transactions take the write lock at BEGIN, so a read-then-write never fails half way as busy. */
 class ImmediateSqliteDriver extends SqliteDriver {
+  /** Whether a query or transaction of Kysely's has the connection now. */
+  held = false;
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await super.acquireConnection();
+    this.held = true;
+    return connection;
+  }
+
+  override async releaseConnection(): Promise<void> {
+    this.held = false;
+    await super.releaseConnection();
+  }
+
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
 }
 
 class ImmediateSqliteDialect extends SqliteDialect {
-  constructor(private readonly database: KyselySqliteDatabase) {
+  readonly driver: ImmediateSqliteDriver;
+
+  constructor(database: KyselySqliteDatabase) {
     super({ database });
+    this.driver = new ImmediateSqliteDriver({ database });
   }
 
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver({ database: this.database });
+    return this.driver;
   }
 }
 
 interface SharedSqlite {
   db: Kysely<BotTables>;
+  runNow: NonNullable<BotDatabase['runNow']>;
   users: number;
 }
 
@@ -71,14 +97,23 @@ export function openSqliteBotDatabase(path: string): BotDatabase {
   let shared = key === null ? undefined : sharedSqlite.get(key);
   if (!shared) {
     const raw = openSqliteConnection(path);
-    const db = new Kysely<BotTables>({ dialect: new ImmediateSqliteDialect(cachedStatements(raw)) });
+    const statements = new StatementCache(raw);
+    const dialect = new ImmediateSqliteDialect(cachedStatements(raw, statements));
+    const db = new Kysely<BotTables>({ dialect });
     try {
       migrateBotSqlite(raw, db);
     } catch (error) {
       raw.close();
       throw error;
     }
-    shared = { db, users: 0 };
+    const runNow = (query: CompiledQuery): QueryResult<unknown> | null => {
+      if (dialect.driver.held) return null;
+      const statement = statements.prepare(query.sql);
+      if (statement.reader) return { rows: statement.all(query.parameters) };
+      const { changes } = statement.run(query.parameters);
+      return { numAffectedRows: BigInt(changes), rows: [] };
+    };
+    shared = { db, runNow, users: 0 };
     if (key !== null) sharedSqlite.set(key, shared);
   }
   shared.users += 1;
@@ -88,6 +123,7 @@ export function openSqliteBotDatabase(path: string): BotDatabase {
     kind: 'sqlite',
     db: opened.db,
     ready: Promise.resolve(),
+    runNow: opened.runNow,
     jsonStrings: (json) => sql<string>`(select value from json_each(${json}))`,
     appendPostedTs: (value) => sql<string>`json_insert(posted_ts, '$[#]', ${value})`,
     postedTsLength: sql<number>`json_array_length(posted_ts)`,
@@ -104,8 +140,7 @@ export function openSqliteBotDatabase(path: string): BotDatabase {
 }
 
 /** Each distinct SQL text is prepared once (Kysely would prepare it on every query). */
-function cachedStatements(raw: SqliteDatabase): KyselySqliteDatabase {
-  const statements = new StatementCache(raw);
+function cachedStatements(raw: SqliteDatabase, statements: StatementCache): KyselySqliteDatabase {
   return {
     prepare: (text: string) =>
       statements.prepare(text) as unknown as ReturnType<KyselySqliteDatabase['prepare']>,

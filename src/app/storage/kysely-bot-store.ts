@@ -61,8 +61,18 @@ class Prepared<Row> {
     });
   }
 
-  run(db: Kysely<BotTables>, args: Readonly<Record<string, unknown>>): Promise<QueryResult<Row>> {
-    return db.executeQuery({ ...this.compiled, parameters: this.values.map((value) => value(args)) });
+  /**
+   * Runs it with `args`: on `executor` (the store's Kysely, or a transaction of it); `runNow`
+   * (SQLite) runs it at once when `executor` is not a transaction and the connection is free.
+   */
+  run(
+    executor: Kysely<BotTables>,
+    args: Readonly<Record<string, unknown>>,
+    runNow?: BotDatabase['runNow'],
+  ): Promise<QueryResult<Row>> {
+    const query = { ...this.compiled, parameters: this.values.map((value) => value(args)) };
+    const result = runNow?.(query);
+    return result ? Promise.resolve(result as QueryResult<Row>) : executor.executeQuery(query);
   }
 }
 
@@ -84,7 +94,7 @@ type WorkspaceRow = Selectable<BotTables['workspaces']>;
  */
 export class KyselyBotStore implements BotStore {
   private readonly db: Kysely<BotTables>;
-  /** Until PostgreSQL's schema is up to date; null once it is (SQLite's is at open). */
+  /** Until PostgreSQL's schema is up to date; null once it is (SQLite's is at open). Every method awaits it first. */
   private pending: Promise<void> | null;
   private lastPruneMs = 0;
   private readonly queries;
@@ -101,9 +111,12 @@ export class KyselyBotStore implements BotStore {
     this.queries = prepareQueries(database);
   }
 
-  /** Resolves once the schema is ready; free after that. */
-  private ready(): Promise<void> | undefined {
-    return this.pending ?? undefined;
+  /** One of the prepared queries on its own (not in a transaction). */
+  private exec<Row>(
+    query: Prepared<Row>,
+    args: Readonly<Record<string, unknown>>,
+  ): Promise<QueryResult<Row>> {
+    return query.run(this.db, args, this.database.runNow);
   }
 
   /** A transaction (BEGIN IMMEDIATE on SQLite: it takes the write lock first, so never fails half way as busy). */
@@ -112,19 +125,19 @@ export class KyselyBotStore implements BotStore {
   }
 
   async getConnection(teamId: string): Promise<WorkspaceConnection | null> {
-    await this.ready();
-    const row = (await this.queries.connection.run(this.db, { teamId })).rows[0];
+    if (this.pending) await this.pending;
+    const row = (await this.exec(this.queries.connection, { teamId })).rows[0];
     return row ? toConnection(row) : null;
   }
 
   async listConnections(): Promise<WorkspaceConnection[]> {
-    await this.ready();
+    if (this.pending) await this.pending;
     const rows = await this.db.selectFrom('workspaces').selectAll().orderBy('team_id').execute();
     return rows.map(toConnection);
   }
 
   async saveConnection(connection: WorkspaceConnection): Promise<void> {
-    await this.ready();
+    if (this.pending) await this.pending;
     await this.db
       .insertInto('workspaces')
       .values({
@@ -146,16 +159,16 @@ export class KyselyBotStore implements BotStore {
   }
 
   async removeConnection(teamId: string): Promise<boolean> {
-    await this.ready();
+    if (this.pending) await this.pending;
     const result = await this.db.deleteFrom('workspaces').where('team_id', '=', teamId).executeTakeFirst();
     return count(result) > 0;
   }
 
   async rememberRequest(id: string, expiresAt: Date, now = new Date()): Promise<boolean> {
-    await this.ready();
+    if (this.pending) await this.pending;
     // One statement, so atomic across copies: new, or replacing an expired entry.
     const fresh = changed(
-      await this.queries.rememberRequest.run(this.db, {
+      await this.exec(this.queries.rememberRequest, {
         id,
         expiresAt: expiresAt.getTime(),
         now: now.getTime(),
@@ -170,7 +183,7 @@ export class KyselyBotStore implements BotStore {
   }
 
   async saveState(token: string, json: string, expiresAt: Date): Promise<void> {
-    await this.ready();
+    if (this.pending) await this.pending;
     await this.transaction(async (trx) => {
       // Expired states are pruned as new ones are kept, so the table stays the size of 30 days' use.
       await trx.deleteFrom('kept_states').where('expires_at', '<=', Date.now()).execute();
@@ -188,7 +201,7 @@ export class KyselyBotStore implements BotStore {
   }
 
   async loadState(token: string, now: Date): Promise<string | null> {
-    await this.ready();
+    if (this.pending) await this.pending;
     const row = await this.db
       .selectFrom('kept_states')
       .select('json')
@@ -199,7 +212,7 @@ export class KyselyBotStore implements BotStore {
   }
 
   async recordCommentAuthor(author: CommentAuthor): Promise<void> {
-    await this.ready();
+    if (this.pending) await this.pending;
     await this.db
       .insertInto('comment_authors')
       .values({
@@ -213,7 +226,7 @@ export class KyselyBotStore implements BotStore {
   }
 
   async commentAuthors(teamId: string, commentIds: readonly string[]): Promise<Map<string, string>> {
-    await this.ready();
+    if (this.pending) await this.pending;
     const authors = new Map<string, string>();
     for (let start = 0; start < commentIds.length; start += CHUNK) {
       const rows = await this.db
@@ -228,7 +241,7 @@ export class KyselyBotStore implements BotStore {
   }
 
   async rememberPipelineMessage(message: PipelineMessage): Promise<void> {
-    await this.ready();
+    if (this.pending) await this.pending;
     await this.db
       .insertInto('pipeline_messages')
       .values({
@@ -249,7 +262,7 @@ export class KyselyBotStore implements BotStore {
   }
 
   async pipelineMessages(teamId: string, pipelineId: string): Promise<PipelineMessage[]> {
-    await this.ready();
+    if (this.pending) await this.pending;
     const rows = await this.db
       .selectFrom('pipeline_messages')
       .selectAll()
@@ -269,7 +282,7 @@ export class KyselyBotStore implements BotStore {
   }
 
   async forgetPipelineMessage(teamId: string, channelId: string, ts: string): Promise<boolean> {
-    await this.ready();
+    if (this.pending) await this.pending;
     const result = await this.db
       .deleteFrom('pipeline_messages')
       .where('team_id', '=', teamId)
@@ -280,7 +293,7 @@ export class KyselyBotStore implements BotStore {
   }
 
   async markChannelWelcomed(teamId: string, channelId: string, at: Date): Promise<boolean> {
-    await this.ready();
+    if (this.pending) await this.pending;
     const result = await this.db
       .insertInto('welcomed_channels')
       .values({ team_id: teamId, channel_id: channelId, welcomed_at: at.toISOString() })
@@ -292,7 +305,7 @@ export class KyselyBotStore implements BotStore {
   // Channel subscriptions (see the interface for what each step guarantees).
 
   async createSubscription(subscription: Subscription): Promise<boolean> {
-    await this.ready();
+    if (this.pending) await this.pending;
     const result = await this.db
       .insertInto('subscriptions')
       .values({
@@ -317,7 +330,7 @@ export class KyselyBotStore implements BotStore {
   }
 
   async getSubscription(teamId: string, id: string): Promise<Subscription | null> {
-    await this.ready();
+    if (this.pending) await this.pending;
     const row = await this.db
       .selectFrom('subscriptions')
       .selectAll()
@@ -328,7 +341,7 @@ export class KyselyBotStore implements BotStore {
   }
 
   async channelSubscriptions(teamId: string, channelId: string): Promise<Subscription[]> {
-    await this.ready();
+    if (this.pending) await this.pending;
     const rows = await this.db
       .selectFrom('subscriptions')
       .selectAll()
@@ -341,7 +354,7 @@ export class KyselyBotStore implements BotStore {
   }
 
   async removeSubscription(teamId: string, id: string): Promise<boolean> {
-    await this.ready();
+    if (this.pending) await this.pending;
     // Its deliveries and posted items go with it (ON DELETE CASCADE).
     const result = await this.db
       .deleteFrom('subscriptions')
@@ -352,7 +365,7 @@ export class KyselyBotStore implements BotStore {
   }
 
   async pauseChannel(teamId: string, channelId: string, reason: string): Promise<Subscription[]> {
-    await this.ready();
+    if (this.pending) await this.pending;
     return this.transaction(async (trx) => {
       const paused = (
         await trx
@@ -388,7 +401,7 @@ export class KyselyBotStore implements BotStore {
   }
 
   async resumeSubscription(teamId: string, id: string, nextRunAt: Date): Promise<boolean> {
-    await this.ready();
+    if (this.pending) await this.pending;
     const result = await this.db
       .updateTable('subscriptions')
       .set({ paused_reason: null, next_run_at: nextRunAt.getTime() })
@@ -400,7 +413,7 @@ export class KyselyBotStore implements BotStore {
   }
 
   async dueSubscriptions(now: Date, limit: number): Promise<Subscription[]> {
-    await this.ready();
+    if (this.pending) await this.pending;
     const rows = await this.db
       .selectFrom('subscriptions')
       .selectAll()
@@ -420,14 +433,14 @@ export class KyselyBotStore implements BotStore {
     skipped: number,
     delivery: { id: string; dueAt: Date },
   ): Promise<boolean> {
-    await this.ready();
+    if (this.pending) await this.pending;
     return this.transaction((trx) =>
       this.planOne(trx, { subscriptionId, expectedNextRunAt, nextRunAt, skipped, delivery }),
     );
   }
 
   async planDeliveries(plans: readonly PlannedDelivery[]): Promise<number> {
-    await this.ready();
+    if (this.pending) await this.pending;
     if (plans.length === 0) return 0;
     return this.transaction(async (trx) => {
       let planned = 0;
@@ -454,9 +467,9 @@ export class KyselyBotStore implements BotStore {
   }
 
   async addManualDelivery(delivery: { id: string; subscriptionId: string; dueAt: Date }): Promise<boolean> {
-    await this.ready();
+    if (this.pending) await this.pending;
     return changed(
-      await this.queries.insertManual.run(this.db, {
+      await this.exec(this.queries.insertManual, {
         id: delivery.id,
         dueAt: delivery.dueAt.getTime(),
         subscriptionId: delivery.subscriptionId,
@@ -472,8 +485,8 @@ export class KyselyBotStore implements BotStore {
     busyChannels: readonly string[],
     aheadMs = 0,
   ): Promise<Delivery[]> {
-    await this.ready();
-    const claimed = await this.queries.claim.run(this.db, {
+    if (this.pending) await this.pending;
+    const claimed = await this.exec(this.queries.claim, {
       owner,
       until: now.getTime() + leaseMs,
       now: now.getTime(),
@@ -493,7 +506,7 @@ export class KyselyBotStore implements BotStore {
     leaseMs: number,
     aheadMs: number,
   ): Promise<{ delivery: Delivery } | { finished: true } | { notBefore: Date }> {
-    await this.ready();
+    if (this.pending) await this.pending;
     const nowMs = now.getTime();
     const ready = nowMs + Math.max(0, aheadMs);
     return this.transaction(async (trx) => {
@@ -530,7 +543,7 @@ export class KyselyBotStore implements BotStore {
   }
 
   async openDeliveryIds(dueBy: Date, limit: number): Promise<string[]> {
-    await this.ready();
+    if (this.pending) await this.pending;
     const rows = await this.db
       .selectFrom('deliveries')
       .select('id')
@@ -548,13 +561,13 @@ export class KyselyBotStore implements BotStore {
   }
 
   async getDelivery(id: string): Promise<Delivery | null> {
-    await this.ready();
+    if (this.pending) await this.pending;
     const row = await this.db.selectFrom('deliveries').selectAll().where('id', '=', id).executeTakeFirst();
     return row ? toDelivery(row) : null;
   }
 
   async subscriptionDeliveries(subscriptionId: string): Promise<Delivery[]> {
-    await this.ready();
+    if (this.pending) await this.pending;
     const rows = await this.db
       .selectFrom('deliveries')
       .selectAll()
@@ -572,7 +585,7 @@ export class KyselyBotStore implements BotStore {
     itemKeys: readonly string[],
     listings?: readonly (string | null)[],
   ): Promise<{ ok: true } | { ok: false; taken: string[]; lost: boolean }> {
-    await this.ready();
+    if (this.pending) await this.pending;
     return this.transaction(
       async (trx): Promise<{ ok: true } | { ok: false; taken: string[]; lost: boolean }> => {
         const row = await trx
@@ -636,9 +649,9 @@ export class KyselyBotStore implements BotStore {
   }
 
   async markAttempt(id: string, owner: string, part: number, now: Date, leaseMs: number): Promise<boolean> {
-    await this.ready();
+    if (this.pending) await this.pending;
     return changed(
-      await this.queries.markAttempt.run(this.db, {
+      await this.exec(this.queries.markAttempt, {
         part,
         now: now.getTime(),
         until: now.getTime() + leaseMs,
@@ -649,19 +662,19 @@ export class KyselyBotStore implements BotStore {
   }
 
   async recordPart(id: string, owner: string, part: number, ts: string): Promise<boolean> {
-    await this.ready();
+    if (this.pending) await this.pending;
     // Appended only in its place: a part recorded twice (a late answer) changes nothing.
-    return changed(await this.queries.recordPart.run(this.db, { ts, id, owner, part }));
+    return changed(await this.exec(this.queries.recordPart, { ts, id, owner, part }));
   }
 
   async releaseDelivery(id: string, owner: string, notBefore: Date, keepAttempt: boolean): Promise<boolean> {
-    await this.ready();
+    if (this.pending) await this.pending;
     const release = keepAttempt ? this.queries.releaseKeepingAttempt : this.queries.release;
-    return changed(await release.run(this.db, { notBefore: notBefore.getTime(), id, owner }));
+    return changed(await this.exec(release, { notBefore: notBefore.getTime(), id, owner }));
   }
 
   async finishDelivery(id: string, owner: string, finish: DeliveryFinish): Promise<boolean> {
-    await this.ready();
+    if (this.pending) await this.pending;
     const { queries } = this;
     return this.transaction(async (trx) => {
       // With its last part: appended only in its place (as recordPart), in the same row write.
@@ -693,7 +706,7 @@ export class KyselyBotStore implements BotStore {
   }
 
   async pruneDeliveries(before: Date): Promise<{ deliveries: number; items: number }> {
-    await this.ready();
+    if (this.pending) await this.pending;
     // Which deliveries may go: the same condition for both tables, so no item outlives its delivery.
     const prunable = sql`select d.id from deliveries d
       where d.state in ('sent', 'empty', 'failed') and d.due_at < ${before.getTime()}
@@ -714,7 +727,7 @@ export class KyselyBotStore implements BotStore {
   }
 
   async deliveredItems(subscriptionId: string, itemKeys: readonly string[]): Promise<Set<string>> {
-    await this.ready();
+    if (this.pending) await this.pending;
     const delivered = new Set<string>();
     for (let start = 0; start < itemKeys.length; start += CHUNK) {
       const rows = await this.db
@@ -733,7 +746,7 @@ export class KyselyBotStore implements BotStore {
     offset: number,
     limit: number,
   ): Promise<{ total: number; items: string[] } | null> {
-    await this.ready();
+    if (this.pending) await this.pending;
     const known = await this.db
       .selectFrom('deliveries as d')
       .select((eb) =>
@@ -762,7 +775,7 @@ export class KyselyBotStore implements BotStore {
   // Installations, personal keys and settings (see the interface).
 
   async saveInstallation(installation: StoredInstallation): Promise<void> {
-    await this.ready();
+    if (this.pending) await this.pending;
     await this.db
       .insertInto('installations')
       .values({
@@ -786,16 +799,16 @@ export class KyselyBotStore implements BotStore {
   }
 
   async findInstallation(query: InstallationQuery): Promise<StoredInstallation | null> {
-    await this.ready();
+    if (this.pending) await this.pending;
     for (const key of installationLookup(query)) {
-      const row = (await this.queries.installation.run(this.db, { key })).rows[0];
+      const row = (await this.exec(this.queries.installation, { key })).rows[0];
       if (row) return toInstallation(row);
     }
     return null;
   }
 
   async deleteInstallation(query: InstallationQuery): Promise<boolean> {
-    await this.ready();
+    if (this.pending) await this.pending;
     const key = installationLookup(query)[0];
     if (key === undefined) return false;
     const result = await this.db
@@ -806,13 +819,13 @@ export class KyselyBotStore implements BotStore {
   }
 
   async listInstallations(): Promise<StoredInstallation[]> {
-    await this.ready();
+    if (this.pending) await this.pending;
     const rows = await this.db.selectFrom('installations').selectAll().orderBy('install_key').execute();
     return rows.map(toInstallation);
   }
 
   async savePersonalKey(key: PersonalKey): Promise<void> {
-    await this.ready();
+    if (this.pending) await this.pending;
     await this.db
       .insertInto('personal_keys')
       .values({
@@ -833,13 +846,13 @@ export class KyselyBotStore implements BotStore {
   }
 
   async getPersonalKey(teamId: string, userId: string): Promise<PersonalKey | null> {
-    await this.ready();
-    const row = (await this.queries.personalKey.run(this.db, { teamId, userId })).rows[0];
+    if (this.pending) await this.pending;
+    const row = (await this.exec(this.queries.personalKey, { teamId, userId })).rows[0];
     return row ? toPersonalKey(row) : null;
   }
 
   async removePersonalKey(teamId: string, userId: string): Promise<boolean> {
-    await this.ready();
+    if (this.pending) await this.pending;
     const result = await this.db
       .deleteFrom('personal_keys')
       .where('team_id', '=', teamId)
@@ -849,13 +862,13 @@ export class KyselyBotStore implements BotStore {
   }
 
   async getWorkspaceSettings(teamId: string): Promise<WorkspaceSettings> {
-    await this.ready();
-    const row = (await this.queries.settings.run(this.db, { teamId })).rows[0];
+    if (this.pending) await this.pending;
+    const row = (await this.exec(this.queries.settings, { teamId })).rows[0];
     return { teamId, personalKeysForWrites: row?.personal_keys_for_writes === 1 };
   }
 
   async saveWorkspaceSettings(settings: WorkspaceSettings): Promise<void> {
-    await this.ready();
+    if (this.pending) await this.pending;
     await this.db
       .insertInto('workspace_settings')
       .values({ team_id: settings.teamId, personal_keys_for_writes: settings.personalKeysForWrites ? 1 : 0 })
@@ -868,7 +881,7 @@ export class KyselyBotStore implements BotStore {
   }
 
   async removeWorkspace(teamId: string): Promise<RemovedWorkspace> {
-    await this.ready();
+    if (this.pending) await this.pending;
     return this.transaction(async (trx) => {
       const installations = await trx
         .deleteFrom('installations')
@@ -899,7 +912,7 @@ export class KyselyBotStore implements BotStore {
   }
 
   async listSecrets(): Promise<StoredSecret[]> {
-    await this.ready();
+    if (this.pending) await this.pending;
     const connections = await this.db
       .selectFrom('workspaces')
       .select(['team_id', 'encrypted_api_key'])
@@ -934,7 +947,7 @@ export class KyselyBotStore implements BotStore {
   }
 
   async replaceSecret(secret: StoredSecret, next: string): Promise<boolean> {
-    await this.ready();
+    if (this.pending) await this.pending;
     switch (secret.kind) {
       case 'connection':
         return (
@@ -976,7 +989,7 @@ export class KyselyBotStore implements BotStore {
   }
 
   async ping(): Promise<void> {
-    await this.ready();
+    if (this.pending) await this.pending;
     await sql`select 1`.execute(this.db);
   }
 
