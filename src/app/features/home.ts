@@ -1,5 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import { describeFailure } from '../adapters/describe-failure.ts';
+import { KeyUnreadableError } from '../adapters/workspace-clients.ts';
 import { formatDayOf } from '../blocks/formats.ts';
 import { HOME_LIST_ROWS, type HomeContent, homeView } from '../blocks/home-view.ts';
 import { keyReadable, mayManageKey } from './connection.ts';
@@ -42,8 +43,17 @@ export async function publishHome(
     now: context.clock(),
   };
   if (options.firstVisit) content.gettingStarted = await connectionState(context, teamId);
-  if (personal || (readable && (connection || context.config.PROCUREMENT_API_KEY))) {
-    const { client } = await context.clients.forPerson(teamId, userId);
+  const reader =
+    personal || (readable && (connection || context.config.PROCUREMENT_API_KEY))
+      ? await context.clients.forPerson(teamId, userId).catch((error: unknown) => {
+          // The person's own key cannot be read: said in its line, and no lists rather than no Home tab.
+          if (!(error instanceof KeyUnreadableError)) throw error;
+          content.ownKey = { line: describeFailure(error).sentence, canLink: true };
+          return null;
+        })
+      : null;
+  if (reader) {
+    const { client } = reader;
     const problem = (error: unknown) => {
       context.logger.warn({ err: error, teamId }, 'a list of the Home tab could not be read');
       return { problem: describeFailure(error).sentence };

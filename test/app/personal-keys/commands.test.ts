@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERSONAL_KEY_REQUIRED_SENTENCE } from '../../../src/app/adapters/workspace-clients.ts';
+import { KeyCipher } from '../../../src/app/security/key-cipher.ts';
 import { type BotStore, openBotStore } from '../../../src/app/storage/bot-store.ts';
 import type { FakeMessage } from '../../../src/fake-slack/fake-slack.ts';
 import { eventually, type RunningBot, startBot, tenderCommand } from '../../support/bot.ts';
@@ -100,6 +102,31 @@ describe('/tender settings personal-keys required|optional', () => {
     expect((await command(ADMIN, 'settings nonsense')).text).toContain(
       '`/tender settings personal-keys required`',
     );
+  });
+});
+
+describe('an own key this ENCRYPTION_KEY cannot read', () => {
+  it('is said on the Home tab and on each command, with what to do; the workspace’s key is not used instead', async () => {
+    await store.savePersonalKey({
+      teamId: bot.slack.teamId,
+      userId: MEMBER,
+      encryptedApiKey: new KeyCipher(randomBytes(32).toString('base64')).encrypt(KEYS.aliceAcme),
+      serviceUrl: null,
+      connectedAt: new Date(),
+    });
+    try {
+      await bot.slack.openHome(MEMBER);
+      const home = await eventually(
+        () => textOf(bot.slack.homeOf(MEMBER)?.view).includes('your own API key') && bot.slack.homeOf(MEMBER),
+        'the Home tab',
+      );
+      expect(textOf(home.view)).toContain('`/tender connect me`');
+      const answer = await answerWith(MEMBER, 'bookmarks', 'your own API key');
+      expect(textOf(answer)).toContain('Link it again with `/tender connect me`');
+      expect(textOf(answer)).not.toContain('Bookmarks belong to');
+    } finally {
+      await store.removePersonalKey(bot.slack.teamId, MEMBER);
+    }
   });
 });
 
