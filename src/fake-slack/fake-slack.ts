@@ -84,7 +84,9 @@ export * from './types.ts';
  * with web-api-chat.ts, web-api-conversations.ts and web-api-views.ts), limits.ts (rate limits
  * and arranged faults), response-url.ts (response_url endpoints), app-sender.ts (signed commands,
  * clicks, shortcuts, submissions and events sent to the app; element-state.ts shapes what a
- * person chose), links.ts (links in message text, for unfurls).
+ * person chose), links.ts (links in message text, for unfurls), install.ts (the install page and
+ * oauth.v2.access). One fake Slack may hold several workspaces (`addWorkspace`): the options
+ * describe the first, and each added one answers through its own FakeSlack (`team(id)`).
  */
 export class FakeSlack {
   private readonly workspace: Workspace;
