@@ -1,0 +1,3 @@
+import { describeTwoCopies } from './two-copies.ts';
+
+describeTwoCopies('postgres');
