@@ -17,6 +17,7 @@ import type { Scope } from '../../contract/schemas.ts';
 import { escapeMrkdwn } from '../blocks/mrkdwn.ts';
 import {
   KeyUnreadableError,
+  madeWithOwnKey,
   NotConnectedError,
   PERSONAL_KEY_REQUIRED_SENTENCE,
   PersonalKeyRequiredError,
@@ -53,6 +54,24 @@ export function describeFailure(error: unknown): FailureDescription {
   if (error instanceof NotConnectedError) {
     return {
       sentence: 'This workspace has no API key yet. A workspace admin can add one with `/tender connect`.',
+      retryable: false,
+    };
+  }
+  const ownKey = madeWithOwnKey(error);
+  if (error instanceof AuthenticationError && ownKey) {
+    const why: Record<string, string> = {
+      expired_api_key: 'Your own API key has expired.',
+      disabled_api_key: 'Your own API key was disabled because the person who made it left the organisation.',
+      invalid_api_key: 'The service no longer recognises your own API key.',
+    };
+    return {
+      sentence: `${why[error.code] ?? 'The service refused your own API key.'} Make a new one and link it with \`/tender connect me\`, or unlink it with \`/tender disconnect me\` to use the workspace’s.`,
+      retryable: false,
+    };
+  }
+  if (error instanceof MissingScopeError && ownKey) {
+    return {
+      sentence: `Your own key is not allowed to ${error.requiredScope ? SCOPE_WORDS[error.requiredScope] : 'do that'}. Make a key that may, and link it with \`/tender connect me\`.`,
       retryable: false,
     };
   }
@@ -100,7 +119,7 @@ export function describeFailure(error: unknown): FailureDescription {
         ? 'a moment'
         : `${Math.ceil(error.retryAfter)} second${error.retryAfter > 1 ? 's' : ''}`;
     return {
-      sentence: `The service is busy with this workspace’s requests. Try again in ${wait}.`,
+      sentence: `The service is busy with ${ownKey ? 'your own key’s' : 'this workspace’s'} requests. Try again in ${wait}.`,
       retryable: true,
     };
   }

@@ -116,7 +116,7 @@ export class WorkspaceClients {
     if (!personal) return this.forTeam(teamId);
     const apiKey = this.apiKeyOf(personal.encryptedApiKey, () => new KeyUnreadableError(teamId, userId));
     return {
-      client: this.clientFor(personal.serviceUrl ?? (await this.workspaceServiceUrl(teamId)), apiKey),
+      client: this.clientFor(personal.serviceUrl ?? (await this.workspaceServiceUrl(teamId)), apiKey, true),
       source: 'personal',
     };
   }
@@ -247,11 +247,13 @@ export class WorkspaceClients {
     const cacheKey = digest(encrypted);
     const apiKey = this.decrypted.get(cacheKey);
     this.decrypted.delete(cacheKey);
-    if (apiKey !== undefined) this.clients.delete(digest(`${serviceUrl}\u0000${apiKey}`));
+    if (apiKey === undefined) return;
+    for (const own of [false, true]) this.clients.delete(clientKey(serviceUrl, apiKey, own));
   }
 
-  private clientFor(serviceUrl: string, apiKey: string): ProcurementClient {
-    const cacheKey = digest(`${serviceUrl}\u0000${apiKey}`);
+  /** `own`: a person's own key, whose failures are marked so (madeWithOwnKey). */
+  private clientFor(serviceUrl: string, apiKey: string, own = false): ProcurementClient {
+    const cacheKey = clientKey(serviceUrl, apiKey, own);
     let client = this.clients.get(cacheKey);
     if (!client) {
       client = new ProcurementClient({
@@ -260,10 +262,91 @@ export class WorkspaceClients {
         dispatcher: this.dispatcher,
         timeoutMs: this.defaults.timeoutMs,
       });
+      if (own) client = markingFailures(client);
       this.clients.set(cacheKey, client);
     }
     return client;
   }
+}
+
+function clientKey(serviceUrl: string, apiKey: string, own: boolean): string {
+  return digest(`${own ? 'own' : 'shared'}\u0000${serviceUrl}\u0000${apiKey}`);
+}
+
+/** The mark on a failure of a call made with a person's own key (see markingFailures). */
+const OWN_KEY = Symbol('made with a person’s own key');
+
+/** Whether a failure came from a call made with a person's own key: they are told about theirs, not the workspace's. */
+export function madeWithOwnKey(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && OWN_KEY in error;
+}
+
+/** The resources of ProcurementClient whose calls are marked. */
+const RESOURCES = new Set<PropertyKey>([
+  'tenders',
+  'buyers',
+  'suppliers',
+  'frameworks',
+  'bookmarks',
+  'savedSearches',
+  'comments',
+  'pipelines',
+]);
+
+/**
+ * The same client, whose calls' failures carry the OWN_KEY mark: each resource method's promise,
+ * and each step of the lists it walks (`all`), rethrow the same error with the mark added.
+ */
+function markingFailures(client: ProcurementClient): ProcurementClient {
+  const mark = (error: unknown): unknown => {
+    if (typeof error === 'object' && error !== null && !(OWN_KEY in error))
+      Object.defineProperty(error, OWN_KEY, { value: true });
+    return error;
+  };
+  const rethrowMarked = (error: unknown): never => {
+    throw mark(error);
+  };
+  const marked = (value: unknown): unknown => {
+    if (value instanceof Promise) return value.catch(rethrowMarked);
+    if (typeof value === 'object' && value !== null && Symbol.asyncIterator in value) {
+      const iterable = value as AsyncIterable<unknown>;
+      return {
+        [Symbol.asyncIterator]() {
+          const iterator = iterable[Symbol.asyncIterator]();
+          return {
+            next: (...args: [] | [unknown]) => iterator.next(...args).catch(rethrowMarked),
+            return: (result?: unknown) =>
+              (iterator.return?.(result) ?? Promise.resolve({ done: true as const, value: result })).catch(
+                rethrowMarked,
+              ),
+          };
+        },
+      };
+    }
+    return value;
+  };
+  const resource = (target: object) =>
+    new Proxy(target, {
+      get(inner, property, receiver) {
+        const value = Reflect.get(inner, property, receiver);
+        return typeof value === 'function'
+          ? (...args: unknown[]) => marked((value as (...a: unknown[]) => unknown).apply(inner, args))
+          : value;
+      },
+    });
+  const resources = new Map<PropertyKey, object>();
+  return new Proxy(client, {
+    get(inner, property, receiver) {
+      const value = Reflect.get(inner, property, receiver);
+      if (!RESOURCES.has(property) || typeof value !== 'object' || value === null) return value;
+      let wrapped = resources.get(property);
+      if (!wrapped) {
+        wrapped = resource(value);
+        resources.set(property, wrapped);
+      }
+      return wrapped;
+    },
+  });
 }
 
 /** A digest, so that the caches' keys are neither plaintext API keys nor long ciphertexts. */

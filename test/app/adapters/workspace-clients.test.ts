@@ -4,12 +4,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   CACHE_LIMITS,
   KeyUnreadableError,
+  madeWithOwnKey,
   NotConnectedError,
   PersonalKeyRequiredError,
   WorkspaceClients,
 } from '../../../src/app/adapters/workspace-clients.ts';
 import { KeyCipher } from '../../../src/app/security/key-cipher.ts';
 import { openBotStore } from '../../../src/app/storage/bot-store.ts';
+import { ConnectionError } from '../../../src/client/errors.ts';
+import { ProcurementClient } from '../../../src/client/procurement-client.ts';
 
 const dispatcher = new Agent();
 afterAll(() => dispatcher.close());
@@ -188,5 +191,36 @@ describe('a person’s own key', () => {
     // Counted at start (the workspace's own key is readable, so only the person's is named).
     expect(await clients.unreadablePersonalKeys()).toBe(1);
     expect(await clients.unreadableKeys()).toEqual([]);
+  });
+});
+
+describe('failures of calls made with a person’s own key', () => {
+  it('are marked as such (for the sentence about their key); the workspace’s are not', async () => {
+    const { clients, store, cipher } = await setUp(1);
+    await store.savePersonalKey({
+      teamId: 'T0',
+      userId: 'U0MAX',
+      encryptedApiKey: cipher.encrypt('pis_max_own_0123456789abcdef'),
+      serviceUrl: null,
+      connectedAt: new Date('2026-11-02T00:00:00Z'),
+    });
+    // Nothing listens at the service's address: every call fails with a connection error.
+    const own = (await clients.forPerson('T0', 'U0MAX')).client;
+    const shared = (await clients.forPerson('T0', 'U0ADA')).client;
+    const ownFailure = await own.bookmarks.list({ limit: 1 }, { maxRetries: 0 }).catch((error) => error);
+    expect(ownFailure).toBeInstanceOf(ConnectionError);
+    expect(madeWithOwnKey(ownFailure)).toBe(true);
+    const walk = async () => {
+      for await (const _bookmark of own.bookmarks.all({ limit: 1 }, { maxRetries: 0 })) break;
+    };
+    expect(madeWithOwnKey(await walk().catch((error) => error))).toBe(true);
+    const sharedFailure = await shared.bookmarks
+      .list({ limit: 1 }, { maxRetries: 0 })
+      .catch((error) => error);
+    expect(sharedFailure).toBeInstanceOf(ConnectionError);
+    expect(madeWithOwnKey(sharedFailure)).toBe(false);
+    // The same client each time (cached), and still a ProcurementClient.
+    expect((await clients.forPerson('T0', 'U0MAX')).client).toBe(own);
+    expect(own).toBeInstanceOf(ProcurementClient);
   });
 });

@@ -6,6 +6,7 @@ import { PERSONAL_KEY_REQUIRED_SENTENCE } from '../../../src/app/adapters/worksp
 import { STATUS_LABELS } from '../../../src/app/blocks/pipeline-card.ts';
 import { COMMENT_NEEDS_OWN_KEY } from '../../../src/app/features/comments.ts';
 import { PipelineIds } from '../../../src/app/ids.ts';
+import { KeyCipher } from '../../../src/app/security/key-cipher.ts';
 import { type BotStore, openBotStore } from '../../../src/app/storage/bot-store.ts';
 import { ProcurementClient } from '../../../src/client/procurement-client.ts';
 import type { FakeMessage, FakeView } from '../../../src/fake-slack/fake-slack.ts';
@@ -20,6 +21,7 @@ import { jargonIn, textsPeopleRead } from '../../support/workbench.ts';
 
 const ADMIN = 'U0ADMIN';
 const MEMBER = 'U0MEMBER';
+const GUEST = 'U0GUEST';
 const CHANNEL = 'C0BIDS';
 
 let sandbox: TestSandbox;
@@ -27,6 +29,8 @@ let bot: RunningBot;
 /** A second copy of the app on the same database file (and the same ENCRYPTION_KEY). */
 let secondCopy: RunningBot;
 let databasePath: string;
+/** The bot's ENCRYPTION_KEY (both copies), to store a key as the app would. */
+let encryptionKey: string;
 /** The service as Carol (the workspace's key) and as Alice (the member's own). */
 let asCarol: ProcurementClient;
 let asAlice: ProcurementClient;
@@ -36,7 +40,7 @@ let store: BotStore;
 beforeAll(async () => {
   sandbox = await startTestSandbox();
   databasePath = join(mkdtempSync(join(sandbox.dir, 'bot-')), 'bot.db');
-  const encryptionKey = randomBytes(32).toString('base64');
+  encryptionKey = randomBytes(32).toString('base64');
   bot = await startBot({
     serviceUrl: sandbox.baseUrl,
     defaultKey: KEYS.carolMemberAcme,
@@ -326,6 +330,24 @@ describe('a person’s own key', () => {
     expect(textOf(after)).toContain(TENDER_A);
     expect(textOf(after)).not.toContain(TENDER_B);
     bot.slack.appUrl = bot.url;
+  });
+
+  it('an own key the service refuses (expired) is said to be the person’s own, with what to do', async () => {
+    await store.savePersonalKey({
+      teamId: bot.slack.teamId,
+      userId: GUEST,
+      encryptedApiKey: new KeyCipher(encryptionKey).encrypt(KEYS.aliceExpired),
+      serviceUrl: null,
+      connectedAt: new Date(),
+    });
+    try {
+      const answer = await answerWith(GUEST, 'bookmarks', 'expired');
+      expect(textOf(answer)).toContain('Your own API key has expired.');
+      expect(textOf(answer)).toContain('`/tender connect me`');
+      expect(textOf(answer)).not.toContain('workspace admin');
+    } finally {
+      await store.removePersonalKey(bot.slack.teamId, GUEST);
+    }
   });
 
   it('never sends the key into Slack nor writes it to either copy’s logs; every sentence is in plain words', () => {
