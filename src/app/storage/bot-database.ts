@@ -39,6 +39,11 @@ export interface BotDatabase {
    * per scheduled post); null when the connection is held (then go through Kysely, which queues).
    */
   runNow?: (query: CompiledQuery) => QueryResult<unknown> | null;
+  /**
+   * SQLite only: `work` in one BEGIN IMMEDIATE … COMMIT (ROLLBACK when it throws), holding Kysely's
+   * connection throughout so nothing else runs inside it, its statements run directly (as runNow).
+   */
+  transactNow?: <T>(work: (run: (query: CompiledQuery) => QueryResult<unknown>) => Promise<T>) => Promise<T>;
   /** Locks the rows a claim picked so another copy skips them (PostgreSQL; SQLite writes one at a time). */
   lockSkippingLocked: RawBuilder<unknown>;
   close(): Promise<void>;
@@ -81,6 +86,7 @@ class ImmediateSqliteDialect extends SqliteDialect {
 interface SharedSqlite {
   db: Kysely<BotTables>;
   runNow: NonNullable<BotDatabase['runNow']>;
+  transactNow: NonNullable<BotDatabase['transactNow']>;
   users: number;
 }
 
@@ -106,14 +112,35 @@ export function openSqliteBotDatabase(path: string): BotDatabase {
       raw.close();
       throw error;
     }
-    const runNow = (query: CompiledQuery): QueryResult<unknown> | null => {
-      if (dialect.driver.held) return null;
+    const direct = (query: CompiledQuery): QueryResult<unknown> => {
       const statement = statements.prepare(query.sql);
       if (statement.reader) return { rows: statement.all(query.parameters) };
       const { changes } = statement.run(query.parameters);
       return { numAffectedRows: BigInt(changes), rows: [] };
     };
-    shared = { db, runNow, users: 0 };
+    const runNow = (query: CompiledQuery): QueryResult<unknown> | null =>
+      dialect.driver.held ? null : direct(query);
+    const transactNow = async <T>(
+      work: (run: (query: CompiledQuery) => QueryResult<unknown>) => Promise<T>,
+    ): Promise<T> => {
+      // Taken as Kysely takes it: after the queries and transactions already waiting for it.
+      await dialect.driver.acquireConnection();
+      try {
+        statements.run('BEGIN IMMEDIATE', []);
+        let result: T;
+        try {
+          result = await work(direct);
+          statements.run('COMMIT', []);
+        } catch (error) {
+          if (raw.inTransaction) statements.run('ROLLBACK', []);
+          throw error;
+        }
+        return result;
+      } finally {
+        await dialect.driver.releaseConnection();
+      }
+    };
+    shared = { db, runNow, transactNow, users: 0 };
     if (key !== null) sharedSqlite.set(key, shared);
   }
   shared.users += 1;
@@ -124,6 +151,7 @@ export function openSqliteBotDatabase(path: string): BotDatabase {
     db: opened.db,
     ready: Promise.resolve(),
     runNow: opened.runNow,
+    transactNow: opened.transactNow,
     jsonStrings: (json) => sql<string>`(select value from json_each(${json}))`,
     appendPostedTs: (value) => sql<string>`json_insert(posted_ts, '$[#]', ${value})`,
     postedTsLength: sql<number>`json_array_length(posted_ts)`,

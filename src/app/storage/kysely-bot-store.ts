@@ -70,11 +70,22 @@ class Prepared<Row> {
     args: Readonly<Record<string, unknown>>,
     runNow?: BotDatabase['runNow'],
   ): Promise<QueryResult<Row>> {
-    const query = { ...this.compiled, parameters: this.values.map((value) => value(args)) };
+    const query = this.bind(args);
     const result = runNow?.(query);
     return result ? Promise.resolve(result as QueryResult<Row>) : executor.executeQuery(query);
   }
+
+  /** The compiled query with `args` in its slots. */
+  bind(args: Readonly<Record<string, unknown>>): CompiledQuery<Row> {
+    return { ...this.compiled, parameters: this.values.map((value) => value(args)) };
+  }
 }
+
+/** Runs a prepared query inside a transaction (see KyselyBotStore.preparedTransaction). */
+type RunPrepared = <Row>(
+  query: Prepared<Row>,
+  args: Readonly<Record<string, unknown>>,
+) => Promise<QueryResult<Row>>;
 
 const changed = (result: { numAffectedRows?: bigint }): boolean => (result.numAffectedRows ?? 0n) > 0n;
 /** Rows a delete or update changed. */
@@ -117,6 +128,25 @@ export class KyselyBotStore implements BotStore {
     args: Readonly<Record<string, unknown>>,
   ): Promise<QueryResult<Row>> {
     return query.run(this.db, args, this.database.runNow);
+  }
+
+  /**
+   * A transaction of prepared queries only (the scheduler's: planning, finishing a post). On SQLite
+   * its statements run directly inside BEGIN IMMEDIATE … COMMIT on the connection, held throughout;
+   * elsewhere it is a Kysely transaction.
+   */
+  private preparedTransaction<T>(work: (run: RunPrepared) => Promise<T>): Promise<T> {
+    const { transactNow } = this.database;
+    if (transactNow) {
+      return transactNow((direct) =>
+        work(<Row>(query: Prepared<Row>, args: Readonly<Record<string, unknown>>) =>
+          Promise.resolve(direct(query.bind(args)) as QueryResult<Row>),
+        ),
+      );
+    }
+    return this.transaction((trx) =>
+      work(<Row>(query: Prepared<Row>, args: Readonly<Record<string, unknown>>) => query.run(trx, args)),
+    );
   }
 
   /** A transaction (BEGIN IMMEDIATE on SQLite: it takes the write lock first, so never fails half way as busy). */
@@ -434,31 +464,31 @@ export class KyselyBotStore implements BotStore {
     delivery: { id: string; dueAt: Date },
   ): Promise<boolean> {
     if (this.pending) await this.pending;
-    return this.transaction((trx) =>
-      this.planOne(trx, { subscriptionId, expectedNextRunAt, nextRunAt, skipped, delivery }),
+    return this.preparedTransaction((run) =>
+      this.planOne(run, { subscriptionId, expectedNextRunAt, nextRunAt, skipped, delivery }),
     );
   }
 
   async planDeliveries(plans: readonly PlannedDelivery[]): Promise<number> {
     if (this.pending) await this.pending;
     if (plans.length === 0) return 0;
-    return this.transaction(async (trx) => {
+    return this.preparedTransaction(async (run) => {
       let planned = 0;
-      for (const plan of plans) if (await this.planOne(trx, plan)) planned += 1;
+      for (const plan of plans) if (await this.planOne(run, plan)) planned += 1;
       return planned;
     });
   }
 
   /** The compare-and-set of next_run_at and the delivery's insert (inside a transaction). */
-  private async planOne(trx: Transaction<BotTables>, plan: PlannedDelivery): Promise<boolean> {
-    const moved = await this.queries.moveNextRun.run(trx, {
+  private async planOne(run: RunPrepared, plan: PlannedDelivery): Promise<boolean> {
+    const moved = await run(this.queries.moveNextRun, {
       nextRunAt: plan.nextRunAt.getTime(),
       skipped: plan.skipped,
       id: plan.subscriptionId,
       expected: plan.expectedNextRunAt.getTime(),
     });
     if (!changed(moved)) return false;
-    await this.queries.insertPlanned.run(trx, {
+    await run(this.queries.insertPlanned, {
       id: plan.delivery.id,
       dueAt: plan.delivery.dueAt.getTime(),
       subscriptionId: plan.subscriptionId,
@@ -676,10 +706,10 @@ export class KyselyBotStore implements BotStore {
   async finishDelivery(id: string, owner: string, finish: DeliveryFinish): Promise<boolean> {
     if (this.pending) await this.pending;
     const { queries } = this;
-    return this.transaction(async (trx) => {
+    return this.preparedTransaction(async (run) => {
       // With its last part: appended only in its place (as recordPart), in the same row write.
       const finished = finish.lastPart
-        ? await queries.finishWithPart.run(trx, {
+        ? await run(queries.finishWithPart, {
             ts: finish.lastPart.ts,
             state: finish.state,
             outcome: finish.outcome,
@@ -687,19 +717,19 @@ export class KyselyBotStore implements BotStore {
             owner,
             part: finish.lastPart.part,
           })
-        : await queries.finish.run(trx, { state: finish.state, outcome: finish.outcome, id, owner });
+        : await run(queries.finish, { state: finish.state, outcome: finish.outcome, id, owner });
       const row = finished.rows[0];
       if (!row) return false;
-      if (finish.state === 'failed') await queries.freeItems.run(trx, { id });
+      if (finish.state === 'failed') await run(queries.freeItems, { id });
       if (finish.cursor) {
-        await queries.moveCursor.run(trx, {
+        await run(queries.moveCursor, {
           cursor: finish.cursor.json,
           at: finish.cursor.at.getTime(),
           id: row.subscription_id,
         });
       }
       if (finish.skippedSaid) {
-        await queries.skippedSaid.run(trx, { said: finish.skippedSaid, id: row.subscription_id });
+        await run(queries.skippedSaid, { said: finish.skippedSaid, id: row.subscription_id });
       }
       return true;
     });
