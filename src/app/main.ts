@@ -33,7 +33,11 @@ export async function runBot(env: NodeJS.ProcessEnv = process.env): Promise<numb
   const work = trackRequests(bot.app);
   const stopped = stopSignal();
   const port = await bot.start();
-  logger.info({ port, mode: config.SLACK_APP_TOKEN ? 'socket' : 'http' }, 'tenderbot is running');
+  // The scheduler's owner is the name this copy's leases on channel posts carry in the database.
+  logger.info(
+    { port, mode: config.SLACK_APP_TOKEN ? 'socket' : 'http', owner: bot.scheduler.owner },
+    'tenderbot is running',
+  );
   const signal = await stopped;
   const finished = await stopGracefully(bot, work, logger, signal, STOP_DEADLINE_MS);
   await store.close();

@@ -94,7 +94,9 @@ export function describeTwoCopies(database: 'sqlite' | 'postgres'): void {
   interface Copy {
     name: string;
     address: string;
-    process: StartedProcess<number>;
+    /** Its scheduler's name, as its leases on channel posts carry it. */
+    owner: string;
+    process: StartedProcess<{ port: number; owner: string }>;
     exited: Promise<number | null> | null;
   }
   const copies: Copy[] = [];
@@ -105,7 +107,9 @@ export function describeTwoCopies(database: 'sqlite' | 'postgres'): void {
       ['bot'],
       (output) => {
         const line = output.split('\n').find((candidate) => candidate.includes('tenderbot is running'));
-        return line ? (JSON.parse(line).port as number) : null;
+        if (!line) return null;
+        const running = JSON.parse(line) as { port: number; owner: string };
+        return { port: running.port, owner: running.owner };
       },
       {
         PATH: process.env.PATH,
@@ -120,7 +124,13 @@ export function describeTwoCopies(database: 'sqlite' | 'postgres'): void {
         PORT: '0',
       },
     );
-    return { name, address: `127.0.0.1:${process_.found}`, process: process_, exited: null };
+    return {
+      name,
+      address: `127.0.0.1:${process_.found.port}`,
+      owner: process_.found.owner,
+      process: process_,
+      exited: null,
+    };
   }
 
   /** Tenders only this run's searches find: five per person, titled with their word. */
@@ -488,7 +498,20 @@ export function describeTwoCopies(database: 'sqlite' | 'postgres'): void {
         gate.release();
         expect(await first.exited).toBe(0);
         expect(gate.released).toBeGreaterThanOrEqual(heldAtStop);
+        // Whatever channel post it had claimed, it posted or gave back: none is left in its name
+        // (a copy that died would leave them until its lease ran out).
+        expect(await leasedTo(first.owner)).toEqual([]);
       };
+      /** The channel posts in progress under `owner`'s lease. */
+      const leasedTo = async (owner: string) =>
+        (
+          await Promise.all(
+            subscriptions.map((subscription) => store.subscriptionDeliveries(subscription.id)),
+          )
+        )
+          .flat()
+          .filter((delivery) => delivery.state === 'working' && delivery.leaseOwner === owner);
+
       onSent = () => {
         if (!stopped && sent.length >= REQUESTS / 4) stopped = stop();
       };
