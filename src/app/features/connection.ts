@@ -57,8 +57,9 @@ const REFUSAL = refusal('connect');
 const FOR_ME = 'me:';
 
 /**
- * `/tender connect [me]`: `me` links the person's own key; alone, it connects the workspace's key
- * for those who may change it, and links their own for everyone else (the only key they may add).
+ * `/tender connect [me]`: `me` opens the window for the person's own key (anyone); alone, the
+ * workspace's key's window for those who may change it, and for anyone else a sentence naming
+ * `/tender connect me` and the Home tab's "Link your own key".
  */
 export async function connectCommand(
   context: FeatureContext,
