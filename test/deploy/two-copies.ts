@@ -4,6 +4,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BotStore, openBotStore, type Subscription } from '../../src/app/storage/bot-store.ts';
 import { CHANNEL_POSTS_QUEUE } from '../../src/app/subscriptions/pg-boss-queue.ts';
@@ -198,6 +199,12 @@ export function describeTwoCopies(database: 'sqlite' | 'postgres'): void {
       });
       socket.once('error', () => resolve(true));
     });
+  }
+
+  /** GET /healthz through nginx. */
+  async function health(): Promise<{ status: number; body: unknown }> {
+    const answer = await request(`${nginx.url}/healthz`);
+    return { status: answer.statusCode, body: await answer.body.json() };
   }
 
   /** Waits until `check` resolves true (every 50 ms, up to WAIT_MS). */
@@ -417,6 +424,8 @@ export function describeTwoCopies(database: 'sqlite' | 'postgres'): void {
     it('answers every request, makes every creation once, posts every due subscription once', async () => {
       const [first, second] = copies as [Copy, Copy];
       const made: Made = { comments: [], bids: [], bookmarked: [] };
+      // The health check through nginx, before and after the stop: whichever copy answers, the database is up.
+      expect(await health()).toEqual({ status: 200, body: { ok: true, database: 'up' } });
       const subscriptions = await dueSubscriptions(DUE_AT_START, new Date());
       // A comment modal, open before the stream, submitted straight to the first copy at the stop.
       const stopper = worker(WORKERS);
@@ -547,7 +556,11 @@ export function describeTwoCopies(database: 'sqlite' | 'postgres'): void {
       // Every request was answered 200, through nginx, by one copy or the other.
       expect(sent).toHaveLength(REQUESTS);
       expect(sent.filter((request) => request.status !== 200)).toEqual([]);
-      const lines = nginx.accessLog().map(parseAccessLine);
+      expect(await health()).toEqual({ status: 200, body: { ok: true, database: 'up' } });
+      const lines = nginx
+        .accessLog()
+        .map(parseAccessLine)
+        .filter((line) => line.uri === '/slack/events');
       expect(lines.filter((line) => line.status !== 200)).toEqual([]);
       const servedBy = (copy: Copy) => lines.filter((line) => line.upstreams.at(-1) === copy.address).length;
       expect(servedBy(first)).toBeGreaterThan(0);
