@@ -351,7 +351,7 @@ export async function disconnectCommand(
   }
   const connection = await context.store.getConnection(request.teamId);
   if (!connection) {
-    const sentence = 'This workspace has no key of its own to disconnect.';
+    const sentence = `This workspace has no key of its own to disconnect.${(await context.store.getPersonalKey(request.teamId, request.userId)) ? ' Your own key is unlinked with `/tender disconnect me`.' : ''}`;
     await reply(request, sentenceMessage(sentence));
     return;
   }

@@ -66,6 +66,10 @@ describe('/tender connect me and /tender disconnect me', () => {
     expect(await store.getPersonalKey(bot.slack.teamId, ADMIN)).not.toBeNull();
     expect(await store.getConnection(bot.slack.teamId)).toBeNull();
     expect(textOf(await command(ADMIN, 'bookmarks'))).toContain('These are *your own* bookmarks');
+    // The word alone is about the workspace's key (which it does not have here), and names the other.
+    expect((await command(ADMIN, 'disconnect')).text).toContain(
+      'This workspace has no key of its own to disconnect. Your own key is unlinked with `/tender disconnect me`.',
+    );
   });
 
   it('unlinks at once with disconnect me (no question: nobody else is affected)', async () => {
