@@ -91,9 +91,17 @@ describe('Debian’s nginx running the configuration', () => {
     }
   });
 
-  /** A stand-in for a copy of the app: answers every POST with its name. */
-  async function copy(name: string): Promise<{ server: Server; address: string }> {
+  /**
+   * A stand-in for a copy of the app: answers every POST with its name; with `cut`, drops the
+   * connection of every request it is sent instead (to nginx, a copy closing a keep-alive
+   * connection just as a request is written into it).
+   */
+  async function copy(name: string, cut = false): Promise<{ server: Server; address: string }> {
     const server = createServer((incoming, outgoing) => {
+      if (cut) {
+        incoming.socket.destroy();
+        return;
+      }
       incoming.resume();
       incoming.on('end', () => {
         outgoing.writeHead(200, { 'content-type': 'text/plain' });
@@ -129,5 +137,26 @@ describe('Debian’s nginx running the configuration', () => {
     expect(lines.every((line) => line.method === 'POST' && line.status === 200)).toBe(true);
     // Any refused first try shows as two upstreams, the second one answering.
     for (const line of lines.slice(20)) expect(line.upstreams.at(-1)).toBe(second.address);
+    await nginx.stop();
+    nginx = undefined;
+  });
+
+  it('sends a POST cut off after it was sent to the other copy (the app refuses it there if it was read)', async () => {
+    const cutting = await copy('cutting', true);
+    const healthy = await copy('healthy');
+    nginx = await startNginx([cutting.address, healthy.address]);
+    const answers: { status: number; text: string }[] = [];
+    for (let index = 0; index < 6; index++) answers.push(await post(nginx.url));
+    expect(answers).toEqual(Array.from({ length: 6 }, () => ({ status: 200, text: 'healthy' })));
+    const retried = nginx
+      .accessLog()
+      .map(parseAccessLine)
+      .filter((line) => line.upstreams.length === 2);
+    // Tried on the cutting copy first (then out of the rotation for 2 s), answered by the other.
+    expect(retried.length).toBeGreaterThan(0);
+    for (const line of retried) {
+      expect(line.upstreams).toEqual([cutting.address, healthy.address]);
+      expect(line.upstreamStatuses).toEqual(['502', '200']);
+    }
   });
 });
