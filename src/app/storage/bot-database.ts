@@ -28,6 +28,8 @@ export interface BotDatabase {
   ready: Promise<void>;
   /** Strings of a JSON array (a bound parameter), as a one-column subquery for `IN`. */
   jsonStrings(json: unknown): RawBuilder<string>;
+  /** Rows (item_key, listing, position) of a JSON array of `[key, listing, position]` (a bound parameter). */
+  jsonItems(json: unknown): RawBuilder<{ item_key: string; listing: string | null; position: number }>;
   /** `posted_ts` (a JSON array of strings) with `value` appended. */
   appendPostedTs(value: unknown): RawBuilder<string>;
   /** The number of parts in `posted_ts`. */
@@ -153,6 +155,9 @@ export function openSqliteBotDatabase(path: string): BotDatabase {
     runNow: opened.runNow,
     transactNow: opened.transactNow,
     jsonStrings: (json) => sql<string>`(select value from json_each(${json}))`,
+    jsonItems: (json) =>
+      sql`(select json_extract(value, '$[0]') as item_key, json_extract(value, '$[1]') as listing,
+        json_extract(value, '$[2]') as position from json_each(${json}))`,
     appendPostedTs: (value) => sql<string>`json_insert(posted_ts, '$[#]', ${value})`,
     postedTsLength: sql<number>`json_array_length(posted_ts)`,
     lockSkippingLocked: sql``,
@@ -199,6 +204,9 @@ export function openPostgresBotDatabase(url: string): BotDatabase {
     db,
     ready,
     jsonStrings: (json) => sql<string>`(select jsonb_array_elements_text(cast(${json} as jsonb)))`,
+    jsonItems: (json) =>
+      sql`(select value->>0 as item_key, value->>1 as listing, cast(value->>2 as integer) as position
+        from jsonb_array_elements(cast(${json} as jsonb)))`,
     appendPostedTs: (value) =>
       sql<string>`cast(cast(posted_ts as jsonb) || jsonb_build_array(cast(${value} as text)) as text)`,
     postedTsLength: sql<number>`jsonb_array_length(cast(posted_ts as jsonb))`,

@@ -616,63 +616,30 @@ export class KyselyBotStore implements BotStore {
     listings?: readonly (string | null)[],
   ): Promise<{ ok: true } | { ok: false; taken: string[]; lost: boolean }> {
     if (this.pending) await this.pending;
-    return this.transaction(
-      async (trx): Promise<{ ok: true } | { ok: false; taken: string[]; lost: boolean }> => {
-        const row = await trx
-          .selectFrom('deliveries')
-          .select('subscription_id')
-          .where('id', '=', id)
-          .where('lease_owner', '=', owner)
-          .where('state', '=', 'working')
-          .executeTakeFirst();
+    const { queries } = this;
+    return this.preparedTransaction(
+      async (run): Promise<{ ok: true } | { ok: false; taken: string[]; lost: boolean }> => {
+        const row = (await run(queries.ownedDelivery, { id, owner })).rows[0];
         if (!row) return { ok: false, taken: [], lost: true };
         const subscriptionId = row.subscription_id;
         if (itemKeys.length > 0) {
-          if (this.database.kind === 'postgres') {
-            // Freezes of one subscription take turns, so two never both find an item free.
-            await trx
-              .selectFrom('subscriptions')
-              .select('id')
-              .where('id', '=', subscriptionId)
-              .forUpdate()
-              .execute();
-          }
-          const taken: string[] = [];
-          for (let start = 0; start < itemKeys.length; start += CHUNK) {
-            const rows = await trx
-              .selectFrom('delivered_items')
-              .select('item_key')
-              .where('subscription_id', '=', subscriptionId)
-              .where('delivery_id', '<>', id)
-              .where('item_key', 'in', itemKeys.slice(start, start + CHUNK))
-              .execute();
-            taken.push(...rows.map((item) => item.item_key));
-          }
+          // Freezes of one subscription take turns (PostgreSQL; SQLite's transaction holds the write lock).
+          if (queries.lockSubscription) await run(queries.lockSubscription, { id: subscriptionId });
+          const keys = JSON.stringify(itemKeys);
+          const taken = (await run(queries.takenItems, { subscriptionId, id, keys })).rows.map(
+            (item) => item.item_key,
+          );
           if (taken.length > 0) return { ok: false, taken, lost: false };
           // Each key once, at its first place (a key given twice is one item).
           const seen = new Set<string>();
           const items = itemKeys.flatMap((key, index) => {
             if (seen.has(key)) return [];
             seen.add(key);
-            return [
-              {
-                subscription_id: subscriptionId,
-                item_key: key,
-                delivery_id: id,
-                position: index,
-                listing: listings?.[index] ?? null,
-              },
-            ];
+            return [[key, listings?.[index] ?? null, index]];
           });
-          for (let start = 0; start < items.length; start += CHUNK) {
-            await trx
-              .insertInto('delivered_items')
-              .values(items.slice(start, start + CHUNK))
-              .onConflict((conflict) => conflict.doNothing())
-              .execute();
-          }
+          await run(queries.reserveItems, { subscriptionId, id, items: JSON.stringify(items) });
         }
-        await trx.updateTable('deliveries').set({ frozen }).where('id', '=', id).execute();
+        await run(queries.setFrozen, { frozen, id });
         return { ok: true };
       },
     );
@@ -1030,8 +997,10 @@ export class KyselyBotStore implements BotStore {
 
 /** The queries compiled once per store: those on every request and on the scheduler's path. */
 function prepareQueries({
+  kind,
   db,
   jsonStrings,
+  jsonItems,
   appendPostedTs,
   postedTsLength,
   lockSkippingLocked,
@@ -1134,6 +1103,42 @@ function prepareQueries({
                 or o.posted_ts <> '[]' or o.attempting_part is not null))
         returning *`,
       ),
+    ),
+    ownedDelivery: new Prepared(
+      db
+        .selectFrom('deliveries')
+        .select('subscription_id')
+        .where('id', '=', slot<string>('id'))
+        .where('lease_owner', '=', slot<string>('owner'))
+        .where('state', '=', 'working'),
+    ),
+    lockSubscription:
+      kind === 'postgres'
+        ? new Prepared(
+            db.selectFrom('subscriptions').select('id').where('id', '=', slot<string>('id')).forUpdate(),
+          )
+        : null,
+    takenItems: new Prepared(
+      db
+        .selectFrom('delivered_items')
+        .select('item_key')
+        .where('subscription_id', '=', slot<string>('subscriptionId'))
+        .where('delivery_id', '<>', slot<string>('id'))
+        .where(sql<SqlBool>`item_key in ${jsonStrings(slot('keys'))}`),
+    ),
+    reserveItems: new Prepared(
+      compiled(
+        sql`insert into delivered_items (subscription_id, item_key, delivery_id, position, listing)
+          select ${slot('subscriptionId')}, item_key, ${slot('id')}, position, listing
+          from ${jsonItems(slot('items'))} as items where true
+          on conflict do nothing`,
+      ),
+    ),
+    setFrozen: new Prepared(
+      db
+        .updateTable('deliveries')
+        .set({ frozen: slot('frozen') })
+        .where('id', '=', slot<string>('id')),
     ),
     markAttempt: new Prepared(
       db
