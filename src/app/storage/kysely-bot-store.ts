@@ -214,30 +214,17 @@ export class KyselyBotStore implements BotStore {
 
   async saveState(token: string, json: string, expiresAt: Date): Promise<void> {
     if (this.pending) await this.pending;
-    await this.transaction(async (trx) => {
+    const { queries } = this;
+    await this.preparedTransaction(async (run) => {
       // Expired states are pruned as new ones are kept, so the table stays the size of 30 days' use.
-      await trx.deleteFrom('kept_states').where('expires_at', '<=', Date.now()).execute();
-      await trx
-        .insertInto('kept_states')
-        .values({ token, json, expires_at: expiresAt.getTime() })
-        .onConflict((conflict) =>
-          conflict.column('token').doUpdateSet((eb) => ({
-            json: eb.ref('excluded.json'),
-            expires_at: eb.ref('excluded.expires_at'),
-          })),
-        )
-        .execute();
+      await run(queries.pruneStates, { now: Date.now() });
+      await run(queries.keepState, { token, json, expiresAt: expiresAt.getTime() });
     });
   }
 
   async loadState(token: string, now: Date): Promise<string | null> {
     if (this.pending) await this.pending;
-    const row = await this.db
-      .selectFrom('kept_states')
-      .select('json')
-      .where('token', '=', token)
-      .where('expires_at', '>', now.getTime())
-      .executeTakeFirst();
+    const row = (await this.exec(this.queries.keptState, { token, now: now.getTime() })).rows[0];
     return row?.json ?? null;
   }
 
@@ -1043,6 +1030,25 @@ function prepareQueries({
             .doUpdateSet((eb) => ({ expires_at: eb.ref('excluded.expires_at') }))
             .where('seen_requests.expires_at', '<=', slot<number>('now')),
         ),
+    ),
+    pruneStates: new Prepared(db.deleteFrom('kept_states').where('expires_at', '<=', slot<number>('now'))),
+    keepState: new Prepared(
+      db
+        .insertInto('kept_states')
+        .values({ token: slot('token'), json: slot('json'), expires_at: slot('expiresAt') })
+        .onConflict((conflict) =>
+          conflict.column('token').doUpdateSet((eb) => ({
+            json: eb.ref('excluded.json'),
+            expires_at: eb.ref('excluded.expires_at'),
+          })),
+        ),
+    ),
+    keptState: new Prepared(
+      db
+        .selectFrom('kept_states')
+        .select('json')
+        .where('token', '=', slot<string>('token'))
+        .where('expires_at', '>', slot<number>('now')),
     ),
     moveNextRun: new Prepared(
       db
