@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,6 +46,8 @@ function answers(port: number): Promise<boolean> {
  * resolves once it accepts connections. Tries three free ports in case one is taken meanwhile.
  */
 export async function startNginx(upstreams: readonly string[]): Promise<RunningNginx> {
+  if (!existsSync(NGINX))
+    throw new Error(`nginx is not installed at ${NGINX}: apt-get install nginx-light (or set NGINX_BIN)`);
   let lastError: Error | null = null;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
