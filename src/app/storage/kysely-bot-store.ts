@@ -526,37 +526,36 @@ export class KyselyBotStore implements BotStore {
     if (this.pending) await this.pending;
     const nowMs = now.getTime();
     const ready = nowMs + Math.max(0, aheadMs);
-    return this.transaction(async (trx) => {
-      const claimed = (
-        await this.queries.claimOne.run(trx, { owner, until: nowMs + leaseMs, now: nowMs, ready, id })
-      ).rows[0];
-      if (claimed) return { delivery: toDelivery(claimed) };
-      const row = await trx.selectFrom('deliveries').selectAll().where('id', '=', id).executeTakeFirst();
-      if (!row || (row.state !== 'pending' && row.state !== 'working')) return { finished: true };
-      // What holds it: its own time or lease, and each open delivery of its channel before it or under way.
-      const holders = await trx
-        .selectFrom('deliveries')
-        .select(['state', 'not_before', 'lease_until'])
-        .where('team_id', '=', row.team_id)
-        .where('channel_id', '=', row.channel_id)
-        .where('id', '<>', id)
-        .where('state', 'in', ['pending', 'working'])
-        .where((eb) =>
-          eb.or([
-            eb('due_at', '<', row.due_at),
-            eb.and([eb('due_at', '=', row.due_at), eb('id', '<', id)]),
-            eb.and([eb('state', '=', 'working'), eb('lease_until', '>', nowMs)]),
-            eb('posted_ts', '<>', '[]'),
-            eb('attempting_part', 'is not', null),
-          ]),
-        )
-        .execute();
-      const times = [row, ...holders].map((each) =>
-        each.state === 'working' ? (each.lease_until ?? 0) : each.not_before,
-      );
-      const latest = Math.max(...times);
-      return { notBefore: new Date(latest > nowMs ? latest : nowMs + 1000) };
-    });
+    // The claim is one statement; when it fails, what is read next only says when to try again.
+    const claimed = (
+      await this.exec(this.queries.claimOne, { owner, until: nowMs + leaseMs, now: nowMs, ready, id })
+    ).rows[0];
+    if (claimed) return { delivery: toDelivery(claimed) };
+    const row = await this.db.selectFrom('deliveries').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row || (row.state !== 'pending' && row.state !== 'working')) return { finished: true };
+    // What holds it: its own time or lease, and each open delivery of its channel before it or under way.
+    const holders = await this.db
+      .selectFrom('deliveries')
+      .select(['state', 'not_before', 'lease_until'])
+      .where('team_id', '=', row.team_id)
+      .where('channel_id', '=', row.channel_id)
+      .where('id', '<>', id)
+      .where('state', 'in', ['pending', 'working'])
+      .where((eb) =>
+        eb.or([
+          eb('due_at', '<', row.due_at),
+          eb.and([eb('due_at', '=', row.due_at), eb('id', '<', id)]),
+          eb.and([eb('state', '=', 'working'), eb('lease_until', '>', nowMs)]),
+          eb('posted_ts', '<>', '[]'),
+          eb('attempting_part', 'is not', null),
+        ]),
+      )
+      .execute();
+    const times = [row, ...holders].map((each) =>
+      each.state === 'working' ? (each.lease_until ?? 0) : each.not_before,
+    );
+    const latest = Math.max(...times);
+    return { notBefore: new Date(latest > nowMs ? latest : nowMs + 1000) };
   }
 
   async openDeliveryIds(dueBy: Date, limit: number): Promise<string[]> {
