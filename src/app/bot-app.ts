@@ -130,7 +130,8 @@ export function createBotApp(options: BotAppOptions): BotApp {
     users: new SlackUsers(app.client, undefined, install ? tokenFor : null),
     clients: new WorkspaceClients(store, cipher, {
       serviceUrl: config.PROCUREMENT_API_URL,
-      apiKey: config.PROCUREMENT_API_KEY ?? null,
+      // Never a default key when anyone may install (the configuration refuses it too).
+      apiKey: install ? null : (config.PROCUREMENT_API_KEY ?? null),
       timeoutMs: 10_000,
     }),
   };

@@ -37,6 +37,11 @@ export const BotConfig = z.object({
   SLACK_API_URL: z.url('must be a URL such as https://slack.com/api/').default('https://slack.com/api/'),
   PROCUREMENT_API_URL: z.url('must be the service’s base URL, such as http://127.0.0.1:4010'),
   PROCUREMENT_API_KEY: z.string().min(8, 'must be an API key (pis_…)').optional(),
+  /**
+   * Other service addresses a workspace admin may connect to (comma-separated); anything else but
+   * PROCUREMENT_API_URL is refused (it would let the bot be pointed at any server).
+   */
+  PROCUREMENT_API_URLS_ALLOWED: z.string().optional(),
   DATABASE_URL: z
     .string()
     .regex(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/, 'must be sqlite:PATH or postgres://…')
@@ -130,6 +135,12 @@ function modeProblems(env: NodeJS.ProcessEnv): string[] {
   if (env.SLACK_BOT_TOKEN !== undefined)
     problems.push(
       'SLACK_BOT_TOKEN cannot be used with SLACK_CLIENT_ID: each workspace gets its own token when it installs Tenderbot; remove one of the two.',
+    );
+  // The install page is public: a default key would be every stranger's who installs (one shared
+  // bookmark list, bids and comment identity across unrelated workspaces).
+  if (env.PROCUREMENT_API_KEY !== undefined)
+    problems.push(
+      'PROCUREMENT_API_KEY cannot be used with SLACK_CLIENT_ID: anyone who installs Tenderbot would use that key. Each workspace connects its own with /tender connect; remove PROCUREMENT_API_KEY.',
     );
   if (env.SLACK_APP_TOKEN !== undefined)
     problems.push(

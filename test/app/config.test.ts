@@ -105,6 +105,13 @@ describe('loadBotConfig', () => {
         loadBotConfig({ ...oauth, SLACK_REDIRECT_URI: 'https://bot.example/slack/oauth_redirect' }, ''),
       )?.redirectUri,
     ).toBe('https://bot.example/slack/oauth_redirect');
+    // No default service key with a public install page: each workspace connects its own.
+    expect(problemsOf({ ...oauth, PROCUREMENT_API_KEY: 'pis_default_0123456789' })).toEqual([
+      expect.stringMatching(/^PROCUREMENT_API_KEY cannot be used with SLACK_CLIENT_ID/),
+    ]);
+    expect(
+      loadBotConfig({ ...valid, PROCUREMENT_API_URLS_ALLOWED: 'https://a.example,https://b.example' }, ''),
+    ).toMatchObject({ PROCUREMENT_API_URLS_ALLOWED: 'https://a.example,https://b.example' });
     // A short state secret is said, never echoed.
     const short = problemsOf({ ...oauth, SLACK_STATE_SECRET: 'tiny-secret' });
     expect(short).toEqual([

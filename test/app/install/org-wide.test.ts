@@ -50,8 +50,6 @@ beforeAll(async () => {
       SLACK_SIGNING_SECRET: SIGNING_SECRET,
       SLACK_API_URL: slack.apiUrl,
       PROCUREMENT_API_URL: sandbox.baseUrl,
-      // One key for every workspace (none connects its own here).
-      PROCUREMENT_API_KEY: KEYS.bobAdminAcme,
       DATABASE_URL: `sqlite:${join(sandbox.dir, 'bot.db')}`,
       ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       SLACK_REDIRECT_URI: `http://127.0.0.1:${port}/slack/oauth_redirect`,
@@ -150,6 +148,14 @@ describe('an organisation-wide install on Enterprise Grid', () => {
   });
 
   it('posts a scheduled post in a workspace of the organisation with the organisation’s token', async () => {
+    // The workspace's admin connects its key in the window the last test opened.
+    const south = slack.team(SOUTH.teamId);
+    const modal = south.openModals(SOUTH.admin)[0];
+    if (!modal) throw new Error('the connect window is not open');
+    expect((await south.submitView(SOUTH.admin, modal.id, { 'connect/key': KEYS.bobAdminAcme })).status).toBe(
+      200,
+    );
+    await expect.poll(() => store.getConnection(SOUTH.teamId)).not.toBeNull();
     const now = new Date();
     await store.createSubscription({
       id: 's-grid-south',
@@ -168,7 +174,6 @@ describe('an organisation-wide install on Enterprise Grid', () => {
       skippedCount: 0,
     });
     await bot.scheduler.runDue();
-    const south = slack.team(SOUTH.teamId);
     const posts = south.callsOf('chat.postMessage');
     expect(posts.length).toBeGreaterThan(0);
     expect(
