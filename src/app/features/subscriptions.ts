@@ -87,7 +87,9 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
     words.pop();
   }
 
-  const { client } = await context.clients.forTeam(request.teamId);
+  // Looked up, and later posted, with the subscriber's own key where they linked one.
+  const { client, source } = await context.clients.forPerson(request.teamId, request.userId);
+  const keyName = source === 'personal' ? 'your own key' : 'this workspace’s key';
   let target: object;
   if (kind === 'pipeline') {
     const id = words[0];
@@ -99,7 +101,7 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
       if (!(error instanceof NotFoundError)) throw error;
       return say(
         request,
-        `No bid with the id \`${safeText(id, 300)}\` can be seen with this workspace’s key. \`/tender pipelines\` lists the ids.`,
+        `No bid with the id \`${safeText(id, 300)}\` can be seen with ${keyName}. \`/tender pipelines\` lists the ids.`,
       );
     }
   } else if (kind === 'search') {
@@ -136,7 +138,16 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
     skippedCount: 0,
   };
   const what = subscriptionSummary(subscription);
-  const confirmation = `<@${request.userId}> subscribed this channel: *${what}*, ${describeSchedule(schedule)}. First post ${formatLocal(nextRunAt, schedule.timeZone)}. \`/tender subscriptions\` lists this channel’s subscriptions, with Send now and Unsubscribe.`;
+  // Whose bookmarks a reminder follows, and whose view of a bid a summary shows, is said once here.
+  const whose =
+    kind === 'deadlines'
+      ? source === 'personal'
+        ? ` Reminders follow <@${request.userId}>’s own bookmarks and bids.`
+        : ' Reminders follow the workspace’s bookmarks and bids (the list `/tender bookmarks` shows everyone without a key of their own).'
+      : source === 'personal'
+        ? ` Posts are read with <@${request.userId}>’s own key.`
+        : '';
+  const confirmation = `<@${request.userId}> subscribed this channel: *${what}*, ${describeSchedule(schedule)}. First post ${formatLocal(nextRunAt, schedule.timeZone)}.${whose} \`/tender subscriptions\` lists this channel’s subscriptions, with Send now and Unsubscribe.`;
   // Stored before it is announced, so a `/tender subscriptions` right after the confirmation lists
   // it; if the confirmation cannot be posted in the channel, it is taken back: nothing subscribed.
   for (let attempt = 0; !(await context.store.createSubscription(subscription)); attempt++) {
@@ -168,7 +179,7 @@ async function searchTarget(
   request: SlackRequest,
   text: string,
 ): Promise<{ f: TenderSearchFilters; d: string; ss?: string } | { problem: string }> {
-  const { client } = await context.clients.forTeam(request.teamId);
+  const { client } = await context.clients.forPerson(request.teamId, request.userId);
   if (text === '') return { problem: `Which search? ${SUBSCRIBE_USAGE}` };
   if (/^\S+$/.test(text) && !text.includes(':')) {
     try {

@@ -70,6 +70,11 @@ const DAY_MS = 86_400_000;
 
 export interface BuildInput {
   client: ProcurementClient;
+  /**
+   * Whose key `client` holds: `key` tells readers apart (reads are shared only between deliveries
+   * read with the same key), `name` says it in a post (“this workspace’s key”, “<@U1>’s own key”).
+   */
+  reader: { key: string; name: string };
   subscription: Subscription;
   delivery: Delivery;
   now: Date;
@@ -114,7 +119,7 @@ async function pipelineSummary(input: BuildInput, notes: PostNotes): Promise<Bui
   const { p } = PipelineTarget.parse(JSON.parse(subscription.target));
   let pipeline: Pipeline;
   try {
-    const key = `${subscription.teamId}|pipeline|${p}`;
+    const key = `${subscription.teamId}|${input.reader.key}|pipeline|${p}`;
     let read = input.shared?.get(key) as Promise<Pipeline> | undefined;
     if (!read) {
       read = client.pipelines.get(p);
@@ -123,7 +128,7 @@ async function pipelineSummary(input: BuildInput, notes: PostNotes): Promise<Bui
     pipeline = await read;
   } catch (error) {
     if ((error as { status?: number }).status !== 404) throw error;
-    const text = `The bid \`${safeText(p, 300)}\` can no longer be seen with this workspace’s key (deleted, or no longer shared with the key’s creator). \`/tender subscriptions\` here can unsubscribe.`;
+    const text = `The bid \`${safeText(p, 300)}\` can no longer be seen with ${input.reader.name} (deleted, or no longer shared with the key’s creator). \`/tender subscriptions\` here can unsubscribe.`;
     return {
       kind: 'post',
       frozen: {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { ScheduledSlack } from '../adapters/scheduled-slack.ts';
-import type { WorkspaceClients } from '../adapters/workspace-clients.ts';
+import type { KeySource, WorkspaceClients } from '../adapters/workspace-clients.ts';
 import type { Message } from '../blocks/messages.ts';
 import type { BotStore, Delivery, Subscription } from '../storage/bot-store.ts';
 import { type Built, buildDelivery, FEED_READ_LIMIT, type Frozen } from './content.ts';
@@ -490,9 +490,12 @@ export class Scheduler {
     for (let attempt = 0; attempt < 4; attempt++) {
       let built: Built;
       try {
-        const { client } = await clients.forTeam(subscription.teamId);
+        // Read as its subscriber reads: their own key where they linked one (their bookmarks, the
+        // bids they can see), else the workspace's.
+        const { client, source } = await clients.forPerson(subscription.teamId, subscription.createdBy);
         built = await buildDelivery({
           client,
+          reader: readerOf(subscription, source),
           subscription,
           delivery,
           now: clock(),
@@ -669,4 +672,11 @@ export class Scheduler {
         );
     }
   }
+}
+
+/** Whose key a subscription's posts are read with, for sharing reads and for saying so. */
+export function readerOf(subscription: Subscription, source: KeySource): { key: string; name: string } {
+  return source === 'personal'
+    ? { key: `person:${subscription.createdBy}`, name: `<@${subscription.createdBy}>’s own key` }
+    : { key: 'workspace', name: 'this workspace’s key' };
 }

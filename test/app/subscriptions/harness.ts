@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { type BotApp, createBotApp } from '../../../src/app/bot-app.ts';
 import { BotConfig } from '../../../src/app/config.ts';
+import { KeyCipher } from '../../../src/app/security/key-cipher.ts';
 import { type BotStore, openBotStore, type Subscription } from '../../../src/app/storage/bot-store.ts';
 import type { PassResult, SchedulerOptions } from '../../../src/app/subscriptions/scheduler.ts';
 import { type FakeMessage, FakeSlack, type FakeUser } from '../../../src/fake-slack/fake-slack.ts';
@@ -151,6 +152,17 @@ export class Harness {
       const nextStep = (Math.floor(this.now / stepMs) + 1) * stepMs;
       this.now = Math.min(until, nextStep, ...wakes);
     }
+  }
+
+  /** Links `apiKey` as `userId`'s own key (as `/tender connect me` would, encrypted with the app's key). */
+  async linkPersonalKey(store: BotStore, userId: string, apiKey: string): Promise<void> {
+    await store.savePersonalKey({
+      teamId: this.slack.teamId,
+      userId,
+      encryptedApiKey: new KeyCipher(this.encryptionKey).encrypt(apiKey),
+      serviceUrl: this.sandbox.baseUrl,
+      connectedAt: this.clock(),
+    });
   }
 
   /** Types `/tender TEXT`; resolves with the next message that person sees in the channel. */
