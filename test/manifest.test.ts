@@ -41,6 +41,8 @@ const SCOPES_OF_EVENT: Record<string, string[]> = {
   // Sent to every app, no scope needed.
   app_uninstalled: [],
   tokens_revoked: [],
+  team_access_granted: [],
+  team_access_revoked: [],
 };
 
 function sourceFiles(dir: string): string[] {

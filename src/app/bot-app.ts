@@ -166,7 +166,7 @@ export function createBotApp(options: BotAppOptions): BotApp {
   });
   context.scheduler = scheduler;
   useRequestScope(app);
-  registerListeners(app, context);
+  registerListeners(app, context, install);
   // Whatever a listener fails with, the person who asked still hears a sentence.
   // With extendedErrorHandler, Bolt passes the request's body and context too (Bolt does not export that type).
   app.error((async ({ error, body, context: requestContext }: ErrorArgs) => {

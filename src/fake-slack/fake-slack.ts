@@ -206,6 +206,41 @@ export class FakeSlack {
     }
   }
 
+  /**
+   * An organisation admin removes the app from this one workspace of an organisation-wide install:
+   * the organisation's token no longer acts here (the other workspaces keep it), and the app gets
+   * `team_access_revoked` naming this workspace, as Slack sends an organisation-ready app.
+   */
+  async removeFromOrganisationInstall(): Promise<AppAnswer | null> {
+    const org = this.orgTeams();
+    const tokens = [...this.workspace.tokens].filter((token) =>
+      org.some((team) => team !== this && team.workspace.tokens.has(token)),
+    );
+    if (!this.workspace.orgWideInstall || tokens.length === 0)
+      throw new Error(`the app is not installed organisation-wide in ${this.teamId}`);
+    for (const token of tokens) this.workspace.tokens.delete(token);
+    this.workspace.orgWideInstall = false;
+    const other = org.find((team) => team !== this && team.workspace.orgWideInstall) ?? this;
+    if (!this.appUrl) return null;
+    // Sent for the organisation's install (by a workspace it still covers).
+    return other.sender.sendEvent({ type: 'team_access_revoked', team_ids: [this.teamId] });
+  }
+
+  /** An organisation admin adds the app to this workspace of the organisation: `team_access_granted`. */
+  async addToOrganisationInstall(): Promise<AppAnswer | null> {
+    const from = this.orgTeams().find((team) => team !== this && team.workspace.orgWideInstall);
+    if (!from) throw new Error(`no organisation-wide install covers ${this.enterprise?.id ?? this.teamId}`);
+    for (const token of from.workspace.tokens) this.workspace.tokens.add(token);
+    this.workspace.orgWideInstall = true;
+    if (!this.appUrl) return null;
+    return from.sender.sendEvent({ type: 'team_access_granted', team_ids: [this.teamId] });
+  }
+
+  private orgTeams(): FakeSlack[] {
+    const enterpriseId = this.enterprise?.id;
+    return enterpriseId ? this.hub.teams.filter((team) => team.enterprise?.id === enterpriseId) : [this];
+  }
+
   /** Revokes this workspace's bot tokens (an admin's "Revoke tokens"): only `tokens_revoked` is sent. */
   async revokeTokens(): Promise<AppAnswer | null> {
     const { bots, done } = this.revoke();

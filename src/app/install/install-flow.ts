@@ -93,6 +93,55 @@ export class InstallFlow {
   }
 
   /**
+   * The workspaces an organisation's org-wide install covers, as far as this app knows: those
+   * Slack listed at install time or granted since (kept with the installation), and those seen
+   * here since. Read before the installation is removed, so that theirs can be removed too.
+   */
+  async coveredTeams(enterpriseId: string): Promise<string[]> {
+    const found = await this.installations.find({
+      enterpriseId,
+      teamId: undefined,
+      isEnterpriseInstall: true,
+    });
+    const teams = new Set(found?.coveredTeamIds ?? []);
+    for (const [teamId, enterprise] of this.enterpriseOfTeam.entries())
+      if (enterprise === enterpriseId) teams.add(teamId);
+    return [...teams];
+  }
+
+  /**
+   * Records that an org-wide install now covers (`add`) or no longer covers (`remove`) some
+   * workspaces (team_access_granted / team_access_revoked); nothing when there is no such install.
+   */
+  async recordCoverage(enterpriseId: string, change: { add?: string[]; remove?: string[] }): Promise<void> {
+    for (const teamId of change.add ?? []) this.enterpriseOfTeam.set(teamId, enterpriseId);
+    for (const teamId of change.remove ?? []) this.enterpriseOfTeam.delete(teamId);
+    const found = await this.installations.findWithDate({
+      enterpriseId,
+      teamId: undefined,
+      isEnterpriseInstall: true,
+    });
+    if (!found?.installation.isEnterpriseInstall) return;
+    const teams = new Set(found.installation.coveredTeamIds ?? []);
+    for (const teamId of change.add ?? []) teams.add(teamId);
+    for (const teamId of change.remove ?? []) teams.delete(teamId);
+    await this.installations.update(
+      { ...found.installation, coveredTeamIds: [...teams].sort() },
+      found.installedAt,
+    );
+  }
+
+  /** The workspaces an org-wide bot token acts in, as Slack lists them. */
+  private async teamsOfToken(token: string): Promise<string[]> {
+    const client = new WebClient(token, this.options.clientOptions ?? {});
+    const teams: string[] = [];
+    for await (const page of client.paginate('auth.teams.list', { limit: 200 }))
+      for (const team of (page as { teams?: { id?: string }[] }).teams ?? [])
+        if (team.id) teams.push(team.id);
+    return teams;
+  }
+
+  /**
    * The organisation a workspace is part of, among the org-wide installs: Slack lists each
    * install's workspaces (auth.teams.list). Which workspace is in which organisation is kept a
    * while (it is no secret and rarely changes); the tokens themselves never are.
@@ -109,11 +158,8 @@ export class InstallFlow {
       });
       const token = installation?.bot?.token;
       if (!token) continue;
-      const client = new WebClient(token, this.options.clientOptions ?? {});
-      for await (const page of client.paginate('auth.teams.list', { limit: 200 })) {
-        for (const team of (page as { teams?: { id?: string }[] }).teams ?? [])
-          if (team.id) this.enterpriseOfTeam.set(team.id, stored.enterpriseId);
-      }
+      for (const teamId of await this.teamsOfToken(token))
+        this.enterpriseOfTeam.set(teamId, stored.enterpriseId);
     }
     const found = this.enterpriseOfTeam.get(teamId);
     // A workspace in no organisation is remembered as such for a short while too.
@@ -145,6 +191,19 @@ export class InstallFlow {
     }
     await this.provider.handleCallback(request, response, {
       successAsync: async (installation, _options, _request, answer) => {
+        // An org-wide install: which workspaces it covers is kept with it (its removal removes theirs).
+        const enterpriseId = installation.enterprise?.id;
+        const token = installation.bot?.token;
+        if (installation.isEnterpriseInstall && enterpriseId && token) {
+          const covered = await this.teamsOfToken(token).catch((error: unknown) => {
+            this.options.logger.warn(
+              { reason: (error as Error).message },
+              'could not list the organisation’s workspaces',
+            );
+            return [];
+          });
+          await this.recordCoverage(enterpriseId, { add: covered });
+        }
         this.options.logger.info(
           {
             teamId: installation.team?.id ?? null,

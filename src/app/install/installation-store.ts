@@ -2,7 +2,9 @@ import type { Installation, InstallationQuery, InstallationStore } from '@slack/
 import type { KeyCipher } from '../security/key-cipher.ts';
 import type { BotStore, InstallationQuery as StoreQuery } from '../storage/bot-store.ts';
 
-type AnyInstallation = Installation<'v1' | 'v2', boolean>;
+/** Bolt's installation, and for an org-wide one the workspaces it covers (so removing it can remove theirs). */
+export type StoredAppInstallation = Installation<'v1' | 'v2', boolean> & { coveredTeamIds?: string[] };
+type AnyInstallation = StoredAppInstallation;
 
 /**
  * Bolt's installation store over the bot's own database: each installation (its bot token among
@@ -19,6 +21,15 @@ export class EncryptedInstallationStore implements InstallationStore {
   async storeInstallation<AuthVersion extends 'v1' | 'v2'>(
     installation: Installation<AuthVersion, boolean>,
   ): Promise<void> {
+    await this.save(installation, this.clock());
+  }
+
+  /** Writes an installation again (what it covers changed), keeping when it was installed. */
+  async update(installation: StoredAppInstallation, installedAt: Date): Promise<void> {
+    await this.save(installation, installedAt);
+  }
+
+  private async save(installation: StoredAppInstallation, installedAt: Date): Promise<void> {
     const orgWide = installation.isEnterpriseInstall === true;
     const teamId = orgWide ? null : (installation.team?.id ?? null);
     const enterpriseId = installation.enterprise?.id ?? null;
@@ -29,7 +40,7 @@ export class EncryptedInstallationStore implements InstallationStore {
       enterpriseId,
       isEnterpriseInstall: orgWide,
       encryptedInstallation: this.cipher.encrypt(JSON.stringify(installation)),
-      installedAt: this.clock(),
+      installedAt,
     });
   }
 
@@ -41,8 +52,16 @@ export class EncryptedInstallationStore implements InstallationStore {
 
   /** The installation a request needs, or null (the store falls back to the organisation's). */
   async find(query: InstallationQuery<boolean>): Promise<AnyInstallation | null> {
+    return (await this.findWithDate(query))?.installation ?? null;
+  }
+
+  async findWithDate(
+    query: InstallationQuery<boolean>,
+  ): Promise<{ installation: AnyInstallation; installedAt: Date } | null> {
     const stored = await this.store.findInstallation(toStoreQuery(query));
-    return stored ? (JSON.parse(this.cipher.decrypt(stored.encryptedInstallation)) as AnyInstallation) : null;
+    if (!stored) return null;
+    const installation = JSON.parse(this.cipher.decrypt(stored.encryptedInstallation)) as AnyInstallation;
+    return { installation, installedAt: stored.installedAt };
   }
 
   async deleteInstallation(query: InstallationQuery<boolean>): Promise<void> {

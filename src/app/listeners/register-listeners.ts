@@ -41,7 +41,8 @@ import {
   SearchIds,
   TenderIds,
 } from '../ids.ts';
-import { forgetWorkspace } from '../install/uninstall.ts';
+import type { InstallFlow } from '../install/install-flow.ts';
+import { type Departure, forgetTeams, forgetWorkspace } from '../install/uninstall.ts';
 import { decode } from '../state/codec.ts';
 import { parseConnectSubmission } from '../state/modal-submissions.ts';
 import { registerCommentListeners } from './comment-listeners.ts';
@@ -57,13 +58,19 @@ export const SUBSCRIBED_EVENTS: readonly string[] = [
   ...REACH_EVENTS,
   'app_uninstalled',
   'tokens_revoked',
+  'team_access_granted',
+  'team_access_revoked',
 ];
 
 /**
  * Registers every listener. Each acknowledges first (Slack waits 3 s at most) and only then
  * talks to the service, answering through the response_url or the Web API.
  */
-export function registerListeners(app: App, context: FeatureContext): void {
+export function registerListeners(
+  app: App,
+  context: FeatureContext,
+  install: InstallFlow | null = null,
+): void {
   app.command(TENDER_COMMAND, async ({ command, ack, respond, client }) => {
     await ack();
     const request: SlackRequest = {
@@ -202,19 +209,30 @@ export function registerListeners(app: App, context: FeatureContext): void {
   // A direct message can run the read-only commands as typed (no trigger: nothing opens a window).
   registerReachListeners(app, context, (request, text) => runCommand(context, request, text, '', false));
 
-  // Removed from a workspace, or its bot token revoked: that workspace's data goes, the others' stays.
-  // (Bolt runs these two without authorize: the token may be gone already.)
+  // Removed from a workspace, or its bot token revoked: that workspace's data goes, the others' stays
+  // (with an org-wide install, every workspace it covered). Bolt runs the first two without
+  // authorize: the token may be gone already.
+  const hooks = {
+    forgetTeam: (teamId: string) => context.users.forgetTeam(teamId),
+    ...(install ? { coveredTeams: (enterpriseId: string) => install.coveredTeams(enterpriseId) } : {}),
+  };
   app.event('app_uninstalled', async ({ body }) => {
-    await forgetWorkspace(context.store, context.logger, departureOf(body, 'app_uninstalled'), (teamId) =>
-      context.users.forgetTeam(teamId),
-    );
+    await forgetWorkspace(context.store, context.logger, departureOf(body, 'app_uninstalled'), hooks);
   });
   app.event('tokens_revoked', async ({ event, body }) => {
     // A revoked person's token (none is ever asked for) leaves the bot working.
     if ((event.tokens.bot ?? []).length === 0) return;
-    await forgetWorkspace(context.store, context.logger, departureOf(body, 'tokens_revoked'), (teamId) =>
-      context.users.forgetTeam(teamId),
-    );
+    await forgetWorkspace(context.store, context.logger, departureOf(body, 'tokens_revoked'), hooks);
+  });
+  // An organisation-ready install removed from (or added to) some workspaces of the organisation.
+  app.event('team_access_revoked', async ({ event, body }) => {
+    await forgetTeams(context.store, context.logger, event.team_ids, 'team_access_revoked', hooks);
+    if (install && body.enterprise_id)
+      await install.recordCoverage(body.enterprise_id, { remove: event.team_ids });
+  });
+  app.event('team_access_granted', async ({ event, body }) => {
+    if (install && body.enterprise_id)
+      await install.recordCoverage(body.enterprise_id, { add: event.team_ids });
   });
 
   app.event('app_home_opened', async ({ event, body, client }) => {
@@ -230,7 +248,7 @@ export function registerListeners(app: App, context: FeatureContext): void {
 function departureOf(
   body: { team_id?: string; enterprise_id?: string; authorizations?: { is_enterprise_install?: boolean }[] },
   why: 'app_uninstalled' | 'tokens_revoked',
-) {
+): Departure {
   return {
     teamId: body.team_id ?? '',
     enterpriseId: body.enterprise_id ?? null,

@@ -396,15 +396,14 @@ export function installFlowSuite(database: 'sqlite' | 'postgres'): void {
       const answers = await second.uninstallApp();
       expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
 
-      expect(
-        await store.findInstallation({
-          teamId: SECOND.teamId,
-          enterpriseId: null,
-          isEnterpriseInstall: false,
-        }),
-      ).toBeNull();
-      expect(await store.getConnection(SECOND.teamId)).toBeNull();
-      expect(await store.channelSubscriptions(SECOND.teamId, SECOND.channel)).toEqual([]);
+      // The app acknowledges an event before it acts on it: what it removes is waited for.
+      await expect
+        .poll(() =>
+          store.findInstallation({ teamId: SECOND.teamId, enterpriseId: null, isEnterpriseInstall: false }),
+        )
+        .toBeNull();
+      await expect.poll(() => store.getConnection(SECOND.teamId)).toBeNull();
+      await expect.poll(() => store.channelSubscriptions(SECOND.teamId, SECOND.channel)).toEqual([]);
       // The other workspace keeps everything, and still answers.
       expect(await store.getConnection(FIRST.teamId)).not.toBeNull();
       expect(await store.channelSubscriptions(FIRST.teamId, FIRST.channel)).toHaveLength(1);

@@ -185,10 +185,34 @@ describe('an organisation-wide install on Enterprise Grid', () => {
     ).toBe(1);
   });
 
-  it('forgets the organisation-wide install when the app is removed from the organisation', async () => {
+  it('forgets a workspace the organisation’s install no longer covers, and hears when it covers it again', async () => {
+    const south = slack.team(SOUTH.teamId);
+    expect(await store.getConnection(SOUTH.teamId)).not.toBeNull();
+    expect(await store.channelSubscriptions(SOUTH.teamId, SOUTH.channel)).toHaveLength(1);
+    expect((await south.removeFromOrganisationInstall())?.status).toBe(200);
+    // team_access_revoked: that workspace's key and subscriptions go; the other workspace keeps answering.
+    await expect.poll(() => store.getConnection(SOUTH.teamId)).toBeNull();
+    await expect.poll(() => store.channelSubscriptions(SOUTH.teamId, SOUTH.channel)).toEqual([]);
+    expect(JSON.stringify((await command(NORTH, 'help')).blocks)).toContain('/tender search');
+    await expect.poll(() => bot.install?.coveredTeams(GRID.id)).toEqual([NORTH.teamId]);
+
+    // team_access_granted: covered again; its admin connects a key again.
+    expect((await south.addToOrganisationInstall())?.status).toBe(200);
+    await expect
+      .poll(async () => (await bot.install?.coveredTeams(GRID.id))?.sort())
+      .toEqual([NORTH.teamId, SOUTH.teamId]);
+    await south.slashCommand(SOUTH.admin, SOUTH.channel, '/tender', 'connect');
+    const modal = await eventually(() => south.openModals(SOUTH.admin).at(-1), 'the connect window');
+    await south.submitView(SOUTH.admin, modal.id, { 'connect/key': KEYS.bobAdminAcme });
+    await expect.poll(() => store.getConnection(SOUTH.teamId)).not.toBeNull();
+  });
+
+  it('forgets the organisation-wide install and every workspace it covered when the app is removed from the organisation', async () => {
     const answers = await slack.team(NORTH.teamId).uninstallApp();
     expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
-    expect(await store.listInstallations()).toEqual([]);
+    await expect.poll(() => store.listInstallations()).toEqual([]);
+    // Not only the workspace the events came from: the other one's key goes too.
+    await expect.poll(() => store.getConnection(SOUTH.teamId)).toBeNull();
     for (const workspace of [NORTH, SOUTH])
       expect(JSON.stringify(await command(workspace, 'help'))).toContain('not installed in this workspace');
   });
