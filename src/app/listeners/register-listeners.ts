@@ -42,6 +42,7 @@ import {
   TenderIds,
 } from '../ids.ts';
 import type { InstallFlow } from '../install/install-flow.ts';
+import { teamOfRequest } from '../install/request-scope.ts';
 import { type Departure, forgetTeams, forgetWorkspace } from '../install/uninstall.ts';
 import { decode } from '../state/codec.ts';
 import { parseConnectSubmission } from '../state/modal-submissions.ts';
@@ -71,10 +72,10 @@ export function registerListeners(
   context: FeatureContext,
   install: InstallFlow | null = null,
 ): void {
-  app.command(TENDER_COMMAND, async ({ command, ack, respond, client }) => {
+  app.command(TENDER_COMMAND, async ({ command, ack, respond, client, context: bolt }) => {
     await ack();
     const request: SlackRequest = {
-      teamId: command.team_id ?? '',
+      teamId: teamOfRequest(bolt, command.team_id),
       userId: command.user_id,
       channelId: command.channel_id ?? '',
       respond,
@@ -167,31 +168,35 @@ export function registerListeners(
   });
 
   // One action for the Home tab's two buttons: the workspace's key, or (value 'me') the person's own.
-  app.action<BlockAction<ButtonAction>>(HomeIds.connect, async ({ ack, body, action, client }) => {
-    await ack();
-    await openConnectModal(
-      context,
-      client,
-      {
-        teamId: body.team?.id ?? '',
-        userId: body.user.id,
-        channelId: null,
-        triggerId: body.trigger_id,
-        forMe: action.value === 'me',
-      },
-      async (sentence) => {
-        await client.chat.postMessage({ channel: body.user.id, text: sentence });
-      },
-    );
-  });
+  app.action<BlockAction<ButtonAction>>(
+    HomeIds.connect,
+    async ({ ack, body, action, client, context: bolt }) => {
+      await ack();
+      await openConnectModal(
+        context,
+        client,
+        {
+          // An org-wide install's Home has `team: null`: Bolt's team is the one the token was found for.
+          teamId: teamOfRequest(bolt, body.team?.id, body.user.team_id),
+          userId: body.user.id,
+          channelId: null,
+          triggerId: body.trigger_id,
+          forMe: action.value === 'me',
+        },
+        async (sentence) => {
+          await client.chat.postMessage({ channel: body.user.id, text: sentence });
+        },
+      );
+    },
+  );
 
-  app.view(ConnectIds.callback, async ({ ack, body, view, client }) => {
+  app.view(ConnectIds.callback, async ({ ack, body, view, client, context: bolt }) => {
     const submitted = parseConnectSubmission(view.state?.values);
     await submitConnectWithinBudget(
       context,
       client,
       {
-        teamId: body.team?.id ?? body.user.team_id ?? '',
+        teamId: teamOfRequest(bolt, body.team?.id, body.user.team_id),
         userId: body.user.id,
         key: submitted.key,
         serviceUrl: submitted.serviceUrl,
@@ -235,10 +240,10 @@ export function registerListeners(
       await install.recordCoverage(body.enterprise_id, { add: event.team_ids });
   });
 
-  app.event('app_home_opened', async ({ event, body, client }) => {
+  app.event('app_home_opened', async ({ event, body, client, context: bolt }) => {
     if (event.tab !== 'home') return;
     // Slack sends the Home it last drew (`view`) once there is one: without it, this is a first visit.
-    await publishHome(context, client, body.team_id, event.user, {
+    await publishHome(context, client, teamOfRequest(bolt, body.team_id), event.user, {
       firstVisit: !('view' in event && event.view),
     });
   });
