@@ -332,7 +332,8 @@ export interface BotStore {
   /**
    * Uninstall or tokens revoked: one transaction removing the team's (non-org-wide) installation,
    * its workspace connection, personal keys, settings, subscriptions with their deliveries and
-   * delivered items. Another team's data is untouched.
+   * delivered items, comment authors and pipeline messages. Only the markers of channels already
+   * greeted stay (greeted once, also after a reinstall). Another team's data is untouched.
    */
   removeWorkspace(teamId: string): Promise<RemovedWorkspace>;
   /** Every stored secret (key rotation). */

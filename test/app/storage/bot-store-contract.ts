@@ -627,6 +627,9 @@ export function botStoreContract(open: (name: string) => BotStore | Promise<BotS
       await store.saveWorkspaceSettings({ teamId: team, personalKeysForWrites: true });
       await store.createSubscription({ ...subscription(`s-${team}`), teamId: team });
       await store.addManualDelivery({ id: `d-${team}`, subscriptionId: `s-${team}`, dueAt: at });
+      await store.recordCommentAuthor({ commentId: 'c-1', teamId: team, userId: 'U1', createdAt: at });
+      await store.rememberPipelineMessage({ pipelineId: 'p-1', teamId: team, channelId: 'C1', ts: '1.1' });
+      await store.markChannelWelcomed(team, 'C1', at);
     }
     await store.saveInstallation(installation(null, 'E1', true, 'v1:e1'));
     const [claimed] = await store.claimDeliveries('A', at, 60_000, 1, ['C9']);
@@ -645,6 +648,10 @@ export function botStoreContract(open: (name: string) => BotStore | Promise<BotS
     expect(await store.getSubscription('T1', 's-T1')).toBeNull();
     expect(await store.getDelivery('d-T1')).toBeNull();
     expect(await store.deliveredItems('s-T1', ['tender:1'])).toEqual(new Set());
+    expect((await store.commentAuthors('T1', ['c-1'])).size).toBe(0);
+    expect(await store.pipelineMessages('T1', 'p-1')).toEqual([]);
+    // The channel was greeted once: not again after a reinstall.
+    expect(await store.markChannelWelcomed('T1', 'C1', at)).toBe(false);
     // The org-wide install and T2 are untouched.
     expect(
       (await store.findInstallation({ teamId: 'T1', enterpriseId: 'E1', isEnterpriseInstall: true }))
@@ -656,6 +663,8 @@ export function botStoreContract(open: (name: string) => BotStore | Promise<BotS
     expect(await store.getWorkspaceSettings('T2')).toEqual({ teamId: 'T2', personalKeysForWrites: true });
     expect((await store.getSubscription('T2', 's-T2'))?.id).toBe('s-T2');
     expect((await store.getDelivery('d-T2'))?.state).toBe('pending');
+    expect([...(await store.commentAuthors('T2', ['c-1'])).entries()]).toEqual([['c-1', 'U1']]);
+    expect((await store.pipelineMessages('T2', 'p-1')).map((message) => message.ts)).toEqual(['1.1']);
     expect(await store.removeWorkspace('T1')).toEqual({
       installations: 0,
       connections: 0,
