@@ -21,6 +21,7 @@ import {
   NotConnectedError,
   PERSONAL_KEY_REQUIRED_SENTENCE,
   PersonalKeyRequiredError,
+  ServiceUrlRefusedError,
 } from './workspace-clients.ts';
 
 export interface FailureDescription {
@@ -41,6 +42,13 @@ export function describeFailure(error: unknown): FailureDescription {
     return {
       sentence:
         'Tenderbot can no longer read your own API key (its encryption key was changed). Link it again with `/tender connect me`, or unlink it with `/tender disconnect me`.',
+      retryable: false,
+    };
+  }
+  if (error instanceof ServiceUrlRefusedError) {
+    return {
+      sentence:
+        'This workspace’s key is connected to a service address Tenderbot does not allow. A workspace admin must connect the key again with `/tender connect`.',
       retryable: false,
     };
   }

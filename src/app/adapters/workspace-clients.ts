@@ -37,6 +37,46 @@ export class KeyUnreadableError extends Error {
   }
 }
 
+/** The workspace's key is stored with a service address the operator does not allow (any more). */
+export class ServiceUrlRefusedError extends Error {
+  constructor(readonly teamId: string) {
+    super(
+      `the stored service URL of workspace ${teamId} is not PROCUREMENT_API_URL nor in PROCUREMENT_API_URLS_ALLOWED`,
+    );
+  }
+}
+
+/** PROCUREMENT_API_URLS_ALLOWED (comma-separated) as a list; empty entries dropped. */
+export function parseAllowedServiceUrls(text: string | undefined): string[] {
+  return (text ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+}
+
+/** A service address compared as the client uses it: its origin and path, without a trailing slash. */
+function normalisedServiceUrl(url: string): string | null {
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return null;
+    if (parsed.username || parsed.password || parsed.search || parsed.hash) return null;
+    return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether `url` is the operator's service or one of the other addresses it allows. */
+export function isAllowedServiceUrl(
+  url: string,
+  operatorUrl: string,
+  others: readonly string[] = [],
+): boolean {
+  const wanted = normalisedServiceUrl(url);
+  if (wanted === null) return false;
+  return [operatorUrl, ...others].some((allowed) => normalisedServiceUrl(allowed) === wanted);
+}
+
 /** The workspace asks for a person's own key to change anything, and this person has not linked one. */
 export class PersonalKeyRequiredError extends Error {
   constructor(
@@ -74,7 +114,13 @@ export class WorkspaceClients {
   constructor(
     private readonly store: BotStore,
     private readonly cipher: KeyCipher,
-    private readonly defaults: { serviceUrl: string; apiKey: string | null; timeoutMs: number },
+    private readonly defaults: {
+      serviceUrl: string;
+      apiKey: string | null;
+      timeoutMs: number;
+      /** Other service addresses a workspace's key may be connected to (PROCUREMENT_API_URLS_ALLOWED). */
+      allowedServiceUrls?: readonly string[];
+    },
     /** The keep-alive connections every workspace's client shares (closed by `close()`). */
     private readonly dispatcher: Dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: 32 }),
     /** Milliseconds, for the caches' time limits; a test passes a fake clock. */
@@ -99,6 +145,17 @@ export class WorkspaceClients {
   async forTeam(teamId: string): Promise<WorkspaceClient> {
     const connection = await this.store.getConnection(teamId);
     if (connection) {
+      // Checked again at each use: a row written before the address was refused (or by another
+      // configuration) never sends the workspace's key to a server the operator did not allow.
+      if (
+        connection.serviceUrl !== null &&
+        !isAllowedServiceUrl(
+          connection.serviceUrl,
+          this.defaults.serviceUrl,
+          this.defaults.allowedServiceUrls,
+        )
+      )
+        throw new ServiceUrlRefusedError(teamId);
       const apiKey = this.apiKeyOf(connection.encryptedApiKey, () => new KeyUnreadableError(teamId));
       return {
         client: this.clientFor(connection.serviceUrl ?? this.defaults.serviceUrl, apiKey),
@@ -115,10 +172,9 @@ export class WorkspaceClients {
     const personal = await this.store.getPersonalKey(teamId, userId);
     if (!personal) return this.forTeam(teamId);
     const apiKey = this.apiKeyOf(personal.encryptedApiKey, () => new KeyUnreadableError(teamId, userId));
-    return {
-      client: this.clientFor(personal.serviceUrl ?? (await this.workspaceServiceUrl(teamId)), apiKey, true),
-      source: 'personal',
-    };
+    // Only ever the operator's service: never the address a workspace admin chose for the workspace's
+    // key (whoever controlled that server would receive every member's own key).
+    return { client: this.clientFor(this.defaults.serviceUrl, apiKey, true), source: 'personal' };
   }
 
   /**
@@ -134,9 +190,19 @@ export class WorkspaceClients {
     return chosen;
   }
 
-  /** The service a person's key is used with when it names none: the workspace's (or the default). */
-  async workspaceServiceUrl(teamId: string): Promise<string> {
-    return (await this.store.getConnection(teamId))?.serviceUrl ?? this.defaults.serviceUrl;
+  /** The operator's service (PROCUREMENT_API_URL): the only one a person's own key is ever sent to. */
+  get operatorServiceUrl(): string {
+    return this.defaults.serviceUrl;
+  }
+
+  /** Whether the operator allows any service but its own for a workspace's key (the connect window asks only then). */
+  get allowsOtherServiceUrls(): boolean {
+    return (this.defaults.allowedServiceUrls ?? []).length > 0;
+  }
+
+  /** Whether a workspace's key may be connected to `url`: the operator's service, or one it allows. */
+  allowsServiceUrl(url: string): boolean {
+    return isAllowedServiceUrl(url, this.defaults.serviceUrl, this.defaults.allowedServiceUrls);
   }
 
   /** Closes the shared connections: in-flight calls get `graceMs`, so a hung service cannot hold a stop up. */
@@ -164,8 +230,7 @@ export class WorkspaceClients {
   /** forget for a person's own key. */
   async forgetPerson(teamId: string, userId: string): Promise<void> {
     const personal = await this.store.getPersonalKey(teamId, userId);
-    if (personal)
-      this.drop(personal.encryptedApiKey, personal.serviceUrl ?? (await this.workspaceServiceUrl(teamId)));
+    if (personal) this.drop(personal.encryptedApiKey, this.defaults.serviceUrl);
   }
 
   /** How many entries each cache holds now (tests of the bounds). */

@@ -13,8 +13,10 @@ export function connectModal(
   privateMetadata: string,
   defaultServiceUrl: string,
   problem?: string,
-  /** `/tender connect me`: a key for the person alone (no service address: theirs is the workspace's). */
+  /** `/tender connect me`: a key for the person alone (no service address: always the operator's). */
   forMe = false,
+  /** Whether to ask for a service address: only when the operator allows others than its own. */
+  askServiceUrl = true,
 ): ModalView {
   if (forMe) return personalConnectModal(privateMetadata, problem);
   const modal: ModalView = {
@@ -39,7 +41,7 @@ export function connectModal(
           max_length: 500,
         },
       },
-      {
+      askServiceUrl && {
         type: 'input',
         block_id: ConnectIds.urlBlock,
         optional: true,
@@ -51,7 +53,7 @@ export function connectModal(
           max_length: 500,
         },
       },
-    ] as Block[],
+    ].filter(Boolean) as Block[],
   };
   if (problem) modal.blocks.splice(1, 0, section(`:warning: ${problem}`));
   return modal;

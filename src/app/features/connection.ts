@@ -13,6 +13,7 @@ import {
   KeyUnreadableError,
   PERSONAL_KEY_REQUIRED_SENTENCE,
   PersonalKeyRequiredError,
+  ServiceUrlRefusedError,
   type WorkspaceClient,
 } from '../adapters/workspace-clients.ts';
 import {
@@ -112,9 +113,18 @@ export async function openConnectModal(
     (forMe ? FOR_ME : '') + encode('connectMetadata', { channelId: args.channelId }, 'metadata');
   await slack.views.open({
     trigger_id: args.triggerId,
-    view: connectModal(metadata, context.config.PROCUREMENT_API_URL, undefined, forMe),
+    view: connectModal(
+      metadata,
+      context.config.PROCUREMENT_API_URL,
+      undefined,
+      forMe,
+      context.clients.allowsOtherServiceUrls,
+    ),
   });
 }
+
+const SERVICE_URL_REFUSED =
+  'Tenderbot connects only to the service it was set up with (and addresses its operator allows). Leave this empty to use it.';
 
 export type SubmissionAnswer = { response_action: 'errors'; errors: Record<string, string> } | null;
 
@@ -152,7 +162,13 @@ export async function submitConnectWithinBudget(
         : null;
   if (!args.viewId) return;
   const view = problem
-    ? connectModal(args.privateMetadata, context.config.PROCUREMENT_API_URL, escapeMrkdwn(problem), forMe)
+    ? connectModal(
+        args.privateMetadata,
+        context.config.PROCUREMENT_API_URL,
+        escapeMrkdwn(problem),
+        forMe,
+        context.clients.allowsOtherServiceUrls,
+      )
     : connectDoneView(forMe);
   await slack.views
     .update({ view_id: args.viewId, view: view })
@@ -184,6 +200,10 @@ export async function submitConnectModal(
       },
     };
   }
+  // Only the operator's service or the addresses it allows: any other server would receive the
+  // key, and would let a workspace admin reach into the network Tenderbot runs in.
+  if (serviceUrl && !context.clients.allowsServiceUrl(serviceUrl))
+    return { response_action: 'errors', errors: { [ConnectIds.urlBlock]: SERVICE_URL_REFUSED } };
   const trial = context.clients.trial(serviceUrl, key);
   const problem = await tryKey(trial);
   if (problem)
@@ -236,7 +256,8 @@ async function submitPersonalKey(
 ): Promise<SubmissionAnswer> {
   const key = args.key.trim();
   if (!key) return { response_action: 'errors', errors: { [ConnectIds.keyBlock]: 'Paste your API key.' } };
-  const serviceUrl = await context.clients.workspaceServiceUrl(args.teamId);
+  // Only ever the operator's service: never the address chosen for the workspace's key.
+  const serviceUrl = context.clients.operatorServiceUrl;
   const problem = await tryKey(context.clients.trial(serviceUrl, key));
   if (problem)
     return {
@@ -253,7 +274,7 @@ async function submitPersonalKey(
     teamId: args.teamId,
     userId: args.userId,
     encryptedApiKey: context.cipher.encrypt(key),
-    serviceUrl: null,
+    serviceUrl,
     connectedAt: context.clock(),
   });
   context.logger.info({ teamId: args.teamId, userId: args.userId }, 'personal key linked');
@@ -298,8 +319,12 @@ async function tryKey(client: ProcurementClient): Promise<{ field: 'key' | 'url'
         sentence: 'The service did not answer at this address. Check it, or leave it empty for the default.',
       };
     }
+    // The answer's own words are not shown: they come from a server, not from Tenderbot.
     if (error instanceof ProcurementClientError)
-      return { field: 'key', sentence: `The service refused the key: ${error.message}` };
+      return {
+        field: 'key',
+        sentence: 'The service refused the key. Check that it was copied whole, or make a new one.',
+      };
     throw error;
   } finally {
     await client.close();
@@ -558,7 +583,8 @@ export async function keyReadable(context: FeatureContext, teamId: string): Prom
     await context.clients.forTeam(teamId);
     return true;
   } catch (error) {
-    if (error instanceof KeyUnreadableError) return false;
+    // Unreadable, or stored with a service address that is not allowed: either way, to connect again.
+    if (error instanceof KeyUnreadableError || error instanceof ServiceUrlRefusedError) return false;
     throw error;
   }
 }

@@ -1,12 +1,17 @@
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   CACHE_LIMITS,
+  isAllowedServiceUrl,
   KeyUnreadableError,
   madeWithOwnKey,
   NotConnectedError,
   PersonalKeyRequiredError,
+  parseAllowedServiceUrls,
+  ServiceUrlRefusedError,
   WorkspaceClients,
 } from '../../../src/app/adapters/workspace-clients.ts';
 import { KeyCipher } from '../../../src/app/security/key-cipher.ts';
@@ -222,5 +227,88 @@ describe('failures of calls made with a person’s own key', () => {
     // The same client each time (cached), and still a ProcurementClient.
     expect((await clients.forPerson('T0', 'U0MAX')).client).toBe(own);
     expect(own).toBeInstanceOf(ProcurementClient);
+  });
+});
+
+describe('which servers keys are sent to', () => {
+  /** A loopback server that records the Authorization header of each request and answers 401. */
+  async function recorder() {
+    const seen: string[] = [];
+    const server = createServer((request, response) => {
+      seen.push(String(request.headers.authorization ?? ''));
+      response.writeHead(401, { 'content-type': 'application/problem+json' });
+      response.end(JSON.stringify({ status: 401, code: 'invalid_api_key', title: 'Unauthorized' }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return { url, seen, close: () => new Promise((resolve) => server.close(resolve)) };
+  }
+
+  it('the operator’s service and the addresses it allows, compared as the client uses them', () => {
+    const operator = 'https://service.example/api';
+    expect(isAllowedServiceUrl('https://service.example/api/', operator)).toBe(true);
+    expect(isAllowedServiceUrl('https://other.example', operator)).toBe(false);
+    expect(isAllowedServiceUrl('https://other.example/', operator, ['https://other.example'])).toBe(true);
+    expect(isAllowedServiceUrl('https://user:pw@service.example/api', operator)).toBe(false);
+    expect(isAllowedServiceUrl('ftp://service.example/api', operator)).toBe(false);
+    expect(isAllowedServiceUrl('not a url', operator)).toBe(false);
+    expect(parseAllowedServiceUrls(' https://a.example , ,https://b.example')).toEqual([
+      'https://a.example',
+      'https://b.example',
+    ]);
+  });
+
+  it('a person’s own key goes to the operator’s service only, never to the workspace key’s address', async () => {
+    const operator = await recorder();
+    const allowedOther = await recorder();
+    const elsewhere = await recorder();
+    try {
+      const store = openBotStore('sqlite::memory:');
+      const cipher = new KeyCipher(randomBytes(32).toString('base64'));
+      const clients = new WorkspaceClients(
+        store,
+        cipher,
+        { serviceUrl: operator.url, apiKey: null, timeoutMs: 2000, allowedServiceUrls: [allowedOther.url] },
+        dispatcher,
+      );
+      await store.saveConnection({
+        teamId: 'T0',
+        encryptedApiKey: cipher.encrypt('pis_workspace_0123456789abcdef'),
+        serviceUrl: allowedOther.url,
+        connectedBy: 'U0ADMIN',
+        connectedAt: '2026-11-01T00:00:00Z',
+      });
+      await store.savePersonalKey({
+        teamId: 'T0',
+        userId: 'U0MAX',
+        encryptedApiKey: cipher.encrypt('pis_max_own_0123456789abcdef'),
+        serviceUrl: null,
+        connectedAt: new Date('2026-11-02T00:00:00Z'),
+      });
+      const call = async (userId: string) =>
+        (await clients.forPerson('T0', userId)).client.bookmarks
+          .list({ limit: 1 }, { maxRetries: 0 })
+          .catch(() => undefined);
+      await call('U0MAX');
+      await call('U0ADA');
+      expect(operator.seen).toEqual(['Bearer pis_max_own_0123456789abcdef']);
+      expect(allowedOther.seen).toEqual(['Bearer pis_workspace_0123456789abcdef']);
+
+      // A workspace key stored with an address that is not allowed (say, from before the check):
+      // refused at use, and still nobody's own key goes there.
+      await store.saveConnection({
+        teamId: 'T0',
+        encryptedApiKey: cipher.encrypt('pis_workspace_0123456789abcdef'),
+        serviceUrl: elsewhere.url,
+        connectedBy: 'U0ADMIN',
+        connectedAt: '2026-11-03T00:00:00Z',
+      });
+      await expect(clients.forPerson('T0', 'U0ADA')).rejects.toThrow(ServiceUrlRefusedError);
+      await call('U0MAX');
+      expect(elsewhere.seen).toEqual([]);
+      expect(operator.seen).toHaveLength(2);
+    } finally {
+      await Promise.all([operator.close(), allowedOther.close(), elsewhere.close()]);
+    }
   });
 });
