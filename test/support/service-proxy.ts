@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request as undiciRequest } from 'undici';
 
@@ -26,6 +26,30 @@ const UNAVAILABLE = {
   detail: 'down',
 };
 
+/** Passes a request (its body already read as `chunks`) on to `target`, and its answer back. */
+export async function passOn(
+  target: string,
+  incoming: IncomingMessage,
+  chunks: Buffer[],
+  outgoing: ServerResponse,
+): Promise<void> {
+  const headers = { ...incoming.headers };
+  delete headers.host;
+  delete headers.connection;
+  const answer = await undiciRequest(`${target}${incoming.url}`, {
+    method: incoming.method as 'GET',
+    headers,
+    body: chunks.length ? Buffer.concat(chunks) : undefined,
+  });
+  const body = Buffer.from(await answer.body.arrayBuffer());
+  const passed: Record<string, string> = {};
+  for (const [name, value] of Object.entries(answer.headers))
+    if (typeof value === 'string' && !['transfer-encoding', 'connection', 'keep-alive'].includes(name))
+      passed[name] = value;
+  outgoing.writeHead(answer.statusCode, passed);
+  outgoing.end(body);
+}
+
 /** Starts a proxy to `target` whose faults apply to the requests `picks` (method, url) chooses. */
 export async function startServiceProxy(
   target: string,
@@ -44,21 +68,7 @@ export async function startServiceProxy(
         return;
       }
     }
-    const headers = { ...incoming.headers };
-    delete headers.host;
-    delete headers.connection;
-    const answer = await undiciRequest(`${target}${incoming.url}`, {
-      method: incoming.method as 'GET',
-      headers,
-      body: chunks.length ? Buffer.concat(chunks) : undefined,
-    });
-    const body = Buffer.from(await answer.body.arrayBuffer());
-    const passed: Record<string, string> = {};
-    for (const [name, value] of Object.entries(answer.headers))
-      if (typeof value === 'string' && !['transfer-encoding', 'connection', 'keep-alive'].includes(name))
-        passed[name] = value;
-    outgoing.writeHead(answer.statusCode, passed);
-    outgoing.end(body);
+    await passOn(target, incoming, chunks, outgoing);
   });
   await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
   proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -1,19 +1,10 @@
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
-import type { Delivery } from '../storage/bot-store.ts';
+import type { BotStore, Delivery } from '../storage/bot-store.ts';
 import type { ClaimRequest, DeliveryQueue } from './delivery-queue.ts';
 
-/** The two store methods the job queue needs beside the deliveries' own (see BotStore). */
-export interface DeliveryClaims {
-  claimDelivery(
-    id: string,
-    owner: string,
-    now: Date,
-    leaseMs: number,
-    aheadMs: number,
-  ): Promise<{ delivery: Delivery } | { finished: true } | { notBefore: Date }>;
-  openDeliveryIds(dueBy: Date, limit: number): Promise<string[]>;
-}
+/** The two store methods the job queue needs beside the deliveries' own. */
+export type DeliveryClaims = Pick<BotStore, 'claimDelivery' | 'openDeliveryIds'>;
 
 export interface PgBossQueueOptions {
   connectionString: string;

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { request } from 'undici';
+import { passOn } from '../../support/service-proxy.ts';
 
 /**
  * A loopback pass-through to the service that, while `holding`, keeps the requests `picks` chooses
@@ -46,22 +46,8 @@ export async function startServiceGate(
       });
       released++;
     }
-    const headers = { ...incoming.headers };
-    delete headers.host;
-    delete headers.connection;
     try {
-      const answer = await request(`${target}${incoming.url}`, {
-        method: incoming.method as 'GET',
-        headers,
-        body: chunks.length ? Buffer.concat(chunks) : undefined,
-      });
-      const body = Buffer.from(await answer.body.arrayBuffer());
-      const passed: Record<string, string> = {};
-      for (const [name, value] of Object.entries(answer.headers))
-        if (typeof value === 'string' && !['transfer-encoding', 'connection', 'keep-alive'].includes(name))
-          passed[name] = value;
-      outgoing.writeHead(answer.statusCode, passed);
-      outgoing.end(body);
+      await passOn(target, incoming, chunks, outgoing);
     } catch {
       outgoing.destroy();
     }
