@@ -1,17 +1,10 @@
-import { createCipheriv, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { KeyCipher, UnreadableSecretError } from '../../../src/app/security/key-cipher.ts';
+import { untaggedCiphertext } from './untagged-ciphertext.ts';
 
 const key = randomBytes(32).toString('base64');
 const other = randomBytes(32).toString('base64');
-
-/** A value as Tenderbot wrote it before keys were rotated: `v1:` and no key id. */
-function untagged(keyBase64: string, plain: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', Buffer.from(keyBase64, 'base64'), iv);
-  const encrypted = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-  return `v1:${Buffer.concat([iv, cipher.getAuthTag(), encrypted]).toString('base64')}`;
-}
 
 /** The same value with its last byte flipped. */
 function altered(stored: string): string {
@@ -36,7 +29,7 @@ describe('KeyCipher', () => {
     const stored = new KeyCipher(key).encrypt('pis_secret');
     expect(() => new KeyCipher(key).decrypt(altered(stored))).toThrow(UnreadableSecretError);
     expect(() => new KeyCipher(other).decrypt(stored)).toThrow(/neither ENCRYPTION_KEY nor/);
-    expect(() => new KeyCipher(key).decrypt(altered(untagged(key, 'pis_old')))).toThrow(
+    expect(() => new KeyCipher(key).decrypt(altered(untaggedCiphertext(key, 'pis_old')))).toThrow(
       UnreadableSecretError,
     );
     expect(() => new KeyCipher(key).decrypt('v9:abc')).toThrow(/unknown format/);
@@ -52,14 +45,16 @@ describe('KeyCipher', () => {
   });
 
   it('still reads what it wrote before values named their key', () => {
-    expect(new KeyCipher(key).decrypt(untagged(key, 'pis_old'))).toBe('pis_old');
-    expect(() => new KeyCipher(other).decrypt(untagged(key, 'pis_old'))).toThrow(UnreadableSecretError);
+    expect(new KeyCipher(key).decrypt(untaggedCiphertext(key, 'pis_old'))).toBe('pis_old');
+    expect(() => new KeyCipher(other).decrypt(untaggedCiphertext(key, 'pis_old'))).toThrow(
+      UnreadableSecretError,
+    );
   });
 
   it('reads what the previous key wrote, writes only with the new one, and says which values are current', () => {
     const before = new KeyCipher(key);
     const written = before.encrypt('pis_before');
-    const legacy = untagged(key, 'pis_legacy');
+    const legacy = untaggedCiphertext(key, 'pis_legacy');
     const rotating = new KeyCipher(other, key);
     expect(rotating.decrypt(written)).toBe('pis_before');
     expect(rotating.decrypt(legacy)).toBe('pis_legacy');

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { createCipheriv, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -9,6 +9,7 @@ import { KeyCipher } from '../../../src/app/security/key-cipher.ts';
 import { type BotStore, openBotStore, type StoredSecret } from '../../../src/app/storage/bot-store.ts';
 import { rotateEncryptionKey } from '../../../src/app/tools/rotate-encryption-key.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
+import { untaggedCiphertext } from '../security/untagged-ciphertext.ts';
 
 const run = promisify(execFile);
 const root = resolve(import.meta.dirname, '../../..');
@@ -18,14 +19,6 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const keyA = randomBytes(32).toString('base64');
 const keyB = randomBytes(32).toString('base64');
 const at = new Date('2026-11-22T12:00:00Z');
-
-/** A value as Tenderbot wrote it before values named their key. */
-function untagged(keyBase64: string, plain: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', Buffer.from(keyBase64, 'base64'), iv);
-  const encrypted = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-  return `v1:${Buffer.concat([iv, cipher.getAuthTag(), encrypted]).toString('base64')}`;
-}
 
 const PLAIN = {
   connectionT1: 'pis_workspace_one_0123456789',
@@ -43,7 +36,7 @@ async function fill(store: BotStore): Promise<void> {
   await store.saveConnection({
     ...connection,
     teamId: 'T2',
-    encryptedApiKey: untagged(keyA, PLAIN.connectionT2),
+    encryptedApiKey: untaggedCiphertext(keyA, PLAIN.connectionT2),
   });
   await store.saveInstallation({
     teamId: 'T1',
