@@ -142,12 +142,15 @@ export class HttpTransport {
     const deadline = ownTimer ? new AbortController() : null;
     const timer = deadline ? setTimeout(() => deadline.abort(), timeoutMs) : null;
     timer?.unref();
-    const signals = [options.signal, deadline?.signal].filter((each): each is AbortSignal => !!each);
-    const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+    const signal =
+      options.signal && deadline
+        ? AbortSignal.any([options.signal, deadline.signal])
+        : (options.signal ?? deadline?.signal);
     this.attemptCount++;
     let status: number;
     let text: string | null;
-    let responseHeaders: Record<string, string>;
+    // Flattened only when an error needs them (most answers are read and parsed, nothing more).
+    let rawHeaders: Record<string, string | string[] | undefined>;
     try {
       const response = await request(url, {
         method: operation.method,
@@ -159,7 +162,7 @@ export class HttpTransport {
         dispatcher: this.dispatcher,
       });
       status = response.statusCode;
-      responseHeaders = flattenHeaders(response.headers);
+      rawHeaders = response.headers;
       const success = status >= 200 && status < 300;
       text = await readBounded(response.body, success ? MAX_SUCCESS_BYTES : MAX_PROBLEM_BYTES, deadlineAt);
     } catch (error) {
@@ -175,12 +178,12 @@ export class HttpTransport {
       if (timer) clearTimeout(timer);
     }
     const json = text === null ? null : parseJson(text);
-    if (status < 200 || status >= 300) throw ApiError.from(status, json, responseHeaders);
+    if (status < 200 || status >= 300) throw ApiError.from(status, json, flattenHeaders(rawHeaders));
     if (text === null) {
       throw new ResponseValidationError(
         operation.name,
         [{ path: '', message: `the body is larger than ${MAX_SUCCESS_BYTES / 1024 / 1024} MiB` }],
-        responseHeaders['x-request-id'] ?? null,
+        flattenHeaders(rawHeaders)['x-request-id'] ?? null,
       );
     }
     const parsed = operation.schema.safeParse(json);
@@ -190,7 +193,7 @@ export class HttpTransport {
         parsed.error.issues
           .slice(0, MAX_FIELD_ERRORS)
           .map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
-        responseHeaders['x-request-id'] ?? null,
+        flattenHeaders(rawHeaders)['x-request-id'] ?? null,
       );
     }
     return parsed.data;
