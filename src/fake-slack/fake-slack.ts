@@ -161,6 +161,11 @@ export class FakeSlack {
     return this.workspace;
   }
 
+  /** The app's signing secret, which every workspace's requests to the app are signed with. */
+  get signingSecret(): string {
+    return this.options.signingSecret;
+  }
+
   get teamName(): string {
     return this.workspace.teamName;
   }

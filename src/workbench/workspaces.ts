@@ -22,13 +22,18 @@ export const SECOND_WORKSPACE: NewWorkspace = {
  * Resolves with the app's last page; throws if any step is refused.
  */
 export async function installApp(slack: FakeSlack, appBase: string, teamId: string): Promise<string> {
+  return installAppAt(slack, appBase, `team:${teamId}`);
+}
+
+/** `installApp` for any choice of Slack's page: `team:T…` a workspace, `org:E…` a whole organisation. */
+export async function installAppAt(slack: FakeSlack, appBase: string, target: string): Promise<string> {
   const start = await fetch(`${appBase}/slack/install`);
   const html = await start.text();
   const cookie = /slack-app-oauth-state=([^;]+)/.exec(start.headers.get('set-cookie') ?? '')?.[1];
   const href = /id="add-to-slack" href="([^"]+)"/.exec(html)?.[1]?.replaceAll('&amp;', '&');
   if (!start.ok || !cookie || !href) throw new Error(`the app's install page answered ${start.status}`);
   const form = new URLSearchParams(new URL(href).searchParams);
-  form.set('target', `team:${teamId}`);
+  form.set('target', target);
   form.set('decision', 'allow');
   const allowed = await fetch(slack.authorizeUrl, {
     method: 'POST',

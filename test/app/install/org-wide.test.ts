@@ -1,21 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
-import pino from 'pino';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BotApp, createBotApp } from '../../../src/app/bot-app.ts';
-import { loadBotConfig } from '../../../src/app/config.ts';
-import { type BotStore, openBotStore } from '../../../src/app/storage/bot-store.ts';
+import type { BotApp } from '../../../src/app/bot-app.ts';
+import type { BotStore } from '../../../src/app/storage/bot-store.ts';
 import { type FakeMessage, FakeSlack } from '../../../src/fake-slack/fake-slack.ts';
+import { installAppAt } from '../../../src/workbench/workspaces.ts';
 import { eventually } from '../../support/bot.ts';
 import { KEYS } from '../../support/fixture.ts';
 import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
+import { newCredentials, type OAuthApp, startOAuthApp } from './oauth-app.ts';
 
-const CLIENT_ID = '5555.6666';
-const CLIENT_SECRET = `client-secret-${randomBytes(8).toString('hex')}`;
-const SIGNING_SECRET = `signing-${randomBytes(8).toString('hex')}`;
 const GRID = { id: 'E0GRID', name: 'Grid Holdings' };
 /** Two workspaces of one Enterprise Grid organisation, each with its own admin and channel. */
 const NORTH = { teamId: 'T0NORTH', admin: 'UNADMIN', channel: 'CNBIDS' };
@@ -23,14 +18,14 @@ const SOUTH = { teamId: 'T0SOUTH', admin: 'USADMIN', channel: 'CSBIDS' };
 
 let sandbox: TestSandbox;
 let slack: FakeSlack;
+let app: OAuthApp;
 let store: BotStore;
 let bot: BotApp;
-let appBase: string;
 
 beforeAll(async () => {
   sandbox = await startTestSandbox();
   // The first workspace stands alone; the app is installed nowhere yet.
-  slack = new FakeSlack({ signingSecret: SIGNING_SECRET, botToken: '' });
+  slack = new FakeSlack({ signingSecret: `signing-${randomBytes(8).toString('hex')}`, botToken: '' });
   for (const workspace of [NORTH, SOUTH])
     slack.addWorkspace({
       teamId: workspace.teamId,
@@ -40,74 +35,31 @@ beforeAll(async () => {
       channels: [{ id: workspace.channel, name: 'bids' }],
     });
   await slack.start();
-  // This app names its redirect URL (SLACK_REDIRECT_URI), so it needs its port before it starts.
-  const port = await freePort();
-  const config = loadBotConfig(
-    {
-      SLACK_CLIENT_ID: CLIENT_ID,
-      SLACK_CLIENT_SECRET: CLIENT_SECRET,
-      SLACK_STATE_SECRET: randomBytes(24).toString('hex'),
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: slack.apiUrl,
-      PROCUREMENT_API_URL: sandbox.baseUrl,
-      DATABASE_URL: `sqlite:${join(sandbox.dir, 'bot.db')}`,
-      ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      SLACK_REDIRECT_URI: `http://127.0.0.1:${port}/slack/oauth_redirect`,
-      PORT: String(port),
-    },
-    '',
-  );
-  store = openBotStore(config.DATABASE_URL);
-  bot = createBotApp({ config, store, logger: pino({ level: 'silent' }), scheduler: { pollMs: null } });
-  appBase = `http://127.0.0.1:${await bot.start()}`;
-  slack.appUrl = `${appBase}/slack/events`;
-  slack.oauthApp = {
-    clientId: CLIENT_ID,
-    clientSecret: CLIENT_SECRET,
-    redirectUrls: [`${appBase}/slack/oauth_redirect`],
-  };
+  // This app names its redirect URL (SLACK_REDIRECT_URI): Slack's code is then traded only with it.
+  app = await startOAuthApp({
+    slack,
+    serviceUrl: sandbox.baseUrl,
+    databaseUrl: `sqlite:${join(sandbox.dir, 'bot.db')}`,
+    credentials: newCredentials(),
+    encryptionKey: randomBytes(32).toString('base64'),
+    namedRedirect: true,
+  });
+  ({ store, bot } = app);
 });
 afterAll(async () => {
-  await bot?.stop();
-  await store?.close();
+  await app?.stop();
   await slack?.stop();
   await sandbox?.stop();
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /** "Add to Slack", then Allow for the whole organisation on Slack's page, then back to the app. */
 async function installForOrganisation(): Promise<string> {
-  const start = await request(`${appBase}/slack/install`);
-  const html = await start.body.text();
-  const cookie = /slack-app-oauth-state=([^;]+)/.exec(String(start.headers['set-cookie']))?.[1] ?? '';
-  const authorize = new URL(
-    /id="add-to-slack" href="([^"]+)"/.exec(html)?.[1]?.replaceAll('&amp;', '&') ?? '',
+  const page = await request(`${app.base}/slack/install`);
+  // The install link carries the named redirect URL.
+  expect(decodeURIComponent(await page.body.text())).toContain(
+    `redirect_uri=${app.base}/slack/oauth_redirect`,
   );
-  expect(authorize.searchParams.get('redirect_uri')).toBe(`${appBase}/slack/oauth_redirect`);
-  const form = new URLSearchParams(authorize.searchParams);
-  form.set('target', `org:${GRID.id}`);
-  form.set('decision', 'allow');
-  const allowed = await request(slack.authorizeUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: form.toString(),
-  });
-  await allowed.body.dump();
-  const back = await request(String(allowed.headers.location), {
-    headers: { cookie: `slack-app-oauth-state=${cookie}` },
-  });
-  expect(back.statusCode).toBe(200);
-  return back.body.text();
+  return installAppAt(slack, app.base, `org:${GRID.id}`);
 }
 
 async function command(workspace: typeof NORTH, text: string): Promise<FakeMessage> {
