@@ -1,68 +1,36 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import pino from 'pino';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BotApp, createBotApp } from '../../src/app/bot-app.ts';
-import { loadBotConfig } from '../../src/app/config.ts';
-import { type BotStore, openBotStore } from '../../src/app/storage/bot-store.ts';
 import { FakeSlack } from '../../src/fake-slack/fake-slack.ts';
 import { addWorkbenchRoutes } from '../../src/workbench/workbench-routes.ts';
+import { SECOND_WORKSPACE } from '../../src/workbench/workspaces.ts';
+import { newCredentials, type OAuthApp, startOAuthApp } from '../app/install/oauth-app.ts';
 import { ARTIFACTS_DIR, launchChromium } from '../support/browser.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
 
-const CLIENT_ID = '3333.4444';
-const CLIENT_SECRET = `client-secret-${randomBytes(8).toString('hex')}`;
-const SIGNING_SECRET = `signing-${randomBytes(8).toString('hex')}`;
-
 let sandbox: TestSandbox;
 let slack: FakeSlack;
-let store: BotStore;
-let bot: BotApp;
+let app: OAuthApp;
 let browser: Browser;
 let page: Page;
 const problems: string[] = [];
 
 beforeAll(async () => {
   sandbox = await startTestSandbox();
-  // The workbench's fake Slack with a second workspace, and the app in its many-workspaces mode.
+  // The workbench's fake Slack with its second workspace, and the app in its many-workspaces mode.
   // No token to start with: the app is installed in neither workspace yet.
-  slack = new FakeSlack({ signingSecret: SIGNING_SECRET, botToken: '' });
-  slack.addWorkspace({
-    teamId: 'T0SECOND',
-    teamName: 'Second Bid Team',
-    domain: 'second-bids',
-    users: [
-      { id: 'U1ADMIN', name: 'sam', realName: 'Sam Second', isAdmin: true },
-      { id: 'U1MEMBER', name: 'mia', realName: 'Mia Member' },
-    ],
-    channels: [{ id: 'C1BIDS', name: 'second-bids' }],
-  });
+  slack = new FakeSlack({ signingSecret: `signing-${randomBytes(8).toString('hex')}`, botToken: '' });
+  slack.addWorkspace(SECOND_WORKSPACE);
   addWorkbenchRoutes(slack);
   await slack.start();
-  const config = loadBotConfig(
-    {
-      SLACK_CLIENT_ID: CLIENT_ID,
-      SLACK_CLIENT_SECRET: CLIENT_SECRET,
-      SLACK_STATE_SECRET: randomBytes(24).toString('hex'),
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: slack.apiUrl,
-      PROCUREMENT_API_URL: sandbox.baseUrl,
-      DATABASE_URL: `sqlite:${join(sandbox.dir, 'bot.db')}`,
-      ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      PORT: '0',
-    },
-    '',
-  );
-  store = openBotStore(config.DATABASE_URL);
-  bot = createBotApp({ config, store, logger: pino({ level: 'silent' }), scheduler: { pollMs: null } });
-  const appBase = `http://127.0.0.1:${await bot.start()}`;
-  slack.appUrl = `${appBase}/slack/events`;
-  slack.oauthApp = {
-    clientId: CLIENT_ID,
-    clientSecret: CLIENT_SECRET,
-    redirectUrls: [`${appBase}/slack/oauth_redirect`],
-  };
+  app = await startOAuthApp({
+    slack,
+    serviceUrl: sandbox.baseUrl,
+    databaseUrl: `sqlite:${join(sandbox.dir, 'bot.db')}`,
+    credentials: newCredentials(),
+    encryptionKey: randomBytes(32).toString('base64'),
+  });
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.on('pageerror', (error) => problems.push(error.message));
@@ -73,8 +41,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await bot?.stop();
-  await store?.close();
+  await app?.stop();
   await slack?.stop();
   await sandbox?.stop();
 });
@@ -116,7 +83,7 @@ describe('installing Tenderbot into two workspaces from the workbench', () => {
   it('installs through the pages into each workspace, then answers a command in each', async () => {
     await installThroughPages('T0TENDER', 'Tenderbot Fake', '1');
     await installThroughPages('T0SECOND', 'Second Bid Team', '3');
-    expect((await store.listInstallations()).map((installation) => installation.teamId).sort()).toEqual([
+    expect((await app.store.listInstallations()).map((installation) => installation.teamId).sort()).toEqual([
       'T0SECOND',
       'T0TENDER',
     ]);
