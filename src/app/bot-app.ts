@@ -6,7 +6,7 @@ import { scheduledSlack } from './adapters/scheduled-slack.ts';
 import { slackFetch } from './adapters/slack-fetch.ts';
 import { SlackUsers } from './adapters/slack-users.ts';
 import { tellPerson } from './adapters/tell-person.ts';
-import { WorkspaceClients } from './adapters/workspace-clients.ts';
+import { parseAllowedServiceUrls, WorkspaceClients } from './adapters/workspace-clients.ts';
 import { failureMessage } from './blocks/messages.ts';
 import { type BotConfig, oauthSettings } from './config.ts';
 import type { FeatureContext } from './features/feature-context.ts';
@@ -133,6 +133,8 @@ export function createBotApp(options: BotAppOptions): BotApp {
       // Never a default key when anyone may install (the configuration refuses it too).
       apiKey: install ? null : (config.PROCUREMENT_API_KEY ?? null),
       timeoutMs: 10_000,
+      // Other service addresses an admin may connect the workspace's key to (none by default).
+      allowedServiceUrls: parseAllowedServiceUrls(config.PROCUREMENT_API_URLS_ALLOWED),
     }),
   };
   // Scheduled posts go through a lean client of their own: a 429 comes back at once (no retry, no

@@ -31,6 +31,8 @@ export async function startBot(env: {
   databasePath: string;
   encryptionKey?: string;
   slack?: FakeSlack;
+  /** More of the bot's environment (PROCUREMENT_API_URLS_ALLOWED, say). */
+  more?: Record<string, string>;
 }): Promise<RunningBot> {
   const slack =
     env.slack ?? (await new FakeSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN }).start());
@@ -51,6 +53,7 @@ export async function startBot(env: {
       ENCRYPTION_KEY: env.encryptionKey ?? randomBytes(32).toString('base64'),
       LOG_LEVEL: 'debug',
       PORT: '0',
+      ...env.more,
     },
   );
   const port = bot.found;
