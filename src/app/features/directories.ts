@@ -39,7 +39,7 @@ export async function directoryCommand(
   }
   const { q, region, status, type } = parsed.filters;
   const description = describeSearch({ q, region });
-  const { client } = await context.clients.forTeam(request.teamId);
+  const { client } = await context.clients.forPerson(request.teamId, request.userId);
   const listPage = { offset: page.offset, typed: text, pageSize: LIST_SIZE };
   if (kind === 'frameworks') {
     const found = await client.frameworks.list({ q, status, type, limit: LIST_SIZE, offset: page.offset });
@@ -75,7 +75,7 @@ export async function showDirectoryEntry(
   kind: 'buyer' | 'supplier' | 'framework',
   id: string,
 ): Promise<void> {
-  const { client } = await context.clients.forTeam(request.teamId);
+  const { client } = await context.clients.forPerson(request.teamId, request.userId);
   const now = context.clock();
   if (kind === 'framework')
     return reply(request, frameworkDetailMessage(await client.frameworks.get(id), now));
@@ -89,7 +89,7 @@ export async function savedSearchesCommand(
   request: SlackRequest,
   page: PageRequest = FIRST_PAGE,
 ): Promise<void> {
-  const { client } = await context.clients.forTeam(request.teamId);
+  const { client } = await context.clients.forPerson(request.teamId, request.userId);
   const found = await client.savedSearches.list({ limit: SAVED_PAGE_SIZE, offset: page.offset });
   const described = found.data.map((saved) => ({ saved, description: searchHeading(filtersOf(saved)) }));
   await reply(
@@ -109,7 +109,7 @@ export async function runSavedSearch(
   request: SlackRequest,
   id: string,
 ): Promise<void> {
-  const { client } = await context.clients.forTeam(request.teamId);
+  const { client } = await context.clients.forPerson(request.teamId, request.userId);
   const saved = await client.savedSearches.get(id);
   await showSearchPage(context, request, { f: filtersOf(saved), o: 0 }, false);
 }
