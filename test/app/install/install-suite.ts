@@ -1,23 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BotApp, createBotApp } from '../../../src/app/bot-app.ts';
-import { type BotConfig, loadBotConfig } from '../../../src/app/config.ts';
+import type { BotApp } from '../../../src/app/bot-app.ts';
+import type { BotConfig } from '../../../src/app/config.ts';
 import { TenderIds } from '../../../src/app/ids.ts';
-import { type BotStore, openBotStore } from '../../../src/app/storage/bot-store.ts';
+import type { BotStore } from '../../../src/app/storage/bot-store.ts';
 import { type FakeMessage, FakeSlack } from '../../../src/fake-slack/fake-slack.ts';
+import { SECOND_WORKSPACE } from '../../../src/workbench/workspaces.ts';
 import { eventually } from '../../support/bot.ts';
 import { KEYS } from '../../support/fixture.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.ts';
 import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
+import { deadlineSubscription, newCredentials, type OAuthApp, startOAuthApp } from './oauth-app.ts';
 
-const CLIENT_ID = '1111.2222';
-const CLIENT_SECRET = `client-secret-${randomBytes(8).toString('hex')}`;
-const STATE_SECRET = randomBytes(24).toString('hex');
+const credentials = newCredentials();
 const SIGNING_SECRET = `signing-${randomBytes(8).toString('hex')}`;
 const STATE_COOKIE = 'slack-app-oauth-state';
 
@@ -46,7 +44,7 @@ let appBase: string;
 let databasePath: string;
 let postgres: TestDatabase | null = null;
 let config: BotConfig;
-const logLines: string[] = [];
+let app: OAuthApp;
 
 /**
  * The install flow end to end on the bot's store in SQLite (a real file) or PostgreSQL (a new
@@ -62,57 +60,21 @@ export function installFlowSuite(database: 'sqlite' | 'postgres'): void {
       // The first workspace's token from the options is never used: the app only has installed tokens.
       botToken: `xoxb-unused-${randomBytes(6).toString('hex')}`,
     });
-    slack.addWorkspace({
-      teamId: SECOND.teamId,
-      teamName: 'Second Bid Team',
-      domain: 'second-bids',
-      users: [
-        { id: SECOND.admin, name: 'sam', realName: 'Sam Second', isAdmin: true },
-        { id: 'U1MEMBER', name: 'mia', realName: 'Mia Member' },
-      ],
-      channels: [{ id: SECOND.channel, name: 'bids' }],
-    });
+    slack.addWorkspace(SECOND_WORKSPACE);
     await slack.start();
-    config = loadBotConfig(
-      {
-        SLACK_CLIENT_ID: CLIENT_ID,
-        SLACK_CLIENT_SECRET: CLIENT_SECRET,
-        SLACK_STATE_SECRET: STATE_SECRET,
-        SLACK_SIGNING_SECRET: SIGNING_SECRET,
-        SLACK_API_URL: slack.apiUrl,
-        PROCUREMENT_API_URL: sandbox.baseUrl,
-        DATABASE_URL: postgres?.url ?? `sqlite:${databasePath}`,
-        ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-        PORT: '0',
-      },
-      '',
-    );
-    store = openBotStore(config.DATABASE_URL);
-    const logged = new Writable({
-      write(chunk, _encoding, done) {
-        logLines.push(String(chunk));
-        done();
-      },
+    app = await startOAuthApp({
+      slack,
+      serviceUrl: sandbox.baseUrl,
+      databaseUrl: postgres?.url ?? `sqlite:${databasePath}`,
+      credentials,
+      encryptionKey: randomBytes(32).toString('base64'),
+      logLevel: 'debug',
     });
-    bot = createBotApp({
-      config,
-      store,
-      logger: pino({ level: 'debug' }, logged),
-      scheduler: { pollMs: null },
-    });
-    const port = await bot.start();
-    appBase = `http://127.0.0.1:${port}`;
-    slack.appUrl = `${appBase}/slack/events`;
-    // Slack's app settings: the credentials and the one redirect URL (SLACK_REDIRECT_URI is not set).
-    slack.oauthApp = {
-      clientId: CLIENT_ID,
-      clientSecret: CLIENT_SECRET,
-      redirectUrls: [`${appBase}/slack/oauth_redirect`],
-    };
+    ({ store, bot, config } = app);
+    appBase = app.base;
   });
   afterAll(async () => {
-    await bot?.stop();
-    await store?.close();
+    await app?.stop();
     await slack?.stop();
     await sandbox?.stop();
     await postgres?.drop();
@@ -237,8 +199,8 @@ export function installFlowSuite(database: 'sqlite' | 'postgres'): void {
               .join('')
           : '');
       expect(stored).toHaveLength(2);
-      const log = logLines.join('');
-      for (const secret of [...tokens, CLIENT_SECRET]) {
+      const log = app.logged.join('');
+      for (const secret of [...tokens, credentials.clientSecret]) {
         expect(secret.length).toBeGreaterThan(10);
         expect(file).not.toContain(secret);
         expect(log).not.toContain(secret);
@@ -326,22 +288,16 @@ export function installFlowSuite(database: 'sqlite' | 'postgres'): void {
     it('posts each workspace’s scheduled posts with its own token', async () => {
       const now = new Date();
       for (const workspace of [FIRST, SECOND])
-        await store.createSubscription({
-          id: `s-due-${workspace.teamId.toLowerCase()}`,
-          teamId: workspace.teamId,
-          channelId: workspace.channel,
-          kind: 'deadlines',
-          target: JSON.stringify({ days: 30 }),
-          cadence: 'daily',
-          localTime: '09:00',
-          timeZone: 'Europe/London',
-          createdBy: workspace.admin,
-          createdAt: now,
-          pausedReason: null,
-          nextRunAt: new Date(now.getTime() - 1000),
-          cursor: null,
-          skippedCount: 0,
-        });
+        await store.createSubscription(
+          deadlineSubscription({
+            id: `s-due-${workspace.teamId.toLowerCase()}`,
+            teamId: workspace.teamId,
+            channelId: workspace.channel,
+            createdBy: workspace.admin,
+            days: 30,
+            nextRunAt: new Date(now.getTime() - 1000),
+          }),
+        );
       await bot.scheduler.runDue();
       for (const workspace of [FIRST, SECOND]) {
         const posts = slack.team(workspace.teamId).callsOf('chat.postMessage');
@@ -359,34 +315,29 @@ export function installFlowSuite(database: 'sqlite' | 'postgres'): void {
       const now = new Date();
       for (const workspace of [FIRST, SECOND]) {
         expect(
-          await store.createSubscription({
-            id: `s-${workspace.teamId.toLowerCase()}`,
-            teamId: workspace.teamId,
-            channelId: workspace.channel,
-            kind: 'deadlines',
-            target: JSON.stringify({ days: 7 }),
-            cadence: 'daily',
-            localTime: '09:00',
-            timeZone: 'Europe/London',
-            createdBy: workspace.admin,
-            createdAt: now,
-            pausedReason: null,
-            nextRunAt: new Date(now.getTime() + 86_400_000),
-            cursor: null,
-            skippedCount: 0,
-          }),
+          await store.createSubscription(
+            deadlineSubscription({
+              id: `s-${workspace.teamId.toLowerCase()}`,
+              teamId: workspace.teamId,
+              channelId: workspace.channel,
+              createdBy: workspace.admin,
+              days: 7,
+              nextRunAt: new Date(now.getTime() + 86_400_000),
+            }),
+          ),
         ).toBe(true);
       }
       // A second copy of the app on the same database has served the second workspace (its token was
       // used there a moment ago); the uninstall reaches the first copy only.
-      const copyStore = openBotStore(config.DATABASE_URL);
-      const copy = createBotApp({
-        config,
-        store: copyStore,
-        logger: pino({ level: 'silent' }),
-        scheduler: { pollMs: null },
+      const copy = await startOAuthApp({
+        slack,
+        serviceUrl: sandbox.baseUrl,
+        databaseUrl: config.DATABASE_URL,
+        credentials,
+        encryptionKey: config.ENCRYPTION_KEY,
+        receives: false,
       });
-      const copyUrl = `http://127.0.0.1:${await copy.start()}/slack/events`;
+      const copyUrl = `${copy.base}/slack/events`;
       const firstUrl = slack.appUrl;
       slack.appUrl = copyUrl;
       expect(textOf(await command(SECOND.teamId, SECOND.admin, SECOND.channel, 'status'))).toContain('*Key*');
@@ -429,7 +380,6 @@ export function installFlowSuite(database: 'sqlite' | 'postgres'): void {
       } finally {
         slack.appUrl = firstUrl;
         await copy.stop();
-        await copyStore.close();
       }
     });
   });

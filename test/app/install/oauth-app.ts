@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { type BotApp, createBotApp } from '../../../src/app/bot-app.ts';
 import { BotConfig, loadBotConfig } from '../../../src/app/config.ts';
-import { type BotStore, openBotStore } from '../../../src/app/storage/bot-store.ts';
+import { type BotStore, openBotStore, type Subscription } from '../../../src/app/storage/bot-store.ts';
 import type { FakeSlack } from '../../../src/fake-slack/fake-slack.ts';
 
 /** The app's credentials in Slack's settings, shared by every copy of one test's app. */
@@ -116,4 +116,28 @@ function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** A channel's daily deadline reminder (what `/tender subscribe deadlines DAYS` stores), due at `nextRunAt`. */
+export function deadlineSubscription(fields: {
+  id: string;
+  teamId: string;
+  channelId: string;
+  createdBy: string;
+  days: number;
+  nextRunAt: Date;
+}): Subscription {
+  const { days, ...rest } = fields;
+  return {
+    ...rest,
+    kind: 'deadlines',
+    target: JSON.stringify({ days }),
+    cadence: 'daily',
+    localTime: '09:00',
+    timeZone: 'Europe/London',
+    createdAt: new Date(),
+    pausedReason: null,
+    cursor: null,
+    skippedCount: 0,
+  };
 }

@@ -9,7 +9,7 @@ import { installAppAt } from '../../../src/workbench/workspaces.ts';
 import { eventually } from '../../support/bot.ts';
 import { KEYS } from '../../support/fixture.ts';
 import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
-import { newCredentials, type OAuthApp, startOAuthApp } from './oauth-app.ts';
+import { deadlineSubscription, newCredentials, type OAuthApp, startOAuthApp } from './oauth-app.ts';
 
 const GRID = { id: 'E0GRID', name: 'Grid Holdings' };
 /** Two workspaces of one Enterprise Grid organisation, each with its own admin and channel. */
@@ -109,22 +109,16 @@ describe('an organisation-wide install on Enterprise Grid', () => {
     );
     await expect.poll(() => store.getConnection(SOUTH.teamId)).not.toBeNull();
     const now = new Date();
-    await store.createSubscription({
-      id: 's-grid-south',
-      teamId: SOUTH.teamId,
-      channelId: SOUTH.channel,
-      kind: 'deadlines',
-      target: JSON.stringify({ days: 30 }),
-      cadence: 'daily',
-      localTime: '09:00',
-      timeZone: 'Europe/London',
-      createdBy: SOUTH.admin,
-      createdAt: now,
-      pausedReason: null,
-      nextRunAt: new Date(now.getTime() - 1000),
-      cursor: null,
-      skippedCount: 0,
-    });
+    await store.createSubscription(
+      deadlineSubscription({
+        id: 's-grid-south',
+        teamId: SOUTH.teamId,
+        channelId: SOUTH.channel,
+        createdBy: SOUTH.admin,
+        days: 30,
+        nextRunAt: new Date(now.getTime() - 1000),
+      }),
+    );
     await bot.scheduler.runDue();
     const posts = south.callsOf('chat.postMessage');
     expect(posts.length).toBeGreaterThan(0);
