@@ -11,6 +11,7 @@ import { eventually, type RunningBot, SIGNING_SECRET, startBot, startBotAsCarol 
 import { KEYS, LARGE_FRAMEWORK_ID } from '../support/fixture.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
 import { type ServiceProxy, startServiceProxy } from '../support/service-proxy.ts';
+import { filledCommentModal } from './personal-keys/support.ts';
 
 const ADMIN = 'U0ADMIN';
 const MEMBER = 'U0MEMBER';
@@ -96,18 +97,7 @@ async function openModal(user: string, message: FakeMessage): Promise<FakeView> 
   // Opened within the trigger's 3 s, with margin for a loaded machine.
   expect(Date.now() - started).toBeLessThan(2500);
   expect(textOf(opened.args.view)).toContain('Loading the comments');
-  return eventually(
-    () =>
-      bot.slack
-        .openModals(user)
-        .find(
-          (view) =>
-            !openBefore.has(view.id) &&
-            view.view.callback_id === 'comment/submit' &&
-            !textOf(view.view).includes('Loading'),
-        ),
-    'the filled comment modal',
-  );
+  return filledCommentModal(bot.slack, user, openBefore);
 }
 
 function inputOf(view: FakeView, actionId: string) {

@@ -5,11 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERSONAL_KEY_REQUIRED_SENTENCE } from '../../../src/app/adapters/workspace-clients.ts';
 import { KeyCipher } from '../../../src/app/security/key-cipher.ts';
 import { type BotStore, openBotStore } from '../../../src/app/storage/bot-store.ts';
-import type { FakeMessage } from '../../../src/fake-slack/fake-slack.ts';
 import { eventually, type RunningBot, startBot, tenderCommand } from '../../support/bot.ts';
 import { KEYS, TENDER_B } from '../../support/fixture.ts';
 import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
 import { jargonIn, textsPeopleRead } from '../../support/workbench.ts';
+import { answerWith as answerIn, textOf } from './support.ts';
 
 // The typed commands of personal keys: `/tender connect me` (an admin too gets their own key's
 // window), `/tender disconnect me`, and `/tender settings personal-keys required|optional`.
@@ -35,22 +35,9 @@ afterAll(async () => {
   await sandbox?.stop();
 });
 
-const textOf = (value: unknown) => JSON.stringify(value);
 const command = (user: string, text: string) => tenderCommand(bot, user, CHANNEL, text);
-
-/** `/tender TEXT` as `user`: the first new message carrying `expected`. */
-async function answerWith(user: string, text: string, expected: string): Promise<FakeMessage> {
-  const before = bot.slack.messagesIn(CHANNEL, user).length;
-  expect((await bot.slack.slashCommand(user, CHANNEL, '/tender', text)).status).toBe(200);
-  return eventually(
-    () =>
-      bot.slack
-        .messagesIn(CHANNEL, user)
-        .slice(before)
-        .find((message) => textOf(message.blocks).includes(expected) || message.text.includes(expected)),
-    `an answer to /tender ${text}`,
-  );
-}
+const answerWith = (user: string, text: string, expected: string) =>
+  answerIn(bot, user, CHANNEL, text, expected);
 
 describe('/tender connect me and /tender disconnect me', () => {
   it('gives an admin the window for their own key, and leaves the workspace’s key alone', async () => {

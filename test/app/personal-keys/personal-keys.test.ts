@@ -8,12 +8,21 @@ import { COMMENT_NEEDS_OWN_KEY } from '../../../src/app/features/comments.ts';
 import { PipelineIds } from '../../../src/app/ids.ts';
 import { KeyCipher } from '../../../src/app/security/key-cipher.ts';
 import { type BotStore, openBotStore } from '../../../src/app/storage/bot-store.ts';
-import { ProcurementClient } from '../../../src/client/procurement-client.ts';
-import type { FakeMessage, FakeView } from '../../../src/fake-slack/fake-slack.ts';
+import type { ProcurementClient } from '../../../src/client/procurement-client.ts';
+import type { FakeMessage } from '../../../src/fake-slack/fake-slack.ts';
 import { eventually, type RunningBot, startBot, tenderCommand } from '../../support/bot.ts';
 import { KEYS, TENDER_A, TENDER_B } from '../../support/fixture.ts';
 import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
 import { jargonIn, textsPeopleRead } from '../../support/workbench.ts';
+import {
+  answerWith as answerIn,
+  bookmarkIds,
+  linkFromHome,
+  openCommentModal,
+  serviceAsCarolAndAlice,
+  textOf,
+  until,
+} from './support.ts';
 
 // Issue 13 item 2: a person's own key. The app runs on Carol's key (the default one); Max, a
 // member, links Alice's key (Alice and Carol are two people of one organisation in the service).
@@ -34,6 +43,7 @@ let encryptionKey: string;
 /** The service as Carol (the workspace's key) and as Alice (the member's own). */
 let asCarol: ProcurementClient;
 let asAlice: ProcurementClient;
+let service: ReturnType<typeof serviceAsCarolAndAlice>;
 /** The bot's database, opened by the test as a third reader (the workspace setting). */
 let store: BotStore;
 
@@ -55,8 +65,8 @@ beforeAll(async () => {
     slack: bot.slack,
   });
   bot.slack.appUrl = bot.url;
-  asCarol = new ProcurementClient({ baseUrl: sandbox.baseUrl, apiKey: KEYS.carolMemberAcme });
-  asAlice = new ProcurementClient({ baseUrl: sandbox.baseUrl, apiKey: KEYS.aliceAcme });
+  service = serviceAsCarolAndAlice(sandbox);
+  ({ asCarol, asAlice } = service);
   store = openBotStore(`sqlite:${databasePath}`);
 }, 60_000);
 
@@ -64,58 +74,14 @@ afterAll(async () => {
   await store?.close();
   await secondCopy?.stop();
   await bot?.stop();
-  await asCarol?.close();
-  await asAlice?.close();
+  await service?.close();
   await sandbox?.stop();
 });
 
-const textOf = (value: unknown) => JSON.stringify(value);
-
-/** Asks the service until `check` resolves with something (the app writes after its ack). */
-async function until<T>(check: () => Promise<T | undefined | null | false>, what: string): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() - started > 8000) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 const command = (user: string, text: string) => tenderCommand(bot, user, CHANNEL, text);
-
-/** `/tender TEXT` as `user`: the first new message carrying `expected` (a late confirmation may come between). */
-async function answerWith(user: string, text: string, expected: string): Promise<FakeMessage> {
-  const before = bot.slack.messagesIn(CHANNEL, user).length;
-  expect((await bot.slack.slashCommand(user, CHANNEL, '/tender', text)).status).toBe(200);
-  return eventually(
-    () =>
-      bot.slack
-        .messagesIn(CHANNEL, user)
-        .slice(before)
-        .find((message) => textOf(message.blocks).includes(expected)),
-    `an answer to /tender ${text}`,
-  );
-}
-const bookmarkIds = async (client: ProcurementClient) =>
-  (await client.bookmarks.list({ limit: 100 })).data.map((bookmark) => bookmark.tenderId);
-
-/** Clicks "Comment" on `message` as `user`; resolves with the filled comment modal. */
-async function openCommentModal(user: string, message: FakeMessage): Promise<FakeView> {
-  const before = new Set(bot.slack.openModals(user).map((view) => view.id));
-  expect((await bot.slack.clickInMessage(user, message, 'comment/open')).status).toBe(200);
-  return eventually(
-    () =>
-      bot.slack
-        .openModals(user)
-        .find(
-          (view) =>
-            !before.has(view.id) &&
-            view.view.callback_id === 'comment/submit' &&
-            !textOf(view.view).includes('Loading'),
-        ),
-    'the filled comment modal',
-  );
-}
+const answerWith = (user: string, text: string, expected: string) =>
+  answerIn(bot, user, CHANNEL, text, expected);
+const openComment = (user: string, message: FakeMessage) => openCommentModal(bot, user, message);
 
 async function tenderComments(tenderId: string) {
   return (await asCarol.comments.list({ entityType: 'tender', entityId: tenderId, limit: 100 })).data;
@@ -123,12 +89,7 @@ async function tenderComments(tenderId: string) {
 
 describe('a person’s own key', () => {
   it('is linked from the Home tab’s “Link your own key”: checked first, then kept for that person alone', async () => {
-    await bot.slack.openHome(MEMBER);
-    const home = await eventually(() => bot.slack.homeOf(MEMBER), 'the member’s Home tab');
-    expect(textOf(home.view)).toContain('Link your own key');
-    await bot.slack.clickInView(MEMBER, home.id, 'home/connect');
-    const modal = await eventually(() => bot.slack.openModals(MEMBER)[0], 'the personal connect modal');
-    expect(modal.view.title.text).toBe('Link your own key');
+    const modal = await linkFromHome(bot, MEMBER, '');
 
     const wrong = await bot.slack.submitView(MEMBER, modal.id, {
       'connect/key': 'pis_wrong_0123456789abcdefghijklmnopqrstuvwx',
@@ -190,7 +151,7 @@ describe('a person’s own key', () => {
 
   it('posts the person’s comments as them in the service; the workspace’s key posts as its maker', async () => {
     const card = await answerWith(MEMBER, TENDER_A, 'comment/open');
-    const modal = await openCommentModal(MEMBER, card);
+    const modal = await openComment(MEMBER, card);
     expect(textOf(modal.view)).toContain('Posted with your own key: the service shows you as the author.');
     const body = `Max, with his own key ${randomBytes(4).toString('hex')}`;
     const posted = await bot.slack.submitView(MEMBER, modal.id, { 'comment/text': body });
@@ -203,7 +164,7 @@ describe('a person’s own key', () => {
     expect(mine.author.id).toBe('usr-alice');
 
     const adminCard = await answerWith(ADMIN, TENDER_A, 'comment/open');
-    const adminModal = await openCommentModal(ADMIN, adminCard);
+    const adminModal = await openComment(ADMIN, adminCard);
     expect(textOf(adminModal.view)).toContain('the service shows its maker as the author');
     const adminBody = `Ada, with the workspace's key ${randomBytes(4).toString('hex')}`;
     await bot.slack.submitView(ADMIN, adminModal.id, { 'comment/text': adminBody });
@@ -277,7 +238,7 @@ describe('a person’s own key', () => {
       expect(await bookmarkIds(asCarol)).toEqual(bookmarksBefore);
 
       const commentsBefore = (await tenderComments(TENDER_B)).length;
-      const modal = await openCommentModal(ADMIN, detail);
+      const modal = await openComment(ADMIN, detail);
       // The window says so instead of the form; a submission sent anyway (forged) is refused too.
       expect(textOf(modal.view)).toContain(COMMENT_NEEDS_OWN_KEY);
       expect(textOf(modal.view)).not.toContain('comment/text_block');

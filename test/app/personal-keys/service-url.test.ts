@@ -9,6 +9,7 @@ import { type BotStore, openBotStore } from '../../../src/app/storage/bot-store.
 import { eventually, type RunningBot, startBot, tenderCommand } from '../../support/bot.ts';
 import { KEYS } from '../../support/fixture.ts';
 import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
+import { textOf } from './support.ts';
 
 // The probe's finding 1: whoever sets the workspace key's service address must not receive the
 // members' own keys. A person's key goes to the operator's service (PROCUREMENT_API_URL) only; the
@@ -63,7 +64,6 @@ afterAll(async () => {
   await sandbox?.stop();
 });
 
-const textOf = (value: unknown) => JSON.stringify(value);
 const command = (user: string, text: string) => tenderCommand(bot, user, CHANNEL, text);
 
 describe('where keys are sent', () => {

@@ -5,11 +5,12 @@ import { PERSONAL_KEY_REQUIRED_SENTENCE } from '../../../src/app/adapters/worksp
 import { UNFURL_IDS } from '../../../src/app/features/unfurls.ts';
 import { UNFURL_DOMAINS } from '../../../src/app/links/notice-links.ts';
 import { type BotStore, openBotStore } from '../../../src/app/storage/bot-store.ts';
-import { ProcurementClient } from '../../../src/client/procurement-client.ts';
+import type { ProcurementClient } from '../../../src/client/procurement-client.ts';
 import { eventually, type RunningBot, startBot } from '../../support/bot.ts';
 import { KEYS, testFixture } from '../../support/fixture.ts';
 import { OCDS_DIR } from '../../support/ocds-data.ts';
 import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
+import { bookmarkIds, linkFromHome, serviceAsCarolAndAlice, textOf, until } from './support.ts';
 
 // Bookmark on a link preview with a person's own key: their own list changes, the preview (which
 // everyone sees) keeps showing the workspace's list, and the workspace's setting is obeyed.
@@ -25,6 +26,7 @@ let bot: RunningBot;
 let store: BotStore;
 let asCarol: ProcurementClient;
 let asAlice: ProcurementClient;
+let service: ReturnType<typeof serviceAsCarolAndAlice>;
 
 beforeAll(async () => {
   sandbox = await startTestSandbox({
@@ -35,39 +37,20 @@ beforeAll(async () => {
   bot = await startBot({ serviceUrl: sandbox.baseUrl, defaultKey: KEYS.carolMemberAcme, databasePath });
   store = openBotStore(`sqlite:${databasePath}`);
   bot.slack.unfurlDomains = [...UNFURL_DOMAINS];
-  asCarol = new ProcurementClient({ baseUrl: sandbox.baseUrl, apiKey: KEYS.carolMemberAcme });
-  asAlice = new ProcurementClient({ baseUrl: sandbox.baseUrl, apiKey: KEYS.aliceAcme });
+  service = serviceAsCarolAndAlice(sandbox);
+  ({ asCarol, asAlice } = service);
 }, 60_000);
 
 afterAll(async () => {
   await store?.close();
   await bot?.stop();
-  await asCarol?.close();
-  await asAlice?.close();
+  await service?.close();
   await sandbox?.stop();
 });
 
-const textOf = (value: unknown) => JSON.stringify(value);
-const bookmarkIds = async (client: ProcurementClient) =>
-  (await client.bookmarks.list({ limit: 100 })).data.map((bookmark) => bookmark.tenderId);
-
-async function until<T>(check: () => Promise<T | undefined | null | false>, what: string): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() - started > 8000) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 describe('Bookmark on a link preview with a person’s own key', () => {
   it('changes their own list and tells them so; the preview keeps the workspace’s list', async () => {
-    await bot.slack.openHome(MEMBER);
-    const home = await eventually(() => bot.slack.homeOf(MEMBER), 'the Home tab');
-    await bot.slack.clickInView(MEMBER, home.id, 'home/connect');
-    const modal = await eventually(() => bot.slack.openModals(MEMBER)[0], 'the personal connect modal');
-    await bot.slack.submitView(MEMBER, modal.id, { 'connect/key': KEYS.aliceAcme });
+    await linkFromHome(bot, MEMBER, KEYS.aliceAcme);
     expect(await store.getPersonalKey(bot.slack.teamId, MEMBER)).not.toBeNull();
 
     const { message } = await bot.slack.sendAsUser(MEMBER, CHANNEL, `Worth a bid? <${CF_LINK}>`);
