@@ -2,17 +2,14 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import pino from 'pino';
-import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BotApp, createBotApp } from '../../../src/app/bot-app.ts';
-import { loadBotConfig } from '../../../src/app/config.ts';
 import { KeyCipher } from '../../../src/app/security/key-cipher.ts';
-import { type BotStore, openBotStore } from '../../../src/app/storage/bot-store.ts';
 import { type FakeMessage, FakeSlack } from '../../../src/fake-slack/fake-slack.ts';
+import { installApp } from '../../../src/workbench/workspaces.ts';
 import { eventually } from '../../support/bot.ts';
 import { KEYS, TENDER_A, TENDER_B } from '../../support/fixture.ts';
 import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
+import { newCredentials, type OAuthApp, startOAuthApp } from '../install/oauth-app.ts';
 
 // Issue 13, "Must show": after rotating ENCRYPTION_KEY every workspace still works and the old key
 // is no longer needed. Two workspaces installed through "Add to Slack" with key A, each with its
@@ -21,11 +18,7 @@ import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
 
 const run = promisify(execFile);
 const root = resolve(import.meta.dirname, '../../..');
-const CLIENT_ID = '1111.2222';
-const CLIENT_SECRET = `client-secret-${randomBytes(8).toString('hex')}`;
-const STATE_SECRET = randomBytes(24).toString('hex');
-const SIGNING_SECRET = `signing-${randomBytes(8).toString('hex')}`;
-const STATE_COOKIE = 'slack-app-oauth-state';
+const credentials = newCredentials();
 const KEY_A = randomBytes(32).toString('base64');
 const KEY_B = randomBytes(32).toString('base64');
 
@@ -59,75 +52,16 @@ let sandbox: TestSandbox;
 let slack: FakeSlack;
 let databasePath: string;
 
-interface RunningCopy {
-  bot: BotApp;
-  store: BotStore;
-  base: string;
-  stop(): Promise<void>;
-}
-
 /** A copy of the app in this process on the shared database, with these keys, receiving Slack's requests. */
-async function startCopy(keys: {
-  ENCRYPTION_KEY: string;
-  ENCRYPTION_KEY_PREVIOUS?: string;
-}): Promise<RunningCopy> {
-  const config = loadBotConfig(
-    {
-      SLACK_CLIENT_ID: CLIENT_ID,
-      SLACK_CLIENT_SECRET: CLIENT_SECRET,
-      SLACK_STATE_SECRET: STATE_SECRET,
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: slack.apiUrl,
-      PROCUREMENT_API_URL: sandbox.baseUrl,
-      DATABASE_URL: `sqlite:${databasePath}`,
-      PORT: '0',
-      ...keys,
-    },
-    '',
-  );
-  const store = openBotStore(config.DATABASE_URL);
-  const bot = createBotApp({ config, store, logger: pino({ level: 'silent' }), scheduler: { pollMs: null } });
-  const port = await bot.start();
-  const base = `http://127.0.0.1:${port}`;
-  slack.appUrl = `${base}/slack/events`;
-  slack.oauthApp = {
-    clientId: CLIENT_ID,
-    clientSecret: CLIENT_SECRET,
-    redirectUrls: [`${base}/slack/oauth_redirect`],
-  };
-  return {
-    bot,
-    store,
-    base,
-    stop: async () => {
-      await bot.stop();
-      await store.close();
-    },
-  };
-}
-
-/** "Add to Slack" into `teamId`, as a browser and the person on Slack's page do. */
-async function install(copy: RunningCopy, teamId: string): Promise<void> {
-  const page = await request(`${copy.base}/slack/install`);
-  const html = await page.body.text();
-  const cookie = /slack-app-oauth-state=([^;]+)/.exec(String(page.headers['set-cookie']))?.[1] ?? '';
-  const authorizeUrl = new URL(
-    /id="add-to-slack" href="([^"]+)"/.exec(html)?.[1]?.replaceAll('&amp;', '&') ?? '',
-  );
-  await (await request(authorizeUrl)).body.dump();
-  const form = new URLSearchParams(authorizeUrl.searchParams);
-  form.set('target', `team:${teamId}`);
-  form.set('decision', 'allow');
-  const allowed = await request(slack.authorizeUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: form.toString(),
+function startCopy(encryptionKey: string, previousKey?: string): Promise<OAuthApp> {
+  return startOAuthApp({
+    slack,
+    serviceUrl: sandbox.baseUrl,
+    databaseUrl: `sqlite:${databasePath}`,
+    credentials,
+    encryptionKey,
+    ...(previousKey ? { previousKey } : {}),
   });
-  await allowed.body.dump();
-  const done = await request(String(allowed.headers.location), {
-    headers: { cookie: `${STATE_COOKIE}=${cookie}` },
-  });
-  expect(await done.body.text()).toContain('Tenderbot is installed');
 }
 
 /** `person` types `/tender TEXT` in their workspace: the next message they see there. */
@@ -172,7 +106,7 @@ beforeAll(async () => {
   sandbox = await startTestSandbox();
   databasePath = join(sandbox.dir, 'rotation.db');
   slack = new FakeSlack({
-    signingSecret: SIGNING_SECRET,
+    signingSecret: `signing-${randomBytes(8).toString('hex')}`,
     botToken: `xoxb-unused-${randomBytes(6).toString('hex')}`,
   });
   slack.addWorkspace({
@@ -196,9 +130,9 @@ afterAll(async () => {
 describe('rotating ENCRYPTION_KEY with the app running', () => {
   it('keeps every workspace working, and afterwards the old key is no longer needed', async () => {
     // With key A: both workspaces installed and connected, and a member's own key.
-    const onA = await startCopy({ ENCRYPTION_KEY: KEY_A });
+    const onA = await startCopy(KEY_A);
     for (const workspace of [FIRST, SECOND]) {
-      await install(onA, workspace.teamId);
+      expect(await installApp(slack, onA.base, workspace.teamId)).toContain('Tenderbot is installed');
       await connect(workspace, workspace.admin, 'connect', workspace.key);
     }
     await connect(FIRST, FIRST.member, 'connect me', KEYS.aliceAcme);
@@ -214,7 +148,7 @@ describe('rotating ENCRYPTION_KEY with the app running', () => {
     await onA.stop();
 
     // The copies restart with B, keeping A as the previous key: they read A's secrets.
-    const onBoth = await startCopy({ ENCRYPTION_KEY: KEY_B, ENCRYPTION_KEY_PREVIOUS: KEY_A });
+    const onBoth = await startCopy(KEY_B, KEY_A);
     await expectEveryWorkspaceWorks();
     // The command runs while that copy answers.
     let rotated = false;
@@ -240,7 +174,7 @@ describe('rotating ENCRYPTION_KEY with the app running', () => {
     await onBoth.stop();
 
     // Only B now: every workspace still works, and every stored secret is B's alone.
-    const onB = await startCopy({ ENCRYPTION_KEY: KEY_B });
+    const onB = await startCopy(KEY_B);
     await expectEveryWorkspaceWorks();
     const onlyB = new KeyCipher(KEY_B);
     const stored = await onB.store.listSecrets();
