@@ -96,6 +96,7 @@ const START_OPTIONS = {
   demo: { type: 'string' },
   'real-data': { type: 'boolean' },
   ocds: { type: 'string' },
+  'many-workspaces': { type: 'boolean' },
 } as const;
 
 const KEY_OPTIONS = {

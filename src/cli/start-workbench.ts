@@ -9,6 +9,7 @@ import { SCOPES } from '../contract/schemas.ts';
 import { FakeSlack } from '../fake-slack/fake-slack.ts';
 import { startSandbox } from '../service/sandbox.ts';
 import { addWorkbenchRoutes } from '../workbench/workbench-routes.ts';
+import { installApp, SECOND_WORKSPACE } from '../workbench/workspaces.ts';
 
 export interface WorkbenchOptions {
   dataDir: string;
@@ -24,6 +25,12 @@ export interface WorkbenchOptions {
    */
   imports?: string[];
   logLevel?: string;
+  /**
+   * The app in its many-workspaces mode ("Add to Slack"): the fake Slack gets a second workspace,
+   * the first is installed at start as a person would, the second from the page's "Add Tenderbot
+   * to a workspace". Each workspace connects its own key (no default key in this mode).
+   */
+  manyWorkspaces?: boolean;
 }
 
 export interface RunningWorkbench {
@@ -70,17 +77,25 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Running
   const keyToConnect = newKey('usr-demo-owner', 'workbench connect');
 
   const signingSecret = randomBytes(16).toString('hex');
-  const botToken = `xoxb-workbench-${randomBytes(8).toString('hex')}`;
-  const slack = new FakeSlack({ signingSecret, botToken });
+  const many = options.manyWorkspaces === true;
+  const botToken = many ? '' : `xoxb-workbench-${randomBytes(8).toString('hex')}`;
+  const oauth = { clientId: '1000000001.2000000002', clientSecret: randomBytes(16).toString('hex') };
+  const slack = new FakeSlack({ signingSecret, botToken, ...(many ? { oauth } : {}) });
+  if (many) slack.addWorkspace(SECOND_WORKSPACE);
   addWorkbenchRoutes(slack, { host });
   await slack.start(options.port ?? 3030, host);
 
   const config = BotConfig.parse({
-    SLACK_BOT_TOKEN: botToken,
+    ...(many
+      ? {
+          SLACK_CLIENT_ID: oauth.clientId,
+          SLACK_CLIENT_SECRET: oauth.clientSecret,
+          SLACK_STATE_SECRET: randomBytes(32).toString('hex'),
+        }
+      : { SLACK_BOT_TOKEN: botToken, PROCUREMENT_API_KEY: defaultKey }),
     SLACK_SIGNING_SECRET: signingSecret,
     SLACK_API_URL: slack.apiUrl,
     PROCUREMENT_API_URL: sandbox.baseUrl,
-    PROCUREMENT_API_KEY: defaultKey,
     DATABASE_URL: `sqlite:${join(options.dataDir, 'workbench-bot.db')}`,
     ENCRYPTION_KEY: persistentSecret(join(options.dataDir, 'workbench-encryption.key')),
     LOG_LEVEL: options.logLevel ?? 'warn',
@@ -89,7 +104,12 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Running
   const store = openBotStore(config.DATABASE_URL);
   const bot = createBotApp({ config, store, logger: createLogger(config.LOG_LEVEL, process.stderr) });
   const botPort = await bot.start();
-  slack.appUrl = `http://${host}:${botPort}/slack/events`;
+  const appBase = `http://${host}:${botPort}`;
+  slack.appUrl = `${appBase}/slack/events`;
+  if (many) {
+    slack.oauthApp = { ...oauth, redirectUrls: [`${appBase}/slack/oauth_redirect`] };
+    await installApp(slack, appBase, slack.teamId);
+  }
   const url = slack.apiUrl.replace(/api\/$/, '');
   return {
     url,

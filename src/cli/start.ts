@@ -15,6 +15,7 @@ interface StartArgs {
     demo?: string;
     'real-data'?: boolean;
     ocds?: string;
+    'many-workspaces'?: boolean;
   };
 }
 
@@ -51,6 +52,7 @@ export async function runStart({ values }: StartArgs): Promise<number> {
     servicePort: integerOption('service-port', values['service-port'], 4010),
     botPort: integerOption('bot-port', values['bot-port'], 3000),
     demo: values.demo ? integerOption('demo', values.demo, 5000, 1) : undefined,
+    manyWorkspaces: values['many-workspaces'] === true,
   }).catch((error: unknown) => {
     if (!(error instanceof PublicRecordsRefusal)) throw error;
     throw new Error(
@@ -66,6 +68,11 @@ export async function runStart({ values }: StartArgs): Promise<number> {
         ? `  data:     real tenders from ${imports.length} OCDS files in ${values.ocds ?? DEFAULT_OCDS_FOLDER}`
         : '  data:     generated demo tenders (npm start -- --real-data serves the real OCDS files)',
       `  service:  ${workbench.serviceUrl}/v1 (reference at ${workbench.serviceUrl}/docs)`,
+      ...(values['many-workspaces']
+        ? [
+            '  Slack:    two workspaces; Tenderbot is installed in the first (add it to the second from the page)',
+          ]
+        : []),
       `  a key to paste into /tender connect: ${workbench.keyToConnect}`,
       `Open ${workbench.url} and type /tender search cleaning`,
       '',
