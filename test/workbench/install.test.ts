@@ -1,15 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeSlack } from '../../src/fake-slack/fake-slack.ts';
+import type { FakeSlack } from '../../src/fake-slack/fake-slack.ts';
 import { addWorkbenchRoutes } from '../../src/workbench/workbench-routes.ts';
 import { SECOND_WORKSPACE } from '../../src/workbench/workspaces.ts';
-import { newCredentials, type OAuthApp, startOAuthApp } from '../app/install/oauth-app.ts';
+import { type InstallStack, type OAuthApp, startInstallStack } from '../app/install/oauth-app.ts';
 import { ARTIFACTS_DIR, launchChromium } from '../support/browser.ts';
-import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
 
-let sandbox: TestSandbox;
+let stack: InstallStack;
 let slack: FakeSlack;
 let app: OAuthApp;
 let browser: Browser;
@@ -17,20 +15,15 @@ let page: Page;
 const problems: string[] = [];
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  // The workbench's fake Slack with its second workspace, and the app in its many-workspaces mode.
-  // No token to start with: the app is installed in neither workspace yet.
-  slack = new FakeSlack({ signingSecret: `signing-${randomBytes(8).toString('hex')}`, botToken: '' });
-  slack.addWorkspace(SECOND_WORKSPACE);
-  addWorkbenchRoutes(slack);
-  await slack.start();
-  app = await startOAuthApp({
-    slack,
-    serviceUrl: sandbox.baseUrl,
-    databaseUrl: `sqlite:${join(sandbox.dir, 'bot.db')}`,
-    credentials: newCredentials(),
-    encryptionKey: randomBytes(32).toString('base64'),
+  // The workbench's fake Slack with its second workspace, and the app in its many-workspaces mode,
+  // installed in neither workspace yet.
+  stack = await startInstallStack({
+    prepare: (fake) => {
+      fake.addWorkspace(SECOND_WORKSPACE);
+      addWorkbenchRoutes(fake);
+    },
   });
+  ({ slack, app } = stack);
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.on('pageerror', (error) => problems.push(error.message));
@@ -41,9 +34,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await app?.stop();
-  await slack?.stop();
-  await sandbox?.stop();
+  await stack?.stop();
 });
 
 const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS_DIR, `install-${name}.png`) });

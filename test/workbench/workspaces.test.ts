@@ -1,34 +1,19 @@
-import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeSlack } from '../../src/fake-slack/fake-slack.ts';
+import type { FakeSlack } from '../../src/fake-slack/fake-slack.ts';
 import { installApp, SECOND_WORKSPACE } from '../../src/workbench/workspaces.ts';
-import { newCredentials, type OAuthApp, startOAuthApp } from '../app/install/oauth-app.ts';
+import { type InstallStack, type OAuthApp, startInstallStack } from '../app/install/oauth-app.ts';
 import { eventually } from '../support/bot.ts';
-import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
 
-const credentials = newCredentials();
-let sandbox: TestSandbox;
+let stack: InstallStack;
 let slack: FakeSlack;
 let app: OAuthApp;
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  slack = new FakeSlack({ signingSecret: `signing-${randomBytes(8).toString('hex')}`, botToken: '' });
-  slack.addWorkspace(SECOND_WORKSPACE);
-  await slack.start();
-  app = await startOAuthApp({
-    slack,
-    serviceUrl: sandbox.baseUrl,
-    databaseUrl: `sqlite:${join(sandbox.dir, 'bot.db')}`,
-    credentials,
-    encryptionKey: randomBytes(32).toString('base64'),
-  });
+  stack = await startInstallStack({ prepare: (fake) => fake.addWorkspace(SECOND_WORKSPACE) });
+  ({ slack, app } = stack);
 });
 afterAll(async () => {
-  await app?.stop();
-  await slack?.stop();
-  await sandbox?.stop();
+  await stack?.stop();
 });
 
 describe('the workbench’s workspaces', () => {

@@ -1,41 +1,36 @@
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeSlack } from '../../../src/fake-slack/fake-slack.ts';
+import type { FakeSlack } from '../../../src/fake-slack/fake-slack.ts';
 import { installApp } from '../../../src/workbench/workspaces.ts';
 import { eventually } from '../../support/bot.ts';
 import { KEYS } from '../../support/fixture.ts';
-import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
-import { newCredentials, type OAuthApp, startOAuthApp } from './oauth-app.ts';
+import { type InstallStack, type OAuthApp, startInstallStack, startOAuthApp } from './oauth-app.ts';
 
 const OLD_KEY = randomBytes(32).toString('base64');
 const NEW_KEY = randomBytes(32).toString('base64');
 const ADMIN = 'U0ADMIN';
 const CHANNEL = 'C0BIDS';
-const credentials = newCredentials();
-
-let sandbox: TestSandbox;
+let stack: InstallStack;
 let slack: FakeSlack;
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  slack = await new FakeSlack({
-    signingSecret: `signing-${randomBytes(8).toString('hex')}`,
-    botToken: '',
-  }).start();
+  // The stack's own copy (a random key) is not used: each step starts a copy with its keys.
+  stack = await startInstallStack();
+  await stack.app.stop();
+  slack = stack.slack;
 });
 afterAll(async () => {
-  await slack?.stop();
-  await sandbox?.stop();
+  await stack?.slack.stop();
+  await stack?.sandbox.stop();
 });
 
 /** A copy of the app on the shared database with these encryption keys. */
 function startApp(encryptionKey: string, previousKey?: string): Promise<OAuthApp> {
   return startOAuthApp({
     slack,
-    serviceUrl: sandbox.baseUrl,
-    databaseUrl: `sqlite:${join(sandbox.dir, 'bot.db')}`,
-    credentials,
+    serviceUrl: stack.sandbox.baseUrl,
+    databaseUrl: stack.databaseUrl,
+    credentials: stack.credentials,
     encryptionKey,
     ...(previousKey ? { previousKey } : {}),
   });

@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { type BotApp, createBotApp } from '../../../src/app/bot-app.ts';
 import { BotConfig, loadBotConfig } from '../../../src/app/config.ts';
 import { type BotStore, openBotStore, type Subscription } from '../../../src/app/storage/bot-store.ts';
-import type { FakeSlack } from '../../../src/fake-slack/fake-slack.ts';
+import { FakeSlack } from '../../../src/fake-slack/fake-slack.ts';
+import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
 
 /** The app's credentials in Slack's settings, shared by every copy of one test's app. */
 export interface OAuthCredentials {
@@ -139,5 +141,51 @@ export function deadlineSubscription(fields: {
     pausedReason: null,
     cursor: null,
     skippedCount: 0,
+  };
+}
+
+/** The service, a fake Slack with no app installed yet, and a copy of the app in many-workspaces mode. */
+export interface InstallStack {
+  sandbox: TestSandbox;
+  slack: FakeSlack;
+  app: OAuthApp;
+  credentials: OAuthCredentials;
+  /** `sqlite:` in the sandbox's folder. */
+  databaseUrl: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts an InstallStack: `prepare` adds workspaces (or the workbench's routes) to the fake Slack
+ * before it starts; `app` gives the first copy's options beyond the defaults (a random key).
+ */
+export async function startInstallStack(
+  options: { prepare?: (slack: FakeSlack) => void; app?: Partial<Parameters<typeof startOAuthApp>[0]> } = {},
+): Promise<InstallStack> {
+  const sandbox = await startTestSandbox();
+  const slack = new FakeSlack({ signingSecret: `signing-${randomBytes(8).toString('hex')}`, botToken: '' });
+  options.prepare?.(slack);
+  await slack.start();
+  const credentials = newCredentials();
+  const databaseUrl = `sqlite:${join(sandbox.dir, 'bot.db')}`;
+  const app = await startOAuthApp({
+    slack,
+    serviceUrl: sandbox.baseUrl,
+    databaseUrl,
+    credentials,
+    encryptionKey: randomBytes(32).toString('base64'),
+    ...options.app,
+  });
+  return {
+    sandbox,
+    slack,
+    app,
+    credentials,
+    databaseUrl,
+    stop: async () => {
+      await app.stop();
+      await slack.stop();
+      await sandbox.stop();
+    },
   };
 }

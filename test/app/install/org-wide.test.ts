@@ -1,55 +1,45 @@
-import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BotApp } from '../../../src/app/bot-app.ts';
 import type { BotStore } from '../../../src/app/storage/bot-store.ts';
-import { type FakeMessage, FakeSlack } from '../../../src/fake-slack/fake-slack.ts';
+import type { FakeMessage, FakeSlack } from '../../../src/fake-slack/fake-slack.ts';
 import { installAppAt } from '../../../src/workbench/workspaces.ts';
 import { eventually } from '../../support/bot.ts';
 import { KEYS } from '../../support/fixture.ts';
-import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
-import { deadlineSubscription, newCredentials, type OAuthApp, startOAuthApp } from './oauth-app.ts';
+import { deadlineSubscription, type InstallStack, type OAuthApp, startInstallStack } from './oauth-app.ts';
 
 const GRID = { id: 'E0GRID', name: 'Grid Holdings' };
 /** Two workspaces of one Enterprise Grid organisation, each with its own admin and channel. */
 const NORTH = { teamId: 'T0NORTH', admin: 'UNADMIN', channel: 'CNBIDS' };
 const SOUTH = { teamId: 'T0SOUTH', admin: 'USADMIN', channel: 'CSBIDS' };
 
-let sandbox: TestSandbox;
+let stack: InstallStack;
 let slack: FakeSlack;
 let app: OAuthApp;
 let store: BotStore;
 let bot: BotApp;
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  // The first workspace stands alone; the app is installed nowhere yet.
-  slack = new FakeSlack({ signingSecret: `signing-${randomBytes(8).toString('hex')}`, botToken: '' });
-  for (const workspace of [NORTH, SOUTH])
-    slack.addWorkspace({
-      teamId: workspace.teamId,
-      teamName: `Grid ${workspace.teamId.slice(3)}`,
-      enterprise: GRID,
-      users: [{ id: workspace.admin, name: 'gia', realName: 'Gia Grid', isAdmin: true }],
-      channels: [{ id: workspace.channel, name: 'bids' }],
-    });
-  await slack.start();
-  // This app names its redirect URL (SLACK_REDIRECT_URI): Slack's code is then traded only with it.
-  app = await startOAuthApp({
-    slack,
-    serviceUrl: sandbox.baseUrl,
-    databaseUrl: `sqlite:${join(sandbox.dir, 'bot.db')}`,
-    credentials: newCredentials(),
-    encryptionKey: randomBytes(32).toString('base64'),
-    namedRedirect: true,
+  stack = await startInstallStack({
+    // The first workspace stands alone; the organisation's two are installed nowhere yet.
+    prepare: (fake) => {
+      for (const workspace of [NORTH, SOUTH])
+        fake.addWorkspace({
+          teamId: workspace.teamId,
+          teamName: `Grid ${workspace.teamId.slice(3)}`,
+          enterprise: GRID,
+          users: [{ id: workspace.admin, name: 'gia', realName: 'Gia Grid', isAdmin: true }],
+          channels: [{ id: workspace.channel, name: 'bids' }],
+        });
+    },
+    // This app names its redirect URL (SLACK_REDIRECT_URI): Slack's code is then traded only with it.
+    app: { namedRedirect: true },
   });
+  ({ slack, app } = stack);
   ({ store, bot } = app);
 });
 afterAll(async () => {
-  await app?.stop();
-  await slack?.stop();
-  await sandbox?.stop();
+  await stack?.stop();
 });
 
 /** "Add to Slack", then Allow for the whole organisation on Slack's page, then back to the app. */
