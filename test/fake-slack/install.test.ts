@@ -1,10 +1,8 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { WebClient } from '@slack/web-api';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeSlack } from '../../src/fake-slack/fake-slack.ts';
-import { slackSignature } from '../../src/fake-slack/signing.ts';
+import { StandInApp } from './stand-in-app.ts';
 
 const TOKEN = 'xoxb-first-workspace';
 const SECRET = 'fake-signing-secret';
@@ -14,29 +12,19 @@ const APP = {
   redirectUrls: ['http://127.0.0.1/'],
 };
 
-let received: { body: Record<string, unknown>; valid: boolean }[] = [];
-let app: Server;
+let app: StandInApp;
 let slack: FakeSlack;
 let redirectUri: string;
 
 beforeAll(async () => {
-  app = createServer(async (incoming, outgoing) => {
-    let body = '';
-    for await (const chunk of incoming) body += chunk;
-    const timestamp = String(incoming.headers['x-slack-request-timestamp']);
-    received.push({
-      body: body.startsWith('{') ? JSON.parse(body) : Object.fromEntries(new URLSearchParams(body)),
-      valid: incoming.headers['x-slack-signature'] === slackSignature(SECRET, timestamp, body),
-    });
-    outgoing.writeHead(200).end();
-  });
-  await new Promise<void>((ready) => app.listen(0, '127.0.0.1', ready));
-  const appBase = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
+  app = new StandInApp(SECRET);
+  const appUrl = await app.start();
+  const appBase = new URL(appUrl).origin;
   redirectUri = `${appBase}/slack/oauth_redirect`;
   slack = new FakeSlack({
     signingSecret: SECRET,
     botToken: TOKEN,
-    appUrl: `${appBase}/slack/events`,
+    appUrl,
     // Slack's app settings list the app's redirect URLs; a redirect_uri elsewhere is refused.
     oauth: { ...APP, redirectUrls: [`${appBase}/slack/`] },
   });
@@ -63,7 +51,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await slack.stop();
-  await new Promise((done) => app.close(done));
+  await app.stop();
 });
 
 const noTokenClient = () =>
@@ -187,16 +175,15 @@ describe('several workspaces in one fake Slack', () => {
   it('uninstalls: app_uninstalled and tokens_revoked, signed; the tokens then answer token_revoked', async () => {
     const team = slack.team('T0SECOND');
     const [token] = team.botTokens;
-    received = [];
+    const before = app.received.length;
     const answers = await team.uninstallApp();
+    const received = app.received.slice(before);
     expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
-    expect(
-      received.map(({ body, valid }) => [body.team_id, (body.event as { type: string }).type, valid]),
-    ).toEqual([
+    expect(received.map(({ json, valid }) => [json.team_id, json.event.type, valid])).toEqual([
       ['T0SECOND', 'app_uninstalled', true],
       ['T0SECOND', 'tokens_revoked', true],
     ]);
-    expect(received[1]?.body.event).toMatchObject({ tokens: { oauth: [], bot: ['U0BOT'] } });
+    expect(received[1]?.json.event).toMatchObject({ tokens: { oauth: [], bot: ['U0BOT'] } });
     await expect(clientWith(token ?? '').auth.test()).rejects.toThrow(/token_revoked/);
     expect(team.botTokens).toEqual([]);
     expect((await clientWith(TOKEN).auth.test()).team_id).toBe('T0TENDER');
@@ -219,9 +206,8 @@ describe('several workspaces in one fake Slack', () => {
     expect(covered.teams?.map((team) => team.id)).toEqual(['T0GRIDA', 'T0GRIDB']);
 
     // A command from a workspace of the organisation says so, as Slack's do.
-    received = [];
     await slack.team('T0GRIDA').slashCommand('UAGRID', 'CAGRID', '/tender', 'help');
-    expect(received[0]?.body).toMatchObject({
+    expect(app.received.at(-1)?.json).toMatchObject({
       team_id: 'T0GRIDA',
       enterprise_id: 'E0GRID',
       is_enterprise_install: 'true',

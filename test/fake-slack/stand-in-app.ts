@@ -28,9 +28,14 @@ export class StandInApp {
       for await (const chunk of incoming) body += chunk;
       const timestamp = String(incoming.headers['x-slack-request-timestamp']);
       const contentType = String(incoming.headers['content-type']);
+      // JSON (an event), a form with a `payload` (interactivity), or a plain form (a slash command).
+      const form = new URLSearchParams(body);
+      const payload = form.get('payload');
       const json = contentType.startsWith('application/json')
         ? JSON.parse(body)
-        : JSON.parse(new URLSearchParams(body).get('payload') ?? 'null');
+        : payload !== null
+          ? JSON.parse(payload)
+          : Object.fromEntries(form);
       const received = {
         json,
         valid: incoming.headers['x-slack-signature'] === slackSignature(this.secret, timestamp, body),
