@@ -2,6 +2,7 @@ import { WebClient } from '@slack/web-api';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeSlack } from '../../src/fake-slack/fake-slack.ts';
+import { decideOnInstallPage } from './install-page.ts';
 import { StandInApp } from './stand-in-app.ts';
 
 const TOKEN = 'xoxb-first-workspace';
@@ -69,14 +70,7 @@ async function decide(target: string, decision: 'allow' | 'cancel', state = 'sta
     target,
     decision,
   });
-  const answer = await request(slack.authorizeUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: form.toString(),
-  });
-  await answer.body.dump();
-  expect(answer.statusCode).toBe(302);
-  return new URL(String(answer.headers.location));
+  return decideOnInstallPage(slack, form);
 }
 
 const exchange = (code: string, overrides: Record<string, string> = {}) =>

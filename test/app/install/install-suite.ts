@@ -9,6 +9,7 @@ import { TenderIds } from '../../../src/app/ids.ts';
 import type { BotStore } from '../../../src/app/storage/bot-store.ts';
 import { type FakeMessage, FakeSlack } from '../../../src/fake-slack/fake-slack.ts';
 import { SECOND_WORKSPACE } from '../../../src/workbench/workspaces.ts';
+import { decideOnInstallPage } from '../../fake-slack/install-page.ts';
 import { eventually } from '../../support/bot.ts';
 import { KEYS } from '../../support/fixture.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.ts';
@@ -109,14 +110,7 @@ export function installFlowSuite(database: 'sqlite' | 'postgres'): void {
     const form = new URLSearchParams(started.authorizeUrl.searchParams);
     form.set('target', target);
     form.set('decision', decision);
-    const answer = await request(slack.authorizeUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: form.toString(),
-    });
-    await answer.body.dump();
-    expect(answer.statusCode).toBe(302);
-    return String(answer.headers.location);
+    return (await decideOnInstallPage(slack, form)).toString();
   }
 
   async function followRedirect(location: string, cookie: string): Promise<{ status: number; html: string }> {
