@@ -5,91 +5,66 @@ import { type Block, section } from './tender-card.ts';
 
 // The Home tab's view lives in src/app/blocks/home-view.ts (with the bookmarks, bids and saved searches).
 
+/** Titles of the two connect windows (Slack allows 24 characters). */
+export const CONNECT_TITLES = { workspace: 'Connect Tenderbot', personal: 'Link your own key' } as const;
+
+const WORKSPACE_INTRO =
+  'Paste an API key of the Procurement Intelligence Service, made by an owner or admin of your organisation. Every command in this workspace will use it. The key is checked now, stored encrypted, and never shown again.';
+
+const PERSONAL_INTRO =
+  'Paste an API key of the Procurement Intelligence Service that was made for you (in your organisation’s developer settings). Only your own `/tender` commands will use it: your bookmarks become a list of your own, and comments and bids you make show you as their author in the service. The key is checked now, stored encrypted, and never shown again.';
+
 /**
- * The modal of `/tender connect`: the key, and the service URL if it is not the default. `problem`
- * (a sentence from a check that finished after the modal was acknowledged) shows above the fields.
+ * The modal of `/tender connect` (the workspace's key) and of `/tender connect me` (`forMe`: the
+ * person's own, no service address: always the operator's): what the key is for, the key, and the
+ * service address when the operator allows others than its own. `problem` (a sentence from a check
+ * that finished after the modal was acknowledged) shows above the fields.
  */
 export function connectModal(
   privateMetadata: string,
   defaultServiceUrl: string,
   problem?: string,
-  /** `/tender connect me`: a key for the person alone (no service address: always the operator's). */
   forMe = false,
   /** Whether to ask for a service address: only when the operator allows others than its own. */
   askServiceUrl = true,
 ): ModalView {
-  if (forMe) return personalConnectModal(privateMetadata, problem);
-  const modal: ModalView = {
+  const blocks: Block[] = [
+    section(forMe ? PERSONAL_INTRO : WORKSPACE_INTRO),
+    ...(problem ? [section(`:warning: ${problem}`)] : []),
+    {
+      type: 'input',
+      block_id: ConnectIds.keyBlock,
+      label: { type: 'plain_text', text: forMe ? 'Your API key' : 'API key' },
+      element: {
+        type: 'plain_text_input',
+        action_id: ConnectIds.keyInput,
+        placeholder: { type: 'plain_text', text: 'pis_…' },
+        max_length: 500,
+      },
+    },
+  ];
+  if (askServiceUrl && !forMe)
+    blocks.push({
+      type: 'input',
+      block_id: ConnectIds.urlBlock,
+      optional: true,
+      label: { type: 'plain_text', text: 'Service URL (if not the default)' },
+      element: {
+        type: 'plain_text_input',
+        action_id: ConnectIds.urlInput,
+        placeholder: { type: 'plain_text', text: clip(defaultServiceUrl, 150) },
+        max_length: 500,
+      },
+    });
+  return {
     type: 'modal',
     callback_id: ConnectIds.callback,
     private_metadata: clip(privateMetadata, 3000),
-    title: { type: 'plain_text', text: 'Connect Tenderbot' },
-    submit: { type: 'plain_text', text: 'Connect' },
+    title: { type: 'plain_text', text: forMe ? CONNECT_TITLES.personal : CONNECT_TITLES.workspace },
+    submit: { type: 'plain_text', text: forMe ? 'Link key' : 'Connect' },
     close: { type: 'plain_text', text: 'Cancel' },
-    blocks: [
-      section(
-        'Paste an API key of the Procurement Intelligence Service, made by an owner or admin of your organisation. Every command in this workspace will use it. The key is checked now, stored encrypted, and never shown again.',
-      ),
-      {
-        type: 'input',
-        block_id: ConnectIds.keyBlock,
-        label: { type: 'plain_text', text: 'API key' },
-        element: {
-          type: 'plain_text_input',
-          action_id: ConnectIds.keyInput,
-          placeholder: { type: 'plain_text', text: 'pis_…' },
-          max_length: 500,
-        },
-      },
-      askServiceUrl && {
-        type: 'input',
-        block_id: ConnectIds.urlBlock,
-        optional: true,
-        label: { type: 'plain_text', text: 'Service URL (if not the default)' },
-        element: {
-          type: 'plain_text_input',
-          action_id: ConnectIds.urlInput,
-          placeholder: { type: 'plain_text', text: clip(defaultServiceUrl, 150) },
-          max_length: 500,
-        },
-      },
-    ].filter(Boolean) as Block[],
+    blocks,
   };
-  if (problem) modal.blocks.splice(1, 0, section(`:warning: ${problem}`));
-  return modal;
-}
-
-/** Titles of the two connect windows (Slack allows 24 characters). */
-export const CONNECT_TITLES = { workspace: 'Connect Tenderbot', personal: 'Link your own key' } as const;
-
-/** The modal of `/tender connect me`: one field, the person's own key. */
-function personalConnectModal(privateMetadata: string, problem?: string): ModalView {
-  const modal: ModalView = {
-    type: 'modal',
-    callback_id: ConnectIds.callback,
-    private_metadata: clip(privateMetadata, 3000),
-    title: { type: 'plain_text', text: CONNECT_TITLES.personal },
-    submit: { type: 'plain_text', text: 'Link key' },
-    close: { type: 'plain_text', text: 'Cancel' },
-    blocks: [
-      section(
-        'Paste an API key of the Procurement Intelligence Service that was made for you (in your organisation’s developer settings). Only your own `/tender` commands will use it: your bookmarks become a list of your own, and comments and bids you make show you as their author in the service. The key is checked now, stored encrypted, and never shown again.',
-      ),
-      {
-        type: 'input',
-        block_id: ConnectIds.keyBlock,
-        label: { type: 'plain_text', text: 'Your API key' },
-        element: {
-          type: 'plain_text_input',
-          action_id: ConnectIds.keyInput,
-          placeholder: { type: 'plain_text', text: 'pis_…' },
-          max_length: 500,
-        },
-      },
-    ] as Block[],
-  };
-  if (problem) modal.blocks.splice(1, 0, section(`:warning: ${problem}`));
-  return modal;
 }
 
 /** What the connect modal shows while a slow check of the key goes on (it must answer within 3 s). */

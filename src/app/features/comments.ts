@@ -5,11 +5,7 @@ import { NotFoundError, ValidationError } from '../../client/errors.ts';
 import type { ProcurementClient } from '../../client/procurement-client.ts';
 import type { Comment } from '../../contract/schemas.ts';
 import { describeFailure } from '../adapters/describe-failure.ts';
-import {
-  PERSONAL_KEY_REQUIRED_SENTENCE,
-  PersonalKeyRequiredError,
-  type WorkspaceClient,
-} from '../adapters/workspace-clients.ts';
+import { PERSONAL_KEY_REQUIRED_SENTENCE, PersonalKeyRequiredError } from '../adapters/workspace-clients.ts';
 import {
   COMMENT_INPUT_MAX,
   commentLoadingView,
@@ -29,6 +25,7 @@ import { CommentIds } from '../ids.ts';
 import { COMMENT_ENTITY_TYPES, type CommentEntityType } from '../listeners/button-values.ts';
 import { decode, encodeKept, StaleValueError } from '../state/codec.ts';
 import type { CommentModalMetadata } from './comment-values.ts';
+import { writerOr } from './connection.ts';
 import type { FeatureContext, SlackRequest } from './feature-context.ts';
 import { reply } from './feature-context.ts';
 import { withinBudget } from './within-budget.ts';
@@ -402,13 +399,10 @@ export async function submitComment(
   if ((await context.users.facts(args.userId)).isGuest)
     return ack(fieldError(CommentIds.textBlock, GUEST_WRITE_REFUSAL));
   // Refused before the text is looked at: nothing would be written whatever it says.
-  let writer: WorkspaceClient;
-  try {
-    writer = await context.clients.forWrite(args.teamId, args.userId);
-  } catch (error) {
-    if (!(error instanceof PersonalKeyRequiredError)) throw error;
-    return ack(fieldError(CommentIds.textBlock, PERSONAL_KEY_REQUIRED_SENTENCE));
-  }
+  const writer = await writerOr(context, args.teamId, args.userId, (sentence) =>
+    ack(fieldError(CommentIds.textBlock, sentence)),
+  );
+  if (!writer) return;
   const body = args.text.trim();
   if (!body) return ack(fieldError(CommentIds.textBlock, 'Write your comment first.'));
   const length = [...body].length;

@@ -622,11 +622,27 @@ export async function writerOrSentence(
   context: FeatureContext,
   request: SlackRequest,
 ): Promise<WorkspaceClient | null> {
+  return writerOr(context, request.teamId, request.userId, (sentence) =>
+    reply(request, sentenceMessage(sentence)),
+  );
+}
+
+/**
+ * The client a person's change is made with, or null once `refuse` said why not (the workspace
+ * requires each person's own key for changes and this person has none): a reply, a field error
+ * of a window's submission, or a window's text.
+ */
+export async function writerOr(
+  context: FeatureContext,
+  teamId: string,
+  userId: string,
+  refuse: (sentence: string) => Promise<unknown>,
+): Promise<WorkspaceClient | null> {
   try {
-    return await context.clients.forWrite(request.teamId, request.userId);
+    return await context.clients.forWrite(teamId, userId);
   } catch (error) {
     if (!(error instanceof PersonalKeyRequiredError)) throw error;
-    await reply(request, sentenceMessage(PERSONAL_KEY_REQUIRED_SENTENCE));
+    await refuse(PERSONAL_KEY_REQUIRED_SENTENCE);
     return null;
   }
 }

@@ -16,11 +16,7 @@ import {
   type Stage,
 } from '../../contract/schemas.ts';
 import { describeFailure } from '../adapters/describe-failure.ts';
-import {
-  PERSONAL_KEY_REQUIRED_SENTENCE,
-  PersonalKeyRequiredError,
-  type WorkspaceClient,
-} from '../adapters/workspace-clients.ts';
+import type { WorkspaceClient } from '../adapters/workspace-clients.ts';
 import type { KeySource } from '../blocks/key-identity.ts';
 import { sentenceMessage } from '../blocks/messages.ts';
 import { escapeMrkdwn, safeText } from '../blocks/mrkdwn.ts';
@@ -37,7 +33,7 @@ import {
 } from '../blocks/pipeline-modals.ts';
 import { PipelineIds } from '../ids.ts';
 import { type ActionKind, decode, encodeKept, type StateOf } from '../state/codec.ts';
-import { writerOrSentence } from './connection.ts';
+import { writerOr, writerOrSentence } from './connection.ts';
 import type { FeatureContext, SlackRequest } from './feature-context.ts';
 import { refuseGuests, reply } from './feature-context.ts';
 import { postPipelineCard, redrawEverywhere, threadLine } from './pipeline-live.ts';
@@ -489,14 +485,11 @@ export async function openStartBidModal(
     })
   )
     return;
-  let client: ProcurementClient;
-  try {
-    ({ client } = await context.clients.forWrite(request.teamId, request.userId));
-  } catch (error) {
-    if (!(error instanceof PersonalKeyRequiredError)) throw error;
-    await update(sentenceView('Start a bid', PERSONAL_KEY_REQUIRED_SENTENCE));
-    return;
-  }
+  const writer = await writerOr(context, request.teamId, request.userId, (sentence) =>
+    update(sentenceView('Start a bid', sentence)),
+  );
+  if (!writer) return;
+  const { client } = writer;
   try {
     const tender = await client.tenders.get(args.tenderId);
     const deadline = tender.deadline ? tender.deadline.slice(0, 10) : null;
@@ -591,16 +584,10 @@ export async function submitStartBid(
       },
     });
   const kept: StartBidFields = fields;
-  let writer: WorkspaceClient;
-  try {
-    writer = await context.clients.forWrite(args.teamId, args.userId);
-  } catch (error) {
-    if (!(error instanceof PersonalKeyRequiredError)) throw error;
-    return ack({
-      response_action: 'errors',
-      errors: { [PipelineIds.nameBlock]: PERSONAL_KEY_REQUIRED_SENTENCE },
-    });
-  }
+  const writer = await writerOr(context, args.teamId, args.userId, (sentence) =>
+    ack({ response_action: 'errors', errors: { [PipelineIds.nameBlock]: sentence } }),
+  );
+  if (!writer) return;
   const create = async (): Promise<Pipeline> => {
     const { client } = writer;
     return client.pipelines.create(
@@ -695,15 +682,11 @@ export async function openStageNotes(
     })
   )
     return;
-  let client: ProcurementClient;
-  let source: KeySource;
-  try {
-    ({ client, source } = await context.clients.forWrite(request.teamId, request.userId));
-  } catch (error) {
-    if (!(error instanceof PersonalKeyRequiredError)) throw error;
-    await update(sentenceView('Notes and due date', PERSONAL_KEY_REQUIRED_SENTENCE));
-    return;
-  }
+  const writer = await writerOr(context, request.teamId, request.userId, (sentence) =>
+    update(sentenceView('Notes and due date', sentence)),
+  );
+  if (!writer) return;
+  const { client, source } = writer;
   let pipeline: Pipeline;
   try {
     pipeline = await client.pipelines.get(args.ref.p);
@@ -765,16 +748,10 @@ export async function submitStageNotes(
       response_action: 'errors',
       errors: { [PipelineIds.notesBlock]: 'Guests can read bids but cannot change them.' },
     });
-  let writer: WorkspaceClient;
-  try {
-    writer = await context.clients.forWrite(args.teamId, args.userId);
-  } catch (error) {
-    if (!(error instanceof PersonalKeyRequiredError)) throw error;
-    return ack({
-      response_action: 'errors',
-      errors: { [PipelineIds.notesBlock]: PERSONAL_KEY_REQUIRED_SENTENCE },
-    });
-  }
+  const writer = await writerOr(context, args.teamId, args.userId, (sentence) =>
+    ack({ response_action: 'errors', errors: { [PipelineIds.notesBlock]: sentence } }),
+  );
+  if (!writer) return;
   const { client } = writer;
   const { quick, outcome: write } = await withinBudget(
     client.pipelines.updateStage(meta.p, meta.s, {

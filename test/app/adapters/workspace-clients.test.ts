@@ -15,7 +15,7 @@ import {
   WorkspaceClients,
 } from '../../../src/app/adapters/workspace-clients.ts';
 import { KeyCipher } from '../../../src/app/security/key-cipher.ts';
-import { openBotStore } from '../../../src/app/storage/bot-store.ts';
+import { type BotStore, openBotStore } from '../../../src/app/storage/bot-store.ts';
 import { ConnectionError } from '../../../src/client/errors.ts';
 import { ProcurementClient } from '../../../src/client/procurement-client.ts';
 
@@ -125,16 +125,21 @@ describe('a stored key this ENCRYPTION_KEY cannot read', () => {
   });
 });
 
+/** Stores `encrypted` as the own key of `userId` in workspace T0, as `/tender connect me` would. */
+function linkOwnKey(store: BotStore, userId: string, encrypted: string): Promise<void> {
+  return store.savePersonalKey({
+    teamId: 'T0',
+    userId,
+    encryptedApiKey: encrypted,
+    serviceUrl: null,
+    connectedAt: new Date('2026-11-02T00:00:00Z'),
+  });
+}
+
 describe('a person’s own key', () => {
   async function withPersonalKey() {
     const setup = await setUp(1);
-    await setup.store.savePersonalKey({
-      teamId: 'T0',
-      userId: 'U0MAX',
-      encryptedApiKey: setup.cipher.encrypt('pis_max_own_0123456789abcdef'),
-      serviceUrl: null,
-      connectedAt: new Date('2026-11-02T00:00:00Z'),
-    });
+    await linkOwnKey(setup.store, 'U0MAX', setup.cipher.encrypt('pis_max_own_0123456789abcdef'));
     return setup;
   }
 
@@ -161,13 +166,7 @@ describe('a person’s own key', () => {
   it('a new key is a new ciphertext: used at once, not the one decrypted before', async () => {
     const { clients, store, cipher } = await withPersonalKey();
     const before = (await clients.forPerson('T0', 'U0MAX')).client;
-    await store.savePersonalKey({
-      teamId: 'T0',
-      userId: 'U0MAX',
-      encryptedApiKey: cipher.encrypt('pis_max_newer_0123456789abcdef'),
-      serviceUrl: null,
-      connectedAt: new Date('2026-11-03T00:00:00Z'),
-    });
+    await linkOwnKey(store, 'U0MAX', cipher.encrypt('pis_max_newer_0123456789abcdef'));
     expect((await clients.forPerson('T0', 'U0MAX')).client).not.toBe(before);
   });
 
@@ -183,13 +182,11 @@ describe('a person’s own key', () => {
 
   it('one this ENCRYPTION_KEY cannot read is a KeyUnreadableError naming the person, not the workspace’s key', async () => {
     const { clients, store } = await setUp(1);
-    await store.savePersonalKey({
-      teamId: 'T0',
-      userId: 'U0OLD',
-      encryptedApiKey: new KeyCipher(randomBytes(32).toString('base64')).encrypt('pis_old_0123456789abcdef'),
-      serviceUrl: null,
-      connectedAt: new Date('2026-11-01T00:00:00Z'),
-    });
+    await linkOwnKey(
+      store,
+      'U0OLD',
+      new KeyCipher(randomBytes(32).toString('base64')).encrypt('pis_old_0123456789abcdef'),
+    );
     const failure = await clients.forPerson('T0', 'U0OLD').catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(KeyUnreadableError);
     expect((failure as KeyUnreadableError).userId).toBe('U0OLD');
@@ -202,13 +199,7 @@ describe('a person’s own key', () => {
 describe('failures of calls made with a person’s own key', () => {
   it('are marked as such (for the sentence about their key); the workspace’s are not', async () => {
     const { clients, store, cipher } = await setUp(1);
-    await store.savePersonalKey({
-      teamId: 'T0',
-      userId: 'U0MAX',
-      encryptedApiKey: cipher.encrypt('pis_max_own_0123456789abcdef'),
-      serviceUrl: null,
-      connectedAt: new Date('2026-11-02T00:00:00Z'),
-    });
+    await linkOwnKey(store, 'U0MAX', cipher.encrypt('pis_max_own_0123456789abcdef'));
     // Nothing listens at the service's address: every call fails with a connection error.
     const own = (await clients.forPerson('T0', 'U0MAX')).client;
     const shared = (await clients.forPerson('T0', 'U0ADA')).client;
@@ -278,13 +269,7 @@ describe('which servers keys are sent to', () => {
         connectedBy: 'U0ADMIN',
         connectedAt: '2026-11-01T00:00:00Z',
       });
-      await store.savePersonalKey({
-        teamId: 'T0',
-        userId: 'U0MAX',
-        encryptedApiKey: cipher.encrypt('pis_max_own_0123456789abcdef'),
-        serviceUrl: null,
-        connectedAt: new Date('2026-11-02T00:00:00Z'),
-      });
+      await linkOwnKey(store, 'U0MAX', cipher.encrypt('pis_max_own_0123456789abcdef'));
       const call = async (userId: string) =>
         (await clients.forPerson('T0', userId)).client.bookmarks
           .list({ limit: 1 }, { maxRetries: 0 })
