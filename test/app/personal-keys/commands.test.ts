@@ -9,14 +9,10 @@ import { eventually, type RunningBot, startBot, tenderCommand } from '../../supp
 import { KEYS, TENDER_B } from '../../support/fixture.ts';
 import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
 import { jargonIn, textsPeopleRead } from '../../support/workbench.ts';
-import { answerWith as answerIn, textOf } from './support.ts';
+import { ADMIN, answerWith as answerIn, CHANNEL, MEMBER, textOf } from './support.ts';
 
 // The typed commands of personal keys: `/tender connect me` (an admin too gets their own key's
 // window), `/tender disconnect me`, and `/tender settings personal-keys required|optional`.
-
-const ADMIN = 'U0ADMIN';
-const MEMBER = 'U0MEMBER';
-const CHANNEL = 'C0BIDS';
 
 let sandbox: TestSandbox;
 let bot: RunningBot;

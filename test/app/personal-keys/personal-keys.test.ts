@@ -15,9 +15,13 @@ import { KEYS, TENDER_A, TENDER_B } from '../../support/fixture.ts';
 import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
 import { jargonIn, textsPeopleRead } from '../../support/workbench.ts';
 import {
+  ADMIN,
   answerWith as answerIn,
   bookmarkIds,
+  CHANNEL,
+  GUEST,
   linkFromHome,
+  MEMBER,
   openCommentModal,
   serviceAsCarolAndAlice,
   textOf,
@@ -27,11 +31,6 @@ import {
 // Issue 13 item 2: a person's own key. The app runs on Carol's key (the default one); Max, a
 // member, links Alice's key (Alice and Carol are two people of one organisation in the service).
 // Carol has bookmarked TENDER_A; Alice has no bookmarks.
-
-const ADMIN = 'U0ADMIN';
-const MEMBER = 'U0MEMBER';
-const GUEST = 'U0GUEST';
-const CHANNEL = 'C0BIDS';
 
 let sandbox: TestSandbox;
 let bot: RunningBot;

@@ -9,16 +9,12 @@ import { type BotStore, openBotStore } from '../../../src/app/storage/bot-store.
 import { eventually, type RunningBot, startBot, tenderCommand } from '../../support/bot.ts';
 import { KEYS } from '../../support/fixture.ts';
 import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
-import { textOf } from './support.ts';
+import { ADMIN, CHANNEL, MEMBER, textOf } from './support.ts';
 
 // The probe's finding 1: whoever sets the workspace key's service address must not receive the
 // members' own keys. A person's key goes to the operator's service (PROCUREMENT_API_URL) only; the
 // connect window does not ask for an address unless the operator allows others; and a workspace key
 // stored with an address that is not allowed (from before the check) is refused at use.
-
-const ADMIN = 'U0ADMIN';
-const MEMBER = 'U0MEMBER';
-const CHANNEL = 'C0BIDS';
 
 let sandbox: TestSandbox;
 let bot: RunningBot;

@@ -10,6 +10,12 @@ import type { TestSandbox } from '../../support/sandbox.ts';
 
 export const textOf = (value: unknown) => JSON.stringify(value);
 
+/** The fake Slack's people and channel these tests use. */
+export const ADMIN = 'U0ADMIN';
+export const MEMBER = 'U0MEMBER';
+export const GUEST = 'U0GUEST';
+export const CHANNEL = 'C0BIDS';
+
 /** The service as Carol (whose key the test apps use for the workspace) and as Alice (a member's own key). */
 export function serviceAsCarolAndAlice(sandbox: TestSandbox) {
   const asCarol = new ProcurementClient({ baseUrl: sandbox.baseUrl, apiKey: KEYS.carolMemberAcme });

@@ -10,16 +10,22 @@ import { eventually, type RunningBot, startBot } from '../../support/bot.ts';
 import { KEYS, testFixture } from '../../support/fixture.ts';
 import { OCDS_DIR } from '../../support/ocds-data.ts';
 import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
-import { bookmarkIds, linkFromHome, serviceAsCarolAndAlice, textOf, until } from './support.ts';
+import {
+  ADMIN,
+  bookmarkIds,
+  CHANNEL,
+  linkFromHome,
+  MEMBER,
+  serviceAsCarolAndAlice,
+  textOf,
+  until,
+} from './support.ts';
 
 // Bookmark on a link preview with a person's own key: their own list changes, the preview (which
 // everyone sees) keeps showing the workspace's list, and the workspace's setting is obeyed.
 
 const NHS_TENDER = 'ocds-b5fd17-2c0cffc3-8ce5-4dcf-b9ee-478aa5a4572c';
 const CF_LINK = 'https://www.contractsfinder.service.gov.uk/Notice/5a115892-5c5e-4646-8a8f-150c9708a9dc';
-const MEMBER = 'U0MEMBER';
-const ADMIN = 'U0ADMIN';
-const CHANNEL = 'C0BIDS';
 
 let sandbox: TestSandbox;
 let bot: RunningBot;
