@@ -8,6 +8,7 @@ import {
 } from '../features/comments.ts';
 import type { FeatureContext } from '../features/feature-context.ts';
 import { CommentIds } from '../ids.ts';
+import { teamOfRequest } from '../install/request-scope.ts';
 import { decode } from '../state/codec.ts';
 import { parseCommentSubmission } from '../state/modal-submissions.ts';
 import { buttonValue, onAction, submissionOf } from './on-action.ts';
@@ -25,7 +26,7 @@ export function registerCommentListeners(app: App, context: FeatureContext): voi
     });
   });
 
-  app.view(CommentIds.callback, async ({ ack, body, view, client }) => {
+  app.view(CommentIds.callback, async ({ ack, body, view, client, context: bolt }) => {
     const submitted = parseCommentSubmission(view.state?.values);
     const answer = ack as (answer?: CommentSubmissionAnswer) => Promise<void>;
     let acked = false;
@@ -38,7 +39,7 @@ export function registerCommentListeners(app: App, context: FeatureContext): voi
         context,
         client,
         {
-          ...submissionOf(body, view),
+          ...submissionOf(body, view, bolt),
           text: submitted.text,
           parentValue: submitted.parentValue,
           view: view as SubmittedView,
@@ -60,21 +61,24 @@ export function registerCommentListeners(app: App, context: FeatureContext): voi
   });
 
   // A click inside a modal has no response_url: every answer goes into the modal itself.
-  app.action<BlockAction<ButtonAction>>(CommentIds.delete, async ({ ack, body, action, client }) => {
-    await ack();
-    const view = body.view;
-    if (!view?.id) return;
-    const typed = parseCommentSubmission(view.state?.values).text;
-    await deleteFromModal(context, client, {
-      teamId: body.team?.id ?? body.user.team_id ?? '',
-      userId: body.user.id,
-      viewId: view.id,
-      privateMetadata: typeof view.private_metadata === 'string' ? view.private_metadata : '',
-      value: action.value,
-      typedText: typed || undefined,
-      view: view as SubmittedView,
-    }).catch((error) =>
-      context.logger.error({ err: error, what: 'comment delete' }, 'could not answer a Delete click'),
-    );
-  });
+  app.action<BlockAction<ButtonAction>>(
+    CommentIds.delete,
+    async ({ ack, body, action, client, context: bolt }) => {
+      await ack();
+      const view = body.view;
+      if (!view?.id) return;
+      const typed = parseCommentSubmission(view.state?.values).text;
+      await deleteFromModal(context, client, {
+        teamId: teamOfRequest(bolt, body.team?.id, body.user.team_id),
+        userId: body.user.id,
+        viewId: view.id,
+        privateMetadata: typeof view.private_metadata === 'string' ? view.private_metadata : '',
+        value: action.value,
+        typedText: typed || undefined,
+        view: view as SubmittedView,
+      }).catch((error) =>
+        context.logger.error({ err: error, what: 'comment delete' }, 'could not answer a Delete click'),
+      );
+    },
+  );
 }

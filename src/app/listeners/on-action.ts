@@ -1,15 +1,18 @@
 import type { App, BlockAction, BlockElementAction } from '@slack/bolt';
 import type { FeatureContext, SlackRequest } from '../features/feature-context.ts';
 import { withFailures } from '../features/feature-context.ts';
+import { teamOfRequest } from '../install/request-scope.ts';
 
 /** The person, place and answer channel of a click (in a message, a modal or the Home tab). */
 export function clickRequest(
   body: BlockAction,
   respond: SlackRequest['respond'],
   slack: SlackRequest['slack'],
+  /** Bolt's context: the workspace it found the token for comes before what the body says. */
+  bolt: { teamId?: string },
 ): SlackRequest {
   return {
-    teamId: body.team?.id ?? body.user.team_id ?? '',
+    teamId: teamOfRequest(bolt, body.team?.id, body.user.team_id),
     userId: body.user.id,
     channelId: body.channel?.id ?? body.container?.channel_id ?? '',
     respond,
@@ -29,9 +32,9 @@ export function onAction(
   actionId: string,
   handle: (request: SlackRequest, action: BlockElementAction, body: BlockAction) => Promise<void>,
 ): void {
-  app.action<BlockAction>(actionId, async ({ ack, body, action, respond, client }) => {
+  app.action<BlockAction>(actionId, async ({ ack, body, action, respond, client, context: bolt }) => {
     await ack();
-    const request = clickRequest(body, respond, client);
+    const request = clickRequest(body, respond, client, bolt);
     await withFailures(context, request, actionId, null, (guarded) => handle(guarded, action, body));
   });
 }
@@ -45,9 +48,10 @@ export function buttonValue(action: BlockElementAction): string | undefined {
 export function submissionOf(
   body: { team?: { id?: string } | null; user: { id: string; team_id?: string } },
   view: { id: string; private_metadata?: unknown; state?: { values?: unknown } },
+  bolt: { teamId?: string },
 ) {
   return {
-    teamId: body.team?.id ?? body.user.team_id ?? '',
+    teamId: teamOfRequest(bolt, body.team?.id, body.user.team_id),
     userId: body.user.id,
     values: view.state?.values,
     privateMetadata: typeof view.private_metadata === 'string' ? view.private_metadata : '',

@@ -41,9 +41,9 @@ function onStageAction(
   const escaped = prefix.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
   app.action<BlockAction>(
     new RegExp(`^${escaped}/\\d{1,3}$`),
-    async ({ ack, body, action, respond, client }) => {
+    async ({ ack, body, action, respond, client, context: bolt }) => {
       await ack();
-      const request = clickRequest(body, respond, client);
+      const request = clickRequest(body, respond, client, bolt);
       await withFailures(context, request, prefix, null, (guarded) => handle(guarded, action, body));
     },
   );
@@ -87,10 +87,10 @@ export function registerPipelineListeners(app: App, context: FeatureContext): vo
     await openStageNotes(context, request, { triggerId: body.trigger_id, ref, place: placeOf(body) });
   });
 
-  app.view(PipelineIds.startBidCallback, async ({ ack, body, view, client }) => {
-    await submitStartBid(context, client, submissionOf(body, view), ack as ViewAck);
+  app.view(PipelineIds.startBidCallback, async ({ ack, body, view, client, context: bolt }) => {
+    await submitStartBid(context, client, submissionOf(body, view, bolt), ack as ViewAck);
   });
-  app.view(PipelineIds.notesCallback, async ({ ack, body, view, client }) => {
-    await submitStageNotes(context, client, submissionOf(body, view), ack as ViewAck);
+  app.view(PipelineIds.notesCallback, async ({ ack, body, view, client, context: bolt }) => {
+    await submitStageNotes(context, client, submissionOf(body, view, bolt), ack as ViewAck);
   });
 }

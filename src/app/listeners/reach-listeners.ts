@@ -23,6 +23,7 @@ import {
 import { toggleUnfurlBookmark, UNFURL_IDS, unfurlLinks } from '../features/unfurls.ts';
 import { welcomeChannel } from '../features/welcome.ts';
 import { ReachIds } from '../ids.ts';
+import { teamOfRequest } from '../install/request-scope.ts';
 import { decode } from '../state/codec.ts';
 import { buttonValue, onAction, submissionOf } from './on-action.ts';
 
@@ -40,10 +41,10 @@ export function registerReachListeners(
   runCommandText?: RunCommandText,
 ): void {
   // Link unfurls: acknowledged by Bolt's receiver at once; the look-ups follow.
-  app.event('link_shared', async ({ event, body, client }) => {
+  app.event('link_shared', async ({ event, body, client, context: bolt }) => {
     const shared = event as typeof event & { unfurl_id?: string; source?: string };
     await unfurlLinks(context, client, {
-      teamId: body.team_id,
+      teamId: teamOfRequest(bolt, body.team_id),
       channel: shared.channel,
       messageTs: shared.message_ts,
       ...(shared.unfurl_id ? { unfurlId: shared.unfurl_id } : {}),
@@ -74,13 +75,14 @@ export function registerReachListeners(
   // The welcome, when Tenderbot itself joins a channel (Bolt lets this event through for the bot).
   app.event('member_joined_channel', async ({ event, body, client, context: bolt }) => {
     if (!bolt.botUserId || event.user !== bolt.botUserId) return;
-    await welcomeChannel(context, client, { teamId: body.team_id, channelId: event.channel }).catch((error) =>
-      context.logger.warn({ err: error, teamId: body.team_id }, 'the welcome failed'),
-    );
+    await welcomeChannel(context, client, {
+      teamId: teamOfRequest(bolt, body.team_id),
+      channelId: event.channel,
+    }).catch((error) => context.logger.warn({ err: error, teamId: body.team_id }, 'the welcome failed'));
   });
 
   // Direct messages: a person's words in the Messages tab (never the bot's own, nor edits and joins).
-  app.event('message', async ({ event, body, client }) => {
+  app.event('message', async ({ event, body, client, context: bolt }) => {
     const message = event as {
       channel_type?: string;
       subtype?: string;
@@ -94,7 +96,7 @@ export function registerReachListeners(
       context,
       client,
       {
-        teamId: body.team_id,
+        teamId: teamOfRequest(bolt, body.team_id),
         userId: message.user,
         channelId: message.channel,
         text: typeof message.text === 'string' ? message.text.slice(0, 4000) : '',
@@ -106,9 +108,9 @@ export function registerReachListeners(
   });
 
   // "Search tenders": the global shortcut, and the button on the help card and the Home tab.
-  app.shortcut<GlobalShortcut>(ReachIds.searchShortcut, async ({ ack, shortcut, client }) => {
+  app.shortcut<GlobalShortcut>(ReachIds.searchShortcut, async ({ ack, shortcut, client, context: bolt }) => {
     await ack();
-    const teamId = shortcut.team?.id ?? shortcut.user.team_id ?? '';
+    const teamId = teamOfRequest(bolt, shortcut.team?.id, shortcut.user.team_id);
     const request = directMessageRequest(client, { teamId, userId: shortcut.user.id });
     await withFailures(context, request, 'search builder', null, () =>
       openSearchBuilder(context, client, {
@@ -118,63 +120,73 @@ export function registerReachListeners(
       }),
     );
   });
-  app.action<BlockAction>(ReachIds.openSearchBuilder, async ({ ack, body, client, respond }) => {
-    await ack();
-    const teamId = body.team?.id ?? body.user.team_id ?? '';
-    const request: SlackRequest = body.response_url
-      ? {
-          teamId,
-          userId: body.user.id,
-          channelId: body.channel?.id ?? '',
-          respond,
-          slack: client,
-          kind: 'click',
-        }
-      : directMessageRequest(client, { teamId, userId: body.user.id });
-    await withFailures(context, request, 'search builder', null, () =>
-      openSearchBuilder(context, client, { teamId, userId: body.user.id, triggerId: body.trigger_id }),
-    );
-  });
-  app.view(ReachIds.searchBuilderCallback, async ({ ack, body, view, client }) => {
+  app.action<BlockAction>(
+    ReachIds.openSearchBuilder,
+    async ({ ack, body, client, respond, context: bolt }) => {
+      await ack();
+      const teamId = teamOfRequest(bolt, body.team?.id, body.user.team_id);
+      const request: SlackRequest = body.response_url
+        ? {
+            teamId,
+            userId: body.user.id,
+            channelId: body.channel?.id ?? '',
+            respond,
+            slack: client,
+            kind: 'click',
+          }
+        : directMessageRequest(client, { teamId, userId: body.user.id });
+      await withFailures(context, request, 'search builder', null, () =>
+        openSearchBuilder(context, client, { teamId, userId: body.user.id, triggerId: body.trigger_id }),
+      );
+    },
+  );
+  app.view(ReachIds.searchBuilderCallback, async ({ ack, body, view, client, context: bolt }) => {
     await submitSearchBuilder(
       context,
       client,
-      { teamId: body.team?.id ?? body.user.team_id ?? '', userId: body.user.id, values: view.state?.values },
+      {
+        teamId: teamOfRequest(bolt, body.team?.id, body.user.team_id),
+        userId: body.user.id,
+        values: view.state?.values,
+      },
       ack as (answer?: SearchBuilderAnswer) => Promise<void>,
     );
   });
 
   // Options as one types: buyers for the search builder, tenders for "Which tender?".
-  app.options(SEARCH_BUILDER_FIELDS.buyer.action, async ({ ack, body, payload }) => {
-    const teamId = body.team?.id ?? body.user?.team_id ?? '';
+  app.options(SEARCH_BUILDER_FIELDS.buyer.action, async ({ ack, body, payload, context: bolt }) => {
+    const teamId = teamOfRequest(bolt, body.team?.id, body.user?.team_id);
     await ack(
       await buyerSuggestions(context, teamId, typeof payload.value === 'string' ? payload.value : ''),
     );
   });
-  app.options(TENDER_SELECT_ACTION, async ({ ack, body, payload }) => {
-    const teamId = body.team?.id ?? body.user?.team_id ?? '';
+  app.options(TENDER_SELECT_ACTION, async ({ ack, body, payload, context: bolt }) => {
+    const teamId = teamOfRequest(bolt, body.team?.id, body.user?.team_id);
     await ack(
       await tenderSuggestions(context, teamId, typeof payload.value === 'string' ? payload.value : ''),
     );
   });
 
   // "Comment on a tender" on any message.
-  app.shortcut<MessageShortcut>(ReachIds.commentShortcut, async ({ ack, shortcut, client, respond }) => {
-    await ack();
-    const teamId = shortcut.team?.id ?? shortcut.user.team_id ?? '';
-    const request: SlackRequest = {
-      teamId,
-      userId: shortcut.user.id,
-      channelId: shortcut.channel.id,
-      respond,
-      slack: client,
-      kind: 'click',
-    };
-    await withFailures(context, request, 'comment on a message', null, () =>
-      commentOnMessage(context, request, { triggerId: shortcut.trigger_id, message: shortcut.message }),
-    );
-  });
-  app.view(TENDER_PICKER.callback, async ({ ack, body, view, client }) => {
+  app.shortcut<MessageShortcut>(
+    ReachIds.commentShortcut,
+    async ({ ack, shortcut, client, respond, context: bolt }) => {
+      await ack();
+      const teamId = teamOfRequest(bolt, shortcut.team?.id, shortcut.user.team_id);
+      const request: SlackRequest = {
+        teamId,
+        userId: shortcut.user.id,
+        channelId: shortcut.channel.id,
+        respond,
+        slack: client,
+        kind: 'click',
+      };
+      await withFailures(context, request, 'comment on a message', null, () =>
+        commentOnMessage(context, request, { triggerId: shortcut.trigger_id, message: shortcut.message }),
+      );
+    },
+  );
+  app.view(TENDER_PICKER.callback, async ({ ack, body, view, client, context: bolt }) => {
     const answer = ack as (answer?: PickerAnswer) => Promise<void>;
     let acked = false;
     const ackOnce = async (reply?: PickerAnswer) => {
@@ -182,7 +194,7 @@ export function registerReachListeners(
       await answer(reply);
     };
     try {
-      await submitTenderPicker(context, client, submissionOf(body, view), ackOnce);
+      await submitTenderPicker(context, client, submissionOf(body, view, bolt), ackOnce);
     } catch (error) {
       context.logger.error({ err: error, what: 'tender picker' }, 'the tender picker failed');
       if (!acked)

@@ -161,11 +161,14 @@ export function registerListeners(
   }
   onButton(SavedSearchIds.run, async (request, value) => runSavedSearch(context, request, await idOf(value)));
   // "Try again" runs its command, which has its own failure handling (one slow notice, not two).
-  app.action<BlockAction<ButtonAction>>(ErrorIds.tryAgain, async ({ ack, body, action, respond, client }) => {
-    await ack();
-    const request = clickRequest(body, respond, client);
-    await runCommand(context, request, (action.value ?? '').slice(0, 2000), body.trigger_id, true);
-  });
+  app.action<BlockAction<ButtonAction>>(
+    ErrorIds.tryAgain,
+    async ({ ack, body, action, respond, client, context: bolt }) => {
+      await ack();
+      const request = clickRequest(body, respond, client, bolt);
+      await runCommand(context, request, (action.value ?? '').slice(0, 2000), body.trigger_id, true);
+    },
+  );
 
   // One action for the Home tab's two buttons: the workspace's key, or (value 'me') the person's own.
   app.action<BlockAction<ButtonAction>>(
