@@ -1,4 +1,5 @@
 import type { WebClient } from '@slack/web-api';
+import { LRUCache } from 'lru-cache';
 import { NotFoundError } from '../../client/errors.ts';
 import type { ProcurementClient } from '../../client/procurement-client.ts';
 import type { Pipeline } from '../../contract/schemas.ts';
@@ -13,7 +14,11 @@ import type { FeatureContext } from './feature-context.ts';
  * from an answer older than the one drawn last (updatedAt).
  */
 const queues = new Map<string, Promise<unknown>>();
-const lastDrawn = new Map<string, string>();
+/**
+ * The updatedAt last drawn, per pipeline: bounded (a copy may run for months over many bids);
+ * a forgotten entry only means the next redraw is not compared with an older one.
+ */
+const lastDrawn = new LRUCache<string, string>({ max: 10_000, ttl: 10 * 60_000 });
 
 /** Slack's answers that mean the message (or its channel) is gone for good: forget it. */
 const GONE = new Set(['message_not_found', 'channel_not_found', 'is_archived', 'not_in_channel']);

@@ -1,5 +1,6 @@
 import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
+import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import type { Buyer } from '../../contract/schemas.ts';
 import { TENDER_STATUSES } from '../../contract/schemas.ts';
@@ -138,7 +139,8 @@ export function searchTextFromForm(raw: unknown): BuiltSearch {
 // ------------------------------------------------------------------------------------------------
 // Opening the form
 
-const regionCache = new Map<string, { at: number; regions: string[] }>();
+/** Per workspace, at most 1,000 of them (one copy may serve many); the age is checked on reading. */
+const regionCache = new LRUCache<string, { at: number; regions: string[] }>({ max: 1000 });
 
 /** The regions of the workspace's data, read from its buyers and newest tenders (kept 10 minutes per workspace). */
 export async function regionsFor(context: FeatureContext, teamId: string): Promise<string[]> {
