@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 
 /** Debian's chromium, which `.ci/run` installs; playwright-core never downloads a browser here. */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -27,4 +27,13 @@ export async function launchChromium(): Promise<Browser> {
       '--no-first-run',
     ],
   });
+}
+
+/**
+ * Opens a channel of the workbench page and waits until its messages are drawn: a click right
+ * after would otherwise act on the previous channel's messages (a card shown in both looks alike).
+ */
+export async function openChannel(page: Page, channelId: string): Promise<void> {
+  await page.locator(`.channel-link[data-channel="${channelId}"]`).click();
+  await page.locator(`#messages[data-channel="${channelId}"]`).waitFor({ state: 'attached' });
 }

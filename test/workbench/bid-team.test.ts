@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS_DIR, launchChromium } from '../support/browser.ts';
+import { ARTIFACTS_DIR, launchChromium, openChannel } from '../support/browser.ts';
 import { startWorkbenchProcess, type WorkbenchProcess } from '../support/workbench.ts';
 
 // A bid team's day in the workbench page, as people click it: comment, start a bid, move a stage.
@@ -23,7 +23,7 @@ beforeAll(async () => {
   await page.goto(workbench.url);
   await page.locator('#channels .channel-link').first().waitFor();
   await page.selectOption('#user-switcher', 'U0MEMBER');
-  await openChannel('C0BIDS');
+  await openChannel(page, 'C0BIDS');
 });
 
 afterAll(async () => {
@@ -31,10 +31,6 @@ afterAll(async () => {
   await workbench?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
-
-async function openChannel(channelId: string) {
-  await page.locator(`.channel-link[data-channel="${channelId}"]`).click();
-}
 
 async function type(text: string) {
   await page.fill('#composer', text);
@@ -117,12 +113,12 @@ describe('a bid team in the workbench page', () => {
     await shot('bid-started');
 
     // The same pipeline's card in a second channel.
-    await openChannel('C0GENERAL');
+    await openChannel(page, 'C0GENERAL');
     await type(`/tender pipeline ${pipelineId}`);
     await channelMessage(bidName).waitFor();
 
     // Move the first stage in #bids with its select: both cards follow, and the thread says who.
-    await openChannel('C0BIDS');
+    await openChannel(page, 'C0BIDS');
     await channelMessage(bidName)
       .locator('select[data-action-id="pipeline/stage_status/1"]')
       .selectOption({ label: 'Completed' });
@@ -136,7 +132,7 @@ describe('a bid team in the workbench page', () => {
     expect(line).toContain('completed');
     await shot('stage-moved-bids');
 
-    await openChannel('C0GENERAL');
+    await openChannel(page, 'C0GENERAL');
     const generalCard = page
       .locator('.message:not(.ephemeral)', { hasText: bidName })
       .filter({ hasText: /1\/\d+ done/ });

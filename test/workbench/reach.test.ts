@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SEARCH_BUILDER_FIELDS } from '../../src/app/blocks/search-builder-modal.ts';
-import { ARTIFACTS_DIR, launchChromium } from '../support/browser.ts';
+import { ARTIFACTS_DIR, launchChromium, openChannel } from '../support/browser.ts';
 import { OCDS_DIR } from '../support/ocds-data.ts';
 import { startWorkbenchProcess, type WorkbenchProcess } from '../support/workbench.ts';
 
@@ -35,7 +35,7 @@ beforeAll(async () => {
   await page.goto(workbench.url);
   await page.locator('#channels .channel-link').first().waitFor();
   await page.selectOption('#user-switcher', 'U0MEMBER');
-  await page.locator('.channel-link[data-channel="C0BIDS"]').click();
+  await openChannel(page, 'C0BIDS');
 }, 60_000);
 
 // A step that fails leaves a picture of the page behind, to see why.
@@ -105,7 +105,7 @@ describe('Slack-native reach in the workbench page (real OCDS notices)', () => {
   });
 
   it('starts a comment on a tender from a message, with the message quoted', async () => {
-    await page.locator('.channel-link[data-channel="C0BIDS"]').click();
+    await openChannel(page, 'C0BIDS');
     const message = page.locator('.message', { hasText: 'Worth a bid?' }).last();
     await message.waitFor();
     await message.hover();
@@ -130,7 +130,7 @@ describe('Slack-native reach in the workbench page (real OCDS notices)', () => {
   });
 
   it('greets a channel once when Tenderbot is added, and not again after it is removed and added back', async () => {
-    await page.locator('.channel-link[data-channel="C0GENERAL"]').click();
+    await openChannel(page, 'C0GENERAL');
     await page.getByRole('button', { name: 'Remove Tenderbot' }).click();
     await page.getByRole('button', { name: 'Add Tenderbot to this channel' }).click();
     const welcome = page.locator('.message', { hasText: 'Hello, I’m Tenderbot' });

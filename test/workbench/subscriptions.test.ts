@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS_DIR, launchChromium } from '../support/browser.ts';
+import { ARTIFACTS_DIR, launchChromium, openChannel } from '../support/browser.ts';
 import { startWorkbenchProcess, type WorkbenchProcess } from '../support/workbench.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tenderbot-workbench-subscriptions-'));
@@ -42,7 +42,7 @@ const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS_DIR, `subs
 describe('channel subscriptions in the workbench', () => {
   it('subscribes a channel by command, then Send now posts the summary into it', async () => {
     await page.selectOption('#user-switcher', 'U0MEMBER');
-    await page.locator('.channel-link[data-channel="C0BIDS"]').click();
+    await openChannel(page, 'C0BIDS');
     await type(`/tender subscribe pipeline ${pipelineId} daily 09:00`);
     const confirmation = page
       .locator('.message:not(.ephemeral)', { hasText: 'subscribed this channel' })

@@ -6,7 +6,7 @@ import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SEARCH_BUILDER_FIELDS } from '../../src/app/blocks/search-builder-modal.ts';
 import { type RunningWorkbench, startWorkbench } from '../../src/cli/start-workbench.ts';
-import { ARTIFACTS_DIR, launchChromium } from '../support/browser.ts';
+import { ARTIFACTS_DIR, launchChromium, openChannel } from '../support/browser.ts';
 import { jargonIn, textsPeopleRead } from '../support/workbench.ts';
 
 // Every command and every button, walked in the page as a member and as a guest (the admin only
@@ -140,7 +140,7 @@ async function shot(who: string, what: string, focus?: Locator): Promise<void> {
 
 async function actAs(userId: string): Promise<void> {
   await page.selectOption('#user-switcher', userId);
-  await page.locator('.channel-link[data-channel="C0BIDS"]').click();
+  await openChannel(page, 'C0BIDS');
   await page.locator('#main-title', { hasText: '# bids' }).waitFor();
 }
 
@@ -389,7 +389,7 @@ describe('the browser walk: every command and button, as a member and as a guest
         await newest('Your search, as a command').waitFor();
         await newest('Tenders matching “cleaning”').waitFor();
         await shot(who, 'shortcut-search-answer', newest('Your search, as a command'));
-        await page.locator('.channel-link[data-channel="C0BIDS"]').click();
+        await openChannel(page, 'C0BIDS');
         await page.locator('#main-title', { hasText: '# bids' }).waitFor();
       }
 

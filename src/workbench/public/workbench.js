@@ -202,6 +202,9 @@ function drawMessages() {
   if (key === page.drawn.messages) return;
   page.drawn.messages = key;
   const list = $('#messages');
+  // Which conversation these messages are (the state's, not the one just clicked): a test, or an
+  // assistive tool, can tell when a switch of channel has been drawn.
+  list.dataset.channel = page.state.channel;
   const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
   const roots = page.state.messages.filter((message) => !message.threadTs);
   list.replaceChildren(
