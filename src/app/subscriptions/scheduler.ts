@@ -675,7 +675,7 @@ export class Scheduler {
 }
 
 /** Whose key a subscription's posts are read with, for sharing reads and for saying so. */
-export function readerOf(subscription: Subscription, source: KeySource): { key: string; name: string } {
+function readerOf(subscription: Subscription, source: KeySource): { key: string; name: string } {
   return source === 'personal'
     ? { key: `person:${subscription.createdBy}`, name: `<@${subscription.createdBy}>’s own key` }
     : { key: 'workspace', name: 'this workspace’s key' };

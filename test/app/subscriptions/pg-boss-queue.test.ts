@@ -82,6 +82,11 @@ function queue(): PgBossQueue {
   });
 }
 
+/** One claim as the scheduler asks it: `limit` deliveries under a lease of `leaseMs`, none ahead. */
+function claimAs(copy: PgBossQueue, owner: string, now: Date, leaseMs: number, limit: number) {
+  return copy.claim({ owner, now, leaseMs, limit, busyChannels: [], aheadMs: 0 });
+}
+
 describe('channel posts on pg-boss', () => {
   it('two copies offering and claiming at once: each delivery claimed once, one at a time per channel', async () => {
     const ids = await plan(6, 3);
@@ -94,16 +99,7 @@ describe('channel posts on pg-boss', () => {
     for (let round = 0; round < 20 && claimedBy.size < ids.length; round++) {
       await Promise.all(copies.map((copy) => copy.offer(now)));
       const claims = await Promise.all(
-        copies.map((copy, index) =>
-          copy.claim({
-            owner: `copy-${index}`,
-            now,
-            leaseMs: 60_000,
-            limit: 3,
-            busyChannels: [],
-            aheadMs: 0,
-          }),
-        ),
+        copies.map((copy, index) => claimAs(copy, `copy-${index}`, now, 60_000, 3)),
       );
       const channels = claims.flat().map((delivery) => delivery.channelId);
       // Never two deliveries of one channel at once, whichever copy holds them.
@@ -133,39 +129,16 @@ describe('channel posts on pg-boss', () => {
     await dead.start();
     await alive.start();
     await dead.offer(at);
-    const taken = await dead.claim({
-      owner: 'dead',
-      now: at,
-      leaseMs: 5000,
-      limit: 10,
-      busyChannels: [],
-      aheadMs: 0,
-    });
+    const taken = await claimAs(dead, 'dead', at, 5000, 10);
     expect(taken.map((delivery) => delivery.id)).toEqual([id]);
     // While the lease lasts, nothing is offered or claimed by the other copy.
     const during = new Date(at.getTime() + 4000);
     await alive.offer(during);
-    expect(
-      await alive.claim({
-        owner: 'alive',
-        now: during,
-        leaseMs: 5000,
-        limit: 10,
-        busyChannels: [],
-        aheadMs: 0,
-      }),
-    ).toEqual([]);
+    expect(await claimAs(alive, 'alive', during, 5000, 10)).toEqual([]);
     // After it, the delivery is offered again and the other copy takes it over (and settles it).
     const after = new Date(at.getTime() + 6000);
     await alive.offer(after);
-    const takenOver = await alive.claim({
-      owner: 'alive',
-      now: after,
-      leaseMs: 5000,
-      limit: 10,
-      busyChannels: [],
-      aheadMs: 0,
-    });
+    const takenOver = await claimAs(alive, 'alive', after, 5000, 10);
     expect(takenOver.map((delivery) => [delivery.id, delivery.leaseOwner])).toEqual([[id, 'alive']]);
     // The dead copy can no longer write about it.
     expect(await store.finishDelivery(id as string, 'dead', { state: 'sent', outcome: null })).toBe(false);
