@@ -88,6 +88,17 @@ export interface BotTables {
     connected_at: number;
   };
   workspace_settings: { team_id: string; personal_keys_for_writes: number };
+  queued_commands: {
+    id: string;
+    team_id: string | null;
+    /** The Slack command's fields as JSON, as the receiver verified them. */
+    body: string;
+    received_at: number;
+    lease_owner: string | null;
+    /** 0 while no worker holds it. */
+    lease_until: Generated<number>;
+    attempts: Generated<number>;
+  };
 }
 
 /** One schema statement: compiled to run on SQLite's own handle, or executed on PostgreSQL. */
@@ -284,6 +295,20 @@ export const BOT_SCHEMA: readonly Migration[] = [
       .createTable('workspace_settings')
       .addColumn('team_id', 'text', (column) => column.primaryKey())
       .addColumn('personal_keys_for_writes', 'integer', (column) => column.notNull()),
+  ],
+  // Slash commands acknowledged by the receiver and waiting for an answer worker (ANSWER_WORKERS):
+  // kept until answered, so a command acknowledged by a copy that stops or dies is still answered.
+  (db) => [
+    db.schema
+      .createTable('queued_commands')
+      .addColumn('id', 'text', (column) => column.primaryKey())
+      .addColumn('team_id', 'text')
+      .addColumn('body', 'text', (column) => column.notNull())
+      .addColumn('received_at', 'bigint', (column) => column.notNull())
+      .addColumn('lease_owner', 'text')
+      .addColumn('lease_until', 'bigint', (column) => column.notNull().defaultTo(0))
+      .addColumn('attempts', 'integer', (column) => column.notNull().defaultTo(0)),
+    db.schema.createIndex('queued_commands_oldest').on('queued_commands').columns(['received_at', 'id']),
   ],
 ];
 

@@ -157,6 +157,16 @@ export interface RemovedWorkspace {
   subscriptions: number;
 }
 
+/** A queued slash command, as an answer worker claimed it. */
+export interface QueuedCommand {
+  id: string;
+  teamId: string | null;
+  body: string;
+  receivedAt: Date;
+  /** This claim included. */
+  attempts: number;
+}
+
 /**
  * The bot's own storage, behind one small asynchronous interface: KyselyBotStore on SQLite or
  * PostgreSQL. Every implementation must pass test/app/storage/bot-store-contract.ts.
@@ -336,6 +346,23 @@ export interface BotStore {
    * greeted stay (greeted once, also after a reinstall). Another team's data is untouched.
    */
   removeWorkspace(teamId: string): Promise<RemovedWorkspace>;
+  /**
+   * A slash command the receiver acknowledged, kept for an answer worker (ANSWER_WORKERS) until
+   * answered: acknowledged means stored, whatever happens to the copy that took it.
+   */
+  queueCommand(command: { id: string; teamId: string | null; body: string; receivedAt: Date }): Promise<void>;
+  /**
+   * Takes up to `limit` of the oldest queued commands that no worker holds (or whose holder's lease
+   * ended) for `owner` until `now + leaseMs`, counting the attempt: each is taken by one worker,
+   * whichever copy of the app asks. Oldest first.
+   */
+  claimCommands(owner: string, now: Date, leaseMs: number, limit: number): Promise<QueuedCommand[]>;
+  /** Answered, or given up: removed from the queue. */
+  finishCommand(id: string): Promise<void>;
+  /** What `owner` holds is free to take at once (its worker died); resolves with how many. */
+  releaseCommands(owner: string): Promise<number>;
+  /** Commands waiting or being answered. */
+  queuedCommandCount(): Promise<number>;
   /** Every stored secret (key rotation). */
   listSecrets(): Promise<StoredSecret[]>;
   /** Compare-and-set: replaces the secret with `next` only if it is still `secret.encrypted`; false when it changed meanwhile or is gone. */

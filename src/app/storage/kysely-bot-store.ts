@@ -20,6 +20,7 @@ import type {
   PersonalKey,
   PipelineMessage,
   PlannedDelivery,
+  QueuedCommand,
   RemovedWorkspace,
   StoredInstallation,
   StoredSecret,
@@ -192,6 +193,64 @@ export class KyselyBotStore implements BotStore {
     if (this.pending) await this.pending;
     const result = await this.db.deleteFrom('workspaces').where('team_id', '=', teamId).executeTakeFirst();
     return count(result) > 0;
+  }
+
+  async queueCommand(command: {
+    id: string;
+    teamId: string | null;
+    body: string;
+    receivedAt: Date;
+  }): Promise<void> {
+    if (this.pending) await this.pending;
+    await this.exec(this.queries.queueCommand, {
+      id: command.id,
+      teamId: command.teamId ?? null,
+      body: command.body,
+      receivedAt: command.receivedAt.getTime(),
+    });
+  }
+
+  async claimCommands(owner: string, now: Date, leaseMs: number, limit: number): Promise<QueuedCommand[]> {
+    if (this.pending) await this.pending;
+    const claimed = await this.exec(this.queries.claimCommands, {
+      owner,
+      now: now.getTime(),
+      until: now.getTime() + leaseMs,
+      limit,
+    });
+    return claimed.rows
+      .map((row) => ({
+        id: row.id,
+        teamId: row.team_id,
+        body: row.body,
+        receivedAt: new Date(Number(row.received_at)),
+        attempts: Number(row.attempts),
+      }))
+      .sort((a, b) => a.receivedAt.getTime() - b.receivedAt.getTime() || (a.id < b.id ? -1 : 1));
+  }
+
+  async finishCommand(id: string): Promise<void> {
+    if (this.pending) await this.pending;
+    await this.exec(this.queries.finishCommand, { id });
+  }
+
+  async releaseCommands(owner: string): Promise<number> {
+    if (this.pending) await this.pending;
+    const result = await this.db
+      .updateTable('queued_commands')
+      .set({ lease_owner: null, lease_until: 0 })
+      .where('lease_owner', '=', owner)
+      .executeTakeFirst();
+    return count(result);
+  }
+
+  async queuedCommandCount(): Promise<number> {
+    if (this.pending) await this.pending;
+    const row = await this.db
+      .selectFrom('queued_commands')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
   }
 
   async rememberRequest(id: string, expiresAt: Date, now = new Date()): Promise<boolean> {
@@ -1034,6 +1093,26 @@ function prepareQueries({
             .where('seen_requests.expires_at', '<=', slot<number>('now')),
         ),
     ),
+    queueCommand: new Prepared(
+      db.insertInto('queued_commands').values({
+        id: slot('id'),
+        team_id: slot('teamId'),
+        body: slot('body'),
+        received_at: slot('receivedAt'),
+      }),
+    ),
+    claimCommands: new Prepared<Selectable<BotTables['queued_commands']>>(
+      compiled(
+        sql<Selectable<BotTables['queued_commands']>>`update queued_commands
+          set lease_owner = ${slot('owner')}, lease_until = ${slot('until')}, attempts = attempts + 1
+        where id in (
+          select id from queued_commands where lease_until <= ${slot('now')}
+          order by received_at, id limit ${slot('limit')} ${lockSkippingLocked}
+        ) and lease_until <= ${slot('now')}
+        returning *`,
+      ),
+    ),
+    finishCommand: new Prepared(db.deleteFrom('queued_commands').where('id', '=', slot<string>('id'))),
     pruneStates: new Prepared(db.deleteFrom('kept_states').where('expires_at', '<=', slot<number>('now'))),
     keepState: new Prepared(
       db

@@ -819,6 +819,56 @@ export function botStoreContract(open: (name: string) => BotStore | Promise<BotS
     await store.close();
   });
 
+  it('keeps queued commands until answered: each claimed by one worker, oldest first, again once its lease ends', async () => {
+    const one = await open('commands');
+    const two = await open('commands');
+    for (const [index, id] of ['c-b', 'c-a', 'c-c'].entries()) {
+      await one.queueCommand({
+        id,
+        teamId: 'T1',
+        body: JSON.stringify({ command: '/tender', text: `search ${id}` }),
+        receivedAt: new Date(at.getTime() + index * 1000),
+      });
+    }
+    expect(await one.queuedCommandCount()).toBe(3);
+    const [first, second] = await Promise.all([
+      one.claimCommands('worker-1', at, 30_000, 2),
+      two.claimCommands('worker-2', at, 30_000, 2),
+    ]);
+    const claimed = [...first, ...second];
+    expect(claimed.map((each) => each.id).sort()).toEqual(['c-a', 'c-b', 'c-c']);
+    expect(new Set(claimed.map((each) => each.id)).size).toBe(3);
+    // Oldest first within a claim; the body as queued; the attempt counted.
+    const whole = first.length === 2 ? first : second;
+    expect(whole[0]?.receivedAt.getTime()).toBeLessThan(whole[1]?.receivedAt.getTime() ?? 0);
+    expect(claimed.find((each) => each.id === 'c-a')).toMatchObject({
+      teamId: 'T1',
+      body: JSON.stringify({ command: '/tender', text: 'search c-a' }),
+      receivedAt: new Date(at.getTime() + 1000),
+      attempts: 1,
+    });
+    // Held: nobody takes them until the lease ends.
+    expect(await one.claimCommands('worker-3', new Date(at.getTime() + 29_000), 30_000, 10)).toEqual([]);
+    await one.finishCommand('c-b');
+    expect(await two.queuedCommandCount()).toBe(2);
+    const again = await two.claimCommands('worker-3', new Date(at.getTime() + 30_000), 30_000, 10);
+    expect(again.map((each) => [each.id, each.attempts])).toEqual([
+      ['c-a', 2],
+      ['c-c', 2],
+    ]);
+    // A worker that died: what it held is free at once, for anyone.
+    expect(await one.releaseCommands('worker-3')).toBe(2);
+    expect(await one.releaseCommands('worker-3')).toBe(0);
+    const released = await one.claimCommands('worker-4', new Date(at.getTime() + 31_000), 30_000, 1);
+    expect(released.map((each) => each.id)).toEqual(['c-a']);
+    await one.finishCommand('c-a');
+    await one.finishCommand('c-c');
+    expect(await one.queuedCommandCount()).toBe(0);
+    expect(await one.claimCommands('worker-5', new Date(at.getTime() + 120_000), 30_000, 10)).toEqual([]);
+    await one.close();
+    await two.close();
+  });
+
   it('answers a ping', async () => {
     const store = await open('ping');
     await expect(store.ping()).resolves.toBeUndefined();
