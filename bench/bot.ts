@@ -72,6 +72,7 @@ try {
       ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       LOG_LEVEL: 'info',
       PORT: '0',
+      ANSWER_WORKERS: process.env.BENCH_ANSWER_WORKERS ?? '0',
     },
   );
   running.push(tenderbot);

@@ -8,12 +8,14 @@ import { SlackUsers } from './adapters/slack-users.ts';
 import { tellPerson } from './adapters/tell-person.ts';
 import { parseAllowedServiceUrls, WorkspaceClients } from './adapters/workspace-clients.ts';
 import { failureMessage } from './blocks/messages.ts';
+import { parseCommand } from './commands/parse-command.ts';
 import { type BotConfig, oauthSettings } from './config.ts';
 import type { FeatureContext } from './features/feature-context.ts';
 import { InstallFlow } from './install/install-flow.ts';
 import { useRequestScope } from './install/request-scope.ts';
 import { registerListeners } from './listeners/register-listeners.ts';
 import { GuardedReceiver } from './receiver/guarded-receiver.ts';
+import { QueuedCommandsReceiver } from './receiver/queued-commands-receiver.ts';
 import { KeyCipher, UnreadableSecretError } from './security/key-cipher.ts';
 import type { BotStore } from './storage/bot-store.ts';
 import { PgBossQueue } from './subscriptions/pg-boss-queue.ts';
@@ -30,6 +32,16 @@ export interface BotAppOptions {
    * The subscriptions' scheduler, which always runs: tests set `pollMs: null` to run its passes
    * themselves (`bot.scheduler.runDue()`) on their own clock, or shorten its lease and pace.
    */
+  /**
+   * The receiver's side of ANSWER_WORKERS: stores a slash command for the workers and resolves
+   * true (it is then acknowledged at once), false to answer it here.
+   */
+  handOffCommand?: (body: Record<string, unknown>) => Promise<boolean>;
+  /**
+   * This process is an answer worker: no HTTP, no scheduler; it answers the commands the
+   * receiver's process gives it (`bot.answers.take`) and says `onDone` for each.
+   */
+  answerWorker?: { onDone: (id: string) => void };
   scheduler?: Pick<
     SchedulerOptions,
     | 'pollMs'
@@ -50,8 +62,10 @@ export interface BotApp {
   app: App;
   /** OAuth mode's install flow and installation store; null with one SLACK_BOT_TOKEN. */
   install: InstallFlow | null;
-  /** Posts the channels' subscriptions (started and stopped with the app). */
+  /** Posts the channels' subscriptions (started and stopped with the app; never in an answer worker). */
   scheduler: Scheduler;
+  /** An answer worker's receiver (null in the receiver's own process). */
+  answers: QueuedCommandsReceiver | null;
   /** Starts listening (HTTP mode: on PORT; 0 picks a free one) and resolves with the port. */
   start(): Promise<number | null>;
   stop(): Promise<void>;
@@ -90,15 +104,37 @@ export function createBotApp(options: BotAppOptions): BotApp {
         ...(options.clock ? { clock: options.clock } : {}),
       })
     : null;
-  // HTTP mode: a receiver that nothing a request holds can stop (see GuardedReceiver).
-  const receiver = config.SLACK_APP_TOKEN
-    ? undefined
-    : new GuardedReceiver({
-        signingSecret: config.SLACK_SIGNING_SECRET ?? '',
-        store,
+  // An answer worker takes its commands from the store; it gives up on one by telling the person.
+  let giveUp: (body: Record<string, unknown>) => Promise<void> = async () => {};
+  const answers = options.answerWorker
+    ? new QueuedCommandsReceiver({
         logger,
-        ...(install ? { install } : {}),
-      });
+        onDone: options.answerWorker.onDone,
+        ...(options.clock ? { clock: options.clock } : {}),
+        giveUp: (body) => giveUp(body),
+      })
+    : null;
+  const { handOffCommand } = options;
+  // HTTP mode: a receiver that nothing a request holds can stop (see GuardedReceiver).
+  const httpReceiver =
+    answers || config.SLACK_APP_TOKEN
+      ? undefined
+      : new GuardedReceiver({
+          signingSecret: config.SLACK_SIGNING_SECRET ?? '',
+          store,
+          logger,
+          ...(install ? { install } : {}),
+          // `/tender connect` stays here: it opens a modal with a trigger_id that lasts 3 s.
+          ...(handOffCommand
+            ? {
+                handOff: (body: Record<string, unknown>) =>
+                  parseCommand(typeof body.text === 'string' ? body.text : '').kind === 'connect'
+                    ? Promise.resolve(false)
+                    : handOffCommand(body),
+              }
+            : {}),
+        });
+  const receiver = answers ?? httpReceiver;
   const credentials = install ? { authorize: install.authorize } : { token: config.SLACK_BOT_TOKEN };
   const app = receiver
     ? new App({
@@ -204,11 +240,21 @@ export function createBotApp(options: BotAppOptions): BotApp {
     );
   }) as unknown as Parameters<typeof app.error>[0]);
 
+  giveUp = async (body) => {
+    const reference = randomUUID().slice(0, 8);
+    await tellPerson(app.client, respondableOnly(body), failureMessage(GAVE_UP, reference, null));
+  };
+
   return {
     app,
     install,
     scheduler,
+    answers,
     start: async () => {
+      if (answers) {
+        await app.start();
+        return null;
+      }
       if (!receiver) {
         await app.start();
         scheduler.start();
@@ -219,7 +265,7 @@ export function createBotApp(options: BotAppOptions): BotApp {
       await install?.reportUnreadable(logger);
       await app.start(config.PORT);
       scheduler.start();
-      return receiver.port ?? config.PORT;
+      return httpReceiver?.port ?? config.PORT;
     },
     stop: async () => {
       await scheduler.stop();
@@ -237,6 +283,9 @@ interface ErrorArgs {
   body?: unknown;
   context?: { botToken?: string };
 }
+
+const GAVE_UP =
+  'Tenderbot could not answer this command: it failed each time it tried. Type it again, and if it fails again, tell whoever runs Tenderbot.';
 
 const NOT_INSTALLED =
   'Tenderbot is not installed in this workspace any more. Someone who manages apps here can add it again.';

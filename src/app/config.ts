@@ -61,7 +61,32 @@ export const BotConfig = z.object({
     )
     .optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`).default('info'),
-  PORT: z.coerce.number().int().min(0).max(65535, 'must be a port number').default(3000),
+  PORT: z.coerce
+    .number('must be a port number')
+    .int('must be a port number')
+    .min(0, 'must be a port number')
+    .max(65535, 'must be a port number')
+    .default(3000),
+  /**
+   * Processes beside the receiver that answer slash commands (0: the receiver's own process answers
+   * them). With workers, the receiver only checks, stores and acknowledges a command.
+   */
+  ANSWER_WORKERS: z.coerce
+    .number('must be a number of processes, 0 to 16')
+    .int('must be a whole number of processes')
+    .min(0, 'must be between 0 and 16')
+    .max(16, 'must be between 0 and 16')
+    .default(0),
+  /**
+   * How long an answer worker holds a command before another copy may answer it (the copy holding
+   * it died): above the longest answer (a few service calls of at most 10 s, Slack's answer in 3 s).
+   */
+  ANSWER_LEASE_SECONDS: z.coerce
+    .number('must be a number of seconds, 5 to 600')
+    .int('must be a whole number of seconds')
+    .min(5, 'must be between 5 and 600 seconds')
+    .max(600, 'must be between 5 and 600 seconds')
+    .default(60),
 });
 export type BotConfig = z.infer<typeof BotConfig>;
 
@@ -111,8 +136,25 @@ export function loadBotConfig(env: NodeJS.ProcessEnv = process.env, envFile = '.
     problems.push('SLACK_SIGNING_SECRET is needed in HTTP mode (or set SLACK_APP_TOKEN for Socket Mode).');
   }
   problems.push(...modeProblems(emptyAsMissing));
+  problems.push(...answerWorkerProblems(emptyAsMissing));
   if (problems.length > 0 || !parsed.success) throw new ConfigError(problems);
   return parsed.data;
+}
+
+/** Answer workers take commands from the receiver's database: HTTP mode, a database they can share. */
+function answerWorkerProblems(env: NodeJS.ProcessEnv): string[] {
+  const workers = Number(env.ANSWER_WORKERS ?? 0);
+  if (!Number.isFinite(workers) || workers <= 0) return [];
+  const problems: string[] = [];
+  if (env.SLACK_APP_TOKEN !== undefined)
+    problems.push(
+      'ANSWER_WORKERS works with the HTTP receiver only: in Socket Mode commands are answered where they arrive; remove one of the two.',
+    );
+  if (env.DATABASE_URL === 'sqlite::memory:')
+    problems.push(
+      'ANSWER_WORKERS needs a database the workers share with the receiver: a sqlite: file or postgres://, not sqlite::memory:.',
+    );
+  return problems;
 }
 
 /**

@@ -2,9 +2,10 @@ import type { App } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { stopSignal } from '../shared/stop-signal.ts';
 import { type BotApp, createBotApp } from './bot-app.ts';
-import { ConfigError, loadBotConfig } from './config.ts';
+import { type BotConfig, ConfigError, loadBotConfig } from './config.ts';
 import { createLogger } from './logger.ts';
-import { openBotStore } from './storage/bot-store.ts';
+import { AnswerWorkers, CHECKPOINT_EVERY_MS, type WorkerMessage } from './receiver/answer-workers.ts';
+import { type BotStore, openBotStore } from './storage/bot-store.ts';
 
 /**
  * How long a graceful stop may take before the process gives up on what is left and exits 1.
@@ -29,19 +30,117 @@ export async function runBot(env: NodeJS.ProcessEnv = process.env): Promise<numb
   }
   const logger = createLogger(config.LOG_LEVEL);
   const store = openBotStore(config.DATABASE_URL);
-  const bot = createBotApp({ config, store, logger });
+  const workerOwner = env.TENDERBOT_ROLE === 'answers' ? env.TENDERBOT_ANSWER_OWNER : undefined;
+  if (workerOwner) return runAnswerWorker(config, store, logger, workerOwner);
+  // ANSWER_WORKERS: processes beside this one answer the slash commands this one acknowledges.
+  const answerWorkers =
+    config.ANSWER_WORKERS > 0
+      ? new AnswerWorkers({
+          count: config.ANSWER_WORKERS,
+          store,
+          logger: logger.child({ part: 'answer-workers' }),
+          script: process.argv[1] ?? '',
+          args: ['bot'],
+          env,
+          leaseMs: config.ANSWER_LEASE_SECONDS * 1000,
+        })
+      : null;
+  const bot = createBotApp({
+    config,
+    store,
+    logger,
+    ...(answerWorkers ? { handOffCommand: (body) => answerWorkers.handOff(body) } : {}),
+  });
   const work = trackRequests(bot.app);
   const stopped = stopSignal();
   const port = await bot.start();
+  answerWorkers?.start();
   // The scheduler's owner is the name this copy's leases on channel posts carry in the database.
   logger.info(
-    { port, mode: config.SLACK_APP_TOKEN ? 'socket' : 'http', owner: bot.scheduler.owner },
+    {
+      port,
+      mode: config.SLACK_APP_TOKEN ? 'socket' : 'http',
+      owner: bot.scheduler.owner,
+      answerWorkers: config.ANSWER_WORKERS,
+    },
     'tenderbot is running',
   );
   const signal = await stopped;
-  const finished = await stopGracefully(bot, work, logger, signal, STOP_DEADLINE_MS);
+  const finished = await stopGracefully(bot, work, logger, signal, STOP_DEADLINE_MS, answerWorkers);
   await store.close();
   logger.info({ served: work.served }, finished ? 'stopped' : 'stopped before everything finished');
+  return finished ? 0 : 1;
+}
+
+/**
+ * An answer worker (started by the receiver's process with TENDERBOT_ROLE=answers): answers the
+ * commands that process gives it, until it is told to stop (SIGTERM) or that process is gone.
+ * SIGINT is left to the receiver's process (a terminal sends it to both): it stops this one after
+ * the queue is answered.
+ */
+async function runAnswerWorker(
+  config: BotConfig,
+  store: BotStore,
+  logger: Logger,
+  owner: string,
+): Promise<number> {
+  const workerLogger = logger.child({ part: 'answers', owner });
+  const tell = (message: WorkerMessage) => {
+    if (process.connected) process.send?.(message);
+  };
+  // Answered commands are reported together, once per turn of the event loop; those answered
+  // while the receiver's process was gone are removed from the store here instead.
+  let done: string[] = [];
+  const unreported: string[] = [];
+  const report = () => {
+    const ids = done;
+    done = [];
+    if (process.connected) tell({ kind: 'done', ids });
+    else unreported.push(...ids);
+  };
+  const bot = createBotApp({
+    config,
+    store,
+    logger: workerLogger,
+    answerWorker: {
+      onDone: (id) => {
+        if (done.push(id) === 1) setImmediate(report);
+      },
+    },
+  });
+  const answers = bot.answers;
+  if (!answers) throw new Error('an answer worker without its receiver');
+  const stopped = new Promise<string>((resolve) => {
+    process.on('SIGINT', () => undefined);
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    process.once('disconnect', () => resolve('disconnect'));
+  });
+  process.on('message', (message: WorkerMessage) => {
+    if (message.kind === 'answer') answers.take(message.command);
+  });
+  await bot.start();
+  const checkpoints = setInterval(() => void store.checkpoint().catch(() => undefined), CHECKPOINT_EVERY_MS);
+  tell({ kind: 'ready' });
+  const signal = await stopped;
+  workerLogger.info({ signal }, 'answer worker stopping once its commands are answered');
+  let timer: NodeJS.Timeout | undefined;
+  const finished = await Promise.race([
+    answers.stop().then(() => true),
+    new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), STOP_DEADLINE_MS);
+    }),
+  ]);
+  clearTimeout(timer);
+  clearInterval(checkpoints);
+  if (done.length > 0) report();
+  if (unreported.length > 0) await store.finishCommands(unreported).catch(() => undefined);
+  await bot.stop();
+  await store.close();
+  workerLogger.info(
+    { served: answers.served },
+    finished ? 'answer worker stopped' : 'answer worker stopped before everything finished',
+  );
+  if (process.connected) process.disconnect();
   return finished ? 0 : 1;
 }
 
@@ -103,6 +202,7 @@ export async function stopGracefully(
   logger: Logger,
   signal: string,
   deadlineMs: number,
+  answerWorkers: Pick<AnswerWorkers, 'stop'> | null = null,
 ): Promise<boolean> {
   logger.info({ signal, inFlight: work.inFlight }, 'stopping: no new requests; finishing those under way');
   let timer: NodeJS.Timeout | undefined;
@@ -112,6 +212,8 @@ export async function stopGracefully(
   const drained = (async () => {
     await Promise.all([bot.scheduler.stop(), bot.app.stop()]);
     await work.idle();
+    // No command comes in any more: the workers answer what is queued, then end.
+    await answerWorkers?.stop();
     return true as const;
   })();
   const finished = await Promise.race([drained, deadline]);

@@ -35,6 +35,28 @@ describe('loadBotConfig', () => {
     });
   });
 
+  it('takes answer workers in HTTP mode on a database they share, and says why not otherwise', () => {
+    expect(loadBotConfig({ ...valid, ANSWER_WORKERS: '2' }, '')).toMatchObject({
+      ANSWER_WORKERS: 2,
+      ANSWER_LEASE_SECONDS: 60,
+    });
+    expect(loadBotConfig(valid, '')).toMatchObject({ ANSWER_WORKERS: 0 });
+    expect(problemsOf({ ...valid, ANSWER_WORKERS: '2', SLACK_APP_TOKEN: 'xapp-1-abc' })).toEqual([
+      expect.stringMatching(/^ANSWER_WORKERS works with the HTTP receiver only/),
+    ]);
+    expect(problemsOf({ ...valid, ANSWER_WORKERS: '1', DATABASE_URL: 'sqlite::memory:' })).toEqual([
+      expect.stringMatching(/^ANSWER_WORKERS needs a database the workers share/),
+    ]);
+    expect(problemsOf({ ...valid, ANSWER_WORKERS: '17', ANSWER_LEASE_SECONDS: '1' })).toEqual([
+      'ANSWER_WORKERS must be between 0 and 16.',
+      'ANSWER_LEASE_SECONDS must be between 5 and 600 seconds.',
+    ]);
+    expect(problemsOf({ ...valid, ANSWER_WORKERS: 'many', PORT: 'http' })).toEqual([
+      'PORT must be a port number.',
+      'ANSWER_WORKERS must be a number of processes, 0 to 16.',
+    ]);
+  });
+
   it('says one sentence per missing or malformed variable, never its value', () => {
     const problems = problemsOf({
       SLACK_BOT_TOKEN: 'not-a-token',

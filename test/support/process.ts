@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 export const TENDERBOT_BIN = resolve(import.meta.dirname, '../../bin/tenderbot.js');
 
 export interface StartedProcess<T> {
+  pid: number;
   /** What `ready` found in the output. */
   found: T;
   /** Everything the process has written so far, standard output and error together. */
@@ -37,6 +38,7 @@ export function startTenderbot<T>(
         return;
       }
       resolveStarted({
+        pid: child.pid ?? 0,
         found: found as T,
         output: () => output,
         stop: () =>

@@ -56,7 +56,11 @@ export async function startServiceProxy(
   picks: (method: string, url: string) => boolean,
 ): Promise<ServiceProxy> {
   const proxy: ServiceProxy = { url: '', fail: false, delayMs: 0, seen: 0, stop: async () => undefined };
-  const server: Server = createServer(async (incoming, outgoing) => {
+  const server: Server = createServer((incoming, outgoing) => {
+    // A client that goes away mid-request (a process killed by a test) ends only its request.
+    handle(incoming, outgoing).catch(() => outgoing.destroy());
+  });
+  async function handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of incoming) chunks.push(chunk as Buffer);
     if (picks(incoming.method ?? '', incoming.url ?? '')) {
@@ -69,7 +73,7 @@ export async function startServiceProxy(
       }
     }
     await passOn(target, incoming, chunks, outgoing);
-  });
+  }
   await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
   proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   proxy.stop = () =>

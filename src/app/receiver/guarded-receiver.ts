@@ -29,6 +29,12 @@ export interface GuardedReceiverOptions {
   /** OAuth mode: GET /slack/install and /slack/oauth_redirect. */
   install?: InstallRoutes;
   logger: Logger;
+  /**
+   * Slash commands that an answer worker answers (ANSWER_WORKERS): resolves true once the command
+   * is stored, and the receiver acknowledges it at once without running the app here; false, or a
+   * failure to store it, leaves the command to this process's app as usual.
+   */
+  handOff?: (body: Record<string, unknown>) => Promise<boolean>;
   endpoint?: string;
   bodyLimitBytes?: number;
   clock?: () => Date;
@@ -215,7 +221,25 @@ export class GuardedReceiver implements Receiver {
         return;
       }
     }
+    if (typeof body.command === 'string' && (await this.handOff(body))) {
+      answer(response, 200, '');
+      return;
+    }
     await this.dispatch(response, body, retryNum, single(request.headers['x-slack-retry-reason']));
+  }
+
+  /** True when an answer worker will answer this command (it is stored); never throws. */
+  private async handOff(body: Record<string, unknown>): Promise<boolean> {
+    if (!this.options.handOff) return false;
+    try {
+      return await this.options.handOff(body);
+    } catch (error) {
+      this.options.logger.error(
+        { reason: (error as Error).message },
+        'could not queue a command for the answer workers; answering it here',
+      );
+      return false;
+    }
   }
 
   private async dispatch(

@@ -46,6 +46,13 @@ export interface BotDatabase {
    * connection throughout so nothing else runs inside it, its statements run directly (as runNow).
    */
   transactNow?: <T>(work: (run: (query: CompiledQuery) => QueryResult<unknown>) => Promise<T>) => Promise<T>;
+  /**
+   * SQLite only: who copies the write-ahead log into the database file. `defer` stops this
+   * connection doing it as it commits (a checkpoint's fsync then never stalls this process's
+   * event loop); `run` does it now without waiting for anyone (PASSIVE), false when the connection
+   * was busy in a transaction and it was left for next time.
+   */
+  checkpoints?: { defer(): void; run(): boolean };
   /** Locks the rows a claim picked so another copy skips them (PostgreSQL; SQLite writes one at a time). */
   lockSkippingLocked: RawBuilder<unknown>;
   close(): Promise<void>;
@@ -89,6 +96,7 @@ interface SharedSqlite {
   db: Kysely<BotTables>;
   runNow: NonNullable<BotDatabase['runNow']>;
   transactNow: NonNullable<BotDatabase['transactNow']>;
+  checkpoints: NonNullable<BotDatabase['checkpoints']>;
   users: number;
 }
 
@@ -142,7 +150,17 @@ export function openSqliteBotDatabase(path: string): BotDatabase {
         await dialect.driver.releaseConnection();
       }
     };
-    shared = { db, runNow, transactNow, users: 0 };
+    const checkpoints = {
+      defer: () => {
+        raw.pragma('wal_autocheckpoint = 0');
+      },
+      run: () => {
+        if (dialect.driver.held || raw.inTransaction) return false;
+        raw.pragma('wal_checkpoint(PASSIVE)');
+        return true;
+      },
+    };
+    shared = { db, runNow, transactNow, checkpoints, users: 0 };
     if (key !== null) sharedSqlite.set(key, shared);
   }
   shared.users += 1;
@@ -154,6 +172,7 @@ export function openSqliteBotDatabase(path: string): BotDatabase {
     ready: Promise.resolve(),
     runNow: opened.runNow,
     transactNow: opened.transactNow,
+    checkpoints: opened.checkpoints,
     jsonStrings: (json) => sql<string>`(select value from json_each(${json}))`,
     jsonItems: (json) =>
       sql`(select json_extract(value, '$[0]') as item_key, json_extract(value, '$[1]') as listing,

@@ -298,17 +298,19 @@ export const BOT_SCHEMA: readonly Migration[] = [
   ],
   // Slash commands acknowledged by the receiver and waiting for an answer worker (ANSWER_WORKERS):
   // kept until answered, so a command acknowledged by a copy that stops or dies is still answered.
-  (db) => [
+  (db, kind) => [
     db.schema
       .createTable('queued_commands')
+      // A time-ordered id (UUIDv7): the oldest first is the key's own order, and each new row goes
+      // at the end of the one B-tree (on SQLite, without a rowid) rather than anywhere in it.
       .addColumn('id', 'text', (column) => column.primaryKey())
       .addColumn('team_id', 'text')
       .addColumn('body', 'text', (column) => column.notNull())
       .addColumn('received_at', 'bigint', (column) => column.notNull())
       .addColumn('lease_owner', 'text')
       .addColumn('lease_until', 'bigint', (column) => column.notNull().defaultTo(0))
-      .addColumn('attempts', 'integer', (column) => column.notNull().defaultTo(0)),
-    db.schema.createIndex('queued_commands_oldest').on('queued_commands').columns(['received_at', 'id']),
+      .addColumn('attempts', 'integer', (column) => column.notNull().defaultTo(0))
+      .$call((table) => (kind === 'sqlite' ? table.modifyEnd(sql`without rowid`) : table)),
   ],
 ];
 

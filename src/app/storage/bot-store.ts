@@ -347,10 +347,19 @@ export interface BotStore {
    */
   removeWorkspace(teamId: string): Promise<RemovedWorkspace>;
   /**
-   * A slash command the receiver acknowledged, kept for an answer worker (ANSWER_WORKERS) until
-   * answered: acknowledged means stored, whatever happens to the copy that took it.
+   * A slash command the receiver acknowledged, kept until an answer worker (ANSWER_WORKERS) has
+   * answered it: acknowledged means stored, whatever happens to the copy that took it. With
+   * `owner`, it is stored already claimed by that worker until `leaseUntil` (its first attempt).
    */
-  queueCommand(command: { id: string; teamId: string | null; body: string; receivedAt: Date }): Promise<void>;
+  queueCommand(command: {
+    /** Time-ordered (UUIDv7): claims take the smallest first. */
+    id: string;
+    teamId: string | null;
+    body: string;
+    receivedAt: Date;
+    owner?: string;
+    leaseUntil?: Date;
+  }): Promise<void>;
   /**
    * Takes up to `limit` of the oldest queued commands that no worker holds (or whose holder's lease
    * ended) for `owner` until `now + leaseMs`, counting the attempt: each is taken by one worker,
@@ -358,11 +367,19 @@ export interface BotStore {
    */
   claimCommands(owner: string, now: Date, leaseMs: number, limit: number): Promise<QueuedCommand[]>;
   /** Answered, or given up: removed from the queue. */
-  finishCommand(id: string): Promise<void>;
+  finishCommands(ids: readonly string[]): Promise<void>;
   /** What `owner` holds is free to take at once (its worker died); resolves with how many. */
   releaseCommands(owner: string): Promise<number>;
   /** Commands waiting or being answered. */
   queuedCommandCount(): Promise<number>;
+  /**
+   * SQLite: this process stops copying the write-ahead log into the database as it commits, so a
+   * checkpoint's fsync never stalls it (the receiver's process with ANSWER_WORKERS); `checkpoint`
+   * must then be called elsewhere. PostgreSQL: nothing to do.
+   */
+  deferCheckpoints(): void;
+  /** SQLite: copies the write-ahead log into the database now, waiting for nobody. PostgreSQL: nothing. */
+  checkpoint(): Promise<void>;
   /** Every stored secret (key rotation). */
   listSecrets(): Promise<StoredSecret[]>;
   /** Compare-and-set: replaces the secret with `next` only if it is still `secret.encrypted`; false when it changed meanwhile or is gone. */

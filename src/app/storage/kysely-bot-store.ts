@@ -200,6 +200,8 @@ export class KyselyBotStore implements BotStore {
     teamId: string | null;
     body: string;
     receivedAt: Date;
+    owner?: string;
+    leaseUntil?: Date;
   }): Promise<void> {
     if (this.pending) await this.pending;
     await this.exec(this.queries.queueCommand, {
@@ -207,6 +209,9 @@ export class KyselyBotStore implements BotStore {
       teamId: command.teamId ?? null,
       body: command.body,
       receivedAt: command.receivedAt.getTime(),
+      owner: command.owner ?? null,
+      leaseUntil: command.leaseUntil?.getTime() ?? 0,
+      attempts: command.owner ? 1 : 0,
     });
   }
 
@@ -226,12 +231,17 @@ export class KyselyBotStore implements BotStore {
         receivedAt: new Date(Number(row.received_at)),
         attempts: Number(row.attempts),
       }))
-      .sort((a, b) => a.receivedAt.getTime() - b.receivedAt.getTime() || (a.id < b.id ? -1 : 1));
+      .sort((a, b) => (a.id < b.id ? -1 : 1));
   }
 
-  async finishCommand(id: string): Promise<void> {
+  async finishCommands(ids: readonly string[]): Promise<void> {
     if (this.pending) await this.pending;
-    await this.exec(this.queries.finishCommand, { id });
+    for (let start = 0; start < ids.length; start += CHUNK) {
+      await this.db
+        .deleteFrom('queued_commands')
+        .where('id', 'in', ids.slice(start, start + CHUNK))
+        .execute();
+    }
   }
 
   async releaseCommands(owner: string): Promise<number> {
@@ -251,6 +261,14 @@ export class KyselyBotStore implements BotStore {
       .select((eb) => eb.fn.countAll<number>().as('count'))
       .executeTakeFirstOrThrow();
     return Number(row.count);
+  }
+
+  deferCheckpoints(): void {
+    this.database.checkpoints?.defer();
+  }
+
+  async checkpoint(): Promise<void> {
+    this.database.checkpoints?.run();
   }
 
   async rememberRequest(id: string, expiresAt: Date, now = new Date()): Promise<boolean> {
@@ -1099,6 +1117,9 @@ function prepareQueries({
         team_id: slot('teamId'),
         body: slot('body'),
         received_at: slot('receivedAt'),
+        lease_owner: slot('owner'),
+        lease_until: slot('leaseUntil'),
+        attempts: slot('attempts'),
       }),
     ),
     claimCommands: new Prepared<Selectable<BotTables['queued_commands']>>(
@@ -1107,12 +1128,11 @@ function prepareQueries({
           set lease_owner = ${slot('owner')}, lease_until = ${slot('until')}, attempts = attempts + 1
         where id in (
           select id from queued_commands where lease_until <= ${slot('now')}
-          order by received_at, id limit ${slot('limit')} ${lockSkippingLocked}
+          order by id limit ${slot('limit')} ${lockSkippingLocked}
         ) and lease_until <= ${slot('now')}
         returning *`,
       ),
     ),
-    finishCommand: new Prepared(db.deleteFrom('queued_commands').where('id', '=', slot<string>('id'))),
     pruneStates: new Prepared(db.deleteFrom('kept_states').where('expires_at', '<=', slot<number>('now'))),
     keepState: new Prepared(
       db

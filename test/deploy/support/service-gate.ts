@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { passOn } from '../../support/service-proxy.ts';
 
@@ -30,7 +30,11 @@ export async function startServiceGate(
   let waiting: (() => void)[] = [];
   let released = 0;
   let heldEver = 0;
-  const server: Server = createServer(async (incoming, outgoing) => {
+  const server: Server = createServer((incoming, outgoing) => {
+    // A client that goes away mid-request (a process killed by a test) ends only its request.
+    handle(incoming, outgoing).catch(() => outgoing.destroy());
+  });
+  async function handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of incoming) chunks.push(chunk as Buffer);
     if (gate.holding && picks(incoming.method ?? '', incoming.url ?? '')) {
@@ -51,7 +55,7 @@ export async function startServiceGate(
     } catch {
       outgoing.destroy();
     }
-  });
+  }
   await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
   const gate: ServiceGate = {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

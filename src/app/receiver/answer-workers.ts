@@ -1,0 +1,324 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { hostname, setPriority } from 'node:os';
+import type { Logger } from 'pino';
+import { v7 as uuidv7 } from 'uuid';
+import type { BotStore } from '../storage/bot-store.ts';
+import type { CommandToAnswer } from './queued-commands-receiver.ts';
+
+/**
+ * How much lower the answer workers run than the receiver (Unix nice). Acknowledging within 3 s is
+ * what Slack enforces; an answer a moment later is only later. When the CPU is short, the
+ * receiver's acknowledgements go first.
+ */
+export const ANSWER_WORKER_NICENESS = 19;
+/** How long a worker holds a command before another copy may take it (ANSWER_LEASE_SECONDS). */
+export const COMMAND_LEASE_MS = 60_000;
+/** How often a worker copies SQLite's write-ahead log into the database (the receiver does not). */
+export const CHECKPOINT_EVERY_MS = 250;
+/** Commands one worker answers at once (each mostly waits on the service and Slack). */
+export const WORKER_CONCURRENCY = 16;
+/** A busy worker is given stored commands once it has room for this many. */
+const CLAIM_AT_LEAST = 4;
+
+/** What a worker and the receiver's process say to each other over the IPC channel. */
+export type WorkerMessage =
+  | { kind: 'ready' }
+  | { kind: 'done'; ids: string[] }
+  | { kind: 'answer'; command: CommandToAnswer };
+
+export interface AnswerWorkersOptions {
+  count: number;
+  store: Pick<
+    BotStore,
+    | 'queueCommand'
+    | 'claimCommands'
+    | 'finishCommands'
+    | 'releaseCommands'
+    | 'deferCheckpoints'
+    | 'checkpoint'
+  >;
+  logger: Logger;
+  /** The script that runs `tenderbot bot`, and its arguments; each worker runs it with TENDERBOT_ROLE=answers. */
+  script: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  /** Node's own flags for the workers (this process's by default). */
+  execArgv?: string[];
+  clock?: () => Date;
+  /** Before a worker that ended unexpectedly is started again (doubling, up to a minute). */
+  restartDelayMs?: number;
+  /** How often the store is looked at for commands nobody holds (another copy's, a lease ended). */
+  sweepMs?: number;
+  leaseMs?: number;
+}
+
+interface Worker {
+  child: ChildProcess;
+  owner: string;
+  ready: boolean;
+  inFlight: number;
+  feeding: boolean;
+}
+
+/**
+ * The receiver's side of ANSWER_WORKERS. It starts the worker processes (at a lower priority,
+ * started again when one ends), stores each slash command the receiver hands over (claimed at once
+ * for a worker with room, otherwise queued) and gives it to that worker, and removes it once the
+ * worker says it is answered. It is the queue's only writer in this copy: on SQLite, workers that
+ * wrote would make the acknowledgements wait on the database's lock.
+ *
+ * A command is handed over only while a worker is ready; otherwise the receiver's own app answers
+ * it, so a worker that cannot start costs speed, never an answer. A worker that dies: what it held
+ * is taken again at once (answered at least once). This copy that dies: its commands stay stored and
+ * another copy, or the next start, takes them when their lease ends.
+ */
+export class AnswerWorkers {
+  private readonly workers = new Set<Worker>();
+  private stopping = false;
+  /** Commands may be waiting in the store unclaimed (all workers were full when they came). */
+  private backlog = true;
+  private restartDelayMs: number;
+  private readonly leaseMs: number;
+  private readonly clock: () => Date;
+  private sweepTimer: NodeJS.Timeout | null = null;
+  private finished: string[] = [];
+  private flushing: Promise<void> | null = null;
+  private progress: (() => void)[] = [];
+
+  constructor(private readonly options: AnswerWorkersOptions) {
+    this.restartDelayMs = options.restartDelayMs ?? 1000;
+    this.leaseMs = options.leaseMs ?? COMMAND_LEASE_MS;
+    this.clock = options.clock ?? (() => new Date());
+  }
+
+  start(): void {
+    // SQLite: the workers copy the write-ahead log into the database (CHECKPOINT_EVERY_MS), so
+    // its fsync stalls their event loop rather than the acknowledgements'.
+    this.options.store.deferCheckpoints();
+    for (let index = 0; index < this.options.count; index++) this.spawn();
+    this.sweepTimer = setInterval(() => {
+      this.backlog = true;
+      this.feedAll();
+      // With no worker running, nobody else would: the log must not grow without end.
+      if (this.ready === 0) void this.options.store.checkpoint().catch(() => undefined);
+    }, this.options.sweepMs ?? 1000);
+    this.sweepTimer.unref();
+  }
+
+  /** The worker processes now running (their pids). */
+  get pids(): number[] {
+    return [...this.workers].flatMap((worker) => (worker.child.pid ? [worker.child.pid] : []));
+  }
+
+  /** Workers that have said they are ready. */
+  get ready(): number {
+    return [...this.workers].filter((worker) => worker.ready).length;
+  }
+
+  /**
+   * Stores a verified slash command for the workers and resolves true, so the receiver may
+   * acknowledge it; false while no worker is ready (the receiver's app answers it then).
+   */
+  async handOff(body: Record<string, unknown>): Promise<boolean> {
+    if (this.stopping) return false;
+    let roomiest: Worker | null = null;
+    for (const worker of this.workers) {
+      if (worker.ready && (!roomiest || worker.inFlight < roomiest.inFlight)) roomiest = worker;
+    }
+    if (!roomiest) return false;
+    const now = this.clock();
+    const command = {
+      id: uuidv7(),
+      teamId: typeof body.team_id === 'string' ? body.team_id : null,
+      body: JSON.stringify(body),
+      receivedAt: now,
+    };
+    if (roomiest.inFlight >= WORKER_CONCURRENCY || this.backlog) {
+      // Every worker is busy: stored for whichever has room first (oldest first).
+      await this.options.store.queueCommand(command);
+      this.backlog = true;
+      this.feedAll();
+      return true;
+    }
+    const worker = roomiest;
+    worker.inFlight++;
+    try {
+      await this.options.store.queueCommand({
+        ...command,
+        owner: worker.owner,
+        leaseUntil: new Date(now.getTime() + this.leaseMs),
+      });
+    } catch (error) {
+      worker.inFlight--;
+      throw error;
+    }
+    this.give(worker, { id: command.id, body: command.body, receivedAt: now.getTime(), attempts: 1 });
+    return true;
+  }
+
+  /**
+   * No command comes in any more: the workers answer every one stored that nobody else holds,
+   * then end. What a worker could not answer stays stored for another copy or the next start.
+   */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    for (;;) {
+      this.backlog = true;
+      await Promise.all([...this.workers].map((worker) => this.feed(worker)));
+      if (this.inFlight() === 0) break;
+      await new Promise<void>((resolve) => this.progress.push(resolve));
+    }
+    await this.flush();
+    await Promise.all(
+      [...this.workers].map(
+        (worker) =>
+          new Promise<void>((resolve) => {
+            if (worker.child.exitCode !== null || worker.child.signalCode !== null) return resolve();
+            worker.child.once('exit', () => resolve());
+            worker.child.kill('SIGTERM');
+          }),
+      ),
+    );
+  }
+
+  private inFlight(): number {
+    let total = 0;
+    for (const worker of this.workers) total += worker.inFlight;
+    return total;
+  }
+
+  private spawn(): void {
+    const { logger } = this.options;
+    const owner = `answers-${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+    const child = fork(this.options.script, this.options.args, {
+      env: { ...this.options.env, TENDERBOT_ROLE: 'answers', TENDERBOT_ANSWER_OWNER: owner },
+      execArgv: this.options.execArgv ?? process.execArgv,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    const worker: Worker = { child, owner, ready: false, inFlight: 0, feeding: false };
+    this.workers.add(worker);
+    if (child.pid !== undefined) {
+      try {
+        setPriority(child.pid, ANSWER_WORKER_NICENESS);
+      } catch (error) {
+        logger.warn({ reason: (error as Error).message }, 'could not lower an answer worker’s priority');
+      }
+    }
+    child.on('message', (message: WorkerMessage) => {
+      if (message.kind === 'ready') {
+        worker.ready = true;
+        this.restartDelayMs = this.options.restartDelayMs ?? 1000;
+        logger.info({ pid: child.pid, owner }, 'an answer worker is ready');
+        void this.feed(worker);
+      } else if (message.kind === 'done') {
+        worker.inFlight -= message.ids.length;
+        this.finished.push(...message.ids);
+        this.scheduleFlush();
+        void this.feed(worker);
+        this.wakeProgress();
+      }
+    });
+    child.on('error', (error) => logger.error({ reason: error.message }, 'an answer worker failed'));
+    child.on('exit', (code, signal) => {
+      this.workers.delete(worker);
+      worker.ready = false;
+      this.wakeProgress();
+      if (this.stopping && worker.inFlight === 0) return;
+      logger.error({ pid: child.pid, code, signal }, 'an answer worker ended; its commands go to the others');
+      // What it held is free at once rather than when its leases end (answered at least once).
+      this.options.store
+        .releaseCommands(owner)
+        .then(() => {
+          this.backlog = true;
+          this.feedAll();
+        })
+        .catch((error: Error) =>
+          logger.error({ reason: error.message }, 'could not release a worker’s commands'),
+        );
+      if (this.stopping) return;
+      const delay = this.restartDelayMs;
+      this.restartDelayMs = Math.min(60_000, delay * 2);
+      setTimeout(() => {
+        if (!this.stopping) this.spawn();
+      }, delay).unref();
+    });
+  }
+
+  private give(worker: Worker, command: CommandToAnswer): void {
+    if (worker.child.connected) {
+      worker.child.send({ kind: 'answer', command } satisfies WorkerMessage);
+      return;
+    }
+    // It ended between the claim and now: its exit gives its commands back (this one again, now).
+    worker.inFlight--;
+    void this.options.store.releaseCommands(worker.owner).catch(() => undefined);
+  }
+
+  private feedAll(): void {
+    for (const worker of this.workers) void this.feed(worker);
+  }
+
+  /**
+   * Claims stored commands for a worker with room, oldest first: a few at a time while it is busy
+   * (one claim for several commands, not one each), any number once it is idle.
+   */
+  private async feed(worker: Worker): Promise<void> {
+    if (!this.backlog || worker.feeding || !worker.ready || !worker.child.connected) return;
+    const room = WORKER_CONCURRENCY - worker.inFlight;
+    if (room <= 0 || (worker.inFlight > 0 && room < CLAIM_AT_LEAST)) return;
+    worker.feeding = true;
+    try {
+      const claimed = await this.options.store.claimCommands(worker.owner, this.clock(), this.leaseMs, room);
+      for (const command of claimed) {
+        worker.inFlight++;
+        this.give(worker, {
+          id: command.id,
+          body: command.body,
+          receivedAt: command.receivedAt.getTime(),
+          attempts: command.attempts,
+        });
+      }
+      if (claimed.length < room) this.backlog = false;
+    } catch (error) {
+      this.options.logger.error({ reason: (error as Error).message }, 'could not take stored commands');
+    } finally {
+      worker.feeding = false;
+    }
+  }
+
+  /** Answered commands are removed together, once per turn of the event loop. */
+  private scheduleFlush(): void {
+    if (this.flushing) return;
+    this.flushing = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+      const ids = this.finished;
+      this.finished = [];
+      try {
+        await this.options.store.finishCommands(ids);
+      } catch (error) {
+        // They stay stored and are answered again when their lease ends: said, not hidden.
+        this.options.logger.error(
+          { reason: (error as Error).message, commands: ids.length },
+          'could not remove answered commands from the queue',
+        );
+      } finally {
+        this.flushing = null;
+        if (this.finished.length > 0) this.scheduleFlush();
+      }
+    });
+  }
+
+  private async flush(): Promise<void> {
+    while (this.flushing || this.finished.length > 0) {
+      if (!this.flushing) this.scheduleFlush();
+      await this.flushing;
+    }
+  }
+
+  private wakeProgress(): void {
+    const waiting = this.progress;
+    this.progress = [];
+    for (const wake of waiting) wake();
+  }
+}

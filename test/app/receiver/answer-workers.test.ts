@@ -1,0 +1,265 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANSWER_WORKER_NICENESS } from '../../../src/app/receiver/answer-workers.ts';
+import { type BotStore, openBotStore } from '../../../src/app/storage/bot-store.ts';
+import { FakeSlack, type FakeUser } from '../../../src/fake-slack/fake-slack.ts';
+import { type ServiceGate, startServiceGate } from '../../deploy/support/service-gate.ts';
+import { eventually } from '../../support/bot.ts';
+import { KEYS } from '../../support/fixture.ts';
+import { type StartedProcess, startTenderbot } from '../../support/process.ts';
+import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
+
+// ANSWER_WORKERS (src/app/receiver/answer-workers.ts): real `tenderbot bot` processes whose
+// receiver checks, stores and acknowledges each `/tender` command, and worker processes beside it
+// (at a lower priority) that answer. A command acknowledged is answered, once, whichever process
+// dies: the worker mid-answer, or the whole copy.
+
+const signingSecret = randomBytes(12).toString('hex');
+const botToken = `xoxb-test-${randomBytes(8).toString('hex')}`;
+const PEOPLE = 12;
+const person = (index: number) => ({ user: `U0P${index}`, channel: `C0P${index}` });
+const USERS: FakeUser[] = [
+  { id: 'U0ADMIN', name: 'ada', realName: 'Ada Admin', isAdmin: true },
+  ...Array.from({ length: PEOPLE }, (_, index) => ({
+    id: person(index).user,
+    name: `p${index}`,
+    realName: `Person ${index}`,
+  })),
+];
+/** Two copies, the service, the workers and vitest share two cores. */
+const WAIT_MS = 30_000;
+
+let sandbox: TestSandbox;
+let slack: FakeSlack;
+/** In front of the service: holds searches while `holding`, so a worker is caught mid-answer. */
+let gate: ServiceGate;
+const running: StartedProcess<number>[] = [];
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+  slack = await new FakeSlack({
+    signingSecret,
+    botToken,
+    users: USERS,
+    channels: Array.from({ length: PEOPLE }, (_, index) => ({
+      id: person(index).channel,
+      name: `p${index}`,
+    })),
+  }).start();
+  gate = await startServiceGate(
+    sandbox.baseUrl,
+    (method, url) => method === 'GET' && url.startsWith('/v1/tenders?'),
+    20_000,
+  );
+}, 60_000);
+
+afterAll(async () => {
+  for (const copy of running) {
+    try {
+      process.kill(copy.pid, 'SIGKILL');
+    } catch {}
+  }
+  await gate?.stop();
+  await slack?.stop();
+  await sandbox?.stop();
+});
+
+interface Copy {
+  process: StartedProcess<number>;
+  /** The pids of the answer workers that have said they are ready, in order. */
+  workerPids(): number[];
+}
+
+/** `tenderbot bot` with one answer worker, resolved once the worker is ready. */
+async function startCopy(databasePath: string, more: Record<string, string> = {}): Promise<Copy> {
+  const started = await startTenderbot(
+    ['bot'],
+    (output) => {
+      const line = output.split('\n').find((candidate) => candidate.includes('tenderbot is running'));
+      return line ? (JSON.parse(line).port as number) : null;
+    },
+    {
+      PATH: process.env.PATH,
+      SLACK_BOT_TOKEN: botToken,
+      SLACK_SIGNING_SECRET: signingSecret,
+      SLACK_API_URL: slack.apiUrl,
+      PROCUREMENT_API_URL: gate.url,
+      PROCUREMENT_API_KEY: KEYS.carolMemberAcme,
+      DATABASE_URL: `sqlite:${databasePath}`,
+      ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      LOG_LEVEL: 'info',
+      PORT: '0',
+      ANSWER_WORKERS: '1',
+      ...more,
+    },
+  );
+  running.push(started);
+  slack.appUrl = `http://127.0.0.1:${started.found}/slack/events`;
+  const workerPids = () =>
+    started
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('an answer worker is ready'))
+      .map((line) => JSON.parse(line).pid as number);
+  await eventually(() => workerPids().length > 0, 'an answer worker', WAIT_MS);
+  return { process: started, workerPids };
+}
+
+/** Answers each person has seen in their channel. */
+function answersSeen(index: number): number {
+  const { user, channel } = person(index);
+  return slack.messagesIn(channel, user).length;
+}
+
+/** Sends `/tender search cleaning` as each of `people`, each acknowledged with 200 at once. */
+async function searchAsEach(people: number[]): Promise<void> {
+  const acks = await Promise.all(
+    people.map((index) =>
+      slack.slashCommand(person(index).user, person(index).channel, '/tender', 'search cleaning'),
+    ),
+  );
+  expect(acks.map((ack) => ack.status)).toEqual(people.map(() => 200));
+}
+
+function niceness(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+}
+
+function parentOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function queued(databasePath: string): Promise<number> {
+  const store: BotStore = openBotStore(`sqlite:${databasePath}`);
+  try {
+    return await store.queuedCommandCount();
+  } finally {
+    await store.close();
+  }
+}
+
+describe('answer workers', () => {
+  it('answer every command in a worker process at a lower priority; each is answered once, and a stop answers what is queued', async () => {
+    const databasePath = join(sandbox.dir, 'workers-answer.db');
+    const copy = await startCopy(databasePath);
+    const [workerPid] = copy.workerPids();
+    expect(workerPid).toBeDefined();
+    // A child of the receiver's process, run at the lower priority.
+    expect(parentOf(workerPid as number)).toBe(copy.process.pid);
+    expect(niceness(workerPid as number)).toBe(ANSWER_WORKER_NICENESS);
+
+    const everyone = Array.from({ length: PEOPLE }, (_, index) => index);
+    await searchAsEach(everyone);
+    await eventually(() => everyone.every((index) => answersSeen(index) >= 1), 'every answer', WAIT_MS);
+    for (const index of everyone) {
+      const [answer] = slack.messagesIn(person(index).channel, person(index).user);
+      expect(JSON.stringify(answer?.blocks)).toContain('cleaning');
+    }
+
+    // Held at the service: acknowledged and stored, not answered yet, when the stop comes.
+    gate.holding = true;
+    await searchAsEach([0, 1, 2]);
+    await eventually(() => gate.held === 3, 'three searches held at the service', WAIT_MS);
+    const stopped = copy.process.stop();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    gate.release();
+    expect(await stopped).toBe(0);
+    for (const index of everyone) expect(answersSeen(index)).toBe(index < 3 ? 2 : 1);
+    expect(isRunning(workerPid as number)).toBe(false);
+    expect(await queued(databasePath)).toBe(0);
+    // The worker, not the receiver, answered them (its own count, logged as it stopped).
+    const served = copy.process
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('answer worker stopped'))
+      .map((line) => JSON.parse(line).served as number);
+    expect(served).toEqual([PEOPLE + 3]);
+  }, 90_000);
+
+  it('give what a killed worker held to the next one: every command answered once', async () => {
+    const databasePath = join(sandbox.dir, 'workers-killed.db');
+    const copy = await startCopy(databasePath);
+    const [firstWorker] = copy.workerPids();
+    const before = Array.from({ length: PEOPLE }, (_, index) => answersSeen(index));
+    gate.holding = true;
+    const caught = [3, 4, 5, 6];
+    await searchAsEach(caught);
+    await eventually(() => gate.held === caught.length, 'the searches held at the service', WAIT_MS);
+    process.kill(firstWorker as number, 'SIGKILL');
+    await eventually(() => copy.workerPids().length === 2, 'a new worker', WAIT_MS);
+    expect(copy.workerPids()[1]).not.toBe(firstWorker);
+    // The dead worker's searches reach the service but nobody is left to answer them; the new
+    // worker asks again, and is let through.
+    await eventually(() => gate.held === caught.length * 2, 'the new worker’s searches', WAIT_MS);
+    gate.release();
+    await eventually(
+      () => caught.every((index) => answersSeen(index) === (before[index] ?? 0) + 1),
+      'the answers',
+      WAIT_MS,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    for (const [index, count] of before.entries())
+      expect(answersSeen(index)).toBe(count + (caught.includes(index) ? 1 : 0));
+    expect(copy.process.output()).toContain('an answer worker ended; its commands go to the others');
+    expect(await copy.process.stop()).toBe(0);
+    expect(await queued(databasePath)).toBe(0);
+  }, 90_000);
+
+  it('keep what a killed copy acknowledged: the next start answers it, once', async () => {
+    const databasePath = join(sandbox.dir, 'workers-copy-killed.db');
+    const first = await startCopy(databasePath, { ANSWER_LEASE_SECONDS: '5' });
+    const [worker] = first.workerPids();
+    const before = Array.from({ length: PEOPLE }, (_, index) => answersSeen(index));
+    gate.holding = true;
+    const caught = [7, 8, 9];
+    await searchAsEach(caught);
+    await eventually(() => gate.held === caught.length, 'the searches held at the service', WAIT_MS);
+    process.kill(worker as number, 'SIGKILL');
+    process.kill(first.process.pid, 'SIGKILL');
+    await eventually(() => !isRunning(first.process.pid), 'the first copy gone', WAIT_MS);
+    gate.release();
+    expect(await queued(databasePath)).toBe(caught.length);
+    const second = await startCopy(databasePath, { ANSWER_LEASE_SECONDS: '5' });
+    await eventually(
+      () => caught.every((index) => answersSeen(index) === (before[index] ?? 0) + 1),
+      'the acknowledged commands answered by the next start',
+      WAIT_MS,
+    );
+    for (let tries = 0; (await queued(databasePath)) > 0; tries++) {
+      if (tries > 100) throw new Error('the queue was not emptied');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    for (const [index, count] of before.entries())
+      expect(answersSeen(index)).toBe(count + (caught.includes(index) ? 1 : 0));
+    expect(await second.process.stop()).toBe(0);
+  }, 90_000);
+
+  it('answer `/tender connect` in the receiver, which opens its modal while the trigger lasts', async () => {
+    const databasePath = join(sandbox.dir, 'workers-connect.db');
+    const copy = await startCopy(databasePath);
+    const before = slack.openModals('U0ADMIN').length;
+    const ack = await slack.slashCommand('U0ADMIN', person(0).channel, '/tender', 'connect');
+    expect(ack.status).toBe(200);
+    await eventually(() => slack.openModals('U0ADMIN').length > before, 'the connect modal', WAIT_MS);
+    expect(await copy.process.stop()).toBe(0);
+    const served = copy.process
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('answer worker stopped'))
+      .map((line) => JSON.parse(line).served as number);
+    expect(served).toEqual([0]);
+  }, 90_000);
+});

@@ -1,0 +1,116 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BotApp, createBotApp } from '../../../src/app/bot-app.ts';
+import { BotConfig } from '../../../src/app/config.ts';
+import { createLogger } from '../../../src/app/logger.ts';
+import { type BotStore, openBotStore } from '../../../src/app/storage/bot-store.ts';
+import { FakeSlack } from '../../../src/fake-slack/fake-slack.ts';
+import { eventually } from '../../support/bot.ts';
+import { KEYS } from '../../support/fixture.ts';
+
+// The receiver's side of ANSWER_WORKERS on the real Bolt app (src/app/receiver/guarded-receiver.ts):
+// a command handed over is acknowledged without running here; one that cannot be handed over (the
+// store fails) is answered here, never lost; `/tender connect` is never handed over.
+
+const signingSecret = randomBytes(12).toString('hex');
+const botToken = `xoxb-test-${randomBytes(8).toString('hex')}`;
+const dir = mkdtempSync(join(tmpdir(), 'tenderbot-hand-off-'));
+let slack: FakeSlack;
+let store: BotStore;
+let bot: BotApp;
+let logs = '';
+/** What the hand-over does with the next command. */
+let handOff: (body: Record<string, unknown>) => Promise<boolean> = async () => false;
+const handedOver: string[] = [];
+
+beforeAll(async () => {
+  slack = await new FakeSlack({ signingSecret, botToken }).start();
+  const config = BotConfig.parse({
+    SLACK_BOT_TOKEN: botToken,
+    SLACK_SIGNING_SECRET: signingSecret,
+    SLACK_API_URL: slack.apiUrl,
+    // Nothing here reaches the service.
+    PROCUREMENT_API_URL: 'http://127.0.0.1:9',
+    PROCUREMENT_API_KEY: KEYS.carolMemberAcme,
+    DATABASE_URL: `sqlite:${join(dir, 'bot.db')}`,
+    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    PORT: '0',
+  });
+  store = openBotStore(config.DATABASE_URL);
+  const logger = createLogger(
+    'info',
+    new Writable({
+      write(chunk, _encoding, done) {
+        logs += chunk;
+        done();
+      },
+    }),
+  );
+  bot = createBotApp({
+    config,
+    store,
+    logger,
+    scheduler: { pollMs: null },
+    handOffCommand: (body) => {
+      handedOver.push(String(body.text));
+      return handOff(body);
+    },
+  });
+  const port = (await bot.start()) as number;
+  slack.appUrl = `http://127.0.0.1:${port}/slack/events`;
+});
+
+afterAll(async () => {
+  await bot?.stop();
+  await store?.close();
+  await slack?.stop();
+});
+
+const user = () => slack.users[0]?.id ?? '';
+const channel = () => slack.channels[0]?.id ?? '';
+const seen = () => slack.messagesIn(channel(), user()).length;
+
+describe('handing commands to the answer workers', () => {
+  it('acknowledges a command handed over without answering it here', async () => {
+    handOff = async () => true;
+    const before = seen();
+    const ack = await slack.slashCommand(user(), channel(), '/tender', 'help');
+    expect(ack.status).toBe(200);
+    expect(handedOver.at(-1)).toBe('help');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(seen()).toBe(before);
+  });
+
+  it('answers here a command it could not hand over, and says so in the log', async () => {
+    handOff = async () => {
+      throw new Error('database is locked');
+    };
+    const before = seen();
+    const ack = await slack.slashCommand(user(), channel(), '/tender', 'help');
+    expect(ack.status).toBe(200);
+    await eventually(() => seen() > before, 'the help answered here');
+    expect(logs).toContain('could not queue a command for the answer workers; answering it here');
+    handOff = async () => false;
+    const ack2 = await slack.slashCommand(user(), channel(), '/tender', 'help');
+    expect(ack2.status).toBe(200);
+    await eventually(() => seen() > before + 1, 'the help answered here again');
+  });
+
+  it('never hands over `/tender connect`: its modal needs the trigger within 3 s', async () => {
+    handOff = async () => true;
+    const count = handedOver.length;
+    const modals = slack.openModals(user()).length;
+    const before = seen();
+    const ack = await slack.slashCommand(user(), channel(), '/tender', 'connect');
+    expect(ack.status).toBe(200);
+    expect(handedOver.length).toBe(count);
+    await eventually(
+      () => slack.openModals(user()).length > modals || seen() > before,
+      'the connect command answered here',
+    );
+  });
+});
