@@ -18,6 +18,8 @@ export interface Figures {
    * in microseconds: unlike req/s it hardly moves with the machine's load. Absent when not asked.
    */
   cpuMicrosPerRequest?: number;
+  /** 2xx answers over the warm-up and the measured run together (what was acknowledged). */
+  ok?: number;
 }
 
 /**
@@ -30,7 +32,7 @@ export async function measureLoad(
   serverPid?: number,
 ): Promise<Figures> {
   const options = { url, connections: CONNECTIONS, requests };
-  await autocannon({ ...options, duration: WARMUP_S });
+  const warmUp = await autocannon({ ...options, duration: WARMUP_S });
   const cpuBefore = serverPid === undefined ? null : cpuMicros(serverPid);
   const result = await autocannon({ ...options, duration: DURATION_S });
   const cpuAfter = serverPid === undefined ? null : cpuMicros(serverPid);
@@ -39,6 +41,7 @@ export async function measureLoad(
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.non2xx + result.errors + result.timeouts,
+    ok: warmUp['2xx'] + result['2xx'],
   };
   if (cpuBefore !== null && cpuAfter !== null && result.requests.total > 0) {
     figures.cpuMicrosPerRequest = Math.round((cpuAfter - cpuBefore) / result.requests.total);

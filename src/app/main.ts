@@ -4,7 +4,7 @@ import { stopSignal } from '../shared/stop-signal.ts';
 import { type BotApp, createBotApp } from './bot-app.ts';
 import { type BotConfig, ConfigError, loadBotConfig } from './config.ts';
 import { createLogger } from './logger.ts';
-import { AnswerWorkers, CHECKPOINT_EVERY_MS, type WorkerMessage } from './receiver/answer-workers.ts';
+import { AnswerWorkers, type WorkerMessage } from './receiver/answer-workers.ts';
 import { type BotStore, openBotStore } from './storage/bot-store.ts';
 
 /**
@@ -119,7 +119,6 @@ async function runAnswerWorker(
     if (message.kind === 'answer') answers.take(message.command);
   });
   await bot.start();
-  const checkpoints = setInterval(() => void store.checkpoint().catch(() => undefined), CHECKPOINT_EVERY_MS);
   tell({ kind: 'ready' });
   const signal = await stopped;
   workerLogger.info({ signal }, 'answer worker stopping once its commands are answered');
@@ -131,7 +130,6 @@ async function runAnswerWorker(
     }),
   ]);
   clearTimeout(timer);
-  clearInterval(checkpoints);
   if (done.length > 0) report();
   if (unreported.length > 0) await store.finishCommands(unreported).catch(() => undefined);
   await bot.stop();

@@ -14,8 +14,6 @@ import type { CommandToAnswer } from './queued-commands-receiver.ts';
 export const ANSWER_WORKER_NICENESS = 19;
 /** How long a worker holds a command before another copy may take it (ANSWER_LEASE_SECONDS). */
 export const COMMAND_LEASE_MS = 60_000;
-/** How often a worker copies SQLite's write-ahead log into the database (the receiver does not). */
-export const CHECKPOINT_EVERY_MS = 250;
 /** Commands one worker answers at once (each mostly waits on the service and Slack). */
 export const WORKER_CONCURRENCY = 16;
 /** A busy worker is given stored commands once it has room for this many. */
@@ -31,12 +29,7 @@ export interface AnswerWorkersOptions {
   count: number;
   store: Pick<
     BotStore,
-    | 'queueCommand'
-    | 'claimCommands'
-    | 'finishCommands'
-    | 'releaseCommands'
-    | 'deferCheckpoints'
-    | 'checkpoint'
+    'queueCommand' | 'claimCommands' | 'finishCommands' | 'releaseCommands' | 'checkpointInBackground'
   >;
   logger: Logger;
   /** The script that runs `tenderbot bot`, and its arguments; each worker runs it with TENDERBOT_ROLE=answers. */
@@ -93,15 +86,12 @@ export class AnswerWorkers {
   }
 
   start(): void {
-    // SQLite: the workers copy the write-ahead log into the database (CHECKPOINT_EVERY_MS), so
-    // its fsync stalls their event loop rather than the acknowledgements'.
-    this.options.store.deferCheckpoints();
+    // SQLite: a checkpoint's fsync must not stall the acknowledgements (a thread does it).
+    this.options.store.checkpointInBackground();
     for (let index = 0; index < this.options.count; index++) this.spawn();
     this.sweepTimer = setInterval(() => {
       this.backlog = true;
       this.feedAll();
-      // With no worker running, nobody else would: the log must not grow without end.
-      if (this.ready === 0) void this.options.store.checkpoint().catch(() => undefined);
     }, this.options.sweepMs ?? 1000);
     this.sweepTimer.unref();
   }

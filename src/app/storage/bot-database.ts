@@ -1,4 +1,6 @@
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -47,12 +49,11 @@ export interface BotDatabase {
    */
   transactNow?: <T>(work: (run: (query: CompiledQuery) => QueryResult<unknown>) => Promise<T>) => Promise<T>;
   /**
-   * SQLite only: who copies the write-ahead log into the database file. `defer` stops this
-   * connection doing it as it commits (a checkpoint's fsync then never stalls this process's
-   * event loop); `run` does it now without waiting for anyone (PASSIVE), false when the connection
-   * was busy in a transaction and it was left for next time.
+   * SQLite only: the write-ahead log is copied into the database file by a thread of its own
+   * (CHECKPOINT_EVERY_MS) instead of by this connection as it commits, so a checkpoint's fsync
+   * never stalls the event loop. Until the store is closed.
    */
-  checkpoints?: { defer(): void; run(): boolean };
+  checkpointInBackground?: () => void;
   /** Locks the rows a claim picked so another copy skips them (PostgreSQL; SQLite writes one at a time). */
   lockSkippingLocked: RawBuilder<unknown>;
   close(): Promise<void>;
@@ -96,7 +97,8 @@ interface SharedSqlite {
   db: Kysely<BotTables>;
   runNow: NonNullable<BotDatabase['runNow']>;
   transactNow: NonNullable<BotDatabase['transactNow']>;
-  checkpoints: NonNullable<BotDatabase['checkpoints']>;
+  checkpointInBackground?: () => void;
+  checkpointer: Worker | null;
   users: number;
 }
 
@@ -150,17 +152,13 @@ export function openSqliteBotDatabase(path: string): BotDatabase {
         await dialect.driver.releaseConnection();
       }
     };
-    const checkpoints = {
-      defer: () => {
-        raw.pragma('wal_autocheckpoint = 0');
-      },
-      run: () => {
-        if (dialect.driver.held || raw.inTransaction) return false;
-        raw.pragma('wal_checkpoint(PASSIVE)');
-        return true;
-      },
+    shared = { db, runNow, transactNow, checkpointer: null, users: 0 };
+    const opening = shared;
+    shared.checkpointInBackground = () => {
+      if (opening.checkpointer || key === null) return;
+      raw.pragma('wal_autocheckpoint = 0');
+      opening.checkpointer = startCheckpointer(key);
     };
-    shared = { db, runNow, transactNow, checkpoints, users: 0 };
     if (key !== null) sharedSqlite.set(key, shared);
   }
   shared.users += 1;
@@ -172,7 +170,7 @@ export function openSqliteBotDatabase(path: string): BotDatabase {
     ready: Promise.resolve(),
     runNow: opened.runNow,
     transactNow: opened.transactNow,
-    checkpoints: opened.checkpoints,
+    ...(opened.checkpointInBackground ? { checkpointInBackground: opened.checkpointInBackground } : {}),
     jsonStrings: (json) => sql<string>`(select value from json_each(${json}))`,
     jsonItems: (json) =>
       sql`(select json_extract(value, '$[0]') as item_key, json_extract(value, '$[1]') as listing,
@@ -186,9 +184,42 @@ export function openSqliteBotDatabase(path: string): BotDatabase {
       opened.users -= 1;
       if (opened.users > 0) return;
       if (key !== null) sharedSqlite.delete(key);
+      await opened.checkpointer?.terminate();
       await opened.db.destroy();
     },
   };
+}
+
+/** How often the background thread copies the write-ahead log into the database. */
+export const CHECKPOINT_EVERY_MS = 250;
+
+/**
+ * A thread with its own connection to the file that checkpoints it (PASSIVE: it waits for nobody,
+ * and writers go on appending meanwhile). Plain CommonJS evaluated in the thread, so it needs no
+ * TypeScript loader there.
+ */
+function startCheckpointer(path: string): Worker {
+  const worker = new Worker(
+    `const { workerData } = require('node:worker_threads');
+    const Database = require(workerData.driver);
+    const db = new Database(workerData.path);
+    db.pragma('busy_timeout = 5000');
+    setInterval(() => {
+      try {
+        db.pragma('wal_checkpoint(PASSIVE)');
+      } catch {}
+    }, workerData.everyMs);`,
+    {
+      eval: true,
+      workerData: {
+        driver: createRequire(import.meta.url).resolve('better-sqlite3'),
+        path,
+        everyMs: CHECKPOINT_EVERY_MS,
+      },
+    },
+  );
+  worker.unref();
+  return worker;
 }
 
 /** Each distinct SQL text is prepared once (Kysely would prepare it on every query). */

@@ -373,13 +373,11 @@ export interface BotStore {
   /** Commands waiting or being answered. */
   queuedCommandCount(): Promise<number>;
   /**
-   * SQLite: this process stops copying the write-ahead log into the database as it commits, so a
-   * checkpoint's fsync never stalls it (the receiver's process with ANSWER_WORKERS); `checkpoint`
-   * must then be called elsewhere. PostgreSQL: nothing to do.
+   * SQLite: the write-ahead log is copied into the database by a thread of its own rather than as
+   * this process commits, so a checkpoint's fsync never stalls its event loop (the receiver's
+   * process with ANSWER_WORKERS). PostgreSQL: nothing to do.
    */
-  deferCheckpoints(): void;
-  /** SQLite: copies the write-ahead log into the database now, waiting for nobody. PostgreSQL: nothing. */
-  checkpoint(): Promise<void>;
+  checkpointInBackground(): void;
   /** Every stored secret (key rotation). */
   listSecrets(): Promise<StoredSecret[]>;
   /** Compare-and-set: replaces the secret with `next` only if it is still `secret.encrypted`; false when it changed meanwhile or is gone. */

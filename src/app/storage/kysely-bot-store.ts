@@ -263,12 +263,8 @@ export class KyselyBotStore implements BotStore {
     return Number(row.count);
   }
 
-  deferCheckpoints(): void {
-    this.database.checkpoints?.defer();
-  }
-
-  async checkpoint(): Promise<void> {
-    this.database.checkpoints?.run();
+  checkpointInBackground(): void {
+    this.database.checkpointInBackground?.();
   }
 
   async rememberRequest(id: string, expiresAt: Date, now = new Date()): Promise<boolean> {

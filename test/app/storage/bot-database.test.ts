@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openSqliteBotDatabase } from '../../../src/app/storage/bot-database.ts';
+import { CHECKPOINT_EVERY_MS, openSqliteBotDatabase } from '../../../src/app/storage/bot-database.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tenderbot-bot-database-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -69,5 +69,34 @@ describe("SQLite's direct statements", () => {
     const ids = await db.selectFrom('seen_requests').select('id').orderBy('id').execute();
     expect(ids.map((row) => row.id)).toEqual(['kept', 'outside']);
     await database.close();
+  });
+});
+
+describe("SQLite's checkpoints in the background", () => {
+  it('copy the write-ahead log into the database from a thread of their own, not as this connection commits', async () => {
+    // Under SQLite's own threshold (1,000 pages), a connection that checkpoints as it commits has
+    // not yet copied anything into the database file: only the background thread can have.
+    const fileGrowth = async (background: boolean) => {
+      const path = join(dir, `checkpoints-${background}.db`);
+      const database = openSqliteBotDatabase(path);
+      const sizeBefore = statSync(path).size;
+      if (background) {
+        if (!database.checkpointInBackground) throw new Error('SQLite checkpoints in the background');
+        database.checkpointInBackground();
+      }
+      const body = 'x'.repeat(2000);
+      for (let index = 0; index < 200; index++) {
+        await database.db
+          .insertInto('queued_commands')
+          .values({ id: `c-${String(index).padStart(4, '0')}`, team_id: null, body, received_at: index })
+          .execute();
+      }
+      await new Promise((resolve) => setTimeout(resolve, 4 * CHECKPOINT_EVERY_MS));
+      const growth = statSync(path).size - sizeBefore;
+      await database.close();
+      return growth;
+    };
+    expect(await fileGrowth(false)).toBe(0);
+    expect(await fileGrowth(true)).toBeGreaterThan(200 * 2000);
   });
 });
