@@ -1,21 +1,26 @@
 /**
  * npm run bench:bot — the Slack app under load, beside a bare Bolt app, in the same run.
  *
- * 1. Acks: autocannon (10 connections, 3 s warm-up, 10 s measured) posts signed `/tender search`
- *    commands to Tenderbot's HTTP receiver (`tenderbot bot` as its own process, guarded receiver,
- *    bot store on SQLite) and to a bare Bolt app with Bolt's HTTPReceiver that only acks
+ * 1. Acks: autocannon (10 connections, 3 s warm-up, then the measured run) posts signed `/tender
+ *    search` commands to Tenderbot's HTTP receiver (`tenderbot bot` as its own process, guarded
+ *    receiver, bot store on SQLite) and to a bare Bolt app with Bolt's HTTPReceiver that only acks
  *    (bench/support/bare-bolt.ts). Every request is signed afresh with a unique trigger_id, since
- *    Tenderbot refuses a signature it has seen. Tenderbot also does the search and answers at the
- *    response_url after its ack, as it does in use; the bare app does neither.
+ *    Tenderbot refuses a signature it has seen. Tenderbot runs with one answer worker
+ *    (ANSWER_WORKERS=1: the receiver checks, stores and acks; the worker, a process at a lower
+ *    priority, searches and answers), and as the default single process (ANSWER_WORKERS=0,
+ *    answering in the receiver's own process). Every command acknowledged must be answered: the
+ *    run waits for the answers and counts them (lost = acknowledged, never answered), and says how
+ *    long the answers took to catch up after the load stopped.
  * 2. Command to first answer: 10 loops, each posting a signed `/tender search` and waiting for
- *    the first answer to arrive at the response_url (a loopback receiver here that records
- *    arrival times), with the local service (`tenderbot sandbox serve`, 10,000 demo tenders).
- *    The service's own search at c=10 is measured beside it, as the floor under that figure.
+ *    the first answer to arrive at the response_url (a loopback receiver in a process of its own,
+ *    bench/support/answer-sink.ts, that records arrival times), with the local service
+ *    (`tenderbot sandbox serve`, 10,000 demo tenders). The service's own search at c=10 is
+ *    measured beside it, as the floor under that figure.
  * Prints a table, then one JSON line.
  */
+
+import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import type autocannon from 'autocannon';
 import { request } from 'undici';
@@ -43,6 +48,8 @@ const SIGNING_SECRET = `bench-${randomBytes(12).toString('hex')}`;
 const BOT_TOKEN = `xoxb-bench-${randomBytes(8).toString('hex')}`;
 
 const bench = benchFolder('tenderbot-bench-bot-');
+/** Every command's number: its response_url ends in it, so each answer is counted once, by command. */
+let sequence = 0;
 const running: ServedSandbox[] = [];
 const slack = await new FakeSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN }).start();
 const answers = await startAnswerReceiver();
@@ -53,29 +60,37 @@ try {
     demo: 10_000,
   });
   running.push(service);
-  // BENCH_BOT_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the bot's process.
+  // BENCH_BOT_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the bot's processes.
   const botNodeArgs = (process.env.BENCH_BOT_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const tenderbot = await serveProcess(
-    [...botNodeArgs, resolve(import.meta.dirname, '../bin/tenderbot.js'), 'bot'],
-    (output) => {
-      const line = output.split('\n').find((candidate) => candidate.includes('tenderbot is running'));
-      return line ? `http://127.0.0.1:${JSON.parse(line).port}/slack/events` : null;
-    },
-    {
-      PATH: process.env.PATH,
-      SLACK_BOT_TOKEN: BOT_TOKEN,
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: slack.apiUrl,
-      PROCUREMENT_API_URL: service.baseUrl,
-      PROCUREMENT_API_KEY: BENCH_KEY,
-      DATABASE_URL: `sqlite:${join(bench.dir, 'bot.db')}`,
-      ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      LOG_LEVEL: 'info',
-      PORT: '0',
-      ANSWER_WORKERS: process.env.BENCH_ANSWER_WORKERS ?? '0',
-    },
-  );
-  running.push(tenderbot);
+  /** `tenderbot bot` with `workers` answer workers, once they are ready. */
+  const startTenderbot = async (name: string, workers: number): Promise<ServedSandbox> => {
+    const served = await serveProcess(
+      [...botNodeArgs, resolve(import.meta.dirname, '../bin/tenderbot.js'), 'bot'],
+      (output) => {
+        const lines = output.split('\n');
+        const line = lines.find((candidate) => candidate.includes('tenderbot is running'));
+        const ready = lines.filter((candidate) => candidate.includes('an answer worker is ready')).length;
+        return line && ready >= workers ? `http://127.0.0.1:${JSON.parse(line).port}/slack/events` : null;
+      },
+      {
+        PATH: process.env.PATH,
+        SLACK_BOT_TOKEN: BOT_TOKEN,
+        SLACK_SIGNING_SECRET: SIGNING_SECRET,
+        SLACK_API_URL: slack.apiUrl,
+        PROCUREMENT_API_URL: service.baseUrl,
+        PROCUREMENT_API_KEY: BENCH_KEY,
+        DATABASE_URL: `sqlite:${join(bench.dir, `${name}.db`)}`,
+        ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+        LOG_LEVEL: 'info',
+        PORT: '0',
+        ANSWER_WORKERS: String(workers),
+      },
+    );
+    running.push(served);
+    return served;
+  };
+  const tenderbot = await startTenderbot('with-worker', 1);
+  const single = await startTenderbot('single-process', 0);
   slack.appUrl = tenderbot.baseUrl;
   const bolt = await serveProcess(
     ['--import', 'tsx', resolve(import.meta.dirname, 'support/bare-bolt.ts')],
@@ -87,10 +102,9 @@ try {
   const user = slack.users[0];
   const channel = slack.channels[0];
   if (!user || !channel) throw new Error('the fake Slack has no user or channel');
-  let sequence = 0;
   /** A `/tender` command as Slack sends it, with its own trigger_id and response_url. */
   const command = (text: string) => {
-    const id = `${process.pid}-${sequence++}`;
+    const id = String(sequence++);
     const body = new URLSearchParams({
       token: 'bench-verification-token',
       team_id: slack.teamId,
@@ -113,22 +127,30 @@ try {
   const loadBefore = loadAverage();
   const boltAcks = await measureAcks('bare Bolt app, ack', bolt.baseUrl, command, bolt.pid);
   const tenderbotAcks = await measureAcks(
-    'Tenderbot receiver, ack',
+    'Tenderbot receiver (one answer worker), ack',
     tenderbot.baseUrl,
     command,
     tenderbot.pid,
   );
-  await answers.quiet(1000);
-  // The same receiver with a command whose answer is cheap: what the receiver itself costs.
+  const tenderbotDrain = await answers.drain(tenderbotAcks);
+  // The same receiver with a command whose answer is cheap.
   const tenderbotHelpAcks = await measureAcks(
-    'Tenderbot receiver, ack of help',
+    'Tenderbot receiver (one answer worker), ack of help',
     tenderbot.baseUrl,
     command,
     tenderbot.pid,
     'help',
   );
-  await answers.quiet(1000);
+  const helpDrain = await answers.drain(tenderbotHelpAcks);
+  const singleAcks = await measureAcks(
+    'Tenderbot answering in its own process, ack',
+    single.baseUrl,
+    command,
+    single.pid,
+  );
+  const singleDrain = await answers.drain(singleAcks);
   const firstAnswer = await measureFirstAnswer(tenderbot.baseUrl, command, answers, tenderbot.pid);
+  const singleFirstAnswer = await measureFirstAnswer(single.baseUrl, command, answers, single.pid);
   const serviceSearch = await measureService(service.baseUrl, service.pid);
   const loadAfter = loadAverage();
 
@@ -147,12 +169,21 @@ try {
       `| ${name} | ${f.requestsPerSecond.toLocaleString('en-GB')} | ${f.p50} | ${f.p99} | ${f.errors} | ${f.cpuMicrosPerRequest ?? ''} |`,
     );
   line('bare Bolt app (HTTPReceiver) acking `/tender search`', boltAcks);
-  line('Tenderbot receiver acking `/tender search` (and answering after)', tenderbotAcks);
-  line('Tenderbot receiver acking `/tender help` (and answering after)', tenderbotHelpAcks);
-  line('`/tender search` → first answer at the response_url', firstAnswer);
+  line('Tenderbot receiver acking `/tender search` (one answer worker answers)', tenderbotAcks);
+  line('Tenderbot receiver acking `/tender help` (one answer worker answers)', tenderbotHelpAcks);
+  line('Tenderbot acking `/tender search` and answering in the same process', singleAcks);
+  line('`/tender search` → first answer at the response_url (one answer worker)', firstAnswer);
+  line('`/tender search` → first answer at the response_url (same process)', singleFirstAnswer);
   line('the service alone: GET /v1/tenders?q=cleaning', serviceSearch);
+  const drained = (name: string, drain: Drain) =>
+    console.log(
+      `${name}: ${drain.acknowledged.toLocaleString('en-GB')} acknowledged, ${drain.answered.toLocaleString('en-GB')} answered, ${drain.lost} lost; the last answer ${drain.seconds} s after the load stopped`,
+    );
+  drained('`/tender search` with one answer worker', tenderbotDrain);
+  drained('`/tender help` with one answer worker', helpDrain);
+  drained('`/tender search` in the same process', singleDrain);
   console.log(
-    `Tenderbot / bare Bolt: ${throughputRatio}x throughput (goal ≥ 0.8: ${met(throughputRatio >= 0.8)}), ${p99Ratio}x p99 (goal ≤ 1.2: ${met(p99Ratio <= 1.2)}), ${cpuRatio}x CPU per request; first answer p99 ${firstAnswer.p99} ms (goal < 50: ${met(firstAnswer.p99 < 50)})`,
+    `Tenderbot / bare Bolt: ${throughputRatio}x throughput (goal ≥ 0.8: ${met(throughputRatio >= 0.8)}), ${p99Ratio}x p99 (goal ≤ 1.2: ${met(p99Ratio <= 1.2)}), ${cpuRatio}x CPU per request; first answer p99 ${firstAnswer.p99} ms (goal < 50: ${met(firstAnswer.p99 < 50)}); acknowledged but not answered: ${tenderbotDrain.lost + helpDrain.lost + singleDrain.lost}`,
   );
   console.log(
     JSON.stringify({
@@ -160,13 +191,20 @@ try {
       connections: CONNECTIONS,
       durationSeconds: DURATION_S,
       loadAverage: { before: loadBefore, after: loadAfter },
-      tenderbot: { ack: tenderbotAcks, ackOfHelp: tenderbotHelpAcks, firstAnswer },
+      tenderbot: {
+        ack: tenderbotAcks,
+        ackOfHelp: tenderbotHelpAcks,
+        firstAnswer,
+        answered: { search: tenderbotDrain, help: helpDrain },
+        sameProcess: { ack: singleAcks, firstAnswer: singleFirstAnswer, answered: singleDrain },
+      },
       baseline: { boltAck: boltAcks, serviceSearch },
       ratios: { ackThroughput: throughputRatio, ackP99: p99Ratio, ackCpuPerRequest: cpuRatio },
       goals: {
         ackThroughputAtLeast80Percent: throughputRatio >= 0.8,
         ackP99AtMost120Percent: p99Ratio <= 1.2,
         firstAnswerP99Under50ms: firstAnswer.p99 < 50,
+        noneLost: tenderbotDrain.lost === 0 && helpDrain.lost === 0 && singleDrain.lost === 0,
       },
     }),
   );
@@ -183,7 +221,7 @@ async function measureAcks(
   command: (text: string) => { body: string; headers: Record<string, string> },
   serverPid: number,
   text = SEARCH_TEXT,
-): Promise<Figures> {
+): Promise<AckFigures> {
   console.error(`  ${name}…`);
   const requests: autocannon.Request[] = [
     {
@@ -194,7 +232,9 @@ async function measureAcks(
       },
     },
   ];
-  return measureLoad(url, requests, serverPid);
+  const first = sequence;
+  const figures = await measureLoad(url, requests, serverPid);
+  return { ...figures, commands: { first, last: sequence } };
 }
 
 /** CONNECTIONS loops of command, ack, wait for the first answer at its response_url. */
@@ -262,45 +302,92 @@ async function measureService(baseUrl: string, serverPid: number): Promise<Figur
   );
 }
 
+/** An ack run, and the commands it sent (numbers first … last − 1). */
+interface AckFigures extends Figures {
+  commands: { first: number; last: number };
+}
+
+/** What became of the commands an ack run sent. */
+interface Drain {
+  acknowledged: number;
+  answered: number;
+  /** Acknowledged and never answered (within a minute of the last answer). */
+  lost: number;
+  /** From the end of the run to the last answer. */
+  seconds: number;
+}
+
 interface AnswerReceiver {
   url: string;
   /** Resolves with performance.now() when the first answer to command `id` arrives. */
   arrival(id: string): Promise<number>;
-  /** Waits until no answer has arrived for `ms`. */
-  quiet(ms: number): Promise<void>;
+  /** Waits until every command `run` had acknowledged is answered (or none came for a minute). */
+  drain(run: AckFigures): Promise<Drain>;
   stop(): Promise<void>;
 }
 
-/** A loopback response_url endpoint that records when each command's first answer arrives. */
+/**
+ * A loopback response_url endpoint (bench/support/answer-sink.ts, a process of its own) that
+ * records when each command's first answer arrives.
+ */
 async function startAnswerReceiver(): Promise<AnswerReceiver> {
   const waiting = new Map<string, (at: number) => void>();
+  /** Command number → when its first answer arrived (this process's performance.now()). */
+  const answered = new Map<number, number>();
   let lastArrival = performance.now();
-  const server = createServer((req, res) => {
-    const at = performance.now();
-    lastArrival = at;
-    const id = (req.url ?? '').split('/').pop() ?? '';
-    req.resume();
-    req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'text/plain' });
-      res.end('ok');
-    });
-    const resolveArrival = waiting.get(id);
-    if (resolveArrival) {
-      waiting.delete(id);
-      resolveArrival(at);
-    }
+  const sink = fork(resolve(import.meta.dirname, 'support/answer-sink.ts'), [], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
-  const { port } = server.address() as AddressInfo;
+  const url = await new Promise<string>((listening, fail) => {
+    sink.once('exit', (code) => fail(new Error(`the answer sink exited with ${code}`)));
+    sink.on('message', (message: { url?: string; arrivals?: [string, number][] }) => {
+      if (message.url) listening(message.url);
+      for (const [id, epochAt] of message.arrivals ?? []) {
+        const at = epochAt - performance.timeOrigin;
+        lastArrival = Math.max(lastArrival, at);
+        answered.set(Number(id), at);
+        const resolveArrival = waiting.get(id);
+        if (resolveArrival) {
+          waiting.delete(id);
+          resolveArrival(at);
+        }
+      }
+    });
+  });
   return {
-    url: `http://127.0.0.1:${port}/answers`,
+    url,
     arrival: (id) => new Promise((arrived) => waiting.set(id, arrived)),
-    quiet: async (ms) => {
-      while (performance.now() - lastArrival < ms) await sleep(100);
+    drain: async (run) => {
+      const stopped = performance.now();
+      const acknowledged = run.ok ?? 0;
+      const count = () => {
+        let total = 0;
+        let last = stopped;
+        for (let number = run.commands.first; number < run.commands.last; number++) {
+          const at = answered.get(number);
+          if (at === undefined) continue;
+          total++;
+          last = Math.max(last, at);
+        }
+        return { total, last };
+      };
+      while (count().total < acknowledged && performance.now() - lastArrival < 60_000) await sleep(100);
+      // Answers still coming for commands cut off at the end of the run (sent, never acknowledged).
+      while (performance.now() - lastArrival < 1000) await sleep(100);
+      const { total, last } = count();
+      return {
+        acknowledged,
+        answered: total,
+        lost: Math.max(0, acknowledged - total),
+        seconds: round((last - stopped) / 1000),
+      };
     },
     stop: async () => {
-      server.closeAllConnections();
-      await new Promise((closed) => server.close(closed));
+      if (sink.exitCode !== null) return;
+      const exited = new Promise((done) => sink.once('exit', done));
+      sink.disconnect();
+      await exited;
     },
   };
 }
