@@ -8,6 +8,7 @@ import { FakeSlack, type FakeUser } from '../../../src/fake-slack/fake-slack.ts'
 import { type ServiceGate, startServiceGate } from '../../deploy/support/service-gate.ts';
 import { eventually } from '../../support/bot.ts';
 import { KEYS } from '../../support/fixture.ts';
+import { createTestDatabase } from '../../support/postgres.ts';
 import { type StartedProcess, startTenderbot } from '../../support/process.ts';
 import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
 
@@ -73,7 +74,7 @@ interface Copy {
 }
 
 /** `tenderbot bot` with one answer worker, resolved once the worker is ready. */
-async function startCopy(databasePath: string, more: Record<string, string> = {}): Promise<Copy> {
+async function startCopy(databaseUrl: string, more: Record<string, string> = {}): Promise<Copy> {
   const started = await startTenderbot(
     ['bot'],
     (output) => {
@@ -87,7 +88,7 @@ async function startCopy(databasePath: string, more: Record<string, string> = {}
       SLACK_API_URL: slack.apiUrl,
       PROCUREMENT_API_URL: gate.url,
       PROCUREMENT_API_KEY: KEYS.carolMemberAcme,
-      DATABASE_URL: `sqlite:${databasePath}`,
+      DATABASE_URL: databaseUrl,
       ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       LOG_LEVEL: 'info',
       PORT: '0',
@@ -142,8 +143,8 @@ function isRunning(pid: number): boolean {
   }
 }
 
-async function queued(databasePath: string): Promise<number> {
-  const store: BotStore = openBotStore(`sqlite:${databasePath}`);
+async function queued(databaseUrl: string): Promise<number> {
+  const store: BotStore = openBotStore(databaseUrl);
   try {
     return await store.queuedCommandCount();
   } finally {
@@ -153,8 +154,8 @@ async function queued(databasePath: string): Promise<number> {
 
 describe('answer workers', () => {
   it('answer every command in a worker process at a lower priority; each is answered once, and a stop answers what is queued', async () => {
-    const databasePath = join(sandbox.dir, 'workers-answer.db');
-    const copy = await startCopy(databasePath);
+    const databaseUrl = `sqlite:${join(sandbox.dir, 'workers-answer.db')}`;
+    const copy = await startCopy(databaseUrl);
     const [workerPid] = copy.workerPids();
     expect(workerPid).toBeDefined();
     // A child of the receiver's process, run at the lower priority.
@@ -179,7 +180,7 @@ describe('answer workers', () => {
     expect(await stopped).toBe(0);
     for (const index of everyone) expect(answersSeen(index)).toBe(index < 3 ? 2 : 1);
     expect(isRunning(workerPid as number)).toBe(false);
-    expect(await queued(databasePath)).toBe(0);
+    expect(await queued(databaseUrl)).toBe(0);
     // The worker, not the receiver, answered them (its own count, logged as it stopped).
     const served = copy.process
       .output()
@@ -190,8 +191,8 @@ describe('answer workers', () => {
   }, 90_000);
 
   it('give what a killed worker held to the next one: every command answered once', async () => {
-    const databasePath = join(sandbox.dir, 'workers-killed.db');
-    const copy = await startCopy(databasePath);
+    const databaseUrl = `sqlite:${join(sandbox.dir, 'workers-killed.db')}`;
+    const copy = await startCopy(databaseUrl);
     const [firstWorker] = copy.workerPids();
     const before = Array.from({ length: PEOPLE }, (_, index) => answersSeen(index));
     gate.holding = true;
@@ -215,12 +216,12 @@ describe('answer workers', () => {
       expect(answersSeen(index)).toBe(count + (caught.includes(index) ? 1 : 0));
     expect(copy.process.output()).toContain('an answer worker ended; its commands go to the others');
     expect(await copy.process.stop()).toBe(0);
-    expect(await queued(databasePath)).toBe(0);
+    expect(await queued(databaseUrl)).toBe(0);
   }, 90_000);
 
   it('keep what a killed copy acknowledged: the next start answers it, once', async () => {
-    const databasePath = join(sandbox.dir, 'workers-copy-killed.db');
-    const first = await startCopy(databasePath, { ANSWER_LEASE_SECONDS: '5' });
+    const databaseUrl = `sqlite:${join(sandbox.dir, 'workers-copy-killed.db')}`;
+    const first = await startCopy(databaseUrl, { ANSWER_LEASE_SECONDS: '5' });
     const [worker] = first.workerPids();
     const before = Array.from({ length: PEOPLE }, (_, index) => answersSeen(index));
     gate.holding = true;
@@ -231,14 +232,14 @@ describe('answer workers', () => {
     process.kill(first.process.pid, 'SIGKILL');
     await eventually(() => !isRunning(first.process.pid), 'the first copy gone', WAIT_MS);
     gate.release();
-    expect(await queued(databasePath)).toBe(caught.length);
-    const second = await startCopy(databasePath, { ANSWER_LEASE_SECONDS: '5' });
+    expect(await queued(databaseUrl)).toBe(caught.length);
+    const second = await startCopy(databaseUrl, { ANSWER_LEASE_SECONDS: '5' });
     await eventually(
       () => caught.every((index) => answersSeen(index) === (before[index] ?? 0) + 1),
       'the acknowledged commands answered by the next start',
       WAIT_MS,
     );
-    for (let tries = 0; (await queued(databasePath)) > 0; tries++) {
+    for (let tries = 0; (await queued(databaseUrl)) > 0; tries++) {
       if (tries > 100) throw new Error('the queue was not emptied');
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -247,9 +248,46 @@ describe('answer workers', () => {
     expect(await second.process.stop()).toBe(0);
   }, 90_000);
 
+  it('do the same on PostgreSQL: a killed copy’s commands answered by the next start, once', async () => {
+    const database = await createTestDatabase('answer_workers');
+    try {
+      const first = await startCopy(database.url, { ANSWER_LEASE_SECONDS: '5' });
+      const [worker] = first.workerPids();
+      const before = Array.from({ length: PEOPLE }, (_, index) => answersSeen(index));
+      // Answered by the worker as they come…
+      await searchAsEach([10]);
+      await eventually(() => answersSeen(10) === (before[10] ?? 0) + 1, 'an answer', WAIT_MS);
+      // …and held at the service when the whole copy is killed.
+      gate.holding = true;
+      const caught = [9, 11];
+      await searchAsEach(caught);
+      await eventually(() => gate.held === caught.length, 'the searches held at the service', WAIT_MS);
+      process.kill(worker as number, 'SIGKILL');
+      process.kill(first.process.pid, 'SIGKILL');
+      await eventually(() => !isRunning(first.process.pid), 'the first copy gone', WAIT_MS);
+      gate.release();
+      expect(await queued(database.url)).toBe(caught.length);
+      const second = await startCopy(database.url, { ANSWER_LEASE_SECONDS: '5' });
+      await eventually(
+        () => caught.every((index) => answersSeen(index) === (before[index] ?? 0) + 1),
+        'the acknowledged commands answered by the next start',
+        WAIT_MS,
+      );
+      for (let tries = 0; (await queued(database.url)) > 0; tries++) {
+        if (tries > 100) throw new Error('the queue was not emptied');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      for (const [index, count] of before.entries())
+        expect(answersSeen(index)).toBe(count + (caught.includes(index) || index === 10 ? 1 : 0));
+      expect(await second.process.stop()).toBe(0);
+    } finally {
+      await database.drop();
+    }
+  }, 90_000);
+
   it('answer `/tender connect` in the receiver, which opens its modal while the trigger lasts', async () => {
-    const databasePath = join(sandbox.dir, 'workers-connect.db');
-    const copy = await startCopy(databasePath);
+    const databaseUrl = `sqlite:${join(sandbox.dir, 'workers-connect.db')}`;
+    const copy = await startCopy(databaseUrl);
     const before = slack.openModals('U0ADMIN').length;
     const ack = await slack.slashCommand('U0ADMIN', person(0).channel, '/tender', 'connect');
     expect(ack.status).toBe(200);
