@@ -236,11 +236,9 @@ export class KyselyBotStore implements BotStore {
 
   async finishCommands(ids: readonly string[]): Promise<void> {
     if (this.pending) await this.pending;
+    // One prepared statement whatever the count (the ids as one JSON array).
     for (let start = 0; start < ids.length; start += CHUNK) {
-      await this.db
-        .deleteFrom('queued_commands')
-        .where('id', 'in', ids.slice(start, start + CHUNK))
-        .execute();
+      await this.exec(this.queries.finishCommands, { ids: JSON.stringify(ids.slice(start, start + CHUNK)) });
     }
   }
 
@@ -1128,6 +1126,9 @@ function prepareQueries({
         ) and lease_until <= ${slot('now')}
         returning *`,
       ),
+    ),
+    finishCommands: new Prepared(
+      db.deleteFrom('queued_commands').where('id', 'in', jsonStrings(slot('ids'))),
     ),
     pruneStates: new Prepared(db.deleteFrom('kept_states').where('expires_at', '<=', slot<number>('now'))),
     keepState: new Prepared(
