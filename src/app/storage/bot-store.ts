@@ -157,6 +157,19 @@ export interface RemovedWorkspace {
   subscriptions: number;
 }
 
+/** A slash command to keep for the answer workers. */
+export interface CommandToQueue {
+  /** Time-ordered (UUIDv7-shaped): claims take the smallest first. */
+  id: string;
+  teamId: string | null;
+  /** The command's fields as JSON. */
+  body: string;
+  receivedAt: Date;
+  /** Stored already claimed by this worker, until `leaseUntil`. */
+  owner?: string;
+  leaseUntil?: Date;
+}
+
 /** A queued slash command, as an answer worker claimed it. */
 export interface QueuedCommand {
   id: string;
@@ -351,15 +364,7 @@ export interface BotStore {
    * answered it: acknowledged means stored, whatever happens to the copy that took it. With
    * `owner`, it is stored already claimed by that worker until `leaseUntil` (its first attempt).
    */
-  queueCommand(command: {
-    /** Time-ordered (UUIDv7): claims take the smallest first. */
-    id: string;
-    teamId: string | null;
-    body: string;
-    receivedAt: Date;
-    owner?: string;
-    leaseUntil?: Date;
-  }): Promise<void>;
+  queueCommand(command: CommandToQueue): Promise<void>;
   /**
    * Takes up to `limit` of the oldest queued commands that no worker holds (or whose holder's lease
    * ended) for `owner` until `now + leaseMs`, counting the attempt: each is taken by one worker,

@@ -12,6 +12,7 @@ import type { BotTables } from './bot-schema.ts';
 import type {
   BotStore,
   Cadence,
+  CommandToQueue,
   CommentAuthor,
   Delivery,
   DeliveryFinish,
@@ -195,14 +196,7 @@ export class KyselyBotStore implements BotStore {
     return count(result) > 0;
   }
 
-  async queueCommand(command: {
-    id: string;
-    teamId: string | null;
-    body: string;
-    receivedAt: Date;
-    owner?: string;
-    leaseUntil?: Date;
-  }): Promise<void> {
+  async queueCommand(command: CommandToQueue): Promise<void> {
     if (this.pending) await this.pending;
     await this.exec(this.queries.queueCommand, {
       id: command.id,

@@ -219,71 +219,47 @@ describe('answer workers', () => {
     expect(await queued(databaseUrl)).toBe(0);
   }, 90_000);
 
-  it('keep what a killed copy acknowledged: the next start answers it, once', async () => {
-    const databaseUrl = `sqlite:${join(sandbox.dir, 'workers-copy-killed.db')}`;
-    const first = await startCopy(databaseUrl, { ANSWER_LEASE_SECONDS: '5' });
-    const [worker] = first.workerPids();
-    const before = Array.from({ length: PEOPLE }, (_, index) => answersSeen(index));
-    gate.holding = true;
-    const caught = [7, 8, 9];
-    await searchAsEach(caught);
-    await eventually(() => gate.held === caught.length, 'the searches held at the service', WAIT_MS);
-    process.kill(worker as number, 'SIGKILL');
-    process.kill(first.process.pid, 'SIGKILL');
-    await eventually(() => !isRunning(first.process.pid), 'the first copy gone', WAIT_MS);
-    gate.release();
-    expect(await queued(databaseUrl)).toBe(caught.length);
-    const second = await startCopy(databaseUrl, { ANSWER_LEASE_SECONDS: '5' });
-    await eventually(
-      () => caught.every((index) => answersSeen(index) === (before[index] ?? 0) + 1),
-      'the acknowledged commands answered by the next start',
-      WAIT_MS,
-    );
-    for (let tries = 0; (await queued(databaseUrl)) > 0; tries++) {
-      if (tries > 100) throw new Error('the queue was not emptied');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    for (const [index, count] of before.entries())
-      expect(answersSeen(index)).toBe(count + (caught.includes(index) ? 1 : 0));
-    expect(await second.process.stop()).toBe(0);
-  }, 90_000);
-
-  it('do the same on PostgreSQL: a killed copy’s commands answered by the next start, once', async () => {
-    const database = await createTestDatabase('answer_workers');
-    try {
-      const first = await startCopy(database.url, { ANSWER_LEASE_SECONDS: '5' });
-      const [worker] = first.workerPids();
-      const before = Array.from({ length: PEOPLE }, (_, index) => answersSeen(index));
-      // Answered by the worker as they come…
-      await searchAsEach([10]);
-      await eventually(() => answersSeen(10) === (before[10] ?? 0) + 1, 'an answer', WAIT_MS);
-      // …and held at the service when the whole copy is killed.
-      gate.holding = true;
-      const caught = [9, 11];
-      await searchAsEach(caught);
-      await eventually(() => gate.held === caught.length, 'the searches held at the service', WAIT_MS);
-      process.kill(worker as number, 'SIGKILL');
-      process.kill(first.process.pid, 'SIGKILL');
-      await eventually(() => !isRunning(first.process.pid), 'the first copy gone', WAIT_MS);
-      gate.release();
-      expect(await queued(database.url)).toBe(caught.length);
-      const second = await startCopy(database.url, { ANSWER_LEASE_SECONDS: '5' });
-      await eventually(
-        () => caught.every((index) => answersSeen(index) === (before[index] ?? 0) + 1),
-        'the acknowledged commands answered by the next start',
-        WAIT_MS,
-      );
-      for (let tries = 0; (await queued(database.url)) > 0; tries++) {
-        if (tries > 100) throw new Error('the queue was not emptied');
-        await new Promise((resolve) => setTimeout(resolve, 100));
+  for (const kind of ['SQLite', 'PostgreSQL'] as const) {
+    it(`keep what a killed copy acknowledged: the next start answers it, once (${kind})`, async () => {
+      const database =
+        kind === 'SQLite'
+          ? { url: `sqlite:${join(sandbox.dir, 'workers-copy-killed.db')}`, drop: async () => {} }
+          : await createTestDatabase('answer_workers');
+      try {
+        const first = await startCopy(database.url, { ANSWER_LEASE_SECONDS: '5' });
+        const [worker] = first.workerPids();
+        const before = Array.from({ length: PEOPLE }, (_, index) => answersSeen(index));
+        // Answered by the worker as they come…
+        await searchAsEach([10]);
+        await eventually(() => answersSeen(10) === (before[10] ?? 0) + 1, 'an answer', WAIT_MS);
+        // …and held at the service when the whole copy is killed.
+        gate.holding = true;
+        const caught = [7, 8, 9];
+        await searchAsEach(caught);
+        await eventually(() => gate.held === caught.length, 'the searches held at the service', WAIT_MS);
+        process.kill(worker as number, 'SIGKILL');
+        process.kill(first.process.pid, 'SIGKILL');
+        await eventually(() => !isRunning(first.process.pid), 'the first copy gone', WAIT_MS);
+        gate.release();
+        expect(await queued(database.url)).toBe(caught.length);
+        const second = await startCopy(database.url, { ANSWER_LEASE_SECONDS: '5' });
+        await eventually(
+          () => caught.every((index) => answersSeen(index) === (before[index] ?? 0) + 1),
+          'the acknowledged commands answered by the next start',
+          WAIT_MS,
+        );
+        for (let tries = 0; (await queued(database.url)) > 0; tries++) {
+          if (tries > 100) throw new Error('the queue was not emptied');
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        for (const [index, count] of before.entries())
+          expect(answersSeen(index)).toBe(count + (caught.includes(index) || index === 10 ? 1 : 0));
+        expect(await second.process.stop()).toBe(0);
+      } finally {
+        await database.drop();
       }
-      for (const [index, count] of before.entries())
-        expect(answersSeen(index)).toBe(count + (caught.includes(index) || index === 10 ? 1 : 0));
-      expect(await second.process.stop()).toBe(0);
-    } finally {
-      await database.drop();
-    }
-  }, 90_000);
+    }, 90_000);
+  }
 
   it('answer `/tender connect` in the receiver, which opens its modal while the trigger lasts', async () => {
     const databaseUrl = `sqlite:${join(sandbox.dir, 'workers-connect.db')}`;
