@@ -242,6 +242,7 @@ export function createBotApp(options: BotAppOptions): BotApp {
 
   giveUp = async (body) => {
     const reference = randomUUID().slice(0, 8);
+    logger.error({ reference, teamId: teamOf(body) }, 'told a person their command will not be answered');
     await tellPerson(app.client, respondableOnly(body), failureMessage(GAVE_UP, reference, null));
   };
 
@@ -285,7 +286,7 @@ interface ErrorArgs {
 }
 
 const GAVE_UP =
-  'Tenderbot could not answer this command: it failed each time it tried. Type it again, and if it fails again, tell whoever runs Tenderbot.';
+  'Tenderbot could not answer this command: the part of Tenderbot answering it stopped several times. Type it again, and if it fails again, tell whoever runs Tenderbot.';
 
 const NOT_INSTALLED =
   'Tenderbot is not installed in this workspace any more. Someone who manages apps here can add it again.';

@@ -78,8 +78,8 @@ export const BotConfig = z.object({
     .max(16, 'must be between 0 and 16')
     .default(0),
   /**
-   * How long an answer worker holds a command before another copy may answer it (the copy holding
-   * it died): above the longest answer (a few service calls of at most 10 s, Slack's answer in 3 s).
+   * How long after a copy died another copy may answer the commands its workers held (a live
+   * copy renews its workers' leases every second, however long an answer takes).
    */
   ANSWER_LEASE_SECONDS: z.coerce
     .number('must be a number of seconds, 5 to 600')

@@ -5,6 +5,7 @@ import { type BotApp, createBotApp } from './bot-app.ts';
 import { type BotConfig, ConfigError, loadBotConfig } from './config.ts';
 import { createLogger } from './logger.ts';
 import { AnswerWorkers, type WorkerMessage } from './receiver/answer-workers.ts';
+import { KeyCipher } from './security/key-cipher.ts';
 import { type BotStore, openBotStore } from './storage/bot-store.ts';
 
 /**
@@ -43,6 +44,7 @@ export async function runBot(env: NodeJS.ProcessEnv = process.env): Promise<numb
           args: ['bot'],
           env,
           leaseMs: config.ANSWER_LEASE_SECONDS * 1000,
+          ...sealWith(new KeyCipher(config.ENCRYPTION_KEY, config.ENCRYPTION_KEY_PREVIOUS)),
         })
       : null;
   const bot = createBotApp({
@@ -119,12 +121,14 @@ async function runAnswerWorker(
     if (message.kind === 'answer') answers.take(message.command);
   });
   await bot.start();
+  // The receiver's process may have gone while this one started (its 'disconnect' came first).
+  if (!process.connected) process.emit('disconnect');
   tell({ kind: 'ready' });
   const signal = await stopped;
   workerLogger.info({ signal }, 'answer worker stopping once its commands are answered');
   let timer: NodeJS.Timeout | undefined;
   const finished = await Promise.race([
-    answers.stop().then(() => true),
+    answers.idle().then(() => true),
     new Promise<false>((resolve) => {
       timer = setTimeout(() => resolve(false), STOP_DEADLINE_MS);
     }),
@@ -140,6 +144,11 @@ async function runAnswerWorker(
   );
   if (process.connected) process.disconnect();
   return finished ? 0 : 1;
+}
+
+/** The store's sealing of queued commands: encrypted and authenticated with ENCRYPTION_KEY. */
+function sealWith(cipher: KeyCipher): { seal: (plain: string) => string; open: (sealed: string) => string } {
+  return { seal: (plain) => cipher.encrypt(plain), open: (sealed) => cipher.decrypt(sealed) };
 }
 
 /** The requests the app is working on, counted where the receiver hands them to Bolt. */
@@ -200,7 +209,7 @@ export async function stopGracefully(
   logger: Logger,
   signal: string,
   deadlineMs: number,
-  answerWorkers: Pick<AnswerWorkers, 'stop'> | null = null,
+  answerWorkers: Pick<AnswerWorkers, 'stop' | 'halt'> | null = null,
 ): Promise<boolean> {
   logger.info({ signal, inFlight: work.inFlight }, 'stopping: no new requests; finishing those under way');
   let timer: NodeJS.Timeout | undefined;
@@ -216,7 +225,12 @@ export async function stopGracefully(
   })();
   const finished = await Promise.race([drained, deadline]);
   clearTimeout(timer);
-  if (!finished) logger.warn({ inFlight: work.inFlight }, 'the stop took too long; closing anyway');
+  if (!finished) {
+    logger.warn({ inFlight: work.inFlight }, 'the stop took too long; closing anyway');
+    // What the workers reported answered is removed before the store closes; what they still
+    // hold stays stored for another copy or the next start.
+    await answerWorkers?.halt();
+  }
   await bot.stop();
   return finished;
 }

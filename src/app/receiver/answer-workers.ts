@@ -28,7 +28,12 @@ export interface AnswerWorkersOptions {
   count: number;
   store: Pick<
     BotStore,
-    'queueCommand' | 'claimCommands' | 'finishCommands' | 'releaseCommands' | 'checkpointInBackground'
+    | 'queueCommand'
+    | 'claimCommands'
+    | 'finishCommands'
+    | 'renewCommands'
+    | 'releaseCommands'
+    | 'checkpointInBackground'
   >;
   logger: Logger;
   /** The script that runs `tenderbot bot`, and its arguments; each worker runs it with TENDERBOT_ROLE=answers. */
@@ -38,6 +43,12 @@ export interface AnswerWorkersOptions {
   /** Node's own flags for the workers (this process's by default). */
   execArgv?: string[];
   clock?: () => Date;
+  /**
+   * Seals a command's fields for the store (encrypted and authenticated, as every other secret
+   * the bot keeps: a response_url is a capability) and opens them again.
+   */
+  seal: (plain: string) => string;
+  open: (sealed: string) => string;
   /** Before a worker that ended unexpectedly is started again (doubling, up to a minute). */
   restartDelayMs?: number;
   /** How often the store is looked at for commands nobody holds (another copy's, a lease ended). */
@@ -49,9 +60,19 @@ interface Worker {
   child: ChildProcess;
   owner: string;
   ready: boolean;
-  inFlight: number;
-  feeding: boolean;
+  /** When it said it was ready (ms since epoch); 0 before. */
+  readyAt: number;
+  /** Ids given to it and not yet reported answered. */
+  held: Set<string>;
+  /** The claim under way for it, if any. */
+  feeding: Promise<void> | null;
 }
+
+/** A worker that stayed up this long has its restart delay reset (it was not dying on start). */
+const STAYED_UP_MS = 30_000;
+/** Fields of a command nobody answering it needs, so not kept: Slack's old verification token and
+ * the trigger (a queued command never opens a modal: `/tender connect` stays in the receiver). */
+const NOT_KEPT = ['token', 'trigger_id'];
 
 /**
  * The receiver's side of ANSWER_WORKERS. It starts the worker processes (at a lower priority,
@@ -68,6 +89,8 @@ interface Worker {
 export class AnswerWorkers {
   private readonly workers = new Set<Worker>();
   private stopping = false;
+  /** Past the stop's drain: nothing is claimed or given any more. */
+  private closed = false;
   /** Commands may be waiting in the store unclaimed (all workers were full when they came). */
   private backlog = true;
   private restartDelayMs: number;
@@ -89,6 +112,14 @@ export class AnswerWorkers {
     this.options.store.checkpointInBackground();
     for (let index = 0; index < this.options.count; index++) this.spawn();
     this.sweepTimer = setInterval(() => {
+      // A live worker's commands stay its own however long they take (their lease only runs out
+      // when this copy is gone); then what nobody holds is claimed.
+      const owners = [...this.workers].filter((worker) => worker.held.size > 0).map((worker) => worker.owner);
+      void this.options.store
+        .renewCommands(owners, new Date(this.clock().getTime() + this.leaseMs))
+        .catch((error: Error) =>
+          this.options.logger.error({ reason: error.message }, 'could not renew the workers’ leases'),
+        );
       this.backlog = true;
       this.feedAll();
     }, this.options.sweepMs ?? 1000);
@@ -113,17 +144,19 @@ export class AnswerWorkers {
     if (this.stopping) return false;
     let roomiest: Worker | null = null;
     for (const worker of this.workers) {
-      if (worker.ready && (!roomiest || worker.inFlight < roomiest.inFlight)) roomiest = worker;
+      if (worker.ready && (!roomiest || worker.held.size < roomiest.held.size)) roomiest = worker;
     }
     if (!roomiest) return false;
     const now = this.clock();
+    const kept = Object.fromEntries(Object.entries(body).filter(([name]) => !NOT_KEPT.includes(name)));
+    const plain = JSON.stringify(kept);
     const command = {
       id: timeOrderedId(now),
       teamId: typeof body.team_id === 'string' ? body.team_id : null,
-      body: JSON.stringify(body),
+      body: this.options.seal(plain),
       receivedAt: now,
     };
-    if (roomiest.inFlight >= WORKER_CONCURRENCY || this.backlog) {
+    if (roomiest.held.size >= WORKER_CONCURRENCY || this.backlog) {
       // Every worker is busy: stored for whichever has room first (oldest first).
       await this.options.store.queueCommand(command);
       this.backlog = true;
@@ -131,7 +164,7 @@ export class AnswerWorkers {
       return true;
     }
     const worker = roomiest;
-    worker.inFlight++;
+    worker.held.add(command.id);
     try {
       await this.options.store.queueCommand({
         ...command,
@@ -139,10 +172,10 @@ export class AnswerWorkers {
         leaseUntil: new Date(now.getTime() + this.leaseMs),
       });
     } catch (error) {
-      worker.inFlight--;
+      worker.held.delete(command.id);
       throw error;
     }
-    this.give(worker, { id: command.id, body: command.body, receivedAt: now.getTime(), attempts: 1 });
+    this.give(worker, { id: command.id, body: plain, receivedAt: now.getTime(), attempts: 1 });
     return true;
   }
 
@@ -156,9 +189,22 @@ export class AnswerWorkers {
     for (;;) {
       this.backlog = true;
       await Promise.all([...this.workers].map((worker) => this.feed(worker)));
+      // A claim under way when the loop began has been awaited above: its commands count now.
       if (this.inFlight() === 0) break;
       await new Promise<void>((resolve) => this.progress.push(resolve));
     }
+    await this.halt('SIGTERM');
+  }
+
+  /**
+   * Ends the workers now (a stop past its deadline): nothing more is claimed or given; what they
+   * reported answered is removed from the store first; what they hold stays stored, for another
+   * copy or the next start.
+   */
+  async halt(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    this.stopping = true;
+    this.closed = true;
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
     await this.flush();
     await Promise.all(
       [...this.workers].map(
@@ -166,27 +212,35 @@ export class AnswerWorkers {
           new Promise<void>((resolve) => {
             if (worker.child.exitCode !== null || worker.child.signalCode !== null) return resolve();
             worker.child.once('exit', () => resolve());
-            worker.child.kill('SIGTERM');
+            worker.child.kill(signal);
           }),
       ),
     );
+    await this.flush();
   }
 
   private inFlight(): number {
     let total = 0;
-    for (const worker of this.workers) total += worker.inFlight;
+    for (const worker of this.workers) total += worker.held.size;
     return total;
   }
 
   private spawn(): void {
     const { logger } = this.options;
     const owner = `answers-${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
-    const child = fork(this.options.script, this.options.args, {
-      env: { ...this.options.env, TENDERBOT_ROLE: 'answers', TENDERBOT_ANSWER_OWNER: owner },
-      execArgv: this.options.execArgv ?? process.execArgv,
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    const worker: Worker = { child, owner, ready: false, inFlight: 0, feeding: false };
+    let child: ChildProcess;
+    try {
+      child = fork(this.options.script, this.options.args, {
+        env: { ...this.options.env, TENDERBOT_ROLE: 'answers', TENDERBOT_ANSWER_OWNER: owner },
+        execArgv: this.options.execArgv ?? process.execArgv,
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      });
+    } catch (error) {
+      logger.error({ reason: (error as Error).message }, 'could not start an answer worker; trying again');
+      this.restartLater();
+      return;
+    }
+    const worker: Worker = { child, owner, ready: false, readyAt: 0, held: new Set(), feeding: null };
     this.workers.add(worker);
     if (child.pid !== undefined) {
       try {
@@ -195,15 +249,21 @@ export class AnswerWorkers {
         logger.warn({ reason: (error as Error).message }, 'could not lower an answer worker’s priority');
       }
     }
-    child.on('message', (message: WorkerMessage) => {
+    child.on('message', (message: unknown) => {
+      if (!isWorkerMessage(message)) {
+        logger.warn({ owner }, 'an answer worker sent a message that is not one of its own; ignored');
+        return;
+      }
       if (message.kind === 'ready') {
         worker.ready = true;
-        this.restartDelayMs = this.options.restartDelayMs ?? 1000;
+        worker.readyAt = Date.now();
         logger.info({ pid: child.pid, owner }, 'an answer worker is ready');
         void this.feed(worker);
       } else if (message.kind === 'done') {
-        worker.inFlight -= message.ids.length;
-        this.finished.push(...message.ids);
+        for (const id of message.ids) {
+          // Only what it was given counts (a repeated or unknown id changes nothing).
+          if (worker.held.delete(id)) this.finished.push(id);
+        }
         this.scheduleFlush();
         void this.feed(worker);
         this.wakeProgress();
@@ -213,12 +273,20 @@ export class AnswerWorkers {
     child.on('exit', (code, signal) => {
       this.workers.delete(worker);
       worker.ready = false;
+      const held = worker.held.size;
+      worker.held.clear();
       this.wakeProgress();
-      if (this.stopping && worker.inFlight === 0) return;
-      logger.error({ pid: child.pid, code, signal }, 'an answer worker ended; its commands go to the others');
-      // What it held is free at once rather than when its leases end (answered at least once).
-      this.options.store
-        .releaseCommands(owner)
+      if (this.closed || (this.stopping && held === 0)) return;
+      logger.error(
+        { pid: child.pid, code, signal, commands: held },
+        held > 0
+          ? 'an answer worker ended while answering; its commands are answered again'
+          : 'an answer worker ended; starting another',
+      );
+      // What it reported answered is removed first, then what it held is free at once (rather
+      // than when its leases end): answered at least once, and again only if it was mid-answer.
+      this.flush()
+        .then(() => this.options.store.releaseCommands(owner))
         .then(() => {
           this.backlog = true;
           this.feedAll();
@@ -226,22 +294,30 @@ export class AnswerWorkers {
         .catch((error: Error) =>
           logger.error({ reason: error.message }, 'could not release a worker’s commands'),
         );
-      if (this.stopping) return;
-      const delay = this.restartDelayMs;
-      this.restartDelayMs = Math.min(60_000, delay * 2);
-      setTimeout(() => {
-        if (!this.stopping) this.spawn();
-      }, delay).unref();
+      if (worker.readyAt > 0 && Date.now() - worker.readyAt >= STAYED_UP_MS)
+        this.restartDelayMs = this.options.restartDelayMs ?? 1000;
+      this.restartLater();
     });
   }
 
+  /** Starts a worker again after the current delay, doubling it for next time (up to a minute). */
+  private restartLater(): void {
+    if (this.stopping) return;
+    const delay = this.restartDelayMs;
+    this.restartDelayMs = Math.min(60_000, delay * 2);
+    setTimeout(() => {
+      if (!this.stopping) this.spawn();
+    }, delay).unref();
+  }
+
   private give(worker: Worker, command: CommandToAnswer): void {
-    if (worker.child.connected) {
+    if (!this.closed && worker.child.connected) {
       worker.child.send({ kind: 'answer', command } satisfies WorkerMessage);
       return;
     }
-    // It ended between the claim and now: its exit gives its commands back (this one again, now).
-    worker.inFlight--;
+    // It ended between the claim and now, or the stop is past its drain: stored, for whoever
+    // takes it next (its exit gives its commands back).
+    worker.held.delete(command.id);
     void this.options.store.releaseCommands(worker.owner).catch(() => undefined);
   }
 
@@ -251,30 +327,50 @@ export class AnswerWorkers {
 
   /**
    * Claims stored commands for a worker with room, oldest first: a few at a time while it is busy
-   * (one claim for several commands, not one each), any number once it is idle.
+   * (one claim for several commands, not one each), any number once it is idle. A claim already
+   * under way for it is what this resolves with.
    */
-  private async feed(worker: Worker): Promise<void> {
-    if (!this.backlog || worker.feeding || !worker.ready || !worker.child.connected) return;
-    const room = WORKER_CONCURRENCY - worker.inFlight;
-    if (room <= 0 || (worker.inFlight > 0 && room < CLAIM_AT_LEAST)) return;
-    worker.feeding = true;
-    try {
-      const claimed = await this.options.store.claimCommands(worker.owner, this.clock(), this.leaseMs, room);
-      for (const command of claimed) {
-        worker.inFlight++;
-        this.give(worker, {
-          id: command.id,
-          body: command.body,
-          receivedAt: command.receivedAt.getTime(),
-          attempts: command.attempts,
-        });
+  private feed(worker: Worker): Promise<void> {
+    if (worker.feeding) return worker.feeding;
+    if (this.closed || !this.backlog || !worker.ready || !worker.child.connected) return Promise.resolve();
+    const room = WORKER_CONCURRENCY - worker.held.size;
+    if (room <= 0 || (worker.held.size > 0 && room < CLAIM_AT_LEAST)) return Promise.resolve();
+    worker.feeding = (async () => {
+      try {
+        const claimed = await this.options.store.claimCommands(
+          worker.owner,
+          this.clock(),
+          this.leaseMs,
+          room,
+        );
+        for (const command of claimed) {
+          worker.held.add(command.id);
+          let body: string;
+          try {
+            body = this.options.open(command.body);
+          } catch {
+            // Not sealed with this copy's keys (or damaged): nobody can answer it.
+            this.options.logger.error({ command: command.id }, 'a stored command could not be read; dropped');
+            worker.held.delete(command.id);
+            this.finished.push(command.id);
+            this.scheduleFlush();
+            continue;
+          }
+          this.give(worker, {
+            id: command.id,
+            body,
+            receivedAt: command.receivedAt.getTime(),
+            attempts: command.attempts,
+          });
+        }
+        if (claimed.length < room) this.backlog = false;
+      } catch (error) {
+        this.options.logger.error({ reason: (error as Error).message }, 'could not take stored commands');
+      } finally {
+        worker.feeding = null;
       }
-      if (claimed.length < room) this.backlog = false;
-    } catch (error) {
-      this.options.logger.error({ reason: (error as Error).message }, 'could not take stored commands');
-    } finally {
-      worker.feeding = false;
-    }
+    })();
+    return worker.feeding;
   }
 
   /** Answered commands are removed together, once per turn of the event loop. */
@@ -289,7 +385,7 @@ export class AnswerWorkers {
         // They stay stored and are answered again when their lease ends: said, not hidden.
         this.options.logger.error(
           { reason: (error as Error).message, commands: ids.length },
-          'could not remove answered commands from the queue',
+          'could not remove answered commands from the queue; they will be answered again',
         );
       } finally {
         this.flushing = null;
@@ -310,6 +406,13 @@ export class AnswerWorkers {
     this.progress = [];
     for (const wake of waiting) wake();
   }
+}
+
+function isWorkerMessage(message: unknown): message is WorkerMessage {
+  if (typeof message !== 'object' || message === null) return false;
+  const { kind, ids } = message as { kind?: unknown; ids?: unknown };
+  if (kind === 'ready') return true;
+  return kind === 'done' && Array.isArray(ids) && ids.every((id) => typeof id === 'string');
 }
 
 /**

@@ -49,9 +49,14 @@ export class QueuedCommandsReceiver implements Receiver {
 
   async start(): Promise<void> {}
 
+  /** Nothing to close: the worker's stop waits for `idle()` first, up to its deadline. */
+  async stop(): Promise<void> {}
+
   /** Resolves once the commands under way are answered. */
-  async stop(): Promise<void> {
-    if (this.inFlight > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+  idle(): Promise<void> {
+    return this.inFlight === 0
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => this.idleWaiters.push(resolve));
   }
 
   /** Commands answered (or given up) since the start. */
@@ -83,7 +88,14 @@ export class QueuedCommandsReceiver implements Receiver {
 
   private async answer(command: CommandToAnswer): Promise<void> {
     const { logger } = this.options;
-    const body = JSON.parse(command.body) as Record<string, unknown>;
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(command.body) as Record<string, unknown>;
+    } catch {
+      // Said without the text itself (the parser's message quotes it).
+      logger.error({ command: command.id }, 'a queued command was not readable; dropped');
+      return;
+    }
     const age = this.clock().getTime() - command.receivedAt;
     if (age >= RESPONSE_URL_LIFETIME_MS) {
       // Its response_url no longer takes answers, so nobody can be told either.
@@ -93,7 +105,7 @@ export class QueuedCommandsReceiver implements Receiver {
     if (command.attempts > COMMAND_ATTEMPTS) {
       logger.error(
         { command: command.id, attempts: command.attempts },
-        'gave up on a queued command whose answering ended its worker each time',
+        'gave up on a queued command: the worker answering it ended each time',
       );
       await this.options.giveUp(body).catch(() => undefined);
       return;

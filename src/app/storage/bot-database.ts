@@ -157,7 +157,12 @@ export function openSqliteBotDatabase(path: string): BotDatabase {
     shared.checkpointInBackground = () => {
       if (opening.checkpointer || key === null) return;
       raw.pragma('wal_autocheckpoint = 0');
-      opening.checkpointer = startCheckpointer(key);
+      opening.checkpointer = startCheckpointer(key, () => {
+        // The thread ended (it failed, or the store closed): this connection checkpoints again
+        // as it commits, so the log never grows without end.
+        opening.checkpointer = null;
+        if (raw.open) raw.pragma('wal_autocheckpoint = 1000');
+      });
     };
     if (key !== null) sharedSqlite.set(key, shared);
   }
@@ -198,7 +203,7 @@ export const CHECKPOINT_EVERY_MS = 250;
  * and writers go on appending meanwhile). Plain CommonJS evaluated in the thread, so it needs no
  * TypeScript loader there.
  */
-function startCheckpointer(path: string): Worker {
+function startCheckpointer(path: string, ended: () => void): Worker {
   const worker = new Worker(
     `const { workerData } = require('node:worker_threads');
     const Database = require(workerData.driver);
@@ -218,6 +223,8 @@ function startCheckpointer(path: string): Worker {
       },
     },
   );
+  worker.on('error', () => undefined);
+  worker.on('exit', ended);
   worker.unref();
   return worker;
 }

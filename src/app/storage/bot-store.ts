@@ -373,6 +373,8 @@ export interface BotStore {
   claimCommands(owner: string, now: Date, leaseMs: number, limit: number): Promise<QueuedCommand[]>;
   /** Answered, or given up: removed from the queue. */
   finishCommands(ids: readonly string[]): Promise<void>;
+  /** Extends the lease of what `owners` hold (live workers answering) to `until`. */
+  renewCommands(owners: readonly string[], until: Date): Promise<void>;
   /** What `owner` holds is free to take at once (its worker died); resolves with how many. */
   releaseCommands(owner: string): Promise<number>;
   /** Commands waiting or being answered. */

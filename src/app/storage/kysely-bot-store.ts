@@ -236,6 +236,16 @@ export class KyselyBotStore implements BotStore {
     }
   }
 
+  async renewCommands(owners: readonly string[], until: Date): Promise<void> {
+    if (this.pending) await this.pending;
+    if (owners.length === 0) return;
+    await this.db
+      .updateTable('queued_commands')
+      .set({ lease_until: until.getTime() })
+      .where('lease_owner', 'in', [...owners])
+      .execute();
+  }
+
   async releaseCommands(owner: string): Promise<number> {
     if (this.pending) await this.pending;
     const result = await this.db

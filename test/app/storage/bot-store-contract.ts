@@ -847,11 +847,14 @@ export function botStoreContract(open: (name: string) => BotStore | Promise<BotS
       receivedAt: new Date(at.getTime() + 1000),
       attempts: 1,
     });
-    // Held: nobody takes them until the lease ends.
+    // Held: nobody takes them until the lease ends, which a live worker's owner renews.
     expect(await one.claimCommands('worker-3', new Date(at.getTime() + 29_000), 30_000, 10)).toEqual([]);
+    await two.renewCommands(['worker-1', 'worker-2', 'nobody'], new Date(at.getTime() + 40_000));
+    expect(await one.claimCommands('worker-3', new Date(at.getTime() + 39_000), 30_000, 10)).toEqual([]);
+    await two.renewCommands([], new Date(at.getTime() + 90_000));
     await one.finishCommands(['c-1']);
     expect(await two.queuedCommandCount()).toBe(2);
-    const again = await two.claimCommands('worker-3', new Date(at.getTime() + 30_000), 30_000, 10);
+    const again = await two.claimCommands('worker-3', new Date(at.getTime() + 40_000), 30_000, 10);
     expect(again.map((each) => [each.id, each.attempts])).toEqual([
       ['c-2', 2],
       ['c-3', 2],
@@ -859,7 +862,7 @@ export function botStoreContract(open: (name: string) => BotStore | Promise<BotS
     // A worker that died: what it held is free at once, for anyone.
     expect(await one.releaseCommands('worker-3')).toBe(2);
     expect(await one.releaseCommands('worker-3')).toBe(0);
-    const released = await one.claimCommands('worker-4', new Date(at.getTime() + 31_000), 30_000, 1);
+    const released = await one.claimCommands('worker-4', new Date(at.getTime() + 41_000), 30_000, 1);
     expect(released.map((each) => each.id)).toEqual(['c-2']);
     await one.finishCommands(['c-2', 'c-3']);
     expect(await one.queuedCommandCount()).toBe(0);
