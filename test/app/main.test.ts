@@ -6,12 +6,10 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BotApp, createBotApp } from '../../src/app/bot-app.ts';
-import { BotConfig } from '../../src/app/config.ts';
 import { type RequestWork, stopGracefully, trackRequests } from '../../src/app/main.ts';
 import { type BotStore, openBotStore } from '../../src/app/storage/bot-store.ts';
 import { FakeSlack } from '../../src/fake-slack/fake-slack.ts';
-import { eventually } from '../support/bot.ts';
-import { KEYS } from '../support/fixture.ts';
+import { eventually, inProcessBotConfig } from '../support/bot.ts';
 
 // The graceful stop of `tenderbot bot` (src/app/main.ts), on the real Bolt app and receiver: a
 // listener's work after its acknowledgement (here an answer at the response_url) finishes before
@@ -35,17 +33,7 @@ afterAll(async () => {
 
 /** An app whose `/probe` acknowledges at once, then waits for `release()` before it answers. */
 async function probeApp(name: string) {
-  const config = BotConfig.parse({
-    SLACK_BOT_TOKEN: botToken,
-    SLACK_SIGNING_SECRET: signingSecret,
-    SLACK_API_URL: slack.apiUrl,
-    // Nothing here reaches the service.
-    PROCUREMENT_API_URL: 'http://127.0.0.1:9',
-    PROCUREMENT_API_KEY: KEYS.carolMemberAcme,
-    DATABASE_URL: `sqlite:${join(dir, `${name}.db`)}`,
-    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    PORT: '0',
-  });
+  const config = inProcessBotConfig(slack, { signingSecret, botToken }, join(dir, `${name}.db`));
   const store = openBotStore(config.DATABASE_URL);
   stores.push(store);
   const bot: BotApp = createBotApp({ config, store, logger, scheduler: { pollMs: null } });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
+import { BotConfig } from '../../src/app/config.ts';
 import { type FakeMessage, FakeSlack } from '../../src/fake-slack/fake-slack.ts';
 import { KEYS } from './fixture.ts';
 import { startTenderbot } from './process.ts';
@@ -118,4 +119,25 @@ export async function tenderCommand(
     `an answer to /tender ${text}`,
     timeoutMs,
   );
+}
+
+/**
+ * The configuration of an app started in the test's own process (createBotApp) against `slack`,
+ * one workspace, a SQLite file at `databasePath`; nothing it does reaches the service.
+ */
+export function inProcessBotConfig(
+  slack: FakeSlack,
+  secrets: { signingSecret: string; botToken: string },
+  databasePath: string,
+): BotConfig {
+  return BotConfig.parse({
+    SLACK_BOT_TOKEN: secrets.botToken,
+    SLACK_SIGNING_SECRET: secrets.signingSecret,
+    SLACK_API_URL: slack.apiUrl,
+    PROCUREMENT_API_URL: 'http://127.0.0.1:9',
+    PROCUREMENT_API_KEY: KEYS.carolMemberAcme,
+    DATABASE_URL: `sqlite:${databasePath}`,
+    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    PORT: '0',
+  });
 }

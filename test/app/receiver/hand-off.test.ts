@@ -5,12 +5,10 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BotApp, createBotApp } from '../../../src/app/bot-app.ts';
-import { BotConfig } from '../../../src/app/config.ts';
 import { createLogger } from '../../../src/app/logger.ts';
 import { type BotStore, openBotStore } from '../../../src/app/storage/bot-store.ts';
 import { FakeSlack } from '../../../src/fake-slack/fake-slack.ts';
-import { eventually } from '../../support/bot.ts';
-import { KEYS } from '../../support/fixture.ts';
+import { eventually, inProcessBotConfig } from '../../support/bot.ts';
 
 // The receiver's side of ANSWER_WORKERS on the real Bolt app (src/app/receiver/guarded-receiver.ts):
 // a command handed over is acknowledged without running here; one that cannot be handed over (the
@@ -29,17 +27,7 @@ const handedOver: string[] = [];
 
 beforeAll(async () => {
   slack = await new FakeSlack({ signingSecret, botToken }).start();
-  const config = BotConfig.parse({
-    SLACK_BOT_TOKEN: botToken,
-    SLACK_SIGNING_SECRET: signingSecret,
-    SLACK_API_URL: slack.apiUrl,
-    // Nothing here reaches the service.
-    PROCUREMENT_API_URL: 'http://127.0.0.1:9',
-    PROCUREMENT_API_KEY: KEYS.carolMemberAcme,
-    DATABASE_URL: `sqlite:${join(dir, 'bot.db')}`,
-    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    PORT: '0',
-  });
+  const config = inProcessBotConfig(slack, { signingSecret, botToken }, join(dir, 'bot.db'));
   store = openBotStore(config.DATABASE_URL);
   const logger = createLogger(
     'info',
