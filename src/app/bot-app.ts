@@ -26,6 +26,8 @@ export interface BotAppOptions {
   store: BotStore;
   logger: Logger;
   clock?: () => Date;
+  /** What encrypts the stored keys and tokens (one built from ENCRYPTION_KEY when not given). */
+  cipher?: KeyCipher;
   /** When a person hears that the service is slow (default 2.5 s: Slack users expect an answer within 3). */
   slowNoticeMs?: number;
   /**
@@ -85,7 +87,7 @@ export function createBotApp(options: BotAppOptions): BotApp {
     fetch: appFetch.fetch,
   };
   // During a key rotation the old key still reads what is not re-encrypted yet.
-  const cipher = new KeyCipher(config.ENCRYPTION_KEY, config.ENCRYPTION_KEY_PREVIOUS);
+  const cipher = options.cipher ?? new KeyCipher(config.ENCRYPTION_KEY, config.ENCRYPTION_KEY_PREVIOUS);
   // Many workspaces: each installs through "Add to Slack", and each request's token is found in the
   // store (no copy kept in memory, so an uninstall holds at once for every copy of the app).
   const oauth = oauthSettings(config);
@@ -104,14 +106,20 @@ export function createBotApp(options: BotAppOptions): BotApp {
         ...(options.clock ? { clock: options.clock } : {}),
       })
     : null;
-  // An answer worker takes its commands from the store; it gives up on one by telling the person.
-  let giveUp: (body: Record<string, unknown>) => Promise<void> = async () => {};
+  // An answer worker is given its commands; it gives up on one by telling the person.
   const answers = options.answerWorker
     ? new QueuedCommandsReceiver({
         logger,
         onDone: options.answerWorker.onDone,
         ...(options.clock ? { clock: options.clock } : {}),
-        giveUp: (body) => giveUp(body),
+        giveUp: async (body) => {
+          const reference = randomUUID().slice(0, 8);
+          logger.error(
+            { reference, teamId: teamOf(body) },
+            'told a person their command will not be answered',
+          );
+          await tellPerson(app.client, respondableOnly(body), failureMessage(GAVE_UP, reference, null));
+        },
       })
     : null;
   const { handOffCommand } = options;
@@ -239,12 +247,6 @@ export function createBotApp(options: BotAppOptions): BotApp {
       logger.error({ err: tellError, reference }, 'could not tell the person about a failure'),
     );
   }) as unknown as Parameters<typeof app.error>[0]);
-
-  giveUp = async (body) => {
-    const reference = randomUUID().slice(0, 8);
-    logger.error({ reference, teamId: teamOf(body) }, 'told a person their command will not be answered');
-    await tellPerson(app.client, respondableOnly(body), failureMessage(GAVE_UP, reference, null));
-  };
 
   return {
     app,

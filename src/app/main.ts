@@ -33,6 +33,8 @@ export async function runBot(env: NodeJS.ProcessEnv = process.env): Promise<numb
   const store = openBotStore(config.DATABASE_URL);
   const workerOwner = env.TENDERBOT_ROLE === 'answers' ? env.TENDERBOT_ANSWER_OWNER : undefined;
   if (workerOwner) return runAnswerWorker(config, store, logger, workerOwner);
+  // One cipher for the app's secrets and the commands it stores for its answer workers.
+  const cipher = new KeyCipher(config.ENCRYPTION_KEY, config.ENCRYPTION_KEY_PREVIOUS);
   // ANSWER_WORKERS: processes beside this one answer the slash commands this one acknowledges.
   const answerWorkers =
     config.ANSWER_WORKERS > 0
@@ -44,13 +46,14 @@ export async function runBot(env: NodeJS.ProcessEnv = process.env): Promise<numb
           args: ['bot'],
           env,
           leaseMs: config.ANSWER_LEASE_SECONDS * 1000,
-          ...sealWith(new KeyCipher(config.ENCRYPTION_KEY, config.ENCRYPTION_KEY_PREVIOUS)),
+          cipher,
         })
       : null;
   const bot = createBotApp({
     config,
     store,
     logger,
+    cipher,
     ...(answerWorkers ? { handOffCommand: (body) => answerWorkers.handOff(body) } : {}),
   });
   const work = trackRequests(bot.app);
@@ -144,11 +147,6 @@ async function runAnswerWorker(
   );
   if (process.connected) process.disconnect();
   return finished ? 0 : 1;
-}
-
-/** The store's sealing of queued commands: encrypted and authenticated with ENCRYPTION_KEY. */
-function sealWith(cipher: KeyCipher): { seal: (plain: string) => string; open: (sealed: string) => string } {
-  return { seal: (plain) => cipher.encrypt(plain), open: (sealed) => cipher.decrypt(sealed) };
 }
 
 /** The requests the app is working on, counted where the receiver hands them to Bolt. */

@@ -2,6 +2,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { hostname, setPriority } from 'node:os';
 import type { Logger } from 'pino';
+import type { KeyCipher } from '../security/key-cipher.ts';
 import type { BotStore } from '../storage/bot-store.ts';
 import type { CommandToAnswer } from './queued-commands-receiver.ts';
 
@@ -47,8 +48,7 @@ export interface AnswerWorkersOptions {
    * Seals a command's fields for the store (encrypted and authenticated, as every other secret
    * the bot keeps: a response_url is a capability) and opens them again.
    */
-  seal: (plain: string) => string;
-  open: (sealed: string) => string;
+  cipher: Pick<KeyCipher, 'encrypt' | 'decrypt'>;
   /** Before a worker that ended unexpectedly is started again (doubling, up to a minute). */
   restartDelayMs?: number;
   /** How often the store is looked at for commands nobody holds (another copy's, a lease ended). */
@@ -126,16 +126,6 @@ export class AnswerWorkers {
     this.sweepTimer.unref();
   }
 
-  /** The worker processes now running (their pids). */
-  get pids(): number[] {
-    return [...this.workers].flatMap((worker) => (worker.child.pid ? [worker.child.pid] : []));
-  }
-
-  /** Workers that have said they are ready. */
-  get ready(): number {
-    return [...this.workers].filter((worker) => worker.ready).length;
-  }
-
   /**
    * Stores a verified slash command for the workers and resolves true, so the receiver may
    * acknowledge it; false while no worker is ready (the receiver's app answers it then).
@@ -153,7 +143,7 @@ export class AnswerWorkers {
     const command = {
       id: timeOrderedId(now),
       teamId: typeof body.team_id === 'string' ? body.team_id : null,
-      body: this.options.seal(plain),
+      body: this.options.cipher.encrypt(plain),
       receivedAt: now,
     };
     if (roomiest.held.size >= WORKER_CONCURRENCY || this.backlog) {
@@ -347,7 +337,7 @@ export class AnswerWorkers {
           worker.held.add(command.id);
           let body: string;
           try {
-            body = this.options.open(command.body);
+            body = this.options.cipher.decrypt(command.body);
           } catch {
             // Not sealed with this copy's keys (or damaged): nobody can answer it.
             this.options.logger.error({ command: command.id }, 'a stored command could not be read; dropped');
