@@ -173,6 +173,14 @@ describe('answer workers', () => {
       expect(JSON.stringify(answer?.blocks)).toContain('cleaning');
     }
 
+    // Odd and huge texts go through the store and the worker like any other: each answered once.
+    const odd = ['search ' + 'tender '.repeat(40_000), 'search \u0000\u202e‮ “cleaning” 🧹 \ud800', 'search'];
+    const oddAcks = await Promise.all(
+      odd.map((text) => slack.slashCommand(person(11).user, person(11).channel, '/tender', text)),
+    );
+    expect(oddAcks.map((ack) => ack.status)).toEqual([200, 200, 200]);
+    await eventually(() => answersSeen(11) >= 1 + odd.length, 'the odd commands answered', WAIT_MS);
+
     // Held at the service: acknowledged and stored, not answered yet, when the stop comes.
     gate.holding = true;
     await searchAsEach([0, 1, 2]);
@@ -181,7 +189,8 @@ describe('answer workers', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     gate.release();
     expect(await stopped).toBe(0);
-    for (const index of everyone) expect(answersSeen(index)).toBe(index < 3 ? 2 : 1);
+    for (const index of everyone)
+      expect(answersSeen(index)).toBe(index < 3 ? 2 : index === 11 ? 1 + odd.length : 1);
     expect(isRunning(workerPid as number)).toBe(false);
     expect(await queued(databaseUrl)).toBe(0);
     // The worker, not the receiver, answered them (its own count, logged as it stopped).
@@ -190,7 +199,7 @@ describe('answer workers', () => {
       .split('\n')
       .filter((line) => line.includes('answer worker stopped'))
       .map((line) => JSON.parse(line).served as number);
-    expect(served).toEqual([PEOPLE + 3]);
+    expect(served).toEqual([PEOPLE + 3 + odd.length]);
   }, 90_000);
 
   it('give what a killed worker held to the next one: every command answered once', async () => {
