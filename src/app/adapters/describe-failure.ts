@@ -132,6 +132,14 @@ export function describeFailure(error: unknown): FailureDescription {
     };
   }
   if (error instanceof ValidationError) {
+    // The words typed are the one thing a person sends the service as they are (a search's, a
+    // directory's, a pipeline list's `q`): said in words, whichever command sent them.
+    if (error.fieldErrors.length > 0 && error.fieldErrors.every((field) => field.field === 'q')) {
+      return {
+        sentence: 'Those words are too many for one search (500 characters at most). Use fewer words.',
+        retryable: false,
+      };
+    }
     const fields = escapeMrkdwn(
       clipped(
         error.fieldErrors

@@ -142,7 +142,7 @@ export function parseSearch(text: string, now: Date): SearchParse {
     }
   }
   const q = words.join(' ').trim();
-  if (q) filters.q = q.slice(0, 200);
+  if (q) filters.q = clipWords(q, 200);
   // "Closing within 14 days" means tenders one can still bid for: cancelled, awarded and closed ones
   // are left out unless a status is asked for.
   if ((filters.deadlineFrom || filters.deadlineTo) && !filters.status) filters.status = 'open';
@@ -197,7 +197,7 @@ export function parseDirectory(
     } else words.push(match[0]);
   }
   const q = words.join(' ').trim();
-  if (q) filters.q = q.slice(0, 200);
+  if (q) filters.q = clipWords(q, 200);
   return { ok: true, filters };
 }
 
@@ -296,4 +296,12 @@ function parseDays(text: string): number | null {
 
 function normaliseQuotes(text: string): string {
   return text.replace(/[\u201C\u201D\u201E\u00AB\u00BB]/g, '"').replace(/[\u2018\u2019]/g, "'");
+}
+
+/** At most `max` characters of `words`, cut between two words rather than inside one. */
+export function clipWords(words: string, max: number): string {
+  if (words.length <= max) return words;
+  const clipped = words.slice(0, max);
+  const lastSpace = clipped.lastIndexOf(' ');
+  return words[max] === ' ' || lastSpace <= 0 ? clipped : clipped.slice(0, lastSpace);
 }

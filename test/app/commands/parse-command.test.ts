@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  clipWords,
   parseAmount,
   parseCommand,
   parseDirectory,
@@ -241,4 +242,13 @@ describe('the parsers are linear in what is typed', () => {
       }
     }
   }, 60_000);
+});
+
+describe('clipWords', () => {
+  it('keeps words whole when a search is cut to its limit', () => {
+    expect(clipWords('cleaning services', 200)).toBe('cleaning services');
+    expect(clipWords('w0 w1 w22 w333', 8)).toBe('w0 w1');
+    expect(clipWords('w0 w1 w22 w333', 5)).toBe('w0 w1');
+    expect(clipWords('abcdefghij', 4)).toBe('abcd');
+  });
 });

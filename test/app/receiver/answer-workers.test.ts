@@ -174,12 +174,20 @@ describe('answer workers', () => {
     }
 
     // Odd and huge texts go through the store and the worker like any other: each answered once.
-    const odd = ['search ' + 'tender '.repeat(40_000), 'search \u0000\u202e‮ “cleaning” 🧹 \ud800', 'search'];
+    const odd = [
+      `search ${Array.from({ length: 40_000 }, (_, index) => `w${index}`).join(' ')}`,
+      'search \u0000\u202e‮ “cleaning” 🧹 \ud800',
+      'search',
+    ];
     const oddAcks = await Promise.all(
       odd.map((text) => slack.slashCommand(person(11).user, person(11).channel, '/tender', text)),
     );
     expect(oddAcks.map((ack) => ack.status)).toEqual([200, 200, 200]);
     await eventually(() => answersSeen(11) >= 1 + odd.length, 'the odd commands answered', WAIT_MS);
+    const oddAnswers = JSON.stringify(slack.messagesIn(person(11).channel, person(11).user));
+    // The longest is cut to its first words, whole ones, and searched; none is refused in the service's words.
+    expect(oddAnswers).toContain('w50 w51');
+    expect(oddAnswers).not.toMatch(/w51 w5[”"]|Too big|<=500/);
 
     // Held at the service: acknowledged and stored, not answered yet, when the stop comes.
     gate.holding = true;
