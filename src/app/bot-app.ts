@@ -8,7 +8,7 @@ import { SlackUsers } from './adapters/slack-users.ts';
 import { tellPerson } from './adapters/tell-person.ts';
 import { parseAllowedServiceUrls, WorkspaceClients } from './adapters/workspace-clients.ts';
 import { failureMessage } from './blocks/messages.ts';
-import { parseCommand } from './commands/parse-command.ts';
+import { isSubcommand } from './commands/parse-command.ts';
 import { type BotConfig, oauthSettings } from './config.ts';
 import type { FeatureContext } from './features/feature-context.ts';
 import { InstallFlow } from './install/install-flow.ts';
@@ -136,7 +136,7 @@ export function createBotApp(options: BotAppOptions): BotApp {
           ...(handOffCommand
             ? {
                 handOff: (body: Record<string, unknown>) =>
-                  parseCommand(typeof body.text === 'string' ? body.text : '').kind === 'connect'
+                  isSubcommand(typeof body.text === 'string' ? body.text : '', 'connect')
                     ? Promise.resolve(false)
                     : handOffCommand(body),
               }

@@ -40,6 +40,17 @@ export function parseCommand(text: string): ParsedCommand {
   return { kind: 'unknown', word: first };
 }
 
+/**
+ * Whether `text` is the `kind` subcommand, as parseCommand would say, reading only its first
+ * word: the receiver asks this of every command it hands over, whatever its length.
+ */
+export function isSubcommand(text: string, kind: Subcommand): boolean {
+  const start = text.search(/\S/);
+  if (start < 0) return false;
+  const first = /^\S+/.exec(text.slice(start, start + kind.length + 1))?.[0];
+  return first !== undefined && first.toLowerCase() === kind;
+}
+
 /** Tender ids are OCDS ocids (`ocds-…`) or other codes with digits and dashes, never plain words. */
 export function looksLikeTenderId(token: string): boolean {
   return /^ocds-/i.test(token) || (/\d/.test(token) && /[-_/$]/.test(token));

@@ -49,6 +49,13 @@ export interface BotDatabase {
    */
   transactNow?: <T>(work: (run: (query: CompiledQuery) => QueryResult<unknown>) => Promise<T>) => Promise<T>;
   /**
+   * SQLite only: one statement, committed before it resolves, together with the others asked for
+   * in the same turn of the event loop (one BEGIN IMMEDIATE … COMMIT for all: group commit). Each
+   * resolves with its own result, or rejects with its own statement's error; if the commit fails,
+   * all reject. For the receiver's writes, one or two for every request Slack sends.
+   */
+  runBatched?: (query: CompiledQuery) => Promise<QueryResult<unknown>>;
+  /**
    * SQLite only: the write-ahead log is copied into the database file by a thread of its own
    * (CHECKPOINT_EVERY_MS) instead of by this connection as it commits, so a checkpoint's fsync
    * never stalls the event loop. Until the store is closed.
@@ -97,6 +104,7 @@ interface SharedSqlite {
   db: Kysely<BotTables>;
   runNow: NonNullable<BotDatabase['runNow']>;
   transactNow: NonNullable<BotDatabase['transactNow']>;
+  runBatched: NonNullable<BotDatabase['runBatched']>;
   checkpointInBackground?: () => void;
   checkpointer: Worker | null;
   users: number;
@@ -152,7 +160,14 @@ export function openSqliteBotDatabase(path: string): BotDatabase {
         await dialect.driver.releaseConnection();
       }
     };
-    shared = { db, runNow, transactNow, checkpointer: null, users: 0 };
+    shared = {
+      db,
+      runNow,
+      transactNow,
+      runBatched: groupCommit(raw, runNow, transactNow),
+      checkpointer: null,
+      users: 0,
+    };
     const opening = shared;
     shared.checkpointInBackground = () => {
       if (opening.checkpointer || key === null) return;
@@ -175,6 +190,7 @@ export function openSqliteBotDatabase(path: string): BotDatabase {
     ready: Promise.resolve(),
     runNow: opened.runNow,
     transactNow: opened.transactNow,
+    runBatched: opened.runBatched,
     ...(opened.checkpointInBackground ? { checkpointInBackground: opened.checkpointInBackground } : {}),
     jsonStrings: (json) => sql<string>`(select value from json_each(${json}))`,
     jsonItems: (json) =>
@@ -193,6 +209,71 @@ export function openSqliteBotDatabase(path: string): BotDatabase {
       await opened.db.destroy();
     },
   };
+}
+
+interface BatchedStatement {
+  query: CompiledQuery;
+  resolve: (result: QueryResult<unknown>) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * BotDatabase.runBatched on one connection. Statements asked for while a turn of the event loop
+ * runs (the requests that arrived together) are run at its end in one transaction: a commit costs
+ * as much as a small insert, and the receiver makes one or two for every request.
+ */
+function groupCommit(
+  raw: SqliteDatabase,
+  runNow: NonNullable<BotDatabase['runNow']>,
+  transactNow: NonNullable<BotDatabase['transactNow']>,
+): NonNullable<BotDatabase['runBatched']> {
+  let waiting: BatchedStatement[] = [];
+  const flush = async () => {
+    const batch = waiting;
+    waiting = [];
+    const only = batch.length === 1 ? batch[0] : undefined;
+    if (only) {
+      // Alone: committed on its own, as any statement outside a transaction.
+      try {
+        const result = runNow(only.query);
+        if (result) {
+          only.resolve(result);
+          return;
+        }
+      } catch (error) {
+        only.reject(error);
+        return;
+      }
+    }
+    const outcomes: ({ ok: true; result: QueryResult<unknown> } | { ok: false; error: unknown })[] = [];
+    try {
+      await transactNow(async (run) => {
+        for (const statement of batch) {
+          try {
+            outcomes.push({ ok: true, result: run(statement.query) });
+          } catch (error) {
+            // A constraint undoes its own statement only; an error that ended the transaction
+            // (SQLite rolls back on some) undoes the others too: all of them fail then.
+            if (!raw.inTransaction) throw error;
+            outcomes.push({ ok: false, error });
+          }
+        }
+      });
+    } catch (error) {
+      for (const statement of batch) statement.reject(error);
+      return;
+    }
+    batch.forEach((statement, index) => {
+      const outcome = outcomes[index];
+      if (outcome?.ok) statement.resolve(outcome.result);
+      else statement.reject(outcome?.error);
+    });
+  };
+  return (query) =>
+    new Promise((resolve, reject) => {
+      waiting.push({ query, resolve, reject });
+      if (waiting.length === 1) setImmediate(() => void flush());
+    });
 }
 
 /** How often the background thread copies the write-ahead log into the database. */

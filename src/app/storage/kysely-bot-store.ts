@@ -133,6 +133,20 @@ export class KyselyBotStore implements BotStore {
   }
 
   /**
+   * One of the prepared queries on its own, committed with others asked for at the same moment
+   * where the database can (SQLite's group commit): for the writes every request makes.
+   */
+  private execGrouped<Row>(
+    query: Prepared<Row>,
+    args: Readonly<Record<string, unknown>>,
+  ): Promise<QueryResult<Row>> {
+    const { runBatched } = this.database;
+    return runBatched
+      ? (runBatched(query.bind(args)) as Promise<QueryResult<Row>>)
+      : query.run(this.db, args, this.database.runNow);
+  }
+
+  /**
    * A transaction of prepared queries only (the scheduler's: planning, finishing a post). On SQLite
    * its statements run directly inside BEGIN IMMEDIATE … COMMIT on the connection, held throughout;
    * elsewhere it is a Kysely transaction.
@@ -198,7 +212,7 @@ export class KyselyBotStore implements BotStore {
 
   async queueCommand(command: CommandToQueue): Promise<void> {
     if (this.pending) await this.pending;
-    await this.exec(this.queries.queueCommand, {
+    await this.execGrouped(this.queries.queueCommand, {
       id: command.id,
       teamId: command.teamId ?? null,
       body: command.body,
@@ -273,7 +287,7 @@ export class KyselyBotStore implements BotStore {
     if (this.pending) await this.pending;
     // One statement, so atomic across copies: new, or replacing an expired entry.
     const fresh = changed(
-      await this.exec(this.queries.rememberRequest, {
+      await this.execGrouped(this.queries.rememberRequest, {
         id,
         expiresAt: expiresAt.getTime(),
         now: now.getTime(),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   clipWords,
+  isSubcommand,
   parseAmount,
   parseCommand,
   parseDirectory,
@@ -29,6 +30,34 @@ describe('parseCommand', () => {
       rest: 'stage p1 Draft completed',
     });
     expect(parseCommand('cleaning')).toEqual({ kind: 'unknown', word: 'cleaning' });
+  });
+});
+
+describe('isSubcommand', () => {
+  it('says what parseCommand says of the first word, for any text', () => {
+    const texts = [
+      'connect',
+      'CONNECT pis_abc',
+      '  connect\tnow',
+      `${' '.repeat(200)}connect`,
+      '\u00a0connect',
+      'connected',
+      'connect-ish',
+      '“connect”',
+      'search connect',
+      '',
+      '   ',
+      'x'.repeat(300_000),
+      `connect ${'y'.repeat(300_000)}`,
+      'disconnect',
+    ];
+    for (const text of texts) {
+      for (const kind of ['connect', 'disconnect', 'search'] as const) {
+        expect(isSubcommand(text, kind), `${kind} in ${JSON.stringify(text.slice(0, 40))}`).toBe(
+          parseCommand(text).kind === kind,
+        );
+      }
+    }
   });
 });
 

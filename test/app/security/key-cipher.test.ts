@@ -25,6 +25,22 @@ describe('KeyCipher', () => {
     expect(cipher.decrypt(first)).toBe('pis_secret');
   });
 
+  it('never repeats an IV, across the batches IVs are drawn in, and every value still opens', () => {
+    const cipher = new KeyCipher(key);
+    const ivs = new Set<string>();
+    const count = 2000; // several draws of the IV pool
+    for (let index = 0; index < count; index++) {
+      const stored = cipher.encrypt(`value ${index}`);
+      ivs.add(
+        Buffer.from(stored.slice(stored.lastIndexOf(':') + 1), 'base64')
+          .subarray(0, 12)
+          .toString('hex'),
+      );
+      expect(cipher.decrypt(stored)).toBe(`value ${index}`);
+    }
+    expect(ivs.size).toBe(count);
+  });
+
   it('refuses a tampered value and a wrong encryption key', () => {
     const stored = new KeyCipher(key).encrypt('pis_secret');
     expect(() => new KeyCipher(key).decrypt(altered(stored))).toThrow(UnreadableSecretError);

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CHECKPOINT_EVERY_MS, openSqliteBotDatabase } from '../../../src/app/storage/bot-database.ts';
@@ -69,6 +70,41 @@ describe("SQLite's direct statements", () => {
     expect(await transactNow(async (run) => run(insert('kept')).numAffectedRows)).toBe(1n);
     const ids = await db.selectFrom('seen_requests').select('id').orderBy('id').execute();
     expect(ids.map((row) => row.id)).toEqual(['kept', 'outside']);
+    await database.close();
+  });
+});
+
+describe("SQLite's group commit", () => {
+  it('commits the statements asked for in one turn together, each settling with its own outcome', async () => {
+    const path = join(dir, 'grouped.db');
+    const database = openSqliteBotDatabase(path);
+    const { db, runBatched } = database;
+    if (!runBatched) throw new Error('SQLite groups its commits');
+    const insert = (id: string) => db.insertInto('seen_requests').values({ id, expires_at: 1 }).compile();
+    const reader = new Database(path);
+    /** Frames in the write-ahead log since it was last emptied: one commit writes one or more. */
+    const walFrames = () => (reader.pragma('wal_checkpoint(PASSIVE)') as { log: number }[])[0]?.log ?? -1;
+    reader.pragma('wal_checkpoint(TRUNCATE)');
+
+    const together = Array.from({ length: 20 }, (_, index) => runBatched(insert(`together-${index}`)));
+    const duplicate = runBatched(insert('together-3')).catch((error: Error) => error.message);
+    const results = await Promise.all(together);
+    expect(results.map((result) => result.numAffectedRows)).toEqual(Array(20).fill(1n));
+    expect(await duplicate).toMatch(/UNIQUE constraint failed/);
+    // Committed once settled: another connection sees every row the batch kept.
+    expect(
+      reader.prepare("select count(*) as n from seen_requests where id like 'together-%'").get(),
+    ).toEqual({
+      n: 20,
+    });
+    const framesTogether = walFrames();
+    reader.pragma('wal_checkpoint(TRUNCATE)');
+    for (let index = 0; index < 20; index++) await runBatched(insert(`alone-${index}`));
+    const framesAlone = walFrames();
+    // Twenty commits write at least twenty frames; one commit of twenty rows on one page, a few.
+    expect(framesAlone).toBeGreaterThanOrEqual(20);
+    expect(framesTogether).toBeLessThan(5);
+    reader.close();
     await database.close();
   });
 });
