@@ -5,6 +5,12 @@ import type { Logger } from 'pino';
 import type { KeyCipher } from '../security/key-cipher.ts';
 import type { BotStore } from '../storage/bot-store.ts';
 import type { CommandToAnswer } from './queued-commands-receiver.ts';
+import {
+  PRESSURE_SAMPLE_MS,
+  ReceiverPressure,
+  readThreadTimes,
+  type ThreadTimes,
+} from './receiver-pressure.ts';
 
 /**
  * How much lower the answer workers run than the receiver (Unix nice). Acknowledging within 3 s is
@@ -16,6 +22,12 @@ export const ANSWER_WORKER_NICENESS = 19;
 export const COMMAND_LEASE_MS = 60_000;
 /** Commands one worker answers at once (each mostly waits on the service and Slack). */
 export const WORKER_CONCURRENCY = 16;
+/**
+ * Longest the answers wait while the receiver is pressed (see ReceiverPressure): a burst shorter
+ * than this is acknowledged at full speed and answered when it ends; past it, answers and
+ * acknowledgements share the CPU again until the requests slow down.
+ */
+export const HOLD_AT_MOST_MS = 30_000;
 /** A busy worker is given stored commands once it has room for this many. */
 const CLAIM_AT_LEAST = 4;
 
@@ -54,6 +66,10 @@ export interface AnswerWorkersOptions {
   /** How often the store is looked at for commands nobody holds (another copy's, a lease ended). */
   sweepMs?: number;
   leaseMs?: number;
+  /** The receiver's thread's times (Linux's scheduler statistics by default; null: never pressed). */
+  readThreadTimes?: () => ThreadTimes | null;
+  pressureSampleMs?: number;
+  holdAtMostMs?: number;
 }
 
 interface Worker {
@@ -100,16 +116,39 @@ export class AnswerWorkers {
   private finished: string[] = [];
   private flushing: Promise<void> | null = null;
   private progress: (() => void)[] = [];
+  private readonly pressure: ReceiverPressure;
+  /**
+   * When new commands began to wait in the store for the receiver's sake (ms since epoch): the
+   * receiver was pressed while the workers were full. Null while they do not.
+   */
+  private holdingSince: number | null = null;
+  /** The hold lasted HOLD_AT_MOST_MS: answers go on until the receiver is no longer pressed. */
+  private holdSpent = false;
 
   constructor(private readonly options: AnswerWorkersOptions) {
     this.restartDelayMs = options.restartDelayMs ?? 1000;
     this.leaseMs = options.leaseMs ?? COMMAND_LEASE_MS;
     this.clock = options.clock ?? (() => new Date());
+    this.pressure = new ReceiverPressure(
+      (pressed) => this.pressureChanged(pressed),
+      options.readThreadTimes ?? readThreadTimes,
+      options.pressureSampleMs ?? PRESSURE_SAMPLE_MS,
+    );
+  }
+
+  /**
+   * Whether new commands wait in the store rather than go to a worker: the answers could not keep
+   * up (every worker full) while the receiver was pressed for CPU, so acknowledgements go first
+   * until it is not (or HOLD_AT_MOST_MS). With answers keeping up, nothing is held.
+   */
+  get holding(): boolean {
+    return !this.stopping && this.holdingSince !== null && !this.holdSpent;
   }
 
   start(): void {
     // SQLite: a checkpoint's fsync must not stall the acknowledgements (a thread does it).
     this.options.store.checkpointInBackground();
+    this.pressure.start();
     for (let index = 0; index < this.options.count; index++) this.spawn();
     this.sweepTimer = setInterval(() => {
       // A live worker's commands stay its own however long they take (their lease only runs out
@@ -120,10 +159,40 @@ export class AnswerWorkers {
         .catch((error: Error) =>
           this.options.logger.error({ reason: error.message }, 'could not renew the workers’ leases'),
         );
+      const { holdingSince } = this;
+      if (
+        this.holding &&
+        holdingSince !== null &&
+        Date.now() - holdingSince >= (this.options.holdAtMostMs ?? HOLD_AT_MOST_MS)
+      ) {
+        this.holdSpent = true;
+        this.options.logger.warn(
+          'the receiver has been pressed for CPU a long while; answers go on beside the acknowledgements',
+        );
+      }
       this.backlog = true;
       this.feedAll();
     }, this.options.sweepMs ?? 1000);
     this.sweepTimer.unref();
+  }
+
+  private pressureChanged(pressed: boolean): void {
+    if (pressed) return;
+    const held = this.holding;
+    this.holdingSince = null;
+    this.holdSpent = false;
+    if (held) this.options.logger.info('the receiver is no longer pressed for CPU; answers resume');
+    this.backlog = true;
+    this.feedAll();
+  }
+
+  /** The workers are full: if the receiver is pressed too, new commands wait (see `holding`). */
+  private workersFull(): void {
+    if (this.holdingSince !== null || !this.pressure.pressed || this.stopping) return;
+    this.holdingSince = Date.now();
+    this.options.logger.info(
+      'answers cannot keep up and the receiver is pressed for CPU: acknowledgements first, new answers wait',
+    );
   }
 
   /**
@@ -146,8 +215,9 @@ export class AnswerWorkers {
       body: this.options.cipher.encrypt(plain),
       receivedAt: now,
     };
-    if (roomiest.held.size >= WORKER_CONCURRENCY || this.backlog) {
-      // Every worker is busy: stored for whichever has room first (oldest first).
+    if (roomiest.held.size >= WORKER_CONCURRENCY) this.workersFull();
+    if (this.holding || roomiest.held.size >= WORKER_CONCURRENCY || this.backlog) {
+      // Every worker is busy (or held back): stored for whichever has room first, oldest first.
       await this.options.store.queueCommand(command);
       this.backlog = true;
       this.feedAll();
@@ -175,6 +245,7 @@ export class AnswerWorkers {
    */
   async stop(): Promise<void> {
     this.stopping = true;
+    this.pressure.stop();
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     for (;;) {
       this.backlog = true;
@@ -194,6 +265,7 @@ export class AnswerWorkers {
   async halt(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
     this.stopping = true;
     this.closed = true;
+    this.pressure.stop();
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     await this.flush();
     await Promise.all(
@@ -322,7 +394,8 @@ export class AnswerWorkers {
    */
   private feed(worker: Worker): Promise<void> {
     if (worker.feeding) return worker.feeding;
-    if (this.closed || !this.backlog || !worker.ready || !worker.child.connected) return Promise.resolve();
+    if (this.closed || this.holding || !this.backlog || !worker.ready || !worker.child.connected)
+      return Promise.resolve();
     const room = WORKER_CONCURRENCY - worker.held.size;
     if (room <= 0 || (worker.held.size > 0 && room < CLAIM_AT_LEAST)) return Promise.resolve();
     worker.feeding = (async () => {

@@ -1,0 +1,219 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { AnswerWorkers, WORKER_CONCURRENCY } from '../../../src/app/receiver/answer-workers.ts';
+import {
+  ReceiverPressure,
+  readThreadTimes,
+  type ThreadTimes,
+} from '../../../src/app/receiver/receiver-pressure.ts';
+import { KeyCipher } from '../../../src/app/security/key-cipher.ts';
+import { openBotStore } from '../../../src/app/storage/bot-store.ts';
+
+/** Long enough for a worker process to start on a busy machine. */
+const WAIT = { timeout: 15_000, interval: 20 };
+const dir = mkdtempSync(join(tmpdir(), 'tenderbot-pressure-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/**
+ * A receiver thread's times that grow with the real clock at the shares the test sets: `ran` of
+ * the time running, `waited` of it waiting for a CPU.
+ */
+function simulatedThread() {
+  let at = performance.now();
+  const times: ThreadTimes = { ranNs: 0, waitedNs: 0 };
+  let shares = { ran: 0, waited: 0 };
+  const advance = () => {
+    const now = performance.now();
+    times.ranNs += (now - at) * 1e6 * shares.ran;
+    times.waitedNs += (now - at) * 1e6 * shares.waited;
+    at = now;
+  };
+  return {
+    read: (): ThreadTimes => {
+      advance();
+      return { ...times };
+    },
+    set(ran: number, waited: number) {
+      advance();
+      shares = { ran, waited };
+    },
+  };
+}
+
+describe('ReceiverPressure', () => {
+  it('reads this thread’s own scheduler times on Linux, growing as it works', () => {
+    const first = readThreadTimes();
+    if (process.platform !== 'linux') {
+      expect(first).toBeNull();
+      return;
+    }
+    const until = performance.now() + 30;
+    while (performance.now() < until) {} // 30 ms of work on this thread
+    const second = readThreadTimes();
+    expect(second?.ranNs).toBeGreaterThan((first?.ranNs ?? 0) + 10e6);
+  });
+
+  it('is pressed when busy and kept waiting, stays pressed while busy, and ends when the requests slow', () => {
+    let clock = 0;
+    let times: ThreadTimes = { ranNs: 0, waitedNs: 0 };
+    const changes: boolean[] = [];
+    const pressure = new ReceiverPressure(
+      (pressed) => changes.push(pressed),
+      () => times,
+      250,
+      () => clock,
+    );
+    pressure.start();
+    const window = (ran: number, waited: number, ms = 250) => {
+      clock += ms;
+      times = { ranNs: times.ranNs + ran * ms * 1e6, waitedNs: times.waitedNs + waited * ms * 1e6 };
+      pressure.sample();
+      return pressure.pressed;
+    };
+    expect(window(0.9, 0.01)).toBe(false); // busy, nobody in its way (a machine with spare cores)
+    expect(window(0.2, 0.3)).toBe(false); // kept waiting, but not busy
+    expect(window(0.6, 0.06)).toBe(true); // both
+    expect(window(0.95, 0)).toBe(true); // the workers held back: no waiting, still busy
+    expect(window(0.55, 0, 1000)).toBe(true); // a late timer: a longer window, same shares
+    expect(window(0.1, 0)).toBe(false); // the requests slowed
+    expect(changes).toEqual([true, false]);
+    pressure.stop();
+  });
+
+  it('is never pressed where the system has no scheduler times', () => {
+    const changes: boolean[] = [];
+    const pressure = new ReceiverPressure(
+      (pressed) => changes.push(pressed),
+      () => null,
+      10,
+    );
+    pressure.start();
+    pressure.sample();
+    expect(pressure.pressed).toBe(false);
+    expect(changes).toEqual([]);
+    pressure.stop();
+  });
+});
+
+describe('answer workers while the receiver is pressed', () => {
+  const cipher = new KeyCipher(Buffer.alloc(32, 7).toString('base64'));
+  let sent = 0;
+  const command = () => ({
+    command: '/tender',
+    text: `search cleaning ${sent}`,
+    user_id: 'U1',
+    team_id: 'T1',
+    response_url: `http://127.0.0.1:9/${sent++}`,
+  });
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  /** One worker (support/answering-child.mjs) that answers only once `answerFile` exists. */
+  async function started(name: string, holdAtMostMs = 60_000) {
+    const store = openBotStore(`sqlite:${join(dir, `${name}.db`)}`);
+    const thread = simulatedThread();
+    const answerFile = join(dir, `${name}.answer`);
+    const workers = new AnswerWorkers({
+      count: 1,
+      store,
+      logger: pino({ level: 'silent' }),
+      script: join(import.meta.dirname, 'support/answering-child.mjs'),
+      args: [],
+      env: { ANSWER_WHEN: answerFile },
+      execArgv: [],
+      cipher,
+      sweepMs: 50,
+      pressureSampleMs: 20,
+      holdAtMostMs,
+      readThreadTimes: thread.read,
+    });
+    workers.start();
+    // Ready once a command is handed over rather than left to the receiver's own app.
+    await vi.waitFor(async () => expect(await workers.handOff(command())).toBe(true), WAIT);
+    writeFileSync(answerFile, '');
+    await vi.waitFor(async () => expect(await store.queuedCommandCount()).toBe(0), WAIT);
+    rmSync(answerFile);
+    return {
+      store,
+      thread,
+      workers,
+      answer: () => writeFileSync(answerFile, ''),
+      /** The one worker given as many commands as it answers at once, none answered yet. */
+      fill: async () => {
+        for (let index = 0; index < WORKER_CONCURRENCY; index++) await workers.handOff(command());
+      },
+      stop: async () => {
+        await workers.stop();
+        await store.close();
+      },
+    };
+  }
+
+  it('hold new commands in the store while the answers cannot keep up and the receiver is pressed, until it is not', async () => {
+    const copy = await started('held');
+    await copy.fill();
+    copy.thread.set(0.9, 0.2);
+    await sleep(100); // several samples: pressed
+    expect(copy.workers.holding).toBe(false); // nothing has had to wait yet
+    for (let index = 0; index < 5; index++) expect(await copy.workers.handOff(command())).toBe(true);
+    expect(copy.workers.holding).toBe(true);
+    // The worker answers what it held and then has room, but is given nothing new.
+    copy.answer();
+    await vi.waitFor(async () => expect(await copy.store.queuedCommandCount()).toBe(5), WAIT);
+    await sleep(300);
+    expect(await copy.store.queuedCommandCount()).toBe(5);
+
+    copy.thread.set(0.95, 0); // the workers held back no longer keep it waiting: still pressed
+    await sleep(200);
+    expect(copy.workers.holding).toBe(true);
+    expect(await copy.store.queuedCommandCount()).toBe(5);
+
+    copy.thread.set(0.05, 0); // the requests slowed
+    await vi.waitFor(async () => expect(await copy.store.queuedCommandCount()).toBe(0), WAIT);
+    expect(copy.workers.holding).toBe(false);
+    await copy.stop();
+  });
+
+  it('hold nothing while the answers keep up, however pressed the receiver', async () => {
+    const copy = await started('keeping-up');
+    copy.answer();
+    copy.thread.set(0.9, 0.3);
+    await sleep(100);
+    for (let index = 0; index < 20; index++) {
+      expect(await copy.workers.handOff(command())).toBe(true);
+      await sleep(5);
+    }
+    await vi.waitFor(async () => expect(await copy.store.queuedCommandCount()).toBe(0), WAIT);
+    expect(copy.workers.holding).toBe(false);
+    await copy.stop();
+  });
+
+  it('hold for HOLD_AT_MOST_MS at the longest, and a stop answers what is held', async () => {
+    const copy = await started('spent', 400);
+    await copy.fill();
+    copy.thread.set(0.9, 0.2);
+    await sleep(100);
+    for (let index = 0; index < 3; index++) await copy.workers.handOff(command());
+    expect(copy.workers.holding).toBe(true);
+    const heldAt = performance.now();
+    copy.answer();
+    await vi.waitFor(async () => expect(await copy.store.queuedCommandCount()).toBe(0), WAIT);
+    // Answered once the hold had lasted its longest, though the receiver is pressed still.
+    expect(performance.now() - heldAt).toBeGreaterThanOrEqual(300);
+    expect(copy.workers.holding).toBe(false);
+    await copy.stop();
+
+    const stopping = await started('stop');
+    await stopping.fill();
+    stopping.thread.set(0.9, 0.2);
+    await sleep(100);
+    for (let index = 0; index < 3; index++) await stopping.workers.handOff(command());
+    expect(stopping.workers.holding).toBe(true);
+    stopping.answer();
+    await stopping.workers.stop();
+    expect(await stopping.store.queuedCommandCount()).toBe(0);
+    await stopping.store.close();
+  });
+});
