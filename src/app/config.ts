@@ -87,6 +87,16 @@ export const BotConfig = z.object({
     .min(5, 'must be between 5 and 600 seconds')
     .max(600, 'must be between 5 and 600 seconds')
     .default(60),
+  /**
+   * Longest new answers wait while the receiver is pressed for CPU by its own busy workers
+   * (AnswerWorkers' hold, acknowledgements first); 0 never holds them.
+   */
+  ANSWER_HOLD_SECONDS: z.coerce
+    .number('must be a number of seconds, 0 to 300')
+    .int('must be a whole number of seconds')
+    .min(0, 'must be between 0 and 300 seconds')
+    .max(300, 'must be between 0 and 300 seconds')
+    .default(30),
 });
 export type BotConfig = z.infer<typeof BotConfig>;
 

@@ -46,6 +46,7 @@ export async function runBot(env: NodeJS.ProcessEnv = process.env): Promise<numb
           args: ['bot'],
           env,
           leaseMs: config.ANSWER_LEASE_SECONDS * 1000,
+          holdAtMostMs: config.ANSWER_HOLD_SECONDS * 1000,
           cipher,
         })
       : null;

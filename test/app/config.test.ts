@@ -39,6 +39,10 @@ describe('loadBotConfig', () => {
     expect(loadBotConfig({ ...valid, ANSWER_WORKERS: '2' }, '')).toMatchObject({
       ANSWER_WORKERS: 2,
       ANSWER_LEASE_SECONDS: 60,
+      ANSWER_HOLD_SECONDS: 30,
+    });
+    expect(loadBotConfig({ ...valid, ANSWER_HOLD_SECONDS: '0' }, '')).toMatchObject({
+      ANSWER_HOLD_SECONDS: 0,
     });
     expect(loadBotConfig(valid, '')).toMatchObject({ ANSWER_WORKERS: 0 });
     expect(problemsOf({ ...valid, ANSWER_WORKERS: '2', SLACK_APP_TOKEN: 'xapp-1-abc' })).toEqual([
@@ -47,9 +51,12 @@ describe('loadBotConfig', () => {
     expect(problemsOf({ ...valid, ANSWER_WORKERS: '1', DATABASE_URL: 'sqlite::memory:' })).toEqual([
       expect.stringMatching(/^ANSWER_WORKERS needs a database the workers share/),
     ]);
-    expect(problemsOf({ ...valid, ANSWER_WORKERS: '17', ANSWER_LEASE_SECONDS: '1' })).toEqual([
+    expect(
+      problemsOf({ ...valid, ANSWER_WORKERS: '17', ANSWER_LEASE_SECONDS: '1', ANSWER_HOLD_SECONDS: '-1' }),
+    ).toEqual([
       'ANSWER_WORKERS must be between 0 and 16.',
       'ANSWER_LEASE_SECONDS must be between 5 and 600 seconds.',
+      'ANSWER_HOLD_SECONDS must be between 0 and 300 seconds.',
     ]);
     expect(problemsOf({ ...valid, ANSWER_WORKERS: 'many', PORT: 'http' })).toEqual([
       'PORT must be a port number.',

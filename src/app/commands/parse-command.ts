@@ -42,9 +42,10 @@ export function parseCommand(text: string): ParsedCommand {
 
 /**
  * Whether `text` is the `kind` subcommand, as parseCommand would say, reading only its first
- * word: the receiver asks this of every command it hands over, whatever its length.
+ * word: the receiver asks this of every command it hands over, whatever its length. Not for help
+ * and show, which parseCommand also gives to empty text and to a tender id alone.
  */
-export function isSubcommand(text: string, kind: Subcommand): boolean {
+export function isSubcommand(text: string, kind: Exclude<Subcommand, 'help' | 'show'>): boolean {
   const start = text.search(/\S/);
   if (start < 0) return false;
   const first = /^\S+/.exec(text.slice(start, start + kind.length + 1))?.[0];

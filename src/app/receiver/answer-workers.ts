@@ -23,9 +23,9 @@ export const COMMAND_LEASE_MS = 60_000;
 /** Commands one worker answers at once (each mostly waits on the service and Slack). */
 export const WORKER_CONCURRENCY = 16;
 /**
- * Longest the answers wait while the receiver is pressed (see ReceiverPressure): a burst shorter
- * than this is acknowledged at full speed and answered when it ends; past it, answers and
- * acknowledgements share the CPU again until the requests slow down.
+ * Longest the answers wait while the receiver is pressed (`holding`; ANSWER_HOLD_SECONDS): a burst
+ * shorter than this is acknowledged at full speed and answered when it ends; past it, answers and
+ * acknowledgements share the CPU again, and no new hold begins before the answers have caught up.
  */
 export const HOLD_AT_MOST_MS = 30_000;
 /** A busy worker is given stored commands once it has room for this many. */
@@ -68,6 +68,8 @@ export interface AnswerWorkersOptions {
   leaseMs?: number;
   /** The receiver's thread's times (Linux's scheduler statistics by default; null: never pressed). */
   readThreadTimes?: () => ThreadTimes | null;
+  /** Nanoseconds the workers have run so far (their scheduler statistics by default). */
+  readWorkersRanNs?: () => number | null;
   pressureSampleMs?: number;
   holdAtMostMs?: number;
 }
@@ -117,38 +119,48 @@ export class AnswerWorkers {
   private flushing: Promise<void> | null = null;
   private progress: (() => void)[] = [];
   private readonly pressure: ReceiverPressure;
+  private readonly holdAtMostMs: number;
   /**
-   * When new commands began to wait in the store for the receiver's sake (ms since epoch): the
-   * receiver was pressed while the workers were full. Null while they do not.
+   * Since when new commands wait in the store for the receiver's sake (performance.now() ms):
+   * every worker was full, busy on the CPU, while the receiver was pressed. Null while they do not.
    */
   private holdingSince: number | null = null;
-  /** The hold lasted HOLD_AT_MOST_MS: answers go on until the receiver is no longer pressed. */
-  private holdSpent = false;
+  /** False from the end of a hold until the answers have caught up: no hold follows another at once. */
+  private mayHold = true;
 
   constructor(private readonly options: AnswerWorkersOptions) {
     this.restartDelayMs = options.restartDelayMs ?? 1000;
     this.leaseMs = options.leaseMs ?? COMMAND_LEASE_MS;
     this.clock = options.clock ?? (() => new Date());
+    this.holdAtMostMs = options.holdAtMostMs ?? HOLD_AT_MOST_MS;
     this.pressure = new ReceiverPressure(
-      (pressed) => this.pressureChanged(pressed),
-      options.readThreadTimes ?? readThreadTimes,
+      (pressed) => {
+        if (!pressed) this.endHold('the receiver is no longer pressed for CPU; answers resume');
+      },
+      {
+        receiver: options.readThreadTimes ?? (() => readThreadTimes()),
+        workers: options.readWorkersRanNs ?? (() => this.workersRanNs()),
+      },
       options.pressureSampleMs ?? PRESSURE_SAMPLE_MS,
     );
   }
 
   /**
-   * Whether new commands wait in the store rather than go to a worker: the answers could not keep
-   * up (every worker full) while the receiver was pressed for CPU, so acknowledgements go first
-   * until it is not (or HOLD_AT_MOST_MS). With answers keeping up, nothing is held.
+   * Whether new commands wait in the store rather than go to a worker. They do while the answers
+   * cannot keep up anyway (every worker full) and the workers, busy on the CPU, keep the receiver
+   * waiting for it (ReceiverPressure): acknowledgements first, until the receiver is no longer
+   * pressed, for ANSWER_HOLD_SECONDS at most. Slack allows 3 s for an acknowledgement and none is
+   * missed without the person seeing an error; an answer can come a few seconds later. Held
+   * commands are stored unclaimed: on PostgreSQL another copy with room may answer them.
    */
   get holding(): boolean {
-    return !this.stopping && this.holdingSince !== null && !this.holdSpent;
+    return !this.stopping && this.holdingSince !== null;
   }
 
   start(): void {
     // SQLite: a checkpoint's fsync must not stall the acknowledgements (a thread does it).
     this.options.store.checkpointInBackground();
-    this.pressure.start();
+    if (this.holdAtMostMs > 0) this.pressure.start();
     for (let index = 0; index < this.options.count; index++) this.spawn();
     this.sweepTimer = setInterval(() => {
       // A live worker's commands stay its own however long they take (their lease only runs out
@@ -160,15 +172,8 @@ export class AnswerWorkers {
           this.options.logger.error({ reason: error.message }, 'could not renew the workers’ leases'),
         );
       const { holdingSince } = this;
-      if (
-        this.holding &&
-        holdingSince !== null &&
-        Date.now() - holdingSince >= (this.options.holdAtMostMs ?? HOLD_AT_MOST_MS)
-      ) {
-        this.holdSpent = true;
-        this.options.logger.warn(
-          'the receiver has been pressed for CPU a long while; answers go on beside the acknowledgements',
-        );
+      if (holdingSince !== null && performance.now() - holdingSince >= this.holdAtMostMs) {
+        this.endHold('answers waited their longest for the receiver; they go on beside the acknowledgements');
       }
       this.backlog = true;
       this.feedAll();
@@ -176,23 +181,35 @@ export class AnswerWorkers {
     this.sweepTimer.unref();
   }
 
-  private pressureChanged(pressed: boolean): void {
-    if (pressed) return;
-    const held = this.holding;
+  /** Every worker is full: new commands wait if the workers are also what keeps the receiver waiting. */
+  private workersFull(): void {
+    const { pressure } = this;
+    if (this.holdingSince !== null || !this.mayHold || this.stopping) return;
+    if (this.holdAtMostMs === 0 || !pressure.pressed || !pressure.workersBusy) return;
+    this.holdingSince = performance.now();
+    this.mayHold = false;
+    this.options.logger.info(
+      'answers cannot keep up and the receiver is pressed for CPU: acknowledgements first, new answers wait',
+    );
+  }
+
+  private endHold(why: string): void {
+    if (this.holdingSince === null) return;
     this.holdingSince = null;
-    this.holdSpent = false;
-    if (held) this.options.logger.info('the receiver is no longer pressed for CPU; answers resume');
+    this.options.logger.info(why);
     this.backlog = true;
     this.feedAll();
   }
 
-  /** The workers are full: if the receiver is pressed too, new commands wait (see `holding`). */
-  private workersFull(): void {
-    if (this.holdingSince !== null || !this.pressure.pressed || this.stopping) return;
-    this.holdingSince = Date.now();
-    this.options.logger.info(
-      'answers cannot keep up and the receiver is pressed for CPU: acknowledgements first, new answers wait',
-    );
+  /** Nanoseconds the live workers' main threads have run (Linux), for ReceiverPressure. */
+  private workersRanNs(): number | null {
+    let total = 0;
+    for (const worker of this.workers) {
+      const times = worker.child.pid === undefined ? null : readThreadTimes(worker.child.pid);
+      if (!times) return null;
+      total += times.ranNs;
+    }
+    return total;
   }
 
   /**
@@ -426,7 +443,11 @@ export class AnswerWorkers {
             attempts: command.attempts,
           });
         }
-        if (claimed.length < room) this.backlog = false;
+        if (claimed.length < room) {
+          this.backlog = false;
+          // The answers caught up: a hold may come again.
+          if (this.holdingSince === null) this.mayHold = true;
+        }
       } catch (error) {
         this.options.logger.error({ reason: (error as Error).message }, 'could not take stored commands');
       } finally {

@@ -52,7 +52,9 @@ export interface BotDatabase {
    * SQLite only: one statement, committed before it resolves, together with the others asked for
    * in the same turn of the event loop (one BEGIN IMMEDIATE … COMMIT for all: group commit). Each
    * resolves with its own result, or rejects with its own statement's error; if the commit fails,
-   * all reject. For the receiver's writes, one or two for every request Slack sends.
+   * all reject. For the receiver's writes, one or two for every request Slack sends. Only for
+   * statements that change all or nothing (one row each): one that kept part of its changes on
+   * failing (OR FAIL) or failed only at COMMIT (a deferred foreign key) would break the promise.
    */
   runBatched?: (query: CompiledQuery) => Promise<QueryResult<unknown>>;
   /**

@@ -24,11 +24,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function simulatedThread() {
   let at = performance.now();
   const times: ThreadTimes = { ranNs: 0, waitedNs: 0 };
-  let shares = { ran: 0, waited: 0 };
+  let workersNs = 0;
+  let shares = { ran: 0, waited: 0, workers: 0 };
   const advance = () => {
     const now = performance.now();
     times.ranNs += (now - at) * 1e6 * shares.ran;
     times.waitedNs += (now - at) * 1e6 * shares.waited;
+    workersNs += (now - at) * 1e6 * shares.workers;
     at = now;
   };
   return {
@@ -36,9 +38,14 @@ function simulatedThread() {
       advance();
       return { ...times };
     },
-    set(ran: number, waited: number) {
+    readWorkers: (): number => {
       advance();
-      shares = { ran, waited };
+      return workersNs;
+    },
+    /** The receiver ran `ran` of the time and waited `waited`; the workers ran `workers` of it. */
+    set(ran: number, waited: number, workers = 0.6) {
+      advance();
+      shares = { ran, waited, workers };
     },
   };
 }
@@ -50,26 +57,33 @@ describe('ReceiverPressure', () => {
       expect(first).toBeNull();
       return;
     }
-    const until = performance.now() + 30;
-    while (performance.now() < until) {} // 30 ms of work on this thread
-    const second = readThreadTimes();
-    expect(second?.ranNs).toBeGreaterThan((first?.ranNs ?? 0) + 10e6);
+    expect(first?.ranNs).toBeGreaterThan(0);
+    // Work on this thread until the scheduler counts 5 ms more of it (however busy the machine).
+    const giveUp = performance.now() + 10_000;
+    let now = readThreadTimes();
+    while ((now?.ranNs ?? 0) < (first?.ranNs ?? 0) + 5e6 && performance.now() < giveUp)
+      now = readThreadTimes();
+    expect(now?.ranNs).toBeGreaterThanOrEqual((first?.ranNs ?? 0) + 5e6);
+    expect(readThreadTimes(process.pid)?.ranNs).toBeGreaterThanOrEqual(now?.ranNs ?? 0);
+    expect(readThreadTimes(2 ** 22 + 1)).toBeNull(); // no such process
   });
 
   it('is pressed when busy and kept waiting, stays pressed while busy, and ends when the requests slow', () => {
     let clock = 0;
     let times: ThreadTimes = { ranNs: 0, waitedNs: 0 };
+    let workersNs = 0;
     const changes: boolean[] = [];
     const pressure = new ReceiverPressure(
       (pressed) => changes.push(pressed),
-      () => times,
+      { receiver: () => times, workers: () => workersNs },
       250,
       () => clock,
     );
     pressure.start();
-    const window = (ran: number, waited: number, ms = 250) => {
+    const window = (ran: number, waited: number, ms = 250, workers = 0) => {
       clock += ms;
       times = { ranNs: times.ranNs + ran * ms * 1e6, waitedNs: times.waitedNs + waited * ms * 1e6 };
+      workersNs += workers * ms * 1e6;
       pressure.sample();
       return pressure.pressed;
     };
@@ -80,18 +94,28 @@ describe('ReceiverPressure', () => {
     expect(window(0.55, 0, 1000)).toBe(true); // a late timer: a longer window, same shares
     expect(window(0.1, 0)).toBe(false); // the requests slowed
     expect(changes).toEqual([true, false]);
+    // The workers' own share, beside it: busy from a fifth of a core.
+    window(0.9, 0.2, 250, 0.1);
+    expect(pressure.workersBusy).toBe(false);
+    window(0.9, 0.2, 250, 0.25);
+    expect(pressure.workersBusy).toBe(true);
+    workersNs = 0; // one worker ended: its time leaves the sum, nothing counts as run
+    window(0.9, 0.2, 250, 0);
+    expect(pressure.workersBusy).toBe(false);
     pressure.stop();
+    expect(changes).toEqual([true, false, true, false]);
   });
 
   it('is never pressed where the system has no scheduler times', () => {
     const changes: boolean[] = [];
     const pressure = new ReceiverPressure(
       (pressed) => changes.push(pressed),
-      () => null,
+      { receiver: () => null, workers: () => null },
       10,
     );
     pressure.start();
     pressure.sample();
+    expect(pressure.workersBusy).toBe(false);
     expect(pressure.pressed).toBe(false);
     expect(changes).toEqual([]);
     pressure.stop();
@@ -112,9 +136,10 @@ describe('answer workers while the receiver is pressed', () => {
 
   /** One worker (support/answering-child.mjs) that answers only once `answerFile` exists. */
   async function started(name: string, holdAtMostMs = 60_000) {
-    const store = openBotStore(`sqlite:${join(dir, `${name}.db`)}`);
+    const copyName = `${name}-${sent}`;
+    const store = openBotStore(`sqlite:${join(dir, `${copyName}.db`)}`);
     const thread = simulatedThread();
-    const answerFile = join(dir, `${name}.answer`);
+    const answerFile = join(dir, `${copyName}.answer`);
     const workers = new AnswerWorkers({
       count: 1,
       store,
@@ -128,6 +153,7 @@ describe('answer workers while the receiver is pressed', () => {
       pressureSampleMs: 20,
       holdAtMostMs,
       readThreadTimes: thread.read,
+      readWorkersRanNs: thread.readWorkers,
     });
     workers.start();
     // Ready once a command is handed over rather than left to the receiver's own app.
@@ -140,6 +166,8 @@ describe('answer workers while the receiver is pressed', () => {
       thread,
       workers,
       answer: () => writeFileSync(answerFile, ''),
+      /** The worker holds what it is given again (a slow answer each). */
+      slow: () => rmSync(answerFile),
       /** The one worker given as many commands as it answers at once, none answered yet. */
       fill: async () => {
         for (let index = 0; index < WORKER_CONCURRENCY; index++) await workers.handOff(command());
@@ -176,6 +204,29 @@ describe('answer workers while the receiver is pressed', () => {
     await copy.stop();
   });
 
+  it('hold nothing when the workers are not what keeps the receiver waiting, or ANSWER_HOLD_SECONDS is 0', async () => {
+    // Full of answers waiting on a slow service: the workers use next to no CPU.
+    const idle = await started('idle-workers');
+    await idle.fill();
+    idle.thread.set(0.9, 0.2, 0.01);
+    await sleep(100);
+    for (let index = 0; index < 3; index++) await idle.workers.handOff(command());
+    expect(idle.workers.holding).toBe(false);
+    idle.answer();
+    await vi.waitFor(async () => expect(await idle.store.queuedCommandCount()).toBe(0), WAIT);
+    await idle.stop();
+
+    const never = await started('never', 0);
+    await never.fill();
+    never.thread.set(0.9, 0.2);
+    await sleep(100);
+    for (let index = 0; index < 3; index++) await never.workers.handOff(command());
+    expect(never.workers.holding).toBe(false);
+    never.answer();
+    await vi.waitFor(async () => expect(await never.store.queuedCommandCount()).toBe(0), WAIT);
+    await never.stop();
+  });
+
   it('hold nothing while the answers keep up, however pressed the receiver', async () => {
     const copy = await started('keeping-up');
     copy.answer();
@@ -203,6 +254,12 @@ describe('answer workers while the receiver is pressed', () => {
     // Answered once the hold had lasted its longest, though the receiver is pressed still.
     expect(performance.now() - heldAt).toBeGreaterThanOrEqual(300);
     expect(copy.workers.holding).toBe(false);
+    // The answers caught up: full again under the same pressure, a new hold begins.
+    copy.slow();
+    await copy.fill();
+    await copy.workers.handOff(command());
+    expect(copy.workers.holding).toBe(true);
+    copy.answer();
     await copy.stop();
 
     const stopping = await started('stop');

@@ -107,6 +107,58 @@ describe("SQLite's group commit", () => {
     reader.close();
     await database.close();
   });
+
+  it('fails every statement of the batch when one ends the transaction, keeping none of them', async () => {
+    const path = join(dir, 'grouped-rollback.db');
+    const database = openSqliteBotDatabase(path);
+    const { db, runBatched } = database;
+    if (!runBatched) throw new Error('SQLite groups its commits');
+    const insert = (id: string) => db.insertInto('seen_requests').values({ id, expires_at: 1 }).compile();
+    // A statement that rolls the whole transaction back (as SQLite does on some errors).
+    await sql`create trigger undo_all before insert on seen_requests when new.id = 'undo'
+      begin select raise(rollback, 'undone'); end`.execute(db);
+    const outcomes = await Promise.allSettled([
+      runBatched(insert('before')),
+      runBatched(insert('undo')),
+      runBatched(insert('after')),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    const kept = await db.selectFrom('seen_requests').select('id').execute();
+    expect(kept).toEqual([]);
+    // The connection is usable after: the next batch commits.
+    expect((await runBatched(insert('next'))).numAffectedRows).toBe(1n);
+    await database.close();
+  });
+
+  it('waits behind a transaction holding the connection, and fails, not hangs, once closed', async () => {
+    const database = openSqliteBotDatabase(join(dir, 'grouped-held.db'));
+    const { db, runBatched } = database;
+    if (!runBatched) throw new Error('SQLite groups its commits');
+    const insert = (id: string) => db.insertInto('seen_requests').values({ id, expires_at: 1 }).compile();
+    let release = () => {};
+    const holding = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const rolledBack = db
+      .transaction()
+      .execute(async (trx) => {
+        await trx.insertInto('seen_requests').values({ id: 'in-transaction', expires_at: 1 }).execute();
+        await holding;
+        throw new Error('rolled back');
+      })
+      .catch((error: Error) => error.message);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const waiting = [runBatched(insert('queued-1')), runBatched(insert('queued-2'))];
+    release();
+    expect(await rolledBack).toBe('rolled back');
+    // Not inside the transaction (not undone with it): committed after it.
+    expect((await Promise.all(waiting)).map((result) => result.numAffectedRows)).toEqual([1n, 1n]);
+    const ids = await db.selectFrom('seen_requests').select('id').orderBy('id').execute();
+    expect(ids.map((row) => row.id)).toEqual(['queued-1', 'queued-2']);
+    const late = runBatched(insert('late'));
+    await database.close();
+    await expect(late).rejects.toThrow();
+  });
 });
 
 describe("SQLite's checkpoints in the background", () => {
