@@ -84,6 +84,10 @@ try {
         LOG_LEVEL: 'info',
         PORT: '0',
         ANSWER_WORKERS: String(workers),
+        // BENCH_ANSWER_HOLD_SECONDS=0 measures the workers without their hold (README "Answer workers").
+        ...(process.env.BENCH_ANSWER_HOLD_SECONDS !== undefined
+          ? { ANSWER_HOLD_SECONDS: process.env.BENCH_ANSWER_HOLD_SECONDS }
+          : {}),
       },
     );
     running.push(served);

@@ -181,7 +181,7 @@ export class AnswerWorkers {
     this.sweepTimer.unref();
   }
 
-  /** Every worker is full: new commands wait if the workers are also what keeps the receiver waiting. */
+  /** Every worker is (nearly) full: new commands wait if the workers are also what keeps the receiver waiting. */
   private workersFull(): void {
     const { pressure } = this;
     if (this.holdingSince !== null || !this.mayHold || this.stopping) return;
@@ -232,7 +232,8 @@ export class AnswerWorkers {
       body: this.options.cipher.encrypt(plain),
       receivedAt: now,
     };
-    if (roomiest.held.size >= WORKER_CONCURRENCY) this.workersFull();
+    // Too full to be given more until it answers some (see feed): the answers are not keeping up.
+    if (roomiest.held.size > WORKER_CONCURRENCY - CLAIM_AT_LEAST) this.workersFull();
     if (this.holding || roomiest.held.size >= WORKER_CONCURRENCY || this.backlog) {
       // Every worker is busy (or held back): stored for whichever has room first, oldest first.
       await this.options.store.queueCommand(command);
