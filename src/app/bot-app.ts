@@ -151,6 +151,8 @@ export function createBotApp(options: BotAppOptions): BotApp {
         clientOptions,
         receiver,
         extendedErrorHandler: true,
+        // No listener keeps conversation state: Bolt's store would cost a middleware on every request.
+        convoStore: false,
       })
     : new App({
         ...credentials,
@@ -159,6 +161,7 @@ export function createBotApp(options: BotAppOptions): BotApp {
         logger: boltLogger,
         clientOptions,
         extendedErrorHandler: true,
+        convoStore: false,
       });
   // A workspace's bot token for what runs outside a request (scheduled posts, people's roles).
   const tokenFor = install
