@@ -1,15 +1,40 @@
 /**
- * Text from outside (a tender title, a buyer's name) made safe for mrkdwn: `&`, `<` and `>` are
- * Slack's control characters, so `<!channel>` in a title notifies nobody.
+ * Characters that change how the text around them is drawn instead of being drawn: the C0 and C1
+ * controls but tab and newline, and Unicode's bidirectional embeddings, overrides and isolates,
+ * with which a title or a typed search can show its letters in another order than they are
+ * (U+202E turns "cleaning.pdf" around). Arabic and Hebrew letters set their own direction and are
+ * untouched, as are the marks LRM and RLM, which only nudge it.
  */
-export function escapeMrkdwn(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const UNDRAWN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
+
+/**
+ * Text as it may be drawn, in mrkdwn or plain_text: a character from UNDRAWN, or half of a
+ * surrogate pair (not text at all), shows as U+FFFD, so what is shown is what is there; a
+ * carriage return before a newline goes.
+ */
+export function drawable(text: string): string {
+  return text.toWellFormed().replace(/\r\n/g, '\n').replace(UNDRAWN, '\uFFFD');
 }
 
-/** Cuts text to `max` characters (after escaping, which lengthens it), marking the cut. */
+/**
+ * Text from outside (a tender title, a buyer's name, what a person typed) made safe for mrkdwn:
+ * drawable, and `&`, `<` and `>` (Slack's control characters) escaped, so `<!channel>` in a title
+ * notifies nobody.
+ */
+export function escapeMrkdwn(text: string): string {
+  return drawable(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
+ * Drawable text cut to `max` characters (after escaping, which lengthens it), marking the cut:
+ * for plain_text (headers, titles, options) as for escaped mrkdwn.
+ */
 export function clip(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let cut = text.slice(0, max - 1);
+  const shown = drawable(text);
+  if (shown.length <= max) return shown;
+  let cut = shown.slice(0, max - 1);
+  // Never leave half an emoji (a lone surrogate is not text).
+  if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
   // Never leave half an entity such as `&am`.
   const amp = cut.lastIndexOf('&');
   if (amp !== -1 && !cut.slice(amp).includes(';')) cut = cut.slice(0, amp);
