@@ -4,10 +4,34 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CHECKPOINT_EVERY_MS, openSqliteBotDatabase } from '../../../src/app/storage/bot-database.ts';
+import {
+  type BotDatabase,
+  CHECKPOINT_EVERY_MS,
+  openSqliteBotDatabase,
+} from '../../../src/app/storage/bot-database.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tenderbot-bot-database-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/**
+ * A Kysely transaction that inserts a row and keeps the connection until `release`, then rolls
+ * back; `rolledBack` resolves with its error's message.
+ */
+function holdInTransaction(db: BotDatabase['db']) {
+  let release = () => {};
+  const holding = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const rolledBack = db
+    .transaction()
+    .execute(async (trx) => {
+      await trx.insertInto('seen_requests').values({ id: 'in-transaction', expires_at: 1 }).execute();
+      await holding;
+      throw new Error('rolled back');
+    })
+    .catch((error: Error) => error.message);
+  return { release: () => release(), rolledBack };
+}
 
 describe("SQLite's direct statements", () => {
   it('run at once only while no transaction holds the connection, so none joins (and is rolled back with) another', async () => {
@@ -18,18 +42,7 @@ describe("SQLite's direct statements", () => {
     const insert = (id: string) => db.insertInto('seen_requests').values({ id, expires_at: 1 }).compile();
 
     expect(runNow(insert('free'))?.numAffectedRows).toBe(1n);
-    let release = () => {};
-    const holding = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const rolledBack = db
-      .transaction()
-      .execute(async (trx) => {
-        await trx.insertInto('seen_requests').values({ id: 'in-transaction', expires_at: 1 }).execute();
-        await holding;
-        throw new Error('rolled back');
-      })
-      .catch((error: Error) => error.message);
+    const { release, rolledBack } = holdInTransaction(db);
     // Until the transaction has the connection (from BEGIN to ROLLBACK), a read still runs at once.
     while (runNow(db.selectFrom('seen_requests').select('id').compile()) !== null) {
       await new Promise((resolve) => setImmediate(resolve));
@@ -135,18 +148,7 @@ describe("SQLite's group commit", () => {
     const { db, runBatched } = database;
     if (!runBatched) throw new Error('SQLite groups its commits');
     const insert = (id: string) => db.insertInto('seen_requests').values({ id, expires_at: 1 }).compile();
-    let release = () => {};
-    const holding = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const rolledBack = db
-      .transaction()
-      .execute(async (trx) => {
-        await trx.insertInto('seen_requests').values({ id: 'in-transaction', expires_at: 1 }).execute();
-        await holding;
-        throw new Error('rolled back');
-      })
-      .catch((error: Error) => error.message);
+    const { release, rolledBack } = holdInTransaction(db);
     await new Promise((resolve) => setTimeout(resolve, 20));
     const waiting = [runBatched(insert('queued-1')), runBatched(insert('queued-2'))];
     release();
