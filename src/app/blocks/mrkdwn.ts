@@ -5,6 +5,7 @@
  * (U+202E turns "cleaning.pdf" around). Arabic and Hebrew letters set their own direction and are
  * untouched, as are the marks LRM and RLM, which only nudge it.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is its purpose.
 const UNDRAWN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
 
 /**
