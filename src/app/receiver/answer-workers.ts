@@ -149,9 +149,9 @@ export class AnswerWorkers {
    * Whether new commands wait in the store rather than go to a worker. They do while the answers
    * cannot keep up anyway (every worker full) and the workers, busy on the CPU, keep the receiver
    * waiting for it (ReceiverPressure): acknowledgements first, until the receiver is no longer
-   * pressed, for ANSWER_HOLD_SECONDS at most. Slack allows 3 s for an acknowledgement and none is
-   * missed without the person seeing an error; an answer can come a few seconds later. Held
-   * commands are stored unclaimed: on PostgreSQL another copy with room may answer them.
+   * pressed, for ANSWER_HOLD_SECONDS at most. Slack allows 3 s for an acknowledgement, and a missed
+   * one is an error the person sees; an answer can come a few seconds later. Held commands are
+   * stored unclaimed: on PostgreSQL another copy with room may answer them.
    */
   get holding(): boolean {
     return !this.stopping && this.holdingSince !== null;
