@@ -127,32 +127,27 @@ try {
     return { id, body, headers: signedHeaders(SIGNING_SECRET, body, 'application/x-www-form-urlencoded') };
   };
 
+  /** An ack run against `served`, then every answer it owes counted (Bolt owes none). */
+  const acks = (name: string, served: ServedSandbox, text?: string) =>
+    measureAcks(name, served.baseUrl, command, served.pid, text);
+  const answeredAcks = async (name: string, served: ServedSandbox, text?: string) => {
+    const figures = await acks(name, served, text);
+    return [figures, await answers.drain(figures)] as const;
+  };
   // Bolt first, so that answers Tenderbot still owes after its run cannot slow Bolt's.
   const loadBefore = loadAverage();
-  const boltAcks = await measureAcks('bare Bolt app, ack', bolt.baseUrl, command, bolt.pid);
-  const tenderbotAcks = await measureAcks(
+  const boltAcks = await acks('bare Bolt app, ack', bolt);
+  const [tenderbotAcks, tenderbotDrain] = await answeredAcks(
     'Tenderbot receiver (one answer worker), ack',
-    tenderbot.baseUrl,
-    command,
-    tenderbot.pid,
+    tenderbot,
   );
-  const tenderbotDrain = await answers.drain(tenderbotAcks);
   // The same receiver with a command whose answer is cheap.
-  const tenderbotHelpAcks = await measureAcks(
+  const [tenderbotHelpAcks, helpDrain] = await answeredAcks(
     'Tenderbot receiver (one answer worker), ack of help',
-    tenderbot.baseUrl,
-    command,
-    tenderbot.pid,
+    tenderbot,
     'help',
   );
-  const helpDrain = await answers.drain(tenderbotHelpAcks);
-  const singleAcks = await measureAcks(
-    'Tenderbot answering in its own process, ack',
-    single.baseUrl,
-    command,
-    single.pid,
-  );
-  const singleDrain = await answers.drain(singleAcks);
+  const [singleAcks, singleDrain] = await answeredAcks('Tenderbot answering in its own process, ack', single);
   const firstAnswer = await measureFirstAnswer(tenderbot.baseUrl, command, answers, tenderbot.pid);
   const singleFirstAnswer = await measureFirstAnswer(single.baseUrl, command, answers, single.pid);
   const serviceSearch = await measureService(service.baseUrl, service.pid);

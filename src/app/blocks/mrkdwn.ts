@@ -31,20 +31,24 @@ export function escapeMrkdwn(text: string): string {
  * for plain_text (headers, titles, options) as for escaped mrkdwn.
  */
 export function clip(text: string, max: number): string {
-  const shown = drawable(text);
-  if (shown.length <= max) return shown;
-  let cut = shown.slice(0, max - 1);
+  return cut(drawable(text), max);
+}
+
+/** `text` (drawable already) cut to `max` characters, never inside an entity or an emoji. */
+function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let kept = text.slice(0, max - 1);
   // Never leave half an emoji (a lone surrogate is not text).
-  if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
+  if (/[\uD800-\uDBFF]$/.test(kept)) kept = kept.slice(0, -1);
   // Never leave half an entity such as `&am`.
-  const amp = cut.lastIndexOf('&');
-  if (amp !== -1 && !cut.slice(amp).includes(';')) cut = cut.slice(0, amp);
-  return `${cut}…`;
+  const amp = kept.lastIndexOf('&');
+  if (amp !== -1 && !kept.slice(amp).includes(';')) kept = kept.slice(0, amp);
+  return `${kept}…`;
 }
 
 /** Escaped and clipped: the usual way outside text enters a block. */
 export function safeText(text: string | null | undefined, max: number): string {
-  return clip(escapeMrkdwn(text ?? ''), max);
+  return cut(escapeMrkdwn(text ?? ''), max);
 }
 
 /**

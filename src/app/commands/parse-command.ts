@@ -41,15 +41,14 @@ export function parseCommand(text: string): ParsedCommand {
 }
 
 /**
- * Whether `text` is the `kind` subcommand, as parseCommand would say, reading only its first
- * word: the receiver asks this of every command it hands over, whatever its length. Not for help
- * and show, which parseCommand also gives to empty text and to a tender id alone.
+ * Whether `text` is the `kind` subcommand: parseCommand's answer, read from the first word only
+ * (its length and one character more), since the receiver asks it of every command it hands over,
+ * whatever its length. Not for help and show, which parseCommand also gives to empty text and to a
+ * tender id alone.
  */
 export function isSubcommand(text: string, kind: Exclude<Subcommand, 'help' | 'show'>): boolean {
   const start = text.search(/\S/);
-  if (start < 0) return false;
-  const first = /^\S+/.exec(text.slice(start, start + kind.length + 1))?.[0];
-  return first !== undefined && first.toLowerCase() === kind;
+  return start >= 0 && parseCommand(text.slice(start, start + kind.length + 1)).kind === kind;
 }
 
 /** Tender ids are OCDS ocids (`ocds-…`) or other codes with digits and dashes, never plain words. */
