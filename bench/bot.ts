@@ -4,7 +4,10 @@
  * 1. Acks: autocannon (10 connections, 3 s warm-up, then the measured run) posts signed `/tender
  *    search` commands to Tenderbot's HTTP receiver (`tenderbot bot` as its own process, guarded
  *    receiver, bot store on SQLite) and to a bare Bolt app with Bolt's HTTPReceiver that only acks
- *    (bench/support/bare-bolt.ts). Every request is signed afresh with a unique trigger_id, since
+ *    (bench/support/bare-bolt.ts), in BENCH_ROUNDS alternating rounds (Bolt, Tenderbot, Tenderbot's
+ *    answers drained, Bolt again…) that share the measured seconds and are pooled: the machine's
+ *    speed drifts within a run, and one Bolt run first then one Tenderbot run measured the drift as
+ *    much as either. Every request is signed afresh with a unique trigger_id, since
  *    Tenderbot refuses a signature it has seen. Tenderbot runs with one answer worker
  *    (ANSWER_WORKERS=1: the receiver checks, stores and acks; the worker, a process at a lower
  *    priority, searches and answers), and as the default single process (ANSWER_WORKERS=0,
@@ -31,8 +34,13 @@ import {
   cpuMicros,
   DURATION_S,
   type Figures,
+  figuresOf,
   loadAverage,
+  type MeasuredRun,
   measureLoad,
+  measureRun,
+  pooled,
+  quantile,
   WARMUP_S,
 } from './support/load.ts';
 import {
@@ -44,6 +52,8 @@ import {
 } from './support/serve-sandbox.ts';
 
 const SEARCH_TEXT = 'search cleaning';
+/** The ack runs of Tenderbot and Bolt, in rounds: BENCH_ROUNDS (3 by default) share BENCH_DURATION. */
+const ROUNDS = Math.max(1, Math.floor(Number(process.env.BENCH_ROUNDS ?? 3)));
 const SIGNING_SECRET = `bench-${randomBytes(12).toString('hex')}`;
 const BOT_TOKEN = `xoxb-bench-${randomBytes(8).toString('hex')}`;
 
@@ -128,19 +138,44 @@ try {
   };
 
   /** An ack run against `served`, then every answer it owes counted (Bolt owes none). */
-  const acks = (name: string, served: ServedSandbox, text?: string) =>
-    measureAcks(name, served.baseUrl, command, served.pid, text);
-  const answeredAcks = async (name: string, served: ServedSandbox, text?: string) => {
-    const figures = await acks(name, served, text);
+  const acks = (name: string, served: ServedSandbox, text?: string, load?: LoadShape) =>
+    measureAcks(name, served.baseUrl, command, served.pid, text, load);
+  const answeredAcks = async (name: string, served: ServedSandbox, text?: string, load?: LoadShape) => {
+    const figures = await acks(name, served, text, load);
     return [figures, await answers.drain(figures)] as const;
   };
-  // Bolt first, so that answers Tenderbot still owes after its run cannot slow Bolt's.
   const loadBefore = loadAverage();
-  const boltAcks = await acks('bare Bolt app, ack', bolt);
-  const [tenderbotAcks, tenderbotDrain] = await answeredAcks(
-    'Tenderbot receiver (one answer worker), ack',
-    tenderbot,
-  );
+  // Alternating rounds; each Tenderbot round's answers are drained before Bolt's next round, so that
+  // answers Tenderbot still owes cannot slow Bolt.
+  const boltRounds: AckRun[] = [];
+  const tenderbotRounds: AckRun[] = [];
+  const tenderbotDrains: Drain[] = [];
+  for (let turn = 0; turn < ROUNDS; turn++) {
+    const load = { warmupSeconds: turn === 0 ? WARMUP_S : 1, seconds: DURATION_S / ROUNDS };
+    boltRounds.push(
+      await acks(`bare Bolt app, ack (round ${turn + 1} of ${ROUNDS})`, bolt, undefined, load),
+    );
+    const [run, drain] = await answeredAcks(
+      `Tenderbot receiver (one answer worker), ack (round ${turn + 1} of ${ROUNDS})`,
+      tenderbot,
+      undefined,
+      load,
+    );
+    tenderbotRounds.push(run);
+    tenderbotDrains.push(drain);
+  }
+  const boltAcks = figuresOf(pooled(boltRounds));
+  const tenderbotAcks = figuresOf(pooled(tenderbotRounds));
+  const tenderbotDrain = addDrains(tenderbotDrains);
+  const roundRatios = boltRounds.map((boltRound, index) => {
+    const tenderbotRound = tenderbotRounds[index] as AckRun;
+    return {
+      boltRequestsPerSecond: boltRound.requestsPerSecond,
+      tenderbotRequestsPerSecond: tenderbotRound.requestsPerSecond,
+      ackThroughput: round(tenderbotRound.requestsPerSecond / Math.max(1, boltRound.requestsPerSecond)),
+      ackP99: round(tenderbotRound.p99 / Math.max(0.01, boltRound.p99)),
+    };
+  });
   // The same receiver with a command whose answer is cheap.
   const [tenderbotHelpAcks, helpDrain] = await answeredAcks(
     'Tenderbot receiver (one answer worker), ack of help',
@@ -174,6 +209,14 @@ try {
   line('`/tender search` → first answer at the response_url (one answer worker)', firstAnswer);
   line('`/tender search` → first answer at the response_url (same process)', singleFirstAnswer);
   line('the service alone: GET /v1/tenders?q=cleaning', serviceSearch);
+  console.log(
+    `Acking \`/tender search\` in ${ROUNDS} alternating rounds (pooled above), Tenderbot / Bolt each round: ${roundRatios
+      .map(
+        (r) =>
+          `${r.ackThroughput}x throughput (${r.tenderbotRequestsPerSecond.toLocaleString('en-GB')} / ${r.boltRequestsPerSecond.toLocaleString('en-GB')}), ${r.ackP99}x p99`,
+      )
+      .join('; ')}`,
+  );
   const drained = (name: string, drain: Drain) =>
     console.log(
       `${name}: ${drain.acknowledged.toLocaleString('en-GB')} acknowledged, ${drain.answered.toLocaleString('en-GB')} answered, ${drain.lost} lost; the last answer ${drain.seconds} s after the load stopped`,
@@ -189,13 +232,14 @@ try {
       bench: 'bot',
       connections: CONNECTIONS,
       durationSeconds: DURATION_S,
+      ackRounds: roundRatios,
       loadAverage: { before: loadBefore, after: loadAfter },
       tenderbot: {
         ack: tenderbotAcks,
-        ackOfHelp: tenderbotHelpAcks,
+        ackOfHelp: figuresOf(tenderbotHelpAcks),
         firstAnswer,
         answered: { search: tenderbotDrain, help: helpDrain },
-        sameProcess: { ack: singleAcks, firstAnswer: singleFirstAnswer, answered: singleDrain },
+        sameProcess: { ack: figuresOf(singleAcks), firstAnswer: singleFirstAnswer, answered: singleDrain },
       },
       baseline: { boltAck: boltAcks, serviceSearch },
       ratios: { ackThroughput: throughputRatio, ackP99: p99Ratio, ackCpuPerRequest: cpuRatio },
@@ -220,7 +264,8 @@ async function measureAcks(
   command: (text: string) => { body: string; headers: Record<string, string> },
   serverPid: number,
   text = SEARCH_TEXT,
-): Promise<AckFigures> {
+  load: LoadShape = {},
+): Promise<AckRun> {
   console.error(`  ${name}…`);
   const requests: autocannon.Request[] = [
     {
@@ -232,8 +277,8 @@ async function measureAcks(
     },
   ];
   const first = sequence;
-  const figures = await measureLoad(url, requests, serverPid);
-  return { ...figures, commands: { first, last: sequence } };
+  const run = await measureRun(url, requests, { serverPid, ...load });
+  return { ...run, commands: { first, last: sequence } };
 }
 
 /** CONNECTIONS loops of command, ack, wait for the first answer at its response_url. */
@@ -273,12 +318,10 @@ async function measureFirstAnswer(
   const { samples, errors } = await run(DURATION_S);
   const cpuAfter = cpuMicros(serverPid);
   samples.sort((a, b) => a - b);
-  const quantile = (q: number) =>
-    round(samples[Math.min(samples.length - 1, Math.floor(q * samples.length))] ?? 0);
   return {
     requestsPerSecond: Math.round(samples.length / DURATION_S),
-    p50: quantile(0.5),
-    p99: quantile(0.99),
+    p50: quantile(samples, 0.5),
+    p99: quantile(samples, 0.99),
     errors,
     ...(cpuBefore !== null && cpuAfter !== null && samples.length > 0
       ? { cpuMicrosPerRequest: Math.round((cpuAfter - cpuBefore) / samples.length) }
@@ -302,8 +345,24 @@ async function measureService(baseUrl: string, serverPid: number): Promise<Figur
 }
 
 /** An ack run, and the commands it sent (numbers first … last − 1). */
-interface AckFigures extends Figures {
+interface AckRun extends MeasuredRun {
   commands: { first: number; last: number };
+}
+
+/** A round's warm-up and measured seconds. */
+interface LoadShape {
+  warmupSeconds?: number;
+  seconds?: number;
+}
+
+/** Drains of several rounds as one: counts added, the longest catch-up. */
+function addDrains(drains: readonly Drain[]): Drain {
+  return {
+    acknowledged: drains.reduce((sum, drain) => sum + drain.acknowledged, 0),
+    answered: drains.reduce((sum, drain) => sum + drain.answered, 0),
+    lost: drains.reduce((sum, drain) => sum + drain.lost, 0),
+    seconds: Math.max(0, ...drains.map((drain) => drain.seconds)),
+  };
 }
 
 /** What became of the commands an ack run sent. */
@@ -321,7 +380,7 @@ interface AnswerReceiver {
   /** Resolves with performance.now() when the first answer to command `id` arrives. */
   arrival(id: string): Promise<number>;
   /** Waits until every command `run` had acknowledged is answered (or none came for a minute). */
-  drain(run: AckFigures): Promise<Drain>;
+  drain(run: AckRun): Promise<Drain>;
   stop(): Promise<void>;
 }
 

@@ -9,6 +9,7 @@ export const WARMUP_S = 3;
 /** What one load measured. */
 export interface Figures {
   requestsPerSecond: number;
+  /** Latency of the 2xx answers in ms, to the hundredth (not autocannon's whole milliseconds). */
   p50: number;
   p99: number;
   /** Non-2xx answers, errors and timeouts together. */
@@ -22,6 +23,24 @@ export interface Figures {
   ok?: number;
 }
 
+/** One measured run, with what pooling it with others needs. */
+export interface MeasuredRun extends Figures {
+  /** Every 2xx answer's latency in the measured run, ms. */
+  latencies: number[];
+  /** Answers of the measured run (any status), its length and the server's CPU over it. */
+  total: number;
+  seconds: number;
+  cpuMicros: number | null;
+}
+
+export interface LoadOptions {
+  serverPid?: number;
+  /** Seconds of warm-up before the measured run (WARMUP_S by default). */
+  warmupSeconds?: number;
+  /** Seconds measured (DURATION_S by default). */
+  seconds?: number;
+}
+
 /**
  * autocannon on loopback at CONNECTIONS: a warm-up, then the measured run. With `serverPid`, the
  * server's CPU time per request is read from /proc around the measured run.
@@ -31,21 +50,93 @@ export async function measureLoad(
   requests: autocannon.Request[],
   serverPid?: number,
 ): Promise<Figures> {
-  const options = { url, connections: CONNECTIONS, requests };
-  const warmUp = await autocannon({ ...options, duration: WARMUP_S });
-  const cpuBefore = serverPid === undefined ? null : cpuMicros(serverPid);
-  const result = await autocannon({ ...options, duration: DURATION_S });
-  const cpuAfter = serverPid === undefined ? null : cpuMicros(serverPid);
-  const figures: Figures = {
-    requestsPerSecond: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.non2xx + result.errors + result.timeouts,
-    ok: warmUp['2xx'] + result['2xx'],
+  return figuresOf(await measureRun(url, requests, { serverPid }));
+}
+
+/** A run's figures without its latencies (for printing and JSON). */
+export function figuresOf(run: MeasuredRun): Figures {
+  const { requestsPerSecond, p50, p99, errors, cpuMicrosPerRequest, ok } = run;
+  return {
+    requestsPerSecond,
+    p50,
+    p99,
+    errors,
+    ...(cpuMicrosPerRequest === undefined ? {} : { cpuMicrosPerRequest }),
+    ...(ok === undefined ? {} : { ok }),
   };
-  if (cpuBefore !== null && cpuAfter !== null && result.requests.total > 0) {
-    figures.cpuMicrosPerRequest = Math.round((cpuAfter - cpuBefore) / result.requests.total);
-  }
+}
+
+/**
+ * One run as measureLoad makes it, keeping every latency: autocannon's own histogram keeps whole
+ * milliseconds, so a p99 of 4 against 5 ms could not tell 1.0× from 1.25×. Latencies are taken
+ * from its 'response' events (as its histogram takes them: 2xx only).
+ */
+export async function measureRun(
+  url: string,
+  requests: autocannon.Request[],
+  options: LoadOptions = {},
+): Promise<MeasuredRun> {
+  const { serverPid } = options;
+  const base = { url, connections: CONNECTIONS, requests };
+  const warmupSeconds = options.warmupSeconds ?? WARMUP_S;
+  const warmUp = warmupSeconds > 0 ? await autocannon({ ...base, duration: warmupSeconds }) : null;
+  const latencies: number[] = [];
+  const cpuBefore = serverPid === undefined ? null : cpuMicros(serverPid);
+  const seconds = options.seconds ?? DURATION_S;
+  // Without a callback autocannon's instance is also the promise of its result (the types say only one).
+  const instance = autocannon({ ...base, duration: seconds }) as unknown as autocannon.Instance &
+    Promise<autocannon.Result>;
+  instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+    if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
+  });
+  const result = await instance;
+  const cpuAfter = serverPid === undefined ? null : cpuMicros(serverPid);
+  const cpu = cpuBefore !== null && cpuAfter !== null ? cpuAfter - cpuBefore : null;
+  return summarise({
+    latencies,
+    total: result.requests.total,
+    seconds,
+    cpuMicros: cpu,
+    errors: result.non2xx + result.errors + result.timeouts,
+    ok: (warmUp?.['2xx'] ?? 0) + result['2xx'],
+  });
+}
+
+/**
+ * Runs measured one after another as one: requests over their whole time, percentiles over every
+ * latency, CPU over every request. Alternating rounds of a target and its baseline, pooled so,
+ * compare the two over the same stretch of the machine's weather.
+ */
+export function pooled(runs: readonly MeasuredRun[]): MeasuredRun {
+  const cpus = runs.map((run) => run.cpuMicros);
+  return summarise({
+    latencies: runs.flatMap((run) => run.latencies),
+    total: runs.reduce((sum, run) => sum + run.total, 0),
+    seconds: runs.reduce((sum, run) => sum + run.seconds, 0),
+    cpuMicros: cpus.every((cpu) => cpu !== null) ? cpus.reduce((sum, cpu) => sum + (cpu ?? 0), 0) : null,
+    errors: runs.reduce((sum, run) => sum + run.errors, 0),
+    ok: runs.reduce((sum, run) => sum + (run.ok ?? 0), 0),
+  });
+}
+
+/** The figure of q (0–1) of the latencies, in ms to the hundredth; 0 without any. */
+export function quantile(sorted: readonly number[], q: number): number {
+  const value = sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+  return Math.round(value * 100) / 100;
+}
+
+function summarise(
+  run: Omit<MeasuredRun, 'requestsPerSecond' | 'p50' | 'p99' | 'cpuMicrosPerRequest'>,
+): MeasuredRun {
+  const sorted = [...run.latencies].sort((a, b) => a - b);
+  const figures: MeasuredRun = {
+    ...run,
+    requestsPerSecond: Math.round(run.total / Math.max(run.seconds, 1e-9)),
+    p50: quantile(sorted, 0.5),
+    p99: quantile(sorted, 0.99),
+  };
+  if (run.cpuMicros !== null && run.total > 0)
+    figures.cpuMicrosPerRequest = Math.round(run.cpuMicros / run.total);
   return figures;
 }
 
