@@ -152,9 +152,7 @@ try {
   const tenderbotDrains: Drain[] = [];
   for (let turn = 0; turn < ROUNDS; turn++) {
     const load = { warmupSeconds: turn === 0 ? WARMUP_S : 1, seconds: DURATION_S / ROUNDS };
-    boltRounds.push(
-      await acks(`bare Bolt app, ack (round ${turn + 1} of ${ROUNDS})`, bolt, undefined, load),
-    );
+    boltRounds.push(await acks(`bare Bolt app, ack (round ${turn + 1} of ${ROUNDS})`, bolt, undefined, load));
     const [run, drain] = await answeredAcks(
       `Tenderbot receiver (one answer worker), ack (round ${turn + 1} of ${ROUNDS})`,
       tenderbot,
