@@ -73,6 +73,15 @@ export type SearchParse =
   | { ok: false; problem: string };
 
 const TOKEN = /([A-Za-z]+)(:|>=|<=|>|<)("([^"]*)"|\S+)|"([^"]*)"|(\S+)/g;
+/** `value > 100k`, `closes <14d`: a comparing filter with spaces around its sign. */
+const SPACED_COMPARISON = /\b(value|closes)\s*([<>]=?)\s*(?=[^\s<>=])/gi;
+/**
+ * The service searches runs of letters and digits and drops the rest: words without any would
+ * silently become no words at all, and the search would list everything.
+ */
+const SEARCHABLE = /[\p{L}\p{N}]/u;
+const NOTHING_TO_SEARCH =
+  'Those words have no letters or digits, so there is nothing in them to search for. Search with words, such as `cleaning`, or with filters alone (`/tender help` lists them).';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Words and filters a person types after `/tender search`. Problems come back as a sentence. */
@@ -80,9 +89,12 @@ export function parseSearch(text: string, now: Date): SearchParse {
   const filters: TenderSearchFilters = {};
   const words: string[] = [];
   let buyerName: string | null = null;
-  const normalised = normaliseQuotes(text);
+  // `value > 100k` is meant as `value>100k`, not as three words.
+  const normalised = normaliseQuotes(text).replace(SPACED_COMPARISON, '$1$2');
   const unsupported = unclosedQuote(normalised) ?? unsupportedOperator(normalised);
   if (unsupported) return { ok: false, problem: unsupported };
+  /** Each filter is taken once (`value` and `closes` once each way): a second would silently win. */
+  const given = new Set<string>();
   for (const match of normalised.matchAll(TOKEN)) {
     const [, rawKey, operator, rawValue, quoted, phrase, word] = match;
     if (phrase !== undefined || word !== undefined) {
@@ -93,6 +105,15 @@ export function parseSearch(text: string, now: Date): SearchParse {
     const value = quoted ?? rawValue ?? '';
     const misread = misreadFilter(key, operator ?? ':', SEARCH_FILTERS);
     if (misread) return { ok: false, problem: misread };
+    const filter = operator === ':' ? `${key}:` : `${key}${operator?.[0] ?? ''}`;
+    if (SEARCH_FILTERS.some((known) => known.name === key)) {
+      if (given.has(filter))
+        return {
+          ok: false,
+          problem: `${filter} is given twice; a search takes it once. Run one search for each.`,
+        };
+      given.add(filter);
+    }
     switch (`${key}${operator === ':' ? ':' : '<>'}`) {
       case 'region:':
         filters.region = value;
@@ -140,7 +161,8 @@ export function parseSearch(text: string, now: Date): SearchParse {
           };
         const today = formatISO(now, { representation: 'date' });
         if (operator?.startsWith('<')) {
-          filters.deadlineFrom = today;
+          // From today, unless `closes>` (before or after it) says later.
+          filters.deadlineFrom ??= today;
           filters.deadlineTo = formatISO(addDays(now, days), { representation: 'date' });
         } else {
           filters.deadlineFrom = formatISO(addDays(now, days), { representation: 'date' });
@@ -153,7 +175,19 @@ export function parseSearch(text: string, now: Date): SearchParse {
     }
   }
   const q = words.join(' ').trim();
+  if (q && !SEARCHABLE.test(q)) return { ok: false, problem: NOTHING_TO_SEARCH };
   if (q) filters.q = clipWords(q, 200);
+  if (filters.valueMin !== undefined && filters.valueMax !== undefined && filters.valueMin > filters.valueMax)
+    return {
+      ok: false,
+      problem:
+        'The value> amount is above the value< amount, so no tender could match. Swap them, or use one.',
+    };
+  if (filters.deadlineFrom && filters.deadlineTo && filters.deadlineFrom > filters.deadlineTo)
+    return {
+      ok: false,
+      problem: 'closes> is later than closes<, so no tender could match. Swap them, or use one.',
+    };
   // "Closing within 14 days" means tenders one can still bid for: cancelled, awarded and closed ones
   // are left out unless a status is asked for.
   if ((filters.deadlineFrom || filters.deadlineTo) && !filters.status) filters.status = 'open';
@@ -176,6 +210,7 @@ export function parseDirectory(
   const normalised = normaliseQuotes(text);
   const unclosed = unclosedQuote(normalised);
   if (unclosed) return { ok: false, problem: unclosed };
+  const given = new Set<string>();
   for (const match of normalised.matchAll(TOKEN)) {
     const [, rawKey, operator, rawValue, quoted, phrase, word] = match;
     if (phrase !== undefined || word !== undefined || operator !== ':') {
@@ -186,6 +221,14 @@ export function parseDirectory(
     const key = (rawKey ?? '').toLowerCase();
     const misread = misreadFilter(key, ':', DIRECTORY_FILTERS);
     if (misread) return { ok: false, problem: misread };
+    if (DIRECTORY_FILTERS.some((known) => known.name === key)) {
+      if (given.has(key))
+        return {
+          ok: false,
+          problem: `${key}: is given twice; a search takes it once. Run one search for each.`,
+        };
+      given.add(key);
+    }
     if (key === 'region') filters.region = value;
     else if (key === 'status') {
       if (!(FRAMEWORK_STATUSES as readonly string[]).includes(value.toLowerCase())) {
@@ -208,6 +251,7 @@ export function parseDirectory(
     } else words.push(match[0]);
   }
   const q = words.join(' ').trim();
+  if (q && !SEARCHABLE.test(q)) return { ok: false, problem: NOTHING_TO_SEARCH };
   if (q) filters.q = clipWords(q, 200);
   return { ok: true, filters };
 }

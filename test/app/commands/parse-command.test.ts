@@ -188,6 +188,62 @@ describe('filters that forgive and explain', () => {
   });
 });
 
+describe('searches that would silently mean something else', () => {
+  it('refuses words with no letters or digits, which the service would drop and so list everything', () => {
+    for (const text of ['%', '***', '🧹🧹', '-- ...', '"%"']) {
+      const parsed = parseSearch(text, now);
+      expect(parsed.ok, text).toBe(false);
+      if (!parsed.ok) expect(parsed.problem).toContain('no letters or digits');
+      expect(parseDirectory(text).ok, text).toBe(false);
+    }
+    // Filters alone, or words beside symbols, are searches.
+    expect(parseSearch('region:London', now)).toMatchObject({ ok: true, filters: { region: 'London' } });
+    expect(parseSearch('cleaning 🧹', now)).toMatchObject({ ok: true, filters: { q: 'cleaning 🧹' } });
+    expect(parseSearch('école', now)).toMatchObject({ ok: true, filters: { q: 'école' } });
+  });
+
+  it('refuses a filter given twice, instead of keeping the last', () => {
+    for (const text of [
+      'region:London region:Wales',
+      'status:open status:closed',
+      'value>1k value>=2k',
+      'closes<7d closes<14d',
+    ]) {
+      const parsed = parseSearch(text, now);
+      expect(parsed.ok, text).toBe(false);
+      if (!parsed.ok) expect(parsed.problem).toContain('is given twice');
+    }
+    expect(parseDirectory('region:London region:Wales').ok).toBe(false);
+    // Each way once is a range.
+    expect(parseSearch('value>100k value<2m', now)).toMatchObject({
+      ok: true,
+      filters: { valueMin: 100_000, valueMax: 2_000_000 },
+    });
+  });
+
+  it('reads closes> and closes< as one window in either order', () => {
+    const window = { deadlineFrom: '2026-11-28', deadlineTo: '2026-12-05', status: 'open' };
+    expect(parseSearch('closes<14d closes>7d', now)).toMatchObject({ ok: true, filters: window });
+    expect(parseSearch('closes>7d closes<14d', now)).toMatchObject({ ok: true, filters: window });
+  });
+
+  it('refuses a range that nothing could match', () => {
+    expect(parseSearch('value>2m value<100k', now)).toMatchObject({ ok: false });
+    expect(parseSearch('closes>14d closes<7d', now)).toMatchObject({ ok: false });
+  });
+
+  it('reads a comparing filter typed with spaces around its sign', () => {
+    expect(parseSearch('cleaning value > 100k', now)).toMatchObject({
+      ok: true,
+      filters: { q: 'cleaning', valueMin: 100_000 },
+    });
+    expect(parseSearch('closes <14d', now)).toMatchObject({
+      ok: true,
+      filters: { deadlineTo: '2026-12-05' },
+    });
+  });
+});
+
 describe('parseDirectory and parseAmount', () => {
   it('reads directory filters', () => {
     expect(parseDirectory('facilities region:London')).toEqual({
