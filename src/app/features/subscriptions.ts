@@ -34,8 +34,27 @@ export type SubscriptionSubcommand = 'subscribe' | 'subscriptions' | 'unsubscrib
 const say = (request: SlackRequest, sentence: string, replace = false) =>
   reply(request, { text: sentence, blocks: [section(sentence)] }, replace);
 
+// Slack reads `<…>` as a link or a mention even inside code: the placeholders are escaped.
 export const SUBSCRIBE_USAGE =
-  'Subscribe this channel with `/tender subscribe pipeline <id> [daily|weekly] [HH:MM]` (a bid’s progress), `/tender subscribe search <saved search id, or words and filters> [hourly|daily]` (new tenders), or `/tender subscribe deadlines [days]` (bookmarked tenders and bids coming due). Times are in your own time zone; weekly posts go out on Mondays.';
+  'Subscribe this channel with `/tender subscribe pipeline &lt;id&gt; [daily|weekly] [HH:MM]` (a bid’s progress), `/tender subscribe search &lt;saved search id, or words and filters&gt; [hourly|daily]` (new tenders), or `/tender subscribe deadlines [days]` (bookmarked tenders and bids coming due). Times are in your own time zone; weekly posts go out on Mondays.';
+
+/**
+ * A word meant as a time of day that is not one Tenderbot reads (`25:00`, `9am`, `9.30`): said,
+ * rather than searched for as a word (a feed of "cleaning 25:00" would never post anything).
+ */
+const TIME_LIKE = /^\d{1,2}([:.h]\d{1,2})?\s*(am|pm)?$/i;
+const TIME_WITH_MARK = /[:.h]|am|pm/i;
+
+/** The 24-hour form of `9am` or `5:30pm`, to suggest; null when there is none. */
+function twentyFourHour(text: string): string | null {
+  const match = /^(\d{1,2})(?:[:.h](\d{2}))?\s*(am|pm)$/i.exec(text);
+  if (!match) return null;
+  const hour = Number(match[1]);
+  const minute = match[2] ?? '00';
+  if (hour < 1 || hour > 12 || Number(minute) > 59) return null;
+  const hour24 = (hour % 12) + ((match[3] as string).toLowerCase() === 'pm' ? 12 : 0);
+  return `${String(hour24).padStart(2, '0')}:${minute}`;
+}
 
 /** Cadences each kind accepts, the first being its default. */
 const CADENCES_OF: Record<SubscriptionKind, Cadence[]> = {
@@ -76,7 +95,13 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
     const last = (words.at(-1) as string).toLowerCase();
     const time = parseLocalTime(last);
     if (time) localTime = time;
-    else if ((['hourly', 'daily', 'weekly'] as string[]).includes(last)) {
+    else if (TIME_LIKE.test(last) && TIME_WITH_MARK.test(last)) {
+      const suggestion = twentyFourHour(last);
+      return say(
+        request,
+        `“${safeText(last, 20)}” is not a time Tenderbot can read. Give the time as HH:MM on the 24-hour clock${suggestion ? `: \`${suggestion}\`` : ', for example `09:00` or `17:30`'}. ${SUBSCRIBE_USAGE}`,
+      );
+    } else if ((['hourly', 'daily', 'weekly'] as string[]).includes(last)) {
       if (!(CADENCES_OF[kind] as string[]).includes(last))
         return say(
           request,
@@ -137,6 +162,20 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
     cursor: null,
     skippedCount: 0,
   };
+  // The same posts at the same moment twice would only double every post in the channel.
+  const twin = (await context.store.channelSubscriptions(request.teamId, request.channelId)).find(
+    (existing) =>
+      existing.kind === kind &&
+      sameTarget(kind, existing.target, subscription.target) &&
+      existing.cadence === cadence &&
+      existing.localTime === localTime &&
+      existing.timeZone === schedule.timeZone,
+  );
+  if (twin)
+    return say(
+      request,
+      `This channel already has that subscription: *${subscriptionSummary(twin)}*, ${describeSchedule(twin)} (\`${twin.id}\`). \`/tender subscriptions\` lists this channel’s, with Send now and Unsubscribe.`,
+    );
   const what = subscriptionSummary(subscription);
   // Whose bookmarks a reminder follows, and whose view of a bid a summary shows, is said once here.
   const whose =
@@ -210,6 +249,32 @@ async function searchTarget(
   const checked = SearchFiltersValue.safeParse(filters);
   if (!checked.success) return { problem: 'That search is too long to follow; use fewer words.' };
   return { f: checked.data, d: describeSearch(checked.data) };
+}
+
+/**
+ * Whether two subscriptions of `kind` follow the same thing: the same bid, the same saved search or
+ * the same words and filters, the same days ahead (names and descriptions aside).
+ */
+function sameTarget(kind: SubscriptionKind, a: string, b: string): boolean {
+  const parse = (text: string): Record<string, unknown> => {
+    try {
+      return JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      return {};
+    }
+  };
+  const [left, right] = [parse(a), parse(b)];
+  if (kind === 'pipeline') return left.p === right.p;
+  if (kind === 'search')
+    return left.ss !== undefined || right.ss !== undefined
+      ? left.ss === right.ss
+      : JSON.stringify(sortedKeys(left.f)) === JSON.stringify(sortedKeys(right.f));
+  return left.days === right.days;
+}
+
+function sortedKeys(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)));
 }
 
 /** `s-` and six letters and digits that cannot be misread (no 0/o, 1/l). */
