@@ -178,6 +178,15 @@ export async function submitConnectWithinBudget(
 }
 
 /**
+ * An API key travels in an HTTP header: visible ASCII only, no spaces. Any other character (a curly
+ * quote a chat client put in, an emoji, a line break) means it was not copied whole, and trying it
+ * failed before reaching the service, which read as "the service did not answer".
+ */
+const KEY_CHARACTERS = /^[\x21-\x7E]+$/;
+const KEY_MISCOPIED =
+  'An API key is letters, digits and punctuation, with no spaces, curly quotes or emoji; this one has something else in it, so it was not copied whole. Copy it again from the service’s developer settings.';
+
+/**
  * The connect modal's submission: the key is tried against the service before it is saved; a
  * refusal shows on the field. Saved encrypted; never logged or sent back into Slack.
  */
@@ -191,6 +200,8 @@ export async function submitConnectModal(
     return { response_action: 'errors', errors: { [ConnectIds.keyBlock]: REFUSAL } };
   const key = args.key.trim();
   if (!key) return { response_action: 'errors', errors: { [ConnectIds.keyBlock]: 'Paste the API key.' } };
+  if (!KEY_CHARACTERS.test(key))
+    return { response_action: 'errors', errors: { [ConnectIds.keyBlock]: KEY_MISCOPIED } };
   const serviceUrl = args.serviceUrl.trim() || null;
   if (serviceUrl && !/^https?:\/\/[^\s]+$/.test(serviceUrl)) {
     return {
@@ -256,6 +267,8 @@ async function submitPersonalKey(
 ): Promise<SubmissionAnswer> {
   const key = args.key.trim();
   if (!key) return { response_action: 'errors', errors: { [ConnectIds.keyBlock]: 'Paste your API key.' } };
+  if (!KEY_CHARACTERS.test(key))
+    return { response_action: 'errors', errors: { [ConnectIds.keyBlock]: KEY_MISCOPIED } };
   // Only ever the operator's service: never the address chosen for the workspace's key.
   const serviceUrl = context.clients.operatorServiceUrl;
   const problem = await tryKey(context.clients.trial(serviceUrl, key));

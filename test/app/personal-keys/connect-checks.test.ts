@@ -64,13 +64,14 @@ afterAll(async () => {
   await dispatcher.close();
 });
 
-const submit = (serviceUrl: string) =>
+const submit = (serviceUrl: string, key = 'pis_admin_0123456789abcdefghijklmnop', forMe = false) =>
   submitConnectModal(context, {} as never, {
     teamId: 'T1',
     userId: 'U0ADMIN',
-    key: 'pis_admin_0123456789abcdefghijklmnop',
+    key,
     serviceUrl,
-    privateMetadata: '{"channelId":null}',
+    // The personal window's metadata starts with `me:` (connection.ts).
+    privateMetadata: `${forMe ? 'me:' : ''}{"channelId":null}`,
   });
 
 describe('the workspace connect window’s service address', () => {
@@ -90,5 +91,21 @@ describe('the workspace connect window’s service address', () => {
     expect(sentence).not.toContain('INTERNAL-ONLY');
     expect(sentence).not.toContain('hunter2');
     expect(await store.getConnection('T1')).toBeNull();
+  });
+});
+
+describe('a key with a character no key has', () => {
+  it('is refused on the key field, saying it was not copied whole, before anything is sent', async () => {
+    const sentBefore = keysSent.length;
+    for (const key of ['pis_garbage_key 🧹', 'pis_it’s_curly', 'pis_two\nlines', 'pis_tab\there', 'pis_é']) {
+      for (const forMe of [false, true]) {
+        const refused = await submit(talkativeUrl, key, forMe);
+        expect(Object.keys(refused?.errors ?? {}), key).toEqual(['connect/key_block']);
+        expect(refused?.errors['connect/key_block'], key).toContain('not copied whole');
+      }
+    }
+    expect(keysSent).toHaveLength(sentBefore);
+    expect(await store.getConnection('T1')).toBeNull();
+    expect(await store.getPersonalKey('T1', 'U0ADMIN')).toBeNull();
   });
 });
