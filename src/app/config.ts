@@ -36,7 +36,12 @@ export const BotConfig = z.object({
     .optional(),
   SLACK_API_URL: z.url('must be a URL such as https://slack.com/api/').default('https://slack.com/api/'),
   PROCUREMENT_API_URL: z.url('must be the service’s base URL, such as http://127.0.0.1:4010'),
-  PROCUREMENT_API_KEY: z.string().min(8, 'must be an API key (pis_…)').optional(),
+  PROCUREMENT_API_KEY: z
+    .string()
+    .min(8, 'must be an API key (pis_…)')
+    // Sent in an HTTP header: a space, a line break or a curly quote means it was not copied whole.
+    .regex(/^[\x21-\x7E]+$/, 'must be an API key (pis_…): letters, digits and punctuation, no spaces')
+    .optional(),
   /**
    * Other service addresses a workspace admin may connect to (comma-separated); anything else but
    * PROCUREMENT_API_URL is refused (it would let the bot be pointed at any server).

@@ -84,6 +84,17 @@ describe('loadBotConfig', () => {
     expect(problems.join(' ')).not.toContain('not-a-token');
   });
 
+  it('refuses a PROCUREMENT_API_KEY with a space or a character no key has, without echoing it', () => {
+    for (const key of ['pis_default_0123 456789', 'pis_default_0123456789’', 'pis_dé_0123456789']) {
+      const problems = problemsOf({ ...valid, PROCUREMENT_API_KEY: key });
+      expect(problems, key).toEqual([
+        'PROCUREMENT_API_KEY must be an API key (pis_…): letters, digits and punctuation, no spaces.',
+      ]);
+      expect(problems.join(' ')).not.toContain('0123');
+    }
+    expect(problemsOf({ ...valid, PROCUREMENT_API_KEY: 'pis_default_0123456789' })).toEqual([]);
+  });
+
   it('takes Socket Mode without a signing secret, and a .env file under the real environment', () => {
     const envFile = join(dir, '.env');
     writeFileSync(envFile, `PROCUREMENT_API_URL=http://from-file:4010\nLOG_LEVEL=debug\n`);
