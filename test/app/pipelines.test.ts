@@ -230,7 +230,8 @@ describe('the pipeline card, live in every channel', () => {
       () => bot.slack.threadOf(BIDS, bidsCard.ts).find((reply) => reply.text.includes('moved')),
       'the thread line',
     );
-    expect(line.text).toBe('<@U0MEMBER> moved Qualify to completed');
+    // By number too: two stages may share a name.
+    expect(line.text).toBe('<@U0MEMBER> moved stage 1, Qualify, to completed');
   });
 
   it('two stage changes sent at the same moment: both copies end in the service’s final state', async () => {
@@ -280,10 +281,20 @@ describe('the pipeline card, live in every channel', () => {
 
   it('keyboard: stage by name and by number, and the bid’s status, each redraws every card', async () => {
     const moved = await command(MEMBER, BIDS, 'pipeline stage pl-bob write done');
-    expect(textOf(moved)).toContain('Moved the stage to completed.');
+    expect(textOf(moved)).toContain('Moved stage 2, Write, of *Bob’s hospital cleaning bid* to completed.');
     expect(textOf(moved)).toContain('cards (2) were redrawn');
-    const byNumber = await command(MEMBER, BIDS, 'pipeline stage pl-bob 1 in progress');
-    expect(textOf(byNumber)).toContain('Moved the stage to in progress');
+    const byNumber = await command(MEMBER, BIDS, 'pipeline stage pl-bob 1 blocked');
+    expect(textOf(byNumber)).toContain('Moved stage 1, Qualify, of *Bob’s hospital cleaning bid* to blocked');
+    await command(MEMBER, BIDS, 'pipeline stage pl-bob 1 in progress');
+    // The same again changes nothing, says so, and adds no thread line.
+    const threadLines = (channel: string) =>
+      cardsOf(bot.slack, channel, 'pl-bob').flatMap((card) => bot.slack.threadOf(channel, card.ts)).length;
+    const linesBefore = threadLines(BIDS);
+    const updatedBefore = (await service.pipelines.get('pl-bob')).updatedAt;
+    const again = await command(MEMBER, BIDS, 'pipeline stage pl-bob 1 in progress');
+    expect(textOf(again)).toContain('Stage 1, Qualify, is already in progress: nothing changed.');
+    expect((await service.pipelines.get('pl-bob')).updatedAt).toBe(updatedBefore);
+    expect(threadLines(BIDS)).toBe(linesBefore);
     const status = await command(MEMBER, BIDS, 'pipeline status pl-bob bidding');
     expect(textOf(status)).toContain('The bid’s status is now Bidding.');
     const pipeline = await service.pipelines.get('pl-bob');
@@ -364,6 +375,19 @@ describe('the pipeline card, live in every channel', () => {
     }
     const active = await service.pipelines.list({ archived: 'active' });
     expect(active.data.map((item) => item.id)).not.toContain('pl-bob');
+    // An archived bid stays as it was, by keyboard as on its read-only card, until it is restored.
+    const frozen = await service.pipelines.get('pl-bob');
+    for (const [text, sentence] of [
+      ['pipeline stage pl-bob 1 completed', 'is archived, so it stays as it was'],
+      ['pipeline status pl-bob lost', 'is archived, so it stays as it was'],
+      ['pipeline archive pl-bob', 'That bid is archived already: nothing changed.'],
+    ] as const) {
+      const answer = await command(MEMBER, BIDS, text);
+      expect(textOf(answer), text).toContain(sentence);
+    }
+    const after = await service.pipelines.get('pl-bob');
+    expect(after.updatedAt).toBe(frozen.updatedAt);
+    expect(statusesOf(after)).toEqual(statusesOf(frozen));
     const archivedCard = cardsOf(bot.slack, GENERAL, 'pl-bob')[0] as FakeMessage;
     await bot.slack.clickInMessage(ADMIN, archivedCard, PipelineIds.restore);
     await waitForService('pl-bob', (pipeline) => !pipeline.archived);

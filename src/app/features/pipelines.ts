@@ -103,6 +103,51 @@ async function writing(
   }
 }
 
+/**
+ * The bid as it is now, or null once the person was told why nothing is to be written: it is gone,
+ * it is archived (its card is read-only; only restoring changes it), or the change would change
+ * nothing (`unchanged` says why; a thread line for it would be noise).
+ */
+async function unlessUnchanged(
+  request: SlackRequest,
+  writer: WorkspaceClient,
+  pipelineId: string,
+  unchanged: (pipeline: Pipeline) => string | null,
+  options: { archivedToo?: boolean } = {},
+): Promise<Pipeline | null> {
+  let pipeline: Pipeline;
+  try {
+    pipeline = await writer.client.pipelines.get(pipelineId);
+  } catch (error) {
+    if (error instanceof NotFoundError) {
+      await say(request, notFoundSentence(pipelineId, writer.source));
+      return null;
+    }
+    throw error;
+  }
+  const sentence =
+    unchanged(pipeline) ??
+    (pipeline.archived && !options.archivedToo
+      ? `*${safeText(pipeline.name, 200)}* is archived, so it stays as it was. Restore it first with \`/tender pipeline restore ${safeText(pipeline.id, 100)}\`.`
+      : null);
+  if (sentence) {
+    await say(request, sentence);
+    return null;
+  }
+  return pipeline;
+}
+
+/** `stage 2, Pricing`: a stage by its number as well as its name (two stages may share a name). */
+function stageNamed(pipeline: Pipeline, stageId: string): string {
+  const index = pipeline.stages.findIndex((stage) => stage.id === stageId);
+  if (index === -1) return 'a stage';
+  return `stage ${index + 1}, ${safeText(pipeline.stages[index]?.name ?? '', 200)},`;
+}
+
+function capitalised(text: string): string {
+  return text.replace(/^./, (first) => first.toUpperCase());
+}
+
 // ---------------------------------------------------------------------------------------------
 // Commands
 
@@ -367,20 +412,25 @@ export async function changeStageStatus(
   if (await refuseGuests(context, request, 'change bids')) return;
   const writer = await writerOrSentence(context, request);
   if (!writer) return;
+  const label = STAGE_LABELS[change.v].toLowerCase();
+  const before = await unlessUnchanged(request, writer, change.p, (pipeline) => {
+    const stage = pipeline.stages.find((each) => each.id === change.s);
+    return stage?.status === change.v
+      ? `${capitalised(stageNamed(pipeline, change.s))} is already ${label}: nothing changed.`
+      : null;
+  });
+  if (!before) return;
   const done = await writing(request, writer, change.p, (client) =>
     client.pipelines.updateStage(change.p, change.s, { status: change.v }),
   );
   if (!done) return;
-  const stageName = (pipeline: Pipeline) =>
-    safeText(pipeline.stages.find((stage) => stage.id === change.s)?.name ?? 'a stage', 200);
   await afterChange(
     context,
     request,
     change.p,
     place,
-    (pipeline) =>
-      `<@${request.userId}> moved ${stageName(pipeline)} to ${STAGE_LABELS[change.v].toLowerCase()}`,
-    `Moved the stage to ${STAGE_LABELS[change.v].toLowerCase()}.`,
+    (pipeline) => `<@${request.userId}> moved ${stageNamed(pipeline, change.s)} to ${label}`,
+    `Moved ${stageNamed(before, change.s)} of *${safeText(before.name, 200)}* to ${label}.`,
     writer,
   );
 }
@@ -394,6 +444,12 @@ export async function changePipelineStatus(
   if (await refuseGuests(context, request, 'change bids')) return;
   const writer = await writerOrSentence(context, request);
   if (!writer) return;
+  const before = await unlessUnchanged(request, writer, change.p, (pipeline) =>
+    pipeline.status === change.v
+      ? `The bid’s status is already ${STATUS_LABELS[change.v]}: nothing changed.`
+      : null,
+  );
+  if (!before) return;
   const done = await writing(request, writer, change.p, (client) =>
     client.pipelines.update(change.p, { status: change.v }),
   );
@@ -419,6 +475,19 @@ export async function setArchived(
   if (await refuseGuests(context, request, archived ? 'archive bids' : 'restore bids')) return;
   const writer = await writerOrSentence(context, request);
   if (!writer) return;
+  const before = await unlessUnchanged(
+    request,
+    writer,
+    pipelineId,
+    (pipeline) =>
+      pipeline.archived === archived
+        ? archived
+          ? 'That bid is archived already: nothing changed.'
+          : 'That bid is not archived: there is nothing to restore.'
+        : null,
+    { archivedToo: true },
+  );
+  if (!before) return;
   const done = await writing(request, writer, pipelineId, (client) =>
     client.pipelines.archive(pipelineId, archived),
   );
