@@ -18,7 +18,7 @@ export const COMMENT_LABELS = {
   close: 'Cancel',
   input: 'Your comment',
   inputHint: 'Up to 3,000 characters (Slack’s limit for one box).',
-  parentLabel: 'Reply to (optional)',
+  parentLabel: 'Reply to',
   parentPlaceholder: 'Choose a comment to reply to',
   tenderNotice: 'Colleagues who bookmarked this tender may be notified of your comment.',
 } as const;

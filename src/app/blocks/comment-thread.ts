@@ -3,7 +3,7 @@ import { CommentIds } from '../ids.ts';
 import type { CommentEntityType } from '../listeners/button-values.ts';
 import { encodeIfFits } from '../state/codec.ts';
 import { formatDayOf, formatTimeOf } from './formats.ts';
-import { clip, safeText } from './mrkdwn.ts';
+import { clip, escapeMrkdwn, pieces, safeText } from './mrkdwn.ts';
 import { type Block, commentButton, contextLine, section } from './tender-card.ts';
 
 /** One comment placed in its thread: replies follow their parent, one level deeper. */
@@ -68,8 +68,13 @@ export function commentText(
   const { comment, depth } = entry;
   const indent = depth === 0 ? '' : `${'\u2003'.repeat(depth - 1)}↳ `;
   const head = `${indent}*${authorOf(comment, slackAuthors)}* · ${formatCommentTime(comment.createdAt)}${depth > 0 ? ' · reply' : ''}`;
+  const escaped =
+    comment.deletedAt !== null || comment.body === null ? DELETED_LINE : escapeMrkdwn(comment.body);
+  // A cut comment says where it can be read whole (the Comment window shows every word).
   const body =
-    comment.deletedAt !== null || comment.body === null ? DELETED_LINE : safeText(comment.body, maxBody);
+    escaped.length > maxBody
+      ? `${safeText(comment.body, maxBody)} _(cut: “Comment” shows it whole)_`
+      : escaped;
   // A reply's text is indented as far as its heading's arrow, so it reads as under its parent.
   const pad = depth === 0 ? '' : '\u2003'.repeat(depth);
   const quoted = body
@@ -156,7 +161,18 @@ export function modalThreadBlocks(args: {
   deletable: ReadonlySet<string>;
 }): Block[] {
   const entries = threadOrder(args.comments);
-  const shown = entries.slice(Math.max(0, entries.length - MODAL_THREAD_MAX));
+  // Each comment whole: a long one in consecutive sections (Slack's 3,000 characters each), and the
+  // newest that fit the modal's blocks.
+  const drawn = entries.map((entry) =>
+    pieces(commentText(entry, args.slackAuthors, Number.POSITIVE_INFINITY), 2900),
+  );
+  let first = entries.length;
+  let used = 0;
+  while (first > 0 && used + (drawn[first - 1]?.length ?? 0) <= MODAL_THREAD_MAX - 1) {
+    used += drawn[first - 1]?.length ?? 0;
+    first -= 1;
+  }
+  const shown = entries.slice(first);
   const blocks: Block[] = [];
   if (shown.length < entries.length)
     blocks.push(
@@ -164,8 +180,9 @@ export function modalThreadBlocks(args: {
         `${entries.length - shown.length} earlier comments are not shown. \`/tender comments\` shows the thread in the channel.`,
       ),
     );
-  for (const entry of shown) {
-    const block = section(commentText(entry, args.slackAuthors, 2500));
+  for (const [index, entry] of shown.entries()) {
+    const [head = '', ...continued] = drawn[first + index] ?? [];
+    const block = section(head);
     const deleted = entry.comment.deletedAt !== null || entry.comment.body === null;
     const value =
       !deleted && args.deletable.has(entry.comment.id)
@@ -186,7 +203,7 @@ export function modalThreadBlocks(args: {
           style: 'danger',
         },
       };
-    blocks.push(block);
+    blocks.push(block, ...continued.map((piece) => section(piece)));
   }
   return blocks;
 }

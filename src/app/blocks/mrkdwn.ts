@@ -46,6 +46,25 @@ function cut(text: string, max: number): string {
   return `${kept}…`;
 }
 
+/**
+ * `text` (escaped already) in pieces of at most `size` characters, for consecutive blocks: never
+ * cut inside an entity or an emoji, and nothing lost or added.
+ */
+export function pieces(text: string, size: number): string[] {
+  const parts: string[] = [];
+  let rest = text;
+  while (rest.length > size) {
+    let end = size;
+    if (/[\uD800-\uDBFF]/.test(rest[end - 1] ?? '')) end -= 1;
+    const amp = rest.lastIndexOf('&', end - 1);
+    if (amp !== -1 && amp > end - 10 && !rest.slice(amp, end).includes(';')) end = amp;
+    parts.push(rest.slice(0, end));
+    rest = rest.slice(end);
+  }
+  parts.push(rest);
+  return parts;
+}
+
 /** Escaped and clipped: the usual way outside text enters a block. */
 export function safeText(text: string | null | undefined, max: number): string {
   return cut(escapeMrkdwn(text ?? ''), max);

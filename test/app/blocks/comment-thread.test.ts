@@ -106,7 +106,11 @@ describe('commentModal', () => {
     });
     expect(viewProblems(view)).toEqual([]);
     const sections = view.blocks.filter((block) => JSON.stringify(block).includes('comment/delete'));
-    expect(sections.length).toBe(MODAL_THREAD_MAX);
+    // Each 5,000-character comment is shown whole, in two sections: the newest that fit the modal.
+    expect(sections.length).toBe(Math.floor((MODAL_THREAD_MAX - 1) / 2));
+    expect(JSON.stringify(view).split('y'.repeat(2000)).length - 1).toBeGreaterThanOrEqual(
+      2 * sections.length,
+    );
     const text = JSON.stringify(view);
     for (const label of [
       COMMENT_LABELS.title,
@@ -118,6 +122,40 @@ describe('commentModal', () => {
       COMMENT_LABELS.tenderNotice,
     ])
       expect(text).toContain(label);
+  });
+
+  it('shows a long comment whole: every word, escaped once, over consecutive sections', () => {
+    const body = `${'Pricing & margins <b> '.repeat(135)}end of the comment`;
+    expect(body.length).toBeLessThanOrEqual(3000);
+    const long = comment('long', null, body);
+    const view = commentModal({
+      privateMetadata: metadata,
+      entityType: 'tender',
+      entityName: 'T',
+      comments: [long],
+      slackAuthors: new Map(),
+      deletable: new Set(),
+      canWrite: true,
+    });
+    expect(viewProblems(view)).toEqual([]);
+    const shown = view.blocks
+      .filter((block) => block.type === 'section')
+      .map((block) => (block as { text: { text: string } }).text.text)
+      .join('');
+    const escaped = body.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    expect(escaped.length).toBeGreaterThan(3000);
+    expect(shown).toContain(escaped);
+    // The channel's thread keeps comments short, and says where to read one whole.
+    const message = commentsThreadMessage({
+      entityType: 'tender',
+      entityId: 'ocds-1',
+      entityName: 'T',
+      comments: [long],
+      slackAuthors: new Map(),
+    });
+    const inChannel = JSON.stringify(message.blocks);
+    expect(inChannel).not.toContain('end of the comment');
+    expect(inChannel).toContain('(cut: “Comment” shows it whole)');
   });
 
   it('has no reply choice on an empty thread, no notice off tenders, and no box for a guest', () => {
