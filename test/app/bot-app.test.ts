@@ -372,6 +372,17 @@ describe('directories and saved searches', () => {
     );
     expect(textOf(results)).toMatch(/“cleaning”, in North West/);
   });
+
+  it('shows each saved search’s id as the command that follows it in a channel, and that command works', async () => {
+    const saved = await command(MEMBER, 'saved');
+    const run = saved.blocks.find(
+      (block: { accessory?: { action_id?: string } }) => block.accessory?.action_id === 'saved/run',
+    );
+    const id = run.accessory.value as string;
+    expect(run.text.text).toContain(`\`/tender subscribe search ${id}\``);
+    const subscribed = await command(MEMBER, `subscribe search ${id}`);
+    expect(textOf(subscribed)).toContain('the saved search “Acme search');
+  });
 });
 
 describe('a click on a card that is out of date', () => {

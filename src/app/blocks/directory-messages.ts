@@ -200,13 +200,18 @@ export function savedSearchesMessage(
       text: {
         type: 'mrkdwn',
         // What the search finds, in the words a heading of its results uses (never its stored fields).
-        text: clip(`*${escapeMrkdwn(saved.name)}*\n${description}`, 3000),
+        text: clip(`*${escapeMrkdwn(saved.name)}*\n${description}\n${followLine(saved.id)}`, 3000),
       },
       accessory: button('Run', SavedSearchIds.run, saved.id, 'primary'),
     });
   }
   blocks.push(...listPaging('saved', page.typed, page.offset, shown.length, total, page.pageSize));
   return { text: `Saved searches: ${total}`, blocks };
+}
+
+/** How a channel follows a saved search: its id is what `/tender subscribe search` takes. */
+export function followLine(id: string): string {
+  return `New tenders in a channel: \`/tender subscribe search ${escapeMrkdwn(id)}\``;
 }
 
 /** Saved searches a page shows (one block each). */

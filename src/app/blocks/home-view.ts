@@ -2,6 +2,7 @@ import type { HomeView } from '@slack/types';
 import type { Bookmark, PipelineListItem, SavedSearch } from '../../contract/schemas.ts';
 import { HomeIds } from '../ids.ts';
 import { blockKitProblems } from './block-kit-limits.ts';
+import { followLine } from './directory-messages.ts';
 import { searchBuilderButton, USAGE_LINES } from './messages.ts';
 import { escapeMrkdwn, safeText } from './mrkdwn.ts';
 import { STATUS_LABELS as PIPELINE_STATUS_LABELS, progressBar } from './pipeline-card.ts';
@@ -109,7 +110,7 @@ export function homeView(args: HomeContent): HomeView {
         section(`*Saved searches* · ${more(list.items.length, list.total)} · run one with \`/tender saved\``),
       );
       for (const { saved, description } of list.items.slice(0, HOME_LIST_ROWS)) {
-        blocks.push(section(`*${escapeMrkdwn(saved.name)}*\n${description}`));
+        blocks.push(section(`*${escapeMrkdwn(saved.name)}*\n${description}\n${followLine(saved.id)}`));
       }
     }
   }
