@@ -19,7 +19,7 @@ import {
   tenderOptions,
 } from '../blocks/search-builder-modal.ts';
 import type { section } from '../blocks/tender-card.ts';
-import { parseAmount } from '../commands/parse-command.ts';
+import { parseAmount, parseSearch } from '../commands/parse-command.ts';
 import { findTender } from '../links/find-tender.ts';
 import { noticeRefsInText } from '../links/notice-links.ts';
 import { directMessageRequest, serviceOrigins } from './direct-messages.ts';
@@ -133,7 +133,20 @@ export function searchTextFromForm(raw: unknown): BuiltSearch {
   }
 
   if (Object.keys(errors).length > 0) return { ok: false, errors };
-  return { ok: true, text: parts.join(' ') };
+  const text = parts.join(' ');
+  // The fields are checked above; what the typed words bring (an unclosed quote, a filter given
+  // twice, nothing searchable) is found by the same parser the search will run, and shown on the
+  // Words field while the form is still open, not afterwards in a direct message.
+  const read = parseSearch(text, new Date());
+  if (!read.ok) return { ok: false, errors: { [F.words.block]: wordsProblem(read.problem) } };
+  return { ok: true, text };
+}
+
+/** A parser's sentence for the Words field: plain text (no code marks), and about the words. */
+function wordsProblem(problem: string): string {
+  if (problem.startsWith('A quote is not closed'))
+    return 'A quote in the words is not closed: close it, or take it out.';
+  return problem.replace(/`/g, '');
 }
 
 // ------------------------------------------------------------------------------------------------

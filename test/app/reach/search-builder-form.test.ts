@@ -93,6 +93,23 @@ describe('the search builder’s form as a command', () => {
     expect(built).toEqual({ ok: false, errors: { [F.valueMax.block]: expect.stringContaining('smaller') } });
   });
 
+  it('shows on the Words field what the typed words bring, while the form is open', () => {
+    const cases: [Record<string, string>, string][] = [
+      [{ words: 'cleaning "' }, 'A quote in the words is not closed'],
+      [{ words: 'cleaning region:London', region: 'North West' }, 'region: is given twice'],
+      [{ words: '%%' }, 'no letters or digits'],
+    ];
+    for (const [fields, sentence] of cases) {
+      const built = searchTextFromForm(form(fields));
+      expect(built, JSON.stringify(fields)).toEqual({
+        ok: false,
+        errors: { [F.words.block]: expect.stringContaining(sentence) },
+      });
+      // Slack shows a field's error as plain text: no code marks.
+      expect(JSON.stringify(built)).not.toContain('`');
+    }
+  });
+
   it('refuses a region that could not be written in the command', () => {
     expect(searchTextFromForm(form({ region: 'The "Best" Region' })).ok).toBe(false);
   });
