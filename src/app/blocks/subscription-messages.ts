@@ -118,7 +118,8 @@ export function feedMessage(args: {
   const notes = notesLine(args.notes);
   if (notes) blocks.push(notes);
   if (total === 0) {
-    blocks.push(section('Nothing new was published since the last post.'));
+    // Said from when it counts (the first post has no last post to count from).
+    blocks.push(section(`Nothing new was published since ${args.since}.`));
     return { text, blocks };
   }
   for (const tender of tenders.slice(0, FEED_CARDS)) blocks.push(...feedCard(tender, args.now));
