@@ -122,6 +122,19 @@ describe('/tender search', () => {
     expect(JSON.stringify(hostile.blocks)).not.toContain('<!channel>');
   });
 
+  it('says when a search’s words were more than a search takes, and where they were cut', async () => {
+    const many = Array.from({ length: 60 }, (_, index) => `cleaning${index}`).join(' ');
+    const cut = await command(MEMBER, `search ${many}`);
+    expect(textOf(cut)).toContain('Only the first 200 characters of the words were searched');
+    expect(textOf(cut)).toContain('cleaning18”');
+    // Said beside results too.
+    const found = await command(MEMBER, `search ${Array(30).fill('cleaning').join(' ')}`);
+    expect(textOf(found)).toContain('Only the first 200 characters of the words were searched');
+    expect(textOf(found)).not.toContain('Found no');
+    const short = await command(MEMBER, 'search cleaning');
+    expect(textOf(short)).not.toContain('Only the first');
+  });
+
   it('says which buyer a name chose when several match, and offers the others', async () => {
     const answer = await command(MEMBER, 'search drainage buyer:wakefield');
     const chosen = textOf(answer).includes('tenders of *Wakefield Metropolitan')

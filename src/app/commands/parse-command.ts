@@ -69,10 +69,18 @@ export interface TenderSearchFilters {
 }
 
 export type SearchParse =
-  | { ok: true; filters: TenderSearchFilters; buyerName: string | null }
+  | {
+      ok: true;
+      filters: TenderSearchFilters;
+      buyerName: string | null;
+      /** The words were longer than a search takes: only the first SEARCH_WORDS_MAX characters are searched. */
+      wordsCut?: true;
+    }
   | { ok: false; problem: string };
 
 const TOKEN = /([A-Za-z]+)(:|>=|<=|>|<)("([^"]*)"|\S+)|"([^"]*)"|(\S+)/g;
+/** The words a search takes, in characters (cut between two words past it). */
+export const SEARCH_WORDS_MAX = 200;
 /** `value > 100k`, `closes <14d`: a comparing filter with spaces around its sign. */
 const SPACED_COMPARISON = /\b(value|closes)\s*([<>]=?)\s*(?=[^\s<>=])/gi;
 /**
@@ -176,7 +184,7 @@ export function parseSearch(text: string, now: Date): SearchParse {
   }
   const q = words.join(' ').trim();
   if (q && !SEARCHABLE.test(q)) return { ok: false, problem: NOTHING_TO_SEARCH };
-  if (q) filters.q = clipWords(q, 200);
+  if (q) filters.q = clipWords(q, SEARCH_WORDS_MAX);
   if (filters.valueMin !== undefined && filters.valueMax !== undefined && filters.valueMin > filters.valueMax)
     return {
       ok: false,
@@ -191,7 +199,12 @@ export function parseSearch(text: string, now: Date): SearchParse {
   // "Closing within 14 days" means tenders one can still bid for: cancelled, awarded and closed ones
   // are left out unless a status is asked for.
   if ((filters.deadlineFrom || filters.deadlineTo) && !filters.status) filters.status = 'open';
-  return { ok: true, filters, buyerName };
+  return {
+    ok: true,
+    filters,
+    buyerName,
+    ...(q.length > SEARCH_WORDS_MAX ? { wordsCut: true as const } : {}),
+  };
 }
 
 export interface DirectoryFilters {

@@ -12,7 +12,7 @@ import {
   sharedTenderMessage,
 } from '../blocks/search-messages.ts';
 import { type Block, button, contextLine, section, tenderDetail } from '../blocks/tender-card.ts';
-import { parseSearch, type TenderSearchFilters } from '../commands/parse-command.ts';
+import { parseSearch, SEARCH_WORDS_MAX, type TenderSearchFilters } from '../commands/parse-command.ts';
 import { SearchIds } from '../ids.ts';
 import { encodeIfFits } from '../state/codec.ts';
 import { writerOrSentence } from './connection.ts';
@@ -26,6 +26,12 @@ export interface SearchState {
   o: number;
   /** The chosen buyer's name, when the search is by buyer (only to say so). */
   b?: string;
+}
+
+/** The last few words of `text`, to say where a cut search ends. */
+function lastWords(text: string): string {
+  const words = text.split(' ');
+  return words.slice(-3).join(' ').slice(-60);
 }
 
 /** `/tender search …`: the first page, to the caller alone. */
@@ -45,6 +51,11 @@ export async function searchCommand(
   }
   const filters = { ...parsed.filters };
   const { client } = await context.clients.forPerson(request.teamId, request.userId);
+  // A search takes so many words: the rest are said to be left out, not silently dropped.
+  const cutSentence = parsed.wordsCut
+    ? `Only the first ${SEARCH_WORDS_MAX} characters of the words were searched (up to “${literalText(lastWords(filters.q ?? ''))}”). Use fewer words to search for the others.`
+    : null;
+  const cut: Block[] = cutSentence ? [contextLine(cutSentence)] : [];
   let note: Block[] = [];
   let buyerChosen: string | null = null;
   if (parsed.buyerName) {
@@ -60,13 +71,19 @@ export async function searchCommand(
     const others = buyers.data.filter((other) => other.id !== buyer.id).slice(0, OTHER_BUYERS_SHOWN);
     note = otherBuyersNote(parsed.buyerName, buyer, others, buyers.pagination.total, filters);
   }
+  note = [...cut, ...note];
   await showSearchPage(
     context,
     request,
     { f: filters, o: 0, ...(buyerChosen ? { b: buyerChosen.slice(0, 200) } : {}) },
     false,
     note,
-    async () => (filters.region ? unknownRegionSentence(context, request.teamId, filters.region) : null),
+    async () => {
+      const region = filters.region
+        ? await unknownRegionSentence(context, request.teamId, filters.region)
+        : null;
+      return [cutSentence, region].filter(Boolean).join(' ') || null;
+    },
   );
 }
 

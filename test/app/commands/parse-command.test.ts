@@ -336,4 +336,10 @@ describe('clipWords', () => {
     expect(clipWords('w0 w1 w22 w333', 5)).toBe('w0 w1');
     expect(clipWords('abcdefghij', 4)).toBe('abcd');
   });
+
+  it('says when a search’s words were cut', () => {
+    const long = parseSearch(`${'word '.repeat(60)}end`, now);
+    expect(long).toMatchObject({ ok: true, wordsCut: true });
+    expect(parseSearch('word '.repeat(39), now)).not.toHaveProperty('wordsCut');
+  });
 });
