@@ -5,7 +5,7 @@ import { blockKitProblems } from './block-kit-limits.ts';
 import { followLine } from './directory-messages.ts';
 import { searchBuilderButton, USAGE_LINES } from './messages.ts';
 import { escapeMrkdwn, safeText } from './mrkdwn.ts';
-import { STATUS_LABELS as PIPELINE_STATUS_LABELS, progressBar } from './pipeline-card.ts';
+import { countdown, STATUS_LABELS as PIPELINE_STATUS_LABELS, progressBar } from './pipeline-card.ts';
 import { type Block, button, formatDeadline, section } from './tender-card.ts';
 import { type ConnectionState, gettingStartedBlocks } from './welcome-message.ts';
 
@@ -71,7 +71,10 @@ export function homeView(args: HomeContent): HomeView {
       for (const item of list.items.slice(0, HOME_LIST_ROWS)) {
         const counts = item.stageCounts;
         const total = counts.pending + counts.in_progress + counts.blocked + counts.completed;
-        const target = item.targetSubmissionDate ? ` · submit by ${item.targetSubmissionDate}` : '';
+        // Dated as the bid's card dates it, overdue marked as there.
+        const target = item.targetSubmissionDate
+          ? ` · target ${countdown(item.targetSubmissionDate, now, item.status)}`
+          : '';
         // The Home tab has no channel to post into: the card is one command away.
         blocks.push(
           section(

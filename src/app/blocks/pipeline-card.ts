@@ -57,9 +57,16 @@ export function daysUntil(day: string, now: Date): number {
   return Math.round((Date.parse(`${day}T00:00:00Z`) - today) / 86_400_000);
 }
 
-/** "1 Dec 2026 · in 9 days", "… · due today", "… · overdue by 2 days". */
-export function countdown(day: string | null, now: Date): string {
+/** Statuses past the submission: the target date is history, neither due nor overdue. */
+const PAST_SUBMISSION: readonly Pipeline['status'][] = ['submitted', 'won', 'lost', 'no_bid'];
+
+/**
+ * "1 Dec 2026 · in 9 days", "… · due today", "… · overdue by 2 days"; the date alone once the bid
+ * is past its submission (a won bid is not "overdue by 2,521 days").
+ */
+export function countdown(day: string | null, now: Date, status?: Pipeline['status']): string {
   if (!day) return 'no target date set';
+  if (status && PAST_SUBMISSION.includes(status)) return formatDay(day);
   const days = daysUntil(day, now);
   const plural = (n: number) => `${n} day${n === 1 ? '' : 's'}`;
   const when = days > 0 ? `in ${plural(days)}` : days === 0 ? 'due today' : `overdue by ${plural(-days)}`;
@@ -147,7 +154,7 @@ export async function pipelineCard(pipeline: Pipeline, keeper: StateKeeper, now:
   const overdue =
     pipeline.targetSubmissionDate &&
     daysUntil(pipeline.targetSubmissionDate, now) < 0 &&
-    !['submitted', 'won', 'lost', 'no_bid'].includes(pipeline.status);
+    !PAST_SUBMISSION.includes(pipeline.status);
   const head: Block[] = [
     { type: 'header', text: { type: 'plain_text', text: clip(pipeline.name, 150), emoji: true } },
     {
@@ -157,7 +164,7 @@ export async function pipelineCard(pipeline: Pipeline, keeper: StateKeeper, now:
         text: clip(
           [
             `*Status* ${STATUS_LABELS[pipeline.status]}${pipeline.archived ? ' · *Archived*' : ''}`,
-            `*Target submission* ${countdown(pipeline.targetSubmissionDate, now)}${overdue ? ' :warning:' : ''}`,
+            `*Target submission* ${countdown(pipeline.targetSubmissionDate, now, pipeline.status)}${overdue ? ' :warning:' : ''}`,
             pipeline.summary ? safeText(pipeline.summary, 1500) : null,
           ]
             .filter(Boolean)
@@ -281,7 +288,7 @@ export async function pipelinesListMessage(
       text: `No bids match ${description}.`,
       blocks: [
         section(
-          `No bids match ${description}. Start one with “Start a bid” on a tender card, or try \`all\`.`,
+          `No bids match ${description}. Start one with “Start a bid” on a tender card${page.typed.split(/\s+/).includes('all') ? '' : `, or look among every bid, archived ones too: \`/tender pipelines ${`${safeText(page.typed.trim(), 200)} all`.trim()}\``}.`,
         ),
         ...whose,
       ],
@@ -300,7 +307,7 @@ export async function pipelinesListMessage(
       text: {
         type: 'mrkdwn',
         text: clip(
-          `*${safeText(item.name, 200)}* · ${STATUS_LABELS[item.status]}${item.archived ? ' · archived' : ''}\n${progressBar(counts.completed, stageTotal)} · ${item.targetSubmissionDate ? `target ${countdown(item.targetSubmissionDate, now)}` : 'no target date set'}\n\`${safeText(item.id, 300)}\``,
+          `*${safeText(item.name, 200)}* · ${STATUS_LABELS[item.status]}${item.archived ? ' · archived' : ''}\n${progressBar(counts.completed, stageTotal)} · ${item.targetSubmissionDate ? `target ${countdown(item.targetSubmissionDate, now, item.status)}` : 'no target date set'}\n\`${safeText(item.id, 300)}\``,
           3000,
         ),
       },

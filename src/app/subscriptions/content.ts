@@ -179,7 +179,7 @@ async function pipelineSummary(input: BuildInput, notes: PostNotes): Promise<Bui
   const head: Block[] = [
     ...postHead(heading, notes),
     section(
-      `*Target date* ${countdownLocal(pipeline.targetSubmissionDate, today)}\n*Progress* ${progressBar(done, stages.length)}`,
+      `*Target date* ${countdownLocal(pipeline.targetSubmissionDate, today, pipeline.status)}\n*Progress* ${progressBar(done, stages.length)}`,
     ),
   ];
   const groups: Block[][] = [];
@@ -237,8 +237,8 @@ function labelOf(labels: Record<string, string>, value: string): string {
 }
 
 /** "1 Dec 2026 · in 9 days" counted from the subscriber's own today. */
-function countdownLocal(day: string | null, today: string): string {
-  return countdown(day, new Date(`${today}T12:00:00Z`));
+function countdownLocal(day: string | null, today: string, status?: Pipeline['status']): string {
+  return countdown(day, new Date(`${today}T12:00:00Z`), status);
 }
 
 function chunkLines(text: string): string[] {

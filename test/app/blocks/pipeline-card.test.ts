@@ -70,6 +70,17 @@ describe('the pipeline card', () => {
     expect(countdown(null, NOW)).toBe('no target date set');
   });
 
+  it('dates a bid past its submission without due or overdue: a won bid is not overdue', async () => {
+    for (const status of ['submitted', 'won', 'lost', 'no_bid'] as const)
+      expect(countdown('2020-01-01', NOW, status)).toBe('1 Jan 2020');
+    expect(countdown('2020-01-01', NOW, 'bidding')).toBe('1 Jan 2020 · overdue by 2517 days');
+    const won = JSON.stringify((await pipelineCard(pipeline({ status: 'won' }), memoryKeeper(), NOW)).blocks);
+    expect(won).toContain('*Target submission* 20 Nov 2026');
+    expect(won).not.toMatch(/overdue|:warning:/);
+    const late = JSON.stringify((await pipelineCard(pipeline(), memoryKeeper(), NOW)).blocks);
+    expect(late).toContain('20 Nov 2026 · overdue by 2 days :warning:');
+  });
+
   it('has a section per stage with its status select, and a status select without Submitted', async () => {
     const card = await pipelineCard(pipeline(), memoryKeeper(), NOW);
     const text = JSON.stringify(card.blocks);
@@ -224,6 +235,22 @@ describe('the modals and the Home view', () => {
     expect(view.blocks.length).toBeGreaterThan(10);
     expect(viewProblems(view)).toEqual([]);
     expect(JSON.stringify(view.blocks)).toContain('10 of 400');
+    // Dated as the cards date them, not 2026-11-20.
+    expect(JSON.stringify(view.blocks)).toContain('target 20 Nov 2026 · overdue by 2 days');
+    expect(JSON.stringify(view.blocks)).not.toContain('2026-11-20');
+  });
+
+  it('an empty list of bids says the command that looks among every bid, with what was typed', async () => {
+    const page = { offset: 0, typed: 'zzzz', pageSize: 20 };
+    const none = JSON.stringify(
+      (await pipelinesListMessage([], 0, '“zzzz”, active', memoryKeeper(), NOW, page)).blocks,
+    );
+    expect(none).toContain('`/tender pipelines zzzz all`');
+    const all = { ...page, typed: 'zzzz all' };
+    const noneAtAll = JSON.stringify(
+      (await pipelinesListMessage([], 0, '“zzzz”', memoryKeeper(), NOW, all)).blocks,
+    );
+    expect(noneAtAll).not.toContain('all`');
   });
 });
 
