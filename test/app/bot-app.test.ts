@@ -349,6 +349,14 @@ describe('directories and saved searches', () => {
     expect(textOf(none)).not.toContain('knows no region');
   });
 
+  it('says the quoted form of a region of two words typed without quotes, or with a hyphen', async () => {
+    for (const text of ['search cleaning region:south west', 'search region:South-West cleaning']) {
+      const answer = await command(MEMBER, text);
+      expect(textOf(answer), text).toContain('Did you mean `region:\\"South West\\"`?');
+      expect(textOf(answer), text).toContain('A region of more than one word goes in quotes.');
+    }
+  });
+
   it('shows a framework with its counts and a capped list', async () => {
     const frameworks = await command(MEMBER, 'frameworks framework');
     const before = bot.slack.messagesIn(CHANNEL, MEMBER).length;

@@ -75,6 +75,8 @@ export type SearchParse =
       buyerName: string | null;
       /** The words were longer than a search takes: only the first SEARCH_WORDS_MAX characters are searched. */
       wordsCut?: true;
+      /** The two words typed right after an unquoted region (`region:north west`), to suggest its quoted form. */
+      afterRegion?: string;
     }
   | { ok: false; problem: string };
 
@@ -97,6 +99,7 @@ export function parseSearch(text: string, now: Date): SearchParse {
   const filters: TenderSearchFilters = {};
   const words: string[] = [];
   let buyerName: string | null = null;
+  let afterRegion = '';
   // `value > 100k` is meant as `value>100k`, not as three words.
   const normalised = normaliseQuotes(text).replace(SPACED_COMPARISON, '$1$2');
   const unsupported = unclosedQuote(normalised) ?? unsupportedOperator(normalised);
@@ -125,6 +128,13 @@ export function parseSearch(text: string, now: Date): SearchParse {
     switch (`${key}${operator === ':' ? ':' : '<>'}`) {
       case 'region:':
         filters.region = value;
+        if (quoted === undefined)
+          afterRegion = normalised
+            .slice((match.index ?? 0) + match[0].length)
+            .split(/\s+/)
+            .filter(Boolean)
+            .slice(0, 2)
+            .join(' ');
         break;
       case 'status:': {
         const status = value.toLowerCase();
@@ -204,6 +214,7 @@ export function parseSearch(text: string, now: Date): SearchParse {
     filters,
     buyerName,
     ...(q.length > SEARCH_WORDS_MAX ? { wordsCut: true as const } : {}),
+    ...(afterRegion ? { afterRegion } : {}),
   };
 }
 

@@ -80,7 +80,7 @@ export async function searchCommand(
     note,
     async () => {
       const region = filters.region
-        ? await unknownRegionSentence(context, request.teamId, filters.region)
+        ? await unknownRegionSentence(context, request.teamId, filters.region, parsed.afterRegion)
         : null;
       return [cutSentence, region].filter(Boolean).join(' ') || null;
     },
@@ -95,10 +95,19 @@ async function unknownRegionSentence(
   context: FeatureContext,
   teamId: string,
   region: string,
+  words = '',
 ): Promise<string | null> {
   const regions = await regionsFor(context, teamId);
   if (regions.length === 0 || regions.some((known) => known.toLowerCase() === region.toLowerCase()))
     return null;
+  // `region:north west` (no quotes) and `region:north-west` mean a region Tenderbot knows: say its form.
+  const plain = (text: string) => text.toLowerCase().replace(/[-_]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const following = words.split(/\s+/).filter(Boolean);
+  const meant = regions.find((known) =>
+    [0, 1, 2].some((extra) => plain([region, ...following.slice(0, extra)].join(' ')) === plain(known)),
+  );
+  if (meant)
+    return `Tenderbot knows no region called “${literalText(region)}”. Did you mean \`region:"${safeText(meant, 100)}"\`? A region of more than one word goes in quotes.`;
   const shown = regions.slice(0, 40).map((known) => `\`region:"${safeText(known, 100)}"\``);
   return `Tenderbot knows no region called “${literalText(region)}”. Regions in the data include ${shown.join(', ')}${regions.length > 40 ? ', …' : ''}.`;
 }
