@@ -392,6 +392,8 @@ describe('directories and saved searches', () => {
       'the saved search’s results',
     );
     expect(textOf(results)).toMatch(/“cleaning”, in North West/);
+    // Which saved search it is, by its name, on the page and after paging.
+    expect(textOf(results)).toMatch(/\(saved search “Acme search 1”\)/);
   });
 
   it('shows each saved search’s id as the command that follows it in a channel, and that command works', async () => {

@@ -111,7 +111,12 @@ export async function runSavedSearch(
 ): Promise<void> {
   const { client } = await context.clients.forPerson(request.teamId, request.userId);
   const saved = await client.savedSearches.get(id);
-  await showSearchPage(context, request, { f: filtersOf(saved), o: 0 }, false);
+  await showSearchPage(
+    context,
+    request,
+    { f: filtersOf(saved), o: 0, ...(saved.name.trim() ? { n: saved.name.trim().slice(0, 200) } : {}) },
+    false,
+  );
 }
 
 /** The tender-search parameters a saved search holds, by their API names; anything else is left out. */

@@ -26,6 +26,8 @@ export interface SearchState {
   o: number;
   /** The chosen buyer's name, when the search is by buyer (only to say so). */
   b?: string;
+  /** The saved search's name, when the page is a saved search's run (only to say so). */
+  n?: string;
 }
 
 /** The last few words of `text`, to say where a cut search ends. */
@@ -171,7 +173,7 @@ export async function showSearchPage(
     bookmarkedIds(context, request),
   ]);
   const message = searchResultsMessage({
-    heading: searchHeading(state.f, state.b),
+    heading: searchHeading(state.f, state.b, state.n),
     // A direct message with Tenderbot (D…) has no channel to share a card into.
     canShare: !request.channelId.startsWith('D'),
     tenders: page.data,
@@ -378,7 +380,7 @@ export function describeSearch(filters: TenderSearchFilters, buyerName?: string)
   if (filters.q) parts.push(`“${literalText(filters.q)}”`);
   if (filters.region) parts.push(`in ${literalText(filters.region)}`);
   if (filters.status) parts.push(filters.status);
-  if (filters.cpv) parts.push(`with CPV ${filters.cpv}…`);
+  if (filters.cpv) parts.push(`with a CPV code starting ${filters.cpv}`);
   // Amounts as the cards show them; the filter compares amounts whatever their currency.
   if (filters.valueMin !== undefined)
     parts.push(`over ${formatMoney({ amount: filters.valueMin, currency: 'GBP' })}`);
@@ -402,12 +404,19 @@ const STATUS_WORDS: Record<NonNullable<TenderSearchFilters['status']>, string> =
  * A search as the heading of its results: `Open tenders matching “cleaning”, in North West,
  * closing by 6 Dec 2026`, `Tenders over £100,000`, `All tenders`. The status reads as an adjective.
  */
-export function searchHeading(filters: TenderSearchFilters, buyerName?: string): string {
+export function searchHeading(filters: TenderSearchFilters, buyerName?: string, savedName?: string): string {
   const { status, ...narrowing } = filters;
   const label = status ? `${STATUS_WORDS[status]} tenders` : 'Tenders';
   const description = describeSearch(narrowing, buyerName);
-  if (description === 'everything') return status ? label : 'All tenders';
-  return narrowing.q ? `${label} matching ${description}` : `${label} ${description}`;
+  const heading =
+    description === 'everything'
+      ? status
+        ? label
+        : 'All tenders'
+      : narrowing.q
+        ? `${label} matching ${description}`
+        : `${label} ${description}`;
+  return savedName ? `${heading} (saved search “${literalText(savedName)}”)` : heading;
 }
 
 /** A date filter (`2026-12-06`) or an instant, as the moment it stands for. */

@@ -31,6 +31,8 @@ export const SearchStateValue = z.strictObject({
   o: z.number().int().min(0).max(10_000),
   /** The chosen buyer's name, to say whose tenders these are (`f.buyerId` is what is searched). */
   b: z.string().min(1).max(200).optional(),
+  /** The saved search's name, when the page is a saved search's run (to say which). */
+  n: z.string().min(1).max(200).optional(),
 }) satisfies z.ZodType<SearchState>;
 
 /** Where a card sits, so a click can redraw it: a named place, or the search page it is on. */
