@@ -77,26 +77,43 @@ export interface StageLine {
  */
 export function parseStageLines(text: string): { stages: StageLine[] } | { problem: string } {
   const stages: StageLine[] = [];
+  // Every line's problem at once, so a long list is mended in one go, not one line a submission.
+  const problems: string[] = [];
+  /** Stage names seen (any case) and the line each was on: two stages of one name cannot be told apart. */
+  const named = new Map<string, number>();
   const lines = text.split(/\r?\n/);
   for (const [index, raw] of lines.entries()) {
     const line = raw.trim();
     if (!line) continue;
+    const number = index + 1;
     const bar = line.lastIndexOf('|');
     const name = (bar === -1 ? line : line.slice(0, bar)).trim();
     const days = bar === -1 ? '' : line.slice(bar + 1).trim();
-    if (!name) return { problem: `Line ${index + 1} has no stage name before the bar.` };
-    if (name.length > 200)
-      return { problem: `Line ${index + 1}: a stage name holds 200 characters at most.` };
+    if (!name) {
+      problems.push(`Line ${number} has no stage name before the bar.`);
+      continue;
+    }
+    if (name.length > 200) problems.push(`Line ${number}: a stage name holds 200 characters at most.`);
+    const same = named.get(name.toLowerCase());
+    if (same !== undefined)
+      problems.push(
+        `Line ${number}: “${name.slice(0, 60)}” is the name of line ${same} too; give each stage its own name.`,
+      );
+    else named.set(name.toLowerCase(), number);
     if (days && !/^\d{1,4}$/.test(days))
-      return {
-        problem: `Line ${index + 1}: after the bar, give the stage’s length as a whole number of days, such as “Draft response | 5”.`,
-      };
-    const count = days ? Number(days) : null;
-    if (count !== null && count > 3650)
-      return { problem: `Line ${index + 1}: a stage lasts 3,650 days at most.` };
+      problems.push(
+        `Line ${number}: after the bar, give the stage’s length as a whole number of days, such as “Draft response | 5”.`,
+      );
+    const count = days && /^\d{1,4}$/.test(days) ? Number(days) : null;
+    if (count !== null && count > 3650) problems.push(`Line ${number}: a stage lasts 3,650 days at most.`);
     stages.push({ name, expectedDurationDays: count });
   }
-  if (stages.length > 50) return { problem: `A bid holds 50 stages at most; there are ${stages.length}.` };
+  if (stages.length > 50) problems.push(`A bid holds 50 stages at most; there are ${stages.length}.`);
+  if (problems.length > 0) {
+    const shown = problems.slice(0, 5);
+    const more = problems.length - shown.length;
+    return { problem: `${shown.join(' ')}${more > 0 ? ` And ${more} more.` : ''}` };
+  }
   return { stages };
 }
 

@@ -274,4 +274,14 @@ describe('stage lines typed in the modal', () => {
     expect(checked.ok).toBe(false);
     if (!checked.ok) expect(Object.keys(checked.errors).length).toBe(3);
   });
+
+  it('says every wrong line at once, and refuses two stages of one name', () => {
+    const problems = parseStageLines('Qualify | two\nPricing\n| 3\npricing | 2\nSubmit | 9999');
+    expect(problems).toEqual({
+      problem:
+        'Line 1: after the bar, give the stage’s length as a whole number of days, such as “Draft response | 5”. Line 3 has no stage name before the bar. Line 4: “pricing” is the name of line 2 too; give each stage its own name. Line 5: a stage lasts 3,650 days at most.',
+    });
+    const many = parseStageLines(Array.from({ length: 8 }, (_, i) => `S${i} | x`).join('\n'));
+    expect(many).toEqual({ problem: expect.stringMatching(/Line 5: .* And 3 more\.$/) });
+  });
 });
