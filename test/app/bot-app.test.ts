@@ -133,6 +133,12 @@ describe('/tender search', () => {
     expect(textOf(found)).not.toContain('Found no');
     const short = await command(MEMBER, 'search cleaning');
     expect(textOf(short)).not.toContain('Only the first');
+    // The directories say it too.
+    for (const kind of ['buyers', 'suppliers', 'frameworks'])
+      expect(textOf(await command(MEMBER, `${kind} ${many}`)), kind).toContain(
+        'Only the first 200 characters of the words were searched',
+      );
+    expect(textOf(await command(MEMBER, 'buyers council'))).not.toContain('Only the first');
   });
 
   it('says which buyer a name chose when several match, and offers the others', async () => {

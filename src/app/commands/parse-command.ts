@@ -228,7 +228,7 @@ export interface DirectoryFilters {
 /** Words and `region:"…"` for buyers and suppliers; `status:live` and `type:dps` for frameworks. */
 export function parseDirectory(
   text: string,
-): { ok: true; filters: DirectoryFilters } | { ok: false; problem: string } {
+): { ok: true; filters: DirectoryFilters; wordsCut?: true } | { ok: false; problem: string } {
   const filters: DirectoryFilters = {};
   const words: string[] = [];
   const normalised = normaliseQuotes(text);
@@ -276,8 +276,8 @@ export function parseDirectory(
   }
   const q = words.join(' ').trim();
   if (q && !SEARCHABLE.test(q)) return { ok: false, problem: NOTHING_TO_SEARCH };
-  if (q) filters.q = clipWords(q, 200);
-  return { ok: true, filters };
+  if (q) filters.q = clipWords(q, SEARCH_WORDS_MAX);
+  return { ok: true, filters, ...(q.length > SEARCH_WORDS_MAX ? { wordsCut: true as const } : {}) };
 }
 
 /** The filters a search understands, as a person types them (`value` and `closes` compare). */

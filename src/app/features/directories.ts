@@ -7,10 +7,11 @@ import {
   SAVED_PAGE_SIZE,
   savedSearchesMessage,
 } from '../blocks/directory-messages.ts';
+import type { Message } from '../blocks/messages.ts';
 import { escapeMrkdwn } from '../blocks/mrkdwn.ts';
-import { section } from '../blocks/tender-card.ts';
+import { contextLine, section } from '../blocks/tender-card.ts';
 import type { TenderSearchFilters } from '../commands/parse-command.ts';
-import { parseDirectory } from '../commands/parse-command.ts';
+import { parseDirectory, SEARCH_WORDS_MAX } from '../commands/parse-command.ts';
 import type { FeatureContext, SlackRequest } from './feature-context.ts';
 import { reply } from './feature-context.ts';
 import { describeSearch, searchHeading, showSearchPage } from './tenders.ts';
@@ -52,7 +53,15 @@ export async function directoryCommand(
       .join(', ');
     await reply(
       request,
-      frameworksMessage(found.data, found.pagination.total, frameworksDescription || 'everything', listPage),
+      withCutNote(
+        frameworksMessage(
+          found.data,
+          found.pagination.total,
+          frameworksDescription || 'everything',
+          listPage,
+        ),
+        parsed.wordsCut,
+      ),
       page.replace,
     );
     return;
@@ -63,9 +72,21 @@ export async function directoryCommand(
       : await client.suppliers.list({ q, region, limit: LIST_SIZE, offset: page.offset });
   await reply(
     request,
-    organisationsMessage(kind, found.data, found.pagination.total, description, listPage),
+    withCutNote(
+      organisationsMessage(kind, found.data, found.pagination.total, description, listPage),
+      parsed.wordsCut,
+    ),
     page.replace,
   );
+}
+
+/** Words past what a search takes are said to be left out (as `/tender search` says), not dropped silently. */
+function withCutNote(message: Message, cut: true | undefined): Message {
+  if (!cut) return message;
+  const note = contextLine(
+    `Only the first ${SEARCH_WORDS_MAX} characters of the words were searched. Use fewer words to search for the others.`,
+  );
+  return { ...message, blocks: [...message.blocks.slice(0, 1), note, ...message.blocks.slice(1)] };
 }
 
 /** "Details" on a buyer, supplier or framework. */
