@@ -241,7 +241,9 @@ describe('a changed encryption key', () => {
       // The Home tab says it too, instead of "Connected".
       await rekeyed.slack.openHome('U0ADMIN');
       const home = await eventually(() => rekeyed.slack.homeOf('U0ADMIN'), 'the Home tab');
-      expect(JSON.stringify(home.view)).toContain('can no longer be read');
+      expect(JSON.stringify(home.view)).toContain('Tenderbot can no longer read this workspace’s key');
+      // Said once, in its Connection section (the getting-started lines do not repeat it).
+      expect(JSON.stringify(home.view).match(/no longer/g)).toHaveLength(1);
       expect(JSON.stringify(home.view)).not.toContain('Connected with this workspace');
       expect(rekeyed.logs()).not.toContain('pis_old_key_0123456789abcdef');
     } finally {

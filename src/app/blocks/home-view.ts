@@ -43,15 +43,13 @@ export function homeView(args: HomeContent): HomeView {
     section('Public tenders in Slack: search, bookmark, share, and keep your bids moving.'),
     { type: 'divider' },
   ];
-  if (args.gettingStarted) blocks.push(...gettingStartedBlocks(args.gettingStarted), { type: 'divider' });
+  if (args.gettingStarted)
+    blocks.push(...gettingStartedBlocks(args.gettingStarted, { withConnection: false }), { type: 'divider' });
+  // Searching first; connecting a key sits with the connection it changes.
+  blocks.push({ type: 'actions', elements: [searchBuilderButton()] });
   blocks.push(section(`*Connection*\n${args.connection}`));
-  blocks.push({
-    type: 'actions',
-    elements: [
-      searchBuilderButton(),
-      ...(args.canConnect ? [button('Connect an API key', HomeIds.connect, 'connect')] : []),
-    ],
-  });
+  if (args.canConnect)
+    blocks.push({ type: 'actions', elements: [button('Connect an API key', HomeIds.connect, 'connect')] });
 
   if (args.ownKey) {
     const own: Block = section(args.ownKey.line);

@@ -39,11 +39,15 @@ export function welcomeMessage(state: ConnectionState): Message {
 }
 
 /** The Home tab's getting-started section (first visit). */
-export function gettingStartedBlocks(state: ConnectionState): Block[] {
+export function gettingStartedBlocks(
+  state: ConnectionState,
+  options: { withConnection?: boolean } = {},
+): Block[] {
   return [
     section(
       `*Getting started*\n${THINGS_TO_TRY.map((line, index) => `${index + 1}. ${line}`).join('\n')}\nYou can also message Tenderbot here: words are searched, and \`help\` lists the commands.`,
     ),
-    contextLine(connectionSentence(state)),
+    // The Home tab has a Connection section of its own: said once there.
+    ...(options.withConnection === false ? [] : [contextLine(connectionSentence(state))]),
   ];
 }
