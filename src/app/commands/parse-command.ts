@@ -81,10 +81,47 @@ export type SearchParse =
   | { ok: false; problem: string };
 
 const TOKEN = /([A-Za-z]+)(:|>=|<=|>|<)("([^"]*)"|\S+)|"([^"]*)"|(\S+)/g;
+/** The filters parseSearch applies, as its switch names them. */
+const APPLIED_FILTERS = new Set(['region:', 'status:', 'cpv:', 'buyer:', 'value<>', 'closes<>']);
 /** The words a search takes, in characters (cut between two words past it). */
 export const SEARCH_WORDS_MAX = 200;
 /** `value > 100k`, `closes <14d`: a comparing filter with spaces around its sign. */
-const SPACED_COMPARISON = /\b(value|closes)\s*([<>]=?)\s*(?=[^\s<>=])/gi;
+const SPACED_COMPARISON = /\b(value|closes)(\s*)([<>]=?)(\s*)([^\s"]+)(?=\s+(\S+)|\s*$)/gi;
+/** Words that would carry on an amount or a time typed with spaces (`value > 1 million`): left as words. */
+const UNIT_WORDS = /^(k|m|b|bn|thousand|million|millions|billion|d|day|days|w|week|weeks|pounds?|gbp|£)$/i;
+
+/**
+ * `value > 100k` as `value>100k`: joined only when spaces stood around the sign, what follows is a
+ * whole amount (or number of days), and no unit word carries on after it; never inside quotes. Any
+ * other use (`social value > 50%`, `value > 1 million`) is left as typed.
+ */
+function joinSpacedComparisons(text: string): string {
+  return text
+    .split(/("[^"]*")/)
+    .map((part) =>
+      part.startsWith('"')
+        ? part
+        : part.replace(
+            SPACED_COMPARISON,
+            (
+              whole,
+              key: string,
+              before: string,
+              sign: string,
+              after: string,
+              operand: string,
+              next?: string,
+            ) => {
+              if (!before && !after) return whole;
+              const readable =
+                key.toLowerCase() === 'value' ? parseAmount(operand) !== null : parseDays(operand) !== null;
+              if (!readable || (next !== undefined && UNIT_WORDS.test(next))) return whole;
+              return `${key}${sign}${operand}`;
+            },
+          ),
+    )
+    .join('');
+}
 /**
  * The service searches runs of letters and digits and drops the rest: words without any would
  * silently become no words at all, and the search would list everything.
@@ -101,7 +138,7 @@ export function parseSearch(text: string, now: Date): SearchParse {
   let buyerName: string | null = null;
   let afterRegion = '';
   // `value > 100k` is meant as `value>100k`, not as three words.
-  const normalised = normaliseQuotes(text).replace(SPACED_COMPARISON, '$1$2');
+  const normalised = joinSpacedComparisons(normaliseQuotes(text));
   const unsupported = unclosedQuote(normalised) ?? unsupportedOperator(normalised);
   if (unsupported) return { ok: false, problem: unsupported };
   /** Each filter is taken once (`value` and `closes` once each way): a second would silently win. */
@@ -117,7 +154,8 @@ export function parseSearch(text: string, now: Date): SearchParse {
     const misread = misreadFilter(key, operator ?? ':', SEARCH_FILTERS);
     if (misread) return { ok: false, problem: misread };
     const filter = operator === ':' ? `${key}:` : `${key}${operator?.[0] ?? ''}`;
-    if (SEARCH_FILTERS.some((known) => known.name === key)) {
+    // Only a filter that is applied counts (`cpv>5` is searched as a word, not a filter).
+    if (APPLIED_FILTERS.has(`${key}${operator === ':' ? ':' : '<>'}`)) {
       if (given.has(filter))
         return {
           ok: false,
@@ -193,8 +231,10 @@ export function parseSearch(text: string, now: Date): SearchParse {
     }
   }
   const q = words.join(' ').trim();
-  if (q && !SEARCHABLE.test(q)) return { ok: false, problem: NOTHING_TO_SEARCH };
-  if (q) filters.q = clipWords(q, SEARCH_WORDS_MAX);
+  // Symbols beside filters are dropped harmlessly (`& region:Wales` is every tender in Wales); alone
+  // they would list every tender.
+  if (q && !SEARCHABLE.test(q) && given.size === 0) return { ok: false, problem: NOTHING_TO_SEARCH };
+  if (q && SEARCHABLE.test(q)) filters.q = clipWords(q, SEARCH_WORDS_MAX);
   if (filters.valueMin !== undefined && filters.valueMax !== undefined && filters.valueMin > filters.valueMax)
     return {
       ok: false,
@@ -275,8 +315,8 @@ export function parseDirectory(
     } else words.push(match[0]);
   }
   const q = words.join(' ').trim();
-  if (q && !SEARCHABLE.test(q)) return { ok: false, problem: NOTHING_TO_SEARCH };
-  if (q) filters.q = clipWords(q, SEARCH_WORDS_MAX);
+  if (q && !SEARCHABLE.test(q) && given.size === 0) return { ok: false, problem: NOTHING_TO_SEARCH };
+  if (q && SEARCHABLE.test(q)) filters.q = clipWords(q, SEARCH_WORDS_MAX);
   return { ok: true, filters, ...(q.length > SEARCH_WORDS_MAX ? { wordsCut: true as const } : {}) };
 }
 

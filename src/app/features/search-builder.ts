@@ -136,7 +136,8 @@ export function searchTextFromForm(raw: unknown): BuiltSearch {
   const text = parts.join(' ');
   // The fields are checked above; what the typed words bring (an unclosed quote, a filter given
   // twice, nothing searchable) is found by the same parser the search will run, and shown on the
-  // Words field while the form is still open, not afterwards in a direct message.
+  // Words field while the form is still open, not afterwards in a direct message. (Only whether it
+  // reads is asked here: the date that closes<…d counts from does not change that.)
   const read = parseSearch(text, new Date());
   if (!read.ok) return { ok: false, errors: { [F.words.block]: wordsProblem(read.problem) } };
   return { ok: true, text };
@@ -146,6 +147,9 @@ export function searchTextFromForm(raw: unknown): BuiltSearch {
 function wordsProblem(problem: string): string {
   if (problem.startsWith('A quote is not closed'))
     return 'A quote in the words is not closed: close it, or take it out.';
+  const twice = /^(\S+) is given twice/.exec(problem);
+  if (twice)
+    return `The words give ${twice[1]} as well as the form: take it out of the words, or clear its field.`;
   return problem.replace(/`/g, '');
 }
 

@@ -200,6 +200,13 @@ describe('searches that would silently mean something else', () => {
     expect(parseSearch('region:London', now)).toMatchObject({ ok: true, filters: { region: 'London' } });
     expect(parseSearch('cleaning 🧹', now)).toMatchObject({ ok: true, filters: { q: 'cleaning 🧹' } });
     expect(parseSearch('école', now)).toMatchObject({ ok: true, filters: { q: 'école' } });
+    // Beside filters, symbols are dropped harmlessly: the search is the filters'.
+    expect(parseSearch('& region:Wales', now)).toEqual({
+      ok: true,
+      buyerName: null,
+      filters: { region: 'Wales' },
+    });
+    expect(parseDirectory('& region:Wales')).toEqual({ ok: true, filters: { region: 'Wales' } });
   });
 
   it('refuses a filter given twice, instead of keeping the last', () => {
@@ -214,6 +221,8 @@ describe('searches that would silently mean something else', () => {
       if (!parsed.ok) expect(parsed.problem).toContain('is given twice');
     }
     expect(parseDirectory('region:London region:Wales').ok).toBe(false);
+    // What is searched as words is not a filter given twice.
+    expect(parseSearch('cpv>5 cpv>6', now)).toMatchObject({ ok: true, filters: { q: 'cpv>5 cpv>6' } });
     // Each way once is a range.
     expect(parseSearch('value>100k value<2m', now)).toMatchObject({
       ok: true,
@@ -241,6 +250,21 @@ describe('searches that would silently mean something else', () => {
       ok: true,
       filters: { deadlineTo: '2026-12-05' },
     });
+    // Only a whole amount or number of days is joined; anything else stays the words it was.
+    for (const text of [
+      'cleaning value > 1 million',
+      'value > 100 k',
+      'closes < 2 weeks',
+      'social value > 50%',
+      '"value > 100k"',
+    ]) {
+      const parsed = parseSearch(text, now);
+      expect(parsed.ok, text).toBe(true);
+      if (parsed.ok) {
+        expect(parsed.filters.valueMin, text).toBeUndefined();
+        expect(parsed.filters.deadlineTo, text).toBeUndefined();
+      }
+    }
   });
 });
 

@@ -96,7 +96,10 @@ describe('the search builder’s form as a command', () => {
   it('shows on the Words field what the typed words bring, while the form is open', () => {
     const cases: [Record<string, string>, string][] = [
       [{ words: 'cleaning "' }, 'A quote in the words is not closed'],
-      [{ words: 'cleaning region:London', region: 'North West' }, 'region: is given twice'],
+      [
+        { words: 'cleaning region:London', region: 'North West' },
+        'The words give region: as well as the form',
+      ],
       [{ words: '%%' }, 'no letters or digits'],
     ];
     for (const [fields, sentence] of cases) {
