@@ -42,18 +42,22 @@ export const SUBSCRIBE_USAGE =
  * A word meant as a time of day that is not one Tenderbot reads (`25:00`, `9am`, `9.30`): said,
  * rather than searched for as a word (a feed of "cleaning 25:00" would never post anything).
  */
-const TIME_LIKE = /^\d{1,2}([:.h]\d{1,2})?\s*(am|pm)?$/i;
-const TIME_WITH_MARK = /[:.h]|am|pm/i;
+// A colon is a time however wrong (`25:00`, `9:5`); a dot or an h only with two-digit minutes
+// (`9.30`, `9h30`: `lot 2.1` is a search word); am/pm with or without minutes (`9am`, `5:30pm`).
+const TIME_LIKE = /^(\d{1,2}:\d{1,2}|\d{1,2}[.h]\d{2}|\d{1,2}([:.h]\d{2})?(am|pm))$/i;
 
-/** The 24-hour form of `9am` or `5:30pm`, to suggest; null when there is none. */
+/** The 24-hour form of `9am`, `5:30pm`, `9.30` or `9h30`, to suggest; null when there is none. */
 function twentyFourHour(text: string): string | null {
-  const match = /^(\d{1,2})(?:[:.h](\d{2}))?\s*(am|pm)$/i.exec(text);
+  const match = /^(\d{1,2})(?:[:.h](\d{2}))?(am|pm)?$/i.exec(text);
   if (!match) return null;
-  const hour = Number(match[1]);
+  let hour = Number(match[1]);
   const minute = match[2] ?? '00';
-  if (hour < 1 || hour > 12 || Number(minute) > 59) return null;
-  const hour24 = (hour % 12) + ((match[3] as string).toLowerCase() === 'pm' ? 12 : 0);
-  return `${String(hour24).padStart(2, '0')}:${minute}`;
+  if (Number(minute) > 59) return null;
+  if (match[3]) {
+    if (hour < 1 || hour > 12) return null;
+    hour = (hour % 12) + (match[3].toLowerCase() === 'pm' ? 12 : 0);
+  } else if (!match[2] || hour > 23) return null;
+  return `${String(hour).padStart(2, '0')}:${minute}`;
 }
 
 /** Cadences each kind accepts, the first being its default. */
@@ -95,7 +99,7 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
     const last = (words.at(-1) as string).toLowerCase();
     const time = parseLocalTime(last);
     if (time) localTime = time;
-    else if (TIME_LIKE.test(last) && TIME_WITH_MARK.test(last)) {
+    else if (TIME_LIKE.test(last)) {
       const suggestion = twentyFourHour(last);
       return say(
         request,
@@ -162,19 +166,32 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
     cursor: null,
     skippedCount: 0,
   };
-  // The same posts at the same moment twice would only double every post in the channel.
-  const twin = (await context.store.channelSubscriptions(request.teamId, request.channelId)).find(
-    (existing) =>
-      existing.kind === kind &&
-      sameTarget(kind, existing.target, subscription.target) &&
+  // The same posts at the same moments twice would only double every post in the channel: the same
+  // thing followed, on the same schedule (an hourly feed posts every hour, whatever its time), read
+  // with the same key (a person's own key reads their own bookmarks and bids).
+  const readsAsMine = async (existing: Subscription) =>
+    existing.createdBy === request.userId ||
+    (source !== 'personal' &&
+      (await context.store.getPersonalKey(request.teamId, existing.createdBy)) === null);
+  let twin: Subscription | undefined;
+  for (const existing of await context.store.channelSubscriptions(request.teamId, request.channelId)) {
+    const sameSchedule =
       existing.cadence === cadence &&
-      existing.localTime === localTime &&
-      existing.timeZone === schedule.timeZone,
-  );
+      (cadence === 'hourly' || (existing.localTime === localTime && existing.timeZone === schedule.timeZone));
+    if (
+      existing.kind === kind &&
+      sameSchedule &&
+      sameTarget(kind, existing.target, subscription.target) &&
+      (await readsAsMine(existing))
+    ) {
+      twin = existing;
+      break;
+    }
+  }
   if (twin)
     return say(
       request,
-      `This channel already has that subscription: *${subscriptionSummary(twin)}*, ${describeSchedule(twin)} (\`${twin.id}\`). \`/tender subscriptions\` lists this channel’s, with Send now and Unsubscribe.`,
+      `This channel already has that subscription: *${subscriptionSummary(twin)}*, ${describeSchedule(twin)} (\`${twin.id}\`)${twin.pausedReason ? `. It is paused (${safeText(twin.pausedReason, 300)}): *Send now* in \`/tender subscriptions\` starts it again` : ''}. \`/tender subscriptions\` lists this channel’s, with Send now and Unsubscribe.`,
     );
   const what = subscriptionSummary(subscription);
   // Whose bookmarks a reminder follows, and whose view of a bid a summary shows, is said once here.

@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KEYS } from '../../support/fixture.ts';
 import { Harness, type Instance } from '../subscriptions/harness.ts';
 
 /** What a person reads of a message: its fallback text and its blocks. */
@@ -32,7 +33,8 @@ describe('/tender subscribe with a time it cannot read', () => {
       ['search cleaning 9am', '`09:00`'],
       ['search cleaning daily 5:30pm', '`17:30`'],
       ['pipeline pl-bob weekly 25:00', 'for example `09:00`'],
-      ['search cleaning 9.30', 'for example `09:00`'],
+      ['search cleaning 9.30', '`09:30`'],
+      ['search cleaning daily 9h30', '`09:30`'],
     ] as const) {
       const answer = await harness.command('U0ADMIN', 'C0BIDS', `subscribe ${text}`);
       expect(answer.ephemeralTo, text).toBe('U0ADMIN');
@@ -40,6 +42,13 @@ describe('/tender subscribe with a time it cannot read', () => {
       expect(said(answer), text).toContain(suggestion);
     }
     expect(await channelSubscriptions('C0BIDS')).toEqual([]);
+  });
+
+  it('takes a lot number such as 2.1 as a search word, not as a time', async () => {
+    const answer = await harness.command('U0ADMIN', 'C0FEED', 'subscribe search framework lot 2.1 daily');
+    expect(answer.ephemeralTo).toBeNull();
+    const [made] = await channelSubscriptions('C0FEED');
+    expect(JSON.parse(made?.target ?? '{}').f.q).toBe('framework lot 2.1');
   });
 });
 
@@ -71,6 +80,29 @@ describe('/tender subscribe twice to the same thing', () => {
     );
     expect(evening.ephemeralTo).toBeNull();
     expect(await channelSubscriptions('C0GENERAL')).toHaveLength(2);
+    // An hourly feed posts every hour whatever its time: another time is the same feed.
+    expect(
+      (await harness.command('U0ADMIN', 'C0TOKYO', 'subscribe search cleaning hourly')).ephemeralTo,
+    ).toBeNull();
+    const hourly = await harness.command('U0ADMIN', 'C0TOKYO', 'subscribe search cleaning hourly 10:00');
+    expect(said(hourly)).toContain('already has that subscription');
+  });
+
+  it('lets a person with their own key follow what another follows with the workspace’s', async () => {
+    // Hourly: the same posts whatever each subscriber's zone.
+    expect(
+      (await harness.command('U0ADMIN', 'C0HOLD', 'subscribe search cleaning hourly')).ephemeralTo,
+    ).toBeNull();
+    // The same feed, read with the workspace's key too, is the same posts.
+    expect(said(await harness.command('U0TOKYO', 'C0HOLD', 'subscribe search cleaning hourly'))).toContain(
+      'already has that subscription',
+    );
+    // Read with Max's own key, it is another feed.
+    await harness.linkPersonalKey(a.store, 'U0MEMBER', KEYS.aliceAcme);
+    const own = await harness.command('U0MEMBER', 'C0HOLD', 'subscribe search cleaning hourly');
+    expect(own.ephemeralTo).toBeNull();
+    expect(said(own)).toContain('own key');
+    expect(await channelSubscriptions('C0HOLD')).toHaveLength(2);
   });
 });
 
