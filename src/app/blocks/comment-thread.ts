@@ -64,17 +64,17 @@ export function commentText(
   entry: ThreadEntry,
   slackAuthors: ReadonlyMap<string, string>,
   maxBody: number,
+  /** Where a comment cut to `maxBody` can be read whole, said after the cut. */
+  wholeWhere = '“Comment or reply” shows the newest comments whole',
 ): string {
   const { comment, depth } = entry;
   const indent = depth === 0 ? '' : `${'\u2003'.repeat(depth - 1)}↳ `;
   const head = `${indent}*${authorOf(comment, slackAuthors)}* · ${formatCommentTime(comment.createdAt)}${depth > 0 ? ' · reply' : ''}`;
   const escaped =
     comment.deletedAt !== null || comment.body === null ? DELETED_LINE : escapeMrkdwn(comment.body);
-  // A cut comment says where it can be read whole (the Comment window shows every word).
+  // A cut comment says so, and where it can be read whole.
   const body =
-    escaped.length > maxBody
-      ? `${safeText(comment.body, maxBody)} _(cut: “Comment” shows it whole)_`
-      : escaped;
+    escaped.length > maxBody ? `${safeText(comment.body, maxBody)} _(cut: ${wholeWhere})_` : escaped;
   // A reply's text is indented as far as its heading's arrow, so it reads as under its parent.
   const pad = depth === 0 ? '' : '\u2003'.repeat(depth);
   const quoted = body
@@ -161,18 +161,22 @@ export function modalThreadBlocks(args: {
   deletable: ReadonlySet<string>;
 }): Block[] {
   const entries = threadOrder(args.comments);
-  // Each comment whole: a long one in consecutive sections (Slack's 3,000 characters each), and the
-  // newest that fit the modal's blocks.
-  const drawn = entries.map((entry) =>
-    pieces(commentText(entry, args.slackAuthors, Number.POSITIVE_INFINITY), 2900),
-  );
-  let first = entries.length;
-  let used = 0;
-  while (first > 0 && used + (drawn[first - 1]?.length ?? 0) <= MODAL_THREAD_MAX - 1) {
-    used += drawn[first - 1]?.length ?? 0;
-    first -= 1;
+  // The newest MODAL_THREAD_MAX comments, each whole where the modal's blocks allow (a long one
+  // takes consecutive sections of Slack's 3,000 characters): from the newest back, a comment is
+  // whole while every older one shown can still have its block; the rest are cut, and say so.
+  const shown = entries.slice(Math.max(0, entries.length - MODAL_THREAD_MAX));
+  const drawn: string[][] = new Array(shown.length);
+  let free = MODAL_THREAD_MAX;
+  for (let index = shown.length - 1; index >= 0; index--) {
+    const entry = shown[index] as ThreadEntry;
+    const whole = pieces(commentText(entry, args.slackAuthors, Number.POSITIVE_INFINITY), 2900);
+    const older = index;
+    drawn[index] =
+      whole.length === 1 || free - whole.length >= older
+        ? whole
+        : [commentText(entry, args.slackAuthors, 2500, 'this window shows the newest long comments whole')];
+    free -= drawn[index]?.length ?? 1;
   }
-  const shown = entries.slice(first);
   const blocks: Block[] = [];
   if (shown.length < entries.length)
     blocks.push(
@@ -181,7 +185,7 @@ export function modalThreadBlocks(args: {
       ),
     );
   for (const [index, entry] of shown.entries()) {
-    const [head = '', ...continued] = drawn[first + index] ?? [];
+    const [head = '', ...continued] = drawn[index] ?? [];
     const block = section(head);
     const deleted = entry.comment.deletedAt !== null || entry.comment.body === null;
     const value =

@@ -47,17 +47,23 @@ function cut(text: string, max: number): string {
 }
 
 /**
- * `text` (escaped already) in pieces of at most `size` characters, for consecutive blocks: never
- * cut inside an entity or an emoji, and nothing lost or added.
+ * `text` (escaped already) in pieces of at most `size` characters (at least 100), for consecutive
+ * blocks: cut after a line break or a space where one is near the end, never inside an entity or
+ * an emoji; nothing lost or added.
  */
 export function pieces(text: string, size: number): string[] {
+  const limit = Math.max(100, size);
   const parts: string[] = [];
   let rest = text;
-  while (rest.length > size) {
-    let end = size;
-    if (/[\uD800-\uDBFF]/.test(rest[end - 1] ?? '')) end -= 1;
-    const amp = rest.lastIndexOf('&', end - 1);
-    if (amp !== -1 && amp > end - 10 && !rest.slice(amp, end).includes(';')) end = amp;
+  while (rest.length > limit) {
+    let end = limit;
+    const breakAt = Math.max(rest.lastIndexOf('\n', end - 1), rest.lastIndexOf(' ', end - 1));
+    if (breakAt >= end - 200 && breakAt > 0) end = breakAt + 1;
+    else {
+      if (/[\uD800-\uDBFF]/.test(rest[end - 1] ?? '')) end -= 1;
+      const amp = rest.lastIndexOf('&', end - 1);
+      if (amp > end - 10 && !rest.slice(amp, end).includes(';')) end = amp;
+    }
     parts.push(rest.slice(0, end));
     rest = rest.slice(end);
   }

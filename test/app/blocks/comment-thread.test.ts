@@ -106,11 +106,7 @@ describe('commentModal', () => {
     });
     expect(viewProblems(view)).toEqual([]);
     const sections = view.blocks.filter((block) => JSON.stringify(block).includes('comment/delete'));
-    // Each 5,000-character comment is shown whole, in two sections: the newest that fit the modal.
-    expect(sections.length).toBe(Math.floor((MODAL_THREAD_MAX - 1) / 2));
-    expect(JSON.stringify(view).split('y'.repeat(2000)).length - 1).toBeGreaterThanOrEqual(
-      2 * sections.length,
-    );
+    expect(sections.length).toBe(MODAL_THREAD_MAX);
     const text = JSON.stringify(view);
     for (const label of [
       COMMENT_LABELS.title,
@@ -155,7 +151,38 @@ describe('commentModal', () => {
     });
     const inChannel = JSON.stringify(message.blocks);
     expect(inChannel).not.toContain('end of the comment');
-    expect(inChannel).toContain('(cut: “Comment” shows it whole)');
+    expect(inChannel).toContain('(cut: “Comment or reply” shows the newest comments whole)');
+  });
+
+  it('keeps every comment reachable: the newest long ones whole, older ones cut and saying so', () => {
+    // 370 words of 7 characters: 2,959 characters, within the box’s 3,000, two sections with its heading.
+    const words = (n: number) =>
+      Array.from(
+        { length: 370 },
+        (_, i) => `w${String(n).padStart(2, '0')}x${String(i).padStart(3, '0')}`,
+      ).join(' ');
+    const comments = Array.from({ length: 60 }, (_, n) => comment(`long${n}`, null, words(n)));
+    const view = commentModal({
+      privateMetadata: metadata,
+      entityType: 'tender',
+      entityName: 'T',
+      comments,
+      slackAuthors: new Map(),
+      deletable: new Set(comments.map((c) => c.id)),
+      canWrite: true,
+    });
+    expect(viewProblems(view)).toEqual([]);
+    // Every one of the 60 has its section (with Delete): none is out of reach.
+    expect(view.blocks.filter((block) => JSON.stringify(block).includes('comment/delete'))).toHaveLength(60);
+    const shown = view.blocks
+      .filter((block) => block.type === 'section')
+      .map((block) => (block as { text: { text: string } }).text.text)
+      .join('');
+    // The newest is there whole, cut between words (joined again, every word is whole); the
+    // oldest is cut, and says so.
+    expect(shown).toContain(words(59));
+    expect(shown).not.toContain(words(0));
+    expect(shown).toContain('_(cut: this window shows the newest long comments whole)_');
   });
 
   it('has no reply choice on an empty thread, no notice off tenders, and no box for a guest', () => {
