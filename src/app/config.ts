@@ -38,6 +38,8 @@ export const BotConfig = z.object({
   PROCUREMENT_API_URL: z.url('must be the service’s base URL, such as http://127.0.0.1:4010'),
   PROCUREMENT_API_KEY: z
     .string()
+    // A trailing newline or space (a key read from a file) is not part of the key.
+    .trim()
     .min(8, 'must be an API key (pis_…)')
     // Sent in an HTTP header: a space, a line break or a curly quote means it was not copied whole.
     .regex(/^[\x21-\x7E]+$/, 'must be an API key (pis_…): letters, digits and punctuation, no spaces')

@@ -93,6 +93,8 @@ describe('loadBotConfig', () => {
       expect(problems.join(' ')).not.toContain('0123');
     }
     expect(problemsOf({ ...valid, PROCUREMENT_API_KEY: 'pis_default_0123456789' })).toEqual([]);
+    // A key read from a file keeps its line break: not part of the key.
+    expect(problemsOf({ ...valid, PROCUREMENT_API_KEY: 'pis_default_0123456789\n' })).toEqual([]);
   });
 
   it('takes Socket Mode without a signing secret, and a .env file under the real environment', () => {

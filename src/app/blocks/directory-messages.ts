@@ -200,7 +200,8 @@ export function savedSearchesMessage(
       text: {
         type: 'mrkdwn',
         // What the search finds, in the words a heading of its results uses (never its stored fields).
-        text: clip(`*${escapeMrkdwn(saved.name)}*\n${description}\n${followLine(saved.id)}`, 3000),
+        // The follow line before the description, so a long description's cut never takes it.
+        text: clip(`*${escapeMrkdwn(saved.name)}*\n${followLine(saved.id)}\n${description}`, 3000),
       },
       accessory: button('Run', SavedSearchIds.run, saved.id, 'primary'),
     });

@@ -111,7 +111,7 @@ export function homeView(args: HomeContent): HomeView {
         section(`*Saved searches* · ${more(list.items.length, list.total)} · run one with \`/tender saved\``),
       );
       for (const { saved, description } of list.items.slice(0, HOME_LIST_ROWS)) {
-        blocks.push(section(`*${escapeMrkdwn(saved.name)}*\n${description}\n${followLine(saved.id)}`));
+        blocks.push(section(`*${escapeMrkdwn(saved.name)}*\n${followLine(saved.id)}\n${description}`));
       }
     }
   }

@@ -8,7 +8,7 @@ import { formatDayOf } from './formats.ts';
 import { bidsOwnerLine, type KeySource } from './key-identity.ts';
 import { listPaging, pageRange } from './list-paging.ts';
 import type { Message } from './messages.ts';
-import { clip, safeText } from './mrkdwn.ts';
+import { clip, escapeMrkdwn, safeText } from './mrkdwn.ts';
 import { type Block, button, contextLine, section } from './tender-card.ts';
 
 export const STATUS_LABELS: Record<Pipeline['status'], string> = {
@@ -271,6 +271,18 @@ export async function pipelineCard(pipeline: Pipeline, keeper: StateKeeper, now:
   return { text: clip(text, 3000), blocks: [...head, ...tail] };
 }
 
+/**
+ * `, or look among every bid…: /tender pipelines <what was typed> all`, for an empty list that was
+ * not of every bid already; nothing where the command could not be shown to copy as it is.
+ */
+function everyBidCommand(typed: string): string {
+  const words = typed.trim().split(/\s+/).filter(Boolean);
+  if (words.some((word) => word.toLowerCase() === 'all')) return '';
+  const kept = words.filter((word) => !['archived', 'active'].includes(word.toLowerCase())).join(' ');
+  if (kept.length > 150 || /[`\n]/.test(kept)) return '';
+  return `, or look among every bid, archived ones too: \`/tender pipelines ${kept ? `${escapeMrkdwn(kept)} ` : ''}all\``;
+}
+
 /** `/tender pipelines`: the bids the key's creator can see, each with "Post in channel". */
 export async function pipelinesListMessage(
   items: PipelineListItem[],
@@ -288,7 +300,7 @@ export async function pipelinesListMessage(
       text: `No bids match ${description}.`,
       blocks: [
         section(
-          `No bids match ${description}. Start one with “Start a bid” on a tender card${page.typed.split(/\s+/).includes('all') ? '' : `, or look among every bid, archived ones too: \`/tender pipelines ${`${safeText(page.typed.trim(), 200)} all`.trim()}\``}.`,
+          `No bids match ${description}. Start one with “Start a bid” on a tender card${everyBidCommand(page.typed)}.`,
         ),
         ...whose,
       ],

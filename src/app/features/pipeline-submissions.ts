@@ -112,7 +112,9 @@ export function parseStageLines(text: string): { stages: StageLine[] } | { probl
   if (problems.length > 0) {
     const shown = problems.slice(0, 5);
     const more = problems.length - shown.length;
-    return { problem: `${shown.join(' ')}${more > 0 ? ` And ${more} more.` : ''}` };
+    return {
+      problem: `${shown.join(' ')}${more > 0 ? ` And ${more} more ${more === 1 ? 'problem' : 'problems'}.` : ''}`,
+    };
   }
   return { stages };
 }

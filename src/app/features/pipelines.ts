@@ -139,9 +139,11 @@ async function unlessUnchanged(
 
 /** `stage 2, Pricing`: a stage by its number as well as its name (two stages may share a name). */
 function stageNamed(pipeline: Pipeline, stageId: string): string {
-  const index = pipeline.stages.findIndex((stage) => stage.id === stageId);
+  // Numbered as the card numbers them: by position, whatever order the service lists them in.
+  const stages = [...pipeline.stages].sort((a, b) => a.position - b.position);
+  const index = stages.findIndex((stage) => stage.id === stageId);
   if (index === -1) return 'a stage';
-  return `stage ${index + 1}, ${safeText(pipeline.stages[index]?.name ?? '', 200)},`;
+  return `stage ${index + 1}, ${safeText(stages[index]?.name ?? '', 200)},`;
 }
 
 function capitalised(text: string): string {
@@ -446,7 +448,7 @@ export async function changePipelineStatus(
   if (!writer) return;
   const before = await unlessUnchanged(request, writer, change.p, (pipeline) =>
     pipeline.status === change.v
-      ? `The bid’s status is already ${STATUS_LABELS[change.v]}: nothing changed.`
+      ? `*${safeText(pipeline.name, 200)}* is already ${STATUS_LABELS[change.v]}: nothing changed.`
       : null,
   );
   if (!before) return;

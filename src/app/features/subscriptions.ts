@@ -10,7 +10,7 @@ import {
   subscriptionsListMessage,
 } from '../blocks/subscription-messages.ts';
 import { section } from '../blocks/tender-card.ts';
-import { parseSearch, type TenderSearchFilters } from '../commands/parse-command.ts';
+import { parseSearch, SEARCH_WORDS_MAX, type TenderSearchFilters } from '../commands/parse-command.ts';
 import { SearchFiltersValue } from '../listeners/button-values.ts';
 import type { Cadence, Subscription, SubscriptionKind } from '../storage/bot-store.ts';
 import { FEED_READ_LIMIT, type Frozen } from '../subscriptions/content.ts';
@@ -256,6 +256,11 @@ async function searchTarget(
   }
   const parsed = parseSearch(text, context.clock());
   if (!parsed.ok) return { problem: `${escapeMrkdwn(parsed.problem)} See \`/tender help\`.` };
+  // A feed follows what it says it follows: words past what a search takes are refused, not cut.
+  if (parsed.wordsCut)
+    return {
+      problem: `Those words are more than a search takes (${SEARCH_WORDS_MAX} characters at most). Use fewer words, then subscribe again.`,
+    };
   const filters = { ...parsed.filters };
   if (parsed.buyerName) {
     const buyers = await client.buyers.list({ q: parsed.buyerName, limit: 1 });

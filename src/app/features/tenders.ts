@@ -32,8 +32,15 @@ export interface SearchState {
 
 /** The last few words of `text`, to say where a cut search ends. */
 function lastWords(text: string): string {
+  // Whole words only (the cut is between words), and at most the last three of no more than 60
+  // characters in all: a long last word is shown alone.
   const words = text.split(' ');
-  return words.slice(-3).join(' ').slice(-60);
+  let shown = words.at(-1) ?? '';
+  for (const word of words.slice(-3, -1).reverse()) {
+    if (shown.length + 1 + word.length > 60) break;
+    shown = `${word} ${shown}`;
+  }
+  return shown;
 }
 
 /** `/tender search …`: the first page, to the caller alone. */
@@ -81,8 +88,11 @@ export async function searchCommand(
     false,
     note,
     async () => {
+      // The region's lookup may fail: the cut is said all the same.
       const region = filters.region
-        ? await unknownRegionSentence(context, request.teamId, filters.region, parsed.afterRegion)
+        ? await unknownRegionSentence(context, request.teamId, filters.region, parsed.afterRegion).catch(
+            () => null,
+          )
         : null;
       return [cutSentence, region].filter(Boolean).join(' ') || null;
     },

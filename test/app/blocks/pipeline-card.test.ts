@@ -246,11 +246,23 @@ describe('the modals and the Home view', () => {
       (await pipelinesListMessage([], 0, '“zzzz”, active', memoryKeeper(), NOW, page)).blocks,
     );
     expect(none).toContain('`/tender pipelines zzzz all`');
-    const all = { ...page, typed: 'zzzz all' };
+    // Archived/active give way to all; ALL in any case is all already; a backtick could not be shown.
+    const archived = { ...page, typed: 'zzzz archived' };
+    expect(
+      JSON.stringify((await pipelinesListMessage([], 0, '“zzzz”', memoryKeeper(), NOW, archived)).blocks),
+    ).toContain('`/tender pipelines zzzz all`');
+    const tick = { ...page, typed: 'zz`zz' };
+    const noCommand = JSON.stringify(
+      (await pipelinesListMessage([], 0, '“zz”', memoryKeeper(), NOW, tick)).blocks,
+    );
+    expect(noCommand).toContain('No bids match');
+    expect(noCommand).not.toContain('/tender pipelines');
+    const all = { ...page, typed: 'zzzz ALL' };
     const noneAtAll = JSON.stringify(
       (await pipelinesListMessage([], 0, '“zzzz”', memoryKeeper(), NOW, all)).blocks,
     );
-    expect(noneAtAll).not.toContain('all`');
+    expect(noneAtAll).toContain('No bids match');
+    expect(noneAtAll).not.toContain('/tender pipelines');
   });
 });
 
@@ -282,6 +294,6 @@ describe('stage lines typed in the modal', () => {
         'Line 1: after the bar, give the stage’s length as a whole number of days, such as “Draft response | 5”. Line 3 has no stage name before the bar. Line 4: “pricing” is the name of line 2 too; give each stage its own name. Line 5: a stage lasts 3,650 days at most.',
     });
     const many = parseStageLines(Array.from({ length: 8 }, (_, i) => `S${i} | x`).join('\n'));
-    expect(many).toEqual({ problem: expect.stringMatching(/Line 5: .* And 3 more\.$/) });
+    expect(many).toEqual({ problem: expect.stringMatching(/Line 5: .* And 3 more problems\.$/) });
   });
 });

@@ -44,6 +44,14 @@ describe('/tender subscribe with a time it cannot read', () => {
     expect(await channelSubscriptions('C0BIDS')).toEqual([]);
   });
 
+  it('refuses words past what a search takes, rather than follow fewer than were typed', async () => {
+    const many = Array.from({ length: 40 }, (_, index) => `cleaning${index}`).join(' ');
+    const answer = await harness.command('U0ADMIN', 'C0BURST', `subscribe search ${many} daily`);
+    expect(answer.ephemeralTo).toBe('U0ADMIN');
+    expect(said(answer)).toContain('more than a search takes (200 characters at most)');
+    expect(await channelSubscriptions('C0BURST')).toEqual([]);
+  });
+
   it('takes a lot number such as 2.1 as a search word, not as a time', async () => {
     const answer = await harness.command('U0ADMIN', 'C0FEED', 'subscribe search framework lot 2.1 daily');
     expect(answer.ephemeralTo).toBeNull();

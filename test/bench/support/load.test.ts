@@ -76,7 +76,8 @@ describe('measureRun', () => {
 
   it('keeps the latency of every 2xx answer to a fraction of a millisecond, and counts the rest as errors', async () => {
     const measured = await measureRun(url, [{ method: 'GET' }], { warmupSeconds: 0, seconds: 1 });
-    expect(measured.total).toBeGreaterThan(50);
+    // A second of loopback answers, however busy the machine: some of each kind.
+    expect(measured.total).toBeGreaterThan(5);
     expect(measured.errors).toBeGreaterThan(0);
     expect(measured.latencies.length).toBe(measured.ok);
     expect(measured.latencies.length + measured.errors).toBe(measured.total);
