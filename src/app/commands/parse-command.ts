@@ -77,10 +77,33 @@ export type SearchParse =
       wordsCut?: true;
       /** The two words typed right after an unquoted region (`region:north west`), to suggest its quoted form. */
       afterRegion?: string;
+      /** `closes>`/`closes<` as typed, in days from now (the filters hold them as dates from today). */
+      closesDays?: ClosesDays;
     }
   | { ok: false; problem: string };
 
 const TOKEN = /([A-Za-z]+)(:|>=|<=|>|<)("([^"]*)"|\S+)|"([^"]*)"|(\S+)/g;
+/** `closes>14d` (after) and `closes<30d` (within), in days from a moment. */
+export interface ClosesDays {
+  after?: number;
+  within?: number;
+}
+
+/**
+ * The deadline filters of `closes>`/`closes<` counted from `now`: closing within `within` days
+ * (from today, or from `after` days on), closing after `after` days.
+ */
+export function deadlineWindow(
+  days: ClosesDays,
+  now: Date,
+): Pick<TenderSearchFilters, 'deadlineFrom' | 'deadlineTo'> {
+  const day = (offset: number) => formatISO(addDays(now, offset), { representation: 'date' });
+  return {
+    ...(days.after !== undefined || days.within !== undefined ? { deadlineFrom: day(days.after ?? 0) } : {}),
+    ...(days.within !== undefined ? { deadlineTo: day(days.within) } : {}),
+  };
+}
+
 /** The filters parseSearch applies, as its switch names them. */
 const APPLIED_FILTERS = new Set(['region:', 'status:', 'cpv:', 'buyer:', 'value<>', 'closes<>']);
 /** The words a search takes, in characters (cut between two words past it). */
@@ -137,6 +160,8 @@ export function parseSearch(text: string, now: Date): SearchParse {
   const words: string[] = [];
   let buyerName: string | null = null;
   let afterRegion = '';
+  /** `closes>`/`closes<` as days from now: a feed counts them from each post, not from today. */
+  const closesDays: ClosesDays = {};
   // `value > 100k` is meant as `value>100k`, not as three words.
   const normalised = joinSpacedComparisons(normaliseQuotes(text));
   const unsupported = unclosedQuote(normalised) ?? unsupportedOperator(normalised);
@@ -215,14 +240,9 @@ export function parseSearch(text: string, now: Date): SearchParse {
             ok: false,
             problem: `closes${operator}${value} needs a number of days or weeks, such as closes<14d or closes<2w.`,
           };
-        const today = formatISO(now, { representation: 'date' });
-        if (operator?.startsWith('<')) {
-          // From today, unless `closes>` (before or after it) says later.
-          filters.deadlineFrom ??= today;
-          filters.deadlineTo = formatISO(addDays(now, days), { representation: 'date' });
-        } else {
-          filters.deadlineFrom = formatISO(addDays(now, days), { representation: 'date' });
-        }
+        if (operator?.startsWith('<')) closesDays.within = days;
+        else closesDays.after = days;
+        Object.assign(filters, deadlineWindow(closesDays, now));
         break;
       }
       default:
@@ -255,6 +275,7 @@ export function parseSearch(text: string, now: Date): SearchParse {
     buyerName,
     ...(q.length > SEARCH_WORDS_MAX ? { wordsCut: true as const } : {}),
     ...(afterRegion ? { afterRegion } : {}),
+    ...(closesDays.after !== undefined || closesDays.within !== undefined ? { closesDays } : {}),
   };
 }
 

@@ -10,7 +10,12 @@ import {
   subscriptionsListMessage,
 } from '../blocks/subscription-messages.ts';
 import { section } from '../blocks/tender-card.ts';
-import { parseSearch, SEARCH_WORDS_MAX, type TenderSearchFilters } from '../commands/parse-command.ts';
+import {
+  type ClosesDays,
+  parseSearch,
+  SEARCH_WORDS_MAX,
+  type TenderSearchFilters,
+} from '../commands/parse-command.ts';
 import { SearchFiltersValue } from '../listeners/button-values.ts';
 import type { Cadence, Subscription, SubscriptionKind } from '../storage/bot-store.ts';
 import { FEED_READ_LIMIT, type Frozen } from '../subscriptions/content.ts';
@@ -234,7 +239,7 @@ async function searchTarget(
   context: FeatureContext,
   request: SlackRequest,
   text: string,
-): Promise<{ f: TenderSearchFilters; d: string; ss?: string } | { problem: string }> {
+): Promise<{ f: TenderSearchFilters; d: string; ss?: string; w?: ClosesDays } | { problem: string }> {
   const { client } = await context.clients.forPerson(request.teamId, request.userId);
   if (text === '') return { problem: `Which search? ${SUBSCRIBE_USAGE}` };
   if (/^\S+$/.test(text) && !text.includes(':')) {
@@ -270,7 +275,22 @@ async function searchTarget(
   }
   const checked = SearchFiltersValue.safeParse(filters);
   if (!checked.success) return { problem: 'That search is too long to follow; use fewer words.' };
-  return { f: checked.data, d: describeSearch(checked.data) };
+  const days = parsed.closesDays;
+  if (!days) return { f: checked.data, d: describeSearch(checked.data) };
+  // The deadlines are counted from each post: the description says so, not the dates of today.
+  const { deadlineFrom: _from, deadlineTo: _to, ...rest } = checked.data;
+  const described = describeSearch(rest);
+  const window =
+    days.within !== undefined
+      ? days.after !== undefined
+        ? `closing in ${days.after} to ${days.within} days`
+        : `closing within ${days.within} days`
+      : `closing in more than ${days.after} days`;
+  return {
+    f: checked.data,
+    d: described === 'everything' ? window : `${described}, ${window}`,
+    w: days,
+  };
 }
 
 /**
@@ -287,10 +307,19 @@ function sameTarget(kind: SubscriptionKind, a: string, b: string): boolean {
   };
   const [left, right] = [parse(a), parse(b)];
   if (kind === 'pipeline') return left.p === right.p;
-  if (kind === 'search')
-    return left.ss !== undefined || right.ss !== undefined
-      ? left.ss === right.ss
-      : JSON.stringify(sortedKeys(left.f)) === JSON.stringify(sortedKeys(right.f));
+  if (kind === 'search') {
+    if (left.ss !== undefined || right.ss !== undefined) return left.ss === right.ss;
+    // Deadlines counted from each post (`w`) compare as typed, not as the dates of the day subscribed.
+    const followed = (target: Record<string, unknown>) => {
+      const filters = { ...(target.f as Record<string, unknown>) };
+      if (target.w) {
+        delete filters.deadlineFrom;
+        delete filters.deadlineTo;
+      }
+      return JSON.stringify([sortedKeys(filters), sortedKeys(target.w)]);
+    };
+    return followed(left) === followed(right);
+  }
   return left.days === right.days;
 }
 

@@ -15,6 +15,7 @@ import {
   splitIntoParts,
 } from '../blocks/subscription-messages.ts';
 import { type Block, contextLine, formatDeadline, section } from '../blocks/tender-card.ts';
+import { deadlineWindow } from '../commands/parse-command.ts';
 import { SearchFiltersValue } from '../listeners/button-values.ts';
 import type { Delivery, Subscription } from '../storage/bot-store.ts';
 import { formatLocal, LATE_AFTER_MS, localDay } from './schedule.ts';
@@ -31,6 +32,16 @@ export const SearchTarget = z.strictObject({
   d: z.string().max(500),
   /** The saved search it came from, if any. */
   ss: z.string().max(300).optional(),
+  /**
+   * `closes>`/`closes<` in days, counted from each post (the deadlines in `f` were counted from the
+   * day it was subscribed: a feed of "closing within 14 days" must not stop after 14 days).
+   */
+  w: z
+    .strictObject({
+      after: z.number().int().min(0).max(9999).optional(),
+      within: z.number().int().min(0).max(9999).optional(),
+    })
+    .optional(),
 });
 export const DeadlinesTarget = z.strictObject({ days: z.number().int().min(1).max(90) });
 
@@ -283,6 +294,7 @@ async function searchFeed(input: BuildInput, notes: PostNotes): Promise<Built> {
   };
   for await (const tender of client.tenders.all({
     ...target.f,
+    ...(target.w ? deadlineWindow(target.w, now) : {}),
     publishedFrom: windowStart.toISOString(),
     publishedTo: now.toISOString(),
     limit: 100,

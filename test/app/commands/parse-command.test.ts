@@ -92,6 +92,8 @@ describe('parseSearch', () => {
         deadlineTo: '2026-12-05',
         cpv: '909',
       },
+      // Kept as typed too: a feed counts them from each post.
+      closesDays: { within: 14 },
     });
   });
 

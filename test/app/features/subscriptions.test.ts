@@ -114,6 +114,30 @@ describe('/tender subscribe twice to the same thing', () => {
   });
 });
 
+describe('a feed of tenders closing within some days', () => {
+  it('counts the days from each post, not from the day it was subscribed', async () => {
+    const answer = await harness.command(
+      'U0ADMIN',
+      'C0FEED',
+      'subscribe search harbour closes<14d daily 09:00',
+    );
+    expect(answer.ephemeralTo).toBeNull();
+    expect(said(answer)).toContain('closing within 14 days');
+    const made = (await channelSubscriptions('C0FEED')).find((each) => each.target.includes('harbour'));
+    expect(made).toBeDefined();
+    // Three weeks on, a tender published today closing in five days: within 14 days of this post.
+    await harness.runUntil(Date.parse('2027-05-24T07:00:00Z'), () => [a], 60 * 60_000);
+    await harness.importTenders(
+      ['Harbour dredging'],
+      new Date('2027-05-24T07:30:00Z'),
+      new Date('2027-05-29T12:00:00Z'),
+    );
+    await harness.runUntil(Date.parse('2027-05-24T09:30:00Z'), () => [a], 15 * 60_000);
+    const posts = harness.postsOf('C0FEED', made?.id as string);
+    expect(posts.map((post) => JSON.stringify(post.blocks)).join()).toContain('Harbour dredging');
+  });
+});
+
 describe('usage sentences', () => {
   it('show their <id> placeholders: Slack would read <id> as a link and show “id”', async () => {
     const usage = await harness.command('U0ADMIN', 'C0BIDS', 'subscribe');

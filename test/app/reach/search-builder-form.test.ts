@@ -57,6 +57,7 @@ describe('the search builder’s form as a command', () => {
         cpv: '5552',
         buyerId: BUYER,
       },
+      closesDays: { within: 14 },
     });
   });
 
