@@ -91,11 +91,9 @@ describe('commentsThreadMessage', () => {
 
 describe('commentModal', () => {
   const metadata = '{"e":"tender"}';
-  it('with 300 comments of 5,000 characters: within a modal’s limits, newest shown, labels as documented', () => {
-    const comments = Array.from({ length: 300 }, (_, n) =>
-      comment(`m${n}`, n % 3 ? `m${n - 1}` : null, 'y'.repeat(5000)),
-    );
-    const view = commentModal({
+  /** The modal of a thread on tender T, for a person who may write and delete every comment. */
+  const writersModal = (comments: Comment[]) =>
+    commentModal({
       privateMetadata: metadata,
       entityType: 'tender',
       entityName: 'T',
@@ -104,6 +102,11 @@ describe('commentModal', () => {
       deletable: new Set(comments.map((c) => c.id)),
       canWrite: true,
     });
+  it('with 300 comments of 5,000 characters: within a modal’s limits, newest shown, labels as documented', () => {
+    const comments = Array.from({ length: 300 }, (_, n) =>
+      comment(`m${n}`, n % 3 ? `m${n - 1}` : null, 'y'.repeat(5000)),
+    );
+    const view = writersModal(comments);
     expect(viewProblems(view)).toEqual([]);
     const sections = view.blocks.filter((block) => JSON.stringify(block).includes('comment/delete'));
     expect(sections.length).toBe(MODAL_THREAD_MAX);
@@ -162,15 +165,7 @@ describe('commentModal', () => {
         (_, i) => `w${String(n).padStart(2, '0')}x${String(i).padStart(3, '0')}`,
       ).join(' ');
     const comments = Array.from({ length: 60 }, (_, n) => comment(`long${n}`, null, words(n)));
-    const view = commentModal({
-      privateMetadata: metadata,
-      entityType: 'tender',
-      entityName: 'T',
-      comments,
-      slackAuthors: new Map(),
-      deletable: new Set(comments.map((c) => c.id)),
-      canWrite: true,
-    });
+    const view = writersModal(comments);
     expect(viewProblems(view)).toEqual([]);
     // Every one of the 60 has its section (with Delete): none is out of reach.
     expect(view.blocks.filter((block) => JSON.stringify(block).includes('comment/delete'))).toHaveLength(60);
