@@ -5,6 +5,13 @@ import { z } from 'zod';
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** The bot's configuration (CONTRACT.md §8), read once at start. */
+/**
+ * What an API key is made of: it travels in an HTTP header, so visible ASCII only, no spaces. Any
+ * other character (a curly quote a chat client put in, an emoji, a line break) means it was not
+ * copied whole; the HTTP client would fail on it before reaching the service.
+ */
+export const API_KEY_CHARACTERS = /^[\x21-\x7E]+$/;
+
 export const BotConfig = z.object({
   /** One workspace: the bot token of the app installed there. */
   SLACK_BOT_TOKEN: z
@@ -42,7 +49,7 @@ export const BotConfig = z.object({
     .trim()
     .min(8, 'must be an API key (pis_…)')
     // Sent in an HTTP header: a space, a line break or a curly quote means it was not copied whole.
-    .regex(/^[\x21-\x7E]+$/, 'must be an API key (pis_…): letters, digits and punctuation, no spaces')
+    .regex(API_KEY_CHARACTERS, 'must be an API key (pis_…): letters, digits and punctuation, no spaces')
     .optional(),
   /**
    * Other service addresses a workspace admin may connect to (comma-separated); anything else but

@@ -170,9 +170,9 @@ export function modalThreadBlocks(args: {
   for (let index = shown.length - 1; index >= 0; index--) {
     const entry = shown[index] as ThreadEntry;
     const whole = pieces(commentText(entry, args.slackAuthors, Number.POSITIVE_INFINITY), 2900);
-    const older = index;
+    // Whole while the `index` older comments shown can each still have their block.
     drawn[index] =
-      whole.length === 1 || free - whole.length >= older
+      whole.length === 1 || free - whole.length >= index
         ? whole
         : [commentText(entry, args.slackAuthors, 2500, 'this window shows the newest long comments whole')];
     free -= drawn[index]?.length ?? 1;

@@ -178,9 +178,10 @@ export function parseSearch(text: string, now: Date): SearchParse {
     const value = quoted ?? rawValue ?? '';
     const misread = misreadFilter(key, operator ?? ':', SEARCH_FILTERS);
     if (misread) return { ok: false, problem: misread };
+    const kind = `${key}${operator === ':' ? ':' : '<>'}`;
     const filter = operator === ':' ? `${key}:` : `${key}${operator?.[0] ?? ''}`;
     // Only a filter that is applied counts (`cpv>5` is searched as a word, not a filter).
-    if (APPLIED_FILTERS.has(`${key}${operator === ':' ? ':' : '<>'}`)) {
+    if (APPLIED_FILTERS.has(kind)) {
       if (given.has(filter))
         return {
           ok: false,
@@ -188,7 +189,7 @@ export function parseSearch(text: string, now: Date): SearchParse {
         };
       given.add(filter);
     }
-    switch (`${key}${operator === ':' ? ':' : '<>'}`) {
+    switch (kind) {
       case 'region:':
         filters.region = value;
         if (quoted === undefined)
@@ -250,11 +251,9 @@ export function parseSearch(text: string, now: Date): SearchParse {
         words.push(match[0]);
     }
   }
-  const q = words.join(' ').trim();
-  // Symbols beside filters are dropped harmlessly (`& region:Wales` is every tender in Wales); alone
-  // they would list every tender.
-  if (q && !SEARCHABLE.test(q) && given.size === 0) return { ok: false, problem: NOTHING_TO_SEARCH };
-  if (q && SEARCHABLE.test(q)) filters.q = clipWords(q, SEARCH_WORDS_MAX);
+  const read = readWords(words, given.size > 0);
+  if ('problem' in read) return { ok: false, problem: read.problem };
+  if (read.q) filters.q = read.q;
   if (filters.valueMin !== undefined && filters.valueMax !== undefined && filters.valueMin > filters.valueMax)
     return {
       ok: false,
@@ -273,7 +272,7 @@ export function parseSearch(text: string, now: Date): SearchParse {
     ok: true,
     filters,
     buyerName,
-    ...(q.length > SEARCH_WORDS_MAX ? { wordsCut: true as const } : {}),
+    ...(read.wordsCut ? { wordsCut: true as const } : {}),
     ...(afterRegion ? { afterRegion } : {}),
     ...(closesDays.after !== undefined || closesDays.within !== undefined ? { closesDays } : {}),
   };
@@ -335,10 +334,28 @@ export function parseDirectory(
         };
     } else words.push(match[0]);
   }
+  const read = readWords(words, given.size > 0);
+  if ('problem' in read) return { ok: false, problem: read.problem };
+  if (read.q) filters.q = read.q;
+  return { ok: true, filters, ...(read.wordsCut ? { wordsCut: true as const } : {}) };
+}
+
+/**
+ * The words of a search as the service will take them: cut to SEARCH_WORDS_MAX between two words
+ * (and said so). Symbols beside filters are dropped harmlessly (`& region:Wales` is every tender in
+ * Wales); alone they would silently list everything, so they are a problem.
+ */
+function readWords(
+  words: readonly string[],
+  anyFilter: boolean,
+): { q?: string; wordsCut?: true } | { problem: string } {
   const q = words.join(' ').trim();
-  if (q && !SEARCHABLE.test(q) && given.size === 0) return { ok: false, problem: NOTHING_TO_SEARCH };
-  if (q && SEARCHABLE.test(q)) filters.q = clipWords(q, SEARCH_WORDS_MAX);
-  return { ok: true, filters, ...(q.length > SEARCH_WORDS_MAX ? { wordsCut: true as const } : {}) };
+  if (!q) return {};
+  if (!SEARCHABLE.test(q)) return anyFilter ? {} : { problem: NOTHING_TO_SEARCH };
+  return {
+    q: clipWords(q, SEARCH_WORDS_MAX),
+    ...(q.length > SEARCH_WORDS_MAX ? { wordsCut: true as const } : {}),
+  };
 }
 
 /** The filters a search understands, as a person types them (`value` and `closes` compare). */

@@ -27,6 +27,7 @@ import { formatDayOf } from '../blocks/formats.ts';
 import { sentenceMessage } from '../blocks/messages.ts';
 import { escapeMrkdwn } from '../blocks/mrkdwn.ts';
 import { button, section } from '../blocks/tender-card.ts';
+import { API_KEY_CHARACTERS } from '../config.ts';
 import { ConnectIds } from '../ids.ts';
 import { decodeText, encode } from '../state/codec.ts';
 import type { FeatureContext, SlackRequest } from './feature-context.ts';
@@ -177,12 +178,7 @@ export async function submitConnectWithinBudget(
     );
 }
 
-/**
- * An API key travels in an HTTP header: visible ASCII only, no spaces. Any other character (a curly
- * quote a chat client put in, an emoji, a line break) means it was not copied whole, and trying it
- * failed before reaching the service, which read as "the service did not answer".
- */
-const KEY_CHARACTERS = /^[\x21-\x7E]+$/;
+/** A key with a character no key has (API_KEY_CHARACTERS): said, not tried (it read as "the service did not answer"). */
 const KEY_MISCOPIED =
   'An API key is letters, digits and punctuation, with no spaces, curly quotes or emoji; this one has something else in it, so it was not copied whole. Copy it again from the service’s developer settings.';
 
@@ -200,7 +196,7 @@ export async function submitConnectModal(
     return { response_action: 'errors', errors: { [ConnectIds.keyBlock]: REFUSAL } };
   const key = args.key.trim();
   if (!key) return { response_action: 'errors', errors: { [ConnectIds.keyBlock]: 'Paste the API key.' } };
-  if (!KEY_CHARACTERS.test(key))
+  if (!API_KEY_CHARACTERS.test(key))
     return { response_action: 'errors', errors: { [ConnectIds.keyBlock]: KEY_MISCOPIED } };
   const serviceUrl = args.serviceUrl.trim() || null;
   if (serviceUrl && !/^https?:\/\/[^\s]+$/.test(serviceUrl)) {
@@ -267,7 +263,7 @@ async function submitPersonalKey(
 ): Promise<SubmissionAnswer> {
   const key = args.key.trim();
   if (!key) return { response_action: 'errors', errors: { [ConnectIds.keyBlock]: 'Paste your API key.' } };
-  if (!KEY_CHARACTERS.test(key))
+  if (!API_KEY_CHARACTERS.test(key))
     return { response_action: 'errors', errors: { [ConnectIds.keyBlock]: KEY_MISCOPIED } };
   // Only ever the operator's service: never the address chosen for the workspace's key.
   const serviceUrl = context.clients.operatorServiceUrl;

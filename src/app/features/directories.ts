@@ -11,10 +11,10 @@ import type { Message } from '../blocks/messages.ts';
 import { escapeMrkdwn } from '../blocks/mrkdwn.ts';
 import { contextLine, section } from '../blocks/tender-card.ts';
 import type { TenderSearchFilters } from '../commands/parse-command.ts';
-import { parseDirectory, SEARCH_WORDS_MAX } from '../commands/parse-command.ts';
+import { parseDirectory } from '../commands/parse-command.ts';
 import type { FeatureContext, SlackRequest } from './feature-context.ts';
 import { reply } from './feature-context.ts';
-import { describeSearch, searchHeading, showSearchPage } from './tenders.ts';
+import { describeSearch, searchHeading, showSearchPage, wordsCutSentence } from './tenders.ts';
 
 const LIST_SIZE = 10;
 
@@ -83,9 +83,7 @@ export async function directoryCommand(
 /** Words past what a search takes are said to be left out (as `/tender search` says), not dropped silently. */
 function withCutNote(message: Message, cut: true | undefined): Message {
   if (!cut) return message;
-  const note = contextLine(
-    `Only the first ${SEARCH_WORDS_MAX} characters of the words were searched. Use fewer words to search for the others.`,
-  );
+  const note = contextLine(wordsCutSentence());
   return { ...message, blocks: [...message.blocks.slice(0, 1), note, ...message.blocks.slice(1)] };
 }
 

@@ -113,11 +113,12 @@ async function unlessUnchanged(
   writer: WorkspaceClient,
   pipelineId: string,
   unchanged: (pipeline: Pipeline) => string | null,
-  options: { archivedToo?: boolean } = {},
+  options: { archivedToo?: boolean; known?: Pipeline } = {},
 ): Promise<Pipeline | null> {
   let pipeline: Pipeline;
   try {
-    pipeline = await writer.client.pipelines.get(pipelineId);
+    // A command that has just read the bid (to find its stage) gives it: not read twice.
+    pipeline = options.known ?? (await writer.client.pipelines.get(pipelineId));
   } catch (error) {
     if (error instanceof NotFoundError) {
       await say(request, notFoundSentence(pipelineId, writer.source));
@@ -265,7 +266,7 @@ export async function pipelineCommand(
     }
     const stage = findStage(pipeline.stages, found.stage);
     if ('problem' in stage) return say(request, stage.problem);
-    return changeStageStatus(context, request, { p: id, s: stage.stage.id, v: found.status }, null);
+    return changeStageStatus(context, request, { p: id, s: stage.stage.id, v: found.status }, null, pipeline);
   }
   if (verb === 'archive' || verb === 'restore') {
     const id = words[1];
@@ -410,17 +411,25 @@ export async function changeStageStatus(
   request: SlackRequest,
   change: StateOf<'stageStatusOption'>,
   place: CardPlace,
+  /** The bid as just read by the command, if it was. */
+  known?: Pipeline,
 ): Promise<void> {
   if (await refuseGuests(context, request, 'change bids')) return;
   const writer = await writerOrSentence(context, request);
   if (!writer) return;
   const label = STAGE_LABELS[change.v].toLowerCase();
-  const before = await unlessUnchanged(request, writer, change.p, (pipeline) => {
-    const stage = pipeline.stages.find((each) => each.id === change.s);
-    return stage?.status === change.v
-      ? `${capitalised(stageNamed(pipeline, change.s))} is already ${label}: nothing changed.`
-      : null;
-  });
+  const before = await unlessUnchanged(
+    request,
+    writer,
+    change.p,
+    (pipeline) => {
+      const stage = pipeline.stages.find((each) => each.id === change.s);
+      return stage?.status === change.v
+        ? `${capitalised(stageNamed(pipeline, change.s))} is already ${label}: nothing changed.`
+        : null;
+    },
+    known ? { known } : {},
+  );
   if (!before) return;
   const done = await writing(request, writer, change.p, (client) =>
     client.pipelines.updateStage(change.p, change.s, { status: change.v }),

@@ -18,7 +18,13 @@ import {
 } from '../commands/parse-command.ts';
 import { SearchFiltersValue } from '../listeners/button-values.ts';
 import type { Cadence, Subscription, SubscriptionKind } from '../storage/bot-store.ts';
-import { FEED_READ_LIMIT, type Frozen } from '../subscriptions/content.ts';
+import {
+  DeadlinesTarget,
+  FEED_READ_LIMIT,
+  type Frozen,
+  PipelineTarget,
+  SearchTarget,
+} from '../subscriptions/content.ts';
 import { subscriptionSummary } from '../subscriptions/describe.ts';
 import {
   DEFAULT_TIME,
@@ -295,37 +301,41 @@ async function searchTarget(
 
 /**
  * Whether two subscriptions of `kind` follow the same thing: the same bid, the same saved search or
- * the same words and filters, the same days ahead (names and descriptions aside).
+ * the same words and filters, the same days ahead (names and descriptions aside). Targets are read
+ * as the scheduler reads them; one that does not read follows nothing the other does.
  */
 function sameTarget(kind: SubscriptionKind, a: string, b: string): boolean {
-  const parse = (text: string): Record<string, unknown> => {
+  const read = <T>(schema: z.ZodType<T>, text: string): T | null => {
     try {
-      return JSON.parse(text) as Record<string, unknown>;
+      const parsed = schema.safeParse(JSON.parse(text));
+      return parsed.success ? parsed.data : null;
     } catch {
-      return {};
+      return null;
     }
   };
-  const [left, right] = [parse(a), parse(b)];
-  if (kind === 'pipeline') return left.p === right.p;
-  if (kind === 'search') {
-    if (left.ss !== undefined || right.ss !== undefined) return left.ss === right.ss;
-    // Deadlines counted from each post (`w`) compare as typed, not as the dates of the day subscribed.
-    const followed = (target: Record<string, unknown>) => {
-      const filters = { ...(target.f as Record<string, unknown>) };
-      if (target.w) {
-        delete filters.deadlineFrom;
-        delete filters.deadlineTo;
-      }
-      return JSON.stringify([sortedKeys(filters), sortedKeys(target.w)]);
-    };
-    return followed(left) === followed(right);
+  if (kind === 'pipeline') {
+    const [left, right] = [read(PipelineTarget, a), read(PipelineTarget, b)];
+    return left !== null && left.p === right?.p;
   }
-  return left.days === right.days;
+  if (kind === 'deadlines') {
+    const [left, right] = [read(DeadlinesTarget, a), read(DeadlinesTarget, b)];
+    return left !== null && left.days === right?.days;
+  }
+  const [left, right] = [read(SearchTarget, a), read(SearchTarget, b)];
+  if (!left || !right) return false;
+  if (left.ss !== undefined || right.ss !== undefined) return left.ss === right.ss;
+  // Deadlines counted from each post (`w`) compare as typed, not as the dates of the day subscribed.
+  const followed = ({ f, w }: z.infer<typeof SearchTarget>) => {
+    const { deadlineFrom, deadlineTo, ...rest } = f;
+    const filters = w ? rest : { ...rest, deadlineFrom, deadlineTo };
+    return JSON.stringify([sortedKeys(filters), sortedKeys(w)]);
+  };
+  return followed(left) === followed(right);
 }
 
 function sortedKeys(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)));
+  return Object.fromEntries(Object.entries(value).sort(([x], [y]) => x.localeCompare(y)));
 }
 
 /** `s-` and six letters and digits that cannot be misread (no 0/o, 1/l). */

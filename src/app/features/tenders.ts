@@ -30,6 +30,15 @@ export interface SearchState {
   n?: string;
 }
 
+/**
+ * A search takes so many words: the rest are said to be left out, not silently dropped (with where
+ * the cut fell, when the words searched are given).
+ */
+export function wordsCutSentence(searched?: string): string {
+  const upTo = searched ? ` (up to “${literalText(lastWords(searched))}”)` : '';
+  return `Only the first ${SEARCH_WORDS_MAX} characters of the words were searched${upTo}. Use fewer words to search for the others.`;
+}
+
 /** The last few words of `text`, to say where a cut search ends. */
 function lastWords(text: string): string {
   // Whole words only (the cut is between words), and at most the last three of no more than 60
@@ -60,10 +69,7 @@ export async function searchCommand(
   }
   const filters = { ...parsed.filters };
   const { client } = await context.clients.forPerson(request.teamId, request.userId);
-  // A search takes so many words: the rest are said to be left out, not silently dropped.
-  const cutSentence = parsed.wordsCut
-    ? `Only the first ${SEARCH_WORDS_MAX} characters of the words were searched (up to “${literalText(lastWords(filters.q ?? ''))}”). Use fewer words to search for the others.`
-    : null;
+  const cutSentence = parsed.wordsCut ? wordsCutSentence(filters.q) : null;
   const cut: Block[] = cutSentence ? [contextLine(cutSentence)] : [];
   let note: Block[] = [];
   let buyerChosen: string | null = null;

@@ -26,6 +26,13 @@ afterAll(async () => {
 
 const channelSubscriptions = (channel: string) => a.store.channelSubscriptions(harness.slack.teamId, channel);
 
+/** A subscribe command that was taken: its confirmation is posted in the channel, for everyone. */
+async function subscribed(user: string, channel: string, text: string) {
+  const answer = await harness.command(user, channel, text);
+  expect(answer.ephemeralTo, text).toBeNull();
+  return answer;
+}
+
 describe('/tender subscribe with a time it cannot read', () => {
   it('says so, and suggests the 24-hour form, instead of searching for the time as a word', async () => {
     for (const [text, suggestion] of [
@@ -53,8 +60,7 @@ describe('/tender subscribe with a time it cannot read', () => {
   });
 
   it('takes a lot number such as 2.1 as a search word, not as a time', async () => {
-    const answer = await harness.command('U0ADMIN', 'C0FEED', 'subscribe search framework lot 2.1 daily');
-    expect(answer.ephemeralTo).toBeNull();
+    await subscribed('U0ADMIN', 'C0FEED', 'subscribe search framework lot 2.1 daily');
     const [made] = await channelSubscriptions('C0FEED');
     expect(JSON.parse(made?.target ?? '{}').f.q).toBe('framework lot 2.1');
   });
@@ -62,12 +68,7 @@ describe('/tender subscribe with a time it cannot read', () => {
 
 describe('/tender subscribe twice to the same thing', () => {
   it('refuses the second, naming the first, so the channel never gets every post twice', async () => {
-    const first = await harness.command(
-      'U0ADMIN',
-      'C0GENERAL',
-      'subscribe search cleaning region:London daily 08:00',
-    );
-    expect(first.ephemeralTo).toBeNull();
+    await subscribed('U0ADMIN', 'C0GENERAL', 'subscribe search cleaning region:London daily 08:00');
     const [made] = await channelSubscriptions('C0GENERAL');
     expect(made).toBeDefined();
     // The same words and filters in another order are the same feed.
@@ -81,34 +82,24 @@ describe('/tender subscribe twice to the same thing', () => {
     expect(said(again)).toContain(made?.id as string);
     expect(await channelSubscriptions('C0GENERAL')).toHaveLength(1);
     // Another time of day is another subscription.
-    const evening = await harness.command(
-      'U0ADMIN',
-      'C0GENERAL',
-      'subscribe search cleaning region:London daily 17:00',
-    );
-    expect(evening.ephemeralTo).toBeNull();
+    await subscribed('U0ADMIN', 'C0GENERAL', 'subscribe search cleaning region:London daily 17:00');
     expect(await channelSubscriptions('C0GENERAL')).toHaveLength(2);
     // An hourly feed posts every hour whatever its time: another time is the same feed.
-    expect(
-      (await harness.command('U0ADMIN', 'C0TOKYO', 'subscribe search cleaning hourly')).ephemeralTo,
-    ).toBeNull();
+    await subscribed('U0ADMIN', 'C0TOKYO', 'subscribe search cleaning hourly');
     const hourly = await harness.command('U0ADMIN', 'C0TOKYO', 'subscribe search cleaning hourly 10:00');
     expect(said(hourly)).toContain('already has that subscription');
   });
 
   it('lets a person with their own key follow what another follows with the workspace’s', async () => {
     // Hourly: the same posts whatever each subscriber's zone.
-    expect(
-      (await harness.command('U0ADMIN', 'C0HOLD', 'subscribe search cleaning hourly')).ephemeralTo,
-    ).toBeNull();
+    await subscribed('U0ADMIN', 'C0HOLD', 'subscribe search cleaning hourly');
     // The same feed, read with the workspace's key too, is the same posts.
     expect(said(await harness.command('U0TOKYO', 'C0HOLD', 'subscribe search cleaning hourly'))).toContain(
       'already has that subscription',
     );
     // Read with Max's own key, it is another feed.
     await harness.linkPersonalKey(a.store, 'U0MEMBER', KEYS.aliceAcme);
-    const own = await harness.command('U0MEMBER', 'C0HOLD', 'subscribe search cleaning hourly');
-    expect(own.ephemeralTo).toBeNull();
+    const own = await subscribed('U0MEMBER', 'C0HOLD', 'subscribe search cleaning hourly');
     expect(said(own)).toContain('own key');
     expect(await channelSubscriptions('C0HOLD')).toHaveLength(2);
   });
@@ -116,12 +107,7 @@ describe('/tender subscribe twice to the same thing', () => {
 
 describe('a feed of tenders closing within some days', () => {
   it('counts the days from each post, not from the day it was subscribed', async () => {
-    const answer = await harness.command(
-      'U0ADMIN',
-      'C0FEED',
-      'subscribe search harbour closes<14d daily 09:00',
-    );
-    expect(answer.ephemeralTo).toBeNull();
+    const answer = await subscribed('U0ADMIN', 'C0FEED', 'subscribe search harbour closes<14d daily 09:00');
     expect(said(answer)).toContain('closing within 14 days');
     const made = (await channelSubscriptions('C0FEED')).find((each) => each.target.includes('harbour'));
     expect(made).toBeDefined();
