@@ -138,6 +138,7 @@ export class FakeSlack {
         signingSecret: this.options.signingSecret,
         botToken: botToken ?? '',
         ...(this.options.clock ? { clock: this.options.clock } : {}),
+        ...(this.options.marketplaceApp ? { marketplaceApp: true } : {}),
         unfurlDomains: this.options.unfurlDomains,
       },
       this.hub,
@@ -746,7 +747,8 @@ export class FakeSlack {
       answer(200, { ok: false, error: fault.error });
       return;
     }
-    const wait = method === 'chat.postMessage' ? this.limits.channelWait(args) : null;
+    const wait =
+      method === 'chat.postMessage' ? this.limits.channelWait(args) : this.limits.historyWait(method);
     if (wait !== null) {
       this.tooMany(outgoing, wait);
       return;

@@ -1,14 +1,21 @@
 import type { FakeSlackOptions, Fault, FaultMatch } from './types.ts';
 import type { Workspace } from './workspace.ts';
 
+/** The methods Slack limits for commercially distributed apps outside the Marketplace (changelog 2025-05-29). */
+const HISTORY_METHODS = new Set(['conversations.history', 'conversations.replies']);
+/** About one call a minute, per method, workspace and app (Slack's rate limits are counted so). */
+const UNLISTED_HISTORY_INTERVAL_MS = 60_000;
+
 /**
  * Why a Web API call may be refused or mistreated before or after it is carried out: the
  * workspace-wide rate (`rateLimitPerSecond`), Slack's per-channel posting limit
- * (`postsPerSecondPerChannel`), and the faults a test arranged (`failNext`). Windows follow the
- * workspace's clock.
+ * (`postsPerSecondPerChannel`), the history limit of an app outside the Marketplace, and the
+ * faults a test arranged (`failNext`). Windows follow the workspace's clock.
  */
 export class Limits {
   private rateWindow = { start: 0, count: 0 };
+  /** When each history method was last served in this workspace (clock ms). */
+  private readonly historyServedAt = new Map<string, number>();
   /** When each channel's recent posts were accepted (clock ms), for the per-channel limit. */
   private readonly postTimes = new Map<string, number[]>();
   private readonly faults: { method: string; fault: Fault; match: FaultMatch; left: number }[] = [];
@@ -56,6 +63,22 @@ export class Limits {
     const now = this.workspace.now();
     const recent = (this.postTimes.get(channel) ?? []).filter((time) => time > now - 1000);
     this.postTimes.set(channel, [...recent, now]);
+  }
+
+  /**
+   * Seconds until `conversations.history` (or `.replies`) may be called again in this workspace,
+   * or null if now (the call is then counted). Slack serves an app outside the Marketplace about
+   * one call a minute per method and workspace, whatever the channel or cursor; refused calls do
+   * not move the window. A Marketplace app (`marketplaceApp`) is not held to it.
+   */
+  historyWait(method: string): number | null {
+    if (!HISTORY_METHODS.has(method) || this.options.marketplaceApp) return null;
+    const now = this.workspace.now();
+    const last = this.historyServedAt.get(method);
+    if (last !== undefined && now - last < UNLISTED_HISTORY_INTERVAL_MS)
+      return (last + UNLISTED_HISTORY_INTERVAL_MS - now) / 1000;
+    this.historyServedAt.set(method, now);
+    return null;
   }
 
   overRate(): boolean {

@@ -109,6 +109,13 @@ export interface FakeSlackOptions {
    * clock (Slack allows about 1). Off by default. Over it: HTTP 429, `Retry-After`, nothing stored.
    */
   postsPerSecondPerChannel?: number;
+  /**
+   * Serve `conversations.history` and `.replies` as Slack serves a Marketplace (or internal) app:
+   * up to 999 messages a call (100 by default) and no one-a-minute limit. Off by default: the app
+   * is commercially distributed outside the Marketplace, so since Slack's changelog of 2025-05-29
+   * it gets at most 15 messages a call and about one call a minute per workspace, HTTP 429 beyond.
+   */
+  marketplaceApp?: boolean;
   /** The app's unfurl domains (manifest `unfurl_domains`): a person's link to one sends `link_shared`. */
   unfurlDomains?: string[];
   /** The app's OAuth credentials, for the install page and `oauth.v2.access`; no installs without. */

@@ -3,8 +3,9 @@ import type { Args, WebAnswer } from './web-api.ts';
 import { messageJson } from './web-api-chat.ts';
 import { compareTs, type Workspace } from './workspace.ts';
 
-const HISTORY_DEFAULT_LIMIT = 100;
-const HISTORY_MAX_LIMIT = 999;
+/** Messages a history call gives: as to a Marketplace app, and as to one outside it (changelog 2025-05-29). */
+const MARKETPLACE_HISTORY = { defaultLimit: 100, maxLimit: 999 };
+const UNLISTED_HISTORY = { defaultLimit: 15, maxLimit: 15 };
 
 /** Slack's booleans arrive as `true`, `1` or `"true"` (form-encoded) alike. */
 function flag(value: unknown): boolean {
@@ -79,14 +80,17 @@ export function conversationsMethod(workspace: Workspace, method: string, args: 
 /**
  * `conversations.history`: a channel's top-level messages (no thread replies, ephemeral or
  * deleted messages), newest first, between `oldest` and `latest` (exclusive unless `inclusive`),
- * `limit` at a time (default 100, at most 999) with an opaque cursor. Metadata is included only
+ * `limit` at a time with an opaque cursor: at most 15 (also the default) for an app outside the
+ * Marketplace, a bigger `limit` clamped to 15 with `has_more` and a cursor for the rest, as Slack
+ * serves it since 2025-05-29; 100 by default and at most 999 for a Marketplace app. Metadata is included only
  * with `include_all_metadata`, as SLACK.md says. An archived channel's history reads as any other.
  */
 function history(workspace: Workspace, args: Args): WebAnswer {
   const channel = String(args.channel ?? '');
   if (!workspace.hasChannel(channel)) return { ok: false, error: 'channel_not_found' };
   if (!workspace.isMember(channel)) return { ok: false, error: 'not_in_channel' };
-  const limit = Math.min(Math.max(Number(args.limit) || HISTORY_DEFAULT_LIMIT, 1), HISTORY_MAX_LIMIT);
+  const served = workspace.marketplaceApp ? MARKETPLACE_HISTORY : UNLISTED_HISTORY;
+  const limit = Math.min(Math.max(Number(args.limit) || served.defaultLimit, 1), served.maxLimit);
   const inclusive = flag(args.inclusive);
   const oldest = args.oldest ? String(args.oldest) : null;
   const latest = args.latest ? String(args.latest) : null;

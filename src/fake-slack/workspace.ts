@@ -63,6 +63,8 @@ export class Workspace {
   readonly now: () => number;
   /** Channels the app's bot user is in: every channel until a test removes it. */
   readonly botIn: Set<string>;
+  /** History served as to a Marketplace app (`FakeSlackOptions.marketplaceApp`), not capped at 15. */
+  readonly marketplaceApp: boolean;
   readonly archived = new Set<string>();
   /** What `chat.unfurl` can name a link preview by: an unfurl_id, for the message it belongs to. */
   readonly unfurlIds = new Map<string, FakeMessage>();
@@ -80,6 +82,7 @@ export class Workspace {
     if (options.botToken) this.tokens.add(options.botToken);
     this.now = options.clock ?? Date.now;
     this.botIn = new Set(this.channels.map((channel) => channel.id));
+    this.marketplaceApp = options.marketplaceApp === true;
   }
 
   /**

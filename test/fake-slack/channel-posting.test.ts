@@ -47,6 +47,11 @@ async function startSlack(
   return { slack, web };
 }
 
+/** Slack serves an app outside the Marketplace about one history call a minute: the clock moves past it. */
+function aMinuteLater(): void {
+  now += 60_000;
+}
+
 /** A Web API call as raw HTTP, to see the status, headers and body Slack would send. */
 async function call(slack: FakeSlack, method: string, body: Record<string, unknown>) {
   const response = await request(`${slack.apiUrl}${method}`, {
@@ -132,6 +137,7 @@ describe('conversations.history', () => {
     await web.chat.delete({ channel: 'C0BIDS', ts: gone.ts as string });
     await web.chat.postMessage({ channel: 'C0GENERAL', text: 'elsewhere' });
 
+    aMinuteLater();
     const all = await web.conversations.history({ channel: 'C0BIDS' });
     expect(all.messages?.map((message) => message.text)).toEqual(['five', 'four', 'three', 'two', 'one']);
     expect(all.messages?.at(-1)?.reply_count).toBe(1);
@@ -141,6 +147,7 @@ describe('conversations.history', () => {
     const pages: string[][] = [];
     let cursor: string | undefined;
     do {
+      aMinuteLater();
       const page = await web.conversations.history({ channel: 'C0BIDS', limit: 2, cursor });
       pages.push(page.messages?.map((message) => message.text as string) ?? []);
       expect(page.has_more).toBe(Boolean(page.response_metadata?.next_cursor));
@@ -148,12 +155,14 @@ describe('conversations.history', () => {
     } while (cursor);
     expect(pages).toEqual([['five', 'four'], ['three', 'two'], ['one']]);
 
+    aMinuteLater();
     const between = await web.conversations.history({
       channel: 'C0BIDS',
       oldest: posted[1],
       latest: posted[3],
     });
     expect(between.messages?.map((message) => message.text)).toEqual(['three']);
+    aMinuteLater();
     const inclusive = await web.conversations.history({
       channel: 'C0BIDS',
       oldest: posted[1],
@@ -162,6 +171,7 @@ describe('conversations.history', () => {
     });
     expect(inclusive.messages?.map((message) => message.text)).toEqual(['four', 'three', 'two']);
 
+    aMinuteLater();
     const withMetadata = await web.conversations.history({
       channel: 'C0BIDS',
       limit: 1,
@@ -175,11 +185,14 @@ describe('conversations.history', () => {
   it('answers channel_not_found and not_in_channel as Slack, and reads an archived channel', async () => {
     const { slack, web } = await startSlack();
     await web.chat.postMessage({ channel: 'C0GENERAL', text: 'before the archive' });
+    aMinuteLater();
     await expect(web.conversations.history({ channel: 'C0NOPE' })).rejects.toThrow(/channel_not_found/);
     slack.archiveChannel('C0GENERAL');
+    aMinuteLater();
     const archived = await web.conversations.history({ channel: 'C0GENERAL' });
     expect(archived.messages?.map((message) => message.text)).toEqual(['before the archive']);
     await slack.removeApp('C0GENERAL');
+    aMinuteLater();
     await expect(web.conversations.history({ channel: 'C0GENERAL' })).rejects.toThrow(/not_in_channel/);
   });
 });
