@@ -20,11 +20,24 @@ export const CalendarDate = z
 /** An instant in ISO 8601 UTC, as every timestamp in a response is written. */
 export const Instant = z.string().meta({ format: 'date-time', example: '2026-11-21T09:30:00Z' });
 
-/** A date or an instant, as the tender search's date filters accept. */
-export const DateOrInstant = z
+/**
+ * An instant as the tender search's filters accept it: RFC 3339 with seconds, `T` and `Z` (or an
+ * offset) in capitals. The pattern says the ranges of every part but the day; the day is
+ * checked by `format: date-time` in the document and by the refinement here, so the document
+ * states exactly what the service takes (a leap second, 23:59:60, is not taken).
+ */
+const INSTANT_PATTERN =
+  /^\d{4}-\d{2}-\d{2}T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,9})?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
+const InstantFilter = z
   .string()
-  .refine((value) => (DATE_PATTERN.test(value) ? isRealCalendarDate(value) : isInstant(value)), {
-    message: 'must be a date (YYYY-MM-DD) or an ISO 8601 instant',
+  .regex(INSTANT_PATTERN, 'must be an instant such as 2026-11-01T09:30:00Z')
+  .refine((value) => isRealCalendarDate(value.slice(0, 10)), 'must be on a real calendar date')
+  .meta({ format: 'date-time', example: '2026-11-01T09:30:00Z' });
+
+/** A date or an instant, as the tender search's date filters accept: one of two exact forms. */
+export const DateOrInstant = z
+  .union([CalendarDate, InstantFilter], {
+    error: 'must be a date (YYYY-MM-DD) or an instant with seconds (2026-11-01T09:30:00Z)',
   })
   .meta({ example: '2026-11-01' });
 
@@ -41,13 +54,6 @@ export const EntityRef = z.object({ id: z.string(), name: z.string() }).meta({ i
 function isRealCalendarDate(value: string): boolean {
   const parsed = new Date(`${value}T00:00:00Z`);
   return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(value);
-}
-
-function isInstant(value: string): boolean {
-  return (
-    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value) &&
-    !Number.isNaN(Date.parse(value))
-  );
 }
 
 /**
@@ -83,14 +89,15 @@ function wholeNumberParam(message: string, range: { min: number; max?: number })
 
 /**
  * An amount in a query parameter: decimal digits with an optional fraction (`100.5`), never
- * hex, an exponent, a sign, spaces, or an empty value. Amounts are never negative.
+ * hex, an exponent, a sign, spaces, or an empty value. Amounts are never negative. The pattern
+ * is the document's too: it is checked on the text, before the text becomes a number.
  */
+const AMOUNT_PATTERN = /^\d{1,16}(\.\d{1,6})?$/;
 function amountParam() {
-  const message = 'must be an amount in decimal digits, such as 100000 or 99.5';
-  return z.preprocess(
-    (value) => (typeof value === 'string' && /^\d{1,16}(\.\d{1,6})?$/.test(value) ? Number(value) : value),
-    z.number({ error: message }).min(0, { error: message }),
-  );
+  return z
+    .string()
+    .regex(AMOUNT_PATTERN, 'must be an amount in decimal digits, such as 100000 or 99.5')
+    .transform(Number);
 }
 
 const limitParam = wholeNumberParam(`must be a whole number from 1 to ${MAX_PAGE_LIMIT}, in decimal digits`, {
@@ -351,19 +358,28 @@ export const CommentQuery = strictInput({
   offset: offsetParam,
 });
 
-/** Length counted in Unicode code points, as CONTRACT.md §9 decides. */
-const commentBody = z
-  .string()
-  // Two UTF-16 units per code point at most: a longer string fails here, before it is spread.
-  .max(2 * COMMENT_MAX_CODE_POINTS, {
-    error: `must be at most ${COMMENT_MAX_CODE_POINTS} characters`,
-    abort: true,
-  })
-  .refine((body) => [...body].length >= 1, 'must not be empty')
-  .refine(
-    (body) => [...body].length <= COMMENT_MAX_CODE_POINTS,
-    `must be at most ${COMMENT_MAX_CODE_POINTS} characters`,
+/**
+ * Text whose length is counted in Unicode code points (CONTRACT.md §9), as JSON Schema's
+ * minLength and maxLength count it; zod's own min/max count UTF-16 units. The same two numbers
+ * make the check and the document's bounds, so the two cannot differ.
+ */
+function codePointText(min: number, max: number) {
+  const tooLong = `must be at most ${max} characters`;
+  return (
+    z
+      .string()
+      // Two UTF-16 units per code point at most: a longer string fails here, before it is spread.
+      .max(2 * max, { error: tooLong, abort: true })
+      .refine(
+        (text) => [...text].length >= min,
+        min === 1 ? 'must not be empty' : `must be at least ${min} characters`,
+      )
+      .refine((text) => [...text].length <= max, tooLong)
+      .meta({ minLength: min, maxLength: max })
   );
+}
+
+const commentBody = codePointText(1, COMMENT_MAX_CODE_POINTS);
 
 export const CreateCommentBody = strictInput({
   entityType: EntityType,
@@ -446,9 +462,36 @@ export const PipelineQuery = strictInput({
 });
 export type PipelineQuery = z.infer<typeof PipelineQuery>;
 
-const pipelineName = z.string().trim().min(1).max(200);
+/**
+ * A name that shows something: at most `max` characters as sent, at least one of them not
+ * white space (the pattern, in the document too), stored without the spaces around it.
+ */
+function visibleName(max: number) {
+  return z.string().min(1).max(max).regex(/\S/, 'must not be blank').trim();
+}
+
+/** Marks the issue of a PATCH body with no field, which the service answers as `empty_update`. */
+export const EMPTY_UPDATE_ISSUE = 'empty_update';
+
+/**
+ * A PATCH body: at least one of its fields (`minProperties: 1` in the document, the
+ * refinement here). Checked only when the fields themselves are valid, so an unknown field is
+ * reported alone.
+ */
+function patchBody<T extends z.ZodRawShape>(shape: T) {
+  const names = Object.keys(shape).join(', ');
+  return strictInput(shape)
+    .refine((body) => Object.values(body).some((value) => value !== undefined), {
+      message: `must have at least one of ${names}`,
+      params: { [EMPTY_UPDATE_ISSUE]: names },
+      when: (payload) => payload.issues.length === 0,
+    })
+    .meta({ minProperties: 1 });
+}
+
+const pipelineName = visibleName(200);
 const pipelineSummary = z.string().max(5000);
-const stageName = z.string().trim().min(1).max(200);
+const stageName = visibleName(200);
 
 export const CreatePipelineBody = strictInput({
   name: pipelineName,
@@ -469,7 +512,7 @@ export const CreatePipelineBody = strictInput({
 });
 export type CreatePipelineBody = z.infer<typeof CreatePipelineBody>;
 
-export const UpdatePipelineBody = strictInput({
+export const UpdatePipelineBody = patchBody({
   name: pipelineName.optional(),
   summary: pipelineSummary.nullable().optional(),
   status: PipelineStatus.optional(),
@@ -477,7 +520,7 @@ export const UpdatePipelineBody = strictInput({
 });
 export type UpdatePipelineBody = z.infer<typeof UpdatePipelineBody>;
 
-export const UpdateStageBody = strictInput({
+export const UpdateStageBody = patchBody({
   status: StageStatus.optional(),
   name: stageName.optional(),
   notes: z.string().max(5000).nullable().optional(),

@@ -17,6 +17,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { EMPTY_UPDATE_ISSUE } from '../../contract/schemas.ts';
 import { BookmarksStore } from '../store/bookmarks-store.ts';
 import { CommentsStore } from '../store/comments-store.ts';
 import { openDatabase, type SqliteDatabase } from '../store/database.ts';
@@ -229,6 +230,8 @@ function toProblem(error: FastifyError, log: FastifyBaseLogger): ProblemError {
   if (error instanceof ProblemError) return error;
   if (hasZodFastifySchemaValidationErrors(error)) {
     const part = (error as { validationContext?: string }).validationContext ?? 'body';
+    const emptyUpdate = emptyUpdateOf(error.validation);
+    if (emptyUpdate) return emptyUpdate;
     // Linear in the issues, and bounded: a body of 100,000 unknown fields names the first 100.
     const errors = new FieldErrorList();
     for (const issue of error.validation) addFieldErrors(errors, issue, part);
@@ -265,6 +268,20 @@ interface ValidationIssue {
   instancePath: string;
   message?: string;
   params?: Record<string, unknown>;
+}
+
+/**
+ * A PATCH body with none of its fields (the schema's `minProperties: 1`) keeps its own code,
+ * `empty_update` (CONTRACT.md §2), and names the fields it may carry.
+ */
+function emptyUpdateOf(issues: readonly ValidationIssue[]): ProblemError | undefined {
+  const [issue] = issues;
+  // The issue's own params, as fastify-type-provider-zod passes them on.
+  const fields = (issue?.params?.params as Record<string, unknown> | undefined)?.[EMPTY_UPDATE_ISSUE];
+  if (issues.length !== 1 || typeof fields !== 'string') return undefined;
+  return new ProblemError(400, 'empty_update', `Send at least one of ${fields}.`, {
+    errors: [{ field: 'body', message: issue?.message ?? `must have at least one of ${fields}` }],
+  });
 }
 
 /** `/stages/0/name` in the body is `stages[0].name`; a query parameter is named by its own name. */

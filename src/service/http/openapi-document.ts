@@ -31,7 +31,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       components: { securitySchemes: { bearerKey: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearerKey: [] }],
     },
-    transform: jsonSchemaTransform,
+    transform: (route) => withPublicSecurity(route, jsonSchemaTransform(route)),
     transformObject: jsonSchemaTransformObject,
   });
   await app.register(fastifySwaggerUi, {
@@ -39,6 +39,22 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     uiConfig: { validatorUrl: null, deepLinking: true, docExpansion: 'list' },
     staticCSP: true,
   });
+}
+
+type TransformInput = Parameters<typeof jsonSchemaTransform>[0] & {
+  route?: { config?: { public?: boolean } };
+};
+
+/**
+ * A route marked `config.public`, the mark authentication reads to let a request through
+ * without a key, says so in the document: `security: []` overrides the document-wide bearer key.
+ */
+function withPublicSecurity(
+  input: TransformInput,
+  transformed: ReturnType<typeof jsonSchemaTransform>,
+): ReturnType<typeof jsonSchemaTransform> {
+  if (input.route?.config?.public !== true || !transformed.schema) return transformed;
+  return { ...transformed, schema: { ...transformed.schema, security: [] } };
 }
 
 /** GET OPENAPI_PATH: the document, without a key. */

@@ -138,13 +138,6 @@ export function pipelineRoutes(context: ServiceContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { caller, body, params } = request;
-        if (Object.values(body).every((value) => value === undefined)) {
-          throw new ProblemError(
-            400,
-            'empty_update',
-            'Send at least one of name, summary, status, targetSubmissionDate.',
-          );
-        }
         if (pipelines.permissionOf(caller.organisationId, params.id, caller.userId) === null) {
           throw notFound(`Pipeline ${params.id}`);
         }
@@ -175,9 +168,6 @@ export function pipelineRoutes(context: ServiceContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { caller, body, params } = request;
-        if (Object.values(body).every((value) => value === undefined)) {
-          throw new ProblemError(400, 'empty_update', 'Send at least one of status, name, notes, dueDate.');
-        }
         requireEditable(caller, params.id);
         if (!pipelines.getStage(params.id, params.stageId)) throw notFound(`Stage ${params.stageId}`);
         pipelines.updateStage(params.id, params.stageId, body, context.clock().toISOString());
