@@ -188,7 +188,22 @@ export function describeFailure(error: unknown): FailureDescription {
       retryable: false,
     };
   }
+  if (slackErrorOf(error) === 'expired_trigger_id') {
+    // Slack lets a window open only within 3 s of the click or command; nothing is broken.
+    return { sentence: EXPIRED_TRIGGER_SENTENCE, retryable: true };
+  }
   return { sentence: 'Something went wrong on Tenderbot’s side. We have logged it.', retryable: true };
+}
+
+export const EXPIRED_TRIGGER_SENTENCE =
+  'That took too long: Slack gives Tenderbot 3 seconds to open a window, and they had passed. Run it again.';
+
+/** The `error` of a Web API call Slack refused (`slack_webapi_platform_error`), else null. */
+function slackErrorOf(error: unknown): string | null {
+  const coded = error as { code?: unknown; data?: { error?: unknown } } | null;
+  return coded?.code === 'slack_webapi_platform_error' && typeof coded.data?.error === 'string'
+    ? coded.data.error
+    : null;
 }
 
 /** The service's own words, cut to a length a sentence can carry. */

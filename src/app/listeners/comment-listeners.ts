@@ -1,4 +1,4 @@
-import type { App, BlockAction, ButtonAction } from '@slack/bolt';
+import type { BlockAction, ButtonAction } from '@slack/bolt';
 import {
   type CommentSubmissionAnswer,
   deleteFromModal,
@@ -11,14 +11,15 @@ import { CommentIds } from '../ids.ts';
 import { teamOfRequest } from '../install/request-scope.ts';
 import { decode } from '../state/codec.ts';
 import { parseCommentSubmission } from '../state/modal-submissions.ts';
+import type { ControlRouter } from './control-registry.ts';
 import { buttonValue, onAction, submissionOf } from './on-action.ts';
 
 /**
  * Every listener of the comments feature: "Comment" (opens the modal), the modal's submission,
  * and "Delete" inside the modal.
  */
-export function registerCommentListeners(app: App, context: FeatureContext): void {
-  onAction(app, context, CommentIds.open, async (request, action, body) => {
+export function registerCommentListeners(controls: ControlRouter, context: FeatureContext): void {
+  onAction(controls, context, CommentIds.open, async (request, action, body) => {
     const { e, id } = await decode('comment', buttonValue(action), context.store, context.clock());
     await openCommentModal(context, request, {
       triggerId: body.trigger_id,
@@ -26,7 +27,7 @@ export function registerCommentListeners(app: App, context: FeatureContext): voi
     });
   });
 
-  app.view(CommentIds.callback, async ({ ack, body, view, client, context: bolt }) => {
+  controls.view(CommentIds.callback, async ({ ack, body, view, client, context: bolt }) => {
     const submitted = parseCommentSubmission(view.state?.values);
     const answer = ack as (answer?: CommentSubmissionAnswer) => Promise<void>;
     let acked = false;
@@ -61,7 +62,7 @@ export function registerCommentListeners(app: App, context: FeatureContext): voi
   });
 
   // A click inside a modal has no response_url: every answer goes into the modal itself.
-  app.action<BlockAction<ButtonAction>>(
+  controls.action<BlockAction<ButtonAction>>(
     CommentIds.delete,
     async ({ ack, body, action, client, context: bolt }) => {
       await ack();

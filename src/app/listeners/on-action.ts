@@ -1,7 +1,8 @@
-import type { App, BlockAction, BlockElementAction } from '@slack/bolt';
+import type { BlockAction, BlockElementAction } from '@slack/bolt';
 import type { FeatureContext, SlackRequest } from '../features/feature-context.ts';
 import { withFailures } from '../features/feature-context.ts';
 import { teamOfRequest } from '../install/request-scope.ts';
+import type { ActionId, ControlRouter } from './control-registry.ts';
 
 /** The person, place and answer channel of a click (in a message, a modal or the Home tab). */
 export function clickRequest(
@@ -27,12 +28,12 @@ export function clickRequest(
  * StaleValueError from the codec) is a sentence about the click and a failure is said plainly.
  */
 export function onAction(
-  app: App,
+  controls: ControlRouter,
   context: FeatureContext,
-  actionId: string,
+  actionId: ActionId,
   handle: (request: SlackRequest, action: BlockElementAction, body: BlockAction) => Promise<void>,
 ): void {
-  app.action<BlockAction>(actionId, async ({ ack, body, action, respond, client, context: bolt }) => {
+  controls.action<BlockAction>(actionId, async ({ ack, body, action, respond, client, context: bolt }) => {
     await ack();
     const request = clickRequest(body, respond, client, bolt);
     await withFailures(context, request, actionId, null, (guarded) => handle(guarded, action, body));

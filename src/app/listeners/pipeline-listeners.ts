@@ -1,4 +1,4 @@
-import type { App, BlockAction, BlockElementAction } from '@slack/bolt';
+import type { BlockAction, BlockElementAction } from '@slack/bolt';
 import type { FeatureContext, SlackRequest } from '../features/feature-context.ts';
 import { withFailures } from '../features/feature-context.ts';
 import {
@@ -14,6 +14,7 @@ import {
 } from '../features/pipelines.ts';
 import { PipelineIds } from '../ids.ts';
 import { decode } from '../state/codec.ts';
+import type { ActionId, ControlRouter } from './control-registry.ts';
 import { buttonValue, clickRequest, onAction, submissionOf } from './on-action.ts';
 
 /** The value of a select's chosen option (other elements carry none). */
@@ -31,41 +32,37 @@ function placeOf(body: BlockAction): CardPlace {
 
 type ViewAck = (answer?: unknown) => Promise<void>;
 
-/** Every stage's controls carry their own action_id (`…/1`, `…/2`): one listener for them all. */
+/** Every stage's controls carry their own action_id (`…/1`, `…/2`): one numbered row for them all. */
 function onStageAction(
-  app: App,
+  controls: ControlRouter,
   context: FeatureContext,
-  prefix: string,
+  prefix: ActionId,
   handle: (request: SlackRequest, action: BlockElementAction, body: BlockAction) => Promise<void>,
 ): void {
-  const escaped = prefix.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-  app.action<BlockAction>(
-    new RegExp(`^${escaped}/\\d{1,3}$`),
-    async ({ ack, body, action, respond, client, context: bolt }) => {
-      await ack();
-      const request = clickRequest(body, respond, client, bolt);
-      await withFailures(context, request, prefix, null, (guarded) => handle(guarded, action, body));
-    },
-  );
+  controls.action<BlockAction>(prefix, async ({ ack, body, action, respond, client, context: bolt }) => {
+    await ack();
+    const request = clickRequest(body, respond, client, bolt);
+    await withFailures(context, request, prefix, null, (guarded) => handle(guarded, action, body));
+  });
 }
 
 /**
  * Every listener of the pipelines feature (buttons, selects, modal submissions), registered by
  * registerListeners. Every value is decoded by the codec: a forged or stale one is a sentence.
  */
-export function registerPipelineListeners(app: App, context: FeatureContext): void {
+export function registerPipelineListeners(controls: ControlRouter, context: FeatureContext): void {
   const state = <K extends Parameters<typeof decode>[0]>(kind: K, raw: string | undefined) =>
     decode(kind, raw, context.store, context.clock());
 
-  onAction(app, context, PipelineIds.startBid, async (request, action, body) => {
+  onAction(controls, context, PipelineIds.startBid, async (request, action, body) => {
     const { t } = await state('startBid', buttonValue(action));
     await openStartBidModal(context, request, { triggerId: body.trigger_id, tenderId: t });
   });
-  onStageAction(app, context, PipelineIds.stageStatus, async (request, action, body) => {
+  onStageAction(controls, context, PipelineIds.stageStatus, async (request, action, body) => {
     const change = await state('stageStatusOption', optionValue(action));
     await changeStageStatus(context, request, change, placeOf(body));
   });
-  onAction(app, context, PipelineIds.pipelineStatus, async (request, action, body) => {
+  onAction(controls, context, PipelineIds.pipelineStatus, async (request, action, body) => {
     const change = await state('pipelineStatusOption', optionValue(action));
     await changePipelineStatus(context, request, change, placeOf(body));
   });
@@ -73,24 +70,24 @@ export function registerPipelineListeners(app: App, context: FeatureContext): vo
     [PipelineIds.archive, true],
     [PipelineIds.restore, false],
   ] as const) {
-    onAction(app, context, actionId, async (request, action, body) => {
+    onAction(controls, context, actionId, async (request, action, body) => {
       const { p } = await state('pipeline', buttonValue(action));
       await setArchived(context, request, p, archived, placeOf(body));
     });
   }
-  onAction(app, context, PipelineIds.post, async (request, action) => {
+  onAction(controls, context, PipelineIds.post, async (request, action) => {
     const { p } = await state('pipeline', buttonValue(action));
     await postCardFromList(context, request, p);
   });
-  onStageAction(app, context, PipelineIds.stageNotes, async (request, action, body) => {
+  onStageAction(controls, context, PipelineIds.stageNotes, async (request, action, body) => {
     const ref = await state('pipelineStage', buttonValue(action));
     await openStageNotes(context, request, { triggerId: body.trigger_id, ref, place: placeOf(body) });
   });
 
-  app.view(PipelineIds.startBidCallback, async ({ ack, body, view, client, context: bolt }) => {
+  controls.view(PipelineIds.startBidCallback, async ({ ack, body, view, client, context: bolt }) => {
     await submitStartBid(context, client, submissionOf(body, view, bolt), ack as ViewAck);
   });
-  app.view(PipelineIds.notesCallback, async ({ ack, body, view, client, context: bolt }) => {
+  controls.view(PipelineIds.notesCallback, async ({ ack, body, view, client, context: bolt }) => {
     await submitStageNotes(context, client, submissionOf(body, view, bolt), ack as ViewAck);
   });
 }

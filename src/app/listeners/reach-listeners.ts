@@ -25,6 +25,7 @@ import { welcomeChannel } from '../features/welcome.ts';
 import { ReachIds } from '../ids.ts';
 import { teamOfRequest } from '../install/request-scope.ts';
 import { decode } from '../state/codec.ts';
+import type { ControlRouter } from './control-registry.ts';
 import { buttonValue, onAction, submissionOf } from './on-action.ts';
 
 /**
@@ -36,6 +37,7 @@ export const REACH_EVENTS: readonly string[] = ['link_shared', 'member_joined_ch
 /** Unfurls, shortcuts, the search builder, direct messages and the welcome (issue 12). */
 export function registerReachListeners(
   app: App,
+  controls: ControlRouter,
   context: FeatureContext,
   /** The `/tender` router, so a direct message can run a command as typed. */
   runCommandText?: RunCommandText,
@@ -60,7 +62,7 @@ export function registerReachListeners(
     [UNFURL_IDS.bookmark, true],
     [UNFURL_IDS.removeBookmark, false],
   ] as const) {
-    onAction(app, context, actionId, async (request, action, body) => {
+    onAction(controls, context, actionId, async (request, action, body) => {
       const tenderId = await decode('record', buttonValue(action), context.store, context.clock());
       const container = (body.container ?? {}) as { app_unfurl_url?: unknown; message_ts?: unknown };
       await toggleUnfurlBookmark(context, request, {
@@ -108,19 +110,22 @@ export function registerReachListeners(
   });
 
   // "Search tenders": the global shortcut, and the button on the help card and the Home tab.
-  app.shortcut<GlobalShortcut>(ReachIds.searchShortcut, async ({ ack, shortcut, client, context: bolt }) => {
-    await ack();
-    const teamId = teamOfRequest(bolt, shortcut.team?.id, shortcut.user.team_id);
-    const request = directMessageRequest(client, { teamId, userId: shortcut.user.id });
-    await withFailures(context, request, 'search builder', null, () =>
-      openSearchBuilder(context, client, {
-        teamId,
-        userId: shortcut.user.id,
-        triggerId: shortcut.trigger_id,
-      }),
-    );
-  });
-  app.action<BlockAction>(
+  controls.shortcut<GlobalShortcut>(
+    ReachIds.searchShortcut,
+    async ({ ack, shortcut, client, context: bolt }) => {
+      await ack();
+      const teamId = teamOfRequest(bolt, shortcut.team?.id, shortcut.user.team_id);
+      const request = directMessageRequest(client, { teamId, userId: shortcut.user.id });
+      await withFailures(context, request, 'search builder', null, () =>
+        openSearchBuilder(context, client, {
+          teamId,
+          userId: shortcut.user.id,
+          triggerId: shortcut.trigger_id,
+        }),
+      );
+    },
+  );
+  controls.action<BlockAction>(
     ReachIds.openSearchBuilder,
     async ({ ack, body, client, respond, context: bolt }) => {
       await ack();
@@ -140,7 +145,7 @@ export function registerReachListeners(
       );
     },
   );
-  app.view(ReachIds.searchBuilderCallback, async ({ ack, body, view, client, context: bolt }) => {
+  controls.view(ReachIds.searchBuilderCallback, async ({ ack, body, view, client, context: bolt }) => {
     await submitSearchBuilder(
       context,
       client,
@@ -154,13 +159,13 @@ export function registerReachListeners(
   });
 
   // Options as one types: buyers for the search builder, tenders for "Which tender?".
-  app.options(SEARCH_BUILDER_FIELDS.buyer.action, async ({ ack, body, payload, context: bolt }) => {
+  controls.options(SEARCH_BUILDER_FIELDS.buyer.action, async ({ ack, body, payload, context: bolt }) => {
     const teamId = teamOfRequest(bolt, body.team?.id, body.user?.team_id);
     await ack(
       await buyerSuggestions(context, teamId, typeof payload.value === 'string' ? payload.value : ''),
     );
   });
-  app.options(TENDER_SELECT_ACTION, async ({ ack, body, payload, context: bolt }) => {
+  controls.options(TENDER_SELECT_ACTION, async ({ ack, body, payload, context: bolt }) => {
     const teamId = teamOfRequest(bolt, body.team?.id, body.user?.team_id);
     await ack(
       await tenderSuggestions(context, teamId, typeof payload.value === 'string' ? payload.value : ''),
@@ -168,7 +173,7 @@ export function registerReachListeners(
   });
 
   // "Comment on a tender" on any message.
-  app.shortcut<MessageShortcut>(
+  controls.shortcut<MessageShortcut>(
     ReachIds.commentShortcut,
     async ({ ack, shortcut, client, respond, context: bolt }) => {
       await ack();
@@ -186,7 +191,7 @@ export function registerReachListeners(
       );
     },
   );
-  app.view(TENDER_PICKER.callback, async ({ ack, body, view, client, context: bolt }) => {
+  controls.view(TENDER_PICKER.callback, async ({ ack, body, view, client, context: bolt }) => {
     const answer = ack as (answer?: PickerAnswer) => Promise<void>;
     let acked = false;
     const ackOnce = async (reply?: PickerAnswer) => {

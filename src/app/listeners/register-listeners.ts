@@ -12,6 +12,7 @@ import {
   statusCommand,
   submitConnectWithinBudget,
 } from '../features/connection.ts';
+import { directMessageRequest } from '../features/direct-messages.ts';
 import {
   directoryCommand,
   runSavedSearch,
@@ -43,14 +44,16 @@ import {
 } from '../ids.ts';
 import type { InstallFlow } from '../install/install-flow.ts';
 import { teamOfRequest } from '../install/request-scope.ts';
-import { type Departure, forgetTeams, forgetWorkspace } from '../install/uninstall.ts';
+import { type Departure, forgetWorkspace, revokeTeamAccess } from '../install/uninstall.ts';
 import { decode } from '../state/codec.ts';
 import { parseConnectSubmission } from '../state/modal-submissions.ts';
 import { registerCommentListeners } from './comment-listeners.ts';
+import { type ActionId, ControlRouter } from './control-registry.ts';
 import { buttonValue, clickRequest, onAction } from './on-action.ts';
 import { registerPipelineListeners } from './pipeline-listeners.ts';
 import { REACH_EVENTS, registerReachListeners } from './reach-listeners.ts';
 import { registerSubscriptionListeners } from './subscription-listeners.ts';
+import { unknownControlAnswers } from './unknown-controls.ts';
 
 export const TENDER_COMMAND = '/tender';
 /** The events the app subscribes to; the manifest declares exactly these. */
@@ -72,16 +75,24 @@ export function registerListeners(
   context: FeatureContext,
   install: InstallFlow | null = null,
 ): void {
+  // Every control (buttons, windows, shortcuts, options) goes through the registry's table.
+  const controls = new ControlRouter();
   app.command(TENDER_COMMAND, async ({ command, ack, respond, client, context: bolt }) => {
     await ack();
-    const request: SlackRequest = {
-      teamId: teamOfRequest(bolt, command.team_id),
-      userId: command.user_id,
-      channelId: command.channel_id ?? '',
-      respond,
-      slack: client,
-      kind: 'command',
-    };
+    const teamId = teamOfRequest(bolt, command.team_id);
+    // Without a response_url (Slack always sends one, a proxy or a replay may not) the answer
+    // goes to the person's direct messages, as the README says.
+    const request: SlackRequest =
+      typeof command.response_url === 'string' && command.response_url !== ''
+        ? {
+            teamId,
+            userId: command.user_id,
+            channelId: command.channel_id ?? '',
+            respond,
+            slack: client,
+            kind: 'command',
+          }
+        : directMessageRequest(client, { teamId, userId: command.user_id });
     // The receiver fills a missing text with ''; a non-string never reaches here, but costs nothing to check.
     await runCommand(
       context,
@@ -93,17 +104,19 @@ export function registerListeners(
   });
 
   const onButton = (
-    actionId: string,
+    actionId: ActionId,
     handle: (request: SlackRequest, value: string | undefined, body: BlockAction) => Promise<void>,
   ) =>
     // Every value is parsed with its schema inside `handle`: a broken one is a sentence about the click.
-    onAction(app, context, actionId, (request, action, body) => handle(request, buttonValue(action), body));
+    onAction(controls, context, actionId, (request, action, body) =>
+      handle(request, buttonValue(action), body),
+    );
 
   const stateOf = (kind: 'searchPage', value: string | undefined) =>
     decode(kind, value, context.store, context.clock());
   const idOf = (value: string | undefined) => decode('record', value, context.store, context.clock());
-  const otherBuyerButtons = Array.from({ length: 5 }, (_, index) => `${SearchIds.otherBuyer}/${index}`);
-  for (const actionId of [SearchIds.next, SearchIds.previous, ...otherBuyerButtons]) {
+  // `search/other_buyer/0`… are one numbered row of the registry.
+  for (const actionId of [SearchIds.next, SearchIds.previous, SearchIds.otherBuyer]) {
     onButton(actionId, async (request, value) =>
       showSearchPage(context, request, await stateOf('searchPage', value), true),
     );
@@ -125,7 +138,7 @@ export function registerListeners(
   // "Open" on a notice in a buyer's, supplier's or framework's panel: the tender in full.
   onButton(TenderIds.show, async (request, value) => showCommand(context, request, await idOf(value)));
   // A URL button still sends an action; there is nothing more to do than acknowledge it.
-  app.action(TenderIds.openOriginal, async ({ ack }) => ack());
+  controls.action(TenderIds.openOriginal, async ({ ack }) => ack());
   onButton(DirectoryIds.showBuyer, async (request, value) =>
     showDirectoryEntry(context, request, 'buyer', await idOf(value)),
   );
@@ -161,7 +174,7 @@ export function registerListeners(
   }
   onButton(SavedSearchIds.run, async (request, value) => runSavedSearch(context, request, await idOf(value)));
   // "Try again" runs its command, which has its own failure handling (one slow notice, not two).
-  app.action<BlockAction<ButtonAction>>(
+  controls.action<BlockAction<ButtonAction>>(
     ErrorIds.tryAgain,
     async ({ ack, body, action, respond, client, context: bolt }) => {
       await ack();
@@ -171,7 +184,7 @@ export function registerListeners(
   );
 
   // One action for the Home tab's two buttons: the workspace's key, or (value 'me') the person's own.
-  app.action<BlockAction<ButtonAction>>(
+  controls.action<BlockAction<ButtonAction>>(
     HomeIds.connect,
     async ({ ack, body, action, client, context: bolt }) => {
       await ack();
@@ -193,7 +206,7 @@ export function registerListeners(
     },
   );
 
-  app.view(ConnectIds.callback, async ({ ack, body, view, client, context: bolt }) => {
+  controls.view(ConnectIds.callback, async ({ ack, body, view, client, context: bolt }) => {
     const submitted = parseConnectSubmission(view.state?.values);
     await submitConnectWithinBudget(
       context,
@@ -211,11 +224,15 @@ export function registerListeners(
     );
   });
 
-  registerCommentListeners(app, context);
-  registerPipelineListeners(app, context);
-  registerSubscriptionListeners(app, context);
+  registerCommentListeners(controls, context);
+  registerPipelineListeners(controls, context);
+  registerSubscriptionListeners(controls, context);
   // A direct message can run the read-only commands as typed (no trigger: nothing opens a window).
-  registerReachListeners(app, context, (request, text) => runCommand(context, request, text, '', false));
+  registerReachListeners(app, controls, context, (request, text) =>
+    runCommand(context, request, text, '', false),
+  );
+  // Refuses to start with a row of the table left without a listener; any other id is answered.
+  controls.attach(app, unknownControlAnswers(context.logger));
 
   // Removed from a workspace, or its bot token revoked: that workspace's data goes, the others' stays
   // (with an org-wide install, every workspace it covered). Bolt runs the first two without
@@ -233,10 +250,10 @@ export function registerListeners(
     await forgetWorkspace(context.store, context.logger, departureOf(body, 'tokens_revoked'), hooks);
   });
   // An organisation-ready install removed from (or added to) some workspaces of the organisation.
+  // Only workspaces that organisation's install covered go; a workspace standing alone stays.
   app.event('team_access_revoked', async ({ event, body }) => {
-    await forgetTeams(context.store, context.logger, event.team_ids, 'team_access_revoked', hooks);
-    if (install && body.enterprise_id)
-      await install.recordCoverage(body.enterprise_id, { remove: event.team_ids });
+    const revocation = { enterpriseId: body.enterprise_id ?? null, teamIds: event.team_ids };
+    await revokeTeamAccess(context.store, context.logger, revocation, install, hooks);
   });
   app.event('team_access_granted', async ({ event, body }) => {
     if (install && body.enterprise_id)

@@ -1,21 +1,21 @@
-import type { App } from '@slack/bolt';
 import type { FeatureContext } from '../features/feature-context.ts';
 import { listMore, sendNow, unsubscribe } from '../features/subscriptions.ts';
 import { SubscriptionIds } from '../ids.ts';
 import { decode } from '../state/codec.ts';
+import type { ControlRouter } from './control-registry.ts';
 import { buttonValue, onAction } from './on-action.ts';
 
 /** The subscriptions list's "Send now" and "Unsubscribe", and a feed post's "…and N more". */
-export function registerSubscriptionListeners(app: App, context: FeatureContext): void {
+export function registerSubscriptionListeners(controls: ControlRouter, context: FeatureContext): void {
   const idOf = (value: string | undefined) => decode('record', value, context.store, context.clock());
-  onAction(app, context, SubscriptionIds.sendNow, async (request, action) =>
+  onAction(controls, context, SubscriptionIds.sendNow, async (request, action) =>
     sendNow(context, request, await idOf(buttonValue(action))),
   );
-  onAction(app, context, SubscriptionIds.unsubscribe, async (request, action) =>
+  onAction(controls, context, SubscriptionIds.unsubscribe, async (request, action) =>
     unsubscribe(context, request, await idOf(buttonValue(action)), true),
   );
   // From the post in the channel a new list appears; its own Next and Previous redraw it.
-  onAction(app, context, SubscriptionIds.listMore, async (request, action, body) =>
+  onAction(controls, context, SubscriptionIds.listMore, async (request, action, body) =>
     listMore(context, request, buttonValue(action), Boolean(body.container?.is_ephemeral)),
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeFailure } from '../../../src/app/adapters/describe-failure.ts';
+import { describeFailure, EXPIRED_TRIGGER_SENTENCE } from '../../../src/app/adapters/describe-failure.ts';
 import {
   KeyUnreadableError,
   PERSONAL_KEY_REQUIRED_SENTENCE,
@@ -41,5 +41,25 @@ describe('a search the service refuses, in words', () => {
     // Any other field is still named (it comes from Tenderbot itself, not from what was typed).
     const other = describeFailure(new ValidationError(answer, [{ field: 'limit', message: 'too big' }]));
     expect(other.sentence).toBe('The service refused the request: limit too big.');
+  });
+});
+
+describe('a window Slack would not open, in words', () => {
+  it('an expired trigger is said as taking too long, not as a fault of Tenderbot', () => {
+    // What @slack/web-api throws when views.open answers `expired_trigger_id`.
+    const expired = Object.assign(new Error('An API error occurred: expired_trigger_id'), {
+      code: 'slack_webapi_platform_error',
+      data: { ok: false, error: 'expired_trigger_id' },
+    });
+    const said = describeFailure(expired);
+    expect(said.sentence).toBe(EXPIRED_TRIGGER_SENTENCE);
+    expect(said.sentence).toContain('took too long');
+    expect(said.sentence).not.toContain('Tenderbot’s side');
+    // Another refusal by Slack is still a fault of Tenderbot's.
+    const other = Object.assign(new Error('An API error occurred: invalid_arguments'), {
+      code: 'slack_webapi_platform_error',
+      data: { ok: false, error: 'invalid_arguments' },
+    });
+    expect(describeFailure(other).sentence).toContain('Tenderbot’s side');
   });
 });
