@@ -112,6 +112,7 @@ export class InstallFlow {
   /**
    * Records that an org-wide install now covers (`add`) or no longer covers (`remove`) some
    * workspaces (team_access_granted / team_access_revoked); nothing when there is no such install.
+   * A removed workspace is recorded as revoked: the install no longer answers for it until granted.
    */
   async recordCoverage(enterpriseId: string, change: { add?: string[]; remove?: string[] }): Promise<void> {
     for (const teamId of change.add ?? []) this.enterpriseOfTeam.set(teamId, enterpriseId);
@@ -123,10 +124,17 @@ export class InstallFlow {
     });
     if (!found?.installation.isEnterpriseInstall) return;
     const teams = new Set(found.installation.coveredTeamIds ?? []);
-    for (const teamId of change.add ?? []) teams.add(teamId);
-    for (const teamId of change.remove ?? []) teams.delete(teamId);
+    const revoked = new Set(found.installation.revokedTeamIds ?? []);
+    for (const teamId of change.add ?? []) {
+      teams.add(teamId);
+      revoked.delete(teamId);
+    }
+    for (const teamId of change.remove ?? []) {
+      teams.delete(teamId);
+      revoked.add(teamId);
+    }
     await this.installations.update(
-      { ...found.installation, coveredTeamIds: [...teams].sort() },
+      { ...found.installation, coveredTeamIds: [...teams].sort(), revokedTeamIds: [...revoked].sort() },
       found.installedAt,
     );
   }

@@ -2,8 +2,14 @@ import type { Installation, InstallationQuery, InstallationStore } from '@slack/
 import type { KeyCipher } from '../security/key-cipher.ts';
 import type { BotStore, InstallationQuery as StoreQuery } from '../storage/bot-store.ts';
 
-/** Bolt's installation, and for an org-wide one the workspaces it covers (so removing it can remove theirs). */
-export type StoredAppInstallation = Installation<'v1' | 'v2', boolean> & { coveredTeamIds?: string[] };
+/**
+ * Bolt's installation, and for an org-wide one the workspaces it covers (so removing it can remove
+ * theirs) and those whose access the organisation revoked (it no longer answers for them).
+ */
+export type StoredAppInstallation = Installation<'v1' | 'v2', boolean> & {
+  coveredTeamIds?: string[];
+  revokedTeamIds?: string[];
+};
 type AnyInstallation = StoredAppInstallation;
 
 /**
@@ -61,6 +67,9 @@ export class EncryptedInstallationStore implements InstallationStore {
     const stored = await this.store.findInstallation(toStoreQuery(query));
     if (!stored) return null;
     const installation = JSON.parse(this.cipher.decrypt(stored.encryptedInstallation)) as AnyInstallation;
+    // A workspace whose access the organisation revoked is not served by its org-wide install.
+    if (stored.isEnterpriseInstall && query.teamId && installation.revokedTeamIds?.includes(query.teamId))
+      return null;
     return { installation, installedAt: stored.installedAt };
   }
 

@@ -59,6 +59,57 @@ export async function forgetTeams(
   }
 }
 
+/** What revoking an organisation's access reads and records (the app's InstallFlow). */
+export interface OrganisationAccess {
+  coveredTeams(enterpriseId: string): Promise<string[]>;
+  recordCoverage(enterpriseId: string, change: { add?: string[]; remove?: string[] }): Promise<void>;
+}
+
+/**
+ * `team_access_revoked`: the organisation's install (the event's enterprise) no longer serves these
+ * workspaces. The revocation is recorded first, so the organisation's install stops answering for
+ * them at once; then the data of each workspace that install covered goes. A workspace it did not
+ * cover (another organisation's, or one standing alone) and one with an install of its own keep
+ * everything: the event speaks for that organisation's install only.
+ */
+export async function revokeTeamAccess(
+  store: Pick<BotStore, 'removeWorkspace' | 'findInstallation'>,
+  logger: Logger,
+  revocation: { enterpriseId: string | null; teamIds: readonly string[] },
+  access: OrganisationAccess | null,
+  hooks: DepartureHooks = {},
+): Promise<void> {
+  const { enterpriseId } = revocation;
+  const named = [...new Set(revocation.teamIds.filter((id) => id !== ''))];
+  if (!enterpriseId || !access) {
+    // No organisation's install to speak of (single-workspace mode, or no enterprise id): nothing it covered.
+    logger.warn(
+      { enterpriseId, teams: named },
+      'team_access_revoked without an organisation install: ignored',
+    );
+    return;
+  }
+  const covered = new Set(await access.coveredTeams(enterpriseId));
+  await retried(() => access.recordCoverage(enterpriseId, { remove: named }));
+  const removable: string[] = [];
+  for (const teamId of named) {
+    const own = await retried(() =>
+      store.findInstallation({ teamId, enterpriseId: null, isEnterpriseInstall: false }),
+    );
+    if (covered.has(teamId) && !own) removable.push(teamId);
+    else
+      logger.warn(
+        { teamId, enterpriseId, coveredByOrganisation: covered.has(teamId), ownInstall: own !== null },
+        'team_access_revoked named a workspace that organisation’s install does not hold: left installed',
+      );
+  }
+  await forgetTeams(store, logger, removable, 'team_access_revoked', hooks);
+  logger.info(
+    { enterpriseId, named: named.length, removed: removable.length },
+    'organisation access revoked',
+  );
+}
+
 async function retried<T>(step: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {

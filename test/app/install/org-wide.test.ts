@@ -143,10 +143,70 @@ describe('an organisation-wide install on Enterprise Grid', () => {
     await expect.poll(() => store.getConnection(SOUTH.teamId)).not.toBeNull();
   });
 
+  it('team_access_revoked naming a workspace outside the organisation leaves it installed, with its key and subscriptions', async () => {
+    // The fake's first workspace stands alone: installed on its own, its key connected, a subscription.
+    expect(await installAppAt(slack, app.base, `team:${slack.teamId}`)).not.toContain('every workspace');
+    const alone = { teamId: slack.teamId, admin: 'U0ADMIN', channel: 'C0BIDS' };
+    await slack.slashCommand(alone.admin, alone.channel, '/tender', 'connect');
+    const modal = await eventually(() => slack.openModals(alone.admin).at(-1), 'the connect window');
+    await slack.submitView(alone.admin, modal.id, { 'connect/key': KEYS.bobAdminAcme });
+    await expect.poll(() => store.getConnection(alone.teamId)).not.toBeNull();
+    await store.createSubscription(
+      deadlineSubscription({
+        id: 's-alone',
+        teamId: alone.teamId,
+        channelId: alone.channel,
+        createdBy: alone.admin,
+        days: 30,
+        nextRunAt: new Date(Date.now() + 86_400_000),
+      }),
+    );
+    const ownInstall = { teamId: alone.teamId, enterpriseId: null, isEnterpriseInstall: false };
+    const installedBefore = await store.findInstallation(ownInstall);
+    expect(installedBefore).not.toBeNull();
+
+    // The organisation's install (sent from a workspace it covers, signed) names the lone workspace.
+    const loggedBefore = app.logged.length;
+    const answer = await slack.team(NORTH.teamId).sendEvent({
+      type: 'team_access_revoked',
+      team_ids: [alone.teamId],
+    });
+    expect(answer.status).toBe(200);
+    // The app acknowledges first: its log says when it has acted on the event.
+    await expect.poll(() => app.logged.slice(loggedBefore).join('')).toContain('organisation access revoked');
+    expect(await store.findInstallation(ownInstall)).toEqual(installedBefore);
+    expect(await store.getConnection(alone.teamId)).not.toBeNull();
+    expect((await store.channelSubscriptions(alone.teamId, alone.channel)).map((each) => each.id)).toEqual([
+      's-alone',
+    ]);
+    // It still answers there with its own token, and in the organisation as before.
+    const before = slack.messagesIn(alone.channel, alone.admin).length;
+    await slack.slashCommand(alone.admin, alone.channel, '/tender', 'help');
+    const help = await eventually(() => slack.messagesIn(alone.channel, alone.admin)[before], 'help');
+    expect(JSON.stringify(help.blocks)).toContain('/tender search');
+    expect(JSON.stringify((await command(NORTH, 'help')).blocks)).toContain('/tender search');
+  });
+
+  it('no longer serves a workspace through the organisation’s install once its access was revoked', async () => {
+    const south = slack.team(SOUTH.teamId);
+    expect(JSON.stringify((await command(SOUTH, 'help')).blocks)).toContain('/tender search');
+    expect((await south.removeFromOrganisationInstall())?.status).toBe(200);
+    await expect.poll(() => store.getConnection(SOUTH.teamId)).toBeNull();
+    // A request from it (the organisation's id still on it) finds no install; the organisation's
+    // other workspace is still answered, and scheduled posts find no token for it.
+    expect(JSON.stringify(await command(SOUTH, 'help'))).toContain('not installed in this workspace');
+    expect(JSON.stringify((await command(NORTH, 'help')).blocks)).toContain('/tender search');
+    expect(await bot.install?.botTokenFor(SOUTH.teamId)).toBeNull();
+    expect(await bot.install?.botTokenFor(NORTH.teamId)).toBe(slack.team(NORTH.teamId).botTokens[0]);
+  });
+
   it('forgets the organisation-wide install and every workspace it covered when the app is removed from the organisation', async () => {
     const answers = await slack.team(NORTH.teamId).uninstallApp();
     expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
-    await expect.poll(() => store.listInstallations()).toEqual([]);
+    // The workspace standing alone keeps its own install.
+    await expect
+      .poll(async () => (await store.listInstallations()).map((each) => each.teamId))
+      .toEqual([slack.teamId]);
     // Not only the workspace the events came from: the other one's key goes too.
     await expect.poll(() => store.getConnection(SOUTH.teamId)).toBeNull();
     for (const workspace of [NORTH, SOUTH])
