@@ -310,6 +310,14 @@ export class FakeSlack {
     return this.workspace.now();
   }
 
+  /**
+   * Moves the clock of every workspace of this fake Slack on by `ms` (beside `options.clock`):
+   * response_urls expire, history and posting limits reopen, without a test sleeping.
+   */
+  advanceClock(ms: number): void {
+    for (const team of this.hub.teams) team.workspace.clockOffsetMs += ms;
+  }
+
   /** The per-channel posting limit (`postsPerSecondPerChannel`); 0 or undefined turns it off. */
   get postsPerSecondPerChannel(): number | undefined {
     return this.options.postsPerSecondPerChannel;
@@ -446,6 +454,23 @@ export class FakeSlack {
 
   isArchived(channel: string): boolean {
     return this.workspace.archived.has(channel);
+  }
+
+  /** Whether a person is in a channel (everyone is, until `removeMember`). */
+  isMember(channel: string, userId: string): boolean {
+    return this.workspace.membersOf(channel).has(userId);
+  }
+
+  /** A person leaves a channel: an ephemeral message to them there is then `user_not_in_channel`. */
+  removeMember(channel: string, userId: string): void {
+    this.workspace.user(userId);
+    this.workspace.membersOf(channel).delete(userId);
+  }
+
+  /** A person joins a channel again. */
+  addMember(channel: string, userId: string): void {
+    this.workspace.user(userId);
+    this.workspace.membersOf(channel).add(userId);
   }
 
   /** Whether the app's bot user is in a channel (every channel is, until `removeApp`). */
@@ -646,7 +671,15 @@ export class FakeSlack {
       // The id ends with the team it belongs to (Workspace.newResponseUrl); older ones mean the first.
       const teamId = Buffer.from(id, 'base64url').toString('utf8').split('|')[4];
       const team = hub.teams.find((candidate) => candidate.teamId === teamId) ?? this;
-      answer(200, respondAt(team.workspace, id, JSON.parse(raw || '{}')));
+      let body: unknown;
+      try {
+        body = JSON.parse(raw || '{}');
+      } catch {
+        answer(400, { ok: false, error: 'invalid_payload' });
+        return;
+      }
+      const responded = respondAt(team.workspace, id, body);
+      answer(responded.status, responded.body);
       return;
     }
     if (url.pathname === '/oauth/v2/authorize') {

@@ -1,3 +1,4 @@
+import { messageRefusal } from './block-rules.ts';
 import { linksIn } from './links.ts';
 import { BOT_USER_ID, type FakeMessage, type Unfurl } from './types.ts';
 import type { Args, WebAnswer } from './web-api.ts';
@@ -29,13 +30,20 @@ function postRefusal(workspace: Workspace, channel: string): WebAnswer | null {
   return null;
 }
 
+/** Slack's refusal of a message's text and blocks (block-rules.ts), with its problems, or null. */
+function contentRefusal(args: Args, needsContent = true): WebAnswer | null {
+  const refusal = messageRefusal(args.text, args.blocks, { needsContent });
+  if (!refusal) return null;
+  return { ok: false, error: refusal.error, response_metadata: { messages: refusal.messages } };
+}
+
 /** The `chat.*` methods the app calls, answered as Slack does. */
 export function chatMethod(workspace: Workspace, method: string, args: Args): WebAnswer | null {
   switch (method) {
     case 'chat.postMessage': {
       // A user id posts into that person's direct messages with the app; the answer names the DM.
       const channel = workspace.resolveChannel(args.channel);
-      const refusal = postRefusal(workspace, channel);
+      const refusal = postRefusal(workspace, channel) ?? contentRefusal(args);
       if (refusal) return refusal;
       // A reply goes under a parent that exists in that channel, as in Slack.
       if (args.thread_ts) {
@@ -54,8 +62,17 @@ export function chatMethod(workspace: Workspace, method: string, args: Args): We
       return { ok: true, channel: message.channel, ts: message.ts, message: messageJson(message, true) };
     }
     case 'chat.postEphemeral': {
+      const channel = workspace.resolveChannel(args.channel);
+      const refusal = postRefusal(workspace, channel);
+      if (refusal) return refusal;
+      // Slack shows an ephemeral message only to someone in the channel.
+      if (!workspace.users.some((user) => user.id === args.user))
+        return { ok: false, error: 'user_not_found' };
+      if (!workspace.membersOf(channel).has(args.user)) return { ok: false, error: 'user_not_in_channel' };
+      const content = contentRefusal(args);
+      if (content) return content;
       const message = workspace.postMessage(
-        workspace.resolveChannel(args.channel),
+        channel,
         args.text ?? '',
         args.blocks ?? [],
         args.user,
@@ -69,7 +86,11 @@ export function chatMethod(workspace: Workspace, method: string, args: Args): We
       // Slack cannot update an ephemeral message through chat.update: only through its response_url.
       if (!message || message.deleted || message.ephemeralTo !== null)
         return { ok: false, error: 'message_not_found' };
+      // Only the app's own messages: a person's, or Slackbot's, is not the app's to change.
+      if (message.authorId !== BOT_USER_ID) return { ok: false, error: 'cant_update_message' };
       if (workspace.archived.has(channel)) return { ok: false, error: 'is_archived' };
+      const content = contentRefusal(args);
+      if (content) return content;
       message.text = args.text ?? message.text;
       message.blocks = args.blocks ?? message.blocks;
       if (args.metadata) message.metadata = args.metadata;
@@ -78,6 +99,7 @@ export function chatMethod(workspace: Workspace, method: string, args: Args): We
     case 'chat.delete': {
       const message = workspace.findMessage(workspace.resolveChannel(args.channel), args.ts);
       if (!message || message.ephemeralTo !== null) return { ok: false, error: 'message_not_found' };
+      if (message.authorId !== BOT_USER_ID) return { ok: false, error: 'cant_delete_message' };
       message.deleted = true;
       return { ok: true, channel: message.channel, ts: message.ts };
     }
@@ -123,6 +145,17 @@ function unfurl(workspace: Workspace, args: Args): WebAnswer {
   const links = linksIn(message.text);
   if (Object.keys(unfurls).some((url) => !links.includes(url)))
     return { ok: false, error: 'cannot_unfurl_url' };
+  // Each preview's blocks are held to a message's limits, as Slack holds them.
+  for (const [url, preview] of Object.entries(unfurls)) {
+    if (!preview || typeof preview !== 'object') return { ok: false, error: 'invalid_unfurls_format' };
+    const refusal = messageRefusal(preview.text, preview.blocks, { needsContent: false });
+    if (refusal)
+      return {
+        ok: false,
+        error: refusal.error,
+        response_metadata: { messages: refusal.messages.map((line) => `${line} (unfurl of ${url})`) },
+      };
+  }
   message.unfurls = { ...message.unfurls, ...unfurls };
   return { ok: true };
 }

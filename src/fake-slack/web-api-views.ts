@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { viewProblems } from './block-rules.ts';
 import type { Args, WebAnswer } from './web-api.ts';
 import type { Workspace } from './workspace.ts';
 
@@ -15,6 +16,13 @@ function stored(workspace: Workspace, view: Args, id: string): Args {
 
 /** `views.open`, `views.push`, `views.update` and `views.publish`, as Slack answers them. */
 export function viewsMethod(workspace: Workspace, method: string, args: Args): WebAnswer | null {
+  if (!method.startsWith('views.')) return null;
+  // A view breaking Slack's limits is refused before anything else, with Slack's pointers to why.
+  const problems = ['views.open', 'views.push', 'views.update', 'views.publish'].includes(method)
+    ? viewProblems(args.view)
+    : [];
+  if (problems.length > 0)
+    return { ok: false, error: 'invalid_arguments', response_metadata: { messages: problems } };
   switch (method) {
     case 'views.open':
     case 'views.push': {

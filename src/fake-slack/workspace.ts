@@ -59,8 +59,12 @@ export class Workspace {
   private readonly members = new Map<string, Set<string>>();
   private tsCounter = 0;
   private responseUrlSerial = 0;
-  /** The workspace's clock (epoch ms); trigger ids keep to real time. */
+  /** The workspace's clock (epoch ms): the options' clock, moved on by `advanceClock`; trigger ids keep to real time. */
   readonly now: () => number;
+  /** How far `advanceClock` moved the clock past the options' clock (ms). */
+  clockOffsetMs = 0;
+  /** Every response_url given out, by its id: when (clock ms) and how often it was used. */
+  readonly responseUrls = new Map<string, { issuedAt: number; uses: number }>();
   /** Channels the app's bot user is in: every channel until a test removes it. */
   readonly botIn: Set<string>;
   /** History served as to a Marketplace app (`FakeSlackOptions.marketplaceApp`), not capped at 15. */
@@ -80,7 +84,8 @@ export class Workspace {
     this.domain = options.domain ?? 'tenderbot-fake';
     this.enterprise = options.enterprise ?? null;
     if (options.botToken) this.tokens.add(options.botToken);
-    this.now = options.clock ?? Date.now;
+    const clock = options.clock ?? Date.now;
+    this.now = () => clock() + this.clockOffsetMs;
     this.botIn = new Set(this.channels.map((channel) => channel.id));
     this.marketplaceApp = options.marketplaceApp === true;
   }
@@ -153,10 +158,12 @@ export class Workspace {
     return this.channels.find((channel) => channel.id === id) ?? { id, name: id.toLowerCase() };
   }
 
+  /** Who is in a channel: everyone at first; a person's DM with the app holds them and the bot. */
   membersOf(channel: string): Set<string> {
     let members = this.members.get(channel);
     if (!members) {
-      members = new Set(this.users.map((user) => user.id));
+      const dmUser = this.dmUser(channel);
+      members = new Set(dmUser ? [dmUser, BOT_USER_ID] : this.users.map((user) => user.id));
       this.members.set(channel, members);
     }
     return members;
@@ -195,8 +202,11 @@ export class Workspace {
     // must not replace each other's answers. The serial makes it unique; the rest says where it goes.
     this.responseUrlSerial++;
     // The team comes last: the server finds the workspace a response_url belongs to by it.
-    const id = `${channel}|${userId}|${messageTs}|${this.responseUrlSerial}|${this.teamId}`;
-    return `${this.baseUrl}/response/${Buffer.from(id).toString('base64url')}`;
+    const id = Buffer.from(
+      `${channel}|${userId}|${messageTs}|${this.responseUrlSerial}|${this.teamId}`,
+    ).toString('base64url');
+    this.responseUrls.set(id, { issuedAt: this.now(), uses: 0 });
+    return `${this.baseUrl}/response/${id}`;
   }
 
   /** A trigger_id, usable once within 3 s, as Slack's. */

@@ -305,6 +305,7 @@ describe('what the features need: selects, dates, threads, metadata, view stacks
         type: 'modal',
         callback_id: 'pipeline/start',
         title: { type: 'plain_text', text: 'Start a bid' },
+        submit: { type: 'plain_text', text: 'Start' },
         blocks: [
           {
             type: 'input',

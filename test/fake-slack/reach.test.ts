@@ -44,6 +44,7 @@ async function openModal(blocks: View['blocks']): Promise<string> {
       type: 'modal',
       callback_id: 'reach/search_builder',
       title: { type: 'plain_text', text: 'Search' },
+      submit: { type: 'plain_text', text: 'Search' },
       blocks,
     } as View,
   });
