@@ -15,6 +15,11 @@ export const USAGE = `Usage: tenderbot <command>
   bot
       Run the Slack app, configured by the environment (and .env): see README.md.
 
+  mcp [--http [--port 4020] [--host 127.0.0.1] [--allowed-origin URL]... [--allowed-host NAME]...]
+      The MCP server for assistants (Claude, VS Code, Cursor): see docs/mcp.md. On stdio with the
+      key from PROCUREMENT_API_KEY; with --http at /mcp, each caller sending their own key as a
+      bearer token. PROCUREMENT_API_URL is the service (default http://127.0.0.1:4010).
+
   openapi
       Print the service's OpenAPI 3.1 document as JSON (tenderbot openapi > openapi.json): the
       same document the service serves at /v1/openapi.json, made without starting it.
@@ -46,6 +51,12 @@ export async function main(argv: string[]): Promise<number> {
       if (command) throw new UsageError(`unexpected argument: ${command}`);
       const { runOpenApi } = await import('./openapi.ts');
       return await runOpenApi();
+    }
+    if (group === 'mcp') {
+      const { runMcp } = await import('../mcp/command.ts');
+      const args = parse(argv.slice(1), MCP_OPTIONS);
+      if (args.positionals.length > 0) throw new UsageError(`unexpected argument: ${args.positionals[0]}`);
+      return await runMcp(args, (fallback) => integerOption('port', args.values.port, fallback));
     }
     if (group === 'bot') {
       const { runBot } = await import('../app/main.ts');
@@ -84,6 +95,14 @@ const SERVE_OPTIONS = {
   import: { type: 'string', multiple: true },
   'log-level': { type: 'string' },
   'count-cache': { type: 'string' },
+} as const;
+
+const MCP_OPTIONS = {
+  http: { type: 'boolean' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'allowed-origin': { type: 'string', multiple: true },
+  'allowed-host': { type: 'string', multiple: true },
 } as const;
 
 const IMPORT_OPTIONS = { db: { type: 'string' } } as const;

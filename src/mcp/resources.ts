@@ -1,0 +1,73 @@
+import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { NotFoundError } from '../client/errors.ts';
+import type { ProcurementClient } from '../client/procurement-client.ts';
+import { sentenceFor } from './failures.ts';
+import { type ToolContext, UNEXPECTED_FAILURE } from './tool-kit.ts';
+
+/** MCP's code for a resource that does not exist. */
+const RESOURCE_NOT_FOUND = -32002;
+
+const RESOURCES: {
+  name: string;
+  scheme: string;
+  title: string;
+  description: string;
+  read: (client: ProcurementClient, id: string) => Promise<unknown>;
+}[] = [
+  {
+    name: 'tender',
+    scheme: 'tender',
+    title: 'Tender',
+    description: 'A public tender in full (tender://{id}, the id from search_tenders), as JSON.',
+    read: (client, id) => client.tenders.get(id),
+  },
+  {
+    name: 'buyer',
+    scheme: 'buyer',
+    title: 'Buyer',
+    description: 'A buyer with up to 100 of its notices (buyer://{id}, a UUID from list_buyers), as JSON.',
+    read: (client, id) => client.buyers.get(id),
+  },
+  {
+    name: 'bid',
+    scheme: 'bid',
+    title: 'Bid',
+    description: 'A bid with its stages (bid://{id}, from list_bids), as the key may read it, as JSON.',
+    read: (client, id) => client.pipelines.get(id),
+  },
+];
+
+/**
+ * Tenders, buyers and bids as read-only resources a client can attach to a conversation
+ * (`tender://{id}`, `buyer://{id}`, `bid://{id}`), read with the caller's key like the tools.
+ */
+export function addResources(server: McpServer, context: ToolContext): void {
+  for (const resource of RESOURCES) {
+    server.registerResource(
+      resource.name,
+      new ResourceTemplate(`${resource.scheme}://{id}`, { list: undefined }),
+      { title: resource.title, description: resource.description, mimeType: 'application/json' },
+      async (uri, variables) => {
+        const id = decodeURIComponent(String(variables.id ?? ''));
+        try {
+          const record = await resource.read(context.client, id);
+          return {
+            contents: [
+              { uri: uri.href, mimeType: 'application/json', text: JSON.stringify(record, null, 2) },
+            ],
+          };
+        } catch (error) {
+          const sentence = sentenceFor(error);
+          if (sentence === null)
+            context.logger.error(
+              { resource: resource.name, err: error },
+              'resource read failed unexpectedly',
+            );
+          const code = error instanceof NotFoundError ? RESOURCE_NOT_FOUND : ErrorCode.InvalidRequest;
+          throw new McpError(code, sentence ?? UNEXPECTED_FAILURE);
+        }
+      },
+    );
+  }
+}

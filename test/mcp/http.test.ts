@@ -1,0 +1,158 @@
+import { Writable } from 'node:stream';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningMcpHttp, startMcpHttp } from '../../src/mcp/http.ts';
+import { createMcpLogger } from '../../src/mcp/logger.ts';
+import { KEYS, TENDER_A } from '../support/fixture.ts';
+import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
+import { callTool, describeTools, TOOL_NAMES } from './tool-suite.ts';
+
+let sandbox: TestSandbox;
+let mcp: RunningMcpHttp;
+let logged = '';
+const clients: Client[] = [];
+
+const ALLOWED_ORIGIN = 'https://assistant.example';
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+  const logStream = new Writable({
+    write(chunk, _encoding, done) {
+      logged += String(chunk);
+      done();
+    },
+  });
+  mcp = await startMcpHttp({
+    serviceUrl: sandbox.baseUrl,
+    port: 0,
+    allowedOrigins: [ALLOWED_ORIGIN],
+    logger: createMcpLogger('debug', logStream),
+  });
+});
+afterAll(async () => {
+  await Promise.all(clients.map((client) => client.close()));
+  await mcp.close();
+  await sandbox.stop();
+});
+
+async function connect(key: string, headers: Record<string, string> = {}): Promise<Client> {
+  const client = new Client({ name: 'tenderbot-test', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(mcp.url), {
+    requestInit: { headers: { authorization: `Bearer ${key}`, ...headers } },
+  });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+/** A raw POST to the endpoint, for what no SDK client would send. */
+async function post(headers: Record<string, string>, body: string, url = mcp.url) {
+  const response = await request(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...headers,
+    },
+    body,
+  });
+  return { status: response.statusCode, headers: response.headers, text: await response.body.text() };
+}
+
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
+
+describe('MCP over Streamable HTTP', () => {
+  describeTools(() => ({ sandbox, connect }));
+
+  it('without a key answers 401 and says how to send one', async () => {
+    const answer = await post({}, INITIALIZE);
+    expect(answer.status).toBe(401);
+    expect(answer.headers['www-authenticate']).toMatch(/^Bearer/);
+    expect(JSON.parse(answer.text).error.message).toContain('Authorization: Bearer <key>');
+    await expect(connect('')).rejects.toThrow();
+  });
+
+  it('refuses a request from an origin it does not know (403), and serves one it was told', async () => {
+    const refused = await post(
+      { authorization: `Bearer ${KEYS.aliceAcme}`, origin: 'https://evil.example' },
+      INITIALIZE,
+    );
+    expect(refused.status).toBe(403);
+    expect(JSON.parse(refused.text).error.message).toContain('https://evil.example');
+    await expect(connect(KEYS.aliceAcme, { origin: 'http://localhost:8080' })).rejects.toThrow(/403|origin/i);
+    const allowed = await connect(KEYS.aliceAcme, { origin: ALLOWED_ORIGIN });
+    expect((await allowed.listTools()).tools).toHaveLength(TOOL_NAMES.length);
+  });
+
+  it('refuses a Host it does not serve (DNS rebinding), whatever the key', async () => {
+    const answer = await post(
+      { authorization: `Bearer ${KEYS.aliceAcme}`, host: 'attacker.example' },
+      INITIALIZE,
+    );
+    expect(answer.status).toBe(403);
+  });
+
+  it('refuses a body over the service’s limit (413) and GET (405: stateless)', async () => {
+    const big = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'ping',
+      params: { pad: 'x'.repeat(1024 * 1024) },
+    });
+    const answer = await post({ authorization: `Bearer ${KEYS.aliceAcme}` }, big);
+    expect(answer.status).toBe(413);
+    const get = await request(mcp.url, { headers: { authorization: `Bearer ${KEYS.aliceAcme}` } });
+    expect(get.statusCode).toBe(405);
+    await get.body.dump();
+  });
+
+  it('holds each key to its rate, as the service does, and another key is not held by it', async () => {
+    const limited = await startMcpHttp({
+      serviceUrl: sandbox.baseUrl,
+      port: 0,
+      ratePerSecond: 1,
+      logger: createMcpLogger('silent'),
+    });
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, () =>
+          post({ authorization: `Bearer ${KEYS.aliceAcme}` }, INITIALIZE, limited.url),
+        ),
+      );
+      const refused = answers.filter((answer) => answer.status === 429);
+      expect(refused.length).toBeGreaterThan(0);
+      expect(refused[0]?.headers['retry-after']).toBe('1');
+      expect(answers.some((answer) => answer.status === 200)).toBe(true);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('a bearer key of another organisation is passed through as it is: the service decides', async () => {
+    const beta = await connect(KEYS.aliceBeta);
+    const bids = await callTool(beta, 'list_bids', { archived: 'all', limit: 100 });
+    expect(bids.isError).toBe(false);
+    // Alice in Beta owns no bid there and none is shared with her (pl-beta is Dave's).
+    expect(bids.data.items).toEqual([]);
+    const dave = await callTool(await connect(KEYS.daveBeta), 'list_bids', { archived: 'all', limit: 100 });
+    expect(dave.data.items.map((item: { id: string }) => item.id)).toEqual(['pl-beta']);
+    const unknown = await callTool(await connect('pis_not_a_real_key_0123456789abcdefghijk'), 'get_tender', {
+      id: TENDER_A,
+    });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.text).toContain('The API key is not recognised.');
+  });
+
+  it('never logs a key (after every test above)', () => {
+    expect(logged).toContain('mcp request');
+    for (const key of Object.values(KEYS)) expect(logged).not.toContain(key);
+    expect(logged).not.toContain('pis_not_a_real_key');
+  });
+});
