@@ -1,5 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { SlowClientLimits } from '../shared/slow-clients.ts';
 import { generateDemoData } from './demo/demo-generator.ts';
 import { createDemoOrganisation, type DemoKey } from './demo/demo-organisation.ts';
 import { applyFixture, readFixture } from './fixture.ts';
@@ -41,6 +42,8 @@ export interface SandboxOptions extends SandboxDataOptions {
   fixture?: string;
   logLevel?: string;
   countCacheSize?: number;
+  /** How long a request may take to arrive; SLOW_CLIENT_LIMITS when absent (tests shorten them). */
+  slowClientLimits?: SlowClientLimits;
 }
 
 export interface RunningSandbox {
@@ -111,6 +114,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       clock: options.clock,
       logLevel: options.logLevel,
       countCacheSize: options.countCacheSize,
+      slowClientLimits: options.slowClientLimits,
     });
     const context = app.serviceContext;
     // The filter index's columns are read in a worker from the start (13–18 s at a million

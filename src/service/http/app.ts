@@ -18,6 +18,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { EMPTY_UPDATE_ISSUE } from '../../contract/schemas.ts';
+import { limitSlowClients, type SlowClientLimits } from '../../shared/slow-clients.ts';
 import { BookmarksStore } from '../store/bookmarks-store.ts';
 import { CommentsStore } from '../store/comments-store.ts';
 import { openDatabase, type SqliteDatabase } from '../store/database.ts';
@@ -74,6 +75,8 @@ export interface ServiceAppOptions {
   logLevel?: string;
   /** Query totals remembered while public records are unchanged; 0 turns the cache off. */
   countCacheSize?: number;
+  /** How long a request may take to arrive (tests shorten them); SLOW_CLIENT_LIMITS when absent. */
+  slowClientLimits?: SlowClientLimits;
 }
 
 export function createServiceContext(
@@ -126,6 +129,8 @@ export async function buildServiceApp(options: ServiceAppOptions): Promise<Servi
     // Node would answer a missing Host with an empty 400 of its own; the hook below answers it.
     http: { requireHostHeader: false },
   }).withTypeProvider<ZodTypeProvider>();
+  // Fastify leaves Node's request timeout off: a client trickling its request would hold a socket.
+  limitSlowClients(app.server, options.slowClientLimits);
   // Node answers these itself, outside Fastify: an `Expect` other than 100-continue (417) and
   // CONNECT (the socket is dropped). Both get a problem answer instead.
   app.server.on('checkExpectation', (_request, response: ServerResponse) => {
@@ -335,7 +340,9 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? 'must arrive in full within the server’s time limit'
         : 'must be a well-formed HTTP/1.1 request';
-  socket.end(rawProblem('request', message));
+  // Closed for good once the answer is written: a client that ignores the end (a slow one keeps
+  // sending) would otherwise hold the half-open connection.
+  socket.end(rawProblem('request', message), () => socket.destroy());
 }
 
 /** A whole HTTP response, written straight to a socket: a 400 problem naming `field`, with a request id. */
