@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { type App, type Receiver, type ReceiverEvent, verifySlackRequest } from '@slack/bolt';
 import type { Logger } from 'pino';
+import { limitSlowClients, type SlowClientLimits } from '../../shared/slow-clients.ts';
 import type { BotStore } from '../storage/bot-store.ts';
 import { parseSlackBody } from './slack-body.ts';
 
@@ -38,6 +39,8 @@ export interface GuardedReceiverOptions {
   endpoint?: string;
   bodyLimitBytes?: number;
   clock?: () => Date;
+  /** How long a request may take to arrive; SLOW_CLIENT_LIMITS when absent (tests shorten them). */
+  slowClientLimits?: SlowClientLimits;
 }
 
 /**
@@ -77,8 +80,7 @@ export class GuardedReceiver implements Receiver {
       });
     });
     // A client that sends headers slowly or never finishes its body is cut off.
-    server.requestTimeout = 30_000;
-    server.headersTimeout = 10_000;
+    limitSlowClients(server, this.options.slowClientLimits);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, () => {
