@@ -5,7 +5,7 @@ import { runSandboxServe } from './sandbox-serve.ts';
 
 export const USAGE = `Usage: tenderbot <command>
 
-  start [--data ./data] [--port 3030] [--service-port 4010] [--bot-port 3000] [--demo N]
+  start [--data ./data] [--port 3030] [--service-port 4010] [--bot-port 3000] [--mcp-port 4020] [--demo N]
         [--real-data [--ocds ../shared/data/ocds]]
       With Slack credentials in the environment, the Slack app; without, the local workbench:
       the service with demo data, a fake Slack with a web page, and the app between them.
@@ -112,6 +112,7 @@ const START_OPTIONS = {
   port: { type: 'string' },
   'service-port': { type: 'string' },
   'bot-port': { type: 'string' },
+  'mcp-port': { type: 'string' },
   demo: { type: 'string' },
   'real-data': { type: 'boolean' },
   ocds: { type: 'string' },

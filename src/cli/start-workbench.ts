@@ -7,6 +7,8 @@ import { createLogger } from '../app/logger.ts';
 import { openBotStore } from '../app/storage/bot-store.ts';
 import { SCOPES } from '../contract/schemas.ts';
 import { FakeSlack } from '../fake-slack/fake-slack.ts';
+import { DEFAULT_MCP_PORT, startMcpHttp } from '../mcp/http.ts';
+import { createMcpLogger } from '../mcp/logger.ts';
 import { startSandbox } from '../service/sandbox.ts';
 import { addWorkbenchRoutes } from '../workbench/workbench-routes.ts';
 import { installApp, SECOND_WORKSPACE } from '../workbench/workspaces.ts';
@@ -18,6 +20,8 @@ export interface WorkbenchOptions {
   port?: number;
   servicePort?: number;
   botPort?: number;
+  /** The MCP endpoint (/mcp); 4020 by default, a free port when `port` is 0 (tests). */
+  mcpPort?: number;
   demo?: number;
   /**
    * OCDS files to serve instead of demo data: imported into the data folder's database once
@@ -36,6 +40,8 @@ export interface WorkbenchOptions {
 export interface RunningWorkbench {
   url: string;
   serviceUrl: string;
+  /** The MCP endpoint over the same service, for assistants; each sends its own key as a bearer token. */
+  mcpUrl: string;
   /** A fresh key of the demo organisation's owner, to paste into `/tender connect`. */
   keyToConnect: string;
   slack: FakeSlack;
@@ -76,6 +82,14 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Running
   const defaultKey = newKey('usr-demo-member', 'workbench default');
   const keyToConnect = newKey('usr-demo-owner', 'workbench connect');
 
+  // Passes each caller's own key through to the service; it holds no key of its own.
+  const mcp = await startMcpHttp({
+    serviceUrl: sandbox.baseUrl,
+    host,
+    port: options.mcpPort ?? (options.port === 0 ? 0 : DEFAULT_MCP_PORT),
+    logger: createMcpLogger('warn'),
+  });
+
   const signingSecret = randomBytes(16).toString('hex');
   const many = options.manyWorkspaces === true;
   const botToken = many ? '' : `xoxb-workbench-${randomBytes(8).toString('hex')}`;
@@ -114,12 +128,14 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Running
   return {
     url,
     serviceUrl: sandbox.baseUrl,
+    mcpUrl: mcp.url,
     keyToConnect,
     slack,
     stop: async () => {
       await bot.stop();
       await store.close();
       await slack.stop();
+      await mcp.close();
       await sandbox.close();
     },
   };

@@ -12,6 +12,7 @@ interface StartArgs {
     port?: string;
     'service-port'?: string;
     'bot-port'?: string;
+    'mcp-port'?: string;
     demo?: string;
     'real-data'?: boolean;
     ocds?: string;
@@ -51,6 +52,8 @@ export async function runStart({ values }: StartArgs): Promise<number> {
     port: integerOption('port', values.port, 3030),
     servicePort: integerOption('service-port', values['service-port'], 4010),
     botPort: integerOption('bot-port', values['bot-port'], 3000),
+    mcpPort:
+      values['mcp-port'] === undefined ? undefined : integerOption('mcp-port', values['mcp-port'], 4020),
     demo: values.demo ? integerOption('demo', values.demo, 5000, 1) : undefined,
     manyWorkspaces: values['many-workspaces'] === true,
   }).catch((error: unknown) => {
@@ -74,6 +77,7 @@ export async function runStart({ values }: StartArgs): Promise<number> {
           ]
         : []),
       `  a key to paste into /tender connect: ${workbench.keyToConnect}`,
+      `  MCP:      ${workbench.mcpUrl} for assistants, with the header "Authorization: Bearer ${workbench.keyToConnect}" (docs/mcp.md)`,
       `Open ${workbench.url} and type /tender search cleaning`,
       '',
     ].join('\n'),

@@ -42,6 +42,12 @@ export async function callTool(client: Client, name: string, args: Record<string
   return { isError: result.isError === true, text, data: result.structuredContent as Structured };
 }
 
+/** The text of a resource read. */
+function textOf(read: { contents: ({ text: string } | { blob: string })[] }): string {
+  const first = read.contents[0];
+  return first && 'text' in first ? first.text : '';
+}
+
 /** Calls a tool that must succeed; its text on failure says why it did not. */
 async function ok(client: Client, name: string, args: Record<string, unknown> = {}): Promise<Structured> {
   const result = await callTool(client, name, args);
@@ -141,7 +147,10 @@ export function describeTools(
       const unfiltered = (await service('GET', '/v1/tenders?limit=1')).body.pagination.total;
       for (const filter of filters) {
         const query = new URLSearchParams(
-          Object.entries({ ...filter, limit: 5 }).map(([name, value]) => [name, String(value)]),
+          Object.entries({ ...filter, limit: 5 }).map(([name, value]): [string, string] => [
+            name,
+            String(value),
+          ]),
         );
         const expected = (await service('GET', `/v1/tenders?${query}`)).body;
         const found = await ok(client, 'search_tenders', { ...filter, limit: 5 });
@@ -254,12 +263,12 @@ export function describeTools(
     it('reads tenders, buyers and bids as resources', async () => {
       const client = await context().connect(KEYS.aliceAcme);
       const tender = await client.readResource({ uri: `tender://${TENDER_A}` });
-      expect(JSON.parse(String(tender.contents[0]?.text)).id).toBe(TENDER_A);
+      expect(JSON.parse(textOf(tender)).id).toBe(TENDER_A);
       const buyerId = (await service('GET', `/v1/tenders/${TENDER_A}`)).body.data.buyer.id;
       const buyer = await client.readResource({ uri: `buyer://${buyerId}` });
-      expect(JSON.parse(String(buyer.contents[0]?.text)).id).toBe(buyerId);
+      expect(JSON.parse(textOf(buyer)).id).toBe(buyerId);
       const bid = await client.readResource({ uri: 'bid://pl-bob' });
-      expect(JSON.parse(String(bid.contents[0]?.text)).name).toBe('Bob’s hospital cleaning bid');
+      expect(JSON.parse(textOf(bid)).name).toBe('Bob’s hospital cleaning bid');
       await expect(client.readResource({ uri: 'tender://ocds-no-such-tender' })).rejects.toThrow(/Not found/);
     });
   });
