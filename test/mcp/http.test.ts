@@ -5,6 +5,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningMcpHttp, startMcpHttp } from '../../src/mcp/http.ts';
 import { createMcpLogger } from '../../src/mcp/logger.ts';
+import { startFaultServer } from '../support/fault-server.ts';
 import { KEYS, TENDER_A } from '../support/fixture.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
 import { callTool, describeTools, TOOL_NAMES } from './tool-suite.ts';
@@ -148,6 +149,42 @@ describe('MCP over Streamable HTTP', () => {
     });
     expect(unknown.isError).toBe(true);
     expect(unknown.text).toContain('The API key is not recognised.');
+  });
+
+  it('passes the caller’s key through as it came; a broken or unreachable service is a sentence, never a stack', async () => {
+    const faults = await startFaultServer();
+    const broken = await startMcpHttp({
+      serviceUrl: faults.baseUrl,
+      port: 0,
+      logger: createMcpLogger('silent'),
+    });
+    const client = new Client({ name: 'tenderbot-test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(broken.url), {
+        requestInit: { headers: { authorization: `Bearer ${KEYS.carolMemberAcme}` } },
+      }),
+    );
+    try {
+      faults.play([{ status: 200, body: { data: [{ nonsense: true }], pagination: {} } }]);
+      const odd = await callTool(client, 'search_tenders', { q: 'cleaning' });
+      expect(faults.seen[0]?.headers.authorization).toBe(`Bearer ${KEYS.carolMemberAcme}`);
+      expect(faults.seen[0]?.url).toBe('/v1/tenders?q=cleaning&offset=0');
+      expect(odd.isError).toBe(true);
+      expect(odd.text).toContain('answered in a shape this server does not know');
+      faults.play(['reset']);
+      const gone = await callTool(client, 'list_bids', {});
+      expect(gone.isError).toBe(true);
+      expect(gone.text).toContain('could not be reached');
+      faults.play([{ status: 503, body: { code: 'internal_error', detail: 'db down', requestId: 'r-1' } }]);
+      const failing = await callTool(client, 'get_bid', { id: 'pl-bob' });
+      expect(failing.isError).toBe(true);
+      expect(failing.text).toMatch(/^The service failed \(503\)/);
+      for (const text of [odd.text, gone.text, failing.text]) expect(text).not.toMatch(/\n\s+at |Error:/);
+    } finally {
+      await client.close();
+      await broken.close();
+      await faults.stop();
+    }
   });
 
   it('never logs a key (after every test above)', () => {
