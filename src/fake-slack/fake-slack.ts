@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { limitSlowClients } from '../shared/slow-clients.ts';
 import { AppSender, type Choice } from './app-sender.ts';
 import { FakeInstall, type FakeOAuthApp } from './install.ts';
 import { Limits } from './limits.ts';
@@ -363,6 +364,8 @@ export class FakeSlack {
         outgoing.end(JSON.stringify({ ok: false, error: 'fake_slack_failure', detail: String(error) }));
       });
     });
+    // The workbench's page and Web API face a browser: a request trickling in is cut off.
+    limitSlowClients(server);
     hub.server = server;
     await new Promise<void>((ready) => server.listen(port, host, ready));
     const address = server.address() as AddressInfo;
