@@ -3,6 +3,7 @@ import { request } from 'undici';
 import { actionFor, type Choice, inputState, optionsOf } from './element-state.ts';
 import { linksOnDomains } from './links.ts';
 import { signedHeaders } from './signing.ts';
+import type { SocketMode } from './socket-mode.ts';
 import { type AppAnswer, type Blocks, BOT_USER_ID, type FakeMessage, type SentRequest } from './types.ts';
 import { enterpriseFields, findElement, type Workspace } from './workspace.ts';
 
@@ -20,6 +21,8 @@ export class AppSender {
     private readonly workspace: Workspace,
     private readonly signingSecret: string,
     private readonly appUrl: () => string | null,
+    /** Slack's Socket Mode: while the app holds a connection, deliveries go through it. */
+    private readonly socketMode: () => SocketMode | null = () => null,
   ) {}
 
   /** Types a slash command, as Slack posts it: form-encoded, signed, with a response_url. */
@@ -423,10 +426,23 @@ export class AppSender {
     headers: Record<string, string>,
     url?: string,
   ): Promise<AppAnswer> {
-    const target = url ?? this.appUrl();
-    if (!target) throw new Error('the fake Slack does not know where the app is (appUrl)');
     const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
     this.lastSent = { body: bytes, headers };
+    // An app in Socket Mode gets it as an envelope on its connection (no signature: the
+    // connection itself was opened with the app-level token).
+    const socket = url ? null : this.socketMode();
+    if (socket?.connected) {
+      const retryNum = headers['x-slack-retry-num'];
+      return socket.deliver(
+        bytes.toString('utf8'),
+        headers['content-type'] ?? '',
+        retryNum === undefined
+          ? {}
+          : { attempt: Number(retryNum), reason: headers['x-slack-retry-reason'] ?? '' },
+      );
+    }
+    const target = url ?? this.appUrl();
+    if (!target) throw new Error('the fake Slack does not know where the app is (appUrl)');
     const response = await request(target, { method: 'POST', headers, body: bytes });
     const text = await response.body.text();
     let json: unknown = null;

@@ -5,6 +5,7 @@ import { AppSender, type Choice } from './app-sender.ts';
 import { FakeInstall, type FakeOAuthApp } from './install.ts';
 import { Limits } from './limits.ts';
 import { respondAt } from './response-url.ts';
+import { SocketMode } from './socket-mode.ts';
 import {
   type AppAnswer,
   type Blocks,
@@ -48,9 +49,12 @@ class FakeSlackHub {
   readonly extraRoutes: ExtraRoute[] = [];
   server: Server | null = null;
   readonly install: FakeInstall;
+  /** Socket Mode: the app's connections, opened with its app-level token. */
+  readonly socketMode: SocketMode;
 
-  constructor(oauth: FakeOAuthApp | undefined, now: () => number) {
+  constructor(oauth: FakeOAuthApp | undefined, now: () => number, appToken: string | null) {
     this.install = new FakeInstall(oauth, () => this.teams.map((team) => team.workspaceState), now);
+    this.socketMode = new SocketMode(appToken);
   }
 
   /**
@@ -108,11 +112,16 @@ export class FakeSlack {
   ) {
     this.workspace = new Workspace(options);
     this.limits = new Limits(this.workspace, options);
-    this.hub = hub ?? new FakeSlackHub(options.oauth, () => this.workspace.now());
+    this.hub = hub ?? new FakeSlackHub(options.oauth, () => this.workspace.now(), options.appToken ?? null);
     if (!hub) this.hub.appUrl = options.appUrl ?? null;
     this.hub.teams.push(this);
     this.workspace.baseUrl = this.hub.baseUrl;
-    this.sender = new AppSender(this.workspace, options.signingSecret, () => this.hub.appUrl);
+    this.sender = new AppSender(
+      this.workspace,
+      options.signingSecret,
+      () => this.hub.appUrl,
+      () => this.hub.socketMode,
+    );
   }
 
   /** Where the app receives Slack's requests (`http://host:port/slack/events`), for every workspace. */
@@ -319,6 +328,21 @@ export class FakeSlack {
     for (const team of this.hub.teams) team.workspace.clockOffsetMs += ms;
   }
 
+  /** Slack's Socket Mode side: connections, envelopes sent and acknowledgements received. */
+  get socketMode(): SocketMode {
+    return this.hub.socketMode;
+  }
+
+  /** Whether the app holds a Socket Mode connection (then every delivery goes through it). */
+  get inSocketMode(): boolean {
+    return this.hub.socketMode.connected;
+  }
+
+  /** Asks the app to reconnect, as Slack does before it recycles a connection (`{"type":"disconnect"}`). */
+  askToReconnect(reason = 'refresh_requested'): void {
+    this.hub.socketMode.disconnect(reason);
+  }
+
   /** The per-channel posting limit (`postsPerSecondPerChannel`); 0 or undefined turns it off. */
   get postsPerSecondPerChannel(): number | undefined {
     return this.options.postsPerSecondPerChannel;
@@ -364,6 +388,7 @@ export class FakeSlack {
         outgoing.end(JSON.stringify({ ok: false, error: 'fake_slack_failure', detail: String(error) }));
       });
     });
+    server.on('upgrade', (incoming, socket, head) => hub.socketMode.upgrade(incoming, socket, head));
     // The workbench's page and Web API face a browser: a request trickling in is cut off.
     limitSlowClients(server);
     hub.server = server;
@@ -377,6 +402,7 @@ export class FakeSlack {
   async stop(): Promise<void> {
     const server = this.hub.server;
     if (!server) return;
+    this.hub.socketMode.close();
     server.closeAllConnections();
     await new Promise<void>((done) => server.close(() => done()));
     this.hub.server = null;
@@ -725,6 +751,13 @@ export class FakeSlack {
       args = parseArgs(raw, incoming.headers['content-type'] ?? '');
     } catch {
       answer(200, { ok: false, error: 'invalid_json' });
+      return;
+    }
+    if (method === 'apps.connections.open') {
+      // The app-level token, not a workspace's: the app opens a Socket Mode connection.
+      const appToken = /^Bearer (.+)$/.exec(incoming.headers.authorization ?? '')?.[1] ?? '';
+      this.workspace.calls.push({ method, args: {} });
+      answer(200, hub.socketMode.open(appToken, hub.baseUrl));
       return;
     }
     if (method === 'oauth.v2.access') {

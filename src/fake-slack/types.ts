@@ -118,6 +118,11 @@ export interface FakeSlackOptions {
   marketplaceApp?: boolean;
   /** The app's unfurl domains (manifest `unfurl_domains`): a person's link to one sends `link_shared`. */
   unfurlDomains?: string[];
+  /**
+   * The app's app-level token (`xapp-…`, scope `connections:write`): with it the app may open
+   * Socket Mode connections (`apps.connections.open`). None by default.
+   */
+  appToken?: string;
   /** The app's OAuth credentials, for the install page and `oauth.v2.access`; no installs without. */
   oauth?: FakeOAuthApp;
 }
