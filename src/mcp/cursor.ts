@@ -27,8 +27,8 @@ export function encodeCursor(offset: number, list: string, filters: object): str
 }
 
 /** The offset a cursor stands for (0 without one), or a refusal naming what went wrong. */
-export function offsetOf(cursor: string | undefined, list: string, filters: object): number {
-  if (cursor === undefined) return 0;
+export function offsetOf(cursor: string | null | undefined, list: string, filters: object): number {
+  if (cursor === undefined || cursor === null) return 0;
   let decoded: unknown;
   try {
     decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));

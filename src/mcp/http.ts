@@ -76,10 +76,6 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<RunningMcpH
     const origin = request.headers.origin;
     if (origin !== undefined && !allowedOrigins.has(origin))
       return refuse(response, 403, `Requests from the origin ${origin.slice(0, 200)} are not allowed.`);
-    if (request.method !== 'POST') {
-      response.setHeader('Allow', 'POST');
-      return refuse(response, 405, 'This endpoint is stateless: send each message as a POST.');
-    }
     const key = bearerOf(request.headers.authorization);
     if (!key) {
       response.setHeader('WWW-Authenticate', 'Bearer realm="tenderbot-mcp"');
@@ -97,6 +93,10 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<RunningMcpH
         429,
         `This key may make ${limiter.perSecond} requests a second here; retry after ${wait} s.`,
       );
+    }
+    if (request.method !== 'POST') {
+      response.setHeader('Allow', 'POST');
+      return refuse(response, 405, 'This endpoint is stateless: send each message as a POST.');
     }
     const declared = Number(request.headers['content-length'] ?? 0);
     if (declared > bodyLimit) return refuse(response, 413, `A request may be at most ${bodyLimit} bytes.`);

@@ -18,7 +18,8 @@ const INSTRUCTIONS = `Tenderbot's tools read and work on the Procurement Intelli
 export function createTenderbotMcpServer(context: ToolContext): McpServer {
   const server = new McpServer(
     { name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION, title: 'Tenderbot (public procurement)' },
-    { instructions: INSTRUCTIONS },
+    // Bounds what one call's arguments may hold (the longest, a bid with 50 stages, is far less).
+    { instructions: INSTRUCTIONS, maxToolInputElements: 2000 },
   );
   addPublicRecordTools(server, context);
   addOrganisationTools(server, context);

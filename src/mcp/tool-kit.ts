@@ -108,6 +108,7 @@ export const limitInput = z
 export const cursorInput = z
   .string()
   .max(2000)
+  .nullable()
   .optional()
   .describe(
     'The nextCursor of the previous page, to read the next one; leave out for the first page. Keep the other arguments the same.',
@@ -155,7 +156,7 @@ export function pageLine(
 }
 
 /** Filters without the paging arguments: what a cursor is bound to. */
-export function filtersOf<T extends { limit?: number; cursor?: string }>(
+export function filtersOf<T extends { limit?: number; cursor?: string | null }>(
   args: T,
 ): Omit<T, 'limit' | 'cursor'> {
   const { limit: _limit, cursor: _cursor, ...filters } = args;

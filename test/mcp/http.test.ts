@@ -112,6 +112,9 @@ describe('MCP over Streamable HTTP', () => {
     const get = await request(mcp.url, { headers: { authorization: `Bearer ${KEYS.aliceAcme}` } });
     expect(get.statusCode).toBe(405);
     await get.body.dump();
+    const keyless = await request(mcp.url);
+    expect(keyless.statusCode).toBe(401);
+    await keyless.body.dump();
   });
 
   it('holds each key to its rate, as the service does, and another key is not held by it', async () => {
@@ -149,6 +152,17 @@ describe('MCP over Streamable HTTP', () => {
     });
     expect(unknown.isError).toBe(true);
     expect(unknown.text).toContain('The API key is not recognised.');
+  });
+
+  it('a creation retried over a new connection (each request stands alone) still makes one record', async () => {
+    const args = { name: `HTTP retried bid ${Date.now()}`, summary: 'retried' };
+    const first = await callTool(await connect(KEYS.carolMemberAcme), 'create_bid', args);
+    const again = await callTool(await connect(KEYS.carolMemberAcme), 'create_bid', args);
+    expect(first.isError, first.text).toBe(false);
+    expect(again.data.bid.id).toBe(first.data.bid.id);
+    // Another caller with the same arguments makes a record of their own.
+    const other = await callTool(await connect(KEYS.aliceAcme), 'create_bid', args);
+    expect(other.data.bid.id).not.toBe(first.data.bid.id);
   });
 
   it('passes the caller’s key through as it came; a broken or unreachable service is a sentence, never a stack', async () => {

@@ -394,6 +394,17 @@ export function describeTools(
       expect(missing.text).toMatch(/^Not found: /);
     });
 
+    it('arguments outside a tool’s schema are refused with what was wrong, before the service is asked', async () => {
+      const client = await context().connect(KEYS.aliceAcme);
+      const tooMany = await callTool(client, 'search_tenders', { limit: 500 });
+      expect(tooMany.isError).toBe(true);
+      expect(tooMany.text).toMatch(/<=100 at limit/);
+      const badStatus = await callTool(client, 'update_bid', { id: 'pl-bob', status: 'finished' });
+      expect(badStatus.isError).toBe(true);
+      expect(badStatus.text).toContain('status');
+      expect((await service('GET', '/v1/pipelines/pl-bob')).body.data.status).toBe('draft');
+    });
+
     it('a cursor of another list is refused with a sentence', async () => {
       const client = await context().connect(KEYS.aliceAcme);
       const first = await ok(client, 'search_tenders', { q: 'cleaning', limit: 2 });
@@ -405,6 +416,8 @@ export function describeTools(
       });
       expect(other.isError).toBe(true);
       expect(other.text).toContain('That cursor belongs to another list or to other filters');
+      const fromStart = await ok(client, 'search_tenders', { q: 'cleaning', limit: 2, cursor: null });
+      expect(fromStart.items).toEqual(first.items);
       const broken = await callTool(client, 'list_bids', { cursor: 'not-a-cursor' });
       expect(broken.isError).toBe(true);
       expect(broken.text).toContain('That cursor is not one this server gave');
