@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -8,6 +11,7 @@ import { createMcpLogger } from '../../src/mcp/logger.ts';
 import { startFaultServer } from '../support/fault-server.ts';
 import { KEYS, TENDER_A } from '../support/fixture.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
+import { passOn } from '../support/service-proxy.ts';
 import { callTool, describeTools, TOOL_NAMES } from './tool-suite.ts';
 
 let sandbox: TestSandbox;
@@ -163,6 +167,64 @@ describe('MCP over Streamable HTTP', () => {
     // Another caller with the same arguments makes a record of their own.
     const other = await callTool(await connect(KEYS.aliceAcme), 'create_bid', args);
     expect(other.data.bid.id).not.toBe(first.data.bid.id);
+  });
+
+  it('a post whose every answer was lost, retried by the assistant, is one comment', async () => {
+    // In front of the real service: while `losing`, a comment's POST reaches the service (which
+    // creates it) but its answer is cut off, as a dropped connection would.
+    let losing = true;
+    let posts = 0;
+    const proxy = createServer((incoming, outgoing) => {
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.on('end', () => {
+        const isPost = incoming.method === 'POST' && incoming.url === '/v1/comments';
+        if (isPost) posts++;
+        if (!(isPost && losing)) return void passOn(sandbox.baseUrl, incoming, chunks, outgoing);
+        const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
+        passOn(sandbox.baseUrl, incoming, chunks, sink as never).catch(() => undefined);
+        setImmediate(() => incoming.socket.destroy());
+      });
+    });
+    await new Promise<void>((ready) => proxy.listen(0, '127.0.0.1', ready));
+    const lossy = await startMcpHttp({
+      serviceUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+      port: 0,
+      logger: createMcpLogger('silent'),
+    });
+    const client = new Client({ name: 'tenderbot-test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(lossy.url), {
+        requestInit: { headers: { authorization: `Bearer ${KEYS.bobAdminAcme}` } },
+      }),
+    );
+    try {
+      const body = `Worth a look: they re-tender in spring. ${randomUUID()}`;
+      const args = { entityType: 'tender', entityId: TENDER_A, body };
+      const lost = await callTool(client, 'post_comment', args);
+      expect(lost.isError).toBe(true);
+      expect(lost.text).toContain('could not be reached');
+      expect(posts).toBe(3);
+      losing = false;
+      const retried = await callTool(client, 'post_comment', args);
+      expect(retried.isError, retried.text).toBe(false);
+      const thread = await sandbox.call(
+        'GET',
+        `/v1/comments?entityType=tender&entityId=${TENDER_A}&limit=100`,
+        {
+          key: KEYS.bobAdminAcme,
+        },
+      );
+      const posted = thread.body.data.filter((comment: { body: string }) => comment.body === body);
+      expect(posted.map((comment: { id: string }) => comment.id)).toEqual([retried.data.comment.id]);
+    } finally {
+      await client.close();
+      await lossy.close();
+      await new Promise<void>((done) => {
+        proxy.closeAllConnections();
+        proxy.close(() => done());
+      });
+    }
   });
 
   it('passes the caller’s key through as it came; a broken or unreachable service is a sentence, never a stack', async () => {

@@ -22,6 +22,7 @@ export interface ScheduledSlack {
       teamId: string;
       channel: string;
       oldest?: string;
+      latest?: string;
       include_all_metadata?: boolean;
       limit?: number;
       cursor?: string;

@@ -62,6 +62,10 @@ export interface BotTables {
     posted_ts: Generated<string>;
     attempting_part: number | null;
     attempt_at: number | null;
+    /** When the part being sent could last have reached Slack (the end of its attempt's window). */
+    attempt_until: number | null;
+    /** Settling: the window's history is read from its end down to this ts (the next read's `latest`). */
+    settle_latest: string | null;
     outcome: string | null;
   };
   delivered_items: {
@@ -311,6 +315,13 @@ export const BOT_SCHEMA: readonly Migration[] = [
       .addColumn('lease_until', 'bigint', (column) => column.notNull().defaultTo(0))
       .addColumn('attempts', 'integer', (column) => column.notNull().defaultTo(0))
       .$call((table) => (kind === 'sqlite' ? table.modifyEnd(sql`without rowid`) : table)),
+  ],
+  // A post whose answer was lost is settled from the history of its attempt's own window, a page at
+  // a time (Slack serves an app outside the Marketplace 15 messages a call, about a call a minute):
+  // the window's end, recorded before the post, and how far down the window was read so far.
+  (db) => [
+    db.schema.alterTable('deliveries').addColumn('attempt_until', 'bigint'),
+    db.schema.alterTable('deliveries').addColumn('settle_latest', 'text'),
   ],
 ];
 

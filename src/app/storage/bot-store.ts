@@ -83,7 +83,14 @@ export interface Delivery {
   postedTs: string[];
   /** The part being sent when the outcome became unknown (settled from history before any retry). */
   attemptingPart: number | null;
+  /** When that part was sent, and when it could last have reached Slack: the window its ts is in. */
   attemptAt: Date | null;
+  attemptUntil: Date | null;
+  /**
+   * Settling that part: the window's history was read from its end down to this message ts (the
+   * next read's `latest`), null before the first read. Kept across Retry-After waits and copies.
+   */
+  settleLatest: string | null;
   outcome: string | null;
 }
 
@@ -296,8 +303,20 @@ export interface BotStore {
     /** A line kept with each item, by index (a feed's listing), for deliveryListing. */
     listings?: readonly (string | null)[],
   ): Promise<{ ok: true } | { ok: false; taken: string[]; lost: boolean }>;
-  /** Marks part `part` as being sent (before the call to Slack) and renews the lease; false when lost. */
-  markAttempt(id: string, owner: string, part: number, now: Date, leaseMs: number): Promise<boolean>;
+  /**
+   * Marks part `part` as being sent (before the call to Slack), with the window its ts will be in
+   * (from `now` to `attemptUntil`, by default the lease's end), and renews the lease; false when lost.
+   */
+  markAttempt(
+    id: string,
+    owner: string,
+    part: number,
+    now: Date,
+    leaseMs: number,
+    attemptUntil?: Date,
+  ): Promise<boolean>;
+  /** Records how far down its window the history of the part being sent was read; false when the lease is lost. */
+  recordSettleProgress(id: string, owner: string, latest: string): Promise<boolean>;
   /** Records the ts Slack gave part `part`; false when the lease is no longer `owner`'s. */
   recordPart(id: string, owner: string, part: number, ts: string): Promise<boolean>;
   /**

@@ -720,17 +720,30 @@ export class KyselyBotStore implements BotStore {
     );
   }
 
-  async markAttempt(id: string, owner: string, part: number, now: Date, leaseMs: number): Promise<boolean> {
+  async markAttempt(
+    id: string,
+    owner: string,
+    part: number,
+    now: Date,
+    leaseMs: number,
+    attemptUntil?: Date,
+  ): Promise<boolean> {
     if (this.pending) await this.pending;
     return changed(
       await this.exec(this.queries.markAttempt, {
         part,
         now: now.getTime(),
+        attemptUntil: (attemptUntil ?? new Date(now.getTime() + leaseMs)).getTime(),
         until: now.getTime() + leaseMs,
         id,
         owner,
       }),
     );
+  }
+
+  async recordSettleProgress(id: string, owner: string, latest: string): Promise<boolean> {
+    if (this.pending) await this.pending;
+    return changed(await this.exec(this.queries.settleProgress, { latest, id, owner }));
   }
 
   async recordPart(id: string, owner: string, part: number, ts: string): Promise<boolean> {
@@ -1266,10 +1279,26 @@ function prepareQueries({
     markAttempt: new Prepared(
       db
         .updateTable('deliveries')
-        .set({ attempting_part: slot('part'), attempt_at: slot('now'), lease_until: slot('until') })
+        .set({
+          attempting_part: slot('part'),
+          attempt_at: slot('now'),
+          attempt_until: slot('attemptUntil'),
+          // A new attempt has a window of its own, not read yet.
+          settle_latest: null,
+          lease_until: slot('until'),
+        })
         .where('id', '=', slot<string>('id'))
         .where('lease_owner', '=', slot<string>('owner'))
         .where('state', '=', 'working'),
+    ),
+    settleProgress: new Prepared(
+      db
+        .updateTable('deliveries')
+        .set({ settle_latest: slot('latest') })
+        .where('id', '=', slot<string>('id'))
+        .where('lease_owner', '=', slot<string>('owner'))
+        .where('state', '=', 'working')
+        .where('attempting_part', 'is not', null),
     ),
     recordPart: new Prepared(
       db
@@ -1459,6 +1488,8 @@ function toDelivery(row: DeliveryRow): Delivery {
     postedTs: JSON.parse(row.posted_ts) as string[],
     attemptingPart: row.attempting_part,
     attemptAt: row.attempt_at === null ? null : new Date(row.attempt_at),
+    attemptUntil: row.attempt_until === null ? null : new Date(Number(row.attempt_until)),
+    settleLatest: row.settle_latest,
     outcome: row.outcome,
   };
 }

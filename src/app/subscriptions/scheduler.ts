@@ -8,7 +8,7 @@ import { type Built, buildDelivery, FEED_READ_LIMIT, type Frozen } from './conte
 import { type DeliveryQueue, LeaseTableQueue } from './delivery-queue.ts';
 import { pausedNotice, subscriptionSummary } from './describe.ts';
 import { catchUp } from './schedule.ts';
-import { DELIVERY_EVENT_TYPE, findPostedPart } from './settle.ts';
+import { DELIVERY_EVENT_TYPE, type HistoryPage, readWindowPage } from './settle.ts';
 import { classifySlackError } from './slack-errors.ts';
 
 export interface SchedulerOptions {
@@ -36,6 +36,11 @@ export interface SchedulerOptions {
   concurrency?: number;
   /** How long after an unknown outcome the channel's history is read (Slack may still be storing it). */
   settleAfterMs?: number;
+  /**
+   * How long a post may take before its answer counts as lost (the Slack client's timeout, 10 s):
+   * its ts is between the attempt and this long after (with a margin for the clocks).
+   */
+  postTimeoutMs?: number;
   /**
    * Without a timer (tests and benchmarks call runDue themselves); with one, how often it looks for
    * due work when nothing else wakes it (250 ms by default in the app).
@@ -77,6 +82,11 @@ const PREPARE_AHEAD_MS = 1000;
  * delivery; the next post of a channel is claimed about a second before its slot, so this is free).
  */
 const CLAIM_GATHER_MS = 50;
+/**
+ * Pages of an attempt's window read in one turn: a window is seconds long, so one page nearly
+ * always; where history is limited to a call a minute, the next page waits for Slack's Retry-After.
+ */
+const SETTLE_PAGES_PER_TURN = 10;
 
 export const KEEP_DELIVERIES_MS = 90 * 86_400_000;
 export const PRUNE_EVERY_MS = 3_600_000;
@@ -98,6 +108,9 @@ export class Scheduler {
   private readonly paceMs: number;
   private readonly concurrency: number;
   private readonly settleAfterMs: number;
+  private readonly postTimeoutMs: number;
+  /** When each workspace's history may be read again (after Slack's 429 for it), clock ms. */
+  private readonly historyFreeAt = new Map<string, number>();
   private readonly keepMs: number;
   private readonly pruneEveryMs: number;
   /** On a timer: waits (real time) for a near slot instead of giving the delivery back. */
@@ -132,6 +145,7 @@ export class Scheduler {
     // Sleeping deliveries hold a slot each: enough for every channel of a busy workspace.
     this.concurrency = options.concurrency ?? (this.realTime ? 256 : 32);
     this.settleAfterMs = options.settleAfterMs ?? 30_000;
+    this.postTimeoutMs = options.postTimeoutMs ?? 10_000;
     this.feedReadLimit = options.feedReadLimit ?? FEED_READ_LIMIT;
     this.keepMs = options.keepMs ?? KEEP_DELIVERIES_MS;
     this.pruneEveryMs = options.pruneEveryMs ?? PRUNE_EVERY_MS;
@@ -409,7 +423,7 @@ export class Scheduler {
    * 2. each part is marked as being sent in the store, then posted with its delivery id and part
    *    number in the message metadata, then recorded with Slack's ts (only while the lease is ours);
    * 3. a part whose outcome is unknown (a crash, a timeout, an answer lost) is looked for in the
-   *    channel's recent history before it is ever posted again.
+   *    channel's history of its attempt's window before it is ever posted again (settle()).
    */
   private async deliver(delivery: Delivery): Promise<{ posted: number; finished: boolean }> {
     const { store, logger } = this.options;
@@ -539,7 +553,10 @@ export class Scheduler {
   ): Promise<string | 'stop'> {
     const { store, clock, slack } = this.options;
     const now = clock();
-    if (!(await store.markAttempt(delivery.id, this.owner, part, now, this.leaseMs))) return 'stop';
+    // The window its ts will be in, recorded before it is sent: what settling reads if the answer is lost.
+    const attemptUntil = new Date(now.getTime() + this.postTimeoutMs);
+    if (!(await store.markAttempt(delivery.id, this.owner, part, now, this.leaseMs, attemptUntil)))
+      return 'stop';
     this.paceUntil.set(delivery.channelId, now.getTime() + this.paceMs);
     try {
       const answer = await slack.chat.postMessage({
@@ -564,38 +581,64 @@ export class Scheduler {
   }
 
   /**
-   * Settles a part whose outcome is unknown: its ts when the channel's recent history holds it,
-   * null when it does not (so it is posted), 'stop' when that cannot be known yet.
+   * Settles a part whose outcome is unknown: its ts when the channel's history of the attempt's
+   * window holds it, null when the whole window was read and it is not there (so it is posted),
+   * 'stop' when that is not known yet. The window is read a page at a time from its end, and how
+   * far down it was read is kept with the delivery: a 429 (history is scarce) or another copy
+   * taking over goes on from there, and the delivery stays unsettled, never posted, until then.
    */
   private async settle(
     delivery: Delivery,
     subscription: Subscription,
     part: number,
   ): Promise<string | null | 'stop'> {
-    const { slack, logger, clock } = this.options;
-    const since = delivery.attemptAt ?? delivery.dueAt;
-    try {
-      return await findPostedPart(slack, {
-        teamId: delivery.teamId,
-        channel: delivery.channelId,
-        deliveryId: delivery.id,
-        part,
-        since,
-        now: clock(),
-      });
-    } catch (error) {
-      const kind = classifySlackError(error);
-      if (kind.kind === 'missing-scope') {
-        // Without the history scopes nothing can be settled: posting again is the lesser harm.
-        logger.warn(
-          { deliveryId: delivery.id },
-          'cannot read channel history to settle a post; posting it again',
-        );
-        return null;
-      }
-      const outcome = await this.afterSlackError(error, delivery, subscription, 'history');
-      return outcome === 'stop' ? 'stop' : null;
+    const { slack, store, logger, clock } = this.options;
+    const from = delivery.attemptAt ?? delivery.dueAt;
+    // A row marked before the window was recorded: no attempt outlives its lease.
+    const until = delivery.attemptUntil ?? new Date(from.getTime() + this.leaseMs);
+    const freeAt = this.historyFreeAt.get(delivery.teamId) ?? 0;
+    if (freeAt > clock().getTime()) {
+      // This workspace's history was refused a moment ago: wait as long as Slack said.
+      await store.releaseDelivery(delivery.id, this.owner, new Date(freeAt), true);
+      return 'stop';
     }
+    let latest = delivery.settleLatest;
+    for (let page = 0; page < SETTLE_PAGES_PER_TURN; page++) {
+      let read: HistoryPage;
+      try {
+        read = await readWindowPage(slack, {
+          teamId: delivery.teamId,
+          channel: delivery.channelId,
+          deliveryId: delivery.id,
+          part,
+          window: { from, until },
+          latest,
+        });
+      } catch (error) {
+        const kind = classifySlackError(error);
+        if (kind.kind === 'missing-scope') {
+          // Without the history scopes nothing can be settled: posting again is the lesser harm.
+          logger.warn(
+            { deliveryId: delivery.id },
+            'cannot read channel history to settle a post; posting it again',
+          );
+          return null;
+        }
+        if (kind.kind === 'rate-limited')
+          this.historyFreeAt.set(
+            delivery.teamId,
+            clock().getTime() + Math.max(1, kind.retryAfterSeconds) * 1000,
+          );
+        return this.afterSlackError(error, delivery, subscription, 'history');
+      }
+      if (read.kind === 'found') return read.ts;
+      if (read.kind === 'absent') return null;
+      latest = read.latest;
+      if (!(await store.recordSettleProgress(delivery.id, this.owner, latest))) return 'stop';
+    }
+    // A window busier than the pages of one turn: the rest is read on the next.
+    await store.releaseDelivery(delivery.id, this.owner, new Date(clock().getTime() + this.paceMs), true);
+    return 'stop';
   }
 
   /** What a failed Slack call means for the delivery; always 'stop' (the delivery is given back, paused or failed). */
