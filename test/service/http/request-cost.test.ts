@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectInvalid, expectProblem } from '../../contract/contract.ts';
-import { OUT_OF_PROPORTION_MS, timed } from '../../support/cost.ts';
 import { KEYS } from '../../support/fixture.ts';
 import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
 
 // No request costs more than its size: building a 400 is linear in the input, and the answer is
-// bounded (the first 100 fields and a count of the rest). Times are bounded far from both
-// (OUT_OF_PROPORTION_MS: about 150 to 300 ms here for the largest body; the quadratic version ~35 s).
+// bounded (the first 100 fields and a count of the rest). No time is asserted (a loaded machine is
+// slower); the quadratic version took about 35 s, past the suite's 30 s test timeout.
 
 let sandbox: TestSandbox;
 beforeAll(async () => {
@@ -46,20 +45,18 @@ describe('a body of 100,000 unknown fields', () => {
     const before = pipelineCount();
 
     const [write, read] = await Promise.all([
-      timed(() => sandbox.call('POST', '/v1/pipelines', { key: KEYS.aliceAcme, rawBody: raw })),
-      timed(() => sandbox.call('GET', '/v1/tenders?limit=5', { key: KEYS.daveBeta })),
+      sandbox.call('POST', '/v1/pipelines', { key: KEYS.aliceAcme, rawBody: raw }),
+      sandbox.call('GET', '/v1/tenders?limit=5', { key: KEYS.daveBeta }),
     ]);
 
-    expectProblem(write.result, 400, 'invalid_request');
-    expect(write.result.body.errors.length).toBe(100);
-    expect(write.result.body.errors[0]).toEqual({ field: 'u0', message: 'is not a known field' });
-    expect(write.result.body.detail).toContain('and 99,900 more');
-    expect(write.result.text.length).toBeLessThan(MAX_PROBLEM_BYTES);
-    expect(write.ms).toBeLessThan(OUT_OF_PROPORTION_MS);
+    expectProblem(write, 400, 'invalid_request');
+    expect(write.body.errors.length).toBe(100);
+    expect(write.body.errors[0]).toEqual({ field: 'u0', message: 'is not a known field' });
+    expect(write.body.detail).toContain('and 99,900 more');
+    expect(write.text.length).toBeLessThan(MAX_PROBLEM_BYTES);
 
-    expect(read.result.status).toBe(200);
-    expect(read.result.body.data.length).toBe(5);
-    expect(read.ms).toBeLessThan(OUT_OF_PROPORTION_MS);
+    expect(read.status).toBe(200);
+    expect(read.body.data.length).toBe(5);
     expect(pipelineCount()).toBe(before);
   });
 });
@@ -125,9 +122,7 @@ describe('every path from input to problem is linear and bounded', () => {
   for (const example of cases) {
     it(`answers ${example.name} with a bounded 400 at a cost in proportion`, async () => {
       if (example.rawBody !== undefined) expect(Buffer.byteLength(example.rawBody)).toBeLessThan(ONE_MIB);
-      const { result: answer, ms } = await timed(() =>
-        sandbox.call(example.method, example.path, { key, rawBody: example.rawBody }),
-      );
+      const answer = await sandbox.call(example.method, example.path, { key, rawBody: example.rawBody });
       expectProblem(answer, 400, 'invalid_request');
       expect(answer.text.length).toBeLessThan(MAX_PROBLEM_BYTES);
       expect(answer.body.errors.length).toBeLessThanOrEqual(100);
@@ -136,7 +131,6 @@ describe('every path from input to problem is linear and bounded', () => {
         expect(answer.body.errors.length).toBe(example.fields);
         expect(answer.body.detail).toMatch(/and [\d,]+ more/);
       }
-      expect(ms).toBeLessThan(OUT_OF_PROPORTION_MS);
     });
   }
 
