@@ -37,6 +37,11 @@ export async function runMcpStdio(env: NodeJS.ProcessEnv = process.env): Promise
     throw new McpSettingError(
       'PROCUREMENT_API_KEY is not set: give the MCP server your own Procurement Intelligence Service key (pis_…) in its environment.',
     );
+  // Sent in an HTTP header: a space, a line break or a curly quote means it was not copied whole.
+  if (!/^[\x21-\x7e]+$/.test(apiKey))
+    throw new McpSettingError(
+      'PROCUREMENT_API_KEY must be an API key (pis_…): letters, digits and punctuation, no spaces. Copy it again, whole.',
+    );
   const logger = createMcpLogger(env.LOG_LEVEL ?? 'warn');
   const client = new ProcurementClient({ baseUrl: serviceUrlFrom(env), apiKey });
   const server = createTenderbotMcpServer({

@@ -83,6 +83,9 @@ describe('tenderbot mcp on stdio (the real command line, spawned)', () => {
     const wrongUrl = await runMcp({ PROCUREMENT_API_URL: 'not a url', PROCUREMENT_API_KEY: KEYS.aliceAcme });
     expect(wrongUrl.code).toBe(2);
     expect(wrongUrl.stderr).toContain('PROCUREMENT_API_URL must be the service');
+    const spaced = await runMcp({ PROCUREMENT_API_KEY: 'pis_abc def' });
+    expect(spaced.code).toBe(2);
+    expect(spaced.stderr).toContain('no spaces');
     const stray = await runMcp({ PROCUREMENT_API_KEY: KEYS.aliceAcme }, ['--port', '4020']);
     expect(stray.code).toBe(2);
     expect(stray.stderr).toContain('go with --http');
