@@ -54,11 +54,13 @@ describe("the bot's HTTP receiver with clients that send a byte at a time", () =
       finished = true;
       return run;
     });
+    // Each real request notes how many slow connections were open when it was sent.
     const real: { status: number; slowOpen: number }[] = [];
     while (!finished) {
+      const slowOpen = slow.run.open();
       const health = await request(`http://127.0.0.1:${port}/healthz`);
       await health.body.dump();
-      real.push({ status: health.statusCode, slowOpen: slow.run.open() });
+      real.push({ status: health.statusCode, slowOpen });
       await pause(100);
     }
     const run = await done;
