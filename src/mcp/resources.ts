@@ -14,6 +14,8 @@ const RESOURCES: {
   title: string;
   description: string;
   read: (client: ProcurementClient, id: string) => Promise<unknown>;
+  /** The ones a client may offer to attach; tenders and buyers are too many to list. */
+  list?: (client: ProcurementClient) => Promise<{ uri: string; name: string }[]>;
 }[] = [
   {
     name: 'tender',
@@ -35,6 +37,11 @@ const RESOURCES: {
     title: 'Bid',
     description: 'A bid with its stages (bid://{id}, from list_bids), as the key may read it, as JSON.',
     read: (client, id) => client.pipelines.get(id),
+    list: async (client) =>
+      (await client.pipelines.list({ limit: 100 })).data.map((bid) => ({
+        uri: `bid://${encodeURIComponent(bid.id)}`,
+        name: bid.name,
+      })),
   },
 ];
 
@@ -46,7 +53,9 @@ export function addResources(server: McpServer, context: ToolContext): void {
   for (const resource of RESOURCES) {
     server.registerResource(
       resource.name,
-      new ResourceTemplate(`${resource.scheme}://{id}`, { list: undefined }),
+      new ResourceTemplate(`${resource.scheme}://{id}`, {
+        list: resource.list && listing(resource.list, context),
+      }),
       { title: resource.title, description: resource.description, mimeType: 'application/json' },
       async (uri, variables) => {
         const id = decodeURIComponent(String(variables.id ?? ''));
@@ -70,4 +79,25 @@ export function addResources(server: McpServer, context: ToolContext): void {
       },
     );
   }
+}
+
+/**
+ * A template's listing: the key's own records to attach. A key that may not read them lists
+ * none (resources/list answers for every template at once, so one refusal must not fail it).
+ */
+function listing(
+  list: (client: ProcurementClient) => Promise<{ uri: string; name: string }[]>,
+  context: ToolContext,
+) {
+  return async () => {
+    try {
+      return {
+        resources: (await list(context.client)).map((entry) => ({ ...entry, mimeType: 'application/json' })),
+      };
+    } catch (error) {
+      if (sentenceFor(error) === null)
+        context.logger.error({ err: error }, 'resource listing failed unexpectedly');
+      return { resources: [] };
+    }
+  };
 }

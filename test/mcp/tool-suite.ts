@@ -270,6 +270,12 @@ export function describeTools(
       const bid = await client.readResource({ uri: 'bid://pl-bob' });
       expect(JSON.parse(textOf(bid)).name).toBe('Bob’s hospital cleaning bid');
       await expect(client.readResource({ uri: 'tender://ocds-no-such-tender' })).rejects.toThrow(/Not found/);
+      const { resources } = await client.listResources();
+      const listed = resources.map((resource) => resource.uri);
+      expect(listed).toContain('bid://pl-bob');
+      expect(listed).not.toContain('bid://pl-carol-private');
+      const tendersOnly = await context().connect(KEYS.aliceTendersOnly);
+      expect((await tendersOnly.listResources()).resources).toEqual([]);
     });
   });
 
