@@ -467,7 +467,12 @@ export type PipelineQuery = z.infer<typeof PipelineQuery>;
  * white space (the pattern, in the document too), stored without the spaces around it.
  */
 function visibleName(max: number) {
-  return z.string().min(1).max(max).regex(/\S/, 'must not be blank').trim();
+  return z
+    .string()
+    .min(1, 'must not be empty')
+    .max(max, `must be at most ${max} characters`)
+    .regex(/\S/, 'must not be blank')
+    .trim();
 }
 
 /** Marks the issue of a PATCH body with no field, which the service answers as `empty_update`. */

@@ -207,6 +207,12 @@ describe('the OpenAPI document states what the service enforces, checked at the 
         ),
       );
     }
+    // Said in a sentence naming the field.
+    const blank = await sandbox.call('POST', '/v1/pipelines', {
+      key: KEY,
+      body: { name: '   ', idempotencyKey: randomUUID() },
+    });
+    expect(blank.body.errors).toEqual([{ field: 'name', message: 'must not be blank' }]);
     // A name that is taken is kept without the spaces around it.
     const renamed = await sandbox.call('PATCH', `/v1/pipelines/${id}`, {
       key: KEY,
