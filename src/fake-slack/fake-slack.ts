@@ -410,6 +410,17 @@ export class FakeSlack {
 
   // The workspace, as the tests and the workbench read it.
 
+  /**
+   * What this workspace's Slack refused, oldest first: Web API calls answered `ok: false` (with
+   * `error`) and response_url posts refused (`response_url.refused`), for a test to read or
+   * expect none.
+   */
+  get refusals(): RecordedCall[] {
+    return this.workspace.calls.filter(
+      (call) => call.error !== undefined || call.method === 'response_url.refused',
+    );
+  }
+
   /** Calls of one Web API method, oldest first. */
   callsOf(method: string): RecordedCall[] {
     return this.workspace.calls.filter((call) => call.method === method);
@@ -439,6 +450,15 @@ export class FakeSlack {
 
   user(id: string): FakeUser {
     return this.workspace.user(id);
+  }
+
+  /**
+   * A new response_url for a person in a channel, as Slack gives one with each command (for a test
+   * that builds a command's body itself): usable 5 times within 30 minutes, like any other.
+   */
+  newResponseUrl(channel: string, userId: string): string {
+    this.workspace.user(userId);
+    return this.workspace.newResponseUrl(channel, userId);
   }
 
   /** The id of a person's direct messages with the app (`D` + user id), as `chat.postMessage` to a user id answers. */
@@ -798,7 +818,8 @@ export class FakeSlack {
       outgoing.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
       outgoing.end(JSON.stringify(body));
     };
-    this.workspace.calls.push({ method, args, token });
+    const call: RecordedCall = { method, args, token };
+    this.workspace.calls.push(call);
     if (this.limits.overRate()) {
       this.tooMany(outgoing, 1);
       return;
@@ -823,6 +844,7 @@ export class FakeSlack {
       return;
     }
     const result = webApi(this.workspace, method, args);
+    if (result.ok === false) call.error = String(result.error);
     if (method === 'chat.postMessage' && result.ok) this.limits.recordPost(String(result.channel));
     if (fault?.kind === 'drop-answer') {
       // Carried out, but the answer is lost: the caller sees its connection cut.

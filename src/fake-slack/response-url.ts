@@ -25,7 +25,7 @@ export function respondAt(workspace: Workspace, responseId: string, body: any): 
   const issued = workspace.responseUrls.get(responseId);
   const refuse = (status: number, error: string, messages: string[] = []): ResponseUrlAnswer => {
     // Kept apart from the used ones, which tests count as what the app said.
-    workspace.calls.push({ method: 'response_url.refused', args: { ...body, channel, user: userId, error } });
+    workspace.calls.push({ method: 'response_url.refused', args: { ...body, channel, user: userId }, error });
     return {
       status,
       body: { ok: false, error, ...(messages.length > 0 ? { response_metadata: { messages } } : {}) },

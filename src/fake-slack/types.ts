@@ -63,6 +63,8 @@ export interface RecordedCall {
   token?: string;
   // biome-ignore lint/suspicious/noExplicitAny: Web API arguments as received.
   args: Record<string, any>;
+  /** Slack's error when it refused the call (`ok: false`), as answered. */
+  error?: string;
 }
 
 /** A request as sent to the app: the exact bytes and headers, so a test can send it again. */

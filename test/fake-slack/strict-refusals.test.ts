@@ -412,7 +412,9 @@ describe('a response_url works 5 times within 30 minutes', () => {
     const texts = slack.messagesIn('C0BIDS', 'U0ANYONE').map((message) => message.text);
     expect(texts).toEqual(['card', 'answer 1', 'answer 2', 'answer 3', 'answer 4', 'answer 5']);
     expect(slack.callsOf('response_url')).toHaveLength(5);
-    expect(slack.callsOf('response_url.refused').map((refused) => refused.args.error)).toEqual(['used_url']);
+    expect(slack.refusals.map((refused) => [refused.method, refused.error])).toEqual([
+      ['response_url.refused', 'used_url'],
+    ]);
   });
 
   it('answers a use after 30 minutes with an error status, and takes one at 30 minutes', async () => {

@@ -43,7 +43,8 @@ function commandBody(fields: Record<string, string>): string {
     user_id: MEMBER,
     user_name: 'max',
     channel_id: CHANNEL,
-    response_url: `${bot.slack.apiUrl.replace(/api\/$/, '')}response/${Buffer.from(`${CHANNEL}|${MEMBER}|`).toString('base64url')}`,
+    // One Slack gave out: the fake Slack, as Slack, refuses a response_url it never issued.
+    response_url: bot.slack.newResponseUrl(CHANNEL, MEMBER),
     // Unique, as Slack's are: the same body signed in the same second would be a replay.
     trigger_id: `T${Math.random().toString(36).slice(2)}`,
     ...rest,
