@@ -15,7 +15,7 @@ export const USAGE = `Usage: tenderbot <command>
   bot
       Run the Slack app, configured by the environment (and .env): see README.md.
 
-  mcp [--http [--port 4020] [--host 127.0.0.1] [--allowed-origin URL]... [--allowed-host NAME]...]
+  mcp [--http [--port 4020] [--host 127.0.0.1] [--allowed-origin URL]... [--allowed-host NAME]... [--rate 50]]
       The MCP server for assistants (Claude, VS Code, Cursor): see docs/mcp.md. On stdio with the
       key from PROCUREMENT_API_KEY; with --http at /mcp, each caller sending their own key as a
       bearer token. PROCUREMENT_API_URL is the service (default http://127.0.0.1:4010).
@@ -56,7 +56,9 @@ export async function main(argv: string[]): Promise<number> {
       const { runMcp } = await import('../mcp/command.ts');
       const args = parse(argv.slice(1), MCP_OPTIONS);
       if (args.positionals.length > 0) throw new UsageError(`unexpected argument: ${args.positionals[0]}`);
-      return await runMcp(args, (fallback) => integerOption('port', args.values.port, fallback));
+      return await runMcp(args, (name, fallback, min) =>
+        integerOption(name, args.values[name], fallback, min),
+      );
     }
     if (group === 'bot') {
       const { runBot } = await import('../app/main.ts');
@@ -103,6 +105,7 @@ const MCP_OPTIONS = {
   host: { type: 'string' },
   'allowed-origin': { type: 'string', multiple: true },
   'allowed-host': { type: 'string', multiple: true },
+  rate: { type: 'string' },
 } as const;
 
 const IMPORT_OPTIONS = { db: { type: 'string' } } as const;

@@ -1,5 +1,5 @@
 import { stopSignal } from '../shared/stop-signal.ts';
-import { DEFAULT_MCP_PORT, startMcpHttp } from './http.ts';
+import { DEFAULT_MCP_PORT, DEFAULT_MCP_RATE_PER_SECOND, startMcpHttp } from './http.ts';
 import { createMcpLogger } from './logger.ts';
 import { McpSettingError, runMcpStdio, serviceUrlFrom } from './stdio.ts';
 
@@ -10,6 +10,7 @@ export interface McpArgs {
     host?: string;
     'allowed-origin'?: string[];
     'allowed-host'?: string[];
+    rate?: string;
   };
 }
 
@@ -17,18 +18,24 @@ export interface McpArgs {
  * `tenderbot mcp`: on stdio with the key from PROCUREMENT_API_KEY, or with `--http` at /mcp,
  * where each caller sends their own key as a bearer token. Bad settings are a sentence, exit 2.
  */
-export async function runMcp({ values }: McpArgs, port: (fallback: number) => number): Promise<number> {
+export async function runMcp(
+  { values }: McpArgs,
+  integer: (name: 'port' | 'rate', fallback: number, min?: number) => number,
+): Promise<number> {
   try {
     if (!values.http) {
-      if (values.port || values.host || values['allowed-origin'] || values['allowed-host'])
-        throw new McpSettingError('--port, --host, --allowed-origin and --allowed-host go with --http.');
+      if (values.port || values.host || values['allowed-origin'] || values['allowed-host'] || values.rate)
+        throw new McpSettingError(
+          '--port, --host, --allowed-origin, --allowed-host and --rate go with --http.',
+        );
       return await runMcpStdio();
     }
     const stopped = stopSignal();
     const running = await startMcpHttp({
       serviceUrl: serviceUrlFrom(process.env),
       host: values.host,
-      port: port(DEFAULT_MCP_PORT),
+      port: integer('port', DEFAULT_MCP_PORT),
+      ratePerSecond: integer('rate', DEFAULT_MCP_RATE_PER_SECOND, 1),
       allowedOrigins: values['allowed-origin'],
       allowedHosts: values['allowed-host'],
       logger: createMcpLogger(process.env.LOG_LEVEL ?? 'info'),

@@ -2,9 +2,10 @@ import { execFile } from 'node:child_process';
 import type { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYS } from '../support/fixture.ts';
-import { TENDERBOT_BIN } from '../support/process.ts';
+import { startTenderbot, TENDERBOT_BIN } from '../support/process.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
 import { callTool, describeTools } from './tool-suite.ts';
 
@@ -89,6 +90,28 @@ describe('tenderbot mcp on stdio (the real command line, spawned)', () => {
     const stray = await runMcp({ PROCUREMENT_API_KEY: KEYS.aliceAcme }, ['--port', '4020']);
     expect(stray.code).toBe(2);
     expect(stray.stderr).toContain('go with --http');
+  });
+
+  it('tenderbot mcp --http serves /mcp with each caller’s key until SIGTERM', async () => {
+    const started = await startTenderbot(
+      ['mcp', '--http', '--port', '0', '--rate', '20'],
+      (output) => /listening on (http:\/\/\S+\/mcp)/.exec(output)?.[1] ?? null,
+      environment({ PROCUREMENT_API_URL: sandbox.baseUrl }),
+    );
+    const client = new Client({ name: 'tenderbot-test', version: '1.0.0' });
+    try {
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(started.found), {
+          requestInit: { headers: { authorization: `Bearer ${KEYS.daveBeta}` } },
+        }),
+      );
+      const bids = await callTool(client, 'list_bids', { archived: 'all' });
+      expect(bids.data.items.map((item: { id: string }) => item.id)).toEqual(['pl-beta']);
+    } finally {
+      await client.close();
+    }
+    expect(await started.stop()).toBe(0);
+    expect(started.output()).not.toContain(KEYS.daveBeta);
   });
 
   it('never writes a key to its standard error (after every test above)', () => {
