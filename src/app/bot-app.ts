@@ -8,6 +8,7 @@ import { SlackUsers } from './adapters/slack-users.ts';
 import { tellPerson } from './adapters/tell-person.ts';
 import { parseAllowedServiceUrls, WorkspaceClients } from './adapters/workspace-clients.ts';
 import { failureMessage } from './blocks/messages.ts';
+import { mrkdwn } from './blocks/mrkdwn.ts';
 import { isSubcommand } from './commands/parse-command.ts';
 import { type BotConfig, oauthSettings } from './config.ts';
 import type { FeatureContext } from './features/feature-context.ts';
@@ -290,11 +291,9 @@ interface ErrorArgs {
   context?: { botToken?: string };
 }
 
-const GAVE_UP =
-  'Tenderbot could not answer this command: the part of Tenderbot answering it stopped several times. Type it again, and if it fails again, tell whoever runs Tenderbot.';
+const GAVE_UP = mrkdwn`Tenderbot could not answer this command: the part of Tenderbot answering it stopped several times. Type it again, and if it fails again, tell whoever runs Tenderbot.`;
 
-const NOT_INSTALLED =
-  'Tenderbot is not installed in this workspace any more. Someone who manages apps here can add it again.';
+const NOT_INSTALLED = mrkdwn`Tenderbot is not installed in this workspace any more. Someone who manages apps here can add it again.`;
 
 function teamOf(body: unknown): string | null {
   const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;

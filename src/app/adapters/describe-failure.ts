@@ -14,7 +14,7 @@ import {
   ValidationError,
 } from '../../client/errors.ts';
 import type { Scope } from '../../contract/schemas.ts';
-import { escapeMrkdwn } from '../blocks/mrkdwn.ts';
+import { escapeMrkdwn, type Mrkdwn, mrkdwn, text } from '../blocks/mrkdwn.ts';
 import {
   KeyUnreadableError,
   madeWithOwnKey,
@@ -26,7 +26,7 @@ import {
 
 export interface FailureDescription {
   /** What happened and what to do, in one or two sentences. */
-  sentence: string;
+  sentence: Mrkdwn;
   /** Whether trying again later may work (offer "Try again"). */
   retryable: boolean;
 }
@@ -40,28 +40,25 @@ export function describeFailure(error: unknown): FailureDescription {
     return { sentence: PERSONAL_KEY_REQUIRED_SENTENCE, retryable: false };
   if (error instanceof KeyUnreadableError && error.userId !== null) {
     return {
-      sentence:
-        'Tenderbot can no longer read your own API key (its encryption key was changed). Link it again with `/tender connect me`, or unlink it with `/tender disconnect me`.',
+      sentence: mrkdwn`Tenderbot can no longer read your own API key (its encryption key was changed). Link it again with \`/tender connect me\`, or unlink it with \`/tender disconnect me\`.`,
       retryable: false,
     };
   }
   if (error instanceof ServiceUrlRefusedError) {
     return {
-      sentence:
-        'This workspace’s key is connected to a service address Tenderbot does not allow. A workspace admin must connect the key again with `/tender connect`.',
+      sentence: mrkdwn`This workspace’s key is connected to a service address Tenderbot does not allow. A workspace admin must connect the key again with \`/tender connect\`.`,
       retryable: false,
     };
   }
   if (error instanceof KeyUnreadableError) {
     return {
-      sentence:
-        'Tenderbot can no longer read this workspace’s stored API key (its encryption key was changed). A workspace admin must reconnect with `/tender connect`.',
+      sentence: mrkdwn`Tenderbot can no longer read this workspace’s stored API key (its encryption key was changed). A workspace admin must reconnect with \`/tender connect\`.`,
       retryable: false,
     };
   }
   if (error instanceof NotConnectedError) {
     return {
-      sentence: 'This workspace has no API key yet. A workspace admin can add one with `/tender connect`.',
+      sentence: mrkdwn`This workspace has no API key yet. A workspace admin can add one with \`/tender connect\`.`,
       retryable: false,
     };
   }
@@ -73,13 +70,13 @@ export function describeFailure(error: unknown): FailureDescription {
       invalid_api_key: 'The service no longer recognises your own API key.',
     };
     return {
-      sentence: `${why[error.code] ?? 'The service refused your own API key.'} Make a new one and link it with \`/tender connect me\`, or unlink it with \`/tender disconnect me\` to use the workspace’s.`,
+      sentence: mrkdwn`${text(why[error.code] ?? 'The service refused your own API key.')} Make a new one and link it with \`/tender connect me\`, or unlink it with \`/tender disconnect me\` to use the workspace’s.`,
       retryable: false,
     };
   }
   if (error instanceof MissingScopeError && ownKey) {
     return {
-      sentence: `Your own key is not allowed to ${error.requiredScope ? SCOPE_WORDS[error.requiredScope] : 'do that'}. Make a key that may, and link it with \`/tender connect me\`.`,
+      sentence: mrkdwn`Your own key is not allowed to ${text(error.requiredScope ? SCOPE_WORDS[error.requiredScope] : 'do that')}. Make a key that may, and link it with \`/tender connect me\`.`,
       retryable: false,
     };
   }
@@ -92,32 +89,31 @@ export function describeFailure(error: unknown): FailureDescription {
       missing_api_key: 'No API key was sent to the service.',
     };
     return {
-      sentence: `${why[error.code] ?? 'The service refused the workspace’s API key.'} A workspace admin must make a new key and run \`/tender connect\`.`,
+      sentence: mrkdwn`${text(why[error.code] ?? 'The service refused the workspace’s API key.')} A workspace admin must make a new key and run \`/tender connect\`.`,
       retryable: false,
     };
   }
   if (error instanceof MissingScopeError) {
     return {
-      sentence: `This workspace’s key is not allowed to ${error.requiredScope ? SCOPE_WORDS[error.requiredScope] : 'do that'}. Ask whoever made the key for one that may, and have a workspace admin connect it with \`/tender connect\`.`,
+      sentence: mrkdwn`This workspace’s key is not allowed to ${text(error.requiredScope ? SCOPE_WORDS[error.requiredScope] : 'do that')}. Ask whoever made the key for one that may, and have a workspace admin connect it with \`/tender connect\`.`,
       retryable: false,
     };
   }
   if (error instanceof PlanError) {
     return {
-      sentence:
-        'Your organisation’s plan has no API access. An owner can upgrade it to Professional or Enterprise.',
+      sentence: mrkdwn`Your organisation’s plan has no API access. An owner can upgrade it to Professional or Enterprise.`,
       retryable: false,
     };
   }
   if (error instanceof ForbiddenError) {
     return {
-      sentence: `The service did not allow this: ${escapeMrkdwn(clipped(error.detail))}`,
+      sentence: mrkdwn`The service did not allow this: ${escapeMrkdwn(clipped(error.detail))}`,
       retryable: false,
     };
   }
   if (error instanceof NotFoundError) {
     return {
-      sentence: 'That record was not found: it may have been removed, or the id may be mistyped.',
+      sentence: mrkdwn`That record was not found: it may have been removed, or the id may be mistyped.`,
       retryable: false,
     };
   }
@@ -127,7 +123,7 @@ export function describeFailure(error: unknown): FailureDescription {
         ? 'a moment'
         : `${Math.ceil(error.retryAfter)} second${error.retryAfter > 1 ? 's' : ''}`;
     return {
-      sentence: `The service is busy with ${ownKey ? 'your own key’s' : 'this workspace’s'} requests. Try again in ${wait}.`,
+      sentence: mrkdwn`The service is busy with ${ownKey ? mrkdwn`your own key’s` : mrkdwn`this workspace’s`} requests. Try again in ${text(wait)}.`,
       retryable: true,
     };
   }
@@ -136,7 +132,7 @@ export function describeFailure(error: unknown): FailureDescription {
     // directory's, a pipeline list's `q`): said in words, whichever command sent them.
     if (error.fieldErrors.length > 0 && error.fieldErrors.every((field) => field.field === 'q')) {
       return {
-        sentence: 'Those words are too many for one search (500 characters at most). Use fewer words.',
+        sentence: mrkdwn`Those words are too many for one search (500 characters at most). Use fewer words.`,
         retryable: false,
       };
     }
@@ -148,43 +144,44 @@ export function describeFailure(error: unknown): FailureDescription {
           .join('; '),
       ),
     );
-    return { sentence: `The service refused the request${fields ? `: ${fields}` : ''}.`, retryable: false };
+    return {
+      sentence: mrkdwn`The service refused the request${fields ? mrkdwn`: ${fields}` : mrkdwn``}.`,
+      retryable: false,
+    };
   }
   if (error instanceof SubmissionNotAllowedError) {
     return {
-      sentence: 'A bid is submitted through the service’s own submission workflow, not from Slack.',
+      sentence: mrkdwn`A bid is submitted through the service’s own submission workflow, not from Slack.`,
       retryable: false,
     };
   }
   if (error instanceof IdempotencyConflictError) {
     return {
-      sentence: 'That was already done with different details; please start again.',
+      sentence: mrkdwn`That was already done with different details; please start again.`,
       retryable: false,
     };
   }
   if (error instanceof TimeoutError) {
     return {
-      sentence: 'The tender service did not answer in time. It may be busy; try again in a minute.',
+      sentence: mrkdwn`The tender service did not answer in time. It may be busy; try again in a minute.`,
       retryable: true,
     };
   }
   if (error instanceof ConnectionError) {
     return {
-      sentence:
-        'Tenderbot could not reach the tender service: it may be down or restarting. Try again in a few minutes.',
+      sentence: mrkdwn`Tenderbot could not reach the tender service: it may be down or restarting. Try again in a few minutes.`,
       retryable: true,
     };
   }
   if (error instanceof ServerError) {
     return {
-      sentence: 'The procurement service failed to answer. It is usually back within minutes.',
+      sentence: mrkdwn`The procurement service failed to answer. It is usually back within minutes.`,
       retryable: true,
     };
   }
   if (error instanceof ResponseValidationError) {
     return {
-      sentence:
-        'The procurement service answered in a form Tenderbot does not understand. We have logged it.',
+      sentence: mrkdwn`The procurement service answered in a form Tenderbot does not understand. We have logged it.`,
       retryable: false,
     };
   }
@@ -192,11 +189,10 @@ export function describeFailure(error: unknown): FailureDescription {
     // Slack lets a window open only within 3 s of the click or command; nothing is broken.
     return { sentence: EXPIRED_TRIGGER_SENTENCE, retryable: true };
   }
-  return { sentence: 'Something went wrong on Tenderbot’s side. We have logged it.', retryable: true };
+  return { sentence: mrkdwn`Something went wrong on Tenderbot’s side. We have logged it.`, retryable: true };
 }
 
-export const EXPIRED_TRIGGER_SENTENCE =
-  'That took too long: Slack gives Tenderbot 3 seconds to open a window, and they had passed. Run it again.';
+export const EXPIRED_TRIGGER_SENTENCE = mrkdwn`That took too long: Slack gives Tenderbot 3 seconds to open a window, and they had passed. Run it again.`;
 
 /** The `error` of a Web API call Slack refused (`slack_webapi_platform_error`), else null. */
 function slackErrorOf(error: unknown): string | null {

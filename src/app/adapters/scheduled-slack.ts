@@ -1,5 +1,6 @@
-import type { KnownBlock } from '@slack/types';
 import { Agent, request } from 'undici';
+import type { Mrkdwn } from '../blocks/mrkdwn.ts';
+import type { Block } from '../blocks/safe-blocks.ts';
 
 /**
  * The two Web API calls the scheduler makes, as @slack/web-api's WebClient shapes them, each naming
@@ -10,8 +11,9 @@ export interface ScheduledSlack {
     postMessage(args: {
       teamId: string;
       channel: string;
-      text: string;
-      blocks?: KnownBlock[];
+      /** Slack reads it as mrkdwn (and notifies from it): only escaped text. */
+      text: Mrkdwn;
+      blocks?: Block[];
       unfurl_links?: boolean;
       unfurl_media?: boolean;
       metadata?: { event_type: string; event_payload: Record<string, unknown> };

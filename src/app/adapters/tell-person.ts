@@ -1,6 +1,5 @@
-import type { KnownBlock } from '@slack/types';
-import type { WebClient } from '@slack/web-api';
 import { request } from 'undici';
+import type { AppChat, OutgoingMessage } from './app-slack.ts';
 
 /**
  * Tells the person behind a request: through its response_url when it has one (commands, clicks),
@@ -8,9 +7,9 @@ import { request } from 'undici';
  * request's workspace (the client's own when not given: single-workspace mode).
  */
 export async function tellPerson(
-  client: WebClient,
+  client: { chat: Pick<AppChat, 'postMessage'> },
   body: unknown,
-  message: { text: string; blocks: KnownBlock[] },
+  message: OutgoingMessage,
   token?: string,
 ): Promise<void> {
   const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;

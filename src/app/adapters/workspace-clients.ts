@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import { Agent, type Dispatcher } from 'undici';
 import { ProcurementClient } from '../../client/procurement-client.ts';
+import { mrkdwn } from '../blocks/mrkdwn.ts';
 import type { KeyCipher } from '../security/key-cipher.ts';
 import type { BotStore } from '../storage/bot-store.ts';
 
@@ -88,8 +89,7 @@ export class PersonalKeyRequiredError extends Error {
 }
 
 /** Said to a person whose write PersonalKeyRequiredError stopped: nothing was written. */
-export const PERSONAL_KEY_REQUIRED_SENTENCE =
-  'In this workspace, changes are made with each person’s own key, and you have not linked yours. Run `/tender connect me` to link it, then try again. Nothing was changed.';
+export const PERSONAL_KEY_REQUIRED_SENTENCE = mrkdwn`In this workspace, changes are made with each person’s own key, and you have not linked yours. Run \`/tender connect me\` to link it, then try again. Nothing was changed.`;
 
 /** Cache bounds: decrypted keys are plaintext secrets, so few and briefly; clients a little longer. */
 export const CACHE_LIMITS = {

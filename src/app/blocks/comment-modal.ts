@@ -5,7 +5,7 @@ import type { CommentEntityType } from '../listeners/button-values.ts';
 import { encodeIfFits } from '../state/codec.ts';
 import { ENTITY_NOUNS, formatCommentTime, modalThreadBlocks, threadOrder } from './comment-thread.ts';
 import { commentAuthorLine, type KeySource } from './key-identity.ts';
-import { clip, safeText } from './mrkdwn.ts';
+import { clip, type Mrkdwn, mrkdwn, text as plain, safeText } from './mrkdwn.ts';
 import { type Block, contextLine, section } from './tender-card.ts';
 
 /** Slack's plain_text_input holds 3,000 characters; the service allows 5,000. */
@@ -40,12 +40,12 @@ function modalShell(privateMetadata: string, blocks: Block[], withSubmit: boolea
 
 /** Opened at once on "Comment" (the click's trigger lasts 3 s), then filled with views.update. */
 export function commentLoadingView(privateMetadata: string): ModalView {
-  return modalShell(privateMetadata, [section('Loading the comments…')], false);
+  return modalShell(privateMetadata, [section(mrkdwn`Loading the comments…`)], false);
 }
 
 /** A sentence in place of the form (the record is gone, the service failed while loading). */
-export function commentProblemView(privateMetadata: string, sentence: string): ModalView {
-  return modalShell(privateMetadata, [section(`:warning: ${sentence}`)], false);
+export function commentProblemView(privateMetadata: string, sentence: Mrkdwn): ModalView {
+  return modalShell(privateMetadata, [section(mrkdwn`:warning: ${sentence}`)], false);
 }
 
 /** Shown while a slow service is still posting the comment (the submission had to be answered). */
@@ -53,7 +53,7 @@ export function commentPostingView(privateMetadata: string, text: string): Modal
   return modalShell(
     privateMetadata,
     [
-      section('Posting your comment… The service is slow; this window will say when it is done.'),
+      section(mrkdwn`Posting your comment… The service is slow; this window will say when it is done.`),
       contextLine(safeText(text, 2900)),
     ],
     false,
@@ -64,7 +64,7 @@ export function commentPostingView(privateMetadata: string, text: string): Modal
 export function commentPostedView(privateMetadata: string, entityName: string): ModalView {
   return modalShell(
     privateMetadata,
-    [section(`Your comment on *${safeText(entityName, 200)}* is posted.`)],
+    [section(mrkdwn`Your comment on *${safeText(entityName, 200)}* is posted.`)],
     false,
   );
 }
@@ -84,20 +84,20 @@ export function commentModal(args: {
   /** A guest sees the thread and a sentence, and no form. */
   canWrite: boolean;
   /** Why this person may not write here though not a guest (the workspace requires their own key): said instead of the form. */
-  writeRefusal?: string;
+  writeRefusal?: Mrkdwn;
   /** Whose key a comment is posted with: said above the box, since the service names its maker as author. */
   postedAs?: KeySource;
   text?: string;
   parentId?: string | null;
   /** What went wrong (shown with a warning sign), or `notice`: what was just done. */
-  problem?: string;
-  notice?: string;
+  problem?: Mrkdwn;
+  notice?: Mrkdwn;
 }): ModalView {
   const noun = ENTITY_NOUNS[args.entityType];
   const count = args.comments.length;
   const blocks: Block[] = [
     section(
-      `*${safeText(args.entityName, 200)}* (${noun}) · ${count === 0 ? 'no comments yet' : `${count} comment${count === 1 ? '' : 's'}, oldest first`}`,
+      mrkdwn`*${safeText(args.entityName, 200)}* (${plain(noun)}) · ${plain(count === 0 ? 'no comments yet' : `${count} comment${count === 1 ? '' : 's'}, oldest first`)}`,
     ),
   ];
   const thread = modalThreadBlocks(args);
@@ -105,19 +105,21 @@ export function commentModal(args: {
   blocks.push({ type: 'divider' });
   if (!args.canWrite) {
     if (args.problem || args.notice)
-      blocks.push(problemBlock(args.problem ? `:warning: ${args.problem}` : (args.notice as string)));
-    blocks.push(section('Guests can read comments but cannot write them. Ask a member of the workspace.'));
+      blocks.push(problemBlock(args.problem ? mrkdwn`:warning: ${args.problem}` : (args.notice as Mrkdwn)));
+    blocks.push(
+      section(mrkdwn`Guests can read comments but cannot write them. Ask a member of the workspace.`),
+    );
     return modalShell(args.privateMetadata, blocks, false);
   }
   if (args.writeRefusal) {
     if (args.problem || args.notice)
-      blocks.push(problemBlock(args.problem ? `:warning: ${args.problem}` : (args.notice as string)));
+      blocks.push(problemBlock(args.problem ? mrkdwn`:warning: ${args.problem}` : (args.notice as Mrkdwn)));
     blocks.push(section(args.writeRefusal));
     return modalShell(args.privateMetadata, blocks, false);
   }
   if (args.problem || args.notice)
-    blocks.push(problemBlock(args.problem ? `:warning: ${args.problem}` : (args.notice as string)));
-  if (args.entityType === 'tender') blocks.push(contextLine(COMMENT_LABELS.tenderNotice));
+    blocks.push(problemBlock(args.problem ? mrkdwn`:warning: ${args.problem}` : (args.notice as Mrkdwn)));
+  if (args.entityType === 'tender') blocks.push(contextLine(plain(COMMENT_LABELS.tenderNotice)));
   if (args.postedAs) blocks.push(contextLine(commentAuthorLine(args.postedAs)));
   blocks.push({
     type: 'input',
@@ -170,7 +172,7 @@ function parentOptions(comments: readonly Comment[], slackAuthors: ReadonlyMap<s
 /** The sentence above the text box; refilledView replaces it rather than adding another. */
 const PROBLEM_BLOCK = 'comment/problem';
 
-function problemBlock(text: string): Block {
+function problemBlock(text: Mrkdwn): Block {
   return { ...section(text), block_id: PROBLEM_BLOCK } as Block;
 }
 
@@ -193,7 +195,7 @@ type LooseBlock = any;
  */
 export function refilledView(
   view: ViewLike,
-  args: { text: string; parentId: string | null; problem: string },
+  args: { text: string; parentId: string | null; problem: Mrkdwn },
 ): ModalView {
   const blocks: LooseBlock[] = (view.blocks ?? []).filter(
     (block: LooseBlock) => block?.block_id !== PROBLEM_BLOCK,
@@ -213,7 +215,7 @@ export function refilledView(
     return { ...block, element };
   });
   const at = refilled.findIndex((block: LooseBlock) => block?.block_id === CommentIds.textBlock);
-  refilled.splice(at === -1 ? refilled.length : at, 0, problemBlock(`:warning: ${args.problem}`));
+  refilled.splice(at === -1 ? refilled.length : at, 0, problemBlock(mrkdwn`:warning: ${args.problem}`));
   return {
     type: 'modal' as const,
     callback_id: CommentIds.callback,

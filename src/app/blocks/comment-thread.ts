@@ -3,7 +3,18 @@ import { CommentIds } from '../ids.ts';
 import type { CommentEntityType } from '../listeners/button-values.ts';
 import { encodeIfFits } from '../state/codec.ts';
 import { formatDayOf, formatTimeOf } from './formats.ts';
-import { clip, escapeMrkdwn, pieces, safeText } from './mrkdwn.ts';
+import {
+  clip,
+  indentLines,
+  joinMrkdwn,
+  type Mrkdwn,
+  mention,
+  mrkdwn,
+  pieces,
+  safeText,
+  text,
+} from './mrkdwn.ts';
+import type { Message } from './safe-blocks.ts';
 import { type Block, commentButton, contextLine, section } from './tender-card.ts';
 
 /** One comment placed in its thread: replies follow their parent, one level deeper. */
@@ -44,20 +55,20 @@ export function threadOrder(comments: readonly Comment[]): ThreadEntry[] {
 }
 
 /** `21 Nov 2026, 09:30 UTC`. */
-export function formatCommentTime(instant: string): string {
+export function formatCommentTime(instant: string): Mrkdwn {
   const date = new Date(instant);
   if (Number.isNaN(date.getTime())) return safeText(instant, 40);
-  return `${formatDayOf(date)}, ${formatTimeOf(date)} UTC`;
+  return text(`${formatDayOf(date)}, ${formatTimeOf(date)} UTC`);
 }
 
 /** The Slack person who wrote it through Tenderbot (`<@U…>`), else the service's author name. */
-export function authorOf(comment: Comment, slackAuthors: ReadonlyMap<string, string>): string {
+export function authorOf(comment: Comment, slackAuthors: ReadonlyMap<string, string>): Mrkdwn {
   const slackUser = slackAuthors.get(comment.id);
-  if (slackUser && /^[UW][A-Z0-9]+$/.test(slackUser)) return `<@${slackUser}>`;
-  return safeText(comment.author.name, 100) || 'someone';
+  if (slackUser && /^[UW][A-Z0-9]+$/.test(slackUser)) return mention(slackUser);
+  return safeText(comment.author.name, 100) || mrkdwn`someone`;
 }
 
-export const DELETED_LINE = '_This comment was deleted._';
+export const DELETED_LINE = mrkdwn`_This comment was deleted._`;
 
 /** One comment as mrkdwn: the indent for its depth, the author and time, then its text (clipped to `maxBody`). */
 export function commentText(
@@ -66,22 +77,18 @@ export function commentText(
   maxBody: number,
   /** Where a comment cut to `maxBody` can be read whole, said after the cut. */
   wholeWhere = '“Comment or reply” shows the newest comments whole',
-): string {
+): Mrkdwn {
   const { comment, depth } = entry;
-  const indent = depth === 0 ? '' : `${'\u2003'.repeat(depth - 1)}↳ `;
-  const head = `${indent}*${authorOf(comment, slackAuthors)}* · ${formatCommentTime(comment.createdAt)}${depth > 0 ? ' · reply' : ''}`;
-  const escaped =
-    comment.deletedAt !== null || comment.body === null ? DELETED_LINE : escapeMrkdwn(comment.body);
+  const indent = depth === 0 ? mrkdwn`` : text(`${'\u2003'.repeat(depth - 1)}↳ `);
+  const head = mrkdwn`${indent}*${authorOf(comment, slackAuthors)}* · ${formatCommentTime(comment.createdAt)}${depth > 0 ? mrkdwn` · reply` : mrkdwn``}`;
+  const escaped = comment.deletedAt !== null || comment.body === null ? DELETED_LINE : text(comment.body);
   // A cut comment says so, and where it can be read whole.
   const body =
-    escaped.length > maxBody ? `${safeText(comment.body, maxBody)} _(cut: ${wholeWhere})_` : escaped;
+    escaped.length > maxBody
+      ? mrkdwn`${safeText(comment.body, maxBody)} _(cut: ${text(wholeWhere)})_`
+      : escaped;
   // A reply's text is indented as far as its heading's arrow, so it reads as under its parent.
-  const pad = depth === 0 ? '' : '\u2003'.repeat(depth);
-  const quoted = body
-    .split('\n')
-    .map((line) => `${pad}${line}`)
-    .join('\n');
-  return `${head}\n${quoted}`;
+  return mrkdwn`${head}\n${indentLines(body, depth)}`;
 }
 
 /** What the thread of a command message holds at most: Slack refuses a message over 12,000 characters of blocks. */
@@ -100,12 +107,12 @@ export function commentsThreadMessage(args: {
   comments: readonly Comment[];
   slackAuthors: ReadonlyMap<string, string>;
   /** A line under the title (the id also names another kind of record). */
-  note?: string;
-}): { text: string; blocks: Block[] } {
+  note?: Mrkdwn;
+}): Message {
   const noun = ENTITY_NOUNS[args.entityType];
   const name = safeText(args.entityName, 200);
   const count = args.comments.length;
-  const title = `*Comments on the ${noun} ${name}* · ${count === 0 ? 'none yet' : `${count} comment${count === 1 ? '' : 's'}`}`;
+  const title = mrkdwn`*Comments on the ${text(noun)} ${name}* · ${text(count === 0 ? 'none yet' : `${count} comment${count === 1 ? '' : 's'}`)}`;
   const blocks: Block[] = [section(title)];
   if (args.note) blocks.push(contextLine(args.note));
   const texts = threadOrder(args.comments).map((entry) => commentText(entry, args.slackAuthors, 700));
@@ -119,25 +126,31 @@ export function commentsThreadMessage(args: {
   if (first > 0)
     blocks.push(
       contextLine(
-        `${first} earlier comment${first === 1 ? ' is' : 's are'} not shown here; the Comment window shows more.`,
+        mrkdwn`${first} earlier comment${first === 1 ? mrkdwn` is` : mrkdwn`s are`} not shown here; the Comment window shows more.`,
       ),
     );
-  let current = '';
-  for (const text of texts.slice(first)) {
-    if (current && current.length + text.length + 2 > MESSAGE_SECTION_ROOM) {
-      blocks.push(section(current));
-      current = '';
+  let current: Mrkdwn[] = [];
+  let currentLength = 0;
+  for (const entryText of texts.slice(first)) {
+    if (current.length > 0 && currentLength + entryText.length + 2 > MESSAGE_SECTION_ROOM) {
+      blocks.push(section(joinMrkdwn(current, mrkdwn`\n\n`)));
+      current = [];
+      currentLength = 0;
     }
-    current = current ? `${current}\n\n${text}` : text;
+    currentLength += (current.length > 0 ? 2 : 0) + entryText.length;
+    current.push(entryText);
   }
-  if (current) blocks.push(section(current));
-  if (count === 0) blocks.push(section('No one has commented yet.'));
+  if (current.length > 0) blocks.push(section(joinMrkdwn(current, mrkdwn`\n\n`)));
+  if (count === 0) blocks.push(section(mrkdwn`No one has commented yet.`));
   const open = commentButton(args.entityType, args.entityId);
   if (open) {
     open.text.text = count === 0 ? 'Write the first comment' : 'Comment or reply';
     blocks.push({ type: 'actions', elements: [open] });
   }
-  return { text: clip(`Comments on the ${noun} ${args.entityName}: ${count}`, 300), blocks };
+  return {
+    text: clip(mrkdwn`Comments on the ${text(noun)} ${text(args.entityName)}: ${count}`, 300),
+    blocks,
+  };
 }
 
 export const ENTITY_NOUNS: Record<CommentEntityType, string> = {
@@ -165,7 +178,7 @@ export function modalThreadBlocks(args: {
   // takes consecutive sections of Slack's 3,000 characters): from the newest back, a comment is
   // whole while every older one shown can still have its block; the rest are cut, and say so.
   const shown = entries.slice(Math.max(0, entries.length - MODAL_THREAD_MAX));
-  const drawn: string[][] = new Array(shown.length);
+  const drawn: Mrkdwn[][] = new Array(shown.length);
   let free = MODAL_THREAD_MAX;
   for (let index = shown.length - 1; index >= 0; index--) {
     const entry = shown[index] as ThreadEntry;
@@ -181,11 +194,11 @@ export function modalThreadBlocks(args: {
   if (shown.length < entries.length)
     blocks.push(
       contextLine(
-        `${entries.length - shown.length} earlier comments are not shown. \`/tender comments\` shows the thread in the channel.`,
+        mrkdwn`${entries.length - shown.length} earlier comments are not shown. \`/tender comments\` shows the thread in the channel.`,
       ),
     );
   for (const [index, entry] of shown.entries()) {
-    const [head = '', ...continued] = drawn[index] ?? [];
+    const [head = mrkdwn``, ...continued] = drawn[index] ?? [];
     const block = section(head);
     const deleted = entry.comment.deletedAt !== null || entry.comment.body === null;
     const value =

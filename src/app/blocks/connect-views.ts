@@ -1,6 +1,6 @@
 import type { ModalView } from '@slack/types';
 import { ConnectIds } from '../ids.ts';
-import { clip } from './mrkdwn.ts';
+import { clip, type Mrkdwn, mrkdwn } from './mrkdwn.ts';
 import { type Block, section } from './tender-card.ts';
 
 // The Home tab's view lives in src/app/blocks/home-view.ts (with the bookmarks, bids and saved searches).
@@ -8,11 +8,9 @@ import { type Block, section } from './tender-card.ts';
 /** Titles of the two connect windows (Slack allows 24 characters). */
 export const CONNECT_TITLES = { workspace: 'Connect Tenderbot', personal: 'Link your own key' } as const;
 
-const WORKSPACE_INTRO =
-  'Paste an API key of the Procurement Intelligence Service, made by an owner or admin of your organisation. Every command in this workspace will use it. The key is checked now, stored encrypted, and never shown again.';
+const WORKSPACE_INTRO = mrkdwn`Paste an API key of the Procurement Intelligence Service, made by an owner or admin of your organisation. Every command in this workspace will use it. The key is checked now, stored encrypted, and never shown again.`;
 
-const PERSONAL_INTRO =
-  'Paste an API key of the Procurement Intelligence Service that was made for you (in your organisation’s developer settings). Only your own `/tender` commands will use it: your bookmarks become a list of your own, and comments and bids you make show you as their author in the service. The key is checked now, stored encrypted, and never shown again.';
+const PERSONAL_INTRO = mrkdwn`Paste an API key of the Procurement Intelligence Service that was made for you (in your organisation’s developer settings). Only your own \`/tender\` commands will use it: your bookmarks become a list of your own, and comments and bids you make show you as their author in the service. The key is checked now, stored encrypted, and never shown again.`;
 
 /**
  * The modal of `/tender connect` (the workspace's key) and of `/tender connect me` (`forMe`: the
@@ -23,14 +21,14 @@ const PERSONAL_INTRO =
 export function connectModal(
   privateMetadata: string,
   defaultServiceUrl: string,
-  problem?: string,
+  problem?: Mrkdwn,
   forMe = false,
   /** Whether to ask for a service address: only when the operator allows others than its own. */
   askServiceUrl = true,
 ): ModalView {
   const blocks: Block[] = [
     section(forMe ? PERSONAL_INTRO : WORKSPACE_INTRO),
-    ...(problem ? [section(`:warning: ${problem}`)] : []),
+    ...(problem ? [section(mrkdwn`:warning: ${problem}`)] : []),
     {
       type: 'input',
       block_id: ConnectIds.keyBlock,
@@ -74,7 +72,7 @@ export function connectCheckingView(forMe = false): ModalView {
     callback_id: ConnectIds.callback,
     title: { type: 'plain_text', text: forMe ? CONNECT_TITLES.personal : CONNECT_TITLES.workspace },
     close: { type: 'plain_text', text: 'Close' },
-    blocks: [section('Checking the key with the service… This can take a few seconds.')],
+    blocks: [section(mrkdwn`Checking the key with the service… This can take a few seconds.`)],
   };
 }
 
@@ -89,8 +87,6 @@ export function connectDoneView(forMe = false): ModalView {
   };
 }
 
-export const CONNECTED_SENTENCE =
-  'Connected. Every `/tender` command in this workspace now uses the new key. `/tender status` shows what it can do.';
+export const CONNECTED_SENTENCE = mrkdwn`Connected. Every \`/tender\` command in this workspace now uses the new key. \`/tender status\` shows what it can do.`;
 
-export const PERSONAL_LINKED_SENTENCE =
-  'Linked. Your own `/tender` commands now use your own key: your bookmarks are your own list, and comments and bids you make show you as their author in the service. Nothing changes for anyone else. `/tender disconnect me` unlinks it.';
+export const PERSONAL_LINKED_SENTENCE = mrkdwn`Linked. Your own \`/tender\` commands now use your own key: your bookmarks are your own list, and comments and bids you make show you as their author in the service. Nothing changes for anyone else. \`/tender disconnect me\` unlinks it.`;

@@ -14,7 +14,7 @@ import type { CommentEntityType } from '../listeners/button-values.ts';
 import { formatDayOf, formatMoney } from './formats.ts';
 import { FIRST_PAGE, type ListPage, listHeading, listPaging, pageRange } from './list-paging.ts';
 import type { Message } from './messages.ts';
-import { clip, escapeMrkdwn, safeText } from './mrkdwn.ts';
+import { clip, code, joinMrkdwn, type Mrkdwn, mrkdwn, safeText, text } from './mrkdwn.ts';
 import { type Block, button, commentButton, contextLine, formatDeadline, section } from './tender-card.ts';
 
 type Organisation = Buyer | Supplier;
@@ -24,18 +24,18 @@ export function organisationsMessage(
   kind: 'buyers' | 'suppliers',
   items: Organisation[],
   total: number,
-  description: string,
+  description: Mrkdwn,
   page: ListPage = FIRST_PAGE(10),
 ): Message {
   const label = kind === 'buyers' ? 'Buyers' : 'Suppliers';
   if (total === 0 || items.length === 0)
     return {
-      text: `No ${kind} match ${description}.`,
-      blocks: [section(`No ${kind} match ${description}.`)],
+      text: mrkdwn`No ${text(kind)} match ${description}.`,
+      blocks: [section(mrkdwn`No ${text(kind)} match ${description}.`)],
     };
   const shown = items.slice(0, page.pageSize);
   const heading = listHeading(label, description);
-  const blocks: Block[] = [section(`*${heading}* · ${pageRange(page.offset, shown.length, total)}`)];
+  const blocks: Block[] = [section(mrkdwn`*${heading}* · ${pageRange(page.offset, shown.length, total)}`)];
   for (const item of shown) {
     const facts = [
       item.region,
@@ -46,7 +46,7 @@ export function organisationsMessage(
       type: 'section',
       text: {
         type: 'mrkdwn',
-        text: clip(`*${escapeMrkdwn(item.name)}*\n${escapeMrkdwn(facts.join(' · '))}`, 3000),
+        text: clip(mrkdwn`*${text(item.name)}*\n${text(facts.join(' · '))}`, 3000),
       },
       accessory: button(
         'Details',
@@ -75,13 +75,15 @@ export function organisationDetailMessage(
   ].filter(Boolean);
   const listed = detail.notices.slice(0, 10);
   const capped = detail.noticeCount > detail.tenderPreviewLimit;
-  const counted = capped
-    ? `${detail.tenderPreviewLimit} of ${detail.noticeCount.toLocaleString('en-GB')} shown by the service (its latest); the first ${listed.length} here`
-    : `${detail.noticeCount} notice${detail.noticeCount === 1 ? '' : 's'}${listed.length < detail.noticeCount ? `; the latest ${listed.length} here` : ''}`;
+  const counted = text(
+    capped
+      ? `${detail.tenderPreviewLimit} of ${detail.noticeCount.toLocaleString('en-GB')} shown by the service (its latest); the first ${listed.length} here`
+      : `${detail.noticeCount} notice${detail.noticeCount === 1 ? '' : 's'}${listed.length < detail.noticeCount ? `; the latest ${listed.length} here` : ''}`,
+  );
   const blocks: Block[] = [
     { type: 'header', text: { type: 'plain_text', text: clip(detail.name, 150) } },
     section(
-      `${kind === 'buyer' ? 'Buyer' : 'Supplier'} · ${escapeMrkdwn(facts.join(' · ') || 'no address given')}`,
+      mrkdwn`${text(kind === 'buyer' ? 'Buyer' : 'Supplier')} · ${text(facts.join(' · ') || 'no address given')}`,
     ),
     contextLine(counted),
   ];
@@ -89,27 +91,27 @@ export function organisationDetailMessage(
   if (listed.length > 0) {
     blocks.push(
       { type: 'divider' },
-      section(kind === 'buyer' ? '*Latest notices*' : '*Latest contracts and notices*'),
+      section(kind === 'buyer' ? mrkdwn`*Latest notices*` : mrkdwn`*Latest contracts and notices*`),
     );
     for (const notice of listed) blocks.push(noticeLine(notice, now));
   }
-  return { text: `${detail.name}: ${counted}`, blocks };
+  return { text: mrkdwn`${text(detail.name)}: ${counted}`, blocks };
 }
 
 export function frameworksMessage(
   items: Framework[],
   total: number,
-  description: string,
+  description: Mrkdwn,
   page: ListPage = FIRST_PAGE(10),
 ): Message {
   if (total === 0 || items.length === 0)
     return {
-      text: `No frameworks match ${description}.`,
-      blocks: [section(`No frameworks match ${description}.`)],
+      text: mrkdwn`No frameworks match ${description}.`,
+      blocks: [section(mrkdwn`No frameworks match ${description}.`)],
     };
   const shown = items.slice(0, page.pageSize);
   const heading = listHeading('Frameworks', description);
-  const blocks: Block[] = [section(`*${heading}* · ${pageRange(page.offset, shown.length, total)}`)];
+  const blocks: Block[] = [section(mrkdwn`*${heading}* · ${pageRange(page.offset, shown.length, total)}`)];
   for (const item of shown) {
     const facts = [
       `${FRAMEWORK_STATUS_LABELS[item.status]} ${item.type === 'dynamic_purchasing_system' ? 'dynamic purchasing system' : 'framework'}`,
@@ -119,7 +121,7 @@ export function frameworksMessage(
       type: 'section',
       text: {
         type: 'mrkdwn',
-        text: clip(`*${escapeMrkdwn(item.title)}*\n${facts.filter(Boolean).join(' · ')}`, 3000),
+        text: clip(mrkdwn`*${text(item.title)}*\n${text(facts.filter(Boolean).join(' · '))}`, 3000),
       },
       accessory: button('Details', DirectoryIds.showFramework, item.id),
     });
@@ -142,18 +144,23 @@ export function frameworkDetailMessage(
   const blocks: Block[] = [
     { type: 'header', text: { type: 'plain_text', text: clip(framework.title, 150) } },
     section(
-      [
-        `*Status* ${FRAMEWORK_STATUS_LABELS[framework.status]} · *Type* ${framework.type === 'dynamic_purchasing_system' ? 'Dynamic purchasing system' : 'Framework'}`,
-        `*Owner* ${framework.owner ? escapeMrkdwn(framework.owner.name) : 'not stated'} · *Runs* ${runs(framework.startDate, framework.endDate)}`,
-        `*Value* ${formatMoney(framework.value)} · *Lots* ${framework.lots.length}`,
-      ].join('\n'),
+      joinMrkdwn(
+        [
+          mrkdwn`*Status* ${text(FRAMEWORK_STATUS_LABELS[framework.status] ?? framework.status)} · *Type* ${text(framework.type === 'dynamic_purchasing_system' ? 'Dynamic purchasing system' : 'Framework')}`,
+          mrkdwn`*Owner* ${text(framework.owner ? framework.owner.name : 'not stated')} · *Runs* ${text(runs(framework.startDate, framework.endDate))}`,
+          mrkdwn`*Value* ${text(formatMoney(framework.value))} · *Lots* ${framework.lots.length}`,
+        ],
+        mrkdwn`\n`,
+      ),
     ),
     contextLine(
-      [
-        count(framework.suppliers.length, framework.supplierCount, 'suppliers'),
-        count(framework.callOffs.length, framework.callOffCount, 'call-offs'),
-        `${framework.buyers.length} buyers`,
-      ].join(' · '),
+      text(
+        [
+          count(framework.suppliers.length, framework.supplierCount, 'suppliers'),
+          count(framework.callOffs.length, framework.callOffCount, 'call-offs'),
+          `${framework.buyers.length} buyers`,
+        ].join(' · '),
+      ),
     ),
   ];
   blocks.push(...commentActions('framework', framework.id));
@@ -162,10 +169,10 @@ export function frameworkDetailMessage(
     blocks.push(
       section(
         clip(
-          `*Suppliers* ${framework.suppliers
-            .slice(0, 30)
-            .map((s) => escapeMrkdwn(s.name))
-            .join(', ')}`,
+          mrkdwn`*Suppliers* ${joinMrkdwn(
+            framework.suppliers.slice(0, 30).map((s) => text(s.name)),
+            mrkdwn`, `,
+          )}`,
           3000,
         ),
       ),
@@ -173,10 +180,10 @@ export function frameworkDetailMessage(
   }
   const callOffs = framework.callOffs.slice(0, 5);
   if (callOffs.length > 0) {
-    blocks.push({ type: 'divider' }, section('*Latest call-offs*'));
+    blocks.push({ type: 'divider' }, section(mrkdwn`*Latest call-offs*`));
     for (const callOff of callOffs) blocks.push(noticeLine(callOff, now));
   }
-  return { text: framework.title, blocks };
+  return { text: text(framework.title), blocks };
 }
 
 /** A card's own actions row with "Comment" (buyer, supplier and framework cards and panels). */
@@ -186,14 +193,19 @@ function commentActions(entity: CommentEntityType, id: string): Block[] {
 }
 
 export function savedSearchesMessage(
-  items: { saved: SavedSearch; description: string }[],
+  items: { saved: SavedSearch; description: Mrkdwn }[],
   total: number,
   page: ListPage = FIRST_PAGE(SAVED_PAGE_SIZE),
 ): Message {
   if (total === 0 || items.length === 0)
-    return { text: 'No saved searches.', blocks: [section('Your organisation has no saved searches yet.')] };
+    return {
+      text: mrkdwn`No saved searches.`,
+      blocks: [section(mrkdwn`Your organisation has no saved searches yet.`)],
+    };
   const shown = items.slice(0, page.pageSize);
-  const blocks: Block[] = [section(`*Saved searches* · ${pageRange(page.offset, shown.length, total)}`)];
+  const blocks: Block[] = [
+    section(mrkdwn`*Saved searches* · ${pageRange(page.offset, shown.length, total)}`),
+  ];
   for (const { saved, description } of shown) {
     blocks.push({
       type: 'section',
@@ -201,18 +213,18 @@ export function savedSearchesMessage(
         type: 'mrkdwn',
         // What the search finds, in the words a heading of its results uses (never its stored fields).
         // The follow line before the description, so a long description's cut never takes it.
-        text: clip(`*${escapeMrkdwn(saved.name)}*\n${followLine(saved.id)}\n${description}`, 3000),
+        text: clip(mrkdwn`*${text(saved.name)}*\n${followLine(saved.id)}\n${description}`, 3000),
       },
       accessory: button('Run', SavedSearchIds.run, saved.id, 'primary'),
     });
   }
   blocks.push(...listPaging('saved', page.typed, page.offset, shown.length, total, page.pageSize));
-  return { text: `Saved searches: ${total}`, blocks };
+  return { text: mrkdwn`Saved searches: ${total}`, blocks };
 }
 
 /** How a channel follows a saved search: its id is what `/tender subscribe search` takes. */
-export function followLine(id: string): string {
-  return `New tenders in a channel: \`/tender subscribe search ${escapeMrkdwn(id)}\``;
+export function followLine(id: string): Mrkdwn {
+  return mrkdwn`New tenders in a channel: ${code(`/tender subscribe search ${id}`)}`;
 }
 
 /** Saved searches a page shows (one block each). */
@@ -221,7 +233,7 @@ export const SAVED_PAGE_SIZE = 20;
 /** One notice in a panel, with a button that opens it in full (as `/tender show <id>` does). */
 function noticeLine(notice: Tender, now: Date): Block {
   const line = section(
-    `*${safeText(notice.title, 400)}*\n${formatMoney(notice.value)} · ${formatDeadline(notice.deadline, now)}`,
+    mrkdwn`*${safeText(notice.title, 400)}*\n${text(formatMoney(notice.value))} · ${text(formatDeadline(notice.deadline, now))}`,
   );
   return line.type === 'section' ? { ...line, accessory: button('Open', TenderIds.show, notice.id) } : line;
 }

@@ -4,25 +4,25 @@ import { HomeIds } from '../ids.ts';
 import { blockKitProblems } from './block-kit-limits.ts';
 import { followLine } from './directory-messages.ts';
 import { searchBuilderButton, USAGE_LINES } from './messages.ts';
-import { escapeMrkdwn, safeText } from './mrkdwn.ts';
+import { code, joinMrkdwn, type Mrkdwn, mrkdwn, safeText, text } from './mrkdwn.ts';
 import { countdown, STATUS_LABELS as PIPELINE_STATUS_LABELS, progressBar } from './pipeline-card.ts';
 import { type Block, button, formatDeadline, section } from './tender-card.ts';
 import { type ConnectionState, gettingStartedBlocks } from './welcome-message.ts';
 
 /** What the Home tab shows beside the connection: each list is null when it could not be read. */
 export interface HomeContent {
-  connection: string;
+  connection: Mrkdwn;
   canConnect: boolean;
   /** The person's own key: a line saying whether they linked one, and a button to link one if not. */
-  ownKey?: { line: string; canLink: boolean };
+  ownKey?: { line: Mrkdwn; canLink: boolean };
   /** The lists were read with the person's own key: said in their headings. */
   ownLists?: boolean;
-  bookmarks?: { items: Bookmark[]; total: number } | { problem: string };
-  pipelines?: { items: PipelineListItem[]; total: number } | { problem: string };
+  bookmarks?: { items: Bookmark[]; total: number } | { problem: Mrkdwn };
+  pipelines?: { items: PipelineListItem[]; total: number } | { problem: Mrkdwn };
   /** Each saved search with what it finds, in words (never its stored fields). */
   savedSearches?:
-    | { items: { saved: SavedSearch; description: string }[]; total: number }
-    | { problem: string };
+    | { items: { saved: SavedSearch; description: Mrkdwn }[]; total: number }
+    | { problem: Mrkdwn };
   now?: Date;
   /** The first visit: a getting-started section, saying whether the workspace can search yet. */
   gettingStarted?: ConnectionState;
@@ -40,14 +40,14 @@ export function homeView(args: HomeContent): HomeView {
   const now = args.now ?? new Date();
   const blocks: Block[] = [
     { type: 'header', text: { type: 'plain_text', text: 'Tenderbot' } },
-    section('Public tenders in Slack: search, bookmark, share, and keep your bids moving.'),
+    section(mrkdwn`Public tenders in Slack: search, bookmark, share, and keep your bids moving.`),
     { type: 'divider' },
   ];
   if (args.gettingStarted)
     blocks.push(...gettingStartedBlocks(args.gettingStarted, { withConnection: false }), { type: 'divider' });
   // Searching first; connecting a key sits with the connection it changes.
   blocks.push({ type: 'actions', elements: [searchBuilderButton()] });
-  blocks.push(section(`*Connection*\n${args.connection}`));
+  blocks.push(section(mrkdwn`*Connection*\n${args.connection}`));
   if (args.canConnect)
     blocks.push({ type: 'actions', elements: [button('Connect an API key', HomeIds.connect, 'connect')] });
 
@@ -61,22 +61,26 @@ export function homeView(args: HomeContent): HomeView {
   if (args.pipelines) {
     blocks.push({ type: 'divider' });
     const list = args.pipelines;
-    if ('problem' in list) blocks.push(section(`*Active bids*\n${list.problem}`));
+    if ('problem' in list) blocks.push(section(mrkdwn`*Active bids*\n${list.problem}`));
     else if (list.total === 0)
-      blocks.push(section('*Active bids*\nNo active bids. Start one with “Start a bid” on a tender card.'));
+      blocks.push(
+        section(mrkdwn`*Active bids*\nNo active bids. Start one with “Start a bid” on a tender card.`),
+      );
     else {
-      blocks.push(section(`*Active bids* · ${more(list.items.length, list.total)}`));
+      blocks.push(section(mrkdwn`*Active bids* · ${more(list.items.length, list.total)}`));
       for (const item of list.items.slice(0, HOME_LIST_ROWS)) {
         const counts = item.stageCounts;
         const total = counts.pending + counts.in_progress + counts.blocked + counts.completed;
         // Dated as the bid's card dates it, overdue marked as there.
-        const target = item.targetSubmissionDate
-          ? ` · target ${countdown(item.targetSubmissionDate, now, item.status)}`
-          : '';
+        const target = text(
+          item.targetSubmissionDate
+            ? ` · target ${countdown(item.targetSubmissionDate, now, item.status)}`
+            : '',
+        );
         // The Home tab has no channel to post into: the card is one command away.
         blocks.push(
           section(
-            `*${safeText(item.name, 200)}* · ${PIPELINE_STATUS_LABELS[item.status]}${target}\n${progressBar(counts.completed, total)}${counts.blocked ? ` · ${counts.blocked} blocked` : ''}\n\`/tender pipeline ${safeText(item.id, 300)}\``,
+            mrkdwn`*${safeText(item.name, 200)}* · ${text(PIPELINE_STATUS_LABELS[item.status])}${target}\n${text(progressBar(counts.completed, total))}${counts.blocked ? mrkdwn` · ${counts.blocked} blocked` : mrkdwn``}\n${code(`/tender pipeline ${item.id}`, 320)}`,
           ),
         );
       }
@@ -86,16 +90,16 @@ export function homeView(args: HomeContent): HomeView {
   if (args.bookmarks) {
     blocks.push({ type: 'divider' });
     const list = args.bookmarks;
-    const heading = args.ownLists ? '*Your own bookmarks*' : '*Bookmarks*';
-    if ('problem' in list) blocks.push(section(`${heading}\n${list.problem}`));
+    const heading = args.ownLists ? mrkdwn`*Your own bookmarks*` : mrkdwn`*Bookmarks*`;
+    if ('problem' in list) blocks.push(section(mrkdwn`${heading}\n${list.problem}`));
     else if (list.total === 0)
-      blocks.push(section(`${heading}\nNo bookmarks yet. Bookmark a tender from \`/tender search\`.`));
+      blocks.push(section(mrkdwn`${heading}\nNo bookmarks yet. Bookmark a tender from \`/tender search\`.`));
     else {
-      blocks.push(section(`${heading} · ${more(list.items.length, list.total)}`));
+      blocks.push(section(mrkdwn`${heading} · ${more(list.items.length, list.total)}`));
       for (const bookmark of list.items.slice(0, HOME_LIST_ROWS))
         blocks.push(
           section(
-            `*${safeText(bookmark.tender.title, 300)}*\n${formatDeadline(bookmark.tender.deadline, now)} · \`${safeText(bookmark.tender.id, 300)}\``,
+            mrkdwn`*${safeText(bookmark.tender.title, 300)}*\n${text(formatDeadline(bookmark.tender.deadline, now))} · ${code(bookmark.tender.id, 300)}`,
           ),
         );
     }
@@ -104,26 +108,29 @@ export function homeView(args: HomeContent): HomeView {
   if (args.savedSearches) {
     blocks.push({ type: 'divider' });
     const list = args.savedSearches;
-    if ('problem' in list) blocks.push(section(`*Saved searches*\n${list.problem}`));
-    else if (list.total === 0) blocks.push(section('*Saved searches*\nYour organisation has none yet.'));
+    if ('problem' in list) blocks.push(section(mrkdwn`*Saved searches*\n${list.problem}`));
+    else if (list.total === 0)
+      blocks.push(section(mrkdwn`*Saved searches*\nYour organisation has none yet.`));
     else {
       blocks.push(
-        section(`*Saved searches* · ${more(list.items.length, list.total)} · run one with \`/tender saved\``),
+        section(
+          mrkdwn`*Saved searches* · ${more(list.items.length, list.total)} · run one with \`/tender saved\``,
+        ),
       );
       for (const { saved, description } of list.items.slice(0, HOME_LIST_ROWS)) {
-        blocks.push(section(`*${escapeMrkdwn(saved.name)}*\n${followLine(saved.id)}\n${description}`));
+        blocks.push(section(mrkdwn`*${text(saved.name)}*\n${followLine(saved.id)}\n${description}`));
       }
     }
   }
 
-  blocks.push({ type: 'divider' }, section(`*Commands*\n${USAGE_LINES.join('\n')}`));
+  blocks.push({ type: 'divider' }, section(mrkdwn`*Commands*\n${joinMrkdwn(USAGE_LINES, mrkdwn`\n`)}`));
   // A last guard: never publish a Home view Slack would refuse.
   while (blockKitProblems(blocks, 'home').length > 0 && blocks.length > 6)
     blocks.splice(blocks.length - 3, 1);
   return { type: 'home', blocks };
 }
 
-function more(shown: number, total: number): string {
+function more(shown: number, total: number): Mrkdwn {
   const listed = Math.min(shown, HOME_LIST_ROWS);
-  return total > listed ? `${listed} of ${total}` : `${total}`;
+  return total > listed ? mrkdwn`${listed} of ${total}` : mrkdwn`${total}`;
 }

@@ -1,14 +1,16 @@
-import type { Button, KnownBlock } from '@slack/types';
 import { ListIds } from '../ids.ts';
 import type { PagedList } from '../listeners/button-values.ts';
 import { encodeIfFits } from '../state/codec.ts';
+import { type Mrkdwn, mrkdwn, text as plain } from './mrkdwn.ts';
+import type { Block, Button } from './safe-blocks.ts';
 import { button } from './tender-card.ts';
 
 /** `11–20 of 125`: which part of a list a page shows. */
-export function pageRange(offset: number, shown: number, total: number): string {
-  if (shown === 0) return `none of ${total.toLocaleString('en-GB')}`;
-  if (shown === 1) return `${(offset + 1).toLocaleString('en-GB')} of ${total.toLocaleString('en-GB')}`;
-  return `${offset + 1}–${offset + shown} of ${total.toLocaleString('en-GB')}`;
+export function pageRange(offset: number, shown: number, total: number): Mrkdwn {
+  if (shown === 0) return plain(`none of ${total.toLocaleString('en-GB')}`);
+  if (shown === 1)
+    return plain(`${(offset + 1).toLocaleString('en-GB')} of ${total.toLocaleString('en-GB')}`);
+  return plain(`${offset + 1}–${offset + shown} of ${total.toLocaleString('en-GB')}`);
 }
 
 /**
@@ -22,7 +24,7 @@ export function listPaging(
   shown: number,
   total: number,
   pageSize: number,
-): KnownBlock[] {
+): Block[] {
   const buttons: Button[] = [];
   const text = typed.slice(0, 300);
   if (offset > 0) {
@@ -46,6 +48,8 @@ export interface ListPage {
 export const FIRST_PAGE = (pageSize: number): ListPage => ({ offset: 0, typed: '', pageSize });
 
 /** `Buyers matching “leeds”`, or `All buyers` when nothing narrows the list. */
-export function listHeading(label: string, description: string): string {
-  return description === 'everything' ? `All ${label.toLowerCase()}` : `${label} matching ${description}`;
+export function listHeading(label: string, description: Mrkdwn): Mrkdwn {
+  return description === 'everything'
+    ? plain(`All ${label.toLowerCase()}`)
+    : mrkdwn`${plain(label)} matching ${description}`;
 }

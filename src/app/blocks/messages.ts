@@ -1,50 +1,48 @@
 /** Messages every feature uses: one sentence, a failure with its reference, and the help card. */
-import type { Button } from '@slack/types';
+
 import { ErrorIds, ReachIds } from '../ids.ts';
-import { clip, escapeMrkdwn } from './mrkdwn.ts';
+import { code, joinMrkdwn, type Mrkdwn, mrkdwn, text } from './mrkdwn.ts';
+import type { Button, Message } from './safe-blocks.ts';
 import { type Block, button, contextLine, section } from './tender-card.ts';
 
-export interface Message {
-  text: string;
-  blocks: Block[];
-}
+export type { Message };
 
 /** A sentence as a message: the notification text and one section saying it. */
-export function sentenceMessage(sentence: string): Message {
+export function sentenceMessage(sentence: Mrkdwn): Message {
   return { text: sentence, blocks: [section(sentence)] };
 }
 
 // mrkdwn: `<…>` is Slack's control syntax, so the placeholders are written as entities.
-export const USAGE_LINES = [
-  '`/tender search &lt;words&gt; [filters]` · filters: `region:"North West"` `status:open` `value&gt;100k` `closes&lt;14d` `cpv:72` `buyer:&lt;name or id&gt;`',
-  '`/tender &lt;id&gt;` or `/tender show &lt;id&gt;` · one tender in full',
-  '`/tender bookmarks` · the bookmarked tenders',
-  '`/tender buyers &lt;words&gt; [region:…]` · `/tender suppliers &lt;words&gt;` · `/tender frameworks &lt;words&gt; [status:live] [type:dps]`',
-  '`/tender saved` · your organisation’s saved searches, each with Run',
-  '`/tender comments &lt;id&gt;` · the comments on a tender, buyer, supplier or framework',
-  '`/tender pipelines [words] [status:…] [archived|all]` · your bids · `/tender pipeline &lt;id&gt;` · a bid’s card for the channel',
-  '`/tender pipeline status &lt;id&gt; &lt;status&gt;` · `/tender pipeline stage &lt;id&gt; &lt;stage&gt; &lt;status&gt;` · `/tender pipeline archive|restore &lt;id&gt;`',
-  '`/tender subscribe pipeline &lt;id&gt; [daily|weekly] [HH:MM]` · a bid’s progress in this channel (weekly on Mondays)',
-  '`/tender subscribe search &lt;saved search id, or words and filters&gt; [hourly|daily]` · new tenders in this channel, each once',
-  '`/tender subscribe deadlines [days]` · bookmarked tenders and bids coming due (default 7 days) · times are in your own time zone',
-  '`/tender subscriptions` · this channel’s subscriptions, with Send now and Unsubscribe · `/tender unsubscribe &lt;id&gt;`',
-  '`/tender connect` · `/tender disconnect` · `/tender status` · the workspace’s API key (admins)',
-  '`/tender connect me` · `/tender disconnect me` · your own key: bookmarks of your own, and comments and bids in your name',
-  '`/tender settings` · whether changes need each person’s own key (`/tender settings personal-keys required|optional`, admins)',
+export const USAGE_LINES: Mrkdwn[] = [
+  mrkdwn`\`/tender search &lt;words&gt; [filters]\` · filters: \`region:"North West"\` \`status:open\` \`value&gt;100k\` \`closes&lt;14d\` \`cpv:72\` \`buyer:&lt;name or id&gt;\``,
+  mrkdwn`\`/tender &lt;id&gt;\` or \`/tender show &lt;id&gt;\` · one tender in full`,
+  mrkdwn`\`/tender bookmarks\` · the bookmarked tenders`,
+  mrkdwn`\`/tender buyers &lt;words&gt; [region:…]\` · \`/tender suppliers &lt;words&gt;\` · \`/tender frameworks &lt;words&gt; [status:live] [type:dps]\``,
+  mrkdwn`\`/tender saved\` · your organisation’s saved searches, each with Run`,
+  mrkdwn`\`/tender comments &lt;id&gt;\` · the comments on a tender, buyer, supplier or framework`,
+  mrkdwn`\`/tender pipelines [words] [status:…] [archived|all]\` · your bids · \`/tender pipeline &lt;id&gt;\` · a bid’s card for the channel`,
+  mrkdwn`\`/tender pipeline status &lt;id&gt; &lt;status&gt;\` · \`/tender pipeline stage &lt;id&gt; &lt;stage&gt; &lt;status&gt;\` · \`/tender pipeline archive|restore &lt;id&gt;\``,
+  mrkdwn`\`/tender subscribe pipeline &lt;id&gt; [daily|weekly] [HH:MM]\` · a bid’s progress in this channel (weekly on Mondays)`,
+  mrkdwn`\`/tender subscribe search &lt;saved search id, or words and filters&gt; [hourly|daily]\` · new tenders in this channel, each once`,
+  mrkdwn`\`/tender subscribe deadlines [days]\` · bookmarked tenders and bids coming due (default 7 days) · times are in your own time zone`,
+  mrkdwn`\`/tender subscriptions\` · this channel’s subscriptions, with Send now and Unsubscribe · \`/tender unsubscribe &lt;id&gt;\``,
+  mrkdwn`\`/tender connect\` · \`/tender disconnect\` · \`/tender status\` · the workspace’s API key (admins)`,
+  mrkdwn`\`/tender connect me\` · \`/tender disconnect me\` · your own key: bookmarks of your own, and comments and bids in your name`,
+  mrkdwn`\`/tender settings\` · whether changes need each person’s own key (\`/tender settings personal-keys required|optional\`, admins)`,
 ];
 
 export function helpMessage(unknownWord?: string): Message {
   const intro = unknownWord
-    ? `I don’t know \`${clip(escapeMrkdwn(unknownWord), 100)}\`. Here is what \`/tender\` can do:`
-    : '*Tenderbot* finds public tenders and keeps your bids moving. Commands:';
+    ? mrkdwn`I don’t know ${code(unknownWord, 100)}. Here is what \`/tender\` can do:`
+    : mrkdwn`*Tenderbot* finds public tenders and keeps your bids moving. Commands:`;
   return {
     text: intro,
     blocks: [
       section(intro),
-      section(USAGE_LINES.join('\n')),
+      section(joinMrkdwn(USAGE_LINES, mrkdwn`\n`)),
       { type: 'actions', elements: [searchBuilderButton()] },
       contextLine(
-        'Paste a notice link from Contracts Finder, Find a Tender, Public Contracts Scotland, Sell2Wales or Buyandsell to see its card; message Tenderbot directly to search.',
+        mrkdwn`Paste a notice link from Contracts Finder, Find a Tender, Public Contracts Scotland, Sell2Wales or Buyandsell to see its card; message Tenderbot directly to search.`,
       ),
     ],
   };
@@ -56,9 +54,12 @@ export function searchBuilderButton(): Button {
 }
 
 /** A failure as a sentence saying what to do, with the reference that is also in the log. */
-export function failureMessage(sentence: string, referenceId: string, retryCommand: string | null): Message {
-  const blocks: Block[] = [section(`:warning: ${sentence}`), contextLine(`Reference: \`${referenceId}\``)];
+export function failureMessage(sentence: Mrkdwn, referenceId: string, retryCommand: string | null): Message {
+  const blocks: Block[] = [
+    section(mrkdwn`:warning: ${sentence}`),
+    contextLine(mrkdwn`Reference: ${code(referenceId)}`),
+  ];
   if (retryCommand !== null)
     blocks.push({ type: 'actions', elements: [button('Try again', ErrorIds.tryAgain, retryCommand)] });
-  return { text: `${sentence} (reference ${referenceId})`, blocks };
+  return { text: mrkdwn`${sentence} (reference ${text(referenceId)})`, blocks };
 }

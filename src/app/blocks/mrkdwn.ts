@@ -17,19 +17,65 @@ export function drawable(text: string): string {
   return text.toWellFormed().replace(/\r\n/g, '\n').replace(UNDRAWN, '\uFFFD');
 }
 
+declare const mrkdwnBrand: unique symbol;
+
 /**
- * Text from outside (a tender title, a buyer's name, what a person typed) made safe for mrkdwn:
- * drawable, and `&`, `<` and `>` (Slack's control characters) escaped, so `<!channel>` in a title
- * notifies nobody.
+ * Text Slack parses as mrkdwn, made only by this module: by escaping outside text (`text`,
+ * `safeText`, `code`, `literalText`), by the `mrkdwn` template over the app's own literals, or by
+ * joining other Mrkdwn. Every mrkdwn field and every message's `text` takes this type, never
+ * `string`, so outside text given to one unescaped is a compile error (../shared/STYLE.md,
+ * safevalues' SafeHtml). At run time it is a plain string: it serialises and reads as one.
  */
-export function escapeMrkdwn(text: string): string {
+export type Mrkdwn = string & { readonly [mrkdwnBrand]: true };
+
+/** The one way a string becomes Mrkdwn: only after this module has made it safe. */
+function trusted(text: string): Mrkdwn {
+  return text as Mrkdwn;
+}
+
+/**
+ * Formatting marks of outside text, drawn as look-alikes that Slack never pairs: `*urgent*` in a
+ * title must not end the card's `*title*` (Slack has no escape for them, and a zero-width space
+ * beside each would be copied along with the text).
+ */
+const MARK_LOOKALIKES: Record<string, string> = { '*': '\u2217', _: '\u02CD', '~': '\u223C', '`': '\u02CB' };
+
+function escapeControls(text: string): string {
   return drawable(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /**
- * Drawable text cut to `max` characters (after escaping, which lengthens it), marking the cut:
- * for plain_text (headers, titles, options) as for escaped mrkdwn.
+ * Text from outside (a tender title, a buyer's name, a comment) made safe for mrkdwn: drawable,
+ * `&`, `<` and `>` (Slack's control characters) escaped, so `<!channel>` in a title notifies
+ * nobody, and formatting marks that could pair drawn as look-alikes, so they format nothing.
  */
+export function escapeMrkdwn(text: string): Mrkdwn {
+  return trusted(neutralised(escapeControls(text)));
+}
+
+/**
+ * `*`, `_` and `~` as look-alikes wherever they could open or close formatting (beside a space,
+ * punctuation or either end), kept inside a word (`on_hold`, `A*B`), where Slack never pairs
+ * them, so most names copy as they are; a backtick always.
+ */
+function neutralised(escaped: string): string {
+  return escaped.replace(/[*_~`]/g, (mark, at: number) =>
+    mark !== '`' && WORD_CHARACTER.test(escaped[at - 1] ?? '') && WORD_CHARACTER.test(escaped[at + 1] ?? '')
+      ? mark
+      : (MARK_LOOKALIKES[mark] ?? mark),
+  );
+}
+const WORD_CHARACTER = /[\p{L}\p{N}]/u;
+
+/** `escapeMrkdwn` by a shorter name, for outside text inside a `mrkdwn` template. */
+export const text = escapeMrkdwn;
+
+/**
+ * Drawable text cut to `max` characters (after escaping, which lengthens it), marking the cut:
+ * for plain_text (headers, titles, options) as for Mrkdwn, which stays Mrkdwn.
+ */
+export function clip(text: Mrkdwn, max: number): Mrkdwn;
+export function clip(text: string, max: number): string;
 export function clip(text: string, max: number): string {
   return cut(drawable(text), max);
 }
@@ -47,14 +93,14 @@ function cut(text: string, max: number): string {
 }
 
 /**
- * `text` (escaped already) in pieces of at most `size` characters (at least 100), for consecutive
- * blocks: cut after a line break or a space where one is near the end, never inside an entity or
- * an emoji; nothing lost or added.
+ * `text` (Mrkdwn) in pieces of at most `size` characters (at least 100), for consecutive blocks:
+ * cut after a line break or a space where one is near the end, never inside an entity or an
+ * emoji; nothing lost or added.
  */
-export function pieces(text: string, size: number): string[] {
+export function pieces(text: Mrkdwn, size: number): Mrkdwn[] {
   const limit = Math.max(100, size);
-  const parts: string[] = [];
-  let rest = text;
+  const parts: Mrkdwn[] = [];
+  let rest: string = text;
   while (rest.length > limit) {
     let end = limit;
     const breakAt = Math.max(rest.lastIndexOf('\n', end - 1), rest.lastIndexOf(' ', end - 1));
@@ -64,23 +110,106 @@ export function pieces(text: string, size: number): string[] {
       const amp = rest.lastIndexOf('&', end - 1);
       if (amp > end - 10 && !rest.slice(amp, end).includes(';')) end = amp;
     }
-    parts.push(rest.slice(0, end));
+    parts.push(trusted(rest.slice(0, end)));
     rest = rest.slice(end);
   }
-  parts.push(rest);
+  parts.push(trusted(rest));
   return parts;
 }
 
 /** Escaped and clipped: the usual way outside text enters a block. */
-export function safeText(text: string | null | undefined, max: number): string {
-  return cut(escapeMrkdwn(text ?? ''), max);
+export function safeText(text: string | null | undefined, max: number): Mrkdwn {
+  return trusted(cut(escapeMrkdwn(text ?? ''), max));
 }
 
 /**
- * What a person typed, shown exactly as typed inside mrkdwn: escaped, and with a zero-width space
- * on each side of `*`, `_`, `~` and backticks, which Slack would otherwise take for formatting
- * (it has no escape for them), so `clean*` in a bold heading stays `clean*`.
+ * Outside text that must copy exactly as it is (an id, a command, a search as typed) as a code
+ * span, where Slack formats nothing: only `&`, `<` and `>` escaped (shown and copied as
+ * themselves). A code span cannot hold a backtick, so one is drawn as its look-alike.
  */
-export function literalText(text: string): string {
-  return escapeMrkdwn(text).replace(/[*_~`]/g, (mark) => `\u200B${mark}\u200B`);
+export function code(text: string, max = 3000): Mrkdwn {
+  return trusted(`\`${cut(escapeControls(text).replace(/`/g, MARK_LOOKALIKES['`'] ?? '`'), max)}\``);
+}
+
+/**
+ * What a person typed, shown back so that it reads and copies exactly as typed: escaped as it is
+ * when no formatting mark in it could pair, else as a code span (where `clean*` stays `clean*`).
+ */
+export function literalText(text: string): Mrkdwn {
+  const escaped = escapeControls(text);
+  return neutralised(escaped) === escaped ? trusted(escaped) : code(text);
+}
+
+/** A mention of a Slack user (ids the app itself holds); anything else is shown as text. */
+export function mention(userId: string): Mrkdwn {
+  return /^[UW][A-Z0-9]+$/.test(userId) ? trusted(`<@${userId}>`) : escapeMrkdwn(userId);
+}
+
+/** A link to a channel by its id; anything else is shown as text. */
+export function channelLink(channelId: string): Mrkdwn {
+  return /^[CGD][A-Z0-9]+$/.test(channelId) ? trusted(`<#${channelId}>`) : escapeMrkdwn(channelId);
+}
+
+/**
+ * A link `<url|label>`: only http(s) addresses without spaces or the link's own delimiters (else
+ * null), `&` escaped in the address; the label is Mrkdwn (`text(name)` for outside text).
+ */
+export function link(url: string | null | undefined, label: Mrkdwn): Mrkdwn | null {
+  if (!url || url.length > 2000 || !/^https?:\/\/[^\s<>|]+$/i.test(url)) return null;
+  return trusted(`<${url.replace(/&/g, '&amp;')}|${label}>`);
+}
+
+/** A piece a `mrkdwn` template may hold: Mrkdwn as it is, or a number (digits are safe). */
+export type MrkdwnPiece = Mrkdwn | number;
+
+/**
+ * The app's own mrkdwn: the literal parts are the app's (written in mrkdwn already, entities for
+ * `<` and `>`), every interpolated piece is Mrkdwn or a number. Outside text goes in through
+ * `text()`, `safeText()` or `code()`: a run-time string cannot say whether it was escaped, so a
+ * plain `string` here is a compile error rather than a guess.
+ */
+export function mrkdwn(literals: TemplateStringsArray, ...values: readonly MrkdwnPiece[]): Mrkdwn {
+  // Only a real template's literals: an array made at run time could carry anything.
+  if (!Array.isArray(literals.raw)) throw new TypeError('mrkdwn is a template tag');
+  let out = literals[0] ?? '';
+  values.forEach((value, index) => {
+    out += typeof value === 'number' ? String(value) : value;
+    out += literals[index + 1] ?? '';
+  });
+  return trusted(out);
+}
+
+/** Mrkdwn pieces joined by a Mrkdwn separator (a list of names, lines). */
+export function joinMrkdwn(parts: readonly Mrkdwn[], separator: Mrkdwn = trusted('')): Mrkdwn {
+  return trusted(parts.join(separator));
+}
+
+/** Mrkdwn with its first character in lower case: a heading inside a sentence. */
+export function lowerFirst(heading: Mrkdwn): Mrkdwn {
+  return trusted(heading.charAt(0).toLowerCase() + heading.slice(1));
+}
+
+/** Each line of `body` after `depth` em spaces: a reply under its parent. */
+export function indentLines(body: Mrkdwn, depth: number): Mrkdwn {
+  if (depth <= 0) return body;
+  const pad = '\u2003'.repeat(depth);
+  return trusted(
+    body
+      .split('\n')
+      .map((line) => `${pad}${line}`)
+      .join('\n'),
+  );
+}
+
+/**
+ * Mrkdwn the app made earlier and stored (a saved feed's description): kept as written when it
+ * holds no `<` or `>` (so no mention, link or @channel can be in it), else escaped whole as text.
+ */
+export function storedMrkdwn(stored: string): Mrkdwn {
+  return /[<>]/.test(stored) ? escapeMrkdwn(stored) : trusted(drawable(stored));
+}
+
+/** Mrkdwn with its first character in upper case: a phrase starting a sentence. */
+export function upperFirst(phrase: Mrkdwn): Mrkdwn {
+  return trusted(phrase.charAt(0).toUpperCase() + phrase.slice(1));
 }

@@ -1,4 +1,4 @@
-import type { KnownBlock, PlainTextOption, StaticSelect } from '@slack/types';
+import type { PlainTextOption, StaticSelect } from '@slack/types';
 import type { Pipeline, PipelineListItem, Stage } from '../../contract/schemas.ts';
 import { SETTABLE_PIPELINE_STATUSES } from '../features/pipeline-values.ts';
 import { PipelineIds } from '../ids.ts';
@@ -8,7 +8,8 @@ import { formatDayOf } from './formats.ts';
 import { bidsOwnerLine, type KeySource } from './key-identity.ts';
 import { listPaging, pageRange } from './list-paging.ts';
 import type { Message } from './messages.ts';
-import { clip, escapeMrkdwn, safeText } from './mrkdwn.ts';
+import { clip, code, joinMrkdwn, type Mrkdwn, mrkdwn, text as plain, safeText } from './mrkdwn.ts';
+import type { WithSafeMrkdwn } from './safe-blocks.ts';
 import { type Block, button, contextLine, section } from './tender-card.ts';
 
 export const STATUS_LABELS: Record<Pipeline['status'], string> = {
@@ -112,7 +113,7 @@ function select(
   placeholder: string,
   options: PlainTextOption[],
   initial: PlainTextOption | undefined,
-): StaticSelect {
+): WithSafeMrkdwn<StaticSelect> {
   return {
     type: 'static_select',
     action_id: actionId,
@@ -122,19 +123,21 @@ function select(
   };
 }
 
-function stageText(stage: Stage, number: number, now: Date): string {
+function stageText(stage: Stage, number: number, now: Date): Mrkdwn {
   const facts = [
-    `${STAGE_EMOJI[stage.status]} *${number}. ${safeText(stage.name, 200)}* · ${STAGE_LABELS[stage.status]}`,
+    mrkdwn`${plain(STAGE_EMOJI[stage.status])} *${number}. ${safeText(stage.name, 200)}* · ${plain(STAGE_LABELS[stage.status])}`,
   ];
   if (stage.dueDate) {
     const days = daysUntil(stage.dueDate, now);
     const late = stage.status !== 'completed' && days < 0 ? ' (overdue)' : '';
-    facts.push(`due ${formatDay(stage.dueDate)}${late}`);
+    facts.push(plain(`due ${formatDay(stage.dueDate)}${late}`));
   }
   if (stage.expectedDurationDays !== null && !stage.dueDate)
-    facts.push(`about ${stage.expectedDurationDays} day${stage.expectedDurationDays === 1 ? '' : 's'}`);
-  const notes = stage.notes ? `\n${safeText(stage.notes, 1200)}` : '';
-  return clip(`${facts.join(' · ')}${notes}`, 3000);
+    facts.push(
+      plain(`about ${stage.expectedDurationDays} day${stage.expectedDurationDays === 1 ? '' : 's'}`),
+    );
+  const notes = stage.notes ? mrkdwn`\n${safeText(stage.notes, 1200)}` : mrkdwn``;
+  return clip(mrkdwn`${joinMrkdwn(facts, mrkdwn` · `)}${notes}`, 3000);
 }
 
 /**
@@ -162,13 +165,14 @@ export async function pipelineCard(pipeline: Pipeline, keeper: StateKeeper, now:
       text: {
         type: 'mrkdwn',
         text: clip(
-          [
-            `*Status* ${STATUS_LABELS[pipeline.status]}${pipeline.archived ? ' · *Archived*' : ''}`,
-            `*Target submission* ${countdown(pipeline.targetSubmissionDate, now, pipeline.status)}${overdue ? ' :warning:' : ''}`,
-            pipeline.summary ? safeText(pipeline.summary, 1500) : null,
-          ]
-            .filter(Boolean)
-            .join('\n'),
+          joinMrkdwn(
+            [
+              mrkdwn`*Status* ${plain(STATUS_LABELS[pipeline.status])}${pipeline.archived ? mrkdwn` · *Archived*` : mrkdwn``}`,
+              mrkdwn`*Target submission* ${plain(countdown(pipeline.targetSubmissionDate, now, pipeline.status))}${overdue ? mrkdwn` :warning:` : mrkdwn``}`,
+              ...(pipeline.summary ? [safeText(pipeline.summary, 1500)] : []),
+            ],
+            mrkdwn`\n`,
+          ),
           3000,
         ),
       },
@@ -184,7 +188,7 @@ export async function pipelineCard(pipeline: Pipeline, keeper: StateKeeper, now:
           }),
     },
     contextLine(
-      `${progressBar(done, stages.length)} · \`${safeText(pipeline.id, 300)}\`${pipeline.tenderId ? ` · tender \`${safeText(pipeline.tenderId, 300)}\`` : ''} · owner ${safeText(pipeline.owner.name, 100)}`,
+      mrkdwn`${plain(progressBar(done, stages.length))} · ${code(pipeline.id, 300)}${pipeline.tenderId ? mrkdwn` · tender ${code(pipeline.tenderId, 300)}` : mrkdwn``} · owner ${safeText(pipeline.owner.name, 100)}`,
     ),
   ];
   const tail: Block[] = [
@@ -201,7 +205,7 @@ export async function pipelineCard(pipeline: Pipeline, keeper: StateKeeper, now:
                 title: { type: 'plain_text', text: 'Archive this bid?' },
                 text: {
                   type: 'mrkdwn',
-                  text: 'It leaves the list of active bids and its card can no longer be changed until it is restored.',
+                  text: mrkdwn`It leaves the list of active bids and its card can no longer be changed until it is restored.`,
                 },
                 confirm: { type: 'plain_text', text: 'Archive' },
                 deny: { type: 'plain_text', text: 'Keep it' },
@@ -241,7 +245,7 @@ export async function pipelineCard(pipeline: Pipeline, keeper: StateKeeper, now:
       },
     ];
   };
-  const text = `${pipeline.name}: ${STATUS_LABELS[pipeline.status]}, ${done}/${stages.length} stages done`;
+  const text = mrkdwn`${plain(pipeline.name)}: ${plain(STATUS_LABELS[pipeline.status])}, ${done}/${stages.length} stages done`;
   // As many stages with their controls as one message holds; the rest in one list.
   for (let shown = stages.length; shown >= 0; shown--) {
     const blocks: Block[] = [...head];
@@ -250,23 +254,24 @@ export async function pipelineCard(pipeline: Pipeline, keeper: StateKeeper, now:
       blocks.push(...stageBlocks(stage, index));
     });
     if (shown < stages.length) {
-      const rest = stages
-        .slice(shown)
-        .map(
-          (stage, index) =>
-            `${STAGE_EMOJI[stage.status]} ${shown + index + 1}. ${safeText(stage.name, 100)} · ${STAGE_LABELS[stage.status]}`,
-        )
-        .join('\n');
+      const rest = joinMrkdwn(
+        stages
+          .slice(shown)
+          .map(
+            (stage, index) =>
+              mrkdwn`${plain(STAGE_EMOJI[stage.status])} ${shown + index + 1}. ${safeText(stage.name, 100)} · ${plain(STAGE_LABELS[stage.status])}`,
+          ),
+        mrkdwn`\n`,
+      );
       blocks.push(
         section(rest),
         contextLine(
-          `Change these with \`/tender pipeline stage ${safeText(pipeline.id, 300)} &lt;number&gt; &lt;status&gt;\`.`,
+          mrkdwn`Change these with ${code(`/tender pipeline stage ${clip(pipeline.id, 300)} <number> <status>`)}.`,
         ),
       );
     }
     blocks.push(...tail);
-    if (blockKitProblems(blocks as KnownBlock[], 'message').length === 0)
-      return { text: clip(text, 3000), blocks };
+    if (blockKitProblems(blocks, 'message').length === 0) return { text: clip(text, 3000), blocks };
   }
   return { text: clip(text, 3000), blocks: [...head, ...tail] };
 }
@@ -275,19 +280,19 @@ export async function pipelineCard(pipeline: Pipeline, keeper: StateKeeper, now:
  * `, or look among every bid…: /tender pipelines <what was typed> all`, for an empty list that was
  * not of every bid already; nothing where the command could not be shown to copy as it is.
  */
-function everyBidCommand(typed: string): string {
+function everyBidCommand(typed: string): Mrkdwn {
   const words = typed.trim().split(/\s+/).filter(Boolean);
-  if (words.some((word) => word.toLowerCase() === 'all')) return '';
+  if (words.some((word) => word.toLowerCase() === 'all')) return mrkdwn``;
   const kept = words.filter((word) => !['archived', 'active'].includes(word.toLowerCase())).join(' ');
-  if (kept.length > 150 || /[`\n]/.test(kept)) return '';
-  return `, or look among every bid, archived ones too: \`/tender pipelines ${kept ? `${escapeMrkdwn(kept)} ` : ''}all\``;
+  if (kept.length > 150 || /[`\n]/.test(kept)) return mrkdwn``;
+  return mrkdwn`, or look among every bid, archived ones too: ${code(`/tender pipelines ${kept ? `${kept} ` : ''}all`)}`;
 }
 
 /** `/tender pipelines`: the bids the key's creator can see, each with "Post in channel". */
 export async function pipelinesListMessage(
   items: PipelineListItem[],
   total: number,
-  description: string,
+  description: Mrkdwn,
   keeper: StateKeeper,
   now: Date,
   page: { offset: number; typed: string; pageSize: number } = { offset: 0, typed: '', pageSize: 20 },
@@ -297,17 +302,17 @@ export async function pipelinesListMessage(
   const whose = keySource ? [contextLine(bidsOwnerLine(keySource))] : [];
   if (total === 0 || items.length === 0)
     return {
-      text: `No bids match ${description}.`,
+      text: mrkdwn`No bids match ${description}.`,
       blocks: [
         section(
-          `No bids match ${description}. Start one with “Start a bid” on a tender card${everyBidCommand(page.typed)}.`,
+          mrkdwn`No bids match ${description}. Start one with “Start a bid” on a tender card${everyBidCommand(page.typed)}.`,
         ),
         ...whose,
       ],
     };
   const shown = items.slice(0, page.pageSize);
   const blocks: Block[] = [
-    section(`*${bidsHeading(description)}* · ${pageRange(page.offset, shown.length, total)}`),
+    section(mrkdwn`*${bidsHeading(description)}* · ${pageRange(page.offset, shown.length, total)}`),
     ...whose,
   ];
   for (const item of shown) {
@@ -319,7 +324,7 @@ export async function pipelinesListMessage(
       text: {
         type: 'mrkdwn',
         text: clip(
-          `*${safeText(item.name, 200)}* · ${STATUS_LABELS[item.status]}${item.archived ? ' · archived' : ''}\n${progressBar(counts.completed, stageTotal)} · ${item.targetSubmissionDate ? `target ${countdown(item.targetSubmissionDate, now, item.status)}` : 'no target date set'}\n\`${safeText(item.id, 300)}\``,
+          mrkdwn`*${safeText(item.name, 200)}* · ${plain(STATUS_LABELS[item.status])}${item.archived ? mrkdwn` · archived` : mrkdwn``}\n${plain(progressBar(counts.completed, stageTotal))} · ${plain(item.targetSubmissionDate ? `target ${countdown(item.targetSubmissionDate, now, item.status)}` : 'no target date set')}\n${code(item.id, 300)}`,
           3000,
         ),
       },
@@ -327,18 +332,18 @@ export async function pipelinesListMessage(
     });
   }
   blocks.push(...listPaging('pipelines', page.typed, page.offset, shown.length, total, page.pageSize));
-  return { text: `${bidsHeading(description)}: ${total}`, blocks };
+  return { text: mrkdwn`${bidsHeading(description)}: ${total}`, blocks };
 }
 
 /**
  * `Active bids`, `Archived bids`, `All bids`, or `Bids matching “roads”, active`: the list's
  * description names its words first, then what narrows it.
  */
-function bidsHeading(description: string): string {
-  const plain: Record<string, string> = {
-    active: 'Active bids',
-    archived: 'Archived bids',
-    'active or archived': 'All bids',
+function bidsHeading(description: Mrkdwn): Mrkdwn {
+  const named: Record<string, Mrkdwn> = {
+    active: mrkdwn`Active bids`,
+    archived: mrkdwn`Archived bids`,
+    'active or archived': mrkdwn`All bids`,
   };
-  return plain[description] ?? `Bids matching ${description}`;
+  return named[description] ?? mrkdwn`Bids matching ${description}`;
 }

@@ -1,7 +1,7 @@
 import type { ModalView } from '@slack/types';
 import type { Stage } from '../../contract/schemas.ts';
 import { PipelineIds } from '../ids.ts';
-import { clip, safeText } from './mrkdwn.ts';
+import { clip, type Mrkdwn, mrkdwn, safeText } from './mrkdwn.ts';
 import { type Block, contextLine, section } from './tender-card.ts';
 
 /** The stages a new bid starts with; the person edits them in the modal. */
@@ -32,12 +32,12 @@ export function startBidLoadingView(privateMetadata: string): ModalView {
     private_metadata: privateMetadata,
     title: { type: 'plain_text', text: START_TITLE },
     close: { type: 'plain_text', text: 'Cancel' },
-    blocks: [section('Reading the tender…')],
+    blocks: [section(mrkdwn`Reading the tender…`)],
   };
 }
 
 /** A modal that only says something (a refusal, or that the tender is gone). */
-export function sentenceView(title: string, sentence: string): ModalView {
+export function sentenceView(title: string, sentence: Mrkdwn): ModalView {
   return {
     type: 'modal',
     title: { type: 'plain_text', text: clip(title, 24) },
@@ -55,12 +55,12 @@ export function startBidModal(args: {
   privateMetadata: string;
   fields: StartBidFields;
   tenderTitle: string | null;
-  problem?: string;
+  problem?: Mrkdwn;
 }): ModalView {
   const { fields } = args;
   const blocks: Block[] = [];
-  if (args.problem) blocks.push(section(`:warning: ${args.problem}`));
-  if (args.tenderTitle) blocks.push(contextLine(`For the tender *${safeText(args.tenderTitle, 500)}*`));
+  if (args.problem) blocks.push(section(mrkdwn`:warning: ${args.problem}`));
+  if (args.tenderTitle) blocks.push(contextLine(mrkdwn`For the tender *${safeText(args.tenderTitle, 500)}*`));
   blocks.push(
     {
       type: 'input',
@@ -137,7 +137,9 @@ export function startBidWorkingView(privateMetadata: string): ModalView {
     title: { type: 'plain_text', text: START_TITLE },
     close: { type: 'plain_text', text: 'Close' },
     blocks: [
-      section('Starting the bid… The service is slow; the card will appear in the channel when it is ready.'),
+      section(
+        mrkdwn`Starting the bid… The service is slow; the card will appear in the channel when it is ready.`,
+      ),
     ],
   };
 }
@@ -149,12 +151,12 @@ export function stageNotesModal(args: {
   stage: Pick<Stage, 'name'>;
   notes: string;
   dueDate: string | null;
-  problem?: string;
+  problem?: Mrkdwn;
 }): ModalView {
   const blocks: Block[] = [];
-  if (args.problem) blocks.push(section(`:warning: ${args.problem}`));
+  if (args.problem) blocks.push(section(mrkdwn`:warning: ${args.problem}`));
   blocks.push(
-    section(`*${safeText(args.stage.name, 200)}* · ${safeText(args.pipelineName, 200)}`),
+    section(mrkdwn`*${safeText(args.stage.name, 200)}* · ${safeText(args.pipelineName, 200)}`),
     {
       type: 'input',
       block_id: PipelineIds.notesBlock,
@@ -199,6 +201,6 @@ export function stageNotesLoadingView(): ModalView {
     callback_id: PipelineIds.notesCallback,
     title: { type: 'plain_text', text: 'Notes and due date' },
     close: { type: 'plain_text', text: 'Cancel' },
-    blocks: [section('Reading the stage…')],
+    blocks: [section(mrkdwn`Reading the stage…`)],
   };
 }

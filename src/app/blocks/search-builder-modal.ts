@@ -2,7 +2,7 @@ import type { ModalView } from '@slack/types';
 import type { Buyer, Tender } from '../../contract/schemas.ts';
 import { TENDER_STATUSES } from '../../contract/schemas.ts';
 import { ReachIds } from '../ids.ts';
-import { clip, safeText } from './mrkdwn.ts';
+import { clip, type Mrkdwn, mrkdwn, safeText } from './mrkdwn.ts';
 import { type Block, contextLine, section } from './tender-card.ts';
 
 /** The search builder's inputs: each block id and its element's action id. */
@@ -88,17 +88,17 @@ export function searchBuilderLoadingView(privateMetadata: string): ModalView {
     callbackId: ReachIds.searchBuilderCallback,
     privateMetadata,
     title: SEARCH_BUILDER_LABELS.title,
-    blocks: [section('Loading the search form…')],
+    blocks: [section(mrkdwn`Loading the search form…`)],
   });
 }
 
 /** A sentence in place of the form (the service cannot be reached, no key connected). */
-export function searchBuilderProblemView(privateMetadata: string, sentence: string): ModalView {
+export function searchBuilderProblemView(privateMetadata: string, sentence: Mrkdwn): ModalView {
   return modalShell({
     callbackId: ReachIds.searchBuilderCallback,
     privateMetadata,
     title: SEARCH_BUILDER_LABELS.title,
-    blocks: [section(`:warning: ${sentence}`)],
+    blocks: [section(mrkdwn`:warning: ${sentence}`)],
   });
 }
 
@@ -173,7 +173,7 @@ export function searchBuilderModal(args: { privateMetadata: string; regions: rea
   const regions = offerableRegions(args.regions);
   const blocks: Block[] = [
     contextLine(
-      'Every field is optional. The answer shows the same cards as `/tender search`, and the command that gives them.',
+      mrkdwn`Every field is optional. The answer shows the same cards as \`/tender search\`, and the command that gives them.`,
     ),
     textInput(F.words, L.words, { placeholder: 'cleaning, school meals, software…', maxLength: 200 }),
   ];
@@ -266,8 +266,8 @@ export function tenderPickerModal(args: { privateMetadata: string; quoted: strin
     title: SEARCH_BUILDER_LABELS.pickerTitle,
     submit: SEARCH_BUILDER_LABELS.pickerSubmit,
     blocks: [
-      section('This message names no tender that Tenderbot knows. Choose the tender to comment on:'),
-      contextLine(safeText(args.quoted, 2900) || '(the message has no text)'),
+      section(mrkdwn`This message names no tender that Tenderbot knows. Choose the tender to comment on:`),
+      contextLine(safeText(args.quoted, 2900) || mrkdwn`(the message has no text)`),
       {
         type: 'input',
         block_id: TENDER_PICKER.block,

@@ -1,5 +1,5 @@
 /** What a tender search, a shared card and the bookmarks look like in Slack. */
-import type { Button } from '@slack/types';
+
 import type { Bookmark, Tender } from '../../contract/schemas.ts';
 import type { SearchState } from '../features/tenders.ts';
 import { SearchIds } from '../ids.ts';
@@ -7,7 +7,8 @@ import { encode } from '../state/codec.ts';
 import { bookmarkButtonsLine, bookmarksOwnerLine, type KeySource } from './key-identity.ts';
 import { FIRST_PAGE, type ListPage, listPaging, pageRange } from './list-paging.ts';
 import type { Message } from './messages.ts';
-import { escapeMrkdwn } from './mrkdwn.ts';
+import { lowerFirst as lowerFirstLetter, type Mrkdwn, mention, mrkdwn, text } from './mrkdwn.ts';
+import type { Button } from './safe-blocks.ts';
 import { type Block, button, contextLine, section, tenderCard } from './tender-card.ts';
 
 export const PAGE_SIZE = 5;
@@ -15,7 +16,7 @@ export const PAGE_SIZE = 5;
 /** A page of search results, shown to the caller alone, with Next and Previous. */
 export function searchResultsMessage(args: {
   /** The search as a heading: `Open tenders matching “cleaning”, in North West`. */
-  heading: string;
+  heading: Mrkdwn;
   /** False in a direct message with Tenderbot: there is no channel to share a card into. */
   canShare?: boolean;
   tenders: Tender[];
@@ -31,15 +32,17 @@ export function searchResultsMessage(args: {
   const { tenders, total, offset } = args;
   if (total === 0) {
     return {
-      text: `Found no ${lowerFirst(args.heading)}.`,
+      text: mrkdwn`Found no ${lowerFirst(args.heading)}.`,
       blocks: [
-        section(`Found no ${lowerFirst(args.heading)}. Try fewer words or filters, or \`/tender help\`.`),
+        section(
+          mrkdwn`Found no ${lowerFirst(args.heading)}. Try fewer words or filters, or \`/tender help\`.`,
+        ),
       ],
     };
   }
-  const shown = `${offset + 1}–${offset + tenders.length} of ${total.toLocaleString('en-GB')}`;
+  const shown = text(`${offset + 1}–${offset + tenders.length} of ${total.toLocaleString('en-GB')}`);
   const heading = args.heading;
-  const blocks: Block[] = [section(`*${heading}* · ${shown}`)];
+  const blocks: Block[] = [section(mrkdwn`*${heading}* · ${shown}`)];
   for (const tender of tenders) {
     blocks.push({ type: 'divider' });
     blocks.push(
@@ -65,7 +68,7 @@ export function searchResultsMessage(args: {
     paging.push(button('Next', SearchIds.next, encode('searchPage', args.state(offset + PAGE_SIZE))));
   if (paging.length > 0) blocks.push({ type: 'divider' }, { type: 'actions', elements: paging });
   if (args.keySource) blocks.push(contextLine(bookmarkButtonsLine(args.keySource)));
-  return { text: `${heading}: ${shown}`, blocks };
+  return { text: mrkdwn`${heading}: ${shown}`, blocks };
 }
 
 /** One tender for everyone in the channel, after "Share in channel". */
@@ -76,9 +79,9 @@ export function sharedTenderMessage(
   now: Date,
 ): Message {
   return {
-    text: `Tender shared by <@${sharedBy}>: ${escapeMrkdwn(tender.title)}`,
+    text: mrkdwn`Tender shared by ${mention(sharedBy)}: ${text(tender.title)}`,
     blocks: [
-      contextLine(`Shared by <@${sharedBy}>`),
+      contextLine(mrkdwn`Shared by ${mention(sharedBy)}`),
       ...tenderCard(tender, { bookmarked, shared: true, now, context: 'shared', sharedBy }),
     ],
   };
@@ -95,10 +98,11 @@ export function bookmarksMessage(
   const whose = bookmarksOwnerLine(keySource);
   if (total === 0 || bookmarks.length === 0)
     return {
-      text: keySource === 'personal' ? 'You have no bookmarks of your own yet.' : 'No bookmarks yet.',
+      text:
+        keySource === 'personal' ? mrkdwn`You have no bookmarks of your own yet.` : mrkdwn`No bookmarks yet.`,
       blocks: [
         section(
-          `*${keySource === 'personal' ? 'You have no bookmarks of your own yet.' : 'No bookmarks yet.'}* Bookmark a tender from \`/tender search\`.`,
+          mrkdwn`*${keySource === 'personal' ? mrkdwn`You have no bookmarks of your own yet.` : mrkdwn`No bookmarks yet.`}* Bookmark a tender from \`/tender search\`.`,
         ),
         contextLine(whose),
       ],
@@ -106,7 +110,7 @@ export function bookmarksMessage(
   const shown = bookmarks.slice(0, page.pageSize);
   const blocks: Block[] = [
     section(
-      `*${keySource === 'personal' ? 'Your own bookmarks' : 'Bookmarks'}* · ${pageRange(page.offset, shown.length, total)}`,
+      mrkdwn`*${keySource === 'personal' ? mrkdwn`Your own bookmarks` : mrkdwn`Bookmarks`}* · ${pageRange(page.offset, shown.length, total)}`,
     ),
     contextLine(whose),
   ];
@@ -117,14 +121,14 @@ export function bookmarksMessage(
     );
   }
   const paging = listPaging('bookmarks', page.typed, page.offset, shown.length, total, page.pageSize);
-  return { text: `Bookmarks: ${total}`, blocks: [...blocks.slice(0, 50 - paging.length), ...paging] };
+  return { text: mrkdwn`Bookmarks: ${total}`, blocks: [...blocks.slice(0, 50 - paging.length), ...paging] };
 }
 
 /** Bookmarks a page shows: each is a card of four blocks and a divider, so 9 fit under Slack's 50. */
 export const BOOKMARKS_PAGE_SIZE = 9;
 
 /** `All tenders` → `tenders`, `Open tenders …` → `open tenders …`: a heading inside a sentence. */
-function lowerFirst(heading: string): string {
-  if (heading === 'All tenders') return 'tenders';
-  return heading.charAt(0).toLowerCase() + heading.slice(1);
+function lowerFirst(heading: Mrkdwn): Mrkdwn {
+  if (heading === 'All tenders') return mrkdwn`tenders`;
+  return lowerFirstLetter(heading);
 }

@@ -1,9 +1,19 @@
-import type { Button } from '@slack/types';
 import type { Tender } from '../../contract/schemas.ts';
 import { SubscriptionIds } from '../ids.ts';
 import { formatMoney } from './formats.ts';
 import type { Message } from './messages.ts';
-import { clip, safeText } from './mrkdwn.ts';
+import {
+  channelLink,
+  clip,
+  code,
+  joinMrkdwn,
+  type Mrkdwn,
+  mention,
+  mrkdwn,
+  text as plain,
+  safeText,
+} from './mrkdwn.ts';
+import type { Button } from './safe-blocks.ts';
 import { type Block, button, commentButton, contextLine, formatDeadline, section } from './tender-card.ts';
 
 /** Slack refuses messages near 13k characters of blocks; parts stay well under. */
@@ -33,20 +43,21 @@ export interface PostNotes {
 }
 
 function notesLine(notes: PostNotes): Block | null {
-  const sentences: string[] = [];
-  if (notes.lateFor) sentences.push(`Late: this was due ${notes.lateFor}, while Tenderbot was not running.`);
+  const sentences: Mrkdwn[] = [];
+  if (notes.lateFor)
+    sentences.push(mrkdwn`Late: this was due ${plain(notes.lateFor)}, while Tenderbot was not running.`);
   if (notes.skipped > 0)
     sentences.push(
-      `${notes.skipped} earlier ${notes.skipped === 1 ? 'post was' : 'posts were'} skipped while Tenderbot was not running (their time had passed); this one covers everything since the last post.`,
+      mrkdwn`${notes.skipped} earlier ${notes.skipped === 1 ? mrkdwn`post was` : mrkdwn`posts were`} skipped while Tenderbot was not running (their time had passed); this one covers everything since the last post.`,
     );
-  return sentences.length > 0 ? contextLine(`:hourglass: ${sentences.join(' ')}`) : null;
+  return sentences.length > 0 ? contextLine(mrkdwn`:hourglass: ${joinMrkdwn(sentences, mrkdwn` `)}`) : null;
 }
 
 /**
  * Packs a heading and groups of blocks (a group is never cut) into as few messages as Slack takes:
  * each within PART_BLOCK_LIMIT blocks and PART_JSON_LIMIT characters, with "Part 2 of 3" when split.
  */
-export function splitIntoParts(text: string, head: Block[], groups: Block[][]): Message[] {
+export function splitIntoParts(text: Mrkdwn, head: Block[], groups: Block[][]): Message[] {
   const parts: Block[][] = [];
   let current: Block[] = [...head];
   let size = JSON.stringify(current).length;
@@ -66,8 +77,8 @@ export function splitIntoParts(text: string, head: Block[], groups: Block[][]): 
   if (current.length > 0 || parts.length === 0) parts.push(current);
   if (parts.length === 1) return [{ text, blocks: parts[0] as Block[] }];
   return parts.map((blocks, index) => ({
-    text: `${text} (part ${index + 1} of ${parts.length})`,
-    blocks: [...blocks, contextLine(`Part ${index + 1} of ${parts.length}`)],
+    text: mrkdwn`${text} (part ${index + 1} of ${parts.length})`,
+    blocks: [...blocks, contextLine(mrkdwn`Part ${index + 1} of ${parts.length}`)],
   }));
 }
 
@@ -85,15 +96,15 @@ export function feedCard(tender: Tender, now: Date): Block[] {
     { type: 'divider' },
     {
       type: 'section',
-      text: { type: 'mrkdwn', text: `*${safeText(tender.title, 2900)}*` },
+      text: { type: 'mrkdwn', text: mrkdwn`*${safeText(tender.title, 2900)}*` },
       fields: [
-        `*Buyer*\n${tender.buyer ? safeText(tender.buyer.name, 300) : 'Not stated'}`,
-        `*Value*\n${formatMoney(tender.value)}`,
-        `*Deadline*\n${formatDeadline(tender.deadline, now)}`,
-        `*Region*\n${tender.region ? safeText(tender.region, 200) : 'Not stated'}`,
+        mrkdwn`*Buyer*\n${tender.buyer ? safeText(tender.buyer.name, 300) : mrkdwn`Not stated`}`,
+        mrkdwn`*Value*\n${plain(formatMoney(tender.value))}`,
+        mrkdwn`*Deadline*\n${plain(formatDeadline(tender.deadline, now))}`,
+        mrkdwn`*Region*\n${tender.region ? safeText(tender.region, 200) : mrkdwn`Not stated`}`,
       ].map((text) => ({ type: 'mrkdwn' as const, text })),
     },
-    contextLine(`\`${safeText(tender.id, 300)}\` · ${safeText(tender.source.name, 200)}`),
+    contextLine(mrkdwn`${code(tender.id, 300)} · ${safeText(tender.source.name, 200)}`),
   ];
   if (buttons.length > 0) blocks.push({ type: 'actions', elements: buttons });
   return blocks;
@@ -101,7 +112,7 @@ export function feedCard(tender: Tender, now: Date): Block[] {
 
 /** New tenders since the last post: five cards, and "and N more" behind a button when there are more. */
 export function feedMessage(args: {
-  description: string;
+  description: Mrkdwn;
   tenders: Tender[];
   total: number;
   /** More were published than one post reads: the next post continues with them. */
@@ -112,14 +123,15 @@ export function feedMessage(args: {
   now: Date;
 }): Message {
   const { tenders, total } = args;
-  const count = `${total.toLocaleString('en-GB')} new ${total === 1 ? 'tender' : 'tenders'}`;
-  const text = `${count} for ${args.description} since ${args.since}`;
-  const blocks: Block[] = [section(`:mag: *${count}* for ${args.description} since ${args.since}`)];
+  const count = plain(`${total.toLocaleString('en-GB')} new ${total === 1 ? 'tender' : 'tenders'}`);
+  const since = plain(args.since);
+  const text = mrkdwn`${count} for ${args.description} since ${since}`;
+  const blocks: Block[] = [section(mrkdwn`:mag: *${count}* for ${args.description} since ${since}`)];
   const notes = notesLine(args.notes);
   if (notes) blocks.push(notes);
   if (total === 0) {
     // Said from when it counts (the first post has no last post to count from).
-    blocks.push(section(`Nothing new was published since ${args.since}.`));
+    blocks.push(section(mrkdwn`Nothing new was published since ${since}.`));
     return { text, blocks };
   }
   for (const tender of tenders.slice(0, FEED_CARDS)) blocks.push(...feedCard(tender, args.now));
@@ -128,14 +140,14 @@ export function feedMessage(args: {
     blocks.push({ type: 'divider' });
     blocks.push({
       type: 'section',
-      text: { type: 'mrkdwn', text: `…and ${more.toLocaleString('en-GB')} more.` },
+      text: { type: 'mrkdwn', text: mrkdwn`…and ${plain(more.toLocaleString('en-GB'))} more.` },
       accessory: button('List them', SubscriptionIds.listMore, JSON.stringify({ d: args.deliveryId, o: 0 })),
     });
   }
   if (args.continues)
     blocks.push(
       contextLine(
-        `More than ${total.toLocaleString('en-GB')} new tenders were published: the next post continues with the rest.`,
+        mrkdwn`More than ${plain(total.toLocaleString('en-GB'))} new tenders were published: the next post continues with the rest.`,
       ),
     );
   return { text, blocks };
@@ -150,26 +162,29 @@ export function moreTendersMessage(
   now: Date,
 ): Message {
   if (page.length === 0) {
-    const text = 'That list has no more tenders.';
+    const text = mrkdwn`That list has no more tenders.`;
     return { text, blocks: [section(text)] };
   }
   const lines = page.map((tender) => {
     const deadline = tender.deadline ? formatDeadline(tender.deadline, now) : 'no deadline given';
-    return `• *${safeText(tender.title, 200)}*${tender.buyer ? ` · ${safeText(tender.buyer, 100)}` : ''} · ${deadline} · \`${safeText(tender.id, 100)}\``;
+    return mrkdwn`• *${safeText(tender.title, 200)}*${tender.buyer ? mrkdwn` · ${safeText(tender.buyer, 100)}` : mrkdwn``} · ${plain(deadline)} · ${code(tender.id, 100)}`;
   });
-  const shown = `${offset + 1}–${offset + page.length} of ${total.toLocaleString('en-GB')}`;
-  const blocks: Block[] = [section(`*The tenders of that post* · ${shown}`)];
+  const shown = plain(`${offset + 1}–${offset + page.length} of ${total.toLocaleString('en-GB')}`);
+  const blocks: Block[] = [section(mrkdwn`*The tenders of that post* · ${shown}`)];
   // Lines grouped under Slack's 3,000 characters a section.
-  let chunk = '';
+  let chunk: Mrkdwn[] = [];
+  let chunkLength = 0;
   for (const line of lines) {
-    if (chunk.length + line.length + 1 > 2900) {
-      blocks.push(section(chunk));
-      chunk = '';
+    if (chunk.length > 0 && chunkLength + line.length + 1 > 2900) {
+      blocks.push(section(joinMrkdwn(chunk, mrkdwn`\n`)));
+      chunk = [];
+      chunkLength = 0;
     }
-    chunk = chunk ? `${chunk}\n${line}` : line;
+    chunkLength += (chunk.length > 0 ? 1 : 0) + line.length;
+    chunk.push(line);
   }
-  if (chunk) blocks.push(section(chunk));
-  blocks.push(contextLine('`/tender show <id>` shows one in full.'));
+  if (chunk.length > 0) blocks.push(section(joinMrkdwn(chunk, mrkdwn`\n`)));
+  blocks.push(contextLine(mrkdwn`\`/tender show &lt;id&gt;\` shows one in full.`));
   const buttons: Button[] = [];
   if (offset > 0)
     buttons.push(
@@ -184,11 +199,11 @@ export function moreTendersMessage(
       button('Next', SubscriptionIds.listMore, JSON.stringify({ d: deliveryId, o: offset + MORE_PAGE })),
     );
   if (buttons.length > 0) blocks.push({ type: 'actions', elements: buttons });
-  return { text: `Tenders ${shown}`, blocks };
+  return { text: mrkdwn`Tenders ${shown}`, blocks };
 }
 
 /** The heading of a scheduled post and its notes line. */
-export function postHead(heading: string, notes: PostNotes): Block[] {
+export function postHead(heading: Mrkdwn, notes: PostNotes): Block[] {
   const blocks = [section(heading)];
   const line = notesLine(notes);
   if (line) blocks.push(line);
@@ -205,20 +220,22 @@ export interface ListedSubscription {
 
 /** The channel's subscriptions with "Send now" and "Unsubscribe", to the person who asked. */
 export function subscriptionsListMessage(
-  items: { subscription: ListedSubscription; what: string; when: string; next: string }[],
+  items: { subscription: ListedSubscription; what: Mrkdwn; when: string; next: string }[],
   channelId: string,
 ): Message {
   if (items.length === 0) {
-    const text = `<#${channelId}> has no subscriptions. \`/tender subscribe pipeline <id>\`, \`/tender subscribe search <words>\` or \`/tender subscribe deadlines\` start one.`;
+    const text = mrkdwn`${channelLink(channelId)} has no subscriptions. \`/tender subscribe pipeline &lt;id&gt;\`, \`/tender subscribe search &lt;words&gt;\` or \`/tender subscribe deadlines\` start one.`;
     return { text, blocks: [section(text)] };
   }
-  const blocks: Block[] = [section(`*Subscriptions of <#${channelId}>*`)];
+  const blocks: Block[] = [section(mrkdwn`*Subscriptions of ${channelLink(channelId)}*`)];
   for (const { subscription, what, when, next } of items.slice(0, LIST_LIMIT)) {
     const state = subscription.pausedReason
-      ? `:double_vertical_bar: Paused: ${safeText(subscription.pausedReason, 300)}. Send now starts it again.`
-      : `Next post ${next}.`;
+      ? mrkdwn`:double_vertical_bar: Paused: ${safeText(subscription.pausedReason, 300)}. Send now starts it again.`
+      : mrkdwn`Next post ${plain(next)}.`;
     blocks.push({ type: 'divider' });
-    blocks.push(section(`*${what}*\n${when} · set up by <@${subscription.createdBy}>\n${state}`));
+    blocks.push(
+      section(mrkdwn`*${what}*\n${plain(when)} · set up by ${mention(subscription.createdBy)}\n${state}`),
+    );
     blocks.push({
       type: 'actions',
       block_id: `subscription:${subscription.id}`,
@@ -235,8 +252,10 @@ export function subscriptionsListMessage(
         },
       ],
     });
-    blocks.push(contextLine(`Id \`${subscription.id}\`: \`/tender unsubscribe ${subscription.id}\``));
+    blocks.push(
+      contextLine(mrkdwn`Id ${code(subscription.id)}: ${code(`/tender unsubscribe ${subscription.id}`)}`),
+    );
   }
-  if (items.length > LIST_LIMIT) blocks.push(contextLine(`…and ${items.length - LIST_LIMIT} more.`));
-  return { text: `Subscriptions of this channel: ${items.length}`, blocks };
+  if (items.length > LIST_LIMIT) blocks.push(contextLine(mrkdwn`…and ${items.length - LIST_LIMIT} more.`));
+  return { text: mrkdwn`Subscriptions of this channel: ${items.length}`, blocks };
 }

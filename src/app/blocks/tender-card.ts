@@ -1,13 +1,13 @@
-import type { Button, KnownBlock } from '@slack/types';
 import { formatDistanceStrict } from 'date-fns';
 import type { Tender } from '../../contract/schemas.ts';
 import { CommentIds, PipelineIds, TenderIds } from '../ids.ts';
 import type { CardPlace, CommentEntityType } from '../listeners/button-values.ts';
 import { encode, encodeIfFits } from '../state/codec.ts';
 import { formatDayOf, formatMoney, formatTimeOf } from './formats.ts';
-import { clip, escapeMrkdwn, safeText } from './mrkdwn.ts';
+import { clip, code, joinMrkdwn, link, type Mrkdwn, mrkdwn, safeText, text } from './mrkdwn.ts';
+import type { Block, Button } from './safe-blocks.ts';
 
-export type Block = KnownBlock;
+export type { Block };
 
 export interface CardOptions {
   bookmarked: boolean;
@@ -46,7 +46,7 @@ const REMOVE_SHARED_BOOKMARK = {
   title: { type: 'plain_text' as const, text: 'Remove the bookmark?' },
   text: {
     type: 'mrkdwn' as const,
-    text: 'This workspace shares one bookmark list, so the tender leaves it for everyone.',
+    text: mrkdwn`This workspace shares one bookmark list, so the tender leaves it for everyone.`,
   },
   confirm: { type: 'plain_text' as const, text: 'Remove' },
   deny: { type: 'plain_text' as const, text: 'Keep it' },
@@ -59,13 +59,13 @@ export function tenderCard(tender: Tender, options: CardOptions): Block[] {
     .slice(0, 3)
     .map((code) => `${code.code}${code.description ? ` ${code.description}` : ''}`)
     .join(', ');
-  const fields = [
-    `*Buyer*\n${tender.buyer ? safeText(tender.buyer.name, 300) : 'Not stated'}`,
-    `*Value*\n${formatMoney(tender.value)}`,
-    `*Deadline*\n${formatDeadline(tender.deadline, options.now)}`,
-    `*Status*\n${STATUS_LABELS[tender.status]}`,
-    `*Region*\n${tender.region ? safeText(tender.region, 200) : 'Not stated'}`,
-    `*CPV*\n${cpv ? safeText(cpv, 600) : 'None given'}`,
+  const fields: Mrkdwn[] = [
+    mrkdwn`*Buyer*\n${tender.buyer ? safeText(tender.buyer.name, 300) : mrkdwn`Not stated`}`,
+    mrkdwn`*Value*\n${text(formatMoney(tender.value))}`,
+    mrkdwn`*Deadline*\n${text(formatDeadline(tender.deadline, options.now))}`,
+    mrkdwn`*Status*\n${text(STATUS_LABELS[tender.status])}`,
+    mrkdwn`*Region*\n${tender.region ? safeText(tender.region, 200) : mrkdwn`Not stated`}`,
+    mrkdwn`*CPV*\n${cpv ? safeText(cpv, 600) : mrkdwn`None given`}`,
   ];
   // The click must redraw the message it sits in: the value says which tender, and where it is shown.
   const value = encode('bookmark', {
@@ -93,15 +93,15 @@ export function tenderCard(tender: Tender, options: CardOptions): Block[] {
       url: clip(tender.url, 3000),
     });
   return [
-    { type: 'section', text: { type: 'mrkdwn', text: `*${safeText(tender.title, 2900)}*` } },
-    { type: 'section', fields: fields.map((text) => ({ type: 'mrkdwn', text })) },
+    { type: 'section', text: { type: 'mrkdwn', text: mrkdwn`*${safeText(tender.title, 2900)}*` } },
+    { type: 'section', fields: fields.map((field) => ({ type: 'mrkdwn', text: field })) },
     {
       type: 'context',
       elements: [
         {
           type: 'mrkdwn',
           // The id first is the one `/tender show` takes; the source's own reference after it when it differs.
-          text: `\`${safeText(tender.id, 300)}\` · ${safeText(tender.source.name, 200)}${tender.source.id && tender.source.id !== tender.id ? ` · ${safeText(tender.source.id, 200)}` : ''}`,
+          text: mrkdwn`${code(tender.id, 300)} · ${safeText(tender.source.name, 200)}${tender.source.id && tender.source.id !== tender.id ? mrkdwn` · ${safeText(tender.source.id, 200)}` : mrkdwn``}`,
         },
       ],
     },
@@ -122,7 +122,7 @@ export function tenderDetail(tender: Tender, options: CardOptions): Block[] {
             field.text.startsWith('*Deadline*')
               ? {
                   ...field,
-                  text: `*Deadline*\n${formatDeadline(tender.deadline, options.now).replace(/\)$/, `, ${formatTimeOf(deadline)} UTC)`)}`,
+                  text: mrkdwn`*Deadline*\n${text(formatDeadline(tender.deadline, options.now).replace(/\)$/, `, ${formatTimeOf(deadline)} UTC)`))}`,
                 }
               : field,
           ),
@@ -130,37 +130,35 @@ export function tenderDetail(tender: Tender, options: CardOptions): Block[] {
       : cardFacts;
   const blocks: Block[] = [title, facts];
   // What the card leaves out: when it was published and awarded.
-  const dates = [`*Published*\n${formatDayOf(new Date(tender.publishedAt))}`];
-  if (tender.awardedAt) dates.push(`*Awarded*\n${formatDayOf(new Date(tender.awardedAt))}`);
-  blocks.push({ type: 'section', fields: dates.map((text) => ({ type: 'mrkdwn' as const, text })) });
+  const dates = [mrkdwn`*Published*\n${text(formatDayOf(new Date(tender.publishedAt)))}`];
+  if (tender.awardedAt) dates.push(mrkdwn`*Awarded*\n${text(formatDayOf(new Date(tender.awardedAt)))}`);
+  blocks.push({ type: 'section', fields: dates.map((field) => ({ type: 'mrkdwn' as const, text: field })) });
   if (tender.description)
     // Line breaks are kept: mrkdwn shows them as written.
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: safeText(tender.description, 3000) } });
-  const original = linkable(tender.url);
+  const original = link(tender.url, safeText(clip(tender.url ?? '', 120), 200));
   if (original)
     blocks.push(
-      contextLine(
-        `The original notice, on ${safeText(tender.source.name, 100)}: <${original}|${safeText(clip(original, 120), 200)}>`,
-      ),
+      contextLine(mrkdwn`The original notice, on ${safeText(tender.source.name, 100)}: ${original}`),
     );
   if (tender.suppliers.length > 0) {
-    const names = tender.suppliers.map((supplier) => escapeMrkdwn(supplier.name)).join(', ');
-    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: clip(`*Awarded to* ${names}`, 3000) } });
+    const names = joinMrkdwn(
+      tender.suppliers.map((supplier) => text(supplier.name)),
+      mrkdwn`, `,
+    );
+    blocks.push({
+      type: 'section',
+      text: { type: 'mrkdwn', text: clip(mrkdwn`*Awarded to* ${names}`, 3000) },
+    });
   }
   if (tender.frameworkId) {
     blocks.push({
       type: 'context',
-      elements: [{ type: 'mrkdwn', text: `Call-off of framework \`${safeText(tender.frameworkId, 300)}\`` }],
+      elements: [{ type: 'mrkdwn', text: mrkdwn`Call-off of framework ${code(tender.frameworkId, 300)}` }],
     });
   }
   blocks.push(source, actions);
   return blocks;
-}
-
-/** An address safe inside mrkdwn's `<url|text>`: http(s), no spaces or the link's own delimiters. */
-function linkable(url: string | null): string | null {
-  if (!url || url.length > 2000 || !/^https?:\/\/[^\s<>|]+$/i.test(url)) return null;
-  return url.replace(/&/g, '&amp;');
 }
 
 export function button(text: string, actionId: string, value: string, style?: 'primary' | 'danger'): Button {
@@ -179,10 +177,10 @@ export function commentButton(entity: CommentEntityType, id: string): Button | n
   return value ? button('Comment', CommentIds.open, value) : null;
 }
 
-export function section(text: string): Block {
-  return { type: 'section', text: { type: 'mrkdwn', text: clip(text, 3000) } };
+export function section(body: Mrkdwn): Block {
+  return { type: 'section', text: { type: 'mrkdwn', text: clip(body, 3000) } };
 }
 
-export function contextLine(text: string): Block {
-  return { type: 'context', elements: [{ type: 'mrkdwn', text: clip(text, 3000) }] };
+export function contextLine(line: Mrkdwn): Block {
+  return { type: 'context', elements: [{ type: 'mrkdwn', text: clip(line, 3000) }] };
 }

@@ -1,41 +1,46 @@
 import type { Message } from './messages.ts';
 import { searchBuilderButton } from './messages.ts';
+import { joinMrkdwn, type Mrkdwn, mrkdwn } from './mrkdwn.ts';
 import { type Block, contextLine, section } from './tender-card.ts';
 
 /** Whether the workspace can search yet, as the welcome and the Home tab's getting-started say it. */
 export type ConnectionState = 'workspace' | 'default' | 'none' | 'unreadable';
 
-export function connectionSentence(state: ConnectionState): string {
+export function connectionSentence(state: ConnectionState): Mrkdwn {
   switch (state) {
     case 'workspace':
-      return 'This workspace has connected its organisation’s API key, so everyone here can search now.';
+      return mrkdwn`This workspace has connected its organisation’s API key, so everyone here can search now.`;
     case 'default':
-      return 'This workspace uses the key Tenderbot was set up with; a workspace admin can connect your organisation’s own key with `/tender connect`.';
+      return mrkdwn`This workspace uses the key Tenderbot was set up with; a workspace admin can connect your organisation’s own key with \`/tender connect\`.`;
     case 'none':
-      return 'No API key is connected yet: a workspace admin runs `/tender connect` and pastes the organisation’s key. Until then Tenderbot cannot search.';
+      return mrkdwn`No API key is connected yet: a workspace admin runs \`/tender connect\` and pastes the organisation’s key. Until then Tenderbot cannot search.`;
     case 'unreadable':
-      return 'The stored API key can no longer be read: a workspace admin must run `/tender connect` again.';
+      return mrkdwn`The stored API key can no longer be read: a workspace admin must run \`/tender connect\` again.`;
   }
 }
 
 /** The three things to try, for the welcome and the Home tab. */
-export const THINGS_TO_TRY = [
-  '`/tender search cleaning closes&lt;30d` · tenders with those words that close within 30 days',
-  'Paste a notice link from Contracts Finder, Find a Tender, Public Contracts Scotland, Sell2Wales or Buyandsell: it becomes a card you can act on',
-  '*Search tenders* in the shortcuts menu (the lightning bolt), or the button below: a form that writes the search for you',
-] as const;
+export const THINGS_TO_TRY: readonly Mrkdwn[] = [
+  mrkdwn`\`/tender search cleaning closes&lt;30d\` · tenders with those words that close within 30 days`,
+  mrkdwn`Paste a notice link from Contracts Finder, Find a Tender, Public Contracts Scotland, Sell2Wales or Buyandsell: it becomes a card you can act on`,
+  mrkdwn`*Search tenders* in the shortcuts menu (the lightning bolt), or the button below: a form that writes the search for you`,
+];
 
 /** Posted once when Tenderbot is added to a channel: what it does, three things to try, the key. */
 export function welcomeMessage(state: ConnectionState): Message {
-  const intro =
-    '*Hello, I’m Tenderbot.* I find public tenders and show them as cards you can bookmark, share, comment on and start a bid from.';
+  const intro = mrkdwn`*Hello, I’m Tenderbot.* I find public tenders and show them as cards you can bookmark, share, comment on and start a bid from.`;
   const blocks: Block[] = [
     section(intro),
-    section(`*Three things to try*\n${THINGS_TO_TRY.map((line) => `• ${line}`).join('\n')}`),
+    section(
+      mrkdwn`*Three things to try*\n${joinMrkdwn(
+        THINGS_TO_TRY.map((line) => mrkdwn`• ${line}`),
+        mrkdwn`\n`,
+      )}`,
+    ),
     contextLine(connectionSentence(state)),
     { type: 'actions', elements: [searchBuilderButton()] },
   ];
-  return { text: 'Hello, I’m Tenderbot: I find public tenders and show them as cards.', blocks };
+  return { text: mrkdwn`Hello, I’m Tenderbot: I find public tenders and show them as cards.`, blocks };
 }
 
 /** The Home tab's getting-started section (first visit). */
@@ -45,7 +50,10 @@ export function gettingStartedBlocks(
 ): Block[] {
   return [
     section(
-      `*Getting started*\n${THINGS_TO_TRY.map((line, index) => `${index + 1}. ${line}`).join('\n')}\nYou can also message Tenderbot here: words are searched, and \`help\` lists the commands.`,
+      mrkdwn`*Getting started*\n${joinMrkdwn(
+        THINGS_TO_TRY.map((line, index) => mrkdwn`${index + 1}. ${line}`),
+        mrkdwn`\n`,
+      )}\nYou can also message Tenderbot here: words are searched, and \`help\` lists the commands.`,
     ),
     // The Home tab has a Connection section of its own: said once there.
     ...(options.withConnection === false ? [] : [contextLine(connectionSentence(state))]),

@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { ModalView } from '@slack/types';
-import type { WebClient } from '@slack/web-api';
 import { NotFoundError, ValidationError } from '../../client/errors.ts';
 import type { ProcurementClient } from '../../client/procurement-client.ts';
 import type { Comment } from '../../contract/schemas.ts';
+import type { AppSlack } from '../adapters/app-slack.ts';
 import { describeFailure } from '../adapters/describe-failure.ts';
 import { PERSONAL_KEY_REQUIRED_SENTENCE, PersonalKeyRequiredError } from '../adapters/workspace-clients.ts';
 import {
@@ -19,7 +19,20 @@ import {
 import { commentsThreadMessage, ENTITY_NOUNS } from '../blocks/comment-thread.ts';
 import type { KeySource } from '../blocks/key-identity.ts';
 import { sentenceMessage } from '../blocks/messages.ts';
-import { escapeMrkdwn, safeText } from '../blocks/mrkdwn.ts';
+import {
+  channelLink,
+  clip,
+  code,
+  escapeMrkdwn,
+  joinMrkdwn,
+  literalText,
+  lowerFirst,
+  type Mrkdwn,
+  mention,
+  mrkdwn,
+  text as plain,
+  safeText,
+} from '../blocks/mrkdwn.ts';
 import { section } from '../blocks/tender-card.ts';
 import { CommentIds } from '../ids.ts';
 import { COMMENT_ENTITY_TYPES, type CommentEntityType } from '../listeners/button-values.ts';
@@ -45,12 +58,10 @@ export const COMMENT_ACK_BUDGET_MS = 2000;
 export const STALE_MODAL_SENTENCE =
   'This comment window is out of date or was changed, so Tenderbot cannot tell where the comment goes. Copy your text, close the window and press Comment again. Nothing was posted.';
 
-export const DELETE_REFUSAL =
-  'Only the person who wrote a comment, or a workspace owner or admin, can delete it. Nothing was deleted.';
+export const DELETE_REFUSAL = mrkdwn`Only the person who wrote a comment, or a workspace owner or admin, can delete it. Nothing was deleted.`;
 
 /** In the window, instead of the form, when the workspace requires each person's own key for changes. */
-export const COMMENT_NEEDS_OWN_KEY =
-  'In this workspace, comments are written with each person’s own key, and you have not linked yours. Run `/tender connect me` to link it, then press Comment again.';
+export const COMMENT_NEEDS_OWN_KEY = mrkdwn`In this workspace, comments are written with each person’s own key, and you have not linked yours. Run \`/tender connect me\` to link it, then press Comment again.`;
 
 const GUEST_WRITE_REFUSAL =
   'Guests can read comments but cannot write or delete them. Ask a member of the workspace to do it for you.';
@@ -189,12 +200,13 @@ export async function commentsCommand(
       request.teamId,
       comments.map((comment) => comment.id),
     );
-    const note = others
-      .map(
+    const note = joinMrkdwn(
+      others.map(
         (other) =>
-          `This id is also a ${ENTITY_NOUNS[other.target.entityType]}: \`/tender comments ${other.target.entityType}:${safeText(other.target.entityId, 300)}\` shows its comments.`,
-      )
-      .join(' ');
+          mrkdwn`This id is also a ${plain(ENTITY_NOUNS[other.target.entityType])}: ${code(`/tender comments ${other.target.entityType}:${clip(other.target.entityId, 300)}`)} shows its comments.`,
+      ),
+      mrkdwn` `,
+    );
     const message = commentsThreadMessage({
       ...target,
       entityName: name,
@@ -212,9 +224,9 @@ export async function commentsCommand(
   }
   const kinds =
     candidates.length === 1
-      ? `No ${ENTITY_NOUNS[candidates[0]?.entityType ?? 'tender']} has`
-      : 'No tender, buyer, supplier or framework has';
-  const sentence = `${kinds} the id \`${safeText(candidates[0]?.entityId, 300)}\` (or your organisation cannot see it). Check the id: \`/tender search\`, \`/tender buyers\` and \`/tender frameworks\` show them.`;
+      ? plain(`No ${ENTITY_NOUNS[candidates[0]?.entityType ?? 'tender']} has`)
+      : mrkdwn`No tender, buyer, supplier or framework has`;
+  const sentence = mrkdwn`${kinds} the id ${code(candidates[0]?.entityId ?? '', 300)} (or your organisation cannot see it). Check the id: \`/tender search\`, \`/tender buyers\` and \`/tender frameworks\` show them.`;
   await reply(request, sentenceMessage(sentence));
 }
 
@@ -274,7 +286,7 @@ export async function showCommentModal(
 /** Draws the modal from the service's latest thread; a failure to load is said in the modal. */
 async function redrawModal(
   context: FeatureContext,
-  slack: WebClient,
+  slack: AppSlack,
   args: {
     viewId: string;
     state: CommentModalMetadata;
@@ -282,8 +294,8 @@ async function redrawModal(
     userId: string;
     text?: string;
     parentId?: string | null;
-    problem?: string;
-    notice?: string;
+    problem?: Mrkdwn;
+    notice?: Mrkdwn;
     /** The view as it is now, to refill (keeping the text) if the thread cannot be loaded. */
     current?: SubmittedView;
   },
@@ -325,9 +337,10 @@ async function redrawModal(
     );
     const sentence =
       error instanceof NotFoundError
-        ? `That ${ENTITY_NOUNS[target.entityType]} was not found: it may have been removed, or your organisation cannot see it.`
+        ? mrkdwn`That ${plain(ENTITY_NOUNS[target.entityType])} was not found: it may have been removed, or your organisation cannot see it.`
         : describeFailure(error).sentence;
-    const problem = [args.problem ?? args.notice, sentence].filter(Boolean).join(' ');
+    const earlier = args.problem ?? args.notice;
+    const problem = earlier ? mrkdwn`${earlier} ${sentence}` : sentence;
     view = args.current
       ? refilledView(args.current, { text: args.text ?? '', parentId: args.parentId ?? null, problem })
       : commentProblemView(await metadataOf(context, args.state), problem);
@@ -375,7 +388,7 @@ function fieldError(block: string, sentence: string): CommentSubmissionAnswer {
  */
 export async function submitComment(
   context: FeatureContext,
-  slack: WebClient,
+  slack: AppSlack,
   args: {
     teamId: string;
     userId: string;
@@ -445,29 +458,28 @@ export async function submitComment(
   };
   const { quick, outcome } = await withinBudget(post(), budgetMs);
   const name = state.n ?? `this ${ENTITY_NOUNS[state.e]}`;
-  const problemOf = (error: unknown): { field: string | null; sentence: string } => {
+  const problemOf = (error: unknown): { field: string | null; sentence: Mrkdwn } => {
     context.logger.warn({ err: error, teamId: args.teamId, what: 'comment' }, 'could not post a comment');
     if (error instanceof ValidationError) {
       const onParent = error.fieldErrors.some((field) => field.field === 'parentId');
       if (onParent)
         return {
           field: CommentIds.parentBlock,
-          sentence:
-            'The service cannot attach a reply to that comment (it may have been deleted). Choose another.',
+          sentence: mrkdwn`The service cannot attach a reply to that comment (it may have been deleted). Choose another.`,
         };
     }
     if (error instanceof NotFoundError)
       return {
         field: null,
-        sentence: `That ${ENTITY_NOUNS[state.e]} was not found: it may have been removed. Your text is kept here; copy it before closing.`,
+        sentence: mrkdwn`That ${plain(ENTITY_NOUNS[state.e])} was not found: it may have been removed. Your text is kept here; copy it before closing.`,
       };
     const { sentence, retryable } = describeFailure(error);
     return {
       field: null,
-      sentence: `Your comment was not posted. ${sentence} ${retryable ? 'Your text is kept here: press Post comment to try again.' : 'Your text is kept here; copy it before closing this window.'}`,
+      sentence: mrkdwn`Your comment was not posted. ${sentence} ${retryable ? mrkdwn`Your text is kept here: press Post comment to try again.` : mrkdwn`Your text is kept here; copy it before closing this window.`}`,
     };
   };
-  const refill = (problem: string) =>
+  const refill = (problem: Mrkdwn) =>
     refilledView(args.view, { text: args.text, parentId: args.parentValue, problem });
 
   if (quick) {
@@ -498,12 +510,12 @@ export async function submitComment(
 /** "Posted": in the channel the modal was opened from (only to them), else by direct message. */
 async function tellPosted(
   context: FeatureContext,
-  slack: WebClient,
+  slack: AppSlack,
   userId: string,
   state: CommentModalMetadata,
   name: string,
 ): Promise<void> {
-  const text = `Your comment on the ${ENTITY_NOUNS[state.e]} *${safeText(name, 200)}* is posted. \`/tender comments ${safeText(state.id, 300)}\` shows the thread.`;
+  const text = mrkdwn`Your comment on the ${plain(ENTITY_NOUNS[state.e])} *${safeText(name, 200)}* is posted. ${code(`/tender comments ${clip(state.id, 300)}`)} shows the thread.`;
   try {
     if (state.c) {
       await slack.chat.postEphemeral({ channel: state.c, user: userId, text, blocks: [section(text)] });
@@ -530,7 +542,7 @@ async function tellPosted(
  */
 export async function deleteFromModal(
   context: FeatureContext,
-  slack: WebClient,
+  slack: AppSlack,
   args: {
     teamId: string;
     userId: string;
@@ -542,7 +554,7 @@ export async function deleteFromModal(
   },
 ): Promise<void> {
   const keep = { text: args.typedText ?? '', parentId: null };
-  const sayInModal = (problem: string) =>
+  const sayInModal = (problem: Mrkdwn) =>
     slack.views.update({
       view_id: args.viewId,
       view: refilledView(args.view, { ...keep, problem }),
@@ -555,7 +567,7 @@ export async function deleteFromModal(
   } catch (error) {
     if (!(error instanceof StaleValueError)) throw error;
     await sayInModal(
-      'That button is out of date or was changed, so nothing was deleted. Close this window and press Comment again.',
+      mrkdwn`That button is out of date or was changed, so nothing was deleted. Close this window and press Comment again.`,
     );
     return;
   }
@@ -575,19 +587,19 @@ export async function deleteFromModal(
     });
     return;
   }
-  let said: { problem: string } | { notice: string };
+  let said: { problem: Mrkdwn } | { notice: Mrkdwn };
   try {
     const { client } = await context.clients.forWrite(args.teamId, args.userId);
     await client.comments.delete(commentId);
     context.logger.info({ teamId: args.teamId, userId: args.userId }, 'comment deleted');
-    said = { notice: 'The comment was deleted.' };
+    said = { notice: mrkdwn`The comment was deleted.` };
   } catch (error) {
     context.logger.warn({ err: error, teamId: args.teamId }, 'could not delete a comment');
     said = {
       problem:
         error instanceof PersonalKeyRequiredError
           ? PERSONAL_KEY_REQUIRED_SENTENCE
-          : `The comment was not deleted. ${describeFailure(error).sentence}`,
+          : mrkdwn`The comment was not deleted. ${describeFailure(error).sentence}`,
     };
   }
   await redrawModal(context, slack, {

@@ -1,4 +1,3 @@
-import type { WebClient } from '@slack/web-api';
 import {
   AuthenticationError,
   ConnectionError,
@@ -8,6 +7,7 @@ import {
   TimeoutError,
 } from '../../client/errors.ts';
 import type { ProcurementClient } from '../../client/procurement-client.ts';
+import type { AppSlack } from '../adapters/app-slack.ts';
 import { describeFailure } from '../adapters/describe-failure.ts';
 import {
   KeyUnreadableError,
@@ -25,7 +25,17 @@ import {
 } from '../blocks/connect-views.ts';
 import { formatDayOf } from '../blocks/formats.ts';
 import { sentenceMessage } from '../blocks/messages.ts';
-import { escapeMrkdwn } from '../blocks/mrkdwn.ts';
+import {
+  channelLink,
+  code,
+  escapeMrkdwn,
+  joinMrkdwn,
+  literalText,
+  type Mrkdwn,
+  mention,
+  mrkdwn,
+  text as plain,
+} from '../blocks/mrkdwn.ts';
 import { button, section } from '../blocks/tender-card.ts';
 import { API_KEY_CHARACTERS } from '../config.ts';
 import { ConnectIds } from '../ids.ts';
@@ -46,11 +56,11 @@ export async function mayManageKey(
 }
 
 /** Said to someone who may not change the key, naming the command to ask an admin for, and their own key's. */
-function refusal(command: 'connect' | 'disconnect'): string {
-  return `Only a workspace owner or admin (or whoever connected the current key) can change the workspace’s API key. Ask one of them to run \`/tender ${command}\`. ${
+function refusal(command: 'connect' | 'disconnect'): Mrkdwn {
+  return mrkdwn`Only a workspace owner or admin (or whoever connected the current key) can change the workspace’s API key. Ask one of them to run ${code(`/tender ${command}`)}. ${
     command === 'connect'
-      ? 'To link a key of your own, use “Link your own key” on Tenderbot’s Home tab, or `/tender connect me`.'
-      : 'A key of your own is unlinked with `/tender disconnect me`.'
+      ? mrkdwn`To link a key of your own, use “Link your own key” on Tenderbot’s Home tab, or \`/tender connect me\`.`
+      : mrkdwn`A key of your own is unlinked with \`/tender disconnect me\`.`
   }`;
 }
 const REFUSAL = refusal('connect');
@@ -71,8 +81,7 @@ export async function connectCommand(
 ): Promise<void> {
   const word = rest.trim().toLowerCase();
   if (word !== '' && word !== 'me') {
-    const sentence =
-      '`/tender connect` connects the workspace’s key (owners and admins); `/tender connect me` links a key of your own.';
+    const sentence = mrkdwn`\`/tender connect\` connects the workspace’s key (owners and admins); \`/tender connect me\` links a key of your own.`;
     await reply(request, sentenceMessage(sentence));
     return;
   }
@@ -98,9 +107,9 @@ export async function connectCommand(
  */
 export async function openConnectModal(
   context: FeatureContext,
-  slack: WebClient,
+  slack: AppSlack,
   args: { teamId: string; userId: string; channelId: string | null; triggerId: string; forMe?: boolean },
-  refuse: (sentence: string) => Promise<void>,
+  refuse: (sentence: Mrkdwn) => Promise<void>,
 ): Promise<void> {
   let forMe = args.forMe === true;
   if (!forMe && !(await mayManageKey(context, args.teamId, args.userId))) {
@@ -138,7 +147,7 @@ export const CONNECT_ACK_BUDGET_MS = 2000;
  */
 export async function submitConnectWithinBudget(
   context: FeatureContext,
-  slack: WebClient,
+  slack: AppSlack,
   args: Parameters<typeof submitConnectModal>[2] & { viewId: string | undefined },
   ack: (answer?: unknown) => Promise<void>,
   budgetMs = CONNECT_ACK_BUDGET_MS,
@@ -188,7 +197,7 @@ const KEY_MISCOPIED =
  */
 export async function submitConnectModal(
   context: FeatureContext,
-  slack: WebClient,
+  slack: AppSlack,
   args: { teamId: string; userId: string; key: string; serviceUrl: string; privateMetadata: string },
 ): Promise<SubmissionAnswer> {
   if (safeMetadata(args.privateMetadata).forMe) return submitPersonalKey(context, slack, args);
@@ -238,11 +247,11 @@ export async function submitConnectModal(
       .postEphemeral({
         channel: channelId,
         user: args.userId,
-        text:
-          CONNECTED_SENTENCE +
-          (changed
-            ? ` The bookmark list has changed: bookmarks belong to whoever made the key, so the workspace now shares this key’s list (${tenders(bookmarksAfter.size)}) instead of the previous one (${tenders(bookmarksBefore.size)}).`
-            : ''),
+        text: mrkdwn`${CONNECTED_SENTENCE}${
+          changed
+            ? mrkdwn` The bookmark list has changed: bookmarks belong to whoever made the key, so the workspace now shares this key’s list (${plain(tenders(bookmarksAfter.size))}) instead of the previous one (${plain(tenders(bookmarksBefore.size))}).`
+            : mrkdwn``
+        }`,
       })
       .catch((error) =>
         context.logger.warn({ err: error, teamId: args.teamId }, 'could not confirm the connection'),
@@ -258,7 +267,7 @@ export async function submitConnectModal(
  */
 async function submitPersonalKey(
   context: FeatureContext,
-  slack: WebClient,
+  slack: AppSlack,
   args: { teamId: string; userId: string; key: string; privateMetadata: string },
 ): Promise<SubmissionAnswer> {
   const key = args.key.trim();
@@ -370,8 +379,7 @@ export async function disconnectCommand(
 ): Promise<void> {
   const word = rest.trim().toLowerCase();
   if (word !== '' && word !== 'me') {
-    const sentence =
-      '`/tender disconnect` removes the workspace’s key (owners and admins); `/tender disconnect me` unlinks your own.';
+    const sentence = mrkdwn`\`/tender disconnect\` removes the workspace’s key (owners and admins); \`/tender disconnect me\` unlinks your own.`;
     await reply(request, sentenceMessage(sentence));
     return;
   }
@@ -385,14 +393,14 @@ export async function disconnectCommand(
   }
   const connection = await context.store.getConnection(request.teamId);
   if (!connection) {
-    const sentence = `This workspace has no key of its own to disconnect.${(await context.store.getPersonalKey(request.teamId, request.userId)) ? ' Your own key is unlinked with `/tender disconnect me`.' : ''}`;
+    const sentence = mrkdwn`This workspace has no key of its own to disconnect.${(await context.store.getPersonalKey(request.teamId, request.userId)) ? mrkdwn` Your own key is unlinked with \`/tender disconnect me\`.` : mrkdwn``}`;
     await reply(request, sentenceMessage(sentence));
     return;
   }
   const after = context.config.PROCUREMENT_API_KEY
-    ? 'every `/tender` command here will use the key Tenderbot was set up with, and the bookmark list will be that key’s'
-    : 'no `/tender` command will work here until someone runs `/tender connect`';
-  const sentence = `Disconnect this workspace’s key, connected by <@${connection.connectedBy}>? Then ${after}.`;
+    ? mrkdwn`every \`/tender\` command here will use the key Tenderbot was set up with, and the bookmark list will be that key’s`
+    : mrkdwn`no \`/tender\` command will work here until someone runs \`/tender connect\``;
+  const sentence = mrkdwn`Disconnect this workspace’s key, connected by ${mention(connection.connectedBy)}? Then ${after}.`;
   await reply(request, {
     text: sentence,
     blocks: [
@@ -414,19 +422,19 @@ async function disconnectPersonalKey(context: FeatureContext, request: SlackRequ
   const removed = await context.store.removePersonalKey(request.teamId, request.userId);
   context.logger.info({ teamId: request.teamId, userId: request.userId, removed }, 'personal key unlinked');
   const sentence = removed
-    ? `Unlinked: your own key is deleted. ${await afterUnlinking(context, request.teamId)}`
-    : 'You have no key of your own linked. `/tender connect me` links one.';
+    ? mrkdwn`Unlinked: your own key is deleted. ${await afterUnlinking(context, request.teamId)}`
+    : mrkdwn`You have no key of your own linked. \`/tender connect me\` links one.`;
   await reply(request, sentenceMessage(sentence));
   await publishHome(context, request.slack, request.teamId, request.userId).catch(() => undefined);
 }
 
 /** What a person's commands use once their own key is gone. */
-async function afterUnlinking(context: FeatureContext, teamId: string): Promise<string> {
+async function afterUnlinking(context: FeatureContext, teamId: string): Promise<Mrkdwn> {
   if (await context.store.getConnection(teamId))
-    return 'Your commands now use the workspace’s key, with its shared bookmark list.';
+    return mrkdwn`Your commands now use the workspace’s key, with its shared bookmark list.`;
   if (context.config.PROCUREMENT_API_KEY)
-    return 'Your commands now use the key Tenderbot was set up with, with its shared bookmark list.';
-  return 'This workspace has no key yet, so your commands will not work until an admin runs `/tender connect` or you link a key again with `/tender connect me`.';
+    return mrkdwn`Your commands now use the key Tenderbot was set up with, with its shared bookmark list.`;
+  return mrkdwn`This workspace has no key yet, so your commands will not work until an admin runs \`/tender connect\` or you link a key again with \`/tender connect me\`.`;
 }
 
 /** "Disconnect" under the question: the key is deleted (if the clicker still may), the question replaced. */
@@ -440,8 +448,8 @@ export async function confirmDisconnect(context: FeatureContext, request: SlackR
   await context.clients.forget(request.teamId);
   const removed = await context.store.removeConnection(request.teamId);
   const sentence = removed
-    ? `Disconnected: the workspace’s key is deleted.${context.config.PROCUREMENT_API_KEY ? ' Commands now use the key Tenderbot was set up with.' : ' Commands will not work until someone runs `/tender connect`.'}`
-    : 'This workspace had no key of its own to disconnect.';
+    ? mrkdwn`Disconnected: the workspace’s key is deleted.${context.config.PROCUREMENT_API_KEY ? mrkdwn` Commands now use the key Tenderbot was set up with.` : mrkdwn` Commands will not work until someone runs \`/tender connect\`.`}`
+    : mrkdwn`This workspace had no key of its own to disconnect.`;
   context.logger.info(
     { teamId: request.teamId, userId: request.userId, removed },
     'workspace key disconnected',
@@ -451,12 +459,11 @@ export async function confirmDisconnect(context: FeatureContext, request: SlackR
 
 /** "Keep it": the question is replaced by what stays. */
 export async function keepKey(request: SlackRequest): Promise<void> {
-  const sentence = 'Kept: the workspace’s key is still connected.';
+  const sentence = mrkdwn`Kept: the workspace’s key is still connected.`;
   await reply(request, sentenceMessage(sentence), true);
 }
 
-const SETTINGS_USAGE =
-  '`/tender settings personal-keys required` makes everyone use their own key to change anything (bookmarks, comments, bids); `/tender settings personal-keys optional` lets the workspace’s key make changes again. Only workspace owners and admins can change this.';
+const SETTINGS_USAGE = mrkdwn`\`/tender settings personal-keys required\` makes everyone use their own key to change anything (bookmarks, comments, bids); \`/tender settings personal-keys optional\` lets the workspace’s key make changes again. Only workspace owners and admins can change this.`;
 
 /**
  * `/tender settings [personal-keys required|optional]`: whether changes need each person's own key.
@@ -472,9 +479,9 @@ export async function settingsCommand(
   const settings = await context.store.getWorkspaceSettings(request.teamId);
   if (words.length === 0) {
     const now = settings.personalKeysForWrites
-      ? '*Personal keys*: required for changes. Everyone makes changes (bookmarks, comments, bids) with their own key, linked with `/tender connect me`; without one, they can still search and read.'
-      : '*Personal keys*: optional. People who linked their own key make changes with it; everyone else uses the workspace’s key.';
-    await reply(request, sentenceMessage(`${now}\n${SETTINGS_USAGE}`));
+      ? mrkdwn`*Personal keys*: required for changes. Everyone makes changes (bookmarks, comments, bids) with their own key, linked with \`/tender connect me\`; without one, they can still search and read.`
+      : mrkdwn`*Personal keys*: optional. People who linked their own key make changes with it; everyone else uses the workspace’s key.`;
+    await reply(request, sentenceMessage(mrkdwn`${now}\n${SETTINGS_USAGE}`));
     return;
   }
   const [what, choice] = words;
@@ -483,8 +490,7 @@ export async function settingsCommand(
     return;
   }
   if (!(await context.users.facts(request.userId)).isAdmin) {
-    const sentence =
-      'Only a workspace owner or admin can change whether changes need each person’s own key. Nothing was changed.';
+    const sentence = mrkdwn`Only a workspace owner or admin can change whether changes need each person’s own key. Nothing was changed.`;
     await reply(request, sentenceMessage(sentence));
     return;
   }
@@ -495,8 +501,8 @@ export async function settingsCommand(
     'workspace settings changed',
   );
   const sentence = required
-    ? 'Done: from now on, changes (bookmarks, comments, bids) need each person’s own key. People without one can still search and read, and are told to run `/tender connect me` when they try to change something.'
-    : 'Done: people without a key of their own can make changes again, with the workspace’s key.';
+    ? mrkdwn`Done: from now on, changes (bookmarks, comments, bids) need each person’s own key. People without one can still search and read, and are told to run \`/tender connect me\` when they try to change something.`
+    : mrkdwn`Done: people without a key of their own can make changes again, with the workspace’s key.`;
   await reply(request, sentenceMessage(sentence));
 }
 
@@ -518,35 +524,36 @@ export async function statusCommand(context: FeatureContext, request: SlackReque
     context.store.getPersonalKey(request.teamId, request.userId),
     context.store.getWorkspaceSettings(request.teamId),
   ]);
-  const lines: string[] = [];
+  const lines: Mrkdwn[] = [];
   if (connection)
     lines.push(
-      `*Key*: this workspace’s own, connected by <@${connection.connectedBy}> on ${connectedOn(connection.connectedAt)}.`,
+      mrkdwn`*Key*: this workspace’s own, connected by ${mention(connection.connectedBy)} on ${plain(connectedOn(connection.connectedAt))}.`,
     );
   else if (context.config.PROCUREMENT_API_KEY)
-    lines.push('*Key*: the one Tenderbot was set up with (this workspace has not connected its own).');
+    lines.push(mrkdwn`*Key*: the one Tenderbot was set up with (this workspace has not connected its own).`);
   else if (!personal) {
-    const sentence =
-      '*Key*: none. A workspace admin can add one with `/tender connect`, and anyone can link their own with `/tender connect me`.';
+    const sentence = mrkdwn`*Key*: none. A workspace admin can add one with \`/tender connect\`, and anyone can link their own with \`/tender connect me\`.`;
     await reply(request, sentenceMessage(sentence));
     return;
   } else
-    lines.push('*Key*: none for the workspace yet. A workspace admin can add one with `/tender connect`.');
+    lines.push(
+      mrkdwn`*Key*: none for the workspace yet. A workspace admin can add one with \`/tender connect\`.`,
+    );
   lines.push(
     personal
-      ? `*Your key*: your own, linked on ${formatDayOf(personal.connectedAt)}. Your commands use it: your bookmarks are your own, and comments and bids you make are in your name. \`/tender disconnect me\` unlinks it.`
-      : '*Your key*: none of your own, so your commands use the workspace’s. `/tender connect me` links yours.',
+      ? mrkdwn`*Your key*: your own, linked on ${plain(formatDayOf(personal.connectedAt))}. Your commands use it: your bookmarks are your own, and comments and bids you make are in your name. \`/tender disconnect me\` unlinks it.`
+      : mrkdwn`*Your key*: none of your own, so your commands use the workspace’s. \`/tender connect me\` links yours.`,
   );
   if (settings.personalKeysForWrites)
     lines.push(
-      '*Changes*: this workspace asks everyone to make changes (bookmarks, comments, bids) with their own key.',
+      mrkdwn`*Changes*: this workspace asks everyone to make changes (bookmarks, comments, bids) with their own key.`,
     );
   const { client } = await context.clients.forPerson(request.teamId, request.userId);
   const results = await Promise.all(
     PROBES.map(async ({ what, probe }) => {
       try {
         await probe(client);
-        return { what, ok: true, reason: '' };
+        return { what, ok: true, reason: mrkdwn`` };
       } catch (error) {
         return { what, ok: false, reason: reasonOf(error), error };
       }
@@ -558,26 +565,27 @@ export async function statusCommand(context: FeatureContext, request: SlackReque
   );
   if (unreachable) {
     lines.push(
-      '*Tender service*: not answering right now. Searches and cards will work again once it is back; try `/tender status` in a few minutes.',
+      mrkdwn`*Tender service*: not answering right now. Searches and cards will work again once it is back; try \`/tender status\` in a few minutes.`,
     );
   } else {
-    lines.push('*Tender service*: answering.');
+    lines.push(mrkdwn`*Tender service*: answering.`);
     const refused = results.filter((result) => !result.ok);
     lines.push(
       refused.length === 0
-        ? `*${personal ? 'Your own key' : 'This key'} can read*: ${results.map((result) => result.what.toLowerCase()).join(', ')}. Everything Tenderbot offers will work.`
-        : `*${personal ? 'Your own key' : 'This key'} can read*: ${results.map((result) => `${result.ok ? '✅' : '❌'} ${result.what}`).join('  ')}`,
+        ? mrkdwn`*${plain(personal ? 'Your own key' : 'This key')} can read*: ${plain(results.map((result) => result.what.toLowerCase()).join(', '))}. Everything Tenderbot offers will work.`
+        : mrkdwn`*${plain(personal ? 'Your own key' : 'This key')} can read*: ${plain(results.map((result) => `${result.ok ? '✅' : '❌'} ${result.what}`).join('  '))}`,
     );
-    for (const result of refused) lines.push(`• ${result.what}: ${result.reason}`);
+    for (const result of refused) lines.push(mrkdwn`• ${plain(result.what)}: ${result.reason}`);
   }
   const auth = results.find((result) => result.error instanceof AuthenticationError);
   if (auth)
     lines.push(
       personal
-        ? 'The service refuses your own key itself: make a new one and run `/tender connect me`.'
-        : 'The service refuses the key itself: an admin must make a new one and run `/tender connect`.',
+        ? mrkdwn`The service refuses your own key itself: make a new one and run \`/tender connect me\`.`
+        : mrkdwn`The service refuses the key itself: an admin must make a new one and run \`/tender connect\`.`,
     );
-  await reply(request, { text: lines.join('\n'), blocks: [section(lines.join('\n'))] });
+  const said = joinMrkdwn(lines, mrkdwn`\n`);
+  await reply(request, { text: said, blocks: [section(said)] });
 }
 
 /** `2026-11-21T…` → `21 Nov 2026`, as dates read on the cards. */
@@ -599,14 +607,14 @@ export async function keyReadable(context: FeatureContext, teamId: string): Prom
 }
 
 /** Why a read failed and what to do, in words a bid lead reads (never an error's or a scope's name). */
-function reasonOf(error: unknown): string {
+function reasonOf(error: unknown): Mrkdwn {
   if (error instanceof MissingScopeError)
-    return 'this key is not allowed to read them; ask whoever made the key for one that can, then `/tender connect` it.';
-  if (error instanceof AuthenticationError) return 'the service refuses this key.';
-  if (error instanceof PlanError) return 'not part of your organisation’s plan with the service.';
+    return mrkdwn`this key is not allowed to read them; ask whoever made the key for one that can, then \`/tender connect\` it.`;
+  if (error instanceof AuthenticationError) return mrkdwn`the service refuses this key.`;
+  if (error instanceof PlanError) return mrkdwn`not part of your organisation’s plan with the service.`;
   if (error instanceof ConnectionError || error instanceof TimeoutError)
-    return 'the service did not answer; try again in a few minutes.';
-  return 'could not be read just now; try again in a few minutes.';
+    return mrkdwn`the service did not answer; try again in a few minutes.`;
+  return mrkdwn`could not be read just now; try again in a few minutes.`;
 }
 
 /**
@@ -645,7 +653,7 @@ export async function writerOr(
   context: FeatureContext,
   teamId: string,
   userId: string,
-  refuse: (sentence: string) => Promise<unknown>,
+  refuse: (sentence: Mrkdwn) => Promise<unknown>,
 ): Promise<WorkspaceClient | null> {
   try {
     return await context.clients.forWrite(teamId, userId);

@@ -1,6 +1,15 @@
-import type { RespondArguments, RespondFn } from '@slack/bolt';
-import type { WebClient } from '@slack/web-api';
+import type { AppSlack, RespondMessage } from '../adapters/app-slack.ts';
 import { helpMessage, sentenceMessage } from '../blocks/messages.ts';
+import {
+  channelLink,
+  code,
+  joinMrkdwn,
+  literalText,
+  type Mrkdwn,
+  mention,
+  mrkdwn,
+  text as plain,
+} from '../blocks/mrkdwn.ts';
 import { parseCommand } from '../commands/parse-command.ts';
 import { firstTender } from '../links/find-tender.ts';
 import { noticeRefsInText } from '../links/notice-links.ts';
@@ -14,16 +23,14 @@ import { searchCommand, showCommand } from './tenders.ts';
  * where Slack gives no response_url: a direct message, a global shortcut, a modal submission.
  */
 export function directMessageRequest(
-  slack: WebClient,
+  slack: AppSlack,
   args: { teamId: string; userId: string; channelId?: string },
 ): SlackRequest {
   // Posting to the person's user id opens (or reuses) the direct message with the app.
   const target = args.channelId ?? args.userId;
   let last: { channel: string; ts: string } | null = null;
-  const respond = async (message: string | RespondArguments) => {
-    const answer: RespondArguments = typeof message === 'string' ? { text: message } : message;
-    const text = answer.text ?? '';
-    const blocks = 'blocks' in answer ? answer.blocks : undefined;
+  const respond = async (answer: RespondMessage) => {
+    const { text, blocks } = answer;
     if (answer.replace_original && last) {
       await slack.chat.update({ channel: last.channel, ts: last.ts, text, ...(blocks ? { blocks } : {}) });
       return;
@@ -40,8 +47,7 @@ export function directMessageRequest(
     teamId: args.teamId,
     userId: args.userId,
     channelId: args.channelId ?? '',
-    // Bolt types respond's answer as the HTTP response; no feature reads it.
-    respond: respond as unknown as RespondFn,
+    respond,
     slack,
     kind: 'command',
   };
@@ -97,7 +103,7 @@ export function directMessageIntent(raw: string, origins: readonly string[] = []
 /** A direct message to Tenderbot: answered in the same conversation with cards (or help). */
 export async function answerDirectMessage(
   context: FeatureContext,
-  slack: WebClient,
+  slack: AppSlack,
   message: { teamId: string; userId: string; channelId: string; text: string },
   runCommandText?: RunCommandText,
 ): Promise<void> {
@@ -118,8 +124,7 @@ export async function answerDirectMessage(
     const { client } = await context.clients.forTeam(message.teamId);
     const found = await firstTender(client, noticeRefsInText(intent.text, serviceOrigins(context)));
     if (found) return showCommand(context, guarded, found.tender.id);
-    const sentence =
-      'Tenderbot does not hold the tender that message names (it may not be imported yet). Search for it with words from its title.';
+    const sentence = mrkdwn`Tenderbot does not hold the tender that message names (it may not be imported yet). Search for it with words from its title.`;
     await reply(guarded, sentenceMessage(sentence));
   });
 }

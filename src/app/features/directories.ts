@@ -8,7 +8,7 @@ import {
   savedSearchesMessage,
 } from '../blocks/directory-messages.ts';
 import type { Message } from '../blocks/messages.ts';
-import { escapeMrkdwn } from '../blocks/mrkdwn.ts';
+import { joinMrkdwn, mrkdwn, text as plain } from '../blocks/mrkdwn.ts';
 import { contextLine, section } from '../blocks/tender-card.ts';
 import type { TenderSearchFilters } from '../commands/parse-command.ts';
 import { parseDirectory } from '../commands/parse-command.ts';
@@ -35,7 +35,7 @@ export async function directoryCommand(
 ): Promise<void> {
   const parsed = parseDirectory(text);
   if (!parsed.ok) {
-    await reply(request, { text: parsed.problem, blocks: [section(escapeMrkdwn(parsed.problem))] });
+    await reply(request, { text: plain(parsed.problem), blocks: [section(plain(parsed.problem))] });
     return;
   }
   const { q, region, status, type } = parsed.filters;
@@ -44,20 +44,27 @@ export async function directoryCommand(
   const listPage = { offset: page.offset, typed: text, pageSize: LIST_SIZE };
   if (kind === 'frameworks') {
     const found = await client.frameworks.list({ q, status, type, limit: LIST_SIZE, offset: page.offset });
-    const frameworksDescription = [
-      q ? describeSearch({ q }) : null,
-      status ?? null,
-      type ? (type === 'dynamic_purchasing_system' ? 'dynamic purchasing systems' : 'frameworks only') : null,
-    ]
-      .filter(Boolean)
-      .join(', ');
+    const frameworksDescription = joinMrkdwn(
+      [
+        ...(q ? [describeSearch({ q })] : []),
+        ...(status ? [plain(status)] : []),
+        ...(type
+          ? [
+              type === 'dynamic_purchasing_system'
+                ? mrkdwn`dynamic purchasing systems`
+                : mrkdwn`frameworks only`,
+            ]
+          : []),
+      ],
+      mrkdwn`, `,
+    );
     await reply(
       request,
       withCutNote(
         frameworksMessage(
           found.data,
           found.pagination.total,
-          frameworksDescription || 'everything',
+          frameworksDescription || mrkdwn`everything`,
           listPage,
         ),
         parsed.wordsCut,

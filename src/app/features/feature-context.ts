@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { RespondArguments, RespondFn } from '@slack/bolt';
-import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import { NotFoundError, ValidationError } from '../../client/errors.ts';
+import type { AppRespond, AppSlack, RespondMessage } from '../adapters/app-slack.ts';
 import { describeFailure } from '../adapters/describe-failure.ts';
 import type { SlackUsers } from '../adapters/slack-users.ts';
 import type { WorkspaceClients } from '../adapters/workspace-clients.ts';
 import { failureMessage, type Message } from '../blocks/messages.ts';
+import { mrkdwn, text } from '../blocks/mrkdwn.ts';
 import type { BotConfig } from '../config.ts';
 import type { KeyCipher } from '../security/key-cipher.ts';
 import { StaleValueError } from '../state/stale-value.ts';
@@ -32,16 +32,15 @@ export interface SlackRequest {
   teamId: string;
   userId: string;
   channelId: string;
-  respond: RespondFn;
-  slack: WebClient;
+  respond: AppRespond;
+  slack: AppSlack;
   /** A command answers in a message of its own; a click answers in (or beside) the clicked message. */
   kind: 'command' | 'click';
 }
 
-export const SLOW_SENTENCE = 'The tender service is slow to answer; still trying…';
+export const SLOW_SENTENCE = mrkdwn`The tender service is slow to answer; still trying…`;
 
-export const STALE_BUTTON_SENTENCE =
-  'That button is out of date or was changed, so Tenderbot cannot tell what it was for. Run the search (or the command) again and use the new buttons.';
+export const STALE_BUTTON_SENTENCE = mrkdwn`That button is out of date or was changed, so Tenderbot cannot tell what it was for. Run the search (or the command) again and use the new buttons.`;
 
 export { StaleValueError };
 
@@ -111,10 +110,8 @@ export async function withFailures(
   }
 }
 
-function asReplacement(message: string | RespondArguments): RespondArguments {
-  return typeof message === 'string'
-    ? { text: message, replace_original: true }
-    : { ...message, replace_original: true };
+function asReplacement(message: RespondMessage): RespondMessage {
+  return { ...message, replace_original: true };
 }
 
 /** Guests may read but every write refuses them, with a sentence. */
@@ -128,7 +125,7 @@ export async function refuseGuests(
   await request.respond({
     response_type: 'ephemeral',
     replace_original: false,
-    text: `Guests can read tenders but cannot ${action}. Ask a member of the workspace to do it for you.`,
+    text: mrkdwn`Guests can read tenders but cannot ${text(action)}. Ask a member of the workspace to do it for you.`,
   });
   return true;
 }

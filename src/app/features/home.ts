@@ -1,8 +1,9 @@
-import type { WebClient } from '@slack/web-api';
+import type { AppSlack } from '../adapters/app-slack.ts';
 import { describeFailure } from '../adapters/describe-failure.ts';
 import { KeyUnreadableError } from '../adapters/workspace-clients.ts';
 import { formatDayOf } from '../blocks/formats.ts';
 import { HOME_LIST_ROWS, type HomeContent, homeView } from '../blocks/home-view.ts';
+import { mention, mrkdwn, text as plain } from '../blocks/mrkdwn.ts';
 import { keyReadable, mayManageKey } from './connection.ts';
 import { filtersOf } from './directories.ts';
 import type { FeatureContext } from './feature-context.ts';
@@ -16,7 +17,7 @@ import { connectionState } from './welcome.ts';
  */
 export async function publishHome(
   context: FeatureContext,
-  slack: WebClient,
+  slack: AppSlack,
   teamId: string,
   userId: string,
   options: { firstVisit?: boolean } = {},
@@ -24,16 +25,16 @@ export async function publishHome(
   const connection = await context.store.getConnection(teamId);
   const readable = !connection || (await keyReadable(context, teamId));
   const state = !readable
-    ? 'Tenderbot can no longer read this workspace’s key (its own settings were changed). A workspace admin must connect it again with `/tender connect`.'
+    ? mrkdwn`Tenderbot can no longer read this workspace’s key (its own settings were changed). A workspace admin must connect it again with \`/tender connect\`.`
     : connection
-      ? `Connected with this workspace’s own key (by <@${connection.connectedBy}>, ${connectedDay(connection.connectedAt)}).`
+      ? mrkdwn`Connected with this workspace’s own key (by ${mention(connection.connectedBy)}, ${plain(connectedDay(connection.connectedAt))}).`
       : context.config.PROCUREMENT_API_KEY
-        ? 'Tenderbot uses the connection to the tender service it was set up with. A workspace admin can connect your organisation’s own with `/tender connect`.'
-        : 'Not connected yet. A workspace admin can connect your organisation’s key with `/tender connect`.';
+        ? mrkdwn`Tenderbot uses the connection to the tender service it was set up with. A workspace admin can connect your organisation’s own with \`/tender connect\`.`
+        : mrkdwn`Not connected yet. A workspace admin can connect your organisation’s key with \`/tender connect\`.`;
   const personal = await context.store.getPersonalKey(teamId, userId);
   const personalLine = personal
-    ? `You linked your own key (${connectedDay(personal.connectedAt.toISOString())}): the bookmarks and bids below are your own, and comments you make are in your name. \`/tender disconnect me\` unlinks it.`
-    : 'Link your own key with `/tender connect me` to keep bookmarks of your own and comment and start bids in your name.';
+    ? mrkdwn`You linked your own key (${plain(connectedDay(personal.connectedAt.toISOString()))}): the bookmarks and bids below are your own, and comments you make are in your name. \`/tender disconnect me\` unlinks it.`
+    : mrkdwn`Link your own key with \`/tender connect me\` to keep bookmarks of your own and comment and start bids in your name.`;
   const canConnect = await mayManageKey(context, teamId, userId);
   const content: HomeContent = {
     connection: state,

@@ -1,9 +1,19 @@
 import type { ModalView } from '@slack/types';
-import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
+import type { AppSlack } from '../adapters/app-slack.ts';
 import { describeFailure } from '../adapters/describe-failure.ts';
 import { COMMENT_INPUT_MAX } from '../blocks/comment-modal.ts';
-import { clip } from '../blocks/mrkdwn.ts';
+import {
+  channelLink,
+  clip,
+  code,
+  joinMrkdwn,
+  literalText,
+  type Mrkdwn,
+  mention,
+  mrkdwn,
+  text as plain,
+} from '../blocks/mrkdwn.ts';
 import { TENDER_PICKER, tenderPickerModal } from '../blocks/search-builder-modal.ts';
 import { section } from '../blocks/tender-card.ts';
 import { ReachIds } from '../ids.ts';
@@ -95,7 +105,7 @@ export function readPickerMetadata(text: string | undefined): TenderPickerMetada
 }
 
 /** Names of the people mentioned in a message (at most 5 asked, 1 s in all; a failure leaves "someone"). */
-async function mentionedNames(slack: WebClient, text: string): Promise<Map<string, string>> {
+async function mentionedNames(slack: AppSlack, text: string): Promise<Map<string, string>> {
   const ids = [
     ...new Set([...text.matchAll(/<@([UW][A-Z0-9]+)>/g)].map((match) => match[1] as string)),
   ].slice(0, 5);
@@ -123,7 +133,7 @@ function loadingView(): ModalView {
     callback_id: TENDER_PICKER.callback,
     title: { type: 'plain_text' as const, text: 'Comment on a tender' },
     close: { type: 'plain_text' as const, text: 'Close' },
-    blocks: [section('Looking for the tender this message is about…')],
+    blocks: [section(mrkdwn`Looking for the tender this message is about…`)],
   };
 }
 
@@ -159,7 +169,7 @@ export async function commentOnMessage(
       { err: error, teamId: request.teamId },
       'the message shortcut could not look up the tender',
     );
-    await show({ ...loadingView(), blocks: [section(`:warning: ${describeFailure(error).sentence}`)] });
+    await show({ ...loadingView(), blocks: [section(mrkdwn`:warning: ${describeFailure(error).sentence}`)] });
     return;
   }
   if (found) {
@@ -200,7 +210,7 @@ const Chosen = z.looseObject({
  */
 export async function submitTenderPicker(
   context: FeatureContext,
-  slack: WebClient,
+  slack: AppSlack,
   args: { teamId: string; userId: string; values: unknown; privateMetadata: string; viewId: string },
   ack: (answer?: PickerAnswer) => Promise<void>,
 ): Promise<void> {

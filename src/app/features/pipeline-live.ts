@@ -1,8 +1,9 @@
-import type { WebClient } from '@slack/web-api';
 import { LRUCache } from 'lru-cache';
 import { NotFoundError } from '../../client/errors.ts';
 import type { ProcurementClient } from '../../client/procurement-client.ts';
 import type { Pipeline } from '../../contract/schemas.ts';
+import type { AppSlack } from '../adapters/app-slack.ts';
+import type { Mrkdwn } from '../blocks/mrkdwn.ts';
 import { pipelineCard } from '../blocks/pipeline-card.ts';
 import type { FeatureContext } from './feature-context.ts';
 
@@ -47,7 +48,7 @@ function serialised<T>(key: string, work: () => Promise<T>): Promise<T> {
  */
 export async function redrawEverywhere(
   context: FeatureContext,
-  slack: WebClient,
+  slack: AppSlack,
   teamId: string,
   pipelineId: string,
   /**
@@ -109,7 +110,7 @@ export async function redrawEverywhere(
 /** Posts the pipeline's card in a channel for everyone and remembers it. Throws Slack's error. */
 export async function postPipelineCard(
   context: FeatureContext,
-  slack: WebClient,
+  slack: AppSlack,
   teamId: string,
   channelId: string,
   pipeline: Pipeline,
@@ -130,9 +131,9 @@ export async function postPipelineCard(
 /** Adds a line to a card's thread ("<@alice> moved Draft to Completed"); a failure is only logged. */
 export async function threadLine(
   context: FeatureContext,
-  slack: WebClient,
+  slack: AppSlack,
   place: { channelId: string; ts: string },
-  text: string,
+  text: Mrkdwn,
 ): Promise<void> {
   await slack.chat
     .postMessage({ channel: place.channelId, thread_ts: place.ts, text, unfurl_links: false })

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { ModalView } from '@slack/types';
-import type { WebClient } from '@slack/web-api';
 import {
   ForbiddenError,
   IdempotencyConflictError,
@@ -15,11 +14,25 @@ import {
   STAGE_STATUSES,
   type Stage,
 } from '../../contract/schemas.ts';
+import type { AppSlack } from '../adapters/app-slack.ts';
 import { describeFailure } from '../adapters/describe-failure.ts';
 import type { WorkspaceClient } from '../adapters/workspace-clients.ts';
 import type { KeySource } from '../blocks/key-identity.ts';
 import { sentenceMessage } from '../blocks/messages.ts';
-import { escapeMrkdwn, safeText } from '../blocks/mrkdwn.ts';
+import {
+  channelLink,
+  clip,
+  code,
+  escapeMrkdwn,
+  joinMrkdwn,
+  literalText,
+  type Mrkdwn,
+  mention,
+  mrkdwn,
+  text as plain,
+  safeText,
+  upperFirst,
+} from '../blocks/mrkdwn.ts';
 import { pipelinesListMessage, STAGE_LABELS, STATUS_LABELS } from '../blocks/pipeline-card.ts';
 import {
   DEFAULT_STAGE_TEMPLATE,
@@ -51,28 +64,28 @@ export type CardPlace = { channelId: string; ts: string } | null;
 /** Slack waits 3 s for a modal's answer; the service gets most of it, the rest is margin. */
 export const SUBMIT_BUDGET_MS = 2000;
 
-const say = (request: SlackRequest, sentence: string) => reply(request, sentenceMessage(sentence));
+const say = (request: SlackRequest, sentence: Mrkdwn) => reply(request, sentenceMessage(sentence));
 
-function notFoundSentence(id: string, source: KeySource): string {
+function notFoundSentence(id: string, source: KeySource): Mrkdwn {
   return source === 'personal'
-    ? `No bid with the id \`${safeText(id, 300)}\` can be seen with your own key: it may be mistyped, or not shared with you. \`/tender pipelines all\` lists the bids you can see.`
-    : `No bid with the id \`${safeText(id, 300)}\` can be seen with this workspace’s key: it may be mistyped, or not shared with the person who made the key. \`/tender pipelines all\` lists the bids it can see.`;
+    ? mrkdwn`No bid with the id ${code(id, 300)} can be seen with your own key: it may be mistyped, or not shared with you. \`/tender pipelines all\` lists the bids you can see.`
+    : mrkdwn`No bid with the id ${code(id, 300)} can be seen with this workspace’s key: it may be mistyped, or not shared with the person who made the key. \`/tender pipelines all\` lists the bids it can see.`;
 }
 
-function forbiddenSentence(source: KeySource): string {
+function forbiddenSentence(source: KeySource): Mrkdwn {
   return source === 'personal'
-    ? 'The service did not let you change this bid with your own key: you can only view it (or are a viewer in the organisation). Nothing was changed. Ask the bid’s owner to give you edit access.'
-    : `The service did not let this workspace’s key change this bid: the person who made the key can only view it (or is a viewer in the organisation). Nothing was changed. Ask the bid’s owner to give them edit access, or an admin to connect a key that can edit bids.`;
+    ? mrkdwn`The service did not let you change this bid with your own key: you can only view it (or are a viewer in the organisation). Nothing was changed. Ask the bid’s owner to give you edit access.`
+    : mrkdwn`The service did not let this workspace’s key change this bid: the person who made the key can only view it (or is a viewer in the organisation). Nothing was changed. Ask the bid’s owner to give them edit access, or an admin to connect a key that can edit bids.`;
 }
 
-function startForbiddenSentence(source: KeySource): string {
+function startForbiddenSentence(source: KeySource): Mrkdwn {
   return source === 'personal'
-    ? 'The service did not let you start bids with your own key: you are a viewer in the organisation. Nothing was started.'
-    : `The service did not let this workspace’s key start bids: the person who made the key is a viewer in the organisation. Nothing was started. Ask an admin to connect a key made by someone who can edit bids.`;
+    ? mrkdwn`The service did not let you start bids with your own key: you are a viewer in the organisation. Nothing was started.`
+    : mrkdwn`The service did not let this workspace’s key start bids: the person who made the key is a viewer in the organisation. Nothing was started. Ask an admin to connect a key made by someone who can edit bids.`;
 }
 
-function submittedSentence(current: Pipeline['status'] | null): string {
-  return `A bid can only be marked Submitted through the service’s own submission workflow, not from Slack, so nothing was changed${current ? ` (it is still ${STATUS_LABELS[current]})` : ''}. Submit the bid in the service; its card here will then show it.`;
+function submittedSentence(current: Pipeline['status'] | null): Mrkdwn {
+  return mrkdwn`A bid can only be marked Submitted through the service’s own submission workflow, not from Slack, so nothing was changed${current ? mrkdwn` (it is still ${plain(STATUS_LABELS[current])})` : mrkdwn``}. Submit the bid in the service; its card here will then show it.`;
 }
 
 /**
@@ -112,7 +125,7 @@ async function unlessUnchanged(
   request: SlackRequest,
   writer: WorkspaceClient,
   pipelineId: string,
-  unchanged: (pipeline: Pipeline) => string | null,
+  unchanged: (pipeline: Pipeline) => Mrkdwn | null,
   options: { archivedToo?: boolean; known?: Pipeline } = {},
 ): Promise<Pipeline | null> {
   let pipeline: Pipeline;
@@ -129,7 +142,7 @@ async function unlessUnchanged(
   const sentence =
     unchanged(pipeline) ??
     (pipeline.archived && !options.archivedToo
-      ? `*${safeText(pipeline.name, 200)}* is archived, so it stays as it was. Restore it first with \`/tender pipeline restore ${safeText(pipeline.id, 100)}\`.`
+      ? mrkdwn`*${safeText(pipeline.name, 200)}* is archived, so it stays as it was. Restore it first with ${code(`/tender pipeline restore ${clip(pipeline.id, 100)}`)}.`
       : null);
   if (sentence) {
     await say(request, sentence);
@@ -139,16 +152,16 @@ async function unlessUnchanged(
 }
 
 /** `stage 2, Pricing`: a stage by its number as well as its name (two stages may share a name). */
-function stageNamed(pipeline: Pipeline, stageId: string): string {
+function stageNamed(pipeline: Pipeline, stageId: string): Mrkdwn {
   // Numbered as the card numbers them: by position, whatever order the service lists them in.
   const stages = [...pipeline.stages].sort((a, b) => a.position - b.position);
   const index = stages.findIndex((stage) => stage.id === stageId);
-  if (index === -1) return 'a stage';
-  return `stage ${index + 1}, ${safeText(stages[index]?.name ?? '', 200)},`;
+  if (index === -1) return mrkdwn`a stage`;
+  return mrkdwn`stage ${index + 1}, ${safeText(stages[index]?.name ?? '', 200)},`;
 }
 
-function capitalised(text: string): string {
-  return text.replace(/^./, (first) => first.toUpperCase());
+function capitalised(phrase: Mrkdwn): Mrkdwn {
+  return upperFirst(phrase);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -178,7 +191,10 @@ export async function pipelinesCommand(
       if (!wanted) {
         await say(
           request,
-          `\`${safeText(word, 100)}\` is not a bid status. Use one of: ${PIPELINE_STATUSES.map((s) => `\`status:${s}\``).join(', ')}.`,
+          mrkdwn`${code(word, 100)} is not a bid status. Use one of: ${joinMrkdwn(
+            PIPELINE_STATUSES.map((s) => code(`status:${s}`)),
+            mrkdwn`, `,
+          )}.`,
         );
         return;
       }
@@ -195,13 +211,18 @@ export async function pipelinesCommand(
     limit: PIPELINES_PAGE_SIZE,
     offset: page.offset,
   });
-  const description = [
-    q ? `“${escapeMrkdwn(q)}”` : null,
-    status ? STATUS_LABELS[status].toLowerCase() : null,
-    archived === 'active' ? 'active' : archived === 'archived' ? 'archived' : 'active or archived',
-  ]
-    .filter(Boolean)
-    .join(', ');
+  const description = joinMrkdwn(
+    [
+      ...(q ? [mrkdwn`“${plain(q)}”`] : []),
+      ...(status ? [plain(STATUS_LABELS[status].toLowerCase())] : []),
+      archived === 'active'
+        ? mrkdwn`active`
+        : archived === 'archived'
+          ? mrkdwn`archived`
+          : mrkdwn`active or archived`,
+    ],
+    mrkdwn`, `,
+  );
   await reply(
     request,
     await pipelinesListMessage(
@@ -224,8 +245,7 @@ export async function pipelinesCommand(
 /** Bids a page of `/tender pipelines` shows (each is one block; Slack allows 50 a message). */
 const PIPELINES_PAGE_SIZE = 20;
 
-const PIPELINE_USAGE =
-  'Use `/tender pipeline &lt;id&gt;` (the card, for the channel), `/tender pipeline status &lt;id&gt; &lt;status&gt;`, `/tender pipeline stage &lt;id&gt; &lt;stage name or number&gt; &lt;status&gt;`, or `/tender pipeline archive|restore &lt;id&gt;`. `/tender pipelines` lists the ids.';
+const PIPELINE_USAGE = mrkdwn`Use \`/tender pipeline &lt;id&gt;\` (the card, for the channel), \`/tender pipeline status &lt;id&gt; &lt;status&gt;\`, \`/tender pipeline stage &lt;id&gt; &lt;stage name or number&gt; &lt;status&gt;\`, or \`/tender pipeline archive|restore &lt;id&gt;\`. \`/tender pipelines\` lists the ids.`;
 
 /** `/tender pipeline <id>` and `/tender pipeline status|stage|archive|restore …`. */
 export async function pipelineCommand(
@@ -235,16 +255,17 @@ export async function pipelineCommand(
 ): Promise<void> {
   const words = rest.trim().split(/\s+/).filter(Boolean);
   const verb = (words[0] ?? '').toLowerCase();
-  if (words.length === 0) return say(request, `Which bid? ${PIPELINE_USAGE}`);
+  if (words.length === 0) return say(request, mrkdwn`Which bid? ${PIPELINE_USAGE}`);
   if (verb === 'status') {
     const [, id, ...statusWords] = words;
     const status = pipelineStatusOf(statusWords.join('_'));
     if (!id || !status)
       return say(
         request,
-        `Give the bid’s id and one of these statuses: ${PIPELINE_STATUSES.filter((s) => s !== 'submitted')
-          .map((s) => `\`${s}\``)
-          .join(', ')}. For example \`/tender pipeline status pl-123 bidding\`.`,
+        mrkdwn`Give the bid’s id and one of these statuses: ${joinMrkdwn(
+          PIPELINE_STATUSES.filter((s) => s !== 'submitted').map((s) => code(s)),
+          mrkdwn`, `,
+        )}. For example \`/tender pipeline status pl-123 bidding\`.`,
       );
     return changePipelineStatus(context, request, { p: id, v: status }, null);
   }
@@ -254,7 +275,10 @@ export async function pipelineCommand(
     if (!id || !found)
       return say(
         request,
-        `Give the bid’s id, the stage (its name or number) and one of ${STAGE_STATUSES.map((s) => `\`${s}\``).join(', ')}. For example \`/tender pipeline stage pl-123 2 completed\`.`,
+        mrkdwn`Give the bid’s id, the stage (its name or number) and one of ${joinMrkdwn(
+          STAGE_STATUSES.map((s) => code(s)),
+          mrkdwn`, `,
+        )}. For example \`/tender pipeline stage pl-123 2 completed\`.`,
       );
     const { client, source } = await context.clients.forPerson(request.teamId, request.userId);
     let pipeline: Pipeline;
@@ -270,7 +294,7 @@ export async function pipelineCommand(
   }
   if (verb === 'archive' || verb === 'restore') {
     const id = words[1];
-    if (!id) return say(request, `Which bid? \`/tender pipeline ${verb} &lt;id&gt;\`.`);
+    if (!id) return say(request, mrkdwn`Which bid? ${code(`/tender pipeline ${verb} <id>`)}.`);
     return setArchived(context, request, id, verb === 'archive', null);
   }
   if (words.length > 1) return say(request, PIPELINE_USAGE);
@@ -307,14 +331,14 @@ function splitStageAndStatus(words: string[]): { stage: string; status: Stage['s
 }
 
 /** A stage by its number on the card (1 first) or by its name (whole, or the start of just one). */
-function findStage(stages: Stage[], wanted: string): { stage: Stage } | { problem: string } {
+function findStage(stages: Stage[], wanted: string): { stage: Stage } | { problem: Mrkdwn } {
   const ordered = [...stages].sort((a, b) => a.position - b.position);
   if (/^\d+$/.test(wanted)) {
     const stage = ordered[Number(wanted) - 1];
     return stage
       ? { stage }
       : {
-          problem: `This bid has ${ordered.length} stage${ordered.length === 1 ? '' : 's'}; there is no stage ${wanted}.`,
+          problem: mrkdwn`This bid has ${ordered.length} stage${ordered.length === 1 ? mrkdwn`` : mrkdwn`s`}; there is no stage ${plain(wanted)}.`,
         };
   }
   const name = wanted.toLowerCase();
@@ -322,12 +346,15 @@ function findStage(stages: Stage[], wanted: string): { stage: Stage } | { proble
   const starts = ordered.filter((stage) => stage.name.toLowerCase().startsWith(name));
   const matches = exact.length > 0 ? exact : starts;
   if (matches.length === 1) return { stage: matches[0] as Stage };
-  const names = ordered.map((stage, index) => `${index + 1}. ${safeText(stage.name, 80)}`).join(', ');
+  const names = joinMrkdwn(
+    ordered.map((stage, index) => mrkdwn`${index + 1}. ${safeText(stage.name, 80)}`),
+    mrkdwn`, `,
+  );
   return {
     problem:
       matches.length === 0
-        ? `No stage of this bid is called “${safeText(wanted, 100)}”. Its stages: ${names}.`
-        : `More than one stage starts with “${safeText(wanted, 100)}”; give its number. Its stages: ${names}.`,
+        ? mrkdwn`No stage of this bid is called “${safeText(wanted, 100)}”. Its stages: ${names}.`
+        : mrkdwn`More than one stage starts with “${safeText(wanted, 100)}”; give its number. Its stages: ${names}.`,
   };
 }
 
@@ -348,11 +375,11 @@ async function postCard(context: FeatureContext, request: SlackRequest, id: stri
     if ((error as { data?: { error?: string } }).data?.error === 'not_in_channel')
       return say(
         request,
-        'Invite Tenderbot to this channel first (`/invite @Tenderbot`), then post the card again.',
+        mrkdwn`Invite Tenderbot to this channel first (\`/invite @Tenderbot\`), then post the card again.`,
       );
     throw error;
   }
-  if (request.kind === 'click') await say(request, 'Posted the bid’s card in the channel.');
+  if (request.kind === 'click') await say(request, mrkdwn`Posted the bid’s card in the channel.`);
 }
 
 /** "Post in channel" on the list of bids. */
@@ -372,8 +399,8 @@ async function afterChange(
   request: SlackRequest,
   pipelineId: string,
   place: CardPlace,
-  line: (pipeline: Pipeline) => string,
-  answer: string,
+  line: (pipeline: Pipeline) => Mrkdwn,
+  answer: Mrkdwn,
   writer: WorkspaceClient,
 ): Promise<void> {
   // The card that was clicked shows this pipeline too: remember it, so it stays live.
@@ -391,7 +418,7 @@ async function afterChange(
   if (request.kind === 'command')
     await say(
       request,
-      `${answer} ${drawn.copies === 0 ? 'It has no card in a channel yet: `/tender pipeline &lt;id&gt;` posts one.' : `Its card${drawn.copies === 1 ? ' was' : `s (${drawn.copies}) were`} redrawn.`}`,
+      mrkdwn`${answer} ${drawn.copies === 0 ? mrkdwn`It has no card in a channel yet: \`/tender pipeline &lt;id&gt;\` posts one.` : mrkdwn`Its card${drawn.copies === 1 ? mrkdwn` was` : mrkdwn`s (${drawn.copies}) were`} redrawn.`}`,
     );
 }
 
@@ -425,7 +452,7 @@ export async function changeStageStatus(
     (pipeline) => {
       const stage = pipeline.stages.find((each) => each.id === change.s);
       return stage?.status === change.v
-        ? `${capitalised(stageNamed(pipeline, change.s))} is already ${label}: nothing changed.`
+        ? mrkdwn`${capitalised(stageNamed(pipeline, change.s))} is already ${plain(label)}: nothing changed.`
         : null;
     },
     known ? { known } : {},
@@ -440,8 +467,9 @@ export async function changeStageStatus(
     request,
     change.p,
     place,
-    (pipeline) => `<@${request.userId}> moved ${stageNamed(pipeline, change.s)} to ${label}`,
-    `Moved ${stageNamed(before, change.s)} of *${safeText(before.name, 200)}* to ${label}.`,
+    (pipeline) =>
+      mrkdwn`${mention(request.userId)} moved ${stageNamed(pipeline, change.s)} to ${plain(label)}`,
+    mrkdwn`Moved ${stageNamed(before, change.s)} of *${safeText(before.name, 200)}* to ${plain(label)}.`,
     writer,
   );
 }
@@ -457,7 +485,7 @@ export async function changePipelineStatus(
   if (!writer) return;
   const before = await unlessUnchanged(request, writer, change.p, (pipeline) =>
     pipeline.status === change.v
-      ? `*${safeText(pipeline.name, 200)}* is already ${STATUS_LABELS[change.v]}: nothing changed.`
+      ? mrkdwn`*${safeText(pipeline.name, 200)}* is already ${plain(STATUS_LABELS[change.v])}: nothing changed.`
       : null,
   );
   if (!before) return;
@@ -470,8 +498,8 @@ export async function changePipelineStatus(
     request,
     change.p,
     place,
-    () => `<@${request.userId}> set the bid’s status to ${STATUS_LABELS[change.v]}`,
-    `The bid’s status is now ${STATUS_LABELS[change.v]}.`,
+    () => mrkdwn`${mention(request.userId)} set the bid’s status to ${plain(STATUS_LABELS[change.v])}`,
+    mrkdwn`The bid’s status is now ${plain(STATUS_LABELS[change.v])}.`,
     writer,
   );
 }
@@ -493,8 +521,8 @@ export async function setArchived(
     (pipeline) =>
       pipeline.archived === archived
         ? archived
-          ? 'That bid is archived already: nothing changed.'
-          : 'That bid is not archived: there is nothing to restore.'
+          ? mrkdwn`That bid is archived already: nothing changed.`
+          : mrkdwn`That bid is not archived: there is nothing to restore.`
         : null,
     { archivedToo: true },
   );
@@ -508,8 +536,8 @@ export async function setArchived(
     request,
     pipelineId,
     place,
-    () => `<@${request.userId}> ${archived ? 'archived' : 'restored'} this bid`,
-    archived ? 'Archived the bid.' : 'Restored the bid.',
+    () => mrkdwn`${mention(request.userId)} ${archived ? mrkdwn`archived` : mrkdwn`restored`} this bid`,
+    archived ? mrkdwn`Archived the bid.` : mrkdwn`Restored the bid.`,
     writer,
   );
 }
@@ -535,7 +563,7 @@ async function guestGetsSentence(
   context: FeatureContext,
   request: SlackRequest,
   update: ViewUpdate,
-  refusal: { title: string; sentence: string },
+  refusal: { title: string; sentence: Mrkdwn },
 ): Promise<boolean> {
   if (!(await context.users.facts(request.userId)).isGuest) return false;
   await update(sentenceView(refusal.title, refusal.sentence));
@@ -560,8 +588,7 @@ export async function openStartBidModal(
   if (
     await guestGetsSentence(context, request, update, {
       title: 'Start a bid',
-      sentence:
-        'Guests can read bids but cannot start them. Ask a member of the workspace to start it for you.',
+      sentence: mrkdwn`Guests can read bids but cannot start them. Ask a member of the workspace to start it for you.`,
     })
   )
     return;
@@ -589,7 +616,10 @@ export async function openStartBidModal(
   } catch (error) {
     if (error instanceof NotFoundError) {
       await update(
-        sentenceView('Start a bid', 'That tender can no longer be found, so no bid can be started from it.'),
+        sentenceView(
+          'Start a bid',
+          mrkdwn`That tender can no longer be found, so no bid can be started from it.`,
+        ),
       );
       return;
     }
@@ -599,7 +629,7 @@ export async function openStartBidModal(
       startBidModal({
         privateMetadata: metadata,
         tenderTitle: null,
-        problem: `${describeFailure(error).sentence} You can still start the bid here.`,
+        problem: mrkdwn`${describeFailure(error).sentence} You can still start the bid here.`,
         fields: { name: '', summary: '', targetDate: null, stages: DEFAULT_STAGE_TEMPLATE },
       }),
     );
@@ -617,7 +647,7 @@ async function modalStateOr<K extends ActionKind>(
   kind: K,
   privateMetadata: string,
   ack: ViewAck,
-  stale: { title: string; sentence: string },
+  stale: { title: string; sentence: Mrkdwn },
 ): Promise<StateOf<K> | null> {
   try {
     return await decode(kind, privateMetadata, context.store, context.clock());
@@ -637,7 +667,7 @@ const creating = new Map<string, Promise<Pipeline>>();
  */
 export async function submitStartBid(
   context: FeatureContext,
-  slack: WebClient,
+  slack: AppSlack,
   args: {
     teamId: string;
     userId: string;
@@ -650,7 +680,7 @@ export async function submitStartBid(
 ): Promise<void> {
   const meta = await modalStateOr(context, 'startBidModal', args.privateMetadata, ack, {
     title: 'Start a bid',
-    sentence: 'This form is out of date. Close it and click “Start a bid” on the tender again.',
+    sentence: mrkdwn`This form is out of date. Close it and click “Start a bid” on the tender again.`,
   });
   if (!meta) return;
   const fields = parseStartBidSubmission(args.values);
@@ -698,9 +728,9 @@ export async function submitStartBid(
   const problemOf = (error: unknown) => {
     context.logger.warn({ err: error, teamId: args.teamId }, 'could not start a bid');
     if (error instanceof IdempotencyConflictError)
-      return 'This form already started a bid with other details. Close it and click “Start a bid” again for a new one.';
+      return mrkdwn`This form already started a bid with other details. Close it and click “Start a bid” again for a new one.`;
     if (error instanceof ForbiddenError) return startForbiddenSentence(writer.source);
-    return `${describeFailure(error).sentence} What you typed is kept: submit again when you are ready.`;
+    return mrkdwn`${describeFailure(error).sentence} What you typed is kept: submit again when you are ready.`;
   };
   if (quick && 'error' in quick)
     return ack({ response_action: 'errors', errors: { [PipelineIds.nameBlock]: problemOf(quick.error) } });
@@ -726,7 +756,7 @@ export async function submitStartBid(
     await slack.views
       .update({
         view_id: args.viewId,
-        view: sentenceView('Start a bid', 'The bid is started; its card is in the channel.'),
+        view: sentenceView('Start a bid', mrkdwn`The bid is started; its card is in the channel.`),
       })
       .catch(() => undefined);
   // One card per creation: the first submission posts it, a repeat finds it remembered.
@@ -739,7 +769,7 @@ export async function submitStartBid(
       await slack.chat
         .postMessage({
           channel: args.userId,
-          text: `The bid “${escapeMrkdwn(result.value.name)}” is started, but its card could not be posted in the channel (invite Tenderbot there first). \`/tender pipeline ${result.value.id}\` posts it.`,
+          text: mrkdwn`The bid “${plain(result.value.name)}” is started, but its card could not be posted in the channel (invite Tenderbot there first). ${code(`/tender pipeline ${result.value.id}`)} posts it.`,
         })
         .catch(() => undefined);
     },
@@ -758,7 +788,7 @@ export async function openStageNotes(
   if (
     await guestGetsSentence(context, request, update, {
       title: 'Notes and due date',
-      sentence: 'Guests can read bids but cannot change them. Ask a member of the workspace.',
+      sentence: mrkdwn`Guests can read bids but cannot change them. Ask a member of the workspace.`,
     })
   )
     return;
@@ -779,7 +809,7 @@ export async function openStageNotes(
   }
   const stage = pipeline.stages.find((candidate) => candidate.id === args.ref.s);
   if (!stage) {
-    await update(sentenceView('Notes and due date', 'That stage is no longer part of the bid.'));
+    await update(sentenceView('Notes and due date', mrkdwn`That stage is no longer part of the bid.`));
     return;
   }
   const metadata = await encodeKept(
@@ -802,14 +832,14 @@ export async function openStageNotes(
 
 export async function submitStageNotes(
   context: FeatureContext,
-  slack: WebClient,
+  slack: AppSlack,
   args: { teamId: string; userId: string; values: unknown; privateMetadata: string },
   ack: ViewAck,
   budgetMs = SUBMIT_BUDGET_MS,
 ): Promise<void> {
   const meta = await modalStateOr(context, 'stageNotesModal', args.privateMetadata, ack, {
     title: 'Notes and due date',
-    sentence: 'This form is out of date. Close it and open it again from the card.',
+    sentence: mrkdwn`This form is out of date. Close it and open it again from the card.`,
   });
   if (!meta) return;
   const fields = parseNotesSubmission(args.values);
@@ -844,8 +874,8 @@ export async function submitStageNotes(
     context.logger.warn({ err: error, teamId: args.teamId }, 'could not save a stage’s notes');
     if (error instanceof ForbiddenError) return forbiddenSentence(writer.source);
     if (error instanceof NotFoundError)
-      return `That bid or stage can no longer be found with ${writer.source === 'personal' ? 'your own key' : 'this workspace’s key'}. Nothing was changed.`;
-    return `${describeFailure(error).sentence} Your notes are kept: save again when you are ready.`;
+      return mrkdwn`That bid or stage can no longer be found with ${writer.source === 'personal' ? mrkdwn`your own key` : mrkdwn`this workspace’s key`}. Nothing was changed.`;
+    return mrkdwn`${describeFailure(error).sentence} Your notes are kept: save again when you are ready.`;
   };
   if (quick && 'error' in quick)
     return ack({ response_action: 'errors', errors: { [PipelineIds.notesBlock]: problemOf(quick.error) } });
@@ -853,7 +883,10 @@ export async function submitStageNotes(
   const result = quick ?? (await write);
   if ('error' in result) {
     await slack.chat
-      .postMessage({ channel: args.userId, text: `The notes were not saved: ${problemOf(result.error)}` })
+      .postMessage({
+        channel: args.userId,
+        text: mrkdwn`The notes were not saved: ${problemOf(result.error)}`,
+      })
       .catch(() => undefined);
     return;
   }
@@ -866,6 +899,6 @@ export async function submitStageNotes(
       context,
       slack,
       place,
-      `<@${args.userId}> updated the notes and due date of ${safeText(result.value.name, 200)}`,
+      mrkdwn`${mention(args.userId)} updated the notes and due date of ${safeText(result.value.name, 200)}`,
     );
 }

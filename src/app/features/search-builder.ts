@@ -1,12 +1,22 @@
 import type { ModalView } from '@slack/types';
-import type { WebClient } from '@slack/web-api';
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import type { Buyer } from '../../contract/schemas.ts';
 import { TENDER_STATUSES } from '../../contract/schemas.ts';
+import type { AppSlack } from '../adapters/app-slack.ts';
 import { describeFailure } from '../adapters/describe-failure.ts';
-import { sentenceMessage } from '../blocks/messages.ts';
-import { escapeMrkdwn } from '../blocks/mrkdwn.ts';
+import { type Message, sentenceMessage } from '../blocks/messages.ts';
+import {
+  channelLink,
+  code,
+  escapeMrkdwn,
+  joinMrkdwn,
+  literalText,
+  type Mrkdwn,
+  mention,
+  mrkdwn,
+  text as plain,
+} from '../blocks/mrkdwn.ts';
 import {
   ANY,
   buyerOptions,
@@ -193,7 +203,7 @@ export async function regionsFor(context: FeatureContext, teamId: string): Promi
  */
 export async function openSearchBuilder(
   context: FeatureContext,
-  slack: WebClient,
+  slack: AppSlack,
   args: { teamId: string; userId: string; triggerId: string },
 ): Promise<void> {
   const opened = await slack.views.open({
@@ -225,10 +235,10 @@ export async function openSearchBuilder(
 export type SearchBuilderAnswer = { response_action: 'errors'; errors: Record<string, string> } | undefined;
 
 /** A sentence before the results: the command that gives them, so it can be typed next time. */
-export function commandHint(text: string): { text: string; blocks: ReturnType<typeof section>[] } {
+export function commandHint(text: string): Message {
   const command = `/tender search ${text}`.trim();
-  // The words are the person's own: escaped like any outside text (`value>=1k` shows as typed).
-  const sentence = `Your search, as a command you can type anywhere: \`${escapeMrkdwn(command.replace(/`/g, "'"))}\``;
+  // The words are the person's own: a code span shows and copies them as typed (`value>=1k`).
+  const sentence = mrkdwn`Your search, as a command you can type anywhere: ${code(command.replace(/`/g, "'"))}`;
   return sentenceMessage(sentence);
 }
 
@@ -239,7 +249,7 @@ export function commandHint(text: string): { text: string; blocks: ReturnType<ty
  */
 export async function submitSearchBuilder(
   context: FeatureContext,
-  slack: WebClient,
+  slack: AppSlack,
   args: { teamId: string; userId: string; values: unknown },
   ack: (answer?: SearchBuilderAnswer) => Promise<void>,
 ): Promise<void> {

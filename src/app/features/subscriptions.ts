@@ -2,7 +2,19 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { NotFoundError } from '../../client/errors.ts';
 import type { Message } from '../blocks/messages.ts';
-import { escapeMrkdwn, safeText } from '../blocks/mrkdwn.ts';
+import {
+  channelLink,
+  code,
+  escapeMrkdwn,
+  joinMrkdwn,
+  literalText,
+  lowerFirst,
+  type Mrkdwn,
+  mention,
+  mrkdwn,
+  text as plain,
+  safeText,
+} from '../blocks/mrkdwn.ts';
 import {
   type ListedTender,
   MORE_PAGE,
@@ -42,12 +54,11 @@ import { describeSearch } from './tenders.ts';
 
 export type SubscriptionSubcommand = 'subscribe' | 'subscriptions' | 'unsubscribe';
 
-const say = (request: SlackRequest, sentence: string, replace = false) =>
+const say = (request: SlackRequest, sentence: Mrkdwn, replace = false) =>
   reply(request, { text: sentence, blocks: [section(sentence)] }, replace);
 
 // Slack reads `<…>` as a link or a mention even inside code: the placeholders are escaped.
-export const SUBSCRIBE_USAGE =
-  'Subscribe this channel with `/tender subscribe pipeline &lt;id&gt; [daily|weekly] [HH:MM]` (a bid’s progress), `/tender subscribe search &lt;saved search id, or words and filters&gt; [hourly|daily]` (new tenders), or `/tender subscribe deadlines [days]` (bookmarked tenders and bids coming due). Times are in your own time zone; weekly posts go out on Mondays.';
+export const SUBSCRIBE_USAGE = mrkdwn`Subscribe this channel with \`/tender subscribe pipeline &lt;id&gt; [daily|weekly] [HH:MM]\` (a bid’s progress), \`/tender subscribe search &lt;saved search id, or words and filters&gt; [hourly|daily]\` (new tenders), or \`/tender subscribe deadlines [days]\` (bookmarked tenders and bids coming due). Times are in your own time zone; weekly posts go out on Mondays.`;
 
 /**
  * A word meant as a time of day that is not one Tenderbot reads (`25:00`, `9am`, `9.30`): said,
@@ -91,7 +102,7 @@ export async function subscriptionCommand(
     if (!id)
       return say(
         request,
-        'Which subscription? `/tender subscriptions` lists this channel’s, with their ids.',
+        mrkdwn`Which subscription? \`/tender subscriptions\` lists this channel’s, with their ids.`,
       );
     return unsubscribe(context, request, id, false);
   }
@@ -114,13 +125,13 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
       const suggestion = twentyFourHour(last);
       return say(
         request,
-        `“${safeText(last, 20)}” is not a time Tenderbot can read. Give the time as HH:MM on the 24-hour clock${suggestion ? `: \`${suggestion}\`` : ', for example `09:00` or `17:30`'}. ${SUBSCRIBE_USAGE}`,
+        mrkdwn`“${safeText(last, 20)}” is not a time Tenderbot can read. Give the time as HH:MM on the 24-hour clock${suggestion ? mrkdwn`: ${code(suggestion)}` : mrkdwn`, for example \`09:00\` or \`17:30\``}. ${SUBSCRIBE_USAGE}`,
       );
     } else if ((['hourly', 'daily', 'weekly'] as string[]).includes(last)) {
       if (!(CADENCES_OF[kind] as string[]).includes(last))
         return say(
           request,
-          `A ${kind === 'search' ? 'new-tender feed' : kind === 'pipeline' ? 'bid summary' : 'deadline reminder'} can be ${CADENCES_OF[kind].join(' or ')}, not ${last}. ${SUBSCRIBE_USAGE}`,
+          mrkdwn`A ${plain(kind === 'search' ? 'new-tender feed' : kind === 'pipeline' ? 'bid summary' : 'deadline reminder')} can be ${plain(CADENCES_OF[kind].join(' or '))}, not ${plain(last)}. ${SUBSCRIBE_USAGE}`,
         );
       cadence = last as Cadence;
     } else break;
@@ -133,7 +144,7 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
   let target: object;
   if (kind === 'pipeline') {
     const id = words[0];
-    if (!id || words.length > 1) return say(request, `Give one bid id. ${SUBSCRIBE_USAGE}`);
+    if (!id || words.length > 1) return say(request, mrkdwn`Give one bid id. ${SUBSCRIBE_USAGE}`);
     try {
       const pipeline = await client.pipelines.get(id);
       target = { p: pipeline.id, n: pipeline.name.slice(0, 300) };
@@ -141,7 +152,7 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
       if (!(error instanceof NotFoundError)) throw error;
       return say(
         request,
-        `No bid with the id \`${safeText(id, 300)}\` can be seen with ${keyName}. \`/tender pipelines\` lists the ids.`,
+        mrkdwn`No bid with the id ${code(id, 300)} can be seen with ${plain(keyName)}. \`/tender pipelines\` lists the ids.`,
       );
     }
   } else if (kind === 'search') {
@@ -154,7 +165,7 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
     if (!Number.isInteger(days) || days < 1 || days > 90)
       return say(
         request,
-        `Give the days ahead as a whole number from 1 to 90, for example \`/tender subscribe deadlines 14\`.`,
+        mrkdwn`Give the days ahead as a whole number from 1 to 90, for example \`/tender subscribe deadlines 14\`.`,
       );
     target = { days };
   }
@@ -202,19 +213,19 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
   if (twin)
     return say(
       request,
-      `This channel already has that subscription: *${subscriptionSummary(twin)}*, ${describeSchedule(twin)} (\`${twin.id}\`)${twin.pausedReason ? `. It is paused (${safeText(twin.pausedReason, 300)}): *Send now* in \`/tender subscriptions\` starts it again` : ''}. \`/tender subscriptions\` lists this channel’s, with Send now and Unsubscribe.`,
+      mrkdwn`This channel already has that subscription: *${subscriptionSummary(twin)}*, ${plain(describeSchedule(twin))} (${code(twin.id)})${twin.pausedReason ? mrkdwn`. It is paused (${safeText(twin.pausedReason, 300)}): *Send now* in \`/tender subscriptions\` starts it again` : mrkdwn``}. \`/tender subscriptions\` lists this channel’s, with Send now and Unsubscribe.`,
     );
   const what = subscriptionSummary(subscription);
   // Whose bookmarks a reminder follows, and whose view of a bid a summary shows, is said once here.
   const whose =
     kind === 'deadlines'
       ? source === 'personal'
-        ? ` Reminders follow <@${request.userId}>’s own bookmarks and bids.`
-        : ' Reminders follow the workspace’s bookmarks and bids (the list `/tender bookmarks` shows everyone without a key of their own).'
+        ? mrkdwn` Reminders follow ${mention(request.userId)}’s own bookmarks and bids.`
+        : mrkdwn` Reminders follow the workspace’s bookmarks and bids (the list \`/tender bookmarks\` shows everyone without a key of their own).`
       : source === 'personal'
-        ? ` Posts are read with <@${request.userId}>’s own key.`
-        : '';
-  const confirmation = `<@${request.userId}> subscribed this channel: *${what}*, ${describeSchedule(schedule)}. First post ${formatLocal(nextRunAt, schedule.timeZone)}.${whose} \`/tender subscriptions\` lists this channel’s subscriptions, with Send now and Unsubscribe.`;
+        ? mrkdwn` Posts are read with ${mention(request.userId)}’s own key.`
+        : mrkdwn``;
+  const confirmation = mrkdwn`${mention(request.userId)} subscribed this channel: *${what}*, ${plain(describeSchedule(schedule))}. First post ${plain(formatLocal(nextRunAt, schedule.timeZone))}.${whose} \`/tender subscriptions\` lists this channel’s subscriptions, with Send now and Unsubscribe.`;
   // Stored before it is announced, so a `/tender subscriptions` right after the confirmation lists
   // it; if the confirmation cannot be posted in the channel, it is taken back: nothing subscribed.
   for (let attempt = 0; !(await context.store.createSubscription(subscription)); attempt++) {
@@ -224,7 +235,7 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
   try {
     await request.slack.chat.postMessage({
       channel: request.channelId,
-      text: `Subscribed: ${what}`,
+      text: mrkdwn`Subscribed: ${what}`,
       blocks: [section(confirmation)],
       unfurl_links: false,
     });
@@ -234,7 +245,7 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
     if (code in CHANNEL_GONE_REASONS)
       return say(
         request,
-        `Tenderbot is not in <#${request.channelId}>, so it cannot post there. Invite it with \`/invite @Tenderbot\` in the channel, then subscribe again.`,
+        mrkdwn`Tenderbot is not in ${channelLink(request.channelId)}, so it cannot post there. Invite it with \`/invite @Tenderbot\` in the channel, then subscribe again.`,
       );
     throw error;
   }
@@ -245,9 +256,9 @@ async function searchTarget(
   context: FeatureContext,
   request: SlackRequest,
   text: string,
-): Promise<{ f: TenderSearchFilters; d: string; ss?: string; w?: ClosesDays } | { problem: string }> {
+): Promise<{ f: TenderSearchFilters; d: string; ss?: string; w?: ClosesDays } | { problem: Mrkdwn }> {
   const { client } = await context.clients.forPerson(request.teamId, request.userId);
-  if (text === '') return { problem: `Which search? ${SUBSCRIBE_USAGE}` };
+  if (text === '') return { problem: mrkdwn`Which search? ${SUBSCRIBE_USAGE}` };
   if (/^\S+$/.test(text) && !text.includes(':')) {
     try {
       const saved = await client.savedSearches.get(text);
@@ -257,7 +268,7 @@ async function searchTarget(
       const filters = SearchFiltersValue.safeParse(known);
       if (!filters.success)
         return {
-          problem: `The saved search “${escapeMrkdwn(saved.name)}” uses filters Tenderbot cannot follow; subscribe with words and filters instead.`,
+          problem: mrkdwn`The saved search “${plain(saved.name)}” uses filters Tenderbot cannot follow; subscribe with words and filters instead.`,
         };
       return { f: filters.data, d: `the saved search “${safeText(saved.name, 200)}”`, ss: saved.id };
     } catch (error) {
@@ -266,21 +277,21 @@ async function searchTarget(
     }
   }
   const parsed = parseSearch(text, context.clock());
-  if (!parsed.ok) return { problem: `${escapeMrkdwn(parsed.problem)} See \`/tender help\`.` };
+  if (!parsed.ok) return { problem: mrkdwn`${plain(parsed.problem)} See \`/tender help\`.` };
   // A feed follows what it says it follows: words past what a search takes are refused, not cut.
   if (parsed.wordsCut)
     return {
-      problem: `Those words are more than a search takes (${SEARCH_WORDS_MAX} characters at most). Use fewer words, then subscribe again.`,
+      problem: mrkdwn`Those words are more than a search takes (${SEARCH_WORDS_MAX} characters at most). Use fewer words, then subscribe again.`,
     };
   const filters = { ...parsed.filters };
   if (parsed.buyerName) {
     const buyers = await client.buyers.list({ q: parsed.buyerName, limit: 1 });
     const buyer = buyers.data[0];
-    if (!buyer) return { problem: `No buyer is called “${escapeMrkdwn(parsed.buyerName)}”.` };
+    if (!buyer) return { problem: mrkdwn`No buyer is called “${literalText(parsed.buyerName)}”.` };
     filters.buyerId = buyer.id;
   }
   const checked = SearchFiltersValue.safeParse(filters);
-  if (!checked.success) return { problem: 'That search is too long to follow; use fewer words.' };
+  if (!checked.success) return { problem: mrkdwn`That search is too long to follow; use fewer words.` };
   const days = parsed.closesDays;
   if (!days) return { f: checked.data, d: describeSearch(checked.data) };
   // The deadlines are counted from each post: the description says so, not the dates of today.
@@ -378,10 +389,10 @@ export async function unsubscribe(
   if (!subscription || !(await context.store.removeSubscription(request.teamId, id))) {
     return say(
       request,
-      `No subscription has the id \`${safeText(id, 100)}\` (it may be unsubscribed already). \`/tender subscriptions\` lists this channel’s.`,
+      mrkdwn`No subscription has the id ${code(id, 100)} (it may be unsubscribed already). \`/tender subscriptions\` lists this channel’s.`,
     );
   }
-  const sentence = `Unsubscribed <#${subscription.channelId}> from ${subscriptionSummary(subscription).replace(/^./, (first) => first.toLowerCase())}. Nothing more will be posted for it.`;
+  const sentence = mrkdwn`Unsubscribed ${channelLink(subscription.channelId)} from ${lowerFirst(subscriptionSummary(subscription))}. Nothing more will be posted for it.`;
   if (fromList) {
     const left = await context.store.channelSubscriptions(request.teamId, request.channelId);
     const list = listMessage(left, request.channelId);
@@ -403,7 +414,7 @@ export async function sendNow(context: FeatureContext, request: SlackRequest, id
   context.scheduler?.wake();
   await say(
     request,
-    `${subscription.pausedReason ? 'Started again. ' : ''}Posting ${subscriptionSummary(subscription).replace(/^./, (first) => first.toLowerCase())} in <#${subscription.channelId}> now.`,
+    mrkdwn`${subscription.pausedReason ? mrkdwn`Started again. ` : mrkdwn``}Posting ${lowerFirst(subscriptionSummary(subscription))} in ${channelLink(subscription.channelId)} now.`,
   );
 }
 
@@ -437,7 +448,7 @@ export async function listMore(
   const delivery = await context.store.getDelivery(value.d);
   if (delivery && delivery.teamId !== request.teamId) throw new StaleValueError('another workspace');
   if (!delivery?.frozen) {
-    const text = `That post is older than ${KEEP_DELIVERIES_MS / 86_400_000} days: its list is no longer kept. \`/tender search\` finds its tenders.`;
+    const text = mrkdwn`That post is older than ${KEEP_DELIVERIES_MS / 86_400_000} days: its list is no longer kept. \`/tender search\` finds its tenders.`;
     await reply(request, { text, blocks: [section(text)] }, replace);
     return;
   }

@@ -3,7 +3,17 @@ import type { Tender } from '../../contract/schemas.ts';
 import { formatDayOf, formatMoney } from '../blocks/formats.ts';
 import { bookmarkButtonsLine, type KeySource } from '../blocks/key-identity.ts';
 import { type Message, sentenceMessage } from '../blocks/messages.ts';
-import { clip, escapeMrkdwn, literalText, safeText } from '../blocks/mrkdwn.ts';
+import {
+  clip,
+  code,
+  joinMrkdwn,
+  literalText,
+  type Mrkdwn,
+  mention,
+  mrkdwn,
+  text as plain,
+  safeText,
+} from '../blocks/mrkdwn.ts';
 import {
   BOOKMARKS_PAGE_SIZE,
   bookmarksMessage,
@@ -34,9 +44,9 @@ export interface SearchState {
  * A search takes so many words: the rest are said to be left out, not silently dropped (with where
  * the cut fell, when the words searched are given).
  */
-export function wordsCutSentence(searched?: string): string {
-  const upTo = searched ? ` (up to “${literalText(lastWords(searched))}”)` : '';
-  return `Only the first ${SEARCH_WORDS_MAX} characters of the words were searched${upTo}. Use fewer words to search for the others.`;
+export function wordsCutSentence(searched?: string): Mrkdwn {
+  const upTo = searched ? mrkdwn` (up to “${literalText(lastWords(searched))}”)` : mrkdwn``;
+  return mrkdwn`Only the first ${SEARCH_WORDS_MAX} characters of the words were searched${upTo}. Use fewer words to search for the others.`;
 }
 
 /** The last few words of `text`, to say where a cut search ends. */
@@ -61,9 +71,9 @@ export async function searchCommand(
   const parsed = parseSearch(text, context.clock());
   if (!parsed.ok) {
     await reply(request, {
-      text: parsed.problem,
       // The sentence quotes what was typed: escaped, like any text from outside.
-      blocks: [section(`${escapeMrkdwn(parsed.problem)} See \`/tender help\`.`)],
+      text: plain(parsed.problem),
+      blocks: [section(mrkdwn`${plain(parsed.problem)} See \`/tender help\`.`)],
     });
     return;
   }
@@ -77,7 +87,7 @@ export async function searchCommand(
     const buyers = await client.buyers.list({ q: parsed.buyerName, limit: OTHER_BUYERS_SHOWN + 1 });
     const buyer = chooseBuyer(buyers.data, parsed.buyerName);
     if (!buyer) {
-      const sentence = `No buyer is called “${escapeMrkdwn(parsed.buyerName)}”. Find it with \`/tender buyers ${escapeMrkdwn(parsed.buyerName)}\`.`;
+      const sentence = mrkdwn`No buyer is called “${literalText(parsed.buyerName)}”. Find it with ${code(`/tender buyers ${parsed.buyerName}`)}.`;
       await reply(request, sentenceMessage(sentence));
       return;
     }
@@ -100,7 +110,8 @@ export async function searchCommand(
             () => null,
           )
         : null;
-      return [cutSentence, region].filter(Boolean).join(' ') || null;
+      const said = [cutSentence, region].filter((sentence): sentence is Mrkdwn => sentence !== null);
+      return said.length > 0 ? joinMrkdwn(said, mrkdwn` `) : null;
     },
   );
 }
@@ -114,7 +125,7 @@ async function unknownRegionSentence(
   teamId: string,
   region: string,
   words = '',
-): Promise<string | null> {
+): Promise<Mrkdwn | null> {
   const regions = await regionsFor(context, teamId);
   if (regions.length === 0 || regions.some((known) => known.toLowerCase() === region.toLowerCase()))
     return null;
@@ -125,9 +136,9 @@ async function unknownRegionSentence(
     [0, 1, 2].some((extra) => plain([region, ...following.slice(0, extra)].join(' ')) === plain(known)),
   );
   if (meant)
-    return `Tenderbot knows no region called “${literalText(region)}”. Did you mean \`region:"${safeText(meant, 100)}"\`? A region of more than one word goes in quotes.`;
-  const shown = regions.slice(0, 40).map((known) => `\`region:"${safeText(known, 100)}"\``);
-  return `Tenderbot knows no region called “${literalText(region)}”. Regions in the data include ${shown.join(', ')}${regions.length > 40 ? ', …' : ''}.`;
+    return mrkdwn`Tenderbot knows no region called “${literalText(region)}”. Did you mean ${code(`region:"${meant}"`, 110)}? A region of more than one word goes in quotes.`;
+  const shown = regions.slice(0, 40).map((known) => code(`region:"${clip(known, 100)}"`));
+  return mrkdwn`Tenderbot knows no region called “${literalText(region)}”. Regions in the data include ${joinMrkdwn(shown, mrkdwn`, `)}${regions.length > 40 ? mrkdwn`, …` : mrkdwn``}.`;
 }
 
 /** How many other buyers a search by a buyer's name offers when the name matched several. */
@@ -154,10 +165,11 @@ function otherBuyersNote(
   const more = total - 1 - others.length;
   const blocks: Block[] = [
     contextLine(
-      `Several buyers match “${safeText(typed, 100)}”: these are tenders of *${safeText(chosen.name, 150)}*.` +
-        (more > 0
-          ? ` ${more.toLocaleString('en-GB')} more match; \`/tender buyers ${safeText(typed, 100)}\` lists them all.`
-          : ''),
+      mrkdwn`Several buyers match “${safeText(typed, 100)}”: these are tenders of *${safeText(chosen.name, 150)}*.${
+        more > 0
+          ? mrkdwn` ${plain(more.toLocaleString('en-GB'))} more match; ${code(`/tender buyers ${typed}`, 125)} lists them all.`
+          : mrkdwn``
+      }`,
     ),
   ];
   const buttons = others.flatMap((other, index) => {
@@ -181,7 +193,7 @@ export async function showSearchPage(
   /** Blocks shown under the heading of this page only (which buyer a name chose). */
   note: Block[] = [],
   /** When nothing matches, a sentence on why that may be (an unknown region), asked only then. */
-  whenEmpty: () => Promise<string | null> = async () => null,
+  whenEmpty: () => Promise<Mrkdwn | null> = async () => null,
 ): Promise<void> {
   const { client, source } = await context.clients.forPerson(request.teamId, request.userId);
   const [page, bookmarked] = await Promise.all([
@@ -212,8 +224,8 @@ export async function showSearchPage(
 export async function showCommand(context: FeatureContext, request: SlackRequest, id: string): Promise<void> {
   if (!id) {
     await reply(request, {
-      text: 'Which tender?',
-      blocks: [section('Give the tender’s id: `/tender show ocds-…`.')],
+      text: mrkdwn`Which tender?`,
+      blocks: [section(mrkdwn`Give the tender’s id: \`/tender show ocds-…\`.`)],
     });
     return;
   }
@@ -223,7 +235,7 @@ export async function showCommand(context: FeatureContext, request: SlackRequest
     await reply(request, detailMessage(context, request, tender, bookmarked.has(tender.id), source));
   } catch (error) {
     if (!(error instanceof NotFoundError)) throw error;
-    const sentence = `No tender has the id \`${escapeMrkdwn(id)}\`. Check it, or find the tender with \`/tender search\`.`;
+    const sentence = mrkdwn`No tender has the id ${code(id)}. Check it, or find the tender with \`/tender search\`.`;
     await reply(request, sentenceMessage(sentence));
   }
 }
@@ -279,8 +291,8 @@ export async function toggleBookmark(
       channel: request.channelId,
       thread_ts: container.messageTs,
       text: add
-        ? `<@${request.userId}> bookmarked this tender.`
-        : `<@${request.userId}> removed this tender from the bookmarks.`,
+        ? mrkdwn`${mention(request.userId)} bookmarked this tender.`
+        : mrkdwn`${mention(request.userId)} removed this tender from the bookmarks.`,
     });
     return;
   }
@@ -293,14 +305,14 @@ export async function toggleBookmark(
   if (where === 'shared' && source === 'personal') {
     // The channel's card shows the workspace's list; this person's own list changed, said to them alone.
     const sentence = add
-      ? 'Bookmarked in your own list (you linked your own key). The card in the channel shows the workspace’s shared list.'
-      : 'Removed from your own list (you linked your own key). The card in the channel shows the workspace’s shared list.';
+      ? mrkdwn`Bookmarked in your own list (you linked your own key). The card in the channel shows the workspace’s shared list.`
+      : mrkdwn`Removed from your own list (you linked your own key). The card in the channel shows the workspace’s shared list.`;
     await reply(request, sentenceMessage(sentence));
     return;
   }
   if (typeof where === 'string') {
     // A shared card seen where it cannot be redrawn: say what happened instead.
-    const sentence = add ? 'Bookmarked.' : 'Bookmark removed.';
+    const sentence = add ? mrkdwn`Bookmarked.` : mrkdwn`Bookmark removed.`;
     await reply(request, sentenceMessage(sentence));
     return;
   }
@@ -333,7 +345,7 @@ export async function shareTender(
       await request.respond({
         response_type: 'ephemeral',
         replace_original: false,
-        text: 'Invite Tenderbot to this channel first (`/invite @Tenderbot`), then share again.',
+        text: mrkdwn`Invite Tenderbot to this channel first (\`/invite @Tenderbot\`), then share again.`,
       });
       return;
     }
@@ -342,7 +354,7 @@ export async function shareTender(
   await request.respond({
     response_type: 'ephemeral',
     replace_original: false,
-    text: 'Shared in the channel.',
+    text: mrkdwn`Shared in the channel.`,
   });
 }
 
@@ -376,7 +388,7 @@ function detailMessage(
   source: KeySource,
 ): Message {
   return {
-    text: tender.title,
+    text: plain(tender.title),
     blocks: [
       ...tenderDetail(tender, {
         bookmarked,
@@ -391,21 +403,23 @@ function detailMessage(
 }
 
 /** How a search reads back to a person: `“cleaning” in North West, open, over £100,000`. */
-export function describeSearch(filters: TenderSearchFilters, buyerName?: string): string {
-  const parts: string[] = [];
-  if (filters.q) parts.push(`“${literalText(filters.q)}”`);
-  if (filters.region) parts.push(`in ${literalText(filters.region)}`);
-  if (filters.status) parts.push(filters.status);
-  if (filters.cpv) parts.push(`with a CPV code starting ${filters.cpv}`);
+export function describeSearch(filters: TenderSearchFilters, buyerName?: string): Mrkdwn {
+  const parts: Mrkdwn[] = [];
+  if (filters.q) parts.push(mrkdwn`“${literalText(filters.q)}”`);
+  if (filters.region) parts.push(mrkdwn`in ${literalText(filters.region)}`);
+  if (filters.status) parts.push(plain(filters.status));
+  if (filters.cpv) parts.push(plain(`with a CPV code starting ${filters.cpv}`));
   // Amounts as the cards show them; the filter compares amounts whatever their currency.
   if (filters.valueMin !== undefined)
-    parts.push(`over ${formatMoney({ amount: filters.valueMin, currency: 'GBP' })}`);
+    parts.push(plain(`over ${formatMoney({ amount: filters.valueMin, currency: 'GBP' })}`));
   if (filters.valueMax !== undefined)
-    parts.push(`up to ${formatMoney({ amount: filters.valueMax, currency: 'GBP' })}`);
-  if (filters.deadlineTo) parts.push(`closing by ${formatDayOf(endOfDay(filters.deadlineTo))}`);
-  else if (filters.deadlineFrom) parts.push(`closing after ${formatDayOf(new Date(filters.deadlineFrom))}`);
-  if (filters.buyerId) parts.push(buyerName ? `from ${literalText(buyerName)}` : 'from the chosen buyer');
-  return parts.length > 0 ? parts.join(', ') : 'everything';
+    parts.push(plain(`up to ${formatMoney({ amount: filters.valueMax, currency: 'GBP' })}`));
+  if (filters.deadlineTo) parts.push(plain(`closing by ${formatDayOf(endOfDay(filters.deadlineTo))}`));
+  else if (filters.deadlineFrom)
+    parts.push(plain(`closing after ${formatDayOf(new Date(filters.deadlineFrom))}`));
+  if (filters.buyerId)
+    parts.push(buyerName ? mrkdwn`from ${literalText(buyerName)}` : mrkdwn`from the chosen buyer`);
+  return parts.length > 0 ? joinMrkdwn(parts, mrkdwn`, `) : mrkdwn`everything`;
 }
 
 const STATUS_WORDS: Record<NonNullable<TenderSearchFilters['status']>, string> = {
@@ -420,19 +434,19 @@ const STATUS_WORDS: Record<NonNullable<TenderSearchFilters['status']>, string> =
  * A search as the heading of its results: `Open tenders matching “cleaning”, in North West,
  * closing by 6 Dec 2026`, `Tenders over £100,000`, `All tenders`. The status reads as an adjective.
  */
-export function searchHeading(filters: TenderSearchFilters, buyerName?: string, savedName?: string): string {
+export function searchHeading(filters: TenderSearchFilters, buyerName?: string, savedName?: string): Mrkdwn {
   const { status, ...narrowing } = filters;
-  const label = status ? `${STATUS_WORDS[status]} tenders` : 'Tenders';
+  const label = plain(status ? `${STATUS_WORDS[status]} tenders` : 'Tenders');
   const description = describeSearch(narrowing, buyerName);
   const heading =
     description === 'everything'
       ? status
         ? label
-        : 'All tenders'
+        : mrkdwn`All tenders`
       : narrowing.q
-        ? `${label} matching ${description}`
-        : `${label} ${description}`;
-  return savedName ? `${heading} (saved search “${literalText(savedName)}”)` : heading;
+        ? mrkdwn`${label} matching ${description}`
+        : mrkdwn`${label} ${description}`;
+  return savedName ? mrkdwn`${heading} (saved search “${literalText(savedName)}”)` : heading;
 }
 
 /** A date filter (`2026-12-06`) or an instant, as the moment it stands for. */

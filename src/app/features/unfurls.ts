@@ -1,9 +1,9 @@
-import type { WebClient } from '@slack/web-api';
 import type { ProcurementClient } from '../../client/procurement-client.ts';
 import type { Tender } from '../../contract/schemas.ts';
+import type { AppSlack } from '../adapters/app-slack.ts';
 import { NotConnectedError } from '../adapters/workspace-clients.ts';
 import { sentenceMessage } from '../blocks/messages.ts';
-import { safeText } from '../blocks/mrkdwn.ts';
+import { mrkdwn, safeText } from '../blocks/mrkdwn.ts';
 import { type Block, tenderCard } from '../blocks/tender-card.ts';
 import { TenderIds } from '../ids.ts';
 import { findTender } from '../links/find-tender.ts';
@@ -94,7 +94,7 @@ export function recognisedLinks(
  */
 export async function unfurlLinks(
   context: FeatureContext,
-  slack: WebClient,
+  slack: AppSlack,
   shared: SharedLinks,
 ): Promise<void> {
   const candidates = recognisedLinks(shared.links, serviceOrigins(context));
@@ -165,8 +165,8 @@ export async function toggleUnfurlBookmark(
   if (source === 'personal') {
     // The preview shows the workspace's list to everyone: this person's own list changed, said to them alone.
     const own = args.add
-      ? `Bookmarked *${safeText(tender.title, 200)}* in your own list (you linked your own key). The preview shows the workspace’s shared list.`
-      : `Removed *${safeText(tender.title, 200)}* from your own list (you linked your own key). The preview shows the workspace’s shared list.`;
+      ? mrkdwn`Bookmarked *${safeText(tender.title, 200)}* in your own list (you linked your own key). The preview shows the workspace’s shared list.`
+      : mrkdwn`Removed *${safeText(tender.title, 200)}* from your own list (you linked your own key). The preview shows the workspace’s shared list.`;
     await reply(request, sentenceMessage(own));
     return;
   }
@@ -178,7 +178,7 @@ export async function toggleUnfurlBookmark(
     });
   }
   const sentence = args.add
-    ? `Bookmarked *${safeText(tender.title, 200)}* for the workspace.`
-    : `Removed *${safeText(tender.title, 200)}* from the workspace’s bookmarks.`;
+    ? mrkdwn`Bookmarked *${safeText(tender.title, 200)}* for the workspace.`
+    : mrkdwn`Removed *${safeText(tender.title, 200)}* from the workspace’s bookmarks.`;
   await reply(request, sentenceMessage(sentence));
 }

@@ -1,4 +1,4 @@
-import type { WebClient } from '@slack/web-api';
+import type { AppSlack } from '../adapters/app-slack.ts';
 import { type ConnectionState, welcomeMessage } from '../blocks/welcome-message.ts';
 import { keyReadable } from './connection.ts';
 import type { FeatureContext } from './feature-context.ts';
@@ -17,7 +17,7 @@ export async function connectionState(context: FeatureContext, teamId: string): 
  */
 export async function welcomeChannel(
   context: FeatureContext,
-  slack: WebClient,
+  slack: AppSlack,
   args: { teamId: string; channelId: string },
 ): Promise<boolean> {
   const first = await context.store.markChannelWelcomed(args.teamId, args.channelId, context.clock());

@@ -4,7 +4,16 @@ import type { ProcurementClient } from '../../client/procurement-client.ts';
 import type { Pipeline, Stage, Tender } from '../../contract/schemas.ts';
 import { formatDayOf } from '../blocks/formats.ts';
 import type { Message } from '../blocks/messages.ts';
-import { escapeMrkdwn, safeText } from '../blocks/mrkdwn.ts';
+import {
+  clip,
+  code,
+  joinMrkdwn,
+  type Mrkdwn,
+  mrkdwn,
+  text as plain,
+  safeText,
+  storedMrkdwn,
+} from '../blocks/mrkdwn.ts';
 import { countdown, formatDay, progressBar, STAGE_LABELS, STATUS_LABELS } from '../blocks/pipeline-card.ts';
 import {
   FEED_CARDS,
@@ -85,7 +94,7 @@ export interface BuildInput {
    * Whose key `client` holds: `key` tells readers apart (reads are shared only between deliveries
    * read with the same key), `name` says it in a post (“this workspace’s key”, “<@U1>’s own key”).
    */
-  reader: { key: string; name: string };
+  reader: { key: string; name: Mrkdwn };
   subscription: Subscription;
   delivery: Delivery;
   now: Date;
@@ -139,7 +148,7 @@ async function pipelineSummary(input: BuildInput, notes: PostNotes): Promise<Bui
     pipeline = await read;
   } catch (error) {
     if ((error as { status?: number }).status !== 404) throw error;
-    const text = `The bid \`${safeText(p, 300)}\` can no longer be seen with ${input.reader.name} (deleted, or no longer shared with the key’s creator). \`/tender subscriptions\` here can unsubscribe.`;
+    const text = mrkdwn`The bid ${code(p, 300)} can no longer be seen with ${input.reader.name} (deleted, or no longer shared with the key’s creator). \`/tender subscriptions\` here can unsubscribe.`;
     return {
       kind: 'post',
       frozen: {
@@ -156,24 +165,25 @@ async function pipelineSummary(input: BuildInput, notes: PostNotes): Promise<Bui
   const stages = [...pipeline.stages].sort((a, b) => a.position - b.position);
   const done = stages.filter((stage) => stage.status === 'completed').length;
 
-  const changes: string[] = [];
+  const changes: Mrkdwn[] = [];
   if (before) {
     if (before.status !== pipeline.status)
       changes.push(
-        `Bid status: ${labelOf(STATUS_LABELS, before.status)} → *${STATUS_LABELS[pipeline.status]}*`,
+        mrkdwn`Bid status: ${labelOf(STATUS_LABELS, before.status)} → *${plain(STATUS_LABELS[pipeline.status])}*`,
       );
     const old = new Map(before.stages.map((stage) => [stage.id, stage]));
     for (const stage of stages) {
       const was = old.get(stage.id);
-      if (!was) changes.push(`${safeText(stage.name, 200)}: new stage, ${STAGE_LABELS[stage.status]}`);
+      if (!was)
+        changes.push(mrkdwn`${safeText(stage.name, 200)}: new stage, ${plain(STAGE_LABELS[stage.status])}`);
       else if (was.status !== stage.status)
         changes.push(
-          `${safeText(stage.name, 200)}: ${labelOf(STAGE_LABELS, was.status)} → *${STAGE_LABELS[stage.status]}*`,
+          mrkdwn`${safeText(stage.name, 200)}: ${labelOf(STAGE_LABELS, was.status)} → *${plain(STAGE_LABELS[stage.status])}*`,
         );
     }
     const now_ = new Set(stages.map((stage) => stage.id));
     for (const stage of before.stages)
-      if (!now_.has(stage.id)) changes.push(`${safeText(stage.name, 200)}: removed`);
+      if (!now_.has(stage.id)) changes.push(mrkdwn`${safeText(stage.name, 200)}: removed`);
   }
   const blocked = stages.filter((stage) => stage.status === 'blocked');
   const open = stages.filter((stage) => stage.status !== 'completed' && stage.dueDate);
@@ -186,18 +196,18 @@ async function pipelineSummary(input: BuildInput, notes: PostNotes): Promise<Bui
     return days >= 0 && days <= 3;
   });
 
-  const heading = `:bar_chart: *${safeText(pipeline.name, 200)}* · ${STATUS_LABELS[pipeline.status]}${pipeline.archived ? ' (archived)' : ''}`;
+  const heading = mrkdwn`:bar_chart: *${safeText(pipeline.name, 200)}* · ${plain(STATUS_LABELS[pipeline.status])}${pipeline.archived ? mrkdwn` (archived)` : mrkdwn``}`;
   const head: Block[] = [
     ...postHead(heading, notes),
     section(
-      `*Target date* ${countdownLocal(pipeline.targetSubmissionDate, today, pipeline.status)}\n*Progress* ${progressBar(done, stages.length)}`,
+      mrkdwn`*Target date* ${plain(countdownLocal(pipeline.targetSubmissionDate, today, pipeline.status))}\n*Progress* ${plain(progressBar(done, stages.length))}`,
     ),
   ];
   const groups: Block[][] = [];
-  const list = (title: string, lines: string[], empty: string) => {
-    const text = lines.length > 0 ? lines.map((line) => `• ${line}`).join('\n') : empty;
+  const list = (title: string, lines: Mrkdwn[], empty: string) => {
+    const items = lines.length > 0 ? lines.map((line) => mrkdwn`• ${line}`) : [plain(empty)];
     // Long lists become several sections (3,000 characters each), never cut.
-    for (const chunk of chunkLines(`*${title}*\n${text}`)) groups.push([section(chunk)]);
+    for (const chunk of chunkLines([mrkdwn`*${plain(title)}*`, ...items])) groups.push([section(chunk)]);
   };
   list(
     'Changes since the last summary',
@@ -206,21 +216,25 @@ async function pipelineSummary(input: BuildInput, notes: PostNotes): Promise<Bui
   );
   if (blocked.length + overdue.length + dueSoon.length === 0) {
     // Three empty sections say less than one line.
-    groups.push([section('Nothing is blocked, overdue or due in the next 3 days.')]);
+    groups.push([section(mrkdwn`Nothing is blocked, overdue or due in the next 3 days.`)]);
   } else {
     list('Blocked', blocked.map(stageLine), 'Nothing is blocked.');
     list(
       'Overdue',
-      overdue.map((stage) => `${stageLine(stage)} · was due ${formatDay(stage.dueDate as string)}`),
+      overdue.map(
+        (stage) => mrkdwn`${stageLine(stage)} · was due ${plain(formatDay(stage.dueDate as string))}`,
+      ),
       'Nothing is overdue.',
     );
     list(
       'Due in the next 3 days',
-      dueSoon.map((stage) => `${stageLine(stage)} · due ${formatDay(stage.dueDate as string)}`),
+      dueSoon.map((stage) => mrkdwn`${stageLine(stage)} · due ${plain(formatDay(stage.dueDate as string))}`),
       'Nothing is due in the next 3 days.',
     );
   }
-  groups.push([contextLine(`\`/tender pipeline ${safeText(pipeline.id, 200)}\` shows the bid’s card.`)]);
+  groups.push([
+    contextLine(mrkdwn`${code(`/tender pipeline ${clip(pipeline.id, 200)}`)} shows the bid’s card.`),
+  ]);
   const cursor = {
     json: JSON.stringify({
       status: pipeline.status,
@@ -231,7 +245,7 @@ async function pipelineSummary(input: BuildInput, notes: PostNotes): Promise<Bui
   return {
     kind: 'post',
     frozen: {
-      parts: splitIntoParts(`Summary of ${pipeline.name}`, head, groups),
+      parts: splitIntoParts(mrkdwn`Summary of ${plain(pipeline.name)}`, head, groups),
       itemKeys: [],
       cursor,
       skippedSaid: notes.skipped,
@@ -239,12 +253,12 @@ async function pipelineSummary(input: BuildInput, notes: PostNotes): Promise<Bui
   };
 }
 
-function stageLine(stage: Stage): string {
-  return `${safeText(stage.name, 200)} (${STAGE_LABELS[stage.status]})`;
+function stageLine(stage: Stage): Mrkdwn {
+  return mrkdwn`${safeText(stage.name, 200)} (${plain(STAGE_LABELS[stage.status])})`;
 }
 
-function labelOf(labels: Record<string, string>, value: string): string {
-  return labels[value] ?? escapeMrkdwn(value);
+function labelOf(labels: Record<string, string>, value: string): Mrkdwn {
+  return plain(labels[value] ?? value);
 }
 
 /** "1 Dec 2026 · in 9 days" counted from the subscriber's own today. */
@@ -252,17 +266,22 @@ function countdownLocal(day: string | null, today: string, status?: Pipeline['st
   return countdown(day, new Date(`${today}T12:00:00Z`), status);
 }
 
-function chunkLines(text: string): string[] {
-  const chunks: string[] = [];
-  let current = '';
-  for (const line of text.split('\n')) {
-    if (current.length + line.length + 1 > 2900) {
-      chunks.push(current);
-      current = '';
+/** Lines in sections of at most 2,900 characters, a line never split between two. */
+function chunkLines(lines: Mrkdwn[]): Mrkdwn[] {
+  const chunks: Mrkdwn[] = [];
+  let current: Mrkdwn[] = [];
+  let length = 0;
+  for (const line of lines) {
+    if (current.length > 0 && length + line.length + 1 > 2900) {
+      chunks.push(joinMrkdwn(current, mrkdwn`\n`));
+      current = [];
+      length = 0;
     }
-    current = current ? `${current}\n${line}` : line.slice(0, 2900);
+    const kept = current.length === 0 ? clip(line, 2900) : line;
+    length += (current.length > 0 ? 1 : 0) + kept.length;
+    current.push(kept);
   }
-  if (current) chunks.push(current);
+  if (current.length > 0) chunks.push(joinMrkdwn(current, mrkdwn`\n`));
   return chunks;
 }
 
@@ -316,7 +335,7 @@ async function searchFeed(input: BuildInput, notes: PostNotes): Promise<Built> {
   if (fresh.length === 0 && !delivery.manual) return { kind: 'empty', cursor };
   const since = formatLocal(windowStart, subscription.timeZone);
   const message = feedMessage({
-    description: target.d,
+    description: storedMrkdwn(target.d),
     tenders: fresh.slice(0, FEED_CARDS),
     total: fresh.length,
     continues,
@@ -366,7 +385,7 @@ async function deadlineReminders(input: BuildInput, notes: PostNotes): Promise<B
   const { days } = DeadlinesTarget.parse(JSON.parse(subscription.target));
   const thresholds = thresholdsFor(days);
   const today = localDay(now, subscription.timeZone);
-  const lines: { key: string; order: number; line: string }[] = [];
+  const lines: { key: string; order: number; line: Mrkdwn }[] = [];
   let read = 0;
   for await (const bookmark of client.bookmarks.all({ limit: 100 })) {
     if (++read > 1000) break;
@@ -381,7 +400,7 @@ async function deadlineReminders(input: BuildInput, notes: PostNotes): Promise<B
     lines.push({
       key,
       order: Date.parse(deadline),
-      line: `:bookmark: *${safeText(bookmark.tender.title, 300)}* ${formatDeadline(deadline, now)} · \`${safeText(bookmark.tenderId, 200)}\``,
+      line: mrkdwn`:bookmark: *${safeText(bookmark.tender.title, 300)}* ${plain(formatDeadline(deadline, now))} · ${code(bookmark.tenderId, 200)}`,
     });
   }
   read = 0;
@@ -401,27 +420,27 @@ async function deadlineReminders(input: BuildInput, notes: PostNotes): Promise<B
     lines.push({
       key,
       order: Date.parse(`${target}T23:59:59Z`),
-      line: `:dart: Bid *${safeText(pipeline.name, 300)}* target date ${countdownLocal(target, today)} · \`${safeText(pipeline.id, 200)}\``,
+      line: mrkdwn`:dart: Bid *${safeText(pipeline.name, 300)}* target date ${plain(countdownLocal(target, today))} · ${code(pipeline.id, 200)}`,
     });
   }
   if (lines.length === 0 && !delivery.manual) return { kind: 'empty', cursor: null };
   lines.sort((a, b) => a.order - b.order);
   const heading =
     lines.length === 0
-      ? `:calendar: Nothing bookmarked or bid on is due within ${days} days.`
-      : `:calendar: *Due within ${days} ${days === 1 ? 'day' : 'days'}* (as of ${formatDayOf(now)})`;
+      ? mrkdwn`:calendar: Nothing bookmarked or bid on is due within ${days} days.`
+      : mrkdwn`:calendar: *Due within ${days} ${days === 1 ? mrkdwn`day` : mrkdwn`days`}* (as of ${plain(formatDayOf(now))})`;
   const groups = lines.map((entry) => [section(entry.line)]);
   return {
     kind: 'post',
     frozen: {
       parts: splitIntoParts(
-        `${lines.length} deadlines within ${days} days`,
+        mrkdwn`${lines.length} deadlines within ${days} days`,
         [
           ...postHead(heading, notes),
           ...(lines.length > 0
             ? [
                 contextLine(
-                  'Each is reminded once as it comes within 7, 3 and 1 days (and the days you chose).',
+                  mrkdwn`Each is reminded once as it comes within 7, 3 and 1 days (and the days you chose).`,
                 ),
               ]
             : []),

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { ScheduledSlack } from '../adapters/scheduled-slack.ts';
 import type { KeySource, WorkspaceClients } from '../adapters/workspace-clients.ts';
 import type { Message } from '../blocks/messages.ts';
+import { type Mrkdwn, mention, mrkdwn, text } from '../blocks/mrkdwn.ts';
 import type { BotStore, Delivery, Subscription } from '../storage/bot-store.ts';
 import { type Built, buildDelivery, FEED_READ_LIMIT, type Frozen } from './content.ts';
 import { type DeliveryQueue, LeaseTableQueue } from './delivery-queue.ts';
@@ -698,7 +699,7 @@ export class Scheduler {
       const message = pausedNotice(
         theirs.map((each) => subscriptionSummary(each)),
         subscription.channelId,
-        reason,
+        text(reason),
       );
       await slack.chat
         .postMessage({
@@ -718,8 +719,8 @@ export class Scheduler {
 }
 
 /** Whose key a subscription's posts are read with, for sharing reads and for saying so. */
-function readerOf(subscription: Subscription, source: KeySource): { key: string; name: string } {
+function readerOf(subscription: Subscription, source: KeySource): { key: string; name: Mrkdwn } {
   return source === 'personal'
-    ? { key: `person:${subscription.createdBy}`, name: `<@${subscription.createdBy}>’s own key` }
-    : { key: 'workspace', name: 'this workspace’s key' };
+    ? { key: `person:${subscription.createdBy}`, name: mrkdwn`${mention(subscription.createdBy)}’s own key` }
+    : { key: 'workspace', name: mrkdwn`this workspace’s key` };
 }

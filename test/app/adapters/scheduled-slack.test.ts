@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scheduledSlack } from '../../../src/app/adapters/scheduled-slack.ts';
+import { mrkdwn } from '../../../src/app/blocks/mrkdwn.ts';
 import { classifySlackError } from '../../../src/app/subscriptions/slack-errors.ts';
 
 /** A Web API on loopback that records each call's token and body, and answers as Slack does. */
@@ -37,15 +38,17 @@ describe('the scheduler’s Slack client', () => {
       timeoutMs: 2000,
     });
     seen.length = 0;
-    await slack.chat.postMessage({ teamId: 'T1', channel: 'C1', text: 'one' });
+    await slack.chat.postMessage({ teamId: 'T1', channel: 'C1', text: mrkdwn`one` });
     await slack.conversations.history({ teamId: 'T2', channel: 'C2' });
     expect(seen.map((call) => [call.method, call.token])).toEqual([
       ['chat.postMessage', 'xoxb-one'],
       ['conversations.history', 'xoxb-two'],
     ]);
-    expect(seen[0]?.body).toEqual({ channel: 'C1', text: 'one' });
+    expect(seen[0]?.body).toEqual({ channel: 'C1', text: mrkdwn`one` });
     // A workspace without a token (uninstalled) is refused before any request, as Slack would.
-    const refused = await slack.chat.postMessage({ teamId: 'T9', channel: 'C1', text: 'x' }).catch((e) => e);
+    const refused = await slack.chat
+      .postMessage({ teamId: 'T9', channel: 'C1', text: mrkdwn`x` })
+      .catch((e) => e);
     expect(classifySlackError(refused)).toMatchObject({ kind: 'refused', code: 'not_authed' });
     expect(seen).toHaveLength(2);
     await close();
@@ -54,7 +57,7 @@ describe('the scheduler’s Slack client', () => {
   it('uses the one bot token in single-workspace mode', async () => {
     const { slack, close } = scheduledSlack({ token: 'xoxb-single', apiUrl, timeoutMs: 2000 });
     seen.length = 0;
-    await slack.chat.postMessage({ teamId: 'T1', channel: 'C1', text: 'one' });
+    await slack.chat.postMessage({ teamId: 'T1', channel: 'C1', text: mrkdwn`one` });
     expect(seen[0]?.token).toBe('xoxb-single');
     await close();
   });

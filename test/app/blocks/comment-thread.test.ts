@@ -7,6 +7,7 @@ import {
   MODAL_THREAD_MAX,
   threadOrder,
 } from '../../../src/app/blocks/comment-thread.ts';
+import { mrkdwn } from '../../../src/app/blocks/mrkdwn.ts';
 import { Comment } from '../../../src/contract/schemas.ts';
 
 let clock = Date.parse('2026-11-21T09:30:00Z');
@@ -222,11 +223,15 @@ describe('commentModal', () => {
     };
     const parentValue = select.element.options[0]?.value ?? '';
     expect(parentValue).toBe('p');
-    const once = refilledView(view, { text: 'kept words', parentId: parentValue, problem: 'First problem.' });
+    const once = refilledView(view, {
+      text: 'kept words',
+      parentId: parentValue,
+      problem: mrkdwn`First problem.`,
+    });
     const twice = refilledView(once, {
       text: 'kept words',
       parentId: parentValue,
-      problem: 'Second problem.',
+      problem: mrkdwn`Second problem.`,
     });
     const text = JSON.stringify(twice);
     expect(text).toContain('"initial_value":"kept words"');

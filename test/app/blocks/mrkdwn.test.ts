@@ -27,7 +27,7 @@ describe('text from outside in mrkdwn', () => {
   });
 
   it('does the same in what a person typed (literalText) and in clipped text (safeText)', () => {
-    expect(literalText('\u202Eclean*')).toBe('\uFFFDclean\u200B*\u200B');
+    expect(literalText('\u202Eclean*')).toBe('`\uFFFDclean*`');
     expect(safeText('x\u202Ey <b>', 6)).toBe('x\uFFFDy …'); // never half an entity
     expect(safeText(null, 10)).toBe('');
     expect(clip('a &amp; b', 5)).toBe('a …');

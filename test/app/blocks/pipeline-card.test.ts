@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { blockKitProblems, viewProblems } from '../../../src/app/blocks/block-kit-limits.ts';
 import { homeView } from '../../../src/app/blocks/home-view.ts';
+import { mrkdwn, text } from '../../../src/app/blocks/mrkdwn.ts';
 import {
   countdown,
   pipelineCard,
@@ -156,7 +157,7 @@ describe('the pipeline card', () => {
       ...pipeline(),
       stageCounts: { pending: 2, in_progress: 0, blocked: 0, completed: 3 },
     } as PipelineListItem;
-    const message = await pipelinesListMessage([item], 1, 'active', memoryKeeper(), NOW);
+    const message = await pipelinesListMessage([item], 1, mrkdwn`active`, memoryKeeper(), NOW);
     expect(JSON.stringify(message.blocks)).toContain('Post in channel');
     expect(JSON.stringify(message.blocks)).toContain('▰▰▰▱▱ 3/5 done');
     expect(blockKitProblems(message.blocks, 'message')).toEqual([]);
@@ -170,7 +171,7 @@ describe('the pipeline card', () => {
         stageCounts: { pending: 1, in_progress: 0, blocked: 0, completed: 0 },
       }) as PipelineListItem;
     const page = Array.from({ length: 20 }, (_, index) => item(20 + index));
-    const message = await pipelinesListMessage(page, 45, '“roads”, active', memoryKeeper(), NOW, {
+    const message = await pipelinesListMessage(page, 45, mrkdwn`“roads”, active`, memoryKeeper(), NOW, {
       offset: 20,
       typed: 'roads',
       pageSize: 20,
@@ -184,13 +185,13 @@ describe('the pipeline card', () => {
     ]);
     expect(blockKitProblems(message.blocks, 'message')).toEqual([]);
     // The last page has no Next; a one-page list has no paging at all.
-    const last = await pipelinesListMessage(page.slice(0, 5), 45, 'active', memoryKeeper(), NOW, {
+    const last = await pipelinesListMessage(page.slice(0, 5), 45, mrkdwn`active`, memoryKeeper(), NOW, {
       offset: 40,
       typed: '',
       pageSize: 20,
     });
     expect(JSON.stringify(last.blocks)).not.toContain('list/next');
-    const single = await pipelinesListMessage([item(1)], 1, 'active', memoryKeeper(), NOW);
+    const single = await pipelinesListMessage([item(1)], 1, mrkdwn`active`, memoryKeeper(), NOW);
     expect(JSON.stringify(single.blocks)).not.toContain('list/');
   });
 });
@@ -200,7 +201,7 @@ describe('the modals and the Home view', () => {
     const modal = startBidModal({
       privateMetadata: 'm'.repeat(3000),
       tenderTitle: 'T'.repeat(5000),
-      problem: 'P'.repeat(3000),
+      problem: text('P'.repeat(3000)),
       fields: {
         name: 'n'.repeat(500),
         summary: 's'.repeat(6000),
@@ -225,11 +226,11 @@ describe('the modals and the Home view', () => {
       stageCounts: { pending: 1, in_progress: 1, blocked: 1, completed: 1 },
     })) as PipelineListItem[];
     const view = homeView({
-      connection: 'Connected',
+      connection: mrkdwn`Connected`,
       canConnect: true,
       now: NOW,
       pipelines: { items, total: 400 },
-      bookmarks: { problem: 'The service failed to answer.' },
+      bookmarks: { problem: mrkdwn`The service failed to answer.` },
       savedSearches: { items: [], total: 0 },
     });
     expect(view.blocks.length).toBeGreaterThan(10);
@@ -243,23 +244,25 @@ describe('the modals and the Home view', () => {
   it('an empty list of bids says the command that looks among every bid, with what was typed', async () => {
     const page = { offset: 0, typed: 'zzzz', pageSize: 20 };
     const none = JSON.stringify(
-      (await pipelinesListMessage([], 0, '“zzzz”, active', memoryKeeper(), NOW, page)).blocks,
+      (await pipelinesListMessage([], 0, mrkdwn`“zzzz”, active`, memoryKeeper(), NOW, page)).blocks,
     );
     expect(none).toContain('`/tender pipelines zzzz all`');
     // Archived/active give way to all; ALL in any case is all already; a backtick could not be shown.
     const archived = { ...page, typed: 'zzzz archived' };
     expect(
-      JSON.stringify((await pipelinesListMessage([], 0, '“zzzz”', memoryKeeper(), NOW, archived)).blocks),
+      JSON.stringify(
+        (await pipelinesListMessage([], 0, mrkdwn`“zzzz”`, memoryKeeper(), NOW, archived)).blocks,
+      ),
     ).toContain('`/tender pipelines zzzz all`');
     const tick = { ...page, typed: 'zz`zz' };
     const noCommand = JSON.stringify(
-      (await pipelinesListMessage([], 0, '“zz”', memoryKeeper(), NOW, tick)).blocks,
+      (await pipelinesListMessage([], 0, mrkdwn`“zz”`, memoryKeeper(), NOW, tick)).blocks,
     );
     expect(noCommand).toContain('No bids match');
     expect(noCommand).not.toContain('/tender pipelines');
     const all = { ...page, typed: 'zzzz ALL' };
     const noneAtAll = JSON.stringify(
-      (await pipelinesListMessage([], 0, '“zzzz”', memoryKeeper(), NOW, all)).blocks,
+      (await pipelinesListMessage([], 0, mrkdwn`“zzzz”`, memoryKeeper(), NOW, all)).blocks,
     );
     expect(noneAtAll).toContain('No bids match');
     expect(noneAtAll).not.toContain('/tender pipelines');

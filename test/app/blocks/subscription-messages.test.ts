@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { mrkdwn } from '../../../src/app/blocks/mrkdwn.ts';
 import { feedMessage } from '../../../src/app/blocks/subscription-messages.ts';
 
 describe('feedMessage', () => {
   it('says nothing new since when it counts from, not "since the last post" (a first post has none)', () => {
     const message = feedMessage({
-      description: 'Tenders matching “cleaning”',
+      description: mrkdwn`Tenders matching “cleaning”`,
       tenders: [],
       total: 0,
       since: 'Mon 23 Nov, 09:00',

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { blockKitProblems, viewProblems } from '../../../src/app/blocks/block-kit-limits.ts';
 import { homeView } from '../../../src/app/blocks/home-view.ts';
 import { helpMessage } from '../../../src/app/blocks/messages.ts';
+import { mrkdwn } from '../../../src/app/blocks/mrkdwn.ts';
 import {
   connectionSentence,
   THINGS_TO_TRY,
@@ -34,8 +35,8 @@ describe('the welcome', () => {
 
 describe('the Home tab', () => {
   it('shows getting started on the first visit only, with the search builder’s button', () => {
-    const first = homeView({ connection: 'Connected', canConnect: false, gettingStarted: 'workspace' });
-    const later = homeView({ connection: 'Connected', canConnect: false });
+    const first = homeView({ connection: mrkdwn`Connected`, canConnect: false, gettingStarted: 'workspace' });
+    const later = homeView({ connection: mrkdwn`Connected`, canConnect: false });
     expect(JSON.stringify(first.blocks)).toContain('Getting started');
     expect(JSON.stringify(later.blocks)).not.toContain('Getting started');
     for (const view of [first, later]) {
@@ -45,7 +46,7 @@ describe('the Home tab', () => {
   });
 
   it('keeps Connect for those who may connect, beside Search tenders', () => {
-    const view = homeView({ connection: 'Not connected', canConnect: true, gettingStarted: 'none' });
+    const view = homeView({ connection: mrkdwn`Not connected`, canConnect: true, gettingStarted: 'none' });
     const text = JSON.stringify(view.blocks);
     expect(text).toContain('Connect an API key');
     expect(text).toContain('Search tenders');

@@ -19,8 +19,15 @@ describe('how a search reads back to a person', () => {
     expect(describeSearch({})).toBe('everything');
   });
 
-  it('shows what was typed literally: formatting marks stay marks, control characters stay text', () => {
+  it('shows what was typed literally: in a code span when a mark could format, control characters stay text', () => {
     const said = describeSearch({ q: 'clean* _x_ ~y~ `z` <!channel> & co' });
+    // A code span: Slack formats nothing in it, and it reads and copies as typed (no zero-width
+    // characters); a backtick cannot sit in one, so it is drawn as a look-alike.
+    expect(said).toBe('“`clean* _x_ ~y~ \u02CBz\u02CB &lt;!channel&gt; &amp; co`”');
+    expect(said).not.toContain('\u200B');
+    // A mark inside a word formats nothing: the words are shown as they are.
+    expect(literalText('a*b on_hold')).toBe('a*b on_hold');
+  });
     // No mark touches a letter, so Slack draws none of them as bold, italic, strike or code.
     expect(said).not.toMatch(/[*_~`][^\u200B]|[^\u200B][*_~`]/);
     expect(said.replaceAll('\u200B', '')).toBe('“clean* _x_ ~y~ `z` &lt;!channel&gt; &amp; co”');
