@@ -137,3 +137,38 @@ describe('a post whose answer was lost, in a busy channel, under Slack’s histo
     expect(reads.length - (harness.slack.rateLimited - refusedBefore)).toBe(5);
   });
 });
+
+describe('the same, with history served as to a Marketplace app (no limits)', () => {
+  const unlimited = new Harness(
+    '2027-03-01T08:00:00Z',
+    mkdtempSync(join(tmpdir(), 'tenderbot-busy-unlimited-')),
+    true,
+  );
+  let copy: Instance;
+  beforeAll(async () => {
+    await unlimited.start();
+    copy = await unlimited.instance('C');
+  }, 60_000);
+  afterAll(async () => {
+    await copy?.stop();
+    await unlimited.stop();
+  });
+
+  it('75 messages in the same seconds after a lost answer: its window read through in one turn, posted once (the last 60 messages would not hold it)', async () => {
+    const subscription = await makeDueSubscription(unlimited, copy.store, 'C0BIDS');
+    unlimited.slack.failNext('chat.postMessage', { kind: 'drop-answer' }, { channel: 'C0BIDS' });
+    await unlimited.pass(copy);
+    for (let index = 0; index < 75; index++)
+      unlimited.slack.postAsUser(PEOPLE[index % PEOPLE.length] as string, 'C0BIDS', `message ${index + 1}`);
+    unlimited.now += 30_000;
+    const before = unlimited.slack.callsOf('conversations.history').length;
+    await unlimited.pass(copy);
+    const posts = unlimited.postsOf('C0BIDS', subscription.id);
+    expect(posts).toHaveLength(1);
+    const [delivery] = await copy.store.subscriptionDeliveries(subscription.id);
+    expect(delivery).toMatchObject({ state: 'sent', postedTs: [posts[0]?.ts] });
+    // Six pages of 15 from the window's end, none refused.
+    expect(unlimited.slack.callsOf('conversations.history').length - before).toBe(6);
+    expect(unlimited.slack.rateLimited).toBe(0);
+  });
+});

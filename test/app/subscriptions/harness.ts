@@ -65,6 +65,8 @@ export class Harness {
   constructor(
     start: string,
     private readonly dir: string,
+    /** History served as to a Marketplace app (no 15-a-call, one-a-minute limit): the fake's option. */
+    private readonly marketplaceApp = false,
   ) {
     this.now = Date.parse(start);
     this.databasePath = join(dir, 'bot.db');
@@ -81,6 +83,7 @@ export class Harness {
       users: USERS,
       channels: CHANNELS.map((id) => ({ id, name: id.slice(2).toLowerCase() })),
       clock: () => this.now,
+      ...(this.marketplaceApp ? { marketplaceApp: true } : {}),
     }).start();
   }
 
