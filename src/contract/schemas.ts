@@ -168,6 +168,34 @@ export const Tender = z
   .meta({ id: 'Tender' });
 export type Tender = z.infer<typeof Tender>;
 
+/**
+ * Currencies a value bound may be given in: those the service holds reference rates for
+ * (src/service/money/reference-rates.ts). GBP when a search names none.
+ */
+export const VALUE_CURRENCIES = ['GBP', 'EUR', 'USD', 'CAD'] as const;
+export type ValueCurrency = (typeof VALUE_CURRENCIES)[number];
+export const DEFAULT_VALUE_CURRENCY: ValueCurrency = 'GBP';
+
+/** How a tender list compared values with `valueMin`/`valueMax`, for a heading to say. */
+export const ValueRule = z
+  .object({
+    currency: z.enum(VALUE_CURRENCIES).meta({ description: 'The currency the bounds are in.' }),
+    ratesDate: CalendarDate.meta({ description: 'The date of the reference rates used to convert.' }),
+    ratesSource: z.string(),
+    rates: z
+      .record(z.string(), z.number())
+      .meta({ description: 'Units of each currency for one euro, on ratesDate.' }),
+    summary: z.string().meta({
+      example:
+        'Amounts in GBP; tenders in EUR, USD, CAD converted at the ECB reference rates of 2024-12-31; tenders in any other currency are not compared.',
+    }),
+  })
+  .meta({ id: 'ValueRule' });
+export type ValueRule = z.infer<typeof ValueRule>;
+
+const VALUE_RULE_TEXT =
+  'Amounts are in `currency` (GBP when absent). A tender valued in another currency is compared after converting its amount at the ECB euro reference rates of one stated date (the answer names them in `valueRule`); a tender in a currency without a rate is not listed under a value bound.';
+
 export const TenderSearchQuery = strictInput({
   q: wordsParam,
   status: TenderStatus.optional(),
@@ -177,8 +205,16 @@ export const TenderSearchQuery = strictInput({
     .string()
     .regex(/^\d{1,8}$/, 'must be 1 to 8 digits of a CPV code')
     .optional(),
-  valueMin: amountParam().optional().meta({ description: 'Smallest value amount, e.g. 100000 or 99.5.' }),
-  valueMax: amountParam().optional().meta({ description: 'Largest value amount, e.g. 250000.' }),
+  valueMin: amountParam()
+    .optional()
+    .meta({ description: `Smallest value amount, e.g. 100000 or 99.5. ${VALUE_RULE_TEXT}` }),
+  valueMax: amountParam()
+    .optional()
+    .meta({ description: `Largest value amount, e.g. 250000. ${VALUE_RULE_TEXT}` }),
+  currency: z
+    .enum(VALUE_CURRENCIES, { error: `must be one of ${VALUE_CURRENCIES.join(', ')}` })
+    .optional()
+    .meta({ description: 'The currency of valueMin and valueMax; GBP when absent.' }),
   publishedFrom: DateOrInstant.optional(),
   publishedTo: DateOrInstant.optional(),
   deadlineFrom: DateOrInstant.optional(),
@@ -198,7 +234,12 @@ export const TenderSearchQuery = strictInput({
 });
 export type TenderSearchQuery = z.infer<typeof TenderSearchQuery>;
 
-export const TenderList = listOf(Tender);
+export const TenderList = listOf(Tender).extend({
+  valueRule: ValueRule.optional().meta({
+    description:
+      'The rule the value bounds were applied by; present only when the search gave valueMin or valueMax.',
+  }),
+});
 export const TenderDetail = detailOf(Tender);
 
 // ---------------------------------------------------------------------------------------------

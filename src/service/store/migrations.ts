@@ -270,4 +270,11 @@ export const MIGRATIONS: readonly string[] = [
   INSERT OR IGNORE INTO tender_links (url, tender_id)
     SELECT trim(url), id FROM tenders WHERE url IS NOT NULL AND length(trim(url)) BETWEEN 8 AND 2000;
   `,
+  // 5: a value is compared in its own currency (src/service/money/reference-rates.ts), so the
+  // covering index of the filter columns holds the currency beside the amount.
+  `
+  DROP INDEX tenders_filters;
+  CREATE INDEX tenders_filters ON tenders (sort_key, status, open_until, region, buyer_id, value_amount,
+    value_currency, published_at, deadline, id);
+  `,
 ];

@@ -6,8 +6,15 @@ import type {
   Supplier,
   Tender,
   TenderSearchQuery,
+  ValueCurrency,
 } from '../../contract/schemas.ts';
 import { RELATED_RECORD_LIMIT, TENDER_PREVIEW_LIMIT } from '../../contract/schemas.ts';
+import {
+  conversionFactor,
+  DEFAULT_VALUE_CURRENCY,
+  EXCHANGEABLE_CURRENCIES,
+  STORED_CURRENCY_WHEN_NONE,
+} from '../money/reference-rates.ts';
 import { CountCache, DEFAULT_COUNT_CACHE_SIZE } from './count-cache.ts';
 import type { SqliteDatabase } from './database.ts';
 import { StatementCache } from './statement-cache.ts';
@@ -199,13 +206,16 @@ export class PublicRecordsReader {
       params.cpvLow = query.cpv;
       params.cpvHigh = `${query.cpv}:`;
     }
-    if (query.valueMin !== undefined) {
-      conditions.push('t.value_amount >= @valueMin');
-      params.valueMin = query.valueMin;
-    }
-    if (query.valueMax !== undefined) {
-      conditions.push('t.value_amount <= @valueMax');
-      params.valueMax = query.valueMax;
+    if (query.valueMin !== undefined || query.valueMax !== undefined) {
+      const converted = convertedValueSql(query.currency ?? DEFAULT_VALUE_CURRENCY, params);
+      if (query.valueMin !== undefined) {
+        conditions.push(`${converted} >= @valueMin`);
+        params.valueMin = query.valueMin;
+      }
+      if (query.valueMax !== undefined) {
+        conditions.push(`${converted} <= @valueMax`);
+        params.valueMax = query.valueMax;
+      }
     }
     addInstantRange(
       conditions,
@@ -419,8 +429,22 @@ export class PublicRecordsReader {
   }
 }
 
+/**
+ * A tender's value in `currency` by the rule of src/service/money/reference-rates.ts, as SQL:
+ * its amount times its currency's factor (bound as parameters, the very numbers the filter index
+ * multiplies by), NULL for a currency without a rate, which then passes no bound.
+ */
+function convertedValueSql(currency: ValueCurrency, params: Record<string, unknown>): string {
+  const cases = EXCHANGEABLE_CURRENCIES.map((from, index) => {
+    params[`valueFactor${index}`] = conversionFactor(from, currency);
+    return `WHEN '${from}' THEN @valueFactor${index}`;
+  });
+  return `(t.value_amount * (CASE coalesce(t.value_currency, '${STORED_CURRENCY_WHEN_NONE}') ${cases.join(' ')} END))`;
+}
+
 function hasFilter(query: TenderSearchQuery): boolean {
-  const { q: _q, limit: _limit, offset: _offset, ...filters } = query;
+  // A currency without a value bound filters nothing.
+  const { q: _q, limit: _limit, offset: _offset, currency: _currency, ...filters } = query;
   return Object.values(filters).some((value) => value !== undefined);
 }
 
@@ -432,6 +456,7 @@ function filtersOf(query: TenderSearchQuery): TenderFilters {
     region: query.region,
     valueMin: query.valueMin,
     valueMax: query.valueMax,
+    valueCurrency: query.currency ?? DEFAULT_VALUE_CURRENCY,
   };
   if (query.cpv) {
     filters.cpvLow = query.cpv;

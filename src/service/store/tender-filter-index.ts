@@ -2,7 +2,12 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import type { Tender } from '../../contract/schemas.ts';
+import type { Tender, ValueCurrency } from '../../contract/schemas.ts';
+import {
+  conversionFactor,
+  DEFAULT_VALUE_CURRENCY,
+  STORED_CURRENCY_WHEN_NONE,
+} from '../money/reference-rates.ts';
 import { publicRecordsVersion } from './count-cache.ts';
 import type { SqliteDatabase } from './database.ts';
 
@@ -19,6 +24,8 @@ export interface TenderFilters {
   cpvHigh?: string;
   valueMin?: number;
   valueMax?: number;
+  /** The currency of valueMin/valueMax (GBP when absent): amounts are converted as in reference-rates.ts. */
+  valueCurrency?: ValueCurrency;
   publishedFrom?: string;
   publishedTo?: string;
   deadlineFrom?: string;
@@ -143,8 +150,9 @@ export class TenderFilterIndex {
       plan.cpvInRange === null &&
       !plan.publishedTested;
     if (!alone || plan.valueTested === plan.deadlineTested) return undefined;
-    const column = plan.valueTested ? 'value' : 'deadline';
-    const sorted = this.sortedOf(match, column, columns[column], hits);
+    const sorted = plan.valueTested
+      ? this.sortedOf(match, `value:${plan.valueCurrency}`, hits, (key) => convertedValue(columns, plan, key))
+      : this.sortedOf(match, 'deadline', hits, (key) => columns.deadline[key] as number);
     // value: min ≤ v ≤ max; deadline: from ≤ d < to (NaN, no value, is not in the sorted list).
     const inRange = plan.valueTested
       ? firstAbove(sorted, plan.valueMax, true) - firstAbove(sorted, plan.valueMin, false)
@@ -153,15 +161,20 @@ export class TenderFilterIndex {
     return Math.max(0, inRange);
   }
 
-  /** The word's hits' values of `column`, sorted, without NaN; kept within the word hits' budget. */
-  private sortedOf(match: string, name: string, column: Float64Array, hits: Int32Array): Float64Array {
+  /** The word’s hits’ values by `entryOf` (named `name`), sorted, without NaN; kept within the word hits' budget. */
+  private sortedOf(
+    match: string,
+    name: string,
+    hits: Int32Array,
+    entryOf: (key: number) => number,
+  ): Float64Array {
     const id = `${name}\u0000${match}`;
     const known = this.sortedColumns.get(id);
     if (known) return known;
     const values = new Float64Array(hits.length);
     let count = 0;
     for (let index = 0; index < hits.length; index++) {
-      const entry = column[hits[index] as number] as number;
+      const entry = entryOf(hits[index] as number);
       if (!Number.isNaN(entry)) values[count++] = entry;
     }
     const sorted = values.slice(0, count).sort();
@@ -317,6 +330,9 @@ interface Columns {
   published: Float64Array;
   deadline: Float64Array;
   value: Float64Array;
+  /** Each value's currency: an index into `currencies` (a missing one stored as GBP). */
+  currencies: string[];
+  currency: Uint16Array;
   /** Region ids by SQLite's NOCASE folding (ASCII letters only); NO_ID for none. */
   regionIds: Map<string, number>;
   region: Int32Array;
@@ -345,6 +361,8 @@ function readColumns(db: SqliteDatabase): Columns {
   const published = new Float64Array(size).fill(Number.NaN);
   const deadline = new Float64Array(size).fill(Number.NaN);
   const value = new Float64Array(size).fill(Number.NaN);
+  const currency = new Uint16Array(size);
+  const currencyIds = new Map<string, number>();
   const region = new Int32Array(size).fill(NO_ID);
   const buyer = new Int32Array(size).fill(NO_ID);
   const regionIds = new Map<string, number>();
@@ -359,7 +377,8 @@ function readColumns(db: SqliteDatabase): Columns {
   // Read from the narrow covering index, not the rows (a fraction of the pages at a million tenders).
   const rows = db
     .prepare(
-      `SELECT sort_key, status, open_until, published_at, deadline, value_amount, region, buyer_id, id
+      `SELECT sort_key, status, open_until, published_at, deadline, value_amount, region, buyer_id, id,
+         value_currency
        FROM tenders INDEXED BY tenders_filters`,
     )
     .raw(true)
@@ -374,6 +393,7 @@ function readColumns(db: SqliteDatabase): Columns {
       string | null,
       string | null,
       string,
+      string | null,
     ]
   >;
   const keyOfId = new Map<string, number>();
@@ -388,6 +408,7 @@ function readColumns(db: SqliteDatabase): Columns {
     regionText,
     buyerId,
     id,
+    currencyText,
   ] of rows) {
     keyOfId.set(id, key);
     present[key] = 1;
@@ -400,6 +421,9 @@ function readColumns(db: SqliteDatabase): Columns {
     if (amount !== null) {
       if (typeof amount === 'number') value[key] = amount;
       else valuesExact = false;
+      // Ids past the array's range would wrap: leave value filters to SQL (65,535 currencies: never).
+      if (currencyIds.size >= 0xffff) valuesExact = false;
+      currency[key] = idOf(currencyIds, currencyText ?? STORED_CURRENCY_WHEN_NONE);
     }
     if (regionText !== null) region[key] = idOf(regionIds, foldAscii(regionText));
     if (buyerId !== null) buyer[key] = idOf(buyerIds, buyerId);
@@ -451,6 +475,8 @@ function readColumns(db: SqliteDatabase): Columns {
     published,
     deadline,
     value,
+    currencies: [...currencyIds.keys()],
+    currency,
     regionIds,
     region,
     buyerIds,
@@ -484,6 +510,9 @@ interface Plan {
   valueTested: boolean;
   valueMin: number;
   valueMax: number;
+  /** The bounds' currency, and per currency id the factor its amounts are multiplied by (NaN: no rate). */
+  valueCurrency: ValueCurrency;
+  valueFactors: Float64Array;
   deadlineTested: boolean;
   deadlineFrom: number;
   deadlineTo: number;
@@ -517,6 +546,7 @@ function planFilters(columns: Columns, filters: TenderFilters, now: string): Pla
     statusId = id < 0 ? NONE : id;
   }
   const { cpvLow, cpvHigh } = filters;
+  const valueCurrency = filters.valueCurrency ?? DEFAULT_VALUE_CURRENCY;
   const publishedTested = filters.publishedFrom !== undefined || filters.publishedTo !== undefined;
   return {
     statusId,
@@ -531,6 +561,8 @@ function planFilters(columns: Columns, filters: TenderFilters, now: string): Pla
     valueTested: usesValues,
     valueMin: filters.valueMin ?? Number.NEGATIVE_INFINITY,
     valueMax: filters.valueMax ?? Number.POSITIVE_INFINITY,
+    valueCurrency,
+    valueFactors: Float64Array.from(columns.currencies, (from) => conversionFactor(from, valueCurrency)),
     deadlineTested: filters.deadlineFrom !== undefined || filters.deadlineTo !== undefined,
     deadlineFrom: seconds(filters.deadlineFrom, Number.NEGATIVE_INFINITY),
     deadlineTo: seconds(filters.deadlineTo, Number.POSITIVE_INFINITY),
@@ -559,7 +591,7 @@ function totalKey(match: string, plan: Plan, filters: TenderFilters, first: numb
     plan.regionId,
     plan.buyerId,
     cpv,
-    plan.valueTested ? `${plan.valueMin},${plan.valueMax}` : '',
+    plan.valueTested ? `${plan.valueMin},${plan.valueMax},${plan.valueCurrency}` : '',
     plan.deadlineTested ? `${plan.deadlineFrom},${plan.deadlineTo}` : '',
     window,
     first,
@@ -593,9 +625,10 @@ function walk(
   limit: number,
   knownTotal: number | undefined,
 ): { sortKeys: number[]; total: number } {
-  const { status, openUntil, published, deadline, value, region, buyer, cpvStart, cpvCodes } = columns;
+  const { status, openUntil, published, deadline, value, currency, region, buyer, cpvStart, cpvCodes } =
+    columns;
   const { statusId, regionId, buyerId, cpvInRange, valueTested, deadlineTested, publishedTested } = plan;
-  const { valueMin, valueMax, deadlineFrom, deadlineTo, publishedFrom, publishedTo } = plan;
+  const { valueMin, valueMax, valueFactors, deadlineFrom, deadlineTo, publishedFrom, publishedTo } = plan;
   const openAt = plan.openAt;
   const closedAt = plan.closedAt;
   const testsOpen = !Number.isNaN(openAt);
@@ -615,7 +648,8 @@ function walk(
     if (testsOpen && !((openUntil[key] as number) > openAt)) continue;
     if (testsClosed && status[key] !== closedId && !((openUntil[key] as number) <= closedAt)) continue;
     if (valueTested) {
-      const amount = value[key] as number;
+      // The same product as the SQL's `value_amount * factor`: one IEEE multiplication, so the same number.
+      const amount = (value[key] as number) * (valueFactors[currency[key] as number] as number);
       if (!(amount >= valueMin && amount <= valueMax)) continue;
     }
     if (deadlineTested) {
@@ -674,6 +708,11 @@ function firstBelow(
     else from = middle + 1;
   }
   return from;
+}
+
+/** A tender's value in the plan's currency (NaN: none, or a currency without a rate). */
+function convertedValue(columns: Columns, plan: Plan, key: number): number {
+  return (columns.value[key] as number) * (plan.valueFactors[columns.currency[key] as number] as number);
 }
 
 /** SQLite's NOCASE: only the 26 ASCII letters are folded. */
@@ -753,6 +792,7 @@ function readColumnsInWorker(file: string): void {
       columns.published,
       columns.deadline,
       columns.value,
+      columns.currency,
       columns.region,
       columns.buyer,
       columns.cpvStart,

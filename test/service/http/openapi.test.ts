@@ -78,6 +78,8 @@ describe('GET /v1/openapi.json', () => {
         'deadlineTo',
         // Beyond CONTRACT.md §5: a tender found by a link pasted from its notice (for link unfurls).
         'url',
+        // The currency of valueMin/valueMax (GBP when absent; other currencies converted at dated rates).
+        'currency',
         'limit',
         'offset',
       ].sort(),

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TenderSearchQuery } from '../../../src/contract/schemas.ts';
 import { generateDemoData, seededRandom } from '../../../src/service/demo/demo-generator.ts';
+import { valueRuleFor } from '../../../src/service/money/reference-rates.ts';
 import { openDatabase, type SqliteDatabase } from '../../../src/service/store/database.ts';
 import { PublicRecordsReader, toStoredInstant } from '../../../src/service/store/public-records-reader.ts';
 import { PublicRecordsWriter } from '../../../src/service/store/public-records-writer.ts';
@@ -57,14 +58,6 @@ function plainSearch(
     );
     params.cpv = query.cpv;
   }
-  if (query.valueMin !== undefined) {
-    where.push('t.value_amount >= @valueMin');
-    params.valueMin = query.valueMin;
-  }
-  if (query.valueMax !== undefined) {
-    where.push('t.value_amount <= @valueMax');
-    params.valueMax = query.valueMax;
-  }
   // Dates only in these tests: a day includes the whole of itself.
   for (const [column, from, to] of [
     ['published_at', query.publishedFrom, query.publishedTo],
@@ -79,10 +72,31 @@ function plainSearch(
       params[`${column}To`] = to;
     }
   }
-  const ids = database
-    .prepare(`SELECT t.id FROM tenders t WHERE ${where.join(' AND ')} ORDER BY t.published_at DESC, t.id`)
-    .pluck()
-    .all(params) as string[];
+  const rows = database
+    .prepare(
+      `SELECT t.id, t.value_amount AS amount, t.value_currency AS currency FROM tenders t
+       WHERE ${where.join(' AND ')} ORDER BY t.published_at DESC, t.id`,
+    )
+    .all(params) as { id: string; amount: number | null; currency: string | null }[];
+  // Value bounds in the query's currency (GBP when none); an amount in another currency is
+  // converted at the stated reference rates, one with no rate is never within a bound.
+  const boundCurrency = query.currency ?? 'GBP';
+  const rates: Record<string, number> = valueRuleFor(boundCurrency).rates;
+  const ids = rows
+    .filter(({ amount, currency }) => {
+      if (query.valueMin === undefined && query.valueMax === undefined) return true;
+      if (amount === null) return false;
+      const from = currency ?? 'GBP';
+      const fromRate = rates[from];
+      const toRate = rates[boundCurrency] as number;
+      if (from !== boundCurrency && fromRate === undefined) return false;
+      const inBoundCurrency = from === boundCurrency ? amount : amount * (toRate / (fromRate as number));
+      return (
+        (query.valueMin === undefined || inBoundCurrency >= query.valueMin) &&
+        (query.valueMax === undefined || inBoundCurrency <= query.valueMax)
+      );
+    })
+    .map((row) => row.id);
   return { ids: ids.slice(query.offset, query.offset + query.limit), total: ids.length };
 }
 
@@ -290,6 +304,74 @@ describe('a value range or a deadline window alone, counted from the word’s so
           if (expectSameAsPlain(reader, { q, ...filter, limit: 5, offset }, TODAY) > 0) nonEmpty++;
         }
     expect(nonEmpty).toBeGreaterThan(20);
+  });
+});
+
+describe('value bounds over tenders in several currencies', () => {
+  it('lists a tender under a bound only when its amount converted by the stated rule passes, as the plain query counts', () => {
+    const path = join(dir, 'currencies.db');
+    const other = openDatabase(path);
+    try {
+      generateDemoData(other, { tenders: 900, today: TODAY });
+      // GBP, EUR, CAD, USD, a currency without a rate, and none recorded (shown as GBP).
+      other
+        .prepare(
+          `UPDATE tenders SET value_currency = CASE sort_key % 6 WHEN 0 THEN 'GBP' WHEN 1 THEN 'EUR'
+             WHEN 2 THEN 'CAD' WHEN 3 THEN 'USD' WHEN 4 THEN 'JPY' ELSE NULL END`,
+        )
+        .run();
+      const reader = new PublicRecordsReader(other);
+      const index = new TenderFilterIndex(other);
+      const values = other
+        .prepare('SELECT value_amount FROM tenders WHERE value_amount IS NOT NULL ORDER BY 1')
+        .pluck()
+        .all() as number[];
+      const bounds = [0.1, 0.3, 0.5, 0.7, 0.9].map(
+        (share) => values[Math.floor(values.length * share)] as number,
+      );
+      let nonEmpty = 0;
+      for (const q of ['services', 'cleaning', 'clean lond'])
+        for (const currency of [undefined, 'GBP', 'EUR', 'CAD', 'USD'] as const)
+          for (const filter of [
+            { valueMin: bounds[2] },
+            { valueMax: bounds[1] },
+            { valueMin: bounds[0], valueMax: bounds[3] },
+            { valueMin: bounds[4], region: 'Wales' },
+            { valueMin: bounds[1], status: 'closed' as const },
+          ]) {
+            const query: TenderSearchQuery = { q, ...filter, currency, limit: 10_000, offset: 0 };
+            const label = JSON.stringify(query);
+            const plain = plainSearch(other, query, TODAY);
+            // Twice: the second answer is counted from the word's values kept sorted, or a kept total.
+            for (let time = 0; time < 2; time++) {
+              const fast = reader.searchTenders(query, TODAY);
+              expect(fast.total, label).toBe(plain.total);
+              expect(fast.items.map((tender) => tender.id).sort(), label).toEqual([...plain.ids].sort());
+            }
+            // The index itself answers (not SQL in its place).
+            const match = q
+              .split(' ')
+              .map((word) => `"${word}"*`)
+              .join(' ');
+            const found = index.search(
+              match,
+              {
+                valueMin: filter.valueMin,
+                valueMax: filter.valueMax,
+                valueCurrency: currency,
+                region: 'region' in filter ? filter.region : undefined,
+              },
+              toStoredInstant(TODAY),
+              0,
+              10_000,
+            );
+            if (!('status' in filter)) expect(found?.total, label).toBe(plain.total);
+            if (plain.total > 0) nonEmpty++;
+          }
+      expect(nonEmpty).toBeGreaterThan(40);
+    } finally {
+      other.close();
+    }
   });
 });
 

@@ -16,6 +16,7 @@ import {
   TenderSearchQuery,
   UuidParams,
 } from '../../../contract/schemas.ts';
+import { DEFAULT_VALUE_CURRENCY, valueRuleFor } from '../../money/reference-rates.ts';
 import type { ServiceContext } from '../app.ts';
 import { notFound } from '../problem.ts';
 import { listEnvelope, responses } from './responses.ts';
@@ -39,12 +40,15 @@ export function publicRecordRoutes(context: ServiceContext): FastifyPluginAsyncZ
           response: responses({ 200: TenderList }),
         },
       },
-      async (request) =>
-        listEnvelope(
-          publicRecords.searchTenders(request.query, now()),
-          request.query.limit,
-          request.query.offset,
-        ),
+      async (request) => {
+        const { query } = request;
+        const valueBounded = query.valueMin !== undefined || query.valueMax !== undefined;
+        const envelope = listEnvelope(publicRecords.searchTenders(query, now()), query.limit, query.offset);
+        // The heading of a value search says how amounts in other currencies were compared.
+        return valueBounded
+          ? { ...envelope, valueRule: valueRuleFor(query.currency ?? DEFAULT_VALUE_CURRENCY) }
+          : envelope;
+      },
     );
 
     app.get(
