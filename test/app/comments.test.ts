@@ -87,15 +87,13 @@ function commentValueIn(message: FakeMessage): { e: string; id: string } {
 async function openModal(user: string, message: FakeMessage): Promise<FakeView> {
   const opensBefore = bot.slack.callsOf('views.open').length;
   const openBefore = new Set(bot.slack.openModals(user).map((view) => view.id));
-  const started = Date.now();
   const answer = await bot.slack.clickInMessage(user, message, 'comment/open');
   expect(answer.status).toBe(200);
   const opened = await eventually(
     () => bot.slack.callsOf('views.open')[opensBefore],
     'views.open with the loading view',
   );
-  // Opened within the trigger's 3 s, with margin for a loaded machine.
-  expect(Date.now() - started).toBeLessThan(2500);
+  // Opened within the trigger's 3 s: the fake refuses an expired trigger, and the window is open below.
   expect(textOf(opened.args.view)).toContain('Loading the comments');
   return filledCommentModal(bot.slack, user, openBefore);
 }
@@ -198,14 +196,13 @@ describe('the comment modal', () => {
     proxy.fail = true;
     const seen = proxy.seen;
     let answer: Awaited<ReturnType<typeof submit>>;
-    const started = Date.now();
     try {
       answer = await submit(MEMBER, modal, { 'comment/text': text });
     } finally {
       proxy.fail = false;
     }
-    // Acknowledged within Slack's 3 s even after the client's retries.
-    expect(Date.now() - started).toBeLessThan(2900);
+    // Acknowledged even after the client's retries: 200, not the receiver's 404 after 3 s.
+    expect(answer.status).toBe(200);
     expect(proxy.seen).toBeGreaterThan(seen);
     expect(answer.json?.response_action).toBe('update');
     const stillOpen = bot.slack.openModals(MEMBER).find((view) => view.id === modal.id);
@@ -250,14 +247,13 @@ describe('a slow service', () => {
     const modal = await openModal(MEMBER, results);
     const before = (await threadIn('tender', target.id)).length;
     proxy.delayMs = 3500;
-    const started = Date.now();
     let answer: Awaited<ReturnType<typeof submit>>;
     try {
       answer = await submit(MEMBER, modal, { 'comment/text': 'Posted through a slow service' });
     } finally {
       proxy.delayMs = 0;
     }
-    expect(Date.now() - started).toBeLessThan(2900);
+    expect(answer.status).toBe(200);
     expect(answer.json?.response_action).toBe('update');
     expect(textOf(answer.json?.view)).toContain('Posting your comment');
     await eventually(

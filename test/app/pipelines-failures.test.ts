@@ -98,9 +98,9 @@ describe('start a bid while the service fails or is slow', () => {
     proxy.fail = true;
     proxy.delayMs = 2600;
     try {
-      const started = Date.now();
       const answer = await bot.slack.submitView(MEMBER, form.id, typed);
-      expect(Date.now() - started).toBeLessThan(3000);
+      // Answered, not the receiver's 404 after 3 s: acknowledged in time, with the window's update.
+      expect(answer.status).toBe(200);
       expect(answer.json.response_action).toBe('update');
       const updates = bot.slack.callsOf('views.update').length;
       const reopened = await eventually(

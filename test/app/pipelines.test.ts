@@ -109,11 +109,10 @@ describe('start a bid from a tender card', () => {
   it('opens the modal at once, prefilled from the tender; bad stages show on their field', async () => {
     const detail = await command(MEMBER, BIDS, `show ${TENDER_A}`);
     const tender = await service.tenders.get(TENDER_A);
-    const started = Date.now();
     await bot.slack.clickInMessage(MEMBER, detail, PipelineIds.startBid);
+    // Slack's trigger lasts 3 s, and the fake refuses it after that (expired_trigger_id): the
+    // modal below is open, so its loading view was opened within them.
     await eventually(() => bot.slack.callsOf('views.open').length > 0, 'the modal opened');
-    // Slack's trigger lasts 3 s: the modal (its loading view) was opened within it.
-    expect(Date.now() - started).toBeLessThan(3000);
     const modal = await eventually(
       () =>
         bot.slack
