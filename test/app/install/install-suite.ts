@@ -146,7 +146,9 @@ export function installFlowSuite(database: 'sqlite' | 'postgres'): void {
     await team.slashCommand(workspace.admin, workspace.channel, '/tender', 'connect');
     const modal = await eventually(() => team.openModals(workspace.admin)[0], 'the connect modal');
     const answer = await team.submitView(workspace.admin, modal.id, { 'connect/key': workspace.key });
-    expect(answer.json?.response_action).toBeUndefined();
+    // Closed at once, or (on a loaded machine, the check past the 3 s budget) shown as checking
+    // and finished after: either way the confirmation follows. Not a timing test (within-budget is).
+    expect([undefined, 'update']).toContain(answer.json?.response_action);
     await eventually(
       () =>
         team

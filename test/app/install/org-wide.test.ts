@@ -9,6 +9,8 @@ import { KEYS } from '../../support/fixture.ts';
 import { deadlineSubscription, type InstallStack, type OAuthApp, startInstallStack } from './oauth-app.ts';
 
 const GRID = { id: 'E0GRID', name: 'Grid Holdings' };
+/** How long to wait for what the app does after acknowledging (a wait, not a bound: two busy cores). */
+const AFTER_ACK = { timeout: 15_000 };
 /** Two workspaces of one Enterprise Grid organisation, each with its own admin and channel. */
 const NORTH = { teamId: 'T0NORTH', admin: 'UNADMIN', channel: 'CNBIDS' };
 const SOUTH = { teamId: 'T0SOUTH', admin: 'USADMIN', channel: 'CSBIDS' };
@@ -97,7 +99,7 @@ describe('an organisation-wide install on Enterprise Grid', () => {
     expect((await south.submitView(SOUTH.admin, modal.id, { 'connect/key': KEYS.bobAdminAcme })).status).toBe(
       200,
     );
-    await expect.poll(() => store.getConnection(SOUTH.teamId)).not.toBeNull();
+    await expect.poll(() => store.getConnection(SOUTH.teamId), AFTER_ACK).not.toBeNull();
     const now = new Date();
     await store.createSubscription(
       deadlineSubscription({
@@ -127,20 +129,20 @@ describe('an organisation-wide install on Enterprise Grid', () => {
     expect(await store.channelSubscriptions(SOUTH.teamId, SOUTH.channel)).toHaveLength(1);
     expect((await south.removeFromOrganisationInstall())?.status).toBe(200);
     // team_access_revoked: that workspace's key and subscriptions go; the other workspace keeps answering.
-    await expect.poll(() => store.getConnection(SOUTH.teamId)).toBeNull();
-    await expect.poll(() => store.channelSubscriptions(SOUTH.teamId, SOUTH.channel)).toEqual([]);
+    await expect.poll(() => store.getConnection(SOUTH.teamId), AFTER_ACK).toBeNull();
+    await expect.poll(() => store.channelSubscriptions(SOUTH.teamId, SOUTH.channel), AFTER_ACK).toEqual([]);
     expect(JSON.stringify((await command(NORTH, 'help')).blocks)).toContain('/tender search');
-    await expect.poll(() => bot.install?.coveredTeams(GRID.id)).toEqual([NORTH.teamId]);
+    await expect.poll(() => bot.install?.coveredTeams(GRID.id), AFTER_ACK).toEqual([NORTH.teamId]);
 
     // team_access_granted: covered again; its admin connects a key again.
     expect((await south.addToOrganisationInstall())?.status).toBe(200);
     await expect
-      .poll(async () => (await bot.install?.coveredTeams(GRID.id))?.sort())
+      .poll(async () => (await bot.install?.coveredTeams(GRID.id))?.sort(), AFTER_ACK)
       .toEqual([NORTH.teamId, SOUTH.teamId]);
     await south.slashCommand(SOUTH.admin, SOUTH.channel, '/tender', 'connect');
     const modal = await eventually(() => south.openModals(SOUTH.admin).at(-1), 'the connect window');
     await south.submitView(SOUTH.admin, modal.id, { 'connect/key': KEYS.bobAdminAcme });
-    await expect.poll(() => store.getConnection(SOUTH.teamId)).not.toBeNull();
+    await expect.poll(() => store.getConnection(SOUTH.teamId), AFTER_ACK).not.toBeNull();
   });
 
   it('team_access_revoked naming a workspace outside the organisation leaves it installed, with its key and subscriptions', async () => {
@@ -150,7 +152,7 @@ describe('an organisation-wide install on Enterprise Grid', () => {
     await slack.slashCommand(alone.admin, alone.channel, '/tender', 'connect');
     const modal = await eventually(() => slack.openModals(alone.admin).at(-1), 'the connect window');
     await slack.submitView(alone.admin, modal.id, { 'connect/key': KEYS.bobAdminAcme });
-    await expect.poll(() => store.getConnection(alone.teamId)).not.toBeNull();
+    await expect.poll(() => store.getConnection(alone.teamId), AFTER_ACK).not.toBeNull();
     await store.createSubscription(
       deadlineSubscription({
         id: 's-alone',
@@ -173,7 +175,9 @@ describe('an organisation-wide install on Enterprise Grid', () => {
     });
     expect(answer.status).toBe(200);
     // The app acknowledges first: its log says when it has acted on the event.
-    await expect.poll(() => app.logged.slice(loggedBefore).join('')).toContain('organisation access revoked');
+    await expect
+      .poll(() => app.logged.slice(loggedBefore).join(''), AFTER_ACK)
+      .toContain('organisation access revoked');
     expect(await store.findInstallation(ownInstall)).toEqual(installedBefore);
     expect(await store.getConnection(alone.teamId)).not.toBeNull();
     expect((await store.channelSubscriptions(alone.teamId, alone.channel)).map((each) => each.id)).toEqual([
@@ -191,7 +195,7 @@ describe('an organisation-wide install on Enterprise Grid', () => {
     const south = slack.team(SOUTH.teamId);
     expect(JSON.stringify((await command(SOUTH, 'help')).blocks)).toContain('/tender search');
     expect((await south.removeFromOrganisationInstall())?.status).toBe(200);
-    await expect.poll(() => store.getConnection(SOUTH.teamId)).toBeNull();
+    await expect.poll(() => store.getConnection(SOUTH.teamId), AFTER_ACK).toBeNull();
     // A request from it (the organisation's id still on it) finds no install; the organisation's
     // other workspace is still answered, and scheduled posts find no token for it.
     expect(JSON.stringify(await command(SOUTH, 'help'))).toContain('not installed in this workspace');
@@ -205,10 +209,10 @@ describe('an organisation-wide install on Enterprise Grid', () => {
     expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
     // The workspace standing alone keeps its own install.
     await expect
-      .poll(async () => (await store.listInstallations()).map((each) => each.teamId))
+      .poll(async () => (await store.listInstallations()).map((each) => each.teamId), AFTER_ACK)
       .toEqual([slack.teamId]);
     // Not only the workspace the events came from: the other one's key goes too.
-    await expect.poll(() => store.getConnection(SOUTH.teamId)).toBeNull();
+    await expect.poll(() => store.getConnection(SOUTH.teamId), AFTER_ACK).toBeNull();
     for (const workspace of [NORTH, SOUTH])
       expect(JSON.stringify(await command(workspace, 'help'))).toContain('not installed in this workspace');
   });
