@@ -157,16 +157,10 @@ export class ControlRouter {
     this.add('options', id, listener);
   }
 
-  /** The listener answering `id`: its row's, a numbered row's (`…/3`), or a retired alias's. */
+  /** The listener answering `id`: that of the row controlFor finds. */
   find<K extends ControlKind>(kind: K, id: string): Listeners[K] | undefined {
-    const map = this.listeners[kind] as Map<string, unknown>;
-    const numbered = /^(.+)\/\d{1,3}$/.exec(id)?.[1];
-    const alias = RETIRED_ALIASES.find((row) => row.kind === kind && row.id === id)?.answeredBy;
-    const found =
-      map.get(id) ??
-      (numbered && isNumbered(kind, numbered) ? map.get(numbered) : undefined) ??
-      (alias ? map.get(alias) : undefined);
-    return found as Listeners[K] | undefined;
+    const row = controlFor(kind, id);
+    return row ? (this.listeners[kind].get(row.id) as Listeners[K] | undefined) : undefined;
   }
 
   /**
@@ -206,6 +200,24 @@ export class ControlRouter {
   }
 }
 
-function isNumbered(kind: ControlKind, id: string): boolean {
-  return CONTROLS.some((row) => row.kind === kind && row.id === id && 'numbered' in row);
+/**
+ * The row of CONTROLS that answers `id` of this kind: its own, a numbered row's (`…/3`), or the
+ * row a retired alias names; undefined for an id this version does not have.
+ */
+export function controlFor(kind: ControlKind, id: string): Control | undefined {
+  const own = ROWS.get(`${kind} ${id}`);
+  if (own) return own;
+  const base = /^(.+)\/\d{1,3}$/.exec(id)?.[1];
+  const numbered = base === undefined ? undefined : NUMBERED_ROWS.get(`${kind} ${base}`);
+  if (numbered) return numbered;
+  const alias = RETIRED_ALIASES.find((row) => row.kind === kind && row.id === id);
+  return alias ? ROWS.get(`${kind} ${alias.answeredBy}`) : undefined;
 }
+
+/** The rows by kind and id, looked up once a request (numbered rows apart: they need their digits). */
+const ROWS = new Map<string, Control>(
+  CONTROLS.filter((row) => !('numbered' in row)).map((row) => [`${row.kind} ${row.id}`, row]),
+);
+const NUMBERED_ROWS = new Map<string, Control>(
+  CONTROLS.filter((row) => 'numbered' in row).map((row) => [`${row.kind} ${row.id}`, row]),
+);
