@@ -74,8 +74,25 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<RunningMcpH
     if (allowedHosts && (hostName === null || !allowedHosts.has(hostName)))
       return refuse(response, 403, 'The Host header names a host this endpoint does not serve.');
     const origin = request.headers.origin;
-    if (origin !== undefined && !allowedOrigins.has(origin))
-      return refuse(response, 403, `Requests from the origin ${origin.slice(0, 200)} are not allowed.`);
+    if (origin !== undefined) {
+      if (!allowedOrigins.has(origin))
+        return refuse(response, 403, `Requests from the origin ${origin.slice(0, 200)} are not allowed.`);
+      // A page of an allowed origin reads the answers (CORS); its preflight carries no key.
+      response.setHeader('Access-Control-Allow-Origin', origin);
+      response.setHeader('Vary', 'Origin');
+      response.setHeader('Access-Control-Expose-Headers', 'Mcp-Session-Id, WWW-Authenticate, Retry-After');
+      if (request.method === 'OPTIONS') {
+        response.setHeader('Access-Control-Allow-Methods', 'POST');
+        response.setHeader(
+          'Access-Control-Allow-Headers',
+          'Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-Id',
+        );
+        response.setHeader('Access-Control-Max-Age', '600');
+        response.statusCode = 204;
+        response.end();
+        return;
+      }
+    }
     const key = bearerOf(request.headers.authorization);
     if (!key) {
       response.setHeader('WWW-Authenticate', 'Bearer realm="tenderbot-mcp"');

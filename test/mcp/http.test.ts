@@ -94,6 +94,22 @@ describe('MCP over Streamable HTTP', () => {
     await expect(connect(KEYS.aliceAcme, { origin: 'http://localhost:8080' })).rejects.toThrow(/403|origin/i);
     const allowed = await connect(KEYS.aliceAcme, { origin: ALLOWED_ORIGIN });
     expect((await allowed.listTools()).tools).toHaveLength(TOOL_NAMES.length);
+    // A browser's preflight (no key) for the allowed origin is answered; for another, refused.
+    const preflight = await request(mcp.url, {
+      method: 'OPTIONS',
+      headers: { origin: ALLOWED_ORIGIN, 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(preflight.headers['access-control-allow-origin']).toBe(ALLOWED_ORIGIN);
+    expect(String(preflight.headers['access-control-allow-headers'])).toContain('Authorization');
+    await preflight.body.dump();
+    const foreign = await request(mcp.url, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
+    expect(foreign.statusCode).toBe(403);
+    expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
+    await foreign.body.dump();
   });
 
   it('refuses a Host it does not serve (DNS rebinding), whatever the key', async () => {
