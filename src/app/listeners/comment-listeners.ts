@@ -12,7 +12,7 @@ import { teamOfRequest } from '../install/request-scope.ts';
 import { decode } from '../state/codec.ts';
 import { parseCommentSubmission } from '../state/modal-submissions.ts';
 import type { ControlRouter } from './control-registry.ts';
-import { buttonValue, onAction, submissionOf } from './on-action.ts';
+import { buttonValue, onAction, SUBMISSION_BUDGET_MS, submissionOf } from './on-action.ts';
 
 /**
  * Every listener of the comments feature: "Comment" (opens the modal), the modal's submission,
@@ -46,6 +46,7 @@ export function registerCommentListeners(controls: ControlRouter, context: Featu
           view: view as SubmittedView,
         },
         ackOnce,
+        SUBMISSION_BUDGET_MS,
       );
     } catch (error) {
       // Whatever failed, the modal stays open with the text: the person is told on the field.

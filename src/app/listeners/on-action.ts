@@ -4,6 +4,13 @@ import { withFailures } from '../features/feature-context.ts';
 import { teamOfRequest } from '../install/request-scope.ts';
 import type { ActionId, ControlRouter } from './control-registry.ts';
 
+/**
+ * How long a window's submission waits for the service before answering with what it knows
+ * ("checking…", "posting…") and finishing in the open window: Slack waits 3 s, the trip from
+ * Slack and back is part of them, and the app's own work before the call needs its share.
+ */
+export const SUBMISSION_BUDGET_MS = 1500;
+
 /** The person, place and answer channel of a click (in a message, a modal or the Home tab). */
 export function clickRequest(
   body: BlockAction,

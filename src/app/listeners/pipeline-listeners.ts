@@ -15,7 +15,7 @@ import {
 import { PipelineIds } from '../ids.ts';
 import { decode } from '../state/codec.ts';
 import type { ActionId, ControlRouter } from './control-registry.ts';
-import { buttonValue, clickRequest, onAction, submissionOf } from './on-action.ts';
+import { buttonValue, clickRequest, onAction, SUBMISSION_BUDGET_MS, submissionOf } from './on-action.ts';
 
 /** The value of a select's chosen option (other elements carry none). */
 function optionValue(action: BlockElementAction): string | undefined {
@@ -85,9 +85,21 @@ export function registerPipelineListeners(controls: ControlRouter, context: Feat
   });
 
   controls.view(PipelineIds.startBidCallback, async ({ ack, body, view, client, context: bolt }) => {
-    await submitStartBid(context, client, submissionOf(body, view, bolt), ack as ViewAck);
+    await submitStartBid(
+      context,
+      client,
+      submissionOf(body, view, bolt),
+      ack as ViewAck,
+      SUBMISSION_BUDGET_MS,
+    );
   });
   controls.view(PipelineIds.notesCallback, async ({ ack, body, view, client, context: bolt }) => {
-    await submitStageNotes(context, client, submissionOf(body, view, bolt), ack as ViewAck);
+    await submitStageNotes(
+      context,
+      client,
+      submissionOf(body, view, bolt),
+      ack as ViewAck,
+      SUBMISSION_BUDGET_MS,
+    );
   });
 }

@@ -49,7 +49,7 @@ import { decode } from '../state/codec.ts';
 import { parseConnectSubmission } from '../state/modal-submissions.ts';
 import { registerCommentListeners } from './comment-listeners.ts';
 import { type ActionId, ControlRouter } from './control-registry.ts';
-import { buttonValue, clickRequest, onAction } from './on-action.ts';
+import { buttonValue, clickRequest, onAction, SUBMISSION_BUDGET_MS } from './on-action.ts';
 import { registerPipelineListeners } from './pipeline-listeners.ts';
 import { REACH_EVENTS, registerReachListeners } from './reach-listeners.ts';
 import { registerSubscriptionListeners } from './subscription-listeners.ts';
@@ -221,6 +221,7 @@ export function registerListeners(
       },
       // Bolt types ack by listener; a view's ack takes a response_action or nothing.
       ack as (answer?: unknown) => Promise<void>,
+      SUBMISSION_BUDGET_MS,
     );
   });
 
