@@ -196,8 +196,14 @@ export type ValueRule = z.infer<typeof ValueRule>;
 const VALUE_RULE_TEXT =
   'Amounts are in `currency` (GBP when absent). A tender valued in another currency is compared after converting its amount at the ECB euro reference rates of one stated date (the answer names them in `valueRule`); a tender in a currency without a rate is not listed under a value bound.';
 
+/** A tender search's words: matched by stem, and quoted phrases exactly. */
+const tenderWordsParam = z.string().max(500).optional().meta({
+  description:
+    'Words; all must match. A word matches the forms of itself (Porter stems: "library" finds "libraries", "clean" finds "cleaning", "cleaned"), as a prefix of the stem. A part in double quotes ("school meals") is a phrase matched exactly: those words, as written, in that order.',
+});
+
 export const TenderSearchQuery = strictInput({
-  q: wordsParam,
+  q: tenderWordsParam,
   status: TenderStatus.optional(),
   buyerId: Uuid.optional(),
   region: z.string().min(1).max(200).optional(),

@@ -277,4 +277,25 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX tenders_filters ON tenders (sort_key, status, open_until, region, buyer_id, value_amount,
     value_currency, published_at, deadline, id);
   `,
+  // 6: words as people write them. tender_words holds each word's Porter stem, so "library"
+  // finds "libraries" and "clean" finds "cleaning" (a word of a search still matches as a
+  // prefix of a stem). tender_exact_words holds the words as written, for quoted phrases, which
+  // match exactly, and its vocabulary (tender_vocabulary) is where suggestions for misspelt
+  // words come from. Both are rebuilt from the tenders here and after every import.
+  `
+  DROP TABLE tender_words;
+  CREATE VIRTUAL TABLE tender_words USING fts5 (
+    title, description, buyer_name,
+    content='tenders', content_rowid='sort_key',
+    tokenize='porter unicode61 remove_diacritics 2', prefix='2 3 4'
+  );
+  INSERT INTO tender_words (tender_words) VALUES ('rebuild');
+  CREATE VIRTUAL TABLE tender_exact_words USING fts5 (
+    title, description, buyer_name,
+    content='tenders', content_rowid='sort_key',
+    tokenize='unicode61 remove_diacritics 2'
+  );
+  INSERT INTO tender_exact_words (tender_exact_words) VALUES ('rebuild');
+  CREATE VIRTUAL TABLE tender_vocabulary USING fts5vocab (tender_exact_words, 'row');
+  `,
 ];

@@ -104,6 +104,34 @@ export function wordsToMatchExpression(text: string | undefined): string | null 
   return words.length > 0 ? words.map((word) => `"${word}"*`).join(' ') : null;
 }
 
+/**
+ * A tender search's words as the two tender word indexes take them: `words`, each as a prefix of
+ * a Porter stem in tender_words ("libraries" and "library" alike); `phrases`, the quoted parts of
+ * the text, word for word as written (no stemming, no prefix) in tender_exact_words. A tender
+ * matches when it matches both (each when present).
+ */
+export interface TenderWordMatch {
+  words: string | null;
+  phrases: string | null;
+}
+
+/** Quoted parts of a search: straight or curly double quotes; an unclosed quote runs to the end. */
+const QUOTED = /["“”]([^"“”]*)(?:["“”]|$)/g;
+
+/** The tender word match of a `q` parameter, or null when it has no words. */
+export function tenderWordMatch(text: string | undefined): TenderWordMatch | null {
+  if (text === undefined) return null;
+  const phrases: string[] = [];
+  const rest = text.replace(QUOTED, (_quoted, inside: string) => {
+    const words = wordsOf(inside);
+    if (words.length > 0) phrases.push(`"${words.join(' ')}"`);
+    return ' ';
+  });
+  const words = wordsToMatchExpression(rest);
+  const phraseExpression = phrases.length > 0 ? phrases.join(' ') : null;
+  return words === null && phraseExpression === null ? null : { words, phrases: phraseExpression };
+}
+
 /** The words of a `q` parameter: runs of letters and digits, as the word indexes split them. */
 export function wordsOf(text: string | undefined): string[] {
   return text?.normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? [];
@@ -165,7 +193,7 @@ export class PublicRecordsReader {
     const at = toStoredInstant(now);
     const conditions: string[] = [];
     const params: Record<string, unknown> = { limit: query.limit, offset: query.offset, now: at };
-    const match = wordsToMatchExpression(query.q);
+    const match = tenderWordMatch(query.q);
     // The filter index knows every filter but the address one, which its own table answers.
     if (match && !query.url) {
       const found = hasFilter(query)
@@ -230,8 +258,8 @@ export class PublicRecordsReader {
     const filter = conditions.length ? `AND ${conditions.join(' AND ')}` : '';
     let rowsSql: string;
     let countSql: string;
-    if (match) {
-      params.match = match;
+    if (match && match.phrases === null) {
+      params.match = match.words;
       // CROSS JOIN keeps the word index as the outer loop, read in sort-key order: no sort.
       const from = 'FROM tender_words w CROSS JOIN tenders t ON t.sort_key = w.rowid';
       rowsSql = `SELECT ${TENDER_COLUMNS} ${from} WHERE tender_words MATCH @match ${filter}
@@ -241,6 +269,12 @@ export class PublicRecordsReader {
         ? `SELECT count(*) AS total FROM tender_words w CROSS JOIN tenders t INDEXED BY tenders_filters
              ON t.sort_key = w.rowid WHERE tender_words MATCH @match ${filter}`
         : 'SELECT count(*) AS total FROM tender_words WHERE tender_words MATCH @match';
+    } else if (match) {
+      // Quoted phrases: the tenders whose words, as written, hold each phrase (and match the words).
+      conditions.unshift(tenderKeysMatching(match, params));
+      const where = `WHERE ${conditions.join(' AND ')}`;
+      rowsSql = `SELECT ${TENDER_COLUMNS} FROM tenders t ${where} ORDER BY t.sort_key LIMIT @limit OFFSET @offset`;
+      countSql = `SELECT count(*) AS total FROM tenders t ${where}`;
     } else {
       const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
       // Open tenders are few among many (2 of 25,000 on the real files): read them through their
@@ -427,6 +461,22 @@ export class PublicRecordsReader {
     const total = this.total(`SELECT count(*) AS total FROM ${table} o ${where}`, params, now);
     return { rows, total };
   }
+}
+
+/** The condition that a tender (`t`) matches `match`, its expressions bound in `params`. */
+function tenderKeysMatching(match: TenderWordMatch, params: Record<string, unknown>): string {
+  const conditions: string[] = [];
+  if (match.phrases !== null) {
+    params.phrases = match.phrases;
+    conditions.push(
+      't.sort_key IN (SELECT rowid FROM tender_exact_words WHERE tender_exact_words MATCH @phrases)',
+    );
+  }
+  if (match.words !== null) {
+    params.match = match.words;
+    conditions.push('t.sort_key IN (SELECT rowid FROM tender_words WHERE tender_words MATCH @match)');
+  }
+  return conditions.join(' AND ');
 }
 
 /**

@@ -312,6 +312,7 @@ export class PublicRecordsWriter {
         DROP TABLE temp.tender_order;
 
         INSERT INTO tender_words (tender_words) VALUES ('rebuild');
+        INSERT INTO tender_exact_words (tender_exact_words) VALUES ('rebuild');
         INSERT INTO buyer_words (buyer_words) VALUES ('rebuild');
         INSERT INTO supplier_words (supplier_words) VALUES ('rebuild');
         INSERT INTO framework_words (framework_words) VALUES ('rebuild');

@@ -10,6 +10,7 @@ import {
 } from '../money/reference-rates.ts';
 import { publicRecordsVersion } from './count-cache.ts';
 import type { SqliteDatabase } from './database.ts';
+import type { TenderWordMatch } from './public-records-reader.ts';
 
 /**
  * The filters of a tender search, with bounds already in stored format (`YYYY-MM-DDTHH:MM:SSZ`;
@@ -84,7 +85,7 @@ export class TenderFilterIndex {
    * stored data cannot be compared in memory exactly like SQL does (then use SQL).
    */
   search(
-    match: string,
+    wordMatch: string | TenderWordMatch,
     filters: TenderFilters,
     now: string,
     offset: number,
@@ -95,6 +96,7 @@ export class TenderFilterIndex {
     if (columns === null) return null;
     const plan = planFilters(columns, filters, now);
     if (plan === null) return null;
+    const match = matchKey(wordMatch);
     const hits = this.hitsOf(match);
     const [first, end] = windowOf(columns, plan, hits);
     // The total of a word and filters over the same run of hits is counted once: a later page,
@@ -118,10 +120,14 @@ export class TenderFilterIndex {
    * for "cleaning" at a million tenders, about 50 ms), so once per word rather than per search.
    * Null when hits are not kept (`wordHitsBudget` 0): then SQL reads only the page.
    */
-  searchWords(match: string, offset: number, limit: number): { sortKeys: number[]; total: number } | null {
+  searchWords(
+    wordMatch: string | TenderWordMatch,
+    offset: number,
+    limit: number,
+  ): { sortKeys: number[]; total: number } | null {
     if (this.wordHitsBudget === 0) return null;
     this.refresh();
-    const hits = this.hitsOf(match);
+    const hits = this.hitsOf(matchKey(wordMatch));
     return { sortKeys: Array.from(hits.subarray(offset, offset + limit)), total: hits.length };
   }
 
@@ -296,11 +302,23 @@ export class TenderFilterIndex {
       this.wordHits.set(match, known);
       return known;
     }
-    const keys = this.db
-      .prepare('SELECT rowid FROM tender_words WHERE tender_words MATCH ?')
-      .pluck()
-      .raw(false)
-      .all(match) as number[];
+    const [words, phrases] = match.split(PHRASES_APART);
+    const keys = (
+      phrases === undefined
+        ? this.db.prepare('SELECT rowid FROM tender_words WHERE tender_words MATCH ?').pluck().all(words)
+        : words === ''
+          ? this.db
+              .prepare('SELECT rowid FROM tender_exact_words WHERE tender_exact_words MATCH ? ORDER BY rowid')
+              .pluck()
+              .all(phrases)
+          : this.db
+              .prepare(
+                `SELECT rowid FROM tender_words WHERE tender_words MATCH ?
+                 INTERSECT SELECT rowid FROM tender_exact_words WHERE tender_exact_words MATCH ? ORDER BY 1`,
+              )
+              .pluck()
+              .all(words, phrases)
+    ) as number[];
     const hits = Int32Array.from(keys);
     // FTS5 gives rowids in ascending order; sort only if that ever stops being so.
     for (let index = 1; index < hits.length; index++) {
@@ -570,6 +588,20 @@ function planFilters(columns: Columns, filters: TenderFilters, now: string): Pla
     publishedFrom: seconds(filters.publishedFrom, Number.NEGATIVE_INFINITY),
     publishedTo: seconds(filters.publishedTo, Number.POSITIVE_INFINITY),
   };
+}
+
+/** Between a match's words and its phrases in its key (FTS5 expressions never hold it). */
+const PHRASES_APART = '\u0001';
+
+/**
+ * One string per word match, for the maps of hits and totals: a words-only match is its own
+ * expression (as the index was always called), one with phrases is words, PHRASES_APART, phrases.
+ */
+function matchKey(match: string | TenderWordMatch): string {
+  if (typeof match === 'string') return match;
+  return match.phrases === null
+    ? (match.words ?? '')
+    : `${match.words ?? ''}${PHRASES_APART}${match.phrases}`;
 }
 
 /** Filtered totals kept at most (a few hundred bytes each); all are forgotten when full. */
