@@ -154,6 +154,9 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<RunningMcpH
       else response.end();
     });
   });
+  // Longer than a client keeps an idle connection for (undici: 4 s; proxies: about 60 s), so a
+  // client rarely sends a request down a connection this server is closing (ECONNRESET).
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? DEFAULT_MCP_PORT, host, () => resolve());

@@ -16,11 +16,26 @@ let stderr = '';
 
 beforeAll(async () => {
   sandbox = await startTestSandbox();
-});
+  // Each session is a process of its own (a few seconds each on a busy machine): started here,
+  // one after another, so no test's time is spent starting them.
+  for (const key of SESSION_KEYS) await connect(key);
+}, 240_000);
 afterAll(async () => {
   for (const session of sessions.values()) await (await session).close();
   await sandbox.stop();
 });
+
+/** The keys the tests speak with. */
+const SESSION_KEYS = [
+  KEYS.aliceAcme,
+  KEYS.aliceTendersOnly,
+  KEYS.aliceExpired,
+  KEYS.bobAdminAcme,
+  KEYS.carolMemberAcme,
+  KEYS.victorViewerAcme,
+  KEYS.daveBeta,
+  KEYS.basicPlan,
+];
 
 const environment = (extra: Record<string, string>) => ({
   PATH: process.env.PATH ?? '',
@@ -90,7 +105,7 @@ describe('tenderbot mcp on stdio (the real command line, spawned)', () => {
     const stray = await runMcp({ PROCUREMENT_API_KEY: KEYS.aliceAcme }, ['--port', '4020']);
     expect(stray.code).toBe(2);
     expect(stray.stderr).toContain('go with --http');
-  });
+  }, 120_000);
 
   it('tenderbot mcp --http serves /mcp with each caller’s key until SIGTERM', async () => {
     const started = await startTenderbot(
@@ -112,7 +127,7 @@ describe('tenderbot mcp on stdio (the real command line, spawned)', () => {
     }
     expect(await started.stop()).toBe(0);
     expect(started.output()).not.toContain(KEYS.daveBeta);
-  });
+  }, 120_000);
 
   it('never writes a key to its standard error (after every test above)', () => {
     for (const key of Object.values(KEYS)) expect(stderr).not.toContain(key);
