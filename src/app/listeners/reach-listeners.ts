@@ -15,6 +15,7 @@ import {
 } from '../features/message-shortcut.ts';
 import {
   buyerSuggestions,
+  OPTIONS_BUDGET_MS,
   openSearchBuilder,
   type SearchBuilderAnswer,
   submitSearchBuilder,
@@ -27,6 +28,25 @@ import { teamOfRequest } from '../install/request-scope.ts';
 import { decode } from '../state/codec.ts';
 import type { ControlRouter } from './control-registry.ts';
 import { buttonValue, onAction, submissionOf } from './on-action.ts';
+
+/**
+ * Options found within OPTIONS_BUDGET_MS of the request, else none: the service call has that
+ * timeout too, but what comes before it (the workspace's key) and a busy process count against
+ * Slack's 3 s as well.
+ */
+async function inOptionsTime<T extends { options: unknown[] }>(
+  found: Promise<T>,
+): Promise<T | { options: [] }> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<{ options: [] }>((resolve) => {
+    timer = setTimeout(() => resolve({ options: [] }), OPTIONS_BUDGET_MS);
+  });
+  try {
+    return await Promise.race([found, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /**
  * The events these listeners subscribe to, as the manifest names them (`message.im` is Bolt's
@@ -161,15 +181,13 @@ export function registerReachListeners(
   // Options as one types: buyers for the search builder, tenders for "Which tender?".
   controls.options(SEARCH_BUILDER_FIELDS.buyer.action, async ({ ack, body, payload, context: bolt }) => {
     const teamId = teamOfRequest(bolt, body.team?.id, body.user?.team_id);
-    await ack(
-      await buyerSuggestions(context, teamId, typeof payload.value === 'string' ? payload.value : ''),
-    );
+    const typed = typeof payload.value === 'string' ? payload.value : '';
+    await ack(await inOptionsTime(buyerSuggestions(context, teamId, typed)));
   });
   controls.options(TENDER_SELECT_ACTION, async ({ ack, body, payload, context: bolt }) => {
     const teamId = teamOfRequest(bolt, body.team?.id, body.user?.team_id);
-    await ack(
-      await tenderSuggestions(context, teamId, typeof payload.value === 'string' ? payload.value : ''),
-    );
+    const typed = typeof payload.value === 'string' ? payload.value : '';
+    await ack(await inOptionsTime(tenderSuggestions(context, teamId, typed)));
   });
 
   // "Comment on a tender" on any message.
