@@ -60,7 +60,17 @@ export const DEPENDENCY_RULES: readonly DependencyRule[] = [
   {
     rule: 'The service never imports the client, the Slack app, the fake Slack or the workbench',
     files: ['src/service/'],
-    mayNotImport: ['src/client/', 'src/app/', 'src/fake-slack/', 'src/workbench/'],
+    mayNotImport: ['src/client/', 'src/app/', 'src/fake-slack/', 'src/workbench/', 'src/mcp/'],
+  },
+  {
+    rule: 'The MCP server reaches the service only through the client, with the caller’s key: never the service’s store, the Slack app or the fakes',
+    files: ['src/mcp/'],
+    mayNotImport: ['src/service/', 'src/app/', 'src/fake-slack/', 'src/workbench/'],
+  },
+  {
+    rule: 'The Slack app and the MCP server are separate parts: neither imports the other',
+    files: ['src/app/'],
+    mayNotImport: ['src/mcp/'],
   },
   {
     rule: 'The fake Slack never imports the Slack app: it plays Slack, and knows Tenderbot only by HTTP',
@@ -70,7 +80,7 @@ export const DEPENDENCY_RULES: readonly DependencyRule[] = [
   {
     rule: 'The client depends on the contract alone: never the service, the Slack app, the fakes or the CLI',
     files: ['src/client/'],
-    mayNotImport: ['src/service/', 'src/app/', 'src/fake-slack/', 'src/workbench/', 'src/cli/'],
+    mayNotImport: ['src/service/', 'src/app/', 'src/fake-slack/', 'src/workbench/', 'src/cli/', 'src/mcp/'],
   },
   {
     rule: 'The contract depends on no part of Tenderbot: every part reads it',
