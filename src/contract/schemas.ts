@@ -225,6 +225,10 @@ export const TenderSearchQuery = strictInput({
   publishedTo: DateOrInstant.optional(),
   deadlineFrom: DateOrInstant.optional(),
   deadlineTo: DateOrInstant.optional(),
+  reference: z.string().trim().min(1, 'must not be blank').max(300).optional().meta({
+    description:
+      "Tenders known by this reference as their source prints it (letter case ignored): the source's own notice reference (`source.id`, e.g. a Buyandsell solicitation number), the tender's id (its ocid), or the ocid without its publisher's prefix (a Contracts Finder notice id, `PW-14-00627094` of Buyandsell). `GET /v1/tenders/{id}` takes the same references when one tender has it.",
+  }),
   url: z
     .string()
     .min(8)
@@ -241,6 +245,20 @@ export const TenderSearchQuery = strictInput({
 export type TenderSearchQuery = z.infer<typeof TenderSearchQuery>;
 
 export const TenderList = listOf(Tender).extend({
+  suggestions: z
+    .array(
+      z
+        .object({ word: z.string(), correction: z.string() })
+        .meta({
+          id: 'WordSuggestion',
+          description: 'A word that found nothing, and the word of the data it most likely meant.',
+        }),
+    )
+    .optional()
+    .meta({
+      description:
+        'Present only when the search found nothing: each word of `q` (outside quotes) that alone finds no tender, with the nearest word the tenders hold (by edit distance, then by how many tenders hold it).',
+    }),
   valueRule: ValueRule.optional().meta({
     description:
       'The rule the value bounds were applied by; present only when the search gave valueMin or valueMax.',

@@ -1,18 +1,9 @@
 import type { BUYER_TYPES, TENDER_STATUSES } from '../../contract/schemas.ts';
 import { toStoredInstant } from '../store/public-records-reader.ts';
 import type { AwardInput, OrganisationInput, TenderReleaseInput } from '../store/public-records-writer.ts';
+import { SOURCES_BY_OCID_PREFIX } from './ocid-prefixes.ts';
 
 type Json = Record<string, unknown>;
-
-/** Publishers known by their ocid prefix; anything else takes the package's publisher name. */
-const SOURCES_BY_OCID_PREFIX: [string, string][] = [
-  ['ocds-b5fd17-', 'Contracts Finder'],
-  ['ocds-r6ebe6-', 'Public Contracts Scotland'],
-  ['ocds-kuma6s-', 'Sell2Wales'],
-  ['ocds-canada-bas-', 'Buyandsell.gc.ca'],
-  ['ocds-ccs-', 'Crown Commercial Service'],
-  ['ocds-h6vhtk-', 'Find a Tender'],
-];
 
 /** UK NUTS 1 regions, so that `region:"North West"` finds notices coded UKD…. */
 const UK_NUTS1_REGIONS: Record<string, string> = {

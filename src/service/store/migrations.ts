@@ -298,4 +298,8 @@ export const MIGRATIONS: readonly string[] = [
   INSERT INTO tender_exact_words (tender_exact_words) VALUES ('rebuild');
   CREATE VIRTUAL TABLE tender_vocabulary USING fts5vocab (tender_exact_words, 'row');
   `,
+  // 7: a tender found by the reference its source prints (GET /v1/tenders?reference=).
+  `
+  CREATE INDEX tenders_by_source_id ON tenders (source_id COLLATE NOCASE, sort_key);
+  `,
 ];

@@ -9,6 +9,7 @@ import type {
   ValueCurrency,
 } from '../../contract/schemas.ts';
 import { RELATED_RECORD_LIMIT, TENDER_PREVIEW_LIMIT } from '../../contract/schemas.ts';
+import { SOURCES_BY_OCID_PREFIX } from '../import/ocid-prefixes.ts';
 import {
   conversionFactor,
   DEFAULT_VALUE_CURRENCY,
@@ -19,6 +20,7 @@ import { CountCache, DEFAULT_COUNT_CACHE_SIZE } from './count-cache.ts';
 import type { SqliteDatabase } from './database.ts';
 import { StatementCache } from './statement-cache.ts';
 import { TenderFilterIndex, type TenderFilters } from './tender-filter-index.ts';
+import { type WordSuggestion, WordSuggestions } from './word-suggestions.ts';
 
 export interface Page<T> {
   items: T[];
@@ -142,6 +144,7 @@ export class PublicRecordsReader {
   private readonly statements: StatementCache;
   private readonly totals: CountCache;
   private readonly filterIndex: TenderFilterIndex;
+  private readonly suggestions: WordSuggestions;
 
   /**
    * `countCacheSize` 0 turns the cache of totals off, and the filter index keeps no word's hits
@@ -151,6 +154,7 @@ export class PublicRecordsReader {
     this.statements = new StatementCache(db);
     this.totals = new CountCache(db, countCacheSize);
     this.filterIndex = new TenderFilterIndex(db, countCacheSize === 0 ? 0 : undefined);
+    this.suggestions = new WordSuggestions(db);
   }
 
   /**
@@ -195,7 +199,7 @@ export class PublicRecordsReader {
     const params: Record<string, unknown> = { limit: query.limit, offset: query.offset, now: at };
     const match = tenderWordMatch(query.q);
     // The filter index knows every filter but the address one, which its own table answers.
-    if (match && !query.url) {
+    if (match && !query.url && !query.reference) {
       const found = hasFilter(query)
         ? this.filterIndex.search(match, filtersOf(query), at, query.offset, query.limit)
         : this.filterIndex.searchWords(match, query.offset, query.limit);
@@ -219,6 +223,13 @@ export class PublicRecordsReader {
     if (query.url) {
       conditions.push('t.id IN (SELECT tender_id FROM tender_links WHERE url = @url)');
       params.url = query.url.trim();
+    }
+    if (query.reference) {
+      conditions.push(
+        '(t.source_id = @reference COLLATE NOCASE OR t.id IN (SELECT value FROM json_each(@referenceIds)))',
+      );
+      params.reference = query.reference;
+      params.referenceIds = JSON.stringify(idsForReference(query.reference));
     }
     if (query.buyerId) {
       conditions.push('t.buyer_id = @buyerId');
@@ -295,6 +306,25 @@ export class PublicRecordsReader {
       id,
     ]);
     return row ? tenderFromRow(row, toStoredInstant(now)) : null;
+  }
+
+  /**
+   * The tender a printed reference names (see the `reference` filter), when it names one; the
+   * number of tenders it names otherwise (0 or several), so that the answer can say which.
+   */
+  tenderByReference(reference: string, now: Date = new Date()): { tender: Tender | null; count: number } {
+    const found = this.searchTenders({ reference: reference.trim(), limit: 2, offset: 0 }, now);
+    const only = found.total === 1 ? found.items[0] : undefined;
+    return { tender: only ? this.getTender(only.id, now) : null, count: found.total };
+  }
+
+  /**
+   * For a search that found nothing: each of its words (outside quotes) that alone finds no
+   * tender, with the word of the data it most likely meant (see WordSuggestions).
+   */
+  suggestWords(text: string | undefined): WordSuggestion[] {
+    if (text === undefined) return [];
+    return this.suggestions.suggest(wordsOf(text.replace(QUOTED, ' ')));
   }
 
   tenderExists(id: string): boolean {
@@ -461,6 +491,18 @@ export class PublicRecordsReader {
     const total = this.total(`SELECT count(*) AS total FROM ${table} o ${where}`, params, now);
     return { rows, total };
   }
+}
+
+/**
+ * The tender ids a printed reference can stand for: itself, and itself after each known
+ * publisher's ocid prefix (a Contracts Finder notice id, a Buyandsell number), as written, in
+ * upper case and in lower case (ids are compared exactly; references are printed either way).
+ */
+function idsForReference(reference: string): string[] {
+  const forms = new Set([reference, reference.toUpperCase(), reference.toLowerCase()]);
+  const ids = new Set(forms);
+  for (const [prefix] of SOURCES_BY_OCID_PREFIX) for (const form of forms) ids.add(`${prefix}${form}`);
+  return [...ids];
 }
 
 /** The condition that a tender (`t`) matches `match`, its expressions bound in `params`. */

@@ -80,6 +80,8 @@ describe('GET /v1/openapi.json', () => {
         'url',
         // The currency of valueMin/valueMax (GBP when absent; other currencies converted at dated rates).
         'currency',
+        // A tender by the reference its source prints (a Buyandsell number, a Contracts Finder id).
+        'reference',
         'limit',
         'offset',
       ].sort(),

@@ -18,7 +18,7 @@ import {
 } from '../../../contract/schemas.ts';
 import { DEFAULT_VALUE_CURRENCY, valueRuleFor } from '../../money/reference-rates.ts';
 import type { ServiceContext } from '../app.ts';
-import { notFound } from '../problem.ts';
+import { notFound, ProblemError, shorten } from '../problem.ts';
 import { listEnvelope, responses } from './responses.ts';
 
 /** Tenders, buyers, suppliers and frameworks: read-only public records. */
@@ -43,11 +43,16 @@ export function publicRecordRoutes(context: ServiceContext): FastifyPluginAsyncZ
       async (request) => {
         const { query } = request;
         const valueBounded = query.valueMin !== undefined || query.valueMax !== undefined;
-        const envelope = listEnvelope(publicRecords.searchTenders(query, now()), query.limit, query.offset);
-        // The heading of a value search says how amounts in other currencies were compared.
-        return valueBounded
-          ? { ...envelope, valueRule: valueRuleFor(query.currency ?? DEFAULT_VALUE_CURRENCY) }
-          : envelope;
+        const page = publicRecords.searchTenders(query, now());
+        const envelope = listEnvelope(page, query.limit, query.offset);
+        // A search that found nothing says which words the data may have meant instead.
+        const suggestions = page.total === 0 ? publicRecords.suggestWords(query.q) : [];
+        return {
+          ...envelope,
+          // The heading of a value search says how amounts in other currencies were compared.
+          ...(valueBounded ? { valueRule: valueRuleFor(query.currency ?? DEFAULT_VALUE_CURRENCY) } : {}),
+          ...(suggestions.length > 0 ? { suggestions } : {}),
+        };
       },
     );
 
@@ -56,7 +61,7 @@ export function publicRecordRoutes(context: ServiceContext): FastifyPluginAsyncZ
       {
         config: { scope: 'tenders:read' },
         schema: {
-          summary: 'One tender in full',
+          summary: 'One tender in full, by its id or by the one reference its source prints',
           tags: ['tenders'],
           params: IdParams,
           response: responses({ 200: TenderDetail }),
@@ -64,8 +69,17 @@ export function publicRecordRoutes(context: ServiceContext): FastifyPluginAsyncZ
       },
       async (request) => {
         const tender = publicRecords.getTender(request.params.id, now());
-        if (!tender) throw notFound(`Tender ${request.params.id}`);
-        return { data: tender };
+        if (tender) return { data: tender };
+        // A reference as its source prints it finds its tender when it names exactly one.
+        const byReference = publicRecords.tenderByReference(request.params.id, now());
+        if (byReference.tender) return { data: byReference.tender };
+        if (byReference.count > 1)
+          throw new ProblemError(
+            404,
+            'not_found',
+            `${byReference.count} tenders have the reference ${shorten(request.params.id)}: list them with GET /v1/tenders?reference=.`,
+          );
+        throw notFound(`Tender ${request.params.id}`);
       },
     );
 

@@ -1,0 +1,103 @@
+import { publicRecordsVersion } from './count-cache.ts';
+import type { SqliteDatabase } from './database.ts';
+
+/** A word of a search that found nothing, and the word of the data it most likely meant. */
+export interface WordSuggestion {
+  word: string;
+  correction: string;
+}
+
+/** Words shorter than this are not corrected (too many near neighbours to mean anything). */
+const SHORTEST_CORRECTED = 4;
+
+/**
+ * Suggestions for misspelt words from the data's own vocabulary: the words as written in the
+ * tenders (tender_vocabulary, over tender_exact_words), each with the number of tenders holding
+ * it. A word that finds nothing gets the vocabulary word nearest to it by edit distance (at most
+ * 1 for words of up to 5 letters, else 2; a swap of two neighbouring letters counts 1), the one
+ * in most tenders among equals. The vocabulary is read once per version of the public records
+ * (a full read of the index: about a second at a million tenders) and only when asked.
+ */
+export class WordSuggestions {
+  private version: string | null = null;
+  private terms: { term: string; tenders: number }[] = [];
+
+  constructor(private readonly db: SqliteDatabase) {}
+
+  /** For each of `words` that alone finds no tender, its correction when one is near enough. */
+  suggest(words: string[]): WordSuggestion[] {
+    const suggestions: WordSuggestion[] = [];
+    const hasHits = this.db.prepare('SELECT 1 FROM tender_words WHERE tender_words MATCH ? LIMIT 1').pluck();
+    for (const word of new Set(words.map((each) => each.toLowerCase()))) {
+      if ([...word].length < SHORTEST_CORRECTED || /^\d+$/.test(word)) continue;
+      if (hasHits.get(`"${word}"*`) !== undefined) continue;
+      const correction = this.nearest(word);
+      if (correction !== null) suggestions.push({ word, correction });
+    }
+    return suggestions;
+  }
+
+  private nearest(word: string): string | null {
+    const limit = [...word].length <= 5 ? 1 : 2;
+    let best: { term: string; distance: number; tenders: number } | null = null;
+    for (const { term, tenders } of this.vocabulary()) {
+      if (Math.abs(term.length - word.length) > limit) continue;
+      const distance = editDistance(word, term, limit);
+      if (distance > limit) continue;
+      if (
+        best === null ||
+        distance < best.distance ||
+        (distance === best.distance && tenders > best.tenders)
+      ) {
+        best = { term, distance, tenders };
+      }
+    }
+    return best?.term ?? null;
+  }
+
+  private vocabulary(): { term: string; tenders: number }[] {
+    const version = publicRecordsVersion(this.db);
+    if (version !== this.version) {
+      this.terms = (
+        this.db.prepare('SELECT term, doc AS tenders FROM tender_vocabulary').all() as {
+          term: string;
+          tenders: number;
+        }[]
+      ).filter(({ term }) => term.length >= SHORTEST_CORRECTED - 1 && !/\d/.test(term));
+      this.version = version;
+    }
+    return this.terms;
+  }
+}
+
+/**
+ * Optimal string alignment distance (insertions, deletions, substitutions, and a swap of two
+ * neighbouring letters, each 1), stopping early once every path exceeds `limit`.
+ */
+export function editDistance(a: string, b: string, limit: number): number {
+  const rows = a.length + 1;
+  const columns = b.length + 1;
+  let previousPrevious = new Array<number>(columns).fill(0);
+  let previous = Array.from({ length: columns }, (_, index) => index);
+  for (let i = 1; i < rows; i++) {
+    const current = new Array<number>(columns).fill(0);
+    current[0] = i;
+    let rowBest = i;
+    for (let j = 1; j < columns; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let value = Math.min(
+        (previous[j] as number) + 1,
+        (current[j - 1] as number) + 1,
+        (previous[j - 1] as number) + cost,
+      );
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        value = Math.min(value, (previousPrevious[j - 2] as number) + 1);
+      current[j] = value;
+      if (value < rowBest) rowBest = value;
+    }
+    if (rowBest > limit) return limit + 1;
+    previousPrevious = previous;
+    previous = current;
+  }
+  return previous[columns - 1] as number;
+}
