@@ -15,6 +15,7 @@ import {
 } from '../support/bot.ts';
 import { KEYS, TENDER_A } from '../support/fixture.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
+import { textOf } from '../support/slack-text.ts';
 
 const MEMBER = 'U0MEMBER';
 const GUEST = 'U0GUEST';
@@ -71,7 +72,6 @@ afterAll(async () => {
 /** Runs a slash command; resolves with the new message the caller then sees. */
 const command = (user: string, text: string) => tenderCommand(bot, user, CHANNEL, text);
 
-const textOf = (message: FakeMessage) => JSON.stringify(message.blocks);
 const buttonsOf = (message: FakeMessage) =>
   message.blocks.flatMap(
     (block: { elements?: { action_id?: string }[]; accessory?: { action_id?: string } }) =>

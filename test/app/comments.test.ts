@@ -11,6 +11,7 @@ import { eventually, type RunningBot, SIGNING_SECRET, startBot, startBotAsCarol 
 import { KEYS, LARGE_FRAMEWORK_ID } from '../support/fixture.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
 import { type ServiceProxy, startServiceProxy } from '../support/service-proxy.ts';
+import { textOf } from '../support/slack-text.ts';
 import { filledCommentModal } from './personal-keys/support.ts';
 
 const ADMIN = 'U0ADMIN';
@@ -42,8 +43,6 @@ afterAll(async () => {
   await proxy?.stop();
   await sandbox?.stop();
 });
-
-const textOf = (value: unknown) => JSON.stringify(value);
 
 async function threadIn(entityType: Comment['entityType'], entityId: string): Promise<Comment[]> {
   return (await service.comments.list({ entityType, entityId, limit: 100 })).data;

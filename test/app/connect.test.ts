@@ -14,6 +14,7 @@ import {
 } from '../support/bot.ts';
 import { KEYS } from '../support/fixture.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
+import { textOf } from '../support/slack-text.ts';
 
 const ADMIN = 'U0ADMIN';
 const MEMBER = 'U0MEMBER';
@@ -36,8 +37,6 @@ afterAll(async () => {
 });
 
 const command = (user: string, text: string) => tenderCommand(bot, user, CHANNEL, text);
-const textOf = (message: { blocks?: unknown; text?: string }) =>
-  `${message.text ?? ''} ${JSON.stringify(message.blocks ?? [])}`;
 
 describe('the workspace key', () => {
   it('tells people how to connect while no key is set', async () => {

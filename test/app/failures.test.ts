@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeyCipher } from '../../src/app/security/key-cipher.ts';
 import { openBotStore } from '../../src/app/storage/bot-store.ts';
-import type { FakeMessage } from '../../src/fake-slack/fake-slack.ts';
 import { eventually, type RunningBot, startBot, tenderCommand } from '../support/bot.ts';
 import { type FaultServer, startFaultServer } from '../support/fault-server.ts';
+import { textOf } from '../support/slack-text.ts';
 
 const MEMBER = 'U0MEMBER';
 const CHANNEL = 'C0BIDS';
@@ -32,7 +32,6 @@ afterAll(async () => {
 });
 
 const command = (text: string) => tenderCommand(bot, MEMBER, CHANNEL, text, 15_000);
-const textOf = (message: FakeMessage) => `${message.text} ${JSON.stringify(message.blocks)}`;
 const emptyPage = {
   status: 200,
   body: { data: [], pagination: { limit: 5, offset: 0, total: 0, hasMore: false } },

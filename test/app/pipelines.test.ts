@@ -16,6 +16,7 @@ import {
 } from '../support/bot.ts';
 import { KEYS, TENDER_A } from '../support/fixture.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
+import { textOf } from '../support/slack-text.ts';
 
 const MEMBER = 'U0MEMBER';
 const ADMIN = 'U0ADMIN';
@@ -56,8 +57,6 @@ async function command(
   expect(answer.status).toBe(200);
   return nextFor(on.slack, user, channel, before, `an answer to /tender ${text}`);
 }
-
-const textOf = (message: { blocks: unknown[] }) => JSON.stringify(message.blocks);
 
 /** Every card in the channel that shows the pipeline (posted for everyone, not a thread reply). */
 function cardsOf(slack: FakeSlack, channel: string, pipelineId: string): FakeMessage[] {

@@ -14,6 +14,7 @@ import { eventually } from '../../support/bot.ts';
 import { KEYS } from '../../support/fixture.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.ts';
 import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
+import { textOf } from '../../support/slack-text.ts';
 import { deadlineSubscription, newCredentials, type OAuthApp, startOAuthApp } from './oauth-app.ts';
 
 const credentials = newCredentials();
@@ -164,8 +165,6 @@ export function installFlowSuite(database: 'sqlite' | 'postgres'): void {
   /** Demo tenders nobody in the fixture has bookmarked. */
   const TENDER_A = 'ocds-tbdemo-0000231';
   const TENDER_B = 'ocds-tbdemo-0000232';
-
-  const textOf = (message: FakeMessage) => `${message.text} ${JSON.stringify(message.blocks)}`;
 
   describe('Tenderbot installed into two workspaces through "Add to Slack"', () => {
     it('installs into each workspace; the tokens are stored encrypted', async () => {

@@ -8,7 +8,9 @@ import type { TestSandbox } from '../../support/sandbox.ts';
 // What the personal-key tests (and the comment tests) share: the service as two people of one
 // organisation, polling the service, a command's answer among late messages, and the comment window.
 
-export const textOf = (value: unknown) => JSON.stringify(value);
+import { textOf } from '../../support/slack-text.ts';
+
+export { textOf };
 
 /** The fake Slack's people and channel these tests use. */
 export const ADMIN = 'U0ADMIN';

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeMessage } from '../../../src/fake-slack/fake-slack.ts';
 import { signedHeaders } from '../../../src/fake-slack/signing.ts';
 import { eventually, type RunningBot, SIGNING_SECRET, startBot, tenderCommand } from '../../support/bot.ts';
+import { textOf } from '../../support/slack-text.ts';
 
 const MEMBER = 'U0MEMBER';
 const CHANNEL = 'C0BIDS';
@@ -26,7 +26,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const textOf = (message: FakeMessage) => `${message.text} ${JSON.stringify(message.blocks)}`;
 const now = () => Math.floor(Date.now() / 1000);
 
 /** The app is alive and answering: `/tender help` comes back with the usage card. */

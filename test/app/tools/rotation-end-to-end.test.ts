@@ -9,6 +9,7 @@ import { installApp } from '../../../src/workbench/workspaces.ts';
 import { eventually } from '../../support/bot.ts';
 import { KEYS, TENDER_A, TENDER_B } from '../../support/fixture.ts';
 import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
+import { textOf } from '../../support/slack-text.ts';
 import { newCredentials, type OAuthApp, startOAuthApp } from '../install/oauth-app.ts';
 
 // Issue 13, "Must show": after rotating ENCRYPTION_KEY every workspace still works and the old key
@@ -86,8 +87,6 @@ async function connect(workspace: TestWorkspace, person: string, text: string, k
   expect(answer.status).toBe(200);
   expect(answer.json?.response_action).toBeUndefined();
 }
-
-const textOf = (message: FakeMessage) => `${message.text} ${JSON.stringify(message.blocks)}`;
 
 /** Each workspace answers with its own token and its own key; the member's own key is read too. */
 async function expectEveryWorkspaceWorks(): Promise<void> {
