@@ -20,15 +20,11 @@ import { commentsThreadMessage, ENTITY_NOUNS } from '../blocks/comment-thread.ts
 import type { KeySource } from '../blocks/key-identity.ts';
 import { sentenceMessage } from '../blocks/messages.ts';
 import {
-  channelLink,
   clip,
   code,
   escapeMrkdwn,
   joinMrkdwn,
-  literalText,
-  lowerFirst,
   type Mrkdwn,
-  mention,
   mrkdwn,
   text as plain,
   safeText,

@@ -26,11 +26,9 @@ import {
 import { formatDayOf } from '../blocks/formats.ts';
 import { sentenceMessage } from '../blocks/messages.ts';
 import {
-  channelLink,
   code,
   escapeMrkdwn,
   joinMrkdwn,
-  literalText,
   type Mrkdwn,
   mention,
   mrkdwn,

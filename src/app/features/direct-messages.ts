@@ -1,15 +1,6 @@
 import type { AppSlack, RespondMessage } from '../adapters/app-slack.ts';
 import { helpMessage, sentenceMessage } from '../blocks/messages.ts';
-import {
-  channelLink,
-  code,
-  joinMrkdwn,
-  literalText,
-  type Mrkdwn,
-  mention,
-  mrkdwn,
-  text as plain,
-} from '../blocks/mrkdwn.ts';
+import { mrkdwn } from '../blocks/mrkdwn.ts';
 import { parseCommand } from '../commands/parse-command.ts';
 import { firstTender } from '../links/find-tender.ts';
 import { noticeRefsInText } from '../links/notice-links.ts';

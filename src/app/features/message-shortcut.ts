@@ -3,17 +3,7 @@ import { z } from 'zod';
 import type { AppSlack } from '../adapters/app-slack.ts';
 import { describeFailure } from '../adapters/describe-failure.ts';
 import { COMMENT_INPUT_MAX } from '../blocks/comment-modal.ts';
-import {
-  channelLink,
-  clip,
-  code,
-  joinMrkdwn,
-  literalText,
-  type Mrkdwn,
-  mention,
-  mrkdwn,
-  text as plain,
-} from '../blocks/mrkdwn.ts';
+import { clip, mrkdwn } from '../blocks/mrkdwn.ts';
 import { TENDER_PICKER, tenderPickerModal } from '../blocks/search-builder-modal.ts';
 import { section } from '../blocks/tender-card.ts';
 import { ReachIds } from '../ids.ts';

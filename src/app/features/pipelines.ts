@@ -20,12 +20,10 @@ import type { WorkspaceClient } from '../adapters/workspace-clients.ts';
 import type { KeySource } from '../blocks/key-identity.ts';
 import { sentenceMessage } from '../blocks/messages.ts';
 import {
-  channelLink,
   clip,
   code,
   escapeMrkdwn,
   joinMrkdwn,
-  literalText,
   type Mrkdwn,
   mention,
   mrkdwn,

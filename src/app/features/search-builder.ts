@@ -6,17 +6,7 @@ import { TENDER_STATUSES } from '../../contract/schemas.ts';
 import type { AppSlack } from '../adapters/app-slack.ts';
 import { describeFailure } from '../adapters/describe-failure.ts';
 import { type Message, sentenceMessage } from '../blocks/messages.ts';
-import {
-  channelLink,
-  code,
-  escapeMrkdwn,
-  joinMrkdwn,
-  literalText,
-  type Mrkdwn,
-  mention,
-  mrkdwn,
-  text as plain,
-} from '../blocks/mrkdwn.ts';
+import { code, mrkdwn } from '../blocks/mrkdwn.ts';
 import {
   ANY,
   buyerOptions,
@@ -28,7 +18,6 @@ import {
   searchBuilderProblemView,
   tenderOptions,
 } from '../blocks/search-builder-modal.ts';
-import type { section } from '../blocks/tender-card.ts';
 import { parseAmount, parseSearch } from '../commands/parse-command.ts';
 import { findTender } from '../links/find-tender.ts';
 import { noticeRefsInText } from '../links/notice-links.ts';

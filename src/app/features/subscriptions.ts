@@ -5,8 +5,6 @@ import type { Message } from '../blocks/messages.ts';
 import {
   channelLink,
   code,
-  escapeMrkdwn,
-  joinMrkdwn,
   literalText,
   lowerFirst,
   type Mrkdwn,
