@@ -90,7 +90,10 @@ export const PipelineIds = {
 export const SubscriptionIds = {
   sendNow: 'subscription/send_now',
   unsubscribe: 'subscription/unsubscribe',
+  /** "List them" on a feed post, and Next on its list (and Previous on lists drawn before it had its own id). */
   listMore: 'subscription/list_more',
+  /** Previous on a feed's list: Slack refuses two buttons of one action_id in a block. */
+  listMorePrevious: 'subscription/list_more_previous',
 } as const;
 
 export const ReachIds = {

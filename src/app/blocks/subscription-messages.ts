@@ -190,7 +190,7 @@ export function moreTendersMessage(
     buttons.push(
       button(
         'Previous',
-        SubscriptionIds.listMore,
+        SubscriptionIds.listMorePrevious,
         JSON.stringify({ d: deliveryId, o: Math.max(0, offset - MORE_PAGE) }),
       ),
     );

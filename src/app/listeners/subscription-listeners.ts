@@ -15,7 +15,9 @@ export function registerSubscriptionListeners(controls: ControlRouter, context: 
     unsubscribe(context, request, await idOf(buttonValue(action)), true),
   );
   // From the post in the channel a new list appears; its own Next and Previous redraw it.
-  onAction(controls, context, SubscriptionIds.listMore, async (request, action, body) =>
-    listMore(context, request, buttonValue(action), Boolean(body.container?.is_ephemeral)),
-  );
+  for (const id of [SubscriptionIds.listMore, SubscriptionIds.listMorePrevious]) {
+    onAction(controls, context, id, async (request, action, body) =>
+      listMore(context, request, buttonValue(action), Boolean(body.container?.is_ephemeral)),
+    );
+  }
 }

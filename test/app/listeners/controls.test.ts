@@ -259,10 +259,25 @@ describe('every control the app draws has a listener (the registry)', () => {
     await command(MEMBER, BIDS, 'pipelines', 'pipeline/post');
     // A feed: subscribe, new tenders, Send now posts them with "…and N more".
     await command(ADMIN, GENERAL, 'subscribe search scallops', 'scallops');
-    await publishTenders('scallops', 8);
+    // 5 cards and 21 more: the list's first page of 20 has Next, its second Previous.
+    await publishTenders('scallops', 26);
     const subscriptions = await command(ADMIN, GENERAL, 'subscriptions', 'subscription/send_now');
     await click(ADMIN, 'subscription/send_now', subscriptions);
     await drawn('action', 'subscription/list_more');
+    const feedPost = await eventually(
+      () =>
+        slack
+          .messagesIn(GENERAL)
+          .find((message) => textOf(message.blocks).includes('subscription/list_more')),
+      'the feed post',
+    );
+    // List them brings the list to the presser alone; its Next redraws it in place.
+    const listsBefore = slack.messagesIn(GENERAL, ADMIN).length;
+    await click(ADMIN, 'subscription/list_more', feedPost);
+    const list = await eventually(() => slack.messagesIn(GENERAL, ADMIN)[listsBefore], 'the list');
+    await eventually(() => textOf(list.blocks).includes('"Next"'), 'the list, with Next');
+    await click(ADMIN, 'subscription/list_more', list);
+    await drawn('action', 'subscription/list_more_previous');
     // A link to a tender, previewed.
     slack.unfurlDomains = ['127.0.0.1'];
     const { message: linked } = await slack.sendAsUser(

@@ -27,8 +27,8 @@ function idsIn(message: FakeMessage): string[] {
   );
 }
 
-/** Clicks the button labelled `label` (several buttons share one action id: Previous and Next). */
-async function clickLabelled(user: string, message: FakeMessage, label: string): Promise<void> {
+/** Clicks the list's button labelled `label` (Previous or Next). */
+async function clickLabelled(user: string, message: FakeMessage, label: 'Previous' | 'Next'): Promise<void> {
   const blocks = message.blocks.map((block) =>
     block.type === 'actions'
       ? {
@@ -39,7 +39,8 @@ async function clickLabelled(user: string, message: FakeMessage, label: string):
         }
       : block,
   );
-  await harness.slack.clickInMessage(user, { ...message, blocks }, SubscriptionIds.listMore);
+  const id = label === 'Previous' ? SubscriptionIds.listMorePrevious : SubscriptionIds.listMore;
+  await harness.slack.clickInMessage(user, { ...message, blocks }, id);
 }
 
 beforeAll(async () => {
