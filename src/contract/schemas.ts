@@ -247,12 +247,10 @@ export type TenderSearchQuery = z.infer<typeof TenderSearchQuery>;
 export const TenderList = listOf(Tender).extend({
   suggestions: z
     .array(
-      z
-        .object({ word: z.string(), correction: z.string() })
-        .meta({
-          id: 'WordSuggestion',
-          description: 'A word that found nothing, and the word of the data it most likely meant.',
-        }),
+      z.object({ word: z.string(), correction: z.string() }).meta({
+        id: 'WordSuggestion',
+        description: 'A word that found nothing, and the word of the data it most likely meant.',
+      }),
     )
     .optional()
     .meta({
