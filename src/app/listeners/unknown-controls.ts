@@ -1,18 +1,17 @@
-import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
+import type { AppRespond, AppSlack } from '../adapters/app-slack.ts';
+import { type Mrkdwn, mrkdwn } from '../blocks/mrkdwn.ts';
+import { section } from '../blocks/tender-card.ts';
 import type { UnknownControlAnswers } from './control-registry.ts';
 
 /** A click on a button this version does not have: one on a message from an older version. */
-export const OUTDATED_BUTTON_SENTENCE =
-  'This button is from an older version of Tenderbot, which no longer answers it. Run the command that showed it again (`/tender help` lists them) for a fresh one.';
+export const OUTDATED_BUTTON_SENTENCE: Mrkdwn = mrkdwn`This button is from an older version of Tenderbot, which no longer answers it. Run the command that showed it again (\`/tender help\` lists them) for a fresh one.`;
 
 /** A shortcut this version does not have (Slack's menu still shows an older one). */
-export const OUTDATED_SHORTCUT_SENTENCE =
-  'That shortcut is from an older version of Tenderbot, which no longer answers it. Reload Slack and pick it again from the shortcuts menu, or type `/tender help`.';
+export const OUTDATED_SHORTCUT_SENTENCE: Mrkdwn = mrkdwn`That shortcut is from an older version of Tenderbot, which no longer answers it. Reload Slack and pick it again from the shortcuts menu, or type \`/tender help\`.`;
 
 /** A window of an older version submitted: nothing in it was kept. */
-export const OUTDATED_WINDOW_SENTENCE =
-  'This window is from an older version of Tenderbot, so what you entered was not saved. Close it and open it again from a fresh message or `/tender help`.';
+export const OUTDATED_WINDOW_SENTENCE: Mrkdwn = mrkdwn`This window is from an older version of Tenderbot, so what you entered was not saved. Close it and open it again from a fresh message or \`/tender help\`.`;
 
 /** The one option offered in an older window's select (Slack allows 75 characters). */
 export const OUTDATED_OPTIONS_TEXT = 'Out of date: close this window and open it again';
@@ -26,10 +25,10 @@ export function unknownControlAnswers(logger: Logger): UnknownControlAnswers {
   const tell = async (
     what: string,
     id: string,
-    client: WebClient,
+    client: AppSlack,
     body: { response_url?: unknown; user?: { id?: unknown } },
-    respond: ((message: object) => Promise<unknown>) | undefined,
-    text: string,
+    respond: AppRespond | undefined,
+    text: Mrkdwn,
   ) => {
     logger.warn({ what, id }, 'a control this version does not have was used; the person was told');
     if (typeof body.response_url === 'string' && respond)
@@ -68,7 +67,7 @@ export function unknownControlAnswers(logger: Logger): UnknownControlAnswers {
           type: 'modal',
           title: { type: 'plain_text', text: 'Tenderbot' },
           close: { type: 'plain_text', text: 'Close' },
-          blocks: [{ type: 'section', text: { type: 'mrkdwn', text: OUTDATED_WINDOW_SENTENCE } }],
+          blocks: [section(OUTDATED_WINDOW_SENTENCE)],
         },
       });
     },
