@@ -14,10 +14,16 @@ import type {
   ChatUnfurlResponse,
   ChatUpdateArguments,
   ChatUpdateResponse,
+  ViewsOpenArguments,
+  ViewsOpenResponse,
+  ViewsPublishArguments,
+  ViewsPublishResponse,
+  ViewsUpdateArguments,
+  ViewsUpdateResponse,
   WebClient,
 } from '@slack/web-api';
 import type { Mrkdwn } from '../blocks/mrkdwn.ts';
-import type { Block } from '../blocks/safe-blocks.ts';
+import type { Block, SafeHomeView, SafeModalView } from '../blocks/safe-blocks.ts';
 
 /** What every outgoing message holds: Mrkdwn text, and blocks whose mrkdwn is Mrkdwn. */
 export interface OutgoingMessage {
@@ -40,8 +46,15 @@ export interface AppChat {
   unfurl(args: UnfurlArgs): Promise<ChatUnfurlResponse>;
 }
 
-/** Bolt's WebClient as the features use it: every other method as it is, chat through AppChat. */
-export type AppSlack = Omit<WebClient, 'chat'> & { chat: AppChat };
+/** The three methods that draw a view (a modal, the Home tab), its blocks' mrkdwn as Mrkdwn. */
+export interface AppViews {
+  open(args: ViewsOpenArguments & { view: SafeModalView }): Promise<ViewsOpenResponse>;
+  update(args: ViewsUpdateArguments & { view: SafeModalView }): Promise<ViewsUpdateResponse>;
+  publish(args: ViewsPublishArguments & { view: SafeHomeView }): Promise<ViewsPublishResponse>;
+}
+
+/** Bolt's WebClient as the features use it: every other method as it is, chat and views narrowed. */
+export type AppSlack = Omit<WebClient, 'chat' | 'views'> & { chat: AppChat; views: AppViews };
 
 /** A body for a response_url. */
 export interface RespondMessage extends OutgoingMessage {

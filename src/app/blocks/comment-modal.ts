@@ -1,4 +1,4 @@
-import type { ModalView, PlainTextElement } from '@slack/types';
+import type { PlainTextElement } from '@slack/types';
 import type { Comment } from '../../contract/schemas.ts';
 import { CommentIds } from '../ids.ts';
 import type { CommentEntityType } from '../listeners/button-values.ts';
@@ -6,6 +6,7 @@ import { encodeIfFits } from '../state/codec.ts';
 import { ENTITY_NOUNS, formatCommentTime, modalThreadBlocks, threadOrder } from './comment-thread.ts';
 import { commentAuthorLine, type KeySource } from './key-identity.ts';
 import { clip, type Mrkdwn, mrkdwn, text as plain, safeText } from './mrkdwn.ts';
+import type { SafeModalView as ModalView } from './safe-blocks.ts';
 import { type Block, contextLine, section } from './tender-card.ts';
 
 /** Slack's plain_text_input holds 3,000 characters; the service allows 5,000. */

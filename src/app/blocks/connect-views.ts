@@ -1,6 +1,6 @@
-import type { ModalView } from '@slack/types';
 import { ConnectIds } from '../ids.ts';
 import { clip, type Mrkdwn, mrkdwn } from './mrkdwn.ts';
+import type { SafeModalView as ModalView } from './safe-blocks.ts';
 import { type Block, section } from './tender-card.ts';
 
 // The Home tab's view lives in src/app/blocks/home-view.ts (with the bookmarks, bids and saved searches).

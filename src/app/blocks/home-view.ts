@@ -1,4 +1,3 @@
-import type { HomeView } from '@slack/types';
 import type { Bookmark, PipelineListItem, SavedSearch } from '../../contract/schemas.ts';
 import { HomeIds } from '../ids.ts';
 import { blockKitProblems } from './block-kit-limits.ts';
@@ -6,6 +5,7 @@ import { followLine } from './directory-messages.ts';
 import { searchBuilderButton, USAGE_LINES } from './messages.ts';
 import { code, joinMrkdwn, type Mrkdwn, mrkdwn, safeText, text } from './mrkdwn.ts';
 import { countdown, STATUS_LABELS as PIPELINE_STATUS_LABELS, progressBar } from './pipeline-card.ts';
+import type { SafeHomeView as HomeView } from './safe-blocks.ts';
 import { type Block, button, formatDeadline, section } from './tender-card.ts';
 import { type ConnectionState, gettingStartedBlocks } from './welcome-message.ts';
 

@@ -1,7 +1,7 @@
-import type { ModalView } from '@slack/types';
 import type { Stage } from '../../contract/schemas.ts';
 import { PipelineIds } from '../ids.ts';
 import { clip, type Mrkdwn, mrkdwn, safeText } from './mrkdwn.ts';
+import type { SafeModalView as ModalView } from './safe-blocks.ts';
 import { type Block, contextLine, section } from './tender-card.ts';
 
 /** The stages a new bid starts with; the person edits them in the modal. */

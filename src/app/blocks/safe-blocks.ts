@@ -3,7 +3,7 @@
  * `Mrkdwn`, never a plain string, so outside text cannot reach a section, a field or a context
  * line unescaped without a compile error. Each of these is still a `KnownBlock` for Slack's client.
  */
-import type { KnownBlock, MrkdwnElement, Button as SlackButton } from '@slack/types';
+import type { HomeView, KnownBlock, ModalView, MrkdwnElement, Button as SlackButton } from '@slack/types';
 import type { Mrkdwn } from './mrkdwn.ts';
 
 /** A mrkdwn text object whose text was made safe by ./mrkdwn.ts. */
@@ -33,3 +33,9 @@ export interface Message {
 
 /** A button (its confirmation dialog's text is mrkdwn too). */
 export type Button = WithSafeMrkdwn<SlackButton>;
+
+/** A modal as the app draws it: its blocks' mrkdwn is Mrkdwn. */
+export type SafeModalView = WithSafeMrkdwn<ModalView>;
+
+/** The Home tab as the app draws it: its blocks' mrkdwn is Mrkdwn. */
+export type SafeHomeView = WithSafeMrkdwn<HomeView>;

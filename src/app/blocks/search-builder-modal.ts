@@ -1,8 +1,8 @@
-import type { ModalView } from '@slack/types';
 import type { Buyer, Tender } from '../../contract/schemas.ts';
 import { TENDER_STATUSES } from '../../contract/schemas.ts';
 import { ReachIds } from '../ids.ts';
 import { clip, type Mrkdwn, mrkdwn, safeText } from './mrkdwn.ts';
+import type { SafeModalView as ModalView } from './safe-blocks.ts';
 import { type Block, contextLine, section } from './tender-card.ts';
 
 /** The search builder's inputs: each block id and its element's action id. */

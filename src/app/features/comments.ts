@@ -1,5 +1,4 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { ModalView } from '@slack/types';
 import { NotFoundError, ValidationError } from '../../client/errors.ts';
 import type { ProcurementClient } from '../../client/procurement-client.ts';
 import type { Comment } from '../../contract/schemas.ts';
@@ -29,6 +28,7 @@ import {
   text as plain,
   safeText,
 } from '../blocks/mrkdwn.ts';
+import type { SafeModalView as ModalView } from '../blocks/safe-blocks.ts';
 import { section } from '../blocks/tender-card.ts';
 import { CommentIds } from '../ids.ts';
 import { COMMENT_ENTITY_TYPES, type CommentEntityType } from '../listeners/button-values.ts';

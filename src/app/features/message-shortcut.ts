@@ -1,9 +1,9 @@
-import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import type { AppSlack } from '../adapters/app-slack.ts';
 import { describeFailure } from '../adapters/describe-failure.ts';
 import { COMMENT_INPUT_MAX } from '../blocks/comment-modal.ts';
 import { clip, mrkdwn } from '../blocks/mrkdwn.ts';
+import type { SafeModalView as ModalView } from '../blocks/safe-blocks.ts';
 import { TENDER_PICKER, tenderPickerModal } from '../blocks/search-builder-modal.ts';
 import { section } from '../blocks/tender-card.ts';
 import { ReachIds } from '../ids.ts';

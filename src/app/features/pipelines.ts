@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { ModalView } from '@slack/types';
 import {
   ForbiddenError,
   IdempotencyConflictError,
@@ -42,6 +41,7 @@ import {
   startBidModal,
   startBidWorkingView,
 } from '../blocks/pipeline-modals.ts';
+import type { SafeModalView as ModalView } from '../blocks/safe-blocks.ts';
 import { PipelineIds } from '../ids.ts';
 import { type ActionKind, decode, encodeKept, type StateOf } from '../state/codec.ts';
 import { writerOr, writerOrSentence } from './connection.ts';

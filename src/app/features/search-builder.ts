@@ -1,4 +1,3 @@
-import type { ModalView } from '@slack/types';
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import type { Buyer } from '../../contract/schemas.ts';
@@ -7,6 +6,7 @@ import type { AppSlack } from '../adapters/app-slack.ts';
 import { describeFailure } from '../adapters/describe-failure.ts';
 import { type Message, sentenceMessage } from '../blocks/messages.ts';
 import { code, mrkdwn } from '../blocks/mrkdwn.ts';
+import type { SafeModalView as ModalView } from '../blocks/safe-blocks.ts';
 import {
   ANY,
   buyerOptions,
