@@ -6,6 +6,7 @@ import { ReachIds } from '../src/app/ids.ts';
 import { INSTALL_PATH, REDIRECT_PATH } from '../src/app/install/install-flow.ts';
 import { INSTALL_SCOPES } from '../src/app/install/scopes.ts';
 import { UNFURL_DOMAINS } from '../src/app/links/notice-links.ts';
+import { CONTROLS } from '../src/app/listeners/control-registry.ts';
 import { SUBSCRIBED_EVENTS, TENDER_COMMAND } from '../src/app/listeners/register-listeners.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -112,12 +113,8 @@ describe('manifest.yml', () => {
       expect(shortcut.name.length).toBeLessThanOrEqual(24);
       expect(shortcut.description.length).toBeLessThanOrEqual(150);
     }
-    const listeners = sourceFiles(join(root, 'src/app/listeners'))
-      .map((file) => readFileSync(file, 'utf8'))
-      .join('\n');
-    const registered = [...listeners.matchAll(/app\.shortcut(?:<\w+>)?\(\s*ReachIds\.(\w+)/g)].map(
-      (match) => ReachIds[match[1] as keyof typeof ReachIds],
-    );
+    // Every shortcut is registered through the registry of controls, one row each.
+    const registered = CONTROLS.filter((control) => control.kind === 'shortcut').map((control) => control.id);
     expect(registered.sort()).toEqual(shortcuts.map((shortcut) => shortcut.callback_id).sort());
   });
 
