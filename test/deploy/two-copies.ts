@@ -45,12 +45,16 @@ const SUBSCRIPTION_CHANNELS = ['C0DIGESTA', 'C0DIGESTB', 'C0DIGESTC', 'C0DIGESTD
 /** Long waits: two copies, nginx, the service and vitest share two cores. */
 const WAIT_MS = 30_000;
 
-/** Letters only, so the search finds exactly this run's tenders. */
+/**
+ * Letters only, so the search finds exactly this run's tenders; each word ends in a z after the
+ * person's letter, since searches match word stems as prefixes and a stem drops a final e
+ * (`…we` would find `…wa`).
+ */
 const RUN = Array.from(randomBytes(6), (byte) => String.fromCharCode(97 + (byte % 26))).join('');
 const worker = (index: number) => ({
   user: `U0W${index}`,
   channel: `C0W${index}`,
-  word: `${RUN}w${String.fromCharCode(97 + index)}`,
+  word: `${RUN}w${String.fromCharCode(97 + index)}z`,
 });
 const USERS: FakeUser[] = [
   { id: 'U0ADMIN', name: 'ada', realName: 'Ada Admin', isAdmin: true },
