@@ -11,6 +11,7 @@ import { type FakeMessage, FakeSlack } from '../../src/fake-slack/fake-slack.ts'
 import { eventually } from '../support/bot.ts';
 import { KEYS } from '../support/fixture.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
+import { textOf } from '../support/slack-text.ts';
 
 // The real Tenderbot in Socket Mode (SLACK_APP_TOKEN, as developers run Bolt apps): it opens its
 // connection through the fake Slack's apps.connections.open, and commands, clicks and events reach
@@ -69,7 +70,6 @@ afterAll(async () => {
   await sandbox?.stop();
 });
 
-const textOf = (message: FakeMessage) => `${message.text}\n${JSON.stringify(message.blocks)}`;
 const buttonsOf = (message: FakeMessage): string[] =>
   message.blocks.flatMap(
     (block: { elements?: { action_id?: string }[]; accessory?: { action_id?: string } }) =>

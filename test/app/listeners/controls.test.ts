@@ -78,7 +78,8 @@ afterAll(async () => {
   await sandbox?.stop();
 });
 
-const textOf = (value: unknown): string => JSON.stringify(value) ?? '';
+/** Any drawn value (blocks, a view, unfurls) as JSON to search for ids in. */
+const jsonOf = (value: unknown): string => JSON.stringify(value) ?? '';
 
 /** `/tender TEXT` as `user` in `channel`: the next message that person sees there. */
 async function command(user: string, channel: string, text: string, showing = ''): Promise<FakeMessage> {
@@ -93,7 +94,7 @@ async function command(user: string, channel: string, text: string, showing = ''
         .find(
           (message) =>
             (message.ephemeralTo === user || message.ephemeralTo === null) &&
-            textOf(message).includes(showing),
+            jsonOf(message).includes(showing),
         ),
     `an answer to /tender ${text}`,
     15_000,
@@ -130,9 +131,9 @@ async function click(user: string, id: string, message?: FakeMessage): Promise<A
 
 /** Clicks whichever of two buttons (`"id"`) `message` shows, and waits for it to show the other. */
 async function toggle(message: FakeMessage, ids: [string, string], read: () => unknown): Promise<void> {
-  const [shown, other] = textOf(read()).includes(ids[0]) ? ids : [ids[1], ids[0]];
+  const [shown, other] = jsonOf(read()).includes(ids[0]) ? ids : [ids[1], ids[0]];
   await click(MEMBER, JSON.parse(shown), message);
-  await eventually(() => textOf(read()).includes(other), `${other} drawn`);
+  await eventually(() => jsonOf(read()).includes(other), `${other} drawn`);
 }
 
 /** The open modal whose callback_id is `callbackId`, once there is one (holding `holding`, once filled). */
@@ -143,9 +144,9 @@ function openModal(callbackId: string, holding = '') {
         (view) =>
           view.kind === 'modal' &&
           view.view.callback_id === callbackId &&
-          textOf(view.view).includes(holding),
+          jsonOf(view.view).includes(holding),
       ),
-    `the ${callbackId} window (open: ${textOf([...bot.slack.views.values()].map((view) => [view.view.callback_id, view.view.blocks?.length]))})`,
+    `the ${callbackId} window (open: ${jsonOf([...bot.slack.views.values()].map((view) => [view.view.callback_id, view.view.blocks?.length]))})`,
     15_000,
   );
 }
@@ -184,7 +185,7 @@ describe('every control the app draws has a listener (the registry)', () => {
     await command(MEMBER, BIDS, 'help', 'reach/open_search_builder');
     const search = await command(MEMBER, BIDS, 'search cleaning', 'search/next');
     await click(MEMBER, 'search/next', search);
-    await eventually(() => textOf(search).includes('search/previous'), 'the second page');
+    await eventually(() => jsonOf(search).includes('search/previous'), 'the second page');
     await command(MEMBER, BIDS, 'search drainage buyer:wakefield', 'search/other_buyer/');
     // A tender: bookmark, share, the bookmarks list.
     const card = await command(MEMBER, BIDS, `show ${TENDER_A}`, 'tender/share');
@@ -198,7 +199,7 @@ describe('every control the app draws has a listener (the registry)', () => {
     // Directories, their pages and panels (a panel lists notices with Open).
     const buyers = await command(MEMBER, BIDS, 'buyers', 'list/next');
     await click(MEMBER, 'list/next', buyers);
-    await eventually(() => textOf(buyers).includes('list/previous'), 'the second page');
+    await eventually(() => jsonOf(buyers).includes('list/previous'), 'the second page');
     const before = slack.messagesIn(BIDS, MEMBER).length;
     await click(MEMBER, 'directory/show_buyer', buyers);
     await eventually(
@@ -206,7 +207,7 @@ describe('every control the app draws has a listener (the registry)', () => {
         slack
           .messagesIn(BIDS, MEMBER)
           .slice(before)
-          .find((message) => textOf(message).includes('tender/show')),
+          .find((message) => jsonOf(message).includes('tender/show')),
       'a buyer’s panel',
     );
     await command(MEMBER, BIDS, 'suppliers', 'directory/show_supplier');
@@ -226,7 +227,7 @@ describe('every control the app draws has a listener (the registry)', () => {
     );
     const question = await command(ADMIN, BIDS, 'disconnect', 'connect/keep_key');
     await click(ADMIN, 'connect/keep_key', question);
-    await eventually(() => textOf(question).includes('Kept'), 'the key kept');
+    await eventually(() => jsonOf(question).includes('Kept'), 'the key kept');
     // Two questions left standing: the acknowledgement test answers one each way.
     await command(ADMIN, BIDS, 'disconnect', 'connect/keep_key');
     await command(ADMIN, BIDS, 'disconnect', 'connect/keep_key');
@@ -238,7 +239,7 @@ describe('every control the app draws has a listener (the registry)', () => {
     const comment = await openModal('comment/submit', 'comment/text');
     answers.push((await slack.submitView(MEMBER, comment.id, { 'comment/text': 'Worth a look' })).json);
     await eventually(
-      () => !slack.views.has(comment.id) || textOf(slack.views.get(comment.id)).includes('Worth a look'),
+      () => !slack.views.has(comment.id) || jsonOf(slack.views.get(comment.id)).includes('Worth a look'),
       'the comment posted',
     );
     if (slack.views.has(comment.id)) await slack.closeView(MEMBER, comment.id);
@@ -249,13 +250,13 @@ describe('every control the app draws has a listener (the registry)', () => {
     const start = await openModal('pipeline/start_bid_submit', 'pipeline/stages');
     answers.push((await slack.submitView(MEMBER, start.id, {})).json);
     const bid = await eventually(
-      () => slack.messagesIn(BIDS).find((message) => textOf(message.blocks).includes('pipeline/archive')),
+      () => slack.messagesIn(BIDS).find((message) => jsonOf(message.blocks).includes('pipeline/archive')),
       'the bid’s card',
     );
     await click(MEMBER, 'pipeline/archive', bid);
-    await eventually(() => textOf(bid.blocks).includes('pipeline/restore'), 'the archived card');
+    await eventually(() => jsonOf(bid.blocks).includes('pipeline/restore'), 'the archived card');
     await click(MEMBER, 'pipeline/restore', bid);
-    await eventually(() => textOf(bid.blocks).includes('pipeline/archive'), 'the restored card');
+    await eventually(() => jsonOf(bid.blocks).includes('pipeline/archive'), 'the restored card');
     await command(MEMBER, BIDS, 'pipelines', 'pipeline/post');
     // A feed: subscribe, new tenders, Send now posts them with "…and N more".
     await command(ADMIN, GENERAL, 'subscribe search scallops', 'scallops');
@@ -268,14 +269,14 @@ describe('every control the app draws has a listener (the registry)', () => {
       () =>
         slack
           .messagesIn(GENERAL)
-          .find((message) => textOf(message.blocks).includes('subscription/list_more')),
+          .find((message) => jsonOf(message.blocks).includes('subscription/list_more')),
       'the feed post',
     );
     // List them brings the list to the presser alone; its Next redraws it in place.
     const listsBefore = slack.messagesIn(GENERAL, ADMIN).length;
     await click(ADMIN, 'subscription/list_more', feedPost);
     const list = await eventually(() => slack.messagesIn(GENERAL, ADMIN)[listsBefore], 'the list');
-    await eventually(() => textOf(list.blocks).includes('"Next"'), 'the list, with Next');
+    await eventually(() => jsonOf(list.blocks).includes('"Next"'), 'the list, with Next');
     await click(ADMIN, 'subscription/list_more', list);
     await drawn('action', 'subscription/list_more_previous');
     // A link to a tender, previewed.
@@ -285,7 +286,7 @@ describe('every control the app draws has a listener (the registry)', () => {
       BIDS,
       `Worth a bid? <${proxy.url}/v1/tenders/${TENDER_A}>`,
     );
-    await eventually(() => textOf(linked.unfurls).includes('reach/unfurl_'), 'the preview');
+    await eventually(() => jsonOf(linked.unfurls).includes('reach/unfurl_'), 'the preview');
     await toggle(linked, ['"reach/unfurl_bookmark"', '"reach/unfurl_remove_bookmark"'], () => linked.unfurls);
     // The windows, left open for the acknowledgement test: the search builder with its buyers,
     // the tender picker with its tenders, start a bid, a stage's notes, the connect window.
@@ -362,7 +363,7 @@ describe('controls of an older version are answered, with a sentence', () => {
     expect(said.text).toContain('older version of Tenderbot');
     expect(said.text).toContain('/tender help');
     // The old message is left as it was.
-    expect(textOf(slack.messages.find((message) => message.ts === old.ts)?.blocks)).toContain('tender/watch');
+    expect(jsonOf(slack.messages.find((message) => message.ts === old.ts)?.blocks)).toContain('tender/watch');
   });
 
   it('a shortcut, a window and its options of an older version: acknowledged, and each says what to do', async () => {
@@ -419,7 +420,7 @@ describe('controls of an older version are answered, with a sentence', () => {
     const submitted = await slack.submitView(MEMBER, 'V0OLDWINDOW', {});
     expect(submitted.status).toBe(200);
     expect(submitted.json.response_action).toBe('update');
-    expect(textOf(submitted.json.view.blocks)).toContain(OUTDATED_WINDOW_SENTENCE);
+    expect(jsonOf(submitted.json.view.blocks)).toContain(OUTDATED_WINDOW_SENTENCE);
   });
 
   it('an expired trigger is said as taking too long, not as a fault of Tenderbot', async () => {
@@ -433,11 +434,11 @@ describe('controls of an older version are answered, with a sentence', () => {
         slack
           .messagesIn(BIDS, MEMBER)
           .slice(before)
-          .find((message) => textOf(message).includes('took too long')),
+          .find((message) => jsonOf(message).includes('took too long')),
       'the sentence',
     );
-    expect(textOf(said)).toContain(EXPIRED_TRIGGER_SENTENCE);
-    expect(textOf(said)).not.toContain('Tenderbot’s side');
+    expect(jsonOf(said)).toContain(EXPIRED_TRIGGER_SENTENCE);
+    expect(jsonOf(said)).not.toContain('Tenderbot’s side');
   });
 
   it('a command without a response_url is answered in a direct message', async () => {
@@ -454,8 +455,8 @@ describe('controls of an older version are answered, with a sentence', () => {
     const before = slack.messagesIn(dm).length;
     expect((await slack.sendRaw(body, 'application/x-www-form-urlencoded')).status).toBe(200);
     const answer = await eventually(() => slack.messagesIn(dm)[before], 'the answer in a direct message');
-    expect(textOf(answer.blocks)).toContain(TENDER_A);
-    expect(textOf(answer)).not.toContain('went wrong');
+    expect(jsonOf(answer.blocks)).toContain(TENDER_A);
+    expect(jsonOf(answer)).not.toContain('went wrong');
   });
 });
 
