@@ -5,6 +5,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { Logger } from 'pino';
 import { Agent } from 'undici';
 import { ProcurementClient } from '../client/procurement-client.ts';
+import { limitSlowClients, SLOW_CLIENT_LIMITS, type SlowClientLimits } from '../shared/slow-clients.ts';
 import { CreationKeys } from './creation-keys.ts';
 import { createMcpLogger } from './logger.ts';
 import { createTenderbotMcpServer } from './server.ts';
@@ -37,6 +38,8 @@ export interface McpHttpOptions {
   ratePerSecond?: number;
   bodyLimitBytes?: number;
   logger?: Logger;
+  /** How long a request may take to arrive (the service's and the bot's limits by default). */
+  slowClientLimits?: SlowClientLimits;
 }
 
 export interface RunningMcpHttp {
@@ -157,6 +160,8 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<RunningMcpH
   // Longer than a client keeps an idle connection for (undici: 4 s; proxies: about 60 s), so a
   // client rarely sends a request down a connection this server is closing (ECONNRESET).
   server.keepAliveTimeout = 65_000;
+  // It faces the network as the service does: a request trickling in is cut, not held.
+  limitSlowClients(server, options.slowClientLimits ?? SLOW_CLIENT_LIMITS);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? DEFAULT_MCP_PORT, host, () => resolve());
