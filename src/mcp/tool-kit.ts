@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { ProcurementClient } from '../client/procurement-client.ts';
 import type { CreationKeys } from './creation-keys.ts';
-import { encodeCursor } from './cursor.ts';
+import { encodeCursor, offsetOf } from './cursor.ts';
 import { sentenceFor } from './failures.ts';
 
 /** What every tool works with: the caller's own client, and (for creations) who the caller is. */
@@ -161,4 +161,24 @@ export function filtersOf<T extends { limit?: number; cursor?: string | null }>(
 ): Omit<T, 'limit' | 'cursor'> {
   const { limit: _limit, cursor: _cursor, ...filters } = args;
   return filters;
+}
+
+/**
+ * One page of a list tool: the filters without the paging arguments, the offset the cursor holds
+ * (refused if it belongs to another list or other filters), the service's page for it, and the
+ * answer: "Tenders 21–40 of 134…" and a line per item.
+ */
+export async function listPage<Args extends { limit?: number; cursor?: string | null }, T>(
+  list: string,
+  args: Args,
+  fetch: (query: Omit<Args, 'limit' | 'cursor'> & { limit?: number; offset: number }) => Promise<{
+    data: T[];
+    pagination: { offset: number; total: number; hasMore: boolean };
+  }>,
+  line: (item: T) => string,
+): Promise<ToolAnswer<{ items: T[]; total: number; nextCursor: string | null }>> {
+  const filters = filtersOf(args);
+  const offset = offsetOf(args.cursor, list, filters);
+  const page = pageOf(await fetch({ ...filters, limit: args.limit, offset }), list, filters);
+  return { text: [pageLine(list, offset, page), ...page.items.map(line)].join('\n'), data: page };
 }

@@ -9,17 +9,14 @@ import {
   STAGE_STATUSES,
   Stage,
 } from '../contract/schemas.ts';
-import { offsetOf } from './cursor.ts';
 import { submittedSentence, ToolRefusal } from './failures.ts';
 import {
   ADDS,
   addTool,
   cursorInput,
-  filtersOf,
   limitInput,
+  listPage,
   OVERWRITES,
-  pageLine,
-  pageOf,
   pageOutput,
   READS,
   type ToolContext,
@@ -66,14 +63,7 @@ export function addBidTools(server: McpServer, context: ToolContext): void {
       annotations: READS,
     },
     async (args, { client }) => {
-      const filters = filtersOf(args);
-      const offset = offsetOf(args.cursor, 'bids', filters);
-      const page = pageOf(
-        await client.pipelines.list({ ...filters, limit: args.limit, offset }),
-        'bids',
-        filters,
-      );
-      return { text: [pageLine('bids', offset, page), ...page.items.map(bidLine)].join('\n'), data: page };
+      return listPage('bids', args, (query) => client.pipelines.list(query), bidLine);
     },
   );
 

@@ -14,8 +14,8 @@ import {
   ADDS,
   addTool,
   cursorInput,
-  filtersOf,
   limitInput,
+  listPage,
   OVERWRITES,
   pageLine,
   pageOf,
@@ -215,17 +215,7 @@ export function addOrganisationTools(server: McpServer, context: ToolContext): v
       annotations: READS,
     },
     async (args, { client }) => {
-      const filters = filtersOf(args);
-      const offset = offsetOf(args.cursor, 'comments', filters);
-      const page = pageOf(
-        await client.comments.list({ ...filters, limit: args.limit, offset }),
-        'comments',
-        filters,
-      );
-      return {
-        text: [pageLine('comments', offset, page), ...page.items.map(commentLine)].join('\n'),
-        data: page,
-      };
+      return listPage('comments', args, (query) => client.comments.list(query), commentLine);
     },
   );
 

@@ -12,14 +12,11 @@ import {
   TENDER_STATUSES,
   Tender,
 } from '../contract/schemas.ts';
-import { offsetOf } from './cursor.ts';
 import {
   addTool,
   cursorInput,
-  filtersOf,
   limitInput,
-  pageLine,
-  pageOf,
+  listPage,
   pageOutput,
   READS,
   type ToolContext,
@@ -100,17 +97,7 @@ export function addPublicRecordTools(server: McpServer, context: ToolContext): v
       annotations: READS,
     },
     async (args, { client }) => {
-      const filters = filtersOf(args);
-      const offset = offsetOf(args.cursor, 'tenders', filters);
-      const page = pageOf(
-        await client.tenders.search({ ...filters, limit: args.limit, offset }),
-        'tenders',
-        filters,
-      );
-      return {
-        text: [pageLine('tenders', offset, page), ...page.items.map(tenderLine)].join('\n'),
-        data: page,
-      };
+      return listPage('tenders', args, (query) => client.tenders.search(query), tenderLine);
     },
   );
 
@@ -156,17 +143,7 @@ export function addPublicRecordTools(server: McpServer, context: ToolContext): v
         annotations: READS,
       },
       async (args, { client }) => {
-        const filters = filtersOf(args);
-        const offset = offsetOf(args.cursor, kind, filters);
-        const page = pageOf(
-          await client[kind].list({ ...filters, limit: args.limit, offset }),
-          kind,
-          filters,
-        );
-        return {
-          text: [pageLine(kind, offset, page), ...page.items.map(organisationLine)].join('\n'),
-          data: page,
-        };
+        return listPage(kind, args, (query) => client[kind].list(query), organisationLine);
       },
     );
     addTool(
@@ -216,20 +193,12 @@ export function addPublicRecordTools(server: McpServer, context: ToolContext): v
       annotations: READS,
     },
     async (args, { client }) => {
-      const filters = filtersOf(args);
-      const offset = offsetOf(args.cursor, 'frameworks', filters);
-      const page = pageOf(
-        await client.frameworks.list({ ...filters, limit: args.limit, offset }),
+      return listPage(
         'frameworks',
-        filters,
+        args,
+        (query) => client.frameworks.list(query),
+        (framework) => `- ${framework.id}: ${framework.title} (${framework.status})`,
       );
-      return {
-        text: [
-          pageLine('frameworks', offset, page),
-          ...page.items.map((framework) => `- ${framework.id}: ${framework.title} (${framework.status})`),
-        ].join('\n'),
-        data: page,
-      };
     },
   );
 
