@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningMcpHttp, startMcpHttp } from '../../src/mcp/http.ts';
 import { createMcpLogger } from '../../src/mcp/logger.ts';
 import {
+  realRequestsWhileSlow,
   startSlowClients,
   TEST_SLOW_CLIENT_LIMITS,
   tricklingBody,
@@ -26,8 +27,6 @@ afterAll(async () => {
   await mcp?.close();
 });
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 describe('the MCP endpoint with clients that send a byte at a time', () => {
   it('closes 200 such connections, headers or body trickling, while real requests are answered', async () => {
     const slow = startSlowClients(
@@ -41,22 +40,14 @@ describe('the MCP endpoint with clients that send a byte at a time', () => {
       // Far more ticks than the limits let through: a connection still open after them outlasted.
       { tickMs: 200, maxTicks: 50 },
     );
-    await slow.started;
-    let finished = false;
-    const done = slow.finished.then((run) => {
-      finished = true;
-      return run;
-    });
-    // A real request (no key: the endpoint's own 401) notes how many slow connections were open.
-    const real: { status: number; slowOpen: number }[] = [];
-    while (!finished) {
-      const slowOpen = slow.run.open();
-      const answer = await request(mcp.url, { method: 'POST', body: '{}' });
-      await answer.body.dump();
-      real.push({ status: answer.statusCode, slowOpen });
-      await pause(100);
-    }
-    const run = await done;
+    const { run, real } = await realRequestsWhileSlow(slow, [
+      async () => {
+        // No key: the endpoint's own 401.
+        const answer = await request(mcp.url, { method: 'POST', body: '{}' });
+        await answer.body.dump();
+        return answer.statusCode;
+      },
+    ]);
 
     expect({
       closedByServer: run.closedByServer,

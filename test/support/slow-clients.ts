@@ -119,3 +119,34 @@ export function startSlowClients(
     finished: Promise.all(closings).then(() => run),
   };
 }
+
+/** A real request sent while slow clients were held: its status, and how many were open as it was sent. */
+export interface RealAnswer {
+  status: number;
+  slowOpen: number;
+}
+
+/**
+ * Sends `requests` (each answering its status) one after another, again and again, for as long
+ * as `slow`'s connections last, and gives back the run with every real answer.
+ */
+export async function realRequestsWhileSlow(
+  slow: ReturnType<typeof startSlowClients>,
+  requests: readonly (() => Promise<number>)[],
+): Promise<{ run: SlowClientsRun; real: RealAnswer[] }> {
+  await slow.started;
+  let finished = false;
+  const done = slow.finished.then((run) => {
+    finished = true;
+    return run;
+  });
+  const real: RealAnswer[] = [];
+  while (!finished) {
+    for (const send of requests) {
+      const slowOpen = slow.run.open();
+      real.push({ status: await send(), slowOpen });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { run: await done, real };
+}

@@ -8,6 +8,7 @@ import { GuardedReceiver } from '../../../src/app/receiver/guarded-receiver.ts';
 import { type BotStore, openBotStore } from '../../../src/app/storage/bot-store.ts';
 import { SLOW_CLIENT_LIMITS } from '../../../src/shared/slow-clients.ts';
 import {
+  realRequestsWhileSlow,
   startSlowClients,
   TEST_SLOW_CLIENT_LIMITS,
   tricklingBody,
@@ -34,8 +35,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 describe("the bot's HTTP receiver with clients that send a byte at a time", () => {
   it('closes 200 such connections, headers or body trickling, while /healthz goes on answering', async () => {
     const port = receiver.port ?? 0;
@@ -48,22 +47,13 @@ describe("the bot's HTTP receiver with clients that send a byte at a time", () =
       // Far more ticks than the limits let through: a connection still open after them outlasted.
       { tickMs: 200, maxTicks: 50 },
     );
-    await slow.started;
-    let finished = false;
-    const done = slow.finished.then((run) => {
-      finished = true;
-      return run;
-    });
-    // Each real request notes how many slow connections were open when it was sent.
-    const real: { status: number; slowOpen: number }[] = [];
-    while (!finished) {
-      const slowOpen = slow.run.open();
-      const health = await request(`http://127.0.0.1:${port}/healthz`);
-      await health.body.dump();
-      real.push({ status: health.statusCode, slowOpen });
-      await pause(100);
-    }
-    const run = await done;
+    const { run, real } = await realRequestsWhileSlow(slow, [
+      async () => {
+        const health = await request(`http://127.0.0.1:${port}/healthz`);
+        await health.body.dump();
+        return health.statusCode;
+      },
+    ]);
 
     expect({
       closedByServer: run.closedByServer,

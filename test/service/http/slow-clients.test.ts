@@ -10,6 +10,7 @@ import { SLOW_CLIENT_LIMITS } from '../../../src/shared/slow-clients.ts';
 import { KEYS, TENDER_A, testFixture } from '../../support/fixture.ts';
 import { callApi } from '../../support/sandbox.ts';
 import {
+  realRequestsWhileSlow,
   startSlowClients,
   TEST_SLOW_CLIENT_LIMITS,
   tricklingBody,
@@ -38,7 +39,6 @@ afterAll(async () => {
 });
 
 const KEY = KEYS.aliceAcme;
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('the service with clients that send a byte at a time', () => {
   it('closes 200 such connections, headers or body trickling, while real requests are answered', async () => {
@@ -54,27 +54,16 @@ describe('the service with clients that send a byte at a time', () => {
       // Far more ticks than the limits let through: a connection still open after them outlasted.
       { tickMs: 200, maxTicks: 50 },
     );
-    await slow.started;
-    let finished = false;
-    const done = slow.finished.then((run) => {
-      finished = true;
-      return run;
-    });
-    // Each real request notes how many slow connections were open when it was sent.
-    const real: { status: number; slowOpen: number }[] = [];
-    while (!finished) {
-      let slowOpen = slow.run.open();
-      const search = await callApi(sandbox.baseUrl, 'GET', '/v1/tenders?limit=1', { key: KEY });
-      real.push({ status: search.status, slowOpen });
-      slowOpen = slow.run.open();
-      const comment = await callApi(sandbox.baseUrl, 'POST', '/v1/comments', {
-        key: KEY,
-        body: { entityType: 'tender', entityId: TENDER_A, body: 'on time', idempotencyKey: randomUUID() },
-      });
-      real.push({ status: comment.status, slowOpen });
-      await pause(100);
-    }
-    const run = await done;
+    const { run, real } = await realRequestsWhileSlow(slow, [
+      async () => (await callApi(sandbox.baseUrl, 'GET', '/v1/tenders?limit=1', { key: KEY })).status,
+      async () =>
+        (
+          await callApi(sandbox.baseUrl, 'POST', '/v1/comments', {
+            key: KEY,
+            body: { entityType: 'tender', entityId: TENDER_A, body: 'on time', idempotencyKey: randomUUID() },
+          })
+        ).status,
+    ]);
 
     expect({
       closedByServer: run.closedByServer,
