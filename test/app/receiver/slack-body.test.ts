@@ -69,15 +69,20 @@ describe('parseSlackBody', () => {
   it('is linear in the body: ten times the fields take about ten times as long, not a hundred', () => {
     const fields = (count: number) =>
       Array.from({ length: count }, (_, index) => `f${index}=${'x'.repeat(20)}`).join('&');
-    const time = (body: string) => {
+    const once = (body: string, repeats: number) => {
       const started = performance.now();
-      for (let round = 0; round < 3; round++) parseSlackBody(body, FORM);
+      for (let repeat = 0; repeat < repeats; repeat++) parseSlackBody(body, FORM);
       return performance.now() - started;
     };
     const small = fields(2000);
     const large = fields(20_000);
-    time(small);
-    const ratio = time(large) / time(small);
-    expect(ratio).toBeLessThan(40);
+    // Each the best of rounds taken in turn, so that a collection or load from the rest of the
+    // machine (a single 3-parse sample once read 40x) falls on both sizes alike.
+    const best = { small: Number.POSITIVE_INFINITY, large: Number.POSITIVE_INFINITY };
+    for (let round = 0; round < 7; round++) {
+      best.small = Math.min(best.small, once(small, 10));
+      best.large = Math.min(best.large, once(large, 1) * 10);
+    }
+    expect(best.large / best.small).toBeLessThan(40);
   });
 });
