@@ -97,6 +97,26 @@ async function newPipeline(stageName = 'Qualify'): Promise<{ id: string; stageId
   return { id: created.body.data.id, stageId: created.body.data.stages[0].id };
 }
 
+/** Each value of each filter of GET /v1/tenders, judged by the document and by the service alike. */
+async function expectTenderFilterRule(
+  names: readonly string[],
+  values: readonly { value: string; expected: Verdict }[],
+): Promise<void> {
+  for (const name of names) {
+    for (const { value, expected } of values) {
+      const answer = await sandbox.call('GET', `/v1/tenders?${name}=${encodeURIComponent(value)}&limit=1`, {
+        key: KEY,
+      });
+      expectAgreement(
+        `${name}=${value}`,
+        expected,
+        documentTakesQuery('/v1/tenders', name, value),
+        serviceVerdict(answer, name),
+      );
+    }
+  }
+}
+
 describe('the OpenAPI document states what the service enforces, checked at the edges', () => {
   it('1. a PATCH body needs at least one field (minProperties: 1), answered as empty_update', async () => {
     const { id, stageId } = await newPipeline();
@@ -244,19 +264,7 @@ describe('the OpenAPI document states what the service enforces, checked at the 
       { value: '2026-11-01T09:30:00+24:00', expected: 'outside' },
       { value: '2026-11-01T09:30:00.Z', expected: 'outside' },
     ];
-    for (const name of ['publishedFrom', 'publishedTo', 'deadlineFrom', 'deadlineTo']) {
-      for (const { value, expected } of values) {
-        const answer = await sandbox.call('GET', `/v1/tenders?${name}=${encodeURIComponent(value)}&limit=1`, {
-          key: KEY,
-        });
-        expectAgreement(
-          `${name}=${value}`,
-          expected,
-          documentTakesQuery('/v1/tenders', name, value),
-          serviceVerdict(answer, name),
-        );
-      }
-    }
+    await expectTenderFilterRule(['publishedFrom', 'publishedTo', 'deadlineFrom', 'deadlineTo'], values);
   });
 
   it('5. valueMin and valueMax are decimal digits with an optional fraction', async () => {
@@ -277,19 +285,7 @@ describe('the OpenAPI document states what the service enforces, checked at the 
       { value: '1,5', expected: 'outside' },
       { value: '', expected: 'outside' },
     ];
-    for (const name of ['valueMin', 'valueMax']) {
-      for (const { value, expected } of values) {
-        const answer = await sandbox.call('GET', `/v1/tenders?${name}=${encodeURIComponent(value)}&limit=1`, {
-          key: KEY,
-        });
-        expectAgreement(
-          `${name}=${value}`,
-          expected,
-          documentTakesQuery('/v1/tenders', name, value),
-          serviceVerdict(answer, name),
-        );
-      }
-    }
+    await expectTenderFilterRule(['valueMin', 'valueMax'], values);
   });
 
   it('6. the document itself needs no key (security: []); a route it does not say so of does', async () => {
