@@ -1,4 +1,5 @@
 /**
+ * (Over 500 lines by design: one schema of the whole API, the contract every part reads.)
  * The Procurement Intelligence Service API as zod schemas: the single source of truth for
  * request validation and response shaping in the local service, the OpenAPI document, and
  * (through the client) every caller. Names follow ../shared/CONTRACT.md.

@@ -1,3 +1,8 @@
+/*
+ * Over 500 lines: the fake Slack's server, its state and the requests it sends the app, as one
+ * object the tests drive; the Web API methods, response_url, Socket Mode and block rules are
+ * already files of their own beside it.
+ */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { limitSlowClients } from '../shared/slow-clients.ts';

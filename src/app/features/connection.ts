@@ -1,3 +1,8 @@
+/*
+ * Over 500 lines for now: the workspace key, a person's own key, settings and status live here
+ * until the app's rebuild into a folder per feature (the open issue "A house a Bolt maintainer
+ * would hold up") splits them with the rest of src/app in one step, rather than moving them twice.
+ */
 import {
   AuthenticationError,
   ConnectionError,

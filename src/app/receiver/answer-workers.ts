@@ -1,3 +1,8 @@
+/*
+ * Just over 500 lines: the workers' supervisor, their leases and the hold are one mechanism whose
+ * parts share its state; the app's rebuild (the open issue "A house a Bolt maintainer would hold
+ * up") is where it is weighed with the receiver.
+ */
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { hostname, setPriority } from 'node:os';

@@ -1,3 +1,9 @@
+/*
+ * Over 500 lines for now: planning, claiming, sending and settling channel posts are one exactly-
+ * once mechanism; the rebuild gives it a module of its own with the store's delivery methods
+ * behind its interface (the open issue "A house a Bolt maintainer would hold up", item 4), in one
+ * step.
+ */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { ScheduledSlack } from '../adapters/scheduled-slack.ts';

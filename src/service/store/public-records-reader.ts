@@ -1,3 +1,7 @@
+/*
+ * Over 500 lines: every read of the public-records tables (tenders, buyers, suppliers, frameworks)
+ * shares one set of prepared statements and row mappers; splitting it by record would repeat them.
+ */
 import type {
   Buyer,
   DirectoryQuery,

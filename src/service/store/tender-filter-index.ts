@@ -1,3 +1,8 @@
+/*
+ * Over 500 lines: one index, and the worker thread that builds it is started from this same file
+ * (isMainThread), so the two stay together; its query planning and its layout in memory share
+ * private structures.
+ */
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
