@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { integerOption, UsageError } from './options.ts';
 import { runSandboxImport } from './sandbox-import.ts';
 import { runSandboxKeyCreate } from './sandbox-key-create.ts';
 import { runSandboxServe } from './sandbox-serve.ts';
@@ -33,11 +34,6 @@ export const USAGE = `Usage: tenderbot <command>
   sandbox key create --db FILE --org ID --user ID --scopes a,b [--expires DATE] [--name NAME] [--rate N]
       Create an API key; it is printed once, alone on the last line.
 `;
-
-/** A mistake in the command line: reported with the usage, exit code 2. */
-export class UsageError extends Error {}
-
-export const DEFAULT_SANDBOX_DB = './data/sandbox.db';
 
 /** Runs the command line and returns the process exit code. */
 export async function main(argv: string[]): Promise<number> {
@@ -136,12 +132,4 @@ type OptionSpec = Record<string, { type: 'string' | 'boolean'; multiple?: boolea
 
 function parse<T extends OptionSpec>(args: string[], options: T) {
   return parseArgs({ args, options, allowPositionals: true, strict: true });
-}
-
-/** A whole number from the command line, or a usage error naming the option. */
-export function integerOption(name: string, value: string | undefined, fallback: number, min = 0): number {
-  if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value) || Number(value) < min)
-    throw new UsageError(`--${name} must be a whole number of at least ${min}`);
-  return Number(value);
 }

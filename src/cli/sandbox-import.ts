@@ -3,7 +3,7 @@ import { importOcdsFiles } from '../service/import/ocds-importer.ts';
 import { openDatabase } from '../service/store/database.ts';
 import { assertCanAdd } from '../service/store/public-records-meta.ts';
 import { PublicRecordsReader } from '../service/store/public-records-reader.ts';
-import { DEFAULT_SANDBOX_DB, UsageError } from './main.ts';
+import { DEFAULT_SANDBOX_DB, UsageError } from './options.ts';
 
 interface ImportArgs {
   values: { db?: string };

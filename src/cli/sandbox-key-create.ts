@@ -1,7 +1,7 @@
 import { SCOPES, type Scope } from '../contract/schemas.ts';
 import { openDatabase } from '../service/store/database.ts';
 import { DEFAULT_RATE_LIMIT_PER_SECOND, OrganisationsStore } from '../service/store/organisations-store.ts';
-import { DEFAULT_SANDBOX_DB, integerOption, UsageError } from './main.ts';
+import { DEFAULT_SANDBOX_DB, integerOption, UsageError } from './options.ts';
 
 interface KeyArgs {
   values: {

@@ -1,7 +1,7 @@
 import { DEFAULT_DEMO_TENDERS, startSandbox } from '../service/sandbox.ts';
 import { DEFAULT_COUNT_CACHE_SIZE } from '../service/store/count-cache.ts';
 import { stopSignal } from '../shared/stop-signal.ts';
-import { DEFAULT_SANDBOX_DB, integerOption, UsageError } from './main.ts';
+import { DEFAULT_SANDBOX_DB, integerOption, UsageError } from './options.ts';
 
 interface ServeArgs {
   values: {

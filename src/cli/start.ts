@@ -3,7 +3,7 @@ import { parseEnv } from 'node:util';
 import { ocdsFilesIn } from '../service/sandbox.ts';
 import { PublicRecordsRefusal } from '../service/store/public-records-meta.ts';
 import { stopSignal } from '../shared/stop-signal.ts';
-import { integerOption, UsageError } from './main.ts';
+import { integerOption, UsageError } from './options.ts';
 import { startWorkbench } from './start-workbench.ts';
 
 interface StartArgs {

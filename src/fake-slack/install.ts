@@ -1,17 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import type { FakeOAuthApp } from './types.ts';
 import type { Workspace } from './workspace.ts';
+
+export type { FakeOAuthApp } from './types.ts';
 
 /** Slack's codes last ten minutes and can be exchanged once. */
 export const CODE_LIFETIME_MS = 10 * 60 * 1000;
 export const FAKE_APP_ID = 'A0TENDERBOT';
-
-/** The app as Slack's app settings know it: its credentials and the redirect URLs it may use. */
-export interface FakeOAuthApp {
-  clientId: string;
-  clientSecret: string;
-  /** `oauth_config.redirect_urls`: when set, a redirect_uri must start with one of them. */
-  redirectUrls?: string[];
-}
 
 /** Where an install goes: one workspace, or every workspace of an Enterprise Grid organisation. */
 export type InstallTarget = { kind: 'team'; teamId: string } | { kind: 'org'; enterpriseId: string };

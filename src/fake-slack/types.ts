@@ -1,6 +1,5 @@
 /** The fake Slack's data shapes and its default workspace (users and channels). */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { FakeOAuthApp } from './install.ts';
 
 export interface FakeUser {
   id: string;
@@ -163,3 +162,11 @@ export const DEFAULT_CHANNELS: FakeChannel[] = [
   { id: 'C0BIDS', name: 'bids' },
   { id: 'C0GENERAL', name: 'general' },
 ];
+
+/** The app as Slack's app settings know it: its credentials and the redirect URLs it may use. */
+export interface FakeOAuthApp {
+  clientId: string;
+  clientSecret: string;
+  /** `oauth_config.redirect_urls`: when set, a redirect_uri must start with one of them. */
+  redirectUrls?: string[];
+}

@@ -1,7 +1,7 @@
 import { messageRefusal } from './block-rules.ts';
 import { linksIn } from './links.ts';
 import { BOT_USER_ID, type FakeMessage, type Unfurl } from './types.ts';
-import type { Args, WebAnswer } from './web-api.ts';
+import type { Args, WebAnswer } from './web-api-types.ts';
 import type { Workspace } from './workspace.ts';
 
 /** A message as the Web API shows it (`chat.postMessage`'s answer, `conversations.history`). */

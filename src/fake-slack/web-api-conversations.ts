@@ -1,6 +1,6 @@
 import { BOT_USER_ID } from './types.ts';
-import type { Args, WebAnswer } from './web-api.ts';
 import { messageJson } from './web-api-chat.ts';
+import type { Args, WebAnswer } from './web-api-types.ts';
 import { compareTs, type Workspace } from './workspace.ts';
 
 /** Messages a history call gives: as to a Marketplace app, and as to one outside it (changelog 2025-05-29). */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { viewProblems } from './block-rules.ts';
-import type { Args, WebAnswer } from './web-api.ts';
+import type { Args, WebAnswer } from './web-api-types.ts';
 import type { Workspace } from './workspace.ts';
 
 /** A new view's state as Slack stores it: no input values yet, and a fresh hash. */

@@ -1,11 +1,10 @@
 import { chatMethod } from './web-api-chat.ts';
 import { conversationsMethod } from './web-api-conversations.ts';
+import type { Args, WebAnswer } from './web-api-types.ts';
 import { viewsMethod } from './web-api-views.ts';
 import type { Workspace } from './workspace.ts';
 
-// biome-ignore lint/suspicious/noExplicitAny: Web API arguments are loose JSON.
-export type Args = Record<string, any>;
-export type WebAnswer = Record<string, unknown>;
+export type { Args, WebAnswer } from './web-api-types.ts';
 
 /**
  * The Web API methods the app calls, answered as Slack does (../shared/SLACK.md), reading and
