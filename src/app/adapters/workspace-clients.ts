@@ -3,9 +3,25 @@ import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import { Agent, type Dispatcher } from 'undici';
 import { ProcurementClient } from '../../client/procurement-client.ts';
-import { mrkdwn } from '../blocks/mrkdwn.ts';
 import type { KeyCipher } from '../security/key-cipher.ts';
+import {
+  KeyUnreadableError,
+  markOwnKey,
+  NotConnectedError,
+  PersonalKeyRequiredError,
+  ServiceUrlRefusedError,
+} from '../shared/errors.ts';
 import type { BotStore } from '../storage/bot-store.ts';
+
+// The app's failures of a key, thrown here; kept importable from here for their callers.
+export {
+  KeyUnreadableError,
+  madeWithOwnKey,
+  NotConnectedError,
+  PersonalKeyRequiredError,
+  ServiceUrlRefusedError,
+} from '../shared/errors.ts';
+export { PERSONAL_KEY_REQUIRED_SENTENCE } from '../shared/failure-sentences.ts';
 
 /** Whose key a command uses: the person's own, the workspace's, or the app's default one. */
 export type KeySource = 'personal' | 'workspace' | 'default';
@@ -14,37 +30,6 @@ export interface WorkspaceClient {
   client: ProcurementClient;
   /** Whether the person linked their own key, the workspace connected its own, or the app's default one is used. */
   source: KeySource;
-}
-
-/** No key for this workspace: neither its own nor a default. */
-export class NotConnectedError extends Error {
-  constructor() {
-    super('This workspace has no API key yet.');
-  }
-}
-
-/** The stored key cannot be decrypted: ENCRYPTION_KEY changed (or the row was altered) since it was saved. */
-export class KeyUnreadableError extends Error {
-  constructor(
-    readonly teamId: string,
-    /** Set when the unreadable key is a person's own (they link it again with `/tender connect me`). */
-    readonly userId: string | null = null,
-  ) {
-    super(
-      userId
-        ? `the stored personal API key of user ${userId} in workspace ${teamId} cannot be decrypted with this ENCRYPTION_KEY`
-        : `the stored API key of workspace ${teamId} cannot be decrypted with this ENCRYPTION_KEY`,
-    );
-  }
-}
-
-/** The workspace's key is stored with a service address the operator does not allow (any more). */
-export class ServiceUrlRefusedError extends Error {
-  constructor(readonly teamId: string) {
-    super(
-      `the stored service URL of workspace ${teamId} is not PROCUREMENT_API_URL nor in PROCUREMENT_API_URLS_ALLOWED`,
-    );
-  }
 }
 
 /** PROCUREMENT_API_URLS_ALLOWED (comma-separated) as a list; empty entries dropped. */
@@ -77,19 +62,6 @@ export function isAllowedServiceUrl(
   if (wanted === null) return false;
   return [operatorUrl, ...others].some((allowed) => normalisedServiceUrl(allowed) === wanted);
 }
-
-/** The workspace asks for a person's own key to change anything, and this person has not linked one. */
-export class PersonalKeyRequiredError extends Error {
-  constructor(
-    readonly teamId: string,
-    readonly userId: string,
-  ) {
-    super(`workspace ${teamId} requires personal keys for writes and user ${userId} has not linked one`);
-  }
-}
-
-/** Said to a person whose write PersonalKeyRequiredError stopped: nothing was written. */
-export const PERSONAL_KEY_REQUIRED_SENTENCE = mrkdwn`In this workspace, changes are made with each person’s own key, and you have not linked yours. Run \`/tender connect me\` to link it, then try again. Nothing was changed.`;
 
 /** Cache bounds: decrypted keys are plaintext secrets, so few and briefly; clients a little longer. */
 export const CACHE_LIMITS = {
@@ -338,14 +310,6 @@ function clientKey(serviceUrl: string, apiKey: string, own: boolean): string {
   return digest(`${own ? 'own' : 'shared'}\u0000${serviceUrl}\u0000${apiKey}`);
 }
 
-/** The mark on a failure of a call made with a person's own key (see markingFailures). */
-const OWN_KEY = Symbol('made with a person’s own key');
-
-/** Whether a failure came from a call made with a person's own key: they are told about theirs, not the workspace's. */
-export function madeWithOwnKey(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && OWN_KEY in error;
-}
-
 /** The resources of ProcurementClient whose calls are marked. */
 const RESOURCES = new Set<PropertyKey>([
   'tenders',
@@ -359,13 +323,12 @@ const RESOURCES = new Set<PropertyKey>([
 ]);
 
 /**
- * The same client, whose calls' failures carry the OWN_KEY mark: each resource method's promise,
+ * The same client, whose calls' failures carry the own-key mark (markOwnKey): each resource method's promise,
  * and each step of the lists it walks (`all`), rethrow the same error with the mark added.
  */
 function markingFailures(client: ProcurementClient): ProcurementClient {
   const mark = (error: unknown): unknown => {
-    if (typeof error === 'object' && error !== null && !(OWN_KEY in error))
-      Object.defineProperty(error, OWN_KEY, { value: true });
+    markOwnKey(error);
     return error;
   };
   const rethrowMarked = (error: unknown): never => {
