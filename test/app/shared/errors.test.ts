@@ -13,19 +13,9 @@ import {
 import { describeFailure } from '../../../src/app/shared/failure-sentences.ts';
 import {
   ApiError,
-  AuthenticationError,
   ConnectionError,
-  ForbiddenError,
-  IdempotencyConflictError,
-  MissingScopeError,
-  NotFoundError,
-  PlanError,
-  RateLimitedError,
   ResponseValidationError,
-  ServerError,
-  SubmissionNotAllowedError,
   TimeoutError,
-  ValidationError,
 } from '../../../src/client/errors.ts';
 
 /** A failure as the client makes it from the service's answer. */
