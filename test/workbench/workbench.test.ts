@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS_DIR, launchChromium } from '../support/browser.ts';
 import { startWorkbenchProcess, type WorkbenchProcess } from '../support/workbench.ts';
 
@@ -29,15 +29,31 @@ beforeAll(async () => {
   expect(problems).toEqual([]);
 });
 
+// A failed step says what the page showed and what the processes said, not only that it waited.
+afterEach(async ({ task }) => {
+  if (task.result?.state !== 'fail') return;
+  const shown = await page
+    .locator('#messages .message')
+    .allInnerTexts()
+    .catch((error: unknown) => [`(page unreadable: ${String(error)})`]);
+  console.error(
+    `${task.name} failed. The page showed:\n${shown.slice(-8).join('\n---\n')}\n\nThe last output of tenderbot start:\n${workbench.output().slice(-4000)}`,
+  );
+});
+
 afterAll(async () => {
   await browser?.close();
   await workbench?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** Switches person and opens #bids, then waits until the page shows #bids as that person. */
 async function actAs(userId: string) {
   await page.selectOption('#user-switcher', userId);
   await page.locator('.channel-link[data-channel="C0BIDS"]').click();
+  await page
+    .locator(`#messages[data-channel="C0BIDS"][data-user="${userId}"]`)
+    .waitFor({ state: 'attached' });
 }
 
 async function type(text: string) {

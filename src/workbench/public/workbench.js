@@ -205,6 +205,7 @@ function drawMessages() {
   // Which conversation these messages are (the state's, not the one just clicked): a test, or an
   // assistive tool, can tell when a switch of channel has been drawn.
   list.dataset.channel = page.state.channel;
+  list.dataset.user = page.state.me?.id ?? '';
   const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
   const roots = page.state.messages.filter((message) => !message.threadTs);
   list.replaceChildren(
