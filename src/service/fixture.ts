@@ -8,7 +8,7 @@ import {
   SCOPES,
   STAGE_STATUSES,
 } from '../contract/schemas.ts';
-import type { ServiceContext } from './http/app.ts';
+import type { ServiceContext } from './http/service-context.ts';
 import { DEFAULT_RATE_LIMIT_PER_SECOND } from './store/organisations-store.ts';
 
 /** The fixture file of CONTRACT.md §7: everything the API cannot create. Every section is optional. */

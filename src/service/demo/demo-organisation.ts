@@ -1,5 +1,5 @@
 import { SCOPES, type Scope } from '../../contract/schemas.ts';
-import type { ServiceContext } from '../http/app.ts';
+import type { ServiceContext } from '../http/service-context.ts';
 
 export const DEMO_ORGANISATION_ID = 'org-demo';
 

@@ -19,14 +19,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { EMPTY_UPDATE_ISSUE } from '../../contract/schemas.ts';
 import { limitSlowClients, type SlowClientLimits } from '../../shared/slow-clients.ts';
-import { BookmarksStore } from '../store/bookmarks-store.ts';
-import { CommentsStore } from '../store/comments-store.ts';
 import { openDatabase, type SqliteDatabase } from '../store/database.ts';
-import { IdempotencyStore } from '../store/idempotency-store.ts';
-import { OrganisationsStore } from '../store/organisations-store.ts';
-import { PipelinesStore } from '../store/pipelines-store.ts';
-import { PublicRecordsReader } from '../store/public-records-reader.ts';
-import { SavedSearchesStore } from '../store/saved-searches-store.ts';
 import { authenticate, identifyCaller, isApiPath, refuseKeyInQuery } from './authentication.ts';
 import { type OpenApiDocument, openApiDocument, registerOpenApi, serveOpenApi } from './openapi-document.ts';
 import { FieldErrorList, invalidField, PROBLEM_CONTENT_TYPE, ProblemError, shorten } from './problem.ts';
@@ -36,6 +29,7 @@ import { commentRoutes } from './routes/comments.ts';
 import { pipelineRoutes } from './routes/pipelines.ts';
 import { publicRecordRoutes } from './routes/public-records.ts';
 import { savedSearchRoutes } from './routes/saved-searches.ts';
+import { createServiceContext, type ServiceContext } from './service-context.ts';
 import { redactUrl } from './url-secrets.ts';
 
 declare module 'fastify' {
@@ -45,19 +39,6 @@ declare module 'fastify' {
     /** Every route the server serves, as registered, so tests can hold the OpenAPI document to it. */
     servedRoutes: { method: string; url: string; hidden: boolean }[];
   }
-}
-
-/** Everything a route needs, built once per server. */
-export interface ServiceContext {
-  db: SqliteDatabase;
-  publicRecords: PublicRecordsReader;
-  organisations: OrganisationsStore;
-  bookmarks: BookmarksStore;
-  savedSearches: SavedSearchesStore;
-  comments: CommentsStore;
-  pipelines: PipelinesStore;
-  idempotency: IdempotencyStore;
-  clock: () => Date;
 }
 
 export type ServiceApp = FastifyInstance<
@@ -77,24 +58,6 @@ export interface ServiceAppOptions {
   countCacheSize?: number;
   /** How long a request may take to arrive (tests shorten them); SLOW_CLIENT_LIMITS when absent. */
   slowClientLimits?: SlowClientLimits;
-}
-
-export function createServiceContext(
-  db: SqliteDatabase,
-  clock: () => Date = () => new Date(),
-  countCacheSize?: number,
-): ServiceContext {
-  return {
-    db,
-    publicRecords: new PublicRecordsReader(db, countCacheSize),
-    organisations: new OrganisationsStore(db),
-    bookmarks: new BookmarksStore(db),
-    savedSearches: new SavedSearchesStore(db),
-    comments: new CommentsStore(db),
-    pipelines: new PipelinesStore(db),
-    idempotency: new IdempotencyStore(db),
-    clock,
-  };
 }
 
 /** The Procurement Intelligence Service as a Fastify app over one SQLite database. */

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { BookmarkDetail, BookmarkList, IdParams, PageQuery } from '../../../contract/schemas.ts';
-import type { ServiceContext } from '../app.ts';
 import { notFound } from '../problem.ts';
+import type { ServiceContext } from '../service-context.ts';
 import { listEnvelope, responses } from './responses.ts';
 
 /** The key creator's personal bookmarks; they follow the user across organisations. */

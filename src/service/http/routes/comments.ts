@@ -8,8 +8,8 @@ import {
   type EntityType,
   IdParams,
 } from '../../../contract/schemas.ts';
-import type { ServiceContext } from '../app.ts';
 import { forbidden, invalidField, notFound } from '../problem.ts';
+import type { ServiceContext } from '../service-context.ts';
 import { createIdempotently } from './idempotent-creation.ts';
 import { listEnvelope, responses } from './responses.ts';
 

@@ -1,7 +1,7 @@
 import { canonicalContent } from '../../store/idempotency-store.ts';
 import type { KeyHolder } from '../../store/organisations-store.ts';
-import type { ServiceContext } from '../app.ts';
 import { ProblemError } from '../problem.ts';
+import type { ServiceContext } from '../service-context.ts';
 
 /**
  * Runs a creation under the idempotency rules (spec §8, CONTRACT.md §6) in one transaction:

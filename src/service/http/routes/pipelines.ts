@@ -12,8 +12,8 @@ import {
   UpdateStageBody,
 } from '../../../contract/schemas.ts';
 import type { KeyHolder } from '../../store/organisations-store.ts';
-import type { ServiceContext } from '../app.ts';
 import { forbidden, invalidField, notFound, ProblemError } from '../problem.ts';
+import type { ServiceContext } from '../service-context.ts';
 import { createIdempotently } from './idempotent-creation.ts';
 import { listEnvelope, responses } from './responses.ts';
 

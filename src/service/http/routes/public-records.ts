@@ -17,8 +17,8 @@ import {
   UuidParams,
 } from '../../../contract/schemas.ts';
 import { DEFAULT_VALUE_CURRENCY, valueRuleFor } from '../../money/reference-rates.ts';
-import type { ServiceContext } from '../app.ts';
 import { notFound, ProblemError, shorten } from '../problem.ts';
+import type { ServiceContext } from '../service-context.ts';
 import { listEnvelope, responses } from './responses.ts';
 
 /** Tenders, buyers, suppliers and frameworks: read-only public records. */

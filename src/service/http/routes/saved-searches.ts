@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IdParams, PageQuery, SavedSearchDetail, SavedSearchList } from '../../../contract/schemas.ts';
-import type { ServiceContext } from '../app.ts';
 import { notFound } from '../problem.ts';
+import type { ServiceContext } from '../service-context.ts';
 import { responses } from './responses.ts';
 
 /** The organisation's saved search definitions, read only. */
