@@ -1,0 +1,237 @@
+import { type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
+import type { BotDatabase } from './bot-database.ts';
+import type { BotTables } from './bot-schema.ts';
+import { compiledOn, Prepared, slot } from './kysely-store-base.ts';
+
+type DeliveryRow = Selectable<BotTables['deliveries']>;
+
+/** The delivery store's queries, compiled once per store: planning, claiming and recording every post. */
+export function deliveryQueries({
+  kind,
+  db,
+  jsonStrings,
+  jsonItems,
+  appendPostedTs,
+  postedTsLength,
+  lockSkippingLocked,
+}: BotDatabase) {
+  const open = (alias: string) => sql.raw(alias);
+  /** A delivery that may be claimed now: pending and ready, or working with a lease that ended. */
+  const claimable = (alias: string) =>
+    sql`((${open(alias)}.state = 'pending' and ${open(alias)}.not_before <= ${slot('ready')})
+      or (${open(alias)}.state = 'working' and ${open(alias)}.lease_until <= ${slot('now')}))`;
+  const compiled = compiledOn(db);
+  return {
+    moveNextRun: new Prepared(
+      db
+        .updateTable('subscriptions')
+        .set((eb) => ({
+          next_run_at: slot<number>('nextRunAt'),
+          skipped_count: eb('skipped_count', '+', slot<number>('skipped')),
+        }))
+        .where('id', '=', slot<string>('id'))
+        .where('next_run_at', '=', slot<number>('expected'))
+        .where('paused_reason', 'is', null),
+    ),
+    insertPlanned: new Prepared(plannedInsert(db, 0)),
+    insertManual: new Prepared(plannedInsert(db, 1)),
+    // One statement: two copies never claim one row (SQLite writes one statement at a time; on
+    // PostgreSQL the picked rows are locked, those another copy holds skipped, and each row is
+    // checked again as it is written). A channel takes one delivery at a time, in order, and none
+    // while another copy is posting there or a split post is half sent (its parts stay together).
+    claim: new Prepared<DeliveryRow>(
+      compiled(
+        sql<DeliveryRow>`update deliveries set state = 'working', lease_owner = ${slot('owner')},
+          lease_until = ${slot('until')}, attempts = attempts + 1
+        where id in (
+          select l.id from deliveries l where l.id in (
+            select id from (
+              select d.id, d.not_before, d.due_at,
+                row_number() over (partition by d.team_id, d.channel_id order by d.due_at, d.id) as place
+              from deliveries d
+              where ${claimable('d')}
+                and d.channel_id not in ${jsonStrings(slot('busy'))}
+                and not exists (
+                  select 1 from deliveries o
+                  where o.team_id = d.team_id and o.channel_id = d.channel_id and o.id <> d.id
+                    and o.state in ('pending', 'working')
+                    and ((o.state = 'working' and o.lease_until > ${slot('now')})
+                      or o.posted_ts <> '[]' or o.attempting_part is not null))
+            ) ranked
+            where place = 1
+            order by not_before, due_at, id
+            limit ${slot('limit')}
+          ) ${lockSkippingLocked}
+        ) and ${claimable('deliveries')}
+        returning *`,
+      ),
+    ),
+    // claimDeliveries' rules for one id: the first open delivery of its channel, none there under way.
+    claimOne: new Prepared<DeliveryRow>(
+      compiled(
+        sql<DeliveryRow>`update deliveries set state = 'working', lease_owner = ${slot('owner')},
+          lease_until = ${slot('until')}, attempts = attempts + 1
+        where id = ${slot('id')} and ${claimable('deliveries')}
+          and not exists (
+            select 1 from deliveries o
+            where o.team_id = deliveries.team_id and o.channel_id = deliveries.channel_id
+              and o.id <> deliveries.id and o.state in ('pending', 'working')
+              and (o.due_at < deliveries.due_at or (o.due_at = deliveries.due_at and o.id < deliveries.id)
+                or (o.state = 'working' and o.lease_until > ${slot('now')})
+                or o.posted_ts <> '[]' or o.attempting_part is not null))
+        returning *`,
+      ),
+    ),
+    ownedDelivery: new Prepared(
+      db
+        .selectFrom('deliveries')
+        .select('subscription_id')
+        .where('id', '=', slot<string>('id'))
+        .where('lease_owner', '=', slot<string>('owner'))
+        .where('state', '=', 'working'),
+    ),
+    lockSubscription:
+      kind === 'postgres'
+        ? new Prepared(
+            db.selectFrom('subscriptions').select('id').where('id', '=', slot<string>('id')).forUpdate(),
+          )
+        : null,
+    takenItems: new Prepared(
+      db
+        .selectFrom('delivered_items')
+        .select('item_key')
+        .where('subscription_id', '=', slot<string>('subscriptionId'))
+        .where('delivery_id', '<>', slot<string>('id'))
+        .where(sql<SqlBool>`item_key in ${jsonStrings(slot('keys'))}`),
+    ),
+    reserveItems: new Prepared(
+      compiled(
+        sql`insert into delivered_items (subscription_id, item_key, delivery_id, position, listing)
+          select ${slot('subscriptionId')}, item_key, ${slot('id')}, position, listing
+          from ${jsonItems(slot('items'))} as items where true
+          on conflict do nothing`,
+      ),
+    ),
+    setFrozen: new Prepared(
+      db
+        .updateTable('deliveries')
+        .set({ frozen: slot('frozen') })
+        .where('id', '=', slot<string>('id')),
+    ),
+    markAttempt: new Prepared(
+      db
+        .updateTable('deliveries')
+        .set({
+          attempting_part: slot('part'),
+          attempt_at: slot('now'),
+          attempt_until: slot('attemptUntil'),
+          // A new attempt has a window of its own, not read yet.
+          settle_latest: null,
+          lease_until: slot('until'),
+        })
+        .where('id', '=', slot<string>('id'))
+        .where('lease_owner', '=', slot<string>('owner'))
+        .where('state', '=', 'working'),
+    ),
+    settleProgress: new Prepared(
+      db
+        .updateTable('deliveries')
+        .set({ settle_latest: slot('latest') })
+        .where('id', '=', slot<string>('id'))
+        .where('lease_owner', '=', slot<string>('owner'))
+        .where('state', '=', 'working')
+        .where('attempting_part', 'is not', null),
+    ),
+    recordPart: new Prepared(
+      db
+        .updateTable('deliveries')
+        .set({ posted_ts: appendPostedTs(slot('ts')), attempting_part: null })
+        .where('id', '=', slot<string>('id'))
+        .where('lease_owner', '=', slot<string>('owner'))
+        .where('state', '=', 'working')
+        .where(postedTsLength, '=', slot<number>('part')),
+    ),
+    release: new Prepared(releaseQuery(db, false)),
+    releaseKeepingAttempt: new Prepared(releaseQuery(db, true)),
+    finishWithPart: new Prepared(
+      db
+        .updateTable('deliveries')
+        .set({
+          posted_ts: appendPostedTs(slot('ts')),
+          state: slot('state'),
+          outcome: slot('outcome'),
+          lease_until: null,
+          attempting_part: null,
+        })
+        .where('id', '=', slot<string>('id'))
+        .where('lease_owner', '=', slot<string>('owner'))
+        .where('state', '=', 'working')
+        .where(postedTsLength, '=', slot<number>('part'))
+        .returning('subscription_id'),
+    ),
+    finish: new Prepared(
+      db
+        .updateTable('deliveries')
+        .set({ state: slot('state'), outcome: slot('outcome'), lease_until: null, attempting_part: null })
+        .where('id', '=', slot<string>('id'))
+        .where('lease_owner', '=', slot<string>('owner'))
+        .where('state', '=', 'working')
+        .returning('subscription_id'),
+    ),
+    freeItems: new Prepared(db.deleteFrom('delivered_items').where('delivery_id', '=', slot<string>('id'))),
+    moveCursor: new Prepared(
+      db
+        .updateTable('subscriptions')
+        .set({ cursor: slot('cursor'), cursor_at: slot('at') })
+        .where('id', '=', slot<string>('id'))
+        .where((eb) => eb.or([eb('cursor_at', 'is', null), eb('cursor_at', '<', slot<number>('at'))])),
+    ),
+    skippedSaid: new Prepared(
+      db
+        .updateTable('subscriptions')
+        .set({
+          skipped_count: sql<number>`case when skipped_count > ${slot('said')} then skipped_count - ${slot('said')} else 0 end`,
+        })
+        .where('id', '=', slot<string>('id')),
+    ),
+  };
+}
+
+/** A delivery of a subscription, copied from its row (a no-op when one exists for that due time). */
+function plannedInsert(db: Kysely<BotTables>, manual: 0 | 1) {
+  return db
+    .insertInto('deliveries')
+    .columns(['id', 'subscription_id', 'team_id', 'channel_id', 'due_at', 'manual', 'state', 'not_before'])
+    .expression(
+      db
+        .selectFrom('subscriptions')
+        .select((eb) => [
+          // Cast: PostgreSQL types a bare parameter in a select list as text.
+          eb.cast<string>(eb.val(slot<string>('id')), 'text').as('delivery_id'),
+          'id',
+          'team_id',
+          'channel_id',
+          eb.cast<number>(eb.val(slot<number>('dueAt')), 'bigint').as('due_at'),
+          eb.lit(manual).as('manual'),
+          sql.lit('pending').as('state'),
+          eb.cast<number>(eb.val(slot<number>('dueAt')), 'bigint').as('not_before'),
+        ])
+        .where('id', '=', slot<string>('subscriptionId')),
+    )
+    .onConflict((conflict) => conflict.doNothing());
+}
+
+function releaseQuery(db: Kysely<BotTables>, keepAttempt: boolean) {
+  return db
+    .updateTable('deliveries')
+    .set({
+      state: 'pending',
+      lease_owner: null,
+      lease_until: null,
+      not_before: slot('notBefore'),
+      ...(keepAttempt ? {} : { attempting_part: null }),
+    })
+    .where('id', '=', slot<string>('id'))
+    .where('lease_owner', '=', slot<string>('owner'))
+    .where('state', '=', 'working');
+}

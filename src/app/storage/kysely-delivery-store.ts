@@ -1,0 +1,385 @@
+import { type Selectable, type SqlBool, sql } from 'kysely';
+import type { BotTables } from './bot-schema.ts';
+import { deliveryQueries } from './delivery-queries.ts';
+import type {
+  Delivery,
+  DeliveryFinish,
+  DeliveryState,
+  DeliveryStore,
+  PlannedDelivery,
+} from './delivery-store.ts';
+import { CHUNK, changed, count, type RunPrepared, type SharedDatabase } from './kysely-store-base.ts';
+
+type DeliveryRow = Selectable<BotTables['deliveries']>;
+
+/**
+ * Deliveries and their items on Kysely (see DeliveryStore): each method one statement or one
+ * transaction, most of them prepared once (delivery-queries.ts), on the scheduler's path.
+ */
+export class KyselyDeliveryStore implements DeliveryStore {
+  private readonly queries;
+
+  constructor(private readonly base: SharedDatabase) {
+    this.queries = deliveryQueries(base.database);
+  }
+
+  async planDelivery(
+    subscriptionId: string,
+    expectedNextRunAt: Date,
+    nextRunAt: Date,
+    skipped: number,
+    delivery: { id: string; dueAt: Date },
+  ): Promise<boolean> {
+    if (this.base.pending) await this.base.pending;
+    return this.base.preparedTransaction((run) =>
+      planOne(this.queries, run, { subscriptionId, expectedNextRunAt, nextRunAt, skipped, delivery }),
+    );
+  }
+
+  async planDeliveries(plans: readonly PlannedDelivery[]): Promise<number> {
+    if (this.base.pending) await this.base.pending;
+    if (plans.length === 0) return 0;
+    return this.base.preparedTransaction(async (run) => {
+      let planned = 0;
+      for (const plan of plans) if (await planOne(this.queries, run, plan)) planned += 1;
+      return planned;
+    });
+  }
+
+  async addManualDelivery(delivery: { id: string; subscriptionId: string; dueAt: Date }): Promise<boolean> {
+    if (this.base.pending) await this.base.pending;
+    return changed(
+      await this.base.exec(this.queries.insertManual, {
+        id: delivery.id,
+        dueAt: delivery.dueAt.getTime(),
+        subscriptionId: delivery.subscriptionId,
+      }),
+    );
+  }
+
+  async claimDeliveries(
+    owner: string,
+    now: Date,
+    leaseMs: number,
+    limit: number,
+    busyChannels: readonly string[],
+    aheadMs = 0,
+  ): Promise<Delivery[]> {
+    if (this.base.pending) await this.base.pending;
+    const claimed = await this.base.exec(this.queries.claim, {
+      owner,
+      until: now.getTime() + leaseMs,
+      now: now.getTime(),
+      ready: now.getTime() + Math.max(0, aheadMs),
+      busy: JSON.stringify(busyChannels),
+      limit,
+    });
+    return claimed.rows
+      .map(toDelivery)
+      .sort((a, b) => a.notBefore.getTime() - b.notBefore.getTime() || a.dueAt.getTime() - b.dueAt.getTime());
+  }
+
+  async claimDelivery(
+    id: string,
+    owner: string,
+    now: Date,
+    leaseMs: number,
+    aheadMs: number,
+  ): Promise<{ delivery: Delivery } | { finished: true } | { notBefore: Date }> {
+    if (this.base.pending) await this.base.pending;
+    const nowMs = now.getTime();
+    const ready = nowMs + Math.max(0, aheadMs);
+    // The claim is one statement; when it fails, what is read next only says when to try again.
+    const claimed = (
+      await this.base.exec(this.queries.claimOne, { owner, until: nowMs + leaseMs, now: nowMs, ready, id })
+    ).rows[0];
+    if (claimed) return { delivery: toDelivery(claimed) };
+    const row = await this.base.db
+      .selectFrom('deliveries')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!row || (row.state !== 'pending' && row.state !== 'working')) return { finished: true };
+    // What holds it: its own time or lease, and each open delivery of its channel before it or under way.
+    const holders = await this.base.db
+      .selectFrom('deliveries')
+      .select(['state', 'not_before', 'lease_until'])
+      .where('team_id', '=', row.team_id)
+      .where('channel_id', '=', row.channel_id)
+      .where('id', '<>', id)
+      .where('state', 'in', ['pending', 'working'])
+      .where((eb) =>
+        eb.or([
+          eb('due_at', '<', row.due_at),
+          eb.and([eb('due_at', '=', row.due_at), eb('id', '<', id)]),
+          eb.and([eb('state', '=', 'working'), eb('lease_until', '>', nowMs)]),
+          eb('posted_ts', '<>', '[]'),
+          eb('attempting_part', 'is not', null),
+        ]),
+      )
+      .execute();
+    const times = [row, ...holders].map((each) =>
+      each.state === 'working' ? (each.lease_until ?? 0) : each.not_before,
+    );
+    const latest = Math.max(...times);
+    return { notBefore: new Date(latest > nowMs ? latest : nowMs + 1000) };
+  }
+
+  async openDeliveryIds(dueBy: Date, limit: number): Promise<string[]> {
+    if (this.base.pending) await this.base.pending;
+    const rows = await this.base.db
+      .selectFrom('deliveries')
+      .select('id')
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('state', '=', 'pending'), eb('not_before', '<=', dueBy.getTime())]),
+          eb.and([eb('state', '=', 'working'), eb('lease_until', '<=', dueBy.getTime())]),
+        ]),
+      )
+      .orderBy('due_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
+  async getDelivery(id: string): Promise<Delivery | null> {
+    if (this.base.pending) await this.base.pending;
+    const row = await this.base.db
+      .selectFrom('deliveries')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row ? toDelivery(row) : null;
+  }
+
+  async subscriptionDeliveries(subscriptionId: string): Promise<Delivery[]> {
+    if (this.base.pending) await this.base.pending;
+    const rows = await this.base.db
+      .selectFrom('deliveries')
+      .selectAll()
+      .where('subscription_id', '=', subscriptionId)
+      .orderBy('due_at')
+      .orderBy('id')
+      .execute();
+    return rows.map(toDelivery);
+  }
+
+  async freezeDelivery(
+    id: string,
+    owner: string,
+    frozen: string,
+    itemKeys: readonly string[],
+    listings?: readonly (string | null)[],
+  ): Promise<{ ok: true } | { ok: false; taken: string[]; lost: boolean }> {
+    if (this.base.pending) await this.base.pending;
+    const { queries } = this;
+    return this.base.preparedTransaction(
+      async (run): Promise<{ ok: true } | { ok: false; taken: string[]; lost: boolean }> => {
+        const row = (await run(queries.ownedDelivery, { id, owner })).rows[0];
+        if (!row) return { ok: false, taken: [], lost: true };
+        const subscriptionId = row.subscription_id;
+        if (itemKeys.length > 0) {
+          // Freezes of one subscription take turns (PostgreSQL; SQLite's transaction holds the write lock).
+          if (queries.lockSubscription) await run(queries.lockSubscription, { id: subscriptionId });
+          const keys = JSON.stringify(itemKeys);
+          const taken = (await run(queries.takenItems, { subscriptionId, id, keys })).rows.map(
+            (item) => item.item_key,
+          );
+          if (taken.length > 0) return { ok: false, taken, lost: false };
+          // Each key once, at its first place (a key given twice is one item).
+          const seen = new Set<string>();
+          const items = itemKeys.flatMap((key, index) => {
+            if (seen.has(key)) return [];
+            seen.add(key);
+            return [[key, listings?.[index] ?? null, index]];
+          });
+          await run(queries.reserveItems, { subscriptionId, id, items: JSON.stringify(items) });
+        }
+        await run(queries.setFrozen, { frozen, id });
+        return { ok: true };
+      },
+    );
+  }
+
+  async markAttempt(
+    id: string,
+    owner: string,
+    part: number,
+    now: Date,
+    leaseMs: number,
+    attemptUntil?: Date,
+  ): Promise<boolean> {
+    if (this.base.pending) await this.base.pending;
+    return changed(
+      await this.base.exec(this.queries.markAttempt, {
+        part,
+        now: now.getTime(),
+        attemptUntil: (attemptUntil ?? new Date(now.getTime() + leaseMs)).getTime(),
+        until: now.getTime() + leaseMs,
+        id,
+        owner,
+      }),
+    );
+  }
+
+  async recordSettleProgress(id: string, owner: string, latest: string): Promise<boolean> {
+    if (this.base.pending) await this.base.pending;
+    return changed(await this.base.exec(this.queries.settleProgress, { latest, id, owner }));
+  }
+
+  async recordPart(id: string, owner: string, part: number, ts: string): Promise<boolean> {
+    if (this.base.pending) await this.base.pending;
+    // Appended only in its place: a part recorded twice (a late answer) changes nothing.
+    return changed(await this.base.exec(this.queries.recordPart, { ts, id, owner, part }));
+  }
+
+  async releaseDelivery(id: string, owner: string, notBefore: Date, keepAttempt: boolean): Promise<boolean> {
+    if (this.base.pending) await this.base.pending;
+    const release = keepAttempt ? this.queries.releaseKeepingAttempt : this.queries.release;
+    return changed(await this.base.exec(release, { notBefore: notBefore.getTime(), id, owner }));
+  }
+
+  async finishDelivery(id: string, owner: string, finish: DeliveryFinish): Promise<boolean> {
+    if (this.base.pending) await this.base.pending;
+    const { queries } = this;
+    return this.base.preparedTransaction(async (run) => {
+      // With its last part: appended only in its place (as recordPart), in the same row write.
+      const finished = finish.lastPart
+        ? await run(queries.finishWithPart, {
+            ts: finish.lastPart.ts,
+            state: finish.state,
+            outcome: finish.outcome,
+            id,
+            owner,
+            part: finish.lastPart.part,
+          })
+        : await run(queries.finish, { state: finish.state, outcome: finish.outcome, id, owner });
+      const row = finished.rows[0];
+      if (!row) return false;
+      if (finish.state === 'failed') await run(queries.freeItems, { id });
+      if (finish.cursor) {
+        await run(queries.moveCursor, {
+          cursor: finish.cursor.json,
+          at: finish.cursor.at.getTime(),
+          id: row.subscription_id,
+        });
+      }
+      if (finish.skippedSaid) {
+        await run(queries.skippedSaid, { said: finish.skippedSaid, id: row.subscription_id });
+      }
+      return true;
+    });
+  }
+
+  async pruneDeliveries(before: Date): Promise<{ deliveries: number; items: number }> {
+    if (this.base.pending) await this.base.pending;
+    // Which deliveries may go: the same condition for both tables, so no item outlives its delivery.
+    const prunable = sql`select d.id from deliveries d
+      where d.state in ('sent', 'empty', 'failed') and d.due_at < ${before.getTime()}
+        and (d.state = 'failed' or exists (
+          select 1 from deliveries n where n.subscription_id = d.subscription_id
+            and n.state in ('sent', 'empty') and n.due_at > d.due_at))`;
+    return this.base.transaction(async (trx) => {
+      const items = await trx
+        .deleteFrom('delivered_items')
+        .where(sql<SqlBool>`delivery_id in (${prunable})`)
+        .executeTakeFirst();
+      const deliveries = await trx
+        .deleteFrom('deliveries')
+        .where(sql<SqlBool>`id in (${prunable})`)
+        .executeTakeFirst();
+      return { deliveries: count(deliveries), items: count(items) };
+    });
+  }
+
+  async deliveredItems(subscriptionId: string, itemKeys: readonly string[]): Promise<Set<string>> {
+    if (this.base.pending) await this.base.pending;
+    const delivered = new Set<string>();
+    for (let start = 0; start < itemKeys.length; start += CHUNK) {
+      const rows = await this.base.db
+        .selectFrom('delivered_items')
+        .select('item_key')
+        .where('subscription_id', '=', subscriptionId)
+        .where('item_key', 'in', itemKeys.slice(start, start + CHUNK))
+        .execute();
+      for (const row of rows) delivered.add(row.item_key);
+    }
+    return delivered;
+  }
+
+  async deliveryListing(
+    deliveryId: string,
+    offset: number,
+    limit: number,
+  ): Promise<{ total: number; items: string[] } | null> {
+    if (this.base.pending) await this.base.pending;
+    const known = await this.base.db
+      .selectFrom('deliveries as d')
+      .select((eb) =>
+        eb
+          .selectFrom('delivered_items')
+          .select((inner) => inner.fn.countAll<number>().as('n'))
+          .whereRef('delivery_id', '=', 'd.id')
+          .where('listing', 'is not', null)
+          .as('n'),
+      )
+      .where('d.id', '=', deliveryId)
+      .executeTakeFirst();
+    if (!known) return null;
+    const rows = await this.base.db
+      .selectFrom('delivered_items')
+      .select('listing')
+      .where('delivery_id', '=', deliveryId)
+      .where('listing', 'is not', null)
+      .orderBy('position')
+      .limit(Math.max(0, limit))
+      .offset(Math.max(0, offset))
+      .execute();
+    return { total: Number(known.n ?? 0), items: rows.map((row) => row.listing as string) };
+  }
+}
+
+function toDelivery(row: DeliveryRow): Delivery {
+  return {
+    id: row.id,
+    subscriptionId: row.subscription_id,
+    teamId: row.team_id,
+    channelId: row.channel_id,
+    dueAt: new Date(row.due_at),
+    manual: row.manual === 1,
+    state: row.state as DeliveryState,
+    leaseOwner: row.lease_owner,
+    leaseUntil: row.lease_until === null ? null : new Date(row.lease_until),
+    notBefore: new Date(row.not_before),
+    attempts: row.attempts,
+    frozen: row.frozen,
+    postedTs: JSON.parse(row.posted_ts) as string[],
+    attemptingPart: row.attempting_part,
+    attemptAt: row.attempt_at === null ? null : new Date(row.attempt_at),
+    attemptUntil: row.attempt_until === null ? null : new Date(Number(row.attempt_until)),
+    settleLatest: row.settle_latest,
+    outcome: row.outcome,
+  };
+}
+
+/** The compare-and-set of next_run_at and the delivery's insert (inside a transaction). */
+async function planOne(
+  queries: ReturnType<typeof deliveryQueries>,
+  run: RunPrepared,
+  plan: PlannedDelivery,
+): Promise<boolean> {
+  const moved = await run(queries.moveNextRun, {
+    nextRunAt: plan.nextRunAt.getTime(),
+    skipped: plan.skipped,
+    id: plan.subscriptionId,
+    expected: plan.expectedNextRunAt.getTime(),
+  });
+  if (!changed(moved)) return false;
+  await run(queries.insertPlanned, {
+    id: plan.delivery.id,
+    dueAt: plan.delivery.dueAt.getTime(),
+    subscriptionId: plan.subscriptionId,
+  });
+  return true;
+}

@@ -1,0 +1,86 @@
+import type { BotDatabase } from './bot-database.ts';
+import type { KeptValueStore } from './kept-value-store.ts';
+import { changed, Prepared, type SharedDatabase, slot } from './kysely-store-base.ts';
+
+/** How often expired remembered requests are deleted (they are ignored once expired anyway). */
+const SEEN_REQUESTS_PRUNE_MS = 60_000;
+
+/** Seen requests and kept states on Kysely (see KeptValueStore). */
+export class KyselyKeptValueStore implements KeptValueStore {
+  private lastPruneMs = 0;
+  private readonly queries;
+
+  constructor(private readonly base: SharedDatabase) {
+    this.queries = prepareQueries(base.database);
+  }
+
+  async rememberRequest(id: string, expiresAt: Date, now = new Date()): Promise<boolean> {
+    if (this.base.pending) await this.base.pending;
+    // One statement, so atomic across copies: new, or replacing an expired entry.
+    const fresh = changed(
+      await this.base.execGrouped(this.queries.rememberRequest, {
+        id,
+        expiresAt: expiresAt.getTime(),
+        now: now.getTime(),
+      }),
+    );
+    // Every request is remembered: pruning on each would cost a write per request.
+    if (now.getTime() - this.lastPruneMs >= SEEN_REQUESTS_PRUNE_MS) {
+      this.lastPruneMs = now.getTime();
+      await this.base.db.deleteFrom('seen_requests').where('expires_at', '<=', now.getTime()).execute();
+    }
+    return fresh;
+  }
+
+  async saveState(token: string, json: string, expiresAt: Date): Promise<void> {
+    if (this.base.pending) await this.base.pending;
+    const { queries } = this;
+    await this.base.preparedTransaction(async (run) => {
+      // Expired states are pruned as new ones are kept, so the table stays the size of 30 days' use.
+      await run(queries.pruneStates, { now: Date.now() });
+      await run(queries.keepState, { token, json, expiresAt: expiresAt.getTime() });
+    });
+  }
+
+  async loadState(token: string, now: Date): Promise<string | null> {
+    if (this.base.pending) await this.base.pending;
+    const row = (await this.base.exec(this.queries.keptState, { token, now: now.getTime() })).rows[0];
+    return row?.json ?? null;
+  }
+}
+
+/** The queries compiled once per store: one of them on every request. */
+function prepareQueries({ db }: BotDatabase) {
+  return {
+    rememberRequest: new Prepared(
+      db
+        .insertInto('seen_requests')
+        .values({ id: slot('id'), expires_at: slot('expiresAt') })
+        .onConflict((conflict) =>
+          conflict
+            .column('id')
+            .doUpdateSet((eb) => ({ expires_at: eb.ref('excluded.expires_at') }))
+            .where('seen_requests.expires_at', '<=', slot<number>('now')),
+        ),
+    ),
+    pruneStates: new Prepared(db.deleteFrom('kept_states').where('expires_at', '<=', slot<number>('now'))),
+    keepState: new Prepared(
+      db
+        .insertInto('kept_states')
+        .values({ token: slot('token'), json: slot('json'), expires_at: slot('expiresAt') })
+        .onConflict((conflict) =>
+          conflict.column('token').doUpdateSet((eb) => ({
+            json: eb.ref('excluded.json'),
+            expires_at: eb.ref('excluded.expires_at'),
+          })),
+        ),
+    ),
+    keptState: new Prepared(
+      db
+        .selectFrom('kept_states')
+        .select('json')
+        .where('token', '=', slot<string>('token'))
+        .where('expires_at', '>', slot<number>('now')),
+    ),
+  };
+}

@@ -1,0 +1,35 @@
+/** Which Slack person wrote a comment Tenderbot created (the service only knows the key's creator). */
+export interface CommentAuthor {
+  commentId: string;
+  teamId: string;
+  userId: string;
+  createdAt: Date;
+}
+
+/** A message that shows a pipeline's card, so a change can redraw every copy. */
+export interface PipelineMessage {
+  pipelineId: string;
+  teamId: string;
+  channelId: string;
+  ts: string;
+  threadTs?: string;
+}
+
+/** What Tenderbot wrote in Slack or the service: comment authors, bid-card messages, greeted channels. */
+export interface MessageStore {
+  /** Records the Slack person who wrote a comment; recording the same comment again keeps the first. */
+  recordCommentAuthor(author: CommentAuthor): Promise<void>;
+  /** comment id → Slack user id, for those of `commentIds` written through Tenderbot in this workspace. */
+  commentAuthors(teamId: string, commentIds: readonly string[]): Promise<Map<string, string>>;
+  /** Remembers a message showing a pipeline (the same channel and ts once). */
+  rememberPipelineMessage(message: PipelineMessage): Promise<void>;
+  /** Every message showing the pipeline in this workspace, oldest first. */
+  pipelineMessages(teamId: string, pipelineId: string): Promise<PipelineMessage[]>;
+  /** Forgets a message (deleted, or no longer reachable); true when it was known. */
+  forgetPipelineMessage(teamId: string, channelId: string, ts: string): Promise<boolean>;
+  /**
+   * Records that Tenderbot greeted a channel; true only the first time for that channel (so the
+   * welcome is posted once, also when the app is removed and added again). One atomic statement.
+   */
+  markChannelWelcomed(teamId: string, channelId: string, at: Date): Promise<boolean>;
+}
