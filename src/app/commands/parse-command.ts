@@ -1,5 +1,10 @@
 import { addDays, formatISO } from 'date-fns';
-import { FRAMEWORK_STATUSES, TENDER_STATUSES } from '../../contract/schemas.ts';
+import {
+  FRAMEWORK_STATUSES,
+  TENDER_STATUSES,
+  VALUE_CURRENCIES,
+  type ValueCurrency,
+} from '../../contract/schemas.ts';
 
 export const SUBCOMMANDS = [
   'search',
@@ -26,7 +31,8 @@ export type Subcommand = (typeof SUBCOMMANDS)[number];
 export type ParsedCommand =
   | { kind: Subcommand; rest: string }
   | { kind: 'show'; rest: string }
-  | { kind: 'unknown'; word: string };
+  /** A first word that is no subcommand; `rest` is what followed it (to offer the command meant). */
+  | { kind: 'unknown'; word: string; rest: string };
 
 /** `/tender search cleaning`, `/tender ocds-b5fd17-…` (an id alone shows it), `/tender` (help). */
 export function parseCommand(text: string): ParsedCommand {
@@ -37,7 +43,25 @@ export function parseCommand(text: string): ParsedCommand {
   const rest = trimmed.slice(first.length).trim();
   if ((SUBCOMMANDS as readonly string[]).includes(word)) return { kind: word as Subcommand, rest };
   if (others.length === 0 && looksLikeTenderId(first)) return { kind: 'show', rest: first };
-  return { kind: 'unknown', word: first };
+  return { kind: 'unknown', word: first, rest };
+}
+
+/**
+ * The subcommand a mistyped first word most likely meant (`serach` → `search`): the nearest by edit
+ * distance, when it is near enough for the word's length (one edit up to four letters, two beyond)
+ * and no other subcommand is as near; null otherwise.
+ */
+export function subcommandMeant(word: string): Subcommand | null {
+  const typed = word.toLowerCase();
+  if (typed.length < 3 || !/^[a-z]+$/.test(typed)) return null;
+  const ranked = SUBCOMMANDS.map((known) => ({ known, distance: editDistance(typed, known) })).sort(
+    (a, b) => a.distance - b.distance,
+  );
+  const [best, second] = ranked;
+  if (!best || best.distance === 0 || best.distance > (typed.length <= 4 ? 1 : 2)) return null;
+  // `pipeline`/`pipelines`, `subscribe`/`subscriptions`: a tie is not a guess worth offering.
+  if (second && second.distance === best.distance) return null;
+  return best.known;
 }
 
 /**
@@ -66,6 +90,8 @@ export interface TenderSearchFilters {
   deadlineTo?: string;
   cpv?: string;
   buyerId?: string;
+  /** The currency of valueMin/valueMax (the service takes GBP when none is given). */
+  currency?: ValueCurrency;
 }
 
 export type SearchParse =
@@ -105,13 +131,13 @@ export function deadlineWindow(
 }
 
 /** The filters parseSearch applies, as its switch names them. */
-const APPLIED_FILTERS = new Set(['region:', 'status:', 'cpv:', 'buyer:', 'value<>', 'closes<>']);
+const APPLIED_FILTERS = new Set(['region:', 'status:', 'cpv:', 'buyer:', 'value<>', 'closes<>', 'currency:']);
 /** The words a search takes, in characters (cut between two words past it). */
 export const SEARCH_WORDS_MAX = 200;
 /** `value > 100k`, `closes <14d`: a comparing filter with spaces around its sign. */
 const SPACED_COMPARISON = /\b(value|closes)(\s*)([<>]=?)(\s*)([^\s"]+)(?=\s+(\S+)|\s*$)/gi;
 /** Words that would carry on an amount or a time typed with spaces (`value > 1 million`): left as words. */
-const UNIT_WORDS = /^(k|m|b|bn|thousand|million|millions|billion|d|day|days|w|week|weeks|pounds?|gbp|£)$/i;
+const UNIT_WORDS = /^(k|m|b|bn|thousand|million|millions|billion|d|day|days|w|week|weeks|£|€|\$)$/i;
 
 /**
  * `value > 100k` as `value>100k`: joined only when spaces stood around the sign, what follows is a
@@ -168,10 +194,18 @@ export function parseSearch(text: string, now: Date): SearchParse {
   if (unsupported) return { ok: false, problem: unsupported };
   /** Each filter is taken once (`value` and `closes` once each way): a second would silently win. */
   const given = new Set<string>();
+  /** Currencies named (`value>€1m`, `value>1m eur`, `currency:eur`): one search compares in one. */
+  const currencies = new Set<ValueCurrency>();
+  let afterValue = false;
   for (const match of normalised.matchAll(TOKEN)) {
     const [, rawKey, operator, rawValue, quoted, phrase, word] = match;
+    const followsValue = afterValue;
+    afterValue = false;
     if (phrase !== undefined || word !== undefined) {
-      words.push(phrase ?? word ?? '');
+      // `value>1m eur`: a currency's name right after an amount says what the amount is in.
+      const named = word !== undefined && followsValue ? CURRENCY_WORDS[word.toLowerCase()] : undefined;
+      if (named) currencies.add(named);
+      else words.push(phrase ?? word ?? '');
       continue;
     }
     const key = (rawKey ?? '').toLowerCase();
@@ -224,14 +258,31 @@ export function parseSearch(text: string, now: Date): SearchParse {
         else buyerName = value;
         break;
       case 'value<>': {
-        const amount = parseAmount(value);
-        if (amount === null)
+        const money = readMoney(value);
+        if (money === null)
           return {
             ok: false,
             problem: `value${operator}${value} needs an amount, such as value>100k or value<2.5m.`,
           };
-        if (operator?.startsWith('>')) filters.valueMin = amount;
-        else filters.valueMax = amount;
+        if (money.currency === 'dollars')
+          return {
+            ok: false,
+            problem: `value${operator}${value}: say which dollars, as in value${operator}${value.replace('$', '')} usd or value${operator}${value.replace('$', '')} cad.`,
+          };
+        if (money.currency) currencies.add(money.currency);
+        if (operator?.startsWith('>')) filters.valueMin = money.amount;
+        else filters.valueMax = money.amount;
+        afterValue = true;
+        break;
+      }
+      case 'currency:': {
+        const named = CURRENCY_WORDS[value.toLowerCase()];
+        if (!named)
+          return {
+            ok: false,
+            problem: `currency:${value} is not a currency amounts can be given in; use one of ${VALUE_CURRENCIES.join(', ')}.`,
+          };
+        currencies.add(named);
         break;
       }
       case 'closes<>': {
@@ -251,6 +302,15 @@ export function parseSearch(text: string, now: Date): SearchParse {
         words.push(match[0]);
     }
   }
+  if (currencies.size > 1)
+    return {
+      ok: false,
+      problem: `The amounts name ${[...currencies].join(' and ')}; a search compares values in one currency. Give both amounts in one.`,
+    };
+  const [currency] = currencies;
+  // A currency says what the amounts are in: without an amount there is nothing for it to change.
+  if (currency && (filters.valueMin !== undefined || filters.valueMax !== undefined))
+    filters.currency = currency;
   const read = readWords(words, given.size > 0);
   if ('problem' in read) return { ok: false, problem: read.problem };
   if (read.q) filters.q = read.q;
@@ -366,6 +426,7 @@ const SEARCH_FILTERS: readonly FilterName[] = [
   { name: 'buyer', example: 'buyer:"Leeds City Council"' },
   { name: 'value', example: 'value>100k', compares: true },
   { name: 'closes', example: 'closes<14d', compares: true },
+  { name: 'currency', example: 'currency:eur' },
 ];
 const DIRECTORY_FILTERS: readonly FilterName[] = [
   { name: 'region', example: 'region:"North West"' },
@@ -434,6 +495,38 @@ function unsupportedOperator(text: string): string | null {
   if (/(?:^|\s)OR(?:\s|$)/.test(unquoted))
     return 'Searches find tenders with every word; `OR` is not understood. Run one search for each word instead.';
   return null;
+}
+
+/** The currencies amounts may be given in, by the names and codes people type. */
+export const CURRENCY_WORDS: Readonly<Record<string, ValueCurrency>> = {
+  gbp: 'GBP',
+  pound: 'GBP',
+  pounds: 'GBP',
+  sterling: 'GBP',
+  eur: 'EUR',
+  euro: 'EUR',
+  euros: 'EUR',
+  usd: 'USD',
+  cad: 'CAD',
+};
+
+/** Signs before an amount and the currency each names (`$` alone could be either dollar). */
+const CURRENCY_SIGNS: readonly [string, ValueCurrency | 'dollars'][] = [
+  ['£', 'GBP'],
+  ['€', 'EUR'],
+  ['us$', 'USD'],
+  ['ca$', 'CAD'],
+  ['c$', 'CAD'],
+  ['$', 'dollars'],
+];
+
+/** `€1m` → 1,000,000 in EUR; `100k` → 100,000 in no currency named; `$5k` names dollars of no country. */
+export function readMoney(text: string): { amount: number; currency?: ValueCurrency | 'dollars' } | null {
+  const lower = text.toLowerCase();
+  const sign = CURRENCY_SIGNS.find(([prefix]) => lower.startsWith(prefix));
+  const amount = parseAmount(sign ? text.slice(sign[0].length) : text);
+  if (amount === null) return null;
+  return sign ? { amount, currency: sign[1] } : { amount };
 }
 
 /** `100k`, `2.5m`, `£250,000` → a number. */

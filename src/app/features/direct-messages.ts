@@ -1,12 +1,15 @@
 import type { AppSlack, RespondMessage } from '../adapters/app-slack.ts';
 import { helpMessage, sentenceMessage } from '../blocks/messages.ts';
-import { mrkdwn } from '../blocks/mrkdwn.ts';
-import { parseCommand } from '../commands/parse-command.ts';
-import { firstTender } from '../links/find-tender.ts';
+import { code, mrkdwn } from '../blocks/mrkdwn.ts';
+import { commandMeantMessage } from '../blocks/suggestions.ts';
+import { parseCommand, subcommandMeant } from '../commands/parse-command.ts';
+import { readSentence } from '../commands/read-sentence.ts';
+import { firstTender, printedReferencesIn } from '../links/find-tender.ts';
 import { noticeRefsInText } from '../links/notice-links.ts';
 import type { FeatureContext, SlackRequest } from './feature-context.ts';
 import { reply, withFailures } from './feature-context.ts';
-import { searchCommand, showCommand } from './tenders.ts';
+import { regionsFor } from './search-builder.ts';
+import { searchCommand, showCommand, tenderByReference } from './tenders.ts';
 
 /**
  * A SlackRequest whose answers go to the person's direct messages with Tenderbot: the first answer is
@@ -50,6 +53,8 @@ export type DirectMessageIntent =
   | { kind: 'tender'; text: string }
   | { kind: 'search'; text: string }
   | { kind: 'command'; text: string }
+  /** `/tender serach cleaning`: a mistyped subcommand, and the one it most likely meant. */
+  | { kind: 'meant'; typed: string; meant: string; rest: string }
   | { kind: 'nothing' };
 
 /** The commands a direct message runs as typed (those that need a channel, or a window, do not). */
@@ -74,12 +79,7 @@ export type RunCommandText = (request: SlackRequest, text: string) => Promise<vo
  * else its words as a search (`search …` and `/tender search …` are the same).
  */
 export function directMessageIntent(raw: string, origins: readonly string[] = []): DirectMessageIntent {
-  const text = raw
-    .replace(/^\s*\/?tender\b/i, '')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&')
-    .trim();
+  const text = directMessageText(raw);
   if (!text) return { kind: 'nothing' };
   if (/^(help|\?|hi|hello|hey)[.!?]*$/i.test(text)) return { kind: 'help' };
   if (noticeRefsInText(raw, origins).length > 0) return { kind: 'tender', text: raw };
@@ -88,7 +88,27 @@ export function directMessageIntent(raw: string, origins: readonly string[] = []
   if (parsed.kind === 'search') return { kind: 'search', text: parsed.rest };
   // `bookmarks`, `buyers leeds`, `show ocds-…`: the command itself, but only as its first word.
   if (DIRECT_MESSAGE_COMMANDS.includes(parsed.kind)) return { kind: 'command', text };
+  // Written as a command (`/tender serach …`), a mistyped subcommand is one; otherwise words.
+  if (parsed.kind === 'unknown' && /^\s*\/tender\b/i.test(raw)) {
+    const meant = subcommandMeant(parsed.word);
+    if (meant) return { kind: 'meant', typed: parsed.word, meant, rest: parsed.rest };
+  }
   return { kind: 'search', text };
+}
+
+/** A direct message's text as a command's: without `/tender`, Slack's entities read back. */
+function directMessageText(raw: string): string {
+  return raw
+    .replace(/^\s*\/?tender\b/i, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
+    .trim();
+}
+
+/** Whether a direct message's search was typed as one (`search …`), not written as a sentence. */
+function typedAsSearch(raw: string): boolean {
+  return parseCommand(directMessageText(raw)).kind === 'search';
 }
 
 /** A direct message to Tenderbot: answered in the same conversation with cards (or help). */
@@ -109,14 +129,43 @@ export async function answerDirectMessage(
     await reply(request, helpMessage());
     return;
   }
+  if (intent.kind === 'meant') {
+    await reply(request, commandMeantMessage(intent.typed, intent.meant, intent.rest));
+    return;
+  }
   const retry = intent.kind !== 'tender' ? `search ${intent.text}` : null;
   await withFailures(context, request, `direct message ${intent.kind}`, retry, async (guarded) => {
+    if (intent.kind === 'search' && !typedAsSearch(message.text))
+      return answerSentence(context, guarded, intent.text);
     if (intent.kind !== 'tender') return searchCommand(context, guarded, intent.text);
     const { client } = await context.clients.forTeam(message.teamId);
     const found = await firstTender(client, noticeRefsInText(intent.text, serviceOrigins(context)));
     if (found) return showCommand(context, guarded, found.tender.id);
     const sentence = mrkdwn`Tenderbot does not hold the tender that message names (it may not be imported yet). Search for it with words from its title.`;
     await reply(guarded, sentenceMessage(sentence));
+  });
+}
+
+/** How many printed references of one message are looked up (each is a request). */
+const REFERENCES_LOOKED_UP = 3;
+
+/**
+ * A direct message written as people write: a printed reference in it (`PW-14-00627094`) opens
+ * its tender; else a sentence is read as filters and words, and the answer first shows the command
+ * it ran; a phrase with nothing to read as a filter is searched as words, as typed.
+ */
+async function answerSentence(context: FeatureContext, request: SlackRequest, text: string): Promise<void> {
+  for (const reference of printedReferencesIn(text).slice(0, REFERENCES_LOOKED_UP)) {
+    const found = await tenderByReference(context, request, reference);
+    if (found.kind === 'one') return showCommand(context, request, found.tender.id);
+    if (found.kind === 'several') return showCommand(context, request, reference);
+  }
+  // The regions the data names; without them (the lookup failed), the rest is still read.
+  const regions = await regionsFor(context, request.teamId).catch(() => []);
+  const search = readSentence(text, context.clock(), regions);
+  if (!search) return searchCommand(context, request, text);
+  return searchCommand(context, request, search, {
+    shownAs: mrkdwn`Searched: ${code(`/tender search ${search}`, 400)}`,
   });
 }
 

@@ -1,5 +1,5 @@
-import { NotFoundError } from '../../client/errors.ts';
-import type { Tender } from '../../contract/schemas.ts';
+import { NotFoundError, ValidationError } from '../../client/errors.ts';
+import type { Tender, ValueRule } from '../../contract/schemas.ts';
 import { formatDayOf, formatMoney } from '../blocks/formats.ts';
 import { bookmarkButtonsLine, type KeySource } from '../blocks/key-identity.ts';
 import { type Message, sentenceMessage } from '../blocks/messages.ts';
@@ -21,8 +21,14 @@ import {
   searchResultsMessage,
   sharedTenderMessage,
 } from '../blocks/search-messages.ts';
+import { commandMeantMessage, correctedWords, searchMeantBlocks } from '../blocks/suggestions.ts';
 import { type Block, button, contextLine, section, tenderDetail } from '../blocks/tender-card.ts';
-import { parseSearch, SEARCH_WORDS_MAX, type TenderSearchFilters } from '../commands/parse-command.ts';
+import {
+  parseSearch,
+  SEARCH_WORDS_MAX,
+  subcommandMeant,
+  type TenderSearchFilters,
+} from '../commands/parse-command.ts';
 import { SearchIds } from '../ids.ts';
 import { encodeIfFits } from '../state/codec.ts';
 import { writerOrSentence } from './connection.ts';
@@ -67,6 +73,8 @@ export async function searchCommand(
   context: FeatureContext,
   request: SlackRequest,
   text: string,
+  /** A sentence read as this search: the answer first shows the command, so people learn it. */
+  options: { shownAs?: Mrkdwn } = {},
 ): Promise<void> {
   const parsed = parseSearch(text, context.clock());
   if (!parsed.ok) {
@@ -113,6 +121,7 @@ export async function searchCommand(
       const said = [cutSentence, region].filter((sentence): sentence is Mrkdwn => sentence !== null);
       return said.length > 0 ? joinMrkdwn(said, mrkdwn` `) : null;
     },
+    options.shownAs ? [contextLine(options.shownAs)] : [],
   );
 }
 
@@ -194,6 +203,8 @@ export async function showSearchPage(
   note: Block[] = [],
   /** When nothing matches, a sentence on why that may be (an unknown region), asked only then. */
   whenEmpty: () => Promise<Mrkdwn | null> = async () => null,
+  /** Blocks shown first, whatever was found (the command a sentence was read as). */
+  lead: Block[] = [],
 ): Promise<void> {
   const { client, source } = await context.clients.forPerson(request.teamId, request.userId);
   const [page, bookmarked] = await Promise.all([
@@ -201,7 +212,8 @@ export async function showSearchPage(
     bookmarkedIds(context, request),
   ]);
   const message = searchResultsMessage({
-    heading: searchHeading(state.f, state.b, state.n),
+    // The value bounds as the service applied them: in which currency, converted at which rates.
+    heading: searchHeading(state.f, state.b, state.n, page.valueRule),
     // A direct message with Tenderbot (D…) has no channel to share a card into.
     canShare: !request.channelId.startsWith('D'),
     tenders: page.data,
@@ -214,10 +226,24 @@ export async function showSearchPage(
   });
   if (note.length > 0 && page.pagination.total > 0) message.blocks.splice(1, 0, ...note);
   if (page.pagination.total === 0) {
+    // A word that found nothing, and the word of the data it most likely meant: offered as a search.
+    const corrected =
+      state.f.q && page.suggestions?.length ? correctedWords(state.f.q, page.suggestions) : null;
+    if (corrected) message.blocks.push(...searchMeantBlocks(corrected, state));
     const why = await whenEmpty().catch(() => null);
     if (why) message.blocks.push(section(why));
   }
+  if (lead.length > 0) message.blocks.unshift(...lead);
   await reply(request, message, replace);
+}
+
+/**
+ * `/tender serach cleaning`: the command meant, when one subcommand is near enough to the word typed
+ * (with a button running it on the same words); else the help card, as before.
+ */
+export function unknownCommandMessage(word: string, rest: string): Message | null {
+  const meant = subcommandMeant(word);
+  return meant ? commandMeantMessage(word, meant, rest) : null;
 }
 
 /** `/tender show <id>` and `/tender <id>`. */
@@ -230,13 +256,65 @@ export async function showCommand(context: FeatureContext, request: SlackRequest
     return;
   }
   const { client, source } = await context.clients.forPerson(request.teamId, request.userId);
-  try {
-    const [tender, bookmarked] = await Promise.all([client.tenders.get(id), bookmarkedIds(context, request)]);
-    await reply(request, detailMessage(context, request, tender, bookmarked.has(tender.id), source));
-  } catch (error) {
-    if (!(error instanceof NotFoundError)) throw error;
-    const sentence = mrkdwn`No tender has the id ${code(id)}. Check it, or find the tender with \`/tender search\`.`;
+  // The id, or a reference as its source prints it (a Contracts Finder notice id, a Buyandsell
+  // number): the service takes either when one tender has it.
+  const [found, bookmarked] = await Promise.all([
+    tenderByReference(context, request, id),
+    bookmarkedIds(context, request),
+  ]);
+  if (found.kind === 'one') {
+    await reply(
+      request,
+      detailMessage(context, request, found.tender, bookmarked.has(found.tender.id), source),
+    );
+    return;
+  }
+  if (found.kind === 'several') {
+    // One printed reference, several tenders (a notice and its amendments under new ids): each by its id.
+    const ids = joinMrkdwn(
+      found.tenders.map(
+        (tender) => mrkdwn`${code(`/tender show ${tender.id}`, 200)} ${safeText(tender.title, 150)}`,
+      ),
+      mrkdwn`\n`,
+    );
+    const sentence = mrkdwn`${plain(found.total.toLocaleString('en-GB'))} tenders have the reference ${code(id, 300)}:\n${ids}`;
     await reply(request, sentenceMessage(sentence));
+    return;
+  }
+  const sentence = mrkdwn`No tender has the id or reference ${code(id, 300)}. Check it, or find the tender with \`/tender search\`.`;
+  await reply(request, sentenceMessage(sentence));
+}
+
+/** How many tenders a reference lists at most when several have it. */
+const TENDERS_OF_A_REFERENCE = 5;
+
+/**
+ * The tender an id or printed reference names: by the service's own lookup (its id, or a reference
+ * one tender has), else by a search by reference (several may have it).
+ */
+export async function tenderByReference(
+  context: FeatureContext,
+  request: SlackRequest,
+  reference: string,
+): Promise<
+  { kind: 'one'; tender: Tender } | { kind: 'several'; tenders: Tender[]; total: number } | { kind: 'none' }
+> {
+  const { client } = await context.clients.forPerson(request.teamId, request.userId);
+  try {
+    return { kind: 'one', tender: await client.tenders.get(reference) };
+  } catch (error) {
+    if (!(error instanceof NotFoundError || error instanceof ValidationError)) throw error;
+  }
+  try {
+    const page = await client.tenders.search({ reference, limit: TENDERS_OF_A_REFERENCE });
+    const [first] = page.data;
+    if (!first) return { kind: 'none' };
+    if (page.pagination.total === 1) return { kind: 'one', tender: first };
+    return { kind: 'several', tenders: page.data, total: page.pagination.total };
+  } catch (error) {
+    // A reference the service refuses (too long, blank) names no tender.
+    if (error instanceof ValidationError) return { kind: 'none' };
+    throw error;
   }
 }
 
@@ -403,23 +481,37 @@ function detailMessage(
 }
 
 /** How a search reads back to a person: `“cleaning” in North West, open, over £100,000`. */
-export function describeSearch(filters: TenderSearchFilters, buyerName?: string): Mrkdwn {
+export function describeSearch(filters: TenderSearchFilters, buyerName?: string, rule?: ValueRule): Mrkdwn {
   const parts: Mrkdwn[] = [];
+  // The bounds' currency: the one the search named, else the service's (GBP when it names none).
+  const currency = filters.currency ?? rule?.currency ?? 'GBP';
   if (filters.q) parts.push(mrkdwn`“${literalText(filters.q)}”`);
   if (filters.region) parts.push(mrkdwn`in ${literalText(filters.region)}`);
   if (filters.status) parts.push(plain(filters.status));
   if (filters.cpv) parts.push(plain(`with a CPV code starting ${filters.cpv}`));
-  // Amounts as the cards show them; the filter compares amounts whatever their currency.
+  // Amounts as the cards show them, in the currency the bounds are in.
   if (filters.valueMin !== undefined)
-    parts.push(plain(`over ${formatMoney({ amount: filters.valueMin, currency: 'GBP' })}`));
+    parts.push(plain(`over ${formatMoney({ amount: filters.valueMin, currency })}`));
   if (filters.valueMax !== undefined)
-    parts.push(plain(`up to ${formatMoney({ amount: filters.valueMax, currency: 'GBP' })}`));
+    parts.push(plain(`up to ${formatMoney({ amount: filters.valueMax, currency })}`));
   if (filters.deadlineTo) parts.push(plain(`closing by ${formatDayOf(endOfDay(filters.deadlineTo))}`));
   else if (filters.deadlineFrom)
     parts.push(plain(`closing after ${formatDayOf(new Date(filters.deadlineFrom))}`));
   if (filters.buyerId)
     parts.push(buyerName ? mrkdwn`from ${literalText(buyerName)}` : mrkdwn`from the chosen buyer`);
-  return parts.length > 0 ? joinMrkdwn(parts, mrkdwn`, `) : mrkdwn`everything`;
+  if (parts.length === 0) return mrkdwn`everything`;
+  const described = joinMrkdwn(parts, mrkdwn`, `);
+  const bounded = filters.valueMin !== undefined || filters.valueMax !== undefined;
+  return rule && bounded ? mrkdwn`${described}; ${valueRuleSentence(rule)}` : described;
+}
+
+/**
+ * The rule the service compared values by, as a heading says it: `amounts in other currencies
+ * converted at the ECB rates of 2024-12-31` (tenders in a currency without a rate are not listed).
+ */
+export function valueRuleSentence(rule: ValueRule): Mrkdwn {
+  const source = /^European Central Bank\b/i.test(rule.ratesSource) ? 'ECB' : rule.ratesSource;
+  return plain(`amounts in other currencies converted at the ${source} rates of ${rule.ratesDate}`);
 }
 
 const STATUS_WORDS: Record<NonNullable<TenderSearchFilters['status']>, string> = {
@@ -434,10 +526,16 @@ const STATUS_WORDS: Record<NonNullable<TenderSearchFilters['status']>, string> =
  * A search as the heading of its results: `Open tenders matching “cleaning”, in North West,
  * closing by 6 Dec 2026`, `Tenders over £100,000`, `All tenders`. The status reads as an adjective.
  */
-export function searchHeading(filters: TenderSearchFilters, buyerName?: string, savedName?: string): Mrkdwn {
+export function searchHeading(
+  filters: TenderSearchFilters,
+  buyerName?: string,
+  savedName?: string,
+  /** The rule the service applied to the value bounds, from its answer: said after them. */
+  rule?: ValueRule,
+): Mrkdwn {
   const { status, ...narrowing } = filters;
   const label = plain(status ? `${STATUS_WORDS[status]} tenders` : 'Tenders');
-  const description = describeSearch(narrowing, buyerName);
+  const description = describeSearch(narrowing, buyerName, rule);
   const heading =
     description === 'everything'
       ? status

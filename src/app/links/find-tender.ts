@@ -37,3 +37,23 @@ export async function firstTender(
   }
   return null;
 }
+
+/**
+ * References as their sources print them, typed in a message: a Buyandsell number
+ * (`PW-14-00627094`), a Contracts Finder notice id (a UUID), a source's own code (`14-2015`): a
+ * word with a digit and a dash or slash, in letters, digits and `-_/.`. Dates (`2026-12-01`),
+ * amounts and filters are not references; at most `max`, in order, without repeats.
+ */
+export function printedReferencesIn(text: string, max = 5): string[] {
+  const found: string[] = [];
+  for (const token of text.split(/\s+/)) {
+    const trimmed = token.replace(/^[("'“‘`*_]+|[)"'”’`*_.,;:!?]+$/g, '');
+    if (trimmed.length < 5 || trimmed.length > 300) continue;
+    if (!/^[A-Za-z0-9][A-Za-z0-9._/-]*$/.test(trimmed) || !/\d/.test(trimmed) || !/[-/]/.test(trimmed))
+      continue;
+    if (/^\d{1,4}[-/]\d{1,2}[-/]\d{1,4}$/.test(trimmed)) continue;
+    if (!found.includes(trimmed)) found.push(trimmed);
+    if (found.length >= max) break;
+  }
+  return found;
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TENDER_STATUSES } from '../../contract/schemas.ts';
+import { TENDER_STATUSES, VALUE_CURRENCIES } from '../../contract/schemas.ts';
 import type { TenderSearchFilters } from '../commands/parse-command.ts';
 import type { SearchState } from '../features/tenders.ts';
 
@@ -24,6 +24,8 @@ export const SearchFiltersValue = z.strictObject({
     .regex(/^\d{1,8}$/)
     .optional(),
   buyerId: z.string().min(1).max(200).optional(),
+  /** Added with money in its own currency; values written before it have none (GBP). */
+  currency: z.enum(VALUE_CURRENCIES).optional(),
 }) satisfies z.ZodType<TenderSearchFilters>;
 
 export const SearchStateValue = z.strictObject({

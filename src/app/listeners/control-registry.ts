@@ -10,6 +10,7 @@ import type {
   ViewSubmitAction,
 } from '@slack/bolt';
 import { SEARCH_BUILDER_FIELDS, TENDER_PICKER } from '../blocks/search-builder-modal.ts';
+import { SuggestionIds } from '../blocks/suggestions.ts';
 import { UNFURL_IDS } from '../features/unfurls.ts';
 import {
   CommentIds,
@@ -40,6 +41,11 @@ export interface Control {
   numbered?: true;
   /** What a person knows it as (test failures and logs name it). */
   what: string;
+  /**
+   * Answered by the listener of another row of the same kind (its id): a control with an id of its
+   * own that does what that one does (a "Did you mean" button draws a search page, as Next does).
+   */
+  answeredBy?: string;
 }
 
 /**
@@ -51,6 +57,18 @@ export const CONTROLS = [
   { kind: 'action', id: SearchIds.next, what: 'Next on a search' },
   { kind: 'action', id: SearchIds.previous, what: 'Previous on a search' },
   { kind: 'action', id: SearchIds.otherBuyer, numbered: true, what: 'another buyer of that name' },
+  {
+    kind: 'action',
+    id: SuggestionIds.searchMeant,
+    what: 'Did you mean (a word of a search)',
+    answeredBy: SearchIds.next,
+  },
+  {
+    kind: 'action',
+    id: SuggestionIds.commandMeant,
+    what: 'Did you mean (a command)',
+    answeredBy: ErrorIds.tryAgain,
+  },
   { kind: 'action', id: ListIds.next, what: 'Next on a list' },
   { kind: 'action', id: ListIds.previous, what: 'Previous on a list' },
   { kind: 'action', id: TenderIds.bookmark, what: 'Bookmark' },
@@ -94,7 +112,11 @@ export const CONTROLS = [
   { kind: 'options', id: TENDER_PICKER.action, what: 'the tender picker’s suggestions' },
 ] as const satisfies readonly Control[];
 
-type IdOf<K extends ControlKind> = Extract<(typeof CONTROLS)[number], { kind: K }>['id'];
+/** Ids a listener is registered for: rows answered by another row's listener have none of their own. */
+type IdOf<K extends ControlKind> = Exclude<
+  Extract<(typeof CONTROLS)[number], { kind: K }>,
+  { answeredBy: string }
+>['id'];
 export type ActionId = IdOf<'action'>;
 export type ViewId = IdOf<'view'>;
 export type ShortcutId = IdOf<'shortcut'>;
@@ -161,7 +183,7 @@ export class ControlRouter {
   /** The listener answering `id`: that of the row controlFor finds. */
   find<K extends ControlKind>(kind: K, id: string): Listeners[K] | undefined {
     const row = controlFor(kind, id);
-    return row ? (this.listeners[kind].get(row.id) as Listeners[K] | undefined) : undefined;
+    return row ? (this.listeners[kind].get(listenerIdOf(row)) as Listeners[K] | undefined) : undefined;
   }
 
   /**
@@ -169,7 +191,7 @@ export class ControlRouter {
    * the app does not start with a control it draws but cannot answer.
    */
   attach(app: App, unknown: UnknownControlAnswers): void {
-    const missing = CONTROLS.filter((row) => !this.listeners[row.kind].has(row.id));
+    const missing = CONTROLS.filter((row) => !this.listeners[row.kind].has(listenerIdOf(row)));
     if (missing.length > 0)
       throw new Error(
         `controls without a listener: ${missing.map((row) => `${row.kind} ${row.id}`).join(', ')}`,
@@ -194,8 +216,9 @@ export class ControlRouter {
 
   private add<K extends ControlKind>(kind: K, id: string, listener: Listeners[K]): void {
     const map = this.listeners[kind] as Map<string, unknown>;
-    if (!CONTROLS.some((row) => row.kind === kind && row.id === id))
-      throw new Error(`${kind} ${id} is not in CONTROLS`);
+    const row = CONTROLS.find((candidate) => candidate.kind === kind && candidate.id === id);
+    if (!row) throw new Error(`${kind} ${id} is not in CONTROLS`);
+    if ('answeredBy' in row) throw new Error(`${kind} ${id} is answered by ${row.answeredBy}`);
     if (map.has(id)) throw new Error(`${kind} ${id} has a listener already`);
     map.set(id, listener);
   }
@@ -213,6 +236,11 @@ export function controlFor(kind: ControlKind, id: string): Control | undefined {
   if (numbered) return numbered;
   const alias = RETIRED_ALIASES.find((row) => row.kind === kind && row.id === id);
   return alias ? ROWS.get(`${kind} ${alias.answeredBy}`) : undefined;
+}
+
+/** The id whose listener answers `row`: its own, or the row's it is answered by. */
+function listenerIdOf(row: Control): string {
+  return row.answeredBy ?? row.id;
 }
 
 /** The rows by kind and id, looked up once a request (numbered rows apart: they need their digits). */
