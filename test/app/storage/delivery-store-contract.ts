@@ -1,0 +1,384 @@
+import { expect, it } from 'vitest';
+import type { BotStore } from '../../../src/app/storage/bot-store.ts';
+import { at, later, subscription } from './contract-fixtures.ts';
+
+/** What every DeliveryStore must do (deliveries: planning, claiming, freezing, recording, pruning); `open` as in botStoreContract. */
+export function deliveryStoreContract(open: (name: string) => BotStore | Promise<BotStore>): void {
+  it('plans one delivery per subscription and due time, whichever copy of the app plans it', async () => {
+    const one = await open('planning');
+    const two = await open('planning');
+    await one.createSubscription(subscription('s-1'));
+    expect((await two.dueSubscriptions(at, 10)).map((each) => each.id)).toEqual(['s-1']);
+    expect((await two.dueSubscriptions(later(-1), 10)).length).toBe(0);
+    const next = later(86_400_000);
+    // Both copies saw it due; only the first moves it.
+    expect(await one.planDelivery('s-1', at, next, 2, { id: 'd-a', dueAt: at })).toBe(true);
+    expect(await two.planDelivery('s-1', at, next, 2, { id: 'd-b', dueAt: at })).toBe(false);
+    expect((await two.subscriptionDeliveries('s-1')).map((each) => each.id)).toEqual(['d-a']);
+    const moved = await two.getSubscription('T1', 's-1');
+    expect(moved?.nextRunAt).toEqual(next);
+    expect(moved?.skippedCount).toBe(2);
+    expect(await two.getDelivery('d-a')).toMatchObject({
+      state: 'pending',
+      dueAt: at,
+      manual: false,
+      postedTs: [],
+    });
+    await one.close();
+    await two.close();
+  });
+
+  it('claims a due delivery for one copy only, one per channel, and again once its lease ends', async () => {
+    const one = await open('claims');
+    const two = await open('claims');
+    for (const [id, channel] of [
+      ['s-1', 'C1'],
+      ['s-2', 'C1'],
+      ['s-3', 'C2'],
+      ['s-4', 'C3'],
+    ] as const) {
+      await one.createSubscription(subscription(id, channel));
+      await one.addManualDelivery({
+        id: `d-${id}`,
+        subscriptionId: id,
+        dueAt: id === 's-4' ? later(5000) : at,
+      });
+    }
+    const claimed = await one.claimDeliveries('A', at, 60_000, 10, ['C2']);
+    // C1's first only (one at a time per channel), C2 busy in this copy, C3's not yet due.
+    expect(claimed.map((each) => each.id)).toEqual(['d-s-1']);
+    expect(claimed[0]).toMatchObject({ state: 'working', leaseOwner: 'A', attempts: 1 });
+    expect(claimed[0]?.leaseUntil).toEqual(later(60_000));
+    const other = await two.claimDeliveries('B', at, 60_000, 10, []);
+    // C1 is being posted to by A: B takes C2 only.
+    expect(other.map((each) => each.id)).toEqual(['d-s-3']);
+    // Before A's lease ends only C3's, now due, is free.
+    expect((await two.claimDeliveries('B', later(59_999), 60_000, 10, [])).map((each) => each.id)).toEqual([
+      'd-s-4',
+    ]);
+    // A stopped answering: past the lease, B takes A's delivery over.
+    const taken = await two.claimDeliveries('B', later(60_000), 60_000, 10, ['C2']);
+    expect(taken.map((each) => each.id)).toEqual(['d-s-1']);
+    expect(taken.find((each) => each.id === 'd-s-1')).toMatchObject({ leaseOwner: 'B', attempts: 2 });
+    // A's late steps change nothing.
+    expect(await one.markAttempt('d-s-1', 'A', 0, later(60_001), 60_000)).toBe(false);
+    expect(await one.recordPart('d-s-1', 'A', 0, '1.000001')).toBe(false);
+    expect(await one.finishDelivery('d-s-1', 'A', { state: 'sent', outcome: null })).toBe(false);
+    expect(await one.releaseDelivery('d-s-1', 'A', at, false)).toBe(false);
+    await one.close();
+    await two.close();
+  });
+
+  it('freezes content once, reserves each item for one delivery, records parts in order, and finishes', async () => {
+    const store = await open('freezing');
+    await store.createSubscription(subscription('s-1'));
+    await store.addManualDelivery({ id: 'd-1', subscriptionId: 's-1', dueAt: at });
+    await store.addManualDelivery({ id: 'd-2', subscriptionId: 's-1', dueAt: later(1) });
+    const [first] = await store.claimDeliveries('A', later(1), 60_000, 10, []);
+    expect(first?.id).toBe('d-1');
+    expect(await store.freezeDelivery('d-1', 'B', '{}', [])).toEqual({ ok: false, taken: [], lost: true });
+    expect(await store.freezeDelivery('d-1', 'A', '{"parts":2}', ['tender:1', 'tender:2'])).toEqual({
+      ok: true,
+    });
+    expect(await store.markAttempt('d-1', 'A', 0, later(2), 60_000)).toBe(true);
+    expect(await store.getDelivery('d-1')).toMatchObject({
+      attemptingPart: 0,
+      attemptAt: later(2),
+      frozen: '{"parts":2}',
+    });
+    expect(await store.recordPart('d-1', 'A', 1, '9.9')).toBe(false);
+    expect(await store.recordPart('d-1', 'A', 0, '1.000001')).toBe(true);
+    expect(await store.recordPart('d-1', 'A', 0, '1.000002')).toBe(false);
+    // Half posted: given back until the channel's pace allows the next part, still first in its channel.
+    expect(await store.releaseDelivery('d-1', 'A', later(1000), false)).toBe(true);
+    expect(await store.claimDeliveries('A', later(2), 60_000, 10, [])).toEqual([]);
+    const [again] = await store.claimDeliveries('A', later(1000), 60_000, 10, []);
+    expect(again).toMatchObject({ id: 'd-1', postedTs: ['1.000001'], attemptingPart: null });
+    expect(await store.recordPart('d-1', 'A', 1, '2.000001')).toBe(true);
+    const cursor = { json: '{"w":2}', at: later(1000) };
+    expect(await store.finishDelivery('d-1', 'A', { state: 'sent', outcome: null, cursor })).toBe(true);
+    expect(await store.getDelivery('d-1')).toMatchObject({
+      state: 'sent',
+      postedTs: ['1.000001', '2.000001'],
+    });
+    expect((await store.getSubscription('T1', 's-1'))?.cursor).toBe('{"w":2}');
+    // The second delivery cannot take an item the first posted.
+    const [second] = await store.claimDeliveries('A', later(1001), 60_000, 10, []);
+    expect(second?.id).toBe('d-2');
+    expect(await store.freezeDelivery('d-2', 'A', '{}', ['tender:2', 'tender:3'])).toEqual({
+      ok: false,
+      taken: ['tender:2'],
+      lost: false,
+    });
+    expect(await store.freezeDelivery('d-2', 'A', '{}', ['tender:3'])).toEqual({ ok: true });
+    // An older cursor never replaces a newer one; a failed delivery gives its items back.
+    expect(
+      await store.finishDelivery('d-2', 'A', { state: 'failed', outcome: 'x', cursor: { json: 'old', at } }),
+    ).toBe(true);
+    expect((await store.getSubscription('T1', 's-1'))?.cursor).toBe('{"w":2}');
+    await store.addManualDelivery({ id: 'd-3', subscriptionId: 's-1', dueAt: later(2000) });
+    await store.claimDeliveries('A', later(2000), 60_000, 10, []);
+    expect(await store.freezeDelivery('d-3', 'A', '{}', ['tender:3'])).toEqual({ ok: true });
+    await store.close();
+  });
+
+  it('keeps a part marked as being sent when given back, so the next owner settles it first', async () => {
+    const store = await open('unknown-outcome');
+    await store.createSubscription(subscription('s-1'));
+    await store.addManualDelivery({ id: 'd-1', subscriptionId: 's-1', dueAt: at });
+    await store.claimDeliveries('A', at, 60_000, 10, []);
+    await store.freezeDelivery('d-1', 'A', '{}', []);
+    await store.markAttempt('d-1', 'A', 0, at, 60_000);
+    expect(await store.releaseDelivery('d-1', 'A', later(30_000), true)).toBe(true);
+    const [taken] = await store.claimDeliveries('B', later(30_000), 60_000, 10, []);
+    expect(taken).toMatchObject({ id: 'd-1', leaseOwner: 'B', attemptingPart: 0, attemptAt: at });
+    await store.close();
+  });
+
+  it('plans a round of subscriptions in one step, each still once', async () => {
+    const one = await open('plan-round');
+    const two = await open('plan-round');
+    await one.createSubscription(subscription('s-1'));
+    await one.createSubscription(subscription('s-2', 'C2'));
+    const plan = (id: string, delivery: string) => ({
+      subscriptionId: id,
+      expectedNextRunAt: at,
+      nextRunAt: later(3_600_000),
+      skipped: 0,
+      delivery: { id: delivery, dueAt: at },
+    });
+    // Another copy planned s-2 first: only s-1 is planned by this round.
+    expect(await two.planDelivery('s-2', at, later(3_600_000), 0, { id: 'd-other', dueAt: at })).toBe(true);
+    expect(await one.planDeliveries([plan('s-1', 'd-1'), plan('s-2', 'd-2')])).toBe(1);
+    expect((await one.subscriptionDeliveries('s-2')).map((each) => each.id)).toEqual(['d-other']);
+    expect((await one.subscriptionDeliveries('s-1')).map((each) => each.id)).toEqual(['d-1']);
+    expect(await one.planDeliveries([])).toBe(0);
+    await one.close();
+    await two.close();
+  });
+
+  it('claims a pending delivery ahead of its time when asked, but never a lease before it ends', async () => {
+    const store = await open('claim-ahead');
+    await store.createSubscription(subscription('s-1'));
+    await store.createSubscription(subscription('s-2', 'C2'));
+    await store.addManualDelivery({ id: 'd-1', subscriptionId: 's-1', dueAt: later(900) });
+    await store.addManualDelivery({ id: 'd-2', subscriptionId: 's-2', dueAt: at });
+    expect(await store.claimDeliveries('A', at, 60_000, 10, ['C2'], 0)).toEqual([]);
+    expect((await store.claimDeliveries('A', at, 60_000, 10, ['C2'], 1000)).map((each) => each.id)).toEqual([
+      'd-1',
+    ]);
+    expect((await store.claimDeliveries('B', at, 60_000, 10, [], 1000)).map((each) => each.id)).toEqual([
+      'd-2',
+    ]);
+    // B's lease on d-2 ends at +60 s: a second ahead is not enough to take it over.
+    expect(await store.claimDeliveries('A', later(59_500), 60_000, 10, [], 1000)).toEqual([]);
+    // At +60 s both leases have ended: both are claimed again.
+    expect(
+      (await store.claimDeliveries('A', later(60_000), 60_000, 10, [], 1000)).map((each) => each.id).sort(),
+    ).toEqual(['d-1', 'd-2']);
+    await store.close();
+  });
+
+  it('records the last part and finishes in one step, only in its place and only for the owner', async () => {
+    const store = await open('finish-last');
+    await store.createSubscription(subscription('s-1'));
+    await store.addManualDelivery({ id: 'd-1', subscriptionId: 's-1', dueAt: at });
+    await store.claimDeliveries('A', at, 60_000, 10, []);
+    await store.freezeDelivery('d-1', 'A', '{}', []);
+    const cursor = { json: '{"w":1}', at };
+    expect(
+      await store.finishDelivery('d-1', 'A', {
+        state: 'sent',
+        outcome: null,
+        lastPart: { part: 1, ts: '9.9' },
+      }),
+    ).toBe(false);
+    expect(
+      await store.finishDelivery('d-1', 'B', {
+        state: 'sent',
+        outcome: null,
+        lastPart: { part: 0, ts: '9.9' },
+      }),
+    ).toBe(false);
+    expect(await store.getDelivery('d-1')).toMatchObject({ state: 'working', postedTs: [] });
+    expect(
+      await store.finishDelivery('d-1', 'A', {
+        state: 'sent',
+        outcome: null,
+        cursor,
+        lastPart: { part: 0, ts: '1.000001' },
+      }),
+    ).toBe(true);
+    expect(await store.getDelivery('d-1')).toMatchObject({ state: 'sent', postedTs: ['1.000001'] });
+    expect((await store.getSubscription('T1', 's-1'))?.cursor).toBe('{"w":1}');
+    await store.close();
+  });
+
+  it("keeps a feed delivery's listing in order, pages it, and tells which items a subscription posted", async () => {
+    const store = await open('listing');
+    await store.createSubscription(subscription('s-1'));
+    await store.createSubscription(subscription('s-2', 'C2'));
+    await store.addManualDelivery({ id: 'd-1', subscriptionId: 's-1', dueAt: at });
+    await store.claimDeliveries('A', at, 60_000, 10, []);
+    const keys = Array.from({ length: 30 }, (_, index) => `tender:${String(index).padStart(2, '0')}`);
+    // Listed in the order given (not the keys' order): the first two are cards, not listed.
+    const order = [...keys].reverse();
+    expect(
+      await store.freezeDelivery(
+        'd-1',
+        'A',
+        '{}',
+        order,
+        order.map((key, index) => (index < 2 ? null : JSON.stringify({ key }))),
+      ),
+    ).toEqual({ ok: true });
+    const first = await store.deliveryListing('d-1', 0, 20);
+    expect(first?.total).toBe(28);
+    expect(first?.items.map((line) => JSON.parse(line).key)).toEqual(order.slice(2, 22));
+    const last = await store.deliveryListing('d-1', 20, 20);
+    expect(last?.items.map((line) => JSON.parse(line).key)).toEqual(order.slice(22));
+    expect(await store.deliveryListing('d-unknown', 0, 20)).toBeNull();
+    expect(await store.deliveredItems('s-1', ['tender:00', 'tender:29', 'tender:99'])).toEqual(
+      new Set(['tender:00', 'tender:29']),
+    );
+    expect(await store.deliveredItems('s-2', ['tender:00'])).toEqual(new Set());
+    expect(await store.deliveredItems('s-1', [])).toEqual(new Set());
+    await store.close();
+  });
+
+  it("prunes finished deliveries older than the given time with their items, keeping each subscription's last and what is open", async () => {
+    const store = await open('pruning');
+    await store.createSubscription(subscription('s-1'));
+    await store.createSubscription(subscription('s-2', 'C2'));
+    const day = 86_400_000;
+    const deliver = async (
+      id: string,
+      subscriptionId: string,
+      dueAt: Date,
+      state: 'sent' | 'empty' | 'failed' | null,
+      items: string[],
+    ) => {
+      await store.addManualDelivery({ id, subscriptionId, dueAt });
+      if (state === null) return;
+      const [claimed] = await store.claimDeliveries('A', dueAt, 60_000, 10, []);
+      expect(claimed?.id).toBe(id);
+      await store.freezeDelivery(id, 'A', '{}', items);
+      await store.finishDelivery(id, 'A', { state, outcome: null });
+    };
+    await deliver('d-old', 's-1', later(0), 'sent', ['tender:a']);
+    await deliver('d-old-empty', 's-1', later(day), 'empty', []);
+    await deliver('d-old-failed', 's-1', later(2 * day), 'failed', ['tender:f']);
+    await deliver('d-new', 's-1', later(100 * day), 'sent', ['tender:b']);
+    // s-2 posted once, long ago, and never since: its last post (and items) stay.
+    await deliver('d-lone', 's-2', later(0), 'sent', ['tender:c']);
+    // Still to post, however old: never pruned.
+    await deliver('d-open', 's-2', later(3 * day), null, []);
+    const before = later(95 * day);
+    expect(await store.pruneDeliveries(before)).toEqual({ deliveries: 3, items: 1 });
+    for (const gone of ['d-old', 'd-old-empty', 'd-old-failed'])
+      expect(await store.getDelivery(gone)).toBeNull();
+    for (const kept of ['d-new', 'd-lone', 'd-open']) expect(await store.getDelivery(kept)).not.toBeNull();
+    expect(await store.deliveredItems('s-1', ['tender:a', 'tender:b'])).toEqual(new Set(['tender:b']));
+    expect(await store.deliveredItems('s-2', ['tender:c'])).toEqual(new Set(['tender:c']));
+    expect(await store.pruneDeliveries(before)).toEqual({ deliveries: 0, items: 0 });
+    await store.close();
+  });
+
+  it('never gives one delivery to two copies claiming at the same moment', async () => {
+    const copies = await Promise.all([1, 2, 3, 4].map(() => open('claim-race')));
+    const [first] = copies;
+    if (!first) throw new Error('no store');
+    const channels = 40;
+    for (let index = 0; index < channels; index++) {
+      await first.createSubscription(subscription(`s-${index}`, `C${index}`));
+      await first.addManualDelivery({ id: `d-${index}`, subscriptionId: `s-${index}`, dueAt: at });
+    }
+    const claimedBy = new Map<string, string>();
+    for (let round = 0; round < 4; round++) {
+      const claims = await Promise.all(
+        copies.map((copy, index) => copy.claimDeliveries(`copy-${index}`, at, 60_000, 4, [])),
+      );
+      claims.forEach((claimed, index) => {
+        for (const delivery of claimed) {
+          expect(claimedBy.get(delivery.id)).toBeUndefined();
+          claimedBy.set(delivery.id, `copy-${index}`);
+          expect(delivery.leaseOwner).toBe(`copy-${index}`);
+        }
+      });
+    }
+    for (const [id, owner] of claimedBy) expect((await first.getDelivery(id))?.leaseOwner).toBe(owner);
+    expect(claimedBy.size).toBeGreaterThan(0);
+    for (const copy of copies) await copy.close();
+  });
+
+  it('claims one delivery by id under the same rules, and says when to try again or that it is done', async () => {
+    const copies = await Promise.all([1, 2, 3].map(() => open('claim-one')));
+    const [one, two, three] = copies;
+    if (!one || !two || !three) throw new Error('no store');
+    await one.createSubscription(subscription('s-1'));
+    await one.createSubscription(subscription('s-2'));
+    await one.createSubscription(subscription('s-3', 'C2'));
+    await one.addManualDelivery({ id: 'd-1', subscriptionId: 's-1', dueAt: at });
+    await one.addManualDelivery({ id: 'd-2', subscriptionId: 's-2', dueAt: later(1) });
+    await one.addManualDelivery({ id: 'd-3', subscriptionId: 's-3', dueAt: later(5000) });
+    // d-2 waits for d-1, first in C1; d-3 is not due yet, unless claimed ahead of its time.
+    expect(await one.claimDelivery('d-2', 'A', later(1), 60_000, 0)).toEqual({ notBefore: later(1000 + 1) });
+    expect(await one.claimDelivery('d-3', 'A', at, 60_000, 0)).toEqual({ notBefore: later(5000) });
+    const ahead = await one.claimDelivery('d-3', 'A', at, 60_000, 5000);
+    expect(ahead).toMatchObject({ delivery: { id: 'd-3', state: 'working', leaseOwner: 'A', attempts: 1 } });
+    // Three copies asking for d-1 at once: one gets it.
+    const answers = await Promise.all(
+      copies.map((copy, index) => copy.claimDelivery('d-1', `copy-${index}`, at, 60_000, 0)),
+    );
+    const winners = answers.filter((answer) => 'delivery' in answer);
+    expect(winners).toHaveLength(1);
+    const winner = winners[0] && 'delivery' in winners[0] ? winners[0].delivery : null;
+    expect(winner).toMatchObject({ id: 'd-1', state: 'working', attempts: 1, leaseUntil: later(60_000) });
+    expect(answers.filter((answer) => 'notBefore' in answer)).toEqual([
+      { notBefore: later(60_000) },
+      { notBefore: later(60_000) },
+    ]);
+    // While d-1 is under way, d-2 waits for its lease.
+    expect(await two.claimDelivery('d-2', 'B', later(1000), 60_000, 0)).toEqual({ notBefore: later(60_000) });
+    const owner = winner?.leaseOwner ?? '';
+    expect(await one.finishDelivery('d-1', owner, { state: 'sent', outcome: null })).toBe(true);
+    expect(await two.claimDelivery('d-1', 'B', later(1000), 60_000, 0)).toEqual({ finished: true });
+    expect(await two.claimDelivery('d-unknown', 'B', later(1000), 60_000, 0)).toEqual({ finished: true });
+    expect(await two.claimDelivery('d-2', 'B', later(1000), 60_000, 0)).toMatchObject({
+      delivery: { id: 'd-2', leaseOwner: 'B' },
+    });
+    // B stopped answering: once its lease has ended another copy takes d-2 over.
+    expect(await three.claimDelivery('d-2', 'C', later(60_999), 60_000, 0)).toEqual({
+      notBefore: later(61_000),
+    });
+    expect(await three.claimDelivery('d-2', 'C', later(61_000), 60_000, 0)).toMatchObject({
+      delivery: { id: 'd-2', leaseOwner: 'C', attempts: 2 },
+    });
+    for (const copy of copies) await copy.close();
+  });
+
+  it('lists the deliveries open by a time, oldest first', async () => {
+    const store = await open('open-ids');
+    await store.createSubscription(subscription('s-1'));
+    await store.createSubscription(subscription('s-2', 'C2'));
+    await store.createSubscription(subscription('s-3', 'C3'));
+    await store.addManualDelivery({ id: 'd-late', subscriptionId: 's-1', dueAt: later(10_000) });
+    await store.addManualDelivery({ id: 'd-b', subscriptionId: 's-2', dueAt: later(5) });
+    await store.addManualDelivery({ id: 'd-a', subscriptionId: 's-3', dueAt: at });
+    await store.addManualDelivery({ id: 'd-done', subscriptionId: 's-1', dueAt: later(-5) });
+    expect(await store.claimDelivery('d-done', 'A', at, 1000, 0)).toMatchObject({
+      delivery: { id: 'd-done' },
+    });
+    expect(await store.finishDelivery('d-done', 'A', { state: 'empty', outcome: null })).toBe(true);
+    expect(await store.openDeliveryIds(later(5), 10)).toEqual(['d-a', 'd-b']);
+    expect(await store.openDeliveryIds(later(5), 1)).toEqual(['d-a']);
+    expect(await store.openDeliveryIds(later(10_000), 10)).toEqual(['d-a', 'd-b', 'd-late']);
+    // Working with a live lease: not open; once the lease has ended, open again.
+    expect(await store.claimDelivery('d-a', 'A', later(5), 60_000, 0)).toMatchObject({
+      delivery: { id: 'd-a' },
+    });
+    expect(await store.openDeliveryIds(later(5), 10)).toEqual(['d-b']);
+    expect(await store.openDeliveryIds(later(60_005), 10)).toEqual(['d-a', 'd-b', 'd-late']);
+    await store.close();
+  });
+}
