@@ -187,6 +187,10 @@ describe('every control the app draws has a listener (the registry)', () => {
     await click(MEMBER, 'search/next', search);
     await eventually(() => jsonOf(search).includes('search/previous'), 'the second page');
     await command(MEMBER, BIDS, 'search drainage buyer:wakefield', 'search/other_buyer/');
+    // A misspelt word, and a mistyped subcommand (in a direct message), each with Did you mean.
+    await command(MEMBER, BIDS, 'search clenaing', 'search/did_you_mean');
+    await slack.sendAsUser(MEMBER, slack.dmOf(MEMBER), '/tender serach cleaning');
+    await drawn('action', 'command/did_you_mean');
     // A tender: bookmark, share, the bookmarks list.
     const card = await command(MEMBER, BIDS, `show ${TENDER_A}`, 'tender/share');
     await toggle(card, ['"tender/bookmark"', '"tender/remove_bookmark"'], () => card.blocks);
