@@ -25,9 +25,18 @@ export function formatTimeOf(date: Date): string {
   return Number.isNaN(date.getTime()) ? 'an unknown time' : TIME.format(date);
 }
 
-/** `£1,250,000`, `CA$355,820`: the amount in its own currency. */
+/**
+ * Currencies whose mark reads as another's (`F CFA` and `FCFA`: the West and Central African
+ * francs): shown by their ISO code. Every other mark en-GB draws names one currency only (`CA$`,
+ * `US$`, `€`, `£`; test/app/blocks/formats.test.ts checks all of them), so a card never shows a
+ * bare `$` that could be any dollar.
+ */
+const SHOWN_BY_CODE = new Set(['XAF', 'XOF']);
+
+/** `£1,250,000`, `CA$355,820`: the amount in its own currency, always with its currency. */
 export function formatMoney(value: Tender['value']): string {
   if (!value) return 'Not stated';
+  if (SHOWN_BY_CODE.has(value.currency)) return `${WHOLE_NUMBER.format(value.amount)} ${value.currency}`;
   const formatter = moneyFormatter(value.currency);
   return formatter
     ? formatter.format(value.amount)

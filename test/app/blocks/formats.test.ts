@@ -9,6 +9,16 @@ describe('the formats cards share', () => {
     expect(formatMoney(null)).toBe('Not stated');
   });
 
+  it('names every ISO currency by a mark of its own (no bare `$` shared by several)', () => {
+    const marks = new Map<string, string>();
+    for (const code of Intl.supportedValuesOf('currency')) {
+      const mark = formatMoney({ amount: 1, currency: code }).replace(/[\d\s.,\u00a0]/g, '');
+      expect(marks.get(mark), `${code} and ${marks.get(mark)} drawn alike`).toBeUndefined();
+      marks.set(mark, code);
+    }
+    expect(formatMoney({ amount: 1_000_000, currency: 'USD' })).toBe('US$1,000,000');
+  });
+
   it('keeps answering the same for many currency codes (the kept formatters are bounded)', () => {
     const codes = Array.from({ length: 200 }, (_, index) => `Q${String(index).padStart(2, '0')}`);
     expect(codes.length).toBe(200);

@@ -6,6 +6,7 @@ import {
   parseCommand,
   parseDirectory,
   parseSearch,
+  subcommandMeant,
 } from '../../../src/app/commands/parse-command.ts';
 
 const now = new Date('2026-11-21T10:00:00Z');
@@ -19,7 +20,7 @@ describe('parseCommand', () => {
     expect(parseCommand('ocds-b5fd17-e3b5f385')).toEqual({ kind: 'show', rest: 'ocds-b5fd17-e3b5f385' });
     expect(parseCommand('SHOW abc')).toEqual({ kind: 'show', rest: 'abc' });
     expect(parseCommand('  ')).toEqual({ kind: 'help', rest: '' });
-    expect(parseCommand('serach cleaning')).toEqual({ kind: 'unknown', word: 'serach' });
+    expect(parseCommand('serach cleaning')).toEqual({ kind: 'unknown', word: 'serach', rest: 'cleaning' });
     expect(parseCommand('comments ocds-1')).toEqual({ kind: 'comments', rest: 'ocds-1' });
     expect(parseCommand('pipelines bid status:active all')).toEqual({
       kind: 'pipelines',
@@ -29,7 +30,78 @@ describe('parseCommand', () => {
       kind: 'pipeline',
       rest: 'stage p1 Draft completed',
     });
-    expect(parseCommand('cleaning')).toEqual({ kind: 'unknown', word: 'cleaning' });
+    expect(parseCommand('cleaning')).toEqual({ kind: 'unknown', word: 'cleaning', rest: '' });
+  });
+});
+
+describe('subcommandMeant', () => {
+  it('names the subcommand a mistyped word is nearest to, by edit distance', () => {
+    expect(subcommandMeant('serach')).toBe('search');
+    expect(subcommandMeant('SEACH')).toBe('search');
+    expect(subcommandMeant('bookmark')).toBe('bookmarks');
+    expect(subcommandMeant('sho')).toBe('show');
+    expect(subcommandMeant('frameworsk')).toBe('frameworks');
+  });
+
+  it('offers nothing for a word far from every subcommand, a subcommand itself, or a tie', () => {
+    expect(subcommandMeant('cleaning')).toBeNull();
+    expect(subcommandMeant('search')).toBeNull();
+    expect(subcommandMeant('ab')).toBeNull();
+    expect(subcommandMeant('ocds-1')).toBeNull();
+    // `pipelin` is one edit from `pipeline` and two from `pipelines`: the nearer wins.
+    expect(subcommandMeant('pipelin')).toBe('pipeline');
+    // `subscribes` is one edit from `subscribe` and far from the rest; `unsubscrib` one from `unsubscribe`.
+    expect(subcommandMeant('unsubscrib')).toBe('unsubscribe');
+  });
+});
+
+describe('value filters and their currency', () => {
+  it('takes the currency from a sign, a code after the amount, or currency:', () => {
+    expect(parseSearch('roads value>€1m', now)).toMatchObject({
+      ok: true,
+      filters: { q: 'roads', valueMin: 1_000_000, currency: 'EUR' },
+    });
+    expect(parseSearch('snow removal value>1m cad', now)).toMatchObject({
+      ok: true,
+      filters: { q: 'snow removal', valueMin: 1_000_000, currency: 'CAD' },
+    });
+    expect(parseSearch('snow removal value > 1m eur', now)).toMatchObject({
+      ok: true,
+      filters: { q: 'snow removal', valueMin: 1_000_000, currency: 'EUR' },
+    });
+    expect(parseSearch('value<500k currency:usd', now)).toMatchObject({
+      ok: true,
+      filters: { valueMax: 500_000, currency: 'USD' },
+    });
+    expect(parseSearch('value>CA$2m', now)).toMatchObject({ ok: true, filters: { currency: 'CAD' } });
+    // £ is the default's own sign: said, and the same as none.
+    expect(parseSearch('value>£1m', now)).toMatchObject({ ok: true, filters: { currency: 'GBP' } });
+  });
+
+  it('leaves a currency word that follows no amount as a word, and none when nothing is bounded', () => {
+    expect(parseSearch('euro exchange', now)).toEqual({
+      ok: true,
+      filters: { q: 'euro exchange' },
+      buyerName: null,
+    });
+    const alone = parseSearch('cleaning currency:eur', now);
+    expect(alone).toMatchObject({ ok: true, filters: { q: 'cleaning' } });
+    expect(alone.ok && alone.filters.currency).toBeUndefined();
+  });
+
+  it('refuses two currencies in one search, a dollar of no country, and an unknown currency', () => {
+    expect(parseSearch('value>€1m value<£2m', now)).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('EUR and GBP'),
+    });
+    expect(parseSearch('value>$1m', now)).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('value>1m usd or value>1m cad'),
+    });
+    expect(parseSearch('value>1m currency:yen', now)).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('GBP, EUR, USD, CAD'),
+    });
   });
 });
 

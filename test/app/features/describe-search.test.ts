@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { literalText } from '../../../src/app/blocks/mrkdwn.ts';
-import { describeSearch } from '../../../src/app/features/tenders.ts';
+import { describeSearch, searchHeading } from '../../../src/app/features/tenders.ts';
+import { valueRuleFor } from '../../../src/service/money/reference-rates.ts';
 
 describe('how a search reads back to a person', () => {
   it('reads as a phrase, with amounts and dates formatted as on the cards', () => {
@@ -27,5 +28,27 @@ describe('how a search reads back to a person', () => {
     expect(said).not.toContain('\u200B');
     // A mark inside a word formats nothing: the words are shown as they are.
     expect(literalText('a*b on_hold')).toBe('a*b on_hold');
+  });
+
+  it('states the currency rule the service applied after value bounds, in the currency of the bounds', () => {
+    expect(
+      searchHeading({ q: 'snow removal', valueMin: 1_000_000 }, undefined, undefined, valueRuleFor('GBP')),
+    ).toBe(
+      'Tenders matching “snow removal”, over £1,000,000; amounts in other currencies converted at the ECB rates of 2024-12-31',
+    );
+    expect(
+      searchHeading(
+        { valueMax: 500_000, currency: 'CAD', status: 'open' },
+        undefined,
+        undefined,
+        valueRuleFor('CAD'),
+      ),
+    ).toBe(
+      'Open tenders up to CA$500,000; amounts in other currencies converted at the ECB rates of 2024-12-31',
+    );
+    // Without bounds there is no rule to state, whatever the answer carries.
+    expect(searchHeading({ q: 'roads' }, undefined, undefined, valueRuleFor('GBP'))).toBe(
+      'Tenders matching “roads”',
+    );
   });
 });
