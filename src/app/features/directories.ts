@@ -1,4 +1,4 @@
-import type { SavedSearch } from '../../contract/schemas.ts';
+import { type SavedSearch, VALUE_CURRENCIES } from '../../contract/schemas.ts';
 import {
   frameworkDetailMessage,
   frameworksMessage,
@@ -164,6 +164,10 @@ export function filtersOf(saved: SavedSearch): TenderSearchFilters {
     valueMax: number('valueMax'),
     deadlineFrom: text('deadlineFrom'),
     deadlineTo: text('deadlineTo'),
+    // The currency of the value bounds, when the saved query names one the service takes.
+    currency: (VALUE_CURRENCIES as readonly string[]).includes(text('currency') ?? '')
+      ? (text('currency') as TenderSearchFilters['currency'])
+      : undefined,
   };
   return Object.fromEntries(
     Object.entries(filters).filter(([, value]) => value !== undefined),
