@@ -1,4 +1,4 @@
-import type { BotStore, Delivery } from '../storage/bot-store.ts';
+import type { Delivery, DeliveryStore } from '../storage/delivery-store.ts';
 
 /** What the scheduler asks for when a slot is free. */
 export interface ClaimRequest {
@@ -36,11 +36,11 @@ export interface DeliveryQueue {
   done(deliveryId: string): Promise<void>;
 }
 
-/** The deliveries table as its own queue (the SQLite default; see BotStore.claimDeliveries). */
+/** The deliveries table as its own queue (the SQLite default; see DeliveryStore.claimDeliveries). */
 export class LeaseTableQueue implements DeliveryQueue {
   readonly kind = 'lease-table';
 
-  constructor(private readonly store: BotStore) {}
+  constructor(private readonly store: Pick<DeliveryStore, 'claimDeliveries'>) {}
 
   async start(): Promise<void> {}
 

@@ -1,10 +1,10 @@
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
-import type { BotStore, Delivery } from '../storage/bot-store.ts';
+import type { Delivery, DeliveryStore } from '../storage/delivery-store.ts';
 import type { ClaimRequest, DeliveryQueue } from './delivery-queue.ts';
 
 /** The two store methods the job queue needs beside the deliveries' own. */
-export type DeliveryClaims = Pick<BotStore, 'claimDelivery' | 'openDeliveryIds'>;
+export type DeliveryClaims = Pick<DeliveryStore, 'claimDelivery' | 'openDeliveryIds'>;
 
 export interface PgBossQueueOptions {
   connectionString: string;

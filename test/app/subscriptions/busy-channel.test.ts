@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Subscription } from '../../../src/app/storage/bot-store.ts';
-import { CLOCK_MARGIN_MS } from '../../../src/app/subscriptions/settle.ts';
+import { CLOCK_MARGIN_MS } from '../../../src/app/subscriptions/exactly-once-posting/settle-from-history.ts';
 import type { RecordedCall } from '../../../src/fake-slack/fake-slack.ts';
 import { duplicates, Harness, type Instance, dueSubscription as makeDueSubscription } from './harness.ts';
 

@@ -1,0 +1,40 @@
+import type { Logger } from 'pino';
+import type { ScheduledSlack } from '../../adapters/scheduled-slack.ts';
+import { text } from '../../blocks/mrkdwn.ts';
+import type { Subscription, SubscriptionStore } from '../../storage/subscription-store.ts';
+import { pausedNotice, subscriptionSummary } from '../describe.ts';
+
+/**
+ * A channel that is gone (archived, the app removed): pauses every subscription of the channel and
+ * tells each subscriber once, by direct message (only the copy whose pause took effect tells them).
+ */
+export async function pauseChannel(
+  {
+    store,
+    slack,
+    logger,
+  }: { store: Pick<SubscriptionStore, 'pauseChannel'>; slack: ScheduledSlack; logger: Logger },
+  subscription: Subscription,
+  reason: string,
+): Promise<void> {
+  const paused = await store.pauseChannel(subscription.teamId, subscription.channelId, reason);
+  const byPerson = new Map<string, Subscription[]>();
+  for (const each of paused) byPerson.set(each.createdBy, [...(byPerson.get(each.createdBy) ?? []), each]);
+  for (const [userId, theirs] of byPerson) {
+    const message = pausedNotice(
+      theirs.map((each) => subscriptionSummary(each)),
+      subscription.channelId,
+      text(reason),
+    );
+    await slack.chat
+      .postMessage({
+        teamId: subscription.teamId,
+        channel: userId,
+        text: message.text,
+        blocks: message.blocks,
+      })
+      .catch((error: unknown) =>
+        logger.warn({ err: error, userId }, 'could not tell a subscriber that their subscription is paused'),
+      );
+  }
+}
