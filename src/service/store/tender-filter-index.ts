@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import Database from 'better-sqlite3';
+import Database, { type Statement } from 'better-sqlite3';
 import type { Tender, ValueCurrency } from '../../contract/schemas.ts';
 import {
   conversionFactor,
@@ -77,6 +77,7 @@ export class TenderFilterIndex {
   private readonly sortedColumns = new Map<string, Float64Array>();
   private sortedHeld = 0;
   private readonly waiting: ((ready: boolean) => void)[] = [];
+  private readonly statements = new Map<string, Statement>();
 
   /** `wordHitsBudget` 0 reads a word's hits afresh on every search (to measure first-time searches). */
   constructor(
@@ -123,7 +124,8 @@ export class TenderFilterIndex {
    * An unfiltered word search from the word's kept hits: the page is a slice, the total their
    * number. An FTS5 prefix query merges every matching term's hits before its first row (93,000
    * for "cleaning" at a million tenders, about 50 ms), so once per word rather than per search.
-   * Null when hits are not kept (`wordHitsBudget` 0): then SQL reads only the page.
+   * Null when hits are not kept (`wordHitsBudget` 0): then SQL counts and reads the page, which
+   * costs less than reading every hit out (0.6 + 0.4 ms against 1.1 ms for 9,341 hits).
    */
   searchWords(
     wordMatch: string | TenderWordMatch,
@@ -299,6 +301,15 @@ export class TenderFilterIndex {
     this.version = version;
   }
 
+  private statement(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql).pluck();
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
   private hitsOf(match: string): Int32Array {
     const known = this.wordHits.get(match);
     if (known) {
@@ -308,31 +319,25 @@ export class TenderFilterIndex {
       return known;
     }
     const [words, phrases] = match.split(PHRASES_APART);
-    const keys = (
+    // The hits as one JSON array, not a row each: a row costs better-sqlite3 an object and a call,
+    // about half the time of the whole read (9,341 hits at 100,000 tenders: 1.75 ms as rows, 1.0 ms so).
+    const keysJson = (
       phrases === undefined
-        ? this.db.prepare('SELECT rowid FROM tender_words WHERE tender_words MATCH ?').pluck().all(words)
+        ? this.statement(HITS_OF_WORDS).get(words)
         : words === ''
-          ? this.db
-              .prepare('SELECT rowid FROM tender_exact_words WHERE tender_exact_words MATCH ? ORDER BY rowid')
-              .pluck()
-              .all(phrases)
-          : this.db
-              .prepare(
-                `SELECT rowid FROM tender_words WHERE tender_words MATCH ?
-                 INTERSECT SELECT rowid FROM tender_exact_words WHERE tender_exact_words MATCH ? ORDER BY 1`,
-              )
-              .pluck()
-              .all(words, phrases)
-    ) as number[];
-    const hits = Int32Array.from(keys);
-    // FTS5 gives rowids in ascending order; sort only if that ever stops being so.
+          ? this.statement(HITS_OF_PHRASES).get(phrases)
+          : this.statement(HITS_OF_WORDS_AND_PHRASES).get(words, phrases)
+    ) as string;
+    const hits = new Int32Array(JSON.parse(keysJson) as number[]);
+    // FTS5 gives rowids in ascending order (and the aggregate keeps its rows' order); sort only if
+    // that ever stops being so.
     for (let index = 1; index < hits.length; index++) {
       if ((hits[index - 1] as number) > (hits[index] as number)) {
         hits.sort();
         break;
       }
     }
-    if (hits.length <= this.wordHitsBudget) {
+    if (this.wordHitsBudget > 0 && hits.length <= this.wordHitsBudget) {
       while (this.wordHitsHeld + hits.length > this.wordHitsBudget) {
         const oldest = this.wordHits.keys().next().value as string;
         this.wordHitsHeld -= (this.wordHits.get(oldest) as Int32Array).length;
@@ -594,6 +599,14 @@ function planFilters(columns: Columns, filters: TenderFilters, now: string): Pla
     publishedTo: seconds(filters.publishedTo, Number.POSITIVE_INFINITY),
   };
 }
+
+/** A word match's hits (sort keys, ascending), each as one JSON array. */
+const HITS_OF_WORDS = 'SELECT json_group_array(rowid) FROM tender_words WHERE tender_words MATCH ?';
+const HITS_OF_PHRASES =
+  'SELECT json_group_array(rowid) FROM tender_exact_words WHERE tender_exact_words MATCH ?';
+const HITS_OF_WORDS_AND_PHRASES = `SELECT json_group_array(rowid) FROM (
+  SELECT rowid FROM tender_words WHERE tender_words MATCH ?
+  INTERSECT SELECT rowid FROM tender_exact_words WHERE tender_exact_words MATCH ? ORDER BY 1)`;
 
 /** Between a match's words and its phrases in its key (FTS5 expressions never hold it). */
 const PHRASES_APART = '\u0001';
