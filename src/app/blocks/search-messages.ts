@@ -1,8 +1,8 @@
 /** What a tender search, a shared card and the bookmarks look like in Slack. */
 
 import type { Bookmark, Tender } from '../../contract/schemas.ts';
-import type { SearchState } from '../features/tenders.ts';
 import { SearchIds } from '../ids.ts';
+import type { SearchState } from '../listeners/button-values.ts';
 import { encode } from '../state/codec.ts';
 import { bookmarkButtonsLine, bookmarksOwnerLine, type KeySource } from './key-identity.ts';
 import { FIRST_PAGE, type ListPage, listPaging, pageRange } from './list-paging.ts';

@@ -1,6 +1,6 @@
 /** "Did you mean …?": a word of a search that found nothing, and a mistyped subcommand. */
 
-import type { SearchState } from '../features/tenders.ts';
+import type { SearchState } from '../listeners/button-values.ts';
 import { encodeIfFits } from '../state/codec.ts';
 import type { Message } from './messages.ts';
 import { clip, code, type Mrkdwn, mrkdwn, safeText } from './mrkdwn.ts';

@@ -30,21 +30,15 @@ import {
   type TenderSearchFilters,
 } from '../commands/parse-command.ts';
 import { SearchIds } from '../ids.ts';
+// Defined beside the schema of the values that carry it (no import circle through the buttons).
+import type { SearchState } from '../listeners/button-values.ts';
 import { encodeIfFits } from '../state/codec.ts';
 import { writerOrSentence } from './connection.ts';
 import type { FeatureContext, SlackRequest } from './feature-context.ts';
 import { refuseGuests, reply } from './feature-context.ts';
 import { regionsFor } from './search-builder.ts';
 
-/** A search as carried in buttons: its filters and the page's offset. */
-export interface SearchState {
-  f: TenderSearchFilters;
-  o: number;
-  /** The chosen buyer's name, when the search is by buyer (only to say so). */
-  b?: string;
-  /** The saved search's name, when the page is a saved search's run (only to say so). */
-  n?: string;
-}
+export type { SearchState };
 
 /**
  * A search takes so many words: the rest are said to be left out, not silently dropped (with where
@@ -255,7 +249,7 @@ export async function showCommand(context: FeatureContext, request: SlackRequest
     });
     return;
   }
-  const { client, source } = await context.clients.forPerson(request.teamId, request.userId);
+  const { source } = await context.clients.forPerson(request.teamId, request.userId);
   // The id, or a reference as its source prints it (a Contracts Finder notice id, a Buyandsell
   // number): the service takes either when one tender has it.
   const [found, bookmarked] = await Promise.all([

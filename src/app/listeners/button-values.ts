@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { TENDER_STATUSES, VALUE_CURRENCIES } from '../../contract/schemas.ts';
 import type { TenderSearchFilters } from '../commands/parse-command.ts';
-import type { SearchState } from '../features/tenders.ts';
 
 /**
  * The schema of every value the app writes into Slack and reads back (button values, option
@@ -27,6 +26,16 @@ export const SearchFiltersValue = z.strictObject({
   /** Added with money in its own currency; values written before it have none (GBP). */
   currency: z.enum(VALUE_CURRENCIES).optional(),
 }) satisfies z.ZodType<TenderSearchFilters>;
+
+/** A search as carried in buttons: its filters and the page's offset. */
+export interface SearchState {
+  f: TenderSearchFilters;
+  o: number;
+  /** The chosen buyer's name, when the search is by buyer (only to say so). */
+  b?: string;
+  /** The saved search's name, when the page is a saved search's run (only to say so). */
+  n?: string;
+}
 
 export const SearchStateValue = z.strictObject({
   f: SearchFiltersValue,
