@@ -17,7 +17,7 @@ export const SuggestionIds = {
 } as const;
 
 /** A word of the search that found nothing, and the word of the data it most likely meant. */
-export interface WordSuggestion {
+interface WordSuggestion {
   word: string;
   correction: string;
 }

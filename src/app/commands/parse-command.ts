@@ -498,7 +498,7 @@ function unsupportedOperator(text: string): string | null {
 }
 
 /** The currencies amounts may be given in, by the names and codes people type. */
-export const CURRENCY_WORDS: Readonly<Record<string, ValueCurrency>> = {
+const CURRENCY_WORDS: Readonly<Record<string, ValueCurrency>> = {
   gbp: 'GBP',
   pound: 'GBP',
   pounds: 'GBP',
@@ -521,7 +521,7 @@ const CURRENCY_SIGNS: readonly [string, ValueCurrency | 'dollars'][] = [
 ];
 
 /** `€1m` → 1,000,000 in EUR; `100k` → 100,000 in no currency named; `$5k` names dollars of no country. */
-export function readMoney(text: string): { amount: number; currency?: ValueCurrency | 'dollars' } | null {
+function readMoney(text: string): { amount: number; currency?: ValueCurrency | 'dollars' } | null {
   const lower = text.toLowerCase();
   const sign = CURRENCY_SIGNS.find(([prefix]) => lower.startsWith(prefix));
   const amount = parseAmount(sign ? text.slice(sign[0].length) : text);

@@ -503,7 +503,7 @@ export function describeSearch(filters: TenderSearchFilters, buyerName?: string,
  * The rule the service compared values by, as a heading says it: `amounts in other currencies
  * converted at the ECB rates of 2024-12-31` (tenders in a currency without a rate are not listed).
  */
-export function valueRuleSentence(rule: ValueRule): Mrkdwn {
+function valueRuleSentence(rule: ValueRule): Mrkdwn {
   const source = /^European Central Bank\b/i.test(rule.ratesSource) ? 'ECB' : rule.ratesSource;
   return plain(`amounts in other currencies converted at the ${source} rates of ${rule.ratesDate}`);
 }
