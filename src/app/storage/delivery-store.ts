@@ -59,7 +59,7 @@ export interface DeliveryFinish {
 
 /**
  * Deliveries (the posts of subscriptions) and the items they posted: the store behind exactly-once
- * posting (src/app/subscriptions/exactly-once-posting.ts). Every method is one atomic step, so several
+ * posting (src/app/delivery/exactly-once-posting.ts). Every method is one atomic step, so several
  * copies of the app on one database never plan, claim or record the same thing twice.
  */
 export interface DeliveryStore {

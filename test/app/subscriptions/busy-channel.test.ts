@@ -2,8 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLOCK_MARGIN_MS } from '../../../src/app/delivery/settle-from-history.ts';
 import type { Subscription } from '../../../src/app/storage/bot-store.ts';
-import { CLOCK_MARGIN_MS } from '../../../src/app/subscriptions/exactly-once-posting/settle-from-history.ts';
 import type { RecordedCall } from '../../../src/fake-slack/fake-slack.ts';
 import { duplicates, Harness, type Instance, dueSubscription as makeDueSubscription } from './harness.ts';
 

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { PgBossQueue } from '../../../src/app/delivery/pg-boss-queue.ts';
 import { type BotStore, openBotStore, type Subscription } from '../../../src/app/storage/bot-store.ts';
-import { PgBossQueue } from '../../../src/app/subscriptions/pg-boss-queue.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.ts';
 
 /**

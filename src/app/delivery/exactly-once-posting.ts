@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { ScheduledSlack } from '../../adapters/scheduled-slack.ts';
-import type { KeySource, WorkspaceClients } from '../../adapters/workspace-clients.ts';
-import type { Message } from '../../blocks/messages.ts';
-import { type Mrkdwn, mention, mrkdwn } from '../../blocks/mrkdwn.ts';
-import type { Delivery, DeliveryStore } from '../../storage/delivery-store.ts';
-import type { Subscription, SubscriptionStore } from '../../storage/subscription-store.ts';
-import { type Built, buildDelivery, type Frozen } from '../content.ts';
-import type { DeliveryQueue } from '../delivery-queue.ts';
-import { catchUp } from '../schedule.ts';
-import { classifySlackError } from '../slack-errors.ts';
+import type { ScheduledSlack } from '../adapters/scheduled-slack.ts';
+import type { KeySource, WorkspaceClients } from '../adapters/workspace-clients.ts';
+import type { Message } from '../blocks/messages.ts';
+import { type Mrkdwn, mention, mrkdwn } from '../blocks/mrkdwn.ts';
+import type { Delivery, DeliveryStore } from '../storage/delivery-store.ts';
+import type { Subscription, SubscriptionStore } from '../storage/subscription-store.ts';
+import { type Built, buildDelivery, type Frozen } from '../subscriptions/content.ts';
+import { catchUp } from '../subscriptions/schedule.ts';
+import { classifySlackError } from '../subscriptions/slack-errors.ts';
+import type { DeliveryQueue } from './delivery-queue.ts';
 import { pauseChannel } from './pause-channel.ts';
 import { DELIVERY_EVENT_TYPE, type HistoryPage, readWindowPage } from './settle-from-history.ts';
 

@@ -1,4 +1,4 @@
-import type { ScheduledSlack } from '../../adapters/scheduled-slack.ts';
+import type { ScheduledSlack } from '../adapters/scheduled-slack.ts';
 
 /** The metadata event type every scheduled post carries, with its delivery id and part number. */
 export const DELIVERY_EVENT_TYPE = 'tenderbot_delivery';

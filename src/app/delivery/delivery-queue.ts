@@ -22,7 +22,7 @@ export interface ClaimRequest {
  * - `LeaseTableQueue` (SQLite, the default): the table's own rows are the queue, claimed with a
  *   lease in one statement.
  * - `PgBossQueue` (PostgreSQL): pg-boss jobs, fetched with SKIP LOCKED by any number of copies,
- *   expired and retried when a copy dies (src/app/subscriptions/pg-boss-queue.ts).
+ *   expired and retried when a copy dies (src/app/delivery/pg-boss-queue.ts).
  */
 export interface DeliveryQueue {
   readonly kind: 'lease-table' | 'pg-boss';

@@ -1,0 +1,166 @@
+import PgBoss from 'pg-boss';
+import type { Logger } from 'pino';
+import type { Delivery, DeliveryStore } from '../storage/delivery-store.ts';
+import type { ClaimRequest, DeliveryQueue } from './delivery-queue.ts';
+
+/** The two store methods the job queue needs beside the deliveries' own. */
+export type DeliveryClaims = Pick<DeliveryStore, 'claimDelivery' | 'openDeliveryIds'>;
+
+export interface PgBossQueueOptions {
+  connectionString: string;
+  store: DeliveryClaims;
+  logger: Logger;
+  /**
+   * How long a copy may hold a job without finishing it before pg-boss hands it to another copy
+   * (a copy that died); at least the deliveries' lease, which fences the post itself.
+   */
+  expireInSeconds: number;
+  /** How often pg-boss looks for expired jobs (default 60 s; tests shorten it). */
+  maintenanceIntervalSeconds?: number;
+  /** The PostgreSQL schema pg-boss keeps its tables in. */
+  schema?: string;
+}
+
+export const CHANNEL_POSTS_QUEUE = 'tenderbot-channel-posts';
+/** One offer of a delivery stands this long before this copy offers it again (it may have been lost). */
+const OFFER_AGAIN_MS = 10_000;
+/** Open deliveries offered per pass at most (each channel has at most one claimable at a time). */
+const OFFER_BATCH = 1000;
+
+/**
+ * Channel posts handed out through pg-boss on PostgreSQL: a job per claimable delivery (its id as
+ * the job's singleton key, so the copies offering it at once make one job), fetched with SKIP
+ * LOCKED by whichever copy has a free slot, and expired by pg-boss when the copy holding it stops.
+ *
+ * A job is a turn to try, not the post itself: the fetched delivery is then claimed in the store
+ * (its lease fences every write about the post, so a job fetched twice, or a late copy, never
+ * posts twice). A job whose delivery is not claimable now (its channel busy, paced or waiting
+ * Retry-After) is completed at once; the delivery is offered again when it is claimable, as every
+ * open delivery due by the scheduler's clock is offered each pass. So no job waits on PostgreSQL's
+ * clock: the scheduler's own clock (a test's, or the real one) decides what is due.
+ */
+export class PgBossQueue implements DeliveryQueue {
+  readonly kind = 'pg-boss';
+  private boss: PgBoss | null = null;
+  /** Jobs this copy fetched and claimed, by delivery id. */
+  private readonly held = new Map<string, string>();
+  /** When this copy last offered each delivery (real time). */
+  private readonly offered = new Map<string, number>();
+
+  constructor(private readonly options: PgBossQueueOptions) {}
+
+  async start(): Promise<void> {
+    const { options } = this;
+    const boss = new PgBoss({
+      connectionString: options.connectionString,
+      schema: options.schema ?? 'pgboss',
+      // A few connections: fetch, complete and insert are single statements.
+      max: 4,
+      // Subscriptions keep their own schedules in their zones (src/app/subscriptions/schedule.ts);
+      // pg-boss's cron is not used, so its cron clock is off.
+      schedule: false,
+      supervise: true,
+      maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 60,
+      application_name: 'tenderbot-scheduler',
+    });
+    boss.on('error', (error: unknown) => options.logger.error({ err: error }, 'pg-boss failed'));
+    await boss.start();
+    await createQueueOnce(boss, {
+      name: CHANNEL_POSTS_QUEUE,
+      // 'short': one queued job per singleton key, so offers from several copies make one job.
+      policy: 'short',
+      expireInSeconds: Math.max(1, Math.ceil(options.expireInSeconds)),
+      // An expired job (its copy died) is tried again by another copy, for as long as it takes.
+      retryLimit: 1_000_000,
+      retryDelay: 0,
+      retentionMinutes: 60,
+    });
+    this.boss = boss;
+  }
+
+  async stop(): Promise<void> {
+    const boss = this.boss;
+    this.boss = null;
+    if (!boss) return;
+    // Deliveries still held were given back by the scheduler; their jobs are done with.
+    if (this.held.size > 0) await boss.complete(CHANNEL_POSTS_QUEUE, [...this.held.values()]);
+    this.held.clear();
+    await boss.stop({ graceful: true, wait: true, close: true, timeout: 5000 });
+  }
+
+  private started(): PgBoss {
+    if (!this.boss) throw new Error('the channel posts queue is not started');
+    return this.boss;
+  }
+
+  async offer(dueBy: Date): Promise<void> {
+    const boss = this.started();
+    const ids = await this.options.store.openDeliveryIds(dueBy, OFFER_BATCH);
+    const now = Date.now();
+    for (const [id, at] of this.offered) if (now - at > OFFER_AGAIN_MS) this.offered.delete(id);
+    const fresh = ids.filter((id) => !this.offered.has(id) && !this.held.has(id));
+    if (fresh.length === 0) return;
+    await boss.insert(
+      fresh.map((deliveryId) => ({
+        name: CHANNEL_POSTS_QUEUE,
+        data: { deliveryId },
+        singletonKey: deliveryId,
+      })),
+    );
+    for (const id of fresh) this.offered.set(id, now);
+  }
+
+  async claim(request: ClaimRequest): Promise<Delivery[]> {
+    const boss = this.started();
+    if (request.limit <= 0) return [];
+    const jobs = await boss.fetch<{ deliveryId: string }>(CHANNEL_POSTS_QUEUE, { batchSize: request.limit });
+    const claimed: Delivery[] = [];
+    const finishedJobs: string[] = [];
+    for (const job of jobs) {
+      const deliveryId = job.data.deliveryId;
+      this.offered.delete(deliveryId);
+      const outcome = await this.options.store.claimDelivery(
+        deliveryId,
+        request.owner,
+        request.now,
+        request.leaseMs,
+        request.aheadMs,
+      );
+      if ('delivery' in outcome) {
+        this.held.set(deliveryId, job.id);
+        claimed.push(outcome.delivery);
+      } else {
+        // Posted already, or not claimable yet: offered again once it is.
+        finishedJobs.push(job.id);
+      }
+    }
+    if (finishedJobs.length > 0) await boss.complete(CHANNEL_POSTS_QUEUE, finishedJobs);
+    return claimed;
+  }
+
+  async done(deliveryId: string): Promise<void> {
+    const jobId = this.held.get(deliveryId);
+    this.held.delete(deliveryId);
+    this.offered.delete(deliveryId);
+    if (jobId && this.boss) await this.boss.complete(CHANNEL_POSTS_QUEUE, jobId);
+  }
+}
+
+/**
+ * Creates the queue unless it exists. Copies starting together may both try: PostgreSQL then
+ * reports a deadlock or a duplicate to one of them, which looks again and finds the queue made.
+ */
+async function createQueueOnce(boss: PgBoss, queue: PgBoss.Queue & { name: string }): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    if (await boss.getQueue(queue.name)) return;
+    try {
+      await boss.createQueue(queue.name, queue);
+      return;
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      const raced = code === '40P01' || code === '23505' || code === '42P07';
+      if (!raced || attempt >= 5) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 * (attempt + 1)));
+    }
+  }
+}
