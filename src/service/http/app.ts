@@ -135,13 +135,21 @@ export async function buildServiceApp(options: ServiceAppOptions): Promise<Servi
 
   await registerOpenApi(app);
 
-  app.addHook('onRequest', async (request, reply) => {
+  const checkCaller = authenticate(context.organisations, limiter, context.clock);
+  // One hook, not async: every request runs it, and a promise per hook cost more than its checks.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
-    if (request.raw.httpVersion === '1.1' && !request.headers.host) {
-      throw invalidField('Host', 'must be sent with every HTTP/1.1 request');
+    try {
+      if (request.raw.httpVersion === '1.1' && !request.headers.host) {
+        throw invalidField('Host', 'must be sent with every HTTP/1.1 request');
+      }
+      checkCaller(request, reply);
+    } catch (error) {
+      done(error as FastifyError);
+      return;
     }
+    done();
   });
-  app.addHook('onRequest', authenticate(context.organisations, limiter, context.clock));
 
   serveOpenApi(app);
 

@@ -105,10 +105,11 @@ export function identifyCaller(
 /**
  * The onRequest check of every request: no key in the URL; then, for a route with a scope, the
  * caller and the scope; for an unknown path under /v1, the caller before the 404, so that without
- * a key nothing is learnt about which paths exist.
+ * a key nothing is learnt about which paths exist. Synchronous: it throws its refusal, and the
+ * app's one onRequest hook passes it on (a hook per check, each a promise, cost more than the checks).
  */
 export function authenticate(organisations: OrganisationsStore, limiter: RateLimiter, clock: () => Date) {
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+  return (request: FastifyRequest, reply: FastifyReply): void => {
     refuseKeyInQuery(request.url);
     const scope = request.routeOptions.config.scope;
     if (!scope) {

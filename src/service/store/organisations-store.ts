@@ -39,6 +39,9 @@ export function generateApiKey(): string {
   return `pis_${randomBytes(32).toString('base64url')}`;
 }
 
+/** Distinct scope lists read at most (a few combinations of some twenty scopes in practice). */
+const SCOPE_SETS_KEPT = 1000;
+
 interface KeyRow {
   id: string;
   organisation_id: string;
@@ -54,6 +57,7 @@ interface KeyRow {
 /** Organisations, users, memberships and API keys. */
 export class OrganisationsStore {
   private readonly statements: StatementCache;
+  private readonly scopeSets = new Map<string, ReadonlySet<Scope>>();
 
   constructor(private readonly db: SqliteDatabase) {
     this.statements = new StatementCache(db);
@@ -78,10 +82,24 @@ export class OrganisationsStore {
       userId: row.user_id,
       userName: row.user_name,
       role: row.role,
-      scopes: new Set(JSON.parse(row.scopes) as Scope[]),
+      scopes: this.scopesOf(row.scopes),
       expiresAt: row.expires_at,
       rateLimitPerSecond: row.rate_limit_per_second,
     };
+  }
+
+  /**
+   * A key's scopes as a set, by the text stored: the same text always reads as the same set, so
+   * each distinct text is read once (the row itself is still read on every request).
+   */
+  private scopesOf(stored: string): ReadonlySet<Scope> {
+    let scopes = this.scopeSets.get(stored);
+    if (!scopes) {
+      scopes = new Set(JSON.parse(stored) as Scope[]);
+      if (this.scopeSets.size >= SCOPE_SETS_KEPT) this.scopeSets.clear();
+      this.scopeSets.set(stored, scopes);
+    }
+    return scopes;
   }
 
   /** Stores a key's hash; the caller gets the clear key once and must show it once. */
