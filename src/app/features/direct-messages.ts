@@ -1,15 +1,13 @@
 import type { AppSlack, RespondMessage } from '../adapters/app-slack.ts';
 import { helpMessage, sentenceMessage } from '../blocks/messages.ts';
-import { code, mrkdwn } from '../blocks/mrkdwn.ts';
+import { mrkdwn } from '../blocks/mrkdwn.ts';
 import { commandMeantMessage } from '../blocks/suggestions.ts';
 import { parseCommand, subcommandMeant } from '../commands/parse-command.ts';
-import { readSentence } from '../commands/read-sentence.ts';
 import { firstTender, printedReferencesIn } from '../links/find-tender.ts';
 import { noticeRefsInText } from '../links/notice-links.ts';
 import type { FeatureContext, SlackRequest } from './feature-context.ts';
 import { reply, withFailures } from './feature-context.ts';
-import { regionsFor } from './search-builder.ts';
-import { searchCommand, showCommand, tenderByReference } from './tenders.ts';
+import { searchCommand, searchSentence, showCommand, tenderByReference } from './tenders.ts';
 
 /**
  * A SlackRequest whose answers go to the person's direct messages with Tenderbot: the first answer is
@@ -160,13 +158,7 @@ async function answerSentence(context: FeatureContext, request: SlackRequest, te
     if (found.kind === 'one') return showCommand(context, request, found.tender.id);
     if (found.kind === 'several') return showCommand(context, request, reference);
   }
-  // The regions the data names; without them (the lookup failed), the rest is still read.
-  const regions = await regionsFor(context, request.teamId).catch(() => []);
-  const search = readSentence(text, context.clock(), regions);
-  if (!search) return searchCommand(context, request, text);
-  return searchCommand(context, request, search, {
-    shownAs: mrkdwn`Searched: ${code(`/tender search ${search}`, 400)}`,
-  });
+  return searchSentence(context, request, text);
 }
 
 /** The service's own origins, whose `/v1/tenders/<id>` links name a tender. */

@@ -29,6 +29,7 @@ import {
   subcommandMeant,
   type TenderSearchFilters,
 } from '../commands/parse-command.ts';
+import { readSentence } from '../commands/read-sentence.ts';
 import { SearchIds } from '../ids.ts';
 // Defined beside the schema of the values that carry it (no import circle through the buttons).
 import type { SearchState } from '../listeners/button-values.ts';
@@ -117,6 +118,25 @@ export async function searchCommand(
     },
     options.shownAs ? [contextLine(options.shownAs)] : [],
   );
+}
+
+/**
+ * A search written as a sentence ("school catering in Wales"): the regions of the data, amounts
+ * and time phrases read as filters, and the answer first shows the command it ran; a phrase with
+ * nothing to read as a filter is searched as words, as typed.
+ */
+export async function searchSentence(
+  context: FeatureContext,
+  request: SlackRequest,
+  text: string,
+): Promise<void> {
+  // The regions the data names; without them (the lookup failed), the rest is still read.
+  const regions = await regionsFor(context, request.teamId).catch(() => []);
+  const search = readSentence(text, context.clock(), regions);
+  if (!search) return searchCommand(context, request, text);
+  return searchCommand(context, request, search, {
+    shownAs: mrkdwn`Searched: ${code(`/tender search ${search}`, 400)}`,
+  });
 }
 
 /**
