@@ -7,14 +7,31 @@
  * connections, 3 s warm-up, 10 s measured), then serves the same file the plain way
  * (bench/support/serve-plain.ts: Fastify, FTS5 match joined to the rows, ORDER BY publication
  * date, LIMIT 20, as ../shared/ANCHORS.md measures) and drives it with the same requests.
- * Prints one table of every figure at every size, with ratios, then one JSON line.
+ * Tender reads, checked (key hash, scope, current membership, rate) against the plain server's
+ * read by key, are measured in alternating rounds (BENCH_READ_ROUNDS, 2 by default, each half of
+ * BENCH_DURATION) with both servers up, so both sides see the same stretch of the machine's load.
+ * Prints one table of every figure at every size, with ratios, then one JSON line whose
+ * `summary` gives, per size, the cold searches' p99 (every query new, nothing kept), the checked
+ * read's ratio to the plain one and the load average around each figure, and whose `goals` say
+ * which are met.
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { request } from 'undici';
-import { CONNECTIONS, DURATION_S, type Figures, loadAverage, measureLoad, WARMUP_S } from './support/load.ts';
+import {
+  CONNECTIONS,
+  DURATION_S,
+  type Figures,
+  figuresOf,
+  loadAverage,
+  type MeasuredRun,
+  measureLoad,
+  measureRun,
+  pooled,
+  WARMUP_S,
+} from './support/load.ts';
 import {
   BENCH_KEY,
   benchFolder,
@@ -30,6 +47,12 @@ const SIZES = process.env.BENCH_SIZES
   : [...new Set([...[10_000, 100_000, 1_000_000].filter((size) => size < TENDERS), TENDERS])];
 const WORD = process.env.BENCH_WORD ?? 'cleaning';
 const FILTER_CLASSES = ['region', 'status', 'value range', 'deadline window', 'CPV prefix', 'buyer'] as const;
+const READ_ROUNDS = Math.max(1, Number(process.env.BENCH_READ_ROUNDS ?? 2));
+/** Goals: cold searches (every query new, nothing kept) under this p99; checked reads at least this share of plain ones. */
+const COLD_P99_GOAL_MS = 20;
+const CHECKED_READ_GOAL = 0.6;
+/** Load averages after each measured load, by its name (cleared per size). */
+let loadAverages: Record<string, number | null> = {};
 
 interface SizeResult {
   tenders: number;
@@ -59,6 +82,8 @@ interface SizeResult {
   };
   plain: { search: Figures; searchFiltered: Figures; detail: Figures };
   ratios: { search: Ratio; searchFiltered: Ratio; detail: Ratio };
+  /** The 1-minute load average right after each load was measured, by the load's name. */
+  loadAverages: Record<string, number | null>;
 }
 
 interface Ratio {
@@ -81,6 +106,7 @@ const goal = (result: SizeResult | undefined, pick: (result: SizeResult) => bool
   result === undefined ? 'not measured' : pick(result);
 /** A p99 goal counts only for a run in which every request was answered. */
 const clean = (figures: Figures) => figures.errors === 0 && figures.requestsPerSecond > 0;
+const coldUnderGoal = (figures: Figures) => clean(figures) && figures.p99 < COLD_P99_GOAL_MS;
 const goals = {
   searchP99Under20msAt100k: goal(
     at(100_000),
@@ -103,7 +129,42 @@ const goals = {
     largest.tenderbot.detail.requestsPerSecond >= 0.8 * smallest.tenderbot.detail.requestsPerSecond,
   fasterThanPlainSearchEverySize: results.every((r) => r.ratios.search.throughput > 1),
   fasterThanPlainFilteredEverySize: results.every((r) => r.ratios.searchFiltered.throughput > 1),
+  coldWordSearchP99Under20msAt100k: goal(at(100_000), (r) => coldUnderGoal(r.tenderbot.searchNotCached)),
+  coldFilteredSearchP99Under20msAt100k: goal(at(100_000), (r) =>
+    coldUnderGoal(r.tenderbot.searchFilteredNotCached),
+  ),
+  coldWordSearchP99Under20msAt1M: goal(at(1_000_000), (r) => coldUnderGoal(r.tenderbot.searchNotCached)),
+  coldFilteredSearchP99Under20msAt1M: goal(at(1_000_000), (r) =>
+    coldUnderGoal(r.tenderbot.searchFilteredNotCached),
+  ),
+  checkedReadAtLeast0_6xPlainAt100k: goal(
+    at(100_000),
+    (r) => r.ratios.detail.throughput >= CHECKED_READ_GOAL,
+  ),
+  checkedReadAtLeast0_6xPlainAt1M: goal(
+    at(1_000_000),
+    (r) => r.ratios.detail.throughput >= CHECKED_READ_GOAL,
+  ),
 };
+/** Per size, the figures the goals of cold searches and checked reads are judged by, each with its load. */
+const summary = results.map((r) => ({
+  tenders: r.tenders,
+  coldWordSearchP99Ms: r.tenderbot.searchNotCached.p99,
+  coldFilteredSearchP99Ms: r.tenderbot.searchFilteredNotCached.p99,
+  coldLoadAverages: {
+    word: r.loadAverages['Tenderbot word search, nothing kept'] ?? null,
+    filtered: r.loadAverages['Tenderbot word + filter, nothing kept'] ?? null,
+  },
+  checkedReadPerSecond: r.tenderbot.detail.requestsPerSecond,
+  plainReadPerSecond: r.plain.detail.requestsPerSecond,
+  checkedReadRatio: r.ratios.detail.throughput,
+  readsLoadAverage: r.loadAverages['tender reads, checked and plain'] ?? null,
+  goals: {
+    coldWordSearchP99Under20ms: coldUnderGoal(r.tenderbot.searchNotCached),
+    coldFilteredSearchP99Under20ms: coldUnderGoal(r.tenderbot.searchFilteredNotCached),
+    checkedReadAtLeast0_6xPlain: r.ratios.detail.throughput >= CHECKED_READ_GOAL,
+  },
+}));
 console.log(
   `Goals: ${Object.entries(goals)
     .map(([name, value]) => `${name} ${value === true ? 'met' : value === false ? 'not met' : value}`)
@@ -117,12 +178,14 @@ console.log(
     loadAverage: { before: loadBefore, after: loadAfter },
     word: WORD,
     filterClasses: FILTER_CLASSES,
+    summary,
     sizes: results,
     goals,
   }),
 );
 
 async function benchSize(tenders: number): Promise<SizeResult> {
+  loadAverages = {};
   const bench = benchFolder('tenderbot-bench-');
   const db = join(bench.dir, 'bench.db');
   const serve = (extra: string[]) => serveSandbox({ db, fixture: bench.fixture, demo: tenders, extra });
@@ -151,7 +214,15 @@ async function benchSize(tenders: number): Promise<SizeResult> {
     const filterIndexReadySeconds = await filterIndexReady(server, startedAt);
     const search = await measure(server, 'Tenderbot word search', tenderbotRequests.search);
     const searchFiltered = await measure(server, 'Tenderbot word + filter', tenderbotRequests.filtered());
-    const detail = await measure(server, 'Tenderbot detail', tenderbotRequests.detail());
+    const plainRequests = requestsFor('', samples, {});
+    const plainReader = await servePlain(db);
+    let reads: { tenderbot: Figures; plain: Figures };
+    try {
+      reads = await measureReads(server, plainReader, tenderbotRequests.detail, plainRequests.detail);
+    } finally {
+      await plainReader.stop();
+    }
+    const detail = reads.tenderbot;
     const serviceRssBytes = residentBytes(server.pid);
     await server.stop();
 
@@ -173,7 +244,6 @@ async function benchSize(tenders: number): Promise<SizeResult> {
 
     // The plain server is started afresh for each target: a slow target's backlog (seconds a
     // query at a million tenders) must not fall on the next one.
-    const plainRequests = requestsFor('', samples, {});
     let plainRssBytes: number | null = null;
     const plainMeasure = async (name: string, requests: autocannon.Request[]) => {
       server = await servePlain(db);
@@ -186,7 +256,7 @@ async function benchSize(tenders: number): Promise<SizeResult> {
     const plain = {
       search: await plainMeasure('plain word search', plainRequests.search),
       searchFiltered: await plainMeasure('plain word + filter', plainRequests.filtered()),
-      detail: await plainMeasure('plain detail', plainRequests.detail()),
+      detail: reads.plain,
     };
 
     const tenderbot = { search, searchFiltered, detail, searchNotCached, searchFilteredNotCached };
@@ -208,6 +278,7 @@ async function benchSize(tenders: number): Promise<SizeResult> {
         searchFiltered: ratio(searchFiltered, plain.searchFiltered),
         detail: ratio(detail, plain.detail),
       },
+      loadAverages,
     };
   } finally {
     await server?.stop();
@@ -341,7 +412,35 @@ async function measure(
   requests: autocannon.Request[],
 ): Promise<Figures> {
   console.error(`  ${name}…`);
-  return measureLoad(server.baseUrl, requests);
+  const figures = await measureLoad(server.baseUrl, requests);
+  loadAverages[name] = loadAverage();
+  return figures;
+}
+
+/**
+ * Checked tender reads (Tenderbot, every check of CONTRACT §3–4 on every request) and plain reads
+ * by key, in alternating rounds with both servers up: Tenderbot, plain, Tenderbot, plain… Each
+ * side's rounds are pooled (requests over their whole time, percentiles over every latency).
+ */
+async function measureReads(
+  tenderbot: ServedSandbox,
+  plain: ServedSandbox,
+  tenderbotRequests: () => autocannon.Request[],
+  plainRequests: () => autocannon.Request[],
+): Promise<{ tenderbot: Figures; plain: Figures }> {
+  console.error(`  tender reads, checked and plain, ${READ_ROUNDS} alternating rounds…`);
+  const seconds = Math.max(1, DURATION_S / READ_ROUNDS);
+  const tenderbotRounds: MeasuredRun[] = [];
+  const plainRounds: MeasuredRun[] = [];
+  for (let round = 0; round < READ_ROUNDS; round++) {
+    const warmupSeconds = round === 0 ? WARMUP_S : 1;
+    tenderbotRounds.push(
+      await measureRun(tenderbot.baseUrl, tenderbotRequests(), { warmupSeconds, seconds }),
+    );
+    plainRounds.push(await measureRun(plain.baseUrl, plainRequests(), { warmupSeconds, seconds }));
+  }
+  loadAverages['tender reads, checked and plain'] = loadAverage();
+  return { tenderbot: figuresOf(pooled(tenderbotRounds)), plain: figuresOf(pooled(plainRounds)) };
 }
 
 function ratio(tenderbot: Figures, plain: Figures): Ratio {
@@ -400,6 +499,11 @@ function printTable(rows: SizeResult[]): void {
       row.plain.searchFiltered,
       ratio(row.tenderbot.searchFilteredNotCached, row.plain.searchFiltered),
     );
-    line('tender detail read', row.tenderbot.detail, row.plain.detail, row.ratios.detail);
+    line(
+      'tender read with every check (key, scope, membership, rate), rounds alternating with the plain read',
+      row.tenderbot.detail,
+      row.plain.detail,
+      row.ratios.detail,
+    );
   }
 }
