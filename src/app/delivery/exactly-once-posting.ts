@@ -18,7 +18,7 @@ export type PostingStore = DeliveryStore &
   Pick<SubscriptionStore, 'dueSubscriptions' | 'getSubscription' | 'pauseChannel'>;
 
 /** How a delivery waits for a near slot (on the scheduler's timer) rather than being given back. */
-export interface SlotWait {
+interface SlotWait {
   /** A slot at most this far off is waited for. */
   nearMs: number;
   /** True when the wait ran its time, false when the scheduler stopped meanwhile. */

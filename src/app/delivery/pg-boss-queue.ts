@@ -4,7 +4,7 @@ import type { Delivery, DeliveryStore } from '../storage/delivery-store.ts';
 import type { ClaimRequest, DeliveryQueue } from './delivery-queue.ts';
 
 /** The two store methods the job queue needs beside the deliveries' own. */
-export type DeliveryClaims = Pick<DeliveryStore, 'claimDelivery' | 'openDeliveryIds'>;
+type DeliveryClaims = Pick<DeliveryStore, 'claimDelivery' | 'openDeliveryIds'>;
 
 export interface PgBossQueueOptions {
   connectionString: string;

@@ -84,7 +84,7 @@ const PREPARE_AHEAD_MS = 1000;
  */
 const CLAIM_GATHER_MS = 50;
 export const KEEP_DELIVERIES_MS = 90 * 86_400_000;
-export const PRUNE_EVERY_MS = 3_600_000;
+const PRUNE_EVERY_MS = 3_600_000;
 
 /**
  * The scheduler in the app process: plans each subscription's due deliveries, claims them with a

@@ -9,7 +9,7 @@ export const DELIVERY_EVENT_TYPE = 'tenderbot_delivery';
  */
 export const CLOCK_MARGIN_MS = 60_000;
 /** Slack gives an app outside the Marketplace at most 15 messages a call (changelog 2025-05-29). */
-export const HISTORY_PAGE = 15;
+const HISTORY_PAGE = 15;
 
 /** Where a part whose answer was lost can be: its channel, and the window its ts is in. */
 export interface LostPart {
@@ -33,7 +33,7 @@ export type HistoryPage =
   | { kind: 'more'; latest: string };
 
 /** Slack's `seconds.micro` form of an instant. */
-export function slackTs(at: number): string {
+function slackTs(at: number): string {
   return (at / 1000).toFixed(6);
 }
 

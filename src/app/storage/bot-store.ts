@@ -9,27 +9,11 @@ import type { StoreLifecycle } from './store-lifecycle.ts';
 import type { SubscriptionStore } from './subscription-store.ts';
 import type { WorkspaceStore } from './workspace-store.ts';
 
-export type { CommandQueueStore, CommandToQueue, QueuedCommand } from './command-queue-store.ts';
-export type {
-  Delivery,
-  DeliveryFinish,
-  DeliveryState,
-  DeliveryStore,
-  PlannedDelivery,
-} from './delivery-store.ts';
-export type { InstallationQuery, InstallationStore, StoredInstallation } from './installation-store.ts';
-export type { KeptValueStore } from './kept-value-store.ts';
-export type { CommentAuthor, MessageStore, PipelineMessage } from './message-store.ts';
-export type { SecretKind, SecretStore, StoredSecret } from './secret-store.ts';
-export type { StoreLifecycle } from './store-lifecycle.ts';
-export type { Cadence, Subscription, SubscriptionKind, SubscriptionStore } from './subscription-store.ts';
-export type {
-  PersonalKey,
-  RemovedWorkspace,
-  WorkspaceConnection,
-  WorkspaceSettings,
-  WorkspaceStore,
-} from './workspace-store.ts';
+// The shapes callers still import from this module; new code imports them from their store's file.
+export type { InstallationQuery } from './installation-store.ts';
+export type { PipelineMessage } from './message-store.ts';
+export type { StoredSecret } from './secret-store.ts';
+export type { Cadence, Subscription, SubscriptionKind } from './subscription-store.ts';
 
 /**
  * The bot's own storage: one store per aggregate (each its interface in `*-store.ts` and its Kysely

@@ -1,5 +1,5 @@
 /** Which kind of stored secret (for key rotation). */
-export type SecretKind = 'connection' | 'installation' | 'personal-key';
+type SecretKind = 'connection' | 'installation' | 'personal-key';
 
 /** One stored secret; `ref` is an opaque id the store that listed it understands. */
 export interface StoredSecret {

@@ -26,7 +26,8 @@ import {
 import { type Block, contextLine, formatDeadline, section } from '../blocks/tender-card.ts';
 import { deadlineWindow } from '../commands/parse-command.ts';
 import { SearchFiltersValue } from '../listeners/button-values.ts';
-import type { Delivery, Subscription } from '../storage/bot-store.ts';
+import type { Delivery } from '../storage/delivery-store.ts';
+import type { Subscription } from '../storage/subscription-store.ts';
 import { formatLocal, LATE_AFTER_MS, localDay } from './schedule.ts';
 
 // What a subscription follows, as stored in its `target` (parsed, never cast).
@@ -370,7 +371,7 @@ async function searchFeed(input: BuildInput, notes: PostNotes): Promise<Built> {
 // Deadline reminders
 
 /** Reminder thresholds in days: each item is reminded once per threshold it crosses. */
-export function thresholdsFor(days: number): number[] {
+function thresholdsFor(days: number): number[] {
   return [...new Set([days, 7, 3, 1].filter((each) => each <= days))].sort((a, b) => b - a);
 }
 

@@ -9,7 +9,7 @@ import {
   storedMrkdwn,
 } from '../blocks/mrkdwn.ts';
 import { section } from '../blocks/tender-card.ts';
-import type { Subscription } from '../storage/bot-store.ts';
+import type { Subscription } from '../storage/subscription-store.ts';
 import { DeadlinesTarget, PipelineTarget, SearchTarget } from './content.ts';
 
 /** What a subscription posts, in a bid lead's words (mrkdwn, escaped). */

@@ -1,7 +1,2 @@
 /** The job queue moved to src/app/delivery/pg-boss-queue.ts; this path answers until its callers import that. */
-export {
-  CHANNEL_POSTS_QUEUE,
-  type DeliveryClaims,
-  PgBossQueue,
-  type PgBossQueueOptions,
-} from '../delivery/pg-boss-queue.ts';
+export { CHANNEL_POSTS_QUEUE, PgBossQueue } from '../delivery/pg-boss-queue.ts';

@@ -1,6 +1,6 @@
 import { TZDate } from '@date-fns/tz';
 import { addDays, format } from 'date-fns';
-import type { Cadence } from '../storage/bot-store.ts';
+import type { Cadence } from '../storage/subscription-store.ts';
 
 /** When a subscription posts: its cadence, at `HH:MM` in the subscriber's own time zone. */
 export interface Schedule {
@@ -10,9 +10,8 @@ export interface Schedule {
   timeZone: string;
 }
 
-export const CADENCES: readonly Cadence[] = ['hourly', 'daily', 'weekly'];
 /** Weekly posts go out on Mondays: a bid team plans its week on Monday morning. */
-export const WEEKLY_DAY = 1;
+const WEEKLY_DAY = 1;
 export const DEFAULT_TIME = '09:00';
 /** A post later than this after its due time says it is late. */
 export const LATE_AFTER_MS = 10 * 60_000;

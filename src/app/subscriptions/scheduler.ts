@@ -1,8 +1,2 @@
 /** The scheduler moved to src/app/delivery/scheduler.ts; this path answers until its callers import that. */
-export {
-  KEEP_DELIVERIES_MS,
-  type PassResult,
-  PRUNE_EVERY_MS,
-  Scheduler,
-  type SchedulerOptions,
-} from '../delivery/scheduler.ts';
+export { KEEP_DELIVERIES_MS, Scheduler, type SchedulerOptions } from '../delivery/scheduler.ts';

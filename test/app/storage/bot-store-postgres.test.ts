@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BOT_SCHEMA } from '../../../src/app/storage/bot-schema.ts';
-import { type BotStore, openBotStore } from '../../../src/app/storage/bot-store.ts';
+import type { BotStore } from '../../../src/app/storage/bot-store.ts';
+import { openBotStore } from '../../../src/app/storage/open-bot-store.ts';
 import { botStoreContract } from './bot-store-contract.ts';
 
 /**

@@ -6,8 +6,8 @@ import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BOT_SCHEMA } from '../../../src/app/storage/bot-schema.ts';
-import { openBotStore } from '../../../src/app/storage/bot-store.ts';
 import { LEGACY_SQLITE_MIGRATIONS } from '../../../src/app/storage/legacy-sqlite-migrations.ts';
+import { openBotStore } from '../../../src/app/storage/open-bot-store.ts';
 import { openSqlite } from '../../../src/shared/sqlite.ts';
 import { botStoreContract } from './bot-store-contract.ts';
 
@@ -93,7 +93,7 @@ describe('the SQLite bot store', () => {
 
   it('applies each schema step once when several processes open a new file at the same moment', async () => {
     const path = join(dir, 'race.db');
-    const opener = resolve(import.meta.dirname, '../../../src/app/storage/bot-store.ts');
+    const opener = resolve(import.meta.dirname, '../../../src/app/storage/open-bot-store.ts');
     const script = `
       import { openBotStore } from ${JSON.stringify(opener)};
       const store = openBotStore(${JSON.stringify(`sqlite:${path}`)});

@@ -1,4 +1,5 @@
-import type { StoredInstallation, Subscription } from '../../../src/app/storage/bot-store.ts';
+import type { StoredInstallation } from '../../../src/app/storage/installation-store.ts';
+import type { Subscription } from '../../../src/app/storage/subscription-store.ts';
 
 /** What the store contracts keep and compare, shared by the contract of each aggregate store. */
 export const at = new Date('2026-11-22T12:00:00Z');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLOCK_MARGIN_MS } from '../../../src/app/delivery/settle-from-history.ts';
-import type { Subscription } from '../../../src/app/storage/bot-store.ts';
+import type { Subscription } from '../../../src/app/storage/subscription-store.ts';
 import type { RecordedCall } from '../../../src/fake-slack/fake-slack.ts';
 import { duplicates, Harness, type Instance, dueSubscription as makeDueSubscription } from './harness.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Subscription } from '../../../src/app/storage/bot-store.ts';
+import type { Subscription } from '../../../src/app/storage/subscription-store.ts';
 import { subscriptionSummary } from '../../../src/app/subscriptions/describe.ts';
 
 const base: Subscription = {

@@ -6,7 +6,9 @@ import { type BotApp, createBotApp } from '../../../src/app/bot-app.ts';
 import { BotConfig } from '../../../src/app/config.ts';
 import type { PassResult, SchedulerOptions } from '../../../src/app/delivery/scheduler.ts';
 import { KeyCipher } from '../../../src/app/security/key-cipher.ts';
-import { type BotStore, openBotStore, type Subscription } from '../../../src/app/storage/bot-store.ts';
+import type { BotStore } from '../../../src/app/storage/bot-store.ts';
+import { openBotStore } from '../../../src/app/storage/open-bot-store.ts';
+import type { Subscription } from '../../../src/app/storage/subscription-store.ts';
 import { type FakeMessage, FakeSlack, type FakeUser } from '../../../src/fake-slack/fake-slack.ts';
 import { importOcdsFiles } from '../../../src/service/import/ocds-importer.ts';
 import { eventually } from '../../support/bot.ts';
@@ -19,25 +21,16 @@ import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
  * or, with TENDERBOT_TEST_DATABASE=postgres, a new PostgreSQL database (deliveries handed out by
  * pg-boss). vitest.config.ts runs this directory's tests both ways.
  */
-export const TEST_DATABASE = process.env.TENDERBOT_TEST_DATABASE === 'postgres' ? 'postgres' : 'sqlite';
+const TEST_DATABASE = process.env.TENDERBOT_TEST_DATABASE === 'postgres' ? 'postgres' : 'sqlite';
 
 /** People in three time zones, and a guest. */
-export const USERS: FakeUser[] = [
+const USERS: FakeUser[] = [
   { id: 'U0ADMIN', name: 'ada', realName: 'Ada Admin', isAdmin: true, tz: 'Europe/London' },
   { id: 'U0MEMBER', name: 'max', realName: 'Max Member', tz: 'America/New_York' },
   { id: 'U0TOKYO', name: 'yui', realName: 'Yui Tokyo', tz: 'Asia/Tokyo' },
   { id: 'U0GUEST', name: 'gus', realName: 'Gus Guest', isRestricted: true, tz: 'Europe/London' },
 ];
-export const CHANNELS = [
-  'C0BIDS',
-  'C0GENERAL',
-  'C0FEED',
-  'C0TOKYO',
-  'C0HOLD',
-  'C0BURST',
-  'C0ARCHIVE',
-  'C0AWAY',
-];
+const CHANNELS = ['C0BIDS', 'C0GENERAL', 'C0FEED', 'C0TOKYO', 'C0HOLD', 'C0BURST', 'C0ARCHIVE', 'C0AWAY'];
 
 /** A running copy of the app on the shared database, ticked by the test (no timer). */
 export interface Instance {
@@ -257,7 +250,7 @@ export class Harness {
 }
 
 /** The scheduler options `instance()` gives every copy (no timer; lease, pace, settling delay). */
-export const INSTANCE_SCHEDULER = {
+const INSTANCE_SCHEDULER = {
   pollMs: null,
   leaseMs: 60_000,
   paceMs: 1000,

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PgBossQueue } from '../../../src/app/delivery/pg-boss-queue.ts';
-import { type BotStore, openBotStore, type Subscription } from '../../../src/app/storage/bot-store.ts';
+import type { BotStore } from '../../../src/app/storage/bot-store.ts';
+import { openBotStore } from '../../../src/app/storage/open-bot-store.ts';
+import type { Subscription } from '../../../src/app/storage/subscription-store.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.ts';
 
 /**

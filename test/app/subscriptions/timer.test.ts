@@ -2,7 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Delivery, Subscription } from '../../../src/app/storage/bot-store.ts';
+import type { Delivery } from '../../../src/app/storage/delivery-store.ts';
+import type { Subscription } from '../../../src/app/storage/subscription-store.ts';
 import { duplicates, Harness, type Instance } from './harness.ts';
 
 // The scheduler on its own timer (as in the app), on the test's clock: a delivery waiting for its

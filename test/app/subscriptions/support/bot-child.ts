@@ -12,7 +12,7 @@ import pino from 'pino';
 import { createBotApp } from '../../../../src/app/bot-app.ts';
 import { BotConfig } from '../../../../src/app/config.ts';
 import type { PassResult } from '../../../../src/app/delivery/scheduler.ts';
-import { openBotStore } from '../../../../src/app/storage/bot-store.ts';
+import { openBotStore } from '../../../../src/app/storage/open-bot-store.ts';
 
 export type ToChild = { now: number } | { run: true };
 export type FromChild = { clock: number } | { running: true } | { ran: PassResult } | { failed: string };
