@@ -195,7 +195,7 @@ export class ExactlyOncePosting {
    * 3. a part whose outcome is unknown (a crash, a timeout, an answer lost) is looked for in the
    *    channel's history of its attempt's window before it is ever posted again (settle()).
    */
-  async deliver(delivery: Delivery): Promise<{ posted: number; finished: boolean }> {
+  private async deliver(delivery: Delivery): Promise<PostOutcome> {
     const { store, logger } = this.options;
     const subscription = await store.getSubscription(delivery.teamId, delivery.subscriptionId);
     if (!subscription || subscription.pausedReason) {
