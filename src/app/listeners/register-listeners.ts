@@ -31,6 +31,7 @@ import {
   showCommand,
   showSearchPage,
   toggleBookmark,
+  unknownCommandMessage,
 } from '../features/tenders.ts';
 import {
   ConnectIds,
@@ -309,7 +310,7 @@ async function runCommand(
       case 'help':
         return reply(request, helpMessage());
       case 'unknown':
-        return reply(request, helpMessage(parsed.word));
+        return reply(request, unknownCommandMessage(parsed.word, parsed.rest) ?? helpMessage(parsed.word));
       case 'search':
         return searchCommand(context, request, parsed.rest);
       case 'show':

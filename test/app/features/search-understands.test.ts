@@ -201,6 +201,28 @@ describe('a mistyped subcommand', () => {
   });
 });
 
+describe('a mistyped slash command', () => {
+  it('`/tender serach cleaning`: “Did you mean `/tender search`?” instead of the help card, and its button runs it', async () => {
+    const answer = await command('serach cleaning');
+    expect(textOf(answer)).toContain('Did you mean `/tender search`?');
+    expect(textOf(answer)).not.toContain('Here is what');
+    expect(hasButton(answer, SuggestionIds.commandMeant)).toBe(true);
+    await bot.slack.clickInMessage(MEMBER, answer, SuggestionIds.commandMeant);
+    // Try again's way: the corrected command's answer takes the suggestion's place.
+    await eventually(
+      () => textOf(answer).includes('Tenders matching “cleaning”'),
+      'the corrected command run',
+      15_000,
+    );
+  });
+
+  it('a word near no subcommand still gets the help card', async () => {
+    const answer = await command('xylophone cleaning');
+    expect(textOf(answer)).not.toContain('Did you mean');
+    expect(hasButton(answer, SuggestionIds.commandMeant)).toBe(false);
+  });
+});
+
 describe('direct messages written as sentences', () => {
   it('“Quorlent school catering in Wales”: the command shown first, and the region really applied', async () => {
     const answer = await directMessage('Quorlent school catering in Wales');
