@@ -14,8 +14,8 @@ export function sentenceMessage(sentence: Mrkdwn): Message {
 
 // mrkdwn: `<…>` is Slack's control syntax, so the placeholders are written as entities.
 export const USAGE_LINES: Mrkdwn[] = [
-  mrkdwn`\`/tender search &lt;words&gt; [filters]\` · filters: \`region:"North West"\` \`status:open\` \`value&gt;100k\` \`closes&lt;14d\` \`cpv:72\` \`buyer:&lt;name or id&gt;\``,
-  mrkdwn`\`/tender &lt;id&gt;\` or \`/tender show &lt;id&gt;\` · one tender in full`,
+  mrkdwn`\`/tender search &lt;words&gt; [filters]\` · filters: \`region:"North West"\` \`status:open\` \`value&gt;100k\` (pounds; \`value&gt;1m eur\`, \`currency:cad\` for others) \`closes&lt;14d\` \`cpv:72\` \`buyer:&lt;name or id&gt;\``,
+  mrkdwn`\`/tender &lt;id&gt;\` or \`/tender show &lt;id or printed reference&gt;\` · one tender in full`,
   mrkdwn`\`/tender bookmarks\` · the bookmarked tenders`,
   mrkdwn`\`/tender buyers &lt;words&gt; [region:…]\` · \`/tender suppliers &lt;words&gt;\` · \`/tender frameworks &lt;words&gt; [status:live] [type:dps]\``,
   mrkdwn`\`/tender saved\` · your organisation’s saved searches, each with Run`,
@@ -42,7 +42,7 @@ export function helpMessage(unknownWord?: string): Message {
       section(joinMrkdwn(USAGE_LINES, mrkdwn`\n`)),
       { type: 'actions', elements: [searchBuilderButton()] },
       contextLine(
-        mrkdwn`Paste a notice link from Contracts Finder, Find a Tender, Public Contracts Scotland, Sell2Wales or Buyandsell to see its card; message Tenderbot directly to search.`,
+        mrkdwn`Paste a notice link from Contracts Finder, Find a Tender, Public Contracts Scotland, Sell2Wales or Buyandsell to see its card; message Tenderbot directly to search, in words or a sentence (“school catering in Wales over £100k”).`,
       ),
     ],
   };
