@@ -302,4 +302,19 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX tenders_by_source_id ON tenders (source_id COLLATE NOCASE, sort_key);
   `,
+  // 8: a search word is a prefix of stems, and FTS5 answers a prefix of a length it has an index
+  // for from that index; any other length merges the hits of every stem it begins before its
+  // first row. "cleaning" is the 5-letter stem "clean": with prefixes indexed up to 10 letters,
+  // a first search of it at 100,000 tenders counts in 0.41 ms instead of 0.65 and reads its
+  // first page in 0.16 ms instead of 0.39 (CPU time), for 40 % more word index (27 MB there).
+  // The same tenders match either way.
+  `
+  DROP TABLE tender_words;
+  CREATE VIRTUAL TABLE tender_words USING fts5 (
+    title, description, buyer_name,
+    content='tenders', content_rowid='sort_key',
+    tokenize='porter unicode61 remove_diacritics 2', prefix='2 3 4 5 6 7 8 9 10'
+  );
+  INSERT INTO tender_words (tender_words) VALUES ('rebuild');
+  `,
 ];

@@ -1,3 +1,4 @@
+import type { Statement } from 'better-sqlite3';
 import { publicRecordsVersion } from './count-cache.ts';
 import type { SqliteDatabase } from './database.ts';
 
@@ -21,13 +22,16 @@ const SHORTEST_CORRECTED = 4;
 export class WordSuggestions {
   private version: string | null = null;
   private terms: { term: string; tenders: number }[] = [];
+  private hasHits: Statement | null = null;
 
   constructor(private readonly db: SqliteDatabase) {}
 
   /** For each of `words` that alone finds no tender, its correction when one is near enough. */
   suggest(words: string[]): WordSuggestion[] {
     const suggestions: WordSuggestion[] = [];
-    const hasHits = this.db.prepare('SELECT 1 FROM tender_words WHERE tender_words MATCH ? LIMIT 1').pluck();
+    // Prepared once: a search that found nothing asks it for every word.
+    this.hasHits ??= this.db.prepare('SELECT 1 FROM tender_words WHERE tender_words MATCH ? LIMIT 1').pluck();
+    const hasHits = this.hasHits;
     for (const word of new Set(words.map((each) => each.toLowerCase()))) {
       if ([...word].length < SHORTEST_CORRECTED || /^\d+$/.test(word)) continue;
       if (hasHits.get(`"${word}"*`) !== undefined) continue;
