@@ -2,12 +2,12 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ReachIds } from '../src/app/ids.ts';
-import { INSTALL_PATH, REDIRECT_PATH } from '../src/app/install/install-flow.ts';
-import { INSTALL_SCOPES } from '../src/app/install/scopes.ts';
-import { UNFURL_DOMAINS } from '../src/app/links/notice-links.ts';
-import { CONTROLS } from '../src/app/listeners/control-registry.ts';
-import { SUBSCRIBED_EVENTS, TENDER_COMMAND } from '../src/app/listeners/register-listeners.ts';
+import { INSTALL_PATH, REDIRECT_PATH } from '../src/app/features/install/install-flow.ts';
+import { INSTALL_SCOPES } from '../src/app/features/install/scopes.ts';
+import { UNFURL_DOMAINS } from '../src/app/features/links/notice-links.ts';
+import { SUBSCRIBED_EVENTS, TENDER_COMMAND } from '../src/app/register-listeners.ts';
+import { CONTROLS } from '../src/app/shared/controls/control-registry.ts';
+import { ReachIds } from '../src/app/shared/ids.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const manifest = parse(readFileSync(join(root, 'manifest.yml'), 'utf8'));

@@ -1,26 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import { App, ErrorCode, LogLevel, type Logger as SlackLogger } from '@slack/bolt';
 import type { Logger } from 'pino';
-import { describeFailure } from './adapters/describe-failure.ts';
 import { scheduledSlack } from './adapters/scheduled-slack.ts';
 import { slackFetch } from './adapters/slack-fetch.ts';
 import { SlackUsers } from './adapters/slack-users.ts';
 import { tellPerson } from './adapters/tell-person.ts';
 import { parseAllowedServiceUrls, WorkspaceClients } from './adapters/workspace-clients.ts';
-import { failureMessage } from './blocks/messages.ts';
-import { mrkdwn } from './blocks/mrkdwn.ts';
-import { isSubcommand } from './commands/parse-command.ts';
 import { type BotConfig, oauthSettings } from './config.ts';
-import type { FeatureContext } from './features/feature-context.ts';
-import { InstallFlow } from './install/install-flow.ts';
-import { useRequestScope } from './install/request-scope.ts';
-import { registerListeners } from './listeners/register-listeners.ts';
+import { PgBossQueue } from './delivery/pg-boss-queue.ts';
+import { Scheduler, type SchedulerOptions } from './delivery/scheduler.ts';
+import { InstallFlow } from './features/install/install-flow.ts';
 import { GuardedReceiver } from './receiver/guarded-receiver.ts';
 import { QueuedCommandsReceiver } from './receiver/queued-commands-receiver.ts';
+import { registerListeners } from './register-listeners.ts';
 import { KeyCipher, UnreadableSecretError } from './security/key-cipher.ts';
+import { isSubcommand } from './shared/commands/parse-command.ts';
+import { describeFailure } from './shared/failure-sentences.ts';
+import type { FeatureContext } from './shared/feature-context.ts';
+import { useRequestScope } from './shared/request-scope.ts';
+import { failureMessage } from './shared/views/messages.ts';
+import { mrkdwn } from './shared/views/mrkdwn.ts';
 import type { BotStore } from './storage/bot-store.ts';
-import { PgBossQueue } from './subscriptions/pg-boss-queue.ts';
-import { Scheduler, type SchedulerOptions } from './subscriptions/scheduler.ts';
 
 export interface BotAppOptions {
   config: BotConfig;

@@ -57,7 +57,7 @@ export async function main(argv: string[]): Promise<number> {
       );
     }
     if (group === 'bot') {
-      const { runBot } = await import('../app/main.ts');
+      const { runBot } = await import('./bot.ts');
       return await runBot();
     }
     if (group !== 'sandbox' || !command)

@@ -35,7 +35,7 @@ export async function runStart({ values }: StartArgs): Promise<number> {
     (name) => process.env[name] || fromFile[name],
   );
   if (slackConfigured) {
-    const { runBot } = await import('../app/main.ts');
+    const { runBot } = await import('./bot.ts');
     return runBot();
   }
   const realData = values['real-data'] === true;

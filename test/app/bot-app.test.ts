@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blockKitProblems, viewProblems } from '../../src/app/blocks/block-kit-limits.ts';
+import { blockKitProblems, viewProblems } from '../../src/app/shared/views/block-kit-limits.ts';
 import { ProcurementClient } from '../../src/client/procurement-client.ts';
 import type { FakeMessage } from '../../src/fake-slack/fake-slack.ts';
 import { importOcdsFiles } from '../../src/service/import/ocds-importer.ts';

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { PERSONAL_KEY_REQUIRED_SENTENCE } from '../../src/app/adapters/workspace-clients.ts';
 import {
   CONNECTED_SENTENCE,
   connectDoneView,
   connectModal,
   PERSONAL_LINKED_SENTENCE,
-} from '../../src/app/blocks/connect-views.ts';
+} from '../../src/app/features/connection/views/connect-views.ts';
+import { PERSONAL_KEY_REQUIRED_SENTENCE } from '../../src/app/shared/failure-sentences.ts';
 import {
   bidsOwnerLine,
   bookmarkButtonsLine,
@@ -13,8 +13,8 @@ import {
   commentAuthorLine,
   type KeySource,
   keyPhrase,
-} from '../../src/app/blocks/key-identity.ts';
-import { USAGE_LINES } from '../../src/app/blocks/messages.ts';
+} from '../../src/app/shared/views/key-identity.ts';
+import { USAGE_LINES } from '../../src/app/shared/views/messages.ts';
 import { FakeSlack } from '../../src/fake-slack/fake-slack.ts';
 import { jargonIn, textsPeopleRead } from '../support/workbench.ts';
 

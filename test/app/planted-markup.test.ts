@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DirectoryIds, SavedSearchIds, SubscriptionIds } from '../../src/app/ids.ts';
-import { UNFURL_DOMAINS } from '../../src/app/links/notice-links.ts';
+import { UNFURL_DOMAINS } from '../../src/app/features/links/notice-links.ts';
+import { DirectoryIds, SavedSearchIds, SubscriptionIds } from '../../src/app/shared/ids.ts';
 import { ProcurementClient } from '../../src/client/procurement-client.ts';
 import type { FakeMessage } from '../../src/fake-slack/fake-slack.ts';
 import { importOcdsFiles } from '../../src/service/import/ocds-importer.ts';

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHANNEL_POSTS_QUEUE } from '../../src/app/delivery/pg-boss-queue.ts';
 import { type BotStore, openBotStore, type Subscription } from '../../src/app/storage/bot-store.ts';
-import { CHANNEL_POSTS_QUEUE } from '../../src/app/subscriptions/pg-boss-queue.ts';
 import { ProcurementClient } from '../../src/client/procurement-client.ts';
 import {
   type AppAnswer,

@@ -1,4 +1,4 @@
-import type { ControlKind } from '../../src/app/listeners/control-registry.ts';
+import type { ControlKind } from '../../src/app/shared/controls/control-registry.ts';
 import type { Choice, FakeMessage, FakeSlack } from '../../src/fake-slack/fake-slack.ts';
 
 /** A control the app drew: what Slack would send about it, and its id. */

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeSlack } from '../../src/fake-slack/fake-slack.ts';
 import { addWorkbenchRoutes } from '../../src/workbench/workbench-routes.ts';
 import { SECOND_WORKSPACE } from '../../src/workbench/workspaces.ts';
-import { type InstallStack, type OAuthApp, startInstallStack } from '../app/install/oauth-app.ts';
+import { type InstallStack, type OAuthApp, startInstallStack } from '../app/features/install/oauth-app.ts';
 import { ARTIFACTS_DIR, launchChromium } from '../support/browser.ts';
 
 let stack: InstallStack;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeSlack } from '../../src/fake-slack/fake-slack.ts';
 import { installApp, SECOND_WORKSPACE } from '../../src/workbench/workspaces.ts';
-import { type InstallStack, type OAuthApp, startInstallStack } from '../app/install/oauth-app.ts';
+import { type InstallStack, type OAuthApp, startInstallStack } from '../app/features/install/oauth-app.ts';
 import { eventually } from '../support/bot.ts';
 
 let stack: InstallStack;

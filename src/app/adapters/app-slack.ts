@@ -22,8 +22,8 @@ import type {
   ViewsUpdateResponse,
   WebClient,
 } from '@slack/web-api';
-import type { Mrkdwn } from '../blocks/mrkdwn.ts';
-import type { Block, SafeHomeView, SafeModalView } from '../blocks/safe-blocks.ts';
+import type { Mrkdwn } from '../shared/views/mrkdwn.ts';
+import type { Block, SafeHomeView, SafeModalView } from '../shared/views/safe-blocks.ts';
 
 /** What every outgoing message holds: Mrkdwn text, and blocks whose mrkdwn is Mrkdwn. */
 export interface OutgoingMessage {

@@ -1,6 +1,6 @@
 import { Agent, request } from 'undici';
-import type { Mrkdwn } from '../blocks/mrkdwn.ts';
-import type { Block } from '../blocks/safe-blocks.ts';
+import type { Mrkdwn } from '../shared/views/mrkdwn.ts';
+import type { Block } from '../shared/views/safe-blocks.ts';
 
 /**
  * The two Web API calls the scheduler makes, as @slack/web-api's WebClient shapes them, each naming

@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import { LRUCache } from 'lru-cache';
-import { currentRequest } from '../install/request-scope.ts';
+import { currentRequest } from '../shared/request-scope.ts';
 
 export interface SlackUserFacts {
   isAdmin: boolean;

@@ -13,16 +13,6 @@ import {
 } from '../shared/errors.ts';
 import type { BotStore } from '../storage/bot-store.ts';
 
-// The app's failures of a key, thrown here; kept importable from here for their callers.
-export {
-  KeyUnreadableError,
-  madeWithOwnKey,
-  NotConnectedError,
-  PersonalKeyRequiredError,
-  ServiceUrlRefusedError,
-} from '../shared/errors.ts';
-export { PERSONAL_KEY_REQUIRED_SENTENCE } from '../shared/failure-sentences.ts';
-
 /** Whose key a command uses: the person's own, the workspace's, or the app's default one. */
 export type KeySource = 'personal' | 'workspace' | 'default';
 

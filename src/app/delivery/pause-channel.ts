@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import type { ScheduledSlack } from '../adapters/scheduled-slack.ts';
-import { text } from '../blocks/mrkdwn.ts';
+import { pausedNotice, subscriptionSummary } from '../features/subscriptions/describe.ts';
+import { text } from '../shared/views/mrkdwn.ts';
 import type { Subscription, SubscriptionStore } from '../storage/subscription-store.ts';
-import { pausedNotice, subscriptionSummary } from '../subscriptions/describe.ts';
 
 /**
  * A channel that is gone (archived, the app removed): pauses every subscription of the channel and

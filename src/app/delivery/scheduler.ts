@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { ScheduledSlack } from '../adapters/scheduled-slack.ts';
 import type { WorkspaceClients } from '../adapters/workspace-clients.ts';
-import { FEED_READ_LIMIT } from '../subscriptions/content.ts';
+import { FEED_READ_LIMIT } from '../features/subscriptions/content.ts';
 import { type DeliveryQueue, LeaseTableQueue } from './delivery-queue.ts';
 import { ExactlyOncePosting, type PostingStore } from './exactly-once-posting.ts';
 

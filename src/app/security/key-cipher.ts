@@ -53,7 +53,7 @@ function holdKey(base64: string, name: string): HeldKey {
  * Encrypts secrets at rest (workspace and personal keys, Slack installations) with AES-256-GCM: a
  * random 12-byte IV per value, the 16-byte tag checked on decryption, so a tampered or wrongly
  * keyed value fails loudly. Writes with ENCRYPTION_KEY; also reads what ENCRYPTION_KEY_PREVIOUS
- * wrote, so a key can be rotated (src/app/tools/rotate-encryption-key.ts) while the app runs.
+ * wrote, so a key can be rotated (src/cli/rotate-encryption-key.ts) while the app runs.
  */
 export class KeyCipher {
   private readonly current: HeldKey;

@@ -1,6 +1,6 @@
 import type { Scope } from '../../contract/schemas.ts';
-import { escapeMrkdwn, type Mrkdwn, mrkdwn, text } from '../blocks/mrkdwn.ts';
 import { asCodedError, type CodedError, ErrorCode, type ServiceFailure } from './errors.ts';
+import { escapeMrkdwn, type Mrkdwn, mrkdwn, text } from './views/mrkdwn.ts';
 
 export interface FailureDescription {
   /** What happened and what to do, in one or two sentences. */

@@ -2,8 +2,8 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scheduledSlack } from '../../../src/app/adapters/scheduled-slack.ts';
-import { mrkdwn } from '../../../src/app/blocks/mrkdwn.ts';
-import { classifySlackError } from '../../../src/app/subscriptions/slack-errors.ts';
+import { classifySlackError } from '../../../src/app/features/subscriptions/slack-errors.ts';
+import { mrkdwn } from '../../../src/app/shared/views/mrkdwn.ts';
 
 /** A Web API on loopback that records each call's token and body, and answers as Slack does. */
 const seen: { method: string; token: string; body: Record<string, unknown> }[] = [];

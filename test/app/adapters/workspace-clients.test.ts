@@ -6,15 +6,17 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   CACHE_LIMITS,
   isAllowedServiceUrl,
+  parseAllowedServiceUrls,
+  WorkspaceClients,
+} from '../../../src/app/adapters/workspace-clients.ts';
+import { KeyCipher } from '../../../src/app/security/key-cipher.ts';
+import {
   KeyUnreadableError,
   madeWithOwnKey,
   NotConnectedError,
   PersonalKeyRequiredError,
-  parseAllowedServiceUrls,
   ServiceUrlRefusedError,
-  WorkspaceClients,
-} from '../../../src/app/adapters/workspace-clients.ts';
-import { KeyCipher } from '../../../src/app/security/key-cipher.ts';
+} from '../../../src/app/shared/errors.ts';
 import { type BotStore, openBotStore } from '../../../src/app/storage/bot-store.ts';
 import { ConnectionError } from '../../../src/client/errors.ts';
 import { ProcurementClient } from '../../../src/client/procurement-client.ts';

@@ -5,9 +5,9 @@ import pino from 'pino';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkspaceClients } from '../../../src/app/adapters/workspace-clients.ts';
-import { submitConnectModal } from '../../../src/app/features/connection.ts';
-import type { FeatureContext } from '../../../src/app/features/feature-context.ts';
+import { submitConnectModal } from '../../../src/app/features/connection/connection.ts';
 import { KeyCipher } from '../../../src/app/security/key-cipher.ts';
+import type { FeatureContext } from '../../../src/app/shared/feature-context.ts';
 import { type BotStore, openBotStore } from '../../../src/app/storage/bot-store.ts';
 
 // The connect window's checks of the service address (probe finding 1), on the feature itself with

@@ -1,9 +1,9 @@
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PERSONAL_KEY_REQUIRED_SENTENCE } from '../../../src/app/adapters/workspace-clients.ts';
-import { UNFURL_IDS } from '../../../src/app/features/unfurls.ts';
-import { UNFURL_DOMAINS } from '../../../src/app/links/notice-links.ts';
+import { UNFURL_DOMAINS } from '../../../src/app/features/links/notice-links.ts';
+import { UNFURL_IDS } from '../../../src/app/features/links/unfurls.ts';
+import { PERSONAL_KEY_REQUIRED_SENTENCE } from '../../../src/app/shared/failure-sentences.ts';
 import { type BotStore, openBotStore } from '../../../src/app/storage/bot-store.ts';
 import type { ProcurementClient } from '../../../src/client/procurement-client.ts';
 import { eventually, type RunningBot, startBot } from '../../support/bot.ts';

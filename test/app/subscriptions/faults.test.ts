@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SubscriptionIds } from '../../../src/app/ids.ts';
+import { SubscriptionIds } from '../../../src/app/shared/ids.ts';
 import { eventually } from '../../support/bot.ts';
 import { duplicates, Harness, type Instance, dueSubscription as makeDueSubscription } from './harness.ts';
 

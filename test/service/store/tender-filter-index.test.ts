@@ -32,12 +32,26 @@ function plainSearch(
   query: TenderSearchQuery,
   now: Date,
 ): { ids: string[]; total: number } {
-  const words = (query.q ?? '').match(/[\p{L}\p{N}]+/gu) ?? [];
-  const where = [`t.sort_key IN (SELECT rowid FROM tender_words WHERE tender_words MATCH @match)`];
-  const params: Record<string, unknown> = {
-    match: words.map((word) => `"${word}"*`).join(' '),
-    now: toStoredInstant(now),
-  };
+  // Quoted parts are phrases, matched word for word as written; every other word is a prefix of a stem.
+  const phrases: string[] = [];
+  const rest = (query.q ?? '').replace(/"([^"]*)"/g, (_quoted, inside: string) => {
+    const phraseWords = inside.match(/[\p{L}\p{N}]+/gu) ?? [];
+    if (phraseWords.length > 0) phrases.push(`"${phraseWords.join(' ')}"`);
+    return ' ';
+  });
+  const words = rest.match(/[\p{L}\p{N}]+/gu) ?? [];
+  const where: string[] = [];
+  const params: Record<string, unknown> = { now: toStoredInstant(now) };
+  if (words.length > 0) {
+    where.push('t.sort_key IN (SELECT rowid FROM tender_words WHERE tender_words MATCH @match)');
+    params.match = words.map((word) => `"${word}"*`).join(' ');
+  }
+  if (phrases.length > 0) {
+    where.push(
+      't.sort_key IN (SELECT rowid FROM tender_exact_words WHERE tender_exact_words MATCH @phrases)',
+    );
+    params.phrases = phrases.join(' ');
+  }
   if (query.status) {
     where.push(
       `(CASE WHEN t.status = 'open' AND t.open_until <= @now THEN 'closed' ELSE t.status END) = @status`,
@@ -215,6 +229,36 @@ describe('word search with and without filters (TenderFilterIndex) against the p
       expectSameAsPlain(forgetting, query, now);
     }
     expect(nonEmpty).toBeGreaterThan(50);
+  });
+
+  it('gives the same answers on the service’s cold path: nothing kept, the columns read by the worker, words and phrases in random combinations', async () => {
+    // As `sandbox serve --count-cache 0` runs: no totals and no word hits kept between searches,
+    // the filter columns read in a worker thread from the file.
+    const cold = new PublicRecordsReader(db, 0);
+    cold.buildFilterIndexInBackground(join(dir, 'demo.db'));
+    try {
+      expect(await cold.filterIndexReady()).toBe(true);
+      const random = seededRandom(24);
+      const filters = singleFilters(db);
+      const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+      const texts = [...WORDS, '"cleaning services"', '"office cleaning" lond', 'services "window cleaning"'];
+      let nonEmpty = 0;
+      for (let round = 0; round < 300; round++) {
+        const combined: Partial<TenderSearchQuery> = {};
+        for (let count = Math.floor(random() * 4); count > 0; count--) Object.assign(combined, pick(filters));
+        const query = {
+          q: pick(texts),
+          ...combined,
+          limit: pick([1, 20, 100]),
+          offset: pick([0, 0, 5, 40]),
+        };
+        const now = new Date(TODAY.getTime() + Math.floor(random() * 90) * 86_400_000 + 4321);
+        if (expectSameAsPlain(cold, query, now) > 0) nonEmpty++;
+      }
+      expect(nonEmpty).toBeGreaterThan(50);
+    } finally {
+      await cold.close();
+    }
   });
 
   it('sees tenders written by another connection to the same file, and a status moved by the clock', () => {

@@ -1,0 +1,111 @@
+import type { BlockAction, BlockElementAction } from '@slack/bolt';
+import type { ActionId, ControlRouter } from '../../shared/controls/control-registry.ts';
+import {
+  buttonValue,
+  clickRequest,
+  onAction,
+  SUBMISSION_BUDGET_MS,
+  submissionOf,
+} from '../../shared/controls/on-action.ts';
+import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
+import { withFailures } from '../../shared/feature-context.ts';
+import { PipelineIds } from '../../shared/ids.ts';
+import { decode } from '../../shared/values/codec.ts';
+import {
+  type CardPlace,
+  changePipelineStatus,
+  changeStageStatus,
+  openStageNotes,
+  openStartBidModal,
+  postCardFromList,
+  setArchived,
+  submitStageNotes,
+  submitStartBid,
+} from './pipelines.ts';
+
+/** The value of a select's chosen option (other elements carry none). */
+function optionValue(action: BlockElementAction): string | undefined {
+  return action.type === 'static_select' ? action.selected_option?.value : undefined;
+}
+
+/** The card a click came from, when it is a message in a channel (an ephemeral one cannot be redrawn). */
+function placeOf(body: BlockAction): CardPlace {
+  const ts = body.container?.message_ts ?? body.message?.ts;
+  const channelId = body.container?.channel_id ?? body.channel?.id;
+  if (!ts || !channelId || body.container?.is_ephemeral) return null;
+  return { channelId, ts };
+}
+
+type ViewAck = (answer?: unknown) => Promise<void>;
+
+/** Every stage's controls carry their own action_id (`…/1`, `…/2`): one numbered row for them all. */
+function onStageAction(
+  controls: ControlRouter,
+  context: FeatureContext,
+  prefix: ActionId,
+  handle: (request: SlackRequest, action: BlockElementAction, body: BlockAction) => Promise<void>,
+): void {
+  controls.action<BlockAction>(prefix, async ({ ack, body, action, respond, client, context: bolt }) => {
+    await ack();
+    const request = clickRequest(body, respond, client, bolt);
+    await withFailures(context, request, prefix, null, (guarded) => handle(guarded, action, body));
+  });
+}
+
+/**
+ * Every listener of the pipelines feature (buttons, selects, modal submissions), registered by
+ * registerListeners. Every value is decoded by the codec: a forged or stale one is a sentence.
+ */
+export function registerPipelineListeners(controls: ControlRouter, context: FeatureContext): void {
+  const state = <K extends Parameters<typeof decode>[0]>(kind: K, raw: string | undefined) =>
+    decode(kind, raw, context.store, context.clock());
+
+  onAction(controls, context, PipelineIds.startBid, async (request, action, body) => {
+    const { t } = await state('startBid', buttonValue(action));
+    await openStartBidModal(context, request, { triggerId: body.trigger_id, tenderId: t });
+  });
+  onStageAction(controls, context, PipelineIds.stageStatus, async (request, action, body) => {
+    const change = await state('stageStatusOption', optionValue(action));
+    await changeStageStatus(context, request, change, placeOf(body));
+  });
+  onAction(controls, context, PipelineIds.pipelineStatus, async (request, action, body) => {
+    const change = await state('pipelineStatusOption', optionValue(action));
+    await changePipelineStatus(context, request, change, placeOf(body));
+  });
+  for (const [actionId, archived] of [
+    [PipelineIds.archive, true],
+    [PipelineIds.restore, false],
+  ] as const) {
+    onAction(controls, context, actionId, async (request, action, body) => {
+      const { p } = await state('pipeline', buttonValue(action));
+      await setArchived(context, request, p, archived, placeOf(body));
+    });
+  }
+  onAction(controls, context, PipelineIds.post, async (request, action) => {
+    const { p } = await state('pipeline', buttonValue(action));
+    await postCardFromList(context, request, p);
+  });
+  onStageAction(controls, context, PipelineIds.stageNotes, async (request, action, body) => {
+    const ref = await state('pipelineStage', buttonValue(action));
+    await openStageNotes(context, request, { triggerId: body.trigger_id, ref, place: placeOf(body) });
+  });
+
+  controls.view(PipelineIds.startBidCallback, async ({ ack, body, view, client, context: bolt }) => {
+    await submitStartBid(
+      context,
+      client,
+      submissionOf(body, view, bolt),
+      ack as ViewAck,
+      SUBMISSION_BUDGET_MS,
+    );
+  });
+  controls.view(PipelineIds.notesCallback, async ({ ack, body, view, client, context: bolt }) => {
+    await submitStageNotes(
+      context,
+      client,
+      submissionOf(body, view, bolt),
+      ack as ViewAck,
+      SUBMISSION_BUDGET_MS,
+    );
+  });
+}

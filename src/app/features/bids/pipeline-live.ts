@@ -1,0 +1,146 @@
+import { LRUCache } from 'lru-cache';
+import { NotFoundError } from '../../../client/errors.ts';
+import type { ProcurementClient } from '../../../client/procurement-client.ts';
+import type { Pipeline } from '../../../contract/schemas.ts';
+import type { AppSlack } from '../../adapters/app-slack.ts';
+import type { FeatureContext } from '../../shared/feature-context.ts';
+import type { Mrkdwn } from '../../shared/views/mrkdwn.ts';
+import { pipelineCard } from './views/pipeline-card.ts';
+
+/**
+ * One live card per pipeline, everywhere: every message that shows a pipeline is remembered
+ * (channel and ts), and any change made through Tenderbot redraws all of them from the service's
+ * latest answer. Redraws of one pipeline run one after another, each from a GET made when its turn
+ * comes, so an older, slower redraw can never land after a newer one; a copy is also never drawn
+ * from an answer older than the one drawn last (updatedAt).
+ */
+const queues = new Map<string, Promise<unknown>>();
+/**
+ * The updatedAt last drawn, per pipeline: bounded (a copy may run for months over many bids);
+ * a forgotten entry only means the next redraw is not compared with an older one.
+ */
+const lastDrawn = new LRUCache<string, string>({ max: 10_000, ttl: 10 * 60_000 });
+
+/** Slack's answers that mean the message (or its channel) is gone for good: forget it. */
+const GONE = new Set(['message_not_found', 'channel_not_found', 'is_archived', 'not_in_channel']);
+
+export const PIPELINE_EVENT = 'tenderbot_pipeline';
+
+function slackError(error: unknown): string | undefined {
+  return (error as { data?: { error?: string } }).data?.error;
+}
+
+/** Runs `work` after every earlier redraw of this pipeline has finished. */
+function serialised<T>(key: string, work: () => Promise<T>): Promise<T> {
+  const previous = queues.get(key) ?? Promise.resolve();
+  const run = previous.catch(() => undefined).then(work);
+  const settled = run.catch(() => undefined);
+  queues.set(key, settled);
+  void settled.then(() => {
+    if (queues.get(key) === settled) queues.delete(key);
+  });
+  return run;
+}
+
+/**
+ * Reads the pipeline afresh and redraws every remembered message showing it; forgets messages
+ * Slack says are gone. Resolves with the pipeline as drawn, or null when the key can no longer see it.
+ */
+export async function redrawEverywhere(
+  context: FeatureContext,
+  slack: AppSlack,
+  teamId: string,
+  pipelineId: string,
+  /**
+   * Who reads the bid: whoever made the change (their own key where linked, which may be the only
+   * one that sees the bid); the workspace's key when not given. Every card shows the same bid.
+   */
+  reader?: ProcurementClient,
+): Promise<{ pipeline: Pipeline; copies: number } | null> {
+  const key = `${teamId}\u0000${pipelineId}`;
+  return serialised(key, async () => {
+    const { client } = reader ? { client: reader } : await context.clients.forTeam(teamId);
+    let pipeline: Pipeline;
+    try {
+      pipeline = await client.pipelines.get(pipelineId);
+    } catch (error) {
+      if (error instanceof NotFoundError) return null;
+      throw error;
+    }
+    const drawn = lastDrawn.get(key);
+    if (drawn && Date.parse(drawn) > Date.parse(pipeline.updatedAt)) {
+      // An answer older than the one already on the cards (another copy of the app read later): keep those.
+      return { pipeline, copies: 0 };
+    }
+    lastDrawn.set(key, pipeline.updatedAt);
+    const message = await pipelineCard(pipeline, context.store, context.clock());
+    const places = await context.store.pipelineMessages(teamId, pipelineId);
+    let copies = 0;
+    await Promise.all(
+      places.map(async (place) => {
+        try {
+          await slack.chat.update({
+            channel: place.channelId,
+            ts: place.ts,
+            text: message.text,
+            blocks: message.blocks,
+            metadata: { event_type: PIPELINE_EVENT, event_payload: { pipeline_id: pipeline.id } },
+          });
+          copies++;
+        } catch (error) {
+          if (GONE.has(slackError(error) ?? '')) {
+            await context.store.forgetPipelineMessage(teamId, place.channelId, place.ts);
+            context.logger.info(
+              { teamId, pipelineId, channel: place.channelId },
+              'forgot a pipeline card that is gone',
+            );
+          } else {
+            context.logger.warn(
+              { err: error, teamId, pipelineId, channel: place.channelId },
+              'could not redraw a pipeline card',
+            );
+          }
+        }
+      }),
+    );
+    return { pipeline, copies };
+  });
+}
+
+/** Posts the pipeline's card in a channel for everyone and remembers it. Throws Slack's error. */
+export async function postPipelineCard(
+  context: FeatureContext,
+  slack: AppSlack,
+  teamId: string,
+  channelId: string,
+  pipeline: Pipeline,
+): Promise<string> {
+  const message = await pipelineCard(pipeline, context.store, context.clock());
+  const posted = await slack.chat.postMessage({
+    channel: channelId,
+    text: message.text,
+    blocks: message.blocks,
+    unfurl_links: false,
+    metadata: { event_type: PIPELINE_EVENT, event_payload: { pipeline_id: pipeline.id } },
+  });
+  const ts = posted.ts as string;
+  await context.store.rememberPipelineMessage({ pipelineId: pipeline.id, teamId, channelId, ts });
+  return ts;
+}
+
+/** Adds a line to a card's thread ("<@alice> moved Draft to Completed"); a failure is only logged. */
+export async function threadLine(
+  context: FeatureContext,
+  slack: AppSlack,
+  place: { channelId: string; ts: string },
+  text: Mrkdwn,
+): Promise<void> {
+  await slack.chat
+    .postMessage({ channel: place.channelId, thread_ts: place.ts, text, unfurl_links: false })
+    .catch((error) =>
+      context.logger.warn(
+        { err: error, channel: place.channelId },
+        'could not add a line to the card’s thread',
+      ),
+    );
+}

@@ -1,0 +1,142 @@
+import { z } from 'zod';
+import { PipelineIds } from '../../shared/ids.ts';
+
+/**
+ * The pipelines feature's modal submissions, read from `view.state.values` by one schema per
+ * modal (as src/app/state/modal-submissions.ts does for the connect modal). Anything unreadable
+ * reads as empty, which the checks below then ask for.
+ */
+const textOf = (actionId: string) =>
+  z
+    .object({ [actionId]: z.object({ value: z.string().nullish() }).loose().optional() })
+    .loose()
+    .optional()
+    .transform((block) => (block?.[actionId] as { value?: string | null } | undefined)?.value ?? '');
+
+const dateOf = (actionId: string) =>
+  z
+    .object({ [actionId]: z.object({ selected_date: z.string().nullish() }).loose().optional() })
+    .loose()
+    .optional()
+    .transform(
+      (block) => (block?.[actionId] as { selected_date?: string | null } | undefined)?.selected_date ?? null,
+    );
+
+const StartBidSubmission = z
+  .object({
+    [PipelineIds.nameBlock]: textOf(PipelineIds.nameInput),
+    [PipelineIds.summaryBlock]: textOf(PipelineIds.summaryInput),
+    [PipelineIds.targetBlock]: dateOf(PipelineIds.targetInput),
+    [PipelineIds.stagesBlock]: textOf(PipelineIds.stagesInput),
+  })
+  .loose();
+
+export interface StartBidSubmitted {
+  name: string;
+  summary: string;
+  targetDate: string | null;
+  stages: string;
+}
+
+export function parseStartBidSubmission(values: unknown): StartBidSubmitted {
+  const parsed = StartBidSubmission.safeParse(values ?? {});
+  if (!parsed.success) return { name: '', summary: '', targetDate: null, stages: '' };
+  const data = parsed.data as Record<string, string | null>;
+  return {
+    name: data[PipelineIds.nameBlock] ?? '',
+    summary: data[PipelineIds.summaryBlock] ?? '',
+    targetDate: data[PipelineIds.targetBlock] ?? null,
+    stages: data[PipelineIds.stagesBlock] ?? '',
+  };
+}
+
+const NotesSubmission = z
+  .object({
+    [PipelineIds.notesBlock]: textOf(PipelineIds.notesInput),
+    [PipelineIds.dueBlock]: dateOf(PipelineIds.dueInput),
+  })
+  .loose();
+
+export function parseNotesSubmission(values: unknown): { notes: string; dueDate: string | null } {
+  const parsed = NotesSubmission.safeParse(values ?? {});
+  if (!parsed.success) return { notes: '', dueDate: null };
+  const data = parsed.data as Record<string, string | null>;
+  return { notes: data[PipelineIds.notesBlock] ?? '', dueDate: data[PipelineIds.dueBlock] ?? null };
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+export interface StageLine {
+  name: string;
+  expectedDurationDays: number | null;
+}
+
+/**
+ * The stages typed one a line, `name | days`: each problem is a sentence naming the line, so it
+ * shows on the field. Empty lines are skipped.
+ */
+export function parseStageLines(text: string): { stages: StageLine[] } | { problem: string } {
+  const stages: StageLine[] = [];
+  // Every line's problem at once, so a long list is mended in one go, not one line a submission.
+  const problems: string[] = [];
+  /** Stage names seen (any case) and the line each was on: two stages of one name cannot be told apart. */
+  const named = new Map<string, number>();
+  const lines = text.split(/\r?\n/);
+  for (const [index, raw] of lines.entries()) {
+    const line = raw.trim();
+    if (!line) continue;
+    const number = index + 1;
+    const bar = line.lastIndexOf('|');
+    const name = (bar === -1 ? line : line.slice(0, bar)).trim();
+    const days = bar === -1 ? '' : line.slice(bar + 1).trim();
+    if (!name) {
+      problems.push(`Line ${number} has no stage name before the bar.`);
+      continue;
+    }
+    if (name.length > 200) problems.push(`Line ${number}: a stage name holds 200 characters at most.`);
+    const same = named.get(name.toLowerCase());
+    if (same !== undefined)
+      problems.push(
+        `Line ${number}: “${name.slice(0, 60)}” is the name of line ${same} too; give each stage its own name.`,
+      );
+    else named.set(name.toLowerCase(), number);
+    if (days && !/^\d{1,4}$/.test(days))
+      problems.push(
+        `Line ${number}: after the bar, give the stage’s length as a whole number of days, such as “Draft response | 5”.`,
+      );
+    const count = days && /^\d{1,4}$/.test(days) ? Number(days) : null;
+    if (count !== null && count > 3650) problems.push(`Line ${number}: a stage lasts 3,650 days at most.`);
+    stages.push({ name, expectedDurationDays: count });
+  }
+  if (stages.length > 50) problems.push(`A bid holds 50 stages at most; there are ${stages.length}.`);
+  if (problems.length > 0) {
+    const shown = problems.slice(0, 5);
+    const more = problems.length - shown.length;
+    return {
+      problem: `${shown.join(' ')}${more > 0 ? ` And ${more} more ${more === 1 ? 'problem' : 'problems'}.` : ''}`,
+    };
+  }
+  return { stages };
+}
+
+/** The start-bid fields checked: the body to send, or a sentence for each field that is wrong. */
+export function checkStartBid(
+  fields: StartBidSubmitted,
+): { ok: true; stages: StageLine[] } | { ok: false; errors: Record<string, string> } {
+  const errors: Record<string, string> = {};
+  const name = fields.name.trim();
+  if (!name) errors[PipelineIds.nameBlock] = 'Give the bid a name.';
+  else if (name.length > 200) errors[PipelineIds.nameBlock] = 'A bid’s name holds 200 characters at most.';
+  if (fields.summary.length > 3000)
+    errors[PipelineIds.summaryBlock] = 'The summary holds 3,000 characters at most.';
+  if (fields.targetDate !== null && !DAY.test(fields.targetDate))
+    errors[PipelineIds.targetBlock] = 'Pick the date from the calendar.';
+  const stages = parseStageLines(fields.stages);
+  if ('problem' in stages) errors[PipelineIds.stagesBlock] = stages.problem;
+  if (Object.keys(errors).length > 0 || 'problem' in stages) return { ok: false, errors };
+  return { ok: true, stages: stages.stages };
+}
+
+export function isDay(text: string | null): boolean {
+  return text === null || DAY.test(text);
+}

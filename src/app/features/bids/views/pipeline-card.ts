@@ -1,0 +1,357 @@
+import type { PlainTextOption, StaticSelect } from '@slack/types';
+import type { Pipeline, PipelineListItem, Stage } from '../../../../contract/schemas.ts';
+import { PipelineIds } from '../../../shared/ids.ts';
+import { encodeKept, type StateKeeper } from '../../../shared/values/codec.ts';
+import { SETTABLE_PIPELINE_STATUSES } from '../../../shared/values/pipeline-values.ts';
+import { blockKitProblems } from '../../../shared/views/block-kit-limits.ts';
+import { formatDayOf } from '../../../shared/views/formats.ts';
+import { bidsOwnerLine, type KeySource } from '../../../shared/views/key-identity.ts';
+import { listPaging, pageRange } from '../../../shared/views/list-paging.ts';
+import type { Message } from '../../../shared/views/messages.ts';
+import {
+  clip,
+  code,
+  joinMrkdwn,
+  type Mrkdwn,
+  mrkdwn,
+  text as plain,
+  safeText,
+} from '../../../shared/views/mrkdwn.ts';
+import type { WithSafeMrkdwn } from '../../../shared/views/safe-blocks.ts';
+import { type Block, button, contextLine, section } from '../../../shared/views/tender-card.ts';
+
+export const STATUS_LABELS: Record<Pipeline['status'], string> = {
+  draft: 'Draft',
+  qualifying: 'Qualifying',
+  bidding: 'Bidding',
+  on_hold: 'On hold',
+  submitted: 'Submitted',
+  won: 'Won',
+  lost: 'Lost',
+  no_bid: 'No bid',
+};
+
+export const STAGE_LABELS: Record<Stage['status'], string> = {
+  pending: 'Pending',
+  in_progress: 'In progress',
+  blocked: 'Blocked',
+  completed: 'Completed',
+};
+
+export const STAGE_EMOJI: Record<Stage['status'], string> = {
+  pending: ':white_circle:',
+  in_progress: ':large_blue_circle:',
+  blocked: ':red_circle:',
+  completed: ':white_check_mark:',
+};
+
+const STAGE_ORDER: Stage['status'][] = ['pending', 'in_progress', 'blocked', 'completed'];
+
+/** `▰▰▰▱▱ 3/5 done`: one mark per stage, ten at most. */
+export function progressBar(done: number, total: number): string {
+  if (total <= 0) return 'No stages yet';
+  const marks = Math.min(total, 10);
+  const filled = Math.round((done / total) * marks);
+  return `${'▰'.repeat(filled)}${'▱'.repeat(marks - filled)} ${done}/${total} done`;
+}
+
+/** `1 Dec 2026` from `2026-12-01`. */
+export function formatDay(day: string): string {
+  return formatDayOf(new Date(`${day}T00:00:00Z`));
+}
+
+/** Whole calendar days from today (UTC) to `day`: negative when it has passed. */
+export function daysUntil(day: string, now: Date): number {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  return Math.round((Date.parse(`${day}T00:00:00Z`) - today) / 86_400_000);
+}
+
+/** Statuses past the submission: the target date is history, neither due nor overdue. */
+const PAST_SUBMISSION: readonly Pipeline['status'][] = ['submitted', 'won', 'lost', 'no_bid'];
+
+/**
+ * "1 Dec 2026 · in 9 days", "… · due today", "… · overdue by 2 days"; the date alone once the bid
+ * is past its submission (a won bid is not "overdue by 2,521 days").
+ */
+export function countdown(day: string | null, now: Date, status?: Pipeline['status']): string {
+  if (!day) return 'no target date set';
+  if (status && PAST_SUBMISSION.includes(status)) return formatDay(day);
+  const days = daysUntil(day, now);
+  const plural = (n: number) => `${n} day${n === 1 ? '' : 's'}`;
+  const when = days > 0 ? `in ${plural(days)}` : days === 0 ? 'due today' : `overdue by ${plural(-days)}`;
+  return `${formatDay(day)} · ${when}`;
+}
+
+/** The values a card's controls carry, kept in the store when an id is too long for an option. */
+interface CardValues {
+  stageOptions: Map<string, Map<Stage['status'], string>>;
+  stageRefs: Map<string, string>;
+  statusOptions: Map<string, string>;
+  pipelineRef: string;
+}
+
+async function cardValues(pipeline: Pipeline, keeper: StateKeeper, now: Date): Promise<CardValues> {
+  const p = pipeline.id;
+  const stageOptions = new Map<string, Map<Stage['status'], string>>();
+  const stageRefs = new Map<string, string>();
+  for (const stage of pipeline.stages) {
+    const options = new Map<Stage['status'], string>();
+    for (const v of STAGE_ORDER)
+      options.set(v, await encodeKept('stageStatusOption', { p, s: stage.id, v }, 'option', keeper, now));
+    stageOptions.set(stage.id, options);
+    stageRefs.set(stage.id, await encodeKept('pipelineStage', { p, s: stage.id }, 'button', keeper, now));
+  }
+  const statusOptions = new Map<string, string>();
+  for (const v of SETTABLE_PIPELINE_STATUSES)
+    statusOptions.set(v, await encodeKept('pipelineStatusOption', { p, v }, 'option', keeper, now));
+  return {
+    stageOptions,
+    stageRefs,
+    statusOptions,
+    pipelineRef: await encodeKept('pipeline', { p }, 'button', keeper, now),
+  };
+}
+
+function option(text: string, value: string): PlainTextOption {
+  return { text: { type: 'plain_text', text: clip(text, 75), emoji: true }, value };
+}
+
+function select(
+  actionId: string,
+  placeholder: string,
+  options: PlainTextOption[],
+  initial: PlainTextOption | undefined,
+): WithSafeMrkdwn<StaticSelect> {
+  return {
+    type: 'static_select',
+    action_id: actionId,
+    placeholder: { type: 'plain_text', text: placeholder },
+    options,
+    ...(initial ? { initial_option: initial } : {}),
+  };
+}
+
+function stageText(stage: Stage, number: number, now: Date): Mrkdwn {
+  const facts = [
+    mrkdwn`${plain(STAGE_EMOJI[stage.status])} *${number}. ${safeText(stage.name, 200)}* · ${plain(STAGE_LABELS[stage.status])}`,
+  ];
+  if (stage.dueDate) {
+    const days = daysUntil(stage.dueDate, now);
+    const late = stage.status !== 'completed' && days < 0 ? ' (overdue)' : '';
+    facts.push(plain(`due ${formatDay(stage.dueDate)}${late}`));
+  }
+  if (stage.expectedDurationDays !== null && !stage.dueDate)
+    facts.push(
+      plain(`about ${stage.expectedDurationDays} day${stage.expectedDurationDays === 1 ? '' : 's'}`),
+    );
+  const notes = stage.notes ? mrkdwn`\n${safeText(stage.notes, 1200)}` : mrkdwn``;
+  return clip(mrkdwn`${joinMrkdwn(facts, mrkdwn` · `)}${notes}`, 3000);
+}
+
+/**
+ * The pipeline's card, drawn from the service's answer: name, status (with a select that leaves
+ * out `submitted`), target date with its countdown, progress, then one section per stage with a
+ * select of its status and "Notes and due date", then Archive or Restore. An archived bid is read
+ * only (Restore first). Fits one message: stages that would not fit are listed in one section.
+ */
+export async function pipelineCard(pipeline: Pipeline, keeper: StateKeeper, now: Date): Promise<Message> {
+  const values = await cardValues(pipeline, keeper, now);
+  const stages = [...pipeline.stages].sort((a, b) => a.position - b.position);
+  const done = stages.filter((stage) => stage.status === 'completed').length;
+  const statusOptions = SETTABLE_PIPELINE_STATUSES.map((v) =>
+    option(STATUS_LABELS[v], values.statusOptions.get(v) as string),
+  );
+  const currentStatus = statusOptions[SETTABLE_PIPELINE_STATUSES.indexOf(pipeline.status as never)];
+  const overdue =
+    pipeline.targetSubmissionDate &&
+    daysUntil(pipeline.targetSubmissionDate, now) < 0 &&
+    !PAST_SUBMISSION.includes(pipeline.status);
+  const head: Block[] = [
+    { type: 'header', text: { type: 'plain_text', text: clip(pipeline.name, 150), emoji: true } },
+    {
+      type: 'section',
+      text: {
+        type: 'mrkdwn',
+        text: clip(
+          joinMrkdwn(
+            [
+              mrkdwn`*Status* ${plain(STATUS_LABELS[pipeline.status])}${pipeline.archived ? mrkdwn` · *Archived*` : mrkdwn``}`,
+              mrkdwn`*Target submission* ${plain(countdown(pipeline.targetSubmissionDate, now, pipeline.status))}${overdue ? mrkdwn` :warning:` : mrkdwn``}`,
+              ...(pipeline.summary ? [safeText(pipeline.summary, 1500)] : []),
+            ],
+            mrkdwn`\n`,
+          ),
+          3000,
+        ),
+      },
+      ...(pipeline.archived
+        ? {}
+        : {
+            accessory: select(
+              PipelineIds.pipelineStatus,
+              'Set the bid’s status',
+              statusOptions,
+              currentStatus,
+            ),
+          }),
+    },
+    contextLine(
+      mrkdwn`${plain(progressBar(done, stages.length))} · ${code(pipeline.id, 300)}${pipeline.tenderId ? mrkdwn` · tender ${code(pipeline.tenderId, 300)}` : mrkdwn``} · owner ${safeText(pipeline.owner.name, 100)}`,
+    ),
+  ];
+  const tail: Block[] = [
+    { type: 'divider' },
+    {
+      type: 'actions',
+      block_id: 'pipeline:actions',
+      elements: [
+        pipeline.archived
+          ? button('Restore', PipelineIds.restore, values.pipelineRef, 'primary')
+          : {
+              ...button('Archive', PipelineIds.archive, values.pipelineRef),
+              confirm: {
+                title: { type: 'plain_text', text: 'Archive this bid?' },
+                text: {
+                  type: 'mrkdwn',
+                  text: mrkdwn`It leaves the list of active bids and its card can no longer be changed until it is restored.`,
+                },
+                confirm: { type: 'plain_text', text: 'Archive' },
+                deny: { type: 'plain_text', text: 'Keep it' },
+                style: 'danger',
+              },
+            },
+      ],
+    },
+  ];
+  const stageBlocks = (stage: Stage, index: number): Block[] => {
+    const options = STAGE_ORDER.map((v) =>
+      option(STAGE_LABELS[v], values.stageOptions.get(stage.id)?.get(v) as string),
+    );
+    if (pipeline.archived) return [section(stageText(stage, index + 1, now))];
+    return [
+      {
+        type: 'section',
+        block_id: `stage:${index}`,
+        text: { type: 'mrkdwn', text: stageText(stage, index + 1, now) },
+        accessory: select(
+          `${PipelineIds.stageStatus}/${index + 1}`,
+          'Set status',
+          options,
+          options[STAGE_ORDER.indexOf(stage.status)],
+        ),
+      },
+      {
+        type: 'actions',
+        block_id: `stage-actions:${index}`,
+        elements: [
+          button(
+            'Notes and due date',
+            `${PipelineIds.stageNotes}/${index + 1}`,
+            values.stageRefs.get(stage.id) as string,
+          ),
+        ],
+      },
+    ];
+  };
+  const text = mrkdwn`${plain(pipeline.name)}: ${plain(STATUS_LABELS[pipeline.status])}, ${done}/${stages.length} stages done`;
+  // As many stages with their controls as one message holds; the rest in one list.
+  for (let shown = stages.length; shown >= 0; shown--) {
+    const blocks: Block[] = [...head];
+    if (stages.length > 0) blocks.push({ type: 'divider' });
+    stages.slice(0, shown).forEach((stage, index) => {
+      blocks.push(...stageBlocks(stage, index));
+    });
+    if (shown < stages.length) {
+      const rest = joinMrkdwn(
+        stages
+          .slice(shown)
+          .map(
+            (stage, index) =>
+              mrkdwn`${plain(STAGE_EMOJI[stage.status])} ${shown + index + 1}. ${safeText(stage.name, 100)} · ${plain(STAGE_LABELS[stage.status])}`,
+          ),
+        mrkdwn`\n`,
+      );
+      blocks.push(
+        section(rest),
+        contextLine(
+          mrkdwn`Change these with ${code(`/tender pipeline stage ${clip(pipeline.id, 300)} <number> <status>`)}.`,
+        ),
+      );
+    }
+    blocks.push(...tail);
+    if (blockKitProblems(blocks, 'message').length === 0) return { text: clip(text, 3000), blocks };
+  }
+  return { text: clip(text, 3000), blocks: [...head, ...tail] };
+}
+
+/**
+ * `, or look among every bid…: /tender pipelines <what was typed> all`, for an empty list that was
+ * not of every bid already; nothing where the command could not be shown to copy as it is.
+ */
+function everyBidCommand(typed: string): Mrkdwn {
+  const words = typed.trim().split(/\s+/).filter(Boolean);
+  if (words.some((word) => word.toLowerCase() === 'all')) return mrkdwn``;
+  const kept = words.filter((word) => !['archived', 'active'].includes(word.toLowerCase())).join(' ');
+  if (kept.length > 150 || /[`\n]/.test(kept)) return mrkdwn``;
+  return mrkdwn`, or look among every bid, archived ones too: ${code(`/tender pipelines ${kept ? `${kept} ` : ''}all`)}`;
+}
+
+/** `/tender pipelines`: the bids the key's creator can see, each with "Post in channel". */
+export async function pipelinesListMessage(
+  items: PipelineListItem[],
+  total: number,
+  description: Mrkdwn,
+  keeper: StateKeeper,
+  now: Date,
+  page: { offset: number; typed: string; pageSize: number } = { offset: 0, typed: '', pageSize: 20 },
+  /** Whose key listed them: said under the heading (bids are seen and started as the key's maker). */
+  keySource?: KeySource,
+): Promise<Message> {
+  const whose = keySource ? [contextLine(bidsOwnerLine(keySource))] : [];
+  if (total === 0 || items.length === 0)
+    return {
+      text: mrkdwn`No bids match ${description}.`,
+      blocks: [
+        section(
+          mrkdwn`No bids match ${description}. Start one with “Start a bid” on a tender card${everyBidCommand(page.typed)}.`,
+        ),
+        ...whose,
+      ],
+    };
+  const shown = items.slice(0, page.pageSize);
+  const blocks: Block[] = [
+    section(mrkdwn`*${bidsHeading(description)}* · ${pageRange(page.offset, shown.length, total)}`),
+    ...whose,
+  ];
+  for (const item of shown) {
+    const counts = item.stageCounts;
+    const stageTotal = counts.pending + counts.in_progress + counts.blocked + counts.completed;
+    const value = await encodeKept('pipeline', { p: item.id }, 'button', keeper, now);
+    blocks.push({
+      type: 'section',
+      text: {
+        type: 'mrkdwn',
+        text: clip(
+          mrkdwn`*${safeText(item.name, 200)}* · ${plain(STATUS_LABELS[item.status])}${item.archived ? mrkdwn` · archived` : mrkdwn``}\n${plain(progressBar(counts.completed, stageTotal))} · ${plain(item.targetSubmissionDate ? `target ${countdown(item.targetSubmissionDate, now, item.status)}` : 'no target date set')}\n${code(item.id, 300)}`,
+          3000,
+        ),
+      },
+      accessory: button('Post in channel', PipelineIds.post, value),
+    });
+  }
+  blocks.push(...listPaging('pipelines', page.typed, page.offset, shown.length, total, page.pageSize));
+  return { text: mrkdwn`${bidsHeading(description)}: ${total}`, blocks };
+}
+
+/**
+ * `Active bids`, `Archived bids`, `All bids`, or `Bids matching “roads”, active`: the list's
+ * description names its words first, then what narrows it.
+ */
+function bidsHeading(description: Mrkdwn): Mrkdwn {
+  const named: Record<string, Mrkdwn> = {
+    active: mrkdwn`Active bids`,
+    archived: mrkdwn`Archived bids`,
+    'active or archived': mrkdwn`All bids`,
+  };
+  return named[description] ?? mrkdwn`Bids matching ${description}`;
+}

@@ -1,0 +1,206 @@
+import type { Stage } from '../../../../contract/schemas.ts';
+import { PipelineIds } from '../../../shared/ids.ts';
+import { clip, type Mrkdwn, mrkdwn, safeText } from '../../../shared/views/mrkdwn.ts';
+import type { SafeModalView as ModalView } from '../../../shared/views/safe-blocks.ts';
+import { type Block, contextLine, section } from '../../../shared/views/tender-card.ts';
+
+/** The stages a new bid starts with; the person edits them in the modal. */
+export const DEFAULT_STAGE_TEMPLATE = [
+  'Qualify the opportunity | 2',
+  'Bid / no-bid decision | 1',
+  'Draft response | 5',
+  'Pricing | 3',
+  'Review and sign-off | 2',
+  'Submit | 1',
+].join('\n');
+
+/** What the person typed (or what the modal starts with). */
+export interface StartBidFields {
+  name: string;
+  summary: string;
+  targetDate: string | null;
+  stages: string;
+}
+
+const START_TITLE = 'Start a bid';
+
+/** Shown at once when "Start a bid" is clicked, while the tender is read (the trigger lasts 3 s). */
+export function startBidLoadingView(privateMetadata: string): ModalView {
+  return {
+    type: 'modal',
+    callback_id: PipelineIds.startBidCallback,
+    private_metadata: privateMetadata,
+    title: { type: 'plain_text', text: START_TITLE },
+    close: { type: 'plain_text', text: 'Cancel' },
+    blocks: [section(mrkdwn`Reading the tender…`)],
+  };
+}
+
+/** A modal that only says something (a refusal, or that the tender is gone). */
+export function sentenceView(title: string, sentence: Mrkdwn): ModalView {
+  return {
+    type: 'modal',
+    title: { type: 'plain_text', text: clip(title, 24) },
+    close: { type: 'plain_text', text: 'Close' },
+    blocks: [section(sentence)],
+  };
+}
+
+/**
+ * The "Start a bid" modal: name, summary, target submission date, and the stages (one a line,
+ * `name | days`). `problem` (a failure of the service) shows above the fields; the fields keep
+ * what was typed.
+ */
+export function startBidModal(args: {
+  privateMetadata: string;
+  fields: StartBidFields;
+  tenderTitle: string | null;
+  problem?: Mrkdwn;
+}): ModalView {
+  const { fields } = args;
+  const blocks: Block[] = [];
+  if (args.problem) blocks.push(section(mrkdwn`:warning: ${args.problem}`));
+  if (args.tenderTitle) blocks.push(contextLine(mrkdwn`For the tender *${safeText(args.tenderTitle, 500)}*`));
+  blocks.push(
+    {
+      type: 'input',
+      block_id: PipelineIds.nameBlock,
+      label: { type: 'plain_text', text: 'Bid name' },
+      element: {
+        type: 'plain_text_input',
+        action_id: PipelineIds.nameInput,
+        max_length: 200,
+        ...(fields.name ? { initial_value: clip(fields.name, 200) } : {}),
+      },
+    },
+    {
+      type: 'input',
+      block_id: PipelineIds.summaryBlock,
+      optional: true,
+      label: { type: 'plain_text', text: 'Summary' },
+      element: {
+        type: 'plain_text_input',
+        action_id: PipelineIds.summaryInput,
+        multiline: true,
+        max_length: 3000,
+        placeholder: { type: 'plain_text', text: 'What the bid is for, and who leads it' },
+        ...(fields.summary ? { initial_value: clip(fields.summary, 3000) } : {}),
+      },
+    },
+    {
+      type: 'input',
+      block_id: PipelineIds.targetBlock,
+      optional: true,
+      label: { type: 'plain_text', text: 'Target submission date' },
+      element: {
+        type: 'datepicker',
+        action_id: PipelineIds.targetInput,
+        placeholder: { type: 'plain_text', text: 'Pick a date' },
+        ...(fields.targetDate ? { initial_date: fields.targetDate } : {}),
+      },
+    },
+    {
+      type: 'input',
+      block_id: PipelineIds.stagesBlock,
+      optional: true,
+      label: { type: 'plain_text', text: 'Stages' },
+      hint: {
+        type: 'plain_text',
+        text: 'One stage a line, with its expected length in days after a bar if you like: “Draft response | 5”. At most 50.',
+      },
+      element: {
+        type: 'plain_text_input',
+        action_id: PipelineIds.stagesInput,
+        multiline: true,
+        max_length: 3000,
+        ...(fields.stages ? { initial_value: clip(fields.stages, 3000) } : {}),
+      },
+    } as Block,
+  );
+  return {
+    type: 'modal',
+    callback_id: PipelineIds.startBidCallback,
+    private_metadata: args.privateMetadata,
+    title: { type: 'plain_text', text: START_TITLE },
+    submit: { type: 'plain_text', text: 'Start the bid' },
+    close: { type: 'plain_text', text: 'Cancel' },
+    blocks,
+  };
+}
+
+/** The view a slow creation shows after the submission was acknowledged. */
+export function startBidWorkingView(privateMetadata: string): ModalView {
+  return {
+    type: 'modal',
+    callback_id: PipelineIds.startBidCallback,
+    private_metadata: privateMetadata,
+    title: { type: 'plain_text', text: START_TITLE },
+    close: { type: 'plain_text', text: 'Close' },
+    blocks: [
+      section(
+        mrkdwn`Starting the bid… The service is slow; the card will appear in the channel when it is ready.`,
+      ),
+    ],
+  };
+}
+
+/** "Notes and due date" of one stage. */
+export function stageNotesModal(args: {
+  privateMetadata: string;
+  pipelineName: string;
+  stage: Pick<Stage, 'name'>;
+  notes: string;
+  dueDate: string | null;
+  problem?: Mrkdwn;
+}): ModalView {
+  const blocks: Block[] = [];
+  if (args.problem) blocks.push(section(mrkdwn`:warning: ${args.problem}`));
+  blocks.push(
+    section(mrkdwn`*${safeText(args.stage.name, 200)}* · ${safeText(args.pipelineName, 200)}`),
+    {
+      type: 'input',
+      block_id: PipelineIds.notesBlock,
+      optional: true,
+      label: { type: 'plain_text', text: 'Notes' },
+      element: {
+        type: 'plain_text_input',
+        action_id: PipelineIds.notesInput,
+        multiline: true,
+        max_length: 3000,
+        ...(args.notes ? { initial_value: clip(args.notes, 3000) } : {}),
+      },
+    },
+    {
+      type: 'input',
+      block_id: PipelineIds.dueBlock,
+      optional: true,
+      label: { type: 'plain_text', text: 'Due date' },
+      element: {
+        type: 'datepicker',
+        action_id: PipelineIds.dueInput,
+        placeholder: { type: 'plain_text', text: 'Pick a date' },
+        ...(args.dueDate ? { initial_date: args.dueDate } : {}),
+      },
+    },
+  );
+  return {
+    type: 'modal',
+    callback_id: PipelineIds.notesCallback,
+    private_metadata: args.privateMetadata,
+    title: { type: 'plain_text', text: 'Notes and due date' },
+    submit: { type: 'plain_text', text: 'Save' },
+    close: { type: 'plain_text', text: 'Cancel' },
+    blocks,
+  };
+}
+
+/** Shown at once when "Notes and due date" is clicked, while the stage is read. */
+export function stageNotesLoadingView(): ModalView {
+  return {
+    type: 'modal',
+    callback_id: PipelineIds.notesCallback,
+    title: { type: 'plain_text', text: 'Notes and due date' },
+    close: { type: 'plain_text', text: 'Cancel' },
+    blocks: [section(mrkdwn`Reading the stage…`)],
+  };
+}

@@ -1,0 +1,175 @@
+import { type SavedSearch, VALUE_CURRENCIES } from '../../../contract/schemas.ts';
+import type { TenderSearchFilters } from '../../shared/commands/parse-command.ts';
+import { parseDirectory } from '../../shared/commands/parse-command.ts';
+import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
+import { reply } from '../../shared/feature-context.ts';
+import type { Message } from '../../shared/views/messages.ts';
+import { joinMrkdwn, mrkdwn, text as plain } from '../../shared/views/mrkdwn.ts';
+import { contextLine, section } from '../../shared/views/tender-card.ts';
+import { describeSearch, searchHeading, showSearchPage, wordsCutSentence } from '../tenders/search.ts';
+import {
+  frameworkDetailMessage,
+  frameworksMessage,
+  organisationDetailMessage,
+  organisationsMessage,
+  SAVED_PAGE_SIZE,
+  savedSearchesMessage,
+} from './views/directory-messages.ts';
+
+const LIST_SIZE = 10;
+
+/** Which page of a list to show, and whether to redraw the message a Next or Previous was clicked in. */
+export interface PageRequest {
+  offset: number;
+  replace: boolean;
+}
+export const FIRST_PAGE: PageRequest = { offset: 0, replace: false };
+
+/** `/tender buyers|suppliers|frameworks <words> [filters]`. */
+export async function directoryCommand(
+  context: FeatureContext,
+  request: SlackRequest,
+  kind: 'buyers' | 'suppliers' | 'frameworks',
+  text: string,
+  page: PageRequest = FIRST_PAGE,
+): Promise<void> {
+  const parsed = parseDirectory(text);
+  if (!parsed.ok) {
+    await reply(request, { text: plain(parsed.problem), blocks: [section(plain(parsed.problem))] });
+    return;
+  }
+  const { q, region, status, type } = parsed.filters;
+  const description = describeSearch({ q, region });
+  const { client } = await context.clients.forPerson(request.teamId, request.userId);
+  const listPage = { offset: page.offset, typed: text, pageSize: LIST_SIZE };
+  if (kind === 'frameworks') {
+    const found = await client.frameworks.list({ q, status, type, limit: LIST_SIZE, offset: page.offset });
+    const frameworksDescription = joinMrkdwn(
+      [
+        ...(q ? [describeSearch({ q })] : []),
+        ...(status ? [plain(status)] : []),
+        ...(type
+          ? [
+              type === 'dynamic_purchasing_system'
+                ? mrkdwn`dynamic purchasing systems`
+                : mrkdwn`frameworks only`,
+            ]
+          : []),
+      ],
+      mrkdwn`, `,
+    );
+    await reply(
+      request,
+      withCutNote(
+        frameworksMessage(
+          found.data,
+          found.pagination.total,
+          frameworksDescription || mrkdwn`everything`,
+          listPage,
+        ),
+        parsed.wordsCut,
+      ),
+      page.replace,
+    );
+    return;
+  }
+  const found =
+    kind === 'buyers'
+      ? await client.buyers.list({ q, region, limit: LIST_SIZE, offset: page.offset })
+      : await client.suppliers.list({ q, region, limit: LIST_SIZE, offset: page.offset });
+  await reply(
+    request,
+    withCutNote(
+      organisationsMessage(kind, found.data, found.pagination.total, description, listPage),
+      parsed.wordsCut,
+    ),
+    page.replace,
+  );
+}
+
+/** Words past what a search takes are said to be left out (as `/tender search` says), not dropped silently. */
+function withCutNote(message: Message, cut: true | undefined): Message {
+  if (!cut) return message;
+  const note = contextLine(wordsCutSentence());
+  return { ...message, blocks: [...message.blocks.slice(0, 1), note, ...message.blocks.slice(1)] };
+}
+
+/** "Details" on a buyer, supplier or framework. */
+export async function showDirectoryEntry(
+  context: FeatureContext,
+  request: SlackRequest,
+  kind: 'buyer' | 'supplier' | 'framework',
+  id: string,
+): Promise<void> {
+  const { client } = await context.clients.forPerson(request.teamId, request.userId);
+  const now = context.clock();
+  if (kind === 'framework')
+    return reply(request, frameworkDetailMessage(await client.frameworks.get(id), now));
+  const detail = kind === 'buyer' ? await client.buyers.get(id) : await client.suppliers.get(id);
+  await reply(request, organisationDetailMessage(kind, detail, now));
+}
+
+/** `/tender saved`. */
+export async function savedSearchesCommand(
+  context: FeatureContext,
+  request: SlackRequest,
+  page: PageRequest = FIRST_PAGE,
+): Promise<void> {
+  const { client } = await context.clients.forPerson(request.teamId, request.userId);
+  const found = await client.savedSearches.list({ limit: SAVED_PAGE_SIZE, offset: page.offset });
+  const described = found.data.map((saved) => ({ saved, description: searchHeading(filtersOf(saved)) }));
+  await reply(
+    request,
+    savedSearchesMessage(described, found.pagination.total, {
+      offset: page.offset,
+      typed: '',
+      pageSize: SAVED_PAGE_SIZE,
+    }),
+    page.replace,
+  );
+}
+
+/** "Run" on a saved search: its query as a tender search. */
+export async function runSavedSearch(
+  context: FeatureContext,
+  request: SlackRequest,
+  id: string,
+): Promise<void> {
+  const { client } = await context.clients.forPerson(request.teamId, request.userId);
+  const saved = await client.savedSearches.get(id);
+  await showSearchPage(
+    context,
+    request,
+    { f: filtersOf(saved), o: 0, ...(saved.name.trim() ? { n: saved.name.trim().slice(0, 200) } : {}) },
+    false,
+  );
+}
+
+/** The tender-search parameters a saved search holds, by their API names; anything else is left out. */
+export function filtersOf(saved: SavedSearch): TenderSearchFilters {
+  const query = saved.query;
+  const text = (name: string) =>
+    typeof query[name] === 'string' && query[name] !== '' ? (query[name] as string) : undefined;
+  const number = (name: string) => {
+    const value = Number(query[name]);
+    return query[name] !== undefined && query[name] !== null && Number.isFinite(value) ? value : undefined;
+  };
+  const filters: TenderSearchFilters = {
+    q: text('q'),
+    region: text('region'),
+    status: text('status') as TenderSearchFilters['status'],
+    cpv: text('cpv'),
+    buyerId: text('buyerId'),
+    valueMin: number('valueMin'),
+    valueMax: number('valueMax'),
+    deadlineFrom: text('deadlineFrom'),
+    deadlineTo: text('deadlineTo'),
+    // The currency of the value bounds, when the saved query names one the service takes.
+    currency: (VALUE_CURRENCIES as readonly string[]).includes(text('currency') ?? '')
+      ? (text('currency') as TenderSearchFilters['currency'])
+      : undefined,
+  };
+  return Object.fromEntries(
+    Object.entries(filters).filter(([, value]) => value !== undefined),
+  ) as TenderSearchFilters;
+}

@@ -1,0 +1,87 @@
+import type { AppSlack } from '../../adapters/app-slack.ts';
+import { KeyUnreadableError } from '../../shared/errors.ts';
+import { describeFailure } from '../../shared/failure-sentences.ts';
+import type { FeatureContext } from '../../shared/feature-context.ts';
+import { formatDayOf } from '../../shared/views/formats.ts';
+import { mention, mrkdwn, text as plain } from '../../shared/views/mrkdwn.ts';
+import { keyReadable, mayManageKey } from '../connection/connection.ts';
+import { filtersOf } from '../directories/directories.ts';
+import { connectionState } from '../links/welcome.ts';
+import { searchHeading } from '../tenders/search.ts';
+import { HOME_LIST_ROWS, type HomeContent, homeView } from './views/home-view.ts';
+
+/**
+ * The App Home tab, drawn afresh each time it is opened: the connection (the workspace's key and
+ * the person's own), then what the key's creator sees through the service (bookmarks, active bids
+ * with their progress, the organisation's saved searches): the person's own key where linked. A list the service will not give is a sentence in its place.
+ */
+export async function publishHome(
+  context: FeatureContext,
+  slack: AppSlack,
+  teamId: string,
+  userId: string,
+  options: { firstVisit?: boolean } = {},
+): Promise<void> {
+  const connection = await context.store.getConnection(teamId);
+  const readable = !connection || (await keyReadable(context, teamId));
+  const state = !readable
+    ? mrkdwn`Tenderbot can no longer read this workspace’s key (its own settings were changed). A workspace admin must connect it again with \`/tender connect\`.`
+    : connection
+      ? mrkdwn`Connected with this workspace’s own key (by ${mention(connection.connectedBy)}, ${plain(connectedDay(connection.connectedAt))}).`
+      : context.config.PROCUREMENT_API_KEY
+        ? mrkdwn`Tenderbot uses the connection to the tender service it was set up with. A workspace admin can connect your organisation’s own with \`/tender connect\`.`
+        : mrkdwn`Not connected yet. A workspace admin can connect your organisation’s key with \`/tender connect\`.`;
+  const personal = await context.store.getPersonalKey(teamId, userId);
+  const personalLine = personal
+    ? mrkdwn`You linked your own key (${plain(connectedDay(personal.connectedAt.toISOString()))}): the bookmarks and bids below are your own, and comments you make are in your name. \`/tender disconnect me\` unlinks it.`
+    : mrkdwn`Link your own key with \`/tender connect me\` to keep bookmarks of your own and comment and start bids in your name.`;
+  const canConnect = await mayManageKey(context, teamId, userId);
+  const content: HomeContent = {
+    connection: state,
+    canConnect,
+    ownKey: { line: personalLine, canLink: !personal },
+    ownLists: Boolean(personal),
+    now: context.clock(),
+  };
+  if (options.firstVisit) content.gettingStarted = await connectionState(context, teamId);
+  const reader =
+    personal || (readable && (connection || context.config.PROCUREMENT_API_KEY))
+      ? await context.clients.forPerson(teamId, userId).catch((error: unknown) => {
+          // The person's own key cannot be read: said in its line, and no lists rather than no Home tab.
+          if (!(error instanceof KeyUnreadableError)) throw error;
+          content.ownKey = { line: describeFailure(error).sentence, canLink: true };
+          return null;
+        })
+      : null;
+  if (reader) {
+    const { client } = reader;
+    const problem = (error: unknown) => {
+      context.logger.warn({ err: error, teamId }, 'a list of the Home tab could not be read');
+      return { problem: describeFailure(error).sentence };
+    };
+    const page = { limit: HOME_LIST_ROWS };
+    const [bookmarks, pipelines, savedSearches] = await Promise.all([
+      client.bookmarks
+        .list(page)
+        .then((answer) => ({ items: answer.data, total: answer.pagination.total }), problem),
+      client.pipelines
+        .list({ ...page, archived: 'active' })
+        .then((answer) => ({ items: answer.data, total: answer.pagination.total }), problem),
+      client.savedSearches.list(page).then(
+        (answer) => ({
+          items: answer.data.map((saved) => ({ saved, description: searchHeading(filtersOf(saved)) })),
+          total: answer.pagination.total,
+        }),
+        problem,
+      ),
+    ]);
+    Object.assign(content, { bookmarks, pipelines, savedSearches });
+  }
+  await slack.views.publish({ user_id: userId, view: homeView(content) });
+}
+
+/** `2026-11-21T…` → `21 Nov 2026`. */
+function connectedDay(isoInstant: string): string {
+  const date = new Date(isoInstant);
+  return Number.isNaN(date.getTime()) ? isoInstant.slice(0, 10) : formatDayOf(date);
+}

@@ -1,0 +1,140 @@
+import type { Bookmark, PipelineListItem, SavedSearch } from '../../../../contract/schemas.ts';
+import { HomeIds } from '../../../shared/ids.ts';
+import { blockKitProblems } from '../../../shared/views/block-kit-limits.ts';
+import { searchBuilderButton, USAGE_LINES } from '../../../shared/views/messages.ts';
+import { code, joinMrkdwn, type Mrkdwn, mrkdwn, safeText, text } from '../../../shared/views/mrkdwn.ts';
+import type { SafeHomeView as HomeView } from '../../../shared/views/safe-blocks.ts';
+import { type Block, button, formatDeadline, section } from '../../../shared/views/tender-card.ts';
+import {
+  countdown,
+  STATUS_LABELS as PIPELINE_STATUS_LABELS,
+  progressBar,
+} from '../../bids/views/pipeline-card.ts';
+import { followLine } from '../../directories/views/directory-messages.ts';
+import { type ConnectionState, gettingStartedBlocks } from '../../links/views/welcome-message.ts';
+
+/** What the Home tab shows beside the connection: each list is null when it could not be read. */
+export interface HomeContent {
+  connection: Mrkdwn;
+  canConnect: boolean;
+  /** The person's own key: a line saying whether they linked one, and a button to link one if not. */
+  ownKey?: { line: Mrkdwn; canLink: boolean };
+  /** The lists were read with the person's own key: said in their headings. */
+  ownLists?: boolean;
+  bookmarks?: { items: Bookmark[]; total: number } | { problem: Mrkdwn };
+  pipelines?: { items: PipelineListItem[]; total: number } | { problem: Mrkdwn };
+  /** Each saved search with what it finds, in words (never its stored fields). */
+  savedSearches?:
+    | { items: { saved: SavedSearch; description: Mrkdwn }[]; total: number }
+    | { problem: Mrkdwn };
+  now?: Date;
+  /** The first visit: a getting-started section, saying whether the workspace can search yet. */
+  gettingStarted?: ConnectionState;
+}
+
+/** Each list on the Home tab shows at most this many rows (Slack allows 100 blocks in all). */
+export const HOME_LIST_ROWS = 10;
+
+/**
+ * The App Home tab: the connection, then the key creator's bookmarks, the active pipelines with
+ * their progress bars, and the organisation's saved searches, then the commands. Fits Slack's
+ * 100 blocks: each list is capped, and says how many more there are.
+ */
+export function homeView(args: HomeContent): HomeView {
+  const now = args.now ?? new Date();
+  const blocks: Block[] = [
+    { type: 'header', text: { type: 'plain_text', text: 'Tenderbot' } },
+    section(mrkdwn`Public tenders in Slack: search, bookmark, share, and keep your bids moving.`),
+    { type: 'divider' },
+  ];
+  if (args.gettingStarted)
+    blocks.push(...gettingStartedBlocks(args.gettingStarted, { withConnection: false }), { type: 'divider' });
+  // Searching first; connecting a key sits with the connection it changes.
+  blocks.push({ type: 'actions', elements: [searchBuilderButton()] });
+  blocks.push(section(mrkdwn`*Connection*\n${args.connection}`));
+  if (args.canConnect)
+    blocks.push({ type: 'actions', elements: [button('Connect an API key', HomeIds.connect, 'connect')] });
+
+  if (args.ownKey) {
+    const own: Block = section(args.ownKey.line);
+    // A block of its own (Slack wants each action id once per block); the value says "the person's own".
+    if (args.ownKey.canLink)
+      Object.assign(own, { accessory: button('Link your own key', HomeIds.connect, 'me') });
+    blocks.push(own);
+  }
+  if (args.pipelines) {
+    blocks.push({ type: 'divider' });
+    const list = args.pipelines;
+    if ('problem' in list) blocks.push(section(mrkdwn`*Active bids*\n${list.problem}`));
+    else if (list.total === 0)
+      blocks.push(
+        section(mrkdwn`*Active bids*\nNo active bids. Start one with “Start a bid” on a tender card.`),
+      );
+    else {
+      blocks.push(section(mrkdwn`*Active bids* · ${more(list.items.length, list.total)}`));
+      for (const item of list.items.slice(0, HOME_LIST_ROWS)) {
+        const counts = item.stageCounts;
+        const total = counts.pending + counts.in_progress + counts.blocked + counts.completed;
+        // Dated as the bid's card dates it, overdue marked as there.
+        const target = text(
+          item.targetSubmissionDate
+            ? ` · target ${countdown(item.targetSubmissionDate, now, item.status)}`
+            : '',
+        );
+        // The Home tab has no channel to post into: the card is one command away.
+        blocks.push(
+          section(
+            mrkdwn`*${safeText(item.name, 200)}* · ${text(PIPELINE_STATUS_LABELS[item.status])}${target}\n${text(progressBar(counts.completed, total))}${counts.blocked ? mrkdwn` · ${counts.blocked} blocked` : mrkdwn``}\n${code(`/tender pipeline ${item.id}`, 320)}`,
+          ),
+        );
+      }
+    }
+  }
+
+  if (args.bookmarks) {
+    blocks.push({ type: 'divider' });
+    const list = args.bookmarks;
+    const heading = args.ownLists ? mrkdwn`*Your own bookmarks*` : mrkdwn`*Bookmarks*`;
+    if ('problem' in list) blocks.push(section(mrkdwn`${heading}\n${list.problem}`));
+    else if (list.total === 0)
+      blocks.push(section(mrkdwn`${heading}\nNo bookmarks yet. Bookmark a tender from \`/tender search\`.`));
+    else {
+      blocks.push(section(mrkdwn`${heading} · ${more(list.items.length, list.total)}`));
+      for (const bookmark of list.items.slice(0, HOME_LIST_ROWS))
+        blocks.push(
+          section(
+            mrkdwn`*${safeText(bookmark.tender.title, 300)}*\n${text(formatDeadline(bookmark.tender.deadline, now))} · ${code(bookmark.tender.id, 300)}`,
+          ),
+        );
+    }
+  }
+
+  if (args.savedSearches) {
+    blocks.push({ type: 'divider' });
+    const list = args.savedSearches;
+    if ('problem' in list) blocks.push(section(mrkdwn`*Saved searches*\n${list.problem}`));
+    else if (list.total === 0)
+      blocks.push(section(mrkdwn`*Saved searches*\nYour organisation has none yet.`));
+    else {
+      blocks.push(
+        section(
+          mrkdwn`*Saved searches* · ${more(list.items.length, list.total)} · run one with \`/tender saved\``,
+        ),
+      );
+      for (const { saved, description } of list.items.slice(0, HOME_LIST_ROWS)) {
+        blocks.push(section(mrkdwn`*${text(saved.name)}*\n${followLine(saved.id)}\n${description}`));
+      }
+    }
+  }
+
+  blocks.push({ type: 'divider' }, section(mrkdwn`*Commands*\n${joinMrkdwn(USAGE_LINES, mrkdwn`\n`)}`));
+  // A last guard: never publish a Home view Slack would refuse.
+  while (blockKitProblems(blocks, 'home').length > 0 && blocks.length > 6)
+    blocks.splice(blocks.length - 3, 1);
+  return { type: 'home', blocks };
+}
+
+function more(shown: number, total: number): Mrkdwn {
+  const listed = Math.min(shown, HOME_LIST_ROWS);
+  return total > listed ? mrkdwn`${listed} of ${total}` : mrkdwn`${total}`;
+}

@@ -1,0 +1,167 @@
+import type { AppSlack, RespondMessage } from '../../adapters/app-slack.ts';
+import { parseCommand, subcommandMeant } from '../../shared/commands/parse-command.ts';
+import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
+import { reply, withFailures } from '../../shared/feature-context.ts';
+import { helpMessage, sentenceMessage } from '../../shared/views/messages.ts';
+import { mrkdwn } from '../../shared/views/mrkdwn.ts';
+import { commandMeantMessage } from '../../shared/views/suggestions.ts';
+import { searchCommand, searchSentence, showCommand, tenderByReference } from '../tenders/search.ts';
+import { firstTender, printedReferencesIn } from './find-tender.ts';
+import { noticeRefsInText } from './notice-links.ts';
+
+/**
+ * A SlackRequest whose answers go to the person's direct messages with Tenderbot: the first answer is
+ * posted, an answer that replaces (after "still trying…") updates the last message posted. Used
+ * where Slack gives no response_url: a direct message, a global shortcut, a modal submission.
+ */
+export function directMessageRequest(
+  slack: AppSlack,
+  args: { teamId: string; userId: string; channelId?: string },
+): SlackRequest {
+  // Posting to the person's user id opens (or reuses) the direct message with the app.
+  const target = args.channelId ?? args.userId;
+  let last: { channel: string; ts: string } | null = null;
+  const respond = async (answer: RespondMessage) => {
+    const { text, blocks } = answer;
+    if (answer.replace_original && last) {
+      await slack.chat.update({ channel: last.channel, ts: last.ts, text, ...(blocks ? { blocks } : {}) });
+      return;
+    }
+    const posted = await slack.chat.postMessage({
+      channel: target,
+      text,
+      ...(blocks ? { blocks } : {}),
+      unfurl_links: false,
+    });
+    if (posted.channel && posted.ts) last = { channel: posted.channel, ts: posted.ts };
+  };
+  return {
+    teamId: args.teamId,
+    userId: args.userId,
+    channelId: args.channelId ?? '',
+    respond,
+    slack,
+    kind: 'command',
+  };
+}
+
+/** What a direct message asks for: help, a tender (a notice link or id), or a search. */
+export type DirectMessageIntent =
+  | { kind: 'help' }
+  | { kind: 'tender'; text: string }
+  | { kind: 'search'; text: string }
+  | { kind: 'command'; text: string }
+  /** `/tender serach cleaning`: a mistyped subcommand, and the one it most likely meant. */
+  | { kind: 'meant'; typed: string; meant: string; rest: string }
+  | { kind: 'nothing' };
+
+/** The commands a direct message runs as typed (those that need a channel, or a window, do not). */
+const DIRECT_MESSAGE_COMMANDS: readonly string[] = [
+  'show',
+  'bookmarks',
+  'buyers',
+  'suppliers',
+  'frameworks',
+  'saved',
+  'pipelines',
+  'pipeline',
+  'comments',
+  'status',
+];
+
+/** Runs a `/tender …` text for a person (register-listeners.ts passes its command router). */
+export type RunCommandText = (request: SlackRequest, text: string) => Promise<void>;
+
+/**
+ * Reads a direct message: `help` (or `/tender help`, `?`), a message naming a tender by link or id,
+ * else its words as a search (`search …` and `/tender search …` are the same).
+ */
+export function directMessageIntent(raw: string, origins: readonly string[] = []): DirectMessageIntent {
+  const text = directMessageText(raw);
+  if (!text) return { kind: 'nothing' };
+  if (/^(help|\?|hi|hello|hey)[.!?]*$/i.test(text)) return { kind: 'help' };
+  if (noticeRefsInText(raw, origins).length > 0) return { kind: 'tender', text: raw };
+  const parsed = parseCommand(text);
+  if (parsed.kind === 'help') return { kind: 'help' };
+  if (parsed.kind === 'search') return { kind: 'search', text: parsed.rest };
+  // `bookmarks`, `buyers leeds`, `show ocds-…`: the command itself, but only as its first word.
+  if (DIRECT_MESSAGE_COMMANDS.includes(parsed.kind)) return { kind: 'command', text };
+  // Written as a command (`/tender serach …`), a mistyped subcommand is one; otherwise words.
+  if (parsed.kind === 'unknown' && /^\s*\/tender\b/i.test(raw)) {
+    const meant = subcommandMeant(parsed.word);
+    if (meant) return { kind: 'meant', typed: parsed.word, meant, rest: parsed.rest };
+  }
+  return { kind: 'search', text };
+}
+
+/** A direct message's text as a command's: without `/tender`, Slack's entities read back. */
+function directMessageText(raw: string): string {
+  return raw
+    .replace(/^\s*\/?tender\b/i, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
+    .trim();
+}
+
+/** Whether a direct message's search was typed as one (`search …`), not written as a sentence. */
+function typedAsSearch(raw: string): boolean {
+  return parseCommand(directMessageText(raw)).kind === 'search';
+}
+
+/** A direct message to Tenderbot: answered in the same conversation with cards (or help). */
+export async function answerDirectMessage(
+  context: FeatureContext,
+  slack: AppSlack,
+  message: { teamId: string; userId: string; channelId: string; text: string },
+  runCommandText?: RunCommandText,
+): Promise<void> {
+  const request = directMessageRequest(slack, message);
+  const intent = directMessageIntent(message.text, serviceOrigins(context));
+  if (intent.kind === 'nothing') return;
+  if (intent.kind === 'command') {
+    // The router has its own failure handling; without one, the words are searched.
+    if (runCommandText) return runCommandText(request, intent.text);
+  }
+  if (intent.kind === 'help') {
+    await reply(request, helpMessage());
+    return;
+  }
+  if (intent.kind === 'meant') {
+    await reply(request, commandMeantMessage(intent.typed, intent.meant, intent.rest));
+    return;
+  }
+  const retry = intent.kind !== 'tender' ? `search ${intent.text}` : null;
+  await withFailures(context, request, `direct message ${intent.kind}`, retry, async (guarded) => {
+    if (intent.kind === 'search' && !typedAsSearch(message.text))
+      return answerSentence(context, guarded, intent.text);
+    if (intent.kind !== 'tender') return searchCommand(context, guarded, intent.text);
+    const { client } = await context.clients.forTeam(message.teamId);
+    const found = await firstTender(client, noticeRefsInText(intent.text, serviceOrigins(context)));
+    if (found) return showCommand(context, guarded, found.tender.id);
+    const sentence = mrkdwn`Tenderbot does not hold the tender that message names (it may not be imported yet). Search for it with words from its title.`;
+    await reply(guarded, sentenceMessage(sentence));
+  });
+}
+
+/** How many printed references of one message are looked up (each is a request). */
+const REFERENCES_LOOKED_UP = 3;
+
+/**
+ * A direct message written as people write: a printed reference in it (`PW-14-00627094`) opens
+ * its tender; else a sentence is read as filters and words, and the answer first shows the command
+ * it ran; a phrase with nothing to read as a filter is searched as words, as typed.
+ */
+async function answerSentence(context: FeatureContext, request: SlackRequest, text: string): Promise<void> {
+  for (const reference of printedReferencesIn(text).slice(0, REFERENCES_LOOKED_UP)) {
+    const found = await tenderByReference(context, request, reference);
+    if (found.kind === 'one') return showCommand(context, request, found.tender.id);
+    if (found.kind === 'several') return showCommand(context, request, reference);
+  }
+  return searchSentence(context, request, text);
+}
+
+/** The service's own origins, whose `/v1/tenders/<id>` links name a tender. */
+export function serviceOrigins(context: FeatureContext): string[] {
+  return [context.config.PROCUREMENT_API_URL];
+}

@@ -1,0 +1,184 @@
+import type { ProcurementClient } from '../../../client/procurement-client.ts';
+import type { Tender } from '../../../contract/schemas.ts';
+import type { AppSlack } from '../../adapters/app-slack.ts';
+import { NotConnectedError } from '../../shared/errors.ts';
+import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
+import { refuseGuests, reply } from '../../shared/feature-context.ts';
+import { TenderIds } from '../../shared/ids.ts';
+import { encodeIfFits } from '../../shared/values/codec.ts';
+import { sentenceMessage } from '../../shared/views/messages.ts';
+import { mrkdwn, safeText } from '../../shared/views/mrkdwn.ts';
+import { type Block, tenderCard } from '../../shared/views/tender-card.ts';
+import { writerOrSentence } from '../connection/connection.ts';
+import { serviceOrigins } from './direct-messages.ts';
+import { findTender } from './find-tender.ts';
+import { type NoticeRef, recogniseNoticeLink } from './notice-links.ts';
+
+/** The card's facts a preview keeps. */
+const COMPACT_FIELDS = ['*Buyer*', '*Value*', '*Deadline*', '*Status*'];
+
+/** Slack sends at most a handful of links per message; more than this are left as they are. */
+const LINKS_MAX = 5;
+/** Each look-up gets this long: an unfurl that comes late is worth less than none. */
+const LOOKUP_TIMEOUT_MS = 5000;
+
+/** What `link_shared` gives: the message (or the composer's unfurl id) and its links. */
+export interface SharedLinks {
+  teamId: string;
+  channel: string;
+  messageTs: string;
+  unfurlId?: string;
+  source?: string;
+  links: readonly { url: string; domain?: string }[];
+}
+
+/** The preview's own Bookmark buttons: a click redraws the preview (chat.unfurl), not the message. */
+export const UNFURL_IDS = {
+  bookmark: 'reach/unfurl_bookmark',
+  removeBookmark: 'reach/unfurl_remove_bookmark',
+} as const;
+
+/**
+ * A tender as a link preview: the card's title, compact facts and source line, and its buttons.
+ * Share is left out (the link is already in the channel); Bookmark is the preview's own, since
+ * the card's redraws the message it sits in, which is the person's here.
+ */
+export function unfurlBlocks(tender: Tender, now: Date, bookmarked = false): Block[] {
+  const blocks = tenderCard(tender, { bookmarked, shared: true, now, context: 'shared' });
+  const value = encodeIfFits('record', tender.id);
+  return blocks.map((block) => {
+    if (block.type === 'section' && block.fields)
+      // Compact under a message: who, how much, when, and whether it is still open.
+      return {
+        ...block,
+        fields: block.fields.filter((field) => COMPACT_FIELDS.some((name) => field.text.startsWith(name))),
+      };
+    if (block.type !== 'actions') return block;
+    const elements = block.elements.flatMap((element) => {
+      const id = 'action_id' in element ? element.action_id : undefined;
+      if (id === TenderIds.share) return [];
+      if (id !== TenderIds.bookmark && id !== TenderIds.removeBookmark) return [element];
+      if (!value) return [];
+      // The same look (and the same confirmation before a removal), another action.
+      return [
+        {
+          ...element,
+          action_id: id === TenderIds.bookmark ? UNFURL_IDS.bookmark : UNFURL_IDS.removeBookmark,
+          value,
+        },
+      ];
+    });
+    return { ...block, elements } as Block;
+  });
+}
+
+/** The links of a message that name notices of known sources, each once (Slack's limit applied). */
+export function recognisedLinks(
+  links: readonly { url: string }[],
+  origins: readonly string[],
+): { url: string; ref: NoticeRef }[] {
+  const found: { url: string; ref: NoticeRef }[] = [];
+  for (const { url } of links) {
+    if (found.some((entry) => entry.url === url)) continue;
+    const ref = recogniseNoticeLink(url, origins);
+    if (ref) found.push({ url, ref });
+    if (found.length >= LINKS_MAX) break;
+  }
+  return found;
+}
+
+/**
+ * `link_shared`: each link to a notice the service holds becomes a tender card under the message
+ * (`chat.unfurl`); any other link, and a known source's notice the service does not hold, is left
+ * alone (no call at all when none is found). Nothing is said to anyone when a look-up fails.
+ */
+export async function unfurlLinks(
+  context: FeatureContext,
+  slack: AppSlack,
+  shared: SharedLinks,
+): Promise<void> {
+  const candidates = recognisedLinks(shared.links, serviceOrigins(context));
+  if (candidates.length === 0) return;
+  let client: Awaited<ReturnType<FeatureContext['clients']['forTeam']>>['client'];
+  try {
+    ({ client } = await context.clients.forTeam(shared.teamId));
+  } catch (error) {
+    // No key: links stay as Slack shows them.
+    if (error instanceof NotConnectedError) return;
+    throw error;
+  }
+  const now = context.clock();
+  const found = await Promise.all(
+    candidates.map(async ({ url, ref }) => {
+      try {
+        const tender = await findTender(client, ref, { timeoutMs: LOOKUP_TIMEOUT_MS });
+        return tender ? { url, tender } : null;
+      } catch (error) {
+        context.logger.warn({ err: error, teamId: shared.teamId }, 'a shared link could not be looked up');
+        return null;
+      }
+    }),
+  );
+  const unfurls: Record<string, { blocks: Block[] }> = {};
+  const shown = found.filter((entry) => entry !== null);
+  if (shown.length === 0) return;
+  // A card in a channel shows the workspace's bookmarks as they are, as a shared card does (read once).
+  const bookmarked = await bookmarkedIds(client).catch(() => new Set<string>());
+  for (const entry of shown)
+    unfurls[entry.url] = { blocks: unfurlBlocks(entry.tender, now, bookmarked.has(entry.tender.id)) };
+  // Slack's two ways to name what is unfurled: the composer's unfurl id, or the posted message.
+  if (shared.unfurlId && shared.source === 'composer')
+    await slack.chat.unfurl({ unfurl_id: shared.unfurlId, source: 'composer', unfurls });
+  else if (shared.unfurlId && shared.source === 'conversations_history')
+    await slack.chat.unfurl({ unfurl_id: shared.unfurlId, source: 'conversations_history', unfurls });
+  else await slack.chat.unfurl({ channel: shared.channel, ts: shared.messageTs, unfurls });
+}
+
+/** The ids of the workspace's bookmarked tenders (at most 1,000 read). */
+async function bookmarkedIds(client: ProcurementClient): Promise<Set<string>> {
+  const ids = new Set<string>();
+  for await (const bookmark of client.bookmarks.all({ limit: 100 })) {
+    ids.add(bookmark.tenderId);
+    if (ids.size >= 1000) break;
+  }
+  return ids;
+}
+
+/**
+ * Bookmark or remove from a preview: the workspace's list changes, and the preview is drawn again
+ * for everyone with the new state (chat.unfurl on the same message and link). Guests are refused.
+ * Someone who linked their own key changes their own list instead (the preview stays as it is),
+ * and a workspace that requires personal keys for changes refuses those without one.
+ */
+export async function toggleUnfurlBookmark(
+  context: FeatureContext,
+  request: SlackRequest,
+  args: { tenderId: string; add: boolean; url: string | null; messageTs: string | null },
+): Promise<void> {
+  if (await refuseGuests(context, request, args.add ? 'bookmark tenders' : 'remove bookmarks')) return;
+  const writer = await writerOrSentence(context, request);
+  if (!writer) return;
+  const { client, source } = writer;
+  if (args.add) await client.bookmarks.add(args.tenderId);
+  else await client.bookmarks.remove(args.tenderId);
+  const tender = await client.tenders.get(args.tenderId);
+  if (source === 'personal') {
+    // The preview shows the workspace's list to everyone: this person's own list changed, said to them alone.
+    const own = args.add
+      ? mrkdwn`Bookmarked *${safeText(tender.title, 200)}* in your own list (you linked your own key). The preview shows the workspace’s shared list.`
+      : mrkdwn`Removed *${safeText(tender.title, 200)}* from your own list (you linked your own key). The preview shows the workspace’s shared list.`;
+    await reply(request, sentenceMessage(own));
+    return;
+  }
+  if (args.url && args.messageTs && request.channelId) {
+    await request.slack.chat.unfurl({
+      channel: request.channelId,
+      ts: args.messageTs,
+      unfurls: { [args.url]: { blocks: unfurlBlocks(tender, context.clock(), args.add) } },
+    });
+  }
+  const sentence = args.add
+    ? mrkdwn`Bookmarked *${safeText(tender.title, 200)}* for the workspace.`
+    : mrkdwn`Removed *${safeText(tender.title, 200)}* from the workspace’s bookmarks.`;
+  await reply(request, sentenceMessage(sentence));
+}

@@ -1,0 +1,462 @@
+import { differenceInCalendarDays } from 'date-fns';
+import { z } from 'zod';
+import type { ProcurementClient } from '../../../client/procurement-client.ts';
+import type { Pipeline, Stage, Tender } from '../../../contract/schemas.ts';
+import { deadlineWindow } from '../../shared/commands/parse-command.ts';
+import { SearchFiltersValue } from '../../shared/values/button-values.ts';
+import { formatDayOf } from '../../shared/views/formats.ts';
+import type { Message } from '../../shared/views/messages.ts';
+import {
+  clip,
+  code,
+  joinMrkdwn,
+  type Mrkdwn,
+  mrkdwn,
+  text as plain,
+  safeText,
+  storedMrkdwn,
+} from '../../shared/views/mrkdwn.ts';
+import { type Block, contextLine, formatDeadline, section } from '../../shared/views/tender-card.ts';
+import type { Delivery } from '../../storage/delivery-store.ts';
+import type { Subscription } from '../../storage/subscription-store.ts';
+import {
+  countdown,
+  formatDay,
+  progressBar,
+  STAGE_LABELS,
+  STATUS_LABELS,
+} from '../bids/views/pipeline-card.ts';
+import { formatLocal, LATE_AFTER_MS, localDay } from './schedule.ts';
+import {
+  FEED_CARDS,
+  feedMessage,
+  type ListedTender,
+  type PostNotes,
+  postHead,
+  splitIntoParts,
+} from './views/subscription-messages.ts';
+
+// What a subscription follows, as stored in its `target` (parsed, never cast).
+export const PipelineTarget = z.strictObject({
+  p: z.string().min(1).max(300),
+  /** Its name when subscribed, for lists and notices. */
+  n: z.string().max(300).optional(),
+});
+export const SearchTarget = z.strictObject({
+  f: SearchFiltersValue,
+  /** How the search reads to a person, already escaped for mrkdwn. */
+  d: z.string().max(500),
+  /** The saved search it came from, if any. */
+  ss: z.string().max(300).optional(),
+  /**
+   * `closes>`/`closes<` in days, counted from each post (the deadlines in `f` were counted from the
+   * day it was subscribed: a feed of "closing within 14 days" must not stop after 14 days).
+   */
+  w: z
+    .strictObject({
+      after: z.number().int().min(0).max(9999).optional(),
+      within: z.number().int().min(0).max(9999).optional(),
+    })
+    .optional(),
+});
+export const DeadlinesTarget = z.strictObject({ days: z.number().int().min(1).max(90) });
+
+const PipelineCursor = z.object({
+  status: z.string(),
+  stages: z.array(z.object({ id: z.string(), name: z.string(), status: z.string() })),
+});
+const SearchCursor = z.object({ windowEnd: z.string() });
+
+/** What a delivery will post, fixed before its first part is sent. */
+export interface Frozen {
+  parts: Message[];
+  itemKeys: string[];
+  cursor: { json: string; at: string } | null;
+  skippedSaid: number;
+  /** A feed's tenders, for "and N more". */
+  listed?: ListedTender[];
+}
+
+export type Built =
+  | {
+      kind: 'post';
+      frozen: Frozen;
+      /** A line kept with each of `frozen.itemKeys` (by index): what "and N more" lists. */
+      listings?: (string | null)[];
+    }
+  | { kind: 'empty'; cursor: Frozen['cursor'] };
+
+/**
+ * At most this many new tenders are read for one feed post, all listed behind its button; when
+ * more were published the window is not moved, so the next post continues with the rest.
+ */
+export const FEED_READ_LIMIT = 5000;
+/** Tenders looked up at once among those the subscription already posted. */
+const DELIVERED_BATCH = 100;
+const DAY_MS = 86_400_000;
+
+export interface BuildInput {
+  client: ProcurementClient;
+  /**
+   * Whose key `client` holds: `key` tells readers apart (reads are shared only between deliveries
+   * read with the same key), `name` says it in a post (“this workspace’s key”, “<@U1>’s own key”).
+   */
+  reader: { key: string; name: Mrkdwn };
+  subscription: Subscription;
+  delivery: Delivery;
+  now: Date;
+  /** Items another delivery already took (rebuilt without them). */
+  exclude: ReadonlySet<string>;
+  /**
+   * Reads shared by the deliveries of one pass (many channels following one bid read it once).
+   * Keyed by workspace and what is read.
+   */
+  shared?: Map<string, Promise<unknown>>;
+  /** Of these items, those the subscription already posted (skipped when reading a feed). */
+  delivered?: (itemKeys: string[]) => Promise<Set<string>>;
+  /** New tenders one feed post reads at most (FEED_READ_LIMIT). */
+  feedReadLimit?: number;
+}
+
+/** Builds what a delivery posts, from a fresh read of the service. */
+export async function buildDelivery(input: BuildInput): Promise<Built> {
+  const { subscription, delivery, now } = input;
+  const notes: PostNotes = {
+    lateFor:
+      !delivery.manual && now.getTime() - delivery.dueAt.getTime() > LATE_AFTER_MS
+        ? formatLocal(delivery.dueAt, subscription.timeZone)
+        : null,
+    skipped: subscription.skippedCount,
+  };
+  switch (subscription.kind) {
+    case 'pipeline':
+      return pipelineSummary(input, notes);
+    case 'search':
+      return searchFeed(input, notes);
+    case 'deadlines':
+      return deadlineReminders(input, notes);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pipeline summaries
+
+async function pipelineSummary(input: BuildInput, notes: PostNotes): Promise<Built> {
+  const { client, subscription, now } = input;
+  const { p } = PipelineTarget.parse(JSON.parse(subscription.target));
+  let pipeline: Pipeline;
+  try {
+    const key = `${subscription.teamId}|${input.reader.key}|pipeline|${p}`;
+    let read = input.shared?.get(key) as Promise<Pipeline> | undefined;
+    if (!read) {
+      read = client.pipelines.get(p);
+      input.shared?.set(key, read);
+    }
+    pipeline = await read;
+  } catch (error) {
+    if ((error as { status?: number }).status !== 404) throw error;
+    const text = mrkdwn`The bid ${code(p, 300)} can no longer be seen with ${input.reader.name} (deleted, or no longer shared with the key’s creator). \`/tender subscriptions\` here can unsubscribe.`;
+    return {
+      kind: 'post',
+      frozen: {
+        parts: [{ text, blocks: postHead(text, notes) }],
+        itemKeys: [],
+        cursor: null,
+        skippedSaid: notes.skipped,
+      },
+    };
+  }
+  const previous = subscription.cursor ? PipelineCursor.safeParse(JSON.parse(subscription.cursor)) : null;
+  const before = previous?.success ? previous.data : null;
+  const today = localDay(now, subscription.timeZone);
+  const stages = [...pipeline.stages].sort((a, b) => a.position - b.position);
+  const done = stages.filter((stage) => stage.status === 'completed').length;
+
+  const changes: Mrkdwn[] = [];
+  if (before) {
+    if (before.status !== pipeline.status)
+      changes.push(
+        mrkdwn`Bid status: ${labelOf(STATUS_LABELS, before.status)} → *${plain(STATUS_LABELS[pipeline.status])}*`,
+      );
+    const old = new Map(before.stages.map((stage) => [stage.id, stage]));
+    for (const stage of stages) {
+      const was = old.get(stage.id);
+      if (!was)
+        changes.push(mrkdwn`${safeText(stage.name, 200)}: new stage, ${plain(STAGE_LABELS[stage.status])}`);
+      else if (was.status !== stage.status)
+        changes.push(
+          mrkdwn`${safeText(stage.name, 200)}: ${labelOf(STAGE_LABELS, was.status)} → *${plain(STAGE_LABELS[stage.status])}*`,
+        );
+    }
+    const now_ = new Set(stages.map((stage) => stage.id));
+    for (const stage of before.stages)
+      if (!now_.has(stage.id)) changes.push(mrkdwn`${safeText(stage.name, 200)}: removed`);
+  }
+  const blocked = stages.filter((stage) => stage.status === 'blocked');
+  const open = stages.filter((stage) => stage.status !== 'completed' && stage.dueDate);
+  const overdue = open.filter((stage) => (stage.dueDate as string) < today);
+  const dueSoon = open.filter((stage) => {
+    const days = differenceInCalendarDays(
+      new Date(`${stage.dueDate}T00:00:00Z`),
+      new Date(`${today}T00:00:00Z`),
+    );
+    return days >= 0 && days <= 3;
+  });
+
+  const heading = mrkdwn`:bar_chart: *${safeText(pipeline.name, 200)}* · ${plain(STATUS_LABELS[pipeline.status])}${pipeline.archived ? mrkdwn` (archived)` : mrkdwn``}`;
+  const head: Block[] = [
+    ...postHead(heading, notes),
+    section(
+      mrkdwn`*Target date* ${plain(countdownLocal(pipeline.targetSubmissionDate, today, pipeline.status))}\n*Progress* ${plain(progressBar(done, stages.length))}`,
+    ),
+  ];
+  const groups: Block[][] = [];
+  const list = (title: string, lines: Mrkdwn[], empty: string) => {
+    const items = lines.length > 0 ? lines.map((line) => mrkdwn`• ${line}`) : [plain(empty)];
+    // Long lists become several sections (3,000 characters each), never cut.
+    for (const chunk of chunkLines([mrkdwn`*${plain(title)}*`, ...items])) groups.push([section(chunk)]);
+  };
+  list(
+    'Changes since the last summary',
+    changes,
+    before ? 'No stage changed.' : 'This is the first summary: changes are counted from here.',
+  );
+  if (blocked.length + overdue.length + dueSoon.length === 0) {
+    // Three empty sections say less than one line.
+    groups.push([section(mrkdwn`Nothing is blocked, overdue or due in the next 3 days.`)]);
+  } else {
+    list('Blocked', blocked.map(stageLine), 'Nothing is blocked.');
+    list(
+      'Overdue',
+      overdue.map(
+        (stage) => mrkdwn`${stageLine(stage)} · was due ${plain(formatDay(stage.dueDate as string))}`,
+      ),
+      'Nothing is overdue.',
+    );
+    list(
+      'Due in the next 3 days',
+      dueSoon.map((stage) => mrkdwn`${stageLine(stage)} · due ${plain(formatDay(stage.dueDate as string))}`),
+      'Nothing is due in the next 3 days.',
+    );
+  }
+  groups.push([
+    contextLine(mrkdwn`${code(`/tender pipeline ${clip(pipeline.id, 200)}`)} shows the bid’s card.`),
+  ]);
+  const cursor = {
+    json: JSON.stringify({
+      status: pipeline.status,
+      stages: stages.map((stage) => ({ id: stage.id, name: stage.name, status: stage.status })),
+    }),
+    at: now.toISOString(),
+  };
+  return {
+    kind: 'post',
+    frozen: {
+      parts: splitIntoParts(mrkdwn`Summary of ${plain(pipeline.name)}`, head, groups),
+      itemKeys: [],
+      cursor,
+      skippedSaid: notes.skipped,
+    },
+  };
+}
+
+function stageLine(stage: Stage): Mrkdwn {
+  return mrkdwn`${safeText(stage.name, 200)} (${plain(STAGE_LABELS[stage.status])})`;
+}
+
+function labelOf(labels: Record<string, string>, value: string): Mrkdwn {
+  return plain(labels[value] ?? value);
+}
+
+/** "1 Dec 2026 · in 9 days" counted from the subscriber's own today. */
+function countdownLocal(day: string | null, today: string, status?: Pipeline['status']): string {
+  return countdown(day, new Date(`${today}T12:00:00Z`), status);
+}
+
+/** Lines in sections of at most 2,900 characters, a line never split between two. */
+function chunkLines(lines: Mrkdwn[]): Mrkdwn[] {
+  const chunks: Mrkdwn[] = [];
+  let current: Mrkdwn[] = [];
+  let length = 0;
+  for (const line of lines) {
+    if (current.length > 0 && length + line.length + 1 > 2900) {
+      chunks.push(joinMrkdwn(current, mrkdwn`\n`));
+      current = [];
+      length = 0;
+    }
+    const kept = current.length === 0 ? clip(line, 2900) : line;
+    length += (current.length > 0 ? 1 : 0) + kept.length;
+    current.push(kept);
+  }
+  if (current.length > 0) chunks.push(joinMrkdwn(current, mrkdwn`\n`));
+  return chunks;
+}
+
+// ---------------------------------------------------------------------------------------------
+// New-tender feeds
+
+async function searchFeed(input: BuildInput, notes: PostNotes): Promise<Built> {
+  const { client, subscription, delivery, now, exclude } = input;
+  const limit = Math.max(FEED_CARDS, input.feedReadLimit ?? FEED_READ_LIMIT);
+  const target = SearchTarget.parse(JSON.parse(subscription.target));
+  const previous = subscription.cursor ? SearchCursor.safeParse(JSON.parse(subscription.cursor)) : null;
+  // From the end of the last window posted (never lost when periods are skipped) to now; windows
+  // overlap by the second the service rounds to, and each tender is posted once per subscription
+  // (those it already posted are skipped as they are read).
+  const windowStart = previous?.success ? new Date(previous.data.windowEnd) : subscription.createdAt;
+  const fresh: Tender[] = [];
+  let continues = false;
+  const batch: Tender[] = [];
+  const take = async () => {
+    const posted = input.delivered
+      ? await input.delivered(batch.map((tender) => `tender:${tender.id}`))
+      : new Set<string>();
+    for (const tender of batch) {
+      if (posted.has(`tender:${tender.id}`)) continue;
+      if (fresh.length < limit) fresh.push(tender);
+      else continues = true;
+    }
+    batch.length = 0;
+  };
+  for await (const tender of client.tenders.all({
+    ...target.f,
+    ...(target.w ? deadlineWindow(target.w, now) : {}),
+    publishedFrom: windowStart.toISOString(),
+    publishedTo: now.toISOString(),
+    limit: 100,
+  })) {
+    if (exclude.has(`tender:${tender.id}`)) continue;
+    batch.push(tender);
+    if (batch.length >= DELIVERED_BATCH) {
+      await take();
+      if (continues) break;
+    }
+  }
+  if (!continues) await take();
+  // More than one post reads: the window stays where it was, and the next post (skipping what
+  // this one posted) continues with the rest.
+  const cursor = continues
+    ? null
+    : { json: JSON.stringify({ windowEnd: now.toISOString() }), at: now.toISOString() };
+  // A scheduled feed with nothing new stays quiet; "Send now" always answers.
+  if (fresh.length === 0 && !delivery.manual) return { kind: 'empty', cursor };
+  const since = formatLocal(windowStart, subscription.timeZone);
+  const message = feedMessage({
+    description: storedMrkdwn(target.d),
+    tenders: fresh.slice(0, FEED_CARDS),
+    total: fresh.length,
+    continues,
+    since,
+    deliveryId: delivery.id,
+    notes,
+    now,
+  });
+  return {
+    kind: 'post',
+    frozen: {
+      parts: [message],
+      itemKeys: fresh.map((tender) => `tender:${tender.id}`),
+      cursor,
+      skippedSaid: notes.skipped,
+    },
+    // Every tender after the cards is listed behind "List them" (kept with its item, not in the post).
+    listings: fresh.map((tender, index) =>
+      index < FEED_CARDS
+        ? null
+        : JSON.stringify({
+            id: tender.id,
+            title: tender.title,
+            buyer: tender.buyer?.name ?? null,
+            deadline: tender.deadline,
+          } satisfies ListedTender),
+    ),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Deadline reminders
+
+/** Reminder thresholds in days: each item is reminded once per threshold it crosses. */
+function thresholdsFor(days: number): number[] {
+  return [...new Set([days, 7, 3, 1].filter((each) => each <= days))].sort((a, b) => b - a);
+}
+
+/** The smallest threshold `remaining` is within, or null when it is further off than all. */
+function thresholdOf(remaining: number, thresholds: number[]): number | null {
+  const within = thresholds.filter((threshold) => remaining <= threshold);
+  return within.length > 0 ? Math.min(...within) : null;
+}
+
+async function deadlineReminders(input: BuildInput, notes: PostNotes): Promise<Built> {
+  const { client, subscription, delivery, now, exclude } = input;
+  const { days } = DeadlinesTarget.parse(JSON.parse(subscription.target));
+  const thresholds = thresholdsFor(days);
+  const today = localDay(now, subscription.timeZone);
+  const lines: { key: string; order: number; line: Mrkdwn }[] = [];
+  let read = 0;
+  for await (const bookmark of client.bookmarks.all({ limit: 100 })) {
+    if (++read > 1000) break;
+    const deadline = bookmark.tender.deadline;
+    if (!deadline) continue;
+    const remaining = (Date.parse(deadline) - now.getTime()) / DAY_MS;
+    if (remaining <= 0) continue;
+    const threshold = thresholdOf(remaining, thresholds);
+    if (threshold === null) continue;
+    const key = `deadline:tender:${bookmark.tenderId}:${deadline}:${threshold}`;
+    if (exclude.has(key)) continue;
+    lines.push({
+      key,
+      order: Date.parse(deadline),
+      line: mrkdwn`:bookmark: *${safeText(bookmark.tender.title, 300)}* ${plain(formatDeadline(deadline, now))} · ${code(bookmark.tenderId, 200)}`,
+    });
+  }
+  read = 0;
+  for await (const pipeline of client.pipelines.all({ archived: 'active', limit: 100 })) {
+    if (++read > 1000) break;
+    const target = pipeline.targetSubmissionDate;
+    if (!target || ['submitted', 'won', 'lost', 'no_bid'].includes(pipeline.status)) continue;
+    const remaining = differenceInCalendarDays(
+      new Date(`${target}T00:00:00Z`),
+      new Date(`${today}T00:00:00Z`),
+    );
+    if (remaining < 0) continue;
+    const threshold = thresholdOf(remaining, thresholds);
+    if (threshold === null) continue;
+    const key = `deadline:pipeline:${pipeline.id}:${target}:${threshold}`;
+    if (exclude.has(key)) continue;
+    lines.push({
+      key,
+      order: Date.parse(`${target}T23:59:59Z`),
+      line: mrkdwn`:dart: Bid *${safeText(pipeline.name, 300)}* target date ${plain(countdownLocal(target, today))} · ${code(pipeline.id, 200)}`,
+    });
+  }
+  if (lines.length === 0 && !delivery.manual) return { kind: 'empty', cursor: null };
+  lines.sort((a, b) => a.order - b.order);
+  const heading =
+    lines.length === 0
+      ? mrkdwn`:calendar: Nothing bookmarked or bid on is due within ${days} days.`
+      : mrkdwn`:calendar: *Due within ${days} ${days === 1 ? mrkdwn`day` : mrkdwn`days`}* (as of ${plain(formatDayOf(now))})`;
+  const groups = lines.map((entry) => [section(entry.line)]);
+  return {
+    kind: 'post',
+    frozen: {
+      parts: splitIntoParts(
+        mrkdwn`${lines.length} deadlines within ${days} days`,
+        [
+          ...postHead(heading, notes),
+          ...(lines.length > 0
+            ? [
+                contextLine(
+                  mrkdwn`Each is reminded once as it comes within 7, 3 and 1 days (and the days you chose).`,
+                ),
+              ]
+            : []),
+        ],
+        groups,
+      ),
+      itemKeys: lines.map((entry) => entry.key),
+      cursor: null,
+      skippedSaid: notes.skipped,
+    },
+  };
+}

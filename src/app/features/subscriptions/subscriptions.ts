@@ -1,0 +1,461 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { NotFoundError } from '../../../client/errors.ts';
+import { KEEP_DELIVERIES_MS } from '../../delivery/scheduler.ts';
+import {
+  type ClosesDays,
+  parseSearch,
+  SEARCH_WORDS_MAX,
+  type TenderSearchFilters,
+} from '../../shared/commands/parse-command.ts';
+import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
+import { refuseGuests, reply, StaleValueError } from '../../shared/feature-context.ts';
+import { SearchFiltersValue } from '../../shared/values/button-values.ts';
+import type { Message } from '../../shared/views/messages.ts';
+import {
+  channelLink,
+  code,
+  literalText,
+  lowerFirst,
+  type Mrkdwn,
+  mention,
+  mrkdwn,
+  text as plain,
+  safeText,
+} from '../../shared/views/mrkdwn.ts';
+import { section } from '../../shared/views/tender-card.ts';
+import type { Cadence, Subscription, SubscriptionKind } from '../../storage/bot-store.ts';
+import { describeSearch } from '../tenders/search.ts';
+import { DeadlinesTarget, FEED_READ_LIMIT, type Frozen, PipelineTarget, SearchTarget } from './content.ts';
+import { subscriptionSummary } from './describe.ts';
+import {
+  DEFAULT_TIME,
+  describeSchedule,
+  formatLocal,
+  knownTimeZone,
+  nextRunAfter,
+  parseLocalTime,
+} from './schedule.ts';
+import { CHANNEL_GONE_REASONS } from './slack-errors.ts';
+import {
+  type ListedTender,
+  MORE_PAGE,
+  moreTendersMessage,
+  subscriptionsListMessage,
+} from './views/subscription-messages.ts';
+
+export type SubscriptionSubcommand = 'subscribe' | 'subscriptions' | 'unsubscribe';
+
+const say = (request: SlackRequest, sentence: Mrkdwn, replace = false) =>
+  reply(request, { text: sentence, blocks: [section(sentence)] }, replace);
+
+// Slack reads `<…>` as a link or a mention even inside code: the placeholders are escaped.
+export const SUBSCRIBE_USAGE = mrkdwn`Subscribe this channel with \`/tender subscribe pipeline &lt;id&gt; [daily|weekly] [HH:MM]\` (a bid’s progress), \`/tender subscribe search &lt;saved search id, or words and filters&gt; [hourly|daily]\` (new tenders), or \`/tender subscribe deadlines [days]\` (bookmarked tenders and bids coming due). Times are in your own time zone; weekly posts go out on Mondays.`;
+
+/**
+ * A word meant as a time of day that is not one Tenderbot reads (`25:00`, `9am`, `9.30`): said,
+ * rather than searched for as a word (a feed of "cleaning 25:00" would never post anything).
+ */
+// A colon is a time however wrong (`25:00`, `9:5`); a dot or an h only with two-digit minutes
+// (`9.30`, `9h30`: `lot 2.1` is a search word); am/pm with or without minutes (`9am`, `5:30pm`).
+const TIME_LIKE = /^(\d{1,2}:\d{1,2}|\d{1,2}[.h]\d{2}|\d{1,2}([:.h]\d{2})?(am|pm))$/i;
+
+/** The 24-hour form of `9am`, `5:30pm`, `9.30` or `9h30`, to suggest; null when there is none. */
+function twentyFourHour(text: string): string | null {
+  const match = /^(\d{1,2})(?:[:.h](\d{2}))?(am|pm)?$/i.exec(text);
+  if (!match) return null;
+  let hour = Number(match[1]);
+  const minute = match[2] ?? '00';
+  if (Number(minute) > 59) return null;
+  if (match[3]) {
+    if (hour < 1 || hour > 12) return null;
+    hour = (hour % 12) + (match[3].toLowerCase() === 'pm' ? 12 : 0);
+  } else if (!match[2] || hour > 23) return null;
+  return `${String(hour).padStart(2, '0')}:${minute}`;
+}
+
+/** Cadences each kind accepts, the first being its default. */
+const CADENCES_OF: Record<SubscriptionKind, Cadence[]> = {
+  pipeline: ['daily', 'weekly'],
+  search: ['daily', 'hourly'],
+  deadlines: ['daily'],
+};
+
+/** `/tender subscribe …`, `/tender subscriptions`, `/tender unsubscribe <id>`. */
+export async function subscriptionCommand(
+  context: FeatureContext,
+  request: SlackRequest,
+  kind: SubscriptionSubcommand,
+  rest: string,
+): Promise<void> {
+  if (kind === 'subscriptions') return listSubscriptions(context, request, false);
+  if (kind === 'unsubscribe') {
+    const id = rest.trim().split(/\s+/)[0] ?? '';
+    if (!id)
+      return say(
+        request,
+        mrkdwn`Which subscription? \`/tender subscriptions\` lists this channel’s, with their ids.`,
+      );
+    return unsubscribe(context, request, id, false);
+  }
+  return subscribe(context, request, rest);
+}
+
+async function subscribe(context: FeatureContext, request: SlackRequest, rest: string): Promise<void> {
+  if (await refuseGuests(context, request, 'subscribe this channel to summaries or feeds')) return;
+  const words = rest.trim().split(/\s+/).filter(Boolean);
+  const kind = (words.shift() ?? '').toLowerCase();
+  if (kind !== 'pipeline' && kind !== 'search' && kind !== 'deadlines') return say(request, SUBSCRIBE_USAGE);
+  // A cadence word and a time are read from the end, so search words stay as typed.
+  let cadence: Cadence = CADENCES_OF[kind][0] as Cadence;
+  let localTime = DEFAULT_TIME;
+  for (let taken = 0; taken < 2 && words.length > 0; taken++) {
+    const last = (words.at(-1) as string).toLowerCase();
+    const time = parseLocalTime(last);
+    if (time) localTime = time;
+    else if (TIME_LIKE.test(last)) {
+      const suggestion = twentyFourHour(last);
+      return say(
+        request,
+        mrkdwn`“${safeText(last, 20)}” is not a time Tenderbot can read. Give the time as HH:MM on the 24-hour clock${suggestion ? mrkdwn`: ${code(suggestion)}` : mrkdwn`, for example \`09:00\` or \`17:30\``}. ${SUBSCRIBE_USAGE}`,
+      );
+    } else if ((['hourly', 'daily', 'weekly'] as string[]).includes(last)) {
+      if (!(CADENCES_OF[kind] as string[]).includes(last))
+        return say(
+          request,
+          mrkdwn`A ${plain(kind === 'search' ? 'new-tender feed' : kind === 'pipeline' ? 'bid summary' : 'deadline reminder')} can be ${plain(CADENCES_OF[kind].join(' or '))}, not ${plain(last)}. ${SUBSCRIBE_USAGE}`,
+        );
+      cadence = last as Cadence;
+    } else break;
+    words.pop();
+  }
+
+  // Looked up, and later posted, with the subscriber's own key where they linked one.
+  const { client, source } = await context.clients.forPerson(request.teamId, request.userId);
+  const keyName = source === 'personal' ? 'your own key' : 'this workspace’s key';
+  let target: object;
+  if (kind === 'pipeline') {
+    const id = words[0];
+    if (!id || words.length > 1) return say(request, mrkdwn`Give one bid id. ${SUBSCRIBE_USAGE}`);
+    try {
+      const pipeline = await client.pipelines.get(id);
+      target = { p: pipeline.id, n: pipeline.name.slice(0, 300) };
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+      return say(
+        request,
+        mrkdwn`No bid with the id ${code(id, 300)} can be seen with ${plain(keyName)}. \`/tender pipelines\` lists the ids.`,
+      );
+    }
+  } else if (kind === 'search') {
+    const found = await searchTarget(context, request, words.join(' '));
+    if ('problem' in found) return say(request, found.problem);
+    target = found;
+  } else {
+    const text = words.join(' ');
+    const days = text === '' ? 7 : Number(text);
+    if (!Number.isInteger(days) || days < 1 || days > 90)
+      return say(
+        request,
+        mrkdwn`Give the days ahead as a whole number from 1 to 90, for example \`/tender subscribe deadlines 14\`.`,
+      );
+    target = { days };
+  }
+
+  const now = context.clock();
+  const { user } = await request.slack.users.info({ user: request.userId });
+  const schedule = { cadence, localTime, timeZone: knownTimeZone(user?.tz) };
+  const nextRunAt = nextRunAfter(schedule, now);
+  const subscription: Subscription = {
+    id: newSubscriptionId(),
+    teamId: request.teamId,
+    channelId: request.channelId,
+    kind,
+    target: JSON.stringify(target),
+    ...schedule,
+    createdBy: request.userId,
+    createdAt: now,
+    pausedReason: null,
+    nextRunAt,
+    cursor: null,
+    skippedCount: 0,
+  };
+  // The same posts at the same moments twice would only double every post in the channel: the same
+  // thing followed, on the same schedule (an hourly feed posts every hour, whatever its time), read
+  // with the same key (a person's own key reads their own bookmarks and bids).
+  const readsAsMine = async (existing: Subscription) =>
+    existing.createdBy === request.userId ||
+    (source !== 'personal' &&
+      (await context.store.getPersonalKey(request.teamId, existing.createdBy)) === null);
+  let twin: Subscription | undefined;
+  for (const existing of await context.store.channelSubscriptions(request.teamId, request.channelId)) {
+    const sameSchedule =
+      existing.cadence === cadence &&
+      (cadence === 'hourly' || (existing.localTime === localTime && existing.timeZone === schedule.timeZone));
+    if (
+      existing.kind === kind &&
+      sameSchedule &&
+      sameTarget(kind, existing.target, subscription.target) &&
+      (await readsAsMine(existing))
+    ) {
+      twin = existing;
+      break;
+    }
+  }
+  if (twin)
+    return say(
+      request,
+      mrkdwn`This channel already has that subscription: *${subscriptionSummary(twin)}*, ${plain(describeSchedule(twin))} (${code(twin.id)})${twin.pausedReason ? mrkdwn`. It is paused (${safeText(twin.pausedReason, 300)}): *Send now* in \`/tender subscriptions\` starts it again` : mrkdwn``}. \`/tender subscriptions\` lists this channel’s, with Send now and Unsubscribe.`,
+    );
+  const what = subscriptionSummary(subscription);
+  // Whose bookmarks a reminder follows, and whose view of a bid a summary shows, is said once here.
+  const whose =
+    kind === 'deadlines'
+      ? source === 'personal'
+        ? mrkdwn` Reminders follow ${mention(request.userId)}’s own bookmarks and bids.`
+        : mrkdwn` Reminders follow the workspace’s bookmarks and bids (the list \`/tender bookmarks\` shows everyone without a key of their own).`
+      : source === 'personal'
+        ? mrkdwn` Posts are read with ${mention(request.userId)}’s own key.`
+        : mrkdwn``;
+  const confirmation = mrkdwn`${mention(request.userId)} subscribed this channel: *${what}*, ${plain(describeSchedule(schedule))}. First post ${plain(formatLocal(nextRunAt, schedule.timeZone))}.${whose} \`/tender subscriptions\` lists this channel’s subscriptions, with Send now and Unsubscribe.`;
+  // Stored before it is announced, so a `/tender subscriptions` right after the confirmation lists
+  // it; if the confirmation cannot be posted in the channel, it is taken back: nothing subscribed.
+  for (let attempt = 0; !(await context.store.createSubscription(subscription)); attempt++) {
+    if (attempt > 5) throw new Error('could not find a free subscription id');
+    subscription.id = newSubscriptionId();
+  }
+  try {
+    await request.slack.chat.postMessage({
+      channel: request.channelId,
+      text: mrkdwn`Subscribed: ${what}`,
+      blocks: [section(confirmation)],
+      unfurl_links: false,
+    });
+  } catch (error) {
+    await context.store.removeSubscription(subscription.teamId, subscription.id);
+    const code = (error as { data?: { error?: string } }).data?.error ?? '';
+    if (code in CHANNEL_GONE_REASONS)
+      return say(
+        request,
+        mrkdwn`Tenderbot is not in ${channelLink(request.channelId)}, so it cannot post there. Invite it with \`/invite @Tenderbot\` in the channel, then subscribe again.`,
+      );
+    throw error;
+  }
+}
+
+/** A saved search by its id, or words and filters as `/tender search` reads them. */
+async function searchTarget(
+  context: FeatureContext,
+  request: SlackRequest,
+  text: string,
+): Promise<{ f: TenderSearchFilters; d: string; ss?: string; w?: ClosesDays } | { problem: Mrkdwn }> {
+  const { client } = await context.clients.forPerson(request.teamId, request.userId);
+  if (text === '') return { problem: mrkdwn`Which search? ${SUBSCRIBE_USAGE}` };
+  if (/^\S+$/.test(text) && !text.includes(':')) {
+    try {
+      const saved = await client.savedSearches.get(text);
+      const known = Object.fromEntries(
+        Object.entries(saved.query).filter(([key]) => key in SearchFiltersValue.shape),
+      );
+      const filters = SearchFiltersValue.safeParse(known);
+      if (!filters.success)
+        return {
+          problem: mrkdwn`The saved search “${plain(saved.name)}” uses filters Tenderbot cannot follow; subscribe with words and filters instead.`,
+        };
+      return { f: filters.data, d: `the saved search “${safeText(saved.name, 200)}”`, ss: saved.id };
+    } catch (error) {
+      // Not a saved search's id: read as words.
+      if (!(error instanceof NotFoundError)) throw error;
+    }
+  }
+  const parsed = parseSearch(text, context.clock());
+  if (!parsed.ok) return { problem: mrkdwn`${plain(parsed.problem)} See \`/tender help\`.` };
+  // A feed follows what it says it follows: words past what a search takes are refused, not cut.
+  if (parsed.wordsCut)
+    return {
+      problem: mrkdwn`Those words are more than a search takes (${SEARCH_WORDS_MAX} characters at most). Use fewer words, then subscribe again.`,
+    };
+  const filters = { ...parsed.filters };
+  if (parsed.buyerName) {
+    const buyers = await client.buyers.list({ q: parsed.buyerName, limit: 1 });
+    const buyer = buyers.data[0];
+    if (!buyer) return { problem: mrkdwn`No buyer is called “${literalText(parsed.buyerName)}”.` };
+    filters.buyerId = buyer.id;
+  }
+  const checked = SearchFiltersValue.safeParse(filters);
+  if (!checked.success) return { problem: mrkdwn`That search is too long to follow; use fewer words.` };
+  const days = parsed.closesDays;
+  if (!days) return { f: checked.data, d: describeSearch(checked.data) };
+  // The deadlines are counted from each post: the description says so, not the dates of today.
+  const { deadlineFrom: _from, deadlineTo: _to, ...rest } = checked.data;
+  const described = describeSearch(rest);
+  const window =
+    days.within !== undefined
+      ? days.after !== undefined
+        ? `closing in ${days.after} to ${days.within} days`
+        : `closing within ${days.within} days`
+      : `closing in more than ${days.after} days`;
+  return {
+    f: checked.data,
+    d: described === 'everything' ? window : `${described}, ${window}`,
+    w: days,
+  };
+}
+
+/**
+ * Whether two subscriptions of `kind` follow the same thing: the same bid, the same saved search or
+ * the same words and filters, the same days ahead (names and descriptions aside). Targets are read
+ * as the scheduler reads them; one that does not read follows nothing the other does.
+ */
+function sameTarget(kind: SubscriptionKind, a: string, b: string): boolean {
+  const read = <T>(schema: z.ZodType<T>, text: string): T | null => {
+    try {
+      const parsed = schema.safeParse(JSON.parse(text));
+      return parsed.success ? parsed.data : null;
+    } catch {
+      return null;
+    }
+  };
+  if (kind === 'pipeline') {
+    const [left, right] = [read(PipelineTarget, a), read(PipelineTarget, b)];
+    return left !== null && left.p === right?.p;
+  }
+  if (kind === 'deadlines') {
+    const [left, right] = [read(DeadlinesTarget, a), read(DeadlinesTarget, b)];
+    return left !== null && left.days === right?.days;
+  }
+  const [left, right] = [read(SearchTarget, a), read(SearchTarget, b)];
+  if (!left || !right) return false;
+  if (left.ss !== undefined || right.ss !== undefined) return left.ss === right.ss;
+  // Deadlines counted from each post (`w`) compare as typed, not as the dates of the day subscribed.
+  const followed = ({ f, w }: z.infer<typeof SearchTarget>) => {
+    const { deadlineFrom, deadlineTo, ...rest } = f;
+    const filters = w ? rest : { ...rest, deadlineFrom, deadlineTo };
+    return JSON.stringify([sortedKeys(filters), sortedKeys(w)]);
+  };
+  return followed(left) === followed(right);
+}
+
+function sortedKeys(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).sort(([x], [y]) => x.localeCompare(y)));
+}
+
+/** `s-` and six letters and digits that cannot be misread (no 0/o, 1/l). */
+function newSubscriptionId(): string {
+  const alphabet = 'abcdefghijkmnpqrstuvwxyz23456789';
+  return `s-${[...randomBytes(6)].map((byte) => alphabet[byte % alphabet.length]).join('')}`;
+}
+
+/** `/tender subscriptions`: the channel's subscriptions, to the person who asked. */
+export async function listSubscriptions(
+  context: FeatureContext,
+  request: SlackRequest,
+  replace: boolean,
+): Promise<void> {
+  const subscriptions = await context.store.channelSubscriptions(request.teamId, request.channelId);
+  await reply(request, listMessage(subscriptions, request.channelId), replace);
+}
+
+function listMessage(subscriptions: Subscription[], channelId: string): Message {
+  return subscriptionsListMessage(
+    subscriptions.map((subscription) => ({
+      subscription,
+      what: subscriptionSummary(subscription),
+      when: describeSchedule(subscription),
+      next: formatLocal(subscription.nextRunAt, subscription.timeZone),
+    })),
+    channelId,
+  );
+}
+
+/** `/tender unsubscribe <id>` and the list's Unsubscribe button. */
+export async function unsubscribe(
+  context: FeatureContext,
+  request: SlackRequest,
+  id: string,
+  fromList: boolean,
+): Promise<void> {
+  if (await refuseGuests(context, request, 'change subscriptions')) return;
+  const subscription = await context.store.getSubscription(request.teamId, id);
+  if (!subscription || !(await context.store.removeSubscription(request.teamId, id))) {
+    return say(
+      request,
+      mrkdwn`No subscription has the id ${code(id, 100)} (it may be unsubscribed already). \`/tender subscriptions\` lists this channel’s.`,
+    );
+  }
+  const sentence = mrkdwn`Unsubscribed ${channelLink(subscription.channelId)} from ${lowerFirst(subscriptionSummary(subscription))}. Nothing more will be posted for it.`;
+  if (fromList) {
+    const left = await context.store.channelSubscriptions(request.teamId, request.channelId);
+    const list = listMessage(left, request.channelId);
+    await reply(request, { text: sentence, blocks: [section(sentence), ...list.blocks] }, true);
+    return;
+  }
+  await say(request, sentence);
+}
+
+/** "Send now": a real post of the current summary, recorded like any scheduled one; resumes a paused one. */
+export async function sendNow(context: FeatureContext, request: SlackRequest, id: string): Promise<void> {
+  if (await refuseGuests(context, request, 'send subscription posts')) return;
+  const subscription = await context.store.getSubscription(request.teamId, id);
+  if (!subscription) throw new StaleValueError('subscription gone');
+  const now = context.clock();
+  if (subscription.pausedReason)
+    await context.store.resumeSubscription(request.teamId, id, nextRunAfter(subscription, now));
+  await context.store.addManualDelivery({ id: randomUUID(), subscriptionId: id, dueAt: now });
+  context.scheduler?.wake();
+  await say(
+    request,
+    mrkdwn`${subscription.pausedReason ? mrkdwn`Started again. ` : mrkdwn``}Posting ${lowerFirst(subscriptionSummary(subscription))} in ${channelLink(subscription.channelId)} now.`,
+  );
+}
+
+/** The value of "List them", "Next" and "Previous" under a feed post. */
+export const ListMoreValue = z.strictObject({
+  d: z.string().uuid(),
+  o: z.number().int().min(0).max(FEED_READ_LIMIT),
+});
+
+/** A listed tender as kept with its item (parsed, never cast). */
+const ListedLine = z.object({
+  id: z.string(),
+  title: z.string(),
+  buyer: z.string().nullable(),
+  deadline: z.string().nullable(),
+});
+
+/** "…and N more": the rest of a feed post's tenders, from what the post froze (no service call). */
+export async function listMore(
+  context: FeatureContext,
+  request: SlackRequest,
+  raw: string | undefined,
+  replace: boolean,
+): Promise<void> {
+  let value: z.infer<typeof ListMoreValue>;
+  try {
+    value = ListMoreValue.parse(JSON.parse(raw ?? ''));
+  } catch {
+    throw new StaleValueError('list value');
+  }
+  const delivery = await context.store.getDelivery(value.d);
+  if (delivery && delivery.teamId !== request.teamId) throw new StaleValueError('another workspace');
+  if (!delivery?.frozen) {
+    const text = mrkdwn`That post is older than ${KEEP_DELIVERIES_MS / 86_400_000} days: its list is no longer kept. \`/tender search\` finds its tenders.`;
+    await reply(request, { text, blocks: [section(text)] }, replace);
+    return;
+  }
+  const frozen = JSON.parse(delivery.frozen) as Frozen;
+  const kept = await context.store.deliveryListing(delivery.id, value.o, MORE_PAGE);
+  let page: ListedTender[];
+  let total: number;
+  if (kept && kept.total > 0) {
+    page = kept.items.map((line) => ListedLine.parse(JSON.parse(line)));
+    total = kept.total;
+  } else {
+    // Posts frozen before listings were kept with their items carry their list.
+    const listed = frozen.listed ?? [];
+    page = listed.slice(value.o, value.o + MORE_PAGE);
+    total = listed.length;
+  }
+  await reply(request, moreTendersMessage(page, value.o, total, delivery.id, context.clock()), replace);
+}

@@ -1,0 +1,567 @@
+import { NotFoundError, ValidationError } from '../../../client/errors.ts';
+import type { Tender, ValueRule } from '../../../contract/schemas.ts';
+import {
+  parseSearch,
+  SEARCH_WORDS_MAX,
+  subcommandMeant,
+  type TenderSearchFilters,
+} from '../../shared/commands/parse-command.ts';
+import { readSentence } from '../../shared/commands/read-sentence.ts';
+import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
+import { refuseGuests, reply } from '../../shared/feature-context.ts';
+import { SearchIds } from '../../shared/ids.ts';
+// Defined beside the schema of the values that carry it (no import circle through the buttons).
+import type { SearchState } from '../../shared/values/button-values.ts';
+import { encodeIfFits } from '../../shared/values/codec.ts';
+import { formatDayOf, formatMoney } from '../../shared/views/formats.ts';
+import { bookmarkButtonsLine, type KeySource } from '../../shared/views/key-identity.ts';
+import { type Message, sentenceMessage } from '../../shared/views/messages.ts';
+import {
+  clip,
+  code,
+  joinMrkdwn,
+  literalText,
+  type Mrkdwn,
+  mention,
+  mrkdwn,
+  text as plain,
+  safeText,
+} from '../../shared/views/mrkdwn.ts';
+import { commandMeantMessage, correctedWords, searchMeantBlocks } from '../../shared/views/suggestions.ts';
+import { type Block, button, contextLine, section, tenderDetail } from '../../shared/views/tender-card.ts';
+import { writerOrSentence } from '../connection/connection.ts';
+import { regionsFor } from '../links/search-builder.ts';
+import {
+  BOOKMARKS_PAGE_SIZE,
+  bookmarksMessage,
+  PAGE_SIZE,
+  searchResultsMessage,
+  sharedTenderMessage,
+} from './views/search-messages.ts';
+
+export type { SearchState };
+
+/**
+ * A search takes so many words: the rest are said to be left out, not silently dropped (with where
+ * the cut fell, when the words searched are given).
+ */
+export function wordsCutSentence(searched?: string): Mrkdwn {
+  const upTo = searched ? mrkdwn` (up to “${literalText(lastWords(searched))}”)` : mrkdwn``;
+  return mrkdwn`Only the first ${SEARCH_WORDS_MAX} characters of the words were searched${upTo}. Use fewer words to search for the others.`;
+}
+
+/** The last few words of `text`, to say where a cut search ends. */
+function lastWords(text: string): string {
+  // Whole words only (the cut is between words), and at most the last three of no more than 60
+  // characters in all: a long last word is shown alone.
+  const words = text.split(' ');
+  let shown = words.at(-1) ?? '';
+  for (const word of words.slice(-3, -1).reverse()) {
+    if (shown.length + 1 + word.length > 60) break;
+    shown = `${word} ${shown}`;
+  }
+  return shown;
+}
+
+/** `/tender search …`: the first page, to the caller alone. */
+export async function searchCommand(
+  context: FeatureContext,
+  request: SlackRequest,
+  text: string,
+  /** A sentence read as this search: the answer first shows the command, so people learn it. */
+  options: { shownAs?: Mrkdwn } = {},
+): Promise<void> {
+  const parsed = parseSearch(text, context.clock());
+  if (!parsed.ok) {
+    await reply(request, {
+      // The sentence quotes what was typed: escaped, like any text from outside.
+      text: plain(parsed.problem),
+      blocks: [section(mrkdwn`${plain(parsed.problem)} See \`/tender help\`.`)],
+    });
+    return;
+  }
+  const filters = { ...parsed.filters };
+  const { client } = await context.clients.forPerson(request.teamId, request.userId);
+  const cutSentence = parsed.wordsCut ? wordsCutSentence(filters.q) : null;
+  const cut: Block[] = cutSentence ? [contextLine(cutSentence)] : [];
+  let note: Block[] = [];
+  let buyerChosen: string | null = null;
+  if (parsed.buyerName) {
+    const buyers = await client.buyers.list({ q: parsed.buyerName, limit: OTHER_BUYERS_SHOWN + 1 });
+    const buyer = chooseBuyer(buyers.data, parsed.buyerName);
+    if (!buyer) {
+      const sentence = mrkdwn`No buyer is called “${literalText(parsed.buyerName)}”. Find it with ${code(`/tender buyers ${parsed.buyerName}`)}.`;
+      await reply(request, sentenceMessage(sentence));
+      return;
+    }
+    filters.buyerId = buyer.id;
+    buyerChosen = buyer.name;
+    const others = buyers.data.filter((other) => other.id !== buyer.id).slice(0, OTHER_BUYERS_SHOWN);
+    note = otherBuyersNote(parsed.buyerName, buyer, others, buyers.pagination.total, filters);
+  }
+  note = [...cut, ...note];
+  await showSearchPage(
+    context,
+    request,
+    { f: filters, o: 0, ...(buyerChosen ? { b: buyerChosen.slice(0, 200) } : {}) },
+    false,
+    note,
+    async () => {
+      // The region's lookup may fail: the cut is said all the same.
+      const region = filters.region
+        ? await unknownRegionSentence(context, request.teamId, filters.region, parsed.afterRegion).catch(
+            () => null,
+          )
+        : null;
+      const said = [cutSentence, region].filter((sentence): sentence is Mrkdwn => sentence !== null);
+      return said.length > 0 ? joinMrkdwn(said, mrkdwn` `) : null;
+    },
+    options.shownAs ? [contextLine(options.shownAs)] : [],
+  );
+}
+
+/**
+ * A search written as a sentence ("school catering in Wales"): the regions of the data, amounts
+ * and time phrases read as filters, and the answer first shows the command it ran; a phrase with
+ * nothing to read as a filter is searched as words, as typed.
+ */
+export async function searchSentence(
+  context: FeatureContext,
+  request: SlackRequest,
+  text: string,
+): Promise<void> {
+  // The regions the data names; without them (the lookup failed), the rest is still read.
+  const regions = await regionsFor(context, request.teamId).catch(() => []);
+  const search = readSentence(text, context.clock(), regions);
+  if (!search) return searchCommand(context, request, text);
+  return searchCommand(context, request, search, {
+    shownAs: mrkdwn`Searched: ${code(`/tender search ${search}`, 400)}`,
+  });
+}
+
+/**
+ * When a region filter found nothing: if no buyer nor recent tender names a region of that name,
+ * says so and lists those it knows (so `region:"Nort West"` is answered with the right spelling).
+ */
+async function unknownRegionSentence(
+  context: FeatureContext,
+  teamId: string,
+  region: string,
+  words = '',
+): Promise<Mrkdwn | null> {
+  const regions = await regionsFor(context, teamId);
+  if (regions.length === 0 || regions.some((known) => known.toLowerCase() === region.toLowerCase()))
+    return null;
+  // `region:north west` (no quotes) and `region:north-west` mean a region Tenderbot knows: say its form.
+  const plain = (text: string) => text.toLowerCase().replace(/[-_]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const following = words.split(/\s+/).filter(Boolean);
+  const meant = regions.find((known) =>
+    [0, 1, 2].some((extra) => plain([region, ...following.slice(0, extra)].join(' ')) === plain(known)),
+  );
+  if (meant)
+    return mrkdwn`Tenderbot knows no region called “${literalText(region)}”. Did you mean ${code(`region:"${meant}"`, 110)}? A region of more than one word goes in quotes.`;
+  const shown = regions.slice(0, 40).map((known) => code(`region:"${clip(known, 100)}"`));
+  return mrkdwn`Tenderbot knows no region called “${literalText(region)}”. Regions in the data include ${joinMrkdwn(shown, mrkdwn`, `)}${regions.length > 40 ? mrkdwn`, …` : mrkdwn``}.`;
+}
+
+/** How many other buyers a search by a buyer's name offers when the name matched several. */
+const OTHER_BUYERS_SHOWN = 5;
+
+/** The buyer whose name is exactly what was typed (any case), else the service's best match. */
+function chooseBuyer<T extends { name: string }>(buyers: readonly T[], typed: string): T | undefined {
+  const wanted = typed.trim().toLowerCase();
+  return buyers.find((buyer) => buyer.name.trim().toLowerCase() === wanted) ?? buyers[0];
+}
+
+/**
+ * When `buyer:Leeds` matched several buyers: which one the search used, and a button for each of
+ * the others (the same search for that buyer), so nobody reads another council's tenders unawares.
+ */
+function otherBuyersNote(
+  typed: string,
+  chosen: { name: string },
+  others: readonly { id: string; name: string }[],
+  total: number,
+  filters: TenderSearchFilters,
+): Block[] {
+  if (others.length === 0) return [];
+  const more = total - 1 - others.length;
+  const blocks: Block[] = [
+    contextLine(
+      mrkdwn`Several buyers match “${safeText(typed, 100)}”: these are tenders of *${safeText(chosen.name, 150)}*.${
+        more > 0
+          ? mrkdwn` ${plain(more.toLocaleString('en-GB'))} more match; ${code(`/tender buyers ${typed}`, 125)} lists them all.`
+          : mrkdwn``
+      }`,
+    ),
+  ];
+  const buttons = others.flatMap((other, index) => {
+    const value = encodeIfFits('searchPage', {
+      f: { ...filters, buyerId: other.id },
+      o: 0,
+      b: other.name.slice(0, 200),
+    });
+    return value ? [button(clip(other.name, 75), `${SearchIds.otherBuyer}/${index}`, value)] : [];
+  });
+  if (buttons.length > 0) blocks.push({ type: 'actions', elements: buttons });
+  return blocks;
+}
+
+/** Draws one page of a search; `replace` redraws the message a button was clicked in. */
+export async function showSearchPage(
+  context: FeatureContext,
+  request: SlackRequest,
+  state: SearchState,
+  replace: boolean,
+  /** Blocks shown under the heading of this page only (which buyer a name chose). */
+  note: Block[] = [],
+  /** When nothing matches, a sentence on why that may be (an unknown region), asked only then. */
+  whenEmpty: () => Promise<Mrkdwn | null> = async () => null,
+  /** Blocks shown first, whatever was found (the command a sentence was read as). */
+  lead: Block[] = [],
+): Promise<void> {
+  const { client, source } = await context.clients.forPerson(request.teamId, request.userId);
+  const [page, bookmarked] = await Promise.all([
+    client.tenders.search({ ...state.f, limit: PAGE_SIZE, offset: state.o }),
+    bookmarkedIds(context, request),
+  ]);
+  const message = searchResultsMessage({
+    // The value bounds as the service applied them: in which currency, converted at which rates.
+    heading: searchHeading(state.f, state.b, state.n, page.valueRule),
+    // A direct message with Tenderbot (D…) has no channel to share a card into.
+    canShare: !request.channelId.startsWith('D'),
+    tenders: page.data,
+    total: page.pagination.total,
+    offset: state.o,
+    bookmarked,
+    state: (offset) => ({ ...state, o: offset }),
+    now: context.clock(),
+    keySource: source,
+  });
+  if (note.length > 0 && page.pagination.total > 0) message.blocks.splice(1, 0, ...note);
+  if (page.pagination.total === 0) {
+    // A word that found nothing, and the word of the data it most likely meant: offered as a search.
+    const corrected =
+      state.f.q && page.suggestions?.length ? correctedWords(state.f.q, page.suggestions) : null;
+    if (corrected) message.blocks.push(...searchMeantBlocks(corrected, state));
+    const why = await whenEmpty().catch(() => null);
+    if (why) message.blocks.push(section(why));
+  }
+  if (lead.length > 0) message.blocks.unshift(...lead);
+  await reply(request, message, replace);
+}
+
+/**
+ * `/tender serach cleaning`: the command meant, when one subcommand is near enough to the word typed
+ * (with a button running it on the same words); else the help card, as before.
+ */
+export function unknownCommandMessage(word: string, rest: string): Message | null {
+  const meant = subcommandMeant(word);
+  return meant ? commandMeantMessage(word, meant, rest) : null;
+}
+
+/** `/tender show <id>` and `/tender <id>`. */
+export async function showCommand(context: FeatureContext, request: SlackRequest, id: string): Promise<void> {
+  if (!id) {
+    await reply(request, {
+      text: mrkdwn`Which tender?`,
+      blocks: [section(mrkdwn`Give the tender’s id: \`/tender show ocds-…\`.`)],
+    });
+    return;
+  }
+  const { source } = await context.clients.forPerson(request.teamId, request.userId);
+  // The id, or a reference as its source prints it (a Contracts Finder notice id, a Buyandsell
+  // number): the service takes either when one tender has it.
+  const [found, bookmarked] = await Promise.all([
+    tenderByReference(context, request, id),
+    bookmarkedIds(context, request),
+  ]);
+  if (found.kind === 'one') {
+    await reply(
+      request,
+      detailMessage(context, request, found.tender, bookmarked.has(found.tender.id), source),
+    );
+    return;
+  }
+  if (found.kind === 'several') {
+    // One printed reference, several tenders (a notice and its amendments under new ids): each by its id.
+    const ids = joinMrkdwn(
+      found.tenders.map(
+        (tender) => mrkdwn`${code(`/tender show ${tender.id}`, 200)} ${safeText(tender.title, 150)}`,
+      ),
+      mrkdwn`\n`,
+    );
+    const sentence = mrkdwn`${plain(found.total.toLocaleString('en-GB'))} tenders have the reference ${code(id, 300)}:\n${ids}`;
+    await reply(request, sentenceMessage(sentence));
+    return;
+  }
+  const sentence = mrkdwn`No tender has the id or reference ${code(id, 300)}. Check it, or find the tender with \`/tender search\`.`;
+  await reply(request, sentenceMessage(sentence));
+}
+
+/** How many tenders a reference lists at most when several have it. */
+const TENDERS_OF_A_REFERENCE = 5;
+
+/**
+ * The tender an id or printed reference names: by the service's own lookup (its id, or a reference
+ * one tender has), else by a search by reference (several may have it).
+ */
+export async function tenderByReference(
+  context: FeatureContext,
+  request: SlackRequest,
+  reference: string,
+): Promise<
+  { kind: 'one'; tender: Tender } | { kind: 'several'; tenders: Tender[]; total: number } | { kind: 'none' }
+> {
+  const { client } = await context.clients.forPerson(request.teamId, request.userId);
+  try {
+    return { kind: 'one', tender: await client.tenders.get(reference) };
+  } catch (error) {
+    if (!(error instanceof NotFoundError || error instanceof ValidationError)) throw error;
+  }
+  try {
+    const page = await client.tenders.search({ reference, limit: TENDERS_OF_A_REFERENCE });
+    const [first] = page.data;
+    if (!first) return { kind: 'none' };
+    if (page.pagination.total === 1) return { kind: 'one', tender: first };
+    return { kind: 'several', tenders: page.data, total: page.pagination.total };
+  } catch (error) {
+    // A reference the service refuses (too long, blank) names no tender.
+    if (error instanceof ValidationError) return { kind: 'none' };
+    throw error;
+  }
+}
+
+/** `/tender bookmarks`, a page at a time. */
+export async function bookmarksCommand(
+  context: FeatureContext,
+  request: SlackRequest,
+  replace = false,
+  offset = 0,
+): Promise<void> {
+  const { client, source } = await context.clients.forPerson(request.teamId, request.userId);
+  const page = await client.bookmarks.list({ limit: BOOKMARKS_PAGE_SIZE, offset });
+  await reply(
+    request,
+    bookmarksMessage(page.data, page.pagination.total, source, context.clock(), {
+      offset,
+      typed: '',
+      pageSize: BOOKMARKS_PAGE_SIZE,
+    }),
+    replace,
+  );
+}
+
+/** Bookmark or remove, then redraw the card where it was clicked. */
+export async function toggleBookmark(
+  context: FeatureContext,
+  request: SlackRequest,
+  target: { tenderId: string; place: 'shared' | 'bookmarks' | 'detail' | SearchState; sharedBy?: string },
+  add: boolean,
+  container: { isEphemeral: boolean; messageTs: string | null },
+): Promise<void> {
+  if (await refuseGuests(context, request, add ? 'bookmark tenders' : 'remove bookmarks')) return;
+  const { tenderId, place: where } = target;
+  const writer = await writerOrSentence(context, request);
+  if (!writer) return;
+  const { client, source } = writer;
+  if (add) await client.bookmarks.add(tenderId);
+  else await client.bookmarks.remove(tenderId);
+
+  if (where === 'shared' && !container.isEphemeral && container.messageTs && source !== 'personal') {
+    // A card in the channel: the workspace shares one bookmark list, so everyone sees the new state.
+    const tender = await client.tenders.get(tenderId);
+    const message = sharedTenderMessage(tender, target.sharedBy ?? request.userId, add, context.clock());
+    await request.slack.chat.update({
+      channel: request.channelId,
+      ts: container.messageTs,
+      text: message.text,
+      blocks: message.blocks,
+    });
+    // The list is the whole workspace's: the card's thread says who changed it.
+    await request.slack.chat.postMessage({
+      channel: request.channelId,
+      thread_ts: container.messageTs,
+      text: add
+        ? mrkdwn`${mention(request.userId)} bookmarked this tender.`
+        : mrkdwn`${mention(request.userId)} removed this tender from the bookmarks.`,
+    });
+    return;
+  }
+  if (where === 'bookmarks') return bookmarksCommand(context, request, true);
+  if (where === 'detail') {
+    const tender = await client.tenders.get(tenderId);
+    await reply(request, detailMessage(context, request, tender, add, source), true);
+    return;
+  }
+  if (where === 'shared' && source === 'personal') {
+    // The channel's card shows the workspace's list; this person's own list changed, said to them alone.
+    const sentence = add
+      ? mrkdwn`Bookmarked in your own list (you linked your own key). The card in the channel shows the workspace’s shared list.`
+      : mrkdwn`Removed from your own list (you linked your own key). The card in the channel shows the workspace’s shared list.`;
+    await reply(request, sentenceMessage(sentence));
+    return;
+  }
+  if (typeof where === 'string') {
+    // A shared card seen where it cannot be redrawn: say what happened instead.
+    const sentence = add ? mrkdwn`Bookmarked.` : mrkdwn`Bookmark removed.`;
+    await reply(request, sentenceMessage(sentence));
+    return;
+  }
+  await showSearchPage(context, request, where, true);
+}
+
+/** "Share in channel": one card for everyone. */
+export async function shareTender(
+  context: FeatureContext,
+  request: SlackRequest,
+  tenderId: string,
+): Promise<void> {
+  if (await refuseGuests(context, request, 'share tenders in a channel')) return;
+  // The channel's card shows the workspace's list, whoever shares it.
+  const { client } = await context.clients.forTeam(request.teamId);
+  const [tender, bookmarked] = await Promise.all([
+    client.tenders.get(tenderId),
+    bookmarkedIds(context, request, 'workspace'),
+  ]);
+  const message = sharedTenderMessage(tender, request.userId, bookmarked.has(tender.id), context.clock());
+  try {
+    await request.slack.chat.postMessage({
+      channel: request.channelId,
+      text: message.text,
+      blocks: message.blocks,
+      unfurl_links: false,
+    });
+  } catch (error) {
+    if ((error as { data?: { error?: string } }).data?.error === 'not_in_channel') {
+      await request.respond({
+        response_type: 'ephemeral',
+        replace_original: false,
+        text: mrkdwn`Invite Tenderbot to this channel first (\`/invite @Tenderbot\`), then share again.`,
+      });
+      return;
+    }
+    throw error;
+  }
+  await request.respond({
+    response_type: 'ephemeral',
+    replace_original: false,
+    text: mrkdwn`Shared in the channel.`,
+  });
+}
+
+/**
+ * Ids of the bookmarked tenders, to draw each card's button as the state is (at most 1,000 read):
+ * the person's own list when they linked a key, else (and for a channel's card) the workspace's.
+ */
+async function bookmarkedIds(
+  context: FeatureContext,
+  request: SlackRequest,
+  whose: 'person' | 'workspace' = 'person',
+): Promise<Set<string>> {
+  const { client } =
+    whose === 'person'
+      ? await context.clients.forPerson(request.teamId, request.userId)
+      : await context.clients.forTeam(request.teamId);
+  const ids = new Set<string>();
+  for await (const bookmark of client.bookmarks.all({ limit: 100 })) {
+    ids.add(bookmark.tenderId);
+    if (ids.size >= 1000) break;
+  }
+  return ids;
+}
+
+/** A tender in full, with a line saying which list its Bookmark button changes. */
+function detailMessage(
+  context: FeatureContext,
+  request: SlackRequest,
+  tender: Tender,
+  bookmarked: boolean,
+  source: KeySource,
+): Message {
+  return {
+    text: plain(tender.title),
+    blocks: [
+      ...tenderDetail(tender, {
+        bookmarked,
+        shared: false,
+        now: context.clock(),
+        context: 'detail',
+        canShare: !request.channelId.startsWith('D'),
+      }),
+      contextLine(bookmarkButtonsLine(source)),
+    ],
+  };
+}
+
+/** How a search reads back to a person: `“cleaning” in North West, open, over £100,000`. */
+export function describeSearch(filters: TenderSearchFilters, buyerName?: string, rule?: ValueRule): Mrkdwn {
+  const parts: Mrkdwn[] = [];
+  // The bounds' currency: the one the search named, else the service's (GBP when it names none).
+  const currency = filters.currency ?? rule?.currency ?? 'GBP';
+  if (filters.q) parts.push(mrkdwn`“${literalText(filters.q)}”`);
+  if (filters.region) parts.push(mrkdwn`in ${literalText(filters.region)}`);
+  if (filters.status) parts.push(plain(filters.status));
+  if (filters.cpv) parts.push(plain(`with a CPV code starting ${filters.cpv}`));
+  // Amounts as the cards show them, in the currency the bounds are in.
+  if (filters.valueMin !== undefined)
+    parts.push(plain(`over ${formatMoney({ amount: filters.valueMin, currency })}`));
+  if (filters.valueMax !== undefined)
+    parts.push(plain(`up to ${formatMoney({ amount: filters.valueMax, currency })}`));
+  if (filters.deadlineTo) parts.push(plain(`closing by ${formatDayOf(endOfDay(filters.deadlineTo))}`));
+  else if (filters.deadlineFrom)
+    parts.push(plain(`closing after ${formatDayOf(new Date(filters.deadlineFrom))}`));
+  if (filters.buyerId)
+    parts.push(buyerName ? mrkdwn`from ${literalText(buyerName)}` : mrkdwn`from the chosen buyer`);
+  if (parts.length === 0) return mrkdwn`everything`;
+  const described = joinMrkdwn(parts, mrkdwn`, `);
+  const bounded = filters.valueMin !== undefined || filters.valueMax !== undefined;
+  return rule && bounded ? mrkdwn`${described}; ${valueRuleSentence(rule)}` : described;
+}
+
+/**
+ * The rule the service compared values by, as a heading says it: `amounts in other currencies
+ * converted at the ECB rates of 2024-12-31` (tenders in a currency without a rate are not listed).
+ */
+function valueRuleSentence(rule: ValueRule): Mrkdwn {
+  const source = /^European Central Bank\b/i.test(rule.ratesSource) ? 'ECB' : rule.ratesSource;
+  return plain(`amounts in other currencies converted at the ${source} rates of ${rule.ratesDate}`);
+}
+
+const STATUS_WORDS: Record<NonNullable<TenderSearchFilters['status']>, string> = {
+  planned: 'Planned',
+  open: 'Open',
+  closed: 'Closed',
+  awarded: 'Awarded',
+  cancelled: 'Cancelled',
+};
+
+/**
+ * A search as the heading of its results: `Open tenders matching “cleaning”, in North West,
+ * closing by 6 Dec 2026`, `Tenders over £100,000`, `All tenders`. The status reads as an adjective.
+ */
+export function searchHeading(
+  filters: TenderSearchFilters,
+  buyerName?: string,
+  savedName?: string,
+  /** The rule the service applied to the value bounds, from its answer: said after them. */
+  rule?: ValueRule,
+): Mrkdwn {
+  const { status, ...narrowing } = filters;
+  const label = plain(status ? `${STATUS_WORDS[status]} tenders` : 'Tenders');
+  const description = describeSearch(narrowing, buyerName, rule);
+  const heading =
+    description === 'everything'
+      ? status
+        ? label
+        : mrkdwn`All tenders`
+      : narrowing.q
+        ? mrkdwn`${label} matching ${description}`
+        : mrkdwn`${label} ${description}`;
+  return savedName ? mrkdwn`${heading} (saved search “${literalText(savedName)}”)` : heading;
+}
+
+/** A date filter (`2026-12-06`) or an instant, as the moment it stands for. */
+function endOfDay(dateOrInstant: string): Date {
+  return new Date(/^\d{4}-\d{2}-\d{2}$/.test(dateOrInstant) ? `${dateOrInstant}T00:00:00Z` : dateOrInstant);
+}

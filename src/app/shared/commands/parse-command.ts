@@ -1,0 +1,557 @@
+import { addDays, formatISO } from 'date-fns';
+import {
+  FRAMEWORK_STATUSES,
+  TENDER_STATUSES,
+  VALUE_CURRENCIES,
+  type ValueCurrency,
+} from '../../../contract/schemas.ts';
+
+export const SUBCOMMANDS = [
+  'search',
+  'show',
+  'bookmarks',
+  'buyers',
+  'suppliers',
+  'frameworks',
+  'saved',
+  'comments',
+  'pipelines',
+  'pipeline',
+  'subscribe',
+  'subscriptions',
+  'unsubscribe',
+  'connect',
+  'disconnect',
+  'status',
+  'settings',
+  'help',
+] as const;
+export type Subcommand = (typeof SUBCOMMANDS)[number];
+
+export type ParsedCommand =
+  | { kind: Subcommand; rest: string }
+  | { kind: 'show'; rest: string }
+  /** A first word that is no subcommand; `rest` is what followed it (to offer the command meant). */
+  | { kind: 'unknown'; word: string; rest: string };
+
+/** `/tender search cleaning`, `/tender ocds-b5fd17-…` (an id alone shows it), `/tender` (help). */
+export function parseCommand(text: string): ParsedCommand {
+  const trimmed = normaliseQuotes(text).trim();
+  if (trimmed === '') return { kind: 'help', rest: '' };
+  const [first = '', ...others] = trimmed.split(/\s+/);
+  const word = first.toLowerCase();
+  const rest = trimmed.slice(first.length).trim();
+  if ((SUBCOMMANDS as readonly string[]).includes(word)) return { kind: word as Subcommand, rest };
+  if (others.length === 0 && looksLikeTenderId(first)) return { kind: 'show', rest: first };
+  return { kind: 'unknown', word: first, rest };
+}
+
+/**
+ * The subcommand a mistyped first word most likely meant (`serach` → `search`): the nearest by edit
+ * distance, when it is near enough for the word's length (one edit up to four letters, two beyond)
+ * and no other subcommand is as near; null otherwise.
+ */
+export function subcommandMeant(word: string): Subcommand | null {
+  const typed = word.toLowerCase();
+  if (typed.length < 3 || !/^[a-z]+$/.test(typed)) return null;
+  const ranked = SUBCOMMANDS.map((known) => ({ known, distance: editDistance(typed, known) })).sort(
+    (a, b) => a.distance - b.distance,
+  );
+  const [best, second] = ranked;
+  if (!best || best.distance === 0 || best.distance > (typed.length <= 4 ? 1 : 2)) return null;
+  // `pipeline`/`pipelines`, `subscribe`/`subscriptions`: a tie is not a guess worth offering.
+  if (second && second.distance === best.distance) return null;
+  return best.known;
+}
+
+/**
+ * Whether `text` is the `kind` subcommand: parseCommand's answer, read from the first word only
+ * (its length and one character more), since the receiver asks it of every command it hands over,
+ * whatever its length. Not for help and show, which parseCommand also gives to empty text and to a
+ * tender id alone.
+ */
+export function isSubcommand(text: string, kind: Exclude<Subcommand, 'help' | 'show'>): boolean {
+  const start = text.search(/\S/);
+  return start >= 0 && parseCommand(text.slice(start, start + kind.length + 1)).kind === kind;
+}
+
+/** Tender ids are OCDS ocids (`ocds-…`) or other codes with digits and dashes, never plain words. */
+export function looksLikeTenderId(token: string): boolean {
+  return /^ocds-/i.test(token) || (/\d/.test(token) && /[-_/$]/.test(token));
+}
+
+export interface TenderSearchFilters {
+  q?: string;
+  region?: string;
+  status?: (typeof TENDER_STATUSES)[number];
+  valueMin?: number;
+  valueMax?: number;
+  deadlineFrom?: string;
+  deadlineTo?: string;
+  cpv?: string;
+  buyerId?: string;
+  /** The currency of valueMin/valueMax (the service takes GBP when none is given). */
+  currency?: ValueCurrency;
+}
+
+export type SearchParse =
+  | {
+      ok: true;
+      filters: TenderSearchFilters;
+      buyerName: string | null;
+      /** The words were longer than a search takes: only the first SEARCH_WORDS_MAX characters are searched. */
+      wordsCut?: true;
+      /** The two words typed right after an unquoted region (`region:north west`), to suggest its quoted form. */
+      afterRegion?: string;
+      /** `closes>`/`closes<` as typed, in days from now (the filters hold them as dates from today). */
+      closesDays?: ClosesDays;
+    }
+  | { ok: false; problem: string };
+
+const TOKEN = /([A-Za-z]+)(:|>=|<=|>|<)("([^"]*)"|\S+)|"([^"]*)"|(\S+)/g;
+/** `closes>14d` (after) and `closes<30d` (within), in days from a moment. */
+export interface ClosesDays {
+  after?: number;
+  within?: number;
+}
+
+/**
+ * The deadline filters of `closes>`/`closes<` counted from `now`: closing within `within` days
+ * (from today, or from `after` days on), closing after `after` days.
+ */
+export function deadlineWindow(
+  days: ClosesDays,
+  now: Date,
+): Pick<TenderSearchFilters, 'deadlineFrom' | 'deadlineTo'> {
+  const day = (offset: number) => formatISO(addDays(now, offset), { representation: 'date' });
+  return {
+    ...(days.after !== undefined || days.within !== undefined ? { deadlineFrom: day(days.after ?? 0) } : {}),
+    ...(days.within !== undefined ? { deadlineTo: day(days.within) } : {}),
+  };
+}
+
+/** The filters parseSearch applies, as its switch names them. */
+const APPLIED_FILTERS = new Set(['region:', 'status:', 'cpv:', 'buyer:', 'value<>', 'closes<>', 'currency:']);
+/** The words a search takes, in characters (cut between two words past it). */
+export const SEARCH_WORDS_MAX = 200;
+/** `value > 100k`, `closes <14d`: a comparing filter with spaces around its sign. */
+const SPACED_COMPARISON = /\b(value|closes)(\s*)([<>]=?)(\s*)([^\s"]+)(?=\s+(\S+)|\s*$)/gi;
+/** Words that would carry on an amount or a time typed with spaces (`value > 1 million`): left as words. */
+const UNIT_WORDS = /^(k|m|b|bn|thousand|million|millions|billion|d|day|days|w|week|weeks|£|€|\$)$/i;
+
+/**
+ * `value > 100k` as `value>100k`: joined only when spaces stood around the sign, what follows is a
+ * whole amount (or number of days), and no unit word carries on after it; never inside quotes. Any
+ * other use (`social value > 50%`, `value > 1 million`) is left as typed.
+ */
+function joinSpacedComparisons(text: string): string {
+  return text
+    .split(/("[^"]*")/)
+    .map((part) =>
+      part.startsWith('"')
+        ? part
+        : part.replace(
+            SPACED_COMPARISON,
+            (
+              whole,
+              key: string,
+              before: string,
+              sign: string,
+              after: string,
+              operand: string,
+              next?: string,
+            ) => {
+              if (!before && !after) return whole;
+              const readable =
+                key.toLowerCase() === 'value' ? parseAmount(operand) !== null : parseDays(operand) !== null;
+              if (!readable || (next !== undefined && UNIT_WORDS.test(next))) return whole;
+              return `${key}${sign}${operand}`;
+            },
+          ),
+    )
+    .join('');
+}
+/**
+ * The service searches runs of letters and digits and drops the rest: words without any would
+ * silently become no words at all, and the search would list everything.
+ */
+const SEARCHABLE = /[\p{L}\p{N}]/u;
+const NOTHING_TO_SEARCH =
+  'Those words have no letters or digits, so there is nothing in them to search for. Search with words, such as `cleaning`, or with filters alone (`/tender help` lists them).';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Words and filters a person types after `/tender search`. Problems come back as a sentence. */
+export function parseSearch(text: string, now: Date): SearchParse {
+  const filters: TenderSearchFilters = {};
+  const words: string[] = [];
+  let buyerName: string | null = null;
+  let afterRegion = '';
+  /** `closes>`/`closes<` as days from now: a feed counts them from each post, not from today. */
+  const closesDays: ClosesDays = {};
+  // `value > 100k` is meant as `value>100k`, not as three words.
+  const normalised = joinSpacedComparisons(normaliseQuotes(text));
+  const unsupported = unclosedQuote(normalised) ?? unsupportedOperator(normalised);
+  if (unsupported) return { ok: false, problem: unsupported };
+  /** Each filter is taken once (`value` and `closes` once each way): a second would silently win. */
+  const given = new Set<string>();
+  /** Currencies named (`value>€1m`, `value>1m eur`, `currency:eur`): one search compares in one. */
+  const currencies = new Set<ValueCurrency>();
+  let afterValue = false;
+  for (const match of normalised.matchAll(TOKEN)) {
+    const [, rawKey, operator, rawValue, quoted, phrase, word] = match;
+    const followsValue = afterValue;
+    afterValue = false;
+    if (phrase !== undefined || word !== undefined) {
+      // `value>1m eur`: a currency's name right after an amount says what the amount is in.
+      const named = word !== undefined && followsValue ? CURRENCY_WORDS[word.toLowerCase()] : undefined;
+      if (named) currencies.add(named);
+      else words.push(phrase ?? word ?? '');
+      continue;
+    }
+    const key = (rawKey ?? '').toLowerCase();
+    const value = quoted ?? rawValue ?? '';
+    const misread = misreadFilter(key, operator ?? ':', SEARCH_FILTERS);
+    if (misread) return { ok: false, problem: misread };
+    const kind = `${key}${operator === ':' ? ':' : '<>'}`;
+    const filter = operator === ':' ? `${key}:` : `${key}${operator?.[0] ?? ''}`;
+    // Only a filter that is applied counts (`cpv>5` is searched as a word, not a filter).
+    if (APPLIED_FILTERS.has(kind)) {
+      if (given.has(filter))
+        return {
+          ok: false,
+          problem: `${filter} is given twice; a search takes it once. Run one search for each.`,
+        };
+      given.add(filter);
+    }
+    switch (kind) {
+      case 'region:':
+        filters.region = value;
+        if (quoted === undefined)
+          afterRegion = normalised
+            .slice((match.index ?? 0) + match[0].length)
+            .split(/\s+/)
+            .filter(Boolean)
+            .slice(0, 2)
+            .join(' ');
+        break;
+      case 'status:': {
+        const status = value.toLowerCase();
+        if (!(TENDER_STATUSES as readonly string[]).includes(status)) {
+          return {
+            ok: false,
+            problem: `status:${value} is not a status; use one of ${TENDER_STATUSES.join(', ')}.`,
+          };
+        }
+        filters.status = status as TenderSearchFilters['status'];
+        break;
+      }
+      case 'cpv:':
+        if (!/^\d{1,8}$/.test(value))
+          return {
+            ok: false,
+            problem: `cpv:${value} is not a CPV code; give its first digits, such as cpv:72 or cpv:90910000.`,
+          };
+        filters.cpv = value;
+        break;
+      case 'buyer:':
+        if (UUID.test(value)) filters.buyerId = value;
+        else buyerName = value;
+        break;
+      case 'value<>': {
+        const money = readMoney(value);
+        if (money === null)
+          return {
+            ok: false,
+            problem: `value${operator}${value} needs an amount, such as value>100k or value<2.5m.`,
+          };
+        if (money.currency === 'dollars')
+          return {
+            ok: false,
+            problem: `value${operator}${value}: say which dollars, as in value${operator}${value.replace('$', '')} usd or value${operator}${value.replace('$', '')} cad.`,
+          };
+        if (money.currency) currencies.add(money.currency);
+        if (operator?.startsWith('>')) filters.valueMin = money.amount;
+        else filters.valueMax = money.amount;
+        afterValue = true;
+        break;
+      }
+      case 'currency:': {
+        const named = CURRENCY_WORDS[value.toLowerCase()];
+        if (!named)
+          return {
+            ok: false,
+            problem: `currency:${value} is not a currency amounts can be given in; use one of ${VALUE_CURRENCIES.join(', ')}.`,
+          };
+        currencies.add(named);
+        break;
+      }
+      case 'closes<>': {
+        const days = parseDays(value);
+        if (days === null)
+          return {
+            ok: false,
+            problem: `closes${operator}${value} needs a number of days or weeks, such as closes<14d or closes<2w.`,
+          };
+        if (operator?.startsWith('<')) closesDays.within = days;
+        else closesDays.after = days;
+        Object.assign(filters, deadlineWindow(closesDays, now));
+        break;
+      }
+      default:
+        // Not a filter (a code such as ISO:9001 is a word).
+        words.push(match[0]);
+    }
+  }
+  if (currencies.size > 1)
+    return {
+      ok: false,
+      problem: `The amounts name ${[...currencies].join(' and ')}; a search compares values in one currency. Give both amounts in one.`,
+    };
+  const [currency] = currencies;
+  // A currency says what the amounts are in: without an amount there is nothing for it to change.
+  if (currency && (filters.valueMin !== undefined || filters.valueMax !== undefined))
+    filters.currency = currency;
+  const read = readWords(words, given.size > 0);
+  if ('problem' in read) return { ok: false, problem: read.problem };
+  if (read.q) filters.q = read.q;
+  if (filters.valueMin !== undefined && filters.valueMax !== undefined && filters.valueMin > filters.valueMax)
+    return {
+      ok: false,
+      problem:
+        'The value> amount is above the value< amount, so no tender could match. Swap them, or use one.',
+    };
+  if (filters.deadlineFrom && filters.deadlineTo && filters.deadlineFrom > filters.deadlineTo)
+    return {
+      ok: false,
+      problem: 'closes> is later than closes<, so no tender could match. Swap them, or use one.',
+    };
+  // "Closing within 14 days" means tenders one can still bid for: cancelled, awarded and closed ones
+  // are left out unless a status is asked for.
+  if ((filters.deadlineFrom || filters.deadlineTo) && !filters.status) filters.status = 'open';
+  return {
+    ok: true,
+    filters,
+    buyerName,
+    ...(read.wordsCut ? { wordsCut: true as const } : {}),
+    ...(afterRegion ? { afterRegion } : {}),
+    ...(closesDays.after !== undefined || closesDays.within !== undefined ? { closesDays } : {}),
+  };
+}
+
+export interface DirectoryFilters {
+  q?: string;
+  region?: string;
+  status?: (typeof FRAMEWORK_STATUSES)[number];
+  type?: 'framework' | 'dynamic_purchasing_system';
+}
+
+/** Words and `region:"…"` for buyers and suppliers; `status:live` and `type:dps` for frameworks. */
+export function parseDirectory(
+  text: string,
+): { ok: true; filters: DirectoryFilters; wordsCut?: true } | { ok: false; problem: string } {
+  const filters: DirectoryFilters = {};
+  const words: string[] = [];
+  const normalised = normaliseQuotes(text);
+  const unclosed = unclosedQuote(normalised);
+  if (unclosed) return { ok: false, problem: unclosed };
+  const given = new Set<string>();
+  for (const match of normalised.matchAll(TOKEN)) {
+    const [, rawKey, operator, rawValue, quoted, phrase, word] = match;
+    if (phrase !== undefined || word !== undefined || operator !== ':') {
+      words.push(phrase ?? word ?? match[0]);
+      continue;
+    }
+    const value = quoted ?? rawValue ?? '';
+    const key = (rawKey ?? '').toLowerCase();
+    const misread = misreadFilter(key, ':', DIRECTORY_FILTERS);
+    if (misread) return { ok: false, problem: misread };
+    if (DIRECTORY_FILTERS.some((known) => known.name === key)) {
+      if (given.has(key))
+        return {
+          ok: false,
+          problem: `${key}: is given twice; a search takes it once. Run one search for each.`,
+        };
+      given.add(key);
+    }
+    if (key === 'region') filters.region = value;
+    else if (key === 'status') {
+      if (!(FRAMEWORK_STATUSES as readonly string[]).includes(value.toLowerCase())) {
+        return {
+          ok: false,
+          problem: `status:${value} is not a framework status; use one of ${FRAMEWORK_STATUSES.join(', ')}.`,
+        };
+      }
+      filters.status = value.toLowerCase() as DirectoryFilters['status'];
+    } else if (key === 'type') {
+      const type = value.toLowerCase();
+      if (type === 'framework') filters.type = 'framework';
+      else if (type === 'dps' || type === 'dynamic_purchasing_system')
+        filters.type = 'dynamic_purchasing_system';
+      else
+        return {
+          ok: false,
+          problem: `type:${value} is not a framework type; use type:framework or type:dps.`,
+        };
+    } else words.push(match[0]);
+  }
+  const read = readWords(words, given.size > 0);
+  if ('problem' in read) return { ok: false, problem: read.problem };
+  if (read.q) filters.q = read.q;
+  return { ok: true, filters, ...(read.wordsCut ? { wordsCut: true as const } : {}) };
+}
+
+/**
+ * The words of a search as the service will take them: cut to SEARCH_WORDS_MAX between two words
+ * (and said so). Symbols beside filters are dropped harmlessly (`& region:Wales` is every tender in
+ * Wales); alone they would silently list everything, so they are a problem.
+ */
+function readWords(
+  words: readonly string[],
+  anyFilter: boolean,
+): { q?: string; wordsCut?: true } | { problem: string } {
+  const q = words.join(' ').trim();
+  if (!q) return {};
+  if (!SEARCHABLE.test(q)) return anyFilter ? {} : { problem: NOTHING_TO_SEARCH };
+  return {
+    q: clipWords(q, SEARCH_WORDS_MAX),
+    ...(q.length > SEARCH_WORDS_MAX ? { wordsCut: true as const } : {}),
+  };
+}
+
+/** The filters a search understands, as a person types them (`value` and `closes` compare). */
+const SEARCH_FILTERS: readonly FilterName[] = [
+  { name: 'region', example: 'region:"North West"' },
+  { name: 'status', example: 'status:open' },
+  { name: 'cpv', example: 'cpv:72' },
+  { name: 'buyer', example: 'buyer:"Leeds City Council"' },
+  { name: 'value', example: 'value>100k', compares: true },
+  { name: 'closes', example: 'closes<14d', compares: true },
+  { name: 'currency', example: 'currency:eur' },
+];
+const DIRECTORY_FILTERS: readonly FilterName[] = [
+  { name: 'region', example: 'region:"North West"' },
+  { name: 'status', example: 'status:live' },
+  { name: 'type', example: 'type:dps' },
+];
+
+interface FilterName {
+  name: string;
+  example: string;
+  /** Written with `>` or `<` rather than `:`. */
+  compares?: boolean;
+}
+
+/**
+ * A filter typed a little wrong: a misspelt name (`regoin:`) gets the closest one, and a comparing
+ * filter written with a colon (`value:100k`) gets its form. Anything further from every filter name
+ * is a word (codes such as `ISO:9001` are searched for as typed).
+ */
+function misreadFilter(key: string, operator: string, known: readonly FilterName[]): string | null {
+  const exact = known.find((filter) => filter.name === key);
+  if (exact) {
+    if (exact.compares && operator === ':')
+      return `\`${key}:\` compares with > or <: write it as \`${exact.example}\`.`;
+    return null;
+  }
+  if (key.length < 3) return null;
+  const closest = known
+    .map((filter) => ({ filter, distance: editDistance(key, filter.name) }))
+    .sort((a, b) => a.distance - b.distance)[0];
+  if (!closest || closest.distance > (key.length <= 4 ? 1 : 2)) return null;
+  const typed = `${key}${operator}`;
+  return `\`${typed}\` is not a filter; did you mean \`${closest.filter.name}${closest.filter.compares ? operator.replace(':', '>') : ':'}\`, as in \`${closest.filter.example}\`?`;
+}
+
+/** Levenshtein distance, for filter names of a few letters (small and quadratic on purpose). */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(
+        (previous[j] ?? 0) + 1,
+        (current[j - 1] ?? 0) + 1,
+        (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}
+
+/** An odd number of double quotes: said, because guessing where the phrase ends changes the search. */
+function unclosedQuote(text: string): string | null {
+  const quotes = text.split('"').length - 1;
+  if (quotes % 2 === 0) return null;
+  return 'A quote is not closed. Close it (`region:"North West"`) or take it out, then search again.';
+}
+
+/** `-word` and `OR` read as operators elsewhere; the service matches every word, so say so. */
+function unsupportedOperator(text: string): string | null {
+  const unquoted = text.replace(/"[^"]*"/g, ' ');
+  const excluded = /(?:^|\s)-(\p{L}[\p{L}\p{N}]*)/u.exec(unquoted);
+  if (excluded)
+    return `Searches cannot leave words out: \`-${excluded[1]}\` would be searched for. Search without it.`;
+  if (/(?:^|\s)OR(?:\s|$)/.test(unquoted))
+    return 'Searches find tenders with every word; `OR` is not understood. Run one search for each word instead.';
+  return null;
+}
+
+/** The currencies amounts may be given in, by the names and codes people type. */
+const CURRENCY_WORDS: Readonly<Record<string, ValueCurrency>> = {
+  gbp: 'GBP',
+  pound: 'GBP',
+  pounds: 'GBP',
+  sterling: 'GBP',
+  eur: 'EUR',
+  euro: 'EUR',
+  euros: 'EUR',
+  usd: 'USD',
+  cad: 'CAD',
+};
+
+/** Signs before an amount and the currency each names (`$` alone could be either dollar). */
+const CURRENCY_SIGNS: readonly [string, ValueCurrency | 'dollars'][] = [
+  ['£', 'GBP'],
+  ['€', 'EUR'],
+  ['us$', 'USD'],
+  ['ca$', 'CAD'],
+  ['c$', 'CAD'],
+  ['$', 'dollars'],
+];
+
+/** `€1m` → 1,000,000 in EUR; `100k` → 100,000 in no currency named; `$5k` names dollars of no country. */
+function readMoney(text: string): { amount: number; currency?: ValueCurrency | 'dollars' } | null {
+  const lower = text.toLowerCase();
+  const sign = CURRENCY_SIGNS.find(([prefix]) => lower.startsWith(prefix));
+  const amount = parseAmount(sign ? text.slice(sign[0].length) : text);
+  if (amount === null) return null;
+  return sign ? { amount, currency: sign[1] } : { amount };
+}
+
+/** `100k`, `2.5m`, `£250,000` → a number. */
+export function parseAmount(text: string): number | null {
+  const match = /^[£$€]?(\d+(?:[.,]\d+)*)([kmb])?$/i.exec(text.replace(/,(?=\d{3}\b)/g, ''));
+  if (!match?.[1]) return null;
+  const base = Number(match[1].replace(',', '.'));
+  const multiplier = { k: 1e3, m: 1e6, b: 1e9 }[(match[2] ?? '').toLowerCase() as 'k' | 'm' | 'b'] ?? 1;
+  return Number.isFinite(base) ? base * multiplier : null;
+}
+
+function parseDays(text: string): number | null {
+  const match = /^(\d{1,4})(d|w)?$/i.exec(text);
+  if (!match?.[1]) return null;
+  return Number(match[1]) * ((match[2] ?? 'd').toLowerCase() === 'w' ? 7 : 1);
+}
+
+function normaliseQuotes(text: string): string {
+  return text.replace(/[\u201C\u201D\u201E\u00AB\u00BB]/g, '"').replace(/[\u2018\u2019]/g, "'");
+}
+
+/** At most `max` characters of `words`, cut between two words rather than inside one. */
+export function clipWords(words: string, max: number): string {
+  if (words.length <= max) return words;
+  const clipped = words.slice(0, max);
+  const lastSpace = clipped.lastIndexOf(' ');
+  return words[max] === ' ' || lastSpace <= 0 ? clipped : clipped.slice(0, lastSpace);
+}

@@ -1,0 +1,84 @@
+/** "Did you mean …?": a word of a search that found nothing, and a mistyped subcommand. */
+
+import type { SearchState } from '../values/button-values.ts';
+import { encodeIfFits } from '../values/codec.ts';
+import type { Message } from './messages.ts';
+import { clip, code, type Mrkdwn, mrkdwn, safeText } from './mrkdwn.ts';
+import { type Block, button, section } from './tender-card.ts';
+
+/**
+ * The buttons of a suggestion. Each has an id of its own and is answered by the listener of the
+ * control that does the same thing (control-registry.ts): the search page (as Next draws it), and
+ * a command's text run again (as "Try again" runs it).
+ */
+export const SuggestionIds = {
+  searchMeant: 'search/did_you_mean',
+  commandMeant: 'command/did_you_mean',
+} as const;
+
+/** A word of the search that found nothing, and the word of the data it most likely meant. */
+interface WordSuggestion {
+  word: string;
+  correction: string;
+}
+
+/**
+ * The words of a search with each suggested correction in place of the word it corrects (whole
+ * words, any letter case, never inside a quoted phrase, which is matched exactly as typed); null
+ * when no word changed.
+ */
+export function correctedWords(q: string, suggestions: readonly WordSuggestion[]): string | null {
+  let changed = false;
+  const corrected = q
+    .split(/("[^"]*")/)
+    .map((part) => {
+      if (part.startsWith('"')) return part;
+      let result = part;
+      for (const { word, correction } of suggestions) {
+        if (!word || word.toLowerCase() === correction.toLowerCase()) continue;
+        const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        const whole = new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'giu');
+        result = result.replace(whole, () => {
+          changed = true;
+          return correction;
+        });
+      }
+      return result;
+    })
+    .join('');
+  return changed ? corrected : null;
+}
+
+/** "Did you mean *cleaning*?" under a search that found nothing, with a button running that search. */
+export function searchMeantBlocks(corrected: string, state: SearchState): Block[] {
+  const question = section(mrkdwn`Did you mean *${safeText(corrected, 300)}*?`);
+  const value = encodeIfFits('searchPage', { ...state, f: { ...state.f, q: corrected }, o: 0 });
+  if (!value) return [question];
+  return [
+    question,
+    {
+      type: 'actions',
+      elements: [button(`Search ${clip(corrected, 60)}`, SuggestionIds.searchMeant, value, 'primary')],
+    },
+  ];
+}
+
+/**
+ * `/tender serach cleaning`: "Did you mean `/tender search`?", with a button that runs the command
+ * meant with the same words when there are any.
+ */
+export function commandMeantMessage(typed: string, meant: string, rest: string): Message {
+  const corrected = rest ? `${meant} ${rest}` : meant;
+  const question: Mrkdwn = mrkdwn`${code(`/tender ${clip(typed, 60)}`)} is not a command. Did you mean ${code(`/tender ${meant}`)}?`;
+  const blocks: Block[] = [section(question)];
+  // The button's value is the command's text, which "Try again"'s listener runs; too long, no button.
+  if (rest && corrected.length <= 2000)
+    blocks.push({
+      type: 'actions',
+      elements: [
+        button(`Run /tender ${clip(corrected, 50)}`, SuggestionIds.commandMeant, corrected, 'primary'),
+      ],
+    });
+  blocks.push(section(mrkdwn`\`/tender help\` lists every command.`));
+  return { text: question, blocks };
+}

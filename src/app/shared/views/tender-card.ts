@@ -1,0 +1,186 @@
+import { formatDistanceStrict } from 'date-fns';
+import type { Tender } from '../../../contract/schemas.ts';
+import { CommentIds, PipelineIds, TenderIds } from '../ids.ts';
+import type { CardPlace, CommentEntityType } from '../values/button-values.ts';
+import { encode, encodeIfFits } from '../values/codec.ts';
+import { formatDayOf, formatMoney, formatTimeOf } from './formats.ts';
+import { clip, code, joinMrkdwn, link, type Mrkdwn, mrkdwn, safeText, text } from './mrkdwn.ts';
+import type { Block, Button } from './safe-blocks.ts';
+
+export type { Block };
+
+export interface CardOptions {
+  bookmarked: boolean;
+  /** A card posted for everyone: it has no "Share in channel". */
+  shared: boolean;
+  now: Date;
+  /** Carried in the card's buttons so that a click can redraw the message it sits in. */
+  context: CardPlace;
+  /** Who shared the card (a shared card): carried in its buttons, so a redraw keeps the line. */
+  sharedBy?: string;
+  /** False where there is no channel to share into (a direct message with Tenderbot). */
+  canShare?: boolean;
+}
+
+const STATUS_LABELS: Record<Tender['status'], string> = {
+  planned: 'Planned',
+  open: 'Open',
+  closed: 'Closed',
+  awarded: 'Awarded',
+  cancelled: 'Cancelled',
+};
+
+/** "closes in 5 days (1 Dec 2026)" or "closed 3 days ago (…)". */
+export function formatDeadline(deadline: string | null, now: Date): string {
+  if (!deadline) return 'No deadline given';
+  const date = new Date(deadline);
+  const day = formatDayOf(date);
+  const distance = formatDistanceStrict(date, now, { roundingMethod: 'floor' });
+  return date.getTime() >= now.getTime()
+    ? `closes in ${distance} (${day})`
+    : `closed ${distance} ago (${day})`;
+}
+
+/** The confirmation Slack shows before a bookmark is removed from a card in a channel. */
+const REMOVE_SHARED_BOOKMARK = {
+  title: { type: 'plain_text' as const, text: 'Remove the bookmark?' },
+  text: {
+    type: 'mrkdwn' as const,
+    text: mrkdwn`This workspace shares one bookmark list, so the tender leaves it for everyone.`,
+  },
+  confirm: { type: 'plain_text' as const, text: 'Remove' },
+  deny: { type: 'plain_text' as const, text: 'Keep it' },
+  style: 'danger' as const,
+};
+
+/** One tender as a card: title, facts, source, and its buttons. */
+export function tenderCard(tender: Tender, options: CardOptions): Block[] {
+  const cpv = tender.cpvCodes
+    .slice(0, 3)
+    .map((code) => `${code.code}${code.description ? ` ${code.description}` : ''}`)
+    .join(', ');
+  const fields: Mrkdwn[] = [
+    mrkdwn`*Buyer*\n${tender.buyer ? safeText(tender.buyer.name, 300) : mrkdwn`Not stated`}`,
+    mrkdwn`*Value*\n${text(formatMoney(tender.value))}`,
+    mrkdwn`*Deadline*\n${text(formatDeadline(tender.deadline, options.now))}`,
+    mrkdwn`*Status*\n${text(STATUS_LABELS[tender.status])}`,
+    mrkdwn`*Region*\n${tender.region ? safeText(tender.region, 200) : mrkdwn`Not stated`}`,
+    mrkdwn`*CPV*\n${cpv ? safeText(cpv, 600) : mrkdwn`None given`}`,
+  ];
+  // The click must redraw the message it sits in: the value says which tender, and where it is shown.
+  const value = encode('bookmark', {
+    t: tender.id,
+    c: options.context,
+    ...(options.sharedBy ? { s: options.sharedBy } : {}),
+  });
+  const buttons: Button[] = [
+    options.bookmarked
+      ? options.shared
+        ? // On a card in a channel the list is everyone's: removing it is asked twice, there.
+          { ...button('Remove bookmark', TenderIds.removeBookmark, value), confirm: REMOVE_SHARED_BOOKMARK }
+        : button('Remove bookmark', TenderIds.removeBookmark, value)
+      : button('Bookmark', TenderIds.bookmark, value, 'primary'),
+  ];
+  if (!options.shared && options.canShare !== false)
+    buttons.push(button('Share in channel', TenderIds.share, tender.id));
+  const comment = commentButton('tender', tender.id);
+  if (comment) buttons.push(comment);
+  const startBid = encodeIfFits('startBid', { t: tender.id });
+  if (startBid) buttons.push(button('Start a bid', PipelineIds.startBid, startBid));
+  if (tender.url)
+    buttons.push({
+      ...button('Open original', TenderIds.openOriginal, tender.id),
+      url: clip(tender.url, 3000),
+    });
+  return [
+    { type: 'section', text: { type: 'mrkdwn', text: mrkdwn`*${safeText(tender.title, 2900)}*` } },
+    { type: 'section', fields: fields.map((field) => ({ type: 'mrkdwn', text: field })) },
+    {
+      type: 'context',
+      elements: [
+        {
+          type: 'mrkdwn',
+          // The id first is the one `/tender show` takes; the source's own reference after it when it differs.
+          text: mrkdwn`${code(tender.id, 300)} · ${safeText(tender.source.name, 200)}${tender.source.id && tender.source.id !== tender.id ? mrkdwn` · ${safeText(tender.source.id, 200)}` : mrkdwn``}`,
+        },
+      ],
+    },
+    { type: 'actions', block_id: `tender:${clip(tender.id, 240)}`, elements: buttons },
+  ];
+}
+
+/** The whole tender: the card with its full description and awarded suppliers. */
+export function tenderDetail(tender: Tender, options: CardOptions): Block[] {
+  const [title, cardFacts, source, actions] = tenderCard(tender, options) as [Block, Block, Block, Block];
+  // The full view gives the deadline to the minute, with its zone, in the card's own field.
+  const deadline = tender.deadline ? new Date(tender.deadline) : null;
+  const facts =
+    deadline && cardFacts.type === 'section' && cardFacts.fields
+      ? {
+          ...cardFacts,
+          fields: cardFacts.fields.map((field) =>
+            field.text.startsWith('*Deadline*')
+              ? {
+                  ...field,
+                  text: mrkdwn`*Deadline*\n${text(formatDeadline(tender.deadline, options.now).replace(/\)$/, `, ${formatTimeOf(deadline)} UTC)`))}`,
+                }
+              : field,
+          ),
+        }
+      : cardFacts;
+  const blocks: Block[] = [title, facts];
+  // What the card leaves out: when it was published and awarded.
+  const dates = [mrkdwn`*Published*\n${text(formatDayOf(new Date(tender.publishedAt)))}`];
+  if (tender.awardedAt) dates.push(mrkdwn`*Awarded*\n${text(formatDayOf(new Date(tender.awardedAt)))}`);
+  blocks.push({ type: 'section', fields: dates.map((field) => ({ type: 'mrkdwn' as const, text: field })) });
+  if (tender.description)
+    // Line breaks are kept: mrkdwn shows them as written.
+    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: safeText(tender.description, 3000) } });
+  const original = link(tender.url, safeText(clip(tender.url ?? '', 120), 200));
+  if (original)
+    blocks.push(
+      contextLine(mrkdwn`The original notice, on ${safeText(tender.source.name, 100)}: ${original}`),
+    );
+  if (tender.suppliers.length > 0) {
+    const names = joinMrkdwn(
+      tender.suppliers.map((supplier) => text(supplier.name)),
+      mrkdwn`, `,
+    );
+    blocks.push({
+      type: 'section',
+      text: { type: 'mrkdwn', text: clip(mrkdwn`*Awarded to* ${names}`, 3000) },
+    });
+  }
+  if (tender.frameworkId) {
+    blocks.push({
+      type: 'context',
+      elements: [{ type: 'mrkdwn', text: mrkdwn`Call-off of framework ${code(tender.frameworkId, 300)}` }],
+    });
+  }
+  blocks.push(source, actions);
+  return blocks;
+}
+
+export function button(text: string, actionId: string, value: string, style?: 'primary' | 'danger'): Button {
+  return {
+    type: 'button',
+    text: { type: 'plain_text', text: clip(text, 75), emoji: true },
+    action_id: actionId,
+    value: clip(value, 2000),
+    ...(style ? { style } : {}),
+  };
+}
+
+/** "Comment" on a tender, buyer, supplier or framework: opens the comment modal for it. */
+export function commentButton(entity: CommentEntityType, id: string): Button | null {
+  const value = encodeIfFits('comment', { e: entity, id });
+  return value ? button('Comment', CommentIds.open, value) : null;
+}
+
+export function section(body: Mrkdwn): Block {
+  return { type: 'section', text: { type: 'mrkdwn', text: clip(body, 3000) } };
+}
+
+export function contextLine(line: Mrkdwn): Block {
+  return { type: 'context', elements: [{ type: 'mrkdwn', text: clip(line, 3000) }] };
+}

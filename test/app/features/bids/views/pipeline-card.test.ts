@@ -1,0 +1,302 @@
+import { describe, expect, it } from 'vitest';
+import { checkStartBid, parseStageLines } from '../../../../../src/app/features/bids/pipeline-submissions.ts';
+import {
+  countdown,
+  pipelineCard,
+  pipelinesListMessage,
+  progressBar,
+} from '../../../../../src/app/features/bids/views/pipeline-card.ts';
+import {
+  DEFAULT_STAGE_TEMPLATE,
+  stageNotesModal,
+  startBidModal,
+} from '../../../../../src/app/features/bids/views/pipeline-modals.ts';
+import { homeView } from '../../../../../src/app/features/home/views/home-view.ts';
+import { decode, type StateKeeper } from '../../../../../src/app/shared/values/codec.ts';
+import { blockKitProblems, viewProblems } from '../../../../../src/app/shared/views/block-kit-limits.ts';
+import { mrkdwn, text } from '../../../../../src/app/shared/views/mrkdwn.ts';
+import type { Pipeline, PipelineListItem } from '../../../../../src/contract/schemas.ts';
+
+const NOW = new Date('2026-11-22T10:00:00Z');
+
+/** The bot store's part the codec uses, in memory. */
+function memoryKeeper(): StateKeeper & { size: () => number } {
+  const kept = new Map<string, string>();
+  return {
+    saveState: async (token, json) => {
+      kept.set(token, json);
+    },
+    loadState: async (token) => kept.get(token) ?? null,
+    size: () => kept.size,
+  };
+}
+
+function pipeline(overrides: Partial<Pipeline> = {}): Pipeline {
+  return {
+    id: 'pl-1',
+    name: 'Hospital cleaning',
+    summary: null,
+    status: 'bidding',
+    targetSubmissionDate: '2026-11-20',
+    tenderId: 'ocds-1',
+    owner: { id: 'usr-bob', name: 'Bob' },
+    archived: false,
+    createdAt: '2026-11-01T00:00:00Z',
+    updatedAt: '2026-11-02T00:00:00Z',
+    stages: ['Qualify', 'Draft', 'Price', 'Review', 'Submit'].map((name, index) => ({
+      id: `st-${index}`,
+      position: index,
+      name,
+      description: null,
+      expectedDurationDays: 2,
+      status: index < 3 ? 'completed' : 'pending',
+      notes: null,
+      dueDate: null,
+    })),
+    ...overrides,
+  };
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON read back in tests.
+type Json = any;
+
+describe('the pipeline card', () => {
+  it('draws the progress bar and says an overdue target plainly', () => {
+    expect(progressBar(3, 5)).toBe('▰▰▰▱▱ 3/5 done');
+    expect(progressBar(0, 0)).toBe('No stages yet');
+    expect(progressBar(7, 40)).toBe('▰▰▱▱▱▱▱▱▱▱ 7/40 done');
+    expect(countdown('2026-11-20', NOW)).toBe('20 Nov 2026 · overdue by 2 days');
+    expect(countdown('2026-11-22', NOW)).toBe('22 Nov 2026 · due today');
+    expect(countdown('2026-11-23', NOW)).toBe('23 Nov 2026 · in 1 day');
+    expect(countdown(null, NOW)).toBe('no target date set');
+  });
+
+  it('dates a bid past its submission without due or overdue: a won bid is not overdue', async () => {
+    for (const status of ['submitted', 'won', 'lost', 'no_bid'] as const)
+      expect(countdown('2020-01-01', NOW, status)).toBe('1 Jan 2020');
+    expect(countdown('2020-01-01', NOW, 'bidding')).toBe('1 Jan 2020 · overdue by 2517 days');
+    const won = JSON.stringify((await pipelineCard(pipeline({ status: 'won' }), memoryKeeper(), NOW)).blocks);
+    expect(won).toContain('*Target submission* 20 Nov 2026');
+    expect(won).not.toMatch(/overdue|:warning:/);
+    const late = JSON.stringify((await pipelineCard(pipeline(), memoryKeeper(), NOW)).blocks);
+    expect(late).toContain('20 Nov 2026 · overdue by 2 days :warning:');
+  });
+
+  it('has a section per stage with its status select, and a status select without Submitted', async () => {
+    const card = await pipelineCard(pipeline(), memoryKeeper(), NOW);
+    const text = JSON.stringify(card.blocks);
+    expect(text).toContain('▰▰▰▱▱ 3/5 done');
+    expect(text).toContain('overdue by 2 days');
+    const stageSelects = card.blocks
+      .map((block: Json) => block.accessory)
+      .filter((element: Json) => element?.action_id?.startsWith('pipeline/stage_status/'));
+    expect(stageSelects.length).toBe(5);
+    expect(stageSelects.map((select: Json) => select.initial_option.text.text)).toEqual([
+      'Completed',
+      'Completed',
+      'Completed',
+      'Pending',
+      'Pending',
+    ]);
+    const statusSelect = (card.blocks[1] as Json).accessory;
+    const statuses = statusSelect.options.map((option: Json) => JSON.parse(option.value).v);
+    expect(statuses.length).toBe(7);
+    expect(statuses).not.toContain('submitted');
+    expect(statusSelect.initial_option.text.text).toBe('Bidding');
+    expect(blockKitProblems(card.blocks, 'message')).toEqual([]);
+  });
+
+  it('an archived bid is read only, with Restore', async () => {
+    const card = await pipelineCard(pipeline({ archived: true }), memoryKeeper(), NOW);
+    const text = JSON.stringify(card.blocks);
+    expect(text).toContain('pipeline/restore');
+    expect(text).not.toContain('pipeline/archive');
+    expect(text).not.toContain('static_select');
+  });
+
+  it('fits one message with 50 long stages and long notes: the rest are listed with the command', async () => {
+    const big = pipeline({
+      summary: 'S'.repeat(5000),
+      stages: Array.from({ length: 50 }, (_, index) => ({
+        id: `stage-${index}-${'x'.repeat(30)}`,
+        position: index,
+        name: `Stage ${index} <b> ${'n'.repeat(190)}`,
+        description: null,
+        expectedDurationDays: index,
+        status: 'pending' as const,
+        notes: 'N'.repeat(5000),
+        dueDate: '2027-01-01',
+      })),
+    });
+    const card = await pipelineCard(big, memoryKeeper(), NOW);
+    expect(card.blocks.length).toBeGreaterThan(5);
+    expect(blockKitProblems(card.blocks, 'message')).toEqual([]);
+    expect(JSON.stringify(card.blocks)).toContain('Change these with');
+  });
+
+  it('an id too long for an option is kept in the store under a token, and reads back', async () => {
+    const keeper = memoryKeeper();
+    const longId = `pl-${'y'.repeat(200)}`;
+    const card = await pipelineCard(pipeline({ id: longId }), keeper, NOW);
+    expect(keeper.size()).toBeGreaterThan(0);
+    expect(blockKitProblems(card.blocks, 'message')).toEqual([]);
+    const select = (card.blocks as Json[]).find(
+      (block) => block.accessory?.action_id === 'pipeline/stage_status/1',
+    ).accessory;
+    const option = select.options[0].value;
+    expect(option.length).toBeLessThanOrEqual(150);
+    expect(await decode('stageStatusOption', option, keeper, NOW)).toEqual({
+      p: longId,
+      s: 'st-0',
+      v: 'pending',
+    });
+  });
+
+  it('lists bids with Post in channel, within limits', async () => {
+    const item: PipelineListItem = {
+      ...pipeline(),
+      stageCounts: { pending: 2, in_progress: 0, blocked: 0, completed: 3 },
+    } as PipelineListItem;
+    const message = await pipelinesListMessage([item], 1, mrkdwn`active`, memoryKeeper(), NOW);
+    expect(JSON.stringify(message.blocks)).toContain('Post in channel');
+    expect(JSON.stringify(message.blocks)).toContain('▰▰▰▱▱ 3/5 done');
+    expect(blockKitProblems(message.blocks, 'message')).toEqual([]);
+  });
+
+  it('pages a long list: the range it shows, and Previous and Next carrying what was typed', async () => {
+    const item = (index: number) =>
+      ({
+        ...pipeline(),
+        id: `p-${index}`,
+        stageCounts: { pending: 1, in_progress: 0, blocked: 0, completed: 0 },
+      }) as PipelineListItem;
+    const page = Array.from({ length: 20 }, (_, index) => item(20 + index));
+    const message = await pipelinesListMessage(page, 45, mrkdwn`“roads”, active`, memoryKeeper(), NOW, {
+      offset: 20,
+      typed: 'roads',
+      pageSize: 20,
+    });
+    const text = JSON.stringify(message.blocks);
+    expect(text).toContain('21–40 of 45');
+    const paging = message.blocks.at(-1) as { elements: { action_id: string; value: string }[] };
+    expect(paging.elements.map((element) => [element.action_id, JSON.parse(element.value)])).toEqual([
+      ['list/previous', { l: 'pipelines', t: 'roads', o: 0 }],
+      ['list/next', { l: 'pipelines', t: 'roads', o: 40 }],
+    ]);
+    expect(blockKitProblems(message.blocks, 'message')).toEqual([]);
+    // The last page has no Next; a one-page list has no paging at all.
+    const last = await pipelinesListMessage(page.slice(0, 5), 45, mrkdwn`active`, memoryKeeper(), NOW, {
+      offset: 40,
+      typed: '',
+      pageSize: 20,
+    });
+    expect(JSON.stringify(last.blocks)).not.toContain('list/next');
+    const single = await pipelinesListMessage([item(1)], 1, mrkdwn`active`, memoryKeeper(), NOW);
+    expect(JSON.stringify(single.blocks)).not.toContain('list/');
+  });
+});
+
+describe('the modals and the Home view', () => {
+  it('the start-a-bid and notes modals are within Slack’s limits, even with everything at its longest', () => {
+    const modal = startBidModal({
+      privateMetadata: 'm'.repeat(3000),
+      tenderTitle: 'T'.repeat(5000),
+      problem: text('P'.repeat(3000)),
+      fields: {
+        name: 'n'.repeat(500),
+        summary: 's'.repeat(6000),
+        targetDate: '2030-01-01',
+        stages: 'x'.repeat(5000),
+      },
+    });
+    expect(viewProblems(modal)).toEqual([]);
+    const notes = stageNotesModal({
+      privateMetadata: 'm',
+      pipelineName: 'p'.repeat(500),
+      stage: { name: 's'.repeat(500) },
+      notes: 'n'.repeat(6000),
+      dueDate: null,
+    });
+    expect(viewProblems(notes)).toEqual([]);
+  });
+
+  it('the Home view holds 100 blocks at most with every list full', () => {
+    const items = Array.from({ length: 50 }, () => ({
+      ...pipeline(),
+      stageCounts: { pending: 1, in_progress: 1, blocked: 1, completed: 1 },
+    })) as PipelineListItem[];
+    const view = homeView({
+      connection: mrkdwn`Connected`,
+      canConnect: true,
+      now: NOW,
+      pipelines: { items, total: 400 },
+      bookmarks: { problem: mrkdwn`The service failed to answer.` },
+      savedSearches: { items: [], total: 0 },
+    });
+    expect(view.blocks.length).toBeGreaterThan(10);
+    expect(viewProblems(view)).toEqual([]);
+    expect(JSON.stringify(view.blocks)).toContain('10 of 400');
+    // Dated as the cards date them, not 2026-11-20.
+    expect(JSON.stringify(view.blocks)).toContain('target 20 Nov 2026 · overdue by 2 days');
+    expect(JSON.stringify(view.blocks)).not.toContain('2026-11-20');
+  });
+
+  it('an empty list of bids says the command that looks among every bid, with what was typed', async () => {
+    const page = { offset: 0, typed: 'zzzz', pageSize: 20 };
+    const none = JSON.stringify(
+      (await pipelinesListMessage([], 0, mrkdwn`“zzzz”, active`, memoryKeeper(), NOW, page)).blocks,
+    );
+    expect(none).toContain('`/tender pipelines zzzz all`');
+    // Archived/active give way to all; ALL in any case is all already; a backtick could not be shown.
+    const archived = { ...page, typed: 'zzzz archived' };
+    expect(
+      JSON.stringify(
+        (await pipelinesListMessage([], 0, mrkdwn`“zzzz”`, memoryKeeper(), NOW, archived)).blocks,
+      ),
+    ).toContain('`/tender pipelines zzzz all`');
+    const tick = { ...page, typed: 'zz`zz' };
+    const noCommand = JSON.stringify(
+      (await pipelinesListMessage([], 0, mrkdwn`“zz”`, memoryKeeper(), NOW, tick)).blocks,
+    );
+    expect(noCommand).toContain('No bids match');
+    expect(noCommand).not.toContain('/tender pipelines');
+    const all = { ...page, typed: 'zzzz ALL' };
+    const noneAtAll = JSON.stringify(
+      (await pipelinesListMessage([], 0, mrkdwn`“zzzz”`, memoryKeeper(), NOW, all)).blocks,
+    );
+    expect(noneAtAll).toContain('No bids match');
+    expect(noneAtAll).not.toContain('/tender pipelines');
+  });
+});
+
+describe('stage lines typed in the modal', () => {
+  it('reads `name | days`, skips empty lines, and names the line that is wrong', () => {
+    expect(parseStageLines(DEFAULT_STAGE_TEMPLATE)).toMatchObject({ stages: expect.any(Array) });
+    expect(parseStageLines('Qualify | 2\n\n  Draft  \nA | b | 3')).toEqual({
+      stages: [
+        { name: 'Qualify', expectedDurationDays: 2 },
+        { name: 'Draft', expectedDurationDays: null },
+        { name: 'A | b', expectedDurationDays: 3 },
+      ],
+    });
+    expect(parseStageLines('Qualify | two')).toEqual({ problem: expect.stringContaining('Line 1') });
+    expect(parseStageLines('| 3')).toEqual({ problem: expect.stringContaining('no stage name') });
+    expect(parseStageLines('x | 9999')).toEqual({ problem: expect.stringContaining('3,650') });
+    expect(parseStageLines(Array.from({ length: 51 }, (_, i) => `S${i}`).join('\n'))).toEqual({
+      problem: expect.stringContaining('50 stages'),
+    });
+    const checked = checkStartBid({ name: ' ', summary: '', targetDate: '01/02/2030', stages: 'a | b' });
+    expect(checked.ok).toBe(false);
+    if (!checked.ok) expect(Object.keys(checked.errors).length).toBe(3);
+  });
+
+  it('says every wrong line at once, and refuses two stages of one name', () => {
+    const problems = parseStageLines('Qualify | two\nPricing\n| 3\npricing | 2\nSubmit | 9999');
+    expect(problems).toEqual({
+      problem:
+        'Line 1: after the bar, give the stage’s length as a whole number of days, such as “Draft response | 5”. Line 3 has no stage name before the bar. Line 4: “pricing” is the name of line 2 too; give each stage its own name. Line 5: a stage lasts 3,650 days at most.',
+    });
+    const many = parseStageLines(Array.from({ length: 8 }, (_, i) => `S${i} | x`).join('\n'));
+    expect(many).toEqual({ problem: expect.stringMatching(/Line 5: .* And 3 more problems\.$/) });
+  });
+});

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { directMessageIntent } from '../../../../src/app/features/links/direct-messages.ts';
+import {
+  pickerMetadata,
+  quoteMessage,
+  readPickerMetadata,
+  searchableText,
+} from '../../../../src/app/features/links/message-shortcut.ts';
+
+describe('the quoted message', () => {
+  it('turns Slack’s markup into plain words, each line quoted, with room below for a comment', () => {
+    const quoted = quoteMessage(
+      'Ask <@U0ADMIN> about <https://example.com/a|the notice> &amp; <https://example.com/b>\nin <#C0BIDS|bids>, <!here>',
+      new Map([['U0ADMIN', 'Ada']]),
+    );
+    expect(quoted).toBe(
+      '> Ask @Ada about the notice (https://example.com/a) & https://example.com/b\n> in #bids, @here\n\n',
+    );
+  });
+
+  it('names an unknown person “someone”, and an empty message quotes nothing', () => {
+    expect(quoteMessage('<@U0NOBODY> said so')).toBe('> @someone said so\n\n');
+    expect(quoteMessage('   ')).toBe('');
+  });
+
+  it('keeps a long message within the comment box', () => {
+    expect(quoteMessage('x'.repeat(10_000)).length).toBeLessThanOrEqual(3000);
+  });
+});
+
+describe('what a message names', () => {
+  it('reads the text, then the texts and links of its blocks and attachments', () => {
+    const text = searchableText({
+      text: 'Tender shared',
+      blocks: [
+        { type: 'context', elements: [{ type: 'mrkdwn', text: '`ocds-b5fd17-abc` · Contracts Finder' }] },
+      ],
+      attachments: [{ from_url: 'https://www.find-tender.service.gov.uk/Notice/004824-2025' }],
+    });
+    expect(text).toContain('ocds-b5fd17-abc');
+    expect(text).toContain('https://www.find-tender.service.gov.uk/Notice/004824-2025');
+  });
+});
+
+describe('the tender picker’s metadata', () => {
+  it('round-trips, and cuts a long quote to fit Slack’s 3,000 characters', () => {
+    const state = { c: 'C0BIDS', q: `> ${'"quoted" '.repeat(280)}` };
+    const written = pickerMetadata(state);
+    expect(written.length).toBeLessThanOrEqual(3000);
+    const read = readPickerMetadata(written);
+    expect(read?.c).toBe('C0BIDS');
+    expect(state.q.startsWith((read?.q ?? 'x').slice(0, -1))).toBe(true);
+  });
+
+  it('reads a broken or forged one as nothing', () => {
+    expect(readPickerMetadata('')).toBeNull();
+    expect(readPickerMetadata('{"c":"C0BIDS"}')).toBeNull();
+    expect(readPickerMetadata('{"c":"C0BIDS","q":"x","extra":1}')).toBeNull();
+    expect(readPickerMetadata('not json')).toBeNull();
+  });
+});
+
+describe('a direct message', () => {
+  it('is help, a tender, or a search', () => {
+    expect(directMessageIntent('help')).toEqual({ kind: 'help' });
+    expect(directMessageIntent('Hello!')).toEqual({ kind: 'help' });
+    expect(directMessageIntent('/tender help')).toEqual({ kind: 'help' });
+    expect(directMessageIntent('search cleaning region:"North West"')).toEqual({
+      kind: 'search',
+      text: 'cleaning region:"North West"',
+    });
+    expect(directMessageIntent('school meals closes&lt;14d')).toEqual({
+      kind: 'search',
+      text: 'school meals closes<14d',
+    });
+    expect(
+      directMessageIntent('what about <https://www.find-tender.service.gov.uk/Notice/004824-2025>'),
+    ).toEqual({
+      kind: 'tender',
+      text: 'what about <https://www.find-tender.service.gov.uk/Notice/004824-2025>',
+    });
+    expect(directMessageIntent('  ')).toEqual({ kind: 'nothing' });
+  });
+});

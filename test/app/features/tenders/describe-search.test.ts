@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { describeSearch, searchHeading } from '../../../../src/app/features/tenders/search.ts';
+import { literalText } from '../../../../src/app/shared/views/mrkdwn.ts';
+import { valueRuleFor } from '../../../../src/service/money/reference-rates.ts';
+
+describe('how a search reads back to a person', () => {
+  it('reads as a phrase, with amounts and dates formatted as on the cards', () => {
+    expect(
+      describeSearch({
+        q: 'cleaning',
+        region: 'North West',
+        status: 'open',
+        valueMin: 100_000,
+        valueMax: 2_500_000,
+        deadlineFrom: '2026-11-22',
+        deadlineTo: '2026-12-06',
+      }),
+    ).toBe('“cleaning”, in North West, open, over £100,000, up to £2,500,000, closing by 6 Dec 2026');
+    expect(describeSearch({ deadlineFrom: '2027-01-31' })).toBe('closing after 31 Jan 2027');
+    expect(describeSearch({})).toBe('everything');
+  });
+
+  it('shows what was typed literally: in a code span when a mark could format, control characters stay text', () => {
+    const said = describeSearch({ q: 'clean* _x_ ~y~ `z` <!channel> & co' });
+    // A code span: Slack formats nothing in it, and it reads and copies as typed (no zero-width
+    // characters); a backtick cannot sit in one, so it is drawn as a look-alike.
+    expect(said).toBe('“`clean* _x_ ~y~ \u02CBz\u02CB &lt;!channel&gt; &amp; co`”');
+    expect(said).not.toContain('\u200B');
+    // A mark inside a word formats nothing: the words are shown as they are.
+    expect(literalText('a*b on_hold')).toBe('a*b on_hold');
+  });
+
+  it('states the currency rule the service applied after value bounds, in the currency of the bounds', () => {
+    expect(
+      searchHeading({ q: 'snow removal', valueMin: 1_000_000 }, undefined, undefined, valueRuleFor('GBP')),
+    ).toBe(
+      'Tenders matching “snow removal”, over £1,000,000; amounts in other currencies converted at the ECB rates of 2024-12-31',
+    );
+    expect(
+      searchHeading(
+        { valueMax: 500_000, currency: 'CAD', status: 'open' },
+        undefined,
+        undefined,
+        valueRuleFor('CAD'),
+      ),
+    ).toBe(
+      'Open tenders up to CA$500,000; amounts in other currencies converted at the ECB rates of 2024-12-31',
+    );
+    // Without bounds there is no rule to state, whatever the answer carries.
+    expect(searchHeading({ q: 'roads' }, undefined, undefined, valueRuleFor('GBP'))).toBe(
+      'Tenders matching “roads”',
+    );
+  });
+});

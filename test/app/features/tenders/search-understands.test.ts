@@ -1,0 +1,302 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SuggestionIds } from '../../../../src/app/shared/views/suggestions.ts';
+import type { FakeMessage } from '../../../../src/fake-slack/fake-slack.ts';
+import { openDatabase } from '../../../../src/service/store/database.ts';
+import {
+  PublicRecordsWriter,
+  type TenderReleaseInput,
+} from '../../../../src/service/store/public-records-writer.ts';
+import { eventually, type RunningBot, startBotAsCarol } from '../../../support/bot.ts';
+import { KEYS } from '../../../support/fixture.ts';
+import { startTestSandbox, type TestSandbox } from '../../../support/sandbox.ts';
+import { textOf } from '../../../support/slack-text.ts';
+
+// Search that understands people, through the real app, the fake Slack and a real service:
+// "Did you mean", a mistyped subcommand, sentences in direct messages, printed references, and
+// value headings that say the currency rule the service applied.
+
+const MEMBER = 'U0MEMBER';
+const CHANNEL = 'C0BIDS';
+
+/** Snow removal in three currencies: at the rates of 2024-12-31, only some are over £1,000,000. */
+const SNOW: [string, number, string][] = [
+  ['cad-1048640', 1_048_640, 'CAD'], // about £581,700: under
+  ['cad-2000000', 2_000_000, 'CAD'], // about £1,109,400: over
+  ['eur-1300000', 1_300_000, 'EUR'], // about £1,078,000: over
+  ['eur-90000', 90_000, 'EUR'],
+  ['gbp-1000000', 1_000_000, 'GBP'], // exactly the bound: over it, as `valueMin` is a least value
+  ['gbp-999999', 999_999, 'GBP'],
+];
+/** A Buyandsell notice: its ocid, and the number the source prints. */
+const PRINTED = 'PW-24-00012345';
+const PRINTED_OCID = `ocds-canada-bas-${PRINTED}`;
+
+function release(overrides: Partial<TenderReleaseInput> & { id: string; title: string }): TenderReleaseInput {
+  return {
+    releaseDate: '2030-01-10T09:00:00Z',
+    description: null,
+    status: 'open',
+    buyer: null,
+    value: null,
+    deadline: '2030-12-01T12:00:00Z',
+    region: null,
+    cpvCodes: [],
+    sourceName: 'test',
+    sourceId: overrides.id,
+    url: null,
+    frameworkId: null,
+    awards: [],
+    framework: null,
+    ...overrides,
+  };
+}
+
+let sandbox: TestSandbox;
+let bot: RunningBot;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+  // Written by another connection to the service's own file, as an import would.
+  const db = openDatabase(sandbox.dbPath);
+  try {
+    const writer = new PublicRecordsWriter(db);
+    db.transaction(() => {
+      SNOW.forEach(([suffix, amount, currency], index) => {
+        writer.writeRelease(
+          release({
+            id: `ocds-test-snow-${suffix}`,
+            title: `Snow removal, depot ${suffix}`,
+            value: { amount, currency },
+            releaseDate: `2030-01-${String(10 + index).padStart(2, '0')}T09:00:00Z`,
+          }),
+        );
+      });
+      writer.writeRelease(
+        release({
+          id: 'ocds-test-catering-wales',
+          title: 'Quorlent school catering, Wales',
+          region: 'Wales',
+        }),
+      );
+      writer.writeRelease(
+        release({
+          id: 'ocds-test-catering-scotland',
+          title: 'Quorlent school catering, Scotland',
+          region: 'Scotland',
+        }),
+      );
+      writer.writeRelease(
+        release({
+          id: PRINTED_OCID,
+          title: 'Canine control of the geese',
+          sourceName: 'Buyandsell',
+          sourceId: '14-2015',
+          value: { amount: 40_000, currency: 'CAD' },
+        }),
+      );
+      writer.finish();
+    })();
+  } finally {
+    db.close();
+  }
+  bot = await startBotAsCarol(sandbox);
+}, 120_000);
+
+afterAll(async () => {
+  await bot?.stop();
+  await sandbox?.stop();
+});
+
+/** `/tender TEXT` in the channel: the next message the member sees there. */
+async function command(text: string): Promise<FakeMessage> {
+  const before = bot.slack.messagesIn(CHANNEL, MEMBER).length;
+  const answer = await bot.slack.slashCommand(MEMBER, CHANNEL, '/tender', text);
+  expect(answer.status).toBe(200);
+  return eventually(
+    () => bot.slack.messagesIn(CHANNEL, MEMBER)[before],
+    `an answer to /tender ${text}`,
+    15_000,
+  );
+}
+
+/** A direct message to Tenderbot: its answer. */
+async function directMessage(text: string): Promise<FakeMessage> {
+  const dm = bot.slack.dmOf(MEMBER);
+  const before = bot.slack.messagesIn(dm).length;
+  await bot.slack.sendAsUser(MEMBER, dm, text);
+  return eventually(
+    () =>
+      bot.slack
+        .messagesIn(dm)
+        .slice(before)
+        .find((message) => message.authorId !== MEMBER),
+    `the answer to “${text}”`,
+    15_000,
+  );
+}
+
+/** The titles of the cards a message shows (each card's first section, in bold). */
+function titlesIn(message: FakeMessage): string[] {
+  return (
+    JSON.stringify(message.blocks)
+      .match(/"text":"\*[^*"]+\*"/g)
+      ?.map((field) => field.slice(9, -2)) ?? []
+  );
+}
+
+function hasButton(message: FakeMessage, actionId: string): boolean {
+  return JSON.stringify(message.blocks).includes(`"action_id":"${actionId}"`);
+}
+
+/** How many tenders the service counts for a query, asked directly. */
+async function serviceTotal(query: Record<string, string>): Promise<number> {
+  const answer = await sandbox.call('GET', `/v1/tenders?${new URLSearchParams({ ...query, limit: '1' })}`, {
+    key: KEYS.carolMemberAcme,
+  });
+  expect(answer.status).toBe(200);
+  return answer.body.pagination.total;
+}
+
+describe('a misspelt word', () => {
+  it('is answered “Did you mean *cleaning*?”, and its button runs the corrected search in place', async () => {
+    const answer = await command('search clenaing');
+    expect(textOf(answer)).toContain('Found no tenders matching');
+    expect(textOf(answer)).toContain('Did you mean *cleaning*?');
+    expect(hasButton(answer, SuggestionIds.searchMeant)).toBe(true);
+
+    await bot.slack.clickInMessage(MEMBER, answer, SuggestionIds.searchMeant);
+    const cleaning = await serviceTotal({ q: 'cleaning' });
+    expect(cleaning).toBeGreaterThan(0);
+    // The same message now shows the corrected search, with the service's own count.
+    await eventually(
+      () => textOf(answer).includes('Tenders matching “cleaning”'),
+      'the corrected search drawn in place',
+      15_000,
+    );
+    expect(textOf(answer)).toContain(`of ${cleaning.toLocaleString('en-GB')}`);
+    expect(textOf(answer)).not.toContain('Did you mean');
+  });
+
+  it('a search that finds tenders offers nothing', async () => {
+    const answer = await command('search cleaning');
+    expect(textOf(answer)).not.toContain('Did you mean');
+    expect(hasButton(answer, SuggestionIds.searchMeant)).toBe(false);
+  });
+});
+
+describe('a mistyped subcommand', () => {
+  it('`/tender serach cleaning` as a message to Tenderbot: “Did you mean `/tender search`?”, and its button runs it', async () => {
+    const answer = await directMessage('/tender serach cleaning');
+    expect(textOf(answer)).toContain('Did you mean `/tender search`?');
+    expect(textOf(answer)).not.toContain('Here is what');
+    expect(hasButton(answer, SuggestionIds.commandMeant)).toBe(true);
+    await bot.slack.clickInMessage(MEMBER, answer, SuggestionIds.commandMeant);
+    const dm = bot.slack.dmOf(MEMBER);
+    await eventually(
+      () =>
+        bot.slack.messagesIn(dm).some((message) => textOf(message).includes('Tenders matching “cleaning”')),
+      'the search run',
+      15_000,
+    );
+  });
+});
+
+describe('a mistyped slash command', () => {
+  it('`/tender serach cleaning`: “Did you mean `/tender search`?” instead of the help card, and its button runs it', async () => {
+    const answer = await command('serach cleaning');
+    expect(textOf(answer)).toContain('Did you mean `/tender search`?');
+    expect(textOf(answer)).not.toContain('Here is what');
+    expect(hasButton(answer, SuggestionIds.commandMeant)).toBe(true);
+    await bot.slack.clickInMessage(MEMBER, answer, SuggestionIds.commandMeant);
+    // Try again's way: the corrected command's answer takes the suggestion's place.
+    await eventually(
+      () => textOf(answer).includes('Tenders matching “cleaning”'),
+      'the corrected command run',
+      15_000,
+    );
+  });
+
+  it('a word near no subcommand still gets the help card', async () => {
+    const answer = await command('xylophone cleaning');
+    expect(textOf(answer)).not.toContain('Did you mean');
+    expect(hasButton(answer, SuggestionIds.commandMeant)).toBe(false);
+  });
+});
+
+describe('direct messages written as sentences', () => {
+  it('“Quorlent school catering in Wales”: the command shown first, and the region really applied', async () => {
+    const answer = await directMessage('Quorlent school catering in Wales');
+    const first = JSON.stringify(answer.blocks?.[0]);
+    expect(first).toContain('Searched: `/tender search Quorlent school catering region:\\"Wales\\"`');
+    expect(titlesIn(answer)).toEqual(['Quorlent school catering, Wales']);
+    // Without the region both are found: the filter, not the words, left Scotland's out.
+    expect(await serviceTotal({ q: 'Quorlent school catering' })).toBe(2);
+    const words = await directMessage('Quorlent school catering');
+    expect(titlesIn(words).sort()).toEqual([
+      'Quorlent school catering, Scotland',
+      'Quorlent school catering, Wales',
+    ]);
+    // Nothing to read as a filter: searched as words, as typed, with no command shown.
+    expect(textOf(words)).not.toContain('Searched:');
+  });
+
+  it('“snow removal over £1m”: an amount becomes a value filter, with the currency rule in the heading', async () => {
+    const answer = await directMessage('snow removal over £1m');
+    expect(JSON.stringify(answer.blocks?.[0])).toContain(
+      'Searched: `/tender search snow removal value&gt;1m`',
+    );
+    expect(textOf(answer)).toContain(
+      'over £1,000,000; amounts in other currencies converted at the ECB rates of 2024-12-31',
+    );
+    expect(titlesIn(answer).sort()).toEqual([
+      'Snow removal, depot cad-2000000',
+      'Snow removal, depot eur-1300000',
+      'Snow removal, depot gbp-1000000',
+    ]);
+  });
+});
+
+describe('money in its own currency', () => {
+  it('`value>1m` is headed by the rule the service applied and lists only what passes it converted', async () => {
+    const answer = await command('search snow removal value>1m');
+    expect(textOf(answer)).toContain(
+      'Tenders matching “snow removal”, over £1,000,000; amounts in other currencies converted at the ECB rates of 2024-12-31',
+    );
+    expect(titlesIn(answer)).not.toContain('Snow removal, depot cad-1048640');
+    expect(titlesIn(answer).sort()).toEqual([
+      'Snow removal, depot cad-2000000',
+      'Snow removal, depot eur-1300000',
+      'Snow removal, depot gbp-1000000',
+    ]);
+    // Each card says its currency.
+    expect(textOf(answer)).toContain('CA$2,000,000');
+    expect(textOf(answer)).toContain('€1,300,000');
+    expect(textOf(answer)).toContain('£1,000,000');
+  });
+
+  it('`value>1m cad` compares in Canadian dollars, and says so', async () => {
+    const answer = await command('search snow removal value>1m cad');
+    expect(textOf(answer)).toContain('over CA$1,000,000; amounts in other currencies converted');
+    expect(titlesIn(answer)).toContain('Snow removal, depot cad-1048640');
+    expect(titlesIn(answer)).not.toContain('Snow removal, depot eur-90000');
+  });
+});
+
+describe('references as printed', () => {
+  it('`/tender show <printed reference>` opens the same tender as its id, and so does a message naming it', async () => {
+    const byId = await command(`show ${PRINTED_OCID}`);
+    const byReference = await command(`show ${PRINTED}`);
+    expect(byId.text).toBe('Canine control of the geese');
+    expect(byReference.text).toBe(byId.text);
+    expect(JSON.stringify(byReference.blocks)).toContain(PRINTED_OCID);
+    const bySourceNumber = await command('show 14-2015');
+    expect(bySourceNumber.text).toBe(byId.text);
+    const inMessage = await directMessage(`what about ${PRINTED}?`);
+    expect(inMessage.text).toBe('Canine control of the geese');
+  });
+
+  it('a reference no tender has is said plainly', async () => {
+    const answer = await command('show ZZ-99-00000000');
+    expect(textOf(answer)).toContain('No tender has the id or reference `ZZ-99-00000000`');
+  });
+});

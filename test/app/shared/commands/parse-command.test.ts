@@ -1,0 +1,443 @@
+import { describe, expect, it } from 'vitest';
+import {
+  clipWords,
+  isSubcommand,
+  parseAmount,
+  parseCommand,
+  parseDirectory,
+  parseSearch,
+  subcommandMeant,
+} from '../../../../src/app/shared/commands/parse-command.ts';
+
+const now = new Date('2026-11-21T10:00:00Z');
+
+describe('parseCommand', () => {
+  it('finds the subcommand, an id alone, help for nothing, and unknown words', () => {
+    expect(parseCommand('search cleaning  region:"North West"')).toEqual({
+      kind: 'search',
+      rest: 'cleaning  region:"North West"',
+    });
+    expect(parseCommand('ocds-b5fd17-e3b5f385')).toEqual({ kind: 'show', rest: 'ocds-b5fd17-e3b5f385' });
+    expect(parseCommand('SHOW abc')).toEqual({ kind: 'show', rest: 'abc' });
+    expect(parseCommand('  ')).toEqual({ kind: 'help', rest: '' });
+    expect(parseCommand('serach cleaning')).toEqual({ kind: 'unknown', word: 'serach', rest: 'cleaning' });
+    expect(parseCommand('comments ocds-1')).toEqual({ kind: 'comments', rest: 'ocds-1' });
+    expect(parseCommand('pipelines bid status:active all')).toEqual({
+      kind: 'pipelines',
+      rest: 'bid status:active all',
+    });
+    expect(parseCommand('Pipeline stage p1 Draft completed')).toEqual({
+      kind: 'pipeline',
+      rest: 'stage p1 Draft completed',
+    });
+    expect(parseCommand('cleaning')).toEqual({ kind: 'unknown', word: 'cleaning', rest: '' });
+  });
+});
+
+describe('subcommandMeant', () => {
+  it('names the subcommand a mistyped word is nearest to, by edit distance', () => {
+    expect(subcommandMeant('serach')).toBe('search');
+    expect(subcommandMeant('SEACH')).toBe('search');
+    expect(subcommandMeant('bookmark')).toBe('bookmarks');
+    expect(subcommandMeant('sho')).toBe('show');
+    expect(subcommandMeant('frameworsk')).toBe('frameworks');
+  });
+
+  it('offers nothing for a word far from every subcommand, a subcommand itself, or a tie', () => {
+    expect(subcommandMeant('cleaning')).toBeNull();
+    expect(subcommandMeant('search')).toBeNull();
+    expect(subcommandMeant('ab')).toBeNull();
+    expect(subcommandMeant('ocds-1')).toBeNull();
+    // `pipelin` is one edit from `pipeline` and two from `pipelines`: the nearer wins.
+    expect(subcommandMeant('pipelin')).toBe('pipeline');
+    // `subscribes` is one edit from `subscribe` and far from the rest; `unsubscrib` one from `unsubscribe`.
+    expect(subcommandMeant('unsubscrib')).toBe('unsubscribe');
+  });
+});
+
+describe('value filters and their currency', () => {
+  it('takes the currency from a sign, a code after the amount, or currency:', () => {
+    expect(parseSearch('roads value>€1m', now)).toMatchObject({
+      ok: true,
+      filters: { q: 'roads', valueMin: 1_000_000, currency: 'EUR' },
+    });
+    expect(parseSearch('snow removal value>1m cad', now)).toMatchObject({
+      ok: true,
+      filters: { q: 'snow removal', valueMin: 1_000_000, currency: 'CAD' },
+    });
+    expect(parseSearch('snow removal value > 1m eur', now)).toMatchObject({
+      ok: true,
+      filters: { q: 'snow removal', valueMin: 1_000_000, currency: 'EUR' },
+    });
+    expect(parseSearch('value<500k currency:usd', now)).toMatchObject({
+      ok: true,
+      filters: { valueMax: 500_000, currency: 'USD' },
+    });
+    expect(parseSearch('value>CA$2m', now)).toMatchObject({ ok: true, filters: { currency: 'CAD' } });
+    // £ is the default's own sign: said, and the same as none.
+    expect(parseSearch('value>£1m', now)).toMatchObject({ ok: true, filters: { currency: 'GBP' } });
+  });
+
+  it('leaves a currency word that follows no amount as a word, and none when nothing is bounded', () => {
+    expect(parseSearch('euro exchange', now)).toEqual({
+      ok: true,
+      filters: { q: 'euro exchange' },
+      buyerName: null,
+    });
+    const alone = parseSearch('cleaning currency:eur', now);
+    expect(alone).toMatchObject({ ok: true, filters: { q: 'cleaning' } });
+    expect(alone.ok && alone.filters.currency).toBeUndefined();
+  });
+
+  it('refuses two currencies in one search, a dollar of no country, and an unknown currency', () => {
+    expect(parseSearch('value>€1m value<£2m', now)).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('EUR and GBP'),
+    });
+    expect(parseSearch('value>$1m', now)).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('value>1m usd or value>1m cad'),
+    });
+    expect(parseSearch('value>1m currency:yen', now)).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('GBP, EUR, USD, CAD'),
+    });
+  });
+});
+
+describe('isSubcommand', () => {
+  it('says what parseCommand says of the first word, for any text', () => {
+    const texts = [
+      'connect',
+      'CONNECT pis_abc',
+      '  connect\tnow',
+      `${' '.repeat(200)}connect`,
+      '\u00a0connect',
+      'connected',
+      'connect-ish',
+      '“connect”',
+      'search connect',
+      '',
+      '   ',
+      'x'.repeat(300_000),
+      `connect ${'y'.repeat(300_000)}`,
+      'disconnect',
+    ];
+    for (const text of texts) {
+      for (const kind of ['connect', 'disconnect', 'search'] as const) {
+        expect(isSubcommand(text, kind), `${kind} in ${JSON.stringify(text.slice(0, 40))}`).toBe(
+          parseCommand(text).kind === kind,
+        );
+      }
+    }
+  });
+});
+
+describe('the commands of a person’s own key and the workspace’s settings', () => {
+  it('keeps what follows connect, disconnect and settings for the feature to read', () => {
+    expect(parseCommand('connect me')).toEqual({ kind: 'connect', rest: 'me' });
+    expect(parseCommand('Disconnect  ME')).toEqual({ kind: 'disconnect', rest: 'ME' });
+    expect(parseCommand('settings personal-keys required')).toEqual({
+      kind: 'settings',
+      rest: 'personal-keys required',
+    });
+    expect(parseCommand('settings')).toEqual({ kind: 'settings', rest: '' });
+  });
+});
+
+describe('parseSearch', () => {
+  it('reads every filter a person types, with straight or curly quotes', () => {
+    const parsed = parseSearch(
+      'cleaning region:“North West” status:open value>100k value<=2.5m closes<14d cpv:909 schools',
+      now,
+    );
+    expect(parsed).toEqual({
+      ok: true,
+      buyerName: null,
+      filters: {
+        q: 'cleaning schools',
+        region: 'North West',
+        status: 'open',
+        valueMin: 100_000,
+        valueMax: 2_500_000,
+        deadlineFrom: '2026-11-21',
+        deadlineTo: '2026-12-05',
+        cpv: '909',
+      },
+      // Kept as typed too: a feed counts them from each post.
+      closesDays: { within: 14 },
+    });
+  });
+
+  it('takes a buyer by id or by name, and keeps codes with colons as words', () => {
+    expect(parseSearch('buyer:9711454a-f86c-5415-9d6b-f37e32a7b68e', now)).toMatchObject({
+      filters: { buyerId: '9711454a-f86c-5415-9d6b-f37e32a7b68e' },
+    });
+    expect(parseSearch('buyer:"Leeds City Council" ISO:9001', now)).toMatchObject({
+      buyerName: 'Leeds City Council',
+      filters: { q: 'ISO:9001' },
+    });
+  });
+
+  it('answers a bad filter with a sentence that says what to type', () => {
+    expect(parseSearch('status:pending', now)).toEqual({
+      ok: false,
+      problem: expect.stringContaining('use one of planned, open'),
+    });
+    expect(parseSearch('value>lots', now)).toEqual({
+      ok: false,
+      problem: expect.stringContaining('such as value>100k'),
+    });
+    expect(parseSearch('closes<soon', now)).toEqual({
+      ok: false,
+      problem: expect.stringContaining('such as closes<14d'),
+    });
+    expect(parseSearch('cpv:IT', now)).toEqual({
+      ok: false,
+      problem: expect.stringContaining('such as cpv:72'),
+    });
+  });
+});
+
+describe('filters that forgive and explain', () => {
+  it('names the closest filter for a misspelt one, and the form of a comparing filter', () => {
+    expect(parseSearch('cleaning regoin:"North West"', now)).toEqual({
+      ok: false,
+      problem: '`regoin:` is not a filter; did you mean `region:`, as in `region:"North West"`?',
+    });
+    expect(parseSearch('cleaning Staus:open', now)).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('did you mean `status:`'),
+    });
+    expect(parseSearch('buyers:Leeds', now)).toMatchObject({ problem: expect.stringContaining('`buyer:`') });
+    expect(parseSearch('vaule>100k', now)).toMatchObject({
+      problem: '`vaule>` is not a filter; did you mean `value>`, as in `value>100k`?',
+    });
+    expect(parseSearch('value:100k', now)).toEqual({
+      ok: false,
+      problem: '`value:` compares with > or <: write it as `value>100k`.',
+    });
+    expect(parseSearch('closes:14d', now)).toMatchObject({
+      problem: expect.stringContaining('`closes<14d`'),
+    });
+    expect(parseDirectory('regin:Wales')).toMatchObject({ problem: expect.stringContaining('`region:`') });
+    expect(parseDirectory('stauts:live')).toMatchObject({ problem: expect.stringContaining('`status:`') });
+  });
+
+  it('keeps words with colons that are far from every filter name', () => {
+    for (const text of ['ISO:9001', 'NHS:Leeds', 'vat:registered', 'http://example.org', 'ab:cd']) {
+      expect(parseSearch(text, now), text).toMatchObject({ ok: true, filters: { q: text } });
+    }
+  });
+
+  it('says an unclosed quote instead of guessing where it ends', () => {
+    for (const text of ['region:"North West cleaning', 'cleaning "school meals', 'region:“North West']) {
+      expect(parseSearch(text, now), text).toEqual({
+        ok: false,
+        problem: expect.stringContaining('A quote is not closed'),
+      });
+    }
+    expect(parseDirectory('"Leeds')).toMatchObject({ ok: false, problem: expect.stringContaining('quote') });
+    expect(parseSearch('"school meals" region:"North West"', now)).toMatchObject({ ok: true });
+  });
+
+  it('says what searches cannot do: leave words out, or match one word or another', () => {
+    expect(parseSearch('cleaning -windows', now)).toEqual({
+      ok: false,
+      problem: 'Searches cannot leave words out: `-windows` would be searched for. Search without it.',
+    });
+    expect(parseSearch('cleaning OR catering', now)).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('`OR` is not understood'),
+    });
+    // Hyphenated words, amounts, lowercase "or" and quoted text are ordinary words.
+    for (const text of [
+      'co-operative cleaning',
+      'cleaning - windows',
+      'fish or chips',
+      '"cleaning -windows"',
+    ]) {
+      expect(parseSearch(text, now).ok, text).toBe(true);
+    }
+  });
+});
+
+describe('searches that would silently mean something else', () => {
+  it('refuses words with no letters or digits, which the service would drop and so list everything', () => {
+    for (const text of ['%', '***', '🧹🧹', '-- ...', '"%"']) {
+      const parsed = parseSearch(text, now);
+      expect(parsed.ok, text).toBe(false);
+      if (!parsed.ok) expect(parsed.problem).toContain('no letters or digits');
+      expect(parseDirectory(text).ok, text).toBe(false);
+    }
+    // Filters alone, or words beside symbols, are searches.
+    expect(parseSearch('region:London', now)).toMatchObject({ ok: true, filters: { region: 'London' } });
+    expect(parseSearch('cleaning 🧹', now)).toMatchObject({ ok: true, filters: { q: 'cleaning 🧹' } });
+    expect(parseSearch('école', now)).toMatchObject({ ok: true, filters: { q: 'école' } });
+    // Beside filters, symbols are dropped harmlessly: the search is the filters'.
+    expect(parseSearch('& region:Wales', now)).toEqual({
+      ok: true,
+      buyerName: null,
+      filters: { region: 'Wales' },
+    });
+    expect(parseDirectory('& region:Wales')).toEqual({ ok: true, filters: { region: 'Wales' } });
+  });
+
+  it('refuses a filter given twice, instead of keeping the last', () => {
+    for (const text of [
+      'region:London region:Wales',
+      'status:open status:closed',
+      'value>1k value>=2k',
+      'closes<7d closes<14d',
+    ]) {
+      const parsed = parseSearch(text, now);
+      expect(parsed.ok, text).toBe(false);
+      if (!parsed.ok) expect(parsed.problem).toContain('is given twice');
+    }
+    expect(parseDirectory('region:London region:Wales').ok).toBe(false);
+    // What is searched as words is not a filter given twice.
+    expect(parseSearch('cpv>5 cpv>6', now)).toMatchObject({ ok: true, filters: { q: 'cpv>5 cpv>6' } });
+    // Each way once is a range.
+    expect(parseSearch('value>100k value<2m', now)).toMatchObject({
+      ok: true,
+      filters: { valueMin: 100_000, valueMax: 2_000_000 },
+    });
+  });
+
+  it('reads closes> and closes< as one window in either order', () => {
+    const window = { deadlineFrom: '2026-11-28', deadlineTo: '2026-12-05', status: 'open' };
+    expect(parseSearch('closes<14d closes>7d', now)).toMatchObject({ ok: true, filters: window });
+    expect(parseSearch('closes>7d closes<14d', now)).toMatchObject({ ok: true, filters: window });
+  });
+
+  it('refuses a range that nothing could match', () => {
+    expect(parseSearch('value>2m value<100k', now)).toMatchObject({ ok: false });
+    expect(parseSearch('closes>14d closes<7d', now)).toMatchObject({ ok: false });
+  });
+
+  it('reads a comparing filter typed with spaces around its sign', () => {
+    expect(parseSearch('cleaning value > 100k', now)).toMatchObject({
+      ok: true,
+      filters: { q: 'cleaning', valueMin: 100_000 },
+    });
+    expect(parseSearch('closes <14d', now)).toMatchObject({
+      ok: true,
+      filters: { deadlineTo: '2026-12-05' },
+    });
+    // Only a whole amount or number of days is joined; anything else stays the words it was.
+    for (const text of [
+      'cleaning value > 1 million',
+      'value > 100 k',
+      'closes < 2 weeks',
+      'social value > 50%',
+      '"value > 100k"',
+    ]) {
+      const parsed = parseSearch(text, now);
+      expect(parsed.ok, text).toBe(true);
+      if (parsed.ok) {
+        expect(parsed.filters.valueMin, text).toBeUndefined();
+        expect(parsed.filters.deadlineTo, text).toBeUndefined();
+      }
+    }
+  });
+});
+
+describe('parseDirectory and parseAmount', () => {
+  it('reads directory filters', () => {
+    expect(parseDirectory('facilities region:London')).toEqual({
+      ok: true,
+      filters: { q: 'facilities', region: 'London' },
+    });
+    expect(parseDirectory('status:live type:dps')).toEqual({
+      ok: true,
+      filters: { status: 'live', type: 'dynamic_purchasing_system' },
+    });
+    expect(parseDirectory('type:lots')).toMatchObject({ ok: false });
+  });
+
+  it('reads amounts', () => {
+    expect(parseAmount('100k')).toBe(100_000);
+    expect(parseAmount('£250,000')).toBe(250_000);
+    expect(parseAmount('1.5M')).toBe(1_500_000);
+    expect(parseAmount('abc')).toBeNull();
+  });
+});
+
+describe('deadline filters mean tenders one can still bid for', () => {
+  it('adds status open to closes<14d and closes>30d when no status is asked', () => {
+    expect(parseSearch('closes<14d', now)).toMatchObject({
+      filters: { status: 'open', deadlineFrom: '2026-11-21', deadlineTo: '2026-12-05' },
+    });
+    expect(parseSearch('cleaning closes>30d', now)).toMatchObject({
+      filters: { status: 'open', deadlineFrom: '2026-12-21' },
+    });
+  });
+
+  it('keeps a status that is asked for, and adds none without a deadline filter', () => {
+    expect(parseSearch('closes<14d status:awarded', now)).toMatchObject({ filters: { status: 'awarded' } });
+    const plain = parseSearch('cleaning', now);
+    expect(plain.ok && plain.filters.status).toBeUndefined();
+  });
+});
+
+describe('the parsers are linear in what is typed', () => {
+  /**
+   * Times of `parse` on a small and a large text, each the best of rounds taken in turn, so that
+   * load from the rest of the machine falls on both sizes alike (the machine is shared).
+   */
+  const times = (parse: (text: string) => unknown, small: string, large: string) => {
+    const best = { small: Number.POSITIVE_INFINITY, large: Number.POSITIVE_INFINITY };
+    const once = (text: string, repeats: number) => {
+      const started = performance.now();
+      for (let repeat = 0; repeat < repeats; repeat++) parse(text);
+      return performance.now() - started;
+    };
+    for (let round = 0; round < 7; round++) {
+      best.small = Math.min(best.small, once(small, 20));
+      best.large = Math.min(best.large, once(large, 2) * 10);
+    }
+    return best;
+  };
+  // Slack's command text is at most 4,000 characters; ten times that must cost about ten times as much.
+  const hostile = [
+    (length: number) => 'region:"a '.repeat(length / 10).slice(0, length),
+    (length: number) => '"'.repeat(length),
+    (length: number) => 'a'.repeat(length),
+    (length: number) => 'value>1,000,000,000 '.repeat(length / 20).slice(0, length),
+    (length: number) => 'closes<14d status:open cpv:909 "x y" '.repeat(length / 36).slice(0, length),
+    (length: number) => 'a:'.repeat(length / 2),
+    (length: number) => '“'.repeat(length),
+  ];
+
+  it('parseSearch, parseDirectory and parseCommand on 4,000 and 40,000 characters', () => {
+    expect(hostile.length).toBeGreaterThan(0);
+    for (const [index, make] of hostile.entries()) {
+      for (const parse of [
+        (text: string) => parseSearch(text, now),
+        (text: string) => parseDirectory(text),
+        (text: string) => parseCommand(`search ${text}`),
+      ]) {
+        const { small, large } = times(parse, make(4000), make(40_000));
+        // Per character, ten times the text costs about the same when linear, ten times more when
+        // quadratic. The margin is for a loaded machine.
+        expect(large / 10 / Math.max(small, 0.05), `pattern ${index}`).toBeLessThan(4);
+        expect(small, `pattern ${index} on 4,000 characters`).toBeLessThan(200);
+      }
+    }
+  }, 60_000);
+});
+
+describe('clipWords', () => {
+  it('keeps words whole when a search is cut to its limit', () => {
+    expect(clipWords('cleaning services', 200)).toBe('cleaning services');
+    expect(clipWords('w0 w1 w22 w333', 8)).toBe('w0 w1');
+    expect(clipWords('w0 w1 w22 w333', 5)).toBe('w0 w1');
+    expect(clipWords('abcdefghij', 4)).toBe('abcd');
+  });
+
+  it('says when a search’s words were cut', () => {
+    const long = parseSearch(`${'word '.repeat(60)}end`, now);
+    expect(long).toMatchObject({ ok: true, wordsCut: true });
+    expect(parseSearch('word '.repeat(39), now)).not.toHaveProperty('wordsCut');
+  });
+});

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { parseSearch } from '../../../../src/app/shared/commands/parse-command.ts';
+import { readSentence } from '../../../../src/app/shared/commands/read-sentence.ts';
+
+/** A Thursday. */
+const now = new Date('2026-11-26T10:00:00Z');
+const REGIONS = ['Wales', 'North West', 'London', 'Yorkshire and The Humber'];
+
+describe('a direct message read as a search', () => {
+  it('turns known regions, amounts and time phrases into filters, and keeps the rest as words', () => {
+    const cases: [string, string][] = [
+      ['school catering in Wales', 'school catering region:"Wales"'],
+      // This month ends on Monday 30 November: 4 days on.
+      ['IT support over £100k closing this month', 'IT support value>100k closes<4d'],
+      // This week ends on Sunday 29 November (weeks start on Monday).
+      ['cleaning in the north west closing this week', 'cleaning region:"North West" closes<3d'],
+      ['roads under €2m', 'roads value<2m eur'],
+      ['snow removal above 1 million cad', 'snow removal value>1m cad'],
+      ['grounds maintenance in London due within 2 weeks', 'grounds maintenance region:"London" closes<2w'],
+      ['catering closing in 10 days', 'catering closes<10d'],
+      // Before 1 December: by 30 November.
+      ['catering before 1 December', 'catering closes<4d'],
+      ['catering by 5 Jan', 'catering closes<40d'],
+      ['tenders in Yorkshire and the Humber over 250,000', 'region:"Yorkshire and The Humber" value>250000'],
+    ];
+    for (const [sentence, search] of cases)
+      expect(readSentence(sentence, now, REGIONS), sentence).toBe(search);
+  });
+
+  it('gives a search text parseSearch reads into the filters meant', () => {
+    const search = readSentence('IT support over £100k in Wales closing this month', now, REGIONS) ?? '';
+    expect(parseSearch(search, now)).toEqual({
+      ok: true,
+      filters: {
+        q: 'IT support',
+        region: 'Wales',
+        valueMin: 100_000,
+        deadlineFrom: '2026-11-26',
+        deadlineTo: '2026-11-30',
+        status: 'open',
+      },
+      buyerName: null,
+      closesDays: { within: 4 },
+    });
+  });
+
+  it('reads nothing from a phrase without filters, a region it does not know, or a search as typed', () => {
+    expect(readSentence('electrical inspection', now, REGIONS)).toBeNull();
+    expect(readSentence('school catering in Narnia', now, REGIONS)).toBeNull();
+    expect(readSentence('cleaning region:Wales', now, REGIONS)).toBeNull();
+    expect(readSentence('"school meals" in Wales', now, REGIONS)).toBeNull();
+    // A word that merely holds a region's name is not one: "Walesby" is a place of its own.
+    expect(readSentence('Walesby library', now, REGIONS)).toBeNull();
+  });
+});

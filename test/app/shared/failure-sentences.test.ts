@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { KeyUnreadableError, PersonalKeyRequiredError } from '../../../src/app/shared/errors.ts';
+import {
+  describeFailure,
+  EXPIRED_TRIGGER_SENTENCE,
+  PERSONAL_KEY_REQUIRED_SENTENCE,
+} from '../../../src/app/shared/failure-sentences.ts';
+import { ValidationError } from '../../../src/client/errors.ts';
+
+describe('failures of personal keys, in words', () => {
+  it('a change without one’s own key where the workspace requires it: what to run, nothing to retry', () => {
+    expect(describeFailure(new PersonalKeyRequiredError('T1', 'U1'))).toEqual({
+      sentence: PERSONAL_KEY_REQUIRED_SENTENCE,
+      retryable: false,
+    });
+  });
+
+  it('an unreadable key is the person’s own (link it again) or the workspace’s (an admin reconnects)', () => {
+    const own = describeFailure(new KeyUnreadableError('T1', 'U1'));
+    expect(own.sentence).toContain('your own API key');
+    expect(own.sentence).toContain('`/tender connect me`');
+    expect(own.retryable).toBe(false);
+    const workspace = describeFailure(new KeyUnreadableError('T1'));
+    expect(workspace.sentence).toContain('this workspace’s stored API key');
+    expect(workspace.sentence).not.toContain('connect me');
+  });
+});
+
+describe('a search the service refuses, in words', () => {
+  it('too many words: what to do, no field name or validator wording', () => {
+    const answer = { status: 400, code: 'invalid_request', detail: 'invalid', requestId: null, headers: {} };
+    const tooLong = describeFailure(
+      new ValidationError(answer, [
+        { field: 'q', message: 'Too big: expected string to have <=500 characters' },
+      ]),
+    );
+    expect(tooLong).toEqual({
+      sentence: 'Those words are too many for one search (500 characters at most). Use fewer words.',
+      retryable: false,
+    });
+    // Any other field is still named (it comes from Tenderbot itself, not from what was typed).
+    const other = describeFailure(new ValidationError(answer, [{ field: 'limit', message: 'too big' }]));
+    expect(other.sentence).toBe('The service refused the request: limit too big.');
+  });
+});
+
+describe('a window Slack would not open, in words', () => {
+  it('an expired trigger is said as taking too long, not as a fault of Tenderbot', () => {
+    // What @slack/web-api throws when views.open answers `expired_trigger_id`.
+    const expired = Object.assign(new Error('An API error occurred: expired_trigger_id'), {
+      code: 'slack_webapi_platform_error',
+      data: { ok: false, error: 'expired_trigger_id' },
+    });
+    const said = describeFailure(expired);
+    expect(said.sentence).toBe(EXPIRED_TRIGGER_SENTENCE);
+    expect(said.sentence).toContain('took too long');
+    expect(said.sentence).not.toContain('Tenderbot’s side');
+    // Another refusal by Slack is still a fault of Tenderbot's.
+    const other = Object.assign(new Error('An API error occurred: invalid_arguments'), {
+      code: 'slack_webapi_platform_error',
+      data: { ok: false, error: 'invalid_arguments' },
+    });
+    expect(describeFailure(other).sentence).toContain('Tenderbot’s side');
+  });
+});

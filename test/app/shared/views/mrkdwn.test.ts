@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { clip, escapeMrkdwn, literalText, safeText } from '../../../../src/app/shared/views/mrkdwn.ts';
+
+describe('text from outside in mrkdwn', () => {
+  it('escapes Slack’s control characters', () => {
+    expect(escapeMrkdwn('<!channel> & <@U123|x>')).toBe('&lt;!channel&gt; &amp; &lt;@U123|x&gt;');
+  });
+
+  it('shows as U+FFFD what would change how the text around it is drawn, or is not text at all', () => {
+    // A right-to-left override turns what follows around: "Cleaning\u202Efdp.exe" reads as "Cleaningexe.pdf".
+    expect(escapeMrkdwn('Cleaning\u202Efdp.exe')).toBe('Cleaning\uFFFDfdp.exe');
+    for (const mark of ['\u202A', '\u202B', '\u202C', '\u202D', '\u2066', '\u2067', '\u2068', '\u2069']) {
+      expect(escapeMrkdwn(`a${mark}b`)).toBe('a\uFFFDb');
+    }
+    expect(escapeMrkdwn('nul\u0000 bell\u0007 esc\u001B del\u007F c1\u0085\u009B')).toBe(
+      'nul\uFFFD bell\uFFFD esc\uFFFD del\uFFFD c1\uFFFD\uFFFD',
+    );
+    // Half a surrogate pair (a typed or imported emoji cut in two) is not text Slack can show.
+    expect(escapeMrkdwn('broken \uD83E end')).toBe('broken \uFFFD end');
+    expect(escapeMrkdwn('\uDDF9 alone')).toBe('\uFFFD alone');
+  });
+
+  it('leaves every drawable character as it is: tabs, newlines, emoji, other scripts, accents', () => {
+    const text = 'Line one\n\tLine two 🧹 👩🏽‍🔧 Ünïcödé — Łódź; مرحبا עברית \u200F 中文';
+    expect(escapeMrkdwn(text)).toBe(text);
+    expect(escapeMrkdwn('pasted\r\nlines')).toBe('pasted\nlines');
+  });
+
+  it('does the same in what a person typed (literalText) and in clipped text (safeText)', () => {
+    expect(literalText('\u202Eclean*')).toBe('`\uFFFDclean*`');
+    expect(safeText('x\u202Ey <b>', 6)).toBe('x\uFFFDy …'); // never half an entity
+    expect(safeText(null, 10)).toBe('');
+    expect(clip('a &amp; b', 5)).toBe('a …');
+  });
+
+  it('keeps plain_text drawable too (clip), and never cuts an emoji in half', () => {
+    expect(clip('Pipeline \u202Eenilepip', 75)).toBe('Pipeline \uFFFDenilepip');
+    const cut = clip(`${'a'.repeat(8)}🧹🧹`, 10); // the cut falls inside the first emoji
+    expect(cut).toBe(`${'a'.repeat(8)}…`);
+    expect(cut.isWellFormed()).toBe(true);
+    expect(clip(`${'a'.repeat(7)}🧹🧹`, 10)).toBe(`${'a'.repeat(7)}🧹…`);
+  });
+
+  it('handles a huge text in linear time', () => {
+    const huge = '\u202E<&>'.repeat(100_000);
+    const escaped = escapeMrkdwn(huge);
+    expect(escaped.length).toBe(100_000 * '\uFFFD&lt;&amp;&gt;'.length);
+  });
+});
