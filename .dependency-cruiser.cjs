@@ -36,7 +36,7 @@ module.exports = {
     {
       name: 'views-are-pure',
       comment:
-        'Views (a feature\'s views/ and src/app/shared/views) are functions to Block Kit: no storage, client, service, Slack adapters, Bolt, undici or database.',
+        "Views (a feature's views/ and src/app/shared/views) are functions to Block Kit: no storage, client, service, Slack adapters, Bolt, undici or database.",
       severity: 'error',
       from: { path: '^src/app/(features/[^/]+/views|shared/views)/' },
       to: {
@@ -69,14 +69,16 @@ module.exports = {
     },
     {
       name: 'service-stands-alone',
-      comment: 'The service never imports the client, the Slack app, the MCP server, the fake Slack or the workbench.',
+      comment:
+        'The service never imports the client, the Slack app, the MCP server, the fake Slack or the workbench.',
       severity: 'error',
       from: { path: '^src/service/' },
       to: { path: '^src/(client|app|mcp|fake-slack|workbench)/' },
     },
     {
       name: 'service-reached-by-http-only',
-      comment: 'The Slack app, the client and the MCP server reach the service only over HTTP, through the client.',
+      comment:
+        'The Slack app, the client and the MCP server reach the service only over HTTP, through the client.',
       severity: 'error',
       from: { path: '^src/(app|client|mcp)/' },
       to: { path: '^src/service/' },
@@ -118,7 +120,8 @@ module.exports = {
     },
     {
       name: 'database-only-in-storage',
-      comment: 'The Slack app reaches its database only in src/app/storage (and pg-boss only in the delivery queue).',
+      comment:
+        'The Slack app reaches its database only in src/app/storage (and pg-boss only in the delivery queue).',
       severity: 'error',
       from: { path: '^src/app/', pathNot: ['^src/app/storage/', '^src/app/delivery/pg-boss-queue[.]ts$'] },
       to: { path: DATABASE },
@@ -128,7 +131,10 @@ module.exports = {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { extensions: ['.ts', '.js', '.mjs', '.json'], conditionNames: ['import', 'require', 'node', 'default'] },
+    enhancedResolveOptions: {
+      extensions: ['.ts', '.js', '.mjs', '.json'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+    },
     exclude: { path: ['^src/workbench/public/'] },
   },
 };
