@@ -19,19 +19,17 @@ import {
   savedSearchesCommand,
   showDirectoryEntry,
 } from './features/directories/directories.ts';
-import { publishHome } from './features/home/home.ts';
+import { publishHome } from './features/home/index.ts';
 import type { InstallFlow } from './features/install/install-flow.ts';
 import { type Departure, forgetWorkspace, revokeTeamAccess } from './features/install/uninstall.ts';
 import { directMessageRequest } from './features/links/direct-messages.ts';
 import { REACH_EVENTS, registerReachListeners } from './features/links/listeners.ts';
 import { registerSubscriptionListeners } from './features/subscriptions/listeners.ts';
 import { subscriptionCommand } from './features/subscriptions/subscriptions.ts';
+import { searchCommand, showCommand, showSearchPage } from './features/tenders/index.ts';
 import {
   bookmarksCommand,
-  searchCommand,
   shareTender,
-  showCommand,
-  showSearchPage,
   toggleBookmark,
   unknownCommandMessage,
 } from './features/tenders/search.ts';

@@ -104,3 +104,28 @@ export const ReachIds = {
   buyerSelect: 'reach/buyer_select',
   tenderSelect: 'reach/tender_select',
 } as const;
+
+/** The search builder's inputs: each block id and its element's action id. */
+export const SEARCH_BUILDER_FIELDS = {
+  words: { block: 'reach/sb_words_block', action: 'reach/sb_words' },
+  region: { block: 'reach/sb_region_block', action: 'reach/sb_region' },
+  status: { block: 'reach/sb_status_block', action: 'reach/sb_status' },
+  valueMin: { block: 'reach/sb_value_min_block', action: 'reach/sb_value_min' },
+  valueMax: { block: 'reach/sb_value_max_block', action: 'reach/sb_value_max' },
+  closes: { block: 'reach/sb_closes_block', action: 'reach/sb_closes' },
+  cpv: { block: 'reach/sb_cpv_block', action: 'reach/sb_cpv' },
+  buyer: { block: 'reach/sb_buyer_block', action: ReachIds.buyerSelect },
+} as const;
+
+/** "Which tender?" after the message shortcut on a message that names none. */
+export const TENDER_PICKER = {
+  callback: 'reach/tender_picker',
+  block: 'reach/tp_tender_block',
+  action: ReachIds.tenderSelect,
+} as const;
+
+/** The preview's own Bookmark buttons: a click redraws the preview (chat.unfurl), not the message. */
+export const UNFURL_IDS = {
+  bookmark: 'reach/unfurl_bookmark',
+  removeBookmark: 'reach/unfurl_remove_bookmark',
+} as const;

@@ -24,7 +24,9 @@ import { describeFailure } from '../../shared/failure-sentences.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { refuseGuests, reply } from '../../shared/feature-context.ts';
 import { PipelineIds } from '../../shared/ids.ts';
+import { writerOr, writerOrSentence } from '../../shared/key-access.ts';
 import { type ActionKind, decode, encodeKept, type StateOf } from '../../shared/values/codec.ts';
+import { STAGE_LABELS, STATUS_LABELS } from '../../shared/views/bid-parts.ts';
 import type { KeySource } from '../../shared/views/key-identity.ts';
 import { sentenceMessage } from '../../shared/views/messages.ts';
 import {
@@ -41,7 +43,6 @@ import {
 } from '../../shared/views/mrkdwn.ts';
 import type { SafeModalView as ModalView } from '../../shared/views/safe-blocks.ts';
 import { withinBudget } from '../../shared/within-budget.ts';
-import { writerOr, writerOrSentence } from '../connection/connection.ts';
 import { postPipelineCard, redrawEverywhere, threadLine } from './pipeline-live.ts';
 import {
   checkStartBid,
@@ -49,7 +50,7 @@ import {
   parseNotesSubmission,
   parseStartBidSubmission,
 } from './pipeline-submissions.ts';
-import { pipelinesListMessage, STAGE_LABELS, STATUS_LABELS } from './views/pipeline-card.ts';
+import { pipelinesListMessage } from './views/pipeline-card.ts';
 import {
   DEFAULT_STAGE_TEMPLATE,
   type StartBidFields,

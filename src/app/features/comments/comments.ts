@@ -14,6 +14,7 @@ import { describeFailure, PERSONAL_KEY_REQUIRED_SENTENCE } from '../../shared/fa
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { reply } from '../../shared/feature-context.ts';
 import { CommentIds } from '../../shared/ids.ts';
+import { writerOr } from '../../shared/key-access.ts';
 import { COMMENT_ENTITY_TYPES, type CommentEntityType } from '../../shared/values/button-values.ts';
 import { decode, encodeKept, StaleValueError } from '../../shared/values/codec.ts';
 import type { CommentModalMetadata } from '../../shared/values/comment-values.ts';
@@ -32,7 +33,6 @@ import {
 import type { SafeModalView as ModalView } from '../../shared/views/safe-blocks.ts';
 import { section } from '../../shared/views/tender-card.ts';
 import { withinBudget } from '../../shared/within-budget.ts';
-import { writerOr } from '../connection/connection.ts';
 import {
   COMMENT_INPUT_MAX,
   commentLoadingView,

@@ -13,13 +13,12 @@ import {
 } from '../../../client/errors.ts';
 import type { ProcurementClient } from '../../../client/procurement-client.ts';
 import type { AppSlack } from '../../adapters/app-slack.ts';
-import type { WorkspaceClient } from '../../adapters/workspace-clients.ts';
 import { API_KEY_CHARACTERS } from '../../config.ts';
-import { KeyUnreadableError, PersonalKeyRequiredError, ServiceUrlRefusedError } from '../../shared/errors.ts';
-import { describeFailure, PERSONAL_KEY_REQUIRED_SENTENCE } from '../../shared/failure-sentences.ts';
+import { describeFailure } from '../../shared/failure-sentences.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { reply } from '../../shared/feature-context.ts';
 import { ConnectIds } from '../../shared/ids.ts';
+import { mayManageKey } from '../../shared/key-access.ts';
 import { decodeText, encode } from '../../shared/values/codec.ts';
 import { formatDayOf } from '../../shared/views/formats.ts';
 import { sentenceMessage } from '../../shared/views/messages.ts';
@@ -34,7 +33,7 @@ import {
 } from '../../shared/views/mrkdwn.ts';
 import { button, section } from '../../shared/views/tender-card.ts';
 import { withinBudget } from '../../shared/within-budget.ts';
-import { publishHome } from '../home/home.ts';
+import { publishHome } from '../home/index.ts';
 import {
   CONNECTED_SENTENCE,
   connectCheckingView,
@@ -42,16 +41,6 @@ import {
   connectModal,
   PERSONAL_LINKED_SENTENCE,
 } from './views/connect-views.ts';
-
-/** Workspace owners and admins may connect a key, and so may whoever connected the current one. */
-export async function mayManageKey(
-  context: FeatureContext,
-  teamId: string,
-  userId: string,
-): Promise<boolean> {
-  if ((await context.users.facts(userId)).isAdmin) return true;
-  return (await context.store.getConnection(teamId))?.connectedBy === userId;
-}
 
 /** Said to someone who may not change the key, naming the command to ask an admin for, and their own key's. */
 function refusal(command: 'connect' | 'disconnect'): Mrkdwn {
@@ -592,18 +581,6 @@ function connectedOn(isoInstant: string): string {
   return Number.isNaN(date.getTime()) ? isoInstant.slice(0, 10) : formatDayOf(date);
 }
 
-/** Whether the workspace's stored key can be decrypted with this ENCRYPTION_KEY. */
-export async function keyReadable(context: FeatureContext, teamId: string): Promise<boolean> {
-  try {
-    await context.clients.forTeam(teamId);
-    return true;
-  } catch (error) {
-    // Unreadable, or stored with a service address that is not allowed: either way, to connect again.
-    if (error instanceof KeyUnreadableError || error instanceof ServiceUrlRefusedError) return false;
-    throw error;
-  }
-}
-
 /** Why a read failed and what to do, in words a bid lead reads (never an error's or a scope's name). */
 function reasonOf(error: unknown): Mrkdwn {
   if (error instanceof MissingScopeError)
@@ -626,38 +603,5 @@ function safeMetadata(text: string): { channelId: string | null; forMe: boolean 
     return { ...decodeText('connectMetadata', forMe ? text.slice(FOR_ME.length) : text), forMe };
   } catch {
     return { channelId: null, forMe };
-  }
-}
-
-/**
- * The client a person's change is made with, or null once they were told why not: the workspace
- * asks for personal keys to change anything and they have not linked one (nothing is written).
- */
-export async function writerOrSentence(
-  context: FeatureContext,
-  request: SlackRequest,
-): Promise<WorkspaceClient | null> {
-  return writerOr(context, request.teamId, request.userId, (sentence) =>
-    reply(request, sentenceMessage(sentence)),
-  );
-}
-
-/**
- * The client a person's change is made with, or null once `refuse` said why not (the workspace
- * requires each person's own key for changes and this person has none): a reply, a field error
- * of a window's submission, or a window's text.
- */
-export async function writerOr(
-  context: FeatureContext,
-  teamId: string,
-  userId: string,
-  refuse: (sentence: Mrkdwn) => Promise<unknown>,
-): Promise<WorkspaceClient | null> {
-  try {
-    return await context.clients.forWrite(teamId, userId);
-  } catch (error) {
-    if (!(error instanceof PersonalKeyRequiredError)) throw error;
-    await refuse(PERSONAL_KEY_REQUIRED_SENTENCE);
-    return null;
   }
 }

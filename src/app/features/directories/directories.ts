@@ -1,12 +1,12 @@
-import { type SavedSearch, VALUE_CURRENCIES } from '../../../contract/schemas.ts';
-import type { TenderSearchFilters } from '../../shared/commands/parse-command.ts';
 import { parseDirectory } from '../../shared/commands/parse-command.ts';
+import { filtersOf } from '../../shared/commands/saved-search-filters.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { reply } from '../../shared/feature-context.ts';
+import { describeSearch, searchHeading, wordsCutSentence } from '../../shared/views/describe-search.ts';
 import type { Message } from '../../shared/views/messages.ts';
 import { joinMrkdwn, mrkdwn, text as plain } from '../../shared/views/mrkdwn.ts';
 import { contextLine, section } from '../../shared/views/tender-card.ts';
-import { describeSearch, searchHeading, showSearchPage, wordsCutSentence } from '../tenders/search.ts';
+import { showSearchPage } from '../tenders/index.ts';
 import {
   frameworkDetailMessage,
   frameworksMessage,
@@ -143,33 +143,4 @@ export async function runSavedSearch(
     { f: filtersOf(saved), o: 0, ...(saved.name.trim() ? { n: saved.name.trim().slice(0, 200) } : {}) },
     false,
   );
-}
-
-/** The tender-search parameters a saved search holds, by their API names; anything else is left out. */
-export function filtersOf(saved: SavedSearch): TenderSearchFilters {
-  const query = saved.query;
-  const text = (name: string) =>
-    typeof query[name] === 'string' && query[name] !== '' ? (query[name] as string) : undefined;
-  const number = (name: string) => {
-    const value = Number(query[name]);
-    return query[name] !== undefined && query[name] !== null && Number.isFinite(value) ? value : undefined;
-  };
-  const filters: TenderSearchFilters = {
-    q: text('q'),
-    region: text('region'),
-    status: text('status') as TenderSearchFilters['status'],
-    cpv: text('cpv'),
-    buyerId: text('buyerId'),
-    valueMin: number('valueMin'),
-    valueMax: number('valueMax'),
-    deadlineFrom: text('deadlineFrom'),
-    deadlineTo: text('deadlineTo'),
-    // The currency of the value bounds, when the saved query names one the service takes.
-    currency: (VALUE_CURRENCIES as readonly string[]).includes(text('currency') ?? '')
-      ? (text('currency') as TenderSearchFilters['currency'])
-      : undefined,
-  };
-  return Object.fromEntries(
-    Object.entries(filters).filter(([, value]) => value !== undefined),
-  ) as TenderSearchFilters;
 }

@@ -1,13 +1,13 @@
 import type { AppSlack } from '../../adapters/app-slack.ts';
+import { filtersOf } from '../../shared/commands/saved-search-filters.ts';
+import { connectionState } from '../../shared/connection-state.ts';
 import { KeyUnreadableError } from '../../shared/errors.ts';
 import { describeFailure } from '../../shared/failure-sentences.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
+import { keyReadable, mayManageKey } from '../../shared/key-access.ts';
+import { searchHeading } from '../../shared/views/describe-search.ts';
 import { formatDayOf } from '../../shared/views/formats.ts';
 import { mention, mrkdwn, text as plain } from '../../shared/views/mrkdwn.ts';
-import { keyReadable, mayManageKey } from '../connection/connection.ts';
-import { filtersOf } from '../directories/directories.ts';
-import { connectionState } from '../links/welcome.ts';
-import { searchHeading } from '../tenders/search.ts';
 import { HOME_LIST_ROWS, type HomeContent, homeView } from './views/home-view.ts';
 
 /**

@@ -5,7 +5,7 @@ import { reply, withFailures } from '../../shared/feature-context.ts';
 import { helpMessage, sentenceMessage } from '../../shared/views/messages.ts';
 import { mrkdwn } from '../../shared/views/mrkdwn.ts';
 import { commandMeantMessage } from '../../shared/views/suggestions.ts';
-import { searchCommand, searchSentence, showCommand, tenderByReference } from '../tenders/search.ts';
+import { searchCommand, searchSentence, showCommand, tenderByReference } from '../tenders/index.ts';
 import { firstTender, printedReferencesIn } from './find-tender.ts';
 import { noticeRefsInText } from './notice-links.ts';
 

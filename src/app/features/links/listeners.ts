@@ -3,7 +3,7 @@ import type { ControlRouter } from '../../shared/controls/control-registry.ts';
 import { buttonValue, onAction, submissionOf } from '../../shared/controls/on-action.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { withFailures } from '../../shared/feature-context.ts';
-import { ReachIds } from '../../shared/ids.ts';
+import { ReachIds, SEARCH_BUILDER_FIELDS, TENDER_PICKER, UNFURL_IDS } from '../../shared/ids.ts';
 import { teamOfRequest } from '../../shared/request-scope.ts';
 import { decode } from '../../shared/values/codec.ts';
 import { answerDirectMessage, directMessageRequest, type RunCommandText } from './direct-messages.ts';
@@ -21,8 +21,7 @@ import {
   submitSearchBuilder,
   tenderSuggestions,
 } from './search-builder.ts';
-import { toggleUnfurlBookmark, UNFURL_IDS, unfurlLinks } from './unfurls.ts';
-import { SEARCH_BUILDER_FIELDS, TENDER_PICKER } from './views/search-builder-modal.ts';
+import { toggleUnfurlBookmark, unfurlLinks } from './unfurls.ts';
 import { welcomeChannel } from './welcome.ts';
 
 /**

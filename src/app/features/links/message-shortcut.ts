@@ -2,16 +2,15 @@ import { z } from 'zod';
 import type { AppSlack } from '../../adapters/app-slack.ts';
 import { describeFailure } from '../../shared/failure-sentences.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
-import { ReachIds } from '../../shared/ids.ts';
+import { ReachIds, TENDER_PICKER } from '../../shared/ids.ts';
 import { clip, mrkdwn } from '../../shared/views/mrkdwn.ts';
 import type { SafeModalView as ModalView } from '../../shared/views/safe-blocks.ts';
 import { section } from '../../shared/views/tender-card.ts';
-import { showCommentModal } from '../comments/comments.ts';
-import { COMMENT_INPUT_MAX } from '../comments/views/comment-modal.ts';
+import { COMMENT_INPUT_MAX, showCommentModal } from '../comments/index.ts';
 import { serviceOrigins } from './direct-messages.ts';
 import { firstTender } from './find-tender.ts';
 import { linksInText, noticeRefsInText } from './notice-links.ts';
-import { TENDER_PICKER, tenderPickerModal } from './views/search-builder-modal.ts';
+import { tenderPickerModal } from './views/search-builder-modal.ts';
 
 /** The part of a shortcut's `message` that is read: its text, and the text and links of its blocks and attachments. */
 export interface ShortcutMessage {

@@ -1,4 +1,3 @@
-import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import type { Buyer } from '../../../contract/schemas.ts';
 import { TENDER_STATUSES } from '../../../contract/schemas.ts';
@@ -7,10 +6,12 @@ import { parseAmount, parseSearch } from '../../shared/commands/parse-command.ts
 import { describeFailure } from '../../shared/failure-sentences.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
 import { withFailures } from '../../shared/feature-context.ts';
+import { SEARCH_BUILDER_FIELDS } from '../../shared/ids.ts';
+import { offerableRegions, regionsFor } from '../../shared/regions.ts';
 import { type Message, sentenceMessage } from '../../shared/views/messages.ts';
 import { code, mrkdwn } from '../../shared/views/mrkdwn.ts';
 import type { SafeModalView as ModalView } from '../../shared/views/safe-blocks.ts';
-import { searchCommand } from '../tenders/search.ts';
+import { searchCommand } from '../tenders/index.ts';
 import { directMessageRequest, serviceOrigins } from './direct-messages.ts';
 import { findTender } from './find-tender.ts';
 import { noticeRefsInText } from './notice-links.ts';
@@ -18,8 +19,6 @@ import {
   ANY,
   buyerOptions,
   CLOSING_WITHIN_DAYS,
-  offerableRegions,
-  SEARCH_BUILDER_FIELDS,
   searchBuilderLoadingView,
   searchBuilderModal,
   searchBuilderProblemView,
@@ -28,12 +27,6 @@ import {
 
 /** Slack waits 3 s for options; the service gets this long, leaving room for the rest of the trip. */
 export const OPTIONS_BUDGET_MS = 1500;
-/** Regions are read from the service's buyers at most this often per workspace. */
-export const REGIONS_TTL_MS = 10 * 60_000;
-/** Workspaces whose regions are kept at once. */
-const REGION_CACHE_MAX = 500;
-/** The most buyers read to gather regions (pages of 100). */
-const REGION_PAGES = 10;
 
 // ------------------------------------------------------------------------------------------------
 // The form's values → the command a person could have typed
@@ -154,37 +147,6 @@ function wordsProblem(problem: string): string {
 
 // ------------------------------------------------------------------------------------------------
 // Opening the form
-
-/** Per workspace, at most 1,000 of them (one copy may serve many); the age is checked on reading. */
-const regionCache = new LRUCache<string, { at: number; regions: string[] }>({ max: 1000 });
-
-/** The regions of the workspace's data, read from its buyers and newest tenders (kept 10 minutes per workspace). */
-export async function regionsFor(context: FeatureContext, teamId: string): Promise<string[]> {
-  const now = context.clock().getTime();
-  const cached = regionCache.get(teamId);
-  if (cached && now - cached.at < REGIONS_TTL_MS) return cached.regions;
-  const { client } = await context.clients.forTeam(teamId);
-  const regions = new Set<string>();
-  let read = 0;
-  for await (const buyer of client.buyers.all({ limit: 100 })) {
-    if (buyer.region) regions.add(buyer.region);
-    read += 1;
-    if (read >= REGION_PAGES * 100) break;
-  }
-  // Tenders name regions their buyers may not (a delivery place): the newest ones add theirs.
-  read = 0;
-  for await (const tender of client.tenders.all({ limit: 100 })) {
-    if (tender.region) regions.add(tender.region);
-    read += 1;
-    if (read >= REGION_PAGES * 100) break;
-  }
-  const list = offerableRegions([...regions]);
-  // Bounded: the oldest workspace's list goes first (a Map keeps insertion order).
-  regionCache.delete(teamId);
-  if (regionCache.size >= REGION_CACHE_MAX) regionCache.delete(regionCache.keys().next().value as string);
-  regionCache.set(teamId, { at: now, regions: list });
-  return list;
-}
 
 /**
  * "Search tenders" (global shortcut, or the button on the help card and the Home tab): a loading

@@ -4,12 +4,12 @@ import type { AppSlack } from '../../adapters/app-slack.ts';
 import { NotConnectedError } from '../../shared/errors.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { refuseGuests, reply } from '../../shared/feature-context.ts';
-import { TenderIds } from '../../shared/ids.ts';
+import { TenderIds, UNFURL_IDS } from '../../shared/ids.ts';
+import { writerOrSentence } from '../../shared/key-access.ts';
 import { encodeIfFits } from '../../shared/values/codec.ts';
 import { sentenceMessage } from '../../shared/views/messages.ts';
 import { mrkdwn, safeText } from '../../shared/views/mrkdwn.ts';
 import { type Block, tenderCard } from '../../shared/views/tender-card.ts';
-import { writerOrSentence } from '../connection/connection.ts';
 import { serviceOrigins } from './direct-messages.ts';
 import { findTender } from './find-tender.ts';
 import { type NoticeRef, recogniseNoticeLink } from './notice-links.ts';
@@ -31,12 +31,6 @@ export interface SharedLinks {
   source?: string;
   links: readonly { url: string; domain?: string }[];
 }
-
-/** The preview's own Bookmark buttons: a click redraws the preview (chat.unfurl), not the message. */
-export const UNFURL_IDS = {
-  bookmark: 'reach/unfurl_bookmark',
-  removeBookmark: 'reach/unfurl_remove_bookmark',
-} as const;
 
 /**
  * A tender as a link preview: the card's title, compact facts and source line, and its buttons.

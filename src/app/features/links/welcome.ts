@@ -1,14 +1,7 @@
 import type { AppSlack } from '../../adapters/app-slack.ts';
+import { connectionState } from '../../shared/connection-state.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
-import { keyReadable } from '../connection/connection.ts';
-import { type ConnectionState, welcomeMessage } from './views/welcome-message.ts';
-
-/** Whether the workspace can search: its own key, the app's default, none, or one that cannot be read. */
-export async function connectionState(context: FeatureContext, teamId: string): Promise<ConnectionState> {
-  const connection = await context.store.getConnection(teamId);
-  if (connection) return (await keyReadable(context, teamId)) ? 'workspace' : 'unreadable';
-  return context.config.PROCUREMENT_API_KEY ? 'default' : 'none';
-}
+import { welcomeMessage } from './views/welcome-message.ts';
 
 /**
  * `member_joined_channel` for Tenderbot itself: one short welcome, the first time only. The store

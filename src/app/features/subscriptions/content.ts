@@ -4,6 +4,13 @@ import type { ProcurementClient } from '../../../client/procurement-client.ts';
 import type { Pipeline, Stage, Tender } from '../../../contract/schemas.ts';
 import { deadlineWindow } from '../../shared/commands/parse-command.ts';
 import { SearchFiltersValue } from '../../shared/values/button-values.ts';
+import {
+  countdown,
+  formatDay,
+  progressBar,
+  STAGE_LABELS,
+  STATUS_LABELS,
+} from '../../shared/views/bid-parts.ts';
 import { formatDayOf } from '../../shared/views/formats.ts';
 import type { Message } from '../../shared/views/messages.ts';
 import {
@@ -19,13 +26,6 @@ import {
 import { type Block, contextLine, formatDeadline, section } from '../../shared/views/tender-card.ts';
 import type { Delivery } from '../../storage/delivery-store.ts';
 import type { Subscription } from '../../storage/subscription-store.ts';
-import {
-  countdown,
-  formatDay,
-  progressBar,
-  STAGE_LABELS,
-  STATUS_LABELS,
-} from '../bids/views/pipeline-card.ts';
 import { formatLocal, LATE_AFTER_MS, localDay } from './schedule.ts';
 import {
   FEED_CARDS,

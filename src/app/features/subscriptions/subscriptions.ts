@@ -11,6 +11,7 @@ import {
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { refuseGuests, reply, StaleValueError } from '../../shared/feature-context.ts';
 import { SearchFiltersValue } from '../../shared/values/button-values.ts';
+import { describeSearch } from '../../shared/views/describe-search.ts';
 import type { Message } from '../../shared/views/messages.ts';
 import {
   channelLink,
@@ -25,7 +26,6 @@ import {
 } from '../../shared/views/mrkdwn.ts';
 import { section } from '../../shared/views/tender-card.ts';
 import type { Cadence, Subscription, SubscriptionKind } from '../../storage/bot-store.ts';
-import { describeSearch } from '../tenders/search.ts';
 import { DeadlinesTarget, FEED_READ_LIMIT, type Frozen, PipelineTarget, SearchTarget } from './content.ts';
 import { subscriptionSummary } from './describe.ts';
 import {

@@ -1,8 +1,7 @@
 import { NotFoundError, ValidationError } from '../../../client/errors.ts';
-import type { Tender, ValueRule } from '../../../contract/schemas.ts';
+import type { Tender } from '../../../contract/schemas.ts';
 import {
   parseSearch,
-  SEARCH_WORDS_MAX,
   subcommandMeant,
   type TenderSearchFilters,
 } from '../../shared/commands/parse-command.ts';
@@ -10,10 +9,12 @@ import { readSentence } from '../../shared/commands/read-sentence.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { refuseGuests, reply } from '../../shared/feature-context.ts';
 import { SearchIds } from '../../shared/ids.ts';
+import { writerOrSentence } from '../../shared/key-access.ts';
+import { regionsFor } from '../../shared/regions.ts';
 // Defined beside the schema of the values that carry it (no import circle through the buttons).
 import type { SearchState } from '../../shared/values/button-values.ts';
 import { encodeIfFits } from '../../shared/values/codec.ts';
-import { formatDayOf, formatMoney } from '../../shared/views/formats.ts';
+import { searchHeading, wordsCutSentence } from '../../shared/views/describe-search.ts';
 import { bookmarkButtonsLine, type KeySource } from '../../shared/views/key-identity.ts';
 import { type Message, sentenceMessage } from '../../shared/views/messages.ts';
 import {
@@ -29,8 +30,6 @@ import {
 } from '../../shared/views/mrkdwn.ts';
 import { commandMeantMessage, correctedWords, searchMeantBlocks } from '../../shared/views/suggestions.ts';
 import { type Block, button, contextLine, section, tenderDetail } from '../../shared/views/tender-card.ts';
-import { writerOrSentence } from '../connection/connection.ts';
-import { regionsFor } from '../links/search-builder.ts';
 import {
   BOOKMARKS_PAGE_SIZE,
   bookmarksMessage,
@@ -40,28 +39,6 @@ import {
 } from './views/search-messages.ts';
 
 export type { SearchState };
-
-/**
- * A search takes so many words: the rest are said to be left out, not silently dropped (with where
- * the cut fell, when the words searched are given).
- */
-export function wordsCutSentence(searched?: string): Mrkdwn {
-  const upTo = searched ? mrkdwn` (up to “${literalText(lastWords(searched))}”)` : mrkdwn``;
-  return mrkdwn`Only the first ${SEARCH_WORDS_MAX} characters of the words were searched${upTo}. Use fewer words to search for the others.`;
-}
-
-/** The last few words of `text`, to say where a cut search ends. */
-function lastWords(text: string): string {
-  // Whole words only (the cut is between words), and at most the last three of no more than 60
-  // characters in all: a long last word is shown alone.
-  const words = text.split(' ');
-  let shown = words.at(-1) ?? '';
-  for (const word of words.slice(-3, -1).reverse()) {
-    if (shown.length + 1 + word.length > 60) break;
-    shown = `${word} ${shown}`;
-  }
-  return shown;
-}
 
 /** `/tender search …`: the first page, to the caller alone. */
 export async function searchCommand(
@@ -492,76 +469,4 @@ function detailMessage(
       contextLine(bookmarkButtonsLine(source)),
     ],
   };
-}
-
-/** How a search reads back to a person: `“cleaning” in North West, open, over £100,000`. */
-export function describeSearch(filters: TenderSearchFilters, buyerName?: string, rule?: ValueRule): Mrkdwn {
-  const parts: Mrkdwn[] = [];
-  // The bounds' currency: the one the search named, else the service's (GBP when it names none).
-  const currency = filters.currency ?? rule?.currency ?? 'GBP';
-  if (filters.q) parts.push(mrkdwn`“${literalText(filters.q)}”`);
-  if (filters.region) parts.push(mrkdwn`in ${literalText(filters.region)}`);
-  if (filters.status) parts.push(plain(filters.status));
-  if (filters.cpv) parts.push(plain(`with a CPV code starting ${filters.cpv}`));
-  // Amounts as the cards show them, in the currency the bounds are in.
-  if (filters.valueMin !== undefined)
-    parts.push(plain(`over ${formatMoney({ amount: filters.valueMin, currency })}`));
-  if (filters.valueMax !== undefined)
-    parts.push(plain(`up to ${formatMoney({ amount: filters.valueMax, currency })}`));
-  if (filters.deadlineTo) parts.push(plain(`closing by ${formatDayOf(endOfDay(filters.deadlineTo))}`));
-  else if (filters.deadlineFrom)
-    parts.push(plain(`closing after ${formatDayOf(new Date(filters.deadlineFrom))}`));
-  if (filters.buyerId)
-    parts.push(buyerName ? mrkdwn`from ${literalText(buyerName)}` : mrkdwn`from the chosen buyer`);
-  if (parts.length === 0) return mrkdwn`everything`;
-  const described = joinMrkdwn(parts, mrkdwn`, `);
-  const bounded = filters.valueMin !== undefined || filters.valueMax !== undefined;
-  return rule && bounded ? mrkdwn`${described}; ${valueRuleSentence(rule)}` : described;
-}
-
-/**
- * The rule the service compared values by, as a heading says it: `amounts in other currencies
- * converted at the ECB rates of 2024-12-31` (tenders in a currency without a rate are not listed).
- */
-function valueRuleSentence(rule: ValueRule): Mrkdwn {
-  const source = /^European Central Bank\b/i.test(rule.ratesSource) ? 'ECB' : rule.ratesSource;
-  return plain(`amounts in other currencies converted at the ${source} rates of ${rule.ratesDate}`);
-}
-
-const STATUS_WORDS: Record<NonNullable<TenderSearchFilters['status']>, string> = {
-  planned: 'Planned',
-  open: 'Open',
-  closed: 'Closed',
-  awarded: 'Awarded',
-  cancelled: 'Cancelled',
-};
-
-/**
- * A search as the heading of its results: `Open tenders matching “cleaning”, in North West,
- * closing by 6 Dec 2026`, `Tenders over £100,000`, `All tenders`. The status reads as an adjective.
- */
-export function searchHeading(
-  filters: TenderSearchFilters,
-  buyerName?: string,
-  savedName?: string,
-  /** The rule the service applied to the value bounds, from its answer: said after them. */
-  rule?: ValueRule,
-): Mrkdwn {
-  const { status, ...narrowing } = filters;
-  const label = plain(status ? `${STATUS_WORDS[status]} tenders` : 'Tenders');
-  const description = describeSearch(narrowing, buyerName, rule);
-  const heading =
-    description === 'everything'
-      ? status
-        ? label
-        : mrkdwn`All tenders`
-      : narrowing.q
-        ? mrkdwn`${label} matching ${description}`
-        : mrkdwn`${label} ${description}`;
-  return savedName ? mrkdwn`${heading} (saved search “${literalText(savedName)}”)` : heading;
-}
-
-/** A date filter (`2026-12-06`) or an instant, as the moment it stands for. */
-function endOfDay(dateOrInstant: string): Date {
-  return new Date(/^\d{4}-\d{2}-\d{2}$/.test(dateOrInstant) ? `${dateOrInstant}T00:00:00Z` : dateOrInstant);
 }

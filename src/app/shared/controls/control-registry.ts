@@ -9,8 +9,6 @@ import type {
   SlackViewMiddlewareArgs,
   ViewSubmitAction,
 } from '@slack/bolt';
-import { UNFURL_IDS } from '../../features/links/unfurls.ts';
-import { SEARCH_BUILDER_FIELDS, TENDER_PICKER } from '../../features/links/views/search-builder-modal.ts';
 import {
   CommentIds,
   ConnectIds,
@@ -21,9 +19,12 @@ import {
   PipelineIds,
   ReachIds,
   SavedSearchIds,
+  SEARCH_BUILDER_FIELDS,
   SearchIds,
   SubscriptionIds,
+  TENDER_PICKER,
   TenderIds,
+  UNFURL_IDS,
 } from '../ids.ts';
 import { SuggestionIds } from '../views/suggestions.ts';
 

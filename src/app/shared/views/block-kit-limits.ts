@@ -166,3 +166,6 @@ function checkConfirm(confirm: Json, at: string, check: (condition: boolean, pro
     `${at}: confirm buttons over 30`,
   );
 }
+
+/** Slack's room: 100 options in a select, 75 characters of option text, 150 of value. */
+export const OPTIONS_MAX = 100;

@@ -63,3 +63,8 @@ export function failureMessage(sentence: Mrkdwn, referenceId: string, retryComma
     blocks.push({ type: 'actions', elements: [button('Try again', ErrorIds.tryAgain, retryCommand)] });
   return { text: mrkdwn`${sentence} (reference ${text(referenceId)})`, blocks };
 }
+
+/** How a channel follows a saved search: its id is what `/tender subscribe search` takes. */
+export function followLine(id: string): Mrkdwn {
+  return mrkdwn`New tenders in a channel: ${code(`/tender subscribe search ${id}`)}`;
+}

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPTIONS_BUDGET_MS } from '../../../../src/app/features/links/search-builder.ts';
-import { SEARCH_BUILDER_FIELDS } from '../../../../src/app/features/links/views/search-builder-modal.ts';
-import { ReachIds } from '../../../../src/app/shared/ids.ts';
+import { ReachIds, SEARCH_BUILDER_FIELDS } from '../../../../src/app/shared/ids.ts';
 import { eventually, type RunningBot, startBotAsCarol } from '../../../support/bot.ts';
 import { startTestSandbox, type TestSandbox } from '../../../support/sandbox.ts';
 import { type ServiceProxy, startServiceProxy } from '../../../support/service-proxy.ts';

@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNFURL_DOMAINS } from '../../../../src/app/features/links/notice-links.ts';
-import { UNFURL_IDS } from '../../../../src/app/features/links/unfurls.ts';
 import {
+  ReachIds,
   SEARCH_BUILDER_FIELDS,
   TENDER_PICKER,
-} from '../../../../src/app/features/links/views/search-builder-modal.ts';
-import { ReachIds } from '../../../../src/app/shared/ids.ts';
+  UNFURL_IDS,
+} from '../../../../src/app/shared/ids.ts';
 import { blockKitProblems, viewProblems } from '../../../../src/app/shared/views/block-kit-limits.ts';
 import type { FakeMessage, FakeView } from '../../../../src/fake-slack/fake-slack.ts';
 import { eventually, type RunningBot, startBotAsCarol, tenderCommand } from '../../../support/bot.ts';

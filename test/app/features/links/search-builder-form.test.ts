@@ -4,11 +4,9 @@ import {
   commandHint,
   searchTextFromForm,
 } from '../../../../src/app/features/links/search-builder.ts';
-import {
-  ANY,
-  SEARCH_BUILDER_FIELDS as F,
-} from '../../../../src/app/features/links/views/search-builder-modal.ts';
+import { ANY } from '../../../../src/app/features/links/views/search-builder-modal.ts';
 import { parseSearch } from '../../../../src/app/shared/commands/parse-command.ts';
+import { SEARCH_BUILDER_FIELDS as F } from '../../../../src/app/shared/ids.ts';
 
 const BUYER = '5f0c8f2e-3c1a-5b7e-9d2a-0a1b2c3d4e5f';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeSearch, searchHeading } from '../../../../src/app/features/tenders/search.ts';
+import { describeSearch, searchHeading } from '../../../../src/app/shared/views/describe-search.ts';
 import { literalText } from '../../../../src/app/shared/views/mrkdwn.ts';
 import { valueRuleFor } from '../../../../src/service/money/reference-rates.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { filtersOf } from '../../../../src/app/features/directories/directories.ts';
-import { searchHeading } from '../../../../src/app/features/tenders/search.ts';
+import { filtersOf } from '../../../../src/app/shared/commands/saved-search-filters.ts';
+import { searchHeading } from '../../../../src/app/shared/views/describe-search.ts';
 
 const saved = (query: Record<string, unknown>) => ({
   id: 'ss-1',

@@ -3,8 +3,16 @@ import type { Pipeline, PipelineListItem, Stage } from '../../../../contract/sch
 import { PipelineIds } from '../../../shared/ids.ts';
 import { encodeKept, type StateKeeper } from '../../../shared/values/codec.ts';
 import { SETTABLE_PIPELINE_STATUSES } from '../../../shared/values/pipeline-values.ts';
+import {
+  countdown,
+  daysUntil,
+  formatDay,
+  PAST_SUBMISSION,
+  progressBar,
+  STAGE_LABELS,
+  STATUS_LABELS,
+} from '../../../shared/views/bid-parts.ts';
 import { blockKitProblems } from '../../../shared/views/block-kit-limits.ts';
-import { formatDayOf } from '../../../shared/views/formats.ts';
 import { bidsOwnerLine, type KeySource } from '../../../shared/views/key-identity.ts';
 import { listPaging, pageRange } from '../../../shared/views/list-paging.ts';
 import type { Message } from '../../../shared/views/messages.ts';
@@ -20,24 +28,6 @@ import {
 import type { WithSafeMrkdwn } from '../../../shared/views/safe-blocks.ts';
 import { type Block, button, contextLine, section } from '../../../shared/views/tender-card.ts';
 
-export const STATUS_LABELS: Record<Pipeline['status'], string> = {
-  draft: 'Draft',
-  qualifying: 'Qualifying',
-  bidding: 'Bidding',
-  on_hold: 'On hold',
-  submitted: 'Submitted',
-  won: 'Won',
-  lost: 'Lost',
-  no_bid: 'No bid',
-};
-
-export const STAGE_LABELS: Record<Stage['status'], string> = {
-  pending: 'Pending',
-  in_progress: 'In progress',
-  blocked: 'Blocked',
-  completed: 'Completed',
-};
-
 export const STAGE_EMOJI: Record<Stage['status'], string> = {
   pending: ':white_circle:',
   in_progress: ':large_blue_circle:',
@@ -46,41 +36,6 @@ export const STAGE_EMOJI: Record<Stage['status'], string> = {
 };
 
 const STAGE_ORDER: Stage['status'][] = ['pending', 'in_progress', 'blocked', 'completed'];
-
-/** `▰▰▰▱▱ 3/5 done`: one mark per stage, ten at most. */
-export function progressBar(done: number, total: number): string {
-  if (total <= 0) return 'No stages yet';
-  const marks = Math.min(total, 10);
-  const filled = Math.round((done / total) * marks);
-  return `${'▰'.repeat(filled)}${'▱'.repeat(marks - filled)} ${done}/${total} done`;
-}
-
-/** `1 Dec 2026` from `2026-12-01`. */
-export function formatDay(day: string): string {
-  return formatDayOf(new Date(`${day}T00:00:00Z`));
-}
-
-/** Whole calendar days from today (UTC) to `day`: negative when it has passed. */
-export function daysUntil(day: string, now: Date): number {
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  return Math.round((Date.parse(`${day}T00:00:00Z`) - today) / 86_400_000);
-}
-
-/** Statuses past the submission: the target date is history, neither due nor overdue. */
-const PAST_SUBMISSION: readonly Pipeline['status'][] = ['submitted', 'won', 'lost', 'no_bid'];
-
-/**
- * "1 Dec 2026 · in 9 days", "… · due today", "… · overdue by 2 days"; the date alone once the bid
- * is past its submission (a won bid is not "overdue by 2,521 days").
- */
-export function countdown(day: string | null, now: Date, status?: Pipeline['status']): string {
-  if (!day) return 'no target date set';
-  if (status && PAST_SUBMISSION.includes(status)) return formatDay(day);
-  const days = daysUntil(day, now);
-  const plural = (n: number) => `${n} day${n === 1 ? '' : 's'}`;
-  const when = days > 0 ? `in ${plural(days)}` : days === 0 ? 'due today' : `overdue by ${plural(-days)}`;
-  return `${formatDay(day)} · ${when}`;
-}
 
 /** The values a card's controls carry, kept in the store when an id is too long for an option. */
 interface CardValues {

@@ -20,7 +20,8 @@ import {
   pageRange,
 } from '../../../shared/views/list-paging.ts';
 import type { Message } from '../../../shared/views/messages.ts';
-import { clip, code, joinMrkdwn, type Mrkdwn, mrkdwn, safeText, text } from '../../../shared/views/mrkdwn.ts';
+import { followLine } from '../../../shared/views/messages.ts';
+import { clip, joinMrkdwn, type Mrkdwn, mrkdwn, safeText, text } from '../../../shared/views/mrkdwn.ts';
 import {
   type Block,
   button,
@@ -233,11 +234,6 @@ export function savedSearchesMessage(
   }
   blocks.push(...listPaging('saved', page.typed, page.offset, shown.length, total, page.pageSize));
   return { text: mrkdwn`Saved searches: ${total}`, blocks };
-}
-
-/** How a channel follows a saved search: its id is what `/tender subscribe search` takes. */
-export function followLine(id: string): Mrkdwn {
-  return mrkdwn`New tenders in a channel: ${code(`/tender subscribe search ${id}`)}`;
 }
 
 /** Saved searches a page shows (one block each). */

@@ -1,17 +1,16 @@
 import type { Bookmark, PipelineListItem, SavedSearch } from '../../../../contract/schemas.ts';
 import { HomeIds } from '../../../shared/ids.ts';
-import { blockKitProblems } from '../../../shared/views/block-kit-limits.ts';
-import { searchBuilderButton, USAGE_LINES } from '../../../shared/views/messages.ts';
-import { code, joinMrkdwn, type Mrkdwn, mrkdwn, safeText, text } from '../../../shared/views/mrkdwn.ts';
-import type { SafeHomeView as HomeView } from '../../../shared/views/safe-blocks.ts';
-import { type Block, button, formatDeadline, section } from '../../../shared/views/tender-card.ts';
 import {
   countdown,
   STATUS_LABELS as PIPELINE_STATUS_LABELS,
   progressBar,
-} from '../../bids/views/pipeline-card.ts';
-import { followLine } from '../../directories/views/directory-messages.ts';
-import { type ConnectionState, gettingStartedBlocks } from '../../links/views/welcome-message.ts';
+} from '../../../shared/views/bid-parts.ts';
+import { blockKitProblems } from '../../../shared/views/block-kit-limits.ts';
+import { type ConnectionState, gettingStartedBlocks } from '../../../shared/views/getting-started.ts';
+import { followLine, searchBuilderButton, USAGE_LINES } from '../../../shared/views/messages.ts';
+import { code, joinMrkdwn, type Mrkdwn, mrkdwn, safeText, text } from '../../../shared/views/mrkdwn.ts';
+import type { SafeHomeView as HomeView } from '../../../shared/views/safe-blocks.ts';
+import { type Block, button, formatDeadline, section } from '../../../shared/views/tender-card.ts';
 
 /** What the Home tab shows beside the connection: each list is null when it could not be read. */
 export interface HomeContent {

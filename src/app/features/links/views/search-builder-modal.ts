@@ -1,28 +1,11 @@
 import type { Buyer, Tender } from '../../../../contract/schemas.ts';
 import { TENDER_STATUSES } from '../../../../contract/schemas.ts';
-import { ReachIds } from '../../../shared/ids.ts';
+import { ReachIds, SEARCH_BUILDER_FIELDS, TENDER_PICKER } from '../../../shared/ids.ts';
+import { offerableRegions } from '../../../shared/regions.ts';
+import { OPTIONS_MAX } from '../../../shared/views/block-kit-limits.ts';
 import { clip, type Mrkdwn, mrkdwn, safeText } from '../../../shared/views/mrkdwn.ts';
 import type { SafeModalView as ModalView } from '../../../shared/views/safe-blocks.ts';
 import { type Block, contextLine, section } from '../../../shared/views/tender-card.ts';
-
-/** The search builder's inputs: each block id and its element's action id. */
-export const SEARCH_BUILDER_FIELDS = {
-  words: { block: 'reach/sb_words_block', action: 'reach/sb_words' },
-  region: { block: 'reach/sb_region_block', action: 'reach/sb_region' },
-  status: { block: 'reach/sb_status_block', action: 'reach/sb_status' },
-  valueMin: { block: 'reach/sb_value_min_block', action: 'reach/sb_value_min' },
-  valueMax: { block: 'reach/sb_value_max_block', action: 'reach/sb_value_max' },
-  closes: { block: 'reach/sb_closes_block', action: 'reach/sb_closes' },
-  cpv: { block: 'reach/sb_cpv_block', action: 'reach/sb_cpv' },
-  buyer: { block: 'reach/sb_buyer_block', action: ReachIds.buyerSelect },
-} as const;
-
-/** "Which tender?" after the message shortcut on a message that names none. */
-export const TENDER_PICKER = {
-  callback: 'reach/tender_picker',
-  block: 'reach/tp_tender_block',
-  action: ReachIds.tenderSelect,
-} as const;
 
 /** What a person sees, for the tests and the notes. */
 export const SEARCH_BUILDER_LABELS = {
@@ -52,9 +35,6 @@ const STATUS_LABELS: Record<(typeof TENDER_STATUSES)[number], string> = {
   awarded: 'Awarded',
   cancelled: 'Cancelled',
 };
-
-/** Slack's room: 100 options in a select, 75 characters of option text, 150 of value. */
-const OPTIONS_MAX = 100;
 
 function plain(text: string) {
   return { type: 'plain_text' as const, text: clip(text, 75) };
@@ -145,21 +125,6 @@ function staticSelect(
       options: [any, ...options].slice(0, OPTIONS_MAX),
     },
   } as Block;
-}
-
-/** Region names that can be offered: fit an option and can be written in `region:"…"`. */
-export function offerableRegions(regions: readonly string[]): string[] {
-  const seen = new Set<string>();
-  const offered: string[] = [];
-  for (const region of regions) {
-    const name = region.trim();
-    const key = name.toLowerCase();
-    if (!name || name.length > 75 || name.includes('"') || seen.has(key)) continue;
-    seen.add(key);
-    offered.push(name);
-  }
-  // One place of the select's 100 is its "Any region".
-  return offered.sort((a, b) => a.localeCompare(b, 'en-GB')).slice(0, OPTIONS_MAX - 1);
 }
 
 /**

@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { checkStartBid, parseStageLines } from '../../../../../src/app/features/bids/pipeline-submissions.ts';
 import {
-  countdown,
   pipelineCard,
   pipelinesListMessage,
-  progressBar,
 } from '../../../../../src/app/features/bids/views/pipeline-card.ts';
 import {
   DEFAULT_STAGE_TEMPLATE,
@@ -13,6 +11,7 @@ import {
 } from '../../../../../src/app/features/bids/views/pipeline-modals.ts';
 import { homeView } from '../../../../../src/app/features/home/views/home-view.ts';
 import { decode, type StateKeeper } from '../../../../../src/app/shared/values/codec.ts';
+import { countdown, progressBar } from '../../../../../src/app/shared/views/bid-parts.ts';
 import { blockKitProblems, viewProblems } from '../../../../../src/app/shared/views/block-kit-limits.ts';
 import { mrkdwn, text } from '../../../../../src/app/shared/views/mrkdwn.ts';
 import type { Pipeline, PipelineListItem } from '../../../../../src/contract/schemas.ts';

@@ -1,16 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { UNFURL_IDS, unfurlBlocks } from '../../../../../src/app/features/links/unfurls.ts';
+import { unfurlBlocks } from '../../../../../src/app/features/links/unfurls.ts';
 import {
   ANY,
   buyerOptions,
-  offerableRegions,
-  SEARCH_BUILDER_FIELDS,
   searchBuilderModal,
-  TENDER_PICKER,
   tenderOptions,
   tenderPickerModal,
 } from '../../../../../src/app/features/links/views/search-builder-modal.ts';
-import { TenderIds } from '../../../../../src/app/shared/ids.ts';
+import {
+  SEARCH_BUILDER_FIELDS,
+  TENDER_PICKER,
+  TenderIds,
+  UNFURL_IDS,
+} from '../../../../../src/app/shared/ids.ts';
+import { offerableRegions } from '../../../../../src/app/shared/regions.ts';
 import { blockKitProblems } from '../../../../../src/app/shared/views/block-kit-limits.ts';
 import { Buyer, Tender } from '../../../../../src/contract/schemas.ts';
 

@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { homeView } from '../../../../../src/app/features/home/views/home-view.ts';
-import {
-  connectionSentence,
-  THINGS_TO_TRY,
-  welcomeMessage,
-} from '../../../../../src/app/features/links/views/welcome-message.ts';
+import { welcomeMessage } from '../../../../../src/app/features/links/views/welcome-message.ts';
 import { ReachIds } from '../../../../../src/app/shared/ids.ts';
 import { blockKitProblems, viewProblems } from '../../../../../src/app/shared/views/block-kit-limits.ts';
+import { connectionSentence, THINGS_TO_TRY } from '../../../../../src/app/shared/views/getting-started.ts';
 import { helpMessage } from '../../../../../src/app/shared/views/messages.ts';
 import { mrkdwn } from '../../../../../src/app/shared/views/mrkdwn.ts';
 

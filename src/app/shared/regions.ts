@@ -1,0 +1,58 @@
+import { LRUCache } from 'lru-cache';
+import type { FeatureContext } from './feature-context.ts';
+import { OPTIONS_MAX } from './views/block-kit-limits.ts';
+
+/** The regions of the workspace's data, read from its buyers and newest tenders (kept 10 minutes per workspace). */
+export async function regionsFor(context: FeatureContext, teamId: string): Promise<string[]> {
+  const now = context.clock().getTime();
+  const cached = regionCache.get(teamId);
+  if (cached && now - cached.at < REGIONS_TTL_MS) return cached.regions;
+  const { client } = await context.clients.forTeam(teamId);
+  const regions = new Set<string>();
+  let read = 0;
+  for await (const buyer of client.buyers.all({ limit: 100 })) {
+    if (buyer.region) regions.add(buyer.region);
+    read += 1;
+    if (read >= REGION_PAGES * 100) break;
+  }
+  // Tenders name regions their buyers may not (a delivery place): the newest ones add theirs.
+  read = 0;
+  for await (const tender of client.tenders.all({ limit: 100 })) {
+    if (tender.region) regions.add(tender.region);
+    read += 1;
+    if (read >= REGION_PAGES * 100) break;
+  }
+  const list = offerableRegions([...regions]);
+  // Bounded: the oldest workspace's list goes first (a Map keeps insertion order).
+  regionCache.delete(teamId);
+  if (regionCache.size >= REGION_CACHE_MAX) regionCache.delete(regionCache.keys().next().value as string);
+  regionCache.set(teamId, { at: now, regions: list });
+  return list;
+}
+
+/** Regions are read from the service's buyers at most this often per workspace. */
+export const REGIONS_TTL_MS = 10 * 60_000;
+
+/** Workspaces whose regions are kept at once. */
+export const REGION_CACHE_MAX = 500;
+
+/** The most buyers read to gather regions (pages of 100). */
+export const REGION_PAGES = 10;
+
+/** Per workspace, at most 1,000 of them (one copy may serve many); the age is checked on reading. */
+export const regionCache = new LRUCache<string, { at: number; regions: string[] }>({ max: 1000 });
+
+/** Region names that can be offered: fit an option and can be written in `region:"…"`. */
+export function offerableRegions(regions: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const offered: string[] = [];
+  for (const region of regions) {
+    const name = region.trim();
+    const key = name.toLowerCase();
+    if (!name || name.length > 75 || name.includes('"') || seen.has(key)) continue;
+    seen.add(key);
+    offered.push(name);
+  }
+  // One place of the select's 100 is its "Any region".
+  return offered.sort((a, b) => a.localeCompare(b, 'en-GB')).slice(0, OPTIONS_MAX - 1);
+}

@@ -1,0 +1,55 @@
+import type { Pipeline, Stage } from '../../../contract/schemas.ts';
+import { formatDayOf } from './formats.ts';
+
+export const STATUS_LABELS: Record<Pipeline['status'], string> = {
+  draft: 'Draft',
+  qualifying: 'Qualifying',
+  bidding: 'Bidding',
+  on_hold: 'On hold',
+  submitted: 'Submitted',
+  won: 'Won',
+  lost: 'Lost',
+  no_bid: 'No bid',
+};
+
+export const STAGE_LABELS: Record<Stage['status'], string> = {
+  pending: 'Pending',
+  in_progress: 'In progress',
+  blocked: 'Blocked',
+  completed: 'Completed',
+};
+
+/** `▰▰▰▱▱ 3/5 done`: one mark per stage, ten at most. */
+export function progressBar(done: number, total: number): string {
+  if (total <= 0) return 'No stages yet';
+  const marks = Math.min(total, 10);
+  const filled = Math.round((done / total) * marks);
+  return `${'▰'.repeat(filled)}${'▱'.repeat(marks - filled)} ${done}/${total} done`;
+}
+
+/**
+ * "1 Dec 2026 · in 9 days", "… · due today", "… · overdue by 2 days"; the date alone once the bid
+ * is past its submission (a won bid is not "overdue by 2,521 days").
+ */
+export function countdown(day: string | null, now: Date, status?: Pipeline['status']): string {
+  if (!day) return 'no target date set';
+  if (status && PAST_SUBMISSION.includes(status)) return formatDay(day);
+  const days = daysUntil(day, now);
+  const plural = (n: number) => `${n} day${n === 1 ? '' : 's'}`;
+  const when = days > 0 ? `in ${plural(days)}` : days === 0 ? 'due today' : `overdue by ${plural(-days)}`;
+  return `${formatDay(day)} · ${when}`;
+}
+
+/** `1 Dec 2026` from `2026-12-01`. */
+export function formatDay(day: string): string {
+  return formatDayOf(new Date(`${day}T00:00:00Z`));
+}
+
+/** Statuses past the submission: the target date is history, neither due nor overdue. */
+export const PAST_SUBMISSION: readonly Pipeline['status'][] = ['submitted', 'won', 'lost', 'no_bid'];
+
+/** Whole calendar days from today (UTC) to `day`: negative when it has passed. */
+export function daysUntil(day: string, now: Date): number {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  return Math.round((Date.parse(`${day}T00:00:00Z`) - today) / 86_400_000);
+}
