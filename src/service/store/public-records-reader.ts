@@ -23,7 +23,7 @@ import {
 import { CountCache, DEFAULT_COUNT_CACHE_SIZE } from './count-cache.ts';
 import type { SqliteDatabase } from './database.ts';
 import { StatementCache } from './statement-cache.ts';
-import { TenderFilterIndex, type TenderFilters } from './tender-filter-index.ts';
+import { TenderFilterIndex, type TenderFilters, type TenderWordMatch } from './tender-filter-index.ts';
 import { type WordSuggestion, WordSuggestions } from './word-suggestions.ts';
 
 export interface Page<T> {
@@ -108,17 +108,6 @@ const FRAMEWORK_SELECT = `
 export function wordsToMatchExpression(text: string | undefined): string | null {
   const words = wordsOf(text);
   return words.length > 0 ? words.map((word) => `"${word}"*`).join(' ') : null;
-}
-
-/**
- * A tender search's words as the two tender word indexes take them: `words`, each as a prefix of
- * a Porter stem in tender_words ("libraries" and "library" alike); `phrases`, the quoted parts of
- * the text, word for word as written (no stemming, no prefix) in tender_exact_words. A tender
- * matches when it matches both (each when present).
- */
-export interface TenderWordMatch {
-  words: string | null;
-  phrases: string | null;
 }
 
 /** Quoted parts of a search: straight or curly double quotes; an unclosed quote runs to the end. */

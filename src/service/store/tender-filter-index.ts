@@ -15,7 +15,18 @@ import {
 } from '../money/reference-rates.ts';
 import { publicRecordsVersion } from './count-cache.ts';
 import type { SqliteDatabase } from './database.ts';
-import type { TenderWordMatch } from './public-records-reader.ts';
+
+/**
+ * A tender search's words as the two tender word indexes take them: `words`, each as a prefix of
+ * a Porter stem in tender_words ("libraries" and "library" alike); `phrases`, the quoted parts of
+ * the text, word for word as written (no stemming, no prefix) in tender_exact_words. A tender
+ * matches when it matches both (each when present). Built by tenderWordMatch (public-records-reader.ts);
+ * declared here, where it is read, so that this module does not import the reader that imports it.
+ */
+export interface TenderWordMatch {
+  words: string | null;
+  phrases: string | null;
+}
 
 /**
  * The filters of a tender search, with bounds already in stored format (`YYYY-MM-DDTHH:MM:SSZ`;
