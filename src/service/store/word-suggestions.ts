@@ -8,6 +8,13 @@ export interface WordSuggestion {
   correction: string;
 }
 
+/** A word of the data, the tenders holding it, and its place in the vocabulary's order. */
+interface VocabularyTerm {
+  term: string;
+  tenders: number;
+  order: number;
+}
+
 /** Words shorter than this are not corrected (too many near neighbours to mean anything). */
 const SHORTEST_CORRECTED = 4;
 
@@ -21,7 +28,7 @@ const SHORTEST_CORRECTED = 4;
  */
 export class WordSuggestions {
   private version: string | null = null;
-  private terms: { term: string; tenders: number }[] = [];
+  private termsByLength = new Map<number, VocabularyTerm[]>();
   private hasHits: Statement | null = null;
 
   constructor(private readonly db: SqliteDatabase) {}
@@ -43,34 +50,46 @@ export class WordSuggestions {
 
   private nearest(word: string): string | null {
     const limit = [...word].length <= 5 ? 1 : 2;
-    let best: { term: string; distance: number; tenders: number } | null = null;
-    for (const { term, tenders } of this.vocabulary()) {
-      if (Math.abs(term.length - word.length) > limit) continue;
-      const distance = editDistance(word, term, limit);
-      if (distance > limit) continue;
-      if (
-        best === null ||
-        distance < best.distance ||
-        (distance === best.distance && tenders > best.tenders)
-      ) {
-        best = { term, distance, tenders };
+    let best: { term: string; distance: number; tenders: number; order: number } | null = null;
+    const byLength = this.vocabulary();
+    // Only terms whose length is within the limit can be near enough: their lists alone are read.
+    for (let length = word.length - limit; length <= word.length + limit; length++) {
+      for (const { term, tenders, order } of byLength.get(length) ?? []) {
+        const distance = editDistance(word, term, limit);
+        if (distance > limit) continue;
+        // Among equals, the term first in the vocabulary's own order, as when it was read in one list.
+        if (
+          best === null ||
+          distance < best.distance ||
+          (distance === best.distance &&
+            (tenders > best.tenders || (tenders === best.tenders && order < best.order)))
+        ) {
+          best = { term, distance, tenders, order };
+        }
       }
     }
     return best?.term ?? null;
   }
 
-  private vocabulary(): { term: string; tenders: number }[] {
+  /** The vocabulary by term length (UTF-16 units, as editDistance compares), in the table's order. */
+  private vocabulary(): Map<number, VocabularyTerm[]> {
     const version = publicRecordsVersion(this.db);
     if (version !== this.version) {
-      this.terms = (
-        this.db.prepare('SELECT term, doc AS tenders FROM tender_vocabulary').all() as {
-          term: string;
-          tenders: number;
-        }[]
-      ).filter(({ term }) => term.length >= SHORTEST_CORRECTED - 1 && !/\d/.test(term));
+      const terms = this.db.prepare('SELECT term, doc AS tenders FROM tender_vocabulary').all() as {
+        term: string;
+        tenders: number;
+      }[];
+      this.termsByLength = new Map();
+      for (const [order, { term, tenders }] of terms.entries()) {
+        if (term.length < SHORTEST_CORRECTED - 1 || /\d/.test(term)) continue;
+        const entry = { term, tenders, order };
+        const sameLength = this.termsByLength.get(entry.term.length);
+        if (sameLength) sameLength.push(entry);
+        else this.termsByLength.set(entry.term.length, [entry]);
+      }
       this.version = version;
     }
-    return this.terms;
+    return this.termsByLength;
   }
 }
 
@@ -79,12 +98,15 @@ export class WordSuggestions {
  * neighbouring letters, each 1), stopping early once every path exceeds `limit`.
  */
 export function editDistance(a: string, b: string, limit: number): number {
-  const rows = a.length + 1;
   const columns = b.length + 1;
-  let previousPrevious = new Array<number>(columns).fill(0);
-  let previous = Array.from({ length: columns }, (_, index) => index);
-  for (let i = 1; i < rows; i++) {
-    const current = new Array<number>(columns).fill(0);
+  // Three rows reused from call to call: a search that found nothing compares every term near its length.
+  if (rowScratch.length < columns * 3) rowScratch = new Int32Array(columns * 3 * 2);
+  let previousPrevious = rowScratch.subarray(0, columns).fill(0);
+  let previous = rowScratch.subarray(columns, columns * 2);
+  let current = rowScratch.subarray(columns * 2, columns * 3);
+  for (let j = 0; j < columns; j++) previous[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    current.fill(0);
     current[0] = i;
     let rowBest = i;
     for (let j = 1; j < columns; j++) {
@@ -100,8 +122,12 @@ export function editDistance(a: string, b: string, limit: number): number {
       if (value < rowBest) rowBest = value;
     }
     if (rowBest > limit) return limit + 1;
+    const oldest = previousPrevious;
     previousPrevious = previous;
     previous = current;
+    current = oldest;
   }
   return previous[columns - 1] as number;
 }
+
+let rowScratch = new Int32Array(96);
