@@ -57,8 +57,14 @@ module.exports = {
       from: { path: '^src/(app/[^/]+|[^/]+)/', pathNot: ['^src/cli/'] },
       to: {
         pathNot: '^src/$1/',
+        // Naming a part's type is not building it.
+        dependencyTypesNot: ['type-only'],
         path: [
           '^src/app/storage/open-bot-store[.]ts$',
+          '^src/app/bot-app[.]ts$',
+          '^src/app/receiver/answer-workers[.]ts$',
+          '^src/app/delivery/(scheduler|pg-boss-queue)[.]ts$',
+          '^src/app/features/install/install-flow[.]ts$',
           '^src/service/(http/app|store/open-store)[.]ts$',
           '^src/fake-slack/fake-slack-server[.]ts$',
           '^src/workbench/workbench-server[.]ts$',

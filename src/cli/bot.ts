@@ -1,12 +1,12 @@
 import type { App } from '@slack/bolt';
 import type { Logger } from 'pino';
-import { type BotApp, createBotApp } from '../app/bot-app.ts';
 import { type BotConfig, ConfigError, loadBotConfig } from '../app/config.ts';
 import { createLogger } from '../app/logger.ts';
 import { AnswerWorkers, type WorkerMessage } from '../app/receiver/answer-workers.ts';
 import { KeyCipher } from '../app/security/key-cipher.ts';
 import { type BotStore, openBotStore } from '../app/storage/bot-store.ts';
 import { stopSignal } from '../shared/stop-signal.ts';
+import { type BotApp, composeBot } from './compose-bot.ts';
 
 /**
  * How long a graceful stop may take before the process gives up on what is left and exits 1.
@@ -50,7 +50,7 @@ export async function runBot(env: NodeJS.ProcessEnv = process.env): Promise<numb
           cipher,
         })
       : null;
-  const bot = createBotApp({
+  const bot = composeBot({
     config,
     store,
     logger,
@@ -104,7 +104,7 @@ async function runAnswerWorker(
     if (process.connected) tell({ kind: 'done', ids });
     else unreported.push(...ids);
   };
-  const bot = createBotApp({
+  const bot = composeBot({
     config,
     store,
     logger: workerLogger,

@@ -1,26 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import { App, ErrorCode, LogLevel, type Logger as SlackLogger } from '@slack/bolt';
+import type { App } from '@slack/bolt';
+import { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
-import { scheduledSlack } from './adapters/scheduled-slack.ts';
-import { slackFetch } from './adapters/slack-fetch.ts';
-import { SlackUsers } from './adapters/slack-users.ts';
-import { tellPerson } from './adapters/tell-person.ts';
-import { parseAllowedServiceUrls, WorkspaceClients } from './adapters/workspace-clients.ts';
-import { type BotConfig, oauthSettings } from './config.ts';
-import { PgBossQueue } from './delivery/pg-boss-queue.ts';
-import { Scheduler, type SchedulerOptions } from './delivery/scheduler.ts';
-import { InstallFlow } from './features/install/install-flow.ts';
-import { GuardedReceiver } from './receiver/guarded-receiver.ts';
-import { QueuedCommandsReceiver } from './receiver/queued-commands-receiver.ts';
-import { registerListeners } from './register-listeners.ts';
-import { KeyCipher, UnreadableSecretError } from './security/key-cipher.ts';
-import { isSubcommand } from './shared/commands/parse-command.ts';
-import { describeFailure } from './shared/failure-sentences.ts';
-import type { FeatureContext } from './shared/feature-context.ts';
-import { useRequestScope } from './shared/request-scope.ts';
-import { failureMessage } from './shared/views/messages.ts';
-import { mrkdwn } from './shared/views/mrkdwn.ts';
-import type { BotStore } from './storage/bot-store.ts';
+import { scheduledSlack } from '../app/adapters/scheduled-slack.ts';
+import { slackFetch } from '../app/adapters/slack-fetch.ts';
+import { SlackUsers } from '../app/adapters/slack-users.ts';
+import { tellPerson } from '../app/adapters/tell-person.ts';
+import { parseAllowedServiceUrls, WorkspaceClients } from '../app/adapters/workspace-clients.ts';
+import { createBotApp, respondableOnly, teamOf } from '../app/bot-app.ts';
+import { type BotConfig, oauthSettings } from '../app/config.ts';
+import { PgBossQueue } from '../app/delivery/pg-boss-queue.ts';
+import { Scheduler, type SchedulerOptions } from '../app/delivery/scheduler.ts';
+import { InstallFlow } from '../app/features/install/install-flow.ts';
+import { GuardedReceiver } from '../app/receiver/guarded-receiver.ts';
+import { QueuedCommandsReceiver } from '../app/receiver/queued-commands-receiver.ts';
+import { KeyCipher } from '../app/security/key-cipher.ts';
+import { isSubcommand } from '../app/shared/commands/parse-command.ts';
+import type { FeatureContext } from '../app/shared/feature-context.ts';
+import { failureMessage } from '../app/shared/views/messages.ts';
+import { mrkdwn } from '../app/shared/views/mrkdwn.ts';
+import type { BotStore } from '../app/storage/bot-store.ts';
 
 export interface BotAppOptions {
   config: BotConfig;
@@ -74,10 +73,13 @@ export interface BotApp {
   stop(): Promise<void>;
 }
 
-/** The Slack app: thin on purpose; the features live in ./features, the wiring in ./listeners. */
-export function createBotApp(options: BotAppOptions): BotApp {
+/**
+ * The composition root of the Slack app: builds every part (the HTTP or answer-worker receiver,
+ * the install flow, the service clients, Slack's users, the subscriptions' scheduler and its
+ * queue) and gives them to the thin app (src/app/bot-app.ts), which registers the features.
+ */
+export function composeBot(options: BotAppOptions): BotApp {
   const { config, store, logger } = options;
-  const boltLogger = toSlackLogger(logger);
   // Bolt's answers at a response_url and the Web API calls go over a keep-alive undici pool rather
   // than the built-in fetch's streams (about a quarter of a /tender help's CPU; perf's notes).
   const appFetch = slackFetch();
@@ -119,7 +121,7 @@ export function createBotApp(options: BotAppOptions): BotApp {
             { reference, teamId: teamOf(body) },
             'told a person their command will not be answered',
           );
-          await tellPerson(app.client, respondableOnly(body), failureMessage(GAVE_UP, reference, null));
+          await tellPerson(slackClient, respondableOnly(body), failureMessage(GAVE_UP, reference, null));
         },
       })
     : null;
@@ -145,25 +147,8 @@ export function createBotApp(options: BotAppOptions): BotApp {
         });
   const receiver = answers ?? httpReceiver;
   const credentials = install ? { authorize: install.authorize } : { token: config.SLACK_BOT_TOKEN };
-  const app = receiver
-    ? new App({
-        ...credentials,
-        logger: boltLogger,
-        clientOptions,
-        receiver,
-        extendedErrorHandler: true,
-        // No listener keeps conversation state: Bolt's store would cost a middleware on every request.
-        convoStore: false,
-      })
-    : new App({
-        ...credentials,
-        appToken: config.SLACK_APP_TOKEN,
-        socketMode: true,
-        logger: boltLogger,
-        clientOptions,
-        extendedErrorHandler: true,
-        convoStore: false,
-      });
+  // The Web API client for what runs outside Bolt's listeners (people's roles, a given-up answer).
+  const slackClient = new WebClient(install ? undefined : config.SLACK_BOT_TOKEN, clientOptions);
   // A workspace's bot token for what runs outside a request (scheduled posts, people's roles).
   const tokenFor = install
     ? (teamId: string) => install.botTokenFor(teamId)
@@ -175,7 +160,7 @@ export function createBotApp(options: BotAppOptions): BotApp {
     logger,
     clock: options.clock ?? (() => new Date()),
     slowNoticeMs: options.slowNoticeMs ?? 2500,
-    users: new SlackUsers(app.client, undefined, install ? tokenFor : null),
+    users: new SlackUsers(slackClient, undefined, install ? tokenFor : null),
     clients: new WorkspaceClients(store, cipher, {
       serviceUrl: config.PROCUREMENT_API_URL,
       // Never a default key when anyone may install (the configuration refuses it too).
@@ -215,42 +200,14 @@ export function createBotApp(options: BotAppOptions): BotApp {
     ...options.scheduler,
   });
   context.scheduler = scheduler;
-  useRequestScope(app);
-  registerListeners(app, context, install);
-  // Whatever a listener fails with, the person who asked still hears a sentence.
-  // With extendedErrorHandler, Bolt passes the request's body and context too (Bolt does not export that type).
-  app.error((async ({ error, body, context: requestContext }: ErrorArgs) => {
-    const reference = randomUUID().slice(0, 8);
-    if (
-      (error as { code?: unknown }).code === ErrorCode.AuthorizationError &&
-      !causesOf(error).some((cause) => cause instanceof UnreadableSecretError)
-    ) {
-      // No installation for this workspace (uninstalled, or never installed): no token to answer with
-      // but the response_url, which needs none.
-      logger.warn({ reference, teamId: teamOf(body) }, 'a request came from a workspace without Tenderbot');
-      await tellPerson(
-        app.client,
-        respondableOnly(body),
-        failureMessage(NOT_INSTALLED, reference, null),
-      ).catch(() => undefined);
-      return;
-    }
-    // An installation this ENCRYPTION_KEY cannot read is the app's fault, not an uninstall: said as a failure.
-    const original =
-      causesOf(error).find((cause) => cause instanceof UnreadableSecretError) ??
-      (error as { original?: unknown }).original ??
-      error;
-    logger.error({ err: original, reference }, 'unhandled error in a listener');
-    const { sentence } = describeFailure(original);
-    await tellPerson(
-      app.client,
-      body as unknown,
-      failureMessage(sentence, reference, null),
-      requestContext?.botToken,
-    ).catch((tellError: unknown) =>
-      logger.error({ err: tellError, reference }, 'could not tell the person about a failure'),
-    );
-  }) as unknown as Parameters<typeof app.error>[0]);
+  const app = createBotApp({
+    credentials,
+    ...(receiver ? { receiver } : { appToken: config.SLACK_APP_TOKEN }),
+    clientOptions,
+    logger,
+    context,
+    install,
+  });
 
   return {
     app,
@@ -284,56 +241,4 @@ export function createBotApp(options: BotAppOptions): BotApp {
   };
 }
 
-/** What Bolt's extended error handler is given. */
-interface ErrorArgs {
-  error: Error;
-  body?: unknown;
-  context?: { botToken?: string };
-}
-
 const GAVE_UP = mrkdwn`Tenderbot could not answer this command: the part of Tenderbot answering it stopped several times. Type it again, and if it fails again, tell whoever runs Tenderbot.`;
-
-const NOT_INSTALLED = mrkdwn`Tenderbot is not installed in this workspace any more. Someone who manages apps here can add it again.`;
-
-function teamOf(body: unknown): string | null {
-  const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-  const team = fields.team as { id?: unknown } | undefined;
-  const id = fields.team_id ?? team?.id;
-  return typeof id === 'string' ? id : null;
-}
-
-/** An error and what it wraps (Bolt's and the OAuth package's `original`, or `cause`), outermost first. */
-function causesOf(error: unknown): unknown[] {
-  const chain: unknown[] = [];
-  let current: unknown = error;
-  while (current instanceof Error && chain.length < 5) {
-    chain.push(current);
-    const wrapped = current as { original?: unknown; cause?: unknown };
-    current = wrapped.original ?? wrapped.cause;
-  }
-  return chain;
-}
-
-/** Only the response_url of a body: without a token, a direct message cannot be sent. */
-function respondableOnly(body: unknown): unknown {
-  const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-  return { response_url: fields.response_url };
-}
-
-/** Bolt's logger interface over pino, so Bolt's own messages are JSON lines with the rest. */
-function toSlackLogger(logger: Logger): SlackLogger {
-  let level: LogLevel = LogLevel.INFO;
-  const text = (messages: unknown[]) =>
-    messages.map((message) => (typeof message === 'string' ? message : JSON.stringify(message))).join(' ');
-  return {
-    debug: (...messages) => logger.debug({ source: 'bolt' }, text(messages)),
-    info: (...messages) => logger.info({ source: 'bolt' }, text(messages)),
-    warn: (...messages) => logger.warn({ source: 'bolt' }, text(messages)),
-    error: (...messages) => logger.error({ source: 'bolt' }, text(messages)),
-    setLevel: (next) => {
-      level = next;
-    },
-    getLevel: () => level,
-    setName: () => undefined,
-  };
-}

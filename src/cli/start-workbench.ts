@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createBotApp } from '../app/bot-app.ts';
 import { BotConfig } from '../app/config.ts';
 import { createLogger } from '../app/logger.ts';
 import { openBotStore } from '../app/storage/bot-store.ts';
@@ -12,6 +11,7 @@ import { createMcpLogger } from '../mcp/logger.ts';
 import { startSandbox } from '../service/sandbox.ts';
 import { addWorkbenchRoutes } from '../workbench/workbench-routes.ts';
 import { installApp, SECOND_WORKSPACE } from '../workbench/workspaces.ts';
+import { composeBot } from './compose-bot.ts';
 
 export interface WorkbenchOptions {
   dataDir: string;
@@ -116,7 +116,7 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Running
     PORT: options.botPort ?? 3000,
   });
   const store = openBotStore(config.DATABASE_URL);
-  const bot = createBotApp({ config, store, logger: createLogger(config.LOG_LEVEL, process.stderr) });
+  const bot = composeBot({ config, store, logger: createLogger(config.LOG_LEVEL, process.stderr) });
   const botPort = await bot.start();
   const appBase = `http://${host}:${botPort}`;
   slack.appUrl = `${appBase}/slack/events`;

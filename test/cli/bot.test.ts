@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BotApp, createBotApp } from '../../src/app/bot-app.ts';
 import { type BotStore, openBotStore } from '../../src/app/storage/bot-store.ts';
 import { type RequestWork, stopGracefully, trackRequests } from '../../src/cli/bot.ts';
+import { type BotApp, composeBot } from '../../src/cli/compose-bot.ts';
 import { FakeSlack } from '../../src/fake-slack/fake-slack.ts';
 import { eventually, inProcessBotConfig } from '../support/bot.ts';
 
@@ -36,7 +36,7 @@ async function probeApp(name: string) {
   const config = inProcessBotConfig(slack, { signingSecret, botToken }, join(dir, `${name}.db`));
   const store = openBotStore(config.DATABASE_URL);
   stores.push(store);
-  const bot: BotApp = createBotApp({ config, store, logger, scheduler: { pollMs: null } });
+  const bot: BotApp = composeBot({ config, store, logger, scheduler: { pollMs: null } });
   let release: () => void = () => undefined;
   const released = new Promise<void>((resolve) => {
     release = resolve;

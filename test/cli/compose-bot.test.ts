@@ -81,8 +81,9 @@ const buttonsOf = (message: FakeMessage) =>
 describe('/tender help and unknown words', () => {
   it('shows the usage card for help, for nothing, and for an unknown subcommand', async () => {
     expect(textOf(await command(MEMBER, 'help'))).toContain('/tender search');
-    const unknown = await command(MEMBER, 'serach cleaning');
-    expect(textOf(unknown)).toContain('I don’t know `serach`');
+    // A word near a subcommand is answered "Did you mean" (test/app/features/tenders/search-understands.test.ts).
+    const unknown = await command(MEMBER, 'xylophone cleaning');
+    expect(textOf(unknown)).toContain('I don’t know `xylophone`');
     expect(unknown.ephemeralTo).toBe(MEMBER);
   });
 });
@@ -247,7 +248,7 @@ describe('/tender show', () => {
 
   it('says plainly when the id is unknown', async () => {
     expect(textOf(await command(MEMBER, 'show ocds-nothing-here-1'))).toContain(
-      'No tender has the id `ocds-nothing-here-1`',
+      'No tender has the id or reference `ocds-nothing-here-1`',
     );
   });
 

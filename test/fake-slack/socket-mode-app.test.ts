@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BotApp, createBotApp } from '../../src/app/bot-app.ts';
 import { BotConfig } from '../../src/app/config.ts';
 import { createLogger } from '../../src/app/logger.ts';
 import { type BotStore, openBotStore } from '../../src/app/storage/bot-store.ts';
+import { type BotApp, composeBot } from '../../src/cli/compose-bot.ts';
 import { ProcurementClient } from '../../src/client/procurement-client.ts';
 import { type FakeMessage, FakeSlack } from '../../src/fake-slack/fake-slack.ts';
 import { eventually } from '../support/bot.ts';
@@ -56,7 +56,7 @@ beforeAll(async () => {
       },
     }),
   );
-  bot = createBotApp({ config, store, logger, scheduler: { pollMs: null } });
+  bot = composeBot({ config, store, logger, scheduler: { pollMs: null } });
   // Resolves once Slack said hello on the connection.
   expect(await bot.start()).toBeNull();
   service = new ProcurementClient({ baseUrl: sandbox.baseUrl, apiKey: KEYS.carolMemberAcme });

@@ -122,7 +122,7 @@ export async function tenderCommand(
 }
 
 /**
- * The configuration of an app started in the test's own process (createBotApp) against `slack`,
+ * The configuration of an app started in the test's own process (composeBot) against `slack`,
  * one workspace, a SQLite file at `databasePath`; nothing it does reaches the service.
  */
 export function inProcessBotConfig(

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SEARCH_BUILDER_FIELDS } from '../../src/app/features/links/views/search-builder-modal.ts';
+import { SEARCH_BUILDER_FIELDS } from '../../src/app/shared/ids.ts';
 import { ARTIFACTS_DIR, launchChromium, openChannel } from '../support/browser.ts';
 import { OCDS_DIR } from '../support/ocds-data.ts';
 import { startWorkbenchProcess, type WorkbenchProcess } from '../support/workbench.ts';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SEARCH_BUILDER_FIELDS } from '../../src/app/features/links/views/search-builder-modal.ts';
+import { SEARCH_BUILDER_FIELDS } from '../../src/app/shared/ids.ts';
 import { type RunningWorkbench, startWorkbench } from '../../src/cli/start-workbench.ts';
 import { ARTIFACTS_DIR, launchChromium, openChannel } from '../support/browser.ts';
 import { jargonIn, textsPeopleRead } from '../support/workbench.ts';

@@ -485,3 +485,6 @@ function readerOf(subscription: Subscription, source: KeySource): { key: string;
     ? { key: `person:${subscription.createdBy}`, name: mrkdwn`${mention(subscription.createdBy)}’s own key` }
     : { key: 'workspace', name: mrkdwn`this workspace’s key` };
 }
+
+/** How long a delivery is recorded after it is done: what a channel was sent stays known for a quarter. */
+export const KEEP_DELIVERIES_MS = 90 * 86_400_000;

@@ -9,7 +9,7 @@ import type { ScheduledSlack } from '../adapters/scheduled-slack.ts';
 import type { WorkspaceClients } from '../adapters/workspace-clients.ts';
 import { FEED_READ_LIMIT } from '../features/subscriptions/content.ts';
 import { type DeliveryQueue, LeaseTableQueue } from './delivery-queue.ts';
-import { ExactlyOncePosting, type PostingStore } from './exactly-once-posting.ts';
+import { ExactlyOncePosting, KEEP_DELIVERIES_MS, type PostingStore } from './exactly-once-posting.ts';
 
 export interface SchedulerOptions {
   /** The deliveries, and the reads and pause of their subscriptions (the app passes its BotStore). */
@@ -83,7 +83,6 @@ const PREPARE_AHEAD_MS = 1000;
  * delivery; the next post of a channel is claimed about a second before its slot, so this is free).
  */
 const CLAIM_GATHER_MS = 50;
-export const KEEP_DELIVERIES_MS = 90 * 86_400_000;
 const PRUNE_EVERY_MS = 3_600_000;
 
 /**

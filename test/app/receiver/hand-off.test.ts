@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BotApp, createBotApp } from '../../../src/app/bot-app.ts';
 import { createLogger } from '../../../src/app/logger.ts';
 import { type BotStore, openBotStore } from '../../../src/app/storage/bot-store.ts';
+import { type BotApp, composeBot } from '../../../src/cli/compose-bot.ts';
 import { FakeSlack } from '../../../src/fake-slack/fake-slack.ts';
 import { eventually, inProcessBotConfig } from '../../support/bot.ts';
 
@@ -38,7 +38,7 @@ beforeAll(async () => {
       },
     }),
   );
-  bot = createBotApp({
+  bot = composeBot({
     config,
     store,
     logger,

@@ -2,13 +2,13 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
-import { type BotApp, createBotApp } from '../../../src/app/bot-app.ts';
 import { BotConfig } from '../../../src/app/config.ts';
 import type { PassResult, SchedulerOptions } from '../../../src/app/delivery/scheduler.ts';
 import { KeyCipher } from '../../../src/app/security/key-cipher.ts';
 import type { BotStore } from '../../../src/app/storage/bot-store.ts';
 import { openBotStore } from '../../../src/app/storage/open-bot-store.ts';
 import type { Subscription } from '../../../src/app/storage/subscription-store.ts';
+import { type BotApp, composeBot } from '../../../src/cli/compose-bot.ts';
 import { type FakeMessage, FakeSlack, type FakeUser } from '../../../src/fake-slack/fake-slack.ts';
 import { importOcdsFiles } from '../../../src/service/import/ocds-importer.ts';
 import { eventually } from '../../support/bot.ts';
@@ -88,7 +88,7 @@ export class Harness {
   ): Promise<Instance> {
     const config = BotConfig.parse(this.environment());
     const store = openBotStore(config.DATABASE_URL);
-    const bot = createBotApp({
+    const bot = composeBot({
       config,
       store,
       logger: pino({ level: 'silent' }),

@@ -4,9 +4,9 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { type BotApp, createBotApp } from '../../../../src/app/bot-app.ts';
 import { BotConfig, loadBotConfig } from '../../../../src/app/config.ts';
 import { type BotStore, openBotStore, type Subscription } from '../../../../src/app/storage/bot-store.ts';
+import { type BotApp, composeBot } from '../../../../src/cli/compose-bot.ts';
 import { FakeSlack } from '../../../../src/fake-slack/fake-slack.ts';
 import { startTestSandbox, type TestSandbox } from '../../../support/sandbox.ts';
 
@@ -80,7 +80,7 @@ export async function startOAuthApp(options: {
       done();
     },
   });
-  const bot = createBotApp({
+  const bot = composeBot({
     config,
     store,
     logger: pino({ level: options.logLevel ?? 'info' }, destination),

@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BotApp } from '../../../../src/app/bot-app.ts';
 import type { BotStore } from '../../../../src/app/storage/bot-store.ts';
+import type { BotApp } from '../../../../src/cli/compose-bot.ts';
 import type { FakeMessage, FakeSlack } from '../../../../src/fake-slack/fake-slack.ts';
 import { installAppAt } from '../../../../src/workbench/workspaces.ts';
 import { eventually } from '../../../support/bot.ts';

@@ -9,10 +9,10 @@
  * `{ ran }` or `{ failed }` when it ends). It prints "ready" once it takes messages. Test-only.
  */
 import pino from 'pino';
-import { createBotApp } from '../../../../src/app/bot-app.ts';
 import { BotConfig } from '../../../../src/app/config.ts';
 import type { PassResult } from '../../../../src/app/delivery/scheduler.ts';
 import { openBotStore } from '../../../../src/app/storage/open-bot-store.ts';
+import { composeBot } from '../../../../src/cli/compose-bot.ts';
 
 export type ToChild = { now: number } | { run: true };
 export type FromChild = { clock: number } | { running: true } | { ran: PassResult } | { failed: string };
@@ -32,7 +32,7 @@ const scheduler = JSON.parse(process.env.TENDERBOT_CHILD_SCHEDULER ?? '{}') as {
 // The parent's clock: it moves only when the parent says so.
 let now = Number(process.env.TENDERBOT_CHILD_NOW);
 const store = openBotStore(config.DATABASE_URL);
-const bot = createBotApp({
+const bot = composeBot({
   config,
   store,
   logger: pino({ level: 'silent' }),
