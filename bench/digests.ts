@@ -24,9 +24,9 @@ import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
 import pino from 'pino';
-import { createBotApp } from '../src/app/bot-app.ts';
 import { BotConfig } from '../src/app/config.ts';
 import { openBotStore } from '../src/app/storage/bot-store.ts';
+import { composeBot } from '../src/cli/compose-bot.ts';
 import { BENCH_KEY } from './support/serve-sandbox.ts';
 
 const SUBSCRIPTIONS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 1000);
@@ -116,7 +116,7 @@ for (let index = 0; index < SUBSCRIPTIONS; index++) {
 }
 
 // The app's scheduler on its real timer; 250 ms is the poll asked of bot-app.ts (fanout's notes).
-const bot = createBotApp({
+const bot = composeBot({
   config,
   store,
   logger: pino({ level: 'silent' }),

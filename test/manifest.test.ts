@@ -75,7 +75,7 @@ describe('manifest.yml', () => {
 
   it('subscribes to exactly the events the code listens to', () => {
     expect(manifest.settings.event_subscriptions.bot_events).toEqual([...SUBSCRIBED_EVENTS]);
-    const listenerFiles = sourceFiles(join(root, 'src/app/listeners'));
+    const listenerFiles = sourceFiles(join(root, 'src/app'));
     const registered = listenerFiles.flatMap((file) =>
       [...readFileSync(file, 'utf8').matchAll(/app\.event\('(\w+)'/g)].map((match) => match[1]),
     );

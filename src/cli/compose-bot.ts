@@ -76,7 +76,7 @@ export interface BotApp {
 /**
  * The composition root of the Slack app: builds every part (the HTTP or answer-worker receiver,
  * the install flow, the service clients, Slack's users, the subscriptions' scheduler and its
- * queue) and gives them to the thin app (src/app/bot-app.ts), which registers the features.
+ * queue) and gives them to the thin app (src/cli/compose-bot.ts), which registers the features.
  */
 export function composeBot(options: BotAppOptions): BotApp {
   const { config, store, logger } = options;

@@ -36,7 +36,7 @@ export interface ScheduledSlack {
   };
 }
 
-/** A failed call, with the fields @slack/web-api's errors carry (src/app/subscriptions/slack-errors.ts reads them). */
+/** A failed call, with the fields @slack/web-api's errors carry (src/app/features/subscriptions/slack-errors.ts reads them). */
 class SlackCallError extends Error {
   constructor(
     readonly code: string,

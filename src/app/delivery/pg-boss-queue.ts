@@ -56,7 +56,7 @@ export class PgBossQueue implements DeliveryQueue {
       schema: options.schema ?? 'pgboss',
       // A few connections: fetch, complete and insert are single statements.
       max: 4,
-      // Subscriptions keep their own schedules in their zones (src/app/subscriptions/schedule.ts);
+      // Subscriptions keep their own schedules in their zones (src/app/features/subscriptions/schedule.ts);
       // pg-boss's cron is not used, so its cron clock is off.
       schedule: false,
       supervise: true,

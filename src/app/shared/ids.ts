@@ -48,7 +48,7 @@ export const HomeIds = {
   connect: 'home/connect',
 } as const;
 
-/** Comments on tenders, buyers, suppliers and frameworks (src/app/features/comments.ts). */
+/** Comments on tenders, buyers, suppliers and frameworks (src/app/features/comments/comments.ts). */
 export const CommentIds = {
   /** "Comment" on a card or detail panel: value is the codec's `comment` state. */
   open: 'comment/open',
@@ -61,7 +61,7 @@ export const CommentIds = {
   delete: 'comment/delete',
 } as const;
 
-/** Bid pipelines (src/app/features/pipelines.ts). */
+/** Bid pipelines (src/app/features/bids/pipelines.ts). */
 export const PipelineIds = {
   /** "Start a bid" on a tender card: value is the codec's `startBid` state. */
   startBid: 'pipeline/start_bid',

@@ -6,7 +6,7 @@ export interface KeptValueStore {
    * a replay sent to another copy is refused too. Expired entries are pruned as it goes.
    */
   rememberRequest(id: string, expiresAt: Date, now?: Date): Promise<boolean>;
-  /** A state too big for its Slack value (src/app/state/codec.ts), kept under its token until `expiresAt`. */
+  /** A state too big for its Slack value (src/app/shared/values/codec.ts), kept under its token until `expiresAt`. */
   saveState(token: string, json: string, expiresAt: Date): Promise<void>;
   /** The kept state, or null when unknown or expired. */
   loadState(token: string, now: Date): Promise<string | null>;

@@ -2,7 +2,7 @@
 export type Cadence = 'hourly' | 'daily' | 'weekly';
 export type SubscriptionKind = 'pipeline' | 'search' | 'deadlines';
 
-/** A channel's subscription to scheduled posts (src/app/subscriptions/). */
+/** A channel's subscription to scheduled posts (src/app/features/subscriptions/ and src/app/delivery/). */
 export interface Subscription {
   /** Short and readable (`s-7k2m9q`): people type it in `/tender unsubscribe`. */
   id: string;

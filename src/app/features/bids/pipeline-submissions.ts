@@ -3,7 +3,7 @@ import { PipelineIds } from '../../shared/ids.ts';
 
 /**
  * The pipelines feature's modal submissions, read from `view.state.values` by one schema per
- * modal (as src/app/state/modal-submissions.ts does for the connect modal). Anything unreadable
+ * modal (as src/app/shared/values/modal-submissions.ts does for the connect modal). Anything unreadable
  * reads as empty, which the checks below then ask for.
  */
 const textOf = (actionId: string) =>

@@ -47,6 +47,21 @@ export function onAction(
   });
 }
 
+/**
+ * Listens to one button: its value (parsed with its schema inside `handle`: a broken one is a
+ * sentence about the click) and the click's body.
+ */
+export function onButton(
+  controls: ControlRouter,
+  context: FeatureContext,
+  actionId: ActionId,
+  handle: (request: SlackRequest, value: string | undefined, body: BlockAction) => Promise<void>,
+): void {
+  onAction(controls, context, actionId, (request, action, body) =>
+    handle(request, buttonValue(action), body),
+  );
+}
+
 /** The value a button carries (other elements carry none). */
 export function buttonValue(action: BlockElementAction): string | undefined {
   return action.type === 'button' ? action.value : undefined;

@@ -5,7 +5,7 @@ import type { TenderSearchFilters } from '../commands/parse-command.ts';
 /**
  * The schema of every value the app writes into Slack and reads back (button values, option
  * values, private_metadata). A value comes back as text anyone holding a signed request could
- * have written, so it is parsed and checked by src/app/state/codec.ts, never trusted.
+ * have written, so it is parsed and checked by src/app/shared/values/codec.ts, never trusted.
  */
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 const amount = z.number().finite().nonnegative();

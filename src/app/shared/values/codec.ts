@@ -33,12 +33,12 @@ export const ACTION_SCHEMAS = {
   connectMetadata: ConnectMetadataValue,
   /** "Comment" on a tender, buyer, supplier or framework. */
   comment: CommentTargetValue,
-  /** The comment modal's private_metadata and its Delete buttons (src/app/features/comment-values.ts). */
+  /** The comment modal's private_metadata and its Delete buttons (src/app/shared/values/comment-values.ts). */
   commentModal: CommentValues.CommentModalMetadataValue,
   commentDelete: CommentValues.CommentDeleteValue,
   /** "Start a bid" on a tender. */
   startBid: StartBidValue,
-  /** Pipelines (src/app/features/pipeline-values.ts). */
+  /** Pipelines (src/app/shared/values/pipeline-values.ts). */
   pipeline: PipelineValues.PipelineRefValue,
   pipelineStage: PipelineValues.StageRefValue,
   stageStatusOption: PipelineValues.StageStatusOptionValue,

@@ -3,7 +3,7 @@ import { type PIPELINE_STATUSES, STAGE_STATUSES } from '../../../contract/schema
 
 /**
  * The schemas of every value the pipelines feature writes into Slack (option values, button
- * values, private_metadata) and reads back through src/app/state/codec.ts. Short keys: an option
+ * values, private_metadata) and reads back through src/app/shared/values/codec.ts. Short keys: an option
  * value holds 150 characters, and a state that does not fit is kept in the bot's store.
  */
 const id = z.string().trim().min(1).max(300);

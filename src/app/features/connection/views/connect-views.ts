@@ -3,7 +3,7 @@ import { clip, type Mrkdwn, mrkdwn } from '../../../shared/views/mrkdwn.ts';
 import type { SafeModalView as ModalView } from '../../../shared/views/safe-blocks.ts';
 import { type Block, section } from '../../../shared/views/tender-card.ts';
 
-// The Home tab's view lives in src/app/blocks/home-view.ts (with the bookmarks, bids and saved searches).
+// The Home tab’s view lives in src/app/features/home/views/home-view.ts (with the bookmarks, bids and saved searches).
 
 /** Titles of the two connect windows (Slack allows 24 characters). */
 export const CONNECT_TITLES = { workspace: 'Connect Tenderbot', personal: 'Link your own key' } as const;
