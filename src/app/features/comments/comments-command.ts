@@ -1,0 +1,92 @@
+import { NotFoundError, ValidationError } from '../../../client/errors.ts';
+import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
+import { reply } from '../../shared/feature-context.ts';
+import { COMMENT_ENTITY_TYPES, type CommentEntityType } from '../../shared/values/button-values.ts';
+import { sentenceMessage } from '../../shared/views/messages.ts';
+import { clip, code, escapeMrkdwn, joinMrkdwn, mrkdwn, text as plain } from '../../shared/views/mrkdwn.ts';
+import { type CommentTarget, entityName, threadOf } from './comment-access.ts';
+import { commentsThreadMessage, ENTITY_NOUNS } from './views/comment-thread.ts';
+
+const PREFIXED = new RegExp(`^(${COMMENT_ENTITY_TYPES.join('|')}):(\\S+)$`, 'i');
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Which entities an id may be, in the order they are tried: `buyer:<id>` (and the other three)
+ * names one; a UUID is a buyer, else a supplier; any other id is a framework, else a tender (a
+ * framework's own notice is also a tender under the same id: the framework is meant more often,
+ * and the answer names the other).
+ */
+export function candidateTargets(text: string): CommentTarget[] {
+  const word = text.trim();
+  const prefixed = PREFIXED.exec(word);
+  if (prefixed)
+    return [{ entityType: prefixed[1]?.toLowerCase() as CommentEntityType, entityId: prefixed[2] as string }];
+  if (!word || /\s/.test(word) || word.length > 300) return [];
+  const order: CommentEntityType[] = UUID.test(word) ? ['buyer', 'supplier'] : ['framework', 'tender'];
+  return order.map((entityType) => ({ entityType, entityId: word }));
+}
+
+const COMMENTS_USAGE =
+  'Give the id of a tender, buyer, supplier or framework: `/tender comments ocds-b5fd17-…`. To name the kind, write `buyer:<id>`, `supplier:<id>`, `framework:<id>` or `tender:<id>`.';
+
+/** `/tender comments <id>`: the thread on a tender, buyer, supplier or framework, for everyone in the channel. */
+export async function commentsCommand(
+  context: FeatureContext,
+  request: SlackRequest,
+  rest: string,
+): Promise<void> {
+  const candidates = candidateTargets(rest);
+  if (candidates.length === 0) {
+    const sentence = escapeMrkdwn(COMMENTS_USAGE);
+    await reply(request, sentenceMessage(sentence));
+    return;
+  }
+  const { client } = await context.clients.forPerson(request.teamId, request.userId);
+  // Every kind the id may be is asked at once; the first found (in the documented order) is shown.
+  const found = await Promise.all(
+    candidates.map(async (target) => {
+      try {
+        return { target, name: await entityName(client, target) };
+      } catch (error) {
+        if (error instanceof NotFoundError || error instanceof ValidationError) return null;
+        throw error;
+      }
+    }),
+  );
+  const [shown, ...others] = found.filter((entry) => entry !== null);
+  if (shown) {
+    const { target, name } = shown;
+    const comments = await threadOf(client, target);
+    const slackAuthors = await context.store.commentAuthors(
+      request.teamId,
+      comments.map((comment) => comment.id),
+    );
+    const note = joinMrkdwn(
+      others.map(
+        (other) =>
+          mrkdwn`This id is also a ${plain(ENTITY_NOUNS[other.target.entityType])}: ${code(`/tender comments ${other.target.entityType}:${clip(other.target.entityId, 300)}`)} shows its comments.`,
+      ),
+      mrkdwn` `,
+    );
+    const message = commentsThreadMessage({
+      ...target,
+      entityName: name,
+      comments,
+      slackAuthors,
+      ...(note ? { note } : {}),
+    });
+    await request.respond({
+      response_type: 'in_channel',
+      replace_original: false,
+      text: message.text,
+      blocks: message.blocks,
+    });
+    return;
+  }
+  const kinds =
+    candidates.length === 1
+      ? plain(`No ${ENTITY_NOUNS[candidates[0]?.entityType ?? 'tender']} has`)
+      : mrkdwn`No tender, buyer, supplier or framework has`;
+  const sentence = mrkdwn`${kinds} the id ${code(candidates[0]?.entityId ?? '', 300)} (or your organisation cannot see it). Check the id: \`/tender search\`, \`/tender buyers\` and \`/tender frameworks\` show them.`;
+  await reply(request, sentenceMessage(sentence));
+}
