@@ -25,7 +25,7 @@ import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
 import pino from 'pino';
 import { BotConfig } from '../src/app/config.ts';
-import { openBotStore } from '../src/app/storage/bot-store.ts';
+import { openBotStore } from '../src/app/storage/open-bot-store.ts';
 import { composeBot } from '../src/cli/compose-bot.ts';
 import { BENCH_KEY } from './support/serve-sandbox.ts';
 

@@ -4,7 +4,8 @@ import { type BotConfig, ConfigError, loadBotConfig } from '../app/config.ts';
 import { createLogger } from '../app/logger.ts';
 import { AnswerWorkers, type WorkerMessage } from '../app/receiver/answer-workers.ts';
 import { KeyCipher } from '../app/security/key-cipher.ts';
-import { type BotStore, openBotStore } from '../app/storage/bot-store.ts';
+import type { BotStore } from '../app/storage/bot-store.ts';
+import { openBotStore } from '../app/storage/open-bot-store.ts';
 import { stopSignal } from '../shared/stop-signal.ts';
 import { type BotApp, composeBot } from './compose-bot.ts';
 

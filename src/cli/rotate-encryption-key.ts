@@ -2,7 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseEnv } from 'node:util';
 import { KeyCipher } from '../app/security/key-cipher.ts';
-import { type BotStore, openBotStore, type StoredSecret } from '../app/storage/bot-store.ts';
+import type { BotStore, StoredSecret } from '../app/storage/bot-store.ts';
+import { openBotStore } from '../app/storage/open-bot-store.ts';
 
 /** What a rotation did; counts only, never a secret. */
 export interface RotationReport {

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BotConfig } from '../app/config.ts';
 import { createLogger } from '../app/logger.ts';
-import { openBotStore } from '../app/storage/bot-store.ts';
+import { openBotStore } from '../app/storage/open-bot-store.ts';
 import { SCOPES } from '../contract/schemas.ts';
 import { FakeSlack } from '../fake-slack/fake-slack.ts';
 import { DEFAULT_MCP_PORT, startMcpHttp } from '../mcp/http.ts';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeyCipher } from '../../src/app/security/key-cipher.ts';
-import { openBotStore } from '../../src/app/storage/bot-store.ts';
+import { openBotStore } from '../../src/app/storage/open-bot-store.ts';
 import { eventually, type RunningBot, startBot, tenderCommand } from '../support/bot.ts';
 import { type FaultServer, startFaultServer } from '../support/fault-server.ts';
 import { textOf } from '../support/slack-text.ts';

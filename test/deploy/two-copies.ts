@@ -7,7 +7,8 @@ import pg from 'pg';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNEL_POSTS_QUEUE } from '../../src/app/delivery/pg-boss-queue.ts';
-import { type BotStore, openBotStore, type Subscription } from '../../src/app/storage/bot-store.ts';
+import type { BotStore, Subscription } from '../../src/app/storage/bot-store.ts';
+import { openBotStore } from '../../src/app/storage/open-bot-store.ts';
 import { ProcurementClient } from '../../src/client/procurement-client.ts';
 import {
   type AppAnswer,

@@ -3,7 +3,6 @@ import type { DeliveryStore } from './delivery-store.ts';
 import type { InstallationStore } from './installation-store.ts';
 import type { KeptValueStore } from './kept-value-store.ts';
 import type { MessageStore } from './message-store.ts';
-import { openBotStore as openComposedBotStore } from './open-bot-store.ts';
 import type { SecretStore } from './secret-store.ts';
 import type { StoreLifecycle } from './store-lifecycle.ts';
 import type { SubscriptionStore } from './subscription-store.ts';
@@ -30,10 +29,3 @@ export type BotStore = WorkspaceStore &
   KeptValueStore &
   MessageStore &
   StoreLifecycle;
-
-/**
- * Opens the bot's store (see open-bot-store.ts, where it lives now). Kept here for the callers that
- * import it from this module until they import open-bot-store.ts; typed as BotStore, so the
- * composite is checked against the interface here.
- */
-export const openBotStore: (databaseUrl: string) => BotStore = openComposedBotStore;

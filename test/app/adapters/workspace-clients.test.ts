@@ -17,7 +17,8 @@ import {
   PersonalKeyRequiredError,
   ServiceUrlRefusedError,
 } from '../../../src/app/shared/errors.ts';
-import { type BotStore, openBotStore } from '../../../src/app/storage/bot-store.ts';
+import type { BotStore } from '../../../src/app/storage/bot-store.ts';
+import { openBotStore } from '../../../src/app/storage/open-bot-store.ts';
 import { ConnectionError } from '../../../src/client/errors.ts';
 import { ProcurementClient } from '../../../src/client/procurement-client.ts';
 

@@ -8,7 +8,8 @@ import { WorkspaceClients } from '../../../src/app/adapters/workspace-clients.ts
 import { submitConnectModal } from '../../../src/app/features/connection/connection.ts';
 import { KeyCipher } from '../../../src/app/security/key-cipher.ts';
 import type { FeatureContext } from '../../../src/app/shared/feature-context.ts';
-import { type BotStore, openBotStore } from '../../../src/app/storage/bot-store.ts';
+import type { BotStore } from '../../../src/app/storage/bot-store.ts';
+import { openBotStore } from '../../../src/app/storage/open-bot-store.ts';
 
 // The connect window's checks of the service address (probe finding 1), on the feature itself with
 // a real store and real loopback servers: the fake Slack sends no value for a field the window does

@@ -5,7 +5,8 @@ import pino from 'pino';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GuardedReceiver } from '../../../src/app/receiver/guarded-receiver.ts';
-import { type BotStore, openBotStore } from '../../../src/app/storage/bot-store.ts';
+import type { BotStore } from '../../../src/app/storage/bot-store.ts';
+import { openBotStore } from '../../../src/app/storage/open-bot-store.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tenderbot-health-'));
 let store: BotStore;

@@ -10,7 +10,7 @@ import {
   type ThreadTimes,
 } from '../../../src/app/receiver/receiver-pressure.ts';
 import { KeyCipher } from '../../../src/app/security/key-cipher.ts';
-import { openBotStore } from '../../../src/app/storage/bot-store.ts';
+import { openBotStore } from '../../../src/app/storage/open-bot-store.ts';
 
 /** Long enough for a worker process to start on a busy machine. */
 const WAIT = { timeout: 15_000, interval: 20 };

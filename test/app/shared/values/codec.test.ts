@@ -12,7 +12,7 @@ import {
   VALUE_ROOM,
 } from '../../../../src/app/shared/values/codec.ts';
 import { parseConnectSubmission } from '../../../../src/app/shared/values/modal-submissions.ts';
-import { openBotStore } from '../../../../src/app/storage/bot-store.ts';
+import { openBotStore } from '../../../../src/app/storage/open-bot-store.ts';
 
 const now = new Date('2026-11-22T12:00:00Z');
 const state = { f: { q: 'cleaning', status: 'open' as const, valueMin: 100_000 }, o: 5 };
