@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toggleUnfurlBookmark, unfurlLinks } from '../../../../src/app/features/links/unfurls.ts';
+import { TenderIds, UNFURL_IDS } from '../../../../src/app/shared/ids.ts';
+import { KEYS, TENDER_A, TENDER_B } from '../../../support/fixture.ts';
+import { type HandlerHarness, startHandlerHarness } from '../../../support/handler-context.ts';
+
+let harness: HandlerHarness;
+let titles: Record<string, string>;
+
+beforeAll(async () => {
+  harness = await startHandlerHarness();
+  titles = {};
+  for (const id of [TENDER_A, TENDER_B]) {
+    const answer = await harness.sandbox.call('GET', `/v1/tenders/${id}`, { key: KEYS.carolMemberAcme });
+    titles[id] = answer.body.data.title;
+  }
+});
+afterAll(async () => {
+  await harness?.close();
+});
+
+/** The service's own link to a tender, as a person pastes it. */
+const linkTo = (tenderId: string) => `${harness.sandbox.baseUrl}/v1/tenders/${tenderId}`;
+
+/** A person's message in a channel with one link, and what `link_shared` says of it. */
+function pasted(url: string, channel = 'C0BIDS', teamId = harness.slack.teamId) {
+  const message = harness.slack.postAsUser('U0MEMBER', channel, `Look at <${url}>`);
+  return { message, shared: { teamId, channel, messageTs: message.ts, links: [{ url }] } };
+}
+
+/** The workspace's bookmarks as the service holds them (the default key is Carol's). */
+async function workspaceBookmarks(): Promise<string[]> {
+  const answer = await harness.sandbox.call('GET', '/v1/bookmarks', { key: KEYS.carolMemberAcme });
+  return answer.body.data.map((bookmark: { tenderId: string }) => bookmark.tenderId);
+}
+
+describe('unfurlLinks', () => {
+  it('turns a link to a tender the service holds into its compact card under the message', async () => {
+    expect(titles[TENDER_A]).toBeTruthy();
+    const url = linkTo(TENDER_A);
+    const { message, shared } = pasted(url);
+    await unfurlLinks(harness.context, harness.request().slack, shared);
+    const preview = JSON.stringify(message.unfurls?.[url]?.blocks);
+    expect(preview).toContain(JSON.stringify(titles[TENDER_A]).slice(1, -1));
+    // The workspace bookmarked it already (the fixture): the preview offers to remove it.
+    expect(preview).toContain(UNFURL_IDS.removeBookmark);
+    expect(preview).not.toContain(TenderIds.share);
+  });
+
+  it('leaves a link alone when the workspace’s key cannot read it, or the service does not hold it', async () => {
+    const before = harness.slack.callsOf('chat.unfurl').length;
+    // A workspace whose stored key the service refuses (expired): the look-up fails, nothing is shown.
+    await harness.context.store.saveConnection({
+      teamId: 'T0EXPIRED',
+      encryptedApiKey: harness.context.cipher.encrypt(KEYS.aliceExpired),
+      serviceUrl: null,
+      connectedBy: 'U0ADMIN',
+      connectedAt: new Date().toISOString(),
+    });
+    const unreadable = pasted(linkTo(TENDER_A), 'C0BIDS', 'T0EXPIRED');
+    await unfurlLinks(harness.context, harness.request().slack, unreadable.shared);
+    const unknown = pasted(linkTo('ocds-tbdemo-9999999'));
+    await unfurlLinks(harness.context, harness.request().slack, unknown.shared);
+    const elsewhere = pasted('https://example.com/tenders/1');
+    await unfurlLinks(harness.context, harness.request().slack, elsewhere.shared);
+    expect(unreadable.message.unfurls).toBeUndefined();
+    expect(unknown.message.unfurls).toBeUndefined();
+    expect(elsewhere.message.unfurls).toBeUndefined();
+    expect(harness.slack.callsOf('chat.unfurl')).toHaveLength(before);
+  });
+});
+
+describe('toggleUnfurlBookmark', () => {
+  it('bookmarks for the workspace and redraws the preview for everyone', async () => {
+    const url = linkTo(TENDER_B);
+    const { message, shared } = pasted(url);
+    await unfurlLinks(harness.context, harness.request().slack, shared);
+    expect(JSON.stringify(message.unfurls?.[url]?.blocks)).toContain(UNFURL_IDS.bookmark);
+    const request = harness.request({ userId: 'U0MEMBER', channelId: 'C0BIDS', kind: 'click' });
+    await toggleUnfurlBookmark(harness.context, request, {
+      tenderId: TENDER_B,
+      add: true,
+      url,
+      messageTs: message.ts,
+    });
+    expect(request.said()).toContain('for the workspace');
+    expect(await workspaceBookmarks()).toContain(TENDER_B);
+    expect(JSON.stringify(message.unfurls?.[url]?.blocks)).toContain(UNFURL_IDS.removeBookmark);
+  });
+
+  it('refuses a guest, and the workspace’s bookmarks stay as they were', async () => {
+    const request = harness.request({ userId: 'U0GUEST', channelId: 'C0BIDS', kind: 'click' });
+    await toggleUnfurlBookmark(harness.context, request, {
+      tenderId: TENDER_B,
+      add: false,
+      url: null,
+      messageTs: null,
+    });
+    expect(request.said()).toContain('Guests can read tenders but cannot remove bookmarks');
+    expect(await workspaceBookmarks()).toContain(TENDER_B);
+  });
+});

@@ -1,0 +1,240 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Frozen } from '../../../../src/app/features/subscriptions/content.ts';
+import {
+  listMore,
+  listSubscriptions,
+  sendNow,
+  subscriptionCommand,
+  unsubscribe,
+} from '../../../../src/app/features/subscriptions/subscriptions.ts';
+import { StaleValueError } from '../../../../src/app/shared/feature-context.ts';
+import { SubscriptionIds } from '../../../../src/app/shared/ids.ts';
+import type { Subscription } from '../../../../src/app/storage/bot-store.ts';
+import { type HandlerHarness, startHandlerHarness } from '../../../support/handler-context.ts';
+
+let harness: HandlerHarness;
+
+beforeAll(async () => {
+  harness = await startHandlerHarness();
+});
+afterAll(async () => {
+  await harness?.close();
+});
+
+const subscriptionsOf = (channelId: string) =>
+  harness.context.store.channelSubscriptions(harness.slack.teamId, channelId);
+
+/** `/tender subscribe <rest>` by `userId` in `channelId`: what they read, and what the channel then follows. */
+async function subscribe(rest: string, channelId: string, userId = 'U0ADMIN') {
+  const request = harness.request({ userId, channelId });
+  await subscriptionCommand(harness.context, request, 'subscribe', rest);
+  return { said: request.said(), subscriptions: await subscriptionsOf(channelId) };
+}
+
+const botPostsIn = (channel: string) =>
+  harness.slack.messagesIn(channel).filter((message) => message.authorId === 'U0BOT');
+
+/** A subscription made the way the command makes one, without its checks (for the buttons' tests). */
+async function storedSubscription(
+  channelId: string,
+  pausedReason: string | null = null,
+): Promise<Subscription> {
+  const subscription: Subscription = {
+    id: `s-${randomUUID().slice(0, 6)}`,
+    teamId: harness.slack.teamId,
+    channelId,
+    kind: 'deadlines',
+    target: JSON.stringify({ days: 7 }),
+    cadence: 'daily',
+    localTime: '09:00',
+    timeZone: 'Europe/London',
+    createdBy: 'U0ADMIN',
+    createdAt: new Date(),
+    pausedReason,
+    nextRunAt: new Date(Date.now() + 86_400_000),
+    cursor: null,
+    skippedCount: 0,
+  };
+  expect(await harness.context.store.createSubscription(subscription)).toBe(true);
+  return subscription;
+}
+
+describe('subscriptionCommand: subscribe', () => {
+  it('follows a search, on the cadence and time given, and says so in the channel', async () => {
+    const { said, subscriptions } = await subscribe('search cleaning hourly', 'C0BIDS');
+    expect(said).toBe('');
+    expect(subscriptions).toHaveLength(1);
+    const [made] = subscriptions;
+    expect(made).toMatchObject({ kind: 'search', cadence: 'hourly', createdBy: 'U0ADMIN' });
+    expect(JSON.parse(made?.target ?? '{}').f.q).toBe('cleaning');
+    const [posted] = botPostsIn('C0BIDS');
+    expect(posted?.text).toContain('Subscribed:');
+    expect(JSON.stringify(posted?.blocks)).toContain('<@U0ADMIN> subscribed this channel');
+
+    // A saved search by its id follows that search.
+    const saved = await subscribe('search ss-acme-001', 'C0BIDS');
+    expect(saved.said).toBe('');
+    const followed = saved.subscriptions.find((subscription) => subscription.id !== made?.id);
+    expect(JSON.parse(followed?.target ?? '{}')).toMatchObject({ ss: 'ss-acme-001', f: { q: 'cleaning' } });
+  });
+
+  it('follows a bid’s progress and the deadlines ahead', async () => {
+    const pipeline = await subscribe('pipeline pl-bob weekly 08:30', 'C0GENERAL');
+    expect(pipeline.subscriptions).toHaveLength(1);
+    expect(pipeline.subscriptions[0]).toMatchObject({
+      kind: 'pipeline',
+      cadence: 'weekly',
+      localTime: '08:30',
+    });
+    expect(JSON.parse(pipeline.subscriptions[0]?.target ?? '{}').p).toBe('pl-bob');
+
+    const deadlines = await subscribe('deadlines 14', 'C0GENERAL');
+    expect(deadlines.subscriptions).toHaveLength(2);
+    const reminder = deadlines.subscriptions.find((made) => made.kind === 'deadlines');
+    expect(reminder).toMatchObject({ cadence: 'daily' });
+    expect(JSON.parse(reminder?.target ?? '{}')).toEqual({ days: 14 });
+  });
+
+  it('refuses a guest, a bad cadence, an unknown bid and days out of range, and subscribes nothing', async () => {
+    const guest = await subscribe('search cleaning', 'C0REFUSED', 'U0GUEST');
+    expect(guest.said).toContain('Guests can read tenders but cannot subscribe this channel');
+    const cadence = await subscribe('deadlines weekly', 'C0REFUSED');
+    expect(cadence.said).toContain('A deadline reminder can be daily, not weekly.');
+    const unknownBid = await subscribe('pipeline pl-nobody', 'C0REFUSED');
+    expect(unknownBid.said).toContain('No bid with the id `pl-nobody` can be seen');
+    const days = await subscribe('deadlines 200', 'C0REFUSED');
+    expect(days.said).toContain('Give the days ahead as a whole number from 1 to 90');
+    const kind = await subscribe('everything', 'C0REFUSED');
+    expect(kind.said).toContain('Subscribe this channel with');
+    expect(await subscriptionsOf('C0REFUSED')).toEqual([]);
+    // A channel Tenderbot cannot post in: taken back, and said to the person.
+    const absent = await subscribe('search cleaning', 'C0NOTIN');
+    expect(absent.said).toContain('Tenderbot is not in <#C0NOTIN>, so it cannot post there');
+    expect(absent.subscriptions).toEqual([]);
+  });
+});
+
+describe('listSubscriptions', () => {
+  it('lists the channel’s subscriptions with Send now and Unsubscribe', async () => {
+    const [made] = await subscriptionsOf('C0BIDS');
+    expect(made).toBeDefined();
+    const request = harness.request({ userId: 'U0MEMBER', channelId: 'C0BIDS' });
+    await listSubscriptions(harness.context, request, false);
+    const blocks = JSON.stringify(request.answers[0]?.blocks);
+    expect(blocks).toContain(`subscription:${made?.id}`);
+    expect(blocks).toContain(SubscriptionIds.sendNow);
+    expect(blocks).toContain(SubscriptionIds.unsubscribe);
+  });
+
+  it('says a channel without any has none, and how to start one', async () => {
+    const request = harness.request({ userId: 'U0MEMBER', channelId: 'C0EMPTY' });
+    await listSubscriptions(harness.context, request, false);
+    expect(request.said()).toContain('has no subscriptions');
+    expect(JSON.stringify(request.answers[0]?.blocks)).not.toContain(SubscriptionIds.sendNow);
+  });
+});
+
+describe('unsubscribe', () => {
+  it('removes the subscription, and from the list redraws the list without it', async () => {
+    const kept = await storedSubscription('C0UNSUB');
+    const gone = await storedSubscription('C0UNSUB');
+    const request = harness.request({ userId: 'U0MEMBER', channelId: 'C0UNSUB', kind: 'click' });
+    await unsubscribe(harness.context, request, gone.id, true);
+    expect(request.said()).toContain('Unsubscribed <#C0UNSUB>');
+    expect(request.answers[0]?.replace_original).toBe(true);
+    const blocks = JSON.stringify(request.answers[0]?.blocks);
+    expect(blocks).toContain(`subscription:${kept.id}`);
+    expect(blocks).not.toContain(`subscription:${gone.id}`);
+    expect((await subscriptionsOf('C0UNSUB')).map((left) => left.id)).toEqual([kept.id]);
+  });
+
+  it('refuses a guest, and says an unknown id is not a subscription', async () => {
+    const kept = await storedSubscription('C0UNSUB2');
+    const guest = harness.request({ userId: 'U0GUEST', channelId: 'C0UNSUB2' });
+    await unsubscribe(harness.context, guest, kept.id, false);
+    expect(guest.said()).toContain('Guests can read tenders but cannot change subscriptions');
+    const unknown = harness.request({ userId: 'U0ADMIN', channelId: 'C0UNSUB2' });
+    await subscriptionCommand(harness.context, unknown, 'unsubscribe', 's-nothere');
+    expect(unknown.said()).toContain('No subscription has the id `s-nothere`');
+    const missing = harness.request({ userId: 'U0ADMIN', channelId: 'C0UNSUB2' });
+    await subscriptionCommand(harness.context, missing, 'unsubscribe', '  ');
+    expect(missing.said()).toContain('Which subscription?');
+    expect((await subscriptionsOf('C0UNSUB2')).map((left) => left.id)).toEqual([kept.id]);
+  });
+});
+
+describe('sendNow', () => {
+  it('plans a post at once, wakes the scheduler, and starts a paused subscription again', async () => {
+    let woken = 0;
+    const context = { ...harness.context, scheduler: { wake: () => void woken++ } };
+    const paused = await storedSubscription('C0SEND', 'Tenderbot was removed from the channel');
+    const request = harness.request({ userId: 'U0MEMBER', channelId: 'C0SEND', kind: 'click' });
+    await sendNow(context, request, paused.id);
+    expect(request.said()).toContain('Started again. Posting');
+    expect(woken).toBe(1);
+    const deliveries = await harness.context.store.subscriptionDeliveries(paused.id);
+    expect(deliveries.map((delivery) => delivery.manual)).toEqual([true]);
+    const resumed = await harness.context.store.getSubscription(harness.slack.teamId, paused.id);
+    expect(resumed?.pausedReason).toBeNull();
+  });
+
+  it('refuses a guest, and an unknown id is a button out of date', async () => {
+    const subscription = await storedSubscription('C0SEND2');
+    const guest = harness.request({ userId: 'U0GUEST', channelId: 'C0SEND2', kind: 'click' });
+    await sendNow(harness.context, guest, subscription.id);
+    expect(guest.said()).toContain('Guests can read tenders but cannot send subscription posts');
+    expect(await harness.context.store.subscriptionDeliveries(subscription.id)).toEqual([]);
+    const member = harness.request({ userId: 'U0MEMBER', channelId: 'C0SEND2', kind: 'click' });
+    await expect(sendNow(harness.context, member, 's-nothere')).rejects.toBeInstanceOf(StaleValueError);
+    expect(member.answers).toEqual([]);
+  });
+});
+
+describe('listMore', () => {
+  it('lists a page of the tenders a feed post froze, without the service', async () => {
+    const subscription = await storedSubscription('C0MORE');
+    const deliveryId = randomUUID();
+    const store = harness.context.store;
+    expect(
+      await store.addManualDelivery({ id: deliveryId, subscriptionId: subscription.id, dueAt: new Date() }),
+    ).toBe(true);
+    const claimed = await store.claimDelivery(deliveryId, 'test', new Date(), 60_000, 0);
+    expect('delivery' in claimed).toBe(true);
+    const listed = Array.from({ length: 25 }, (_, index) => ({
+      id: `ocds-test-${index}`,
+      title: `Listed tender ${index}`,
+      buyer: 'A council',
+      deadline: null,
+    }));
+    const frozen: Frozen = {
+      parts: [],
+      itemKeys: listed.map((tender) => tender.id),
+      cursor: null,
+      skippedSaid: 0,
+    };
+    const frozenAnswer = await store.freezeDelivery(
+      deliveryId,
+      'test',
+      JSON.stringify(frozen),
+      frozen.itemKeys,
+      listed.map((tender) => JSON.stringify(tender)),
+    );
+    expect(frozenAnswer).toEqual({ ok: true });
+    const request = harness.request({ userId: 'U0MEMBER', channelId: 'C0MORE', kind: 'click' });
+    await listMore(harness.context, request, JSON.stringify({ d: deliveryId, o: 20 }), false);
+    const blocks = JSON.stringify(request.answers[0]?.blocks);
+    expect(blocks).toContain('21–25 of 25');
+    expect(blocks).toContain('Listed tender 24');
+    expect(blocks).not.toContain('Listed tender 19');
+  });
+
+  it('says a post’s list is gone, and a forged value is a button out of date', async () => {
+    const request = harness.request({ userId: 'U0MEMBER', channelId: 'C0MORE', kind: 'click' });
+    await listMore(harness.context, request, JSON.stringify({ d: randomUUID(), o: 0 }), false);
+    expect(request.said()).toContain('its list is no longer kept');
+    await expect(listMore(harness.context, request, '{"d":"x"}', false)).rejects.toBeInstanceOf(
+      StaleValueError,
+    );
+  });
+});
