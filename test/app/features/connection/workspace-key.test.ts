@@ -36,6 +36,14 @@ beforeEach(async () => {
 });
 
 const trigger = (userId: string) => harness.slack.workspaceState.newTrigger(userId);
+/** The one window open for `userId`; a test fails here when there is none, or more than one. */
+const openModal = (userId: string) => {
+  const modals = harness.slack.openModals(userId);
+  expect(modals).toHaveLength(1);
+  const [modal] = modals;
+  if (!modal) throw new Error(`no window is open for ${userId}`);
+  return modal;
+};
 const closeModals = (userId: string) => {
   for (const modal of harness.slack.openModals(userId)) harness.slack.views.delete(modal.id);
 };
@@ -48,7 +56,7 @@ const channelMetadata = async (userId: string) => {
     { teamId, userId, channelId: CHANNEL, triggerId: trigger(userId) },
     async () => undefined,
   );
-  const [modal] = harness.slack.openModals(userId);
+  const modal = openModal(userId);
   return { viewId: modal.id, privateMetadata: String(modal.view.private_metadata) };
 };
 const connectAs = (userId: string, key: string) =>
@@ -65,7 +73,7 @@ describe('connectCommand', () => {
     closeModals(ADMIN);
     const request = harness.request({ userId: ADMIN });
     await connectCommand(harness.context, request, '', trigger(ADMIN));
-    const [modal] = harness.slack.openModals(ADMIN);
+    const modal = openModal(ADMIN);
     expect(modal.view.callback_id).toBe(ConnectIds.callback);
     expect(String(modal.view.private_metadata)).not.toMatch(/^me:/);
     expect(request.answers).toEqual([]);
@@ -102,7 +110,7 @@ describe('openConnectModal', () => {
       },
     );
     expect(refusals).toEqual([]);
-    const [modal] = harness.slack.openModals(MEMBER);
+    const modal = openModal(MEMBER);
     expect(String(modal.view.private_metadata)).toMatch(/^me:/);
   });
 
@@ -230,7 +238,7 @@ describe('disconnectCommand', () => {
     const request = harness.request({ userId: ADMIN });
     await disconnectCommand(harness.context, request, '');
     expect(request.said()).toContain(`connected by <@${MEMBER}>`);
-    const actionIds = JSON.stringify(request.answers[0].blocks);
+    const actionIds = JSON.stringify(request.answers.at(0)?.blocks);
     expect(actionIds).toContain(ConnectIds.disconnect);
     expect(actionIds).toContain(ConnectIds.keepKey);
     expect(await harness.context.store.getConnection(teamId)).not.toBeNull();
@@ -258,7 +266,7 @@ describe('confirmDisconnect', () => {
     const request = harness.request({ userId: ADMIN, kind: 'click' });
     await confirmDisconnect(harness.context, request);
     expect(request.said()).toContain('Disconnected: the workspace’s key is deleted.');
-    expect(request.answers[0].replace_original).toBe(true);
+    expect(request.answers.at(0)?.replace_original).toBe(true);
     expect(await harness.context.store.getConnection(teamId)).toBeNull();
   });
 
@@ -278,7 +286,7 @@ describe('keepKey', () => {
     const request = harness.request({ userId: MEMBER, kind: 'click' });
     await keepKey(request);
     expect(request.said()).toBe('Kept: the workspace’s key is still connected.');
-    expect(request.answers[0].replace_original).toBe(true);
+    expect(request.answers.at(0)?.replace_original).toBe(true);
     expect(await harness.context.store.getConnection(teamId)).not.toBeNull();
   });
 });
