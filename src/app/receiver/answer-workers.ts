@@ -1,8 +1,3 @@
-/*
- * Just over 500 lines: the workers' supervisor, their leases and the hold are one mechanism whose
- * parts share its state; the app's rebuild (the open issue "A house a Bolt maintainer would hold
- * up") is where it is weighed with the receiver.
- */
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { hostname, setPriority } from 'node:os';
@@ -16,6 +11,7 @@ import {
   readThreadTimes,
   type ThreadTimes,
 } from './receiver-pressure.ts';
+import { isWorkerMessage, timeOrderedId, type WorkerMessage } from './worker-messages.ts';
 
 /**
  * How much lower the answer workers run than the receiver (Unix nice). Acknowledging within 3 s is
@@ -35,12 +31,6 @@ export const WORKER_CONCURRENCY = 16;
 export const HOLD_AT_MOST_MS = 30_000;
 /** A busy worker is given stored commands once it has room for this many. */
 const CLAIM_AT_LEAST = 4;
-
-/** What a worker and the receiver's process say to each other over the IPC channel. */
-export type WorkerMessage =
-  | { kind: 'ready' }
-  | { kind: 'done'; ids: string[] }
-  | { kind: 'answer'; command: CommandToAnswer };
 
 export interface AnswerWorkersOptions {
   count: number;
@@ -496,22 +486,4 @@ export class AnswerWorkers {
     this.progress = [];
     for (const wake of waiting) wake();
   }
-}
-
-function isWorkerMessage(message: unknown): message is WorkerMessage {
-  if (typeof message !== 'object' || message === null) return false;
-  const { kind, ids } = message as { kind?: unknown; ids?: unknown };
-  if (kind === 'ready') return true;
-  return kind === 'done' && Array.isArray(ids) && ids.every((id) => typeof id === 'string');
-}
-
-/**
- * A UUIDv7-shaped id: the time in milliseconds first, so the queue's key is its order, then
- * randomUUID's random bits (from Node's own pool: the uuid package's v7 drew fresh random bytes
- * for every id, a measurable part of an acknowledgement).
- */
-export function timeOrderedId(at: Date): string {
-  const time = at.getTime().toString(16).padStart(12, '0');
-  const random = randomUUID();
-  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${random.slice(15)}`;
 }

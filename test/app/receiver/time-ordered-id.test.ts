@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { timeOrderedId } from '../../../src/app/receiver/answer-workers.ts';
+import { timeOrderedId } from '../../../src/app/receiver/worker-messages.ts';
 
 // The queue takes its commands oldest first by their key: ids must sort as their times do.
 describe('the queued commands’ ids', () => {

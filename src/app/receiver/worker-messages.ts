@@ -1,0 +1,27 @@
+/** What the receiver's process and its answer workers say to each other, and the ids of the commands they pass. */
+import { randomUUID } from 'node:crypto';
+import type { CommandToAnswer } from './queued-commands-receiver.ts';
+
+/** What a worker and the receiver's process say to each other over the IPC channel. */
+export type WorkerMessage =
+  | { kind: 'ready' }
+  | { kind: 'done'; ids: string[] }
+  | { kind: 'answer'; command: CommandToAnswer };
+
+export function isWorkerMessage(message: unknown): message is WorkerMessage {
+  if (typeof message !== 'object' || message === null) return false;
+  const { kind, ids } = message as { kind?: unknown; ids?: unknown };
+  if (kind === 'ready') return true;
+  return kind === 'done' && Array.isArray(ids) && ids.every((id) => typeof id === 'string');
+}
+
+/**
+ * A UUIDv7-shaped id: the time in milliseconds first, so the queue's key is its order, then
+ * randomUUID's random bits (from Node's own pool: the uuid package's v7 drew fresh random bytes
+ * for every id, a measurable part of an acknowledgement).
+ */
+export function timeOrderedId(at: Date): string {
+  const time = at.getTime().toString(16).padStart(12, '0');
+  const random = randomUUID();
+  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${random.slice(15)}`;
+}
