@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commentsCommand } from '../../../../src/app/features/comments/comments-command.ts';
+import { LARGE_FRAMEWORK_ID, TENDER_A } from '../../../support/fixture.ts';
+import { type HandlerHarness, startHandlerHarness } from '../../../support/handler-context.ts';
+import { commentBy } from './handler-support.ts';
+
+let harness: HandlerHarness;
+beforeAll(async () => {
+  harness = await startHandlerHarness();
+}, 60_000);
+afterAll(async () => harness?.close());
+
+describe('commentsCommand (/tender comments <id>)', () => {
+  it('shows the thread on a tender to the whole channel, with who wrote each comment in Slack', async () => {
+    await commentBy(
+      harness,
+      'U0MEMBER',
+      { entityType: 'tender', entityId: TENDER_A },
+      'We should bid on this.',
+    );
+    const request = harness.request({ userId: 'U0MEMBER' });
+    await commentsCommand(harness.context, request, TENDER_A);
+    expect(request.answers).toHaveLength(1);
+    const [answer] = request.answers;
+    expect(answer?.response_type).toBe('in_channel');
+    const read = JSON.stringify(answer);
+    expect(read).toContain('Advertising and marketing services: marketing contract');
+    expect(read).toContain('We should bid on this.');
+    expect(read).toContain('<@U0MEMBER>');
+  });
+
+  it('an id that is a framework and a tender shows the framework and names the tender’s command', async () => {
+    const request = harness.request();
+    await commentsCommand(harness.context, request, LARGE_FRAMEWORK_ID);
+    const read = JSON.stringify(request.answers);
+    expect(read).toContain(`This id is also a tender`);
+    expect(read).toContain(`/tender comments tender:${LARGE_FRAMEWORK_ID}`);
+  });
+
+  it('refuses an unknown id, to the asker alone, saying nothing has it', async () => {
+    const request = harness.request();
+    await commentsCommand(harness.context, request, 'ocds-tbdemo-9999999');
+    expect(request.answers).toHaveLength(1);
+    expect(request.answers[0]?.response_type).toBe('ephemeral');
+    expect(request.said()).toContain('No tender, buyer, supplier or framework has the id');
+    expect(request.said()).toContain('ocds-tbdemo-9999999');
+  });
+
+  it('refuses a named kind that has no such id, and a missing id with how to write one', async () => {
+    const named = harness.request();
+    await commentsCommand(harness.context, named, 'buyer:not-a-buyer');
+    expect(named.said()).toContain('No buyer has the id');
+    const empty = harness.request();
+    await commentsCommand(harness.context, empty, '   ');
+    expect(empty.said()).toContain('Give the id of a tender, buyer, supplier or framework');
+    expect(empty.answers[0]?.response_type).toBe('ephemeral');
+  });
+});
