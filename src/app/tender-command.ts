@@ -12,7 +12,7 @@ import { directMessageRequest } from './features/links/direct-messages.ts';
 import { subscriptionCommand } from './features/subscriptions/subscriptions.ts';
 import { searchCommand, showCommand } from './features/tenders/index.ts';
 import { bookmarksCommand, unknownCommandMessage } from './features/tenders/search.ts';
-import { parseCommand } from './shared/commands/parse-command.ts';
+import { parseCommand } from './shared/commands/subcommands.ts';
 import type { ControlRouter } from './shared/controls/control-registry.ts';
 import { clickRequest, onButton } from './shared/controls/on-action.ts';
 import type { FeatureContext, SlackRequest } from './shared/feature-context.ts';

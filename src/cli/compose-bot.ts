@@ -15,7 +15,7 @@ import { InstallFlow } from '../app/features/install/install-flow.ts';
 import { GuardedReceiver } from '../app/receiver/guarded-receiver.ts';
 import { QueuedCommandsReceiver } from '../app/receiver/queued-commands-receiver.ts';
 import { KeyCipher } from '../app/security/key-cipher.ts';
-import { isSubcommand } from '../app/shared/commands/parse-command.ts';
+import { isSubcommand } from '../app/shared/commands/subcommands.ts';
 import type { FeatureContext } from '../app/shared/feature-context.ts';
 import { failureMessage } from '../app/shared/views/messages.ts';
 import { mrkdwn } from '../app/shared/views/mrkdwn.ts';

@@ -1,5 +1,5 @@
 import type { AppSlack, RespondMessage } from '../../adapters/app-slack.ts';
-import { parseCommand, subcommandMeant } from '../../shared/commands/parse-command.ts';
+import { parseCommand, subcommandMeant } from '../../shared/commands/subcommands.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { reply, withFailures } from '../../shared/feature-context.ts';
 import { helpMessage, sentenceMessage } from '../../shared/views/messages.ts';

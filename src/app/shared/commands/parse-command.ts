@@ -5,75 +5,8 @@ import {
   VALUE_CURRENCIES,
   type ValueCurrency,
 } from '../../../contract/schemas.ts';
-
-export const SUBCOMMANDS = [
-  'search',
-  'show',
-  'bookmarks',
-  'buyers',
-  'suppliers',
-  'frameworks',
-  'saved',
-  'comments',
-  'pipelines',
-  'pipeline',
-  'subscribe',
-  'subscriptions',
-  'unsubscribe',
-  'connect',
-  'disconnect',
-  'status',
-  'settings',
-  'help',
-] as const;
-export type Subcommand = (typeof SUBCOMMANDS)[number];
-
-export type ParsedCommand =
-  | { kind: Subcommand; rest: string }
-  | { kind: 'show'; rest: string }
-  /** A first word that is no subcommand; `rest` is what followed it (to offer the command meant). */
-  | { kind: 'unknown'; word: string; rest: string };
-
-/** `/tender search cleaning`, `/tender ocds-b5fd17-…` (an id alone shows it), `/tender` (help). */
-export function parseCommand(text: string): ParsedCommand {
-  const trimmed = normaliseQuotes(text).trim();
-  if (trimmed === '') return { kind: 'help', rest: '' };
-  const [first = '', ...others] = trimmed.split(/\s+/);
-  const word = first.toLowerCase();
-  const rest = trimmed.slice(first.length).trim();
-  if ((SUBCOMMANDS as readonly string[]).includes(word)) return { kind: word as Subcommand, rest };
-  if (others.length === 0 && looksLikeTenderId(first)) return { kind: 'show', rest: first };
-  return { kind: 'unknown', word: first, rest };
-}
-
-/**
- * The subcommand a mistyped first word most likely meant (`serach` → `search`): the nearest by edit
- * distance, when it is near enough for the word's length (one edit up to four letters, two beyond)
- * and no other subcommand is as near; null otherwise.
- */
-export function subcommandMeant(word: string): Subcommand | null {
-  const typed = word.toLowerCase();
-  if (typed.length < 3 || !/^[a-z]+$/.test(typed)) return null;
-  const ranked = SUBCOMMANDS.map((known) => ({ known, distance: editDistance(typed, known) })).sort(
-    (a, b) => a.distance - b.distance,
-  );
-  const [best, second] = ranked;
-  if (!best || best.distance === 0 || best.distance > (typed.length <= 4 ? 1 : 2)) return null;
-  // `pipeline`/`pipelines`, `subscribe`/`subscriptions`: a tie is not a guess worth offering.
-  if (second && second.distance === best.distance) return null;
-  return best.known;
-}
-
-/**
- * Whether `text` is the `kind` subcommand: parseCommand's answer, read from the first word only
- * (its length and one character more), since the receiver asks it of every command it hands over,
- * whatever its length. Not for help and show, which parseCommand also gives to empty text and to a
- * tender id alone.
- */
-export function isSubcommand(text: string, kind: Exclude<Subcommand, 'help' | 'show'>): boolean {
-  const start = text.search(/\S/);
-  return start >= 0 && parseCommand(text.slice(start, start + kind.length + 1)).kind === kind;
-}
+import { CURRENCY_WORDS, parseAmount, parseDays, readMoney } from './amounts.ts';
+import { editDistance } from './edit-distance.ts';
 
 /** Tender ids are OCDS ocids (`ocds-…`) or other codes with digits and dashes, never plain words. */
 export function looksLikeTenderId(token: string): boolean {
@@ -462,23 +395,6 @@ function misreadFilter(key: string, operator: string, known: readonly FilterName
   return `\`${typed}\` is not a filter; did you mean \`${closest.filter.name}${closest.filter.compares ? operator.replace(':', '>') : ':'}\`, as in \`${closest.filter.example}\`?`;
 }
 
-/** Levenshtein distance, for filter names of a few letters (small and quadratic on purpose). */
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(
-        (previous[j] ?? 0) + 1,
-        (current[j - 1] ?? 0) + 1,
-        (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
-}
-
 /** An odd number of double quotes: said, because guessing where the phrase ends changes the search. */
 function unclosedQuote(text: string): string | null {
   const quotes = text.split('"').length - 1;
@@ -497,54 +413,7 @@ function unsupportedOperator(text: string): string | null {
   return null;
 }
 
-/** The currencies amounts may be given in, by the names and codes people type. */
-const CURRENCY_WORDS: Readonly<Record<string, ValueCurrency>> = {
-  gbp: 'GBP',
-  pound: 'GBP',
-  pounds: 'GBP',
-  sterling: 'GBP',
-  eur: 'EUR',
-  euro: 'EUR',
-  euros: 'EUR',
-  usd: 'USD',
-  cad: 'CAD',
-};
-
-/** Signs before an amount and the currency each names (`$` alone could be either dollar). */
-const CURRENCY_SIGNS: readonly [string, ValueCurrency | 'dollars'][] = [
-  ['£', 'GBP'],
-  ['€', 'EUR'],
-  ['us$', 'USD'],
-  ['ca$', 'CAD'],
-  ['c$', 'CAD'],
-  ['$', 'dollars'],
-];
-
-/** `€1m` → 1,000,000 in EUR; `100k` → 100,000 in no currency named; `$5k` names dollars of no country. */
-function readMoney(text: string): { amount: number; currency?: ValueCurrency | 'dollars' } | null {
-  const lower = text.toLowerCase();
-  const sign = CURRENCY_SIGNS.find(([prefix]) => lower.startsWith(prefix));
-  const amount = parseAmount(sign ? text.slice(sign[0].length) : text);
-  if (amount === null) return null;
-  return sign ? { amount, currency: sign[1] } : { amount };
-}
-
-/** `100k`, `2.5m`, `£250,000` → a number. */
-export function parseAmount(text: string): number | null {
-  const match = /^[£$€]?(\d+(?:[.,]\d+)*)([kmb])?$/i.exec(text.replace(/,(?=\d{3}\b)/g, ''));
-  if (!match?.[1]) return null;
-  const base = Number(match[1].replace(',', '.'));
-  const multiplier = { k: 1e3, m: 1e6, b: 1e9 }[(match[2] ?? '').toLowerCase() as 'k' | 'm' | 'b'] ?? 1;
-  return Number.isFinite(base) ? base * multiplier : null;
-}
-
-function parseDays(text: string): number | null {
-  const match = /^(\d{1,4})(d|w)?$/i.exec(text);
-  if (!match?.[1]) return null;
-  return Number(match[1]) * ((match[2] ?? 'd').toLowerCase() === 'w' ? 7 : 1);
-}
-
-function normaliseQuotes(text: string): string {
+export function normaliseQuotes(text: string): string {
   return text.replace(/[\u201C\u201D\u201E\u00AB\u00BB]/g, '"').replace(/[\u2018\u2019]/g, "'");
 }
 

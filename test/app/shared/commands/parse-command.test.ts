@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  clipWords,
-  isSubcommand,
-  parseAmount,
-  parseCommand,
-  parseDirectory,
-  parseSearch,
-  subcommandMeant,
-} from '../../../../src/app/shared/commands/parse-command.ts';
+import { clipWords, parseDirectory, parseSearch } from '../../../../src/app/shared/commands/parse-command.ts';
+import { isSubcommand, parseCommand, subcommandMeant } from '../../../../src/app/shared/commands/subcommands.ts';
+import { parseAmount } from '../../../../src/app/shared/commands/amounts.ts';
 
 const now = new Date('2026-11-21T10:00:00Z');
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommand } from '../../../../src/app/shared/commands/parse-command.ts';
+import { parseCommand } from '../../../../src/app/shared/commands/subcommands.ts';
 import { tenderCard, tenderDetail } from '../../../../src/app/shared/views/tender-card.ts';
 import { Tender } from '../../../../src/contract/schemas.ts';
 
