@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  directoryCommand,
+  runSavedSearch,
+  savedSearchesCommand,
+  showDirectoryEntry,
+} from '../../../../src/app/features/directories/directories.ts';
+import { DirectoryIds, SavedSearchIds } from '../../../../src/app/shared/ids.ts';
+import { NotFoundError } from '../../../../src/client/errors.ts';
+import { KEYS, LARGE_FRAMEWORK_ID } from '../../../support/fixture.ts';
+import { type HandlerHarness, startHandlerHarness } from '../../../support/handler-context.ts';
+
+let harness: HandlerHarness;
+beforeAll(async () => {
+  harness = await startHandlerHarness();
+  // Max linked Dave's key (Beta's organisation): what he reads is Beta's, not the workspace's (Acme's).
+  await harness.context.store.savePersonalKey({
+    teamId: harness.slack.teamId,
+    userId: 'U0MEMBER',
+    encryptedApiKey: harness.context.cipher.encrypt(KEYS.daveBeta),
+    serviceUrl: harness.sandbox.baseUrl,
+    connectedAt: new Date(),
+  });
+}, 60_000);
+afterAll(async () => harness?.close());
+
+const BELFAST = 'Belfast County Council';
+
+/** The action ids of every element of the answers. */
+function actionIds(answers: unknown): string[] {
+  return [...JSON.stringify(answers).matchAll(/"action_id":"([^"]+)"/g)].map((match) => match[1] as string);
+}
+
+async function buyerId(name: string): Promise<string> {
+  const { client } = await harness.context.clients.forTeam(harness.slack.teamId);
+  const found = (await client.buyers.list({ q: name, limit: 5 })).data.find((buyer) => buyer.name === name);
+  if (!found) throw new Error(`no buyer ${name}`);
+  return found.id;
+}
+
+describe('directoryCommand (/tender buyers|suppliers|frameworks)', () => {
+  it('lists the buyers a word finds, each with its Details button', async () => {
+    const request = harness.request();
+    await directoryCommand(harness.context, request, 'buyers', 'Belfast');
+    expect(request.answers).toHaveLength(1);
+    expect(request.answers[0]?.response_type).toBe('ephemeral');
+    expect(JSON.stringify(request.answers)).toContain(BELFAST);
+    expect(actionIds(request.answers)).toContain(DirectoryIds.showBuyer);
+  });
+
+  it('lists frameworks by status, and redraws in place for a Next click', async () => {
+    const request = harness.request({ kind: 'click' });
+    await directoryCommand(harness.context, request, 'frameworks', 'catering status:live', {
+      offset: 0,
+      replace: true,
+    });
+    expect(request.answers[0]?.replace_original).toBe(true);
+    expect(JSON.stringify(request.answers)).toContain('School catering services framework');
+    expect(actionIds(request.answers)).toContain(DirectoryIds.showFramework);
+  });
+
+  it('refuses a filter it cannot read, saying why, and lists nothing', async () => {
+    const request = harness.request();
+    await directoryCommand(harness.context, request, 'frameworks', 'catering status:someday');
+    expect(request.said()).toBe(
+      'status:someday is not a framework status; use one of upcoming, live, expired.',
+    );
+    expect(actionIds(request.answers)).not.toContain(DirectoryIds.showFramework);
+  });
+});
+
+describe('showDirectoryEntry ("Details" on a buyer, supplier or framework)', () => {
+  it('shows a buyer, and a framework, in full', async () => {
+    const buyer = harness.request({ kind: 'click' });
+    await showDirectoryEntry(harness.context, buyer, 'buyer', await buyerId(BELFAST));
+    expect(JSON.stringify(buyer.answers)).toContain(BELFAST);
+    const framework = harness.request({ kind: 'click' });
+    await showDirectoryEntry(harness.context, framework, 'framework', LARGE_FRAMEWORK_ID);
+    const { client } = await harness.context.clients.forTeam(harness.slack.teamId);
+    const { title } = await client.frameworks.get(LARGE_FRAMEWORK_ID);
+    expect(framework.said()).toContain(title);
+  });
+
+  it('an id the service does not know: fails as not found (said about the button by the caller), answering nothing', async () => {
+    const request = harness.request({ kind: 'click' });
+    await expect(
+      showDirectoryEntry(harness.context, request, 'supplier', '00000000-0000-4000-8000-000000000000'),
+    ).rejects.toBeInstanceOf(NotFoundError);
+    expect(request.answers).toEqual([]);
+  });
+});
+
+describe('savedSearchesCommand (/tender saved)', () => {
+  it('lists the workspace’s saved searches, each with Run', async () => {
+    const request = harness.request({ userId: 'U0ADMIN' });
+    await savedSearchesCommand(harness.context, request);
+    const read = JSON.stringify(request.answers);
+    expect(read).toContain('Acme search 1');
+    expect(read).not.toContain('Beta: software');
+    expect(actionIds(request.answers)).toContain(SavedSearchIds.run);
+  });
+
+  it('a person with their own key sees their organisation’s, never the workspace’s', async () => {
+    const request = harness.request({ userId: 'U0MEMBER' });
+    await savedSearchesCommand(harness.context, request);
+    const read = JSON.stringify(request.answers);
+    expect(read).toContain('Beta: software');
+    expect(read).not.toContain('Acme search');
+  });
+});
+
+describe('runSavedSearch ("Run" on a saved search)', () => {
+  it('runs the saved query as a tender search headed by its name', async () => {
+    const request = harness.request({ userId: 'U0ADMIN', kind: 'click' });
+    await runSavedSearch(harness.context, request, 'ss-acme-001');
+    expect(request.answers).toHaveLength(1);
+    // The heading names its query (cleaning in the North West) and the saved search it came from.
+    expect(request.said()).toContain('matching “cleaning”, in North West (saved search “Acme search 1”)');
+  });
+
+  it('refuses another organisation’s saved search (not found for this key), answering nothing', async () => {
+    const request = harness.request({ userId: 'U0ADMIN', kind: 'click' });
+    await expect(runSavedSearch(harness.context, request, 'ss-beta-1')).rejects.toBeInstanceOf(NotFoundError);
+    expect(request.answers).toEqual([]);
+  });
+});
