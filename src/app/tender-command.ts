@@ -1,12 +1,9 @@
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
 import { pipelineCommand, pipelinesCommand } from './features/bids/pipelines.ts';
 import { commentsCommand } from './features/comments/comments.ts';
-import {
-  connectCommand,
-  disconnectCommand,
-  settingsCommand,
-  statusCommand,
-} from './features/connection/connection.ts';
+import { settingsCommand } from './features/connection/settings.ts';
+import { statusCommand } from './features/connection/status.ts';
+import { connectCommand, disconnectCommand } from './features/connection/workspace-key.ts';
 import { directoryCommand, savedSearchesCommand } from './features/directories/directories.ts';
 import { directMessageRequest } from './features/links/direct-messages.ts';
 import { subscriptionCommand } from './features/subscriptions/subscriptions.ts';

@@ -5,7 +5,7 @@ import pino from 'pino';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkspaceClients } from '../../../src/app/adapters/workspace-clients.ts';
-import { submitConnectModal } from '../../../src/app/features/connection/connection.ts';
+import { submitConnectModal } from '../../../src/app/features/connection/workspace-key.ts';
 import { KeyCipher } from '../../../src/app/security/key-cipher.ts';
 import type { FeatureContext } from '../../../src/app/shared/feature-context.ts';
 import type { BotStore } from '../../../src/app/storage/bot-store.ts';

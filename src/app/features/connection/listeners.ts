@@ -5,7 +5,7 @@ import type { FeatureContext } from '../../shared/feature-context.ts';
 import { ConnectIds, HomeIds } from '../../shared/ids.ts';
 import { teamOfRequest } from '../../shared/request-scope.ts';
 import { parseConnectSubmission } from '../../shared/values/modal-submissions.ts';
-import { confirmDisconnect, keepKey, openConnectModal, submitConnectWithinBudget } from './connection.ts';
+import { confirmDisconnect, keepKey, openConnectModal, submitConnectWithinBudget } from './workspace-key.ts';
 
 /** Disconnecting (and keeping) a key, the Home tab's connect buttons, and the connect window. */
 export function registerConnectionListeners(controls: ControlRouter, context: FeatureContext): void {
