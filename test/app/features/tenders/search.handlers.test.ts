@@ -1,0 +1,264 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  bookmarksCommand,
+  searchCommand,
+  searchSentence,
+  shareTender,
+  showCommand,
+  showSearchPage,
+  tenderByReference,
+  toggleBookmark,
+} from '../../../../src/app/features/tenders/search.ts';
+import { PERSONAL_KEY_REQUIRED_SENTENCE } from '../../../../src/app/shared/failure-sentences.ts';
+import { SearchIds, TenderIds } from '../../../../src/app/shared/ids.ts';
+import { KEYS, TENDER_A, TENDER_B } from '../../../support/fixture.ts';
+import { type HandlerHarness, startHandlerHarness } from '../../../support/handler-context.ts';
+import { textOf } from '../../../support/slack-text.ts';
+
+let harness: HandlerHarness;
+let titleA: string;
+let titleB: string;
+beforeAll(async () => {
+  harness = await startHandlerHarness();
+  const { client } = await harness.context.clients.forTeam(harness.slack.teamId);
+  titleA = (await client.tenders.get(TENDER_A)).title;
+  titleB = (await client.tenders.get(TENDER_B)).title;
+}, 60_000);
+afterAll(async () => harness?.close());
+
+const UNKNOWN_TENDER = 'ocds-tbdemo-9999999';
+
+/** The action ids of every element of the answers. */
+function actionIds(answers: unknown): string[] {
+  return [...JSON.stringify(answers).matchAll(/"action_id":"([^"]+)"/g)].map((match) => match[1] as string);
+}
+
+/** The workspace's bookmarks (Acme's, through the workspace's key), as the service holds them. */
+async function workspaceBookmarks(): Promise<string[]> {
+  const { client } = await harness.context.clients.forTeam(harness.slack.teamId);
+  return (await client.bookmarks.list({ limit: 100 })).data.map((bookmark) => bookmark.tenderId);
+}
+
+describe('searchCommand (/tender search)', () => {
+  it('answers the first page to the asker alone, cards with Bookmark and a Next when there is more', async () => {
+    const request = harness.request();
+    await searchCommand(harness.context, request, 'marketing');
+    expect(request.answers).toHaveLength(1);
+    expect(request.answers[0]?.response_type).toBe('ephemeral');
+    expect(request.said()).toContain('marketing');
+    expect(actionIds(request.answers)).toContain(TenderIds.bookmark);
+  });
+
+  it('refuses a filter it cannot read, pointing to the help, and searches nothing', async () => {
+    const request = harness.request();
+    await searchCommand(harness.context, request, 'cleaning status:someday');
+    expect(request.said()).toContain('status:someday is not a status');
+    expect(JSON.stringify(request.answers)).toContain('See `/tender help`.');
+    expect(actionIds(request.answers)).not.toContain(TenderIds.bookmark);
+  });
+
+  it('refuses a buyer’s name no buyer has, saying how to find it', async () => {
+    const request = harness.request();
+    await searchCommand(harness.context, request, 'cleaning buyer:Nowhereshire');
+    expect(request.said()).toContain('No buyer is called “Nowhereshire”');
+    expect(request.said()).toContain('/tender buyers Nowhereshire');
+  });
+});
+
+describe('searchSentence (a direct message read as a search)', () => {
+  it('reads an amount in the sentence as a filter and first shows the command it ran', async () => {
+    const request = harness.request({ channelId: 'D0MEMBER' });
+    await searchSentence(harness.context, request, 'marketing over £1m');
+    expect(JSON.stringify(request.answers[0]?.blocks?.[0])).toContain(
+      'Searched: `/tender search marketing value&gt;1m`',
+    );
+  });
+
+  it('a phrase with nothing to read as a filter is searched as typed, without a “Searched:” line', async () => {
+    const request = harness.request({ channelId: 'D0MEMBER' });
+    await searchSentence(harness.context, request, 'marketing');
+    expect(request.answers).toHaveLength(1);
+    expect(JSON.stringify(request.answers)).not.toContain('Searched:');
+    expect(actionIds(request.answers)).toContain(TenderIds.bookmark);
+  });
+});
+
+describe('showSearchPage (Next, Previous, another buyer)', () => {
+  it('redraws the clicked message with the page asked for', async () => {
+    const first = harness.request({ kind: 'click' });
+    await showSearchPage(harness.context, first, { f: { q: 'services' }, o: 0 }, true);
+    const second = harness.request({ kind: 'click' });
+    await showSearchPage(harness.context, second, { f: { q: 'services' }, o: 5 }, true);
+    expect(second.answers[0]?.replace_original).toBe(true);
+    expect(actionIds(second.answers)).toContain(SearchIds.previous);
+    expect(JSON.stringify(second.answers)).not.toBe(JSON.stringify(first.answers));
+  });
+
+  it('a word that finds nothing: says so and offers the word of the data it most likely meant', async () => {
+    const request = harness.request({ kind: 'click' });
+    await showSearchPage(harness.context, request, { f: { q: 'markting' }, o: 0 }, true);
+    expect(request.said()).toContain('Found no tenders');
+    expect(actionIds(request.answers)).not.toContain(TenderIds.bookmark);
+    expect(JSON.stringify(request.answers)).toContain('marketing');
+  });
+});
+
+describe('showCommand (/tender show <id>)', () => {
+  it('shows the tender in full, with its Bookmark button drawn as the list is', async () => {
+    const request = harness.request();
+    await showCommand(harness.context, request, TENDER_B);
+    expect(request.said()).toBe(titleB);
+    expect(actionIds(request.answers)).toContain(TenderIds.share);
+  });
+
+  it('refuses a missing id, and an id no tender has', async () => {
+    const missing = harness.request();
+    await showCommand(harness.context, missing, '');
+    expect(missing.said()).toBe('Which tender?');
+    const unknown = harness.request();
+    await showCommand(harness.context, unknown, UNKNOWN_TENDER);
+    expect(unknown.said()).toContain(`No tender has the id or reference \`${UNKNOWN_TENDER}\``);
+  });
+});
+
+describe('tenderByReference', () => {
+  it('finds one tender by its id', async () => {
+    const found = await tenderByReference(harness.context, harness.request(), TENDER_A);
+    expect(found.kind === 'one' && found.tender.title).toBe(titleA);
+  });
+
+  it('answers none for a reference no tender has, and for one the service refuses', async () => {
+    expect(await tenderByReference(harness.context, harness.request(), UNKNOWN_TENDER)).toEqual({
+      kind: 'none',
+    });
+    expect(await tenderByReference(harness.context, harness.request(), 'x'.repeat(500))).toEqual({
+      kind: 'none',
+    });
+  });
+});
+
+describe('bookmarksCommand (/tender bookmarks)', () => {
+  it('lists the workspace’s bookmarks, each with Remove', async () => {
+    const request = harness.request();
+    await bookmarksCommand(harness.context, request);
+    expect(JSON.stringify(request.answers)).toContain(titleA);
+    expect(actionIds(request.answers)).toContain(TenderIds.removeBookmark);
+  });
+
+  it('a person with their own key sees their own list, never the workspace’s', async () => {
+    const teamId = harness.slack.teamId;
+    const { client: workspace } = await harness.context.clients.forTeam(teamId);
+    await workspace.bookmarks.add(TENDER_B);
+    await harness.context.store.savePersonalKey({
+      teamId,
+      userId: 'U0MEMBER',
+      encryptedApiKey: harness.context.cipher.encrypt(KEYS.daveBeta),
+      serviceUrl: harness.sandbox.baseUrl,
+      connectedAt: new Date(),
+    });
+    try {
+      const request = harness.request({ userId: 'U0MEMBER' });
+      await bookmarksCommand(harness.context, request);
+      const read = JSON.stringify(request.answers);
+      expect(read).toContain('These are *your own* bookmarks');
+      expect(read).not.toContain(titleB);
+    } finally {
+      await harness.context.store.removePersonalKey(teamId, 'U0MEMBER');
+      await workspace.bookmarks.remove(TENDER_B);
+    }
+  });
+});
+
+describe('toggleBookmark (Bookmark and Remove on a card)', () => {
+  const here = { isEphemeral: true, messageTs: null };
+
+  it('bookmarks a tender in the workspace’s list and redraws the detail with Remove', async () => {
+    expect(await workspaceBookmarks()).not.toContain(TENDER_B);
+    const request = harness.request({ userId: 'U0MEMBER', kind: 'click' });
+    await toggleBookmark(harness.context, request, { tenderId: TENDER_B, place: 'detail' }, true, here);
+    expect(await workspaceBookmarks()).toContain(TENDER_B);
+    expect(request.answers[0]?.replace_original).toBe(true);
+    expect(actionIds(request.answers)).toContain(TenderIds.removeBookmark);
+
+    const removal = harness.request({ userId: 'U0MEMBER', kind: 'click' });
+    await toggleBookmark(harness.context, removal, { tenderId: TENDER_B, place: 'detail' }, false, here);
+    expect(await workspaceBookmarks()).not.toContain(TENDER_B);
+    expect(actionIds(removal.answers)).toContain(TenderIds.bookmark);
+  });
+
+  it('on a card shared in the channel: redraws the card for everyone and says in its thread who did it', async () => {
+    const share = harness.request({ userId: 'U0ADMIN', kind: 'click' });
+    await shareTender(harness.context, share, TENDER_B);
+    const card = harness.slack
+      .messagesIn('C0BIDS')
+      .filter((message) => !message.ephemeralTo)
+      .at(-1);
+    if (!card) throw new Error('no shared card');
+    const request = harness.request({ userId: 'U0MEMBER', kind: 'click' });
+    await toggleBookmark(
+      harness.context,
+      request,
+      { tenderId: TENDER_B, place: 'shared', sharedBy: 'U0ADMIN' },
+      true,
+      { isEphemeral: false, messageTs: card.ts },
+    );
+    expect(await workspaceBookmarks()).toContain(TENDER_B);
+    const redrawn = harness.slack.messagesIn('C0BIDS').find((message) => message.ts === card.ts);
+    expect(actionIds(redrawn?.blocks)).toContain(TenderIds.removeBookmark);
+    expect(harness.slack.threadOf('C0BIDS', card.ts).map((reply) => reply.text)).toContain(
+      '<@U0MEMBER> bookmarked this tender.',
+    );
+    // Put back as it was, for the other tests.
+    const { client } = await harness.context.clients.forTeam(harness.slack.teamId);
+    await client.bookmarks.remove(TENDER_B);
+  });
+
+  it('refuses a guest, saying why, and changes no list', async () => {
+    const request = harness.request({ userId: 'U0GUEST', kind: 'click' });
+    await toggleBookmark(harness.context, request, { tenderId: TENDER_B, place: 'detail' }, true, here);
+    expect(request.said()).toBe(
+      'Guests can read tenders but cannot bookmark tenders. Ask a member of the workspace to do it for you.',
+    );
+    expect(await workspaceBookmarks()).not.toContain(TENDER_B);
+  });
+
+  it('refuses a person without their own key where the workspace asks for one', async () => {
+    const teamId = harness.slack.teamId;
+    await harness.context.store.saveWorkspaceSettings({ teamId, personalKeysForWrites: true });
+    try {
+      const request = harness.request({ userId: 'U0MEMBER', kind: 'click' });
+      await toggleBookmark(harness.context, request, { tenderId: TENDER_A, place: 'detail' }, false, here);
+      expect(request.said()).toContain(String(PERSONAL_KEY_REQUIRED_SENTENCE));
+    } finally {
+      await harness.context.store.saveWorkspaceSettings({ teamId, personalKeysForWrites: false });
+    }
+    expect(await workspaceBookmarks()).toContain(TENDER_A);
+  });
+});
+
+describe('shareTender ("Share in channel")', () => {
+  it('posts one card in the channel for everyone, and tells the sharer', async () => {
+    const before = harness.slack.messagesIn('C0GENERAL').length;
+    const request = harness.request({ userId: 'U0MEMBER', channelId: 'C0GENERAL', kind: 'click' });
+    await shareTender(harness.context, request, TENDER_A);
+    const posted = harness.slack.messagesIn('C0GENERAL').slice(before);
+    expect(posted).toHaveLength(1);
+    expect(posted[0]?.ephemeralTo).toBeNull();
+    expect(textOf(posted[0])).toContain(titleA);
+    expect(request.said()).toBe('Shared in the channel.');
+  });
+
+  it('refuses a guest, and says to invite Tenderbot where it is not in the channel', async () => {
+    const guest = harness.request({ userId: 'U0GUEST', channelId: 'C0GENERAL', kind: 'click' });
+    const before = harness.slack.messagesIn('C0GENERAL').length;
+    await shareTender(harness.context, guest, TENDER_A);
+    expect(guest.said()).toContain('Guests can read tenders but cannot share tenders in a channel.');
+    expect(harness.slack.messagesIn('C0GENERAL')).toHaveLength(before);
+
+    await harness.slack.removeApp('C0GENERAL');
+    const member = harness.request({ userId: 'U0MEMBER', channelId: 'C0GENERAL', kind: 'click' });
+    await shareTender(harness.context, member, TENDER_A);
+    expect(member.said()).toContain('Invite Tenderbot to this channel first');
+    expect(harness.slack.messagesIn('C0GENERAL')).toHaveLength(before);
+  });
+});
