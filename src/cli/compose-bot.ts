@@ -12,6 +12,7 @@ import { type BotConfig, oauthSettings } from '../app/config.ts';
 import { PgBossQueue } from '../app/delivery/pg-boss-queue.ts';
 import { Scheduler, type SchedulerOptions } from '../app/delivery/scheduler.ts';
 import { InstallFlow } from '../app/features/install/install-flow.ts';
+import { BotMetrics } from '../app/metrics/bot-metrics.ts';
 import { GuardedReceiver } from '../app/receiver/guarded-receiver.ts';
 import { QueuedCommandsReceiver } from '../app/receiver/queued-commands-receiver.ts';
 import { KeyCipher } from '../app/security/key-cipher.ts';
@@ -44,6 +45,11 @@ export interface BotAppOptions {
    * receiver's process gives it (`bot.answers.take`) and says `onDone` for each.
    */
   answerWorker?: { onDone: (id: string) => void };
+  /**
+   * The app's metrics, served at GET /metrics (a registry of this copy's own). One is made when
+   * not given; the CLI gives the one its answer workers count into too.
+   */
+  metrics?: BotMetrics;
   scheduler?: Pick<
     SchedulerOptions,
     | 'pollMs'
@@ -68,6 +74,8 @@ export interface BotApp {
   scheduler: Scheduler;
   /** An answer worker's receiver (null in the receiver's own process). */
   answers: QueuedCommandsReceiver | null;
+  /** What GET /metrics shows (an answer worker's is never served: it has no HTTP). */
+  metrics: BotMetrics;
   /** Starts listening (HTTP mode: on PORT; 0 picks a free one) and resolves with the port. */
   start(): Promise<number | null>;
   stop(): Promise<void>;
@@ -80,9 +88,12 @@ export interface BotApp {
  */
 export function composeBot(options: BotAppOptions): BotApp {
   const { config, store, logger } = options;
+  // An answer worker's process keeps no process metrics: nothing scrapes it.
+  const metrics = options.metrics ?? new BotMetrics({ processMetrics: !options.answerWorker });
+  const rateLimited = (method: string) => metrics.slackRateLimited(method);
   // Bolt's answers at a response_url and the Web API calls go over a keep-alive undici pool rather
   // than the built-in fetch's streams (about a quarter of a /tender help's CPU; perf's notes).
-  const appFetch = slackFetch();
+  const appFetch = slackFetch(rateLimited);
   const clientOptions = {
     slackApiUrl: config.SLACK_API_URL,
     // Bolt's default retries for about 30 minutes; a late answer in chat is worse than a clear failure.
@@ -134,6 +145,7 @@ export function composeBot(options: BotAppOptions): BotApp {
           signingSecret: config.SLACK_SIGNING_SECRET ?? '',
           store,
           logger,
+          metrics,
           ...(install ? { install } : {}),
           // `/tender connect` stays here: it opens a modal with a trigger_id that lasts 3 s.
           ...(handOffCommand
@@ -168,6 +180,7 @@ export function composeBot(options: BotAppOptions): BotApp {
       timeoutMs: 10_000,
       // Other service addresses an admin may connect the workspace's key to (none by default).
       allowedServiceUrls: parseAllowedServiceUrls(config.PROCUREMENT_API_URLS_ALLOWED),
+      observeCall: (endpoint, seconds, failed) => metrics.serviceCall(endpoint, seconds, failed),
     }),
   };
   // Scheduled posts go through a lean client of their own: a 429 comes back at once (no retry, no
@@ -176,6 +189,7 @@ export function composeBot(options: BotAppOptions): BotApp {
     ...(install ? { tokenFor } : { token: config.SLACK_BOT_TOKEN }),
     apiUrl: config.SLACK_API_URL,
     timeoutMs: 10_000,
+    onRateLimited: rateLimited,
   });
   const scheduler = new Scheduler({
     store,
@@ -183,6 +197,7 @@ export function composeBot(options: BotAppOptions): BotApp {
     clients: context.clients,
     logger: logger.child({ part: 'scheduler' }),
     clock: context.clock,
+    metrics,
     // Due work is looked for four times a second, so a post waits at most a quarter second.
     pollMs: 250,
     // On PostgreSQL the copies take their turns through pg-boss; on SQLite, the table's leases.
@@ -200,6 +215,9 @@ export function composeBot(options: BotAppOptions): BotApp {
     ...options.scheduler,
   });
   context.scheduler = scheduler;
+  // Counted at each scrape, from the store every copy shares.
+  metrics.watchDueDeliveries(async (limit) => (await store.openDeliveryIds(context.clock(), limit)).length);
+  if (handOffCommand) metrics.watchAnswers({ queued: () => store.queuedCommandCount() });
   const app = createBotApp({
     credentials,
     ...(receiver ? { receiver } : { appToken: config.SLACK_APP_TOKEN }),
@@ -214,6 +232,7 @@ export function composeBot(options: BotAppOptions): BotApp {
     install,
     scheduler,
     answers,
+    metrics,
     start: async () => {
       if (answers) {
         await app.start();

@@ -61,6 +61,8 @@ export function scheduledSlack(options: {
   tokenFor?: (teamId: string) => Promise<string | null>;
   apiUrl: string;
   timeoutMs: number;
+  /** Told of each 429 (the app's metrics count them by method). */
+  onRateLimited?: (method: string) => void;
 }): {
   slack: ScheduledSlack;
   close: () => Promise<void>;
@@ -91,6 +93,7 @@ export function scheduledSlack(options: {
     });
     if (answer.statusCode === 429) {
       await answer.body.dump();
+      options.onRateLimited?.(method);
       const retryAfter = Number(answer.headers['retry-after'] ?? 1);
       throw new SlackCallError('slack_webapi_rate_limited_error', `${method} was rate limited`, {
         retryAfter: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : 1,

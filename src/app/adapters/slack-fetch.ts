@@ -6,8 +6,14 @@
  */
 import { Agent, request } from 'undici';
 
-/** The fetch and a way to close its connections (when the app stops). */
-export function slackFetch(): { fetch: typeof fetch; close: () => Promise<void> } {
+/**
+ * The fetch and a way to close its connections (when the app stops). `onRateLimited` is told the
+ * Web API method of each answer 429 (the WebClient then waits and retries on its own).
+ */
+export function slackFetch(onRateLimited?: (method: string) => void): {
+  fetch: typeof fetch;
+  close: () => Promise<void>;
+} {
   const agent = new Agent({ keepAliveTimeout: 10_000, connections: 256 });
   const fetchOver = (async (input: string | URL | Request, init?: RequestInit) => {
     const url = typeof input === 'string' || input instanceof URL ? input : input.url;
@@ -21,6 +27,7 @@ export function slackFetch(): { fetch: typeof fetch; close: () => Promise<void> 
       dispatcher: agent,
     });
     const body = Buffer.from(await answer.body.arrayBuffer());
+    if (answer.statusCode === 429 && onRateLimited) onRateLimited(webApiMethod(url));
     const responseHeaders = new Headers();
     for (const [name, value] of Object.entries(answer.headers)) {
       if (Array.isArray(value)) for (const each of value) responseHeaders.append(name, each);
@@ -32,4 +39,11 @@ export function slackFetch(): { fetch: typeof fetch; close: () => Promise<void> 
     });
   }) as typeof fetch;
   return { fetch: fetchOver, close: () => agent.close() };
+}
+
+/** The Web API method a URL calls (its last path segment: `chat.postMessage`), or `other`. */
+function webApiMethod(url: string | URL): string {
+  const path = typeof url === 'string' ? (url.split('?')[0] ?? '') : url.pathname;
+  const method = path.slice(path.lastIndexOf('/') + 1);
+  return /^[a-zA-Z]+(\.[a-zA-Z]+)+$/.test(method) ? method : 'other';
 }

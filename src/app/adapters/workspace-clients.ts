@@ -82,6 +82,8 @@ export class WorkspaceClients {
       timeoutMs: number;
       /** Other service addresses a workspace's key may be connected to (PROCUREMENT_API_URLS_ALLOWED). */
       allowedServiceUrls?: readonly string[];
+      /** Told of every service call (`tenders.list`...), how long it took and whether it failed. */
+      observeCall?: CallObserver;
     },
     /** The keep-alive connections every workspace's client shares (closed by `close()`). */
     private readonly dispatcher: Dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: 32 }),
@@ -247,13 +249,20 @@ export class WorkspaceClients {
 
   /** A client for a key being tried (connect), not kept. */
   trial(serviceUrl: string | null, apiKey: string): ProcurementClient {
-    return new ProcurementClient({
-      baseUrl: serviceUrl ?? this.defaults.serviceUrl,
-      apiKey,
-      dispatcher: this.dispatcher,
-      timeoutMs: 2000,
-      maxRetries: 0,
-    });
+    return this.timed(
+      new ProcurementClient({
+        baseUrl: serviceUrl ?? this.defaults.serviceUrl,
+        apiKey,
+        dispatcher: this.dispatcher,
+        timeoutMs: 2000,
+        maxRetries: 0,
+      }),
+    );
+  }
+
+  private timed(client: ProcurementClient): ProcurementClient {
+    const observe = this.defaults.observeCall;
+    return observe ? timingCalls(client, observe) : client;
   }
 
   private apiKeyOf(encrypted: string, unreadable: () => KeyUnreadableError): string {
@@ -290,6 +299,7 @@ export class WorkspaceClients {
         timeoutMs: this.defaults.timeoutMs,
       });
       if (own) client = markingFailures(client);
+      client = this.timed(client);
       this.clients.set(cacheKey, client);
     }
     return client;
@@ -361,6 +371,69 @@ function markingFailures(client: ProcurementClient): ProcurementClient {
       if (!wrapped) {
         wrapped = resource(value);
         resources.set(property, wrapped);
+      }
+      return wrapped;
+    },
+  });
+}
+
+/** Told of a service call: `endpoint` is the client's resource and method (`tenders.list`). */
+export type CallObserver = (endpoint: string, seconds: number, failed: boolean) => void;
+
+/**
+ * The client with each resource method timed: a promise until it settles, a page of an iteration
+ * (each `next()`) as one call. Everything else passes through untouched.
+ */
+function timingCalls(client: ProcurementClient, observe: CallObserver): ProcurementClient {
+  const timed = (endpoint: string, call: () => unknown): unknown => {
+    const started = performance.now();
+    const value = call();
+    if (value instanceof Promise) {
+      return value.then(
+        (result: unknown) => {
+          observe(endpoint, (performance.now() - started) / 1000, false);
+          return result;
+        },
+        (error: unknown) => {
+          observe(endpoint, (performance.now() - started) / 1000, true);
+          throw error;
+        },
+      );
+    }
+    if (typeof value === 'object' && value !== null && Symbol.asyncIterator in value) {
+      const iterable = value as AsyncIterable<unknown>;
+      return {
+        [Symbol.asyncIterator]() {
+          const iterator = iterable[Symbol.asyncIterator]();
+          return {
+            next: (...args: [] | [unknown]) => timed(endpoint, () => iterator.next(...args)),
+            return: (result?: unknown) =>
+              iterator.return?.(result) ?? Promise.resolve({ done: true as const, value: result }),
+          };
+        },
+      };
+    }
+    return value;
+  };
+  const resources = new Map<PropertyKey, object>();
+  return new Proxy(client, {
+    get(inner, property, receiver) {
+      const value = Reflect.get(inner, property, receiver);
+      if (!RESOURCES.has(property) || typeof value !== 'object' || value === null) return value;
+      let wrapped = resources.get(property);
+      if (!wrapped) {
+        const name = String(property);
+        const timedResource: object = new Proxy(value, {
+          get(target, method, methodReceiver) {
+            const member = Reflect.get(target, method, methodReceiver);
+            if (typeof member !== 'function') return member;
+            const endpoint = `${name}.${String(method)}`;
+            return (...args: unknown[]) =>
+              timed(endpoint, () => (member as (...a: unknown[]) => unknown).apply(target, args));
+          },
+        });
+        resources.set(property, timedResource);
+        wrapped = timedResource;
       }
       return wrapped;
     },

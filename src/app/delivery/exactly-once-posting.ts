@@ -5,9 +5,10 @@ import type { KeySource, WorkspaceClients } from '../adapters/workspace-clients.
 import { type Built, buildDelivery, type Frozen } from '../features/subscriptions/content.ts';
 import { catchUp } from '../features/subscriptions/schedule.ts';
 import { classifySlackError } from '../features/subscriptions/slack-errors.ts';
+import type { BotMetrics } from '../metrics/bot-metrics.ts';
 import type { Message } from '../shared/views/messages.ts';
 import { type Mrkdwn, mention, mrkdwn } from '../shared/views/mrkdwn.ts';
-import type { Delivery, DeliveryStore } from '../storage/delivery-store.ts';
+import type { Delivery, DeliveryFinish, DeliveryStore } from '../storage/delivery-store.ts';
 import type { Subscription, SubscriptionStore } from '../storage/subscription-store.ts';
 import type { DeliveryQueue } from './delivery-queue.ts';
 import { pauseChannel } from './pause-channel.ts';
@@ -47,6 +48,8 @@ export interface PostingOptions {
   feedReadLimit: number;
   /** On a timer: how a delivery waits for a near slot; null: it is given back until then. */
   waitNear: SlotWait | null;
+  /** Counts what is planned, posted, settled and finished (GET /metrics). */
+  metrics?: BotMetrics;
 }
 
 /** What posting one claimed delivery did. */
@@ -130,7 +133,9 @@ export class ExactlyOncePosting {
         };
       });
       // One transaction for the round: each subscription still moves (and plans) only once.
-      planned += await store.planDeliveries(plans);
+      const plannedNow = await store.planDeliveries(plans);
+      this.options.metrics?.deliveriesPlanned(plannedNow);
+      planned += plannedNow;
     }
     // Planned now or earlier, given back, sent now, abandoned by a stopped copy: all offered.
     await this.options.queue.offer(now);
@@ -199,7 +204,7 @@ export class ExactlyOncePosting {
     const { store, logger } = this.options;
     const subscription = await store.getSubscription(delivery.teamId, delivery.subscriptionId);
     if (!subscription || subscription.pausedReason) {
-      await store.finishDelivery(delivery.id, this.owner, {
+      await this.finish(delivery.id, {
         state: 'failed',
         outcome: subscription ? `paused: ${subscription.pausedReason}` : 'unsubscribed',
       });
@@ -211,7 +216,7 @@ export class ExactlyOncePosting {
       const built = await this.freeze(delivery, subscription);
       if (built === 'retry') return { posted: 0, finished: false };
       if (built.kind === 'empty') {
-        await store.finishDelivery(delivery.id, this.owner, {
+        await this.finish(delivery.id, {
           state: 'empty',
           outcome: null,
           ...(built.cursor ? { cursor: { json: built.cursor.json, at: new Date(built.cursor.at) } } : {}),
@@ -225,6 +230,7 @@ export class ExactlyOncePosting {
     if (delivery.attemptingPart !== null && delivery.attemptingPart === posted.length) {
       const settled = await this.settle(delivery, subscription, delivery.attemptingPart);
       if (settled === 'stop') return { posted: 0, finished: false };
+      this.options.metrics?.settledFromHistory(settled === null ? 'absent' : 'found');
       if (settled !== null) {
         if (!(await store.recordPart(delivery.id, this.owner, delivery.attemptingPart, settled)))
           return { posted: 0, finished: false };
@@ -252,7 +258,7 @@ export class ExactlyOncePosting {
       const last = part === frozen.parts.length - 1;
       // The last part is recorded and the delivery finished in one step.
       const recorded = last
-        ? await store.finishDelivery(delivery.id, this.owner, { ...finish, lastPart: { part, ts: outcome } })
+        ? await this.finish(delivery.id, { ...finish, lastPart: { part, ts: outcome } })
         : await store.recordPart(delivery.id, this.owner, part, outcome);
       if (!recorded) {
         // Another copy took the delivery over meanwhile (it settles from history): not ours to record.
@@ -263,8 +269,15 @@ export class ExactlyOncePosting {
       if (last) return { posted: postedNow, finished: true };
     }
     // Every part was already posted (settled from history): finished now.
-    const finishedNow = await store.finishDelivery(delivery.id, this.owner, finish);
+    const finishedNow = await this.finish(delivery.id, finish);
     return { posted: postedNow, finished: finishedNow };
+  }
+
+  /** Finishes a delivery this copy holds, and counts how it ended when it did. */
+  private async finish(id: string, finish: DeliveryFinish): Promise<boolean> {
+    const finished = await this.options.store.finishDelivery(id, this.owner, finish);
+    if (finished) this.options.metrics?.deliveryFinished(finish.state);
+    return finished;
   }
 
   /** Builds and freezes the content; 'retry' when the service failed (tried again later, never lost). */
@@ -342,6 +355,7 @@ export class ExactlyOncePosting {
         },
       });
       if (!answer.ts) throw new Error('chat.postMessage answered without a ts');
+      this.options.metrics?.channelPosted((clock().getTime() - delivery.dueAt.getTime()) / 1000);
       // The pace counts from Slack's answer (when it accepted the post), not from the request.
       this.paceUntil.set(delivery.channelId, clock().getTime() + this.paceMs);
       return answer.ts;
@@ -434,7 +448,7 @@ export class ExactlyOncePosting {
         return 'stop';
       }
       case 'channel-gone': {
-        await store.finishDelivery(delivery.id, this.owner, { state: 'failed', outcome: kind.reason });
+        await this.finish(delivery.id, { state: 'failed', outcome: kind.reason });
         await pauseChannel(this.options, subscription, kind.reason);
         return 'stop';
       }
@@ -449,7 +463,7 @@ export class ExactlyOncePosting {
       }
       default: {
         logger.error({ err: error, deliveryId: delivery.id, call }, 'Slack refused a scheduled post');
-        await store.finishDelivery(delivery.id, this.owner, {
+        await this.finish(delivery.id, {
           state: 'failed',
           outcome: kind.kind === 'refused' ? kind.code : kind.kind,
         });

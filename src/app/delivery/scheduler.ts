@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { ScheduledSlack } from '../adapters/scheduled-slack.ts';
 import type { WorkspaceClients } from '../adapters/workspace-clients.ts';
 import { FEED_READ_LIMIT } from '../features/subscriptions/content.ts';
+import type { BotMetrics } from '../metrics/bot-metrics.ts';
 import { type DeliveryQueue, LeaseTableQueue } from './delivery-queue.ts';
 import { ExactlyOncePosting, KEEP_DELIVERIES_MS, type PostingStore } from './exactly-once-posting.ts';
 
@@ -58,6 +59,8 @@ export interface SchedulerOptions {
    * clock moves its clock instead.
    */
   sleep?: (ms: number) => Promise<void>;
+  /** Counts what is planned, posted, settled and finished (GET /metrics). */
+  metrics?: BotMetrics;
 }
 
 /** What one pass did, and when the next is worth running. */
@@ -144,6 +147,7 @@ export class Scheduler {
       settleAfterMs: options.settleAfterMs ?? 30_000,
       postTimeoutMs: options.postTimeoutMs ?? 10_000,
       feedReadLimit: options.feedReadLimit ?? FEED_READ_LIMIT,
+      ...(options.metrics ? { metrics: options.metrics } : {}),
       // On the timer a delivery waits (real time) for a near slot instead of being given back.
       waitNear: this.realTime
         ? {

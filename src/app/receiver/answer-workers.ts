@@ -2,6 +2,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { hostname, setPriority } from 'node:os';
 import type { Logger } from 'pino';
+import type { BotMetrics } from '../metrics/bot-metrics.ts';
 import type { KeyCipher } from '../security/key-cipher.ts';
 import type { BotStore } from '../storage/bot-store.ts';
 import type { CommandToAnswer } from './queued-commands-receiver.ts';
@@ -29,6 +30,8 @@ export const WORKER_CONCURRENCY = 16;
  * acknowledgements share the CPU again, and no new hold begins before the answers have caught up.
  */
 export const HOLD_AT_MOST_MS = 30_000;
+/** Commands timed at once for the answer histogram (beyond, a command is answered but not timed). */
+const TIMED_AT_MOST = 10_000;
 /** A busy worker is given stored commands once it has room for this many. */
 const CLAIM_AT_LEAST = 4;
 
@@ -67,6 +70,8 @@ export interface AnswerWorkersOptions {
   readWorkersRanNs?: () => number | null;
   pressureSampleMs?: number;
   holdAtMostMs?: number;
+  /** The app's metrics: the commands the workers hold, and how long each took to answer. */
+  metrics?: BotMetrics;
 }
 
 interface Worker {
@@ -122,6 +127,8 @@ export class AnswerWorkers {
   private holdingSince: number | null = null;
   /** False from the end of a hold until the answers have caught up: no hold follows another at once. */
   private mayHold = true;
+  /** When each command this copy handed off arrived (performance.now()), for the answer histogram. */
+  private readonly arrivedAt = new Map<string, number>();
 
   constructor(private readonly options: AnswerWorkersOptions) {
     this.restartDelayMs = options.restartDelayMs ?? 1000;
@@ -138,6 +145,7 @@ export class AnswerWorkers {
       },
       options.pressureSampleMs ?? PRESSURE_SAMPLE_MS,
     );
+    options.metrics?.watchAnswers({ held: () => this.inFlight() });
   }
 
   /**
@@ -219,6 +227,7 @@ export class AnswerWorkers {
     }
     if (!roomiest) return false;
     const now = this.clock();
+    const arrivedAt = performance.now();
     const kept = Object.fromEntries(Object.entries(body).filter(([name]) => !NOT_KEPT.includes(name)));
     const plain = JSON.stringify(kept);
     const command = {
@@ -232,6 +241,7 @@ export class AnswerWorkers {
     if (this.holding || roomiest.held.size >= WORKER_CONCURRENCY || this.backlog) {
       // Every worker is busy (or held back): stored for whichever has room first, oldest first.
       await this.options.store.queueCommand(command);
+      this.timeAnswer(command.id, arrivedAt);
       this.backlog = true;
       this.feedAll();
       return true;
@@ -248,6 +258,7 @@ export class AnswerWorkers {
       worker.held.delete(command.id);
       throw error;
     }
+    this.timeAnswer(command.id, arrivedAt);
     this.give(worker, { id: command.id, body: plain, receivedAt: now.getTime(), attempts: 1 });
     return true;
   }
@@ -294,6 +305,18 @@ export class AnswerWorkers {
     await this.flush();
   }
 
+  private timeAnswer(id: string, arrivedAt: number): void {
+    if (this.options.metrics && this.arrivedAt.size < TIMED_AT_MOST) this.arrivedAt.set(id, arrivedAt);
+  }
+
+  /** A worker answered a command this copy handed off: its answer latency is observed. */
+  private answerTimed(id: string): void {
+    const arrivedAt = this.arrivedAt.get(id);
+    if (arrivedAt === undefined) return;
+    this.arrivedAt.delete(id);
+    this.options.metrics?.answered('command', arrivedAt);
+  }
+
   private inFlight(): number {
     let total = 0;
     for (const worker of this.workers) total += worker.held.size;
@@ -337,7 +360,10 @@ export class AnswerWorkers {
       } else if (message.kind === 'done') {
         for (const id of message.ids) {
           // Only what it was given counts (a repeated or unknown id changes nothing).
-          if (worker.held.delete(id)) this.finished.push(id);
+          if (worker.held.delete(id)) {
+            this.finished.push(id);
+            this.answerTimed(id);
+          }
         }
         this.scheduleFlush();
         void this.feed(worker);

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { type App, type Receiver, type ReceiverEvent, verifySlackRequest } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { limitSlowClients, type SlowClientLimits } from '../../shared/slow-clients.ts';
+import { type BotMetrics, type RequestKind, requestKind } from '../metrics/bot-metrics.ts';
 import type { BotStore } from '../storage/bot-store.ts';
 import { parseSlackBody } from './slack-body.ts';
 
@@ -41,6 +42,11 @@ export interface GuardedReceiverOptions {
   clock?: () => Date;
   /** How long a request may take to arrive; SLOW_CLIENT_LIMITS when absent (tests shorten them). */
   slowClientLimits?: SlowClientLimits;
+  /**
+   * The app's metrics: the receiver times acknowledgements and answers, and serves them all as
+   * GET /metrics (no authentication: for the operator's network, like /healthz).
+   */
+  metrics?: BotMetrics;
 }
 
 /**
@@ -106,9 +112,14 @@ export class GuardedReceiver implements Receiver {
   }
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const startedAt = performance.now();
     const path = (request.url ?? '/').split('?')[0];
     if (path === '/healthz' && request.method === 'GET') {
       await this.health(response);
+      return;
+    }
+    if (path === '/metrics' && request.method === 'GET' && this.options.metrics) {
+      await this.metrics(this.options.metrics, response);
       return;
     }
     // The install pages are for people's browsers: no Slack signature, their own checks (the state).
@@ -124,7 +135,14 @@ export class GuardedReceiver implements Receiver {
       answer(response, 413, `The body is larger than ${this.bodyLimit} bytes.`);
       return;
     }
-    await this.handleEvent(request, response, raw);
+    await this.handleEvent(request, response, raw, startedAt);
+  }
+
+  /** Every metric of this copy in Prometheus' text format: counts and timings, never a secret or a team. */
+  private async metrics(metrics: BotMetrics, response: ServerResponse): Promise<void> {
+    const { contentType, text } = await metrics.exposition();
+    response.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-store' });
+    response.end(text);
   }
 
   /** 200 when the database answers, 503 when it does not (a load balancer then sends elsewhere). */
@@ -143,7 +161,12 @@ export class GuardedReceiver implements Receiver {
     response.end(JSON.stringify(up ? { ok: true, database: 'up' } : { ok: false, database: 'down' }));
   }
 
-  private async handleEvent(request: IncomingMessage, response: ServerResponse, raw: Buffer): Promise<void> {
+  private async handleEvent(
+    request: IncomingMessage,
+    response: ServerResponse,
+    raw: Buffer,
+    startedAt: number,
+  ): Promise<void> {
     const { logger } = this.options;
     const contentType = single(request.headers['content-type']);
     let text: string;
@@ -223,11 +246,16 @@ export class GuardedReceiver implements Receiver {
         return;
       }
     }
+    const kind = requestKind(body);
     if (typeof body.command === 'string' && (await this.handOff(body))) {
       answer(response, 200, '');
+      this.options.metrics?.acknowledged(kind, startedAt);
       return;
     }
-    await this.dispatch(response, body, retryNum, single(request.headers['x-slack-retry-reason']));
+    await this.dispatch(response, body, retryNum, single(request.headers['x-slack-retry-reason']), {
+      kind,
+      startedAt,
+    });
   }
 
   /** True when an answer worker will answer this command (it is stored); never throws. */
@@ -249,8 +277,9 @@ export class GuardedReceiver implements Receiver {
     body: Record<string, unknown>,
     retryNum: number | undefined,
     retryReason: string | undefined,
+    timing: { kind: RequestKind; startedAt: number },
   ): Promise<void> {
-    const { logger } = this.options;
+    const { logger, metrics } = this.options;
     let acknowledged = false;
     const timer = setTimeout(() => {
       if (acknowledged) return;
@@ -265,6 +294,7 @@ export class GuardedReceiver implements Receiver {
       }
       acknowledged = true;
       clearTimeout(timer);
+      metrics?.acknowledged(timing.kind, timing.startedAt);
       if (reply === undefined || reply === null || reply === '') answer(response, 200, '');
       else if (typeof reply === 'string') answer(response, 200, reply);
       else {
@@ -273,6 +303,7 @@ export class GuardedReceiver implements Receiver {
       }
     };
     const event: ReceiverEvent = { body, ack, retryNum, retryReason, customProperties: {} };
+    metrics?.answering(1);
     try {
       if (!this.app) throw new Error('the receiver was started before the app');
       await this.app.processEvent(event);
@@ -280,6 +311,9 @@ export class GuardedReceiver implements Receiver {
       // The app's error handler already told the person; Slack gets an empty answer, not a 500.
       logger.error({ err: error, type: body.type }, 'the app failed to process a request');
       if (!acknowledged) await ack();
+    } finally {
+      metrics?.answering(-1);
+      metrics?.answered(timing.kind, timing.startedAt);
     }
   }
 }
