@@ -1,8 +1,8 @@
 import { NotFoundError, ValidationError } from '../../../client/errors.ts';
 import type { Tender } from '../../../contract/schemas.ts';
 import { parseSearch, type TenderSearchFilters } from '../../shared/commands/parse-command.ts';
-import { subcommandMeant } from '../../shared/commands/subcommands.ts';
 import { readSentence } from '../../shared/commands/read-sentence.ts';
+import { subcommandMeant } from '../../shared/commands/subcommands.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { refuseGuests, reply } from '../../shared/feature-context.ts';
 import { SearchIds } from '../../shared/ids.ts';

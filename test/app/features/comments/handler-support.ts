@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { openCommentModal } from '../../../../src/app/features/comments/comment-window.ts';
 import type { CommentTarget } from '../../../../src/app/features/comments/comments.ts';
-import { encode } from '../../../../src/app/shared/values/codec.ts';
-import type { CommentModalMetadata } from '../../../../src/app/shared/values/comment-values.ts';
 import type { Comment } from '../../../../src/contract/schemas.ts';
 import type { FakeView } from '../../../../src/fake-slack/types.ts';
 import type { HandlerHarness } from '../../../support/handler-context.ts';
@@ -40,19 +38,6 @@ export function windowText(view: FakeView): string {
 /** The action ids of a window's elements, at any depth. */
 export function actionIdsOf(view: FakeView): string[] {
   return [...JSON.stringify(view.view).matchAll(/"action_id":"([^"]+)"/g)].map((match) => match[1] as string);
-}
-
-/** A window's metadata as a submission of it carries, for `userId`, from #bids. */
-export function metadataFor(target: CommentTarget, userId: string, name?: string): string {
-  const state: CommentModalMetadata = {
-    e: target.entityType,
-    id: target.entityId,
-    k: randomUUID(),
-    c: 'C0BIDS',
-    u: userId,
-    ...(name ? { n: name } : {}),
-  };
-  return encode('commentModal', state, 'metadata');
 }
 
 /** A comment written through Tenderbot by `userId`: posted with the workspace's key, its Slack author kept. */
