@@ -118,8 +118,11 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     });
     const context = app.serviceContext;
     // The filter index's columns are read in a worker from the start (13–18 s at a million
-    // tenders), not on the first filtered search, which would block every request meanwhile.
-    context.publicRecords.buildFilterIndexInBackground(options.db);
+    // tenders), not on the first filtered search, which would block every request meanwhile; so
+    // is the words' vocabulary whenever the records change. Its first read is done here, before
+    // listening (about a second at a million tenders), so the first misspelt search is answered.
+    context.publicRecords.readInBackground(options.db);
+    context.publicRecords.readWordVocabularyNow();
     let demoKeys: DemoKey[] = [];
     if (options.fixture) {
       applyFixture(context, await readFixture(options.fixture));

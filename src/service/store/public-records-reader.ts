@@ -158,14 +158,39 @@ export class PublicRecordsReader {
     this.filterIndex.buildInBackground(file);
   }
 
+  /**
+   * What is costly to read is read in worker threads from `file` (this reader's database file),
+   * never on a request: the filter index's columns, starting now (see buildFilterIndexInBackground),
+   * and the words' vocabulary for suggestions, whenever the records change (see WordSuggestions).
+   */
+  readInBackground(file: string): void {
+    this.filterIndex.buildInBackground(file);
+    this.suggestions.readInBackground(file);
+  }
+
+  /** Reads the words' vocabulary now on this thread, unless it is current: before serving, when no request waits. */
+  readWordVocabularyNow(): void {
+    this.suggestions.readNow();
+  }
+
   /** True once the filter index's columns are in memory; false if the background read failed. */
   filterIndexReady(): Promise<boolean> {
     return this.filterIndex.whenReady();
   }
 
-  /** Stops a background read under way; call before closing the database. */
-  close(): Promise<void> {
-    return this.filterIndex.close();
+  /** True once the vocabulary of the records as they are now is held; false if its background read failed. */
+  wordVocabularyReady(): Promise<boolean> {
+    return this.suggestions.whenReady();
+  }
+
+  /** How many times the words' vocabulary was read on this thread, the one that answers requests. */
+  get wordVocabularyReadsOnThisThread(): number {
+    return this.suggestions.vocabularyReadsOnThisThread;
+  }
+
+  /** Stops the background reads under way; call before closing the database. */
+  async close(): Promise<void> {
+    await Promise.all([this.filterIndex.close(), this.suggestions.close()]);
   }
 
   /**

@@ -1,11 +1,9 @@
 /*
  * Over 500 lines: one index, and the worker thread that builds it is started from this same file
- * (isMainThread), so the two stay together; its query planning and its layout in memory share
+ * (see store-worker.ts), so the two stay together; its query planning and its layout in memory share
  * private structures.
  */
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { parentPort, type Worker } from 'node:worker_threads';
 import Database, { type Statement } from 'better-sqlite3';
 import type { Tender, ValueCurrency } from '../../contract/schemas.ts';
 import {
@@ -15,6 +13,7 @@ import {
 } from '../money/reference-rates.ts';
 import { publicRecordsVersion } from './count-cache.ts';
 import type { SqliteDatabase } from './database.ts';
+import { startStoreWorker, workerOfTask } from './store-worker.ts';
 
 /**
  * A tender search's words as the two tender word indexes take them: `words`, each as a prefix of
@@ -255,12 +254,7 @@ export class TenderFilterIndex {
   private startWorker(background: Background): void {
     if (background.worker) return;
     const expected = publicRecordsVersion(this.db);
-    const worker = new Worker(WORKER_BOOT, {
-      eval: true,
-      workerData: { task: WORKER_TASK, file: background.file, module: import.meta.url, loader: tsxLoader() },
-    });
-    // A read under way never keeps the process alive.
-    worker.unref();
+    const worker = startStoreWorker(import.meta.url, WORKER_TASK, { file: background.file });
     background.worker = worker;
     const done = () => {
       if (background.worker === worker) background.worker = null;
@@ -810,29 +804,6 @@ interface ColumnsMessage {
 
 const WORKER_TASK = 'tenderbot/tender-filter-columns';
 
-/**
- * The worker's entry: it loads this very module (through tsx when it is TypeScript, as the
- * process itself runs it), whose last lines then read the columns and post them back.
- */
-const WORKER_BOOT = `
-const { workerData } = require('node:worker_threads');
-const loaded = workerData.loader ? import(workerData.loader).then((tsx) => tsx.register()) : Promise.resolve();
-loaded.then(() => import(workerData.module));
-`;
-
-/** tsx's loader, when this module is TypeScript (a worker thread does not inherit the process's loader). */
-function tsxLoader(): string | null {
-  if (!import.meta.url.endsWith('.ts')) return null;
-  try {
-    if (typeof import.meta.resolve === 'function') return import.meta.resolve('tsx/esm/api');
-    // Where import.meta.resolve is missing (a test runner's loader): the ESM build beside the CommonJS one.
-    const commonJs = createRequire(import.meta.url).resolve('tsx/esm/api');
-    return pathToFileURL(commonJs.replace(/\.cjs$/, '.mjs')).href;
-  } catch {
-    return null;
-  }
-}
-
 /** In the worker: the columns and the records' version, read in one read transaction, moved to the caller. */
 function readColumnsInWorker(file: string): void {
   const db = new Database(file, { readonly: true, fileMustExist: true });
@@ -869,6 +840,5 @@ function readColumnsInWorker(file: string): void {
   }
 }
 
-if (!isMainThread && (workerData as { task?: unknown } | null)?.task === WORKER_TASK) {
-  readColumnsInWorker((workerData as { file: string }).file);
-}
+const columnsTask = workerOfTask<{ file: string }>(WORKER_TASK);
+if (columnsTask) readColumnsInWorker(columnsTask.file);

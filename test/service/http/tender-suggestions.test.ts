@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TenderList } from '../../../src/contract/schemas.ts';
 import { openDatabase, type SqliteDatabase } from '../../../src/service/store/database.ts';
+import { toStoredInstant } from '../../../src/service/store/public-records-reader.ts';
+import { PublicRecordsWriter } from '../../../src/service/store/public-records-writer.ts';
 import { editDistance } from '../../../src/service/store/word-suggestions.ts';
 import { KEYS } from '../../support/fixture.ts';
 import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
@@ -54,6 +56,52 @@ describe('suggestions for misspelt words, from the data’s own vocabulary', () 
     const found = (await get('/v1/tenders?q=cleaning')).body;
     expect(found.pagination.total).toBeGreaterThan(0);
     expect(found).not.toHaveProperty('suggestions');
+  });
+
+  it('never reads the vocabulary on a request: right after an import it answers at once, and suggests the new words once their read in the background is done', async () => {
+    const publicRecords = sandbox.app.serviceContext.publicRecords;
+    const readsBefore = publicRecords.wordVocabularyReadsOnThisThread;
+    // Read once, at the start, before the server listened.
+    expect(readsBefore).toBe(1);
+    // An import by another process: another connection commits a tender with a word new to the data.
+    const writer = new PublicRecordsWriter(db);
+    db.transaction(() => {
+      writer.writeRelease({
+        id: 'ocds-test-quokka-habitat',
+        releaseDate: toStoredInstant(new Date()),
+        title: 'Quokkarium habitat upkeep',
+        description: null,
+        status: 'open',
+        buyer: null,
+        value: null,
+        deadline: null,
+        region: 'Wales',
+        cpvCodes: [],
+        sourceName: 'test',
+        sourceId: 'quokka-habitat',
+        url: null,
+        frameworkId: null,
+        awards: [],
+        framework: null,
+      });
+      writer.finish();
+    })();
+    expect(tendersHolding('quokkarium')).toBe(1);
+
+    const first = TenderList.parse((await get('/v1/tenders?q=quokkarim%20clenaing')).body);
+    expect(first.pagination.total).toBe(0);
+    // The vocabulary held before the import answers what it knows; the new word waits for the new one.
+    expect(first.suggestions).toEqual([{ word: 'clenaing', correction: 'cleaning' }]);
+    expect(publicRecords.wordVocabularyReadsOnThisThread).toBe(readsBefore);
+
+    expect(await publicRecords.wordVocabularyReady()).toBe(true);
+    const later = TenderList.parse((await get('/v1/tenders?q=quokkarim%20clenaing')).body);
+    expect(later.suggestions).toEqual([
+      { word: 'quokkarim', correction: 'quokkarium' },
+      { word: 'clenaing', correction: 'cleaning' },
+    ]);
+    expect(publicRecords.wordVocabularyReadsOnThisThread).toBe(readsBefore);
+    expect((await get('/v1/tenders?q=quokkarium')).body.pagination.total).toBe(1);
   });
 
   it('counts a swap of neighbouring letters as one edit, and stops past the limit', () => {

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoData, seededRandom } from '../../../src/service/demo/demo-generator.ts';
 import { openDatabase, type SqliteDatabase } from '../../../src/service/store/database.ts';
+import { toStoredInstant } from '../../../src/service/store/public-records-reader.ts';
+import { PublicRecordsWriter } from '../../../src/service/store/public-records-writer.ts';
 import { WordSuggestions } from '../../../src/service/store/word-suggestions.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tenderbot-suggestions-'));
@@ -101,5 +103,101 @@ describe('word suggestions read by length against the plain rule over the whole 
     // Both outcomes are compared, not only one.
     expect(corrected).toBeGreaterThan(100);
     expect(uncorrected).toBeGreaterThan(10);
+  });
+});
+
+/** A new open tender titled `title`, written and committed by `writing` as an import does. */
+function writeTender(writing: SqliteDatabase, id: string, title: string): void {
+  const writer = new PublicRecordsWriter(writing);
+  writing.transaction(() => {
+    writer.writeRelease({
+      id,
+      releaseDate: toStoredInstant(new Date('2026-06-01T00:00:00Z')),
+      title,
+      description: null,
+      status: 'open',
+      buyer: null,
+      value: null,
+      deadline: '2026-07-10T12:00:00Z',
+      region: 'Wales',
+      cpvCodes: [],
+      sourceName: 'test',
+      sourceId: id,
+      url: null,
+      frameworkId: null,
+      awards: [],
+      framework: null,
+    });
+    writer.finish();
+  })();
+}
+
+describe('the vocabulary read off the request thread', () => {
+  it('answers right after a change from the vocabulary held, reads the new one in a worker, then suggests its words as the plain read does', async () => {
+    const path = join(dir, 'background.db');
+    const serving = openDatabase(path);
+    const writing = openDatabase(path);
+    const suggestions = new WordSuggestions(serving);
+    try {
+      generateDemoData(writing, { tenders: 300, today: new Date('2026-06-01T00:00:00Z') });
+      suggestions.readInBackground(path);
+      suggestions.readNow();
+      expect(suggestions.vocabularyReadsOnThisThread).toBe(1);
+      expect(suggestions.suggest(['clenaing'])).toEqual([{ word: 'clenaing', correction: 'cleaning' }]);
+
+      writeTender(writing, 'ocds-test-zephyrology', 'Zephyrology survey of the old lighthouse');
+      // Right after the change: no read on this thread; the held vocabulary answers, which has no
+      // "zephyrology" yet, and still corrects the words it has.
+      expect(suggestions.suggest(['zephyrolgy', 'clenaing'])).toEqual([
+        { word: 'clenaing', correction: 'cleaning' },
+      ]);
+      expect(suggestions.vocabularyReadsOnThisThread).toBe(1);
+
+      expect(await suggestions.whenReady()).toBe(true);
+      expect(suggestions.vocabularyReadsOnThisThread).toBe(1);
+      const found = suggestions.suggest(['zephyrolgy', 'clenaing', 'lighthuose']);
+      expect(found).toEqual([
+        { word: 'zephyrolgy', correction: 'zephyrology' },
+        { word: 'clenaing', correction: 'cleaning' },
+        { word: 'lighthuose', correction: 'lighthouse' },
+      ]);
+      // The same as a vocabulary read in place, on the request's thread, gives.
+      expect(new WordSuggestions(serving).suggest(['zephyrolgy', 'clenaing', 'lighthuose'])).toEqual(found);
+    } finally {
+      await suggestions.close();
+      serving.close();
+      writing.close();
+    }
+  });
+
+  it('gives nothing before the first read rather than read on the request, and reads in place without a file or after the worker failed', async () => {
+    const path = join(dir, 'first-read.db');
+    const serving = openDatabase(path);
+    try {
+      generateDemoData(serving, { tenders: 200, today: new Date('2026-06-01T00:00:00Z') });
+      const inBackground = new WordSuggestions(serving);
+      inBackground.readInBackground(path);
+      expect(inBackground.suggest(['clenaing'])).toEqual([]);
+      expect(inBackground.vocabularyReadsOnThisThread).toBe(0);
+      expect(await inBackground.whenReady()).toBe(true);
+      expect(inBackground.suggest(['clenaing'])).toEqual([{ word: 'clenaing', correction: 'cleaning' }]);
+      expect(inBackground.vocabularyReadsOnThisThread).toBe(0);
+      await inBackground.close();
+
+      // A file the worker cannot open: the read fails there, and the next search reads in place.
+      const failing = new WordSuggestions(serving);
+      failing.readInBackground(join(dir, 'no-such-file.db'));
+      expect(await failing.whenReady()).toBe(false);
+      expect(failing.suggest(['clenaing'])).toEqual([{ word: 'clenaing', correction: 'cleaning' }]);
+      expect(failing.vocabularyReadsOnThisThread).toBe(1);
+      await failing.close();
+
+      const inPlace = new WordSuggestions(serving);
+      inPlace.readInBackground(':memory:');
+      expect(inPlace.suggest(['clenaing'])).toEqual([{ word: 'clenaing', correction: 'cleaning' }]);
+      expect(inPlace.vocabularyReadsOnThisThread).toBe(1);
+    } finally {
+      serving.close();
+    }
   });
 });
