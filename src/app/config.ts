@@ -111,6 +111,14 @@ export const BotConfig = z.object({
     .min(0, 'must be between 0 and 300 seconds')
     .max(300, 'must be between 0 and 300 seconds')
     .default(30),
+  /**
+   * The `copy` label on every series GET /metrics shows: this copy of the app among several (its
+   * host name and process id when not set).
+   */
+  METRICS_COPY: z
+    .string()
+    .regex(/^[A-Za-z0-9._:-]{1,64}$/, 'must be 1 to 64 letters, digits, dots, dashes, colons or underscores')
+    .optional(),
 });
 export type BotConfig = z.infer<typeof BotConfig>;
 

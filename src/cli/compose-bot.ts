@@ -89,7 +89,12 @@ export interface BotApp {
 export function composeBot(options: BotAppOptions): BotApp {
   const { config, store, logger } = options;
   // An answer worker's process keeps no process metrics: nothing scrapes it.
-  const metrics = options.metrics ?? new BotMetrics({ processMetrics: !options.answerWorker });
+  const metrics =
+    options.metrics ??
+    new BotMetrics({
+      processMetrics: !options.answerWorker,
+      ...(config.METRICS_COPY ? { copy: config.METRICS_COPY } : {}),
+    });
   const rateLimited = (method: string) => metrics.slackRateLimited(method);
   // Bolt's answers at a response_url and the Web API calls go over a keep-alive undici pool rather
   // than the built-in fetch's streams (about a quarter of a /tender help's CPU; perf's notes).

@@ -50,7 +50,7 @@ const CALL_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 /** How long after its due time a channel post went out. */
 const LATENESS_BUCKETS = [0.1, 0.5, 1, 5, 30, 60, 300, 900, 3600];
 /** A post sent more than this after its due time counts as late. */
-export const LATE_AFTER_SECONDS = 60;
+const LATE_AFTER_SECONDS = 60;
 /** Due deliveries counted at most (the gauge says "at least this many" beyond). */
 const DUE_COUNT_LIMIT = 10_000;
 
@@ -155,8 +155,12 @@ export class BotMetrics {
       labelNames: ['state'],
       registers,
     });
-    for (const state of ['sent', 'empty', 'failed'] as const)
-      this.finished.set(state, finished.labels(state));
+    // Counters start at 0 for each label, so rate() and increase() see their first step.
+    for (const state of ['sent', 'empty', 'failed'] as const) {
+      const child = finished.labels(state);
+      child.inc(0);
+      this.finished.set(state, child);
+    }
     this.posts = new Counter({
       name: 'tenderbot_channel_posts_total',
       help: 'Messages this copy posted to channels for subscriptions (each part of a delivery)',
@@ -179,7 +183,11 @@ export class BotMetrics {
       labelNames: ['result'],
       registers,
     });
-    for (const result of ['found', 'absent'] as const) this.settled.set(result, settled.labels(result));
+    for (const result of ['found', 'absent'] as const) {
+      const child = settled.labels(result);
+      child.inc(0);
+      this.settled.set(result, child);
+    }
     this.serviceSeconds = new Histogram({
       name: 'tenderbot_service_call_seconds',
       help: 'Calls to the procurement service by endpoint (client resource and method), retries included',
@@ -255,6 +263,7 @@ export class BotMetrics {
         seconds: this.serviceSeconds.labels(endpoint),
         errors: this.serviceErrors.labels(endpoint),
       };
+      children.errors.inc(0);
       this.endpoints.set(endpoint, children);
     }
     children.seconds.observe(seconds);
