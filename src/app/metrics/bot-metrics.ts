@@ -75,7 +75,8 @@ export class BotMetrics {
   readonly copy: string;
   private readonly acks = new Map<RequestKind, Child>();
   private readonly answers = new Map<RequestKind, Child>();
-  private readonly answersHere: Gauge;
+  /** Requests being answered now: a plain number, read at each scrape (a gauge's inc costs more). */
+  private answeringNow = 0;
   private readonly planned: Counter;
   private readonly finished = new Map<FinishedState, Increment>();
   private readonly posts: Counter;
@@ -113,13 +114,16 @@ export class BotMetrics {
       this.acks.set(kind, ack.labels(kind));
       this.answers.set(kind, answer.labels(kind));
     }
-    this.answersHere = new Gauge({
+    // Counted at each scrape, from whatever watchAnswers and watchDueDeliveries were given.
+    const self = this;
+    new Gauge({
       name: 'tenderbot_answers_in_flight',
       help: 'Requests this copy’s app is answering now (acknowledged, listener still running)',
       registers,
+      collect() {
+        this.set(self.answeringNow);
+      },
     });
-    // Counted at each scrape, from whatever watchAnswers and watchDueDeliveries were given.
-    const self = this;
     new Gauge({
       name: 'tenderbot_answers_queued',
       help: 'Slash commands stored for the answer workers and not yet answered (every copy’s; the store is shared)',
@@ -221,7 +225,7 @@ export class BotMetrics {
 
   /** The app started (+1) or finished (-1) answering a request. */
   answering(change: 1 | -1): void {
-    this.answersHere.inc(change);
+    this.answeringNow += change;
   }
 
   /** Where the queued commands and the answer workers' held commands are counted at each scrape. */
