@@ -1,0 +1,291 @@
+/*
+ * Changes to a bid from its card or a command (a stage's status, the bid's status, archiving) and
+ * posting its card: each change writes, then redraws every card from a fresh read, then says so
+ * in the card's thread.
+ */
+import { ForbiddenError, NotFoundError, SubmissionNotAllowedError } from '../../../client/errors.ts';
+import type { ProcurementClient } from '../../../client/procurement-client.ts';
+import type { Pipeline } from '../../../contract/schemas.ts';
+import type { WorkspaceClient } from '../../adapters/workspace-clients.ts';
+import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
+import { refuseGuests } from '../../shared/feature-context.ts';
+import { writerOrSentence } from '../../shared/key-access.ts';
+import type { StateOf } from '../../shared/values/codec.ts';
+import { STAGE_LABELS, STATUS_LABELS } from '../../shared/views/bid-parts.ts';
+import {
+  clip,
+  code,
+  type Mrkdwn,
+  mention,
+  mrkdwn,
+  text as plain,
+  safeText,
+  upperFirst,
+} from '../../shared/views/mrkdwn.ts';
+import { forbiddenSentence, notFoundSentence, say } from './bid-sentences.ts';
+import { postPipelineCard, redrawEverywhere, threadLine } from './pipeline-live.ts';
+
+/** Where a click came from: the card's message in a channel (null for an ephemeral one). */
+export type CardPlace = { channelId: string; ts: string } | null;
+
+function submittedSentence(current: Pipeline['status'] | null): Mrkdwn {
+  return mrkdwn`A bid can only be marked Submitted through the service’s own submission workflow, not from Slack, so nothing was changed${current ? mrkdwn` (it is still ${plain(STATUS_LABELS[current])})` : mrkdwn``}. Submit the bid in the service; its card here will then show it.`;
+}
+
+/**
+ * Runs a write on a pipeline; the refusals a person can cause get their own sentence (nothing was
+ * changed). Anything else goes on to withFailures. Resolves true when the write was done.
+ */
+async function writing(
+  request: SlackRequest,
+  writer: WorkspaceClient,
+  pipelineId: string,
+  work: (client: ProcurementClient) => Promise<unknown>,
+): Promise<boolean> {
+  const { client, source } = writer;
+  try {
+    await work(client);
+    return true;
+  } catch (error) {
+    if (error instanceof NotFoundError) await say(request, notFoundSentence(pipelineId, source));
+    else if (error instanceof ForbiddenError) await say(request, forbiddenSentence(source));
+    else if (error instanceof SubmissionNotAllowedError) {
+      const current = await client.pipelines.get(pipelineId).then(
+        (pipeline) => pipeline.status,
+        () => null,
+      );
+      await say(request, submittedSentence(current));
+    } else throw error;
+    return false;
+  }
+}
+
+/**
+ * The bid as it is now, or null once the person was told why nothing is to be written: it is gone,
+ * it is archived (its card is read-only; only restoring changes it), or the change would change
+ * nothing (`unchanged` says why; a thread line for it would be noise).
+ */
+async function unlessUnchanged(
+  request: SlackRequest,
+  writer: WorkspaceClient,
+  pipelineId: string,
+  unchanged: (pipeline: Pipeline) => Mrkdwn | null,
+  options: { archivedToo?: boolean; known?: Pipeline } = {},
+): Promise<Pipeline | null> {
+  let pipeline: Pipeline;
+  try {
+    // A command that has just read the bid (to find its stage) gives it: not read twice.
+    pipeline = options.known ?? (await writer.client.pipelines.get(pipelineId));
+  } catch (error) {
+    if (error instanceof NotFoundError) {
+      await say(request, notFoundSentence(pipelineId, writer.source));
+      return null;
+    }
+    throw error;
+  }
+  const sentence =
+    unchanged(pipeline) ??
+    (pipeline.archived && !options.archivedToo
+      ? mrkdwn`*${safeText(pipeline.name, 200)}* is archived, so it stays as it was. Restore it first with ${code(`/tender pipeline restore ${clip(pipeline.id, 100)}`)}.`
+      : null);
+  if (sentence) {
+    await say(request, sentence);
+    return null;
+  }
+  return pipeline;
+}
+
+/** `stage 2, Pricing`: a stage by its number as well as its name (two stages may share a name). */
+function stageNamed(pipeline: Pipeline, stageId: string): Mrkdwn {
+  // Numbered as the card numbers them: by position, whatever order the service lists them in.
+  const stages = [...pipeline.stages].sort((a, b) => a.position - b.position);
+  const index = stages.findIndex((stage) => stage.id === stageId);
+  if (index === -1) return mrkdwn`a stage`;
+  return mrkdwn`stage ${index + 1}, ${safeText(stages[index]?.name ?? '', 200)},`;
+}
+
+function capitalised(phrase: Mrkdwn): Mrkdwn {
+  return upperFirst(phrase);
+}
+
+/** `/tender pipeline <id>`: the card in the channel, for everyone, remembered. */
+export async function postCard(context: FeatureContext, request: SlackRequest, id: string): Promise<void> {
+  if (await refuseGuests(context, request, 'post bid cards in a channel')) return;
+  const { client, source } = await context.clients.forPerson(request.teamId, request.userId);
+  let pipeline: Pipeline;
+  try {
+    pipeline = await client.pipelines.get(id);
+  } catch (error) {
+    if (error instanceof NotFoundError) return say(request, notFoundSentence(id, source));
+    throw error;
+  }
+  try {
+    await postPipelineCard(context, request.slack, request.teamId, request.channelId, pipeline);
+  } catch (error) {
+    if ((error as { data?: { error?: string } }).data?.error === 'not_in_channel')
+      return say(
+        request,
+        mrkdwn`Invite Tenderbot to this channel first (\`/invite @Tenderbot\`), then post the card again.`,
+      );
+    throw error;
+  }
+  if (request.kind === 'click') await say(request, mrkdwn`Posted the bid’s card in the channel.`);
+}
+
+/** "Post in channel" on the list of bids. */
+export async function postCardFromList(
+  context: FeatureContext,
+  request: SlackRequest,
+  id: string,
+): Promise<void> {
+  await postCard(context, request, id);
+}
+
+/** After a write: keeps the clicked card live, redraws every card, says it in the thread and to a command. */
+async function afterChange(
+  context: FeatureContext,
+  request: SlackRequest,
+  pipelineId: string,
+  place: CardPlace,
+  line: (pipeline: Pipeline) => Mrkdwn,
+  answer: Mrkdwn,
+  writer: WorkspaceClient,
+): Promise<void> {
+  // The card that was clicked shows this pipeline too: remember it, so it stays live.
+  if (place)
+    await context.store.rememberPipelineMessage({
+      pipelineId,
+      teamId: request.teamId,
+      channelId: place.channelId,
+      ts: place.ts,
+    });
+  const drawn = await redrawEverywhere(context, request.slack, request.teamId, pipelineId, writer.client);
+  if (!drawn) return say(request, notFoundSentence(pipelineId, writer.source));
+  const where = place ?? (await latestCardIn(context, request, pipelineId));
+  if (where) await threadLine(context, request.slack, where, line(drawn.pipeline));
+  if (request.kind === 'command')
+    await say(
+      request,
+      mrkdwn`${answer} ${drawn.copies === 0 ? mrkdwn`It has no card in a channel yet: \`/tender pipeline &lt;id&gt;\` posts one.` : mrkdwn`Its card${drawn.copies === 1 ? mrkdwn` was` : mrkdwn`s (${drawn.copies}) were`} redrawn.`}`,
+    );
+}
+
+/** The newest card of the pipeline in the channel a command was typed in, for its thread line. */
+async function latestCardIn(
+  context: FeatureContext,
+  request: SlackRequest,
+  pipelineId: string,
+): Promise<CardPlace> {
+  const places = await context.store.pipelineMessages(request.teamId, pipelineId);
+  const here = places.filter((place) => place.channelId === request.channelId).at(-1);
+  return here ? { channelId: here.channelId, ts: here.ts } : null;
+}
+
+export async function changeStageStatus(
+  context: FeatureContext,
+  request: SlackRequest,
+  change: StateOf<'stageStatusOption'>,
+  place: CardPlace,
+  /** The bid as just read by the command, if it was. */
+  known?: Pipeline,
+): Promise<void> {
+  if (await refuseGuests(context, request, 'change bids')) return;
+  const writer = await writerOrSentence(context, request);
+  if (!writer) return;
+  const label = STAGE_LABELS[change.v].toLowerCase();
+  const before = await unlessUnchanged(
+    request,
+    writer,
+    change.p,
+    (pipeline) => {
+      const stage = pipeline.stages.find((each) => each.id === change.s);
+      return stage?.status === change.v
+        ? mrkdwn`${capitalised(stageNamed(pipeline, change.s))} is already ${plain(label)}: nothing changed.`
+        : null;
+    },
+    known ? { known } : {},
+  );
+  if (!before) return;
+  const done = await writing(request, writer, change.p, (client) =>
+    client.pipelines.updateStage(change.p, change.s, { status: change.v }),
+  );
+  if (!done) return;
+  await afterChange(
+    context,
+    request,
+    change.p,
+    place,
+    (pipeline) =>
+      mrkdwn`${mention(request.userId)} moved ${stageNamed(pipeline, change.s)} to ${plain(label)}`,
+    mrkdwn`Moved ${stageNamed(before, change.s)} of *${safeText(before.name, 200)}* to ${plain(label)}.`,
+    writer,
+  );
+}
+
+export async function changePipelineStatus(
+  context: FeatureContext,
+  request: SlackRequest,
+  change: { p: string; v: Pipeline['status'] },
+  place: CardPlace,
+): Promise<void> {
+  if (await refuseGuests(context, request, 'change bids')) return;
+  const writer = await writerOrSentence(context, request);
+  if (!writer) return;
+  const before = await unlessUnchanged(request, writer, change.p, (pipeline) =>
+    pipeline.status === change.v
+      ? mrkdwn`*${safeText(pipeline.name, 200)}* is already ${plain(STATUS_LABELS[change.v])}: nothing changed.`
+      : null,
+  );
+  if (!before) return;
+  const done = await writing(request, writer, change.p, (client) =>
+    client.pipelines.update(change.p, { status: change.v }),
+  );
+  if (!done) return;
+  await afterChange(
+    context,
+    request,
+    change.p,
+    place,
+    () => mrkdwn`${mention(request.userId)} set the bid’s status to ${plain(STATUS_LABELS[change.v])}`,
+    mrkdwn`The bid’s status is now ${plain(STATUS_LABELS[change.v])}.`,
+    writer,
+  );
+}
+
+export async function setArchived(
+  context: FeatureContext,
+  request: SlackRequest,
+  pipelineId: string,
+  archived: boolean,
+  place: CardPlace,
+): Promise<void> {
+  if (await refuseGuests(context, request, archived ? 'archive bids' : 'restore bids')) return;
+  const writer = await writerOrSentence(context, request);
+  if (!writer) return;
+  const before = await unlessUnchanged(
+    request,
+    writer,
+    pipelineId,
+    (pipeline) =>
+      pipeline.archived === archived
+        ? archived
+          ? mrkdwn`That bid is archived already: nothing changed.`
+          : mrkdwn`That bid is not archived: there is nothing to restore.`
+        : null,
+    { archivedToo: true },
+  );
+  if (!before) return;
+  const done = await writing(request, writer, pipelineId, (client) =>
+    client.pipelines.archive(pipelineId, archived),
+  );
+  if (!done) return;
+  await afterChange(
+    context,
+    request,
+    pipelineId,
+    place,
+    () => mrkdwn`${mention(request.userId)} ${archived ? mrkdwn`archived` : mrkdwn`restored`} this bid`,
+    archived ? mrkdwn`Archived the bid.` : mrkdwn`Restored the bid.`,
+    writer,
+  );
+}

@@ -1,0 +1,207 @@
+/* `/tender pipelines` (the list of bids) and `/tender pipeline …` (a bid's card, or a change to it). */
+import { NotFoundError } from '../../../client/errors.ts';
+import {
+  type PIPELINE_ARCHIVE_FILTERS,
+  PIPELINE_STATUSES,
+  type Pipeline,
+  STAGE_STATUSES,
+  type Stage,
+} from '../../../contract/schemas.ts';
+import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
+import { reply } from '../../shared/feature-context.ts';
+import { STATUS_LABELS } from '../../shared/views/bid-parts.ts';
+import { code, joinMrkdwn, type Mrkdwn, mrkdwn, text as plain, safeText } from '../../shared/views/mrkdwn.ts';
+import { notFoundSentence, say } from './bid-sentences.ts';
+import { changePipelineStatus, changeStageStatus, postCard, setArchived } from './card-changes.ts';
+import { pipelinesListMessage } from './views/pipeline-card.ts';
+
+const ARCHIVE_WORDS: Record<string, (typeof PIPELINE_ARCHIVE_FILTERS)[number]> = {
+  archived: 'archived',
+  all: 'all',
+  active: 'active',
+};
+
+/** `/tender pipelines [words] [status:…] [archived|all]`: the bids the key's creator can see. */
+export async function pipelinesCommand(
+  context: FeatureContext,
+  request: SlackRequest,
+  rest: string,
+  /** The first bid shown (Next and Previous), and whether to redraw the message clicked in. */
+  page: { offset: number; replace: boolean } = { offset: 0, replace: false },
+): Promise<void> {
+  const words: string[] = [];
+  let status: Pipeline['status'] | undefined;
+  let archived: (typeof PIPELINE_ARCHIVE_FILTERS)[number] = 'active';
+  for (const word of rest.trim().split(/\s+/).filter(Boolean)) {
+    const lower = word.toLowerCase();
+    if (lower.startsWith('status:')) {
+      const wanted = pipelineStatusOf(lower.slice('status:'.length));
+      if (!wanted) {
+        await say(
+          request,
+          mrkdwn`${code(word, 100)} is not a bid status. Use one of: ${joinMrkdwn(
+            PIPELINE_STATUSES.map((s) => code(`status:${s}`)),
+            mrkdwn`, `,
+          )}.`,
+        );
+        return;
+      }
+      status = wanted;
+    } else if (ARCHIVE_WORDS[lower]) archived = ARCHIVE_WORDS[lower];
+    else words.push(word);
+  }
+  const q = words.join(' ').slice(0, 200);
+  const { client, source } = await context.clients.forPerson(request.teamId, request.userId);
+  const found = await client.pipelines.list({
+    ...(q ? { q } : {}),
+    ...(status ? { status } : {}),
+    archived,
+    limit: PIPELINES_PAGE_SIZE,
+    offset: page.offset,
+  });
+  const description = joinMrkdwn(
+    [
+      ...(q ? [mrkdwn`“${plain(q)}”`] : []),
+      ...(status ? [plain(STATUS_LABELS[status].toLowerCase())] : []),
+      archived === 'active'
+        ? mrkdwn`active`
+        : archived === 'archived'
+          ? mrkdwn`archived`
+          : mrkdwn`active or archived`,
+    ],
+    mrkdwn`, `,
+  );
+  await reply(
+    request,
+    await pipelinesListMessage(
+      found.data,
+      found.pagination.total,
+      description,
+      context.store,
+      context.clock(),
+      {
+        offset: page.offset,
+        typed: rest,
+        pageSize: PIPELINES_PAGE_SIZE,
+      },
+      source,
+    ),
+    page.replace,
+  );
+}
+
+/** Bids a page of `/tender pipelines` shows (each is one block; Slack allows 50 a message). */
+const PIPELINES_PAGE_SIZE = 20;
+
+const PIPELINE_USAGE = mrkdwn`Use \`/tender pipeline &lt;id&gt;\` (the card, for the channel), \`/tender pipeline status &lt;id&gt; &lt;status&gt;\`, \`/tender pipeline stage &lt;id&gt; &lt;stage name or number&gt; &lt;status&gt;\`, or \`/tender pipeline archive|restore &lt;id&gt;\`. \`/tender pipelines\` lists the ids.`;
+
+/** `/tender pipeline <id>` and `/tender pipeline status|stage|archive|restore …`. */
+export async function pipelineCommand(
+  context: FeatureContext,
+  request: SlackRequest,
+  rest: string,
+): Promise<void> {
+  const words = rest.trim().split(/\s+/).filter(Boolean);
+  const verb = (words[0] ?? '').toLowerCase();
+  if (words.length === 0) return say(request, mrkdwn`Which bid? ${PIPELINE_USAGE}`);
+  if (verb === 'status') {
+    const [, id, ...statusWords] = words;
+    const status = pipelineStatusOf(statusWords.join('_'));
+    if (!id || !status)
+      return say(
+        request,
+        mrkdwn`Give the bid’s id and one of these statuses: ${joinMrkdwn(
+          PIPELINE_STATUSES.filter((s) => s !== 'submitted').map((s) => code(s)),
+          mrkdwn`, `,
+        )}. For example \`/tender pipeline status pl-123 bidding\`.`,
+      );
+    return changePipelineStatus(context, request, { p: id, v: status }, null);
+  }
+  if (verb === 'stage') {
+    const [, id, ...others] = words;
+    const found = splitStageAndStatus(others);
+    if (!id || !found)
+      return say(
+        request,
+        mrkdwn`Give the bid’s id, the stage (its name or number) and one of ${joinMrkdwn(
+          STAGE_STATUSES.map((s) => code(s)),
+          mrkdwn`, `,
+        )}. For example \`/tender pipeline stage pl-123 2 completed\`.`,
+      );
+    const { client, source } = await context.clients.forPerson(request.teamId, request.userId);
+    let pipeline: Pipeline;
+    try {
+      pipeline = await client.pipelines.get(id);
+    } catch (error) {
+      if (error instanceof NotFoundError) return say(request, notFoundSentence(id, source));
+      throw error;
+    }
+    const stage = findStage(pipeline.stages, found.stage);
+    if ('problem' in stage) return say(request, stage.problem);
+    return changeStageStatus(context, request, { p: id, s: stage.stage.id, v: found.status }, null, pipeline);
+  }
+  if (verb === 'archive' || verb === 'restore') {
+    const id = words[1];
+    if (!id) return say(request, mrkdwn`Which bid? ${code(`/tender pipeline ${verb} <id>`)}.`);
+    return setArchived(context, request, id, verb === 'archive', null);
+  }
+  if (words.length > 1) return say(request, PIPELINE_USAGE);
+  return postCard(context, request, words[0] as string);
+}
+
+function pipelineStatusOf(word: string): Pipeline['status'] | null {
+  const key = word
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
+  return (PIPELINE_STATUSES as readonly string[]).includes(key) ? (key as Pipeline['status']) : null;
+}
+
+const STAGE_WORDS: Record<string, Stage['status']> = {
+  pending: 'pending',
+  todo: 'pending',
+  in_progress: 'in_progress',
+  started: 'in_progress',
+  blocked: 'blocked',
+  completed: 'completed',
+  complete: 'completed',
+  done: 'completed',
+};
+
+/** `Draft response in progress` → the stage words and the status (the last one or two words). */
+function splitStageAndStatus(words: string[]): { stage: string; status: Stage['status'] } | null {
+  for (const take of [2, 1]) {
+    if (words.length <= take) continue;
+    const status = STAGE_WORDS[words.slice(-take).join('_').toLowerCase().replace(/-/g, '_')];
+    if (status) return { stage: words.slice(0, -take).join(' '), status };
+  }
+  return null;
+}
+
+/** A stage by its number on the card (1 first) or by its name (whole, or the start of just one). */
+function findStage(stages: Stage[], wanted: string): { stage: Stage } | { problem: Mrkdwn } {
+  const ordered = [...stages].sort((a, b) => a.position - b.position);
+  if (/^\d+$/.test(wanted)) {
+    const stage = ordered[Number(wanted) - 1];
+    return stage
+      ? { stage }
+      : {
+          problem: mrkdwn`This bid has ${ordered.length} stage${ordered.length === 1 ? mrkdwn`` : mrkdwn`s`}; there is no stage ${plain(wanted)}.`,
+        };
+  }
+  const name = wanted.toLowerCase();
+  const exact = ordered.filter((stage) => stage.name.toLowerCase() === name);
+  const starts = ordered.filter((stage) => stage.name.toLowerCase().startsWith(name));
+  const matches = exact.length > 0 ? exact : starts;
+  if (matches.length === 1) return { stage: matches[0] as Stage };
+  const names = joinMrkdwn(
+    ordered.map((stage, index) => mrkdwn`${index + 1}. ${safeText(stage.name, 80)}`),
+    mrkdwn`, `,
+  );
+  return {
+    problem:
+      matches.length === 0
+        ? mrkdwn`No stage of this bid is called “${safeText(wanted, 100)}”. Its stages: ${names}.`
+        : mrkdwn`More than one stage starts with “${safeText(wanted, 100)}”; give its number. Its stages: ${names}.`,
+  };
+}

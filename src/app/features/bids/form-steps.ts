@@ -1,0 +1,55 @@
+/* What the two bid forms (start a bid, notes and due date) share: opening, refusing guests, reading metadata. */
+import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
+import { type ActionKind, decode, type StateOf } from '../../shared/values/codec.ts';
+import type { Mrkdwn } from '../../shared/views/mrkdwn.ts';
+import type { SafeModalView as ModalView } from '../../shared/views/safe-blocks.ts';
+import { sentenceView } from './views/pipeline-modals.ts';
+
+/** Slack waits 3 s for a modal's answer; the service gets most of it, the rest is margin. */
+export const SUBMIT_BUDGET_MS = 2000;
+
+export type ViewAck = (answer?: unknown) => Promise<void>;
+
+export type ViewUpdate = (view: ModalView) => Promise<unknown>;
+
+/** Opens `loading` at once (a trigger_id lasts 3 s); the function it gives replaces that view. */
+export async function openLoadingModal(
+  request: SlackRequest,
+  triggerId: string,
+  loading: ModalView,
+): Promise<ViewUpdate> {
+  const opened = await request.slack.views.open({ trigger_id: triggerId, view: loading });
+  const viewId = opened.view?.id as string;
+  return (view) => request.slack.views.update({ view_id: viewId, view: view });
+}
+
+/** For a guest, replaces the opened modal with `refusal` and says true; false for anyone else. */
+export async function guestGetsSentence(
+  context: FeatureContext,
+  request: SlackRequest,
+  update: ViewUpdate,
+  refusal: { title: string; sentence: Mrkdwn },
+): Promise<boolean> {
+  if (!(await context.users.facts(request.userId)).isGuest) return false;
+  await update(sentenceView(refusal.title, refusal.sentence));
+  return true;
+}
+
+/**
+ * A pipeline modal's metadata, or null once the submission is answered with `stale` (the form
+ * replaced by a sentence) because the metadata is out of date or was changed.
+ */
+export async function modalStateOr<K extends ActionKind>(
+  context: FeatureContext,
+  kind: K,
+  privateMetadata: string,
+  ack: ViewAck,
+  stale: { title: string; sentence: Mrkdwn },
+): Promise<StateOf<K> | null> {
+  try {
+    return await decode(kind, privateMetadata, context.store, context.clock());
+  } catch {
+    await ack({ response_action: 'update', view: sentenceView(stale.title, stale.sentence) });
+    return null;
+  }
+}

@@ -1,0 +1,152 @@
+/* "Notes and due date" on a stage of a bid's card: the form and its submission. */
+import { ForbiddenError, NotFoundError } from '../../../client/errors.ts';
+import type { Pipeline } from '../../../contract/schemas.ts';
+import type { AppSlack } from '../../adapters/app-slack.ts';
+import { describeFailure } from '../../shared/failure-sentences.ts';
+import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
+import { PipelineIds } from '../../shared/ids.ts';
+import { writerOr } from '../../shared/key-access.ts';
+import { encodeKept, type StateOf } from '../../shared/values/codec.ts';
+import { mention, mrkdwn, safeText } from '../../shared/views/mrkdwn.ts';
+import { withinBudget } from '../../shared/within-budget.ts';
+import { forbiddenSentence, notFoundSentence } from './bid-sentences.ts';
+import type { CardPlace } from './card-changes.ts';
+import {
+  guestGetsSentence,
+  modalStateOr,
+  openLoadingModal,
+  SUBMIT_BUDGET_MS,
+  type ViewAck,
+} from './form-steps.ts';
+import { redrawEverywhere, threadLine } from './pipeline-live.ts';
+import { isDay, parseNotesSubmission } from './pipeline-submissions.ts';
+import { sentenceView, stageNotesLoadingView, stageNotesModal } from './views/pipeline-modals.ts';
+
+/** "Notes and due date" on a stage: the modal opens at once (loading), then shows the stage as it is now. */
+export async function openStageNotes(
+  context: FeatureContext,
+  request: SlackRequest,
+  args: { triggerId: string; ref: StateOf<'pipelineStage'>; place: CardPlace },
+): Promise<void> {
+  const update = await openLoadingModal(request, args.triggerId, stageNotesLoadingView());
+  if (
+    await guestGetsSentence(context, request, update, {
+      title: 'Notes and due date',
+      sentence: mrkdwn`Guests can read bids but cannot change them. Ask a member of the workspace.`,
+    })
+  )
+    return;
+  const writer = await writerOr(context, request.teamId, request.userId, (sentence) =>
+    update(sentenceView('Notes and due date', sentence)),
+  );
+  if (!writer) return;
+  const { client, source } = writer;
+  let pipeline: Pipeline;
+  try {
+    pipeline = await client.pipelines.get(args.ref.p);
+  } catch (error) {
+    if (error instanceof NotFoundError) {
+      await update(sentenceView('Notes and due date', notFoundSentence(args.ref.p, source)));
+      return;
+    }
+    throw error;
+  }
+  const stage = pipeline.stages.find((candidate) => candidate.id === args.ref.s);
+  if (!stage) {
+    await update(sentenceView('Notes and due date', mrkdwn`That stage is no longer part of the bid.`));
+    return;
+  }
+  const metadata = await encodeKept(
+    'stageNotesModal',
+    { p: args.ref.p, s: args.ref.s, c: args.place?.channelId ?? '', ts: args.place?.ts ?? null },
+    'metadata',
+    context.store,
+    context.clock(),
+  );
+  await update(
+    stageNotesModal({
+      privateMetadata: metadata,
+      pipelineName: pipeline.name,
+      stage,
+      notes: stage.notes ?? '',
+      dueDate: stage.dueDate,
+    }),
+  );
+}
+
+/**
+ * The notes modal's submission: saved within the budget (a slow save still finishes, and a
+ * failure after the modal closed is told in a direct message); then every card is redrawn.
+ */
+export async function submitStageNotes(
+  context: FeatureContext,
+  slack: AppSlack,
+  args: { teamId: string; userId: string; values: unknown; privateMetadata: string },
+  ack: ViewAck,
+  budgetMs = SUBMIT_BUDGET_MS,
+): Promise<void> {
+  const meta = await modalStateOr(context, 'stageNotesModal', args.privateMetadata, ack, {
+    title: 'Notes and due date',
+    sentence: mrkdwn`This form is out of date. Close it and open it again from the card.`,
+  });
+  if (!meta) return;
+  const fields = parseNotesSubmission(args.values);
+  if (!isDay(fields.dueDate))
+    return ack({
+      response_action: 'errors',
+      errors: { [PipelineIds.dueBlock]: 'Pick the date from the calendar.' },
+    });
+  if (fields.notes.length > 3000)
+    return ack({
+      response_action: 'errors',
+      errors: { [PipelineIds.notesBlock]: 'Notes hold 3,000 characters at most.' },
+    });
+  if ((await context.users.facts(args.userId)).isGuest)
+    return ack({
+      response_action: 'errors',
+      errors: { [PipelineIds.notesBlock]: 'Guests can read bids but cannot change them.' },
+    });
+  const writer = await writerOr(context, args.teamId, args.userId, (sentence) =>
+    ack({ response_action: 'errors', errors: { [PipelineIds.notesBlock]: sentence } }),
+  );
+  if (!writer) return;
+  const { client } = writer;
+  const { quick, outcome: write } = await withinBudget(
+    client.pipelines.updateStage(meta.p, meta.s, {
+      notes: fields.notes.trim() || null,
+      dueDate: fields.dueDate,
+    }),
+    budgetMs,
+  );
+  const problemOf = (error: unknown) => {
+    context.logger.warn({ err: error, teamId: args.teamId }, 'could not save a stage’s notes');
+    if (error instanceof ForbiddenError) return forbiddenSentence(writer.source);
+    if (error instanceof NotFoundError)
+      return mrkdwn`That bid or stage can no longer be found with ${writer.source === 'personal' ? mrkdwn`your own key` : mrkdwn`this workspace’s key`}. Nothing was changed.`;
+    return mrkdwn`${describeFailure(error).sentence} Your notes are kept: save again when you are ready.`;
+  };
+  if (quick && 'error' in quick)
+    return ack({ response_action: 'errors', errors: { [PipelineIds.notesBlock]: problemOf(quick.error) } });
+  await ack();
+  const result = quick ?? (await write);
+  if ('error' in result) {
+    await slack.chat
+      .postMessage({
+        channel: args.userId,
+        text: mrkdwn`The notes were not saved: ${problemOf(result.error)}`,
+      })
+      .catch(() => undefined);
+    return;
+  }
+  const place = meta.c && meta.ts ? { channelId: meta.c, ts: meta.ts } : null;
+  if (place)
+    await context.store.rememberPipelineMessage({ pipelineId: meta.p, teamId: args.teamId, ...place });
+  const drawn = await redrawEverywhere(context, slack, args.teamId, meta.p, writer.client);
+  if (drawn && place)
+    await threadLine(
+      context,
+      slack,
+      place,
+      mrkdwn`${mention(args.userId)} updated the notes and due date of ${safeText(result.value.name, 200)}`,
+    );
+}

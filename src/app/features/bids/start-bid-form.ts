@@ -1,0 +1,221 @@
+/* "Start a bid" on a tender card: the form, filled from the tender, and its submission. */
+import { randomUUID } from 'node:crypto';
+import { ForbiddenError, IdempotencyConflictError, NotFoundError } from '../../../client/errors.ts';
+import type { Pipeline } from '../../../contract/schemas.ts';
+import type { AppSlack } from '../../adapters/app-slack.ts';
+import { describeFailure } from '../../shared/failure-sentences.ts';
+import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
+import { PipelineIds } from '../../shared/ids.ts';
+import { writerOr } from '../../shared/key-access.ts';
+import { encodeKept } from '../../shared/values/codec.ts';
+import type { KeySource } from '../../shared/views/key-identity.ts';
+import { code, escapeMrkdwn, type Mrkdwn, mrkdwn, text as plain } from '../../shared/views/mrkdwn.ts';
+import { withinBudget } from '../../shared/within-budget.ts';
+import {
+  guestGetsSentence,
+  modalStateOr,
+  openLoadingModal,
+  SUBMIT_BUDGET_MS,
+  type ViewAck,
+} from './form-steps.ts';
+import { postPipelineCard } from './pipeline-live.ts';
+import { checkStartBid, parseStartBidSubmission } from './pipeline-submissions.ts';
+import {
+  DEFAULT_STAGE_TEMPLATE,
+  type StartBidFields,
+  sentenceView,
+  startBidLoadingView,
+  startBidModal,
+  startBidWorkingView,
+} from './views/pipeline-modals.ts';
+
+function startForbiddenSentence(source: KeySource): Mrkdwn {
+  return source === 'personal'
+    ? mrkdwn`The service did not let you start bids with your own key: you are a viewer in the organisation. Nothing was started.`
+    : mrkdwn`The service did not let this workspace’s key start bids: the person who made the key is a viewer in the organisation. Nothing was started. Ask an admin to connect a key made by someone who can edit bids.`;
+}
+
+/** "Start a bid" on a tender card: the modal opens at once (loading), then is filled from the tender. */
+export async function openStartBidModal(
+  context: FeatureContext,
+  request: SlackRequest,
+  args: { triggerId: string; tenderId: string },
+): Promise<void> {
+  // The trigger lasts 3 s: open first, then read.
+  const metadata = await encodeKept(
+    'startBidModal',
+    { t: args.tenderId, k: randomUUID(), c: request.channelId.slice(0, 50) },
+    'metadata',
+    context.store,
+    context.clock(),
+  );
+  const update = await openLoadingModal(request, args.triggerId, startBidLoadingView(metadata));
+  if (
+    await guestGetsSentence(context, request, update, {
+      title: 'Start a bid',
+      sentence: mrkdwn`Guests can read bids but cannot start them. Ask a member of the workspace to start it for you.`,
+    })
+  )
+    return;
+  const writer = await writerOr(context, request.teamId, request.userId, (sentence) =>
+    update(sentenceView('Start a bid', sentence)),
+  );
+  if (!writer) return;
+  const { client } = writer;
+  try {
+    const tender = await client.tenders.get(args.tenderId);
+    const deadline = tender.deadline ? tender.deadline.slice(0, 10) : null;
+    const future = deadline && Date.parse(`${deadline}T00:00:00Z`) >= context.clock().getTime() - 86_400_000;
+    await update(
+      startBidModal({
+        privateMetadata: metadata,
+        tenderTitle: tender.title,
+        fields: {
+          name: `Bid: ${tender.title}`.slice(0, 200),
+          summary: '',
+          targetDate: future ? deadline : null,
+          stages: DEFAULT_STAGE_TEMPLATE,
+        },
+      }),
+    );
+  } catch (error) {
+    if (error instanceof NotFoundError) {
+      await update(
+        sentenceView(
+          'Start a bid',
+          mrkdwn`That tender can no longer be found, so no bid can be started from it.`,
+        ),
+      );
+      return;
+    }
+    // The tender could not be read: the person can still start the bid, with nothing prefilled.
+    context.logger.warn({ err: error, teamId: request.teamId }, 'could not read the tender for a new bid');
+    await update(
+      startBidModal({
+        privateMetadata: metadata,
+        tenderTitle: null,
+        problem: mrkdwn`${describeFailure(error).sentence} You can still start the bid here.`,
+        fields: { name: '', summary: '', targetDate: null, stages: DEFAULT_STAGE_TEMPLATE },
+      }),
+    );
+  }
+}
+
+/** Creations under way, by idempotency key: a double submit waits for the first instead of posting twice. */
+const creating = new Map<string, Promise<Pipeline>>();
+
+/**
+ * The start-bid modal's submission: checked field by field, then created with the modal's
+ * idempotency key (a double submit or a retry makes one bid); the card is posted in the channel
+ * once. A failure keeps the modal open with what was typed and a sentence.
+ */
+export async function submitStartBid(
+  context: FeatureContext,
+  slack: AppSlack,
+  args: {
+    teamId: string;
+    userId: string;
+    values: unknown;
+    privateMetadata: string;
+    viewId: string | undefined;
+  },
+  ack: ViewAck,
+  budgetMs = SUBMIT_BUDGET_MS,
+): Promise<void> {
+  const meta = await modalStateOr(context, 'startBidModal', args.privateMetadata, ack, {
+    title: 'Start a bid',
+    sentence: mrkdwn`This form is out of date. Close it and click “Start a bid” on the tender again.`,
+  });
+  if (!meta) return;
+  const fields = parseStartBidSubmission(args.values);
+  const checked = checkStartBid(fields);
+  if (!checked.ok) return ack({ response_action: 'errors', errors: checked.errors });
+  if ((await context.users.facts(args.userId)).isGuest)
+    return ack({
+      response_action: 'errors',
+      errors: {
+        [PipelineIds.nameBlock]: 'Guests can read bids but cannot start them. Ask a member of the workspace.',
+      },
+    });
+  const kept: StartBidFields = fields;
+  const writer = await writerOr(context, args.teamId, args.userId, (sentence) =>
+    ack({ response_action: 'errors', errors: { [PipelineIds.nameBlock]: sentence } }),
+  );
+  if (!writer) return;
+  const create = async (): Promise<Pipeline> => {
+    const { client } = writer;
+    return client.pipelines.create(
+      {
+        name: fields.name.trim(),
+        tenderId: meta.t,
+        summary: fields.summary.trim() || null,
+        targetSubmissionDate: fields.targetDate,
+        stages: checked.stages.map((stage) => ({
+          name: stage.name,
+          expectedDurationDays: stage.expectedDurationDays,
+        })),
+      },
+      { idempotencyKey: meta.k },
+    );
+  };
+  const already = creating.get(meta.k);
+  const first = !already;
+  const outcome = already ?? create();
+  if (first) {
+    creating.set(meta.k, outcome);
+    void outcome.then(
+      () => setTimeout(() => creating.delete(meta.k), 60_000).unref(),
+      () => creating.delete(meta.k),
+    );
+  }
+  const { quick, outcome: settled } = await withinBudget(outcome, budgetMs);
+  const problemOf = (error: unknown) => {
+    context.logger.warn({ err: error, teamId: args.teamId }, 'could not start a bid');
+    if (error instanceof IdempotencyConflictError)
+      return mrkdwn`This form already started a bid with other details. Close it and click “Start a bid” again for a new one.`;
+    if (error instanceof ForbiddenError) return startForbiddenSentence(writer.source);
+    return mrkdwn`${describeFailure(error).sentence} What you typed is kept: submit again when you are ready.`;
+  };
+  if (quick && 'error' in quick)
+    return ack({ response_action: 'errors', errors: { [PipelineIds.nameBlock]: problemOf(quick.error) } });
+  if (quick) await ack();
+  else await ack({ response_action: 'update', view: startBidWorkingView(args.privateMetadata) });
+  const result = quick ?? (await settled);
+  if ('error' in result) {
+    if (args.viewId)
+      await slack.views
+        .update({
+          view_id: args.viewId,
+          view: startBidModal({
+            privateMetadata: args.privateMetadata,
+            tenderTitle: null,
+            problem: escapeMrkdwn(problemOf(result.error)),
+            fields: kept,
+          }),
+        })
+        .catch((error) => context.logger.warn({ err: error }, 'could not reopen the start-bid form'));
+    return;
+  }
+  if (!quick && args.viewId)
+    await slack.views
+      .update({
+        view_id: args.viewId,
+        view: sentenceView('Start a bid', mrkdwn`The bid is started; its card is in the channel.`),
+      })
+      .catch(() => undefined);
+  // One card per creation: the first submission posts it, a repeat finds it remembered.
+  if (!first) return;
+  const known = await context.store.pipelineMessages(args.teamId, result.value.id);
+  if (known.some((place) => place.channelId === meta.c)) return;
+  await postPipelineCard(context, slack, args.teamId, meta.c || args.userId, result.value).catch(
+    async (error) => {
+      context.logger.warn({ err: error, teamId: args.teamId }, 'could not post a new bid’s card');
+      await slack.chat
+        .postMessage({
+          channel: args.userId,
+          text: mrkdwn`The bid “${plain(result.value.name)}” is started, but its card could not be posted in the channel (invite Tenderbot there first). ${code(`/tender pipeline ${result.value.id}`)} posts it.`,
+        })
+        .catch(() => undefined);
+    },
+  );
+}
