@@ -1,6 +1,6 @@
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
-import { pipelineCommand, pipelinesCommand } from './features/bids/pipelines.ts';
-import { commentsCommand } from './features/comments/comments.ts';
+import { pipelineCommand, pipelinesCommand } from './features/bids/commands.ts';
+import { commentsCommand } from './features/comments/comments-command.ts';
 import { settingsCommand } from './features/connection/settings.ts';
 import { statusCommand } from './features/connection/status.ts';
 import { connectCommand, disconnectCommand } from './features/connection/workspace-key.ts';

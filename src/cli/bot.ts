@@ -2,8 +2,9 @@ import type { App } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { type BotConfig, ConfigError, loadBotConfig } from '../app/config.ts';
 import { createLogger } from '../app/logger.ts';
+import { BotMetrics } from '../app/metrics/bot-metrics.ts';
 import { AnswerWorkers } from '../app/receiver/answer-workers.ts';
-import { type WorkerMessage } from '../app/receiver/worker-messages.ts';
+import type { WorkerMessage } from '../app/receiver/worker-messages.ts';
 import { KeyCipher } from '../app/security/key-cipher.ts';
 import type { BotStore } from '../app/storage/bot-store.ts';
 import { openBotStore } from '../app/storage/open-bot-store.ts';
@@ -37,6 +38,8 @@ export async function runBot(env: NodeJS.ProcessEnv = process.env): Promise<numb
   if (workerOwner) return runAnswerWorker(config, store, logger, workerOwner);
   // One cipher for the app's secrets and the commands it stores for its answer workers.
   const cipher = new KeyCipher(config.ENCRYPTION_KEY, config.ENCRYPTION_KEY_PREVIOUS);
+  // One registry for this copy and its answer workers, so the workers' commands are counted too.
+  const metrics = new BotMetrics(config.METRICS_COPY ? { copy: config.METRICS_COPY } : {});
   // ANSWER_WORKERS: processes beside this one answer the slash commands this one acknowledges.
   const answerWorkers =
     config.ANSWER_WORKERS > 0
@@ -50,6 +53,7 @@ export async function runBot(env: NodeJS.ProcessEnv = process.env): Promise<numb
           leaseMs: config.ANSWER_LEASE_SECONDS * 1000,
           holdAtMostMs: config.ANSWER_HOLD_SECONDS * 1000,
           cipher,
+          metrics,
         })
       : null;
   const bot = composeBot({
@@ -57,6 +61,7 @@ export async function runBot(env: NodeJS.ProcessEnv = process.env): Promise<numb
     store,
     logger,
     cipher,
+    metrics,
     ...(answerWorkers ? { handOffCommand: (body) => answerWorkers.handOff(body) } : {}),
   });
   const work = trackRequests(bot.app);

@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { WebClient } from '@slack/web-api';
 import pino from 'pino';
-import type { AppSlack, RespondMessage } from '../../src/app/adapters/app-slack.ts';
+import type { RespondMessage } from '../../src/app/adapters/app-slack.ts';
 import { SlackUsers } from '../../src/app/adapters/slack-users.ts';
 import { WorkspaceClients } from '../../src/app/adapters/workspace-clients.ts';
 import { KeyCipher } from '../../src/app/security/key-cipher.ts';

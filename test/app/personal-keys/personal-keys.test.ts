@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMMENT_NEEDS_OWN_KEY } from '../../../src/app/features/comments/comments.ts';
+import { COMMENT_NEEDS_OWN_KEY } from '../../../src/app/features/comments/comment-window.ts';
 import { KeyCipher } from '../../../src/app/security/key-cipher.ts';
 import { PERSONAL_KEY_REQUIRED_SENTENCE } from '../../../src/app/shared/failure-sentences.ts';
 import { PipelineIds } from '../../../src/app/shared/ids.ts';

@@ -15,13 +15,11 @@ import {
   type CardPlace,
   changePipelineStatus,
   changeStageStatus,
-  openStageNotes,
-  openStartBidModal,
   postCardFromList,
   setArchived,
-  submitStageNotes,
-  submitStartBid,
-} from './pipelines.ts';
+} from './card-changes.ts';
+import { openStageNotes, submitStageNotes } from './stage-notes-form.ts';
+import { openStartBidModal, submitStartBid } from './start-bid-form.ts';
 
 /** The value of a select's chosen option (other elements carry none). */
 function optionValue(action: BlockElementAction): string | undefined {

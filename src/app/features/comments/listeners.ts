@@ -11,13 +11,9 @@ import { CommentIds } from '../../shared/ids.ts';
 import { teamOfRequest } from '../../shared/request-scope.ts';
 import { decode } from '../../shared/values/codec.ts';
 import { parseCommentSubmission } from '../../shared/values/modal-submissions.ts';
-import {
-  type CommentSubmissionAnswer,
-  deleteFromModal,
-  openCommentModal,
-  type SubmittedView,
-  submitComment,
-} from './comments.ts';
+import { openCommentModal, type SubmittedView } from './comment-window.ts';
+import { deleteFromModal } from './delete-comment.ts';
+import { type CommentSubmissionAnswer, submitComment } from './submit-comment.ts';
 
 /**
  * Every listener of the comments feature: "Comment" (opens the modal), the modal's submission,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { candidateTargets, submissionKey } from '../../../../src/app/features/comments/comments.ts';
+import { candidateTargets } from '../../../../src/app/features/comments/comments-command.ts';
+import { submissionKey } from '../../../../src/app/features/comments/submit-comment.ts';
 import { parseCommentSubmission } from '../../../../src/app/shared/values/modal-submissions.ts';
 
 describe('submissionKey', () => {

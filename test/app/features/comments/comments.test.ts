@@ -1,7 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DELETE_REFUSAL, STALE_MODAL_SENTENCE } from '../../../../src/app/features/comments/comments.ts';
+import { DELETE_REFUSAL } from '../../../../src/app/features/comments/delete-comment.ts';
+import { STALE_MODAL_SENTENCE } from '../../../../src/app/features/comments/submit-comment.ts';
 import { COMMENT_LABELS } from '../../../../src/app/features/comments/views/comment-modal.ts';
 import { blockKitProblems, viewProblems } from '../../../../src/app/shared/views/block-kit-limits.ts';
 import { ProcurementClient } from '../../../../src/client/procurement-client.ts';

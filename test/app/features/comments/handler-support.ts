@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { CommentTarget } from '../../../../src/app/features/comments/comment-access.ts';
 import { openCommentModal } from '../../../../src/app/features/comments/comment-window.ts';
-import type { CommentTarget } from '../../../../src/app/features/comments/comments.ts';
 import type { Comment } from '../../../../src/contract/schemas.ts';
 import type { FakeView } from '../../../../src/fake-slack/types.ts';
 import type { HandlerHarness } from '../../../support/handler-context.ts';

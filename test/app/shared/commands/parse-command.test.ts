@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { clipWords, parseDirectory, parseSearch } from '../../../../src/app/shared/commands/parse-command.ts';
-import { isSubcommand, parseCommand, subcommandMeant } from '../../../../src/app/shared/commands/subcommands.ts';
 import { parseAmount } from '../../../../src/app/shared/commands/amounts.ts';
+import { clipWords, parseDirectory, parseSearch } from '../../../../src/app/shared/commands/parse-command.ts';
+import {
+  isSubcommand,
+  parseCommand,
+  subcommandMeant,
+} from '../../../../src/app/shared/commands/subcommands.ts';
 
 const now = new Date('2026-11-21T10:00:00Z');
 
