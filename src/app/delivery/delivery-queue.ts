@@ -62,3 +62,6 @@ export class LeaseTableQueue implements DeliveryQueue {
 
   async done(): Promise<void> {}
 }
+
+/** How long a delivery is recorded after it is done: what a channel was sent stays known for a quarter. */
+export const KEEP_DELIVERIES_MS = 90 * 86_400_000;

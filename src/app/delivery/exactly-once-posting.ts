@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { ScheduledSlack } from '../adapters/scheduled-slack.ts';
-import type { KeySource, WorkspaceClients } from '../adapters/workspace-clients.ts';
-import { type Built, buildDelivery, type Frozen } from '../features/subscriptions/content.ts';
+import type { WorkspaceClients } from '../adapters/workspace-clients.ts';
+import { type Built, buildDelivery, type Frozen, readerOf } from '../features/subscriptions/content.ts';
 import { catchUp } from '../features/subscriptions/schedule.ts';
 import { classifySlackError } from '../features/subscriptions/slack-errors.ts';
 import type { BotMetrics } from '../metrics/bot-metrics.ts';
 import type { Message } from '../shared/views/messages.ts';
-import { type Mrkdwn, mention, mrkdwn } from '../shared/views/mrkdwn.ts';
 import type { Delivery, DeliveryFinish, DeliveryStore } from '../storage/delivery-store.ts';
 import type { Subscription, SubscriptionStore } from '../storage/subscription-store.ts';
 import type { DeliveryQueue } from './delivery-queue.ts';
@@ -492,13 +491,3 @@ export class ExactlyOncePosting {
     }
   }
 }
-
-/** Whose key a subscription's posts are read with, for sharing reads and for saying so. */
-function readerOf(subscription: Subscription, source: KeySource): { key: string; name: Mrkdwn } {
-  return source === 'personal'
-    ? { key: `person:${subscription.createdBy}`, name: mrkdwn`${mention(subscription.createdBy)}’s own key` }
-    : { key: 'workspace', name: mrkdwn`this workspace’s key` };
-}
-
-/** How long a delivery is recorded after it is done: what a channel was sent stays known for a quarter. */
-export const KEEP_DELIVERIES_MS = 90 * 86_400_000;

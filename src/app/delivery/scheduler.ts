@@ -9,8 +9,8 @@ import type { ScheduledSlack } from '../adapters/scheduled-slack.ts';
 import type { WorkspaceClients } from '../adapters/workspace-clients.ts';
 import { FEED_READ_LIMIT } from '../features/subscriptions/content.ts';
 import type { BotMetrics } from '../metrics/bot-metrics.ts';
-import { type DeliveryQueue, LeaseTableQueue } from './delivery-queue.ts';
-import { ExactlyOncePosting, KEEP_DELIVERIES_MS, type PostingStore } from './exactly-once-posting.ts';
+import { type DeliveryQueue, KEEP_DELIVERIES_MS, LeaseTableQueue } from './delivery-queue.ts';
+import { ExactlyOncePosting, type PostingStore } from './exactly-once-posting.ts';
 
 export interface SchedulerOptions {
   /** The deliveries, and the reads and pause of their subscriptions (the app passes its BotStore). */

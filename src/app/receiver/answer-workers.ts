@@ -5,6 +5,16 @@ import type { Logger } from 'pino';
 import type { BotMetrics } from '../metrics/bot-metrics.ts';
 import type { KeyCipher } from '../security/key-cipher.ts';
 import type { BotStore } from '../storage/bot-store.ts';
+import {
+  ANSWER_WORKER_NICENESS,
+  CLAIM_AT_LEAST,
+  COMMAND_LEASE_MS,
+  HOLD_AT_MOST_MS,
+  NOT_KEPT,
+  STAYED_UP_MS,
+  TIMED_AT_MOST,
+  WORKER_CONCURRENCY,
+} from './answer-worker-settings.ts';
 import type { CommandToAnswer } from './queued-commands-receiver.ts';
 import {
   PRESSURE_SAMPLE_MS,
@@ -13,27 +23,6 @@ import {
   type ThreadTimes,
 } from './receiver-pressure.ts';
 import { isWorkerMessage, timeOrderedId, type WorkerMessage } from './worker-messages.ts';
-
-/**
- * How much lower the answer workers run than the receiver (Unix nice). Acknowledging within 3 s is
- * what Slack enforces; an answer a moment later is only later. When the CPU is short, the
- * receiver's acknowledgements go first.
- */
-export const ANSWER_WORKER_NICENESS = 19;
-/** How long a worker holds a command before another copy may take it (ANSWER_LEASE_SECONDS). */
-export const COMMAND_LEASE_MS = 60_000;
-/** Commands one worker answers at once (each mostly waits on the service and Slack). */
-export const WORKER_CONCURRENCY = 16;
-/**
- * Longest the answers wait while the receiver is pressed (`holding`; ANSWER_HOLD_SECONDS): a burst
- * shorter than this is acknowledged at full speed and answered when it ends; past it, answers and
- * acknowledgements share the CPU again, and no new hold begins before the answers have caught up.
- */
-export const HOLD_AT_MOST_MS = 30_000;
-/** Commands timed at once for the answer histogram (beyond, a command is answered but not timed). */
-const TIMED_AT_MOST = 10_000;
-/** A busy worker is given stored commands once it has room for this many. */
-const CLAIM_AT_LEAST = 4;
 
 export interface AnswerWorkersOptions {
   count: number;
@@ -85,12 +74,6 @@ interface Worker {
   /** The claim under way for it, if any. */
   feeding: Promise<void> | null;
 }
-
-/** A worker that stayed up this long has its restart delay reset (it was not dying on start). */
-const STAYED_UP_MS = 30_000;
-/** Fields of a command nobody answering it needs, so not kept: Slack's old verification token and
- * the trigger (a queued command never opens a modal: `/tender connect` stays in the receiver). */
-const NOT_KEPT = ['token', 'trigger_id'];
 
 /**
  * The receiver's side of ANSWER_WORKERS. It starts the worker processes (at a lower priority,

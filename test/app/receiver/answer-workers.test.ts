@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANSWER_WORKER_NICENESS } from '../../../src/app/receiver/answer-workers.ts';
+import { ANSWER_WORKER_NICENESS } from '../../../src/app/receiver/answer-worker-settings.ts';
 import type { BotStore } from '../../../src/app/storage/bot-store.ts';
 import { openBotStore } from '../../../src/app/storage/open-bot-store.ts';
 import { FakeSlack, type FakeUser } from '../../../src/fake-slack/fake-slack.ts';

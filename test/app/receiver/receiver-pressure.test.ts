@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { AnswerWorkers, WORKER_CONCURRENCY } from '../../../src/app/receiver/answer-workers.ts';
+import { WORKER_CONCURRENCY } from '../../../src/app/receiver/answer-worker-settings.ts';
+import { AnswerWorkers } from '../../../src/app/receiver/answer-workers.ts';
 import {
   ReceiverPressure,
   readThreadTimes,

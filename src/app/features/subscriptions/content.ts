@@ -2,6 +2,7 @@ import { differenceInCalendarDays } from 'date-fns';
 import { z } from 'zod';
 import type { ProcurementClient } from '../../../client/procurement-client.ts';
 import type { Pipeline, Stage, Tender } from '../../../contract/schemas.ts';
+import type { KeySource } from '../../adapters/workspace-clients.ts';
 import { deadlineWindow } from '../../shared/commands/parse-command.ts';
 import { SearchFiltersValue } from '../../shared/values/button-values.ts';
 import {
@@ -18,6 +19,7 @@ import {
   code,
   joinMrkdwn,
   type Mrkdwn,
+  mention,
   mrkdwn,
   text as plain,
   safeText,
@@ -459,4 +461,11 @@ async function deadlineReminders(input: BuildInput, notes: PostNotes): Promise<B
       skippedSaid: notes.skipped,
     },
   };
+}
+
+/** Whose key a subscription's posts are read with, for sharing reads and for saying so. */
+export function readerOf(subscription: Subscription, source: KeySource): { key: string; name: Mrkdwn } {
+  return source === 'personal'
+    ? { key: `person:${subscription.createdBy}`, name: mrkdwn`${mention(subscription.createdBy)}’s own key` }
+    : { key: 'workspace', name: mrkdwn`this workspace’s key` };
 }

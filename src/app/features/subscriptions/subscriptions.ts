@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { NotFoundError } from '../../../client/errors.ts';
-import { KEEP_DELIVERIES_MS } from '../../delivery/exactly-once-posting.ts';
+import { KEEP_DELIVERIES_MS } from '../../delivery/delivery-queue.ts';
 import {
   type ClosesDays,
   parseSearch,
