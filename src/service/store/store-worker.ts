@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { isMainThread, Worker, workerData } from 'node:worker_threads';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
 
 /**
  * A worker thread that loads `module` (a store module's import.meta.url) with `data` as its
@@ -22,6 +23,37 @@ export function workerOfTask<T>(task: string): T | null {
   if (isMainThread) return null;
   const data = workerData as { task?: unknown } | null;
   return data?.task === task ? (data as T) : null;
+}
+
+/** What a store worker hands back: what it read, and the records' version it was read at. */
+export interface VersionedRead<T> {
+  recordsVersion: string;
+  read: T;
+}
+
+/**
+ * In a worker: reads `read(db)` and the records' version in one read transaction on a read-only
+ * connection to `file`, and moves the result to the caller (the `buffers` of `transferables`, not copies).
+ */
+export function postVersionedRead<T>(
+  file: string,
+  read: (db: Database.Database) => T,
+  transferables: (value: T) => ArrayBuffer[],
+): void {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    db.pragma('busy_timeout = 5000');
+    const message: VersionedRead<T> = db.transaction(() => ({
+      recordsVersion:
+        (db.prepare("SELECT value FROM public_records_meta WHERE key = 'records_version'").pluck().get() as
+          | string
+          | undefined) ?? '',
+      read: read(db),
+    }))();
+    parentPort?.postMessage(message, transferables(message.read));
+  } finally {
+    db.close();
+  }
 }
 
 /**

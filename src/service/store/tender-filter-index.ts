@@ -3,8 +3,8 @@
  * (see store-worker.ts), so the two stay together; its query planning and its layout in memory share
  * private structures.
  */
-import { parentPort, type Worker } from 'node:worker_threads';
-import Database, { type Statement } from 'better-sqlite3';
+import type { Worker } from 'node:worker_threads';
+import type { Statement } from 'better-sqlite3';
 import type { Tender, ValueCurrency } from '../../contract/schemas.ts';
 import {
   conversionFactor,
@@ -13,7 +13,7 @@ import {
 } from '../money/reference-rates.ts';
 import { publicRecordsVersion } from './count-cache.ts';
 import type { SqliteDatabase } from './database.ts';
-import { startStoreWorker, workerOfTask } from './store-worker.ts';
+import { postVersionedRead, startStoreWorker, type VersionedRead, workerOfTask } from './store-worker.ts';
 
 /**
  * A tender search's words as the two tender word indexes take them: `words`, each as a prefix of
@@ -260,7 +260,7 @@ export class TenderFilterIndex {
       if (background.worker === worker) background.worker = null;
       void worker.terminate();
     };
-    worker.once('message', (message: ColumnsMessage) => {
+    worker.once('message', (message: VersionedRead<Columns>) => {
       done();
       if (this.background !== background) return;
       // A database closed without close() first: nothing to keep, and nothing to throw from here.
@@ -273,7 +273,7 @@ export class TenderFilterIndex {
       const current = publicRecordsVersion(this.db);
       if (current === expected && current === `${message.recordsVersion}:${current.split(':').pop()}`) {
         this.version = current;
-        this.columns = message.columns;
+        this.columns = message.read;
         this.settle(true);
       }
     });
@@ -797,28 +797,13 @@ interface Background {
   failed: boolean;
 }
 
-interface ColumnsMessage {
-  recordsVersion: string;
-  columns: Columns;
-}
-
 const WORKER_TASK = 'tenderbot/tender-filter-columns';
 
-/** In the worker: the columns and the records' version, read in one read transaction, moved to the caller. */
-function readColumnsInWorker(file: string): void {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
-  try {
-    db.pragma('busy_timeout = 5000');
-    const read = db.transaction(() => ({
-      recordsVersion:
-        (db.prepare("SELECT value FROM public_records_meta WHERE key = 'records_version'").pluck().get() as
-          | string
-          | undefined) ?? '',
-      columns: readColumns(db),
-    }));
-    const message: ColumnsMessage = read();
-    const { columns } = message;
-    const arrays = [
+const columnsTask = workerOfTask<{ file: string }>(WORKER_TASK);
+// In the worker: the columns, moved (each array owns its whole buffer).
+if (columnsTask)
+  postVersionedRead(columnsTask.file, readColumns, (columns) =>
+    [
       columns.status,
       columns.openUntil,
       columns.published,
@@ -829,16 +814,5 @@ function readColumnsInWorker(file: string): void {
       columns.buyer,
       columns.cpvStart,
       columns.cpvCodes,
-    ];
-    // Moved, not copied: each array owns its whole buffer.
-    parentPort?.postMessage(
-      message,
-      arrays.map((array) => array.buffer as ArrayBuffer),
-    );
-  } finally {
-    db.close();
-  }
-}
-
-const columnsTask = workerOfTask<{ file: string }>(WORKER_TASK);
-if (columnsTask) readColumnsInWorker(columnsTask.file);
+    ].map((array) => array.buffer as ArrayBuffer),
+  );

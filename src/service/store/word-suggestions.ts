@@ -1,8 +1,9 @@
-import { parentPort, type Worker } from 'node:worker_threads';
-import Database, { type Statement } from 'better-sqlite3';
+import type { Worker } from 'node:worker_threads';
+import type Database from 'better-sqlite3';
+import type { Statement } from 'better-sqlite3';
 import { publicRecordsVersion } from './count-cache.ts';
 import type { SqliteDatabase } from './database.ts';
-import { startStoreWorker, workerOfTask } from './store-worker.ts';
+import { postVersionedRead, startStoreWorker, type VersionedRead, workerOfTask } from './store-worker.ts';
 
 /** A word of a search that found nothing, and the word of the data it most likely meant. */
 export interface WordSuggestion {
@@ -152,7 +153,7 @@ export class WordSuggestions {
       if (background.worker === worker) background.worker = null;
       void worker.terminate();
     };
-    worker.once('message', (message: VocabularyMessage) => {
+    worker.once('message', (message: VersionedRead<Vocabulary>) => {
       done();
       if (this.background !== background) return;
       // A database closed without close() first: nothing to keep, and nothing to throw from here.
@@ -164,7 +165,7 @@ export class WordSuggestions {
       const current = publicRecordsVersion(this.db);
       // Kept only if the records did not change since the read began; else read again for whoever waits.
       if (current === expected && current === `${message.recordsVersion}:${current.split(':').pop()}`) {
-        this.vocabulary = message.vocabulary;
+        this.vocabulary = message.read;
         this.vocabularyVersion = current;
         this.settle(true);
       } else if (this.waiting.length > 0) {
@@ -326,37 +327,15 @@ interface Background {
   failed: boolean;
 }
 
-interface VocabularyMessage {
-  recordsVersion: string;
-  vocabulary: Vocabulary;
-}
-
 const VOCABULARY_TASK = 'tenderbot/word-vocabulary';
 
-/** In the worker: the vocabulary and the records' version, read in one read transaction, moved to the caller. */
-function readVocabularyInWorker(file: string): void {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
-  try {
-    db.pragma('busy_timeout = 5000');
-    const read = db.transaction(() => ({
-      recordsVersion:
-        (db.prepare("SELECT value FROM public_records_meta WHERE key = 'records_version'").pluck().get() as
-          | string
-          | undefined) ?? '',
-      vocabulary: readVocabulary(db),
-    }));
-    const message: VocabularyMessage = read();
-    // Moved, not copied: each array owns its whole buffer.
-    const buffers = [...message.vocabulary.values()].flatMap(({ units, tenders, order }) => [
+const vocabularyTask = workerOfTask<{ file: string }>(VOCABULARY_TASK);
+// In the worker: the vocabulary, moved (each array owns its whole buffer).
+if (vocabularyTask)
+  postVersionedRead(vocabularyTask.file, readVocabulary, (vocabulary) =>
+    [...vocabulary.values()].flatMap(({ units, tenders, order }) => [
       units.buffer as ArrayBuffer,
       tenders.buffer as ArrayBuffer,
       order.buffer as ArrayBuffer,
-    ]);
-    parentPort?.postMessage(message, buffers);
-  } finally {
-    db.close();
-  }
-}
-
-const vocabularyTask = workerOfTask<{ file: string }>(VOCABULARY_TASK);
-if (vocabularyTask) readVocabularyInWorker(vocabularyTask.file);
+    ]),
+  );
