@@ -5,24 +5,24 @@ import type { Logger } from 'pino';
 import type { BotMetrics } from '../metrics/bot-metrics.ts';
 import type { KeyCipher } from '../security/key-cipher.ts';
 import type { BotStore } from '../storage/bot-store.ts';
+import { AnswerTimes } from './answer-times.ts';
 import {
   ANSWER_WORKER_NICENESS,
   CLAIM_AT_LEAST,
   COMMAND_LEASE_MS,
   HOLD_AT_MOST_MS,
-  NOT_KEPT,
   STAYED_UP_MS,
-  TIMED_AT_MOST,
   WORKER_CONCURRENCY,
 } from './answer-worker-settings.ts';
 import type { CommandToAnswer } from './queued-commands-receiver.ts';
 import {
   PRESSURE_SAMPLE_MS,
+  processesRanNs,
   ReceiverPressure,
   readThreadTimes,
   type ThreadTimes,
 } from './receiver-pressure.ts';
-import { isWorkerMessage, timeOrderedId, type WorkerMessage } from './worker-messages.ts';
+import { isWorkerMessage, keptFields, timeOrderedId, type WorkerMessage } from './worker-messages.ts';
 
 export interface AnswerWorkersOptions {
   count: number;
@@ -73,6 +73,8 @@ interface Worker {
   held: Set<string>;
   /** The claim under way for it, if any. */
   feeding: Promise<void> | null;
+  /** A command was stored after the claim under way began: claim again once it ends. */
+  feedAgain: boolean;
 }
 
 /**
@@ -108,23 +110,27 @@ export class AnswerWorkers {
    * every worker was full, busy on the CPU, while the receiver was pressed. Null while they do not.
    */
   private holdingSince: number | null = null;
+  /** Ends the hold once it has lasted ANSWER_HOLD_SECONDS, pressed or not. */
+  private holdTimer: NodeJS.Timeout | null = null;
   /** False from the end of a hold until the answers have caught up: no hold follows another at once. */
   private mayHold = true;
-  /** When each command this copy handed off arrived (performance.now()), for the answer histogram. */
-  private readonly arrivedAt = new Map<string, number>();
+  private readonly answerTimes: AnswerTimes;
 
   constructor(private readonly options: AnswerWorkersOptions) {
     this.restartDelayMs = options.restartDelayMs ?? 1000;
     this.leaseMs = options.leaseMs ?? COMMAND_LEASE_MS;
     this.clock = options.clock ?? (() => new Date());
     this.holdAtMostMs = options.holdAtMostMs ?? HOLD_AT_MOST_MS;
+    this.answerTimes = new AnswerTimes(options.metrics);
     this.pressure = new ReceiverPressure(
       (pressed) => {
         if (!pressed) this.endHold('the receiver is no longer pressed for CPU; answers resume');
       },
       {
         receiver: options.readThreadTimes ?? (() => readThreadTimes()),
-        workers: options.readWorkersRanNs ?? (() => this.workersRanNs()),
+        workers:
+          options.readWorkersRanNs ??
+          (() => processesRanNs([...this.workers].map((worker) => worker.child.pid))),
       },
       options.pressureSampleMs ?? PRESSURE_SAMPLE_MS,
     );
@@ -157,10 +163,6 @@ export class AnswerWorkers {
         .catch((error: Error) =>
           this.options.logger.error({ reason: error.message }, 'could not renew the workers’ leases'),
         );
-      const { holdingSince } = this;
-      if (holdingSince !== null && performance.now() - holdingSince >= this.holdAtMostMs) {
-        this.endHold('answers waited their longest for the receiver; they go on beside the acknowledgements');
-      }
       this.backlog = true;
       this.feedAll();
     }, this.options.sweepMs ?? 1000);
@@ -174,6 +176,8 @@ export class AnswerWorkers {
     if (this.holdAtMostMs === 0 || !pressure.pressed || !pressure.workersBusy) return;
     this.holdingSince = performance.now();
     this.mayHold = false;
+    const spent = 'answers waited their longest for the receiver; they go on beside the acknowledgements';
+    this.holdTimer = setTimeout(() => this.endHold(spent), this.holdAtMostMs).unref();
     this.options.logger.info(
       'answers cannot keep up and the receiver is pressed for CPU: acknowledgements first, new answers wait',
     );
@@ -182,20 +186,11 @@ export class AnswerWorkers {
   private endHold(why: string): void {
     if (this.holdingSince === null) return;
     this.holdingSince = null;
+    if (this.holdTimer) clearTimeout(this.holdTimer);
+    this.holdTimer = null;
     this.options.logger.info(why);
     this.backlog = true;
     this.feedAll();
-  }
-
-  /** Nanoseconds the live workers' main threads have run (Linux), for ReceiverPressure. */
-  private workersRanNs(): number | null {
-    let total = 0;
-    for (const worker of this.workers) {
-      const times = worker.child.pid === undefined ? null : readThreadTimes(worker.child.pid);
-      if (!times) return null;
-      total += times.ranNs;
-    }
-    return total;
   }
 
   /**
@@ -211,8 +206,7 @@ export class AnswerWorkers {
     if (!roomiest) return false;
     const now = this.clock();
     const arrivedAt = performance.now();
-    const kept = Object.fromEntries(Object.entries(body).filter(([name]) => !NOT_KEPT.includes(name)));
-    const plain = JSON.stringify(kept);
+    const plain = keptFields(body);
     const command = {
       id: timeOrderedId(now),
       teamId: typeof body.team_id === 'string' ? body.team_id : null,
@@ -224,7 +218,7 @@ export class AnswerWorkers {
     if (this.holding || roomiest.held.size >= WORKER_CONCURRENCY || this.backlog) {
       // Every worker is busy (or held back): stored for whichever has room first, oldest first.
       await this.options.store.queueCommand(command);
-      this.timeAnswer(command.id, arrivedAt);
+      this.answerTimes.arrived(command.id, arrivedAt);
       this.backlog = true;
       this.feedAll();
       return true;
@@ -241,7 +235,7 @@ export class AnswerWorkers {
       worker.held.delete(command.id);
       throw error;
     }
-    this.timeAnswer(command.id, arrivedAt);
+    this.answerTimes.arrived(command.id, arrivedAt);
     this.give(worker, { id: command.id, body: plain, receivedAt: now.getTime(), attempts: 1 });
     return true;
   }
@@ -254,6 +248,7 @@ export class AnswerWorkers {
     this.stopping = true;
     this.pressure.stop();
     if (this.sweepTimer) clearInterval(this.sweepTimer);
+    if (this.holdTimer) clearTimeout(this.holdTimer);
     for (;;) {
       this.backlog = true;
       await Promise.all([...this.workers].map((worker) => this.feed(worker)));
@@ -288,18 +283,6 @@ export class AnswerWorkers {
     await this.flush();
   }
 
-  private timeAnswer(id: string, arrivedAt: number): void {
-    if (this.options.metrics && this.arrivedAt.size < TIMED_AT_MOST) this.arrivedAt.set(id, arrivedAt);
-  }
-
-  /** A worker answered a command this copy handed off: its answer latency is observed. */
-  private answerTimed(id: string): void {
-    const arrivedAt = this.arrivedAt.get(id);
-    if (arrivedAt === undefined) return;
-    this.arrivedAt.delete(id);
-    this.options.metrics?.answered('command', arrivedAt);
-  }
-
   private inFlight(): number {
     let total = 0;
     for (const worker of this.workers) total += worker.held.size;
@@ -321,7 +304,15 @@ export class AnswerWorkers {
       this.restartLater();
       return;
     }
-    const worker: Worker = { child, owner, ready: false, readyAt: 0, held: new Set(), feeding: null };
+    const worker: Worker = {
+      child,
+      owner,
+      ready: false,
+      readyAt: 0,
+      held: new Set(),
+      feeding: null,
+      feedAgain: false,
+    };
     this.workers.add(worker);
     if (child.pid !== undefined) {
       try {
@@ -345,7 +336,7 @@ export class AnswerWorkers {
           // Only what it was given counts (a repeated or unknown id changes nothing).
           if (worker.held.delete(id)) {
             this.finished.push(id);
-            this.answerTimed(id);
+            this.answerTimes.answered(id);
           }
         }
         this.scheduleFlush();
@@ -415,7 +406,11 @@ export class AnswerWorkers {
    * under way for it is what this resolves with.
    */
   private feed(worker: Worker): Promise<void> {
-    if (worker.feeding) return worker.feeding;
+    if (worker.feeding) {
+      // That claim may have read the queue before the command that calls for this was stored.
+      worker.feedAgain = true;
+      return worker.feeding;
+    }
     if (this.closed || this.holding || !this.backlog || !worker.ready || !worker.child.connected)
       return Promise.resolve();
     const room = WORKER_CONCURRENCY - worker.held.size;
@@ -457,6 +452,10 @@ export class AnswerWorkers {
         this.options.logger.error({ reason: (error as Error).message }, 'could not take stored commands');
       } finally {
         worker.feeding = null;
+        if (worker.feedAgain) {
+          worker.feedAgain = false;
+          void this.feed(worker);
+        }
       }
     })();
     return worker.feeding;

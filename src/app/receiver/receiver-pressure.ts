@@ -31,6 +31,17 @@ export function readThreadTimes(pid: number | 'self' = 'self'): ThreadTimes | nu
   }
 }
 
+/** Nanoseconds these processes' main threads have run (Linux); null if any cannot be read. */
+export function processesRanNs(pids: readonly (number | undefined)[]): number | null {
+  let total = 0;
+  for (const pid of pids) {
+    const times = pid === undefined ? null : readThreadTimes(pid);
+    if (!times) return null;
+    total += times.ranNs;
+  }
+  return total;
+}
+
 /** What ReceiverPressure reads at each sample. */
 export interface PressureReaders {
   /** The receiver's own event-loop thread. */

@@ -1,5 +1,6 @@
 /** What the receiver's process and its answer workers say to each other, and the ids of the commands they pass. */
 import { randomUUID } from 'node:crypto';
+import { NOT_KEPT } from './answer-worker-settings.ts';
 import type { CommandToAnswer } from './queued-commands-receiver.ts';
 
 /** What a worker and the receiver's process say to each other over the IPC channel. */
@@ -24,4 +25,11 @@ export function timeOrderedId(at: Date): string {
   const time = at.getTime().toString(16).padStart(12, '0');
   const random = randomUUID();
   return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${random.slice(15)}`;
+}
+
+/** A slash command's body as it is stored for a worker (JSON), without what is not kept (NOT_KEPT). */
+export function keptFields(body: Record<string, unknown>): string {
+  return JSON.stringify(
+    Object.fromEntries(Object.entries(body).filter(([name]) => !NOT_KEPT.includes(name))),
+  );
 }

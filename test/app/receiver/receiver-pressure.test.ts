@@ -150,7 +150,9 @@ describe('answer workers while the receiver is pressed', () => {
       env: { ANSWER_WHEN: answerFile },
       execArgv: [],
       cipher,
-      sweepMs: 50,
+      // No sweep while a test runs: a command stored by one would leave the worker less than full
+      // (a busy worker claims at least CLAIM_AT_LEAST at a time); holds end on their own timer.
+      sweepMs: 60_000,
       pressureSampleMs: 20,
       holdAtMostMs,
       readThreadTimes: thread.read,
