@@ -4,7 +4,7 @@ import { actionFor, type Choice, inputState, optionsOf } from './element-state.t
 import { linksOnDomains } from './links.ts';
 import { signedHeaders } from './signing.ts';
 import type { SocketMode } from './socket-mode.ts';
-import { type AppAnswer, type Blocks, BOT_USER_ID, type FakeMessage, type SentRequest } from './types.ts';
+import { type AppAnswer, BOT_USER_ID, type FakeMessage, type SentRequest } from './types.ts';
 import { enterpriseFields, findElement, type Workspace } from './workspace.ts';
 
 export type { Choice } from './element-state.ts';
@@ -454,5 +454,3 @@ export class AppSender {
     return { status: response.statusCode, text, json };
   }
 }
-
-export type { Blocks };

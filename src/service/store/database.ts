@@ -1,4 +1,4 @@
-import { migrateSqlite, openSqlite, type SqliteDatabase } from '../../shared/sqlite.ts';
+import { openSqlite, type SqliteDatabase } from '../../shared/sqlite.ts';
 import { MIGRATIONS } from './migrations.ts';
 
 export type { SqliteDatabase };
@@ -6,9 +6,4 @@ export type { SqliteDatabase };
 /** Opens the service's SQLite file (src/shared/sqlite.ts), migrated to the service's schema by default. */
 export function openDatabase(path: string, migrations: readonly string[] = MIGRATIONS): SqliteDatabase {
   return openSqlite(path, migrations);
-}
-
-/** Applies every migration newer than the database's `user_version`. */
-export function migrate(db: SqliteDatabase, migrations: readonly string[] = MIGRATIONS): void {
-  migrateSqlite(db, migrations);
 }

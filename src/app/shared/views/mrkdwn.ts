@@ -67,7 +67,10 @@ function neutralised(escaped: string): string {
 }
 const WORD_CHARACTER = /[\p{L}\p{N}]/u;
 
-/** `escapeMrkdwn` by a shorter name, for outside text inside a `mrkdwn` template. */
+/**
+ * `escapeMrkdwn` by a shorter name, for outside text inside a `mrkdwn` template.
+ * @alias
+ */
 export const text = escapeMrkdwn;
 
 /**
