@@ -13,12 +13,12 @@ export default defineConfig({
       { extends: true, test: { name: 'tenderbot', include: ['test/**/*.test.ts'] } },
       {
         // The channel posts' exactly-once tests once more with the copies on PostgreSQL, where
-        // pg-boss hands the deliveries out (src/app/subscriptions/pg-boss-queue.ts).
+        // pg-boss hands the deliveries out (src/app/delivery/pg-boss-queue.ts).
         extends: true,
         test: {
           name: 'subscriptions on postgres',
-          include: ['test/app/subscriptions/**/*.test.ts'],
-          exclude: ['test/app/subscriptions/{schedule,describe,pg-boss-queue}.test.ts'],
+          include: ['test/app/delivery/**/*.test.ts'],
+          exclude: ['test/app/delivery/pg-boss-queue.test.ts'],
           env: { TENDERBOT_TEST_DATABASE: 'postgres' },
         },
       },

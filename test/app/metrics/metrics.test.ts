@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYS } from '../../support/fixture.ts';
-import { dueSubscription, Harness, type Instance } from '../subscriptions/harness.ts';
+import { dueSubscription, Harness, type Instance } from '../delivery/harness.ts';
 
 // The real app (composeBot, the guarded receiver, Bolt) on the local service and the fake Slack:
 // a command, its answer and a channel post each move the series GET /metrics shows.

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYS } from '../../../support/fixture.ts';
-import { Harness, type Instance } from '../../subscriptions/harness.ts';
+import { Harness, type Instance } from '../../delivery/harness.ts';
 
 /**
  * Directory commands (saved searches, buyers, suppliers, frameworks) read with the person's own key

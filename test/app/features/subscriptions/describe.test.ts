@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { subscriptionSummary } from '../../../src/app/features/subscriptions/describe.ts';
-import type { Subscription } from '../../../src/app/storage/subscription-store.ts';
+import { subscriptionSummary } from '../../../../src/app/features/subscriptions/describe.ts';
+import type { Subscription } from '../../../../src/app/storage/subscription-store.ts';
 
 const base: Subscription = {
   id: 's-abc123',

@@ -6,7 +6,7 @@ import {
   knownTimeZone,
   nextRunAfter,
   parseLocalTime,
-} from '../../../src/app/features/subscriptions/schedule.ts';
+} from '../../../../src/app/features/subscriptions/schedule.ts';
 
 const utc = (text: string) => new Date(text);
 
