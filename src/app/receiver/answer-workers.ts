@@ -408,7 +408,7 @@ export class AnswerWorkers {
   private feed(worker: Worker): Promise<void> {
     if (worker.feeding) {
       // That claim may have read the queue before the command that calls for this was stored.
-      worker.feedAgain = true;
+      if (this.backlog) worker.feedAgain = true;
       return worker.feeding;
     }
     if (this.closed || this.holding || !this.backlog || !worker.ready || !worker.child.connected)
@@ -453,7 +453,9 @@ export class AnswerWorkers {
       } finally {
         worker.feeding = null;
         if (worker.feedAgain) {
+          // What was stored meanwhile may be waiting, whatever this claim found.
           worker.feedAgain = false;
+          this.backlog = true;
           void this.feed(worker);
         }
       }
