@@ -28,6 +28,13 @@ export interface BotTables {
     remembered_at: number;
   };
   welcomed_channels: { team_id: string; channel_id: string; welcomed_at: string };
+  bid_starters: {
+    team_id: string;
+    pipeline_id: string;
+    user_id: string;
+    own_key: number;
+    started_at: number;
+  };
   subscriptions: {
     id: string;
     team_id: string;
@@ -322,6 +329,17 @@ export const BOT_SCHEMA: readonly Migration[] = [
   (db) => [
     db.schema.alterTable('deliveries').addColumn('attempt_until', 'bigint'),
     db.schema.alterTable('deliveries').addColumn('settle_latest', 'text'),
+  ],
+  // Who started each bid through Tenderbot (the service names only the key's maker as its owner).
+  (db) => [
+    db.schema
+      .createTable('bid_starters')
+      .addColumn('team_id', 'text', (column) => column.notNull())
+      .addColumn('pipeline_id', 'text', (column) => column.notNull())
+      .addColumn('user_id', 'text', (column) => column.notNull())
+      .addColumn('own_key', 'integer', (column) => column.notNull())
+      .addColumn('started_at', 'bigint', (column) => column.notNull())
+      .addPrimaryKeyConstraint('bid_starters_pkey', ['team_id', 'pipeline_id']),
   ],
 ];
 

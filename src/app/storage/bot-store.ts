@@ -1,3 +1,4 @@
+import type { BidStarterStore } from './bid-starter-store.ts';
 import type { CommandQueueStore } from './command-queue-store.ts';
 import type { DeliveryStore } from './delivery-store.ts';
 import type { InstallationStore } from './installation-store.ts';
@@ -28,4 +29,5 @@ export type BotStore = WorkspaceStore &
   CommandQueueStore &
   KeptValueStore &
   MessageStore &
+  BidStarterStore &
   StoreLifecycle;

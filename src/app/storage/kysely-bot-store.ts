@@ -1,8 +1,10 @@
+import type { BidStarterStore } from './bid-starter-store.ts';
 import type { BotDatabase } from './bot-database.ts';
 import type { CommandQueueStore } from './command-queue-store.ts';
 import type { DeliveryStore } from './delivery-store.ts';
 import type { InstallationStore } from './installation-store.ts';
 import type { KeptValueStore } from './kept-value-store.ts';
+import { KyselyBidStarterStore } from './kysely-bid-starter-store.ts';
 import { KyselyCommandQueueStore } from './kysely-command-queue-store.ts';
 import { KyselyDeliveryStore } from './kysely-delivery-store.ts';
 import { KyselyInstallationStore } from './kysely-installation-store.ts';
@@ -28,6 +30,7 @@ export interface KyselyStores {
   commands: CommandQueueStore;
   keptValues: KeptValueStore;
   messages: MessageStore;
+  bidStarters: BidStarterStore;
   lifecycle: StoreLifecycle;
 }
 
@@ -42,6 +45,7 @@ export function openKyselyStores(database: BotDatabase): KyselyStores {
     commands: new KyselyCommandQueueStore(shared),
     keptValues: new KyselyKeptValueStore(shared),
     messages: new KyselyMessageStore(shared),
+    bidStarters: new KyselyBidStarterStore(shared),
     lifecycle: new KyselyStoreLifecycle(shared),
   };
 }
@@ -55,6 +59,7 @@ export type ComposedBotStore = WorkspaceStore &
   CommandQueueStore &
   KeptValueStore &
   MessageStore &
+  BidStarterStore &
   StoreLifecycle;
 
 /**

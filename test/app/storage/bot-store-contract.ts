@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import type { BotStore } from '../../../src/app/storage/bot-store.ts';
+import { bidStarterStoreContract } from './bid-starter-store-contract.ts';
 import { commandQueueStoreContract } from './command-queue-store-contract.ts';
 import { deliveryStoreContract } from './delivery-store-contract.ts';
 import { installationStoreContract } from './installation-store-contract.ts';
@@ -20,6 +21,7 @@ export function botStoreContract(open: (name: string) => BotStore | Promise<BotS
   workspaceStoreContract(open);
   keptValueStoreContract(open);
   messageStoreContract(open);
+  bidStarterStoreContract(open);
   subscriptionStoreContract(open);
   deliveryStoreContract(open);
   installationStoreContract(open);
