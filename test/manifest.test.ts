@@ -5,6 +5,7 @@ import { parse } from 'yaml';
 import { INSTALL_PATH, REDIRECT_PATH } from '../src/app/features/install/install-flow.ts';
 import { INSTALL_SCOPES } from '../src/app/features/install/scopes.ts';
 import { UNFURL_DOMAINS } from '../src/app/features/links/notice-links.ts';
+import { WORKFLOW_STEPS } from '../src/app/features/workflows/listeners.ts';
 import { SUBSCRIBED_EVENTS, TENDER_COMMAND } from '../src/app/register-listeners.ts';
 import { CONTROLS } from '../src/app/shared/controls/control-registry.ts';
 import { ReachIds } from '../src/app/shared/ids.ts';
@@ -39,6 +40,8 @@ const SCOPES_OF_EVENT: Record<string, string[]> = {
   link_shared: ['links:read'],
   'message.im': ['im:history'],
   member_joined_channel: ['channels:read', 'groups:read'],
+  // A run of one of the app's own Workflow Builder steps: no scope.
+  function_executed: [],
   // Sent to every app, no scope needed.
   app_uninstalled: [],
   tokens_revoked: [],
@@ -76,9 +79,12 @@ describe('manifest.yml', () => {
   it('subscribes to exactly the events the code listens to', () => {
     expect(manifest.settings.event_subscriptions.bot_events).toEqual([...SUBSCRIBED_EVENTS]);
     const listenerFiles = sourceFiles(join(root, 'src/app'));
-    const registered = listenerFiles.flatMap((file) =>
-      [...readFileSync(file, 'utf8').matchAll(/app\.event\('(\w+)'/g)].map((match) => match[1]),
-    );
+    const registered = listenerFiles.flatMap((file) => {
+      const source = readFileSync(file, 'utf8');
+      // Bolt's app.function listens to `function_executed` (the Workflow Builder steps).
+      const steps = source.includes('app.function(') ? ['function_executed'] : [];
+      return [...[...source.matchAll(/app\.event\('(\w+)'/g)].map((match) => match[1]), ...steps];
+    });
     // Bolt listens to `message` for the manifest's `message.im` (the listener keeps DMs only).
     expect(registered.sort()).toEqual([...SUBSCRIBED_EVENTS].map((event) => event.split('.')[0]).sort());
   });
@@ -155,5 +161,106 @@ describe('manifest.yml', () => {
     // The install asks for exactly what the manifest declares.
     expect([...INSTALL_SCOPES].sort()).toEqual([...manifest.oauth_config.scopes.bot].sort());
     expect(readFileSync(join(root, 'manifest.yml'), 'utf8')).toContain(INSTALL_PATH);
+  });
+});
+
+/** Slack's manifest schema (slackapi/manifest-schema, 1.0.0): the types a step's parameter may have. */
+const PARAMETER_TYPES = [
+  'integer',
+  'number',
+  'boolean',
+  'string',
+  'object',
+  'array',
+  'slack#/types/user_context',
+  'slack#/types/user_permission',
+  'slack#/types/user_id',
+  'slack#/types/channel_id',
+  'slack#/types/usergroup_id',
+  'slack#/types/timestamp',
+  'slack#/types/blocks',
+  'slack#/types/credential/oauth2',
+  'slack#/types/date',
+  'slack#/types/interactivity',
+  'slack#/types/rich_text',
+  'slack#/types/form_input',
+  'slack#/types/form_input_object',
+  'slack#/types/message_ts',
+  'slack#/types/message_context',
+];
+
+interface DeclaredParameter {
+  type: string;
+  title?: string;
+  description?: string;
+  is_required?: boolean;
+}
+interface DeclaredFunction {
+  title: string;
+  description: string;
+  input_parameters: Record<string, DeclaredParameter>;
+  output_parameters: Record<string, DeclaredParameter>;
+}
+
+const workflowsDir = join(root, 'src/app/features/workflows');
+
+/** The inputs a step's handler reads (`textInput(run, 'words')`…), and `user_id` when it picks a key by person. */
+function inputsReadBy(handlerName: string): Set<string> {
+  const file = sourceFiles(workflowsDir).find((path) =>
+    readFileSync(path, 'utf8').includes(`export async function ${handlerName}(`),
+  );
+  if (!file) throw new Error(`no file exports ${handlerName}`);
+  const source = readFileSync(file, 'utf8');
+  const read = new Set(
+    [...source.matchAll(/(?:textInput|requiredInput)\(run, '(\w+)'/g)].map((match) => match[1] as string),
+  );
+  if (/\b(readerOf|writerOf|runnerOf)\(/.test(source)) read.add('user_id');
+  return read;
+}
+
+describe('manifest.yml: the Workflow Builder steps', () => {
+  const functions = manifest.functions as Record<string, DeclaredFunction>;
+
+  it('declares exactly the steps the code registers with app.function', () => {
+    expect(Object.keys(functions).sort()).toEqual(Object.keys(WORKFLOW_STEPS).sort());
+    const listeners = readFileSync(join(workflowsDir, 'listeners.ts'), 'utf8');
+    expect(listeners).toMatch(/app\.function\(callbackId,/);
+  });
+
+  it('declares the inputs each handler reads, and requires only inputs it reads', () => {
+    for (const [callbackId, handler] of Object.entries(WORKFLOW_STEPS)) {
+      const declared = functions[callbackId]?.input_parameters ?? {};
+      const read = inputsReadBy(handler.name);
+      expect([...read].sort(), `${callbackId} reads`).toEqual(Object.keys(declared).sort());
+      for (const [name, parameter] of Object.entries(declared))
+        if (parameter.is_required)
+          expect(read.has(name), `${callbackId} uses its required ${name}`).toBe(true);
+    }
+  });
+
+  it('is valid against Slack’s manifest schema: functions, their parameters, and the settings steps need', () => {
+    expect(Object.keys(functions).length).toBeLessThanOrEqual(50);
+    for (const [callbackId, declared] of Object.entries(functions)) {
+      expect(Object.keys(declared).sort(), callbackId).toEqual(
+        ['description', 'input_parameters', 'output_parameters', 'title'].sort(),
+      );
+      expect(typeof declared.title).toBe('string');
+      expect(typeof declared.description).toBe('string');
+      for (const parameters of [declared.input_parameters, declared.output_parameters]) {
+        expect(Object.keys(parameters).length).toBeLessThanOrEqual(50);
+        for (const [name, parameter] of Object.entries(parameters)) {
+          expect(PARAMETER_TYPES, `${callbackId}.${name}`).toContain(parameter.type);
+          for (const key of ['title', 'description'] as const)
+            if (parameter[key] !== undefined) expect(typeof parameter[key]).toBe('string');
+          if (parameter.is_required !== undefined) expect(typeof parameter.is_required).toBe('boolean');
+          for (const key of Object.keys(parameter))
+            expect(['type', 'title', 'description', 'is_required', 'is_hidden', 'hint']).toContain(key);
+        }
+      }
+    }
+    // SLACK.md: steps need an organisation-ready app whose functions run remotely (on our servers).
+    expect(manifest.settings.org_deploy_enabled).toBe(true);
+    expect(manifest.settings.function_runtime).toBe('remote');
+    expect(manifest.settings.event_subscriptions.bot_events).toContain('function_executed');
   });
 });

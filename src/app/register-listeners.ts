@@ -9,6 +9,7 @@ import { registerInstallListeners } from './features/install/listeners.ts';
 import { REACH_EVENTS, registerReachListeners } from './features/links/listeners.ts';
 import { registerSubscriptionListeners } from './features/subscriptions/listeners.ts';
 import { registerTenderListeners } from './features/tenders/listeners.ts';
+import { registerWorkflowListeners } from './features/workflows/listeners.ts';
 import { ControlRouter } from './shared/controls/control-registry.ts';
 import { unknownControlAnswers } from './shared/controls/unknown-controls.ts';
 import type { FeatureContext } from './shared/feature-context.ts';
@@ -24,6 +25,8 @@ export const SUBSCRIBED_EVENTS: readonly string[] = [
   'tokens_revoked',
   'team_access_granted',
   'team_access_revoked',
+  // Registered by app.function (features/workflows): a run of one of the app's Workflow Builder steps.
+  'function_executed',
 ];
 
 /**
@@ -50,6 +53,7 @@ export function registerListeners(
   );
   registerHomeListeners(app, context);
   registerInstallListeners(app, context, install);
+  registerWorkflowListeners(app, context);
   // Refuses to start with a row of the table left without a listener; any other id is answered.
   controls.attach(app, unknownControlAnswers(context.logger));
 }

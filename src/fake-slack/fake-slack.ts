@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { limitSlowClients } from '../shared/slow-clients.ts';
 import { AppSender, type Choice } from './app-sender.ts';
+import { WorkflowBuilder } from './functions.ts';
 import { FakeInstall, type FakeOAuthApp } from './install.ts';
 import { Limits } from './limits.ts';
 import { respondAt } from './response-url.ts';
@@ -700,6 +701,11 @@ export class FakeSlack {
 
   resend(sent: SentRequest, url?: string, extraHeaders?: Record<string, string>): Promise<AppAnswer> {
     return this.sender.resend(sent, url, extraHeaders);
+  }
+
+  /** Workflow Builder running the app's custom steps (functions.ts). */
+  get workflows(): WorkflowBuilder {
+    return new WorkflowBuilder(this.workspace, (event, options) => this.sender.sendEvent(event, options));
   }
 
   sendEvent(

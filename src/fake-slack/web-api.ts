@@ -1,3 +1,4 @@
+import { functionsMethod } from './functions.ts';
 import { chatMethod } from './web-api-chat.ts';
 import { conversationsMethod } from './web-api-conversations.ts';
 import type { Args, WebAnswer } from './web-api-types.ts';
@@ -16,7 +17,8 @@ export function webApi(workspace: Workspace, method: string, args: Args): WebAns
   const family =
     chatMethod(workspace, method, args) ??
     conversationsMethod(workspace, method, args) ??
-    viewsMethod(workspace, method, args);
+    viewsMethod(workspace, method, args) ??
+    functionsMethod(workspace, method, args);
   if (family) return family;
   switch (method) {
     case 'auth.test':

@@ -1,0 +1,71 @@
+/* The step "Find new tenders": a saved search, or words and filters, published in the last days. */
+import type { ProcurementClient } from '../../../client/procurement-client.ts';
+import type { SavedSearch } from '../../../contract/schemas.ts';
+import { parseSearch, type TenderSearchFilters } from '../../shared/commands/parse-command.ts';
+import { filtersOf } from '../../shared/commands/saved-search-filters.ts';
+import type { FeatureContext } from '../../shared/feature-context.ts';
+import { readerOf, StepRefusal, type StepRun, textInput } from './step-run.ts';
+import { LISTED_TENDERS, tenderListOutput } from './views/step-outputs.ts';
+
+/** "New" means published within this many days unless the step says otherwise. */
+const DEFAULT_DAYS = 7;
+const MAX_DAYS = 365;
+
+/** The saved search an input names, by its id or (any case) its name. */
+async function savedSearchNamed(client: ProcurementClient, named: string): Promise<SavedSearch> {
+  const wanted = named.toLowerCase();
+  for await (const saved of client.savedSearches.all()) {
+    if (saved.id === named || saved.name.toLowerCase() === wanted) return saved;
+  }
+  throw new StepRefusal(
+    `No saved search is called “${named.slice(0, 100)}” for this key. Check its name in /tender searches.`,
+  );
+}
+
+/** How many days back "new" reaches: the input as a whole number from 1 to 365, else 7. */
+function daysOf(run: StepRun): number {
+  const raw = textInput(run, 'published_within_days');
+  if (!raw) return DEFAULT_DAYS;
+  const days = Number(raw);
+  if (!Number.isInteger(days) || days < 1 || days > MAX_DAYS)
+    throw new StepRefusal(`“Published within days” must be a whole number from 1 to ${MAX_DAYS}.`);
+  return days;
+}
+
+/** The search's filters: the saved search's, with the words and filters typed added on top. */
+async function filtersOfRun(
+  client: ProcurementClient,
+  run: StepRun,
+  now: Date,
+): Promise<TenderSearchFilters> {
+  const savedName = textInput(run, 'saved_search');
+  const words = textInput(run, 'words');
+  if (!savedName && !words)
+    throw new StepRefusal('Give the step a saved search, or words and filters to search by (or both).');
+  const saved = savedName ? filtersOf(await savedSearchNamed(client, savedName)) : {};
+  if (!words) return saved;
+  const parsed = parseSearch(words, now);
+  if (!parsed.ok) throw new StepRefusal(parsed.problem);
+  if (parsed.buyerName)
+    throw new StepRefusal(
+      'A workflow step cannot look a buyer up by name: save the search with its buyer in Tenderbot and give the step the saved search.',
+    );
+  return { ...saved, ...parsed.filters };
+}
+
+/** Searches with the person's key (or the workspace's) and outputs how many and the list. */
+export async function findNewTenders(
+  context: FeatureContext,
+  run: StepRun,
+): Promise<Record<string, string | number>> {
+  const now = context.clock();
+  const { client } = await readerOf(context, run);
+  const filters = await filtersOfRun(client, run, now);
+  const since = new Date(now.getTime() - daysOf(run) * 86_400_000).toISOString();
+  const page = await client.tenders.search({ ...filters, publishedFrom: since, limit: LISTED_TENDERS });
+  return {
+    count: page.pagination.total,
+    tenders: tenderListOutput(page.data, page.pagination.total, now),
+    first_tender_id: page.data[0]?.id ?? '',
+  };
+}

@@ -1,0 +1,64 @@
+/* The step "Move a bid's stage": sets one stage's status, then redraws the bid's cards. */
+import { ForbiddenError, NotFoundError } from '../../../client/errors.ts';
+import { STAGE_STATUSES, type Stage } from '../../../contract/schemas.ts';
+import type { FeatureContext } from '../../shared/feature-context.ts';
+import { forbiddenSentence, notFoundSentence, redrawEverywhere } from '../bids/index.ts';
+import { requiredInput, StepRefusal, type StepRun, writerOf } from './step-run.ts';
+import { stageMovedLine } from './views/step-outputs.ts';
+
+type StageStatus = Stage['status'];
+
+/** A status as a person types it: `in_progress`, "In progress", "done"… */
+function statusOf(typed: string): StageStatus {
+  const word = typed.toLowerCase().replace(/[\s-]+/g, '_');
+  const status = word === 'done' ? 'completed' : word === 'started' ? 'in_progress' : word;
+  if ((STAGE_STATUSES as readonly string[]).includes(status)) return status as StageStatus;
+  throw new StepRefusal(
+    `“${typed.slice(0, 50)}” is not a stage status: use pending, in progress, blocked or completed.`,
+  );
+}
+
+/** The stage a input names: its position (1 is the first), its id, or its name (any case). */
+function stageNamed(stages: readonly Stage[], typed: string): Stage {
+  const position = /^\d{1,3}$/.test(typed) ? Number(typed) : null;
+  const found =
+    (position !== null ? stages.find((stage) => stage.position === position) : undefined) ??
+    stages.find((stage) => stage.id === typed) ??
+    stages.find((stage) => stage.name.toLowerCase() === typed.toLowerCase());
+  if (found) return found;
+  const names = stages.map((stage) => stage.name).join(', ');
+  throw new StepRefusal(
+    `The bid has no stage “${typed.slice(0, 100)}”. Its stages are: ${names.slice(0, 300) || 'none'}.`,
+  );
+}
+
+/** Moves the stage with the person's key; setting a status it already has changes nothing, so a rerun is harmless. */
+export async function moveBidStage(
+  context: FeatureContext,
+  run: StepRun,
+): Promise<Record<string, string | number>> {
+  const bidId = requiredInput(run, 'bid', 'a bid');
+  const typedStage = requiredInput(run, 'stage', 'a stage');
+  const status = statusOf(requiredInput(run, 'status', 'a status'));
+  const writer = await writerOf(context, run, 'change bids');
+  const { client, source } = writer;
+  try {
+    const pipeline = await client.pipelines.get(bidId);
+    const stage = stageNamed(pipeline.stages, typedStage);
+    await client.pipelines.updateStage(pipeline.id, stage.id, { status });
+    // The bid's cards in channels show the change; a card that cannot be redrawn is only logged.
+    await redrawEverywhere(context, run.slack, run.teamId, pipeline.id, client).catch((error) =>
+      context.logger.warn({ err: error, teamId: run.teamId }, 'could not redraw a bid’s cards after a step'),
+    );
+    return {
+      bid_reference: pipeline.id,
+      stage_name: stage.name,
+      stage_status: status,
+      summary: stageMovedLine(stage.name, status),
+    };
+  } catch (error) {
+    if (error instanceof NotFoundError) throw new StepRefusal(notFoundSentence(bidId, source));
+    if (error instanceof ForbiddenError) throw new StepRefusal(forbiddenSentence(source));
+    throw error;
+  }
+}

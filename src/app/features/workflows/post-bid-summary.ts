@@ -1,0 +1,39 @@
+/* The step "Post a bid's summary to a channel": the bid's live card, posted once per run. */
+import { NotFoundError } from '../../../client/errors.ts';
+import type { FeatureContext } from '../../shared/feature-context.ts';
+import { notFoundSentence, postPipelineCard } from '../bids/index.ts';
+import { readerOf, requiredInput, StepRefusal, type StepRun } from './step-run.ts';
+import { bidLine } from './views/step-outputs.ts';
+
+/** Slack's refusals of a post that the workflow's author can mend, as sentences. */
+const POST_REFUSALS: Record<string, string> = {
+  not_in_channel:
+    'Tenderbot is not in that channel: invite it there (/invite @Tenderbot), then run the workflow again.',
+  channel_not_found: 'Tenderbot cannot find that channel (a private channel it was not invited to?).',
+  is_archived: 'That channel is archived, so nothing can be posted there.',
+};
+
+/**
+ * Posts the bid's card (the same live card `/tender pipeline` posts, redrawn on every change) with
+ * the person's key (or the workspace's). The run's memory (runStepOnce) keeps a rerun from posting twice.
+ */
+export async function postBidSummary(
+  context: FeatureContext,
+  run: StepRun,
+): Promise<Record<string, string | number>> {
+  const bidId = requiredInput(run, 'bid', 'a bid');
+  const channelId = requiredInput(run, 'channel_id', 'a channel');
+  const { client, source } = await readerOf(context, run);
+  const pipeline = await client.pipelines.get(bidId).catch((error) => {
+    if (error instanceof NotFoundError) throw new StepRefusal(notFoundSentence(bidId, source));
+    throw error;
+  });
+  try {
+    const ts = await postPipelineCard(context, run.slack, run.teamId, channelId, pipeline);
+    return { bid_reference: pipeline.id, message_ts: ts, summary: bidLine(pipeline) };
+  } catch (error) {
+    const refusal = POST_REFUSALS[(error as { data?: { error?: string } }).data?.error ?? ''];
+    if (refusal) throw new StepRefusal(refusal);
+    throw error;
+  }
+}

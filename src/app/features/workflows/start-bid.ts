@@ -1,0 +1,88 @@
+/* The step "Start a bid from a tender": one bid per run, however often Slack runs it. */
+import { ForbiddenError, NotFoundError, ValidationError } from '../../../client/errors.ts';
+import type { ProcurementClient } from '../../../client/procurement-client.ts';
+import type { Tender } from '../../../contract/schemas.ts';
+import type { FeatureContext } from '../../shared/feature-context.ts';
+import { DEFAULT_STAGE_TEMPLATE, parseStageLines } from '../bids/index.ts';
+import { WorkflowStepIds } from './step-ids.ts';
+import {
+  idempotencyKeyOf,
+  requiredInput,
+  StepRefusal,
+  type StepRun,
+  textInput,
+  writerOf,
+} from './step-run.ts';
+
+/** The tender an id or printed reference names (the service's lookup, then a search by reference). */
+async function tenderNamed(client: ProcurementClient, reference: string): Promise<Tender> {
+  try {
+    return await client.tenders.get(reference);
+  } catch (error) {
+    if (!(error instanceof NotFoundError || error instanceof ValidationError)) throw error;
+  }
+  const page = await client.tenders.search({ reference, limit: 2 }).catch((error) => {
+    if (error instanceof ValidationError) return null;
+    throw error;
+  });
+  const [first] = page?.data ?? [];
+  if (!page || !first)
+    throw new StepRefusal(
+      `No tender has the id or reference “${reference.slice(0, 100)}”. No bid was started.`,
+    );
+  if (page.pagination.total > 1)
+    throw new StepRefusal(
+      `${page.pagination.total} tenders have the reference “${reference.slice(0, 100)}”: give the step the tender’s id instead. No bid was started.`,
+    );
+  return first;
+}
+
+/** Where a person opens the bid: the service's address of it, for the key that made it. */
+async function bidLinkOf(context: FeatureContext, run: StepRun, source: string, id: string): Promise<string> {
+  const connection = source === 'workspace' ? await context.store.getConnection(run.teamId) : null;
+  const base = (connection?.serviceUrl ?? context.clients.operatorServiceUrl).replace(/\/+$/, '');
+  return `${base}/v1/pipelines/${encodeURIComponent(id)}`;
+}
+
+/**
+ * Starts the bid with the person's key (the rules of commands), its stages from the template
+ * (`name | days` a line; Tenderbot's own when none is given). The service's idempotency key comes
+ * from the run's id: Slack running the step again finds the same bid.
+ */
+export async function startBidFromTender(
+  context: FeatureContext,
+  run: StepRun,
+): Promise<Record<string, string | number>> {
+  const reference = requiredInput(run, 'tender', 'a tender id or reference');
+  const stages = parseStageLines(textInput(run, 'stages_template') || DEFAULT_STAGE_TEMPLATE);
+  if ('problem' in stages) throw new StepRefusal(`The stages template is not right: ${stages.problem}`);
+  const writer = await writerOf(context, run, 'start bids');
+  const { client } = writer;
+  const tender = await tenderNamed(client, reference);
+  const name = (textInput(run, 'name') || `Bid: ${tender.title}`).slice(0, 200);
+  try {
+    const pipeline = await client.pipelines.create(
+      {
+        name,
+        tenderId: tender.id,
+        targetSubmissionDate: null,
+        stages: stages.stages.map((stage) => ({
+          name: stage.name,
+          expectedDurationDays: stage.expectedDurationDays,
+        })),
+      },
+      { idempotencyKey: idempotencyKeyOf(run.executionId, WorkflowStepIds.startBid) },
+    );
+    return {
+      bid_reference: pipeline.id,
+      bid_name: pipeline.name,
+      bid_link: await bidLinkOf(context, run, writer.source, pipeline.id),
+    };
+  } catch (error) {
+    if (error instanceof ForbiddenError)
+      throw new StepRefusal(
+        'The service did not let this key start bids: the person who made it is a viewer in the organisation. No bid was started.',
+      );
+    throw error;
+  }
+}

@@ -1,0 +1,9 @@
+/** The callback ids of Tenderbot's Workflow Builder steps: manifest.yml declares exactly these. */
+export const WorkflowStepIds = {
+  findTenders: 'find_new_tenders',
+  startBid: 'start_bid_from_tender',
+  moveStage: 'move_bid_stage',
+  postSummary: 'post_bid_summary',
+} as const;
+
+export type WorkflowStepId = (typeof WorkflowStepIds)[keyof typeof WorkflowStepIds];

@@ -1,0 +1,130 @@
+/*
+ * What every Workflow Builder step shares: who runs it and with which key (the rules of commands),
+ * the sentence it fails with, and the memory that makes a step Slack runs again do its work once.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import type { AppSlack } from '../../adapters/app-slack.ts';
+import type { WorkspaceClient } from '../../adapters/workspace-clients.ts';
+import { PersonalKeyRequiredError } from '../../shared/errors.ts';
+import { describeFailure, PERSONAL_KEY_REQUIRED_SENTENCE } from '../../shared/failure-sentences.ts';
+import type { FeatureContext } from '../../shared/feature-context.ts';
+
+/** One run of a step, as `function_executed` gives it. */
+export interface StepRun {
+  teamId: string;
+  /** Slack's id of this run: the same when Slack runs the step again. */
+  executionId: string;
+  inputs: Record<string, unknown>;
+  /** The Web API client holding the run's workflow token. */
+  slack: AppSlack;
+}
+
+/** How a step ends: its outputs, or the sentence Workflow Builder shows. */
+export type StepOutcome = { outputs: Record<string, string | number> } | { error: string };
+
+/** A step's refusal that is the person's to mend: the run fails with this sentence. */
+export class StepRefusal extends Error {}
+
+/** A text input, trimmed; '' when absent. */
+export function textInput(run: StepRun, name: string): string {
+  const value = run.inputs[name];
+  return typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
+}
+
+/** A required text input, or a refusal naming it. */
+export function requiredInput(run: StepRun, name: string, label: string): string {
+  const value = textInput(run, name);
+  if (!value) throw new StepRefusal(`The step needs ${label}, and none was given.`);
+  return value;
+}
+
+/** The person the workflow runs for (a `slack#/types/user_id` input), if the step was given one. */
+export function runnerOf(run: StepRun): string | null {
+  const value = textInput(run, 'user_id');
+  return /^[UW][A-Z0-9]+$/.test(value) ? value : null;
+}
+
+/** The key a step reads with: the person's own where linked, else the workspace's (as commands). */
+export async function readerOf(context: FeatureContext, run: StepRun): Promise<WorkspaceClient> {
+  const userId = runnerOf(run);
+  return userId ? context.clients.forPerson(run.teamId, userId) : context.clients.forTeam(run.teamId);
+}
+
+/**
+ * The key a step changes something with, under the rules of commands: a person is needed, guests
+ * are refused, and where the workspace asks for personal keys the person must have linked one.
+ */
+export async function writerOf(
+  context: FeatureContext,
+  run: StepRun,
+  action: string,
+): Promise<WorkspaceClient> {
+  const userId = runnerOf(run);
+  if (!userId)
+    throw new StepRefusal(
+      `To ${action}, the step needs the person it runs for: set its “Person” input (for example to the person who started the workflow).`,
+    );
+  if ((await context.users.facts(userId)).isGuest)
+    throw new StepRefusal(
+      `Guests can read tenders but cannot ${action}. Ask a member of the workspace to run this workflow.`,
+    );
+  try {
+    return await context.clients.forWrite(run.teamId, userId);
+  } catch (error) {
+    if (error instanceof PersonalKeyRequiredError) throw new StepRefusal(PERSONAL_KEY_REQUIRED_SENTENCE);
+    throw error;
+  }
+}
+
+/**
+ * A UUID made from the run's id and the step: the service's Idempotency-Key, the same on every
+ * run of one execution (and on every copy of the app), so a creation is made once.
+ */
+export function idempotencyKeyOf(executionId: string, step: string): string {
+  const hex = createHash('sha256')
+    .update(`tenderbot-workflow\u0000${step}\u0000${executionId}`)
+    .digest('hex');
+  // Laid out as a UUID of version 5 (name-based), with the RFC 4122 variant.
+  const variant = ((Number.parseInt(hex.slice(16, 17), 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** Runs under way or just ended, by execution id: a run Slack sends again meanwhile waits for the first. */
+const running = new Map<string, Promise<StepOutcome>>();
+/** How long a finished run's outcome is kept for a repeat (Slack retries within minutes). */
+const REMEMBERED_MS = 10 * 60_000;
+
+/**
+ * Runs a step once per execution in this copy of the app; any failure becomes a sentence with a
+ * reference that is also in the log. Creations are also made once across copies by their
+ * idempotency key.
+ */
+export function runStepOnce(
+  context: FeatureContext,
+  run: StepRun,
+  step: string,
+  work: () => Promise<Record<string, string | number>>,
+): Promise<StepOutcome> {
+  const key = `${run.teamId}\u0000${step}\u0000${run.executionId}`;
+  const earlier = running.get(key);
+  if (earlier) return earlier;
+  const outcome = work().then(
+    (outputs): StepOutcome => ({ outputs }),
+    (error): StepOutcome => {
+      if (error instanceof StepRefusal) return { error: error.message };
+      const reference = randomUUID().slice(0, 8);
+      context.logger.warn(
+        { err: error, reference, teamId: run.teamId, step, executionId: run.executionId },
+        'workflow step failed',
+      );
+      return { error: `${describeFailure(error).sentence} (Reference: ${reference}.)` };
+    },
+  );
+  running.set(key, outcome);
+  void outcome.then((ended) => {
+    // A failure may be mended (a key linked): a run sent again then tries afresh.
+    if ('error' in ended) running.delete(key);
+    else setTimeout(() => running.delete(key), REMEMBERED_MS).unref();
+  });
+  return outcome;
+}

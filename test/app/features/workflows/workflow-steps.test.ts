@@ -1,0 +1,231 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { ProcurementClient } from '../../../../src/client/procurement-client.ts';
+import type { FunctionDefinition, FunctionRun } from '../../../../src/fake-slack/functions.ts';
+import { eventually, type RunningBot, startBot, startBotAsCarol } from '../../../support/bot.ts';
+import { KEYS, TENDER_A } from '../../../support/fixture.ts';
+import { startTestSandbox, type TestSandbox } from '../../../support/sandbox.ts';
+
+const MEMBER = 'U0MEMBER';
+const GUEST = 'U0GUEST';
+const BIDS = 'C0BIDS';
+const DAY_MS = 86_400_000;
+
+/** The steps manifest.yml declares: what Slack learns when the app's manifest is installed. */
+const FUNCTIONS: Record<string, FunctionDefinition> = parse(
+  readFileSync(join(import.meta.dirname, '../../../../manifest.yml'), 'utf8'),
+).functions;
+
+let sandbox: TestSandbox;
+let bot: RunningBot;
+/** The key the bot uses for a member without a key of their own (Carol, a member of Acme). */
+let service: ProcurementClient;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+  bot = await startBotAsCarol(sandbox);
+  bot.slack.workflows.declare(FUNCTIONS);
+  service = new ProcurementClient({ baseUrl: sandbox.baseUrl, apiKey: KEYS.carolMemberAcme });
+}, 60_000);
+
+afterAll(async () => {
+  await bot?.stop();
+  await service?.close();
+  await sandbox?.stop();
+});
+
+/** Runs a step as Workflow Builder does and waits for the app to end it. */
+async function runStep(
+  on: RunningBot,
+  callbackId: string,
+  inputs: Record<string, unknown>,
+  options: { executionId?: string } = {},
+): Promise<FunctionRun> {
+  const { run, answer } = await on.slack.workflows.run(callbackId, inputs, options);
+  // Acknowledged at once (Bolt acknowledges function_executed before the step's work).
+  expect(answer.status).toBe(200);
+  return withTimeout(run.ended, `the app to end ${callbackId}`);
+}
+
+async function withTimeout<T>(promise: Promise<T>, what: string, ms = 10_000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Only the outputs the manifest declares for the step, and every required one. */
+function expectDeclaredOutputs(run: FunctionRun): void {
+  const declared = FUNCTIONS[run.callbackId]?.output_parameters ?? {};
+  for (const name of Object.keys(run.outputs ?? {})) expect(Object.keys(declared)).toContain(name);
+  for (const [name, parameter] of Object.entries(declared))
+    if (parameter.is_required) expect(run.outputs, `${run.callbackId}.${name}`).toHaveProperty(name);
+}
+
+describe('Workflow Builder steps, run by the fake Slack through the real app', () => {
+  it('"Find new tenders" by words and filters completes with how many and the list', async () => {
+    const since = Date.now() - 365 * DAY_MS;
+    const run = await runStep(bot, 'find_new_tenders', {
+      words: 'cleaning',
+      published_within_days: 365,
+      user_id: MEMBER,
+    });
+    expect(run.state, run.error ?? '').toBe('completed');
+    expectDeclaredOutputs(run);
+    // The same search, asked of the service with the same key (a day's slack for the clock).
+    const page = await service.tenders.search({
+      q: 'cleaning',
+      publishedFrom: new Date(since).toISOString(),
+      limit: 10,
+    });
+    expect(page.pagination.total).toBeGreaterThan(0);
+    expect(run.outputs?.count).toBe(page.pagination.total);
+    expect(String(run.outputs?.tenders)).toContain(page.data[0]?.id as string);
+    expect(run.outputs?.first_tender_id).toBe(page.data[0]?.id);
+  });
+
+  it('"Find new tenders" by a saved search uses its filters', async () => {
+    const run = await runStep(bot, 'find_new_tenders', {
+      saved_search: 'acme search 1',
+      published_within_days: 365,
+    });
+    expect(run.state, run.error ?? '').toBe('completed');
+    const page = await service.tenders.search({
+      q: 'cleaning',
+      region: 'North West',
+      publishedFrom: new Date(Date.now() - 365 * DAY_MS).toISOString(),
+      limit: 1,
+    });
+    expect(run.outputs?.count).toBe(page.pagination.total);
+  });
+
+  it('a saved search that does not exist fails the step with a sentence', async () => {
+    const run = await runStep(bot, 'find_new_tenders', { saved_search: 'No such search' });
+    expect(run.state).toBe('failed');
+    expect(run.error).toContain('No saved search is called “No such search”');
+  });
+
+  let bidId = '';
+
+  it('"Start a bid from a tender" completes with the bid’s reference and link', async () => {
+    const name = `Workflow bid ${Date.now()}`;
+    const run = await runStep(bot, 'start_bid_from_tender', {
+      tender: TENDER_A,
+      name,
+      stages_template: 'Qualify | 2\nWrite | 5\nSubmit',
+      user_id: MEMBER,
+    });
+    expect(run.state, run.error ?? '').toBe('completed');
+    expectDeclaredOutputs(run);
+    bidId = String(run.outputs?.bid_reference);
+    const bid = await service.pipelines.get(bidId);
+    expect(bid.name).toBe(name);
+    expect(bid.tenderId).toBe(TENDER_A);
+    expect(bid.stages.map((stage) => stage.name)).toEqual(['Qualify', 'Write', 'Submit']);
+    expect(run.outputs?.bid_link).toBe(`${sandbox.baseUrl}/v1/pipelines/${bidId}`);
+  });
+
+  it('"Move a bid’s stage" changes the stage with the person’s key', async () => {
+    const run = await runStep(bot, 'move_bid_stage', {
+      bid: bidId,
+      stage: 'write',
+      status: 'In progress',
+      user_id: MEMBER,
+    });
+    expect(run.state, run.error ?? '').toBe('completed');
+    expectDeclaredOutputs(run);
+    expect(run.outputs).toMatchObject({
+      bid_reference: bidId,
+      stage_name: 'Write',
+      stage_status: 'in_progress',
+    });
+    const bid = await service.pipelines.get(bidId);
+    expect(bid.stages.find((stage) => stage.name === 'Write')?.status).toBe('in_progress');
+  });
+
+  it('"Post a bid’s summary to a channel" posts the bid’s card there', async () => {
+    const run = await runStep(bot, 'post_bid_summary', { bid: bidId, channel_id: BIDS, user_id: MEMBER });
+    expect(run.state, run.error ?? '').toBe('completed');
+    expectDeclaredOutputs(run);
+    const card = bot.slack
+      .messagesIn(BIDS)
+      .find((message) => message.metadata?.event_payload?.pipeline_id === bidId);
+    expect(card?.ts).toBe(run.outputs?.message_ts);
+    // Posted with the run's workflow token, which stopped working when the run ended.
+    const post = bot.slack
+      .callsOf('chat.postMessage')
+      .find((call) => call.args.channel === BIDS && call.token === run.workflowToken);
+    expect(post).toBeDefined();
+  });
+
+  it('a stage that is not the bid’s fails with a sentence naming its stages', async () => {
+    const run = await runStep(bot, 'move_bid_stage', {
+      bid: bidId,
+      stage: 'Lunch',
+      status: 'done',
+      user_id: MEMBER,
+    });
+    expect(run.state).toBe('failed');
+    expect(run.error).toBe('The bid has no stage “Lunch”. Its stages are: Qualify, Write, Submit.');
+  });
+
+  it('a guest’s workflow cannot start a bid: the step fails with a sentence and nothing is made', async () => {
+    const name = `Guest bid ${Date.now()}`;
+    const run = await runStep(bot, 'start_bid_from_tender', { tender: TENDER_A, name, user_id: GUEST });
+    expect(run.state).toBe('failed');
+    expect(run.error).toBe(
+      'Guests can read tenders but cannot start bids. Ask a member of the workspace to run this workflow.',
+    );
+    const found = await service.pipelines.list({ q: name });
+    expect(found.data).toHaveLength(0);
+  });
+
+  it('a step Slack runs again (its ending was lost) makes one bid, and completes with the same reference', async () => {
+    const name = `Run twice ${Date.now()}`;
+    const inputs = { tender: TENDER_A, name, user_id: MEMBER };
+    const before = bot.slack.callsOf('functions.completeSuccess').length;
+    bot.slack.failNext('functions.completeSuccess', { kind: 'error', error: 'internal_error' });
+    const first = await bot.slack.workflows.run('start_bid_from_tender', inputs);
+    await eventually(
+      () => bot.slack.callsOf('functions.completeSuccess').length > before,
+      'the first ending, which Slack loses',
+    );
+    expect(first.run.state).toBe('running');
+    // Slack runs the same execution again, as a new event.
+    const again = await runStep(bot, 'start_bid_from_tender', inputs, { executionId: first.run.executionId });
+    expect(again.state, again.error ?? '').toBe('completed');
+    const found = await service.pipelines.list({ q: name });
+    expect(found.data.map((bid) => bid.id)).toEqual([again.outputs?.bid_reference]);
+  });
+});
+
+describe('a workspace with no key', () => {
+  let keyless: RunningBot;
+
+  beforeAll(async () => {
+    keyless = await startBot({
+      serviceUrl: sandbox.baseUrl,
+      databasePath: join(mkdtempSync(join(sandbox.dir, 'bot-')), 'bot.db'),
+    });
+    keyless.slack.workflows.declare(FUNCTIONS);
+  }, 60_000);
+
+  afterAll(async () => {
+    await keyless?.stop();
+  });
+
+  it('fails the step with the sentence a command would say', async () => {
+    const run = await runStep(keyless, 'find_new_tenders', { words: 'cleaning', user_id: MEMBER });
+    expect(run.state).toBe('failed');
+    expect(run.error).toMatch(
+      /^This workspace has no API key yet\. A workspace admin can add one with `\/tender connect`\./,
+    );
+  });
+});
