@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppSlack } from '../../../../src/app/adapters/app-slack.ts';
+import { startBidFromTender } from '../../../../src/app/features/workflows/start-bid.ts';
+import { idempotencyKeyOf, type StepRun } from '../../../../src/app/features/workflows/step-run.ts';
+import { ProcurementClient } from '../../../../src/client/procurement-client.ts';
+import { KEYS, TENDER_A } from '../../../support/fixture.ts';
+import { type HandlerHarness, startHandlerHarness } from '../../../support/handler-context.ts';
+
+let harness: HandlerHarness;
+let service: ProcurementClient;
+
+beforeAll(async () => {
+  harness = await startHandlerHarness();
+  service = new ProcurementClient({ baseUrl: harness.sandbox.baseUrl, apiKey: KEYS.carolMemberAcme });
+}, 60_000);
+
+afterAll(async () => {
+  await service?.close();
+  await harness?.close();
+});
+
+function runOf(executionId: string, inputs: Record<string, unknown>): StepRun {
+  return {
+    teamId: harness.slack.teamId,
+    executionId,
+    inputs,
+    slack: harness.request().slack as unknown as AppSlack,
+  };
+}
+
+describe('Start a bid from a tender, as two copies of the app would run it', () => {
+  it('makes one bid for one execution, whichever copy runs it (the service’s idempotency key)', async () => {
+    const name = `Two copies ${Date.now()}`;
+    const inputs = { tender: TENDER_A, name, user_id: 'U0MEMBER' };
+    // No memory between the two calls: only the key derived from the execution id joins them.
+    const first = await startBidFromTender(harness.context, runOf('Fx0SAME', inputs));
+    const second = await startBidFromTender(harness.context, runOf('Fx0SAME', inputs));
+    expect(second.bid_reference).toBe(first.bid_reference);
+    expect((await service.pipelines.list({ q: name })).data).toHaveLength(1);
+    // Another execution of the same workflow is another bid.
+    const other = await startBidFromTender(harness.context, runOf('Fx0OTHER', inputs));
+    expect(other.bid_reference).not.toBe(first.bid_reference);
+  });
+
+  it('derives a UUID the service takes, the same for one execution and step only', () => {
+    const key = idempotencyKeyOf('Fx0SAME', 'start_bid_from_tender');
+    expect(key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(idempotencyKeyOf('Fx0SAME', 'start_bid_from_tender')).toBe(key);
+    expect(idempotencyKeyOf('Fx0OTHER', 'start_bid_from_tender')).not.toBe(key);
+    expect(idempotencyKeyOf('Fx0SAME', 'another_step')).not.toBe(key);
+  });
+});
