@@ -23,7 +23,7 @@ import {
   upperFirst,
 } from '../../shared/views/mrkdwn.ts';
 import { forbiddenSentence, notFoundSentence, say } from './bid-sentences.ts';
-import { postPipelineCard, redrawEverywhere, threadLine } from './pipeline-live.ts';
+import { postPipelineCard, redrawEverywhere } from './pipeline-live.ts';
 
 /** Where a click came from: the card's message in a channel (null for an ephemeral one). */
 export type CardPlace = { channelId: string; ts: string } | null;
@@ -141,7 +141,10 @@ export async function postCardFromList(
   await postCard(context, request, id);
 }
 
-/** After a write: keeps the clicked card live, redraws every card, says it in the thread and to a command. */
+/**
+ * After a write: keeps the clicked card live, redraws every card and tells the change, with who made
+ * it, under each of them (one line per card, the clicked one too), and answers a command.
+ */
 async function afterChange(
   context: FeatureContext,
   request: SlackRequest,
@@ -159,26 +162,20 @@ async function afterChange(
       channelId: place.channelId,
       ts: place.ts,
     });
-  const drawn = await redrawEverywhere(context, request.slack, request.teamId, pipelineId, writer.client);
+  const drawn = await redrawEverywhere(
+    context,
+    request.slack,
+    request.teamId,
+    pipelineId,
+    writer.client,
+    line,
+  );
   if (!drawn) return say(request, notFoundSentence(pipelineId, writer.source));
-  const where = place ?? (await latestCardIn(context, request, pipelineId));
-  if (where) await threadLine(context, request.slack, where, line(drawn.pipeline));
   if (request.kind === 'command')
     await say(
       request,
-      mrkdwn`${answer} ${drawn.copies === 0 ? mrkdwn`It has no card in a channel yet: \`/tender pipeline &lt;id&gt;\` posts one.` : mrkdwn`Its card${drawn.copies === 1 ? mrkdwn` was` : mrkdwn`s (${drawn.copies}) were`} redrawn.`}`,
+      mrkdwn`${answer} ${drawn.copies === 0 ? mrkdwn`It has no card in a channel yet: \`/tender pipeline &lt;id&gt;\` posts one.` : mrkdwn`Its card${drawn.copies === 1 ? mrkdwn` was` : mrkdwn`s (${drawn.copies}) were`} redrawn, and the change told under ${drawn.copies === 1 ? mrkdwn`it` : mrkdwn`each`}.`}`,
     );
-}
-
-/** The newest card of the pipeline in the channel a command was typed in, for its thread line. */
-async function latestCardIn(
-  context: FeatureContext,
-  request: SlackRequest,
-  pipelineId: string,
-): Promise<CardPlace> {
-  const places = await context.store.pipelineMessages(request.teamId, pipelineId);
-  const here = places.filter((place) => place.channelId === request.channelId).at(-1);
-  return here ? { channelId: here.channelId, ts: here.ts } : null;
 }
 
 export async function changeStageStatus(

@@ -1,6 +1,7 @@
 /* What the two bid forms (start a bid, notes and due date) share: opening, refusing guests, reading metadata. */
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { type ActionKind, decode, type StateOf } from '../../shared/values/codec.ts';
+import { daysUntil, formatDay } from '../../shared/views/bid-parts.ts';
 import type { Mrkdwn } from '../../shared/views/mrkdwn.ts';
 import type { SafeModalView as ModalView } from '../../shared/views/safe-blocks.ts';
 import { sentenceView } from './views/pipeline-modals.ts';
@@ -52,4 +53,27 @@ export async function modalStateOr<K extends ActionKind>(
     await ack({ response_action: 'update', view: sentenceView(stale.title, stale.sentence) });
     return null;
   }
+}
+
+/** How long a warned past date stays confirmable by submitting again. */
+const PAST_DAY_CONFIRM_MS = 60 * 60_000;
+
+/**
+ * A date before today asks whether it is meant: the first submission with it gets a sentence under
+ * the field, and the same date submitted again from the same form is taken (the form keeps what
+ * was typed, so confirming is one more click, and no checkbox sits on every form). A date already
+ * there before the form opened (`unchanged`) is not asked about again. Kept in the bot's store, so
+ * any copy of the app takes the confirmation. Resolves with the sentence, or null to go on.
+ */
+export async function pastDayQuestion(
+  context: FeatureContext,
+  args: { formId: string; field: string; day: string | null; unchanged?: string | null },
+): Promise<string | null> {
+  const now = context.clock();
+  if (!args.day || args.day === args.unchanged || daysUntil(args.day, now) >= 0) return null;
+  const token = `past-day:${args.formId.slice(0, 200)}:${args.field}:${args.day}`;
+  if (await context.store.loadState(token, now)) return null;
+  await context.store.saveState(token, '1', new Date(now.getTime() + PAST_DAY_CONFIRM_MS));
+  const ago = -daysUntil(args.day, now);
+  return `${formatDay(args.day)} is in the past (${ago.toLocaleString('en-GB')} day${ago === 1 ? '' : 's'} ago). Submit again to keep it, or pick another date.`;
 }

@@ -2,4 +2,5 @@
 export { forbiddenSentence, notFoundSentence } from './bid-sentences.ts';
 export { postPipelineCard, redrawEverywhere } from './pipeline-live.ts';
 export { parseStageLines } from './pipeline-submissions.ts';
+export { startedByPhrase } from './views/bid-people.ts';
 export { DEFAULT_STAGE_TEMPLATE } from './views/pipeline-modals.ts';

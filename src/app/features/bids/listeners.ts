@@ -36,6 +36,16 @@ function placeOf(body: BlockAction): CardPlace {
 
 type ViewAck = (answer?: unknown) => Promise<void>;
 
+/** The date a form's date picker opened with (the submitted view carries its blocks as drawn). */
+function openedDay(blocks: unknown, blockId: string): string | null {
+  if (!Array.isArray(blocks)) return null;
+  const block = blocks.find((each) => (each as { block_id?: string })?.block_id === blockId) as
+    | { element?: { initial_date?: unknown } }
+    | undefined;
+  const day = block?.element?.initial_date;
+  return typeof day === 'string' ? day : null;
+}
+
 /** Every stage's controls carry their own action_id (`…/1`, `…/2`): one numbered row for them all. */
 function onStageAction(
   controls: ControlRouter,
@@ -101,7 +111,7 @@ export function registerPipelineListeners(controls: ControlRouter, context: Feat
     await submitStageNotes(
       context,
       client,
-      submissionOf(body, view, bolt),
+      { ...submissionOf(body, view, bolt), openedDueDate: openedDay(view.blocks, PipelineIds.dueBlock) },
       ack as ViewAck,
       SUBMISSION_BUDGET_MS,
     );

@@ -5,6 +5,7 @@ import type { Pipeline } from '../../../contract/schemas.ts';
 import type { AppSlack } from '../../adapters/app-slack.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
 import type { Mrkdwn } from '../../shared/views/mrkdwn.ts';
+import type { PipelineMessage } from '../../storage/message-store.ts';
 import { pipelineCard } from './views/pipeline-card.ts';
 
 /**
@@ -56,6 +57,12 @@ export async function redrawEverywhere(
    * one that sees the bid); the workspace's key when not given. Every card shows the same bid.
    */
   reader?: ProcurementClient,
+  /**
+   * The change to tell, as a line under every live card (its thread): one line per card, whatever
+   * card, command or form the change came from. Told after the redraw, in the same turn, so two
+   * changes' lines come in the order the changes were drawn.
+   */
+  told?: (pipeline: Pipeline) => Mrkdwn,
 ): Promise<{ pipeline: Pipeline; copies: number } | null> {
   const key = `${teamId}\u0000${pipelineId}`;
   return serialised(key, async () => {
@@ -67,15 +74,17 @@ export async function redrawEverywhere(
       if (error instanceof NotFoundError) return null;
       throw error;
     }
+    const places = await context.store.pipelineMessages(teamId, pipelineId);
     const drawn = lastDrawn.get(key);
     if (drawn && Date.parse(drawn) > Date.parse(pipeline.updatedAt)) {
       // An answer older than the one already on the cards (another copy of the app read later): keep those.
+      if (told) await tellUnder(context, slack, places, told(pipeline));
       return { pipeline, copies: 0 };
     }
     lastDrawn.set(key, pipeline.updatedAt);
-    const message = await pipelineCard(pipeline, context.store, context.clock());
-    const places = await context.store.pipelineMessages(teamId, pipelineId);
+    const message = await cardOf(context, teamId, pipeline);
     let copies = 0;
+    const live: PipelineMessage[] = [];
     await Promise.all(
       places.map(async (place) => {
         try {
@@ -87,6 +96,7 @@ export async function redrawEverywhere(
             metadata: { event_type: PIPELINE_EVENT, event_payload: { pipeline_id: pipeline.id } },
           });
           copies++;
+          live.push(place);
         } catch (error) {
           if (GONE.has(slackError(error) ?? '')) {
             await context.store.forgetPipelineMessage(teamId, place.channelId, place.ts);
@@ -99,10 +109,20 @@ export async function redrawEverywhere(
               { err: error, teamId, pipelineId, channel: place.channelId },
               'could not redraw a pipeline card',
             );
+            // Still there (Slack was only busy): the change is still told under it.
+            live.push(place);
           }
         }
       }),
     );
+    // In the order the cards were posted, so each channel's line comes in a steady order.
+    if (told)
+      await tellUnder(
+        context,
+        slack,
+        places.filter((place) => live.includes(place)),
+        told(pipeline),
+      );
     return { pipeline, copies };
   });
 }
@@ -115,7 +135,7 @@ export async function postPipelineCard(
   channelId: string,
   pipeline: Pipeline,
 ): Promise<string> {
-  const message = await pipelineCard(pipeline, context.store, context.clock());
+  const message = await cardOf(context, teamId, pipeline);
   const posted = await slack.chat.postMessage({
     channel: channelId,
     text: message.text,
@@ -128,19 +148,38 @@ export async function postPipelineCard(
   return ts;
 }
 
-/** Adds a line to a card's thread ("<@alice> moved Draft to Completed"); a failure is only logged. */
-export async function threadLine(
+/** The card as drawn now, naming who started the bid where Tenderbot knows it. */
+async function cardOf(context: FeatureContext, teamId: string, pipeline: Pipeline) {
+  const starter = (await context.store.bidStarters(teamId, [pipeline.id])).get(pipeline.id);
+  return pipelineCard(pipeline, context.store, context.clock(), starter ? { starter } : {});
+}
+
+/**
+ * Tells a change under each card (a line in its thread, "<@alice> moved stage 2, Pricing, to
+ * completed"): one line per card. A card that is itself a thread reply gets it in that thread. A
+ * failure is only logged.
+ */
+export async function tellUnder(
   context: FeatureContext,
   slack: AppSlack,
-  place: { channelId: string; ts: string },
+  places: readonly Pick<PipelineMessage, 'channelId' | 'ts' | 'threadTs'>[],
   text: Mrkdwn,
 ): Promise<void> {
-  await slack.chat
-    .postMessage({ channel: place.channelId, thread_ts: place.ts, text, unfurl_links: false })
-    .catch((error) =>
-      context.logger.warn(
-        { err: error, channel: place.channelId },
-        'could not add a line to the card’s thread',
-      ),
-    );
+  await Promise.all(
+    places.map((place) =>
+      slack.chat
+        .postMessage({
+          channel: place.channelId,
+          thread_ts: place.threadTs ?? place.ts,
+          text,
+          unfurl_links: false,
+        })
+        .catch((error) =>
+          context.logger.warn(
+            { err: error, channel: place.channelId },
+            'could not add a line to the card’s thread',
+          ),
+        ),
+    ),
+  );
 }

@@ -15,10 +15,11 @@ import {
   guestGetsSentence,
   modalStateOr,
   openLoadingModal,
+  pastDayQuestion,
   SUBMIT_BUDGET_MS,
   type ViewAck,
 } from './form-steps.ts';
-import { redrawEverywhere, threadLine } from './pipeline-live.ts';
+import { redrawEverywhere } from './pipeline-live.ts';
 import { isDay, parseNotesSubmission } from './pipeline-submissions.ts';
 import { sentenceView, stageNotesLoadingView, stageNotesModal } from './views/pipeline-modals.ts';
 
@@ -81,7 +82,15 @@ export async function openStageNotes(
 export async function submitStageNotes(
   context: FeatureContext,
   slack: AppSlack,
-  args: { teamId: string; userId: string; values: unknown; privateMetadata: string },
+  args: {
+    teamId: string;
+    userId: string;
+    values: unknown;
+    privateMetadata: string;
+    viewId?: string | undefined;
+    /** The due date the form opened with (a date already there is not asked about again). */
+    openedDueDate?: string | null;
+  },
   ack: ViewAck,
   budgetMs = SUBMIT_BUDGET_MS,
 ): Promise<void> {
@@ -96,6 +105,13 @@ export async function submitStageNotes(
       response_action: 'errors',
       errors: { [PipelineIds.dueBlock]: 'Pick the date from the calendar.' },
     });
+  const pastDue = await pastDayQuestion(context, {
+    formId: args.viewId ?? args.privateMetadata,
+    field: PipelineIds.dueBlock,
+    day: fields.dueDate,
+    unchanged: args.openedDueDate ?? null,
+  });
+  if (pastDue) return ack({ response_action: 'errors', errors: { [PipelineIds.dueBlock]: pastDue } });
   if (fields.notes.length > 3000)
     return ack({
       response_action: 'errors',
@@ -141,12 +157,13 @@ export async function submitStageNotes(
   const place = meta.c && meta.ts ? { channelId: meta.c, ts: meta.ts } : null;
   if (place)
     await context.store.rememberPipelineMessage({ pipelineId: meta.p, teamId: args.teamId, ...place });
-  const drawn = await redrawEverywhere(context, slack, args.teamId, meta.p, writer.client);
-  if (drawn && place)
-    await threadLine(
-      context,
-      slack,
-      place,
+  await redrawEverywhere(
+    context,
+    slack,
+    args.teamId,
+    meta.p,
+    writer.client,
+    () =>
       mrkdwn`${mention(args.userId)} updated the notes and due date of ${safeText(result.value.name, 200)}`,
-    );
+  );
 }

@@ -1,6 +1,7 @@
 /* "Start a bid" on a tender card: the form, filled from the tender, and its submission. */
 import { randomUUID } from 'node:crypto';
 import { ForbiddenError, IdempotencyConflictError, NotFoundError } from '../../../client/errors.ts';
+import type { ProcurementClient } from '../../../client/procurement-client.ts';
 import type { Pipeline } from '../../../contract/schemas.ts';
 import type { AppSlack } from '../../adapters/app-slack.ts';
 import { describeFailure } from '../../shared/failure-sentences.ts';
@@ -15,11 +16,13 @@ import {
   guestGetsSentence,
   modalStateOr,
   openLoadingModal,
+  pastDayQuestion,
   SUBMIT_BUDGET_MS,
   type ViewAck,
 } from './form-steps.ts';
-import { postPipelineCard } from './pipeline-live.ts';
+import { postPipelineCard, tellUnder } from './pipeline-live.ts';
 import { checkStartBid, parseStartBidSubmission } from './pipeline-submissions.ts';
+import { closedTenderSentence } from './views/bid-people.ts';
 import {
   DEFAULT_STAGE_TEMPLATE,
   type StartBidFields,
@@ -66,10 +69,14 @@ export async function openStartBidModal(
     const tender = await client.tenders.get(args.tenderId);
     const deadline = tender.deadline ? tender.deadline.slice(0, 10) : null;
     const future = deadline && Date.parse(`${deadline}T00:00:00Z`) >= context.clock().getTime() - 86_400_000;
+    const closed = closedTenderSentence(tender, context.clock());
     await update(
       startBidModal({
         privateMetadata: metadata,
         tenderTitle: tender.title,
+        ...(closed
+          ? { problem: mrkdwn`${closed} You can still start the bid, to keep its notes and stages.` }
+          : {}),
         fields: {
           name: `Bid: ${tender.title}`.slice(0, 200),
           summary: '',
@@ -130,6 +137,13 @@ export async function submitStartBid(
   const fields = parseStartBidSubmission(args.values);
   const checked = checkStartBid(fields);
   if (!checked.ok) return ack({ response_action: 'errors', errors: checked.errors });
+  const pastTarget = await pastDayQuestion(context, {
+    formId: meta.k,
+    field: PipelineIds.targetBlock,
+    day: fields.targetDate,
+  });
+  if (pastTarget)
+    return ack({ response_action: 'errors', errors: { [PipelineIds.targetBlock]: pastTarget } });
   if ((await context.users.facts(args.userId)).isGuest)
     return ack({
       response_action: 'errors',
@@ -205,9 +219,18 @@ export async function submitStartBid(
       .catch(() => undefined);
   // One card per creation: the first submission posts it, a repeat finds it remembered.
   if (!first) return;
+  // Who started it, before its first card is drawn (the service only knows the key's maker).
+  await context.store.recordBidStarter({
+    pipelineId: result.value.id,
+    teamId: args.teamId,
+    userId: args.userId,
+    ownKey: writer.source === 'personal',
+    startedAt: context.clock(),
+  });
   const known = await context.store.pipelineMessages(args.teamId, result.value.id);
   if (known.some((place) => place.channelId === meta.c)) return;
-  await postPipelineCard(context, slack, args.teamId, meta.c || args.userId, result.value).catch(
+  const channelId = meta.c || args.userId;
+  const ts = await postPipelineCard(context, slack, args.teamId, channelId, result.value).catch(
     async (error) => {
       context.logger.warn({ err: error, teamId: args.teamId }, 'could not post a new bid’s card');
       await slack.chat
@@ -216,6 +239,27 @@ export async function submitStartBid(
           text: mrkdwn`The bid “${plain(result.value.name)}” is started, but its card could not be posted in the channel (invite Tenderbot there first). ${code(`/tender pipeline ${result.value.id}`)} posts it.`,
         })
         .catch(() => undefined);
+      return null;
     },
   );
+  if (ts && meta.t) await tellIfTenderClosed(context, slack, writer.client, meta.t, { channelId, ts });
+}
+
+/** Under a new bid's card: that its tender is closed, awarded or past its deadline, when it is. */
+async function tellIfTenderClosed(
+  context: FeatureContext,
+  slack: AppSlack,
+  client: ProcurementClient,
+  tenderId: string,
+  card: { channelId: string; ts: string },
+): Promise<void> {
+  const tender = await client.tenders.get(tenderId).catch(() => null);
+  const closed = tender && closedTenderSentence(tender, context.clock());
+  if (closed)
+    await tellUnder(
+      context,
+      slack,
+      [card],
+      mrkdwn`:warning: This bid was started on a closed tender. ${closed}`,
+    );
 }

@@ -47,6 +47,7 @@ function harness(answers: { pipeline: Pipeline; delayMs: number }[], places: Pip
       saveState: async () => undefined,
       loadState: async () => null,
       pipelineMessages: async () => places,
+      bidStarters: async () => new Map(),
       forgetPipelineMessage: async (_team: string, _channel: string, ts: string) => {
         forgotten.push(ts);
         return true;

@@ -1,7 +1,14 @@
+import { createHash } from 'node:crypto';
 import type { PlainTextOption, StaticSelect } from '@slack/types';
 import type { Pipeline, PipelineListItem, Stage } from '../../../../contract/schemas.ts';
 import { PipelineIds } from '../../../shared/ids.ts';
-import { encodeKept, type StateKeeper } from '../../../shared/values/codec.ts';
+import {
+  encode,
+  encodeKept,
+  KEPT_STATE_DAYS,
+  type StateKeeper,
+  type StateOf,
+} from '../../../shared/values/codec.ts';
 import { SETTABLE_PIPELINE_STATUSES } from '../../../shared/values/pipeline-values.ts';
 import {
   countdown,
@@ -27,6 +34,7 @@ import {
 } from '../../../shared/views/mrkdwn.ts';
 import type { WithSafeMrkdwn } from '../../../shared/views/safe-blocks.ts';
 import { type Block, button, contextLine, section } from '../../../shared/views/tender-card.ts';
+import { notesOnCard, type StartedBy, startedByPhrase } from './bid-people.ts';
 
 export const STAGE_EMOJI: Record<Stage['status'], string> = {
   pending: ':white_circle:',
@@ -45,16 +53,32 @@ interface CardValues {
   pipelineRef: string;
 }
 
-async function cardValues(pipeline: Pipeline, keeper: StateKeeper, now: Date): Promise<CardValues> {
+async function cardValues(
+  pipeline: Pipeline,
+  keeper: StateKeeper,
+  now: Date,
+  /** Each stage's values kept under a short token (the same token for the same value). */
+  compact: boolean,
+): Promise<CardValues> {
   const p = pipeline.id;
   const stageOptions = new Map<string, Map<Stage['status'], string>>();
   const stageRefs = new Map<string, string>();
   for (const stage of pipeline.stages) {
     const options = new Map<Stage['status'], string>();
     for (const v of STAGE_ORDER)
-      options.set(v, await encodeKept('stageStatusOption', { p, s: stage.id, v }, 'option', keeper, now));
+      options.set(
+        v,
+        compact
+          ? await keptUnderDigest('stageStatusOption', { p, s: stage.id, v }, keeper, now)
+          : await encodeKept('stageStatusOption', { p, s: stage.id, v }, 'option', keeper, now),
+      );
     stageOptions.set(stage.id, options);
-    stageRefs.set(stage.id, await encodeKept('pipelineStage', { p, s: stage.id }, 'button', keeper, now));
+    stageRefs.set(
+      stage.id,
+      compact
+        ? await keptUnderDigest('pipelineStage', { p, s: stage.id }, keeper, now)
+        : await encodeKept('pipelineStage', { p, s: stage.id }, 'button', keeper, now),
+    );
   }
   const statusOptions = new Map<string, string>();
   for (const v of SETTABLE_PIPELINE_STATUSES)
@@ -65,6 +89,22 @@ async function cardValues(pipeline: Pipeline, keeper: StateKeeper, now: Date): P
     statusOptions,
     pipelineRef: await encodeKept('pipeline', { p }, 'button', keeper, now),
   };
+}
+
+/**
+ * A value kept in the store under a token made from what it holds (`~` and 22 url-safe characters,
+ * as the codec's own): a card redrawn a hundred times keeps each value once, refreshed.
+ */
+async function keptUnderDigest<K extends 'stageStatusOption' | 'pipelineStage'>(
+  kind: K,
+  state: StateOf<K>,
+  keeper: StateKeeper,
+  now: Date,
+): Promise<string> {
+  const text = encode(kind, state, 'button');
+  const token = `~${createHash('sha256').update(`${kind}\u0000${text}`).digest('base64url').slice(0, 22)}`;
+  await keeper.saveState(token, text, new Date(now.getTime() + KEPT_STATE_DAYS * 86_400_000));
+  return token;
 }
 
 function option(text: string, value: string): PlainTextOption {
@@ -86,7 +126,7 @@ function select(
   };
 }
 
-function stageText(stage: Stage, number: number, now: Date): Mrkdwn {
+function stageText(stage: Stage, number: number, now: Date, notesRoom: number): Mrkdwn {
   const facts = [
     mrkdwn`${plain(STAGE_EMOJI[stage.status])} *${number}. ${safeText(stage.name, 200)}* · ${plain(STAGE_LABELS[stage.status])}`,
   ];
@@ -99,7 +139,7 @@ function stageText(stage: Stage, number: number, now: Date): Mrkdwn {
     facts.push(
       plain(`about ${stage.expectedDurationDays} day${stage.expectedDurationDays === 1 ? '' : 's'}`),
     );
-  const notes = stage.notes ? mrkdwn`\n${safeText(stage.notes, 1200)}` : mrkdwn``;
+  const notes = stage.notes?.trim() ? mrkdwn`\n${notesOnCard(stage.notes, notesRoom)}` : mrkdwn``;
   return clip(mrkdwn`${joinMrkdwn(facts, mrkdwn` · `)}${notes}`, 3000);
 }
 
@@ -109,8 +149,30 @@ function stageText(stage: Stage, number: number, now: Date): Mrkdwn {
  * select of its status and "Notes and due date", then Archive or Restore. An archived bid is read
  * only (Restore first). Fits one message: stages that would not fit are listed in one section.
  */
-export async function pipelineCard(pipeline: Pipeline, keeper: StateKeeper, now: Date): Promise<Message> {
-  const values = await cardValues(pipeline, keeper, now);
+export async function pipelineCard(
+  pipeline: Pipeline,
+  keeper: StateKeeper,
+  now: Date,
+  /** Who started the bid through Tenderbot, where it is known. */
+  people: { starter?: StartedBy } = {},
+): Promise<Message> {
+  // The values as they are first; if every stage cannot keep its controls so, each kept in the
+  // store under a short token (a message's JSON is what runs out first, not its 50 blocks).
+  const plainly = drawCard(pipeline, await cardValues(pipeline, keeper, now, false), now, people, false);
+  return (
+    plainly ??
+    (drawCard(pipeline, await cardValues(pipeline, keeper, now, true), now, people, true) as Message)
+  );
+}
+
+/** The card with these values; null when not every stage keeps its controls and `overflowing` is false. */
+function drawCard(
+  pipeline: Pipeline,
+  values: CardValues,
+  now: Date,
+  people: { starter?: StartedBy },
+  overflowing: boolean,
+): Message | null {
   const stages = [...pipeline.stages].sort((a, b) => a.position - b.position);
   const done = stages.filter((stage) => stage.status === 'completed').length;
   const statusOptions = SETTABLE_PIPELINE_STATUSES.map((v) =>
@@ -151,7 +213,7 @@ export async function pipelineCard(pipeline: Pipeline, keeper: StateKeeper, now:
           }),
     },
     contextLine(
-      mrkdwn`${plain(progressBar(done, stages.length))} · ${code(pipeline.id, 300)}${pipeline.tenderId ? mrkdwn` · tender ${code(pipeline.tenderId, 300)}` : mrkdwn``} · owner ${safeText(pipeline.owner.name, 100)}`,
+      mrkdwn`${plain(progressBar(done, stages.length))} · ${code(pipeline.id, 300)}${pipeline.tenderId ? mrkdwn` · tender ${code(pipeline.tenderId, 300)}` : mrkdwn``} · ${startedByPhrase(pipeline.owner.name, people.starter)}`,
     ),
   ];
   const tail: Block[] = [
@@ -178,16 +240,16 @@ export async function pipelineCard(pipeline: Pipeline, keeper: StateKeeper, now:
       ],
     },
   ];
-  const stageBlocks = (stage: Stage, index: number): Block[] => {
+  const stageBlocks = (stage: Stage, index: number, notesRoom: number): Block[] => {
     const options = STAGE_ORDER.map((v) =>
       option(STAGE_LABELS[v], values.stageOptions.get(stage.id)?.get(v) as string),
     );
-    if (pipeline.archived) return [section(stageText(stage, index + 1, now))];
+    if (pipeline.archived) return [section(stageText(stage, index + 1, now, notesRoom))];
     return [
       {
         type: 'section',
         block_id: `stage:${index}`,
-        text: { type: 'mrkdwn', text: stageText(stage, index + 1, now) },
+        text: { type: 'mrkdwn', text: stageText(stage, index + 1, now, notesRoom) },
         accessory: select(
           `${PipelineIds.stageStatus}/${index + 1}`,
           'Set status',
@@ -209,34 +271,55 @@ export async function pipelineCard(pipeline: Pipeline, keeper: StateKeeper, now:
     ];
   };
   const text = mrkdwn`${plain(pipeline.name)}: ${plain(STATUS_LABELS[pipeline.status])}, ${done}/${stages.length} stages done`;
-  // As many stages with their controls as one message holds; the rest in one list.
-  for (let shown = stages.length; shown >= 0; shown--) {
+  const draw = (shown: number, notesRoom: number): Block[] => {
     const blocks: Block[] = [...head];
     if (stages.length > 0) blocks.push({ type: 'divider' });
     stages.slice(0, shown).forEach((stage, index) => {
-      blocks.push(...stageBlocks(stage, index));
+      blocks.push(...stageBlocks(stage, index, notesRoom));
     });
-    if (shown < stages.length) {
-      const rest = joinMrkdwn(
-        stages
-          .slice(shown)
-          .map(
-            (stage, index) =>
-              mrkdwn`${plain(STAGE_EMOJI[stage.status])} ${shown + index + 1}. ${safeText(stage.name, 100)} · ${plain(STAGE_LABELS[stage.status])}`,
-          ),
-        mrkdwn`\n`,
-      );
-      blocks.push(
-        section(rest),
-        contextLine(
-          mrkdwn`Change these with ${code(`/tender pipeline stage ${clip(pipeline.id, 300)} <number> <status>`)}.`,
-        ),
-      );
-    }
+    if (shown < stages.length) blocks.push(...overflow(pipeline, stages, shown));
     blocks.push(...tail);
-    if (blockKitProblems(blocks, 'message').length === 0) return { text: clip(text, 3000), blocks };
+    return blocks;
+  };
+  const fits = (blocks: Block[]) => blockKitProblems(blocks, 'message').length === 0;
+  // Every stage keeps its controls: long notes are cut shorter first (whole in their form).
+  for (const notesRoom of NOTES_ROOM) {
+    const blocks = draw(stages.length, notesRoom);
+    if (fits(blocks)) return { text: clip(text, 3000), blocks };
+  }
+  if (!overflowing) return null;
+  // More stages than one message holds with their controls: as many as fit, then the rest listed.
+  const shortest = NOTES_ROOM.at(-1) as number;
+  for (let shown = stages.length - 1; shown >= 0; shown--) {
+    const blocks = draw(shown, shortest);
+    if (fits(blocks)) return { text: clip(text, 3000), blocks };
   }
   return { text: clip(text, 3000), blocks: [...head, ...tail] };
+}
+
+/** How much of a stage's notes a card shows, longest first: the first that lets every stage fit. */
+const NOTES_ROOM = [600, 300, 120, 0] as const;
+
+/** The stages past those a message holds with their controls: said, listed, and how to change them. */
+function overflow(pipeline: Pipeline, stages: Stage[], shown: number): Block[] {
+  const rest = joinMrkdwn(
+    stages
+      .slice(shown)
+      .map(
+        (stage, index) =>
+          mrkdwn`${plain(STAGE_EMOJI[stage.status])} ${shown + index + 1}. ${safeText(stage.name, 100)} · ${plain(STAGE_LABELS[stage.status])}`,
+      ),
+    mrkdwn`\n`,
+  );
+  return [
+    section(
+      mrkdwn`*Stages ${shown + 1} to ${stages.length} have no menus here:* a Slack message holds 50 blocks, and this bid has more stages than fit with their controls.`,
+    ),
+    section(clip(rest, 3000)),
+    contextLine(
+      mrkdwn`Change these with ${code(`/tender pipeline stage ${clip(pipeline.id, 300)} <number> <status>`)}.`,
+    ),
+  ];
 }
 
 /**

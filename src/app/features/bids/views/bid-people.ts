@@ -1,0 +1,70 @@
+/* Who a bid belongs to and who started it, and a stage's notes as long as a card has room for. */
+import { formatDay } from '../../../shared/views/bid-parts.ts';
+import { type Mrkdwn, mention, mrkdwn, text as plain, safeText } from '../../../shared/views/mrkdwn.ts';
+
+/** The Slack person who started a bid through Tenderbot, and whether with their own key. */
+export interface StartedBy {
+  userId: string;
+  ownKey: boolean;
+}
+
+/**
+ * `started by @alice · owner Carol Jones` (the service names the key's maker as owner); `started
+ * by @alice (owner)` when the two are the same person (their own key); `owner Carol Jones` when
+ * the bid was not started through Tenderbot.
+ */
+export function startedByPhrase(ownerName: string, starter: StartedBy | undefined): Mrkdwn {
+  if (!starter) return mrkdwn`owner ${safeText(ownerName, 100)}`;
+  if (starter.ownKey) return mrkdwn`started by ${mention(starter.userId)} (owner)`;
+  return mrkdwn`started by ${mention(starter.userId)} · owner ${safeText(ownerName, 100)}`;
+}
+
+/** 2400 → `2,400`. */
+function counted(count: number): string {
+  return count.toLocaleString('en-GB');
+}
+
+/**
+ * A stage's notes cut to about `room` characters (at a word where one is near), with what is left
+ * counted: the whole notes are in the stage's *Notes and due date* form.
+ */
+export function notesOnCard(notes: string, room: number): Mrkdwn {
+  const whole = notes.trim();
+  if (whole.length <= room) return safeText(whole, whole.length * 5);
+  let end = room;
+  const space = whole.lastIndexOf(' ', room);
+  if (space > room - 80 && space > 0) end = space;
+  // Never half an emoji (a lone surrogate is not text).
+  const shown = whole
+    .slice(0, end)
+    .replace(/[\uD800-\uDBFF]$/, '')
+    .trimEnd();
+  const left = whole.length - shown.length;
+  const more = plain(
+    shown
+      ? `… ${counted(left)} more characters in Notes and due date`
+      : `${counted(left)} characters of notes in Notes and due date`,
+  );
+  return shown ? mrkdwn`${safeText(shown, shown.length * 5)} _${more}_` : mrkdwn`_${more}_`;
+}
+
+/** What a tender a bid is started on must say first: closed, awarded, cancelled or past its deadline. */
+export function closedTenderSentence(
+  tender: { status: string; deadline: string | null; awardedAt: string | null },
+  now: Date,
+): Mrkdwn | null {
+  const deadline = tender.deadline ? formatDay(tender.deadline.slice(0, 10)) : null;
+  const passed = tender.deadline !== null && Date.parse(tender.deadline) < now.getTime();
+  switch (tender.status) {
+    case 'awarded':
+      return mrkdwn`This tender was already awarded${tender.awardedAt ? mrkdwn` (${plain(formatDay(tender.awardedAt.slice(0, 10)))})` : mrkdwn``}: a bid on it can no longer be submitted to the buyer.`;
+    case 'cancelled':
+      return mrkdwn`This tender was cancelled: a bid on it can no longer be submitted to the buyer.`;
+    case 'closed':
+      return mrkdwn`This tender is closed${deadline ? mrkdwn` (its deadline was ${plain(deadline)})` : mrkdwn``}: a bid on it can no longer be submitted to the buyer.`;
+    default:
+      return passed && deadline
+        ? mrkdwn`This tender’s deadline has passed (${plain(deadline)}): a bid on it may no longer be accepted.`
+        : null;
+  }
+}

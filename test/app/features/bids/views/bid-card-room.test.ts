@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { startedByPhrase } from '../../../../../src/app/features/bids/index.ts';
+import { closedTenderSentence, notesOnCard } from '../../../../../src/app/features/bids/views/bid-people.ts';
+import { pipelineCard } from '../../../../../src/app/features/bids/views/pipeline-card.ts';
+import type { StateKeeper } from '../../../../../src/app/shared/values/codec.ts';
+import { blockKitProblems } from '../../../../../src/app/shared/views/block-kit-limits.ts';
+import type { Pipeline } from '../../../../../src/contract/schemas.ts';
+
+/* A card keeps every stage's controls (long notes are cut), names who started the bid, and says closed tenders. */
+
+const NOW = new Date('2026-11-22T10:00:00Z');
+
+function memoryKeeper(): StateKeeper {
+  const kept = new Map<string, string>();
+  return {
+    saveState: async (token, json) => {
+      kept.set(token, json);
+    },
+    loadState: async (token) => kept.get(token) ?? null,
+  };
+}
+
+/** A bid as the service gives it, with UUIDs for ids (the longest values the card carries). */
+function bid(stageCount: number, notesOf: (index: number) => string | null): Pipeline {
+  return {
+    id: randomUUID(),
+    name: 'Hospital cleaning',
+    summary: 'S'.repeat(3000),
+    status: 'bidding',
+    targetSubmissionDate: '2027-01-20',
+    tenderId: 'ocds-tbdemo-0000201',
+    owner: { id: 'usr-carol', name: 'Carol Member' },
+    archived: false,
+    createdAt: '2026-11-01T00:00:00Z',
+    updatedAt: '2026-11-02T00:00:00Z',
+    stages: Array.from({ length: stageCount }, (_, index) => ({
+      id: randomUUID(),
+      position: index,
+      name: `Stage ${index + 1} ${'n'.repeat(60)}`,
+      description: null,
+      expectedDurationDays: 2,
+      status: 'pending' as const,
+      notes: notesOf(index),
+      dueDate: '2027-01-01',
+    })),
+  };
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON read back in tests.
+type Json = any;
+const selectsOf = (blocks: Json[]) =>
+  blocks.filter((block) => block.accessory?.action_id?.startsWith('pipeline/stage_status/'));
+
+describe('a bid card’s room', () => {
+  it('notes of 3,000 characters on three of six stages: six status menus, each note cut with what is left', async () => {
+    const card = await pipelineCard(
+      bid(6, (index) => (index < 3 ? 'word '.repeat(600) : null)),
+      memoryKeeper(),
+      NOW,
+    );
+    expect(selectsOf(card.blocks)).toHaveLength(6);
+    const text = JSON.stringify(card.blocks);
+    expect(text.match(/more characters in Notes and due date/g)).toHaveLength(3);
+    expect(text).toMatch(/… 2,[0-9]{3} more characters in Notes and due date/);
+    expect(text).not.toContain('have no menus here');
+    expect(blockKitProblems(card.blocks, 'message')).toEqual([]);
+  });
+
+  it('more stages than a message holds with their controls: says so, lists the rest with the command', async () => {
+    const card = await pipelineCard(
+      bid(40, () => 'x'.repeat(3000)),
+      memoryKeeper(),
+      NOW,
+    );
+    const shown = selectsOf(card.blocks).length;
+    // A message's JSON (well under 12,000 characters) runs out before its 50 blocks do.
+    expect(shown).toBeGreaterThanOrEqual(4);
+    expect(shown).toBeLessThan(40);
+    const text = JSON.stringify(card.blocks);
+    expect(text).toContain(`*Stages ${shown + 1} to 40 have no menus here:* a Slack message holds 50 blocks`);
+    expect(text).toContain('Change these with');
+    expect(blockKitProblems(card.blocks, 'message')).toEqual([]);
+    // Eight stages, every one with 3,000 characters of notes, all keep their controls.
+    const eight = await pipelineCard(
+      { ...bid(8, () => 'y'.repeat(3000)), summary: null },
+      memoryKeeper(),
+      NOW,
+    );
+    expect(selectsOf(eight.blocks)).toHaveLength(8);
+    expect(blockKitProblems(eight.blocks, 'message')).toEqual([]);
+  });
+
+  it('notes are cut at a word, never half an emoji, with the count of what is left', () => {
+    expect(notesOnCard('short <b>', 600)).toBe('short &lt;b&gt;');
+    // 799 characters; cut at the last space before 100, 99 shown.
+    const cut = notesOnCard(`${'abc '.repeat(200)}`, 100);
+    expect(cut).toMatch(/^(abc ){24}abc _… 700 more characters in Notes and due date_$/);
+    expect(notesOnCard('😀'.repeat(10), 5)).not.toMatch(/[\uD800-\uDBFF]_?$/);
+    expect(notesOnCard('long notes', 0)).toBe('_10 characters of notes in Notes and due date_');
+  });
+
+  it('names who started the bid beside the service’s owner where they differ', async () => {
+    expect(startedByPhrase('Carol Member', undefined)).toBe('owner Carol Member');
+    expect(startedByPhrase('Carol <Member>', { userId: 'U0MAX', ownKey: false })).toBe(
+      'started by <@U0MAX> · owner Carol &lt;Member&gt;',
+    );
+    expect(startedByPhrase('Max Member', { userId: 'U0MAX', ownKey: true })).toBe(
+      'started by <@U0MAX> (owner)',
+    );
+    const card = await pipelineCard(
+      bid(2, () => null),
+      memoryKeeper(),
+      NOW,
+      {
+        starter: { userId: 'U0MAX', ownKey: false },
+      },
+    );
+    expect(JSON.stringify(card.blocks)).toContain('started by <@U0MAX> · owner Carol Member');
+  });
+
+  it('says a tender is closed, awarded, cancelled or past its deadline; nothing for an open one', () => {
+    const tender = (status: string, deadline: string | null, awardedAt: string | null = null) => ({
+      status,
+      deadline,
+      awardedAt,
+    });
+    expect(closedTenderSentence(tender('open', '2027-01-01T12:00:00Z'), NOW)).toBeNull();
+    expect(closedTenderSentence(tender('closed', '2025-01-03T12:00:00Z'), NOW)).toBe(
+      'This tender is closed (its deadline was 3 Jan 2025): a bid on it can no longer be submitted to the buyer.',
+    );
+    expect(closedTenderSentence(tender('awarded', null, '2025-02-01T00:00:00Z'), NOW)).toContain(
+      'already awarded (1 Feb 2025)',
+    );
+    expect(closedTenderSentence(tender('cancelled', null), NOW)).toContain('was cancelled');
+    expect(closedTenderSentence(tender('open', '2026-11-01T00:00:00Z'), NOW)).toContain(
+      'deadline has passed (1 Nov 2026)',
+    );
+  });
+});
