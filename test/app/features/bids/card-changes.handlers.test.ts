@@ -1,0 +1,202 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  changePipelineStatus,
+  changeStageStatus,
+  postCard,
+  postCardFromList,
+  setArchived,
+} from '../../../../src/app/features/bids/card-changes.ts';
+import { KEYS } from '../../../support/fixture.ts';
+import { type HandlerHarness, startHandlerHarness } from '../../../support/handler-context.ts';
+import { textOf } from '../../../support/slack-text.ts';
+import { bidNow, cardsOf, newBid, stageAt } from './handler-support.ts';
+
+const BIDS = 'C0BIDS';
+const GENERAL = 'C0GENERAL';
+
+let harness: HandlerHarness;
+beforeAll(async () => {
+  harness = await startHandlerHarness();
+  // Max (U0MEMBER) linked Alice's own key: she may only view Bob's bid (pl-bob).
+  await harness.context.store.savePersonalKey({
+    teamId: harness.slack.teamId,
+    userId: 'U0MEMBER',
+    encryptedApiKey: harness.context.cipher.encrypt(KEYS.aliceAcme),
+    serviceUrl: harness.sandbox.baseUrl,
+    connectedAt: new Date(),
+  });
+}, 60_000);
+afterAll(async () => harness?.close());
+
+/** Posts the bid's card in #bids as the admin (the workspace's key) and answers the card. */
+async function postedCard(pipelineId: string) {
+  await postCard(harness.context, harness.request({ channelId: BIDS }), pipelineId);
+  const card = cardsOf(harness, BIDS, pipelineId).at(-1);
+  if (!card) throw new Error('no card was posted');
+  return card;
+}
+
+describe('postCard (/tender pipeline <id>)', () => {
+  it('posts the card for everyone in the channel and remembers it; a command gets no extra answer', async () => {
+    const bid = await newBid(harness, 'Card posting bid');
+    const request = harness.request({ channelId: BIDS });
+    await postCard(harness.context, request, bid.id);
+    const cards = cardsOf(harness, BIDS, bid.id);
+    expect(cards).toHaveLength(1);
+    expect(textOf(cards[0])).toContain('Card posting bid');
+    expect(request.answers).toEqual([]);
+    const remembered = await harness.context.store.pipelineMessages(harness.slack.teamId, bid.id);
+    expect(remembered.map((place) => [place.channelId, place.ts])).toEqual([[BIDS, cards[0]?.ts]]);
+  });
+
+  it('a bid the key cannot see: says so naming the id, posts nothing', async () => {
+    const request = harness.request({ channelId: BIDS });
+    await postCard(harness.context, request, 'pl-beta');
+    expect(request.said()).toContain('No bid with the id `pl-beta` can be seen with this workspace’s key');
+    expect(cardsOf(harness, BIDS, 'pl-beta')).toEqual([]);
+    expect(await harness.context.store.pipelineMessages(harness.slack.teamId, 'pl-beta')).toEqual([]);
+  });
+
+  it('a channel Tenderbot is not in: asks to invite it, remembers nothing', async () => {
+    const bid = await newBid(harness, 'Uninvited bid');
+    await harness.slack.removeApp(GENERAL);
+    try {
+      const request = harness.request({ channelId: GENERAL });
+      await postCard(harness.context, request, bid.id);
+      expect(request.said()).toContain('Invite Tenderbot to this channel first');
+      expect(await harness.context.store.pipelineMessages(harness.slack.teamId, bid.id)).toEqual([]);
+    } finally {
+      await harness.slack.addApp(GENERAL);
+    }
+  });
+
+  it('a guest is refused and nothing is posted', async () => {
+    const bid = await newBid(harness, 'Guest card bid');
+    const request = harness.request({ userId: 'U0GUEST', channelId: BIDS });
+    await postCard(harness.context, request, bid.id);
+    expect(request.said()).toBe(
+      'Guests can read tenders but cannot post bid cards in a channel. Ask a member of the workspace to do it for you.',
+    );
+    expect(cardsOf(harness, BIDS, bid.id)).toEqual([]);
+  });
+});
+
+describe('postCardFromList ("Post in channel" on the list of bids)', () => {
+  it('posts the card and tells the person who clicked', async () => {
+    const bid = await newBid(harness, 'Posted from the list');
+    const request = harness.request({ channelId: BIDS, kind: 'click' });
+    await postCardFromList(harness.context, request, bid.id);
+    expect(cardsOf(harness, BIDS, bid.id)).toHaveLength(1);
+    expect(request.said()).toBe('Posted the bid’s card in the channel.');
+  });
+
+  it('a forged id: says it cannot be seen, posts nothing', async () => {
+    const request = harness.request({ channelId: BIDS, kind: 'click' });
+    await postCardFromList(harness.context, request, 'pl-forged-000');
+    expect(request.said()).toContain('No bid with the id `pl-forged-000`');
+    expect(cardsOf(harness, BIDS, 'pl-forged-000')).toEqual([]);
+  });
+});
+
+describe('changeStageStatus (a stage’s select on the card, or /tender pipeline stage)', () => {
+  it('moves the stage, redraws the card and tells the change under it', async () => {
+    const bid = await newBid(harness, 'Stage change bid');
+    const card = await postedCard(bid.id);
+    const stage = stageAt(bid, 1);
+    const request = harness.request({ channelId: BIDS, kind: 'click' });
+    await changeStageStatus(
+      harness.context,
+      request,
+      { p: bid.id, s: stage.id, v: 'completed' },
+      { channelId: BIDS, ts: card.ts },
+    );
+    expect(stageAt(await bidNow(harness, bid.id), 1).status).toBe('completed');
+    // A click is answered by the card itself: no ephemeral answer.
+    expect(request.answers).toEqual([]);
+    const thread = harness.slack.threadOf(BIDS, card.ts).filter((message) => message.ts !== card.ts);
+    expect(textOf(thread.at(-1))).toMatch(/<@U0ADMIN> moved stage 1, Qualify, to /);
+    expect(harness.slack.callsOf('chat.update').some((call) => JSON.stringify(call).includes(card.ts))).toBe(
+      true,
+    );
+  });
+
+  it('a status it already has: says nothing changed, writes nothing', async () => {
+    const bid = await newBid(harness, 'Unchanged stage bid');
+    const stage = stageAt(bid, 2);
+    const request = harness.request({ channelId: BIDS });
+    await changeStageStatus(harness.context, request, { p: bid.id, s: stage.id, v: stage.status }, null);
+    expect(request.said()).toContain('Stage 2, Write, is already');
+    expect(request.said()).toContain('nothing changed');
+    expect((await bidNow(harness, bid.id)).updatedAt).toBe(bid.updatedAt);
+  });
+
+  it('a key that may only view the bid: the service refuses, said as such, the stage unchanged', async () => {
+    const before = await bidNow(harness, 'pl-bob');
+    const stage = stageAt(before, 1);
+    const wanted = stage.status === 'blocked' ? 'pending' : 'blocked';
+    const request = harness.request({ userId: 'U0MEMBER', channelId: BIDS });
+    await changeStageStatus(harness.context, request, { p: 'pl-bob', s: stage.id, v: wanted }, null);
+    expect(request.said()).toContain('The service did not let you change this bid with your own key');
+    expect(stageAt(await bidNow(harness, 'pl-bob'), 1).status).toBe(stage.status);
+  });
+});
+
+describe('changePipelineStatus (the bid’s status on the card, or /tender pipeline status)', () => {
+  it('sets the status, and a command is told the card was redrawn', async () => {
+    const bid = await newBid(harness, 'Status change bid');
+    await postedCard(bid.id);
+    const request = harness.request({ channelId: BIDS });
+    await changePipelineStatus(harness.context, request, { p: bid.id, v: 'bidding' }, null);
+    expect((await bidNow(harness, bid.id)).status).toBe('bidding');
+    expect(request.said()).toContain('The bid’s status is now');
+    expect(request.said()).toContain('Its card was redrawn, and the change told under it.');
+  });
+
+  it('Submitted: refused (only the service’s workflow submits), the status unchanged', async () => {
+    const bid = await newBid(harness, 'Not to be submitted');
+    const request = harness.request({ channelId: BIDS });
+    await changePipelineStatus(harness.context, request, { p: bid.id, v: 'submitted' }, null);
+    expect(request.said()).toContain(
+      'A bid can only be marked Submitted through the service’s own submission workflow',
+    );
+    expect((await bidNow(harness, bid.id)).status).toBe(bid.status);
+  });
+
+  it('a guest is refused and nothing is written', async () => {
+    const bid = await newBid(harness, 'Guest status bid');
+    const request = harness.request({ userId: 'U0GUEST', channelId: BIDS });
+    await changePipelineStatus(harness.context, request, { p: bid.id, v: 'bidding' }, null);
+    expect(request.said()).toBe(
+      'Guests can read tenders but cannot change bids. Ask a member of the workspace to do it for you.',
+    );
+    expect((await bidNow(harness, bid.id)).status).toBe(bid.status);
+  });
+});
+
+describe('setArchived (Archive and Restore on the card, or /tender pipeline archive|restore)', () => {
+  it('archives, then a change to the archived bid is refused with how to restore, then restores', async () => {
+    const bid = await newBid(harness, 'Archive round trip');
+    const archive = harness.request({ channelId: BIDS });
+    await setArchived(harness.context, archive, bid.id, true, null);
+    expect(archive.said()).toContain('Archived the bid.');
+    expect((await bidNow(harness, bid.id)).archived).toBe(true);
+
+    const change = harness.request({ channelId: BIDS });
+    await changePipelineStatus(harness.context, change, { p: bid.id, v: 'bidding' }, null);
+    expect(change.said()).toContain(`Restore it first with \`/tender pipeline restore ${bid.id}\``);
+    expect((await bidNow(harness, bid.id)).status).toBe(bid.status);
+
+    const restore = harness.request({ channelId: BIDS });
+    await setArchived(harness.context, restore, bid.id, false, null);
+    expect(restore.said()).toContain('Restored the bid.');
+    expect((await bidNow(harness, bid.id)).archived).toBe(false);
+  });
+
+  it('restoring a bid that is not archived: says there is nothing to restore', async () => {
+    const bid = await newBid(harness, 'Never archived');
+    const request = harness.request({ channelId: BIDS });
+    await setArchived(harness.context, request, bid.id, false, null);
+    expect(request.said()).toBe('That bid is not archived: there is nothing to restore.');
+    expect((await bidNow(harness, bid.id)).archived).toBe(false);
+  });
+});

@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postCard } from '../../../../src/app/features/bids/card-changes.ts';
+import { openStageNotes, submitStageNotes } from '../../../../src/app/features/bids/stage-notes-form.ts';
+import { PipelineIds } from '../../../../src/app/shared/ids.ts';
+import type { FakeView } from '../../../../src/fake-slack/types.ts';
+import { KEYS } from '../../../support/fixture.ts';
+import { type HandlerHarness, startHandlerHarness } from '../../../support/handler-context.ts';
+import { textOf } from '../../../support/slack-text.ts';
+import { bidNow, cardsOf, modalOpenedBy, newBid, stageAt } from './handler-support.ts';
+
+const BIDS = 'C0BIDS';
+/** Long enough that the local service always answers within it: the quick path, whatever the machine's load. */
+const PATIENT_BUDGET_MS = 60_000;
+
+let harness: HandlerHarness;
+beforeAll(async () => {
+  harness = await startHandlerHarness();
+  // Max (U0MEMBER) linked Alice's own key: she may only view Bob's bid (pl-bob).
+  await harness.context.store.savePersonalKey({
+    teamId: harness.slack.teamId,
+    userId: 'U0MEMBER',
+    encryptedApiKey: harness.context.cipher.encrypt(KEYS.aliceAcme),
+    serviceUrl: harness.sandbox.baseUrl,
+    connectedAt: new Date(),
+  });
+}, 60_000);
+afterAll(async () => harness?.close());
+
+async function openFor(
+  userId: string,
+  ref: { p: string; s: string },
+  place: { channelId: string; ts: string } | null = null,
+): Promise<FakeView> {
+  return modalOpenedBy(harness, userId, (triggerId) =>
+    openStageNotes(harness.context, harness.request({ userId, channelId: BIDS, kind: 'click' }), {
+      triggerId,
+      ref,
+      place,
+    }),
+  );
+}
+
+function valuesOf(notes: string, dueDate: string | null) {
+  return {
+    [PipelineIds.notesBlock]: { [PipelineIds.notesInput]: { type: 'plain_text_input', value: notes } },
+    [PipelineIds.dueBlock]: { [PipelineIds.dueInput]: { type: 'datepicker', selected_date: dueDate } },
+  };
+}
+
+async function submit(
+  userId: string,
+  view: FakeView,
+  values: unknown,
+  privateMetadata = view.view.private_metadata,
+) {
+  const acks: unknown[] = [];
+  await submitStageNotes(
+    harness.context,
+    harness.request({ userId }).slack,
+    { teamId: harness.slack.teamId, userId, values, privateMetadata, viewId: view.id, openedDueDate: null },
+    async (answer) => {
+      acks.push(answer);
+    },
+    PATIENT_BUDGET_MS,
+  );
+  return acks;
+}
+
+/** A day well ahead, so the past-date question never comes up. */
+const LATER = `${new Date().getUTCFullYear() + 1}-06-30`;
+
+describe('openStageNotes ("Notes and due date" on a stage)', () => {
+  it('opens the form showing the stage as it is now, its notes and due date', async () => {
+    const bid = await newBid(harness, 'Notes form bid');
+    const stage = stageAt(bid, 2);
+    const { client } = await harness.context.clients.forTeam(harness.slack.teamId);
+    await client.pipelines.updateStage(bid.id, stage.id, { notes: 'Ask about TUPE', dueDate: LATER });
+    const opened = await openFor('U0ADMIN', { p: bid.id, s: stage.id });
+    const read = JSON.stringify(opened.view);
+    expect(read).toContain('Ask about TUPE');
+    expect(read).toContain(LATER);
+    expect(read).toContain(PipelineIds.notesInput);
+    expect(opened.view.private_metadata).not.toBe('');
+  });
+
+  it('a stage that is not part of the bid (gone, or forged): says so in place of the form', async () => {
+    const bid = await newBid(harness, 'Notes form missing stage');
+    const opened = await openFor('U0ADMIN', { p: bid.id, s: 'stage-forged' });
+    expect(textOf(opened.view)).toContain('That stage is no longer part of the bid.');
+    expect(JSON.stringify(opened.view)).not.toContain(PipelineIds.notesInput);
+  });
+
+  it('a bid the key cannot see: names the id, no form', async () => {
+    const opened = await openFor('U0ADMIN', { p: 'pl-beta', s: 'any' });
+    expect(textOf(opened.view)).toContain('No bid with the id `pl-beta` can be seen');
+    expect(JSON.stringify(opened.view)).not.toContain(PipelineIds.notesInput);
+  });
+
+  it('a guest gets a sentence in place of the form', async () => {
+    const bid = await newBid(harness, 'Notes form guest');
+    const opened = await openFor('U0GUEST', { p: bid.id, s: stageAt(bid, 1).id });
+    expect(textOf(opened.view)).toContain('Guests can read bids but cannot change them.');
+    expect(JSON.stringify(opened.view)).not.toContain(PipelineIds.notesInput);
+  });
+});
+
+describe('submitStageNotes (the form’s Save)', () => {
+  it('saves the notes and due date, redraws the card and tells the change under it', async () => {
+    const bid = await newBid(harness, 'Notes saving bid');
+    await postCard(harness.context, harness.request({ channelId: BIDS }), bid.id);
+    const card = cardsOf(harness, BIDS, bid.id)[0];
+    if (!card) throw new Error('no card');
+    const stage = stageAt(bid, 1);
+    const opened = await openFor('U0ADMIN', { p: bid.id, s: stage.id }, { channelId: BIDS, ts: card.ts });
+    const updatesBefore = harness.slack.callsOf('chat.update').length;
+    const acks = await submit('U0ADMIN', opened, valuesOf('  Call the buyer on Monday  ', LATER));
+    expect(acks).toEqual([undefined]);
+    const saved = stageAt(await bidNow(harness, bid.id), 1);
+    expect(saved.notes).toBe('Call the buyer on Monday');
+    expect(saved.dueDate).toBe(LATER);
+    expect(harness.slack.callsOf('chat.update').length).toBeGreaterThan(updatesBefore);
+    const thread = harness.slack.threadOf(BIDS, card.ts).filter((message) => message.ts !== card.ts);
+    expect(textOf(thread.at(-1))).toContain('<@U0ADMIN> updated the notes and due date of Qualify');
+  });
+
+  it('notes over 3,000 characters, or a date not from the calendar: a sentence under the field, nothing saved', async () => {
+    const bid = await newBid(harness, 'Notes too long bid');
+    const stage = stageAt(bid, 1);
+    const opened = await openFor('U0ADMIN', { p: bid.id, s: stage.id });
+    const long = await submit('U0ADMIN', opened, valuesOf('x'.repeat(3001), null));
+    expect(long).toEqual([
+      {
+        response_action: 'errors',
+        errors: { [PipelineIds.notesBlock]: 'Notes hold 3,000 characters at most.' },
+      },
+    ]);
+    const badDay = await submit('U0ADMIN', opened, valuesOf('fine', '30/06/2030'));
+    expect(badDay).toEqual([
+      { response_action: 'errors', errors: { [PipelineIds.dueBlock]: 'Pick the date from the calendar.' } },
+    ]);
+    expect(stageAt(await bidNow(harness, bid.id), 1).notes ?? null).toBeNull();
+  });
+
+  it('forged metadata: the form says it is out of date, nothing saved', async () => {
+    const bid = await newBid(harness, 'Notes forged bid');
+    const stage = stageAt(bid, 1);
+    const opened = await openFor('U0ADMIN', { p: bid.id, s: stage.id });
+    const acks = await submit('U0ADMIN', opened, valuesOf('Forged', null), 'not-a-real-metadata');
+    expect(acks[0]).toMatchObject({ response_action: 'update' });
+    expect(textOf((acks[0] as { view: unknown }).view)).toContain('This form is out of date.');
+    expect(stageAt(await bidNow(harness, bid.id), 1).notes ?? null).toBeNull();
+  });
+
+  it('a key that may only view the bid: the service’s refusal is said on the form, nothing saved', async () => {
+    const before = stageAt(await bidNow(harness, 'pl-bob'), 1);
+    const opened = await openFor('U0ADMIN', { p: 'pl-bob', s: before.id });
+    const acks = await submit('U0MEMBER', opened, valuesOf('Alice was here', null));
+    expect(acks).toHaveLength(1);
+    expect(acks[0]).toMatchObject({ response_action: 'errors' });
+    expect(JSON.stringify(acks[0])).toContain(
+      'The service did not let you change this bid with your own key',
+    );
+    expect(stageAt(await bidNow(harness, 'pl-bob'), 1).notes).toBe(before.notes);
+  });
+});

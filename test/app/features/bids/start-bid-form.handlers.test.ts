@@ -1,0 +1,179 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStartBidModal, submitStartBid } from '../../../../src/app/features/bids/start-bid-form.ts';
+import { PipelineIds } from '../../../../src/app/shared/ids.ts';
+import type { FakeView } from '../../../../src/fake-slack/types.ts';
+import { TENDER_A } from '../../../support/fixture.ts';
+import { type HandlerHarness, startHandlerHarness } from '../../../support/handler-context.ts';
+import { textOf } from '../../../support/slack-text.ts';
+import { bidNow, cardsOf, modalOpenedBy } from './handler-support.ts';
+
+const BIDS = 'C0BIDS';
+/** Long enough that the local service always answers within it: the quick path, whatever the machine's load. */
+const PATIENT_BUDGET_MS = 60_000;
+
+let harness: HandlerHarness;
+beforeAll(async () => {
+  harness = await startHandlerHarness();
+}, 60_000);
+afterAll(async () => harness?.close());
+
+async function openFor(userId: string, tenderId = TENDER_A): Promise<FakeView> {
+  return modalOpenedBy(harness, userId, (triggerId) =>
+    openStartBidModal(harness.context, harness.request({ userId, channelId: BIDS, kind: 'click' }), {
+      triggerId,
+      tenderId,
+    }),
+  );
+}
+
+/** The form's fields as view.state.values holds them. */
+function valuesOf(fields: { name: string; summary?: string; targetDate?: string | null; stages?: string }) {
+  return {
+    [PipelineIds.nameBlock]: { [PipelineIds.nameInput]: { type: 'plain_text_input', value: fields.name } },
+    [PipelineIds.summaryBlock]: {
+      [PipelineIds.summaryInput]: { type: 'plain_text_input', value: fields.summary ?? '' },
+    },
+    [PipelineIds.targetBlock]: {
+      [PipelineIds.targetInput]: { type: 'datepicker', selected_date: fields.targetDate ?? null },
+    },
+    [PipelineIds.stagesBlock]: {
+      [PipelineIds.stagesInput]: {
+        type: 'plain_text_input',
+        value: fields.stages ?? 'Qualify | 2\nWrite | 5',
+      },
+    },
+  };
+}
+
+async function submit(
+  userId: string,
+  view: FakeView,
+  values: unknown,
+  privateMetadata = view.view.private_metadata,
+) {
+  const acks: unknown[] = [];
+  await submitStartBid(
+    harness.context,
+    harness.request({ userId }).slack,
+    { teamId: harness.slack.teamId, userId, values, privateMetadata, viewId: view.id },
+    async (answer) => {
+      acks.push(answer);
+    },
+    PATIENT_BUDGET_MS,
+  );
+  return acks;
+}
+
+async function bidsNamed(name: string) {
+  const { client } = await harness.context.clients.forTeam(harness.slack.teamId);
+  return (await client.pipelines.list({ q: name, archived: 'all', limit: 50 })).data.filter(
+    (pipeline) => pipeline.name === name,
+  );
+}
+
+function modalNow(userId: string, viewId: string): FakeView {
+  const view = harness.slack.openModals(userId).find((candidate) => candidate.id === viewId);
+  if (!view) throw new Error(`modal ${viewId} is not open`);
+  return view;
+}
+
+describe('openStartBidModal ("Start a bid" on a tender card)', () => {
+  it('opens the form filled from the tender: its name, and the stage template', async () => {
+    const opened = await openFor('U0ADMIN');
+    const { client } = await harness.context.clients.forTeam(harness.slack.teamId);
+    const tender = await client.tenders.get(TENDER_A);
+    const read = JSON.stringify(opened.view);
+    expect(read).toContain(JSON.stringify(`Bid: ${tender.title}`.slice(0, 200)).slice(1, -1));
+    expect(read).toContain(PipelineIds.stagesInput);
+    expect(opened.view.private_metadata).not.toBe('');
+  });
+
+  it('a guest gets a sentence in place of the form', async () => {
+    const opened = await openFor('U0GUEST');
+    expect(textOf(opened.view)).toContain('Guests can read bids but cannot start them.');
+    expect(JSON.stringify(opened.view)).not.toContain(PipelineIds.nameInput);
+  });
+
+  it('a tender that cannot be found: says no bid can be started from it', async () => {
+    const opened = await openFor('U0ADMIN', 'ocds-tbdemo-9999999');
+    expect(textOf(opened.view)).toContain('That tender can no longer be found');
+    expect(JSON.stringify(opened.view)).not.toContain(PipelineIds.nameInput);
+  });
+});
+
+describe('submitStartBid (the form’s Start)', () => {
+  it('creates the bid once with its stages, records who started it and posts its card in the channel', async () => {
+    const opened = await openFor('U0ADMIN');
+    const name = 'Handler test: started bid';
+    const acks = await submit('U0ADMIN', opened, valuesOf({ name, summary: '  Lots 1 and 2  ' }));
+    expect(acks).toEqual([undefined]);
+    const made = await bidsNamed(name);
+    expect(made).toHaveLength(1);
+    // The list holds summaries: the bid in full, stages and all.
+    const bid = await bidNow(harness, made[0]?.id ?? '');
+    expect(bid.tenderId).toBe(TENDER_A);
+    expect(bid.summary).toBe('Lots 1 and 2');
+    expect([...bid.stages].sort((a, b) => a.position - b.position).map((stage) => stage.name)).toEqual([
+      'Qualify',
+      'Write',
+    ]);
+    const starters = await harness.context.store.bidStarters(harness.slack.teamId, [bid.id]);
+    expect(starters.get(bid.id)).toMatchObject({ userId: 'U0ADMIN', ownKey: false });
+    expect(cardsOf(harness, BIDS, bid.id)).toHaveLength(1);
+
+    // The same form submitted again (a double click, a retry): no second bid, no second card.
+    await submit('U0ADMIN', opened, valuesOf({ name, summary: '  Lots 1 and 2  ' }));
+    expect(await bidsNamed(name)).toHaveLength(1);
+    expect(cardsOf(harness, BIDS, bid.id)).toHaveLength(1);
+  });
+
+  it('fields that are wrong: a sentence under each, nothing created', async () => {
+    const opened = await openFor('U0ADMIN');
+    const acks = await submit('U0ADMIN', opened, valuesOf({ name: '   ', stages: 'Qualify | two' }));
+    expect(acks).toHaveLength(1);
+    expect(acks[0]).toEqual({
+      response_action: 'errors',
+      errors: {
+        [PipelineIds.nameBlock]: 'Give the bid a name.',
+        [PipelineIds.stagesBlock]:
+          'Line 1: after the bar, give the stage’s length as a whole number of days, such as “Draft response | 5”.',
+      },
+    });
+  });
+
+  it('a past target date is asked about once, then taken', async () => {
+    const opened = await openFor('U0ADMIN');
+    const name = 'Handler test: past target';
+    const values = valuesOf({ name, targetDate: '2020-01-02' });
+    const first = await submit('U0ADMIN', opened, values);
+    expect(first[0]).toMatchObject({ response_action: 'errors' });
+    expect(JSON.stringify(first[0])).toContain('is in the past');
+    expect(await bidsNamed(name)).toEqual([]);
+    expect(await submit('U0ADMIN', opened, values)).toEqual([undefined]);
+    expect((await bidsNamed(name))[0]?.targetSubmissionDate).toBe('2020-01-02');
+  });
+
+  it('forged or stale metadata: the form says it is out of date, nothing created', async () => {
+    const opened = await openFor('U0ADMIN');
+    const name = 'Handler test: forged form';
+    const acks = await submit('U0ADMIN', opened, valuesOf({ name }), 'forged-metadata');
+    expect(acks).toHaveLength(1);
+    expect(acks[0]).toMatchObject({ response_action: 'update' });
+    expect(textOf((acks[0] as { view: unknown }).view)).toContain('This form is out of date.');
+    expect(await bidsNamed(name)).toEqual([]);
+    expect(modalNow('U0ADMIN', opened.id).id).toBe(opened.id);
+  });
+
+  it('a guest’s submission is refused on the form, nothing created', async () => {
+    const opened = await openFor('U0ADMIN');
+    const name = 'Handler test: guest submission';
+    const acks = await submit('U0GUEST', opened, valuesOf({ name }));
+    expect(acks[0]).toEqual({
+      response_action: 'errors',
+      errors: {
+        [PipelineIds.nameBlock]: 'Guests can read bids but cannot start them. Ask a member of the workspace.',
+      },
+    });
+    expect(await bidsNamed(name)).toEqual([]);
+  });
+});
