@@ -51,7 +51,7 @@ export function registerListeners(
   registerReachListeners(app, controls, context, (request, text) =>
     runCommand(context, request, text, '', false),
   );
-  registerHomeListeners(app, context);
+  registerHomeListeners(app, controls, context);
   registerInstallListeners(app, context, install);
   registerWorkflowListeners(app, context);
   // Refuses to start with a row of the table left without a listener; any other id is answered.

@@ -28,6 +28,16 @@ export function conversationsMethod(workspace: Workspace, method: string, args: 
       workspace.botIn.add(args.channel);
       return { ok: true, channel: { id: args.channel, name: workspace.channel(args.channel).name } };
     }
+    case 'users.conversations':
+      // The channels the app is in (the bot token's own), archived ones left out when asked.
+      return {
+        ok: true,
+        channels: workspace.channels
+          .filter((channel) => workspace.botIn.has(channel.id))
+          .filter((channel) => !(flag(args.exclude_archived) && workspace.archived.has(channel.id)))
+          .map((channel) => ({ id: channel.id, name: channel.name, is_private: channel.isPrivate ?? false })),
+        response_metadata: { next_cursor: '' },
+      };
     case 'conversations.open': {
       // The app's direct messages with one person (`users` names one user id).
       const userId = String(args.users ?? '').split(',')[0] ?? '';

@@ -46,6 +46,21 @@ export const ConnectIds = {
 
 export const HomeIds = {
   connect: 'home/connect',
+  /** A bid's row: its card in the person's direct messages; its card in a channel they choose. */
+  openBid: 'home/open_bid',
+  postBid: 'home/post_bid',
+  /** A bookmark's row: the tender in full, in their direct messages; its card in a channel. */
+  openTender: 'home/open_tender',
+  postTender: 'home/post_tender',
+  /** A saved search's row: its results in their direct messages; a feed of it in a channel. */
+  runSaved: 'home/run_saved',
+  subscribeSaved: 'home/subscribe_saved',
+  /** "Which channel?" after Post in channel or Subscribe: value is the codec's `homeChannel` state. */
+  channelCallback: 'home/channel_submit',
+  channelBlock: 'home/channel_block',
+  channelInput: 'home/channel',
+  cadenceBlock: 'home/cadence_block',
+  cadenceInput: 'home/cadence',
 } as const;
 
 /** Comments on tenders, buyers, suppliers and frameworks (src/app/features/comments/comments.ts). */

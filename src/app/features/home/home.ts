@@ -35,8 +35,12 @@ export async function publishHome(
   const personalLine = personal
     ? mrkdwn`You linked your own key (${plain(connectedDay(personal.connectedAt.toISOString()))}): the bookmarks and bids below are your own, and comments you make are in your name. \`/tender disconnect me\` unlinks it.`
     : mrkdwn`Link your own key with \`/tender connect me\` to keep bookmarks of your own and comment and start bids in your name.`;
-  const canConnect = await mayManageKey(context, teamId, userId);
+  const [canConnect, facts] = await Promise.all([
+    mayManageKey(context, teamId, userId),
+    context.users.facts(userId, teamId),
+  ]);
   const content: HomeContent = {
+    isGuest: facts.isGuest,
     connection: state,
     canConnect,
     ownKey: { line: personalLine, canLink: !personal },

@@ -1,15 +1,69 @@
-import type { App } from '@slack/bolt';
-import type { FeatureContext } from '../../shared/feature-context.ts';
+import type { App, BlockAction, ButtonAction } from '@slack/bolt';
+import type { ActionId, ControlRouter } from '../../shared/controls/control-registry.ts';
+import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
+import { withFailures } from '../../shared/feature-context.ts';
+import { HomeIds } from '../../shared/ids.ts';
 import { teamOfRequest } from '../../shared/request-scope.ts';
+import { decodeText } from '../../shared/values/codec.ts';
 import { publishHome } from './home.ts';
+import {
+  askChannel,
+  chosenInWindow,
+  homeRequest,
+  openBid,
+  openTender,
+  postInChosenChannel,
+  runSaved,
+} from './home-actions.ts';
 
-/** The Home tab, drawn whenever a person opens it. */
-export function registerHomeListeners(app: App, context: FeatureContext): void {
+/** The Home tab, drawn whenever a person opens it, and the buttons of its rows. */
+export function registerHomeListeners(app: App, controls: ControlRouter, context: FeatureContext): void {
   app.event('app_home_opened', async ({ event, body, client, context: bolt }) => {
     if (event.tab !== 'home') return;
     // Slack sends the Home it last drew (`view`) once there is one: without it, this is a first visit.
     await publishHome(context, client, teamOfRequest(bolt, body.team_id), event.user, {
       firstVisit: !('view' in event && event.view),
     });
+  });
+
+  /** A row's button: its record id, and the answer in the person's direct messages. */
+  const onRowButton = (
+    id: ActionId,
+    handle: (request: SlackRequest, recordId: string, body: BlockAction<ButtonAction>) => Promise<void>,
+  ) =>
+    controls.action<BlockAction<ButtonAction>>(id, async ({ ack, body, action, client, context: bolt }) => {
+      await ack();
+      const teamId = teamOfRequest(bolt, body.team?.id, body.user.team_id);
+      const request = await homeRequest(client, teamId, body.user.id);
+      await withFailures(context, request, id, null, async (guarded) =>
+        handle(guarded, decodeText('record', action.value), body),
+      );
+    });
+  onRowButton(HomeIds.openBid, (request, id) => openBid(context, request, id));
+  onRowButton(HomeIds.openTender, (request, id) => openTender(context, request, id));
+  onRowButton(HomeIds.runSaved, (request, id) => runSaved(context, request, id));
+  for (const [actionId, kind, subscribe] of [
+    [HomeIds.postBid, 'bid', false],
+    [HomeIds.postTender, 'tender', false],
+    [HomeIds.subscribeSaved, 'saved', true],
+  ] as const)
+    onRowButton(actionId, (request, id, body) =>
+      askChannel(context, request, { kind, id, subscribe, triggerId: body.trigger_id }),
+    );
+
+  // "Which channel?": closed at once; what it posts, and any problem, is said in direct messages.
+  controls.view(HomeIds.channelCallback, async ({ ack, body, view, client, context: bolt }) => {
+    const { channelId, cadence } = chosenInWindow(view.state?.values);
+    if (!channelId) {
+      await ack({ response_action: 'errors', errors: { [HomeIds.channelBlock]: 'Choose a channel.' } });
+      return;
+    }
+    await ack();
+    const teamId = teamOfRequest(bolt, body.team?.id, body.user.team_id);
+    const answers = await homeRequest(client, teamId, body.user.id);
+    const request: SlackRequest = { ...answers, channelId, kind: 'click' };
+    await withFailures(context, request, HomeIds.channelCallback, null, (guarded) =>
+      postInChosenChannel(context, guarded, view.private_metadata, cadence),
+    );
   });
 }

@@ -86,7 +86,12 @@ export type Built =
       /** A line kept with each of `frozen.itemKeys` (by index): what "and N more" lists. */
       listings?: (string | null)[];
     }
-  | { kind: 'empty'; cursor: Frozen['cursor'] };
+  | {
+      kind: 'empty';
+      cursor: Frozen['cursor'];
+      /** For "Send now": what the post would have said, shown to the presser alone (nothing is posted). */
+      said?: Message;
+    };
 
 /**
  * At most this many new tenders are read for one feed post, all listed behind its button; when
@@ -340,8 +345,6 @@ async function searchFeed(input: BuildInput, notes: PostNotes): Promise<Built> {
   const cursor = continues
     ? null
     : { json: JSON.stringify({ windowEnd: now.toISOString() }), at: now.toISOString() };
-  // A scheduled feed with nothing new stays quiet; "Send now" always answers.
-  if (fresh.length === 0 && !delivery.manual) return { kind: 'empty', cursor };
   const since = formatLocal(windowStart, subscription.timeZone);
   const message = feedMessage({
     description: storedMrkdwn(target.d),
@@ -353,6 +356,8 @@ async function searchFeed(input: BuildInput, notes: PostNotes): Promise<Built> {
     notes,
     now,
   });
+  // Nothing new stays out of the channel; "Send now" shows its presser what it would have said.
+  if (fresh.length === 0) return { kind: 'empty', cursor, ...(delivery.manual ? { said: message } : {}) };
   return {
     kind: 'post',
     frozen: {
@@ -429,15 +434,17 @@ async function deadlineReminders(input: BuildInput, notes: PostNotes): Promise<B
     lines.push({
       key,
       order: Date.parse(`${target}T23:59:59Z`),
-      line: mrkdwn`:dart: Bid *${safeText(pipeline.name, 300)}* target date ${plain(countdownLocal(target, today))} · ${code(pipeline.id, 200)}`,
+      // Named as its card names it (a bid called “Bid: …” must not read “Bid Bid: …”).
+      line: mrkdwn`:dart: *${safeText(pipeline.name, 300)}* · target date ${plain(countdownLocal(target, today))} · ${code(pipeline.id, 200)}`,
     });
   }
-  if (lines.length === 0 && !delivery.manual) return { kind: 'empty', cursor: null };
+  if (lines.length === 0) {
+    if (!delivery.manual) return { kind: 'empty', cursor: null };
+    const none = mrkdwn`:calendar: Nothing bookmarked or bid on is due within ${days} ${days === 1 ? mrkdwn`day` : mrkdwn`days`} that was not reminded already.`;
+    return { kind: 'empty', cursor: null, said: { text: none, blocks: postHead(none, notes) } };
+  }
   lines.sort((a, b) => a.order - b.order);
-  const heading =
-    lines.length === 0
-      ? mrkdwn`:calendar: Nothing bookmarked or bid on is due within ${days} days.`
-      : mrkdwn`:calendar: *Due within ${days} ${days === 1 ? mrkdwn`day` : mrkdwn`days`}* (as of ${plain(formatDayOf(now))})`;
+  const heading = mrkdwn`:calendar: *Due within ${days} ${days === 1 ? mrkdwn`day` : mrkdwn`days`}* (as of ${plain(formatDayOf(now))})`;
   const groups = lines.map((entry) => [section(entry.line)]);
   return {
     kind: 'post',
@@ -446,13 +453,9 @@ async function deadlineReminders(input: BuildInput, notes: PostNotes): Promise<B
         mrkdwn`${lines.length} deadlines within ${days} days`,
         [
           ...postHead(heading, notes),
-          ...(lines.length > 0
-            ? [
-                contextLine(
-                  mrkdwn`Each is reminded once as it comes within 7, 3 and 1 days (and the days you chose).`,
-                ),
-              ]
-            : []),
+          contextLine(
+            mrkdwn`Each is reminded once as it comes within 7, 3 and 1 days (and the days you chose).`,
+          ),
         ],
         groups,
       ),

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { NotFoundError } from '../../../client/errors.ts';
 import { KEEP_DELIVERIES_MS } from '../../delivery/delivery-queue.ts';
@@ -392,22 +392,6 @@ export async function unsubscribe(
     return;
   }
   await say(request, sentence);
-}
-
-/** "Send now": a real post of the current summary, recorded like any scheduled one; resumes a paused one. */
-export async function sendNow(context: FeatureContext, request: SlackRequest, id: string): Promise<void> {
-  if (await refuseGuests(context, request, 'send subscription posts')) return;
-  const subscription = await context.store.getSubscription(request.teamId, id);
-  if (!subscription) throw new StaleValueError('subscription gone');
-  const now = context.clock();
-  if (subscription.pausedReason)
-    await context.store.resumeSubscription(request.teamId, id, nextRunAfter(subscription, now));
-  await context.store.addManualDelivery({ id: randomUUID(), subscriptionId: id, dueAt: now });
-  context.scheduler?.wake();
-  await say(
-    request,
-    mrkdwn`${subscription.pausedReason ? mrkdwn`Started again. ` : mrkdwn``}Posting ${lowerFirst(subscriptionSummary(subscription))} in ${channelLink(subscription.channelId)} now.`,
-  );
 }
 
 /** The value of "List them", "Next" and "Previous" under a feed post. */

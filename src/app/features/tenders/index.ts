@@ -1,2 +1,9 @@
-/** What other features may use of tenders/search: running a search, and showing one tender. */
-export { searchCommand, searchSentence, showCommand, showSearchPage, tenderByReference } from './search.ts';
+/** What other features may use of tenders/search: running a search, showing and sharing one tender. */
+export {
+  searchCommand,
+  searchSentence,
+  shareTender,
+  showCommand,
+  showSearchPage,
+  tenderByReference,
+} from './search.ts';

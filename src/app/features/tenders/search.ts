@@ -195,9 +195,10 @@ export async function showSearchPage(
   lead: Block[] = [],
 ): Promise<void> {
   const { client, source } = await context.clients.forPerson(request.teamId, request.userId);
-  const [page, bookmarked] = await Promise.all([
+  const [page, bookmarked, readOnly] = await Promise.all([
     client.tenders.search({ ...state.f, limit: PAGE_SIZE, offset: state.o }),
     bookmarkedIds(context, request),
+    isGuest(context, request),
   ]);
   const message = searchResultsMessage({
     // The value bounds as the service applied them: in which currency, converted at which rates.
@@ -211,6 +212,7 @@ export async function showSearchPage(
     state: (offset) => ({ ...state, o: offset }),
     now: context.clock(),
     keySource: source,
+    readOnly,
   });
   if (note.length > 0 && page.pagination.total > 0) message.blocks.splice(1, 0, ...note);
   if (page.pagination.total === 0) {
@@ -246,15 +248,14 @@ export async function showCommand(context: FeatureContext, request: SlackRequest
   const { source } = await context.clients.forPerson(request.teamId, request.userId);
   // The id, or a reference as its source prints it (a Contracts Finder notice id, a Buyandsell
   // number): the service takes either when one tender has it.
-  const [found, bookmarked] = await Promise.all([
+  const [found, bookmarked, readOnly] = await Promise.all([
     tenderByReference(context, request, id),
     bookmarkedIds(context, request),
+    isGuest(context, request),
   ]);
   if (found.kind === 'one') {
-    await reply(
-      request,
-      detailMessage(context, request, found.tender, bookmarked.has(found.tender.id), source),
-    );
+    const bookmark = bookmarked.has(found.tender.id);
+    await reply(request, detailMessage(context, request, found.tender, bookmark, source, readOnly));
     return;
   }
   if (found.kind === 'several') {
@@ -452,6 +453,7 @@ function detailMessage(
   tender: Tender,
   bookmarked: boolean,
   source: KeySource,
+  readOnly = false,
 ): Message {
   return {
     text: plain(tender.title),
@@ -462,8 +464,14 @@ function detailMessage(
         now: context.clock(),
         context: 'detail',
         canShare: !request.channelId.startsWith('D'),
+        readOnly,
       }),
-      contextLine(bookmarkButtonsLine(source)),
+      ...(readOnly ? [] : [contextLine(bookmarkButtonsLine(source))]),
     ],
   };
+}
+
+/** A guest's answers offer only what a guest may use (every write refuses them). */
+async function isGuest(context: FeatureContext, request: SlackRequest): Promise<boolean> {
+  return (await context.users.facts(request.userId, request.teamId)).isGuest;
 }

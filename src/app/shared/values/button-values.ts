@@ -83,3 +83,15 @@ export const ListPageValue = z.strictObject({
   t: z.string().max(300),
   o: z.number().int().min(0).max(10_000),
 });
+
+/** What a Home tab row's Post in channel or Subscribe is about: a bid, a tender or a saved search. */
+export const HOME_CHANNEL_TARGETS = ['bid', 'tender', 'saved'] as const;
+
+/** The "Which channel?" window's private_metadata: what to post there, and its name to say so. */
+export const HomeChannelValue = z.strictObject({
+  k: z.enum(HOME_CHANNEL_TARGETS),
+  id: RecordId,
+  /** Subscribe (a feed in the channel) rather than post once. */
+  s: z.boolean().optional(),
+  n: z.string().max(200).optional(),
+});

@@ -4,6 +4,7 @@ import {
   BookmarkValue,
   CommentTargetValue,
   ConnectMetadataValue,
+  HomeChannelValue,
   ListPageValue,
   RecordId,
   SearchStateValue,
@@ -38,6 +39,8 @@ export const ACTION_SCHEMAS = {
   commentDelete: CommentValues.CommentDeleteValue,
   /** "Start a bid" on a tender. */
   startBid: StartBidValue,
+  /** The Home tab's "Which channel?" window (Post in channel, Subscribe). */
+  homeChannel: HomeChannelValue,
   /** Pipelines (src/app/shared/values/pipeline-values.ts). */
   pipeline: PipelineValues.PipelineRefValue,
   pipelineStage: PipelineValues.StageRefValue,

@@ -1,6 +1,6 @@
 import type { ValueRule } from '../../../contract/schemas.ts';
 import { SEARCH_WORDS_MAX, type TenderSearchFilters } from '../commands/parse-command.ts';
-import { formatDayOf, formatMoney } from './formats.ts';
+import { formatAmount, formatDayOf } from './formats.ts';
 import { joinMrkdwn, literalText, type Mrkdwn, mrkdwn, text as plain } from './mrkdwn.ts';
 
 /** How a search reads back to a person: `“cleaning” in North West, open, over £100,000`. */
@@ -13,10 +13,8 @@ export function describeSearch(filters: TenderSearchFilters, buyerName?: string,
   if (filters.status) parts.push(plain(filters.status));
   if (filters.cpv) parts.push(plain(`with a CPV code starting ${filters.cpv}`));
   // Amounts as the cards show them, in the currency the bounds are in.
-  if (filters.valueMin !== undefined)
-    parts.push(plain(`over ${formatMoney({ amount: filters.valueMin, currency })}`));
-  if (filters.valueMax !== undefined)
-    parts.push(plain(`up to ${formatMoney({ amount: filters.valueMax, currency })}`));
+  if (filters.valueMin !== undefined) parts.push(plain(`over ${formatAmount(filters.valueMin, currency)}`));
+  if (filters.valueMax !== undefined) parts.push(plain(`up to ${formatAmount(filters.valueMax, currency)}`));
   if (filters.deadlineTo) parts.push(plain(`closing by ${formatDayOf(endOfDay(filters.deadlineTo))}`));
   else if (filters.deadlineFrom)
     parts.push(plain(`closing after ${formatDayOf(new Date(filters.deadlineFrom))}`));

@@ -10,6 +10,7 @@ const DAY = new Intl.DateTimeFormat('en-GB', {
 });
 const TIME = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
 const WHOLE_NUMBER = new Intl.NumberFormat('en-GB');
+const PENCE = new Intl.NumberFormat('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 /** Currency formatters by code; codes come from the data, so the map is bounded. */
 const MONEY = new Map<string, Intl.NumberFormat | null>();
@@ -33,27 +34,52 @@ export function formatTimeOf(date: Date): string {
  */
 const SHOWN_BY_CODE = new Set(['XAF', 'XOF']);
 
-/** `£1,250,000`, `CA$355,820`: the amount in its own currency, always with its currency. */
+/**
+ * Amounts notices give when they give none: a form that wants a number gets 0, 0.01 or 1 (Sell2Wales
+ * publishes £0.01), in whatever currency. Read as "not given", never as a price.
+ */
+const PLACEHOLDER_AMOUNTS = new Set([0, 0.01, 1]);
+
+/** What a placeholder amount reads as. */
+export const VALUE_NOT_GIVEN = 'not given';
+
+/**
+ * `£1,250,000`, `CA$355,820`: what a tender (or framework) is worth, in its own currency, always
+ * with its currency; a placeholder amount reads "not given". Whole units, but an amount under one
+ * keeps its pence (`£0.40`), so nothing real reads as `£0`.
+ */
 export function formatMoney(value: Tender['value']): string {
   if (!value) return 'Not stated';
-  if (SHOWN_BY_CODE.has(value.currency)) return `${WHOLE_NUMBER.format(value.amount)} ${value.currency}`;
-  const formatter = moneyFormatter(value.currency);
-  return formatter
-    ? formatter.format(value.amount)
-    : `${WHOLE_NUMBER.format(value.amount)} ${value.currency}`;
+  if (PLACEHOLDER_AMOUNTS.has(value.amount)) return VALUE_NOT_GIVEN;
+  return formatAmount(value.amount, value.currency);
 }
 
-function moneyFormatter(currency: string): Intl.NumberFormat | null {
-  const kept = MONEY.get(currency);
+/** An amount as it is (a search's bounds: `over £0` means what it says), in its currency. */
+export function formatAmount(amount: number, currency: string): string {
+  // Below one unit (but not nothing) whole units would round to 0: two decimals instead.
+  const pence = amount > 0 && amount < 1;
+  const formatter = SHOWN_BY_CODE.has(currency) ? null : moneyFormatter(currency, pence);
+  return formatter
+    ? formatter.format(amount)
+    : `${(pence ? PENCE : WHOLE_NUMBER).format(amount)} ${currency}`;
+}
+
+function moneyFormatter(currency: string, pence: boolean): Intl.NumberFormat | null {
+  const key = `${currency}|${pence}`;
+  const kept = MONEY.get(key);
   if (kept !== undefined) return kept;
   let formatter: Intl.NumberFormat | null;
   try {
-    formatter = new Intl.NumberFormat('en-GB', { style: 'currency', currency, maximumFractionDigits: 0 });
+    formatter = new Intl.NumberFormat('en-GB', {
+      style: 'currency',
+      currency,
+      ...(pence ? { minimumFractionDigits: 2, maximumFractionDigits: 2 } : { maximumFractionDigits: 0 }),
+    });
   } catch {
     // Not an ISO 4217 code: shown as the number and the code as given.
     formatter = null;
   }
   if (MONEY.size >= MONEY_FORMATTERS_KEPT) MONEY.delete(MONEY.keys().next().value as string);
-  MONEY.set(currency, formatter);
+  MONEY.set(key, formatter);
   return formatter;
 }

@@ -1,4 +1,4 @@
-import { formatDistanceStrict } from 'date-fns';
+import { addMonths, formatDistanceStrict } from 'date-fns';
 import type { Tender } from '../../../contract/schemas.ts';
 import { CommentIds, PipelineIds, TenderIds } from '../ids.ts';
 import type { CardPlace, CommentEntityType } from '../values/button-values.ts';
@@ -20,6 +20,8 @@ export interface CardOptions {
   sharedBy?: string;
   /** False where there is no channel to share into (a direct message with Tenderbot). */
   canShare?: boolean;
+  /** A guest's own card: only what a guest may use (Comment, to read; Open original). */
+  readOnly?: boolean;
 }
 
 const STATUS_LABELS: Record<Tender['status'], string> = {
@@ -30,15 +32,23 @@ const STATUS_LABELS: Record<Tender['status'], string> = {
   cancelled: 'Cancelled',
 };
 
-/** "closes in 5 days (1 Dec 2026)" or "closed 3 days ago (…)". */
+/**
+ * "closes in 34 days (1 Dec 2026)" or "closed 3 days ago (…)": in days under two months (a bid
+ * lead plans in days; "1 month" hides whether it is 31 or 59), in hours under a day, in months
+ * or years beyond.
+ */
 export function formatDeadline(deadline: string | null, now: Date): string {
   if (!deadline) return 'No deadline given';
   const date = new Date(deadline);
   const day = formatDayOf(date);
-  const distance = formatDistanceStrict(date, now, { roundingMethod: 'floor' });
-  return date.getTime() >= now.getTime()
-    ? `closes in ${distance} (${day})`
-    : `closed ${distance} ago (${day})`;
+  const ahead = date.getTime() >= now.getTime();
+  const [early, late] = ahead ? [now, date] : [date, now];
+  const days = Math.floor((late.getTime() - early.getTime()) / 86_400_000);
+  const distance =
+    days >= 1 && late.getTime() < addMonths(early, 2).getTime()
+      ? `${days} day${days === 1 ? '' : 's'}`
+      : formatDistanceStrict(date, now, { roundingMethod: 'floor' });
+  return ahead ? `closes in ${distance} (${day})` : `closed ${distance} ago (${day})`;
 }
 
 /** The confirmation Slack shows before a bookmark is removed from a card in a channel. */
@@ -73,7 +83,7 @@ export function tenderCard(tender: Tender, options: CardOptions): Block[] {
     c: options.context,
     ...(options.sharedBy ? { s: options.sharedBy } : {}),
   });
-  const buttons: Button[] = [
+  const writes: Button[] = [
     options.bookmarked
       ? options.shared
         ? // On a card in a channel the list is everyone's: removing it is asked twice, there.
@@ -82,10 +92,12 @@ export function tenderCard(tender: Tender, options: CardOptions): Block[] {
       : button('Bookmark', TenderIds.bookmark, value, 'primary'),
   ];
   if (!options.shared && options.canShare !== false)
-    buttons.push(button('Share in channel', TenderIds.share, tender.id));
+    writes.push(button('Share in channel', TenderIds.share, tender.id));
+  // A guest is refused every write: the card offers them none.
+  const buttons: Button[] = options.readOnly ? [] : writes;
   const comment = commentButton('tender', tender.id);
   if (comment) buttons.push(comment);
-  const startBid = encodeIfFits('startBid', { t: tender.id });
+  const startBid = options.readOnly ? null : encodeIfFits('startBid', { t: tender.id });
   if (startBid) buttons.push(button('Start a bid', PipelineIds.startBid, startBid));
   if (tender.url)
     buttons.push({
@@ -105,13 +117,21 @@ export function tenderCard(tender: Tender, options: CardOptions): Block[] {
         },
       ],
     },
-    { type: 'actions', block_id: `tender:${clip(tender.id, 240)}`, elements: buttons },
+    // Slack refuses an actions block without elements.
+    ...(buttons.length > 0
+      ? [{ type: 'actions' as const, block_id: `tender:${clip(tender.id, 240)}`, elements: buttons }]
+      : []),
   ];
 }
 
 /** The whole tender: the card with its full description and awarded suppliers. */
 export function tenderDetail(tender: Tender, options: CardOptions): Block[] {
-  const [title, cardFacts, source, actions] = tenderCard(tender, options) as [Block, Block, Block, Block];
+  const [title, cardFacts, source, ...actions] = tenderCard(tender, options) as [
+    Block,
+    Block,
+    Block,
+    ...Block[],
+  ];
   // The full view gives the deadline to the minute, with its zone, in the card's own field.
   const deadline = tender.deadline ? new Date(tender.deadline) : null;
   const facts =
@@ -157,7 +177,7 @@ export function tenderDetail(tender: Tender, options: CardOptions): Block[] {
       elements: [{ type: 'mrkdwn', text: mrkdwn`Call-off of framework ${code(tender.frameworkId, 300)}` }],
     });
   }
-  blocks.push(source, actions);
+  blocks.push(source, ...actions);
   return blocks;
 }
 

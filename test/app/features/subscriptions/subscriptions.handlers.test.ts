@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Frozen } from '../../../../src/app/features/subscriptions/content.ts';
+import { sendNow } from '../../../../src/app/features/subscriptions/send-now.ts';
 import {
   listMore,
   listSubscriptions,
-  sendNow,
   subscriptionCommand,
   unsubscribe,
 } from '../../../../src/app/features/subscriptions/subscriptions.ts';
@@ -39,13 +39,15 @@ const botPostsIn = (channel: string) =>
 async function storedSubscription(
   channelId: string,
   pausedReason: string | null = null,
+  /** A bid's summary always has something to say: Send now posts it. */
+  kind: 'deadlines' | 'pipeline' = 'deadlines',
 ): Promise<Subscription> {
   const subscription: Subscription = {
     id: `s-${randomUUID().slice(0, 6)}`,
     teamId: harness.slack.teamId,
     channelId,
-    kind: 'deadlines',
-    target: JSON.stringify({ days: 7 }),
+    kind,
+    target: JSON.stringify(kind === 'pipeline' ? { p: 'pl-bob', n: 'Bob’s bid' } : { days: 7 }),
     cadence: 'daily',
     localTime: '09:00',
     timeZone: 'Europe/London',
@@ -168,7 +170,7 @@ describe('sendNow', () => {
   it('plans a post at once, wakes the scheduler, and starts a paused subscription again', async () => {
     let woken = 0;
     const context = { ...harness.context, scheduler: { wake: () => void woken++ } };
-    const paused = await storedSubscription('C0SEND', 'Tenderbot was removed from the channel');
+    const paused = await storedSubscription('C0SEND', 'Tenderbot was removed from the channel', 'pipeline');
     const request = harness.request({ userId: 'U0MEMBER', channelId: 'C0SEND', kind: 'click' });
     await sendNow(context, request, paused.id);
     expect(request.said()).toContain('Started again. Posting');

@@ -237,6 +237,9 @@ describe('every control the app draws has a listener (the registry)', () => {
     await command(ADMIN, BIDS, 'disconnect', 'connect/keep_key');
     await slack.openHome(MEMBER);
     await drawn('action', 'home/connect');
+    // A Home row's Post in channel: its "Which channel?" window.
+    await click(MEMBER, 'home/post_bid');
+    await openModal('home/channel_submit', 'home/channel');
     // Comments: post one, and open the window again to see its Delete.
     const commented = await command(MEMBER, BIDS, `show ${TENDER_A}`, 'comment/open');
     await click(MEMBER, 'comment/open', commented);
@@ -249,6 +252,11 @@ describe('every control the app draws has a listener (the registry)', () => {
     if (slack.views.has(comment.id)) await slack.closeView(MEMBER, comment.id);
     await click(MEMBER, 'comment/open', commented);
     await openModal('comment/submit', 'comment/delete');
+    // A bookmark again (the toggles above took it away), so the Home tab draws a bookmark's row.
+    if (jsonOf(commented.blocks).includes('"tender/bookmark"'))
+      await click(MEMBER, 'tender/bookmark', commented);
+    await slack.openHome(MEMBER);
+    await drawn('action', 'home/open_tender');
     // A bid: start it, its card, archive and restore, the list's Post.
     await click(MEMBER, 'pipeline/start_bid', commented);
     const start = await openModal('pipeline/start_bid_submit', 'pipeline/stages');

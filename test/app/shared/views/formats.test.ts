@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { formatDayOf, formatMoney, formatTimeOf } from '../../../../src/app/shared/views/formats.ts';
+import {
+  formatAmount,
+  formatDayOf,
+  formatMoney,
+  formatTimeOf,
+} from '../../../../src/app/shared/views/formats.ts';
+import { formatDeadline } from '../../../../src/app/shared/views/tender-card.ts';
 
 describe('the formats cards share', () => {
   it('formats money in its own currency, and any code the data gives', () => {
@@ -12,7 +18,7 @@ describe('the formats cards share', () => {
   it('names every ISO currency by a mark of its own (no bare `$` shared by several)', () => {
     const marks = new Map<string, string>();
     for (const code of Intl.supportedValuesOf('currency')) {
-      const mark = formatMoney({ amount: 1, currency: code }).replace(/[\d\s.,\u00a0]/g, '');
+      const mark = formatMoney({ amount: 5, currency: code }).replace(/[\d\s.,\u00a0]/g, '');
       expect(marks.get(mark), `${code} and ${marks.get(mark)} drawn alike`).toBeUndefined();
       marks.set(mark, code);
     }
@@ -31,5 +37,35 @@ describe('the formats cards share', () => {
     expect(formatDayOf(instant)).toBe('1 Dec 2026');
     expect(formatTimeOf(instant)).toBe('23:30');
     expect(formatDayOf(new Date('not a date'))).toBe('an unknown date');
+  });
+
+  it('reads the amounts notices give when they give none as “not given”, in any currency', () => {
+    for (const amount of [0, 0.01, 1])
+      for (const currency of ['GBP', 'EUR', 'CAD', 'XOF', 'not a code'])
+        expect(formatMoney({ amount, currency }), `${amount} ${currency}`).toBe('not given');
+    // A search's bound is what was typed, placeholder or not.
+    expect(formatAmount(0, 'GBP')).toBe('£0');
+    expect(formatAmount(1, 'GBP')).toBe('£1');
+  });
+
+  it('never rounds a real amount to nothing: under one unit it keeps its pence', () => {
+    expect(formatMoney({ amount: 0.4, currency: 'GBP' })).toBe('£0.40');
+    expect(formatMoney({ amount: 0.5, currency: 'EUR' })).toBe('€0.50');
+    expect(formatMoney({ amount: 0.02, currency: 'XOF' })).toBe('0.02 XOF');
+    expect(formatMoney({ amount: 1.4, currency: 'GBP' })).toBe('£1');
+    expect(formatMoney({ amount: 2, currency: 'GBP' })).toBe('£2');
+    for (const amount of [0.02, 0.1, 0.4, 0.99, 1.2, 1.5])
+      expect(formatMoney({ amount, currency: 'GBP' })).not.toMatch(/^£0$/);
+  });
+
+  it('says deadlines under two months in days, and later ones in months', () => {
+    const now = new Date('2026-11-01T12:00:00Z');
+    expect(formatDeadline('2026-12-05T12:00:00Z', now)).toBe('closes in 34 days (5 Dec 2026)');
+    expect(formatDeadline('2026-11-02T13:00:00Z', now)).toBe('closes in 1 day (2 Nov 2026)');
+    expect(formatDeadline('2026-11-01T17:00:00Z', now)).toBe('closes in 5 hours (1 Nov 2026)');
+    expect(formatDeadline('2026-12-31T12:00:00Z', now)).toBe('closes in 60 days (31 Dec 2026)');
+    expect(formatDeadline('2027-01-15T12:00:00Z', now)).toBe('closes in 2 months (15 Jan 2027)');
+    expect(formatDeadline('2026-09-28T12:00:00Z', now)).toBe('closed 34 days ago (28 Sept 2026)');
+    expect(formatDeadline('2025-11-01T12:00:00Z', now)).toBe('closed 1 year ago (1 Nov 2025)');
   });
 });

@@ -6,10 +6,11 @@ import {
   progressBar,
 } from '../../../shared/views/bid-parts.ts';
 import { blockKitProblems } from '../../../shared/views/block-kit-limits.ts';
+import { formatMoney } from '../../../shared/views/formats.ts';
 import { type ConnectionState, gettingStartedBlocks } from '../../../shared/views/getting-started.ts';
-import { followLine, searchBuilderButton, USAGE_LINES } from '../../../shared/views/messages.ts';
-import { code, joinMrkdwn, type Mrkdwn, mrkdwn, safeText, text } from '../../../shared/views/mrkdwn.ts';
-import type { SafeHomeView as HomeView } from '../../../shared/views/safe-blocks.ts';
+import { searchBuilderButton, USAGE_LINES } from '../../../shared/views/messages.ts';
+import { joinMrkdwn, type Mrkdwn, mrkdwn, safeText, text } from '../../../shared/views/mrkdwn.ts';
+import type { Button, SafeHomeView as HomeView } from '../../../shared/views/safe-blocks.ts';
 import { type Block, button, formatDeadline, section } from '../../../shared/views/tender-card.ts';
 
 /** What the Home tab shows beside the connection: each list is null when it could not be read. */
@@ -27,6 +28,8 @@ export interface HomeContent {
     | { items: { saved: SavedSearch; description: Mrkdwn }[]; total: number }
     | { problem: Mrkdwn };
   now?: Date;
+  /** A guest: each row offers only what a guest may do (open and run, never post or subscribe). */
+  isGuest?: boolean;
   /** The first visit: a getting-started section, saying whether the workspace can search yet. */
   gettingStarted?: ConnectionState;
 }
@@ -71,7 +74,7 @@ export function homeView(args: HomeContent): HomeView {
       );
     else {
       blocks.push(section(mrkdwn`*Active bids* · ${more(list.items.length, list.total)}`));
-      for (const item of list.items.slice(0, HOME_LIST_ROWS)) {
+      for (const [index, item] of list.items.slice(0, HOME_LIST_ROWS).entries()) {
         const counts = item.stageCounts;
         const total = counts.pending + counts.in_progress + counts.blocked + counts.completed;
         // Dated as the bid's card dates it, overdue marked as there.
@@ -80,11 +83,14 @@ export function homeView(args: HomeContent): HomeView {
             ? ` · target ${countdown(item.targetSubmissionDate, now, item.status)}`
             : '',
         );
-        // The Home tab has no channel to post into: the card is one command away.
         blocks.push(
           section(
-            mrkdwn`*${safeText(item.name, 200)}* · ${text(PIPELINE_STATUS_LABELS[item.status])}${target}\n${text(progressBar(counts.completed, total))}${counts.blocked ? mrkdwn` · ${counts.blocked} blocked` : mrkdwn``}\n${code(`/tender pipeline ${item.id}`, 320)}`,
+            mrkdwn`*${safeText(item.name, 200)}* · ${text(PIPELINE_STATUS_LABELS[item.status])}${target}\n${text(progressBar(counts.completed, total))}${counts.blocked ? mrkdwn` · ${counts.blocked} blocked` : mrkdwn``}`,
           ),
+          rowButtons(`home-bid:${index}`, [
+            button('Open', HomeIds.openBid, item.id, 'primary'),
+            args.isGuest ? null : button('Post in channel', HomeIds.postBid, item.id),
+          ]),
         );
       }
     }
@@ -99,11 +105,15 @@ export function homeView(args: HomeContent): HomeView {
       blocks.push(section(mrkdwn`${heading}\nNo bookmarks yet. Bookmark a tender from \`/tender search\`.`));
     else {
       blocks.push(section(mrkdwn`${heading} · ${more(list.items.length, list.total)}`));
-      for (const bookmark of list.items.slice(0, HOME_LIST_ROWS))
+      for (const [index, bookmark] of list.items.slice(0, HOME_LIST_ROWS).entries())
         blocks.push(
           section(
-            mrkdwn`*${safeText(bookmark.tender.title, 300)}*\n${text(formatDeadline(bookmark.tender.deadline, now))} · ${code(bookmark.tender.id, 300)}`,
+            mrkdwn`*${safeText(bookmark.tender.title, 300)}*\n${text(upperFirst(formatDeadline(bookmark.tender.deadline, now)))} · value ${text(formatMoney(bookmark.tender.value).toLowerCase())}`,
           ),
+          rowButtons(`home-bookmark:${index}`, [
+            button('Open', HomeIds.openTender, bookmark.tender.id, 'primary'),
+            args.isGuest ? null : button('Post in channel', HomeIds.postTender, bookmark.tender.id),
+          ]),
         );
     }
   }
@@ -115,13 +125,15 @@ export function homeView(args: HomeContent): HomeView {
     else if (list.total === 0)
       blocks.push(section(mrkdwn`*Saved searches*\nYour organisation has none yet.`));
     else {
-      blocks.push(
-        section(
-          mrkdwn`*Saved searches* · ${more(list.items.length, list.total)} · run one with \`/tender saved\``,
-        ),
-      );
-      for (const { saved, description } of list.items.slice(0, HOME_LIST_ROWS)) {
-        blocks.push(section(mrkdwn`*${text(saved.name)}*\n${followLine(saved.id)}\n${description}`));
+      blocks.push(section(mrkdwn`*Saved searches* · ${more(list.items.length, list.total)}`));
+      for (const [index, { saved, description }] of list.items.slice(0, HOME_LIST_ROWS).entries()) {
+        blocks.push(
+          section(mrkdwn`*${safeText(saved.name, 200)}*\n${description}`),
+          rowButtons(`home-saved:${index}`, [
+            button('Run', HomeIds.runSaved, saved.id, 'primary'),
+            args.isGuest ? null : button('Subscribe a channel', HomeIds.subscribeSaved, saved.id),
+          ]),
+        );
       }
     }
   }
@@ -136,4 +148,13 @@ export function homeView(args: HomeContent): HomeView {
 function more(shown: number, total: number): Mrkdwn {
   const listed = Math.min(shown, HOME_LIST_ROWS);
   return total > listed ? mrkdwn`${listed} of ${total}` : mrkdwn`${total}`;
+}
+
+/** A row's buttons (those a person may use), in a block of its own (each action id once per block). */
+function rowButtons(blockId: string, buttons: (Button | null)[]): Block {
+  return { type: 'actions', block_id: blockId, elements: buttons.filter((each) => each !== null) };
+}
+
+function upperFirst(phrase: string): string {
+  return phrase.charAt(0).toUpperCase() + phrase.slice(1);
 }

@@ -38,6 +38,8 @@ export function searchResultsMessage(args: {
   now: Date;
   /** Whose key drew the page: said under it, since the Bookmark buttons change that key's list. */
   keySource?: KeySource;
+  /** A guest's page: cards without the buttons a guest is refused. */
+  readOnly?: boolean;
 }): Message {
   const { tenders, total, offset } = args;
   if (total === 0) {
@@ -62,6 +64,7 @@ export function searchResultsMessage(args: {
         now: args.now,
         context: args.state(offset),
         canShare: args.canShare !== false,
+        readOnly: args.readOnly === true,
       }),
     );
   }
@@ -77,7 +80,7 @@ export function searchResultsMessage(args: {
   if (offset + tenders.length < total)
     paging.push(button('Next', SearchIds.next, encode('searchPage', args.state(offset + PAGE_SIZE))));
   if (paging.length > 0) blocks.push({ type: 'divider' }, { type: 'actions', elements: paging });
-  if (args.keySource) blocks.push(contextLine(bookmarkButtonsLine(args.keySource)));
+  if (args.keySource && !args.readOnly) blocks.push(contextLine(bookmarkButtonsLine(args.keySource)));
   return { text: mrkdwn`${heading}: ${shown}`, blocks };
 }
 

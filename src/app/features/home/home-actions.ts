@@ -1,0 +1,157 @@
+/*
+ * The buttons of the Home tab's rows. The Home tab has no channel: what a button opens comes in the
+ * person's direct messages with Tenderbot, and what it posts goes to a channel chosen in a window.
+ */
+import { NotFoundError } from '../../../client/errors.ts';
+import type { AppSlack } from '../../adapters/app-slack.ts';
+import { filtersOf } from '../../shared/commands/saved-search-filters.ts';
+import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
+import { refuseGuests } from '../../shared/feature-context.ts';
+import { HomeIds } from '../../shared/ids.ts';
+import { decodeText, encode, type StateOf } from '../../shared/values/codec.ts';
+import { sentenceMessage } from '../../shared/views/messages.ts';
+import { channelLink, mrkdwn, safeText } from '../../shared/views/mrkdwn.ts';
+import { postPipelineCard } from '../bids/index.ts';
+import { directMessageRequest } from '../links/index.ts';
+import { subscriptionCommand } from '../subscriptions/index.ts';
+import { shareTender, showCommand, showSearchPage } from '../tenders/index.ts';
+import { channelModal, describedTarget, HOME_CADENCES, type OfferedChannel } from './views/channel-modal.ts';
+
+/** A click on the Home tab: the person, and answers in their direct messages with Tenderbot. */
+export async function homeRequest(slack: AppSlack, teamId: string, userId: string): Promise<SlackRequest> {
+  const opened = await slack.conversations.open({ users: userId });
+  const channelId = opened.channel?.id;
+  // The direct message's own id: a search answered there knows it has no channel to share into.
+  return directMessageRequest(slack, { teamId, userId, ...(channelId ? { channelId } : {}) });
+}
+
+/** Open on a bid: its live card in the person's direct messages (its menus work there as anywhere). */
+export async function openBid(context: FeatureContext, request: SlackRequest, id: string): Promise<void> {
+  const { client, source } = await context.clients.forPerson(request.teamId, request.userId);
+  try {
+    const pipeline = await client.pipelines.get(id);
+    await postPipelineCard(
+      context,
+      request.slack,
+      request.teamId,
+      request.channelId || request.userId,
+      pipeline,
+    );
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+    const whose = source === 'personal' ? mrkdwn`your own key` : mrkdwn`this workspace’s key`;
+    await request.respond({
+      response_type: 'ephemeral',
+      replace_original: false,
+      ...sentenceMessage(mrkdwn`That bid can no longer be seen with ${whose}: it was deleted or archived.`),
+    });
+  }
+}
+
+/** Open on a bookmark: the tender in full, in the person's direct messages. */
+export async function openTender(context: FeatureContext, request: SlackRequest, id: string): Promise<void> {
+  await showCommand(context, request, id);
+}
+
+/** Run on a saved search: its first page, in the person's direct messages. */
+export async function runSaved(context: FeatureContext, request: SlackRequest, id: string): Promise<void> {
+  const { client } = await context.clients.forPerson(request.teamId, request.userId);
+  const saved = await client.savedSearches.get(id);
+  const name = saved.name.trim();
+  await showSearchPage(
+    context,
+    request,
+    { f: filtersOf(saved), o: 0, ...(name ? { n: name.slice(0, 200) } : {}) },
+    false,
+  );
+}
+
+/** Post in channel or Subscribe: "Which channel?", offering the channels Tenderbot is in. */
+export async function askChannel(
+  context: FeatureContext,
+  request: SlackRequest,
+  args: { kind: StateOf<'homeChannel'>['k']; id: string; subscribe: boolean; triggerId: string },
+): Promise<void> {
+  if (await refuseGuests(context, request, args.subscribe ? 'subscribe channels' : 'post in channels'))
+    return;
+  const { client } = await context.clients.forPerson(request.teamId, request.userId);
+  // The name people know it by, said in the window (and kept for the answer after).
+  const name =
+    args.kind === 'bid'
+      ? (await client.pipelines.get(args.id)).name
+      : args.kind === 'tender'
+        ? (await client.tenders.get(args.id)).title
+        : (await client.savedSearches.get(args.id)).name;
+  const state = { k: args.kind, id: args.id, s: args.subscribe, n: name.slice(0, 200) };
+  await request.slack.views.open({
+    trigger_id: args.triggerId,
+    view: channelModal({
+      privateMetadata: encode('homeChannel', state, 'metadata'),
+      what: describedTarget(args.kind, name),
+      subscribe: args.subscribe,
+      channels: await channelsOfTenderbot(request.slack),
+    }),
+  });
+}
+
+/** The channels Tenderbot is in (it can post only there), by name. */
+async function channelsOfTenderbot(slack: AppSlack): Promise<OfferedChannel[]> {
+  const answer = await slack.users.conversations({
+    types: 'public_channel,private_channel',
+    exclude_archived: true,
+    limit: 200,
+  });
+  return (answer.channels ?? [])
+    .flatMap((channel) => (channel.id && channel.name ? [{ id: channel.id, name: channel.name }] : []))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** What the window was submitted with: the channel, and how often (a subscription). */
+export function chosenInWindow(values: unknown): { channelId: string | null; cadence: string } {
+  const read = (block: string, action: string) => {
+    const state = (
+      values as Record<string, Record<string, { selected_option?: { value?: unknown } | null }>>
+    )?.[block]?.[action];
+    const value = state?.selected_option?.value;
+    return typeof value === 'string' ? value : null;
+  };
+  const channel = read(HomeIds.channelBlock, HomeIds.channelInput);
+  const cadence = read(HomeIds.cadenceBlock, HomeIds.cadenceInput);
+  return {
+    channelId: channel && /^[CG][A-Z0-9]{1,30}$/.test(channel) ? channel : null,
+    cadence: cadence && (HOME_CADENCES as readonly string[]).includes(cadence) ? cadence : 'daily',
+  };
+}
+
+/**
+ * The window submitted (already closed): posts the bid's card or the tender's, or subscribes the
+ * channel to the saved search, as the command would. `request.channelId` is the channel chosen;
+ * its answers come in the person's direct messages.
+ */
+export async function postInChosenChannel(
+  context: FeatureContext,
+  request: SlackRequest,
+  metadata: string,
+  cadence: string,
+): Promise<void> {
+  const target = decodeText('homeChannel', metadata);
+  if (target.s) {
+    await subscriptionCommand(context, request, 'subscribe', `search ${target.id} ${cadence}`);
+    return;
+  }
+  if (target.k === 'tender') {
+    await shareTender(context, request, target.id);
+    return;
+  }
+  if (await refuseGuests(context, request, 'post bid cards in a channel')) return;
+  const { client } = await context.clients.forPerson(request.teamId, request.userId);
+  const pipeline = await client.pipelines.get(target.id);
+  await postPipelineCard(context, request.slack, request.teamId, request.channelId, pipeline);
+  await request.respond({
+    response_type: 'ephemeral',
+    replace_original: false,
+    ...sentenceMessage(
+      mrkdwn`Posted the card of *${safeText(pipeline.name, 200)}* in ${channelLink(request.channelId)}.`,
+    ),
+  });
+}

@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
+import { refuseGuests, reply, StaleValueError } from '../../shared/feature-context.ts';
+import type { Message } from '../../shared/views/messages.ts';
+import { channelLink, lowerFirst, mrkdwn } from '../../shared/views/mrkdwn.ts';
+import { contextLine, section } from '../../shared/views/tender-card.ts';
+import type { Subscription } from '../../storage/bot-store.ts';
+import { buildDelivery, readerOf } from './content.ts';
+import { subscriptionSummary } from './describe.ts';
+import { nextRunAfter } from './schedule.ts';
+
+/**
+ * "Send now": a real post of the current summary, recorded like any scheduled one; resumes a
+ * paused one. A feed or reminder with nothing new posts nothing in the channel: the presser alone
+ * sees what the post would have said.
+ */
+export async function sendNow(context: FeatureContext, request: SlackRequest, id: string): Promise<void> {
+  if (await refuseGuests(context, request, 'send subscription posts')) return;
+  const subscription = await context.store.getSubscription(request.teamId, id);
+  if (!subscription) throw new StaleValueError('subscription gone');
+  const now = context.clock();
+  const started = subscription.pausedReason ? mrkdwn`Started again. ` : mrkdwn``;
+  if (subscription.pausedReason)
+    await context.store.resumeSubscription(request.teamId, id, nextRunAfter(subscription, now));
+  const nothingNew = await wouldSay(context, subscription, now);
+  if (nothingNew) {
+    const sentence = mrkdwn`${started}Nothing new to post, so nothing was posted in ${channelLink(subscription.channelId)}. Only you see what the post would have said:`;
+    await reply(request, {
+      text: sentence,
+      blocks: [section(sentence), ...nothingNew.blocks, contextLine(mrkdwn`Only you can see this.`)],
+    });
+    return;
+  }
+  await context.store.addManualDelivery({ id: randomUUID(), subscriptionId: id, dueAt: now });
+  context.scheduler?.wake();
+  const sentence = mrkdwn`${started}Posting ${lowerFirst(subscriptionSummary(subscription))} in ${channelLink(subscription.channelId)} now.`;
+  await reply(request, { text: sentence, blocks: [section(sentence)] });
+}
+
+/**
+ * What a post made now would say when it has nothing new (a feed with no new tender, reminders
+ * with nothing coming due that was not reminded), read as the scheduler reads it; null when it
+ * has something to post (or could not be read: the post itself then tries, and retries).
+ */
+async function wouldSay(
+  context: FeatureContext,
+  subscription: Subscription,
+  now: Date,
+): Promise<Message | null> {
+  // A bid's summary always says where the bid stands: it is never "nothing new".
+  if (subscription.kind === 'pipeline') return null;
+  try {
+    const { client, source } = await context.clients.forPerson(subscription.teamId, subscription.createdBy);
+    const exclude = new Set<string>();
+    // Items already posted (reminded at this threshold) do not count as new: read again without them.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const built = await buildDelivery({
+        client,
+        reader: readerOf(subscription, source),
+        subscription,
+        delivery: previewDelivery(subscription, now),
+        now,
+        exclude,
+        delivered: (keys) => context.store.deliveredItems(subscription.id, keys),
+      });
+      if (built.kind === 'empty') return built.said ?? null;
+      const posted = await context.store.deliveredItems(subscription.id, built.frozen.itemKeys);
+      if (posted.size === 0) return null;
+      for (const key of posted) exclude.add(key);
+    }
+    return null;
+  } catch (error) {
+    context.logger.warn({ err: error, subscriptionId: subscription.id }, 'could not preview a Send now');
+    return null;
+  }
+}
+
+/** A delivery that is never stored: what building a post needs to know of it. */
+function previewDelivery(subscription: Subscription, now: Date) {
+  return {
+    id: randomUUID(),
+    subscriptionId: subscription.id,
+    teamId: subscription.teamId,
+    channelId: subscription.channelId,
+    dueAt: now,
+    manual: true,
+    state: 'pending' as const,
+    leaseOwner: null,
+    leaseUntil: null,
+    notBefore: now,
+    attempts: 0,
+    frozen: null,
+    postedTs: [],
+    attemptingPart: null,
+    attemptAt: null,
+    attemptUntil: null,
+    settleLatest: null,
+    outcome: null,
+  };
+}

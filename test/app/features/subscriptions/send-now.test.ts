@@ -1,0 +1,83 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SubscriptionIds } from '../../../../src/app/shared/ids.ts';
+import { eventually } from '../../../support/bot.ts';
+import { Harness, type Instance } from '../../delivery/harness.ts';
+
+/** What a person reads of a message: its fallback text and its blocks. */
+const said = (message: { text?: string; blocks?: unknown }) =>
+  `${message.text ?? ''} ${JSON.stringify(message.blocks ?? [])}`;
+
+const harness = new Harness('2027-05-03T08:00:00Z', mkdtempSync(join(tmpdir(), 'tenderbot-send-now-')));
+let a: Instance;
+
+beforeAll(async () => {
+  await harness.start();
+  a = await harness.instance('A');
+});
+afterAll(async () => {
+  await a?.stop();
+  await harness.stop();
+});
+
+/** Everything posted in `channel` for everyone (not one person's ephemeral answers). */
+const publicIn = (channel: string) =>
+  harness.slack.messagesIn(channel).filter((message) => message.ephemeralTo === null);
+
+/** Clicks Send now on the channel's list of subscriptions; resolves with what the presser reads. */
+async function sendNow(user: string, channel: string) {
+  const list = await harness.command(user, channel, 'subscriptions');
+  const before = harness.slack.messagesIn(channel, user).length;
+  await harness.slack.clickInMessage(user, list, SubscriptionIds.sendNow);
+  return eventually(() => harness.slack.messagesIn(channel, user)[before], 'Send now’s answer');
+}
+
+describe('Send now', () => {
+  it('with nothing new posts nothing in the channel, and shows the presser alone what it would have said', async () => {
+    const made = await harness.command('U0ADMIN', 'C0AWAY', 'subscribe search dredging hourly');
+    expect(made.ephemeralTo).toBeNull();
+    const [subscription] = await a.store.channelSubscriptions(harness.slack.teamId, 'C0AWAY');
+    const channelBefore = publicIn('C0AWAY').length;
+
+    const answer = await sendNow('U0MEMBER', 'C0AWAY');
+    expect(answer.ephemeralTo).toBe('U0MEMBER');
+    expect(said(answer)).toContain('Nothing new to post, so nothing was posted in');
+    // What the post would have said, for the presser: the feed's heading and its sentence.
+    expect(said(answer)).toContain('0 new tenders');
+    expect(said(answer)).toContain('dredging');
+    expect(said(answer)).toContain('Nothing new was published since');
+
+    // The scheduler runs: the channel still has nothing new in it.
+    harness.now += 60_000;
+    await harness.pass(a);
+    expect(harness.postsOf('C0AWAY', subscription?.id as string)).toEqual([]);
+    expect(publicIn('C0AWAY')).toHaveLength(channelBefore);
+    expect(await a.store.subscriptionDeliveries(subscription?.id as string)).toEqual([]);
+  });
+
+  it('with something new posts it in the channel, for everyone', async () => {
+    const [subscription] = await a.store.channelSubscriptions(harness.slack.teamId, 'C0AWAY');
+    harness.now += 60_000;
+    await harness.importTenders(['Harbour dredging works'], new Date(harness.now - 1000));
+    harness.now += 1000;
+    const answer = await sendNow('U0MEMBER', 'C0AWAY');
+    expect(said(answer)).toContain('Posting new tenders for');
+    await harness.pass(a);
+    const posts = harness.postsOf('C0AWAY', subscription?.id as string);
+    expect(posts).toHaveLength(1);
+    expect(said(posts[0] as { text?: string; blocks?: unknown })).toContain('Harbour dredging works');
+    expect(said(posts[0] as { text?: string; blocks?: unknown })).toContain('1 new tender');
+  });
+
+  it('with no deadline coming due posts no empty reminder', async () => {
+    await harness.command('U0ADMIN', 'C0BURST', 'subscribe deadlines 3');
+    const channelBefore = publicIn('C0BURST').length;
+    const answer = await sendNow('U0ADMIN', 'C0BURST');
+    expect(said(answer)).toContain('Nothing new to post');
+    expect(said(answer)).toContain('Nothing bookmarked or bid on is due within 3 days');
+    await harness.pass(a);
+    expect(publicIn('C0BURST')).toHaveLength(channelBefore);
+  });
+});
