@@ -156,22 +156,31 @@ export async function pipelineCard(
   /** Who started the bid through Tenderbot, where it is known. */
   people: { starter?: StartedBy } = {},
 ): Promise<Message> {
-  // The values as they are first; if every stage cannot keep its controls so, each kept in the
-  // store under a short token (a message's JSON is what runs out first, not its 50 blocks).
-  const plainly = drawCard(pipeline, await cardValues(pipeline, keeper, now, false), now, people, false);
-  return (
-    plainly ??
-    (drawCard(pipeline, await cardValues(pipeline, keeper, now, true), now, people, true) as Message)
-  );
+  // Every stage keeps its controls: the longest notes that fit, each length tried with the values
+  // as they are, then with each kept in the store under a short token (a message's JSON runs out
+  // well before its 50 blocks). Past that, as many stages as fit and the rest listed.
+  const plainValues = await cardValues(pipeline, keeper, now, false);
+  let compactValues: CardValues | null = null;
+  for (const notesRoom of NOTES_ROOM) {
+    const plainly = drawCard(pipeline, plainValues, now, people, notesRoom);
+    if (plainly) return plainly;
+    compactValues ??= await cardValues(pipeline, keeper, now, true);
+    const compactly = drawCard(pipeline, compactValues, now, people, notesRoom);
+    if (compactly) return compactly;
+  }
+  return drawCard(pipeline, compactValues ?? plainValues, now, people, 'overflow') as Message;
 }
 
-/** The card with these values; null when not every stage keeps its controls and `overflowing` is false. */
+/**
+ * The card with these values and every stage's notes cut to `notesRoom`: null when not every stage
+ * keeps its controls so; with `overflow`, as many stages as fit (shortest notes) and the rest listed.
+ */
 function drawCard(
   pipeline: Pipeline,
   values: CardValues,
   now: Date,
   people: { starter?: StartedBy },
-  overflowing: boolean,
+  notesRoom: number | 'overflow',
 ): Message | null {
   const stages = [...pipeline.stages].sort((a, b) => a.position - b.position);
   const done = stages.filter((stage) => stage.status === 'completed').length;
@@ -282,12 +291,10 @@ function drawCard(
     return blocks;
   };
   const fits = (blocks: Block[]) => blockKitProblems(blocks, 'message').length === 0;
-  // Every stage keeps its controls: long notes are cut shorter first (whole in their form).
-  for (const notesRoom of NOTES_ROOM) {
+  if (notesRoom !== 'overflow') {
     const blocks = draw(stages.length, notesRoom);
-    if (fits(blocks)) return { text: clip(text, 3000), blocks };
+    return fits(blocks) ? { text: clip(text, 3000), blocks } : null;
   }
-  if (!overflowing) return null;
   // More stages than one message holds with their controls: as many as fit, then the rest listed.
   const shortest = NOTES_ROOM.at(-1) as number;
   for (let shown = stages.length - 1; shown >= 0; shown--) {
