@@ -12,6 +12,7 @@ import {
   SLACKBOT_USER_ID,
 } from '../fake-slack/fake-slack.ts';
 import { typedText } from '../fake-slack/links.ts';
+import { addWorkflowRoutes } from './workflow-routes.ts';
 
 const PUBLIC_DIR = join(import.meta.dirname, 'public');
 const MANIFEST = join(import.meta.dirname, '../../manifest.yml');
@@ -269,6 +270,11 @@ export function addWorkbenchRoutes(
     }
   };
   fakeSlack.addRoute(route);
+  addWorkflowRoutes(
+    fakeSlack,
+    (method, headers) => refusalOfForeignRequest(method, headers, allowedHosts),
+    options.manifestPath,
+  );
 }
 
 /**
