@@ -2,7 +2,7 @@
 import { NotFoundError } from '../../../client/errors.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
 import { notFoundSentence, postPipelineCard } from '../bids/index.ts';
-import { readerOf, requiredInput, StepRefusal, type StepRun } from './step-run.ts';
+import { readerOf, refuseGuest, requiredInput, runnerOf, StepRefusal, type StepRun } from './step-run.ts';
 import { bidLine } from './views/step-outputs.ts';
 
 /** Slack's refusals of a post that the workflow's author can mend, as sentences. */
@@ -23,6 +23,8 @@ export async function postBidSummary(
 ): Promise<Record<string, string | number>> {
   const bidId = requiredInput(run, 'bid', 'a bid');
   const channelId = requiredInput(run, 'channel_id', 'a channel');
+  const userId = runnerOf(run);
+  if (userId) await refuseGuest(context, userId, 'post bid cards in a channel');
   const { client, source } = await readerOf(context, run);
   const pipeline = await client.pipelines.get(bidId).catch((error) => {
     if (error instanceof NotFoundError) throw new StepRefusal(notFoundSentence(bidId, source));

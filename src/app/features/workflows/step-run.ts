@@ -50,6 +50,14 @@ export async function readerOf(context: FeatureContext, run: StepRun): Promise<W
   return userId ? context.clients.forPerson(run.teamId, userId) : context.clients.forTeam(run.teamId);
 }
 
+/** Guests may read, but a step that writes or posts for one fails, as their commands do. */
+export async function refuseGuest(context: FeatureContext, userId: string, action: string): Promise<void> {
+  if ((await context.users.facts(userId)).isGuest)
+    throw new StepRefusal(
+      `Guests can read tenders but cannot ${action}. Ask a member of the workspace to run this workflow.`,
+    );
+}
+
 /**
  * The key a step changes something with, under the rules of commands: a person is needed, guests
  * are refused, and where the workspace asks for personal keys the person must have linked one.
@@ -64,10 +72,7 @@ export async function writerOf(
     throw new StepRefusal(
       `To ${action}, the step needs the person it runs for: set its “Person” input (for example to the person who started the workflow).`,
     );
-  if ((await context.users.facts(userId)).isGuest)
-    throw new StepRefusal(
-      `Guests can read tenders but cannot ${action}. Ask a member of the workspace to run this workflow.`,
-    );
+  await refuseGuest(context, userId, action);
   try {
     return await context.clients.forWrite(run.teamId, userId);
   } catch (error) {

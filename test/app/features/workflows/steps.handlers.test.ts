@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppSlack } from '../../../../src/app/adapters/app-slack.ts';
+import { postBidSummary } from '../../../../src/app/features/workflows/post-bid-summary.ts';
 import { startBidFromTender } from '../../../../src/app/features/workflows/start-bid.ts';
-import { idempotencyKeyOf, type StepRun } from '../../../../src/app/features/workflows/step-run.ts';
+import {
+  idempotencyKeyOf,
+  StepRefusal,
+  type StepRun,
+} from '../../../../src/app/features/workflows/step-run.ts';
 import { ProcurementClient } from '../../../../src/client/procurement-client.ts';
 import { KEYS, TENDER_A } from '../../../support/fixture.ts';
 import { type HandlerHarness, startHandlerHarness } from '../../../support/handler-context.ts';
@@ -48,5 +53,20 @@ describe('Start a bid from a tender, as two copies of the app would run it', () 
     expect(idempotencyKeyOf('Fx0SAME', 'start_bid_from_tender')).toBe(key);
     expect(idempotencyKeyOf('Fx0OTHER', 'start_bid_from_tender')).not.toBe(key);
     expect(idempotencyKeyOf('Fx0SAME', 'another_step')).not.toBe(key);
+  });
+});
+
+describe('Post a bid’s summary to a channel, for a guest', () => {
+  it('is refused with the sentence their command would get, and posts nothing', async () => {
+    const posts = harness.slack.callsOf('chat.postMessage').length;
+    const refused = postBidSummary(
+      harness.context,
+      runOf('Fx0GUEST', { bid: 'pl-bob', channel_id: 'C0BIDS', user_id: 'U0GUEST' }),
+    );
+    await expect(refused).rejects.toThrow(StepRefusal);
+    await expect(refused).rejects.toThrow(
+      'Guests can read tenders but cannot post bid cards in a channel. Ask a member of the workspace to run this workflow.',
+    );
+    expect(harness.slack.callsOf('chat.postMessage')).toHaveLength(posts);
   });
 });
