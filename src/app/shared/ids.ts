@@ -86,6 +86,8 @@ export const PipelineIds = {
   archive: 'pipeline/archive',
   restore: 'pipeline/restore',
   post: 'pipeline/post',
+  /** "All stages": the bid's stages in a form, a page at a time (`…/<first stage number>`). */
+  stagesForm: 'pipeline/stages_form',
   startBidCallback: 'pipeline/start_bid_submit',
   notesCallback: 'pipeline/notes_submit',
   nameBlock: 'pipeline/name_block',

@@ -11,6 +11,7 @@ import type { FeatureContext, SlackRequest } from '../../shared/feature-context.
 import { withFailures } from '../../shared/feature-context.ts';
 import { PipelineIds } from '../../shared/ids.ts';
 import { decode } from '../../shared/values/codec.ts';
+import { mrkdwn } from '../../shared/views/mrkdwn.ts';
 import {
   type CardPlace,
   changePipelineStatus,
@@ -19,7 +20,9 @@ import {
   setArchived,
 } from './card-changes.ts';
 import { openStageNotes, submitStageNotes } from './stage-notes-form.ts';
+import { showStagesForm } from './stages-form.ts';
 import { openStartBidModal, submitStartBid } from './start-bid-form.ts';
+import { pageStart } from './views/stages-form.ts';
 
 /** The value of a select's chosen option (other elements carry none). */
 function optionValue(action: BlockElementAction): string | undefined {
@@ -35,6 +38,12 @@ function placeOf(body: BlockAction): CardPlace {
 }
 
 type ViewAck = (answer?: unknown) => Promise<void>;
+
+/** The number a numbered control carries after its id (`…/3` → 3); 1 when there is none. */
+function numberOf(action: BlockElementAction): number {
+  const number = Number(action.action_id.split('/').at(-1));
+  return Number.isInteger(number) && number > 0 ? number : 1;
+}
 
 /** The date a form's date picker opened with (the submitted view carries its blocks as drawn). */
 function openedDay(blocks: unknown, blockId: string): string | null {
@@ -55,7 +64,16 @@ function onStageAction(
 ): void {
   controls.action<BlockAction>(prefix, async ({ ack, body, action, respond, client, context: bolt }) => {
     await ack();
-    const request = clickRequest(body, respond, client, bolt);
+    // A click in a form has no response_url: what it answers goes to the person's direct messages.
+    const answer: SlackRequest['respond'] =
+      respond ??
+      ((message) =>
+        client.chat.postMessage({
+          channel: body.user.id,
+          text: message.text ?? mrkdwn``,
+          ...(message.blocks ? { blocks: message.blocks } : {}),
+        }));
+    const request = clickRequest(body, answer, client, bolt);
     await withFailures(context, request, prefix, null, (guarded) => handle(guarded, action, body));
   });
 }
@@ -75,6 +93,23 @@ export function registerPipelineListeners(controls: ControlRouter, context: Feat
   onStageAction(controls, context, PipelineIds.stageStatus, async (request, action, body) => {
     const change = await state('stageStatusOption', optionValue(action));
     await changeStageStatus(context, request, change, placeOf(body));
+    // Changed in the "All stages" form: the form shows it too.
+    if (body.view?.type === 'modal')
+      await showStagesForm(context, request, {
+        pipelineId: change.p,
+        first: pageStart(numberOf(action)),
+        triggerId: body.trigger_id,
+        viewId: body.view.id,
+      });
+  });
+  onStageAction(controls, context, PipelineIds.stagesForm, async (request, action, body) => {
+    const { p } = await state('pipeline', buttonValue(action));
+    await showStagesForm(context, request, {
+      pipelineId: p,
+      first: numberOf(action),
+      triggerId: body.trigger_id,
+      viewId: body.view?.type === 'modal' ? body.view.id : null,
+    });
   });
   onAction(controls, context, PipelineIds.pipelineStatus, async (request, action, body) => {
     const change = await state('pipelineStatusOption', optionValue(action));

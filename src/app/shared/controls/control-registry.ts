@@ -101,6 +101,7 @@ export const CONTROLS = [
   { kind: 'action', id: PipelineIds.archive, what: 'Archive (a bid)' },
   { kind: 'action', id: PipelineIds.restore, what: 'Restore (a bid)' },
   { kind: 'action', id: PipelineIds.post, what: 'Post in channel (a bid)' },
+  { kind: 'action', id: PipelineIds.stagesForm, numbered: true, what: 'All stages (a bid)' },
   { kind: 'action', id: SubscriptionIds.sendNow, what: 'Send now' },
   { kind: 'action', id: SubscriptionIds.unsubscribe, what: 'Unsubscribe' },
   { kind: 'action', id: SubscriptionIds.listMore, what: '…and N more (a feed post), Next on its list' },

@@ -46,14 +46,14 @@ export const STAGE_EMOJI: Record<Stage['status'], string> = {
 const STAGE_ORDER: Stage['status'][] = ['pending', 'in_progress', 'blocked', 'completed'];
 
 /** The values a card's controls carry, kept in the store when an id is too long for an option. */
-interface CardValues {
+export interface CardValues {
   stageOptions: Map<string, Map<Stage['status'], string>>;
   stageRefs: Map<string, string>;
   statusOptions: Map<string, string>;
   pipelineRef: string;
 }
 
-async function cardValues(
+export async function cardValues(
   pipeline: Pipeline,
   keeper: StateKeeper,
   now: Date,
@@ -126,7 +126,21 @@ function select(
   };
 }
 
-function stageText(stage: Stage, number: number, now: Date, notesRoom: number): Mrkdwn {
+/** A stage's status menu (`…/<its number>`), showing its status. */
+export function stageSelect(stage: Stage, number: number, values: CardValues): WithSafeMrkdwn<StaticSelect> {
+  const options = STAGE_ORDER.map((v) =>
+    option(STAGE_LABELS[v], values.stageOptions.get(stage.id)?.get(v) as string),
+  );
+  return select(
+    `${PipelineIds.stageStatus}/${number}`,
+    'Set status',
+    options,
+    options[STAGE_ORDER.indexOf(stage.status)],
+  );
+}
+
+/** A stage's line: its status, due date or length, and its notes cut to `notesRoom`. */
+export function stageText(stage: Stage, number: number, now: Date, notesRoom: number): Mrkdwn {
   const facts = [
     mrkdwn`${plain(STAGE_EMOJI[stage.status])} *${number}. ${safeText(stage.name, 200)}* · ${plain(STAGE_LABELS[stage.status])}`,
   ];
@@ -250,21 +264,13 @@ function drawCard(
     },
   ];
   const stageBlocks = (stage: Stage, index: number, notesRoom: number): Block[] => {
-    const options = STAGE_ORDER.map((v) =>
-      option(STAGE_LABELS[v], values.stageOptions.get(stage.id)?.get(v) as string),
-    );
     if (pipeline.archived) return [section(stageText(stage, index + 1, now, notesRoom))];
     return [
       {
         type: 'section',
         block_id: `stage:${index}`,
         text: { type: 'mrkdwn', text: stageText(stage, index + 1, now, notesRoom) },
-        accessory: select(
-          `${PipelineIds.stageStatus}/${index + 1}`,
-          'Set status',
-          options,
-          options[STAGE_ORDER.indexOf(stage.status)],
-        ),
+        accessory: stageSelect(stage, index + 1, values),
       },
       {
         type: 'actions',
@@ -286,7 +292,7 @@ function drawCard(
     stages.slice(0, shown).forEach((stage, index) => {
       blocks.push(...stageBlocks(stage, index, notesRoom));
     });
-    if (shown < stages.length) blocks.push(...overflow(pipeline, stages, shown));
+    if (shown < stages.length) blocks.push(...overflow(pipeline, stages, shown, values.pipelineRef));
     blocks.push(...tail);
     return blocks;
   };
@@ -308,7 +314,7 @@ function drawCard(
 const NOTES_ROOM = [600, 300, 120, 0] as const;
 
 /** The stages past those a message holds with their controls: said, listed, and how to change them. */
-function overflow(pipeline: Pipeline, stages: Stage[], shown: number): Block[] {
+function overflow(pipeline: Pipeline, stages: Stage[], shown: number, pipelineRef: string): Block[] {
   const rest = joinMrkdwn(
     stages
       .slice(shown)
@@ -324,8 +330,13 @@ function overflow(pipeline: Pipeline, stages: Stage[], shown: number): Block[] {
     ),
     section(clip(rest, 3000)),
     contextLine(
-      mrkdwn`Change these with ${code(`/tender pipeline stage ${clip(pipeline.id, 300)} <number> <status>`)}.`,
+      mrkdwn`Change these with *All stages* (a form, a page at a time) or ${code(`/tender pipeline stage ${clip(pipeline.id, 300)} <number> <status>`)}.`,
     ),
+    {
+      type: 'actions',
+      block_id: 'pipeline:all-stages',
+      elements: [button('All stages', `${PipelineIds.stagesForm}/${shown + 1}`, pipelineRef)],
+    },
   ];
 }
 

@@ -1,0 +1,39 @@
+/* "All stages": a bid with more stages than its card holds with their controls, in a form a page at a time. */
+import { NotFoundError } from '../../../client/errors.ts';
+import type { Pipeline } from '../../../contract/schemas.ts';
+import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
+import { mrkdwn } from '../../shared/views/mrkdwn.ts';
+import { notFoundSentence } from './bid-sentences.ts';
+import { openLoadingModal, type ViewUpdate } from './form-steps.ts';
+import { cardValues } from './views/pipeline-card.ts';
+import { sentenceView } from './views/pipeline-modals.ts';
+import { stagesFormView } from './views/stages-form.ts';
+
+/**
+ * Opens the form at stage `first` (from a card: a loading view first, the trigger lasts 3 s), or
+ * redraws the open form (`viewId`: Previous, Next, or after a stage was changed in it), read afresh.
+ */
+export async function showStagesForm(
+  context: FeatureContext,
+  request: SlackRequest,
+  args: { pipelineId: string; first: number; triggerId: string; viewId: string | null },
+): Promise<void> {
+  const update: ViewUpdate = args.viewId
+    ? (view) => request.slack.views.update({ view_id: args.viewId as string, view })
+    : await openLoadingModal(request, args.triggerId, sentenceView('All stages', mrkdwn`Reading the bid…`));
+  const { client, source } = await context.clients.forPerson(request.teamId, request.userId);
+  let pipeline: Pipeline;
+  try {
+    pipeline = await client.pipelines.get(args.pipelineId);
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+    await update(sentenceView('All stages', notFoundSentence(args.pipelineId, source)));
+    return;
+  }
+  const now = context.clock();
+  // Short values (kept in the store): a page of twenty stages' menus stays small.
+  const values = await cardValues(pipeline, context.store, now, true);
+  await update(
+    stagesFormView({ pipeline, first: args.first, values, privateMetadata: values.pipelineRef, now }),
+  );
+}
