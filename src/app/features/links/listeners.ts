@@ -156,7 +156,12 @@ export function registerReachListeners(
           }
         : directMessageRequest(client, { teamId, userId: body.user.id });
       await withFailures(context, request, 'search builder', null, () =>
-        openSearchBuilder(context, client, { teamId, userId: body.user.id, triggerId: body.trigger_id }),
+        openSearchBuilder(context, client, {
+          teamId,
+          userId: body.user.id,
+          triggerId: body.trigger_id,
+          ...(body.channel?.id ? { channelId: body.channel.id } : {}),
+        }),
       );
     },
   );
@@ -168,6 +173,7 @@ export function registerReachListeners(
         teamId: teamOfRequest(bolt, body.team?.id, body.user.team_id),
         userId: body.user.id,
         values: view.state?.values,
+        privateMetadata: view.private_metadata,
       },
       ack as (answer?: SearchBuilderAnswer) => Promise<void>,
     );

@@ -9,6 +9,7 @@ import type { FeatureContext } from '../../shared/feature-context.ts';
 import { withFailures } from '../../shared/feature-context.ts';
 import { SEARCH_BUILDER_FIELDS } from '../../shared/ids.ts';
 import { offerableRegions, regionsFor } from '../../shared/regions.ts';
+import { decodeText, encodeIfFits } from '../../shared/values/codec.ts';
 import { type Message, sentenceMessage } from '../../shared/views/messages.ts';
 import { code, mrkdwn } from '../../shared/views/mrkdwn.ts';
 import type { SafeModalView as ModalView } from '../../shared/views/safe-blocks.ts';
@@ -156,23 +157,25 @@ function wordsProblem(problem: string): string {
 export async function openSearchBuilder(
   context: FeatureContext,
   slack: AppSlack,
-  args: { teamId: string; userId: string; triggerId: string },
+  args: { teamId: string; userId: string; triggerId: string; channelId?: string },
 ): Promise<void> {
+  // Opened from a channel: its answer, which comes in direct messages, leaves a pointer there.
+  const metadata = (args.channelId && encodeIfFits('searchBuilder', { c: args.channelId }, 'metadata')) || '';
   const opened = await slack.views.open({
     trigger_id: args.triggerId,
-    view: searchBuilderLoadingView(''),
+    view: searchBuilderLoadingView(metadata),
   });
   const viewId = opened.view?.id;
   if (!viewId) throw new Error('views.open answered without a view id');
   let view: ModalView;
   try {
-    view = searchBuilderModal({ privateMetadata: '', regions: await regionsFor(context, args.teamId) });
+    view = searchBuilderModal({ privateMetadata: metadata, regions: await regionsFor(context, args.teamId) });
   } catch (error) {
     context.logger.warn(
       { err: error, teamId: args.teamId },
       'could not read the regions for the search form',
     );
-    view = searchBuilderProblemView('', describeFailure(error).sentence);
+    view = searchBuilderProblemView(metadata, describeFailure(error).sentence);
   }
   await slack.views
     .update({ view_id: viewId, view: view })
@@ -202,7 +205,7 @@ export function commandHint(text: string): Message {
 export async function submitSearchBuilder(
   context: FeatureContext,
   slack: AppSlack,
-  args: { teamId: string; userId: string; values: unknown },
+  args: { teamId: string; userId: string; values: unknown; privateMetadata?: string },
   ack: (answer?: SearchBuilderAnswer) => Promise<void>,
 ): Promise<void> {
   const built = searchTextFromForm(args.values);
@@ -211,6 +214,7 @@ export async function submitSearchBuilder(
     return;
   }
   await ack();
+  await pointToDirectMessages(context, slack, args.userId, args.privateMetadata);
   const request = directMessageRequest(slack, { teamId: args.teamId, userId: args.userId });
   const text = await withBuyerName(context, args.teamId, built.text);
   await withFailures(context, request, 'search builder', `search ${text}`, async (guarded) => {
@@ -219,6 +223,29 @@ export async function submitSearchBuilder(
     await searchCommand(context, guarded, text);
   });
 }
+
+/** The one line left where the form was opened from (only to them): the answer is in direct messages. */
+async function pointToDirectMessages(
+  context: FeatureContext,
+  slack: AppSlack,
+  userId: string,
+  metadata: string | undefined,
+): Promise<void> {
+  let channel: string;
+  try {
+    channel = decodeText('searchBuilder', metadata).c;
+  } catch {
+    return; // Opened where there is no channel (a shortcut, the Home tab), or by an older version.
+  }
+  await slack.chat
+    .postEphemeral({ channel, user: userId, text: DIRECT_MESSAGES_POINTER })
+    .catch((error: unknown) =>
+      context.logger.warn({ err: error, channel }, 'could not leave the pointer to direct messages'),
+    );
+}
+
+/** What a pointer to an answer sent to direct messages says. */
+export const DIRECT_MESSAGES_POINTER = mrkdwn`:incoming_envelope: Your results are in your direct messages with Tenderbot (*Tenderbot* › *Messages*).`;
 
 /**
  * `buyer:<id>` as `buyer:"Name"` when the name finds that buyer and no other, so the command shown

@@ -95,3 +95,6 @@ export const HomeChannelValue = z.strictObject({
   s: z.boolean().optional(),
   n: z.string().max(200).optional(),
 });
+
+/** The search form's private_metadata: the channel it was opened from (its answer leaves a pointer there). */
+export const SearchBuilderMetadataValue = z.strictObject({ c: z.string().regex(/^[CG][A-Z0-9]{1,30}$/) });

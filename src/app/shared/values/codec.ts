@@ -7,6 +7,7 @@ import {
   HomeChannelValue,
   ListPageValue,
   RecordId,
+  SearchBuilderMetadataValue,
   SearchStateValue,
   StartBidValue,
 } from './button-values.ts';
@@ -41,6 +42,8 @@ export const ACTION_SCHEMAS = {
   startBid: StartBidValue,
   /** The Home tab's "Which channel?" window (Post in channel, Subscribe). */
   homeChannel: HomeChannelValue,
+  /** The search form's private_metadata (the channel it was opened from). */
+  searchBuilder: SearchBuilderMetadataValue,
   /** Pipelines (src/app/shared/values/pipeline-values.ts). */
   pipeline: PipelineValues.PipelineRefValue,
   pipelineStage: PipelineValues.StageRefValue,

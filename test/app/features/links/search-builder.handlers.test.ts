@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buyerSuggestions,
+  DIRECT_MESSAGES_POINTER,
   openSearchBuilder,
   type SearchBuilderAnswer,
   submitSearchBuilder,
@@ -34,12 +35,13 @@ afterAll(async () => {
 const PERSON = 'U0MEMBER';
 
 /** The search form opened by `userId` in `teamId`: the window as it was drawn. */
-async function openedForm(teamId = harness.slack.teamId) {
+async function openedForm(teamId = harness.slack.teamId, channelId?: string) {
   const before = new Set(harness.slack.openModals(PERSON).map((view) => view.id));
   await openSearchBuilder(harness.context, harness.request().slack, {
     teamId,
     userId: PERSON,
     triggerId: harness.slack.workspaceState.newTrigger(PERSON),
+    ...(channelId ? { channelId } : {}),
   });
   const opened = harness.slack.openModals(PERSON).filter((view) => !before.has(view.id));
   expect(opened).toHaveLength(1);
@@ -47,7 +49,10 @@ async function openedForm(teamId = harness.slack.teamId) {
 }
 
 /** Submits the form with typed fields (by field name); the acknowledgement and the DM's new messages. */
-async function submitted(typed: Partial<Record<'words' | 'valueMin' | 'valueMax' | 'cpv', string>>) {
+async function submitted(
+  typed: Partial<Record<'words' | 'valueMin' | 'valueMax' | 'cpv', string>>,
+  privateMetadata?: string,
+) {
   const values: Record<string, Record<string, { value: string }>> = {};
   for (const [name, value] of Object.entries(typed)) {
     const { block, action } = F[name as keyof typeof F];
@@ -59,7 +64,7 @@ async function submitted(typed: Partial<Record<'words' | 'valueMin' | 'valueMax'
   await submitSearchBuilder(
     harness.context,
     harness.request().slack,
-    { teamId: harness.slack.teamId, userId: PERSON, values },
+    { teamId: harness.slack.teamId, userId: PERSON, values, ...(privateMetadata ? { privateMetadata } : {}) },
     async (answer) => {
       acks.push(answer);
     },
@@ -94,6 +99,22 @@ describe('submitSearchBuilder', () => {
     expect(posted[0]?.text).toContain('/tender search cleaning value&gt;=100k');
     expect(read(posted.slice(1))).toContain('cleaning');
     expect(read(posted)).not.toContain('Reference:');
+  });
+
+  it('opened from a channel, leaves one line there (to the person alone) pointing to direct messages', async () => {
+    const view = await openedForm(harness.slack.teamId, 'C0BIDS');
+    const inChannel = harness.slack.messagesIn('C0BIDS', PERSON).length;
+    const { posted } = await submitted({ words: 'cleaning' }, view.private_metadata);
+    expect(read(posted)).toContain('Your search, as a command you can type anywhere');
+    const pointers = harness.slack.messagesIn('C0BIDS', PERSON).slice(inChannel);
+    expect(pointers).toHaveLength(1);
+    expect(pointers[0]?.ephemeralTo).toBe(PERSON);
+    expect(pointers[0]?.text).toBe(DIRECT_MESSAGES_POINTER);
+    // Opened where there is no channel (the shortcut): no line anywhere but the answer.
+    const elsewhere = await openedForm();
+    const again = harness.slack.messagesIn('C0BIDS', PERSON).length;
+    await submitted({ words: 'cleaning' }, elsewhere.private_metadata);
+    expect(harness.slack.messagesIn('C0BIDS', PERSON)).toHaveLength(again);
   });
 
   it('keeps a bad value on its field, and posts nothing', async () => {
