@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bookmarksCommand,
@@ -11,6 +14,7 @@ import {
 } from '../../../../src/app/features/tenders/search.ts';
 import { PERSONAL_KEY_REQUIRED_SENTENCE } from '../../../../src/app/shared/failure-sentences.ts';
 import { SearchIds, TenderIds } from '../../../../src/app/shared/ids.ts';
+import { importOcdsFiles } from '../../../../src/service/import/ocds-importer.ts';
 import { KEYS, TENDER_A, TENDER_B } from '../../../support/fixture.ts';
 import { type HandlerHarness, startHandlerHarness } from '../../../support/handler-context.ts';
 import { textOf } from '../../../support/slack-text.ts';
@@ -260,5 +264,49 @@ describe('shareTender ("Share in channel")', () => {
     await shareTender(harness.context, member, TENDER_A);
     expect(member.said()).toContain('Invite Tenderbot to this channel first');
     expect(harness.slack.messagesIn('C0GENERAL')).toHaveLength(before);
+  });
+});
+
+describe('values as the data means them', () => {
+  it('reads a placeholder amount as “not given”, and never rounds a real one to £0', async () => {
+    // Sell2Wales publishes £0.01 where a notice gives no value; a tiny real amount keeps its pence.
+    const file = join(mkdtempSync(join(tmpdir(), 'tenderbot-values-')), 'values.jsonl');
+    const release = (id: string, title: string, value: { amount: number; currency: string }) =>
+      JSON.stringify({
+        ocid: id,
+        id: `r-${id}`,
+        date: '2026-11-01T00:00:00Z',
+        tag: ['tender'],
+        initiationType: 'tender',
+        buyer: { id: 'b-values', name: 'Values Council' },
+        parties: [{ id: 'b-values', name: 'Values Council', roles: ['buyer'] }],
+        tender: { id: `T-${id}`, title, status: 'active', value },
+      });
+    writeFileSync(
+      file,
+      [
+        release('ocds-values-1', 'Placeholder pennies', { amount: 0.01, currency: 'GBP' }),
+        release('ocds-values-2', 'Placeholder one euro', { amount: 1, currency: 'EUR' }),
+        release('ocds-values-3', 'Forty pence of stamps', { amount: 0.4, currency: 'GBP' }),
+      ].join('\n'),
+    );
+    await importOcdsFiles(harness.sandbox.db, [file]);
+    const shown = async (id: string) => {
+      const request = harness.request({ userId: 'U0MEMBER' });
+      await showCommand(harness.context, request, id);
+      return textOf(request.answers);
+    };
+    expect(await shown('ocds-values-1')).toContain('*Value*\\nnot given');
+    expect(await shown('ocds-values-2')).toContain('*Value*\\nnot given');
+    const pence = await shown('ocds-values-3');
+    expect(pence).toContain('*Value*\\n£0.40');
+    expect(pence).not.toMatch(/£0(?![.\d])/);
+    // The same in a search's cards.
+    const request = harness.request({ userId: 'U0MEMBER' });
+    await searchCommand(harness.context, request, 'placeholder');
+    const cards = textOf(request.answers);
+    expect(cards).toContain('Placeholder pennies');
+    expect(cards).toContain('not given');
+    expect(cards).not.toContain('£0');
   });
 });
