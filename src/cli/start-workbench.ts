@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { BotConfig } from '../app/config.ts';
 import { createLogger } from '../app/logger.ts';
 import { openBotStore } from '../app/storage/open-bot-store.ts';
@@ -8,9 +9,14 @@ import { SCOPES } from '../contract/schemas.ts';
 import { FakeSlack } from '../fake-slack/fake-slack.ts';
 import { DEFAULT_MCP_PORT, startMcpHttp } from '../mcp/http.ts';
 import { createMcpLogger } from '../mcp/logger.ts';
+import {
+  DEMO_ORGANISATION_ID,
+  ensureSecondDemoOrganisation,
+  SECOND_DEMO_ORGANISATION,
+} from '../service/demo/demo-organisation.ts';
 import { startSandbox } from '../service/sandbox.ts';
 import { addWorkbenchRoutes } from '../workbench/workbench-routes.ts';
-import { installApp, SECOND_WORKSPACE } from '../workbench/workspaces.ts';
+import { installApp, inviteToGeneral, SECOND_WORKSPACE } from '../workbench/workspaces.ts';
 import { composeBot } from './compose-bot.ts';
 
 export interface WorkbenchOptions {
@@ -37,13 +43,25 @@ export interface WorkbenchOptions {
   manyWorkspaces?: boolean;
 }
 
+export interface WorkspaceKey {
+  teamId: string;
+  teamName: string;
+  organisationName: string;
+  key: string;
+}
+
 export interface RunningWorkbench {
   url: string;
   serviceUrl: string;
   /** The MCP endpoint over the same service, for assistants; each sends its own key as a bearer token. */
   mcpUrl: string;
-  /** A fresh key of the demo organisation's owner, to paste into `/tender connect`. */
+  /** A fresh key of the demo organisation's owner, to paste into `/tender connect` (the first workspace's). */
   keyToConnect: string;
+  /**
+   * A fresh key for each workspace, each of its own organisation of the demo service, so that two
+   * workspaces never share bookmarks by pasting the same key.
+   */
+  keysToConnect: WorkspaceKey[];
   slack: FakeSlack;
   stop(): Promise<void>;
 }
@@ -67,13 +85,15 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Running
     logLevel: 'warn',
   });
   const { organisations } = sandbox.app.serviceContext;
-  const owner = organisations.isMember('org-demo', 'usr-demo-owner');
+  const owner = organisations.isMember(DEMO_ORGANISATION_ID, 'usr-demo-owner');
   if (!owner) throw new Error('the workbench needs the demo organisation: start it on a new data folder');
-  // Keys are shown once and stored hashed, so each start makes the two it needs.
-  const newKey = (userId: string, name: string) =>
+  const many = options.manyWorkspaces === true;
+  if (many) ensureSecondDemoOrganisation(sandbox.app.serviceContext);
+  // Keys are shown once and stored hashed, so each start makes the ones it needs.
+  const newKey = (userId: string, name: string, organisationId: string = DEMO_ORGANISATION_ID) =>
     organisations.createKey({
       name,
-      organisationId: 'org-demo',
+      organisationId,
       userId,
       scopes: [...SCOPES],
       expiresAt: null,
@@ -91,13 +111,25 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Running
   });
 
   const signingSecret = randomBytes(16).toString('hex');
-  const many = options.manyWorkspaces === true;
   const botToken = many ? '' : `xoxb-workbench-${randomBytes(8).toString('hex')}`;
   const oauth = { clientId: '1000000001.2000000002', clientSecret: randomBytes(16).toString('hex') };
   const slack = new FakeSlack({ signingSecret, botToken, ...(many ? { oauth } : {}) });
   if (many) slack.addWorkspace(SECOND_WORKSPACE);
   addWorkbenchRoutes(slack, { host });
   await slack.start(options.port ?? 3030, host);
+  const keysToConnect: WorkspaceKey[] = [
+    { teamId: slack.teamId, teamName: slack.teamName, organisationName: 'Demo Bids Ltd', key: keyToConnect },
+    ...(many
+      ? [
+          {
+            teamId: SECOND_WORKSPACE.teamId,
+            teamName: SECOND_WORKSPACE.teamName,
+            organisationName: SECOND_DEMO_ORGANISATION.name,
+            key: newKey(SECOND_DEMO_ORGANISATION.ownerId, 'workbench connect', SECOND_DEMO_ORGANISATION.id),
+          },
+        ]
+      : []),
+  ];
 
   const config = BotConfig.parse({
     ...(many
@@ -115,6 +147,7 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Running
     LOG_LEVEL: options.logLevel ?? 'warn',
     PORT: options.botPort ?? 3000,
   });
+  forgetWelcomedChannels(join(options.dataDir, 'workbench-bot.db'));
   const store = openBotStore(config.DATABASE_URL);
   const bot = composeBot({ config, store, logger: createLogger(config.LOG_LEVEL, process.stderr) });
   const botPort = await bot.start();
@@ -124,12 +157,21 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Running
     slack.oauthApp = { ...oauth, redirectUrls: [`${appBase}/slack/oauth_redirect`] };
     await installApp(slack, appBase, slack.teamId);
   }
+  // As when someone invites Tenderbot to #general: its welcome, with three things to try, is the
+  // first thing the page shows.
+  if (await inviteToGeneral(slack)) {
+    // The welcome is posted while the event is answered; wait for it (a few seconds at most).
+    const general = slack.channels.find((channel) => channel.name === 'general')?.id ?? '';
+    for (let tries = 0; tries < 50 && slack.messagesIn(general).length === 0; tries++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   const url = slack.apiUrl.replace(/api\/$/, '');
   return {
     url,
     serviceUrl: sandbox.baseUrl,
     mcpUrl: mcp.url,
     keyToConnect,
+    keysToConnect,
     slack,
     stop: async () => {
       await bot.stop();
@@ -147,4 +189,22 @@ function persistentSecret(path: string): string {
   const secret = randomBytes(32).toString('base64');
   writeFileSync(path, `${secret}\n`, { mode: 0o600 });
   return secret;
+}
+
+/**
+ * The fake Slack's channels are new at every start (their messages are gone), so the app's memory
+ * of having welcomed them belongs to channels no one can see any more: it is forgotten, and the
+ * welcome is posted again in the new #general. Bids, subscriptions and keys stay.
+ */
+function forgetWelcomedChannels(path: string): void {
+  if (!existsSync(path)) return;
+  const db = new Database(path);
+  try {
+    const table = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'welcomed_channels'")
+      .get();
+    if (table) db.prepare('DELETE FROM welcomed_channels').run();
+  } finally {
+    db.close();
+  }
 }

@@ -4,7 +4,7 @@ import { ocdsFilesIn } from '../service/sandbox.ts';
 import { PublicRecordsRefusal } from '../service/store/public-records-meta.ts';
 import { stopSignal } from '../shared/stop-signal.ts';
 import { integerOption, UsageError } from './options.ts';
-import { startWorkbench } from './start-workbench.ts';
+import { startWorkbench, type WorkspaceKey } from './start-workbench.ts';
 
 interface StartArgs {
   values: {
@@ -76,15 +76,31 @@ export async function runStart({ values }: StartArgs): Promise<number> {
             '  Slack:    two workspaces; Tenderbot is installed in the first (add it to the second from the page)',
           ]
         : []),
-      `  a key to paste into /tender connect: ${workbench.keyToConnect}`,
+      ...keyLines(workbench.keysToConnect),
       `  MCP:      ${workbench.mcpUrl} for assistants, with the header "Authorization: Bearer ${workbench.keyToConnect}" (docs/mcp.md)`,
-      `Open ${workbench.url} and type /tender search cleaning`,
+      `Open ${workbench.url} (Tenderbot says hello in #general) and type /tender search cleaning`,
       '',
     ].join('\n'),
   );
   await stopped;
   await workbench.stop();
   return 0;
+}
+
+/**
+ * The keys to paste into `/tender connect`, new at every start: one per workspace, each of its own
+ * organisation, so that two workspaces do not share bookmarks by pasting the same key.
+ */
+function keyLines(keys: readonly WorkspaceKey[]): string[] {
+  if (keys.length === 1)
+    return [`  a key to paste into /tender connect: ${keys[0]?.key} (new at every start)`];
+  return [
+    '  keys, new at every start, one per workspace (each of its own organisation, so bookmarks are not shared):',
+    ...keys.map(
+      (entry) =>
+        `  a key to paste into /tender connect: ${entry.key} (in ${entry.teamName}; organisation ${entry.organisationName})`,
+    ),
+  ];
 }
 
 /** The OCDS files of the folder, or a sentence saying where they were looked for. */

@@ -48,10 +48,12 @@ export class FakeInstall {
       .filter((entry): entry is readonly [string, string] => entry[1] !== null)
       .map(([name, value]) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`)
       .join('\n');
-    const choices = this.targets()
+    const targets = this.targets();
+    const chosen = this.preselected(query.get('team'), targets);
+    const choices = targets
       .map(
-        ({ value, label }, index) =>
-          `<label class="choice"><input type="radio" name="target" value="${escapeHtml(value)}"${index === 0 ? ' checked' : ''}> ${escapeHtml(label)}</label>`,
+        ({ value, label }) =>
+          `<label class="choice"><input type="radio" name="target" value="${escapeHtml(value)}"${value === chosen ? ' checked' : ''}> ${escapeHtml(label)}</label>`,
       )
       .join('\n');
     const scopes = (query.get('scope') ?? '').split(',').filter(Boolean);
@@ -174,6 +176,19 @@ ${choices}
         return 'The redirect_uri did not match any configured URIs.';
     }
     return null;
+  }
+
+  /**
+   * The choice Slack's page starts on: the workspace the link names (Slack's `team` parameter),
+   * else the one the person was last in (as a browser stays signed in to it), else the first.
+   */
+  private preselected(team: string | null, targets: { value: string }[]): string | undefined {
+    const named = targets.find((target) => target.value === `team:${team}`);
+    if (named) return named.value;
+    const visited = this.workspaces()
+      .filter((workspace) => workspace.lastVisitedAt !== null)
+      .sort((a, b) => (b.lastVisitedAt ?? 0) - (a.lastVisitedAt ?? 0))[0];
+    return visited ? `team:${visited.teamId}` : targets[0]?.value;
   }
 
   private targets(): { value: string; label: string }[] {

@@ -51,6 +51,11 @@ export class Workspace {
   readonly tokens = new Set<string>();
   /** Tokens taken back by an uninstall or a revocation: they answer `token_revoked`. */
   readonly revokedTokens = new Set<string>();
+  /**
+   * When (epoch ms) a person last had this workspace open in the workbench, as a browser stays
+   * signed in to the workspace last used: Slack's install page offers that one first.
+   */
+  lastVisitedAt: number | null = null;
   /** Where this fake Slack is served (`http://host:port`), once started. */
   baseUrl = '';
   private readonly triggers = new Map<string, { userId: string; expiresAt: number }>();

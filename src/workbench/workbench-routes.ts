@@ -12,7 +12,9 @@ import {
   SLACKBOT_USER_ID,
 } from '../fake-slack/fake-slack.ts';
 import { typedText } from '../fake-slack/links.ts';
+import { BUILT_IN_COMMANDS, runBuiltInCommand } from './built-in-commands.ts';
 import { addWorkflowRoutes } from './workflow-routes.ts';
+import { inviteOnceInstalled } from './workspaces.ts';
 
 const PUBLIC_DIR = join(import.meta.dirname, 'public');
 const MANIFEST = join(import.meta.dirname, '../../manifest.yml');
@@ -76,6 +78,11 @@ export function slashCommandOf(
   return registered.includes(command) ? { command, text } : { unknown: name };
 }
 
+/** What the workbench says to a command of an app not installed in the workspace yet. */
+function notInstalledSentence(command: string): string {
+  return `\`${command}\` is Tenderbot’s command, and Tenderbot is not installed in this workspace yet. *Add Tenderbot to this workspace*, on the left, installs it.`;
+}
+
 /** Slackbot's answer to a command no app in the workspace has (Slack's own words, in short). */
 export function unknownCommandSentence(typed: string): string {
   // The person's own characters, shown and never read as mrkdwn (`/<!channel>` notifies nobody).
@@ -94,6 +101,7 @@ const STATIC_FILES: Record<string, { file: string; contentType: string }> = {
   '/': { file: 'index.html', contentType: 'text/html; charset=utf-8' },
   '/workbench.js': { file: 'workbench.js', contentType: 'text/javascript; charset=utf-8' },
   '/block-kit.js': { file: 'block-kit.js', contentType: 'text/javascript; charset=utf-8' },
+  '/message-parts.js': { file: 'message-parts.js', contentType: 'text/javascript; charset=utf-8' },
   '/workbench.css': { file: 'workbench.css', contentType: 'text/css; charset=utf-8' },
 };
 
@@ -119,6 +127,7 @@ export function addWorkbenchRoutes(
       { body: readFileSync(join(PUBLIC_DIR, file), 'utf8'), contentType },
     ]),
   );
+  const welcomeAfterInstall = inviteOnceInstalled();
   const json = (status: number, body: unknown) => ({
     status,
     contentType: 'application/json; charset=utf-8',
@@ -129,6 +138,7 @@ export function addWorkbenchRoutes(
     const file = method === 'GET' ? files.get(path) : undefined;
     if (file) return { status: 200, contentType: file.contentType, body: file.body };
     if (path === '/favicon.ico') return { status: 204, contentType: 'image/x-icon', body: '' };
+    if (method === 'GET' && path === '/app_redirect') return appRedirectPage(fakeSlack, query.get('team'));
     if (!path.startsWith('/workbench/')) return null;
     const refusal = refusalOfForeignRequest(method, headers, allowedHosts);
     if (refusal) return json(refusal.status, { error: refusal.reason });
@@ -136,8 +146,15 @@ export function addWorkbenchRoutes(
     if (input === null) return json(400, { error: 'the body must be a JSON object' });
     // The page shows one workspace of the fake Slack at a time (`team`; the first when not said).
     const teamId = (method === 'GET' ? query.get('team') : input.team) || fakeSlack.teamId;
-    const slack = fakeSlack.workspaces.find((workspace) => workspace.teamId === teamId);
+    const named = fakeSlack.workspaces.find((workspace) => workspace.teamId === teamId);
+    // A page opened on an address of a workspace no longer here (a bookmark from another start)
+    // is shown the first workspace (the state says which); it never acts in an unknown one.
+    const slack = named ?? (path === '/workbench/state' ? fakeSlack.workspaces[0] : undefined);
     if (!slack) return json(400, { error: 'unknown workspace' });
+    // The workspace the person is in, as a browser stays signed in to it: Slack's install page
+    // offers it first.
+    slack.workspaceState.lastVisitedAt = Date.now();
+    if (fakeSlack.oauthApp) welcomeAfterInstall(slack);
     const asked = (method === 'GET' ? query.get('user') : input.user) ?? '';
     const known = slack.users.some((user) => user.id === asked);
     // The page's first look at a workspace may name a person of another one: it is shown as this
@@ -160,7 +177,18 @@ export function addWorkbenchRoutes(
           const typedLine = (input.text ?? '').trimEnd();
           const text = typedLine.trim();
           if (typedLine.startsWith('/')) {
+            const appInstalled = !fakeSlack.oauthApp || slack.botTokens.length > 0;
+            const builtIn = slashCommandOf(text, BUILT_IN_COMMANDS);
+            if ('command' in builtIn) {
+              await runBuiltInCommand(slack, userId, channel, builtIn.command, builtIn.text, appInstalled);
+              return json(200, { status: 200 });
+            }
             const typed = slashCommandOf(text, features.commands);
+            if ('command' in typed && !appInstalled) {
+              // Slack knows an app's commands only where the app is installed: guidance, not a failure.
+              slack.postAsSlackbot(userId, channel, notInstalledSentence(typed.command));
+              return json(200, { status: 200, refused: true });
+            }
             if ('unknown' in typed) {
               // Slack answers this itself, to the person alone; the app never hears of it.
               slack.postAsSlackbot(userId, channel, unknownCommandSentence(typed.unknown));
@@ -308,15 +336,37 @@ function showCommandAnswer(
   }
 }
 
+/**
+ * Slack's link into a workspace (`slack.com/app_redirect?app=…&team=…`), which the app's "installed"
+ * page offers: here it leads back to the workbench, on that workspace (the first when unknown).
+ */
+function appRedirectPage(fakeSlack: FakeSlack, teamId: string | null) {
+  const workspace =
+    fakeSlack.workspaces.find((candidate) => candidate.teamId === teamId) ?? fakeSlack.workspaces[0];
+  const target = `/?team=${encodeURIComponent(workspace?.teamId ?? '')}`;
+  const name = (workspace?.teamName ?? 'the workbench').replace(
+    /[&<>"']/g,
+    (character) => `&#${character.charCodeAt(0)};`,
+  );
+  return {
+    status: 200,
+    contentType: 'text/html; charset=utf-8',
+    body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0; url=${target}"><title>Opening ${name}</title></head><body><p><a href="${target}">Open ${name} in the workbench</a></p></body></html>`,
+  };
+}
+
 /** Channels a person can open: the workspace's, and their own direct messages with the app. */
 function canSee(slack: FakeSlack, userId: string, channel: string): boolean {
   return slack.channels.some((item) => item.id === channel) || channel === slack.dmOf(userId);
 }
 
-/** The channel asked for, or the first one when none (or an unknown one) is asked for. */
+/**
+ * The channel asked for; when none (or an unknown one) is asked for, #general, where Tenderbot
+ * says hello at start, as Slack opens a new workspace on #general; else the first channel.
+ */
 function knownChannel(slack: FakeSlack, userId: string, asked: string | null): string {
   if (asked && canSee(slack, userId, asked)) return asked;
-  return slack.channels[0]?.id ?? '';
+  return (slack.channels.find((item) => item.name === 'general') ?? slack.channels[0])?.id ?? '';
 }
 
 /** A message as the page draws it: no metadata (Slack never shows it), its unfurls and its time. */

@@ -49,3 +49,33 @@ export async function installAppAt(slack: FakeSlack, appBase: string, target: st
   if (!back.ok) throw new Error(`the app refused the install (${back.status})`);
   return page;
 }
+
+/**
+ * Invites Tenderbot to a workspace's #general (`member_joined_channel`, from its first admin), as
+ * a person does right after installing an app, so that its welcome is the first thing there.
+ * Resolves once the event is answered; false when the workspace has no #general.
+ */
+export async function inviteToGeneral(slack: FakeSlack): Promise<boolean> {
+  const general = slack.channels.find((channel) => channel.name === 'general');
+  const admin = slack.users.find((user) => user.isAdmin) ?? slack.users[0];
+  if (!general || !admin) return false;
+  await slack.addApp(general.id, admin.id);
+  return true;
+}
+
+/**
+ * Watches the page's workspaces: one seen without Tenderbot and then with it (installed from the
+ * page) gets Tenderbot invited to its #general, once, as its installer would.
+ */
+export function inviteOnceInstalled(): (slack: FakeSlack) => void {
+  const waiting = new Set<string>();
+  return (slack) => {
+    const installed = slack.botTokens.length > 0;
+    if (!installed) {
+      waiting.add(slack.teamId);
+      return;
+    }
+    if (!waiting.delete(slack.teamId)) return;
+    inviteToGeneral(slack).catch(() => undefined);
+  };
+}

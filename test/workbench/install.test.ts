@@ -54,7 +54,9 @@ async function installThroughPages(teamId: string, teamName: string, step: strin
   await page.locator('#add-to-slack').waitFor();
   if (step === '1') await shot('2-add-to-slack');
   await page.click('#add-to-slack');
-  await page.locator(`input[value="team:${teamId}"]`).check();
+  // Slack's page starts on the workspace whose page the person came from.
+  await page.locator('button.allow').waitFor();
+  expect(await page.locator(`input[value="team:${teamId}"]`).isChecked()).toBe(true);
   expect(await page.locator('main').innerText()).toContain(teamName);
   await shot(`${step}-slack-asks`);
   await page.click('button.allow');

@@ -188,7 +188,7 @@ describe('the routes for subscriptions and reach', () => {
       archived: false,
     });
     // Only one's own DM can be opened.
-    expect((await stateOf('U0MEMBER', 'DU0ADMIN')).channel).toBe('C0BIDS');
+    expect((await stateOf('U0MEMBER', 'DU0ADMIN')).channel).toBe('C0GENERAL');
   });
 
   it('types in the person’s own DM with the app (a message event), never in someone else’s', async () => {

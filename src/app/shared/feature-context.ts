@@ -7,9 +7,10 @@ import type { WorkspaceClients } from '../adapters/workspace-clients.ts';
 import type { BotConfig } from '../config.ts';
 import type { KeyCipher } from '../security/key-cipher.ts';
 import type { BotStore } from '../storage/bot-store.ts';
+import { NotConnectedError } from './errors.ts';
 import { describeFailure } from './failure-sentences.ts';
 import { StaleValueError } from './values/stale-value.ts';
-import { failureMessage, type Message } from './views/messages.ts';
+import { failureMessage, type Message, sentenceMessage } from './views/messages.ts';
 import { mrkdwn, text } from './views/mrkdwn.ts';
 
 /** What every feature needs, built once at start. */
@@ -90,6 +91,14 @@ export async function withFailures(
   try {
     await work(guarded);
   } catch (error) {
+    if (error instanceof NotConnectedError) {
+      // A workspace that has not connected its key yet is a normal state: it is told how, as
+      // guidance (no warning sign, no reference to quote).
+      await reply(guarded, sentenceMessage(describeFailure(error).sentence)).catch((replyError) =>
+        context.logger.error({ err: replyError }, 'could not say how to connect a key'),
+      );
+      return;
+    }
     const reference = randomUUID().slice(0, 8);
     const stale =
       error instanceof StaleValueError ||

@@ -81,3 +81,36 @@ export function createDemoOrganisation(context: ServiceContext): DemoKey[] {
     return keys;
   });
 }
+
+/** A second organisation of the demo service: the workbench's second workspace connects its key. */
+export const SECOND_DEMO_ORGANISATION = {
+  id: 'org-demo-second',
+  name: 'Second Bids Ltd',
+  ownerId: 'usr-second-owner',
+} as const;
+
+/**
+ * Adds the second demo organisation and its owner, if the service has not got them (a data folder
+ * made before it existed gets them too). Keys are made by whoever needs one, each start.
+ */
+export function ensureSecondDemoOrganisation(context: ServiceContext): void {
+  const { organisations } = context;
+  if (organisations.isMember(SECOND_DEMO_ORGANISATION.id, SECOND_DEMO_ORGANISATION.ownerId)) return;
+  organisations.transaction(() => {
+    organisations.upsertOrganisation({
+      id: SECOND_DEMO_ORGANISATION.id,
+      name: SECOND_DEMO_ORGANISATION.name,
+      plan: 'enterprise',
+    });
+    organisations.upsertUser({
+      id: SECOND_DEMO_ORGANISATION.ownerId,
+      name: 'Sam Second',
+      email: 'second-owner@demo.example',
+    });
+    organisations.upsertMembership({
+      organisationId: SECOND_DEMO_ORGANISATION.id,
+      userId: SECOND_DEMO_ORGANISATION.ownerId,
+      role: 'owner',
+    });
+  });
+}

@@ -1,9 +1,10 @@
 // The workbench page: a Slack-like workspace on the fake Slack, for trying Tenderbot without Slack.
 import { escapeHtml, renderBlocks, renderMrkdwn } from './block-kit.js';
+import { messageMenu, timeOf, unfurlCard } from './message-parts.js';
 
 const $ = (selector) => document.querySelector(selector);
 // The workspace shown (`?team=`; the fake Slack's first when not said): each remembers its own person and channel.
-const team = new URLSearchParams(location.search).get('team') ?? '';
+let team = new URLSearchParams(location.search).get('team') ?? '';
 const remembered = (name) => (team ? `workbench.${name}.${team}` : `workbench.${name}`);
 const page = {
   team,
@@ -16,6 +17,8 @@ const page = {
   modalErrors: {},
   // The id of the modal the person closed last (view ids are never reused).
   closedModal: null,
+  // The messages of the conversation drawn last, by ts: what is new at the next draw.
+  seen: { channel: null, ts: new Set() },
 };
 
 async function api(path, body) {
@@ -46,6 +49,13 @@ async function refresh() {
   const state = await api(
     `/workbench/state?team=${encodeURIComponent(page.team)}&user=${encodeURIComponent(askedAs)}&channel=${encodeURIComponent(shownChannel())}`,
   );
+  // An address naming a workspace that is no longer here (a bookmark from another start) shows
+  // the first one: the address says so, so that a reload or a bookmark keeps to it.
+  if (state.team && page.team && state.team.id !== page.team) {
+    page.team = state.team.id;
+    team = page.team;
+    history.replaceState(null, '', `?team=${encodeURIComponent(page.team)}`);
+  }
   // A person remembered from another workspace: the page now acts as whom the state shows
   // (unless the person was switched meanwhile).
   if (state.me && state.me.id !== askedAs && page.user === askedAs) {
@@ -64,7 +74,11 @@ function context(extra) {
   return { names: page.state.names, channelNames: page.state.channelNames, ...extra };
 }
 
-/** The workspace's name, the other workspaces of this fake Slack, and "Add Tenderbot" when it installs that way. */
+/**
+ * The workspace's name; with several workspaces, the switch between them; and where the app
+ * installs through "Add to Slack" and is not in this workspace yet, the way to add it. A single
+ * workspace shows no workspace controls at all.
+ */
 function drawWorkspace() {
   const { state } = page;
   $('#workspace-name').textContent = state.team.name;
@@ -74,9 +88,11 @@ function drawWorkspace() {
     for (const workspace of state.workspaces) workspaces.append(new Option(workspace.name, workspace.id));
   workspaces.value = state.team.id;
   const install = $('#install-link');
-  install.hidden = !state.installUrl;
-  if (state.installUrl) install.href = state.installUrl;
+  const installable = Boolean(state.installUrl) && !state.installed;
+  install.hidden = !installable;
+  if (installable) install.href = state.installUrl;
   $('#not-installed').hidden = state.installed;
+  $('#not-installed-workspace').textContent = state.team.name;
 }
 
 function draw() {
@@ -132,7 +148,7 @@ function currentChannel() {
 /** The conversation's name, and for a channel: add or remove Tenderbot, archive or unarchive. */
 function drawHeader() {
   const channel = page.tab === 'channel' ? currentChannel() : null;
-  const key = JSON.stringify([page.tab, page.channel, channel]);
+  const key = JSON.stringify([page.tab, page.channel, channel, page.state.installed]);
   if (key === page.drawn.header) return;
   page.drawn.header = key;
   $('#main-title').textContent =
@@ -164,10 +180,16 @@ function drawHeader() {
     });
     return button;
   };
+  // Where Tenderbot is not installed yet, it can be added to no channel.
+  const membership = !page.state.installed
+    ? []
+    : [
+        channel.appIn
+          ? control('app-membership', 'Remove Tenderbot', 'remove-app')
+          : control('app-membership', 'Add Tenderbot to this channel', 'add-app'),
+      ];
   controls.replaceChildren(
-    channel.appIn
-      ? control('app-membership', 'Remove Tenderbot', 'remove-app')
-      : control('app-membership', 'Add Tenderbot to this channel', 'add-app'),
+    ...membership,
     channel.archived
       ? control('archive-channel', 'Unarchive channel', 'unarchive')
       : control('archive-channel', 'Archive channel', 'archive'),
@@ -207,6 +229,10 @@ function drawMessages() {
   list.dataset.channel = page.state.channel;
   list.dataset.user = page.state.me?.id ?? '';
   const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+  const scrolledTo = list.scrollTop;
+  // Messages this conversation had at the last draw (none yet: it is opened now).
+  const before = page.seen.channel === page.state.channel ? page.seen.ts : null;
+  page.seen = { channel: page.state.channel, ts: new Set(page.state.messages.map((message) => message.ts)) };
   const roots = page.state.messages.filter((message) => !message.threadTs);
   list.replaceChildren(
     ...roots.map((message) => {
@@ -221,18 +247,14 @@ function drawMessages() {
       return node;
     }),
   );
-  if (atBottom) list.scrollTop = list.scrollHeight;
-}
-
-/** A message's time, as Slack shows it beside the author (from its ts, in seconds). */
-function timeOf(ts) {
-  const date = new Date(Number(ts.split('.')[0]) * 1000);
-  return {
-    iso: date.toISOString(),
-    shown: date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }),
-    // Slack shows the whole date when the pointer rests on a message's time.
-    full: date.toLocaleString([], { dateStyle: 'full', timeStyle: 'medium' }),
-  };
+  // A new message (a card, an answer, a thread line) is brought into view, its top first when it
+  // is taller than the window; a conversation just opened shows its latest messages; otherwise
+  // the person stays where they scrolled to.
+  const added = before ? page.state.messages.find((message) => !before.has(message.ts)) : null;
+  const addedNode = added ? list.querySelector(`[data-ts="${CSS.escape(added.ts)}"]`) : null;
+  if (!before || (atBottom && !addedNode)) list.scrollTop = list.scrollHeight;
+  else if (addedNode) addedNode.scrollIntoView({ block: 'nearest' });
+  else list.scrollTop = scrolledTo;
 }
 
 function drawMessage(message) {
@@ -244,7 +266,17 @@ function drawMessage(message) {
   const time = timeOf(message.ts);
   head.innerHTML = `<span class="author">${escapeHtml(message.authorName)}</span><time class="time" datetime="${time.iso}" title="${escapeHtml(time.full)}">${escapeHtml(time.shown)}</time>${message.ephemeral ? '<span class="ephemeral-note">Only visible to you</span>' : ''}`;
   const shortcuts = page.state.shortcuts.filter((shortcut) => shortcut.type === 'message');
-  if (!message.ephemeral && shortcuts.length > 0) head.append(messageMenu(message, shortcuts));
+  if (!message.ephemeral && shortcuts.length > 0)
+    head.append(
+      messageMenu(shortcuts, async (shortcut) => {
+        await api('/workbench/message-shortcut', {
+          channel: shownChannel(),
+          ts: message.ts,
+          callbackId: shortcut.callback_id,
+        });
+        soon();
+      }),
+    );
   node.append(head);
   const channel = shownChannel();
   const onAction = (element, _blockId, extra) =>
@@ -258,79 +290,15 @@ function drawMessage(message) {
     node.append(text);
   }
   // Link previews the app attached (chat.unfurl), drawn as attachment cards with live buttons.
-  for (const unfurl of message.unfurls ?? []) {
-    const card = document.createElement('div');
-    card.className = 'unfurl';
-    card.dataset.url = unfurl.url;
-    const source = document.createElement('div');
-    source.className = 'unfurl-source';
-    source.textContent = hostOf(unfurl.url);
-    card.append(source);
-    if (unfurl.title)
-      card.append(
-        Object.assign(document.createElement('div'), {
-          className: 'unfurl-title',
-          textContent: unfurl.title,
-        }),
-      );
-    if (unfurl.blocks.length > 0) card.append(renderBlocks(unfurl.blocks, context({ onAction })));
-    else if (unfurl.text) {
-      const text = document.createElement('div');
-      text.className = 'bk-text';
-      text.innerHTML = renderMrkdwn(unfurl.text, context());
-      card.append(text);
-    }
-    node.append(card);
-  }
+  for (const unfurl of message.unfurls ?? [])
+    node.append(
+      unfurlCard(
+        unfurl,
+        (blocks) => renderBlocks(blocks, context({ onAction })),
+        (text) => renderMrkdwn(text, context()),
+      ),
+    );
   return node;
-}
-
-function hostOf(url) {
-  try {
-    return new URL(url).hostname;
-  } catch {
-    return url;
-  }
-}
-
-/** A message's "…" menu: the app's message shortcuts, built when opened. */
-function messageMenu(message, shortcuts) {
-  const wrap = document.createElement('span');
-  wrap.className = 'message-menu';
-  const more = document.createElement('button');
-  more.type = 'button';
-  more.className = 'message-more';
-  more.textContent = '…';
-  more.title = 'More actions';
-  more.setAttribute('aria-label', 'More actions');
-  more.addEventListener('click', () => {
-    const open = wrap.querySelector('.menu');
-    if (open) {
-      open.remove();
-      return;
-    }
-    const menu = document.createElement('div');
-    menu.className = 'menu';
-    for (const shortcut of shortcuts) {
-      const item = document.createElement('button');
-      item.type = 'button';
-      item.className = 'menu-item';
-      item.textContent = shortcut.name;
-      item.addEventListener('click', async () => {
-        menu.remove();
-        await api('/workbench/message-shortcut', {
-          channel: shownChannel(),
-          ts: message.ts,
-          callbackId: shortcut.callback_id,
-        });
-        soon();
-      });
-      menu.append(item);
-    }
-    wrap.append(menu);
-  });
-  wrap.append(more);
-  return wrap;
 }
 
 function drawHome() {

@@ -140,6 +140,17 @@ export class InstallFlow {
   }
 
   /** The workspaces an org-wide bot token acts in, as Slack lists them. */
+  /**
+   * Slack's link into the workspace just installed, opening Tenderbot there
+   * (`https://slack.com/app_redirect?app=…&team=…`, beside the Web API's address).
+   */
+  private openSlackUrl(installation: Installation): string {
+    const url = new URL('../app_redirect', withSlash(this.options.slackApiUrl));
+    if (installation.appId) url.searchParams.set('app', installation.appId);
+    if (installation.team?.id) url.searchParams.set('team', installation.team.id);
+    return url.toString();
+  }
+
   private async teamsOfToken(token: string): Promise<string[]> {
     const client = new WebClient(token, this.options.clientOptions ?? {});
     const teams: string[] = [];
@@ -220,7 +231,7 @@ export class InstallFlow {
           },
           'Tenderbot was installed',
         );
-        send(answer, 200, installedPage(placeName(installation)));
+        send(answer, 200, installedPage(placeName(installation), this.openSlackUrl(installation)));
       },
       failureAsync: async (error, _options, _request, answer) => {
         this.options.logger.warn({ code: error.code, reason: error.message }, 'an install did not finish');

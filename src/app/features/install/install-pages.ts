@@ -23,13 +23,14 @@ export function addToSlackPage(slackUrl: string): string {
   );
 }
 
-/** After Allow: where it is installed and what to do next. */
-export function installedPage(place: string): string {
+/** After Allow: where it is installed, what to do next, and the way back into Slack (`openSlackUrl`). */
+export function installedPage(place: string, openSlackUrl: string): string {
   return page(
     'Tenderbot is installed',
     `<h1>Tenderbot is installed</h1>
 <p>Tenderbot is now in ${escapeHtml(place)}.</p>
-<p>Go back to Slack and type <code>/tender help</code>. A workspace admin connects your organisation’s key with <code>/tender connect</code>.</p>`,
+<p>Go back to Slack and type <code>/tender help</code>. A workspace admin connects your organisation’s key with <code>/tender connect</code>.</p>
+<p><a class="add" id="open-slack" href="${escapeHtml(openSlackUrl)}">Open Slack</a></p>`,
   );
 }
 
