@@ -315,16 +315,20 @@ export async function bookmarksCommand(
   offset = 0,
 ): Promise<void> {
   const { client, source } = await context.clients.forPerson(request.teamId, request.userId);
-  const page = await client.bookmarks.list({ limit: BOOKMARKS_PAGE_SIZE, offset });
-  await reply(
-    request,
-    bookmarksMessage(page.data, page.pagination.total, source, context.clock(), {
-      offset,
-      typed: '',
-      pageSize: BOOKMARKS_PAGE_SIZE,
-    }),
-    replace,
+  const [page, readOnly] = await Promise.all([
+    client.bookmarks.list({ limit: BOOKMARKS_PAGE_SIZE, offset }),
+    isGuest(context, request),
+  ]);
+  const listed = { offset, typed: '', pageSize: BOOKMARKS_PAGE_SIZE };
+  const message = bookmarksMessage(
+    page.data,
+    page.pagination.total,
+    source,
+    context.clock(),
+    listed,
+    readOnly,
   );
+  await reply(request, message, replace);
 }
 
 /** Bookmark or remove, then redraw the card where it was clicked. */

@@ -194,6 +194,10 @@ describe('a guest’s own results', () => {
     const shown = await tenderCommand(bot, GUEST, 'C0GENERAL', `show ${TENDER_A}`, 15_000);
     for (const id of [TenderIds.bookmark, TenderIds.removeBookmark, TenderIds.share, PipelineIds.startBid])
       expect(said(shown.blocks)).not.toContain(id);
+    const bookmarks = await tenderCommand(bot, GUEST, 'C0GENERAL', 'bookmarks', 15_000);
+    expect(said(bookmarks.blocks)).toContain(TENDER_A);
+    for (const id of [TenderIds.bookmark, TenderIds.removeBookmark, TenderIds.share, PipelineIds.startBid])
+      expect(said(bookmarks.blocks)).not.toContain(id);
     // A member's results keep them.
     const member = await tenderCommand(bot, MEMBER, 'C0GENERAL', 'search cleaning', 15_000);
     expect(said(member.blocks)).toContain(PipelineIds.startBid);

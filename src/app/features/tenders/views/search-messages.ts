@@ -107,6 +107,8 @@ export function bookmarksMessage(
   keySource: KeySource,
   now: Date,
   page: ListPage = FIRST_PAGE(BOOKMARKS_PAGE_SIZE),
+  /** A guest's list: cards without the buttons a guest is refused. */
+  readOnly = false,
 ): Message {
   const whose = bookmarksOwnerLine(keySource);
   if (total === 0 || bookmarks.length === 0)
@@ -130,7 +132,13 @@ export function bookmarksMessage(
   for (const bookmark of shown) {
     blocks.push(
       { type: 'divider' },
-      ...tenderCard(bookmark.tender, { bookmarked: true, shared: false, now, context: 'bookmarks' }),
+      ...tenderCard(bookmark.tender, {
+        bookmarked: true,
+        shared: false,
+        now,
+        context: 'bookmarks',
+        readOnly,
+      }),
     );
   }
   const paging = listPaging('bookmarks', page.typed, page.offset, shown.length, total, page.pageSize);
