@@ -8,6 +8,7 @@ import { keyReadable, mayManageKey } from '../../shared/key-access.ts';
 import { searchHeading } from '../../shared/views/describe-search.ts';
 import { formatDayOf } from '../../shared/views/formats.ts';
 import { mention, mrkdwn, text as plain } from '../../shared/views/mrkdwn.ts';
+import { withStartedBy } from '../bids/index.ts';
 import { HOME_LIST_ROWS, type HomeContent, homeView } from './views/home-view.ts';
 
 /**
@@ -68,9 +69,13 @@ export async function publishHome(
       client.bookmarks
         .list(page)
         .then((answer) => ({ items: answer.data, total: answer.pagination.total }), problem),
-      client.pipelines
-        .list({ ...page, archived: 'active' })
-        .then((answer) => ({ items: answer.data, total: answer.pagination.total }), problem),
+      client.pipelines.list({ ...page, archived: 'active' }).then(
+        async (answer) => ({
+          items: await withStartedBy(context, teamId, answer.data),
+          total: answer.pagination.total,
+        }),
+        problem,
+      ),
       client.savedSearches.list(page).then(
         (answer) => ({
           items: answer.data.map((saved) => ({ saved, description: searchHeading(filtersOf(saved)) })),

@@ -220,6 +220,14 @@ describe('who started a bid, long notes, and dates with sense', () => {
     expect((await service.pipelines.get(pipelineId)).targetSubmissionDate).toBe('2019-03-15');
     // The card names the Slack person who started it, beside the service's owner (the key's maker).
     expect(textOf(card)).toContain('started by <@U0MEMBER> · owner Carol Member');
+    // The Home tab names them too, beside a bid not started through Tenderbot (its owner only).
+    const publishes = bot.slack.callsOf('views.publish').length;
+    await bot.slack.openHome(ADMIN);
+    await eventually(() => bot.slack.callsOf('views.publish').length > publishes, 'the Home tab');
+    const home = textOf(bot.slack.homeOf(ADMIN)?.view);
+    // Each row is one section's text (a JSON string here: no quote inside it).
+    expect(home).toMatch(/\*History bid\*[^"]*started by <@U0MEMBER> · owner Carol Member"/);
+    expect(home).toMatch(/\*Bob’s hospital cleaning bid\*(?:(?!started by)[^"])* · owner Bob Admin"/);
   });
 
   it('notes of 3,000 characters on three of six stages leave six status menus, cut with what is left', async () => {

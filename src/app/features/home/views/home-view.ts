@@ -22,7 +22,8 @@ export interface HomeContent {
   /** The lists were read with the person's own key: said in their headings. */
   ownLists?: boolean;
   bookmarks?: { items: Bookmark[]; total: number } | { problem: Mrkdwn };
-  pipelines?: { items: PipelineListItem[]; total: number } | { problem: Mrkdwn };
+  /** Each bid with who started it, as its card says (`startedBy`). */
+  pipelines?: { items: (PipelineListItem & { startedBy?: Mrkdwn })[]; total: number } | { problem: Mrkdwn };
   /** Each saved search with what it finds, in words (never its stored fields). */
   savedSearches?:
     | { items: { saved: SavedSearch; description: Mrkdwn }[]; total: number }
@@ -85,7 +86,7 @@ export function homeView(args: HomeContent): HomeView {
         );
         blocks.push(
           section(
-            mrkdwn`*${safeText(item.name, 200)}* · ${text(PIPELINE_STATUS_LABELS[item.status])}${target}\n${text(progressBar(counts.completed, total))}${counts.blocked ? mrkdwn` · ${counts.blocked} blocked` : mrkdwn``}`,
+            mrkdwn`*${safeText(item.name, 200)}* · ${text(PIPELINE_STATUS_LABELS[item.status])}${target}\n${text(progressBar(counts.completed, total))}${counts.blocked ? mrkdwn` · ${counts.blocked} blocked` : mrkdwn``}${item.startedBy ? mrkdwn` · ${item.startedBy}` : mrkdwn``}`,
           ),
           rowButtons(`home-bid:${index}`, [
             button('Open', HomeIds.openBid, item.id, 'primary'),
