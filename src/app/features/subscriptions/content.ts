@@ -4,7 +4,9 @@ import type { ProcurementClient } from '../../../client/procurement-client.ts';
 import type { Pipeline, Stage, Tender } from '../../../contract/schemas.ts';
 import type { KeySource } from '../../adapters/workspace-clients.ts';
 import { deadlineWindow } from '../../shared/commands/parse-command.ts';
+import { PipelineIds } from '../../shared/ids.ts';
 import { SearchFiltersValue } from '../../shared/values/button-values.ts';
+import { encodeIfFits } from '../../shared/values/codec.ts';
 import {
   countdown,
   formatDay,
@@ -25,7 +27,7 @@ import {
   safeText,
   storedMrkdwn,
 } from '../../shared/views/mrkdwn.ts';
-import { type Block, contextLine, formatDeadline, section } from '../../shared/views/tender-card.ts';
+import { type Block, button, contextLine, formatDeadline, section } from '../../shared/views/tender-card.ts';
 import type { Delivery } from '../../storage/delivery-store.ts';
 import type { Subscription } from '../../storage/subscription-store.ts';
 import { formatLocal, LATE_AFTER_MS, localDay } from './schedule.ts';
@@ -246,8 +248,19 @@ async function pipelineSummary(input: BuildInput, notes: PostNotes): Promise<Bui
       'Nothing is due in the next 3 days.',
     );
   }
+  // The bid's card one click away, named as the card names it (no id to copy).
+  const post = encodeIfFits('pipeline', { p: pipeline.id });
   groups.push([
-    contextLine(mrkdwn`${code(`/tender pipeline ${clip(pipeline.id, 200)}`)} shows the bid’s card.`),
+    post
+      ? ({
+          type: 'section',
+          text: {
+            type: 'mrkdwn',
+            text: mrkdwn`The card of *${safeText(pipeline.name, 200)}*, with its menus, in this channel:`,
+          },
+          accessory: button('Post its card here', PipelineIds.post, post),
+        } satisfies Block)
+      : contextLine(mrkdwn`${code(`/tender pipeline ${clip(pipeline.id, 200)}`)} shows the bid’s card.`),
   ]);
   const cursor = {
     json: JSON.stringify({

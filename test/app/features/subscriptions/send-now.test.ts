@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SubscriptionIds } from '../../../../src/app/shared/ids.ts';
+import { PipelineIds, SubscriptionIds } from '../../../../src/app/shared/ids.ts';
 import { eventually } from '../../../support/bot.ts';
+import { KEYS } from '../../../support/fixture.ts';
 import { Harness, type Instance } from '../../delivery/harness.ts';
 
 /** What a person reads of a message: its fallback text and its blocks. */
@@ -69,6 +71,41 @@ describe('Send now', () => {
     expect(posts).toHaveLength(1);
     expect(said(posts[0] as { text?: string; blocks?: unknown })).toContain('Harbour dredging works');
     expect(said(posts[0] as { text?: string; blocks?: unknown })).toContain('1 new tender');
+  });
+
+  it('of a bid’s summary posts it, naming the bid as its card does, its card one click away', async () => {
+    await harness.command('U0ADMIN', 'C0HOLD', 'subscribe pipeline pl-bob');
+    const [subscription] = await a.store.channelSubscriptions(harness.slack.teamId, 'C0HOLD');
+    const answer = await sendNow('U0ADMIN', 'C0HOLD');
+    expect(said(answer)).toContain('Posting summaries of the bid');
+    await harness.pass(a);
+    const [summary] = harness.postsOf('C0HOLD', subscription?.id as string);
+    expect(summary?.text).toMatch(/^Summary of /);
+    expect(said(summary as { text?: string })).not.toContain('/tender pipeline pl-bob');
+    const cards = () => publicIn('C0HOLD').filter((message) => said(message).includes(PipelineIds.archive));
+    await harness.slack.clickInMessage('U0ADMIN', summary as NonNullable<typeof summary>, PipelineIds.post);
+    await eventually(() => cards().length === 1, 'the bid’s card, posted from the summary');
+  });
+
+  it('reminds of a bid by its name as its card names it (a bid called “Bid: …” never reads “Bid Bid”)', async () => {
+    const target = new Date(harness.now + 5 * 86_400_000).toISOString().slice(0, 10);
+    const made = await harness.sandbox.call('POST', '/v1/pipelines', {
+      key: KEYS.carolMemberAcme,
+      body: {
+        name: 'Bid: Harbour works',
+        idempotencyKey: randomUUID(),
+        targetSubmissionDate: target,
+      },
+    });
+    expect(made.status, made.text).toBe(201);
+    await harness.command('U0ADMIN', 'C0TOKYO', 'subscribe deadlines 14');
+    const [subscription] = await a.store.channelSubscriptions(harness.slack.teamId, 'C0TOKYO');
+    await sendNow('U0ADMIN', 'C0TOKYO');
+    await harness.pass(a);
+    const [reminder] = harness.postsOf('C0TOKYO', subscription?.id as string);
+    const text = said(reminder as { text?: string });
+    expect(text).toContain(':dart: *Bid: Harbour works* · target date');
+    expect(text).not.toContain('Bid *Bid');
   });
 
   it('with no deadline coming due posts no empty reminder', async () => {
