@@ -2,8 +2,9 @@
 import { ForbiddenError, NotFoundError } from '../../../client/errors.ts';
 import { STAGE_STATUSES, type Stage } from '../../../contract/schemas.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
+import { mention, mrkdwn, safeText, text } from '../../shared/views/mrkdwn.ts';
 import { forbiddenSentence, notFoundSentence, redrawEverywhere } from '../bids/index.ts';
-import { requiredInput, StepRefusal, type StepRun, writerOf } from './step-run.ts';
+import { requiredInput, runnerOf, StepRefusal, type StepRun, writerOf } from './step-run.ts';
 import { stageMovedLine } from './views/step-outputs.ts';
 
 type StageStatus = Stage['status'];
@@ -47,7 +48,11 @@ export async function moveBidStage(
     const stage = stageNamed(pipeline.stages, typedStage);
     await client.pipelines.updateStage(pipeline.id, stage.id, { status });
     // The bid's cards in channels show the change; a card that cannot be redrawn is only logged.
-    await redrawEverywhere(context, run.slack, run.teamId, pipeline.id, client).catch((error) =>
+    // …and the change is told under each of them, naming the person the workflow ran for.
+    const number = [...pipeline.stages].sort((a, b) => a.position - b.position).indexOf(stage) + 1;
+    const told = () =>
+      mrkdwn`${mention(runnerOf(run) ?? '')} moved stage ${number}, ${safeText(stage.name, 200)}, to ${text(status.replace('_', ' '))} (a workflow)`;
+    await redrawEverywhere(context, run.slack, run.teamId, pipeline.id, client, told).catch((error) =>
       context.logger.warn({ err: error, teamId: run.teamId }, 'could not redraw a bid’s cards after a step'),
     );
     return {

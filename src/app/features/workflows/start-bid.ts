@@ -8,6 +8,7 @@ import { WorkflowStepIds } from './step-ids.ts';
 import {
   idempotencyKeyOf,
   requiredInput,
+  runnerOf,
   StepRefusal,
   type StepRun,
   textInput,
@@ -73,6 +74,16 @@ export async function startBidFromTender(
       },
       { idempotencyKey: idempotencyKeyOf(run.executionId, WorkflowStepIds.startBid) },
     );
+    // Who started it, as the bid's cards and the Home tab say (a rerun keeps the first record).
+    const starter = runnerOf(run);
+    if (starter)
+      await context.store.recordBidStarter({
+        pipelineId: pipeline.id,
+        teamId: run.teamId,
+        userId: starter,
+        ownKey: writer.source === 'personal',
+        startedAt: context.clock(),
+      });
     return {
       bid_reference: pipeline.id,
       bid_name: pipeline.name,

@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { PipelineIds } from '../../../../src/app/shared/ids.ts';
 import { blockKitProblems } from '../../../../src/app/shared/views/block-kit-limits.ts';
 import { ProcurementClient } from '../../../../src/client/procurement-client.ts';
@@ -188,6 +191,28 @@ describe('a change is told once under every card of the bid, naming who made it'
           told.filter((text) => text === line),
           line,
         ).toHaveLength(1);
+    }
+  });
+});
+
+describe('a workflow step is a change made through Tenderbot', () => {
+  it('"Move a bid’s stage" is told once under each card, naming the person it ran for', async () => {
+    bot.slack.workflows.declare(
+      parse(readFileSync(join(import.meta.dirname, '../../../../manifest.yml'), 'utf8')).functions,
+    );
+    const { run } = await bot.slack.workflows.run('move_bid_stage', {
+      bid: 'pl-bob',
+      stage: '2',
+      status: 'completed',
+      user_id: MEMBER,
+    });
+    const ended = await run.ended;
+    expect(ended.state, ended.error ?? '').toBe('completed');
+    const line = '<@U0MEMBER> moved stage 2, Write, to completed (a workflow)';
+    for (const channel of [BIDS, GENERAL]) {
+      const card = cardIn(bot.slack, channel, 'pl-bob') as FakeMessage;
+      await eventually(() => linesUnder(channel, card).includes(line), `the line in ${channel}`);
+      expect((await settledLinesUnder(channel, card)).filter((text) => text === line)).toHaveLength(1);
     }
   });
 });
