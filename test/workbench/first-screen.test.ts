@@ -124,7 +124,11 @@ describe('the first screen', () => {
     expect(problems).toEqual([]);
   });
 
-  it('says hello again in #general after a restart: the channels are new, the app’s memory of them goes', async () => {
+  it('says hello again in #general after a restart: the channels are new, the app’s memory of them goes, subscriptions stay', async () => {
+    await page.goto(workbench.url);
+    await openChannel(page, 'C0BIDS');
+    await type('/tender subscribe search cleaning daily');
+    await page.locator('.message:not(.ephemeral)', { hasText: 'subscribed this channel' }).last().waitFor();
     await workbench.stop();
     workbench = await startWorkbenchProcess(data, ['--demo', '300']);
     expect(workbench.output()).toMatch(
@@ -135,6 +139,13 @@ describe('the first screen', () => {
     await page.goto(workbench.url);
     await welcome().waitFor();
     expect(await page.locator('#messages .message').count()).toBe(1);
+    // #bids is empty again, but its subscription is still there.
+    await openChannel(page, 'C0BIDS');
+    expect(await page.getByText('subscribed this channel').count()).toBe(0);
+    await type('/tender subscriptions');
+    const list = page.locator('.message.ephemeral', { hasText: 'Subscriptions of' }).last();
+    await list.waitFor();
+    expect(await list.innerText()).toContain('cleaning');
     expect(problems).toEqual([]);
   }, 90_000);
 });
