@@ -91,6 +91,8 @@ describe('the Home tab', () => {
     // Open on the first bid: its card in direct messages with Tenderbot.
     await openHome();
     await page.locator('#home').getByRole('button', { name: 'Open', exact: true }).first().click();
+    await page.locator('#home').getByText('The bid’s card is in your Messages with Tenderbot').waitFor();
+    await shot('opened-notice');
     await page.locator('#dm-link').click();
     await page
       .locator('#messages .message', { hasText: 'Set the bid’s status' })

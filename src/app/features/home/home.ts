@@ -7,7 +7,7 @@ import type { FeatureContext } from '../../shared/feature-context.ts';
 import { keyReadable, mayManageKey } from '../../shared/key-access.ts';
 import { searchHeading } from '../../shared/views/describe-search.ts';
 import { formatDayOf } from '../../shared/views/formats.ts';
-import { mention, mrkdwn, text as plain } from '../../shared/views/mrkdwn.ts';
+import { type Mrkdwn, mention, mrkdwn, text as plain } from '../../shared/views/mrkdwn.ts';
 import { withStartedBy } from '../bids/index.ts';
 import { HOME_LIST_ROWS, type HomeContent, homeView } from './views/home-view.ts';
 
@@ -21,7 +21,7 @@ export async function publishHome(
   slack: AppSlack,
   teamId: string,
   userId: string,
-  options: { firstVisit?: boolean } = {},
+  options: { firstVisit?: boolean; notice?: Mrkdwn } = {},
 ): Promise<void> {
   const connection = await context.store.getConnection(teamId);
   const readable = !connection || (await keyReadable(context, teamId));
@@ -48,6 +48,7 @@ export async function publishHome(
     ownLists: Boolean(personal),
     now: context.clock(),
   };
+  if (options.notice) content.notice = options.notice;
   if (options.firstVisit) content.gettingStarted = await connectionState(context, teamId);
   const reader =
     personal || (readable && (connection || context.config.PROCUREMENT_API_KEY))

@@ -5,6 +5,7 @@ import { withFailures } from '../../shared/feature-context.ts';
 import { HomeIds } from '../../shared/ids.ts';
 import { teamOfRequest } from '../../shared/request-scope.ts';
 import { decodeText } from '../../shared/values/codec.ts';
+import { channelLink, type Mrkdwn, mrkdwn } from '../../shared/views/mrkdwn.ts';
 import { publishHome } from './home.ts';
 import {
   askChannel,
@@ -26,10 +27,14 @@ export function registerHomeListeners(app: App, controls: ControlRouter, context
     });
   });
 
-  /** A row's button: its record id, and the answer in the person's direct messages. */
+  /**
+   * A row's button: its record id, and the answer in the person's direct messages; `notice` (when
+   * the answer went there) is then said at the top of the Home tab, where the person is looking.
+   */
   const onRowButton = (
     id: ActionId,
     handle: (request: SlackRequest, recordId: string, body: BlockAction<ButtonAction>) => Promise<void>,
+    notice?: Mrkdwn,
   ) =>
     controls.action<BlockAction<ButtonAction>>(id, async ({ ack, body, action, client, context: bolt }) => {
       await ack();
@@ -38,10 +43,23 @@ export function registerHomeListeners(app: App, controls: ControlRouter, context
       await withFailures(context, request, id, null, async (guarded) =>
         handle(guarded, decodeText('record', action.value), body),
       );
+      if (notice) await publishHome(context, client, teamId, body.user.id, { notice });
     });
-  onRowButton(HomeIds.openBid, (request, id) => openBid(context, request, id));
-  onRowButton(HomeIds.openTender, (request, id) => openTender(context, request, id));
-  onRowButton(HomeIds.runSaved, (request, id) => runSaved(context, request, id));
+  onRowButton(
+    HomeIds.openBid,
+    (request, id) => openBid(context, request, id),
+    mrkdwn`The bid’s card is in your *Messages* with Tenderbot.`,
+  );
+  onRowButton(
+    HomeIds.openTender,
+    (request, id) => openTender(context, request, id),
+    mrkdwn`The tender is in your *Messages* with Tenderbot.`,
+  );
+  onRowButton(
+    HomeIds.runSaved,
+    (request, id) => runSaved(context, request, id),
+    mrkdwn`The search’s results are in your *Messages* with Tenderbot.`,
+  );
   for (const [actionId, kind, subscribe] of [
     [HomeIds.postBid, 'bid', false],
     [HomeIds.postTender, 'tender', false],
@@ -65,5 +83,8 @@ export function registerHomeListeners(app: App, controls: ControlRouter, context
     await withFailures(context, request, HomeIds.channelCallback, null, (guarded) =>
       postInChosenChannel(context, guarded, view.private_metadata, cadence),
     );
+    await publishHome(context, client, teamId, body.user.id, {
+      notice: mrkdwn`Done in ${channelLink(channelId)}: what was posted is said in your *Messages* with Tenderbot.`,
+    });
   });
 }

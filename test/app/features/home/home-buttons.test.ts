@@ -88,6 +88,12 @@ describe('the Home tab’s rows', () => {
     );
     expect(card.ephemeralTo).toBeNull();
     expect(said(card.blocks)).toContain(PipelineIds.stageStatus);
+    // Where the person is looking, the Home tab says where the card went.
+    await eventually(
+      () =>
+        said(bot.slack.homeOf(MEMBER)?.view).includes('The bid’s card is in your *Messages* with Tenderbot'),
+      'the word on the Home tab',
+    );
   });
 
   it('Post in channel on a bid asks which channel, then posts its card there', async () => {

@@ -29,6 +29,8 @@ export interface HomeContent {
     | { items: { saved: SavedSearch; description: Mrkdwn }[]; total: number }
     | { problem: Mrkdwn };
   now?: Date;
+  /** What the last click here did elsewhere (its answer went to direct messages): said at the top. */
+  notice?: Mrkdwn;
   /** A guest: each row offers only what a guest may do (open and run, never post or subscribe). */
   isGuest?: boolean;
   /** The first visit: a getting-started section, saying whether the workspace can search yet. */
@@ -50,6 +52,7 @@ export function homeView(args: HomeContent): HomeView {
     section(mrkdwn`Public tenders in Slack: search, bookmark, share, and keep your bids moving.`),
     { type: 'divider' },
   ];
+  if (args.notice) blocks.splice(1, 0, section(mrkdwn`:incoming_envelope: ${args.notice}`));
   if (args.gettingStarted)
     blocks.push(...gettingStartedBlocks(args.gettingStarted, { withConnection: false }), { type: 'divider' });
   // Searching first; connecting a key sits with the connection it changes.
