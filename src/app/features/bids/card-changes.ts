@@ -174,7 +174,7 @@ async function afterChange(
   if (request.kind === 'command')
     await say(
       request,
-      mrkdwn`${answer} ${drawn.copies === 0 ? mrkdwn`It has no card in a channel yet: \`/tender pipeline &lt;id&gt;\` posts one.` : mrkdwn`Its card${drawn.copies === 1 ? mrkdwn` was` : mrkdwn`s (${drawn.copies}) were`} redrawn, and the change told under ${drawn.copies === 1 ? mrkdwn`it` : mrkdwn`each`}.`}`,
+      mrkdwn`${answer} ${drawn.copies === 0 ? mrkdwn`It has no card in a channel yet: \`/tender pipeline &lt;id&gt;\` posts one.` : mrkdwn`Its card${drawn.copies === 1 ? mrkdwn` was` : mrkdwn`s (${drawn.copies}) were`} redrawn. The change is told under ${drawn.copies === 1 ? mrkdwn`it` : mrkdwn`each`}.`}`,
     );
 }
 

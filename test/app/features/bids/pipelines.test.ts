@@ -488,7 +488,7 @@ describe('the pipeline card, live in every channel', () => {
     await command(MEMBER, BIDS, 'pipeline stage pl-bob 2 pending');
     const triedOnce = updatesOf((gone as FakeMessage).ts);
     const answer = await command(MEMBER, BIDS, 'pipeline stage pl-bob 2 completed');
-    expect(textOf(answer)).toContain('Its card was redrawn, and the change told under it.');
+    expect(textOf(answer)).toContain('Its card was redrawn. The change is told under it.');
     expect(updatesOf((gone as FakeMessage).ts)).toBe(triedOnce);
     const card = cardsOf(bot.slack, BIDS, 'pl-bob')[0] as FakeMessage;
     expect(shownStatuses(card)[1]).toBe('completed');
