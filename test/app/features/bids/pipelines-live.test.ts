@@ -2,6 +2,7 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { redrawEverywhere } from '../../../../src/app/features/bids/pipeline-live.ts';
 import type { FeatureContext } from '../../../../src/app/shared/feature-context.ts';
+import { mrkdwn } from '../../../../src/app/shared/views/mrkdwn.ts';
 import type { PipelineMessage } from '../../../../src/app/storage/bot-store.ts';
 import type { Pipeline } from '../../../../src/contract/schemas.ts';
 
@@ -56,8 +57,13 @@ function harness(answers: { pipeline: Pipeline; delayMs: number }[], places: Pip
     clock: () => new Date('2026-06-01T00:00:00Z'),
     logger: pino({ level: 'silent' }),
   } as unknown as FeatureContext;
+  const lines: { channel: string; thread_ts: string; text: string }[] = [];
   const slack = {
     chat: {
+      postMessage: async (args: { channel: string; thread_ts: string; text: string }) => {
+        lines.push({ channel: args.channel, thread_ts: args.thread_ts, text: args.text });
+        return { ok: true, ts: '9.9' };
+      },
       update: async (args: { ts: string; text: string }) => {
         if (args.ts === 'gone')
           throw Object.assign(new Error('gone'), { data: { error: 'message_not_found' } });
@@ -66,7 +72,7 @@ function harness(answers: { pipeline: Pipeline; delayMs: number }[], places: Pip
       },
     },
   } as never;
-  return { context, slack, updates, forgotten };
+  return { context, slack, updates, forgotten, lines };
 }
 
 const place = (ts: string): PipelineMessage => ({ pipelineId: 'pl-1', teamId: 'T1', channelId: 'C1', ts });
@@ -113,5 +119,25 @@ describe('redrawing every card of a pipeline', () => {
     expect(forgotten).toEqual(['gone']);
     expect(updates.map((update) => update.ts)).toEqual(['3.1']);
     expect(drawn?.copies).toBe(1);
+  });
+
+  it('tells a change once under each card still there, in the thread a card sits in', async () => {
+    const inThread: PipelineMessage = { ...place('4.2'), channelId: 'C2', threadTs: '4.0' };
+    const { context, slack, lines } = harness(
+      [{ pipeline: version('Told', '2026-01-01T00:00:01Z'), delayMs: 0 }],
+      [place('gone'), place('4.1'), inThread],
+    );
+    await redrawEverywhere(
+      context,
+      slack,
+      'T4',
+      'pl-1',
+      undefined,
+      (pipeline) => mrkdwn`<@U1> renamed it ${pipeline.name}`,
+    );
+    expect(lines).toEqual([
+      { channel: 'C1', thread_ts: '4.1', text: '<@U1> renamed it Told' },
+      { channel: 'C2', thread_ts: '4.0', text: '<@U1> renamed it Told' },
+    ]);
   });
 });
