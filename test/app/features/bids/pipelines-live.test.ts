@@ -2,7 +2,7 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { redrawEverywhere } from '../../../../src/app/features/bids/pipeline-live.ts';
 import type { FeatureContext } from '../../../../src/app/shared/feature-context.ts';
-import { mrkdwn } from '../../../../src/app/shared/views/mrkdwn.ts';
+import { mrkdwn, text } from '../../../../src/app/shared/views/mrkdwn.ts';
 import type { PipelineMessage } from '../../../../src/app/storage/bot-store.ts';
 import type { Pipeline } from '../../../../src/contract/schemas.ts';
 
@@ -133,7 +133,7 @@ describe('redrawing every card of a pipeline', () => {
       'T4',
       'pl-1',
       undefined,
-      (pipeline) => mrkdwn`<@U1> renamed it ${pipeline.name}`,
+      (pipeline) => mrkdwn`<@U1> renamed it ${text(pipeline.name)}`,
     );
     expect(lines).toEqual([
       { channel: 'C1', thread_ts: '4.1', text: '<@U1> renamed it Told' },
