@@ -55,6 +55,7 @@ export const HomeIds = {
   /** A saved search's row: its results in their direct messages; a feed of it in a channel. */
   runSaved: 'home/run_saved',
   subscribeSaved: 'home/subscribe_saved',
+  postSaved: 'home/post_saved',
   /** "Which channel?" after Post in channel or Subscribe: value is the codec's `homeChannel` state. */
   channelCallback: 'home/channel_submit',
   channelBlock: 'home/channel_block',

@@ -9,6 +9,7 @@ import type { FeatureContext, SlackRequest } from '../../shared/feature-context.
 import { refuseGuests } from '../../shared/feature-context.ts';
 import { HomeIds } from '../../shared/ids.ts';
 import { decodeText, encode, type StateOf } from '../../shared/values/codec.ts';
+import { searchHeading } from '../../shared/views/describe-search.ts';
 import { sentenceMessage } from '../../shared/views/messages.ts';
 import { channelLink, mrkdwn, safeText } from '../../shared/views/mrkdwn.ts';
 import { postPipelineCard } from '../bids/index.ts';
@@ -16,6 +17,7 @@ import { directMessageRequest } from '../links/index.ts';
 import { subscriptionCommand } from '../subscriptions/index.ts';
 import { shareTender, showCommand, showSearchPage } from '../tenders/index.ts';
 import { channelModal, describedTarget, HOME_CADENCES, type OfferedChannel } from './views/channel-modal.ts';
+import { savedSearchPost } from './views/saved-search-post.ts';
 
 /** A click on the Home tab: the person, and answers in their direct messages with Tenderbot. */
 export async function homeRequest(slack: AppSlack, teamId: string, userId: string): Promise<SlackRequest> {
@@ -143,6 +145,10 @@ export async function postInChosenChannel(
     await shareTender(context, request, target.id);
     return;
   }
+  if (target.k === 'saved') {
+    await postSavedSearch(context, request, target.id);
+    return;
+  }
   if (await refuseGuests(context, request, 'post bid cards in a channel')) return;
   const { client } = await context.clients.forPerson(request.teamId, request.userId);
   const pipeline = await client.pipelines.get(target.id);
@@ -152,6 +158,39 @@ export async function postInChosenChannel(
     replace_original: false,
     ...sentenceMessage(
       mrkdwn`Posted the card of *${safeText(pipeline.name, 200)}* in ${channelLink(request.channelId)}.`,
+    ),
+  });
+}
+
+/** Tenders a saved search posted in a channel shows as cards; Run there shows the rest. */
+const SAVED_POST_CARDS = 5;
+
+/** A saved search posted in a channel: what it finds now, and Run for anyone to page through it. */
+async function postSavedSearch(context: FeatureContext, request: SlackRequest, id: string): Promise<void> {
+  if (await refuseGuests(context, request, 'post saved searches in a channel')) return;
+  const { client } = await context.clients.forPerson(request.teamId, request.userId);
+  const saved = await client.savedSearches.get(id);
+  const page = await client.tenders.search({ ...filtersOf(saved), limit: SAVED_POST_CARDS });
+  const message = savedSearchPost({
+    name: saved.name,
+    heading: searchHeading(filtersOf(saved), undefined, undefined, page.valueRule),
+    tenders: page.data,
+    total: page.pagination.total,
+    savedId: saved.id,
+    postedBy: request.userId,
+    now: context.clock(),
+  });
+  await request.slack.chat.postMessage({
+    channel: request.channelId,
+    text: message.text,
+    blocks: message.blocks,
+    unfurl_links: false,
+  });
+  await request.respond({
+    response_type: 'ephemeral',
+    replace_original: false,
+    ...sentenceMessage(
+      mrkdwn`Posted the saved search *${safeText(saved.name, 200)}* in ${channelLink(request.channelId)}.`,
     ),
   });
 }

@@ -64,6 +64,7 @@ export function registerHomeListeners(app: App, controls: ControlRouter, context
     [HomeIds.postBid, 'bid', false],
     [HomeIds.postTender, 'tender', false],
     [HomeIds.subscribeSaved, 'saved', true],
+    [HomeIds.postSaved, 'saved', false],
   ] as const)
     onRowButton(actionId, (request, id, body) =>
       askChannel(context, request, { kind, id, subscribe, triggerId: body.trigger_id }),

@@ -91,6 +91,7 @@ export const CONTROLS = [
   { kind: 'action', id: HomeIds.postTender, what: 'Post in channel (a bookmark on the Home tab)' },
   { kind: 'action', id: HomeIds.runSaved, what: 'Run (a saved search on the Home tab)' },
   { kind: 'action', id: HomeIds.subscribeSaved, what: 'Subscribe (a saved search on the Home tab)' },
+  { kind: 'action', id: HomeIds.postSaved, what: 'Post in channel (a saved search on the Home tab)' },
   { kind: 'view', id: HomeIds.channelCallback, what: 'the Home tab’s “Which channel?”' },
   { kind: 'action', id: CommentIds.open, what: 'Comment' },
   { kind: 'action', id: CommentIds.delete, what: 'Delete (a comment)' },

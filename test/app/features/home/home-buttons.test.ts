@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HomeIds, PipelineIds, TenderIds } from '../../../../src/app/shared/ids.ts';
+import { HomeIds, PipelineIds, SavedSearchIds, TenderIds } from '../../../../src/app/shared/ids.ts';
 import type { FakeView } from '../../../../src/fake-slack/fake-slack.ts';
 import { eventually, type RunningBot, startBot, tenderCommand } from '../../../support/bot.ts';
 import { KEYS, TENDER_A } from '../../../support/fixture.ts';
@@ -64,7 +64,7 @@ describe('the Home tab’s rows', () => {
     const view = await home(MEMBER);
     expect(rowButtons(view, 'home-bid:0')).toEqual(['Open', 'Post in channel']);
     expect(rowButtons(view, 'home-bookmark:0')).toEqual(['Open', 'Post in channel']);
-    expect(rowButtons(view, 'home-saved:0')).toEqual(['Run', 'Subscribe a channel']);
+    expect(rowButtons(view, 'home-saved:0')).toEqual(['Run', 'Subscribe a channel', 'Post in channel']);
     // What a person reads (the sections' text) names no record by an id to copy.
     const read = (view.view.blocks ?? [])
       .map((block: { text?: { text?: string } }) => block.text?.text ?? '')
@@ -180,6 +180,30 @@ describe('the Home tab’s rows', () => {
     );
     expect(textOf(confirmation)).toContain('Acme search');
     expect(textOf(confirmation)).toContain('every hour');
+  });
+
+  it('Post in channel on a saved search posts what it finds there, with Run for everyone', async () => {
+    const view = await home(MEMBER);
+    await bot.slack.clickInView(MEMBER, view.id, HomeIds.postSaved);
+    const window = await windowOf(MEMBER, HomeIds.channelCallback);
+    expect(textOf(window.view)).toContain('Acme search 1');
+    const inGeneral = bot.slack.messagesIn('C0GENERAL').length;
+    await bot.slack.submitView(MEMBER, window.id, { [HomeIds.channelInput]: 'C0GENERAL' });
+    const post = await eventually(
+      () =>
+        bot.slack
+          .messagesIn('C0GENERAL')
+          .slice(inGeneral)
+          .find((m) => m.ephemeralTo === null && m.text.startsWith('Saved search')),
+      'the saved search in #general',
+    );
+    expect(textOf(post)).toContain('Acme search 1');
+    expect(said(post.blocks)).toContain(SavedSearchIds.run);
+    // Run there answers whoever clicks it, in the channel, to them alone.
+    const before = bot.slack.messagesIn('C0GENERAL', 'U0ADMIN').length;
+    await bot.slack.clickInMessage('U0ADMIN', post, SavedSearchIds.run);
+    const run = await eventually(() => bot.slack.messagesIn('C0GENERAL', 'U0ADMIN')[before], 'Run’s answer');
+    expect(run.ephemeralTo).toBe('U0ADMIN');
   });
 
   it('gives a guest only what a guest may use: Open and Run', async () => {

@@ -136,6 +136,7 @@ export function homeView(args: HomeContent): HomeView {
           rowButtons(`home-saved:${index}`, [
             button('Run', HomeIds.runSaved, saved.id, 'primary'),
             args.isGuest ? null : button('Subscribe a channel', HomeIds.subscribeSaved, saved.id),
+            args.isGuest ? null : button('Post in channel', HomeIds.postSaved, saved.id),
           ]),
         );
       }
