@@ -35,7 +35,9 @@ function planted(files: Record<string, string>): string {
 
 async function knipIn(root: string): Promise<{ code: number; output: string }> {
   try {
-    const { stdout } = await run(process.execPath, [knip, '--no-progress', '--no-config-hints'], { cwd: root });
+    const { stdout } = await run(process.execPath, [knip, '--no-progress', '--no-config-hints'], {
+      cwd: root,
+    });
     return { code: 0, output: stdout };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
