@@ -53,7 +53,7 @@ export function registerListeners(
   );
   registerHomeListeners(app, controls, context);
   registerInstallListeners(app, context, install);
-  registerWorkflowListeners(app, context);
+  registerWorkflowListeners(app, controls, context);
   // Refuses to start with a row of the table left without a listener; any other id is answered.
   controls.attach(app, unknownControlAnswers(context.logger));
 }

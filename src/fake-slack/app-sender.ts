@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { request } from 'undici';
 import { actionFor, type Choice, inputState, optionsOf } from './element-state.ts';
+import { functionFieldsOf } from './functions.ts';
 import { linksOnDomains } from './links.ts';
 import { signedHeaders } from './signing.ts';
 import type { SocketMode } from './socket-mode.ts';
@@ -96,6 +97,8 @@ export class AppSender {
       response_url: workspace.newResponseUrl(message.channel, userId, message.ts),
       actions: [actionFor(found.element, actionId, found.blockId, workspace.nextTs(), choice)],
       state: { values: {} },
+      // A message a workflow step posted: the click carries the run (function_data) and its token.
+      ...functionFieldsOf(workspace, message.channel, message.ts),
     };
     // Slack sends the message only for one posted in a channel; an ephemeral click carries none.
     if (message.ephemeralTo === null) {

@@ -40,6 +40,8 @@ export interface FunctionRun {
 /** The runs of one workspace, and the steps the app declared there. */
 class FunctionRuns {
   readonly runs = new Map<string, FunctionRun & { end(): void }>();
+  /** The messages a run posted with its workflow token (`channel ts` → execution id). */
+  readonly posts = new Map<string, string>();
   definitions: Record<string, FunctionDefinition> = {};
 }
 
@@ -228,4 +230,32 @@ function safeJson(text: string): unknown {
   } catch {
     return text;
   }
+}
+
+/**
+ * Notes a message posted with a run's workflow token as the run's (`chat.postMessage`'s answer):
+ * Slack sends clicks on its buttons with the run's `function_data`.
+ */
+export function noteRunPost(workspace: Workspace, token: string | undefined, answer: WebAnswer): void {
+  const runs = runsOf(workspace);
+  const run = [...runs.runs.values()].find((candidate) => candidate.workflowToken === token);
+  if (run && answer.ok) runs.posts.set(`${answer.channel} ${answer.ts}`, run.executionId);
+}
+
+/**
+ * What Slack adds to a click on a message a run posted: `function_data` (the run's id, step and
+ * inputs) and the run's workflow token as `bot_access_token` (an ended run's token no longer works).
+ */
+export function functionFieldsOf(workspace: Workspace, channel: string, ts: string): Record<string, unknown> {
+  const runs = runsOf(workspace);
+  const run = runs.runs.get(runs.posts.get(`${channel} ${ts}`) ?? '');
+  if (!run) return {};
+  return {
+    function_data: {
+      execution_id: run.executionId,
+      function: { callback_id: run.callbackId },
+      inputs: run.inputs,
+    },
+    bot_access_token: run.workflowToken,
+  };
 }

@@ -1,4 +1,4 @@
-import { functionsMethod } from './functions.ts';
+import { functionsMethod, noteRunPost } from './functions.ts';
 import { chatMethod } from './web-api-chat.ts';
 import { conversationsMethod } from './web-api-conversations.ts';
 import type { Args, WebAnswer } from './web-api-types.ts';
@@ -19,7 +19,11 @@ export function webApi(workspace: Workspace, method: string, args: Args): WebAns
     conversationsMethod(workspace, method, args) ??
     viewsMethod(workspace, method, args) ??
     functionsMethod(workspace, method, args);
-  if (family) return family;
+  if (family) {
+    // The call was recorded (with its token) just before this one answers it: a step's post is noted.
+    if (method === 'chat.postMessage') noteRunPost(workspace, workspace.calls.at(-1)?.token, family);
+    return family;
+  }
   switch (method) {
     case 'auth.test':
       return {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { FakeSlack } from '../../src/fake-slack/fake-slack.ts';
+import { type FakeMessage, FakeSlack } from '../../src/fake-slack/fake-slack.ts';
 import { StandInApp } from './stand-in-app.ts';
 
 // Workflow Builder in the fake Slack (../shared/SLACK.md, "Workflow Builder custom steps"): a run
@@ -144,5 +144,42 @@ describe('the fake Slack runs the app’s Workflow Builder steps', () => {
     expect(second.function_execution_id).toBe(first.function_execution_id);
     expect(second.inputs).toEqual(first.inputs);
     expect(slack.workflows.runs).toHaveLength(1);
+  });
+
+  it('sends a click on a button the run posted with the run’s function_data and workflow token', async () => {
+    const { slack, app } = await start();
+    const inputs = { tender: 'T-1', asked_user: 'U0MEMBER', channel_id: 'C0BIDS' };
+    const { run } = await slack.workflows.run('ask_to_qualify_tender', inputs);
+    const button = (text: string) => [
+      {
+        type: 'actions',
+        elements: [{ type: 'button', action_id: 'yes', text: { type: 'plain_text', text }, value: 'y' }],
+      },
+    ];
+    const posted = await call(slack, run.workflowToken, 'chat.postMessage', {
+      channel: 'C0BIDS',
+      text: 'Qualify?',
+      blocks: button('Yes'),
+    });
+    const other = await call(slack, TOKEN, 'chat.postMessage', {
+      channel: 'C0BIDS',
+      text: 'Not a step’s',
+      blocks: button('Yes too'),
+    });
+    const message = (ts: string) => slack.messagesIn('C0BIDS').find((candidate) => candidate.ts === ts);
+    await slack.clickInMessage('U0MEMBER', message(posted.ts) as FakeMessage, 'yes');
+    await slack.clickInMessage('U0MEMBER', message(other.ts) as FakeMessage, 'yes');
+    const [fromStep, fromBot] = app.received.filter((received) => received.json?.type === 'block_actions');
+    expect(fromStep?.json).toMatchObject({
+      function_data: {
+        execution_id: run.executionId,
+        function: { callback_id: 'ask_to_qualify_tender' },
+        inputs,
+      },
+      bot_access_token: run.workflowToken,
+    });
+    // A message the bot posted with its own token is no step's: its clicks carry neither.
+    expect(fromBot?.json).not.toHaveProperty('function_data');
+    expect(fromBot?.json).not.toHaveProperty('bot_access_token');
   });
 });

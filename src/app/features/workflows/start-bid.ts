@@ -16,7 +16,7 @@ import {
 } from './step-run.ts';
 
 /** The tender an id or printed reference names (the service's lookup, then a search by reference). */
-async function tenderNamed(client: ProcurementClient, reference: string): Promise<Tender> {
+export async function tenderNamed(client: ProcurementClient, reference: string): Promise<Tender> {
   try {
     return await client.tenders.get(reference);
   } catch (error) {

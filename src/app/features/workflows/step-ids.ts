@@ -4,6 +4,10 @@ export const WorkflowStepIds = {
   startBid: 'start_bid_from_tender',
   moveStage: 'move_bid_stage',
   postSummary: 'post_bid_summary',
+  askToQualify: 'ask_to_qualify_tender',
 } as const;
 
 export type WorkflowStepId = (typeof WorkflowStepIds)[keyof typeof WorkflowStepIds];
+
+/** The buttons of the qualify question: `workflow/qualify/0` (qualified) and `/1` (not qualified). */
+export const QualifyIds = { answer: 'workflow/qualify' } as const;

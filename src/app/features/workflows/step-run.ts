@@ -19,8 +19,11 @@ export interface StepRun {
   slack: AppSlack;
 }
 
-/** How a step ends: its outputs, or the sentence Workflow Builder shows. */
-export type StepOutcome = { outputs: Record<string, string | number> } | { error: string };
+/** A step's outputs; null for a step that stays running until a click in its message ends it. */
+export type StepOutputs = Record<string, string | number> | null;
+
+/** How a step's work ends: its outputs, or the sentence Workflow Builder shows. */
+export type StepOutcome = { outputs: StepOutputs } | { error: string };
 
 /** A step's refusal that is the person's to mend: the run fails with this sentence. */
 export class StepRefusal extends Error {}
@@ -108,7 +111,7 @@ export function runStepOnce(
   context: FeatureContext,
   run: StepRun,
   step: string,
-  work: () => Promise<Record<string, string | number>>,
+  work: () => Promise<StepOutputs>,
 ): Promise<StepOutcome> {
   const key = `${run.teamId}\u0000${step}\u0000${run.executionId}`;
   const earlier = running.get(key);

@@ -110,6 +110,8 @@ export const CONTROLS = [
   { kind: 'action', id: UNFURL_IDS.bookmark, what: 'Bookmark on a link preview' },
   { kind: 'action', id: UNFURL_IDS.removeBookmark, what: 'Remove bookmark on a link preview' },
   { kind: 'action', id: ReachIds.openSearchBuilder, what: 'Search tenders (a button)' },
+  // The workflows feature's QualifyIds.answer (a feature's id: the shared kit imports no feature).
+  { kind: 'action', id: 'workflow/qualify', numbered: true, what: 'Qualified? (a step’s question)' },
   { kind: 'view', id: ConnectIds.callback, what: 'the connect window' },
   { kind: 'view', id: CommentIds.callback, what: 'the comment window' },
   { kind: 'view', id: PipelineIds.startBidCallback, what: 'the start-a-bid window' },

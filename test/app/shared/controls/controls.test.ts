@@ -318,6 +318,14 @@ describe('every control the app draws has a listener (the registry)', () => {
     await openModal('pipeline/notes_submit', 'pipeline/notes');
     await slack.slashCommand(ADMIN, BIDS, '/tender', 'connect');
     await openModal('connect/submit');
+    // A Workflow Builder step's question (Qualified / Not qualified), posted as Slack runs the step.
+    slack.workflows.declare(manifest.functions);
+    await slack.workflows.run('ask_to_qualify_tender', {
+      tender: TENDER_A,
+      asked_user: MEMBER,
+      channel_id: BIDS,
+    });
+    await drawn('action', 'workflow/qualify/');
 
     const seen = everythingDrawn(slack, answers);
     // Each control drawn is one the app answers.
