@@ -5,7 +5,7 @@ import { settingsCommand } from './features/connection/settings.ts';
 import { statusCommand } from './features/connection/status.ts';
 import { connectCommand, disconnectCommand } from './features/connection/workspace-key.ts';
 import { directoryCommand, savedSearchesCommand } from './features/directories/directories.ts';
-import { directMessageRequest } from './features/links/direct-messages.ts';
+import { directMessageRequest, leavePointerToDirectMessages } from './features/links/index.ts';
 import { subscriptionCommand } from './features/subscriptions/subscriptions.ts';
 import { searchCommand, showCommand } from './features/tenders/index.ts';
 import { bookmarksCommand, unknownCommandMessage } from './features/tenders/search.ts';
@@ -43,6 +43,12 @@ export function registerTenderCommand(app: App, controls: ControlRouter, context
             kind: 'command',
           }
         : directMessageRequest(client, { teamId, userId: command.user_id });
+    if (request.respond !== respond) {
+      await leavePointerToDirectMessages(context, client, {
+        channelId: command.channel_id ?? '',
+        userId: command.user_id,
+      });
+    }
     // The receiver fills a missing text with ''; a non-string never reaches here, but costs nothing to check.
     await runCommand(
       context,

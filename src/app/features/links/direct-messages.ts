@@ -165,3 +165,26 @@ async function answerSentence(context: FeatureContext, request: SlackRequest, te
 export function serviceOrigins(context: FeatureContext): string[] {
   return [context.config.PROCUREMENT_API_URL];
 }
+
+/** What a pointer to an answer sent to direct messages says. */
+export const DIRECT_MESSAGES_POINTER = mrkdwn`:incoming_envelope: The answer is in your direct messages with Tenderbot (*Tenderbot* › *Messages*).`;
+
+/**
+ * Leaves one line, to the person alone, where they asked (a channel, not a direct message): the
+ * answer went to their direct messages. A failure to leave it is logged, never said.
+ */
+export async function leavePointerToDirectMessages(
+  context: Pick<FeatureContext, 'logger'>,
+  slack: AppSlack,
+  args: { channelId: string; userId: string },
+): Promise<void> {
+  if (!args.channelId || args.channelId.startsWith('D')) return;
+  await slack.chat
+    .postEphemeral({ channel: args.channelId, user: args.userId, text: DIRECT_MESSAGES_POINTER })
+    .catch((error: unknown) =>
+      context.logger.warn(
+        { err: error, channel: args.channelId },
+        'could not leave the pointer to direct messages',
+      ),
+    );
+}

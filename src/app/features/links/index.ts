@@ -1,2 +1,2 @@
 /** What other features may use of links: answering a person in their direct messages with Tenderbot. */
-export { directMessageRequest } from './direct-messages.ts';
+export { directMessageRequest, leavePointerToDirectMessages } from './direct-messages.ts';

@@ -14,7 +14,7 @@ import { type Message, sentenceMessage } from '../../shared/views/messages.ts';
 import { code, mrkdwn } from '../../shared/views/mrkdwn.ts';
 import type { SafeModalView as ModalView } from '../../shared/views/safe-blocks.ts';
 import { searchCommand } from '../tenders/index.ts';
-import { directMessageRequest, serviceOrigins } from './direct-messages.ts';
+import { directMessageRequest, leavePointerToDirectMessages, serviceOrigins } from './direct-messages.ts';
 import { findTender } from './find-tender.ts';
 import { noticeRefsInText } from './notice-links.ts';
 import {
@@ -237,15 +237,8 @@ async function pointToDirectMessages(
   } catch {
     return; // Opened where there is no channel (a shortcut, the Home tab), or by an older version.
   }
-  await slack.chat
-    .postEphemeral({ channel, user: userId, text: DIRECT_MESSAGES_POINTER })
-    .catch((error: unknown) =>
-      context.logger.warn({ err: error, channel }, 'could not leave the pointer to direct messages'),
-    );
+  await leavePointerToDirectMessages(context, slack, { channelId: channel, userId });
 }
-
-/** What a pointer to an answer sent to direct messages says. */
-export const DIRECT_MESSAGES_POINTER = mrkdwn`:incoming_envelope: Your results are in your direct messages with Tenderbot (*Tenderbot* › *Messages*).`;
 
 /**
  * `buyer:<id>` as `buyer:"Name"` when the name finds that buyer and no other, so the command shown

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIRECT_MESSAGES_POINTER } from '../../../../src/app/features/links/direct-messages.ts';
 import {
   buyerSuggestions,
-  DIRECT_MESSAGES_POINTER,
   openSearchBuilder,
   type SearchBuilderAnswer,
   submitSearchBuilder,
