@@ -30,7 +30,7 @@ export async function askToQualifyTender(context: FeatureContext, run: StepRun):
   const channelId = requiredInput(run, 'channel_id', 'a channel');
   if (!SLACK_USER.test(asked)) throw new StepRefusal('“Person to ask” must be a person of this workspace.');
   const { client } = await context.clients.forPerson(run.teamId, asked);
-  const tender = await tenderNamed(client, reference);
+  const tender = await tenderNamed(client, reference, 'Nobody was asked.');
   const question = qualifyQuestion(asked, tender, context.clock(), QualifyIds.answer);
   await run.slack.chat.postMessage({ channel: channelId, ...question }).catch((error) => {
     const code = (error as { data?: { error?: string } }).data?.error;

@@ -15,8 +15,15 @@ import {
   writerOf,
 } from './step-run.ts';
 
-/** The tender an id or printed reference names (the service's lookup, then a search by reference). */
-export async function tenderNamed(client: ProcurementClient, reference: string): Promise<Tender> {
+/**
+ * The tender an id or printed reference names (the service's lookup, then a search by reference);
+ * a refusal ends with `nothingDone` (what the step did not do).
+ */
+export async function tenderNamed(
+  client: ProcurementClient,
+  reference: string,
+  nothingDone = 'No bid was started.',
+): Promise<Tender> {
   try {
     return await client.tenders.get(reference);
   } catch (error) {
@@ -28,12 +35,10 @@ export async function tenderNamed(client: ProcurementClient, reference: string):
   });
   const [first] = page?.data ?? [];
   if (!page || !first)
-    throw new StepRefusal(
-      `No tender has the id or reference “${reference.slice(0, 100)}”. No bid was started.`,
-    );
+    throw new StepRefusal(`No tender has the id or reference “${reference.slice(0, 100)}”. ${nothingDone}`);
   if (page.pagination.total > 1)
     throw new StepRefusal(
-      `${page.pagination.total} tenders have the reference “${reference.slice(0, 100)}”: give the step the tender’s id instead. No bid was started.`,
+      `${page.pagination.total} tenders have the reference “${reference.slice(0, 100)}”: give the step the tender’s id instead. ${nothingDone}`,
     );
   return first;
 }

@@ -118,4 +118,17 @@ describe('the step "Ask someone to qualify a tender", through the real app and t
     expect(bot.slack.refusals.map((call) => call.method)).not.toContain('functions.completeSuccess');
     expect(ended.outputs?.answer).toBe('not qualified');
   });
+
+  it('fails with a sentence, posting nothing, when the tender does not exist', async () => {
+    const before = bot.slack.messagesIn(BIDS).length;
+    const { run } = await bot.slack.workflows.run('ask_to_qualify_tender', {
+      tender: 'no-such-tender',
+      asked_user: ASKED,
+      channel_id: BIDS,
+    });
+    const ended = await run.ended;
+    expect(ended.state).toBe('failed');
+    expect(ended.error).toBe('No tender has the id or reference “no-such-tender”. Nobody was asked.');
+    expect(bot.slack.messagesIn(BIDS).slice(before)).toEqual([]);
+  });
 });
