@@ -24,6 +24,8 @@ const SCOPES_OF_METHOD: Record<string, string[]> = {
   'conversations.info': ['channels:read'],
   'conversations.members': ['channels:read'],
   'conversations.join': ['channels:join'],
+  'conversations.open': ['im:write'],
+  'users.conversations': ['channels:read', 'groups:read'],
   // A subscription may be in a public or private channel, a DM or a group DM: the history of each
   // is its own scope (a post whose answer was lost is looked for there).
   'conversations.history': ['channels:history', 'groups:history', 'im:history', 'mpim:history'],

@@ -21,8 +21,10 @@ import { savedSearchPost } from './views/saved-search-post.ts';
 
 /** A click on the Home tab: the person, and answers in their direct messages with Tenderbot. */
 export async function homeRequest(slack: AppSlack, teamId: string, userId: string): Promise<SlackRequest> {
-  const opened = await slack.conversations.open({ users: userId });
-  const channelId = opened.channel?.id;
+  // A workspace installed before im:write was asked for cannot open it: posting to the person's
+  // id still reaches their direct messages, only without the channel's id.
+  const opened = await slack.conversations.open({ users: userId }).catch(() => null);
+  const channelId = opened?.channel?.id;
   // The direct message's own id: a search answered there knows it has no channel to share into.
   return directMessageRequest(slack, { teamId, userId, ...(channelId ? { channelId } : {}) });
 }

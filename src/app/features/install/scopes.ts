@@ -10,6 +10,8 @@ export const INSTALL_SCOPES = [
   'groups:history',
   'groups:read',
   'im:history',
+  // The Home tab's buttons answer in the person's direct messages (conversations.open).
+  'im:write',
   'links:read',
   'links:write',
   'mpim:history',
