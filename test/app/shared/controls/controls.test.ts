@@ -270,6 +270,12 @@ describe('every control the app draws has a listener (the registry)', () => {
     await click(MEMBER, 'pipeline/restore', bid);
     await eventually(() => jsonOf(bid.blocks).includes('pipeline/archive'), 'the restored card');
     await command(MEMBER, BIDS, 'pipelines', 'pipeline/post');
+    // A bid of thirty stages: its card cannot hold every stage's menus, so it offers All stages.
+    await click(MEMBER, 'pipeline/start_bid', commented);
+    const long = await openModal('pipeline/start_bid_submit', 'pipeline/stages');
+    const thirty = Array.from({ length: 30 }, (_, index) => `Stage ${index + 1} | 1`).join('\n');
+    answers.push((await slack.submitView(MEMBER, long.id, { 'pipeline/stages': thirty })).json);
+    await drawn('action', 'pipeline/stages_form/');
     // A feed: subscribe, new tenders, Send now posts them with "…and N more".
     await command(ADMIN, GENERAL, 'subscribe search scallops', 'scallops');
     // 5 cards and 21 more: the list's first page of 20 has Next, its second Previous.
@@ -477,6 +483,14 @@ describe('controls of an older version are answered, with a sentence', () => {
     const answer = await eventually(() => slack.messagesIn(dm)[before], 'the answer in a direct message');
     expect(jsonOf(answer.blocks)).toContain(TENDER_A);
     expect(jsonOf(answer)).not.toContain('went wrong');
+    // Where it was typed, one line to the person alone says where the answer went.
+    const pointers = await eventually(() => {
+      const found = slack
+        .messagesIn(BIDS, MEMBER)
+        .filter((message) => message.ephemeralTo === MEMBER && message.text.includes('direct messages'));
+      return found.length > 0 ? found : null;
+    }, 'the pointer where it was typed');
+    expect(pointers).toHaveLength(1);
   });
 });
 
