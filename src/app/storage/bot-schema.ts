@@ -35,6 +35,7 @@ export interface BotTables {
     own_key: number;
     started_at: number;
   };
+  bid_references: { team_id: string; pipeline_id: string; reference_number: number };
   subscriptions: {
     id: string;
     team_id: string;
@@ -340,6 +341,20 @@ export const BOT_SCHEMA: readonly Migration[] = [
       .addColumn('own_key', 'integer', (column) => column.notNull())
       .addColumn('started_at', 'bigint', (column) => column.notNull())
       .addPrimaryKeyConstraint('bid_starters_pkey', ['team_id', 'pipeline_id']),
+  ],
+  // Each bid's short reference (BID-7), a number per workspace: one per bid, never one twice.
+  (db) => [
+    db.schema
+      .createTable('bid_references')
+      .addColumn('team_id', 'text', (column) => column.notNull())
+      .addColumn('pipeline_id', 'text', (column) => column.notNull())
+      .addColumn('reference_number', 'integer', (column) => column.notNull())
+      .addPrimaryKeyConstraint('bid_references_pkey', ['team_id', 'pipeline_id']),
+    db.schema
+      .createIndex('bid_references_number')
+      .unique()
+      .on('bid_references')
+      .columns(['team_id', 'reference_number']),
   ],
 ];
 

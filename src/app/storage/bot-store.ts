@@ -1,3 +1,4 @@
+import type { BidReferenceStore } from './bid-reference-store.ts';
 import type { BidStarterStore } from './bid-starter-store.ts';
 import type { CommandQueueStore } from './command-queue-store.ts';
 import type { DeliveryStore } from './delivery-store.ts';
@@ -30,4 +31,5 @@ export type BotStore = WorkspaceStore &
   KeptValueStore &
   MessageStore &
   BidStarterStore &
+  BidReferenceStore &
   StoreLifecycle;

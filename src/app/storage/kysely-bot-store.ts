@@ -1,9 +1,11 @@
+import type { BidReferenceStore } from './bid-reference-store.ts';
 import type { BidStarterStore } from './bid-starter-store.ts';
 import type { BotDatabase } from './bot-database.ts';
 import type { CommandQueueStore } from './command-queue-store.ts';
 import type { DeliveryStore } from './delivery-store.ts';
 import type { InstallationStore } from './installation-store.ts';
 import type { KeptValueStore } from './kept-value-store.ts';
+import { KyselyBidReferenceStore } from './kysely-bid-reference-store.ts';
 import { KyselyBidStarterStore } from './kysely-bid-starter-store.ts';
 import { KyselyCommandQueueStore } from './kysely-command-queue-store.ts';
 import { KyselyDeliveryStore } from './kysely-delivery-store.ts';
@@ -31,6 +33,7 @@ export interface KyselyStores {
   keptValues: KeptValueStore;
   messages: MessageStore;
   bidStarters: BidStarterStore;
+  bidReferences: BidReferenceStore;
   lifecycle: StoreLifecycle;
 }
 
@@ -46,6 +49,7 @@ export function openKyselyStores(database: BotDatabase): KyselyStores {
     keptValues: new KyselyKeptValueStore(shared),
     messages: new KyselyMessageStore(shared),
     bidStarters: new KyselyBidStarterStore(shared),
+    bidReferences: new KyselyBidReferenceStore(shared),
     lifecycle: new KyselyStoreLifecycle(shared),
   };
 }
@@ -60,6 +64,7 @@ export type ComposedBotStore = WorkspaceStore &
   KeptValueStore &
   MessageStore &
   BidStarterStore &
+  BidReferenceStore &
   StoreLifecycle;
 
 /**

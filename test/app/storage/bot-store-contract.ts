@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import type { BotStore } from '../../../src/app/storage/bot-store.ts';
+import { bidReferenceStoreContract } from './bid-reference-store-contract.ts';
 import { bidStarterStoreContract } from './bid-starter-store-contract.ts';
 import { commandQueueStoreContract } from './command-queue-store-contract.ts';
 import { deliveryStoreContract } from './delivery-store-contract.ts';
@@ -22,6 +23,7 @@ export function botStoreContract(open: (name: string) => BotStore | Promise<BotS
   keptValueStoreContract(open);
   messageStoreContract(open);
   bidStarterStoreContract(open);
+  bidReferenceStoreContract(open);
   subscriptionStoreContract(open);
   deliveryStoreContract(open);
   installationStoreContract(open);

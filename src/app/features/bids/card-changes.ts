@@ -13,7 +13,6 @@ import { writerOrSentence } from '../../shared/key-access.ts';
 import type { StateOf } from '../../shared/values/codec.ts';
 import { STAGE_LABELS, STATUS_LABELS } from '../../shared/views/bid-parts.ts';
 import {
-  clip,
   code,
   type Mrkdwn,
   mention,
@@ -22,6 +21,7 @@ import {
   safeText,
   upperFirst,
 } from '../../shared/views/mrkdwn.ts';
+import { bidReferences } from './bid-references.ts';
 import { forbiddenSentence, notFoundSentence, say } from './bid-sentences.ts';
 import { postPipelineCard, redrawEverywhere } from './pipeline-live.ts';
 
@@ -66,6 +66,7 @@ async function writing(
  * nothing (`unchanged` says why; a thread line for it would be noise).
  */
 async function unlessUnchanged(
+  context: FeatureContext,
   request: SlackRequest,
   writer: WorkspaceClient,
   pipelineId: string,
@@ -83,10 +84,14 @@ async function unlessUnchanged(
     }
     throw error;
   }
+  const archived = pipeline.archived && !options.archivedToo;
+  const reference = archived
+    ? (await bidReferences(context, request.teamId, [pipeline.id])).get(pipeline.id)
+    : '';
   const sentence =
     unchanged(pipeline) ??
-    (pipeline.archived && !options.archivedToo
-      ? mrkdwn`*${safeText(pipeline.name, 200)}* is archived, so it stays as it was. Restore it first with ${code(`/tender pipeline restore ${clip(pipeline.id, 100)}`)}.`
+    (archived
+      ? mrkdwn`*${safeText(pipeline.name, 200)}* is archived, so it stays as it was. Restore it first with ${code(`/tender pipeline restore ${reference}`)}.`
       : null);
   if (sentence) {
     await say(request, sentence);
@@ -191,6 +196,7 @@ export async function changeStageStatus(
   if (!writer) return;
   const label = STAGE_LABELS[change.v].toLowerCase();
   const before = await unlessUnchanged(
+    context,
     request,
     writer,
     change.p,
@@ -228,7 +234,7 @@ export async function changePipelineStatus(
   if (await refuseGuests(context, request, 'change bids')) return;
   const writer = await writerOrSentence(context, request);
   if (!writer) return;
-  const before = await unlessUnchanged(request, writer, change.p, (pipeline) =>
+  const before = await unlessUnchanged(context, request, writer, change.p, (pipeline) =>
     pipeline.status === change.v
       ? mrkdwn`*${safeText(pipeline.name, 200)}* is already ${plain(STATUS_LABELS[change.v])}: nothing changed.`
       : null,
@@ -260,6 +266,7 @@ export async function setArchived(
   const writer = await writerOrSentence(context, request);
   if (!writer) return;
   const before = await unlessUnchanged(
+    context,
     request,
     writer,
     pipelineId,

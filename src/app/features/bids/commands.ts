@@ -11,6 +11,7 @@ import type { FeatureContext, SlackRequest } from '../../shared/feature-context.
 import { reply } from '../../shared/feature-context.ts';
 import { STATUS_LABELS } from '../../shared/views/bid-parts.ts';
 import { code, joinMrkdwn, type Mrkdwn, mrkdwn, text as plain, safeText } from '../../shared/views/mrkdwn.ts';
+import { resolveBidId, withBidReferences } from './bid-references.ts';
 import { notFoundSentence, say } from './bid-sentences.ts';
 import { changePipelineStatus, changeStageStatus, postCard, setArchived } from './card-changes.ts';
 import { pipelinesListMessage } from './views/pipeline-card.ts';
@@ -74,7 +75,7 @@ export async function pipelinesCommand(
   await reply(
     request,
     await pipelinesListMessage(
-      found.data,
+      await withBidReferences(context, request.teamId, found.data),
       found.pagination.total,
       description,
       context.store,
@@ -93,7 +94,20 @@ export async function pipelinesCommand(
 /** Bids a page of `/tender pipelines` shows (each is one block; Slack allows 50 a message). */
 const PIPELINES_PAGE_SIZE = 20;
 
-const PIPELINE_USAGE = mrkdwn`Use \`/tender pipeline &lt;id&gt;\` (the card, for the channel), \`/tender pipeline status &lt;id&gt; &lt;status&gt;\`, \`/tender pipeline stage &lt;id&gt; &lt;stage name or number&gt; &lt;status&gt;\`, or \`/tender pipeline archive|restore &lt;id&gt;\`. \`/tender pipelines\` lists the ids.`;
+const PIPELINE_USAGE = mrkdwn`Use \`/tender pipeline &lt;bid&gt;\` (the card, for the channel), \`/tender pipeline status &lt;bid&gt; &lt;status&gt;\`, \`/tender pipeline stage &lt;bid&gt; &lt;stage name or number&gt; &lt;status&gt;\`, or \`/tender pipeline archive|restore &lt;bid&gt;\`, where &lt;bid&gt; is its reference as its card shows it (like \`BID-7\`). \`/tender pipelines\` lists them.`;
+
+/** The bid id that what a person typed names, or null once a sentence has said why there is none. */
+async function typedBidId(
+  context: FeatureContext,
+  request: SlackRequest,
+  typed: string,
+): Promise<string | null> {
+  const { client } = await context.clients.forPerson(request.teamId, request.userId);
+  const found = await resolveBidId(context, request.teamId, typed, client);
+  if ('id' in found) return found.id;
+  await say(request, found.problem);
+  return null;
+}
 
 /** `/tender pipeline <id>` and `/tender pipeline status|stage|archive|restore …`. */
 export async function pipelineCommand(
@@ -105,35 +119,39 @@ export async function pipelineCommand(
   const verb = (words[0] ?? '').toLowerCase();
   if (words.length === 0) return say(request, mrkdwn`Which bid? ${PIPELINE_USAGE}`);
   if (verb === 'status') {
-    const [, id, ...statusWords] = words;
+    const [, typed, ...statusWords] = words;
     const status = pipelineStatusOf(statusWords.join('_'));
-    if (!id || !status)
+    if (!typed || !status)
       return say(
         request,
         mrkdwn`Give the bid’s id and one of these statuses: ${joinMrkdwn(
           PIPELINE_STATUSES.filter((s) => s !== 'submitted').map((s) => code(s)),
           mrkdwn`, `,
-        )}. For example \`/tender pipeline status pl-123 bidding\`.`,
+        )}. For example \`/tender pipeline status BID-7 bidding\`.`,
       );
+    const id = await typedBidId(context, request, typed);
+    if (!id) return;
     return changePipelineStatus(context, request, { p: id, v: status }, null);
   }
   if (verb === 'stage') {
-    const [, id, ...others] = words;
+    const [, typed, ...others] = words;
     const found = splitStageAndStatus(others);
-    if (!id || !found)
+    if (!typed || !found)
       return say(
         request,
         mrkdwn`Give the bid’s id, the stage (its name or number) and one of ${joinMrkdwn(
           STAGE_STATUSES.map((s) => code(s)),
           mrkdwn`, `,
-        )}. For example \`/tender pipeline stage pl-123 2 completed\`.`,
+        )}. For example \`/tender pipeline stage BID-7 2 completed\`.`,
       );
+    const id = await typedBidId(context, request, typed);
+    if (!id) return;
     const { client, source } = await context.clients.forPerson(request.teamId, request.userId);
     let pipeline: Pipeline;
     try {
       pipeline = await client.pipelines.get(id);
     } catch (error) {
-      if (error instanceof NotFoundError) return say(request, notFoundSentence(id, source));
+      if (error instanceof NotFoundError) return say(request, notFoundSentence(typed, source));
       throw error;
     }
     const stage = findStage(pipeline.stages, found.stage);
@@ -141,12 +159,20 @@ export async function pipelineCommand(
     return changeStageStatus(context, request, { p: id, s: stage.stage.id, v: found.status }, null, pipeline);
   }
   if (verb === 'archive' || verb === 'restore') {
-    const id = words[1];
-    if (!id) return say(request, mrkdwn`Which bid? ${code(`/tender pipeline ${verb} <id>`)}.`);
+    const typed = words[1];
+    if (!typed)
+      return say(
+        request,
+        mrkdwn`Which bid? ${code(`/tender pipeline ${verb} <bid>`)}, like ${code(`/tender pipeline ${verb} BID-7`)}.`,
+      );
+    const id = await typedBidId(context, request, typed);
+    if (!id) return;
     return setArchived(context, request, id, verb === 'archive', null);
   }
   if (words.length > 1) return say(request, PIPELINE_USAGE);
-  return postCard(context, request, words[0] as string);
+  const id = await typedBidId(context, request, words[0] as string);
+  if (!id) return;
+  return postCard(context, request, id);
 }
 
 function pipelineStatusOf(word: string): Pipeline['status'] | null {

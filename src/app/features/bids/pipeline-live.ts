@@ -6,6 +6,7 @@ import type { AppSlack } from '../../adapters/app-slack.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
 import type { Mrkdwn } from '../../shared/views/mrkdwn.ts';
 import type { PipelineMessage } from '../../storage/message-store.ts';
+import { bidReferences } from './bid-references.ts';
 import { pipelineCard } from './views/pipeline-card.ts';
 
 /**
@@ -151,7 +152,11 @@ export async function postPipelineCard(
 /** The card as drawn now, naming who started the bid where Tenderbot knows it. */
 async function cardOf(context: FeatureContext, teamId: string, pipeline: Pipeline) {
   const starter = (await context.store.bidStarters(teamId, [pipeline.id])).get(pipeline.id);
-  return pipelineCard(pipeline, context.store, context.clock(), starter ? { starter } : {});
+  const reference = (await bidReferences(context, teamId, [pipeline.id])).get(pipeline.id) as string;
+  return pipelineCard(pipeline, context.store, context.clock(), {
+    reference,
+    ...(starter ? { starter } : {}),
+  });
 }
 
 /**

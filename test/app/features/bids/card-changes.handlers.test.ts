@@ -183,7 +183,7 @@ describe('setArchived (Archive and Restore on the card, or /tender pipeline arch
 
     const change = harness.request({ channelId: BIDS });
     await changePipelineStatus(harness.context, change, { p: bid.id, v: 'bidding' }, null);
-    expect(change.said()).toContain(`Restore it first with \`/tender pipeline restore ${bid.id}\``);
+    expect(change.said()).toMatch(/Restore it first with `\/tender pipeline restore BID-\d+`/);
     expect((await bidNow(harness, bid.id)).status).toBe(bid.status);
 
     const restore = harness.request({ channelId: BIDS });

@@ -55,10 +55,10 @@ describe('pipelineCommand (/tender pipeline …)', () => {
   it('nothing after it, or too many words: says how to use it', async () => {
     const empty = harness.request({ channelId: BIDS });
     await pipelineCommand(harness.context, empty, '   ');
-    expect(empty.said()).toContain('Which bid? Use `/tender pipeline &lt;id&gt;`');
+    expect(empty.said()).toContain('Which bid? Use `/tender pipeline &lt;bid&gt;`');
     const extra = harness.request({ channelId: BIDS });
     await pipelineCommand(harness.context, extra, 'pl-bob please');
-    expect(extra.said()).toContain('Use `/tender pipeline &lt;id&gt;`');
+    expect(extra.said()).toContain('Use `/tender pipeline &lt;bid&gt;`');
     expect(cardsOf(harness, BIDS, 'pl-bob')).toEqual([]);
   });
 
@@ -121,6 +121,8 @@ describe('pipelineCommand (/tender pipeline …)', () => {
     expect(request.said()).toContain('Archived the bid.');
     const noId = harness.request({ channelId: BIDS });
     await pipelineCommand(harness.context, noId, 'restore');
-    expect(noId.said()).toBe('Which bid? `/tender pipeline restore &lt;id&gt;`.');
+    expect(noId.said()).toBe(
+      'Which bid? `/tender pipeline restore &lt;bid&gt;`, like `/tender pipeline restore BID-7`.',
+    );
   });
 });

@@ -49,6 +49,7 @@ function harness(answers: { pipeline: Pipeline; delayMs: number }[], places: Pip
       loadState: async () => null,
       pipelineMessages: async () => places,
       bidStarters: async () => new Map(),
+      bidReferenceNumbers: async (_team: string, ids: string[]) => new Map(ids.map((id) => [id, 7])),
       forgetPipelineMessage: async (_team: string, _channel: string, ts: string) => {
         forgotten.push(ts);
         return true;

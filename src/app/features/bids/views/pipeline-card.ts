@@ -157,6 +157,13 @@ export function stageText(stage: Stage, number: number, now: Date, notesRoom: nu
   return clip(mrkdwn`${joinMrkdwn(facts, mrkdwn` · `)}${notes}`, 3000);
 }
 
+/** What the card shows that the service does not know: the bid's reference and who started it. */
+export interface CardKnown {
+  /** `BID-7`: how people name the bid (never its id). */
+  reference: string;
+  starter?: StartedBy;
+}
+
 /**
  * The pipeline's card, drawn from the service's answer: name, status (with a select that leaves
  * out `submitted`), target date with its countdown, progress, then one section per stage with a
@@ -167,8 +174,8 @@ export async function pipelineCard(
   pipeline: Pipeline,
   keeper: StateKeeper,
   now: Date,
-  /** Who started the bid through Tenderbot, where it is known. */
-  people: { starter?: StartedBy } = {},
+  /** The bid's reference (`BID-7`), and who started it through Tenderbot where that is known. */
+  known: CardKnown,
 ): Promise<Message> {
   // Every stage keeps its controls: the longest notes that fit, each length tried with the values
   // as they are, then with each kept in the store under a short token (a message's JSON runs out
@@ -176,13 +183,13 @@ export async function pipelineCard(
   const plainValues = await cardValues(pipeline, keeper, now, false);
   let compactValues: CardValues | null = null;
   for (const notesRoom of NOTES_ROOM) {
-    const plainly = drawCard(pipeline, plainValues, now, people, notesRoom);
+    const plainly = drawCard(pipeline, plainValues, now, known, notesRoom);
     if (plainly) return plainly;
     compactValues ??= await cardValues(pipeline, keeper, now, true);
-    const compactly = drawCard(pipeline, compactValues, now, people, notesRoom);
+    const compactly = drawCard(pipeline, compactValues, now, known, notesRoom);
     if (compactly) return compactly;
   }
-  return drawCard(pipeline, compactValues ?? plainValues, now, people, 'overflow') as Message;
+  return drawCard(pipeline, compactValues ?? plainValues, now, known, 'overflow') as Message;
 }
 
 /**
@@ -193,7 +200,7 @@ function drawCard(
   pipeline: Pipeline,
   values: CardValues,
   now: Date,
-  people: { starter?: StartedBy },
+  known: CardKnown,
   notesRoom: number | 'overflow',
 ): Message | null {
   const stages = [...pipeline.stages].sort((a, b) => a.position - b.position);
@@ -236,7 +243,7 @@ function drawCard(
           }),
     },
     contextLine(
-      mrkdwn`${plain(progressBar(done, stages.length))} · ${code(pipeline.id, 300)}${pipeline.tenderId ? mrkdwn` · tender ${code(pipeline.tenderId, 300)}` : mrkdwn``} · ${startedByPhrase(pipeline.owner.name, people.starter)}`,
+      mrkdwn`${plain(progressBar(done, stages.length))} · ${code(known.reference, 40)}${pipeline.tenderId ? mrkdwn` · tender ${code(pipeline.tenderId, 300)}` : mrkdwn``} · ${startedByPhrase(pipeline.owner.name, known.starter)}`,
     ),
   ];
   const tail: Block[] = [
@@ -292,7 +299,7 @@ function drawCard(
     stages.slice(0, shown).forEach((stage, index) => {
       blocks.push(...stageBlocks(stage, index, notesRoom));
     });
-    if (shown < stages.length) blocks.push(...overflow(pipeline, stages, shown, values.pipelineRef));
+    if (shown < stages.length) blocks.push(...overflow(known.reference, stages, shown, values.pipelineRef));
     blocks.push(...tail);
     return blocks;
   };
@@ -314,7 +321,7 @@ function drawCard(
 const NOTES_ROOM = [600, 300, 120, 0] as const;
 
 /** The stages past those a message holds with their controls: said, listed, and how to change them. */
-function overflow(pipeline: Pipeline, stages: Stage[], shown: number, pipelineRef: string): Block[] {
+function overflow(reference: string, stages: Stage[], shown: number, pipelineRef: string): Block[] {
   const rest = joinMrkdwn(
     stages
       .slice(shown)
@@ -330,7 +337,7 @@ function overflow(pipeline: Pipeline, stages: Stage[], shown: number, pipelineRe
     ),
     section(clip(rest, 3000)),
     contextLine(
-      mrkdwn`Change these with *All stages* (a form, a page at a time) or ${code(`/tender pipeline stage ${clip(pipeline.id, 300)} <number> <status>`)}.`,
+      mrkdwn`Change these with *All stages* (a form, a page at a time) or ${code(`/tender pipeline stage ${reference} <number> <status>`)}.`,
     ),
     {
       type: 'actions',
@@ -354,7 +361,8 @@ function everyBidCommand(typed: string): Mrkdwn {
 
 /** `/tender pipelines`: the bids the key's creator can see, each with "Post in channel". */
 export async function pipelinesListMessage(
-  items: PipelineListItem[],
+  /** Each with its reference (`BID-7`), shown in place of its id. */
+  items: (PipelineListItem & { reference: string })[],
   total: number,
   description: Mrkdwn,
   keeper: StateKeeper,
@@ -388,7 +396,7 @@ export async function pipelinesListMessage(
       text: {
         type: 'mrkdwn',
         text: clip(
-          mrkdwn`*${safeText(item.name, 200)}* · ${plain(STATUS_LABELS[item.status])}${item.archived ? mrkdwn` · archived` : mrkdwn``}\n${plain(progressBar(counts.completed, stageTotal))} · ${plain(item.targetSubmissionDate ? `target ${countdown(item.targetSubmissionDate, now, item.status)}` : 'no target date set')}\n${code(item.id, 300)}`,
+          mrkdwn`*${safeText(item.name, 200)}* · ${plain(STATUS_LABELS[item.status])}${item.archived ? mrkdwn` · archived` : mrkdwn``}\n${plain(progressBar(counts.completed, stageTotal))} · ${plain(item.targetSubmissionDate ? `target ${countdown(item.targetSubmissionDate, now, item.status)}` : 'no target date set')}\n${code(item.reference, 40)}`,
           3000,
         ),
       },

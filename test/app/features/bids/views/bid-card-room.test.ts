@@ -58,6 +58,7 @@ describe('a bid card’s room', () => {
       bid(6, (index) => (index < 3 ? 'word '.repeat(600) : null)),
       memoryKeeper(),
       NOW,
+      { reference: 'BID-3' },
     );
     expect(selectsOf(card.blocks)).toHaveLength(6);
     const text = JSON.stringify(card.blocks);
@@ -72,6 +73,7 @@ describe('a bid card’s room', () => {
       bid(40, () => 'x'.repeat(3000)),
       memoryKeeper(),
       NOW,
+      { reference: 'BID-3' },
     );
     const shown = selectsOf(card.blocks).length;
     // A message's JSON (well under 12,000 characters) runs out before its 50 blocks do.
@@ -80,12 +82,14 @@ describe('a bid card’s room', () => {
     const text = JSON.stringify(card.blocks);
     expect(text).toContain(`*Stages ${shown + 1} to 40 have no menus here:* a Slack message holds 50 blocks`);
     expect(text).toContain('Change these with');
+    expect(text).toContain('/tender pipeline stage BID-3 &lt;number&gt; &lt;status&gt;');
     expect(blockKitProblems(card.blocks, 'message')).toEqual([]);
     // Eight stages, every one with 3,000 characters of notes, all keep their controls.
     const eight = await pipelineCard(
       { ...bid(8, () => 'y'.repeat(3000)), summary: null },
       memoryKeeper(),
       NOW,
+      { reference: 'BID-3' },
     );
     expect(selectsOf(eight.blocks)).toHaveLength(8);
     expect(blockKitProblems(eight.blocks, 'message')).toEqual([]);
@@ -113,6 +117,7 @@ describe('a bid card’s room', () => {
       memoryKeeper(),
       NOW,
       {
+        reference: 'BID-3',
         starter: { userId: 'U0MAX', ownKey: false },
       },
     );

@@ -74,15 +74,19 @@ describe('the pipeline card', () => {
     for (const status of ['submitted', 'won', 'lost', 'no_bid'] as const)
       expect(countdown('2020-01-01', NOW, status)).toBe('1 Jan 2020');
     expect(countdown('2020-01-01', NOW, 'bidding')).toBe('1 Jan 2020 · overdue by 2517 days');
-    const won = JSON.stringify((await pipelineCard(pipeline({ status: 'won' }), memoryKeeper(), NOW)).blocks);
+    const won = JSON.stringify(
+      (await pipelineCard(pipeline({ status: 'won' }), memoryKeeper(), NOW, { reference: 'BID-12' })).blocks,
+    );
     expect(won).toContain('*Target submission* 20 Nov 2026');
     expect(won).not.toMatch(/overdue|:warning:/);
-    const late = JSON.stringify((await pipelineCard(pipeline(), memoryKeeper(), NOW)).blocks);
+    const late = JSON.stringify(
+      (await pipelineCard(pipeline(), memoryKeeper(), NOW, { reference: 'BID-12' })).blocks,
+    );
     expect(late).toContain('20 Nov 2026 · overdue by 2 days :warning:');
   });
 
   it('has a section per stage with its status select, and a status select without Submitted', async () => {
-    const card = await pipelineCard(pipeline(), memoryKeeper(), NOW);
+    const card = await pipelineCard(pipeline(), memoryKeeper(), NOW, { reference: 'BID-12' });
     const text = JSON.stringify(card.blocks);
     expect(text).toContain('▰▰▰▱▱ 3/5 done');
     expect(text).toContain('overdue by 2 days');
@@ -106,7 +110,9 @@ describe('the pipeline card', () => {
   });
 
   it('an archived bid is read only, with Restore', async () => {
-    const card = await pipelineCard(pipeline({ archived: true }), memoryKeeper(), NOW);
+    const card = await pipelineCard(pipeline({ archived: true }), memoryKeeper(), NOW, {
+      reference: 'BID-12',
+    });
     const text = JSON.stringify(card.blocks);
     expect(text).toContain('pipeline/restore');
     expect(text).not.toContain('pipeline/archive');
@@ -127,7 +133,7 @@ describe('the pipeline card', () => {
         dueDate: '2027-01-01',
       })),
     });
-    const card = await pipelineCard(big, memoryKeeper(), NOW);
+    const card = await pipelineCard(big, memoryKeeper(), NOW, { reference: 'BID-12' });
     expect(card.blocks.length).toBeGreaterThan(5);
     expect(blockKitProblems(card.blocks, 'message')).toEqual([]);
     expect(JSON.stringify(card.blocks)).toContain('Change these with');
@@ -136,7 +142,7 @@ describe('the pipeline card', () => {
   it('an id too long for an option is kept in the store under a token, and reads back', async () => {
     const keeper = memoryKeeper();
     const longId = `pl-${'y'.repeat(200)}`;
-    const card = await pipelineCard(pipeline({ id: longId }), keeper, NOW);
+    const card = await pipelineCard(pipeline({ id: longId }), keeper, NOW, { reference: 'BID-12' });
     expect(keeper.size()).toBeGreaterThan(0);
     expect(blockKitProblems(card.blocks, 'message')).toEqual([]);
     const select = (card.blocks as Json[]).find(
@@ -152,13 +158,21 @@ describe('the pipeline card', () => {
   });
 
   it('lists bids with Post in channel, within limits', async () => {
-    const item: PipelineListItem = {
+    const item: PipelineListItem & { reference: string } = {
       ...pipeline(),
       stageCounts: { pending: 2, in_progress: 0, blocked: 0, completed: 3 },
-    } as PipelineListItem;
+      reference: 'BID-12',
+    } as PipelineListItem & { reference: string };
     const message = await pipelinesListMessage([item], 1, mrkdwn`active`, memoryKeeper(), NOW);
     expect(JSON.stringify(message.blocks)).toContain('Post in channel');
     expect(JSON.stringify(message.blocks)).toContain('▰▰▰▱▱ 3/5 done');
+    // People see the bid's reference; its id stays in the button's value only.
+    expect(JSON.stringify(message.blocks.map((block) => ('text' in block ? block.text : null)))).toContain(
+      '`BID-12`',
+    );
+    expect(
+      JSON.stringify(message.blocks.map((block) => ('text' in block ? block.text : null))),
+    ).not.toContain(item.id);
     expect(blockKitProblems(message.blocks, 'message')).toEqual([]);
   });
 
@@ -168,7 +182,8 @@ describe('the pipeline card', () => {
         ...pipeline(),
         id: `p-${index}`,
         stageCounts: { pending: 1, in_progress: 0, blocked: 0, completed: 0 },
-      }) as PipelineListItem;
+        reference: `BID-${index}`,
+      }) as PipelineListItem & { reference: string };
     const page = Array.from({ length: 20 }, (_, index) => item(20 + index));
     const message = await pipelinesListMessage(page, 45, mrkdwn`“roads”, active`, memoryKeeper(), NOW, {
       offset: 20,
