@@ -44,6 +44,8 @@ const SCOPES_OF_EVENT: Record<string, string[]> = {
   member_joined_channel: ['channels:read', 'groups:read'],
   // A run of one of the app's own Workflow Builder steps: no scope.
   function_executed: [],
+  // A person opens one of the app's Work Objects (docs/work-objects.md): "No scopes required".
+  entity_details_requested: [],
   // Sent to every app, no scope needed.
   app_uninstalled: [],
   tokens_revoked: [],

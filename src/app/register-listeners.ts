@@ -9,6 +9,7 @@ import { registerInstallListeners } from './features/install/listeners.ts';
 import { REACH_EVENTS, registerReachListeners } from './features/links/listeners.ts';
 import { registerSubscriptionListeners } from './features/subscriptions/listeners.ts';
 import { registerTenderListeners } from './features/tenders/listeners.ts';
+import { registerWorkObjectListeners, WORK_OBJECT_EVENTS } from './features/work-objects/listeners.ts';
 import { registerWorkflowListeners } from './features/workflows/listeners.ts';
 import { ControlRouter } from './shared/controls/control-registry.ts';
 import { unknownControlAnswers } from './shared/controls/unknown-controls.ts';
@@ -27,6 +28,7 @@ export const SUBSCRIBED_EVENTS: readonly string[] = [
   'team_access_revoked',
   // Registered by app.function (features/workflows): a run of one of the app's Workflow Builder steps.
   'function_executed',
+  ...WORK_OBJECT_EVENTS,
 ];
 
 /**
@@ -54,6 +56,7 @@ export function registerListeners(
   registerHomeListeners(app, controls, context);
   registerInstallListeners(app, context, install);
   registerWorkflowListeners(app, controls, context);
+  registerWorkObjectListeners(app, context);
   // Refuses to start with a row of the table left without a listener; any other id is answered.
   controls.attach(app, unknownControlAnswers(context.logger));
 }

@@ -29,6 +29,7 @@ import {
   SLACKBOT_USER_ID,
 } from './types.ts';
 import { parseArgs, webApi } from './web-api.ts';
+import { WorkObjects } from './work-objects.ts';
 import { Workspace, type WorkspaceIdentity } from './workspace.ts';
 
 export type { Choice } from './app-sender.ts';
@@ -706,6 +707,11 @@ export class FakeSlack {
   /** Workflow Builder running the app's custom steps (functions.ts). */
   get workflows(): WorkflowBuilder {
     return new WorkflowBuilder(this.workspace, (event, options) => this.sender.sendEvent(event, options));
+  }
+
+  /** Work Objects: entities unfurled on messages, and the flexpane a click opens (work-objects.ts). */
+  get workObjects(): WorkObjects {
+    return new WorkObjects(this.workspace, (event) => this.sender.sendEvent(event));
   }
 
   sendEvent(

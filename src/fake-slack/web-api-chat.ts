@@ -2,6 +2,7 @@ import { messageRefusal } from './block-rules.ts';
 import { linksIn } from './links.ts';
 import { BOT_USER_ID, type FakeMessage, type Unfurl } from './types.ts';
 import type { Args, WebAnswer } from './web-api-types.ts';
+import { unfurlEntities } from './work-objects.ts';
 import type { Workspace } from './workspace.ts';
 
 /** A message as the Web API shows it (`chat.postMessage`'s answer, `conversations.history`). */
@@ -139,6 +140,9 @@ function unfurl(workspace: Workspace, args: Args): WebAnswer {
     message = workspace.findMessage(args.channel, args.ts);
   }
   if (!message || message.deleted) return { ok: false, error: 'cannot_unfurl_message' };
+  // Work Objects: `metadata.entities` (work-objects.ts), alone or beside `unfurls`.
+  const entities = unfurlEntities(workspace, message, args.metadata);
+  if (entities && (!entities.ok || args.unfurls === undefined)) return entities;
   const unfurls = args.unfurls as Record<string, Unfurl> | undefined;
   if (!unfurls || typeof unfurls !== 'object' || Array.isArray(unfurls))
     return { ok: false, error: 'invalid_unfurls_format' };

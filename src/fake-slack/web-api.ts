@@ -3,6 +3,7 @@ import { chatMethod } from './web-api-chat.ts';
 import { conversationsMethod } from './web-api-conversations.ts';
 import type { Args, WebAnswer } from './web-api-types.ts';
 import { viewsMethod } from './web-api-views.ts';
+import { workObjectsMethod } from './work-objects.ts';
 import type { Workspace } from './workspace.ts';
 
 export type { Args, WebAnswer } from './web-api-types.ts';
@@ -18,7 +19,8 @@ export function webApi(workspace: Workspace, method: string, args: Args): WebAns
     chatMethod(workspace, method, args) ??
     conversationsMethod(workspace, method, args) ??
     viewsMethod(workspace, method, args) ??
-    functionsMethod(workspace, method, args);
+    functionsMethod(workspace, method, args) ??
+    workObjectsMethod(workspace, method, args);
   if (family) {
     // The call was recorded (with its token) just before this one answers it: a step's post is noted.
     if (method === 'chat.postMessage') noteRunPost(workspace, workspace.calls.at(-1)?.token, family);

@@ -10,6 +10,13 @@ import { encodeIfFits } from '../../shared/values/codec.ts';
 import { sentenceMessage } from '../../shared/views/messages.ts';
 import { mrkdwn, safeText } from '../../shared/views/mrkdwn.ts';
 import { type Block, tenderCard } from '../../shared/views/tender-card.ts';
+import {
+  bidEntity,
+  recogniseBidLink,
+  tenderEntity,
+  type UnfurlTarget,
+  unfurlEntities,
+} from '../work-objects/index.ts';
 import { serviceOrigins } from './direct-messages.ts';
 import { findTender } from './find-tender.ts';
 import { type NoticeRef, recogniseNoticeLink } from './notice-links.ts';
@@ -82,17 +89,21 @@ export function recognisedLinks(
 }
 
 /**
- * `link_shared`: each link to a notice the service holds becomes a tender card under the message
- * (`chat.unfurl`); any other link, and a known source's notice the service does not hold, is left
- * alone (no call at all when none is found). Nothing is said to anyone when a look-up fails.
+ * `link_shared`: each link to a notice the service holds, and each link to a bid, becomes a Work
+ * Object entity under the message (`chat.unfurl` with `metadata.entities`); where Slack refuses
+ * entities (the workspace does not have them), tenders get their card instead (bids have none).
+ * Any other link, and one the workspace's key cannot read, is left alone (no call at all when none
+ * is found). Nothing is said to anyone when a look-up fails.
  */
 export async function unfurlLinks(
   context: FeatureContext,
   slack: AppSlack,
   shared: SharedLinks,
 ): Promise<void> {
-  const candidates = recognisedLinks(shared.links, serviceOrigins(context));
-  if (candidates.length === 0) return;
+  const origins = serviceOrigins(context);
+  const candidates = recognisedLinks(shared.links, origins);
+  const bidLinks = recognisedBidLinks(shared.links, origins, LINKS_MAX - candidates.length);
+  if (candidates.length === 0 && bidLinks.length === 0) return;
   let client: Awaited<ReturnType<FeatureContext['clients']['forTeam']>>['client'];
   try {
     ({ client } = await context.clients.forTeam(shared.teamId));
@@ -102,30 +113,70 @@ export async function unfurlLinks(
     throw error;
   }
   const now = context.clock();
-  const found = await Promise.all(
-    candidates.map(async ({ url, ref }) => {
-      try {
-        const tender = await findTender(client, ref, { timeoutMs: LOOKUP_TIMEOUT_MS });
+  const lookUp = async <T>(find: () => Promise<T | null>): Promise<T | null> => {
+    try {
+      return await find();
+    } catch (error) {
+      context.logger.warn({ err: error, teamId: shared.teamId }, 'a shared link could not be looked up');
+      return null;
+    }
+  };
+  const [found, bids] = await Promise.all([
+    Promise.all(
+      candidates.map(async ({ url, ref }) => {
+        const tender = await lookUp(() => findTender(client, ref, { timeoutMs: LOOKUP_TIMEOUT_MS }));
         return tender ? { url, tender } : null;
-      } catch (error) {
-        context.logger.warn({ err: error, teamId: shared.teamId }, 'a shared link could not be looked up');
-        return null;
-      }
-    }),
-  );
-  const unfurls: Record<string, { blocks: Block[] }> = {};
+      }),
+    ),
+    Promise.all(
+      bidLinks.map(async ({ url, bidId }) => {
+        const bid = await lookUp(() => client.pipelines.get(bidId, { timeoutMs: LOOKUP_TIMEOUT_MS }));
+        return bid ? { url, bid } : null;
+      }),
+    ),
+  ]);
   const shown = found.filter((entry) => entry !== null);
+  const shownBids = bids.filter((entry) => entry !== null);
+  // Slack's two ways to name what is unfurled: the composer's unfurl id, or the posted message.
+  const target: UnfurlTarget =
+    shared.unfurlId && (shared.source === 'composer' || shared.source === 'conversations_history')
+      ? { unfurl_id: shared.unfurlId, source: shared.source }
+      : { channel: shared.channel, ts: shared.messageTs };
+  const entities = [
+    ...shown.map((entry) =>
+      tenderEntity(entry.tender, { url: tenderUrl(context, entry.tender.id), appUnfurlUrl: entry.url }, now),
+    ),
+    ...shownBids.map((entry) => bidEntity(entry.bid, { url: entry.url, appUnfurlUrl: entry.url })),
+  ];
+  if (await unfurlEntities(context, slack, shared.teamId, target, entities)) return;
   if (shown.length === 0) return;
+  const unfurls: Record<string, { blocks: Block[] }> = {};
   // A card in a channel shows the workspace's bookmarks as they are, as a shared card does (read once).
   const bookmarked = await bookmarkedIds(client).catch(() => new Set<string>());
   for (const entry of shown)
     unfurls[entry.url] = { blocks: unfurlBlocks(entry.tender, now, bookmarked.has(entry.tender.id)) };
-  // Slack's two ways to name what is unfurled: the composer's unfurl id, or the posted message.
-  if (shared.unfurlId && shared.source === 'composer')
-    await slack.chat.unfurl({ unfurl_id: shared.unfurlId, source: 'composer', unfurls });
-  else if (shared.unfurlId && shared.source === 'conversations_history')
-    await slack.chat.unfurl({ unfurl_id: shared.unfurlId, source: 'conversations_history', unfurls });
-  else await slack.chat.unfurl({ channel: shared.channel, ts: shared.messageTs, unfurls });
+  await slack.chat.unfurl({ ...target, unfurls });
+}
+
+/** The service's own address of a tender: the entity's `url`, the same whichever link was pasted. */
+function tenderUrl(context: FeatureContext, tenderId: string): string {
+  return `${context.config.PROCUREMENT_API_URL.replace(/\/+$/, '')}/v1/tenders/${encodeURIComponent(tenderId)}`;
+}
+
+/** The links of a message to bids (`…/v1/pipelines/<id>` on the service), each once, `max` at most. */
+function recognisedBidLinks(
+  links: readonly { url: string }[],
+  origins: readonly string[],
+  max: number,
+): { url: string; bidId: string }[] {
+  const found: { url: string; bidId: string }[] = [];
+  for (const { url } of links) {
+    if (found.length >= max) break;
+    if (found.some((entry) => entry.url === url)) continue;
+    const bidId = recogniseBidLink(url, origins);
+    if (bidId) found.push({ url, bidId });
+  }
+  return found;
 }
 
 /** The ids of the workspace's bookmarked tenders (at most 1,000 read). */

@@ -1,0 +1,98 @@
+/**
+ * The flexpane: `entity_details_requested` answered with `entity.presentDetails` for the person
+ * who opened it, looked up with their own access (their linked key, else the workspace's), and
+ * refused as the commands refuse: a bid their key cannot read is an error, never its details.
+ */
+import type { EntityMetadata } from '@slack/types';
+import { ForbiddenError, NotFoundError } from '../../../client/errors.ts';
+import type { AppSlack } from '../../adapters/app-slack.ts';
+import { describeFailure } from '../../shared/failure-sentences.ts';
+import type { FeatureContext } from '../../shared/feature-context.ts';
+import { notFoundSentence } from '../bids/index.ts';
+import { bidEntity, ENTITY_REF_TYPES, tenderEntity } from './views/entities.ts';
+
+/** What `entity_details_requested` carries that the answer needs. */
+export interface DetailsRequest {
+  teamId: string;
+  userId: string;
+  triggerId: string;
+  externalRef: { id: string; type?: string };
+  entityUrl: string;
+}
+
+/** entity.presentDetails' error object (its reference page). */
+interface PresentError {
+  status: 'restricted' | 'not_found' | 'internal_error' | 'custom';
+  custom_title?: string;
+  custom_message?: string;
+  message_format?: 'markdown';
+}
+
+const LOOKUP_TIMEOUT_MS = 2500;
+
+async function present(
+  slack: AppSlack,
+  triggerId: string,
+  answer: { metadata: EntityMetadata } | { error: PresentError },
+): Promise<void> {
+  await slack.entity.presentDetails({ trigger_id: triggerId, ...answer });
+}
+
+/** Looks the entity up as this person and shows it to them, or says why not. */
+export async function presentEntityDetails(
+  context: FeatureContext,
+  slack: AppSlack,
+  request: DetailsRequest,
+): Promise<void> {
+  const { id, type } = request.externalRef;
+  if (type !== ENTITY_REF_TYPES.tender && type !== ENTITY_REF_TYPES.bid) {
+    await present(slack, request.triggerId, { error: { status: 'not_found' } });
+    return;
+  }
+  let source: Awaited<ReturnType<FeatureContext['clients']['forPerson']>>['source'] = 'workspace';
+  try {
+    const chosen = await context.clients.forPerson(request.teamId, request.userId);
+    source = chosen.source;
+    const place = { url: request.entityUrl };
+    const metadata =
+      type === ENTITY_REF_TYPES.tender
+        ? tenderEntity(
+            await chosen.client.tenders.get(id, { timeoutMs: LOOKUP_TIMEOUT_MS }),
+            place,
+            context.clock(),
+          )
+        : bidEntity(await chosen.client.pipelines.get(id, { timeoutMs: LOOKUP_TIMEOUT_MS }), place);
+    await present(slack, request.triggerId, { metadata });
+  } catch (error) {
+    await present(slack, request.triggerId, { error: refusal(error, type, id, source) });
+  }
+}
+
+/** The commands' sentence for what went wrong, as the flexpane's error. */
+function refusal(
+  error: unknown,
+  type: 'tender' | 'bid',
+  id: string,
+  source: 'personal' | 'workspace' | 'default',
+): PresentError {
+  if (error instanceof NotFoundError || error instanceof ForbiddenError) {
+    const message =
+      type === 'bid'
+        ? String(notFoundSentence(id, source))
+        : source === 'personal'
+          ? 'This tender cannot be seen with your own key.'
+          : 'This tender cannot be seen with this workspace’s key.';
+    return {
+      status: 'custom',
+      custom_title: type === 'bid' ? 'You cannot see this bid' : 'You cannot see this tender',
+      custom_message: message,
+      message_format: 'markdown',
+    };
+  }
+  return {
+    status: 'custom',
+    custom_title: 'Tenderbot could not show this',
+    custom_message: String(describeFailure(error).sentence),
+    message_format: 'markdown',
+  };
+}
