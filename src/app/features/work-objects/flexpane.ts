@@ -50,22 +50,23 @@ export async function presentEntityDetails(
     return;
   }
   let source: Awaited<ReturnType<FeatureContext['clients']['forPerson']>>['source'] = 'workspace';
+  let answer: { metadata: EntityMetadata } | { error: PresentError };
   try {
     const chosen = await context.clients.forPerson(request.teamId, request.userId);
     source = chosen.source;
     const place = { url: request.entityUrl };
-    const metadata =
-      type === ENTITY_REF_TYPES.tender
-        ? tenderEntity(
-            await chosen.client.tenders.get(id, { timeoutMs: LOOKUP_TIMEOUT_MS }),
-            place,
-            context.clock(),
-          )
-        : bidEntity(await chosen.client.pipelines.get(id, { timeoutMs: LOOKUP_TIMEOUT_MS }), place);
-    await present(slack, request.triggerId, { metadata });
+    const options = { timeoutMs: LOOKUP_TIMEOUT_MS };
+    answer = {
+      metadata:
+        type === ENTITY_REF_TYPES.tender
+          ? tenderEntity(await chosen.client.tenders.get(id, options), place, context.clock())
+          : bidEntity(await chosen.client.pipelines.get(id, options), place),
+    };
   } catch (error) {
-    await present(slack, request.triggerId, { error: refusal(error, type, id, source) });
+    answer = { error: refusal(error, type, id, source) };
   }
+  // Outside the look-up's catch: Slack refusing the answer is logged by the listener, not shown as a refusal.
+  await present(slack, request.triggerId, answer);
 }
 
 /** The commands' sentence for what went wrong, as the flexpane's error. */
