@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { ScheduledSlack } from '../adapters/scheduled-slack.ts';
 import type { WorkspaceClients } from '../adapters/workspace-clients.ts';
+import { bidReferencesIn } from '../features/bids/index.ts';
 import { type Built, buildDelivery, type Frozen, readerOf } from '../features/subscriptions/content.ts';
 import { catchUp } from '../features/subscriptions/schedule.ts';
 import { classifySlackError } from '../features/subscriptions/slack-errors.ts';
 import type { BotMetrics } from '../metrics/bot-metrics.ts';
 import type { Message } from '../shared/views/messages.ts';
+import type { BidReferenceStore } from '../storage/bid-reference-store.ts';
 import type { Delivery, DeliveryFinish, DeliveryStore } from '../storage/delivery-store.ts';
 import type { Subscription, SubscriptionStore } from '../storage/subscription-store.ts';
 import type { DeliveryQueue } from './delivery-queue.ts';
@@ -15,7 +17,8 @@ import { DELIVERY_EVENT_TYPE, type HistoryPage, readWindowPage } from './settle-
 
 /** The store's methods exactly-once posting uses: the deliveries', and its subscriptions' reads and pause. */
 export type PostingStore = DeliveryStore &
-  Pick<SubscriptionStore, 'dueSubscriptions' | 'getSubscription' | 'pauseChannel'>;
+  Pick<SubscriptionStore, 'dueSubscriptions' | 'getSubscription' | 'pauseChannel'> &
+  Partial<Pick<BidReferenceStore, 'bidReferenceNumbers'>>;
 
 /** How a delivery waits for a near slot (on the scheduler's timer) rather than being given back. */
 interface SlotWait {
@@ -282,6 +285,7 @@ export class ExactlyOncePosting {
   /** Builds and freezes the content; 'retry' when the service failed (tried again later, never lost). */
   private async freeze(delivery: Delivery, subscription: Subscription): Promise<Built | 'retry'> {
     const { store, clients, clock, logger } = this.options;
+    const numbers = store.bidReferenceNumbers?.bind(store);
     const exclude = new Set<string>();
     for (let attempt = 0; attempt < 4; attempt++) {
       let built: Built;
@@ -299,6 +303,8 @@ export class ExactlyOncePosting {
           shared: this.sharedReads,
           delivered: (keys) => store.deliveredItems(subscription.id, keys),
           feedReadLimit: this.feedReadLimit,
+          // Bids named as their cards name them (BID-7), where the store gives references.
+          bidReferences: numbers && bidReferencesIn({ bidReferenceNumbers: numbers }, subscription.teamId),
         });
       } catch (error) {
         // Backoff doubles from a minute to half an hour; the delivery waits, it is not dropped.

@@ -7,6 +7,7 @@
 import type { WorkspaceClient } from '../../adapters/workspace-clients.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
 import { code, joinMrkdwn, type Mrkdwn, mrkdwn } from '../../shared/views/mrkdwn.ts';
+import type { BidReferenceStore } from '../../storage/bid-reference-store.ts';
 
 /** `BID-7`: how people say and type bid number 7 of their workspace. */
 export const bidReferenceText = (number: number): string => `BID-${number}`;
@@ -25,13 +26,23 @@ const MATCHES_NAMED = 5;
  * Each bid's reference (`BID-7`), id → text, giving the next numbers to bids shown or started for
  * the first time (one store call for them all).
  */
-export async function bidReferences(
+export function bidReferences(
   context: FeatureContext,
   teamId: string,
   pipelineIds: readonly string[],
 ): Promise<Map<string, string>> {
-  const numbers = await context.store.bidReferenceNumbers(teamId, pipelineIds);
-  return new Map([...numbers].map(([id, number]) => [id, bidReferenceText(number)]));
+  return bidReferencesIn(context.store, teamId)(pipelineIds);
+}
+
+/** As bidReferences, from a store alone (the scheduler's posts name bids so too). */
+export function bidReferencesIn(
+  store: Pick<BidReferenceStore, 'bidReferenceNumbers'>,
+  teamId: string,
+): (pipelineIds: readonly string[]) => Promise<Map<string, string>> {
+  return async (pipelineIds) => {
+    const numbers = await store.bidReferenceNumbers(teamId, pipelineIds);
+    return new Map([...numbers].map(([id, number]) => [id, bidReferenceText(number)]));
+  };
 }
 
 /** Each item with `reference` (`BID-7`), for lists of bids other features draw (Home, summaries). */

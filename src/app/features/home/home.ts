@@ -8,7 +8,7 @@ import { keyReadable, mayManageKey } from '../../shared/key-access.ts';
 import { searchHeading } from '../../shared/views/describe-search.ts';
 import { formatDayOf } from '../../shared/views/formats.ts';
 import { type Mrkdwn, mention, mrkdwn, text as plain } from '../../shared/views/mrkdwn.ts';
-import { withStartedBy } from '../bids/index.ts';
+import { withBidReferences, withStartedBy } from '../bids/index.ts';
 import { HOME_LIST_ROWS, type HomeContent, homeView } from './views/home-view.ts';
 
 /**
@@ -72,7 +72,7 @@ export async function publishHome(
         .then((answer) => ({ items: answer.data, total: answer.pagination.total }), problem),
       client.pipelines.list({ ...page, archived: 'active' }).then(
         async (answer) => ({
-          items: await withStartedBy(context, teamId, answer.data),
+          items: await withBidReferences(context, teamId, await withStartedBy(context, teamId, answer.data)),
           total: answer.pagination.total,
         }),
         problem,

@@ -125,6 +125,8 @@ export interface BuildInput {
   delivered?: (itemKeys: string[]) => Promise<Set<string>>;
   /** New tenders one feed post reads at most (FEED_READ_LIMIT). */
   feedReadLimit?: number;
+  /** pipeline id → `BID-7`, naming bids as their cards do (given now where new); else by name alone. */
+  bidReferences?: (pipelineIds: string[]) => Promise<Map<string, string>>;
 }
 
 /** Builds what a delivery posts, from a fresh read of the service. */
@@ -164,7 +166,8 @@ async function pipelineSummary(input: BuildInput, notes: PostNotes): Promise<Bui
     pipeline = await read;
   } catch (error) {
     if ((error as { status?: number }).status !== 404) throw error;
-    const text = mrkdwn`The bid ${code(p, 300)} can no longer be seen with ${input.reader.name} (deleted, or no longer shared with the key’s creator). \`/tender subscriptions\` here can unsubscribe.`;
+    const named = (await input.bidReferences?.([p]))?.get(p);
+    const text = mrkdwn`The bid ${named ? code(named) : code(p, 300)} can no longer be seen with ${input.reader.name} (deleted, or no longer shared with the key’s creator). \`/tender subscriptions\` here can unsubscribe.`;
     return {
       kind: 'post',
       frozen: {
@@ -260,7 +263,9 @@ async function pipelineSummary(input: BuildInput, notes: PostNotes): Promise<Bui
           },
           accessory: button('Post its card here', PipelineIds.post, post),
         } satisfies Block)
-      : contextLine(mrkdwn`${code(`/tender pipeline ${clip(pipeline.id, 200)}`)} shows the bid’s card.`),
+      : contextLine(
+          mrkdwn`${code(`/tender pipeline ${(await input.bidReferences?.([pipeline.id]))?.get(pipeline.id) ?? clip(pipeline.id, 200)}`)} shows the bid’s card.`,
+        ),
   ]);
   const cursor = {
     json: JSON.stringify({
@@ -431,6 +436,7 @@ async function deadlineReminders(input: BuildInput, notes: PostNotes): Promise<B
     });
   }
   read = 0;
+  const bids: { pipeline: { id: string; name: string }; key: string; target: string }[] = [];
   for await (const pipeline of client.pipelines.all({ archived: 'active', limit: 100 })) {
     if (++read > 1000) break;
     const target = pipeline.targetSubmissionDate;
@@ -444,11 +450,18 @@ async function deadlineReminders(input: BuildInput, notes: PostNotes): Promise<B
     if (threshold === null) continue;
     const key = `deadline:pipeline:${pipeline.id}:${target}:${threshold}`;
     if (exclude.has(key)) continue;
+    bids.push({ pipeline, key, target });
+  }
+  const references = bids.length
+    ? ((await input.bidReferences?.(bids.map((bid) => bid.pipeline.id))) ?? new Map<string, string>())
+    : new Map<string, string>();
+  for (const { pipeline, key, target } of bids) {
+    const reference = references.get(pipeline.id);
     lines.push({
       key,
       order: Date.parse(`${target}T23:59:59Z`),
-      // Named as its card names it (a bid called “Bid: …” must not read “Bid Bid: …”).
-      line: mrkdwn`:dart: *${safeText(pipeline.name, 300)}* · target date ${plain(countdownLocal(target, today))} · ${code(pipeline.id, 200)}`,
+      // Named as its card names it (a bid called “Bid: …” must not read “Bid Bid: …”), by its reference.
+      line: mrkdwn`:dart: *${safeText(pipeline.name, 300)}* · target date ${plain(countdownLocal(target, today))}${reference ? mrkdwn` · ${code(reference)}` : mrkdwn``}`,
     });
   }
   if (lines.length === 0) {

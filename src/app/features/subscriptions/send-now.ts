@@ -5,6 +5,7 @@ import type { Message } from '../../shared/views/messages.ts';
 import { channelLink, lowerFirst, mrkdwn } from '../../shared/views/mrkdwn.ts';
 import { contextLine, section } from '../../shared/views/tender-card.ts';
 import type { Subscription } from '../../storage/bot-store.ts';
+import { bidReferences } from '../bids/index.ts';
 import { buildDelivery, readerOf } from './content.ts';
 import { subscriptionSummary } from './describe.ts';
 import { nextRunAfter } from './schedule.ts';
@@ -62,6 +63,7 @@ async function wouldSay(
         now,
         exclude,
         delivered: (keys) => context.store.deliveredItems(subscription.id, keys),
+        bidReferences: (ids) => bidReferences(context, subscription.teamId, ids),
       });
       if (built.kind === 'empty') return built.said ?? null;
       const posted = await context.store.deliveredItems(subscription.id, built.frozen.itemKeys);

@@ -26,6 +26,7 @@ import {
 } from '../../shared/views/mrkdwn.ts';
 import { section } from '../../shared/views/tender-card.ts';
 import type { Cadence, Subscription, SubscriptionKind } from '../../storage/bot-store.ts';
+import { resolveBidId } from '../bids/index.ts';
 import { DeadlinesTarget, FEED_READ_LIMIT, type Frozen, PipelineTarget, SearchTarget } from './content.ts';
 import { subscriptionSummary } from './describe.ts';
 import {
@@ -50,7 +51,7 @@ const say = (request: SlackRequest, sentence: Mrkdwn, replace = false) =>
   reply(request, { text: sentence, blocks: [section(sentence)] }, replace);
 
 // Slack reads `<…>` as a link or a mention even inside code: the placeholders are escaped.
-export const SUBSCRIBE_USAGE = mrkdwn`Subscribe this channel with \`/tender subscribe pipeline &lt;id&gt; [daily|weekly] [HH:MM]\` (a bid’s progress), \`/tender subscribe search &lt;saved search id, or words and filters&gt; [hourly|daily]\` (new tenders), or \`/tender subscribe deadlines [days]\` (bookmarked tenders and bids coming due). Times are in your own time zone; weekly posts go out on Mondays.`;
+export const SUBSCRIBE_USAGE = mrkdwn`Subscribe this channel with \`/tender subscribe pipeline &lt;bid&gt; [daily|weekly] [HH:MM]\` (a bid’s progress), \`/tender subscribe search &lt;saved search id, or words and filters&gt; [hourly|daily]\` (new tenders), or \`/tender subscribe deadlines [days]\` (bookmarked tenders and bids coming due). Times are in your own time zone; weekly posts go out on Mondays.`;
 
 /**
  * A word meant as a time of day that is not one Tenderbot reads (`25:00`, `9am`, `9.30`): said,
@@ -135,8 +136,12 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
   const keyName = source === 'personal' ? 'your own key' : 'this workspace’s key';
   let target: object;
   if (kind === 'pipeline') {
-    const id = words[0];
-    if (!id || words.length > 1) return say(request, mrkdwn`Give one bid id. ${SUBSCRIBE_USAGE}`);
+    const typed = words[0];
+    if (!typed || words.length > 1)
+      return say(request, mrkdwn`Give one bid, by its reference (like \`BID-7\`). ${SUBSCRIBE_USAGE}`);
+    const found = await resolveBidId(context, request.teamId, typed, client);
+    if ('problem' in found) return say(request, found.problem);
+    const id = found.id;
     try {
       const pipeline = await client.pipelines.get(id);
       target = { p: pipeline.id, n: pipeline.name.slice(0, 300) };
@@ -144,7 +149,7 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
       if (!(error instanceof NotFoundError)) throw error;
       return say(
         request,
-        mrkdwn`No bid with the id ${code(id, 300)} can be seen with ${plain(keyName)}. \`/tender pipelines\` lists the ids.`,
+        mrkdwn`No bid ${code(typed, 300)} can be seen with ${plain(keyName)}. \`/tender pipelines\` lists the bids, each with its reference.`,
       );
     }
   } else if (kind === 'search') {

@@ -106,6 +106,9 @@ describe('Send now', () => {
     const text = said(reminder as { text?: string });
     expect(text).toContain(':dart: *Bid: Harbour works* · target date');
     expect(text).not.toContain('Bid *Bid');
+    // Named by its reference, as its card names it, never by its id.
+    expect(text).toMatch(/Bid: Harbour works\* · target date [^\n]* · `BID-\d+`/);
+    expect(text).not.toContain(JSON.parse(made.text).id);
   });
 
   it('with no deadline coming due posts no empty reminder', async () => {

@@ -104,7 +104,9 @@ describe('subscriptionCommand: subscribe', () => {
     const cadence = await subscribe('deadlines weekly', 'C0REFUSED');
     expect(cadence.said).toContain('A deadline reminder can be daily, not weekly.');
     const unknownBid = await subscribe('pipeline pl-nobody', 'C0REFUSED');
-    expect(unknownBid.said).toContain('No bid with the id `pl-nobody` can be seen');
+    expect(unknownBid.said).toContain('No bid `pl-nobody` can be seen');
+    const unknownReference = await subscribe('pipeline BID-99999', 'C0REFUSED');
+    expect(unknownReference.said).toContain('No bid in this workspace is `BID-99999`.');
     const days = await subscribe('deadlines 200', 'C0REFUSED');
     expect(days.said).toContain('Give the days ahead as a whole number from 1 to 90');
     const kind = await subscribe('everything', 'C0REFUSED');

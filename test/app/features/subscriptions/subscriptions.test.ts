@@ -127,7 +127,7 @@ describe('a feed of tenders closing within some days', () => {
 describe('usage sentences', () => {
   it('show their <id> placeholders: Slack would read <id> as a link and show “id”', async () => {
     const usage = await harness.command('U0ADMIN', 'C0BIDS', 'subscribe');
-    expect(said(usage)).toContain('pipeline &lt;id&gt;');
+    expect(said(usage)).toContain('pipeline &lt;bid&gt;');
     expect(said(usage)).not.toMatch(/<id>|<saved search/);
     const comments = await harness.command('U0ADMIN', 'C0BIDS', 'comments');
     expect(said(comments)).toContain('buyer:&lt;id&gt;');

@@ -9,7 +9,7 @@ import { blockKitProblems } from '../../../shared/views/block-kit-limits.ts';
 import { formatMoney } from '../../../shared/views/formats.ts';
 import { type ConnectionState, gettingStartedBlocks } from '../../../shared/views/getting-started.ts';
 import { searchBuilderButton, USAGE_LINES } from '../../../shared/views/messages.ts';
-import { joinMrkdwn, type Mrkdwn, mrkdwn, safeText, text } from '../../../shared/views/mrkdwn.ts';
+import { code, joinMrkdwn, type Mrkdwn, mrkdwn, safeText, text } from '../../../shared/views/mrkdwn.ts';
 import type { Button, SafeHomeView as HomeView } from '../../../shared/views/safe-blocks.ts';
 import { type Block, button, formatDeadline, section } from '../../../shared/views/tender-card.ts';
 
@@ -22,8 +22,10 @@ export interface HomeContent {
   /** The lists were read with the person's own key: said in their headings. */
   ownLists?: boolean;
   bookmarks?: { items: Bookmark[]; total: number } | { problem: Mrkdwn };
-  /** Each bid with who started it, as its card says (`startedBy`). */
-  pipelines?: { items: (PipelineListItem & { startedBy?: Mrkdwn })[]; total: number } | { problem: Mrkdwn };
+  /** Each bid with who started it and its reference (`BID-7`), as its card says them. */
+  pipelines?:
+    | { items: (PipelineListItem & { startedBy?: Mrkdwn; reference?: string })[]; total: number }
+    | { problem: Mrkdwn };
   /** Each saved search with what it finds, in words (never its stored fields). */
   savedSearches?:
     | { items: { saved: SavedSearch; description: Mrkdwn }[]; total: number }
@@ -89,7 +91,7 @@ export function homeView(args: HomeContent): HomeView {
         );
         blocks.push(
           section(
-            mrkdwn`*${safeText(item.name, 200)}* · ${text(PIPELINE_STATUS_LABELS[item.status])}${target}\n${text(progressBar(counts.completed, total))}${counts.blocked ? mrkdwn` · ${counts.blocked} blocked` : mrkdwn``}${item.startedBy ? mrkdwn` · ${item.startedBy}` : mrkdwn``}`,
+            mrkdwn`*${safeText(item.name, 200)}*${item.reference ? mrkdwn` · ${code(item.reference, 40)}` : mrkdwn``} · ${text(PIPELINE_STATUS_LABELS[item.status])}${target}\n${text(progressBar(counts.completed, total))}${counts.blocked ? mrkdwn` · ${counts.blocked} blocked` : mrkdwn``}${item.startedBy ? mrkdwn` · ${item.startedBy}` : mrkdwn``}`,
           ),
           rowButtons(`home-bid:${index}`, [
             button('Open', HomeIds.openBid, item.id, 'primary'),

@@ -231,7 +231,7 @@ export function subscriptionsListMessage(
   channelId: string,
 ): Message {
   if (items.length === 0) {
-    const text = mrkdwn`${channelLink(channelId)} has no subscriptions. \`/tender subscribe pipeline &lt;id&gt;\`, \`/tender subscribe search &lt;words&gt;\` or \`/tender subscribe deadlines\` start one.`;
+    const text = mrkdwn`${channelLink(channelId)} has no subscriptions. \`/tender subscribe pipeline &lt;bid&gt;\`, \`/tender subscribe search &lt;words&gt;\` or \`/tender subscribe deadlines\` start one.`;
     return { text, blocks: [section(text)] };
   }
   const blocks: Block[] = [section(mrkdwn`*Subscriptions of ${channelLink(channelId)}*`)];
