@@ -176,11 +176,12 @@ async function afterChange(
     line,
   );
   if (!drawn) return say(request, notFoundSentence(pipelineId, writer.source));
-  if (request.kind === 'command')
-    await say(
-      request,
-      mrkdwn`${answer} ${drawn.copies === 0 ? mrkdwn`It has no card in a channel yet: \`/tender pipeline &lt;id&gt;\` posts one.` : mrkdwn`Its card${drawn.copies === 1 ? mrkdwn` was` : mrkdwn`s (${drawn.copies}) were`} redrawn. The change is told under ${drawn.copies === 1 ? mrkdwn`it` : mrkdwn`each`}.`}`,
-    );
+  if (request.kind !== 'command') return;
+  const reference = (await bidReferences(context, request.teamId, [pipelineId])).get(pipelineId) as string;
+  await say(
+    request,
+    mrkdwn`${answer} ${drawn.copies === 0 ? mrkdwn`It has no card in a channel yet: ${code(`/tender pipeline ${reference}`)} posts one.` : mrkdwn`Its card${drawn.copies === 1 ? mrkdwn` was` : mrkdwn`s (${drawn.copies}) were`} redrawn. The change is told under ${drawn.copies === 1 ? mrkdwn`it` : mrkdwn`each`}.`}`,
+  );
 }
 
 export async function changeStageStatus(
