@@ -68,7 +68,9 @@ describe('pipelineCommand (/tender pipeline …)', () => {
     await pipelineCommand(harness.context, request, `status ${bid.id} no bid`);
     expect((await bidNow(harness, bid.id)).status).toBe('no_bid');
     expect(request.said()).toContain('The bid’s status is now');
-    expect(request.said()).toMatch(/It has no card in a channel yet: `\/tender pipeline BID-\d+` posts one\./);
+    expect(request.said()).toMatch(
+      /It has no card in a channel yet: `\/tender pipeline BID-\d+` posts one\./,
+    );
   });
 
   it('status with a status it does not know: names the ones to use, writes nothing', async () => {
