@@ -3,7 +3,7 @@ import { ForbiddenError, NotFoundError } from '../../../client/errors.ts';
 import { STAGE_STATUSES, type Stage } from '../../../contract/schemas.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
 import { mention, mrkdwn, safeText, text } from '../../shared/views/mrkdwn.ts';
-import { forbiddenSentence, notFoundSentence, redrawEverywhere } from '../bids/index.ts';
+import { forbiddenSentence, notFoundSentence, redrawEverywhere, resolveBidId } from '../bids/index.ts';
 import { requiredInput, runnerOf, StepRefusal, type StepRun, writerOf } from './step-run.ts';
 import { stageMovedLine } from './views/step-outputs.ts';
 
@@ -38,11 +38,15 @@ export async function moveBidStage(
   context: FeatureContext,
   run: StepRun,
 ): Promise<Record<string, string | number>> {
-  const bidId = requiredInput(run, 'bid', 'a bid');
+  const typedBid = requiredInput(run, 'bid', 'a bid');
   const typedStage = requiredInput(run, 'stage', 'a stage');
   const status = statusOf(requiredInput(run, 'status', 'a status'));
   const writer = await writerOf(context, run, 'change bids');
   const { client, source } = writer;
+  // A bid as people name it (BID-7, an id or its first 8 characters), as commands take it.
+  const resolved = await resolveBidId(context, run.teamId, typedBid, client);
+  if ('problem' in resolved) throw new StepRefusal(resolved.problem);
+  const bidId = resolved.id;
   try {
     const pipeline = await client.pipelines.get(bidId);
     const stage = stageNamed(pipeline.stages, typedStage);

@@ -1,7 +1,7 @@
 /* The step "Post a bid's summary to a channel": the bid's live card, posted once per run. */
 import { NotFoundError } from '../../../client/errors.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
-import { notFoundSentence, postPipelineCard } from '../bids/index.ts';
+import { notFoundSentence, postPipelineCard, resolveBidId } from '../bids/index.ts';
 import { readerOf, refuseGuest, requiredInput, runnerOf, StepRefusal, type StepRun } from './step-run.ts';
 import { bidLine } from './views/step-outputs.ts';
 
@@ -21,11 +21,15 @@ export async function postBidSummary(
   context: FeatureContext,
   run: StepRun,
 ): Promise<Record<string, string | number>> {
-  const bidId = requiredInput(run, 'bid', 'a bid');
+  const typedBid = requiredInput(run, 'bid', 'a bid');
   const channelId = requiredInput(run, 'channel_id', 'a channel');
   const userId = runnerOf(run);
   if (userId) await refuseGuest(context, userId, 'post bid cards in a channel');
   const { client, source } = await readerOf(context, run);
+  // A bid as people name it (BID-7, an id or its first 8 characters), as commands take it.
+  const resolved = await resolveBidId(context, run.teamId, typedBid, client);
+  if ('problem' in resolved) throw new StepRefusal(resolved.problem);
+  const bidId = resolved.id;
   const pipeline = await client.pipelines.get(bidId).catch((error) => {
     if (error instanceof NotFoundError) throw new StepRefusal(notFoundSentence(bidId, source));
     throw error;

@@ -165,6 +165,30 @@ describe('Workflow Builder steps, run by the fake Slack through the real app', (
     expect(post).toBeDefined();
   });
 
+  it('takes a bid as people name it: the reference its card shows, or an unknown one refused', async () => {
+    const card = bot.slack
+      .messagesIn(BIDS)
+      .find((message) => message.metadata?.event_payload?.pipeline_id === bidId);
+    const reference = /BID-\d+/.exec(JSON.stringify(card?.blocks))?.[0];
+    expect(reference).toBeDefined();
+    const run = await runStep(bot, 'move_bid_stage', {
+      bid: reference,
+      stage: 'submit',
+      status: 'In progress',
+      user_id: MEMBER,
+    });
+    expect(run.state, run.error ?? '').toBe('completed');
+    const bid = await service.pipelines.get(bidId);
+    expect(bid.stages.find((stage) => stage.name === 'Submit')?.status).toBe('in_progress');
+    const unknown = await runStep(bot, 'post_bid_summary', {
+      bid: 'BID-99999',
+      channel_id: BIDS,
+      user_id: MEMBER,
+    });
+    expect(unknown.state).toBe('failed');
+    expect(unknown.error).toContain('No bid in this workspace is');
+  });
+
   it('a stage that is not the bid’s fails with a sentence naming its stages', async () => {
     const run = await runStep(bot, 'move_bid_stage', {
       bid: bidId,
