@@ -296,12 +296,39 @@ describe('bookmarks', () => {
   });
 
   it('refuses a guest’s click with a sentence, and nothing changes in the service', async () => {
-    const results = await command(GUEST, 'search clean');
+    // A guest's own results carry no Bookmark; a card a member shared in the channel does.
+    expect(JSON.stringify((await command(GUEST, 'search clean')).blocks)).not.toContain('tender/bookmark');
+    const found = await command(MEMBER, 'search clean');
+    await bot.slack.clickInMessage(MEMBER, found, 'tender/share');
+    const results = await eventually(
+      () =>
+        bot.slack
+          .messagesIn(CHANNEL)
+          .find(
+            (message) =>
+              message.ephemeralTo === null && JSON.stringify(message.blocks).includes('tender/bookmark'),
+          ),
+      'the card shared in the channel',
+    );
+    await eventually(
+      () =>
+        bot.slack
+          .messagesIn(CHANNEL, MEMBER)
+          .some((message) => message.text.includes('Shared in the channel')),
+      'the sharer told',
+    );
     const before = (await service.bookmarks.list({ limit: 100 })).pagination.total;
     const messagesBefore = bot.slack.messagesIn(CHANNEL, GUEST).length;
     const drawnBefore = textOf(results);
     await bot.slack.clickInMessage(GUEST, results, 'tender/bookmark');
-    const refusal = await eventually(() => bot.slack.messagesIn(CHANNEL, GUEST)[messagesBefore], 'a refusal');
+    const refusal = await eventually(
+      () =>
+        bot.slack
+          .messagesIn(CHANNEL, GUEST)
+          .slice(messagesBefore)
+          .find((message) => message.ephemeralTo === GUEST),
+      'a refusal',
+    );
     expect(refusal.text).toContain('Guests can read tenders but cannot bookmark tenders');
     expect((await service.bookmarks.list({ limit: 100 })).pagination.total).toBe(before);
     expect(textOf(results)).toBe(drawnBefore);
@@ -479,16 +506,16 @@ describe('room for comments and pipelines (extension points)', () => {
     for (const usage of [
       '/tender comments &lt;id&gt;',
       '/tender pipelines [words] [status:…] [archived|all]',
-      '/tender pipeline &lt;id&gt;',
-      '/tender pipeline status &lt;id&gt; &lt;status&gt;',
-      '/tender pipeline stage &lt;id&gt; &lt;stage&gt; &lt;status&gt;',
-      '/tender pipeline archive|restore &lt;id&gt;',
+      '/tender pipeline &lt;bid&gt;',
+      '/tender pipeline status &lt;bid&gt; &lt;status&gt;',
+      '/tender pipeline stage &lt;bid&gt; &lt;stage&gt; &lt;status&gt;',
+      '/tender pipeline archive|restore &lt;bid&gt;',
     ])
       expect(help).toContain(usage);
     expect(textOf(await command(MEMBER, `comments ${TENDER_A}`))).toContain('Comments on the tender');
     expect(textOf(await command(MEMBER, 'pipelines status:active'))).toContain('is not a bid status');
     expect(textOf(await command(MEMBER, 'pipeline stage 1 Draft completed'))).toContain(
-      'No bid with the id `1` can be seen',
+      '`1` is too short to pick out one bid',
     );
   });
 

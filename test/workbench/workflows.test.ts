@@ -61,6 +61,7 @@ describe('the Workflows page', () => {
       'Start a bid from a tender',
       "Move a bid's stage",
       "Post a bid's summary to a channel",
+      'Ask someone to qualify a tender',
     ]);
     await expect(page.locator('#step-title').textContent()).resolves.toBe('Find new tenders');
     // People are picked from the workspace, as Workflow Builder offers them.

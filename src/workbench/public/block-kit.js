@@ -17,6 +17,7 @@ export const EMOJI = {
   calendar: '📅',
   mag: '🔍',
   hourglass: '⌛',
+  incoming_envelope: '📨',
   hourglass_flowing_sand: '⏳',
   double_vertical_bar: '⏸️',
   dart: '🎯',
