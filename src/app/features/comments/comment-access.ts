@@ -14,17 +14,32 @@ export interface CommentTarget {
 /** The most comments read for one thread (the service pages by 100). */
 const THREAD_MAX = 1000;
 
-/** The name of what a thread is about: a tender's or framework's title, a buyer's or supplier's name. */
-export async function entityName(client: ProcurementClient, target: CommentTarget): Promise<string> {
+/**
+ * The name of what a thread is about (a tender's or framework's title, a buyer's or supplier's
+ * name), and its own id: the service also finds a tender by its printed reference, but keeps its
+ * comments under its id.
+ */
+export async function entityName(
+  client: ProcurementClient,
+  target: CommentTarget,
+): Promise<{ name: string; entityId: string }> {
   switch (target.entityType) {
-    case 'tender':
-      return (await client.tenders.get(target.entityId)).title;
-    case 'buyer':
-      return (await client.buyers.get(target.entityId)).name;
-    case 'supplier':
-      return (await client.suppliers.get(target.entityId)).name;
-    case 'framework':
-      return (await client.frameworks.get(target.entityId)).title;
+    case 'tender': {
+      const tender = await client.tenders.get(target.entityId);
+      return { name: tender.title, entityId: tender.id };
+    }
+    case 'buyer': {
+      const buyer = await client.buyers.get(target.entityId);
+      return { name: buyer.name, entityId: buyer.id };
+    }
+    case 'supplier': {
+      const supplier = await client.suppliers.get(target.entityId);
+      return { name: supplier.name, entityId: supplier.id };
+    }
+    case 'framework': {
+      const framework = await client.frameworks.get(target.entityId);
+      return { name: framework.title, entityId: framework.id };
+    }
   }
 }
 
@@ -58,7 +73,7 @@ export async function loadThread(
   target: CommentTarget,
 ): Promise<LoadedThread> {
   const { client, source } = await context.clients.forPerson(teamId, userId);
-  const [name, comments] = await Promise.all([entityName(client, target), threadOf(client, target)]);
+  const [{ name }, comments] = await Promise.all([entityName(client, target), threadOf(client, target)]);
   const slackAuthors = await context.store.commentAuthors(
     teamId,
     comments.map((comment) => comment.id),

@@ -4,6 +4,7 @@ import { reply } from '../../shared/feature-context.ts';
 import { COMMENT_ENTITY_TYPES, type CommentEntityType } from '../../shared/values/button-values.ts';
 import { sentenceMessage } from '../../shared/views/messages.ts';
 import { clip, code, escapeMrkdwn, joinMrkdwn, mrkdwn, text as plain } from '../../shared/views/mrkdwn.ts';
+import { tenderByReference } from '../tenders/index.ts';
 import { type CommentTarget, entityName, threadOf } from './comment-access.ts';
 import { commentsThreadMessage, ENTITY_NOUNS } from './views/comment-thread.ts';
 
@@ -46,7 +47,8 @@ export async function commentsCommand(
   const found = await Promise.all(
     candidates.map(async (target) => {
       try {
-        return { target, name: await entityName(client, target) };
+        const named = await entityName(client, target);
+        return { target: { ...target, entityId: named.entityId }, name: named.name };
       } catch (error) {
         if (error instanceof NotFoundError || error instanceof ValidationError) return null;
         throw error;
@@ -82,6 +84,15 @@ export async function commentsCommand(
       blocks: message.blocks,
     });
     return;
+  }
+  // A tender's printed reference (its source's notice id, as its card shows it) names it too.
+  const tenderCandidate = candidates.find((target) => target.entityType === 'tender');
+  if (tenderCandidate) {
+    const byReference = await tenderByReference(context, request, tenderCandidate.entityId);
+    if (byReference.kind === 'one') {
+      await commentsCommand(context, request, `tender:${byReference.tender.id}`);
+      return;
+    }
   }
   const kinds =
     candidates.length === 1

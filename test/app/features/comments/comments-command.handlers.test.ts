@@ -37,6 +37,15 @@ describe('commentsCommand (/tender comments <id>)', () => {
     expect(read).toContain(`/tender comments tender:${LARGE_FRAMEWORK_ID}`);
   });
 
+  it('takes a tender’s printed reference (its card shows it) as its id', async () => {
+    const byId = harness.request();
+    await commentsCommand(harness.context, byId, 'ocds-tbdemo-0000001');
+    const byReference = harness.request();
+    await commentsCommand(harness.context, byReference, 'TB-0000001');
+    expect(byId.answers[0]?.response_type).toBe('in_channel');
+    expect(byReference.answers).toEqual(byId.answers);
+  });
+
   it('refuses an unknown id, to the asker alone, saying nothing has it', async () => {
     const request = harness.request();
     await commentsCommand(harness.context, request, 'ocds-tbdemo-9999999');
