@@ -204,7 +204,7 @@ describe('channel access', () => {
       'Guests can read tenders but cannot subscribe this channel to summaries or feeds',
     );
     expect((await harness.command('U0ADMIN', 'C0BIDS', 'subscribe pipeline nope-1')).text).toContain(
-      'No bid with the id `nope-1`',
+      'No bid `nope-1` can be seen',
     );
     expect((await harness.command('U0ADMIN', 'C0BIDS', 'subscribe pipeline pl-bob hourly')).text).toContain(
       'can be daily or weekly, not hourly',
