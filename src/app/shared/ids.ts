@@ -130,6 +130,7 @@ export const SEARCH_BUILDER_FIELDS = {
   status: { block: 'reach/sb_status_block', action: 'reach/sb_status' },
   valueMin: { block: 'reach/sb_value_min_block', action: 'reach/sb_value_min' },
   valueMax: { block: 'reach/sb_value_max_block', action: 'reach/sb_value_max' },
+  currency: { block: 'reach/sb_currency_block', action: 'reach/sb_currency' },
   closes: { block: 'reach/sb_closes_block', action: 'reach/sb_closes' },
   cpv: { block: 'reach/sb_cpv_block', action: 'reach/sb_cpv' },
   buyer: { block: 'reach/sb_buyer_block', action: ReachIds.buyerSelect },

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { Buyer } from '../../../contract/schemas.ts';
-import { TENDER_STATUSES } from '../../../contract/schemas.ts';
+import { DEFAULT_VALUE_CURRENCY, TENDER_STATUSES, VALUE_CURRENCIES } from '../../../contract/schemas.ts';
 import type { AppSlack } from '../../adapters/app-slack.ts';
-import { parseAmount } from '../../shared/commands/amounts.ts';
+import { amountProblem, parseAmount } from '../../shared/commands/amounts.ts';
 import { parseSearch } from '../../shared/commands/parse-command.ts';
 import { describeFailure } from '../../shared/failure-sentences.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
@@ -99,13 +99,22 @@ export function searchTextFromForm(raw: unknown): BuiltSearch {
     const typed = field(values, which).text;
     if (!typed) continue;
     const amount = parseAmount(typed.replace(/\s+/g, ''));
+    const problem = amount === null ? null : amountProblem(amount);
     if (amount === null) errors[F[which].block] = 'Write an amount such as 250000, 100k or 2.5m (no words).';
+    else if (problem) errors[F[which].block] = `That amount ${problem}.`;
     else amounts[which] = amount;
   }
   if (amounts.valueMin !== undefined && amounts.valueMax !== undefined && amounts.valueMin > amounts.valueMax)
     errors[F.valueMax.block] = 'The largest value is smaller than the smallest: swap them or change one.';
   if (amounts.valueMin !== undefined) parts.push(`value>=${amountWord(amounts.valueMin)}`);
   if (amounts.valueMax !== undefined) parts.push(`value<=${amountWord(amounts.valueMax)}`);
+  // The amounts' currency, as a typed search names it: pounds (the service's default) are not
+  // written, any other is, and only with an amount (a currency alone changes nothing).
+  const currency = field(values, 'currency').choice ?? DEFAULT_VALUE_CURRENCY;
+  if (!(VALUE_CURRENCIES as readonly string[]).includes(currency))
+    errors[F.currency.block] = 'Choose the currency from the list again.';
+  else if (currency !== DEFAULT_VALUE_CURRENCY && Object.keys(amounts).length > 0)
+    parts.push(`currency:${currency.toLowerCase()}`);
 
   const closes = field(values, 'closes').choice;
   if (closes) {

@@ -33,6 +33,22 @@ export function readMoney(text: string): { amount: number; currency?: ValueCurre
   return sign ? { amount, currency: sign[1] } : { amount };
 }
 
+/**
+ * The largest amount a value filter takes: a quadrillion, far past any contract, and well inside the
+ * 16 whole digits the service reads (a larger number would reach it as `1e+21` and be refused).
+ */
+export const MAX_VALUE_AMOUNT = 1e15;
+
+/**
+ * Why an amount that reads cannot be a bound, or null: past MAX_VALUE_AMOUNT, or finer than a
+ * hundredth (the service reads six decimals at most, and money is not counted finer than pennies).
+ */
+export function amountProblem(amount: number): string | null {
+  if (amount > MAX_VALUE_AMOUNT) return 'is more than a search takes (1,000,000,000,000,000 at most)';
+  if (Math.abs(Math.round(amount * 100) - amount * 100) > 1e-6) return 'is finer than a penny or cent';
+  return null;
+}
+
 /** `100k`, `2.5m`, `£250,000` → a number. */
 export function parseAmount(text: string): number | null {
   const match = /^[£$€]?(\d+(?:[.,]\d+)*)([kmb])?$/i.exec(text.replace(/,(?=\d{3}\b)/g, ''));

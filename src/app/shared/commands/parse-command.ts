@@ -5,7 +5,7 @@ import {
   VALUE_CURRENCIES,
   type ValueCurrency,
 } from '../../../contract/schemas.ts';
-import { CURRENCY_WORDS, parseAmount, parseDays, readMoney } from './amounts.ts';
+import { amountProblem, CURRENCY_WORDS, parseAmount, parseDays, readMoney } from './amounts.ts';
 import { editDistance } from './edit-distance.ts';
 
 /** Tender ids are OCDS ocids (`ocds-…`) or other codes with digits and dashes, never plain words. */
@@ -192,11 +192,17 @@ export function parseSearch(text: string, now: Date): SearchParse {
         break;
       case 'value<>': {
         const money = readMoney(value);
+        // What was typed is said back, but never more of it than a sentence can hold.
+        const typed = value.length > 40 ? `${value.slice(0, 40)}…` : value;
         if (money === null)
           return {
             ok: false,
-            problem: `value${operator}${value} needs an amount, such as value>100k or value<2.5m.`,
+            problem: value.startsWith('-')
+              ? `value${operator}${typed}: a value is never below zero; give an amount such as value>100k.`
+              : `value${operator}${typed} needs an amount, such as value>100k or value<2.5m.`,
           };
+        const tooFine = amountProblem(money.amount);
+        if (tooFine) return { ok: false, problem: `value${operator}${typed} ${tooFine}.` };
         if (money.currency === 'dollars')
           return {
             ok: false,
@@ -213,7 +219,7 @@ export function parseSearch(text: string, now: Date): SearchParse {
         if (!named)
           return {
             ok: false,
-            problem: `currency:${value} is not a currency amounts can be given in; use one of ${VALUE_CURRENCIES.join(', ')}.`,
+            problem: `currency:${value.length > 40 ? `${value.slice(0, 40)}…` : value} is not a currency amounts can be given in; use one of ${VALUE_CURRENCIES.join(', ')}.`,
           };
         currencies.add(named);
         break;

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ReachIds, SEARCH_BUILDER_FIELDS } from '../../../../src/app/shared/ids.ts';
 import { SuggestionIds } from '../../../../src/app/shared/views/suggestions.ts';
 import type { FakeMessage } from '../../../../src/fake-slack/fake-slack.ts';
+import { EURO_REFERENCE_RATES, REFERENCE_RATES_DATE } from '../../../../src/service/money/reference-rates.ts';
 import { openDatabase } from '../../../../src/service/store/database.ts';
 import {
   PublicRecordsWriter,
@@ -298,5 +300,99 @@ describe('references as printed', () => {
   it('a reference no tender has is said plainly', async () => {
     const answer = await command('show ZZ-99-00000000');
     expect(textOf(answer)).toContain('No tender has the id or reference `ZZ-99-00000000`');
+  });
+});
+
+/** Which SNOW tenders pass `over AMOUNT` in `currency`, converted by the rule the service states. */
+function snowOver(amount: number, currency: keyof typeof EURO_REFERENCE_RATES): string[] {
+  return SNOW.filter(
+    ([, value, own]) =>
+      (value / EURO_REFERENCE_RATES[own as keyof typeof EURO_REFERENCE_RATES]) *
+        EURO_REFERENCE_RATES[currency] >=
+      amount,
+  )
+    .map(([suffix]) => `Snow removal, depot ${suffix}`)
+    .sort();
+}
+
+/** Opens the search form (the global shortcut) and submits it; the hint and the results in DMs. */
+async function submitSearchForm(values: Record<string, string>): Promise<[FakeMessage, FakeMessage]> {
+  await bot.slack.globalShortcut(MEMBER, ReachIds.searchShortcut);
+  const modal = await eventually(
+    () =>
+      bot.slack
+        .openModals(MEMBER)
+        .find((view) => JSON.stringify(view.view.blocks).includes(SEARCH_BUILDER_FIELDS.currency.block)),
+    'the search form with its currency',
+  );
+  const dm = bot.slack.dmOf(MEMBER);
+  const before = bot.slack.messagesIn(dm).length;
+  const submitted = await bot.slack.submitView(MEMBER, modal.id, values);
+  expect(submitted.status).toBe(200);
+  expect(submitted.json?.response_action).toBeUndefined();
+  const [hint, results] = await eventually(() => {
+    const posted = bot.slack.messagesIn(dm).slice(before);
+    return posted.length >= 2 ? posted : undefined;
+  }, 'the hint and the results');
+  return [hint as FakeMessage, results as FakeMessage];
+}
+
+describe('the search form’s values follow the same currency rule as a typed search', () => {
+  it('pounds unless another currency is chosen: the command shown, its heading and what passes converted', async () => {
+    const [poundHint, pounds] = await submitSearchForm({
+      [SEARCH_BUILDER_FIELDS.words.action]: 'snow removal',
+      [SEARCH_BUILDER_FIELDS.valueMin.action]: '1m',
+    });
+    expect(textOf(poundHint)).toContain('`/tender search snow removal value&gt;=1m`');
+    expect(textOf(pounds)).toContain(
+      `over £1,000,000; amounts in other currencies converted at the ECB rates of ${REFERENCE_RATES_DATE}`,
+    );
+    expect(titlesIn(pounds).sort()).toEqual(snowOver(1_000_000, 'GBP'));
+    expect(titlesIn(pounds)).not.toContain('Snow removal, depot cad-1048640');
+
+    const [cadHint, dollars] = await submitSearchForm({
+      [SEARCH_BUILDER_FIELDS.words.action]: 'snow removal',
+      [SEARCH_BUILDER_FIELDS.valueMin.action]: '1m',
+      [SEARCH_BUILDER_FIELDS.currency.action]: 'CAD',
+    });
+    expect(textOf(cadHint)).toContain('`/tender search snow removal value&gt;=1m currency:cad`');
+    expect(textOf(dollars)).toContain('over CA$1,000,000; amounts in other currencies converted');
+    expect(titlesIn(dollars).sort()).toEqual(snowOver(1_000_000, 'CAD'));
+    expect(titlesIn(dollars)).toContain('Snow removal, depot cad-1048640');
+    // The same answer as the command typed.
+    const typed = await command('search snow removal value>=1m currency:cad');
+    expect(typed.blocks).toEqual(dollars.blocks);
+  });
+});
+
+describe('odd input gets a clear sentence, never a crash', () => {
+  it.each([
+    ['search snow value>1m currency:xyz', 'currency:xyz is not a currency amounts can be given in'],
+    ['search snow value>-5', 'value&gt;-5: a value is never below zero'],
+    ['search snow value>1e400', 'value&gt;1e400 needs an amount'],
+    ['search snow value>999999999999b', 'is more than a search takes'],
+    ['search snow value>0.001', 'is finer than a penny or cent'],
+    [`search snow value>${'9'.repeat(400)}`, `value&gt;${'9'.repeat(40)}… needs an amount`],
+  ])('`/tender %s`', async (text, sentence) => {
+    const answer = await command(text);
+    expect(textOf(answer)).toContain(sentence);
+    expect(textOf(answer)).not.toContain('went wrong');
+  });
+
+  it('a reference with markup characters is said back escaped, not run as markup', async () => {
+    const answer = await command('show <!channel>*PW-24*_~`&');
+    const said = textOf(answer);
+    expect(said).toContain('No tender has the id or reference');
+    expect(said).not.toContain('<!channel>');
+    expect(said).toContain('&lt;!channel&gt;');
+  });
+
+  it('a sentence far longer than a search takes is read, and the cut is said', async () => {
+    const long = `snow removal over £1m ${'in the far north of the county '.repeat(300)}`;
+    const answer = await directMessage(long);
+    const said = textOf(answer);
+    expect(said).not.toContain('went wrong');
+    expect(said.length).toBeLessThan(40_000);
+    expect(said).toMatch(/Only the first \d+ characters of the words were searched|Found no tenders/);
   });
 });

@@ -1,5 +1,5 @@
 import type { Buyer, Tender } from '../../../../contract/schemas.ts';
-import { TENDER_STATUSES } from '../../../../contract/schemas.ts';
+import { TENDER_STATUSES, VALUE_CURRENCIES, type ValueCurrency } from '../../../../contract/schemas.ts';
 import { ReachIds, SEARCH_BUILDER_FIELDS, TENDER_PICKER } from '../../../shared/ids.ts';
 import { offerableRegions } from '../../../shared/regions.ts';
 import { OPTIONS_MAX } from '../../../shared/views/block-kit-limits.ts';
@@ -17,6 +17,7 @@ export const SEARCH_BUILDER_LABELS = {
   status: 'Status',
   valueMin: 'Value at least',
   valueMax: 'Value at most',
+  currency: 'Values in',
   closes: 'Closing within',
   cpv: 'CPV code starts with',
   buyer: 'Buyer',
@@ -24,6 +25,17 @@ export const SEARCH_BUILDER_LABELS = {
   pickerSubmit: 'Next',
   pickerLabel: 'Which tender is this about?',
 } as const;
+
+/**
+ * "Values in": the currency the two amounts are in, as `currency:` is in a typed search. Pounds
+ * first and chosen at first, as the service takes GBP when none is named.
+ */
+export const CURRENCY_LABELS: Record<ValueCurrency, string> = {
+  GBP: 'Pounds (GBP)',
+  EUR: 'Euros (EUR)',
+  USD: 'US dollars (USD)',
+  CAD: 'Canadian dollars (CAD)',
+};
 
 /** "Closing within" choices, in days. */
 export const CLOSING_WITHIN_DAYS = [7, 14, 30, 60, 90] as const;
@@ -128,7 +140,32 @@ function staticSelect(
 }
 
 /**
- * The search builder: words, region (from the data), status, value range, closing within, CPV
+ * The currency of the value amounts: a select whose first choice is pounds, so a form left alone
+ * compares as `value>1m` does (in pounds, other currencies converted at the rates the answer names).
+ */
+function currencySelect(): Block {
+  const { block, action } = SEARCH_BUILDER_FIELDS.currency;
+  const [pounds, ...others] = VALUE_CURRENCIES.map((currency) => option(CURRENCY_LABELS[currency], currency));
+  return {
+    type: 'input',
+    block_id: block,
+    optional: true,
+    label: plain(SEARCH_BUILDER_LABELS.currency),
+    hint: {
+      type: 'plain_text',
+      text: 'The currency of the values above. Tenders valued in another currency are converted at the dated reference rates the answer names.',
+    },
+    element: {
+      type: 'static_select',
+      action_id: action,
+      initial_option: pounds,
+      options: [pounds, ...others],
+    },
+  } as Block;
+}
+
+/**
+ * The search builder: words, region (from the data), status, value range and its currency, closing within, CPV
  * prefix and buyer (an external select that searches buyers as one types). Every field is
  * optional; an empty form searches everything, as `/tender search` does.
  */
@@ -164,6 +201,7 @@ export function searchBuilderModal(args: { privateMetadata: string; regions: rea
       maxLength: 20,
     }),
     textInput(F.valueMax, L.valueMax, { placeholder: '2.5m', maxLength: 20 }),
+    currencySelect(),
     staticSelect(
       F.closes,
       L.closes,
