@@ -1,7 +1,8 @@
 import { differenceInCalendarDays } from 'date-fns';
 import { z } from 'zod';
+import { everyPage } from '../../../client/pagination.ts';
 import type { ProcurementClient } from '../../../client/procurement-client.ts';
-import type { Pipeline, Stage, Tender } from '../../../contract/schemas.ts';
+import type { Pipeline, Stage, Tender, ValueRule } from '../../../contract/schemas.ts';
 import type { KeySource } from '../../adapters/workspace-clients.ts';
 import { deadlineWindow } from '../../shared/commands/parse-command.ts';
 import { PipelineIds } from '../../shared/ids.ts';
@@ -343,13 +344,22 @@ async function searchFeed(input: BuildInput, notes: PostNotes): Promise<Built> {
     }
     batch.length = 0;
   };
-  for await (const tender of client.tenders.all({
-    ...target.f,
-    ...(target.w ? deadlineWindow(target.w, now) : {}),
-    publishedFrom: windowStart.toISOString(),
-    publishedTo: now.toISOString(),
-    limit: 100,
-  })) {
+  // The rule the service compared the value bounds by (their currency, the rates' date), from its
+  // answer, for the heading to say: a feed "over £1,000,000" is read as a search's heading is.
+  let valueRule: ValueRule | undefined;
+  const pages = everyPage(async (offset) => {
+    const page = await client.tenders.search({
+      ...target.f,
+      ...(target.w ? deadlineWindow(target.w, now) : {}),
+      publishedFrom: windowStart.toISOString(),
+      publishedTo: now.toISOString(),
+      limit: 100,
+      offset,
+    });
+    valueRule ??= page.valueRule;
+    return page;
+  });
+  for await (const tender of pages) {
     if (exclude.has(`tender:${tender.id}`)) continue;
     batch.push(tender);
     if (batch.length >= DELIVERED_BATCH) {
@@ -373,6 +383,7 @@ async function searchFeed(input: BuildInput, notes: PostNotes): Promise<Built> {
     deliveryId: delivery.id,
     notes,
     now,
+    ...(valueRule ? { valueRule } : {}),
   });
   // Nothing new stays out of the channel; "Send now" shows its presser what it would have said.
   if (fresh.length === 0) return { kind: 'empty', cursor, ...(delivery.manual ? { said: message } : {}) };

@@ -1,5 +1,6 @@
-import type { Tender } from '../../../../contract/schemas.ts';
+import type { Tender, ValueRule } from '../../../../contract/schemas.ts';
 import { SubscriptionIds } from '../../../shared/ids.ts';
+import { valueRuleSentence } from '../../../shared/views/describe-search.ts';
 import { formatMoney } from '../../../shared/views/formats.ts';
 import type { Message } from '../../../shared/views/messages.ts';
 import {
@@ -128,12 +129,15 @@ export function feedMessage(args: {
   deliveryId: string;
   notes: PostNotes;
   now: Date;
+  /** The rule the service applied to the feed's value bounds (none without bounds): said in the heading. */
+  valueRule?: ValueRule;
 }): Message {
   const { tenders, total } = args;
   const count = plain(`${total.toLocaleString('en-GB')} new ${total === 1 ? 'tender' : 'tenders'}`);
   const since = plain(args.since);
-  const text = mrkdwn`${count} for ${args.description} since ${since}`;
-  const blocks: Block[] = [section(mrkdwn`:mag: *${count}* for ${args.description} since ${since}`)];
+  const rule = args.valueRule ? mrkdwn`; ${valueRuleSentence(args.valueRule)}` : mrkdwn``;
+  const text = mrkdwn`${count} for ${args.description} since ${since}${rule}`;
+  const blocks: Block[] = [section(mrkdwn`:mag: *${count}* for ${args.description} since ${since}${rule}`)];
   const notes = notesLine(args.notes);
   if (notes) blocks.push(notes);
   if (total === 0) {
