@@ -11,6 +11,8 @@ import {
   SupplierDetail,
   TENDER_STATUSES,
   Tender,
+  VALUE_CURRENCIES,
+  type ValueRule,
 } from '../contract/schemas.ts';
 import {
   addTool,
@@ -77,8 +79,18 @@ export function addPublicRecordTools(server: McpServer, context: ToolContext): v
           .number()
           .min(0)
           .optional()
-          .describe('Smallest estimated value (in the tender’s currency).'),
-        valueMax: z.number().min(0).optional().describe('Largest estimated value.'),
+          .describe(
+            'Smallest estimated value, in `currency` (GBP when absent); tenders valued in other currencies are compared after conversion at dated ECB reference rates, named in the answer.',
+          ),
+        valueMax: z
+          .number()
+          .min(0)
+          .optional()
+          .describe('Largest estimated value, in `currency` (GBP when absent), compared as valueMin is.'),
+        currency: z
+          .enum(VALUE_CURRENCIES)
+          .optional()
+          .describe('The currency valueMin and valueMax are in; GBP when absent.'),
         publishedFrom: dateInput('Published on or after'),
         publishedTo: dateInput('Published on or before'),
         deadlineFrom: dateInput('Closing on or after'),
@@ -97,7 +109,19 @@ export function addPublicRecordTools(server: McpServer, context: ToolContext): v
       annotations: READS,
     },
     async (args, { client }) => {
-      return listPage('tenders', args, (query) => client.tenders.search(query), tenderLine);
+      // The rule the service compared values by, said beside the list as a Slack heading says it.
+      let rule: ValueRule | undefined;
+      const answer = await listPage(
+        'tenders',
+        args,
+        async (query) => {
+          const page = await client.tenders.search(query);
+          rule = page.valueRule;
+          return page;
+        },
+        tenderLine,
+      );
+      return rule ? { ...answer, text: `${answer.text}\nValue bounds: ${rule.summary}` } : answer;
     },
   );
 

@@ -106,6 +106,7 @@ export function describeTools(
           'cpv',
           'valueMin',
           'valueMax',
+          'currency',
           'publishedFrom',
           'publishedTo',
           'deadlineFrom',
@@ -138,6 +139,8 @@ export function describeTools(
         { cpv: tender.cpvCodes[0].code.slice(0, 3) },
         { valueMin: 100000 },
         { valueMax: 100000 },
+        // Bounds in euros: the service converts the other currencies, as it says in valueRule.
+        { valueMin: 100000, currency: 'EUR' },
         { publishedFrom: tender.publishedAt.slice(0, 10) },
         { publishedTo: tender.publishedAt.slice(0, 10) },
         { deadlineFrom: '2026-01-01' },
@@ -160,6 +163,15 @@ export function describeTools(
           expected.data.map((item: { id: string }) => item.id),
         );
       }
+      // The rule the service compared values by is said beside the list, and only with a bound.
+      const bounded = await callTool(client, 'search_tenders', {
+        valueMin: 100000,
+        currency: 'EUR',
+        limit: 1,
+      });
+      const rule = (await service('GET', '/v1/tenders?valueMin=100000&currency=EUR&limit=1')).body.valueRule;
+      expect(bounded.text).toContain(`Value bounds: ${rule.summary}`);
+      expect((await callTool(client, 'search_tenders', { limit: 1 })).text).not.toContain('Value bounds');
       const read = await ok(client, 'get_tender', { id: TENDER_A });
       expect(read.tender).toEqual(tender);
     });

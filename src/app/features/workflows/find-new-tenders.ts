@@ -1,6 +1,6 @@
 /* The step "Find new tenders": a saved search, or words and filters, published in the last days. */
 import type { ProcurementClient } from '../../../client/procurement-client.ts';
-import type { SavedSearch } from '../../../contract/schemas.ts';
+import { DEFAULT_VALUE_CURRENCY, type SavedSearch } from '../../../contract/schemas.ts';
 import { parseSearch, type TenderSearchFilters } from '../../shared/commands/parse-command.ts';
 import { filtersOf } from '../../shared/commands/saved-search-filters.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
@@ -50,7 +50,28 @@ async function filtersOfRun(
     throw new StepRefusal(
       'A workflow step cannot look a buyer up by name: save the search with its buyer in Tenderbot and give the step the saved search.',
     );
-  return { ...saved, ...parsed.filters };
+  return withTypedOnTop(saved, parsed.filters);
+}
+
+/**
+ * The saved search's filters with the typed ones on top. Value bounds keep one currency: a typed
+ * `value>1m` is in pounds even when the saved search's bounds were in euros (a spread would have
+ * read it as €1m), and a saved bound left in place must be in the typed bound's currency.
+ */
+export function withTypedOnTop(saved: TenderSearchFilters, typed: TenderSearchFilters): TenderSearchFilters {
+  const merged = { ...saved, ...typed };
+  if (typed.valueMin === undefined && typed.valueMax === undefined) return merged;
+  const currency = typed.currency ?? DEFAULT_VALUE_CURRENCY;
+  const kept = (['valueMin', 'valueMax'] as const).some(
+    (bound) => typed[bound] === undefined && saved[bound] !== undefined,
+  );
+  const savedCurrency = saved.currency ?? DEFAULT_VALUE_CURRENCY;
+  if (kept && savedCurrency !== currency)
+    throw new StepRefusal(
+      `The saved search's value bound is in ${savedCurrency} and the typed one in ${currency}; a search compares values in one currency. Give the typed amount in ${savedCurrency}, or both bounds.`,
+    );
+  const { currency: _saved, ...rest } = merged;
+  return currency === DEFAULT_VALUE_CURRENCY ? rest : { ...rest, currency };
 }
 
 /** Searches with the person's key (or the workspace's) and outputs how many and the list. */
