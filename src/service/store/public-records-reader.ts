@@ -127,9 +127,17 @@ export function tenderWordMatch(text: string | undefined): TenderWordMatch | nul
   return words === null && phraseExpression === null ? null : { words, phrases: phraseExpression };
 }
 
-/** The words of a `q` parameter: runs of letters and digits, as the word indexes split them. */
+/**
+ * The words of a `q` parameter: runs of letters and digits, as the word indexes split them. The
+ * index's tokenizer (SQLite's unicode61) also splits at 21 marks that JavaScript counts as letters
+ * (New Tai Lue vowel signs U+19B0–19C0, U+19C8–19C9; Vedic signs U+1CF2–1CF3: every other letter
+ * and digit was checked one by one), so they split words here too: a word the index would read as
+ * two is a phrase, which tender_words (detail=none) cannot match.
+ */
 export function wordsOf(text: string | undefined): string[] {
-  return text?.normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? [];
+  return (
+    text?.normalize('NFKC').match(/(?:(?![\u19B0-\u19C0\u19C8\u19C9\u1CF2\u1CF3])[\p{L}\p{N}])+/gu) ?? []
+  );
 }
 
 /** Reads tenders, buyers, suppliers and frameworks as the API shapes them. */

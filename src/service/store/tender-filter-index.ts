@@ -14,6 +14,7 @@ import {
 import { publicRecordsVersion } from './count-cache.ts';
 import type { SqliteDatabase } from './database.ts';
 import { postVersionedRead, startStoreWorker, type VersionedRead, workerOfTask } from './store-worker.ts';
+import { WordIndexReader } from './word-index-reader.ts';
 
 /**
  * A tender search's words as the two tender word indexes take them: `words`, each as a prefix of
@@ -88,6 +89,7 @@ export class TenderFilterIndex {
   private sortedHeld = 0;
   private readonly waiting: ((ready: boolean) => void)[] = [];
   private readonly statements = new Map<string, Statement>();
+  private wordIndex: WordIndexReader | null = null;
 
   /** `wordHitsBudget` 0 reads a word's hits afresh on every search (to measure first-time searches). */
   constructor(
@@ -131,20 +133,22 @@ export class TenderFilterIndex {
   }
 
   /**
-   * An unfiltered word search from the word's kept hits: the page is a slice, the total their
-   * number. An FTS5 prefix query merges every matching term's hits before its first row (93,000
-   * for "cleaning" at a million tenders, about 50 ms), so once per word rather than per search.
-   * Null when hits are not kept (`wordHitsBudget` 0): then SQL counts and reads the page, which
-   * costs less than reading every hit out (0.6 + 0.4 ms against 1.1 ms for 9,341 hits).
+   * An unfiltered word search from the word's hits: the page is a slice, the total their number.
+   * Through SQL an FTS5 prefix query merges every matching term's hits before its first row
+   * (93,000 for "cleaning" at a million tenders, about 50 ms), so the hits are kept, once per word
+   * rather than per search. When hits are not kept (`wordHitsBudget` 0) they are read straight
+   * from the word index's pages (WordIndexReader: 9,341 hits in about 0.08 ms, against 0.6 ms for
+   * SQL to count them); null when that index cannot be read so: then SQL counts and reads the page.
    */
   searchWords(
     wordMatch: string | TenderWordMatch,
     offset: number,
     limit: number,
   ): { sortKeys: number[]; total: number } | null {
-    if (this.wordHitsBudget === 0) return null;
     this.refresh();
-    const hits = this.hitsOf(matchKey(wordMatch));
+    const match = matchKey(wordMatch);
+    const hits = this.wordHitsBudget === 0 ? this.directHitsOf(match) : this.hitsOf(match);
+    if (hits === null) return null;
     return { sortKeys: Array.from(hits.subarray(offset, offset + limit)), total: hits.length };
   }
 
@@ -323,6 +327,37 @@ export class TenderFilterIndex {
       this.wordHits.set(match, known);
       return known;
     }
+    // Read straight from the word index's pages when it can be; copied to be kept (the reader
+    // reuses its buffer), used in place when not (the search is over before the next read).
+    const direct = this.directHitsOf(match);
+    const hits =
+      direct === null ? this.sqlHitsOf(match) : this.wordHitsBudget === 0 ? direct : direct.slice();
+    if (this.wordHitsBudget > 0 && hits.length <= this.wordHitsBudget) {
+      while (this.wordHitsHeld + hits.length > this.wordHitsBudget) {
+        const oldest = this.wordHits.keys().next().value as string;
+        this.wordHitsHeld -= (this.wordHits.get(oldest) as Int32Array).length;
+        this.wordHits.delete(oldest);
+      }
+      this.wordHits.set(match, hits);
+      this.wordHitsHeld += hits.length;
+    }
+    return hits;
+  }
+
+  /**
+   * A words-only match's hits read from tender_words' pages (a view of the reader's buffer, valid
+   * until its next read); null for phrases, or when that index cannot be read so.
+   */
+  private directHitsOf(match: string): Int32Array | null {
+    if (match.includes(PHRASES_APART)) return null;
+    const words = [...match.matchAll(QUOTED_PREFIX)].map((found) => found[1] as string);
+    if (words.length === 0) return null;
+    this.wordIndex ??= new WordIndexReader(this.db);
+    return this.wordIndex.hitsOf(words);
+  }
+
+  /** A match's hits through SQL (sort keys, ascending). */
+  private sqlHitsOf(match: string): Int32Array {
     const [words, phrases] = match.split(PHRASES_APART);
     // The hits as one JSON array, not a row each: a row costs better-sqlite3 an object and a call,
     // about half the time of the whole read (9,341 hits at 100,000 tenders: 1.75 ms as rows, 1.0 ms so).
@@ -341,15 +376,6 @@ export class TenderFilterIndex {
         hits.sort();
         break;
       }
-    }
-    if (this.wordHitsBudget > 0 && hits.length <= this.wordHitsBudget) {
-      while (this.wordHitsHeld + hits.length > this.wordHitsBudget) {
-        const oldest = this.wordHits.keys().next().value as string;
-        this.wordHitsHeld -= (this.wordHits.get(oldest) as Int32Array).length;
-        this.wordHits.delete(oldest);
-      }
-      this.wordHits.set(match, hits);
-      this.wordHitsHeld += hits.length;
     }
     return hits;
   }
@@ -612,6 +638,9 @@ const HITS_OF_PHRASES =
 const HITS_OF_WORDS_AND_PHRASES = `SELECT json_group_array(rowid) FROM (
   SELECT rowid FROM tender_words WHERE tender_words MATCH ?
   INTERSECT SELECT rowid FROM tender_exact_words WHERE tender_exact_words MATCH ? ORDER BY 1)`;
+
+/** A word of a words-only match expression (`"clean"* "lond"*`, see wordsToMatchExpression). */
+const QUOTED_PREFIX = /"([^"]*)"\*/g;
 
 /** Between a match's words and its phrases in its key (FTS5 expressions never hold it). */
 const PHRASES_APART = '\u0001';
