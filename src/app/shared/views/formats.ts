@@ -54,6 +54,15 @@ export function formatMoney(value: Tender['value']): string {
   return formatAmount(value.amount, value.currency);
 }
 
+/**
+ * formatMoney inside a sentence (`· value CA$2,000,000`, `· value not stated`): only the words are
+ * lower case; a currency's mark stays as drawn (`CA$`, not `ca$`), so it names its currency still.
+ */
+export function formatMoneyInline(value: Tender['value']): string {
+  const money = formatMoney(value);
+  return /^\p{Lu}\p{Ll}/u.test(money) ? money.charAt(0).toLowerCase() + money.slice(1) : money;
+}
+
 /** An amount as it is (a search's bounds: `over £0` means what it says), in its currency. */
 export function formatAmount(amount: number, currency: string): string {
   // Below one unit (but not nothing) whole units would round to 0: two decimals instead.

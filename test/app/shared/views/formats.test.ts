@@ -3,6 +3,7 @@ import {
   formatAmount,
   formatDayOf,
   formatMoney,
+  formatMoneyInline,
   formatTimeOf,
 } from '../../../../src/app/shared/views/formats.ts';
 import { formatDeadline } from '../../../../src/app/shared/views/tender-card.ts';
@@ -13,6 +14,16 @@ describe('the formats cards share', () => {
     expect(formatMoney({ amount: 355_820.4, currency: 'CAD' })).toBe('CA$355,820');
     expect(formatMoney({ amount: 1000, currency: 'not a code' })).toBe('1,000 not a code');
     expect(formatMoney(null)).toBe('Not stated');
+  });
+
+  it('inside a sentence lowers only its words: a currency’s mark stays as drawn', () => {
+    expect(formatMoneyInline({ amount: 2_000_000, currency: 'CAD' })).toBe('CA$2,000,000');
+    expect(formatMoneyInline({ amount: 1_500_000, currency: 'USD' })).toBe('US$1,500,000');
+    expect(formatMoneyInline({ amount: 900, currency: 'CHF' })).toBe(
+      formatMoney({ amount: 900, currency: 'CHF' }),
+    );
+    expect(formatMoneyInline(null)).toBe('not stated');
+    expect(formatMoneyInline({ amount: 0.01, currency: 'GBP' })).toBe('not given');
   });
 
   it('names every ISO currency by a mark of its own (no bare `$` shared by several)', () => {

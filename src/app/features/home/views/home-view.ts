@@ -6,7 +6,7 @@ import {
   progressBar,
 } from '../../../shared/views/bid-parts.ts';
 import { blockKitProblems } from '../../../shared/views/block-kit-limits.ts';
-import { formatMoney } from '../../../shared/views/formats.ts';
+import { formatMoneyInline } from '../../../shared/views/formats.ts';
 import { type ConnectionState, gettingStartedBlocks } from '../../../shared/views/getting-started.ts';
 import { searchBuilderButton, USAGE_LINES } from '../../../shared/views/messages.ts';
 import { code, joinMrkdwn, type Mrkdwn, mrkdwn, safeText, text } from '../../../shared/views/mrkdwn.ts';
@@ -114,7 +114,7 @@ export function homeView(args: HomeContent): HomeView {
       for (const [index, bookmark] of list.items.slice(0, HOME_LIST_ROWS).entries())
         blocks.push(
           section(
-            mrkdwn`*${safeText(bookmark.tender.title, 300)}*\n${text(upperFirst(formatDeadline(bookmark.tender.deadline, now)))} · value ${text(formatMoney(bookmark.tender.value).toLowerCase())}`,
+            mrkdwn`*${safeText(bookmark.tender.title, 300)}*\n${text(upperFirst(formatDeadline(bookmark.tender.deadline, now)))} · value ${text(formatMoneyInline(bookmark.tender.value))}`,
           ),
           rowButtons(`home-bookmark:${index}`, [
             button('Open', HomeIds.openTender, bookmark.tender.id, 'primary'),

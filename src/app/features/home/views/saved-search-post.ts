@@ -1,6 +1,6 @@
 import type { Tender } from '../../../../contract/schemas.ts';
 import { SavedSearchIds } from '../../../shared/ids.ts';
-import { formatMoney } from '../../../shared/views/formats.ts';
+import { formatMoneyInline } from '../../../shared/views/formats.ts';
 import type { Message } from '../../../shared/views/messages.ts';
 import {
   joinMrkdwn,
@@ -35,7 +35,7 @@ export function savedSearchPost(args: {
   const text = mrkdwn`Saved search “${plain(args.name)}”: ${count}`;
   const lines = args.tenders.map(
     (tender) =>
-      mrkdwn`• *${safeText(tender.title, 200)}*${tender.buyer ? mrkdwn` · ${safeText(tender.buyer.name, 100)}` : mrkdwn``} · ${plain(formatDeadline(tender.deadline, args.now))} · value ${plain(formatMoney(tender.value).toLowerCase())}`,
+      mrkdwn`• *${safeText(tender.title, 200)}*${tender.buyer ? mrkdwn` · ${safeText(tender.buyer.name, 100)}` : mrkdwn``} · ${plain(formatDeadline(tender.deadline, args.now))} · value ${plain(formatMoneyInline(tender.value))}`,
   );
   const blocks: Block[] = [
     {
