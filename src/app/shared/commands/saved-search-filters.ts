@@ -20,11 +20,15 @@ export function filtersOf(saved: SavedSearch): TenderSearchFilters {
     valueMax: number('valueMax'),
     deadlineFrom: text('deadlineFrom'),
     deadlineTo: text('deadlineTo'),
-    // The currency of the value bounds, when the saved query names one the service takes.
-    currency: (VALUE_CURRENCIES as readonly string[]).includes(text('currency') ?? '')
-      ? (text('currency') as TenderSearchFilters['currency'])
-      : undefined,
   };
+  // The currency of the value bounds, in any letter case. One the service cannot compare in is kept
+  // all the same: the search is then refused with the service's sentence naming the currencies it
+  // takes, rather than run in pounds (a saved `valueMin: 5, currency: JPY` is not "over £5").
+  const currency = text('currency')?.toUpperCase();
+  if (currency && (filters.valueMin !== undefined || filters.valueMax !== undefined))
+    filters.currency = (
+      (VALUE_CURRENCIES as readonly string[]).includes(currency) ? currency : text('currency')
+    ) as TenderSearchFilters['currency'];
   return Object.fromEntries(
     Object.entries(filters).filter(([, value]) => value !== undefined),
   ) as TenderSearchFilters;

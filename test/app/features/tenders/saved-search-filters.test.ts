@@ -17,7 +17,17 @@ describe('a saved search’s filters', () => {
     expect(searchHeading(filters)).toBe('Tenders matching “snow removal”, over CA$1,000,000');
   });
 
-  it('leaves out a currency the service does not take', () => {
-    expect(filtersOf(saved({ valueMin: 5, currency: 'JPY' }) as never)).toEqual({ valueMin: 5 });
+  it('reads a currency in any letter case, and only with a value bound', () => {
+    expect(filtersOf(saved({ valueMax: 5, currency: 'eur' }) as never)).toEqual({
+      valueMax: 5,
+      currency: 'EUR',
+    });
+    expect(filtersOf(saved({ q: 'snow', currency: 'EUR' }) as never)).toEqual({ q: 'snow' });
+  });
+
+  it('keeps a currency the service does not take, so the search is refused rather than run in pounds', () => {
+    const filters = filtersOf(saved({ valueMin: 5, currency: 'JPY' }) as never);
+    expect(filters).toEqual({ valueMin: 5, currency: 'JPY' });
+    expect(searchHeading(filters)).not.toContain('£');
   });
 });
