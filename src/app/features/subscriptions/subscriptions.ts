@@ -8,6 +8,7 @@ import {
   SEARCH_WORDS_MAX,
   type TenderSearchFilters,
 } from '../../shared/commands/parse-command.ts';
+import { filtersOf } from '../../shared/commands/saved-search-filters.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { refuseGuests, reply, StaleValueError } from '../../shared/feature-context.ts';
 import { SearchFiltersValue } from '../../shared/values/button-values.ts';
@@ -259,10 +260,9 @@ async function searchTarget(
   if (/^\S+$/.test(text) && !text.includes(':')) {
     try {
       const saved = await client.savedSearches.get(text);
-      const known = Object.fromEntries(
-        Object.entries(saved.query).filter(([key]) => key in SearchFiltersValue.shape),
-      );
-      const filters = SearchFiltersValue.safeParse(known);
+      // Read as every other run of a saved search reads it (a value bound's currency in any case);
+      // a currency the service cannot compare in is refused here, not followed as pounds.
+      const filters = SearchFiltersValue.safeParse(filtersOf(saved));
       if (!filters.success)
         return {
           problem: mrkdwn`The saved search “${plain(saved.name)}” uses filters Tenderbot cannot follow; subscribe with words and filters instead.`,
