@@ -86,7 +86,7 @@ export async function findNewTenders(
   const page = await client.tenders.search({ ...filters, publishedFrom: since, limit: LISTED_TENDERS });
   return {
     count: page.pagination.total,
-    tenders: tenderListOutput(page.data, page.pagination.total, now),
+    tenders: tenderListOutput(page.data, page.pagination.total, now, page.valueRule),
     first_tender_id: page.data[0]?.id ?? '',
   };
 }

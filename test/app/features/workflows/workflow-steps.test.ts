@@ -91,6 +91,25 @@ describe('Workflow Builder steps, run by the fake Slack through the real app', (
     expect(run.outputs?.first_tender_id).toBe(page.data[0]?.id);
   });
 
+  it('"Find new tenders" with a value filter compares in one currency and says the rule under its list', async () => {
+    const run = await runStep(bot, 'find_new_tenders', {
+      words: 'value>100k eur',
+      published_within_days: 365,
+      user_id: MEMBER,
+    });
+    expect(run.state, run.error ?? '').toBe('completed');
+    const page = await service.tenders.search({
+      valueMin: 100_000,
+      currency: 'EUR',
+      publishedFrom: new Date(Date.now() - 365 * DAY_MS).toISOString(),
+      limit: 1,
+    });
+    expect(run.outputs?.count).toBe(page.pagination.total);
+    expect(String(run.outputs?.tenders)).toContain(
+      `Values in EUR; amounts in other currencies converted at the ECB rates of ${page.valueRule?.ratesDate}.`,
+    );
+  });
+
   it('"Find new tenders" by a saved search uses its filters', async () => {
     const run = await runStep(bot, 'find_new_tenders', {
       saved_search: 'acme search 1',

@@ -1,6 +1,7 @@
 /* What the steps give Workflow Builder: outputs a later step may put in a message. Pure. */
-import type { Pipeline, Tender } from '../../../../contract/schemas.ts';
+import type { Pipeline, Tender, ValueRule } from '../../../../contract/schemas.ts';
 import { STAGE_LABELS, STATUS_LABELS } from '../../../shared/views/bid-parts.ts';
+import { valueRuleSentence } from '../../../shared/views/describe-search.ts';
 import { clip, joinMrkdwn, link, type Mrkdwn, mrkdwn, safeText, text } from '../../../shared/views/mrkdwn.ts';
 import { formatDeadline } from '../../../shared/views/tender-card.ts';
 
@@ -11,8 +12,17 @@ export const LISTED_TENDERS = 10;
  * The tenders found, one line each (title linked to its notice, buyer, deadline, id), as mrkdwn a
  * "Send a message" step can show as it is: every piece of the service's text is escaped.
  */
-export function tenderListOutput(tenders: readonly Tender[], total: number, now: Date): Mrkdwn {
-  if (tenders.length === 0) return mrkdwn`No new tenders.`;
+export function tenderListOutput(
+  tenders: readonly Tender[],
+  total: number,
+  now: Date,
+  /** The rule the service compared value bounds by (none without bounds): said under the list. */
+  valueRule?: ValueRule,
+): Mrkdwn {
+  const rule = valueRule
+    ? mrkdwn`\nValues in ${text(valueRule.currency)}; ${valueRuleSentence(valueRule)}.`
+    : mrkdwn``;
+  if (tenders.length === 0) return mrkdwn`No new tenders.${rule}`;
   const lines = tenders.slice(0, LISTED_TENDERS).map((tender) => {
     const title = safeText(tender.title, 150);
     const titled = link(tender.url, title) ?? title;
@@ -21,7 +31,7 @@ export function tenderListOutput(tenders: readonly Tender[], total: number, now:
   });
   const more = total - lines.length;
   if (more > 0) lines.push(mrkdwn`…and ${more} more.`);
-  return joinMrkdwn(lines, mrkdwn`\n`);
+  return mrkdwn`${joinMrkdwn(lines, mrkdwn`\n`)}${rule}`;
 }
 
 /** A bid in one line: its name, status and stages done, for the summary step's output. */
