@@ -70,23 +70,33 @@ const UNITS: Record<string, string> = {
 const SIGN_CURRENCY: Record<string, string> = { '€': 'eur', us$: 'usd', ca$: 'cad', c$: 'cad', '£': 'gbp' };
 
 function readAmounts(text: string): { filter: string; rest: string }[] {
-  const read: { filter: string; rest: string }[] = [];
+  const found: { lower: boolean; amount: string; code: string; named: boolean; rest: string }[] = [];
   let rest = text;
   // At most one lower and one upper bound, as a search takes them.
   for (let bound = 0; bound < 2; bound++) {
-    const found = AMOUNT.exec(rest);
-    if (!found) break;
-    const [whole, comparison = '', sign = '', number = '', unit = '', named = ''] = found;
+    const match = AMOUNT.exec(rest);
+    if (!match) break;
+    const [whole, comparison = '', sign = '', number = '', unit = '', named = ''] = match;
     const lower = /^(over|above|more than|greater than|at least|from)$/i.test(comparison);
     const currency = named ? named.toLowerCase() : (SIGN_CURRENCY[sign.toLowerCase()] ?? (sign ? '$' : ''));
     // `$` alone could be either dollar: left to the search to ask which.
     const amount = `${currency === '$' ? '$' : ''}${number.replace(/,(?=\d{3}\b)/g, '')}${UNITS[unit.toLowerCase()] ?? ''}`;
-    const currencyWord =
-      currency && currency !== '$' && currency !== 'gbp' ? ` ${currencyCode(currency)}` : '';
     rest = rest.replace(whole, ' ');
-    read.push({ filter: `value${lower ? '>' : '<'}${amount}${currencyWord}`, rest });
+    found.push({
+      lower,
+      amount,
+      code: currency === '$' ? '' : currencyCode(currency),
+      named: named !== '',
+      rest,
+    });
   }
-  return read;
+  // Pounds go unsaid (`over £1m` is `value>1m`), unless the other amount names another currency:
+  // "over €2m under £3m" must be refused as two currencies, not read as both in euros.
+  const another = found.some(({ code }) => code !== '' && code !== 'gbp');
+  return found.map(({ lower, amount, code, named, rest: after }) => {
+    const said = code !== '' && (code !== 'gbp' || named || another);
+    return { filter: `value${lower ? '>' : '<'}${amount}${said ? ` ${code}` : ''}`, rest: after };
+  });
 }
 
 function currencyCode(word: string): string {

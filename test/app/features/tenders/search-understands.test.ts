@@ -387,6 +387,14 @@ describe('odd input gets a clear sentence, never a crash', () => {
     expect(said).toContain('&lt;!channel&gt;');
   });
 
+  it('a sentence naming two currencies is refused with a sentence, not read as one currency', async () => {
+    const answer = await directMessage('snow removal over €2m under £3m');
+    expect(textOf(answer)).toContain(
+      'The amounts name EUR and GBP; a search compares values in one currency.',
+    );
+    expect(titlesIn(answer)).toEqual([]);
+  });
+
   it('a sentence far longer than a search takes is read, and the cut is said', async () => {
     const long = `snow removal over £1m ${'in the far north of the county '.repeat(300)}`;
     const answer = await directMessage(long);

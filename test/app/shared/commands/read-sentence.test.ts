@@ -27,6 +27,20 @@ describe('a direct message read as a search', () => {
       expect(readSentence(sentence, now, REGIONS), sentence).toBe(search);
   });
 
+  it('never reads two currencies as one: a pound amount beside a euro one is said, and refused', () => {
+    expect(readSentence('roads over €2m under £3m', now, REGIONS)).toBe('roads value>2m eur value<3m gbp');
+    const read = parseSearch(readSentence('roads over €2m under £3m', now, REGIONS) ?? '', now);
+    expect(read).toEqual({
+      ok: false,
+      problem:
+        'The amounts name EUR and GBP; a search compares values in one currency. Give both amounts in one.',
+    });
+    // One currency named, the other amount bare: both in it, as `value>2m value<3m eur` reads.
+    expect(readSentence('roads over €2m under 3m', now, REGIONS)).toBe('roads value>2m eur value<3m');
+    // Pounds alone go unsaid, as before.
+    expect(readSentence('roads over £2m under £3m', now, REGIONS)).toBe('roads value>2m value<3m');
+  });
+
   it('gives a search text parseSearch reads into the filters meant', () => {
     const search = readSentence('IT support over £100k in Wales closing this month', now, REGIONS) ?? '';
     expect(parseSearch(search, now)).toEqual({
