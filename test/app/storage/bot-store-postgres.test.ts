@@ -8,16 +8,21 @@ import { botStoreContract } from './bot-store-contract.ts';
 
 /**
  * The shared suite on PostgreSQL (127.0.0.1:5432, user postgres, trust; `.ci/run` starts it).
- * A database of its own per test name, made on first use and dropped at the end. Without a
- * PostgreSQL to reach this fails: CI must run it.
+ * One database for the file, made on first use and dropped at the end; each test name gets a
+ * schema of its own in it (the store's connections put it first on their search_path), so a new
+ * name is still an empty store. A database per name made the file create and drop some thirty
+ * databases, and each DROP DATABASE forces a checkpoint: under load the dropping alone outlasted
+ * the hook's timeout. Without a PostgreSQL to reach this fails: CI must run it.
  */
 const SERVER = 'postgres://postgres@127.0.0.1:5432';
 const run = randomBytes(4).toString('hex');
-const created = new Map<string, Promise<string>>();
+const DATABASE = `tb_store_${run}`;
+let database: Promise<void> | undefined;
+const schemas = new Map<string, Promise<string>>();
 
-/** Runs one statement on the server's maintenance database. */
-async function onServer(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: `${SERVER}/postgres` });
+/** Runs one statement on a database of the server (its maintenance database unless named). */
+async function onServer(statement: string, databaseName = 'postgres'): Promise<void> {
+  const client = new pg.Client({ connectionString: `${SERVER}/${databaseName}` });
   await client.connect();
   try {
     await client.query(statement);
@@ -26,28 +31,34 @@ async function onServer(statement: string): Promise<void> {
   }
 }
 
-function databaseFor(name: string): Promise<string> {
-  let database = created.get(name);
-  if (!database) {
-    const databaseName = `tb_store_${run}_${name.replace(/[^a-z0-9]/gi, '_').toLowerCase()}`;
-    database = onServer(`CREATE DATABASE ${databaseName}`).then(() => databaseName);
-    created.set(name, database);
+/** The URL of an empty store called `name` (the same store on every call with that name). */
+async function storeUrl(name: string): Promise<string> {
+  database ??= onServer(`CREATE DATABASE ${DATABASE}`);
+  await database;
+  let schema = schemas.get(name);
+  if (!schema) {
+    const schemaName = `s_${name.replace(/[^a-z0-9]/gi, '_').toLowerCase()}`.slice(0, 60);
+    schema = onServer(`CREATE SCHEMA ${schemaName}`, DATABASE).then(() => schemaName);
+    schemas.set(name, schema);
   }
-  return database;
+  const schemaName = await schema;
+  // application_name lets a test find its own store's connections on the server.
+  return `${SERVER}/${DATABASE}?options=${encodeURIComponent(`-c search_path=${schemaName}`)}&application_name=${schemaName}`;
 }
 
 afterAll(async () => {
-  for (const database of created.values()) {
-    const name = await database.catch(() => null);
-    if (name) await onServer(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  }
+  if (await database?.then(
+    () => true,
+    () => false,
+  ))
+    await onServer(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
 });
 
 describe('the PostgreSQL bot store', () => {
-  botStoreContract(async (name): Promise<BotStore> => openBotStore(`${SERVER}/${await databaseFor(name)}`));
+  botStoreContract(async (name): Promise<BotStore> => openBotStore(await storeUrl(name)));
 
   it('applies each schema step once when several copies open a new database at the same moment', async () => {
-    const url = `${SERVER}/${await databaseFor('migration-race')}`;
+    const url = await storeUrl('migration-race');
     const copies = Array.from({ length: 4 }, () => openBotStore(url));
     await Promise.all(copies.map((copy) => copy.ping()));
     await Promise.all(
@@ -74,7 +85,7 @@ describe('the PostgreSQL bot store', () => {
   });
 
   it('refuses a database newer than it knows, with a sentence', async () => {
-    const url = `${SERVER}/${await databaseFor('newer')}`;
+    const url = await storeUrl('newer');
     await openBotStore(url).close();
     const client = new pg.Client({ connectionString: url });
     await client.connect();
@@ -86,11 +97,12 @@ describe('the PostgreSQL bot store', () => {
   });
 
   it('answers again after the server dropped its connections (a restart), without ending the process', async () => {
-    const name = await databaseFor('dropped');
-    const store = openBotStore(`${SERVER}/${name}`);
+    const url = await storeUrl('dropped');
+    const store = openBotStore(url);
     await store.ping();
+    const applicationName = new URL(url).searchParams.get('application_name');
     await onServer(
-      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}' AND pid <> pg_backend_pid()`,
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '${applicationName}'`,
     );
     // The pool drops the dead connection when it hears of it (a query on it before then fails);
     // the next query takes a new one.
