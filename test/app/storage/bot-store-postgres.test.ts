@@ -47,10 +47,12 @@ async function storeUrl(name: string): Promise<string> {
 }
 
 afterAll(async () => {
-  if (await database?.then(
-    () => true,
-    () => false,
-  ))
+  if (
+    await database?.then(
+      () => true,
+      () => false,
+    )
+  )
     await onServer(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
 });
 
