@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Buyer } from '../../../contract/schemas.ts';
 import { DEFAULT_VALUE_CURRENCY, TENDER_STATUSES, VALUE_CURRENCIES } from '../../../contract/schemas.ts';
 import type { AppSlack } from '../../adapters/app-slack.ts';
-import { amountProblem, parseAmount } from '../../shared/commands/amounts.ts';
+import { amountProblem, readMoney } from '../../shared/commands/amounts.ts';
 import { parseSearch } from '../../shared/commands/parse-command.ts';
 import { describeFailure } from '../../shared/failure-sentences.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
@@ -94,15 +94,23 @@ export function searchTextFromForm(raw: unknown): BuiltSearch {
     else errors[F.status.block] = 'Choose a status from the list again.';
   }
 
+  const currency = field(values, 'currency').choice ?? DEFAULT_VALUE_CURRENCY;
   const amounts: Partial<Record<'valueMin' | 'valueMax', number>> = {};
   for (const which of ['valueMin', 'valueMax'] as const) {
     const typed = field(values, which).text;
     if (!typed) continue;
-    const amount = parseAmount(typed.replace(/\s+/g, ''));
-    const problem = amount === null ? null : amountProblem(amount);
-    if (amount === null) errors[F[which].block] = 'Write an amount such as 250000, 100k or 2.5m (no words).';
+    const money = readMoney(typed.replace(/\s+/g, ''));
+    const problem = money === null ? null : amountProblem(money.amount);
+    if (money === null) errors[F[which].block] = 'Write an amount such as 250000, 100k or 2.5m (no words).';
     else if (problem) errors[F[which].block] = `That amount ${problem}.`;
-    else amounts[which] = amount;
+    // A sign names a currency: it must be the one chosen, or `€1m` would be searched as £1m.
+    else if (money.currency === 'dollars')
+      errors[F[which].block] =
+        'Write the amount without $ and choose US or Canadian dollars under “Values in”.';
+    else if (money.currency && money.currency !== currency)
+      errors[F[which].block] =
+        `This amount is in ${money.currency} but “Values in” says ${currency}: choose ${money.currency} there, or write the amount without its sign.`;
+    else amounts[which] = money.amount;
   }
   if (amounts.valueMin !== undefined && amounts.valueMax !== undefined && amounts.valueMin > amounts.valueMax)
     errors[F.valueMax.block] = 'The largest value is smaller than the smallest: swap them or change one.';
@@ -110,7 +118,6 @@ export function searchTextFromForm(raw: unknown): BuiltSearch {
   if (amounts.valueMax !== undefined) parts.push(`value<=${amountWord(amounts.valueMax)}`);
   // The amounts' currency, as a typed search names it: pounds (the service's default) are not
   // written, any other is, and only with an amount (a currency alone changes nothing).
-  const currency = field(values, 'currency').choice ?? DEFAULT_VALUE_CURRENCY;
   if (!(VALUE_CURRENCIES as readonly string[]).includes(currency))
     errors[F.currency.block] = 'Choose the currency from the list again.';
   else if (currency !== DEFAULT_VALUE_CURRENCY && Object.keys(amounts).length > 0)

@@ -15,7 +15,7 @@ function form(values: Partial<Record<keyof typeof F, string>>) {
   const state: Record<string, Record<string, unknown>> = {};
   for (const [name, field] of Object.entries(F)) {
     const given = values[name as keyof typeof F];
-    const select = ['region', 'status', 'closes', 'buyer'].includes(name);
+    const select = ['region', 'status', 'closes', 'buyer', 'currency'].includes(name);
     state[field.block] = {
       [field.action]: select
         ? {
@@ -63,6 +63,57 @@ describe('the search builder’s form as a command', () => {
         buyerId: BUYER,
       },
       closesDays: { within: 14 },
+    });
+  });
+
+  it('writes the value bounds’ currency as a typed search names it, and only with an amount', () => {
+    const now = new Date('2026-11-22T12:00:00Z');
+    const euros = searchTextFromForm(
+      form({ words: 'roads', valueMin: '1m', valueMax: '€2m', currency: 'EUR' }),
+    );
+    expect(euros).toEqual({ ok: true, text: 'roads value>=1m value<=2m currency:eur' });
+    expect(parseSearch((euros as { text: string }).text, now)).toMatchObject({
+      ok: true,
+      filters: { valueMin: 1_000_000, valueMax: 2_000_000, currency: 'EUR' },
+    });
+    // Pounds are the service's own default: not written, as `value>1m` is not.
+    expect(searchTextFromForm(form({ valueMin: '1m', currency: 'GBP' }))).toEqual({
+      ok: true,
+      text: 'value>=1m',
+    });
+    expect(searchTextFromForm(form({ words: 'roads', currency: 'CAD' }))).toEqual({
+      ok: true,
+      text: 'roads',
+    });
+  });
+
+  it('refuses an amount whose sign names another currency than the one chosen, rather than read €1m as £1m', () => {
+    const pounds = searchTextFromForm(form({ valueMin: '€1m' }));
+    expect(pounds).toEqual({
+      ok: false,
+      errors: {
+        [F.valueMin.block]:
+          'This amount is in EUR but “Values in” says GBP: choose EUR there, or write the amount without its sign.',
+      },
+    });
+    const dollars = searchTextFromForm(form({ valueMax: '$5m', currency: 'CAD' }));
+    expect(dollars.ok).toBe(false);
+    expect(JSON.stringify(dollars)).toContain('Write the amount without $');
+    expect(searchTextFromForm(form({ valueMin: 'CA$5m', currency: 'CAD' }))).toEqual({
+      ok: true,
+      text: 'value>=5m currency:cad',
+    });
+    // Odd amounts get their field's sentence.
+    for (const odd of ['-5', '1e400', '999999999999b', '0.001']) {
+      const built = searchTextFromForm(form({ valueMin: odd }));
+      expect(built.ok, odd).toBe(false);
+      expect(Object.keys((built as { errors: Record<string, string> }).errors), odd).toEqual([
+        F.valueMin.block,
+      ]);
+    }
+    expect(searchTextFromForm(form({ valueMin: '1m', currency: 'XYZ' }))).toEqual({
+      ok: false,
+      errors: { [F.currency.block]: 'Choose the currency from the list again.' },
     });
   });
 

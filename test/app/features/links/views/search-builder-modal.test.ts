@@ -15,7 +15,7 @@ import {
 } from '../../../../../src/app/shared/ids.ts';
 import { offerableRegions } from '../../../../../src/app/shared/regions.ts';
 import { blockKitProblems } from '../../../../../src/app/shared/views/block-kit-limits.ts';
-import { Buyer, Tender } from '../../../../../src/contract/schemas.ts';
+import { Buyer, Tender, VALUE_CURRENCIES } from '../../../../../src/contract/schemas.ts';
 
 const tender = Tender.parse({
   id: 'ocds-b5fd17-2c0cffc3-8ce5-4dcf-b9ee-478aa5a4572c',
@@ -79,6 +79,12 @@ describe('the search builder modal', () => {
     expect((region as { element: { initial_option: { value: string } } }).element.initial_option.value).toBe(
       ANY,
     );
+    // The value bounds' currency: every one the service compares in, pounds chosen at first.
+    const currency = view.blocks.find(
+      (block) => 'block_id' in block && block.block_id === SEARCH_BUILDER_FIELDS.currency.block,
+    ) as { element: { initial_option: { value: string }; options: { value: string }[] } };
+    expect(currency.element.options.map((option) => option.value)).toEqual([...VALUE_CURRENCIES]);
+    expect(currency.element.initial_option.value).toBe('GBP');
     expect(view.title.text.length).toBeLessThanOrEqual(24);
     expect(problems(view.blocks)).toEqual([]);
   });
