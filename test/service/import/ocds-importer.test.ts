@@ -42,39 +42,30 @@ describe('importing the real OCDS files', () => {
     // The Canada file takes 5 to 30 s depending on how loaded the shared machine is.
     120_000,
   );
-
-  it('imports all files into one database, and a second import changes no count and no record', async () => {
-    const db = openDatabase(join(dir, 'all.db'));
-    try {
-      const files = counts.map((row) => join(OCDS_DIR, row.file));
-      await importOcdsFiles(db, files);
-      const reader = new PublicRecordsReader(db);
-      const first = reader.counts();
-      expect(first.tenders).toBe(counts.reduce((sum, row) => sum + row.distinctOcids, 0));
-      const sample = reader.searchTenders({ q: 'cleaning', limit: 50, offset: 0 });
-      const framework = reader.getFramework('ocds-ccs-RM6141', '2026-11-21');
-
-      await importOcdsFiles(db, files);
-      expect(reader.counts()).toEqual(first);
-      expect(reader.searchTenders({ q: 'cleaning', limit: 50, offset: 0 })).toEqual(sample);
-      expect(reader.getFramework('ocds-ccs-RM6141', '2026-11-21')).toEqual(framework);
-    } finally {
-      db.close();
-    }
-  }, 120_000);
 });
 
-describe('what the records say', () => {
-  const db = openDatabase(':memory:');
+// The Canada file is most of the time of this file: every file is imported into one database once
+// here, for the second import's test and for what the records say, rather than once for each.
+describe('all the files in one database', () => {
+  const db = openDatabase(join(dir, 'all.db'));
   const reader = new PublicRecordsReader(db);
-  const ready = importOcdsFiles(
-    db,
-    counts.map((row) => join(OCDS_DIR, row.file)),
-  );
-  beforeAll(() => ready, 300_000);
+  const files = counts.map((row) => join(OCDS_DIR, row.file));
+  beforeAll(() => importOcdsFiles(db, files), 300_000);
+  afterAll(() => db.close());
+
+  it('imports all files into one database, and a second import changes no count and no record', async () => {
+    const first = reader.counts();
+    expect(first.tenders).toBe(counts.reduce((sum, row) => sum + row.distinctOcids, 0));
+    const sample = reader.searchTenders({ q: 'cleaning', limit: 50, offset: 0 });
+    const framework = reader.getFramework('ocds-ccs-RM6141', '2026-11-21');
+
+    await importOcdsFiles(db, files);
+    expect(reader.counts()).toEqual(first);
+    expect(reader.searchTenders({ q: 'cleaning', limit: 50, offset: 0 })).toEqual(sample);
+    expect(reader.getFramework('ocds-ccs-RM6141', '2026-11-21')).toEqual(framework);
+  }, 120_000);
 
   it('maps a Contracts Finder award notice: buyer, value, CPV, NUTS region, suppliers, link', async () => {
-    await ready;
     const tender = reader.getTender('ocds-b5fd17-e3b5f385-5989-4cf1-8849-01c247fc9c30');
     expect(tender).toMatchObject({
       title: 'Parking Pilot - CEO',
@@ -91,7 +82,6 @@ describe('what the records say', () => {
   });
 
   it('merges a Canadian contract’s amendments: the latest amount of each award, summed', async () => {
-    await ready;
     const tender = reader.getTender('ocds-canada-bas-PW-$$FG-207-63904');
     expect(tender?.status).toBe('awarded');
     expect(tender?.value).toEqual({ amount: 355820, currency: 'CAD' });
@@ -100,7 +90,6 @@ describe('what the records say', () => {
   });
 
   it('makes CCS agreements frameworks with their lots and owner', async () => {
-    await ready;
     const framework = reader.getFramework('ocds-ccs-RM1043.6', '2026-11-21');
     expect(framework).toMatchObject({
       title: 'Digital Outcomes & Specialists 4',
@@ -116,7 +105,6 @@ describe('what the records say', () => {
   });
 
   it('names UK regions from NUTS codes so that region filters find them', async () => {
-    await ready;
     const scotland = reader.searchTenders({ region: 'scotland', limit: 100, offset: 0 });
     expect(scotland.total).toBeGreaterThan(50);
     expect(scotland.items.every((tender) => tender.region === 'Scotland')).toBe(true);
