@@ -8,13 +8,13 @@ import {
   type Logger as SlackLogger,
 } from '@slack/bolt';
 import type { Logger } from 'pino';
+import type { RespondAt } from './adapters/slack-fetch.ts';
 import { tellPerson } from './adapters/tell-person.ts';
 import type { InstallFlow } from './features/install/install-flow.ts';
 import { registerListeners } from './register-listeners.ts';
 import { UnreadableSecretError } from './security/key-cipher.ts';
 import { describeFailure } from './shared/failure-sentences.ts';
 import type { FeatureContext } from './shared/feature-context.ts';
-import { useRequestScope } from './shared/request-scope.ts';
 import { failureMessage } from './shared/views/messages.ts';
 import { mrkdwn } from './shared/views/mrkdwn.ts';
 
@@ -29,6 +29,8 @@ export interface SlackAppParts {
   logger: Logger;
   context: FeatureContext;
   install: InstallFlow | null;
+  /** Answers at a request's response_url (Bolt's own `respond` when not given). */
+  respondAt?: RespondAt;
 }
 
 /**
@@ -49,8 +51,7 @@ export function createBotApp(parts: SlackAppParts): App {
   const app = parts.receiver
     ? new App({ ...common, receiver: parts.receiver })
     : new App({ ...common, appToken: parts.appToken, socketMode: true });
-  useRequestScope(app);
-  registerListeners(app, parts.context, parts.install);
+  registerListeners(app, parts.context, parts.install, parts.respondAt);
   // With extendedErrorHandler, Bolt passes the request's body and context too (Bolt does not export that type).
   app.error((async ({ error, body, context: requestContext }: ErrorArgs) => {
     const reference = randomUUID().slice(0, 8);

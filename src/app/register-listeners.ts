@@ -1,4 +1,5 @@
 import type { App } from '@slack/bolt';
+import type { RespondAt } from './adapters/slack-fetch.ts';
 import { registerPipelineListeners } from './features/bids/listeners.ts';
 import { registerCommentListeners } from './features/comments/listeners.ts';
 import { registerConnectionListeners } from './features/connection/listeners.ts';
@@ -11,6 +12,7 @@ import { registerSubscriptionListeners } from './features/subscriptions/listener
 import { registerTenderListeners } from './features/tenders/listeners.ts';
 import { registerWorkObjectListeners, WORK_OBJECT_EVENTS } from './features/work-objects/listeners.ts';
 import { registerWorkflowListeners } from './features/workflows/listeners.ts';
+import { RequestRouter } from './request-router.ts';
 import { ControlRouter } from './shared/controls/control-registry.ts';
 import { unknownControlAnswers } from './shared/controls/unknown-controls.ts';
 import type { FeatureContext } from './shared/feature-context.ts';
@@ -39,10 +41,14 @@ export function registerListeners(
   app: App,
   context: FeatureContext,
   install: InstallFlow | null = null,
+  respondAt?: RespondAt,
 ): void {
   // Every control (buttons, windows, shortcuts, options) goes through the registry's table.
   const controls = new ControlRouter();
-  registerTenderCommand(app, controls, context);
+  // The command and the events too: one router finds each request's listener (request-router.ts).
+  const router = new RequestRouter(respondAt);
+  const listeners = router.registrar;
+  registerTenderCommand(listeners, controls, context);
   registerTenderListeners(controls, context);
   registerDirectoryListeners(controls, context);
   registerConnectionListeners(controls, context);
@@ -50,13 +56,15 @@ export function registerListeners(
   registerPipelineListeners(controls, context);
   registerSubscriptionListeners(controls, context);
   // A direct message can run the read-only commands as typed (no trigger: nothing opens a window).
-  registerReachListeners(app, controls, context, (request, text) =>
+  registerReachListeners(listeners, controls, context, (request, text) =>
     runCommand(context, request, text, '', false),
   );
-  registerHomeListeners(app, controls, context);
-  registerInstallListeners(app, context, install);
+  registerHomeListeners(listeners, controls, context);
+  registerInstallListeners(listeners, context, install);
   registerWorkflowListeners(app, controls, context);
-  registerWorkObjectListeners(app, context);
+  registerWorkObjectListeners(listeners, context);
   // Refuses to start with a row of the table left without a listener; any other id is answered.
-  controls.attach(app, unknownControlAnswers(context.logger));
+  const unknown = unknownControlAnswers(context.logger);
+  controls.attach(app, unknown);
+  router.attach(app, controls, unknown);
 }

@@ -26,7 +26,11 @@ export const TENDER_COMMAND = '/tender';
  * (which runs a failed command's text again), and the Next and Previous of the lists that several
  * commands show. The routing lives here, above the features; each answer is its feature's.
  */
-export function registerTenderCommand(app: App, controls: ControlRouter, context: FeatureContext): void {
+export function registerTenderCommand(
+  app: Pick<App, 'command'>,
+  controls: ControlRouter,
+  context: FeatureContext,
+): void {
   app.command(TENDER_COMMAND, async ({ command, ack, respond, client, context: bolt }) => {
     await ack();
     const teamId = teamOfRequest(bolt, command.team_id);

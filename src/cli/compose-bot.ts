@@ -227,6 +227,7 @@ export function composeBot(options: BotAppOptions): BotApp {
     credentials,
     ...(receiver ? { receiver } : { appToken: config.SLACK_APP_TOKEN }),
     clientOptions,
+    respondAt: appFetch.respondAt,
     logger,
     context,
     install,

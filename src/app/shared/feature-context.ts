@@ -129,7 +129,7 @@ export async function refuseGuests(
   request: SlackRequest,
   action: string,
 ): Promise<boolean> {
-  const facts = await context.users.facts(request.userId);
+  const facts = await context.users.facts(request.userId, request.teamId);
   if (!facts.isGuest) return false;
   await request.respond({
     response_type: 'ephemeral',

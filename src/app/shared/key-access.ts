@@ -12,7 +12,7 @@ export async function mayManageKey(
   teamId: string,
   userId: string,
 ): Promise<boolean> {
-  if ((await context.users.facts(userId)).isAdmin) return true;
+  if ((await context.users.facts(userId, teamId)).isAdmin) return true;
   return (await context.store.getConnection(teamId))?.connectedBy === userId;
 }
 

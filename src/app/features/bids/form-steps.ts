@@ -31,7 +31,7 @@ export async function guestGetsSentence(
   update: ViewUpdate,
   refusal: { title: string; sentence: Mrkdwn },
 ): Promise<boolean> {
-  if (!(await context.users.facts(request.userId)).isGuest) return false;
+  if (!(await context.users.facts(request.userId, request.teamId)).isGuest) return false;
   await update(sentenceView(refusal.title, refusal.sentence));
   return true;
 }

@@ -117,7 +117,7 @@ export async function submitStageNotes(
       response_action: 'errors',
       errors: { [PipelineIds.notesBlock]: 'Notes hold 3,000 characters at most.' },
     });
-  if ((await context.users.facts(args.userId)).isGuest)
+  if ((await context.users.facts(args.userId, args.teamId)).isGuest)
     return ack({
       response_action: 'errors',
       errors: { [PipelineIds.notesBlock]: 'Guests can read bids but cannot change them.' },

@@ -144,7 +144,7 @@ export async function submitStartBid(
   });
   if (pastTarget)
     return ack({ response_action: 'errors', errors: { [PipelineIds.targetBlock]: pastTarget } });
-  if ((await context.users.facts(args.userId)).isGuest)
+  if ((await context.users.facts(args.userId, args.teamId)).isGuest)
     return ack({
       response_action: 'errors',
       errors: {

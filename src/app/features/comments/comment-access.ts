@@ -103,7 +103,7 @@ export async function mayDelete(
   userId: string,
   commentIds: readonly string[],
 ): Promise<Set<string>> {
-  const facts = await context.users.facts(userId);
+  const facts = await context.users.facts(userId, teamId);
   if (facts.isGuest) return new Set();
   if (facts.isAdmin) return new Set(commentIds);
   const authors = await context.store.commentAuthors(teamId, commentIds);

@@ -96,7 +96,7 @@ export async function redrawModal(
   try {
     const [loaded, facts, mayWrite] = await Promise.all([
       loadThread(context, args.teamId, args.userId, target),
-      context.users.facts(args.userId),
+      context.users.facts(args.userId, args.teamId),
       writesAllowed(context, args.teamId, args.userId),
     ]);
     const deletable = await mayDelete(

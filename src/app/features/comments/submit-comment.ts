@@ -80,7 +80,7 @@ export async function submitComment(
     return ack(fieldError(CommentIds.textBlock, STALE_MODAL_SENTENCE));
   }
   if (state.u !== args.userId) return ack(fieldError(CommentIds.textBlock, STALE_MODAL_SENTENCE));
-  if ((await context.users.facts(args.userId)).isGuest)
+  if ((await context.users.facts(args.userId, args.teamId)).isGuest)
     return ack(fieldError(CommentIds.textBlock, GUEST_WRITE_REFUSAL));
   // Refused before the text is looked at: nothing would be written whatever it says.
   const writer = await writerOr(context, args.teamId, args.userId, (sentence) =>

@@ -29,7 +29,7 @@ export async function settingsCommand(
     await reply(request, sentenceMessage(SETTINGS_USAGE));
     return;
   }
-  if (!(await context.users.facts(request.userId)).isAdmin) {
+  if (!(await context.users.facts(request.userId, request.teamId)).isAdmin) {
     const sentence = mrkdwn`Only a workspace owner or admin can change whether changes need each person’s own key. Nothing was changed.`;
     await reply(request, sentenceMessage(sentence));
     return;

@@ -18,7 +18,11 @@ import {
 } from './home-actions.ts';
 
 /** The Home tab, drawn whenever a person opens it, and the buttons of its rows. */
-export function registerHomeListeners(app: App, controls: ControlRouter, context: FeatureContext): void {
+export function registerHomeListeners(
+  app: Pick<App, 'event'>,
+  controls: ControlRouter,
+  context: FeatureContext,
+): void {
   app.event('app_home_opened', async ({ event, body, client, context: bolt }) => {
     if (event.tab !== 'home') return;
     // Slack sends the Home it last drew (`view`) once there is one: without it, this is a first visit.

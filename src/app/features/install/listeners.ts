@@ -9,7 +9,7 @@ import { type Departure, forgetWorkspace, revokeTeamAccess } from './uninstall.t
  * authorize: the token may be gone already.
  */
 export function registerInstallListeners(
-  app: App,
+  app: Pick<App, 'event'>,
   context: FeatureContext,
   install: InstallFlow | null,
 ): void {

@@ -51,7 +51,7 @@ export const REACH_EVENTS: readonly string[] = ['link_shared', 'member_joined_ch
 
 /** Unfurls, shortcuts, the search builder, direct messages and the welcome (issue 12). */
 export function registerReachListeners(
-  app: App,
+  app: Pick<App, 'event'>,
   controls: ControlRouter,
   context: FeatureContext,
   /** The `/tender` router, so a direct message can run a command as typed. */

@@ -16,7 +16,7 @@ interface EntityDetailsRequested {
 }
 
 /** Work Objects (issue 26): the flexpane a click on a tender's or bid's entity opens. */
-export function registerWorkObjectListeners(app: App, context: FeatureContext): void {
+export function registerWorkObjectListeners(app: Pick<App, 'event'>, context: FeatureContext): void {
   // Acknowledged by Bolt's receiver at once; the look-up and entity.presentDetails follow.
   app.event('entity_details_requested', async ({ event, body, client, context: bolt }) => {
     const requested = event as unknown as EntityDetailsRequested;

@@ -24,7 +24,7 @@ export async function postBidSummary(
   const typedBid = requiredInput(run, 'bid', 'a bid');
   const channelId = requiredInput(run, 'channel_id', 'a channel');
   const userId = runnerOf(run);
-  if (userId) await refuseGuest(context, userId, 'post bid cards in a channel');
+  if (userId) await refuseGuest(context, run.teamId, userId, 'post bid cards in a channel');
   const { client, source } = await readerOf(context, run);
   // A bid as people name it (BID-7, an id or its first 8 characters), as commands take it.
   const resolved = await resolveBidId(context, run.teamId, typedBid, client);

@@ -54,8 +54,13 @@ export async function readerOf(context: FeatureContext, run: StepRun): Promise<W
 }
 
 /** Guests may read, but a step that writes or posts for one fails, as their commands do. */
-export async function refuseGuest(context: FeatureContext, userId: string, action: string): Promise<void> {
-  if ((await context.users.facts(userId)).isGuest)
+export async function refuseGuest(
+  context: FeatureContext,
+  teamId: string,
+  userId: string,
+  action: string,
+): Promise<void> {
+  if ((await context.users.facts(userId, teamId)).isGuest)
     throw new StepRefusal(
       `Guests can read tenders but cannot ${action}. Ask a member of the workspace to run this workflow.`,
     );
@@ -75,7 +80,7 @@ export async function writerOf(
     throw new StepRefusal(
       `To ${action}, the step needs the person it runs for: set its “Person” input (for example to the person who started the workflow).`,
     );
-  await refuseGuest(context, userId, action);
+  await refuseGuest(context, run.teamId, userId, action);
   try {
     return await context.clients.forWrite(run.teamId, userId);
   } catch (error) {
