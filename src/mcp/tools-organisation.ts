@@ -184,11 +184,14 @@ export function addOrganisationTools(server: McpServer, context: ToolContext): v
         throw new ToolRefusal(
           `The saved search ${savedSearch.id} stores filters this server cannot send as a search (${JSON.stringify(savedSearch.query)}). Use search_tenders with those filters instead.`,
         );
-      const page = pageOf(await client.tenders.search({ ...filters, limit, offset }), list, filters);
+      const answer = await client.tenders.search({ ...filters, limit, offset });
+      const page = pageOf(answer, list, filters);
       return {
         text: [
           `Saved search “${savedSearch.name}”: ${pageLine('tenders', offset, page)}`,
           ...page.items.map(tenderLine),
+          // The rule its value bounds were compared by, as search_tenders says it.
+          ...(answer.valueRule ? [`Value bounds: ${answer.valueRule.summary}`] : []),
         ].join('\n'),
         data: { savedSearch, ...page },
       };
