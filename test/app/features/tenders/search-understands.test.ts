@@ -29,6 +29,9 @@ const SNOW: [string, number, string][] = [
   ['gbp-1000000', 1_000_000, 'GBP'], // exactly the bound: over it, as `valueMin` is a least value
   ['gbp-999999', 999_999, 'GBP'],
 ];
+/** A Contracts Finder notice: the notice id its pages print, and its ocid. */
+const CF_NOTICE = '7d1e4c2a-93b5-4f08-a6de-2b9c0f1e5a77';
+const CF_OCID = `ocds-b5fd17-${CF_NOTICE}`;
 /** A Buyandsell notice: its ocid, and the number the source prints. */
 const PRINTED = 'PW-24-00012345';
 const PRINTED_OCID = `ocds-canada-bas-${PRINTED}`;
@@ -94,6 +97,15 @@ beforeAll(async () => {
           sourceName: 'Buyandsell',
           sourceId: '14-2015',
           value: { amount: 40_000, currency: 'CAD' },
+        }),
+      );
+      writer.writeRelease(
+        release({
+          id: CF_OCID,
+          title: 'Quayside lighting renewal',
+          sourceName: 'Contracts Finder',
+          sourceId: 'tender_999001/1234567',
+          value: { amount: 85_000, currency: 'GBP' },
         }),
       );
       writer.finish();
@@ -295,6 +307,15 @@ describe('references as printed', () => {
     expect(bySourceNumber.text).toBe(byId.text);
     const inMessage = await directMessage(`what about ${PRINTED}?`);
     expect(inMessage.text).toBe('Canine control of the geese');
+  });
+
+  it('a Contracts Finder notice id, as its pages print it, shows its tender, in any letter case', async () => {
+    const byId = await command(`show ${CF_OCID}`);
+    expect(byId.text).toBe('Quayside lighting renewal');
+    expect((await command(`show ${CF_NOTICE}`)).text).toBe(byId.text);
+    expect((await command(`show ${CF_NOTICE.toUpperCase()}`)).text).toBe(byId.text);
+    // Its card says the currency of its value.
+    expect(textOf(byId)).toContain('£85,000');
   });
 
   it('a reference no tender has is said plainly', async () => {
