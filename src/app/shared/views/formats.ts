@@ -18,8 +18,20 @@ const MONEY_FORMATTERS_KEPT = 64;
 
 /** `1 Dec 2026` (UTC). */
 export function formatDayOf(date: Date): string {
-  return Number.isNaN(date.getTime()) ? 'an unknown date' : DAY.format(date);
+  const time = date.getTime();
+  if (Number.isNaN(time)) return 'an unknown date';
+  // Formatting costs microseconds and every card formats its deadline: one string per UTC day.
+  const day = Math.floor(time / 86_400_000);
+  const known = DAYS.get(day);
+  if (known !== undefined) return known;
+  const formatted = DAY.format(date);
+  if (DAYS.size >= DAYS_KEPT) DAYS.clear();
+  DAYS.set(day, formatted);
+  return formatted;
 }
+const DAYS = new Map<number, string>();
+/** Days formatted and kept (about eleven years of distinct deadlines). */
+const DAYS_KEPT = 4096;
 
 /** `09:30` (UTC). */
 export function formatTimeOf(date: Date): string {
