@@ -33,6 +33,7 @@ export class WordIndexReader {
   private readonly structure: Statement;
   private readonly leafOf: Statement;
   private readonly pages: Statement;
+  private readonly read: (words: readonly string[]) => Int32Array | null;
   private tokenizer: Tokenizer | null = null;
   private readonly stems = new Map<string, string | null>();
   private detailNone: boolean | null = null;
@@ -47,6 +48,9 @@ export class WordIndexReader {
       .prepare('SELECT pgno FROM tender_words_idx WHERE segid = ? AND term <= ? ORDER BY term DESC LIMIT 1')
       .pluck();
     this.pages = db.prepare('SELECT id, block FROM tender_words_data WHERE id BETWEEN ? AND ?').raw();
+    // One read transaction: the structure and the pages it names as of the same commit, even while
+    // another connection rewrites the index (segment ids are used again).
+    this.read = db.transaction((words: readonly string[]) => this.readHits(words));
   }
 
   /**
@@ -57,6 +61,12 @@ export class WordIndexReader {
    */
   hitsOf(words: readonly string[]): Int32Array | null {
     if (words.length === 0 || !this.isDetailNone()) return null;
+    // Stems first, outside the transaction: the tokenizer has a database of its own.
+    for (const word of words) if (this.stemOf(word) === null) return null;
+    return this.read(words);
+  }
+
+  private readHits(words: readonly string[]): Int32Array | null {
     const segment = this.onlySegment();
     if (segment === null) return null;
     let count = 0;
