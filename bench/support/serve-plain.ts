@@ -23,10 +23,12 @@ type Query = Record<string, string | undefined>;
 /** The filters written the obvious way; the status as it stands now (a passed deadline is closed). */
 function where(query: Query, params: Record<string, unknown>): string {
   const conditions = ['tender_words MATCH @match'];
+  // Words as runs of letters and digits: the word index keeps no positions (schema step 9), so a
+  // "word" it would split in two (a hyphenated BENCH_WORD) would be a phrase it cannot match.
   params.match = (query.q ?? '')
-    .split(/\s+/)
+    .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean)
-    .map((word) => `"${word.replaceAll('"', '')}"*`)
+    .map((word) => `"${word}"*`)
     .join(' ');
   if (query.status) {
     conditions.push(
