@@ -191,6 +191,22 @@ describe('a misspelt word', () => {
     expect(textOf(answer)).not.toContain('Did you mean');
   });
 
+  it('its button keeps the value filter’s currency: the corrected search compares as the typed one did', async () => {
+    const answer = await command('search clenaing value>100k cad');
+    expect(textOf(answer)).toContain('Did you mean *cleaning*?');
+    await bot.slack.clickInMessage(MEMBER, answer, SuggestionIds.searchMeant);
+    const expected = await serviceTotal({ q: 'cleaning', valueMin: '100000', currency: 'CAD' });
+    await eventually(
+      () =>
+        textOf(answer).includes('Tenders matching “cleaning”, over CA$100,000; amounts in other currencies'),
+      'the corrected search, in Canadian dollars',
+      15_000,
+    );
+    expect(expected).toBeGreaterThan(0);
+    expect(textOf(answer)).toContain(`of ${expected.toLocaleString('en-GB')}`);
+    expect(expected).not.toBe(await serviceTotal({ q: 'cleaning', valueMin: '100000' }));
+  });
+
   it('a search that finds tenders offers nothing', async () => {
     const answer = await command('search cleaning');
     expect(textOf(answer)).not.toContain('Did you mean');
