@@ -18,7 +18,7 @@ const CANADA = join(OCDS_DIR, 'canada-buyandsell.releases.jsonl.gz');
  * one in its middle third, one from its last third to past its end (the final derivations, the
  * commit, and sometimes a finished import).
  */
-const LATER_BANDS = [
+const LATER_BANDS: [number, number][] = [
   [0.35, 0.7],
   [0.7, 1.3],
 ];
