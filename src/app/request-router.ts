@@ -7,7 +7,7 @@ type Args = AnyMiddlewareArgs & AllMiddlewareArgs;
 type Listener = (args: never) => Promise<void> | void;
 
 /** The registration the features use for commands and events: Bolt's own signatures. */
-export type CommandsAndEvents = Pick<App, 'command' | 'event'>;
+type CommandsAndEvents = Pick<App, 'command' | 'event'>;
 
 /**
  * The one place Bolt hands a request to Tenderbot: a single global middleware that finds the
