@@ -5,6 +5,10 @@ export default defineConfig({
     // Servers are real processes on loopback; two cores, so keep parallelism modest (three at a
     // time made the worker and restart tests miss their waits, and was no faster: 792 s vs 846 s).
     maxWorkers: 2,
+    // A test file's own module graph (src loaded again through the TypeScript transform) cost a
+    // second or two per file under load, most of the time of the hundred-odd small files: the
+    // files of a worker share one. No test file changes process.env or leaves mocks behind.
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Never run a failed test again, in CI or not: a flaky test must be seen and fixed. The one
@@ -21,6 +25,8 @@ export default defineConfig({
           include: ['test/app/delivery/**/*.test.ts'],
           exclude: ['test/app/delivery/pg-boss-queue.test.ts'],
           env: { TENDERBOT_TEST_DATABASE: 'postgres' },
+          // Their harness reads that variable as it loads: each file loads its own.
+          isolate: true,
         },
       },
     ],
