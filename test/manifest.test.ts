@@ -208,7 +208,7 @@ interface DeclaredFunction {
 
 const workflowsDir = join(root, 'src/app/features/workflows');
 
-/** The inputs a step's handler reads (`textInput(run, 'words')`…), and `user_id` when it picks a key by person. */
+/** The inputs a step's handler reads (`textInput(run, 'words')`…), and `user_context` when it picks a key by person. */
 function inputsReadBy(handlerName: string): Set<string> {
   const file = sourceFiles(workflowsDir).find((path) =>
     readFileSync(path, 'utf8').includes(`export async function ${handlerName}(`),
@@ -218,7 +218,8 @@ function inputsReadBy(handlerName: string): Set<string> {
   const read = new Set(
     [...source.matchAll(/(?:textInput|requiredInput)\(run, '(\w+)'/g)].map((match) => match[1] as string),
   );
-  if (/\b(readerOf|writerOf|runnerOf)\(/.test(source)) read.add('user_id');
+  // The person a key is picked for is Slack's user context, never a free user_id input.
+  if (/\b(readerOf|writerOf|actorOf)\(/.test(source)) read.add('user_context');
   return read;
 }
 

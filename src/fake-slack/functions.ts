@@ -87,13 +87,21 @@ export class WorkflowBuilder {
    * Runs a step: sends `function_executed` and answers with the run (await `run.ended` for its
    * outputs) and the app's answer to the event. `executionId` of an earlier run runs it again, as
    * Slack does when it did not hear the run end (`retryNum` marks a redelivery of one event).
+   * `inputs` are what the workflow's author set; `user` is who started the workflow (a link or a
+   * button), which Slack puts in the step's `user_context` inputs and which no author can set.
    */
   async run(
     callbackId: string,
     inputs: Record<string, unknown>,
-    options: { executionId?: string; retryNum?: number; eventId?: string } = {},
+    options: { executionId?: string; retryNum?: number; eventId?: string; user?: string } = {},
   ): Promise<{ run: FunctionRun; answer: AppAnswer }> {
-    const { run, event } = functionExecutedEvent(this.workspace, callbackId, inputs, options.executionId);
+    const { run, event } = functionExecutedEvent(
+      this.workspace,
+      callbackId,
+      inputs,
+      options.executionId,
+      options.user,
+    );
     const answer = await this.sendEvent(event, {
       ...(options.eventId ? { eventId: options.eventId } : {}),
       ...(options.retryNum !== undefined ? { retryNum: options.retryNum } : {}),
@@ -112,13 +120,14 @@ function functionExecutedEvent(
   callbackId: string,
   inputs: Record<string, unknown>,
   executionId?: string,
+  user?: string,
 ): { run: FunctionRun; event: Record<string, unknown> } {
   const runs = runsOf(workspace);
   const definition = runs.definitions[callbackId];
   if (!definition) throw new Error(`the app declares no step ${callbackId}`);
   const run =
     (executionId ? runs.runs.get(executionId) : undefined) ??
-    newRun(workspace, callbackId, inputs, executionId);
+    newRun(workspace, callbackId, withUserContext(definition, inputs, user), executionId);
   const parameters = (declared: Record<string, FunctionParameter>) =>
     Object.entries(declared).map(([name, parameter]) => ({ name, ...parameter }));
   const event = {
@@ -143,6 +152,30 @@ function functionExecutedEvent(
   };
   return { run, event };
 }
+
+/**
+ * The author's inputs with Slack's `user_context` ones filled from who started the workflow. As in
+ * Workflow Builder, an author cannot set one (it has no field), and a workflow whose step requires
+ * one but that no person starts cannot be published (refused here, as an undeclared step is).
+ */
+function withUserContext(
+  definition: FunctionDefinition,
+  inputs: Record<string, unknown>,
+  user: string | undefined,
+): Record<string, unknown> {
+  const filled = { ...inputs };
+  for (const [name, parameter] of Object.entries(definition.input_parameters)) {
+    if (parameter.type !== USER_CONTEXT) continue;
+    if (name in inputs)
+      throw new Error(`${name} is a user context: Slack fills it, a workflow cannot set it`);
+    if (user) filled[name] = { id: user, secret: randomBytes(16).toString('hex') };
+    else if (parameter.is_required)
+      throw new Error(`${name} needs the person who starts the workflow: this workflow cannot be published`);
+  }
+  return filled;
+}
+
+const USER_CONTEXT = 'slack#/types/user_context';
 
 function newRun(
   workspace: Workspace,

@@ -36,6 +36,8 @@ const RunBody = z.object({
   team: z.string().max(50).optional(),
   step: z.string().min(1).max(100),
   inputs: z.record(z.string().max(100), z.union([z.string().max(4000), z.number()])),
+  /** Who starts the workflow: Slack fills the steps' `user_context` inputs with this person. */
+  user: z.string().max(50).optional(),
   /** Runs an earlier execution again, as Slack does when it did not hear the step end. */
   again: z.string().max(50).optional(),
 });
@@ -124,6 +126,7 @@ export function addWorkflowRoutes(
     try {
       const { run, answer } = await slack.workflows.run(parsed.step, inputs, {
         ...(parsed.again ? { executionId: parsed.again } : {}),
+        ...(parsed.user ? { user: parsed.user } : {}),
       });
       const ended = await Promise.race([
         run.ended,

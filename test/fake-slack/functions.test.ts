@@ -126,7 +126,11 @@ describe('the fake Slack runs the app’s Workflow Builder steps', () => {
 
   it('takes a failure with its sentence, and refuses one without', async () => {
     const { slack } = await start();
-    const { run } = await slack.workflows.run('move_bid_stage', { bid: 'pl-1', stage: '1', status: 'done' });
+    const { run } = await slack.workflows.run(
+      'move_bid_stage',
+      { bid: 'pl-1', stage: '1', status: 'done' },
+      { user: 'U0MEMBER' },
+    );
     const fail = (error: unknown) =>
       call(slack, TOKEN, 'functions.completeError', { function_execution_id: run.executionId, error });
     expect(await fail('')).toEqual({ ok: false, error: 'invalid_arguments' });

@@ -4,6 +4,9 @@ const params = new URLSearchParams(location.search);
 const team = params.get('team') ?? '';
 const $ = (id) => document.getElementById(id);
 
+/** Slack's type for the person running a workflow: filled from the trigger, never by the author. */
+const USER_CONTEXT = 'slack#/types/user_context';
+
 let catalogue = null;
 let chosen = null;
 let lastRun = null;
@@ -37,7 +40,7 @@ function fieldOf(input) {
   label.append(title);
   let control;
   const choices =
-    input.type === 'slack#/types/user_id'
+    input.type === 'slack#/types/user_id' || input.type === USER_CONTEXT
       ? catalogue.users.map((user) => [user.id, `${user.name} (${user.id})`])
       : input.type === 'slack#/types/channel_id'
         ? catalogue.channels.map((channel) => [channel.id, `#${channel.name}`])
@@ -71,9 +74,16 @@ function choose(step) {
   $('result').hidden = true;
 }
 
+/** Who starts the workflow: not an input the author sets, but what Slack fills `user_context` with. */
+function starterOf(form) {
+  const input = chosen.inputs.find((candidate) => candidate.type === USER_CONTEXT);
+  return input ? form.elements[input.name].value : '';
+}
+
 function valuesOf(form) {
   const inputs = {};
   for (const input of chosen.inputs) {
+    if (input.type === USER_CONTEXT) continue;
     const value = form.elements[input.name].value.trim();
     inputs[input.name] = input.type === 'integer' && value !== '' ? Number(value) : value;
   }
@@ -114,6 +124,7 @@ async function run(again) {
       team,
       step: chosen.callbackId,
       inputs: valuesOf($('step-form')),
+      user: starterOf($('step-form')),
       ...(again && lastRun ? { again: lastRun.executionId } : {}),
     });
     lastRun = answer;

@@ -22,7 +22,7 @@ import {
   upperFirst,
 } from '../../shared/views/mrkdwn.ts';
 import { bidReferences } from './bid-references.ts';
-import { forbiddenSentence, notFoundSentence, say } from './bid-sentences.ts';
+import { bidNotFoundSentence, forbiddenSentence, say } from './bid-sentences.ts';
 import { postPipelineCard, redrawEverywhere } from './pipeline-live.ts';
 
 /** Where a click came from: the card's message in a channel (null for an ephemeral one). */
@@ -37,6 +37,7 @@ function submittedSentence(current: Pipeline['status'] | null): Mrkdwn {
  * changed). Anything else goes on to withFailures. Resolves true when the write was done.
  */
 async function writing(
+  context: FeatureContext,
   request: SlackRequest,
   writer: WorkspaceClient,
   pipelineId: string,
@@ -47,7 +48,8 @@ async function writing(
     await work(client);
     return true;
   } catch (error) {
-    if (error instanceof NotFoundError) await say(request, notFoundSentence(pipelineId, source));
+    if (error instanceof NotFoundError)
+      await say(request, await bidNotFoundSentence(context, request.teamId, pipelineId, source));
     else if (error instanceof ForbiddenError) await say(request, forbiddenSentence(source));
     else if (error instanceof SubmissionNotAllowedError) {
       const current = await client.pipelines.get(pipelineId).then(
@@ -79,7 +81,7 @@ async function unlessUnchanged(
     pipeline = options.known ?? (await writer.client.pipelines.get(pipelineId));
   } catch (error) {
     if (error instanceof NotFoundError) {
-      await say(request, notFoundSentence(pipelineId, writer.source));
+      await say(request, await bidNotFoundSentence(context, request.teamId, pipelineId, writer.source));
       return null;
     }
     throw error;
@@ -121,7 +123,8 @@ export async function postCard(context: FeatureContext, request: SlackRequest, i
   try {
     pipeline = await client.pipelines.get(id);
   } catch (error) {
-    if (error instanceof NotFoundError) return say(request, notFoundSentence(id, source));
+    if (error instanceof NotFoundError)
+      return say(request, await bidNotFoundSentence(context, request.teamId, id, source));
     throw error;
   }
   try {
@@ -175,7 +178,8 @@ async function afterChange(
     writer.client,
     line,
   );
-  if (!drawn) return say(request, notFoundSentence(pipelineId, writer.source));
+  if (!drawn)
+    return say(request, await bidNotFoundSentence(context, request.teamId, pipelineId, writer.source));
   if (request.kind !== 'command') return;
   const reference = (await bidReferences(context, request.teamId, [pipelineId])).get(pipelineId) as string;
   await say(
@@ -210,7 +214,7 @@ export async function changeStageStatus(
     known ? { known } : {},
   );
   if (!before) return;
-  const done = await writing(request, writer, change.p, (client) =>
+  const done = await writing(context, request, writer, change.p, (client) =>
     client.pipelines.updateStage(change.p, change.s, { status: change.v }),
   );
   if (!done) return;
@@ -241,7 +245,7 @@ export async function changePipelineStatus(
       : null,
   );
   if (!before) return;
-  const done = await writing(request, writer, change.p, (client) =>
+  const done = await writing(context, request, writer, change.p, (client) =>
     client.pipelines.update(change.p, { status: change.v }),
   );
   if (!done) return;
@@ -280,7 +284,7 @@ export async function setArchived(
     { archivedToo: true },
   );
   if (!before) return;
-  const done = await writing(request, writer, pipelineId, (client) =>
+  const done = await writing(context, request, writer, pipelineId, (client) =>
     client.pipelines.archive(pipelineId, archived),
   );
   if (!done) return;

@@ -10,10 +10,11 @@ import {
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { reply } from '../../shared/feature-context.ts';
 import { STATUS_LABELS } from '../../shared/views/bid-parts.ts';
-import { code, joinMrkdwn, type Mrkdwn, mrkdwn, text as plain, safeText } from '../../shared/views/mrkdwn.ts';
+import { code, joinMrkdwn, mrkdwn, text as plain, safeText } from '../../shared/views/mrkdwn.ts';
 import { resolveBidId, withBidReferences } from './bid-references.ts';
 import { notFoundSentence, say } from './bid-sentences.ts';
 import { changePipelineStatus, changeStageStatus, postCard, setArchived } from './card-changes.ts';
+import { findStage, stageStatusNamed } from './stage-words.ts';
 import { pipelinesListMessage } from './views/pipeline-card.ts';
 
 const ARCHIVE_WORDS: Record<string, (typeof PIPELINE_ARCHIVE_FILTERS)[number]> = {
@@ -183,51 +184,12 @@ function pipelineStatusOf(word: string): Pipeline['status'] | null {
   return (PIPELINE_STATUSES as readonly string[]).includes(key) ? (key as Pipeline['status']) : null;
 }
 
-const STAGE_WORDS: Record<string, Stage['status']> = {
-  pending: 'pending',
-  todo: 'pending',
-  in_progress: 'in_progress',
-  started: 'in_progress',
-  blocked: 'blocked',
-  completed: 'completed',
-  complete: 'completed',
-  done: 'completed',
-};
-
 /** `Draft response in progress` → the stage words and the status (the last one or two words). */
 function splitStageAndStatus(words: string[]): { stage: string; status: Stage['status'] } | null {
   for (const take of [2, 1]) {
     if (words.length <= take) continue;
-    const status = STAGE_WORDS[words.slice(-take).join('_').toLowerCase().replace(/-/g, '_')];
+    const status = stageStatusNamed(words.slice(-take).join(' '));
     if (status) return { stage: words.slice(0, -take).join(' '), status };
   }
   return null;
-}
-
-/** A stage by its number on the card (1 first) or by its name (whole, or the start of just one). */
-function findStage(stages: Stage[], wanted: string): { stage: Stage } | { problem: Mrkdwn } {
-  const ordered = [...stages].sort((a, b) => a.position - b.position);
-  if (/^\d+$/.test(wanted)) {
-    const stage = ordered[Number(wanted) - 1];
-    return stage
-      ? { stage }
-      : {
-          problem: mrkdwn`This bid has ${ordered.length} stage${ordered.length === 1 ? mrkdwn`` : mrkdwn`s`}; there is no stage ${plain(wanted)}.`,
-        };
-  }
-  const name = wanted.toLowerCase();
-  const exact = ordered.filter((stage) => stage.name.toLowerCase() === name);
-  const starts = ordered.filter((stage) => stage.name.toLowerCase().startsWith(name));
-  const matches = exact.length > 0 ? exact : starts;
-  if (matches.length === 1) return { stage: matches[0] as Stage };
-  const names = joinMrkdwn(
-    ordered.map((stage, index) => mrkdwn`${index + 1}. ${safeText(stage.name, 80)}`),
-    mrkdwn`, `,
-  );
-  return {
-    problem:
-      matches.length === 0
-        ? mrkdwn`No stage of this bid is called “${safeText(wanted, 100)}”. Its stages: ${names}.`
-        : mrkdwn`More than one stage starts with “${safeText(wanted, 100)}”; give its number. Its stages: ${names}.`,
-  };
 }

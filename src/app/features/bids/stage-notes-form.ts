@@ -9,7 +9,7 @@ import { writerOr } from '../../shared/key-access.ts';
 import { encodeKept, type StateOf } from '../../shared/values/codec.ts';
 import { mention, mrkdwn, safeText } from '../../shared/views/mrkdwn.ts';
 import { withinBudget } from '../../shared/within-budget.ts';
-import { forbiddenSentence, notFoundSentence } from './bid-sentences.ts';
+import { bidNotFoundSentence, forbiddenSentence } from './bid-sentences.ts';
 import type { CardPlace } from './card-changes.ts';
 import {
   guestGetsSentence,
@@ -47,7 +47,12 @@ export async function openStageNotes(
     pipeline = await client.pipelines.get(args.ref.p);
   } catch (error) {
     if (error instanceof NotFoundError) {
-      await update(sentenceView('Notes and due date', notFoundSentence(args.ref.p, source)));
+      await update(
+        sentenceView(
+          'Notes and due date',
+          await bidNotFoundSentence(context, request.teamId, args.ref.p, source),
+        ),
+      );
       return;
     }
     throw error;

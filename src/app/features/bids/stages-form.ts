@@ -3,7 +3,7 @@ import { NotFoundError } from '../../../client/errors.ts';
 import type { Pipeline } from '../../../contract/schemas.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { mrkdwn } from '../../shared/views/mrkdwn.ts';
-import { notFoundSentence } from './bid-sentences.ts';
+import { bidNotFoundSentence } from './bid-sentences.ts';
 import { openLoadingModal, type ViewUpdate } from './form-steps.ts';
 import { cardValues } from './views/pipeline-card.ts';
 import { sentenceView } from './views/pipeline-modals.ts';
@@ -27,7 +27,9 @@ export async function showStagesForm(
     pipeline = await client.pipelines.get(args.pipelineId);
   } catch (error) {
     if (!(error instanceof NotFoundError)) throw error;
-    await update(sentenceView('All stages', notFoundSentence(args.pipelineId, source)));
+    await update(
+      sentenceView('All stages', await bidNotFoundSentence(context, request.teamId, args.pipelineId, source)),
+    );
     return;
   }
   const now = context.clock();

@@ -4,6 +4,7 @@ import { DEFAULT_VALUE_CURRENCY, type SavedSearch } from '../../../contract/sche
 import { parseSearch, type TenderSearchFilters } from '../../shared/commands/parse-command.ts';
 import { filtersOf } from '../../shared/commands/saved-search-filters.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
+import { plain } from './plain-sentence.ts';
 import { readerOf, StepRefusal, type StepRun, textInput } from './step-run.ts';
 import { LISTED_TENDERS, tenderListOutput } from './views/step-outputs.ts';
 
@@ -18,7 +19,7 @@ async function savedSearchNamed(client: ProcurementClient, named: string): Promi
     if (saved.id === named || saved.name.toLowerCase() === wanted) return saved;
   }
   throw new StepRefusal(
-    `No saved search is called “${named.slice(0, 100)}” for this key. Check its name in /tender searches.`,
+    plain`No saved search is called “${named.slice(0, 100)}” for this key. Check its name in /tender searches.`,
   );
 }
 
@@ -28,7 +29,7 @@ function daysOf(run: StepRun): number {
   if (!raw) return DEFAULT_DAYS;
   const days = Number(raw);
   if (!Number.isInteger(days) || days < 1 || days > MAX_DAYS)
-    throw new StepRefusal(`“Published within days” must be a whole number from 1 to ${MAX_DAYS}.`);
+    throw new StepRefusal(plain`“Published within days” must be a whole number from 1 to ${MAX_DAYS}.`);
   return days;
 }
 
@@ -41,14 +42,14 @@ async function filtersOfRun(
   const savedName = textInput(run, 'saved_search');
   const words = textInput(run, 'words');
   if (!savedName && !words)
-    throw new StepRefusal('Give the step a saved search, or words and filters to search by (or both).');
+    throw new StepRefusal(plain`Give the step a saved search, or words and filters to search by (or both).`);
   const saved = savedName ? filtersOf(await savedSearchNamed(client, savedName)) : {};
   if (!words) return saved;
   const parsed = parseSearch(words, now);
-  if (!parsed.ok) throw new StepRefusal(parsed.problem);
+  if (!parsed.ok) throw new StepRefusal(plain`${parsed.problem}`);
   if (parsed.buyerName)
     throw new StepRefusal(
-      'A workflow step cannot look a buyer up by name: save the search with its buyer in Tenderbot and give the step the saved search.',
+      plain`A workflow step cannot look a buyer up by name: save the search with its buyer in Tenderbot and give the step the saved search.`,
     );
   return withTypedOnTop(saved, parsed.filters);
 }
@@ -68,7 +69,7 @@ export function withTypedOnTop(saved: TenderSearchFilters, typed: TenderSearchFi
   const savedCurrency = saved.currency ?? DEFAULT_VALUE_CURRENCY;
   if (kept && savedCurrency !== currency)
     throw new StepRefusal(
-      `The saved search's value bound is in ${savedCurrency} and the typed one in ${currency}; a search compares values in one currency. Give the typed amount in ${savedCurrency}, or both bounds.`,
+      plain`The saved search's value bound is in ${savedCurrency} and the typed one in ${currency}; a search compares values in one currency. Give the typed amount in ${savedCurrency}, or both bounds.`,
     );
   const { currency: _saved, ...rest } = merged;
   return currency === DEFAULT_VALUE_CURRENCY ? rest : { ...rest, currency };

@@ -3,12 +3,12 @@ import { ForbiddenError, NotFoundError, ValidationError } from '../../../client/
 import type { ProcurementClient } from '../../../client/procurement-client.ts';
 import type { Tender } from '../../../contract/schemas.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
-import { DEFAULT_STAGE_TEMPLATE, parseStageLines } from '../bids/index.ts';
+import { bidReferences, DEFAULT_STAGE_TEMPLATE, parseStageLines } from '../bids/index.ts';
+import { plain } from './plain-sentence.ts';
 import { WorkflowStepIds } from './step-ids.ts';
 import {
   idempotencyKeyOf,
   requiredInput,
-  runnerOf,
   StepRefusal,
   type StepRun,
   textInput,
@@ -35,10 +35,12 @@ export async function tenderNamed(
   });
   const [first] = page?.data ?? [];
   if (!page || !first)
-    throw new StepRefusal(`No tender has the id or reference “${reference.slice(0, 100)}”. ${nothingDone}`);
+    throw new StepRefusal(
+      plain`No tender has the id or reference “${reference.slice(0, 100)}”. ${nothingDone}`,
+    );
   if (page.pagination.total > 1)
     throw new StepRefusal(
-      `${page.pagination.total} tenders have the reference “${reference.slice(0, 100)}”: give the step the tender’s id instead. ${nothingDone}`,
+      plain`${page.pagination.total} tenders have the reference “${reference.slice(0, 100)}”: give the step the tender’s id instead. ${nothingDone}`,
     );
   return first;
 }
@@ -61,7 +63,7 @@ export async function startBidFromTender(
 ): Promise<Record<string, string | number>> {
   const reference = requiredInput(run, 'tender', 'a tender id or reference');
   const stages = parseStageLines(textInput(run, 'stages_template') || DEFAULT_STAGE_TEMPLATE);
-  if ('problem' in stages) throw new StepRefusal(`The stages template is not right: ${stages.problem}`);
+  if ('problem' in stages) throw new StepRefusal(plain`The stages template is not right: ${stages.problem}`);
   const writer = await writerOf(context, run, 'start bids');
   const { client } = writer;
   const tender = await tenderNamed(client, reference);
@@ -80,24 +82,24 @@ export async function startBidFromTender(
       { idempotencyKey: idempotencyKeyOf(run.executionId, WorkflowStepIds.startBid) },
     );
     // Who started it, as the bid's cards and the Home tab say (a rerun keeps the first record).
-    const starter = runnerOf(run);
-    if (starter)
-      await context.store.recordBidStarter({
-        pipelineId: pipeline.id,
-        teamId: run.teamId,
-        userId: starter,
-        ownKey: writer.source === 'personal',
-        startedAt: context.clock(),
-      });
+    await context.store.recordBidStarter({
+      pipelineId: pipeline.id,
+      teamId: run.teamId,
+      userId: writer.userId,
+      ownKey: writer.source === 'personal',
+      startedAt: context.clock(),
+    });
+    const reference = (await bidReferences(context, run.teamId, [pipeline.id])).get(pipeline.id) as string;
     return {
-      bid_reference: pipeline.id,
+      bid_reference: reference,
+      bid_id: pipeline.id,
       bid_name: pipeline.name,
       bid_link: await bidLinkOf(context, run, writer.source, pipeline.id),
     };
   } catch (error) {
     if (error instanceof ForbiddenError)
       throw new StepRefusal(
-        'The service did not let this key start bids: the person who made it is a viewer in the organisation. No bid was started.',
+        plain`The service did not let this key start bids: the person who made it is a viewer in the organisation. No bid was started.`,
       );
     throw error;
   }

@@ -8,6 +8,7 @@ import type { WorkspaceClient } from '../../adapters/workspace-clients.ts';
 import { PersonalKeyRequiredError } from '../../shared/errors.ts';
 import { describeFailure, PERSONAL_KEY_REQUIRED_SENTENCE } from '../../shared/failure-sentences.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
+import { type PlainSentence, plain, plainOf } from './plain-sentence.ts';
 
 /** One run of a step, as `function_executed` gives it. */
 export interface StepRun {
@@ -23,10 +24,14 @@ export interface StepRun {
 export type StepOutputs = Record<string, string | number> | null;
 
 /** How a step's work ends: its outputs, or the sentence Workflow Builder shows. */
-export type StepOutcome = { outputs: StepOutputs } | { error: string };
+export type StepOutcome = { outputs: StepOutputs } | { error: PlainSentence };
 
-/** A step's refusal that is the person's to mend: the run fails with this sentence. */
-export class StepRefusal extends Error {}
+/** A step's refusal that is the person's to mend: the run fails with this plain-text sentence. */
+export class StepRefusal extends Error {
+  constructor(readonly sentence: PlainSentence) {
+    super(sentence);
+  }
+}
 
 /** A text input, trimmed; '' when absent. */
 export function textInput(run: StepRun, name: string): string {
@@ -37,19 +42,30 @@ export function textInput(run: StepRun, name: string): string {
 /** A required text input, or a refusal naming it. */
 export function requiredInput(run: StepRun, name: string, label: string): string {
   const value = textInput(run, name);
-  if (!value) throw new StepRefusal(`The step needs ${label}, and none was given.`);
+  if (!value) throw new StepRefusal(plain`The step needs ${label}, and none was given.`);
   return value;
 }
 
-/** The person the workflow runs for (a `slack#/types/user_id` input), if the step was given one. */
-export function runnerOf(run: StepRun): string | null {
-  const value = textInput(run, 'user_id');
-  return /^[UW][A-Z0-9]+$/.test(value) ? value : null;
+/**
+ * The person the workflow runs for: Slack's `user_context` input, which Slack fills from the
+ * trigger (or a click in an earlier step) and which no workflow author can set. A free
+ * `slack#/types/user_id` input is only ever a label: anyone building the workflow could name anyone.
+ */
+export function actorOf(run: StepRun): string | null {
+  const context = run.inputs.user_context;
+  if (typeof context !== 'object' || context === null) return null;
+  const id = (context as { id?: unknown }).id;
+  return typeof id === 'string' && /^[UW][A-Z0-9]+$/.test(id) ? id : null;
 }
 
-/** The key a step reads with: the person's own where linked, else the workspace's (as commands). */
+/** True for a step set up before the person came from Slack (its old, free "Person" input). */
+function hasOldPersonInput(run: StepRun): boolean {
+  return textInput(run, 'user_id') !== '';
+}
+
+/** The key a step reads with: the runner's own where linked, else the workspace's (as commands). */
 export async function readerOf(context: FeatureContext, run: StepRun): Promise<WorkspaceClient> {
-  const userId = runnerOf(run);
+  const userId = actorOf(run);
   return userId ? context.clients.forPerson(run.teamId, userId) : context.clients.forTeam(run.teamId);
 }
 
@@ -62,29 +78,34 @@ export async function refuseGuest(
 ): Promise<void> {
   if ((await context.users.facts(userId, teamId)).isGuest)
     throw new StepRefusal(
-      `Guests can read tenders but cannot ${action}. Ask a member of the workspace to run this workflow.`,
+      plain`Guests can read tenders but cannot ${action}. Ask a member of the workspace to run this workflow.`,
     );
 }
 
 /**
- * The key a step changes something with, under the rules of commands: a person is needed, guests
- * are refused, and where the workspace asks for personal keys the person must have linked one.
+ * The key a step changes something with, under the rules of commands: the person Slack says runs
+ * the workflow is needed, guests are refused, and where the workspace asks for personal keys the
+ * person must have linked one.
  */
 export async function writerOf(
   context: FeatureContext,
   run: StepRun,
   action: string,
-): Promise<WorkspaceClient> {
-  const userId = runnerOf(run);
+): Promise<{ client: WorkspaceClient['client']; source: WorkspaceClient['source']; userId: string }> {
+  const userId = actorOf(run);
   if (!userId)
     throw new StepRefusal(
-      `To ${action}, the step needs the person it runs for: set its “Person” input (for example to the person who started the workflow).`,
+      hasOldPersonInput(run)
+        ? plain`To ${action}, the step needs the person who runs the workflow, and Slack did not say who that is. Its “Person” input no longer chooses whose key is used (anyone building a workflow could name anyone): start the workflow from a link, a shortcut or a button, or add a step someone clicks before this one.`
+        : plain`To ${action}, the step needs the person who runs the workflow, and Slack did not say who that is: start the workflow from a link, a shortcut or a button, or add a step someone clicks before this one.`,
     );
   await refuseGuest(context, run.teamId, userId, action);
   try {
-    return await context.clients.forWrite(run.teamId, userId);
+    const writer = await context.clients.forWrite(run.teamId, userId);
+    return { client: writer.client, source: writer.source, userId };
   } catch (error) {
-    if (error instanceof PersonalKeyRequiredError) throw new StepRefusal(PERSONAL_KEY_REQUIRED_SENTENCE);
+    if (error instanceof PersonalKeyRequiredError)
+      throw new StepRefusal(plainOf(PERSONAL_KEY_REQUIRED_SENTENCE));
     throw error;
   }
 }
@@ -124,13 +145,13 @@ export function runStepOnce(
   const outcome = work().then(
     (outputs): StepOutcome => ({ outputs }),
     (error): StepOutcome => {
-      if (error instanceof StepRefusal) return { error: error.message };
+      if (error instanceof StepRefusal) return { error: error.sentence };
       const reference = randomUUID().slice(0, 8);
       context.logger.warn(
         { err: error, reference, teamId: run.teamId, step, executionId: run.executionId },
         'workflow step failed',
       );
-      return { error: `${describeFailure(error).sentence} (Reference: ${reference}.)` };
+      return { error: plain`${plainOf(describeFailure(error).sentence)} (Reference: ${reference}.)` };
     },
   );
   running.set(key, outcome);

@@ -196,16 +196,13 @@ describe('a change is told once under every card of the bid, naming who made it'
 });
 
 describe('a workflow step is a change made through Tenderbot', () => {
-  it('"Move a bid’s stage" is told once under each card, naming the person it ran for', async () => {
+  it('"Move a bid’s stage" is told once under each card, naming the person Slack says ran it', async () => {
     bot.slack.workflows.declare(
       parse(readFileSync(join(import.meta.dirname, '../../../../manifest.yml'), 'utf8')).functions,
     );
-    const { run } = await bot.slack.workflows.run('move_bid_stage', {
-      bid: 'pl-bob',
-      stage: '2',
-      status: 'completed',
-      user_id: MEMBER,
-    });
+    // The old free "Person" input names someone else: it is never who the line names.
+    const inputs = { bid: 'pl-bob', stage: '2', status: 'completed', user_id: 'U0ADMIN' };
+    const { run } = await bot.slack.workflows.run('move_bid_stage', inputs, { user: MEMBER });
     const ended = await run.ended;
     expect(ended.state, ended.error ?? '').toBe('completed');
     const line = '<@U0MEMBER> moved stage 2, Write, to completed (a workflow)';
@@ -214,6 +211,17 @@ describe('a workflow step is a change made through Tenderbot', () => {
       await eventually(() => linesUnder(channel, card).includes(line), `the line in ${channel}`);
       expect((await settledLinesUnder(channel, card)).filter((text) => text === line)).toHaveLength(1);
     }
+    // Run again (another run of the workflow): the stage is already there, so nothing is told.
+    const updates = bot.slack.callsOf('chat.update').length;
+    const again = await bot.slack.workflows.run('move_bid_stage', inputs, { user: MEMBER });
+    const endedAgain = await again.run.ended;
+    expect(endedAgain.state, endedAgain.error ?? '').toBe('completed');
+    expect(endedAgain.outputs?.stage_status).toBe('completed');
+    for (const channel of [BIDS, GENERAL]) {
+      const card = cardIn(bot.slack, channel, 'pl-bob') as FakeMessage;
+      expect((await settledLinesUnder(channel, card)).filter((text) => text === line)).toHaveLength(1);
+    }
+    expect(bot.slack.callsOf('chat.update')).toHaveLength(updates);
   });
 });
 

@@ -52,7 +52,7 @@ describe('postCard (/tender pipeline <id>)', () => {
   it('a bid the key cannot see: says so naming the id, posts nothing', async () => {
     const request = harness.request({ channelId: BIDS });
     await postCard(harness.context, request, 'pl-beta');
-    expect(request.said()).toContain('No bid with the id `pl-beta` can be seen with this workspace’s key');
+    expect(request.said()).toContain('No bid `pl-beta` can be seen with this workspace’s key');
     expect(cardsOf(harness, BIDS, 'pl-beta')).toEqual([]);
     expect(await harness.context.store.pipelineMessages(harness.slack.teamId, 'pl-beta')).toEqual([]);
   });
@@ -90,10 +90,18 @@ describe('postCardFromList ("Post in channel" on the list of bids)', () => {
     expect(request.said()).toBe('Posted the bid’s card in the channel.');
   });
 
+  it('a bid gone from sight is named as its card named it (BID-n), never by the service’s id', async () => {
+    const request = harness.request({ channelId: BIDS, kind: 'click' });
+    const gone = '0d9f3c1e-5b7a-4c2d-9e8f-1a2b3c4d5e6f';
+    await postCardFromList(harness.context, request, gone);
+    expect(request.said()).toMatch(/No bid `BID-\d+` can be seen/);
+    expect(request.said()).not.toContain(gone);
+  });
+
   it('a forged id: says it cannot be seen, posts nothing', async () => {
     const request = harness.request({ channelId: BIDS, kind: 'click' });
     await postCardFromList(harness.context, request, 'pl-forged-000');
-    expect(request.said()).toContain('No bid with the id `pl-forged-000`');
+    expect(request.said()).toContain('No bid `pl-forged-000`');
     expect(cardsOf(harness, BIDS, 'pl-forged-000')).toEqual([]);
   });
 });

@@ -109,7 +109,7 @@ describe('pipelineCommand (/tender pipeline …)', () => {
   it('stage on a bid the key cannot see, or with no status: a sentence, nothing written', async () => {
     const hidden = harness.request({ channelId: BIDS });
     await pipelineCommand(harness.context, hidden, 'stage pl-beta 1 done');
-    expect(hidden.said()).toContain('No bid with the id `pl-beta` can be seen');
+    expect(hidden.said()).toContain('No bid `pl-beta` can be seen');
     const noStatus = harness.request({ channelId: BIDS });
     await pipelineCommand(harness.context, noStatus, 'stage pl-bob 1');
     expect(noStatus.said()).toContain('Give the bid’s id, the stage (its name or number) and one of');

@@ -287,7 +287,7 @@ describe('the pipeline card, live in every channel', () => {
   it('a pipeline the key’s creator cannot see reads as not found, by command and by click', async () => {
     for (const text of ['pipeline pl-beta', 'pipeline stage pl-beta 1 done', 'pipeline archive pl-beta']) {
       const answer = await command(MEMBER, BIDS, text);
-      expect(textOf(answer)).toContain('No bid with the id `pl-beta` can be seen with this workspace’s key');
+      expect(textOf(answer)).toContain('No bid `pl-beta` can be seen with this workspace’s key');
     }
     expect(cardsOf(bot.slack, BIDS, 'pl-beta').length).toBe(0);
   });

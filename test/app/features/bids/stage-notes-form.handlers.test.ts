@@ -92,7 +92,7 @@ describe('openStageNotes ("Notes and due date" on a stage)', () => {
 
   it('a bid the key cannot see: names the id, no form', async () => {
     const opened = await openFor('U0ADMIN', { p: 'pl-beta', s: 'any' });
-    expect(textOf(opened.view)).toContain('No bid with the id `pl-beta` can be seen');
+    expect(textOf(opened.view)).toContain('No bid `pl-beta` can be seen');
     expect(JSON.stringify(opened.view)).not.toContain(PipelineIds.notesInput);
   });
 

@@ -36,15 +36,16 @@ function runOf(executionId: string, inputs: Record<string, unknown>): StepRun {
 describe('Start a bid from a tender, as two copies of the app would run it', () => {
   it('makes one bid for one execution, whichever copy runs it (the service’s idempotency key)', async () => {
     const name = `Two copies ${Date.now()}`;
-    const inputs = { tender: TENDER_A, name, user_id: 'U0MEMBER' };
+    const inputs = { tender: TENDER_A, name, user_context: { id: 'U0MEMBER', secret: 'from-slack' } };
     // No memory between the two calls: only the key derived from the execution id joins them.
     const first = await startBidFromTender(harness.context, runOf('Fx0SAME', inputs));
     const second = await startBidFromTender(harness.context, runOf('Fx0SAME', inputs));
+    expect(second.bid_id).toBe(first.bid_id);
     expect(second.bid_reference).toBe(first.bid_reference);
     expect((await service.pipelines.list({ q: name })).data).toHaveLength(1);
     // Another execution of the same workflow is another bid.
     const other = await startBidFromTender(harness.context, runOf('Fx0OTHER', inputs));
-    expect(other.bid_reference).not.toBe(first.bid_reference);
+    expect(other.bid_id).not.toBe(first.bid_id);
   });
 
   it('derives a UUID the service takes, the same for one execution and step only', () => {
@@ -56,12 +57,32 @@ describe('Start a bid from a tender, as two copies of the app would run it', () 
   });
 });
 
+describe('a step set up before the person came from Slack', () => {
+  it('takes its old free “Person” input as no one: a step that changes bids says why, and changes nothing', async () => {
+    const name = `Old person input ${Date.now()}`;
+    // Whoever the author typed is not who runs the workflow: no user context, no key of theirs.
+    const refused = startBidFromTender(
+      harness.context,
+      runOf('Fx0OLD', { tender: TENDER_A, name, user_id: 'U0MEMBER' }),
+    );
+    await expect(refused).rejects.toThrow(StepRefusal);
+    await expect(refused).rejects.toThrow(
+      /^To start bids, the step needs the person who runs the workflow, and Slack did not say who that is\. Its “Person” input no longer chooses whose key is used/,
+    );
+    expect((await service.pipelines.list({ q: name })).data).toHaveLength(0);
+  });
+});
+
 describe('Post a bid’s summary to a channel, for a guest', () => {
   it('is refused with the sentence their command would get, and posts nothing', async () => {
     const posts = harness.slack.callsOf('chat.postMessage').length;
     const refused = postBidSummary(
       harness.context,
-      runOf('Fx0GUEST', { bid: 'pl-bob', channel_id: 'C0BIDS', user_id: 'U0GUEST' }),
+      runOf('Fx0GUEST', {
+        bid: 'pl-bob',
+        channel_id: 'C0BIDS',
+        user_context: { id: 'U0GUEST', secret: 's' },
+      }),
     );
     await expect(refused).rejects.toThrow(StepRefusal);
     await expect(refused).rejects.toThrow(

@@ -41,7 +41,7 @@ async function runStep(
   on: RunningBot,
   callbackId: string,
   inputs: Record<string, unknown>,
-  options: { executionId?: string } = {},
+  options: { executionId?: string; user?: string } = {},
 ): Promise<FunctionRun> {
   const { run, answer } = await on.slack.workflows.run(callbackId, inputs, options);
   // Acknowledged at once (Bolt acknowledges function_executed before the step's work).
@@ -72,11 +72,15 @@ function expectDeclaredOutputs(run: FunctionRun): void {
 describe('Workflow Builder steps, run by the fake Slack through the real app', () => {
   it('"Find new tenders" by words and filters completes with how many and the list', async () => {
     const since = Date.now() - 365 * DAY_MS;
-    const run = await runStep(bot, 'find_new_tenders', {
-      words: 'cleaning',
-      published_within_days: 365,
-      user_id: MEMBER,
-    });
+    const run = await runStep(
+      bot,
+      'find_new_tenders',
+      {
+        words: 'cleaning',
+        published_within_days: 365,
+      },
+      { user: MEMBER },
+    );
     expect(run.state, run.error ?? '').toBe('completed');
     expectDeclaredOutputs(run);
     // The same search, asked of the service with the same key (a day's slack for the clock).
@@ -92,11 +96,15 @@ describe('Workflow Builder steps, run by the fake Slack through the real app', (
   });
 
   it('"Find new tenders" with a value filter compares in one currency and says the rule under its list', async () => {
-    const run = await runStep(bot, 'find_new_tenders', {
-      words: 'value>100k eur',
-      published_within_days: 365,
-      user_id: MEMBER,
-    });
+    const run = await runStep(
+      bot,
+      'find_new_tenders',
+      {
+        words: 'value>100k eur',
+        published_within_days: 365,
+      },
+      { user: MEMBER },
+    );
     expect(run.state, run.error ?? '').toBe('completed');
     const page = await service.tenders.search({
       valueMin: 100_000,
@@ -135,15 +143,21 @@ describe('Workflow Builder steps, run by the fake Slack through the real app', (
 
   it('"Start a bid from a tender" completes with the bid’s reference and link', async () => {
     const name = `Workflow bid ${Date.now()}`;
-    const run = await runStep(bot, 'start_bid_from_tender', {
-      tender: TENDER_A,
-      name,
-      stages_template: 'Qualify | 2\nWrite | 5\nSubmit',
-      user_id: MEMBER,
-    });
+    const run = await runStep(
+      bot,
+      'start_bid_from_tender',
+      {
+        tender: TENDER_A,
+        name,
+        stages_template: 'Qualify | 2\nWrite | 5\nSubmit',
+      },
+      { user: MEMBER },
+    );
     expect(run.state, run.error ?? '').toBe('completed');
     expectDeclaredOutputs(run);
-    bidId = String(run.outputs?.bid_reference);
+    bidId = String(run.outputs?.bid_id);
+    // What people type for a bid: its reference as its card shows it, never the service's id.
+    expect(run.outputs?.bid_reference).toMatch(/^BID-\d+$/);
     const bid = await service.pipelines.get(bidId);
     expect(bid.name).toBe(name);
     expect(bid.tenderId).toBe(TENDER_A);
@@ -152,16 +166,21 @@ describe('Workflow Builder steps, run by the fake Slack through the real app', (
   });
 
   it('"Move a bid’s stage" changes the stage with the person’s key', async () => {
-    const run = await runStep(bot, 'move_bid_stage', {
-      bid: bidId,
-      stage: 'write',
-      status: 'In progress',
-      user_id: MEMBER,
-    });
+    const run = await runStep(
+      bot,
+      'move_bid_stage',
+      {
+        bid: bidId,
+        stage: 'write',
+        status: 'In progress',
+      },
+      { user: MEMBER },
+    );
     expect(run.state, run.error ?? '').toBe('completed');
     expectDeclaredOutputs(run);
     expect(run.outputs).toMatchObject({
-      bid_reference: bidId,
+      bid_id: bidId,
+      bid_reference: expect.stringMatching(/^BID-\d+$/),
       stage_name: 'Write',
       stage_status: 'in_progress',
     });
@@ -170,7 +189,7 @@ describe('Workflow Builder steps, run by the fake Slack through the real app', (
   });
 
   it('"Post a bid’s summary to a channel" posts the bid’s card there', async () => {
-    const run = await runStep(bot, 'post_bid_summary', { bid: bidId, channel_id: BIDS, user_id: MEMBER });
+    const run = await runStep(bot, 'post_bid_summary', { bid: bidId, channel_id: BIDS }, { user: MEMBER });
     expect(run.state, run.error ?? '').toBe('completed');
     expectDeclaredOutputs(run);
     const card = bot.slack
@@ -190,38 +209,55 @@ describe('Workflow Builder steps, run by the fake Slack through the real app', (
       .find((message) => message.metadata?.event_payload?.pipeline_id === bidId);
     const reference = /BID-\d+/.exec(JSON.stringify(card?.blocks))?.[0];
     expect(reference).toBeDefined();
-    const run = await runStep(bot, 'move_bid_stage', {
-      bid: reference,
-      stage: 'submit',
-      status: 'In progress',
-      user_id: MEMBER,
-    });
+    const run = await runStep(
+      bot,
+      'move_bid_stage',
+      {
+        bid: reference,
+        stage: 'submit',
+        status: 'In progress',
+      },
+      { user: MEMBER },
+    );
     expect(run.state, run.error ?? '').toBe('completed');
     const bid = await service.pipelines.get(bidId);
     expect(bid.stages.find((stage) => stage.name === 'Submit')?.status).toBe('in_progress');
-    const unknown = await runStep(bot, 'post_bid_summary', {
-      bid: 'BID-99999',
-      channel_id: BIDS,
-      user_id: MEMBER,
-    });
+    const unknown = await runStep(
+      bot,
+      'post_bid_summary',
+      {
+        bid: 'BID-99999',
+        channel_id: BIDS,
+      },
+      { user: MEMBER },
+    );
     expect(unknown.state).toBe('failed');
-    expect(unknown.error).toContain('No bid in this workspace is');
+    // Plain text, as Workflow Builder shows it: no mrkdwn code marks around BID-99999.
+    expect(unknown.error).toMatch(/^No bid in this workspace is BID-99999\. Type the bid’s reference/);
+    expect(unknown.error).not.toContain('`');
   });
 
   it('a stage that is not the bid’s fails with a sentence naming its stages', async () => {
-    const run = await runStep(bot, 'move_bid_stage', {
-      bid: bidId,
-      stage: 'Lunch',
-      status: 'done',
-      user_id: MEMBER,
-    });
+    const run = await runStep(
+      bot,
+      'move_bid_stage',
+      {
+        bid: bidId,
+        stage: 'Lunch',
+        status: 'done',
+      },
+      { user: MEMBER },
+    );
     expect(run.state).toBe('failed');
-    expect(run.error).toBe('The bid has no stage “Lunch”. Its stages are: Qualify, Write, Submit.');
+    // The sentence /tender pipeline says, in plain text (Workflow Builder shows no mrkdwn).
+    expect(run.error).toBe(
+      'No stage of this bid is called “Lunch”. Its stages: 1. Qualify, 2. Write, 3. Submit.',
+    );
   });
 
   it('a guest’s workflow cannot start a bid: the step fails with a sentence and nothing is made', async () => {
     const name = `Guest bid ${Date.now()}`;
-    const run = await runStep(bot, 'start_bid_from_tender', { tender: TENDER_A, name, user_id: GUEST });
+    const run = await runStep(bot, 'start_bid_from_tender', { tender: TENDER_A, name }, { user: GUEST });
     expect(run.state).toBe('failed');
     expect(run.error).toBe(
       'Guests can read tenders but cannot start bids. Ask a member of the workspace to run this workflow.',
@@ -232,10 +268,10 @@ describe('Workflow Builder steps, run by the fake Slack through the real app', (
 
   it('a step Slack runs again (its ending was lost) makes one bid, and completes with the same reference', async () => {
     const name = `Run twice ${Date.now()}`;
-    const inputs = { tender: TENDER_A, name, user_id: MEMBER };
+    const inputs = { tender: TENDER_A, name };
     const before = bot.slack.callsOf('functions.completeSuccess').length;
     bot.slack.failNext('functions.completeSuccess', { kind: 'error', error: 'internal_error' });
-    const first = await bot.slack.workflows.run('start_bid_from_tender', inputs);
+    const first = await bot.slack.workflows.run('start_bid_from_tender', inputs, { user: MEMBER });
     await eventually(
       () => bot.slack.callsOf('functions.completeSuccess').length > before,
       'the first ending, which Slack loses',
@@ -245,7 +281,45 @@ describe('Workflow Builder steps, run by the fake Slack through the real app', (
     const again = await runStep(bot, 'start_bid_from_tender', inputs, { executionId: first.run.executionId });
     expect(again.state, again.error ?? '').toBe('completed');
     const found = await service.pipelines.list({ q: name });
-    expect(found.data.map((bid) => bid.id)).toEqual([again.outputs?.bid_reference]);
+    expect(found.data.map((bid) => bid.id)).toEqual([again.outputs?.bid_id]);
+    expect(again.outputs?.bid_reference).toMatch(/^BID-\d+$/);
+  });
+});
+
+describe('who a step acts as: the person Slack says runs the workflow, never one its author typed', () => {
+  it('a step that only reads, with the old input alone, reads with the workspace’s key', async () => {
+    const run = await runStep(bot, 'find_new_tenders', {
+      words: 'cleaning',
+      published_within_days: 365,
+      user_id: GUEST,
+    });
+    expect(run.state, run.error ?? '').toBe('completed');
+  });
+
+  it('the person is Slack’s user context: a workflow cannot set it, and a step needing one needs a starter', async () => {
+    await expect(
+      bot.slack.workflows.run(
+        'move_bid_stage',
+        { bid: 'BID-1', stage: '1', status: 'done', user_context: { id: MEMBER, secret: 'x' } },
+        { user: GUEST },
+      ),
+    ).rejects.toThrow('a workflow cannot set it');
+    await expect(
+      bot.slack.workflows.run('move_bid_stage', { bid: 'BID-1', stage: '1', status: 'done' }),
+    ).rejects.toThrow('cannot be published');
+  });
+
+  it('a guest starting the workflow is refused even when its author typed a member as Person', async () => {
+    const name = `Guest as member ${Date.now()}`;
+    const run = await runStep(
+      bot,
+      'start_bid_from_tender',
+      { tender: TENDER_A, name, user_id: MEMBER },
+      { user: GUEST },
+    );
+    expect(run.state).toBe('failed');
+    expect(run.error).toMatch(/^Guests can read tenders but cannot start bids\./);
+    expect((await service.pipelines.list({ q: name })).data).toHaveLength(0);
   });
 });
 
@@ -265,10 +339,10 @@ describe('a workspace with no key', () => {
   });
 
   it('fails the step with the sentence a command would say', async () => {
-    const run = await runStep(keyless, 'find_new_tenders', { words: 'cleaning', user_id: MEMBER });
+    const run = await runStep(keyless, 'find_new_tenders', { words: 'cleaning' }, { user: MEMBER });
     expect(run.state).toBe('failed');
     expect(run.error).toMatch(
-      /^This workspace has no API key yet\. A workspace admin can add one with `\/tender connect`\./,
+      /^This workspace has no API key yet\. A workspace admin can add one with \/tender connect\./,
     );
   });
 });
