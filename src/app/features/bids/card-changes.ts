@@ -13,6 +13,7 @@ import { writerOrSentence } from '../../shared/key-access.ts';
 import type { StateOf } from '../../shared/values/codec.ts';
 import { STAGE_LABELS, STATUS_LABELS } from '../../shared/views/bid-parts.ts';
 import {
+  channelLink,
   code,
   type Mrkdwn,
   mention,
@@ -115,30 +116,55 @@ function capitalised(phrase: Mrkdwn): Mrkdwn {
   return upperFirst(phrase);
 }
 
-/** `/tender pipeline <id>`: the card in the channel, for everyone, remembered. */
-export async function postCard(context: FeatureContext, request: SlackRequest, id: string): Promise<void> {
-  if (await refuseGuests(context, request, 'post bid cards in a channel')) return;
+/**
+ * `/tender pipeline <id>`, "Post in channel" and the Home tab's Post and Open: the card in
+ * `request.channelId`, for everyone, remembered (one live card per direct message). True when
+ * posted; every refusal is said to the person.
+ */
+export async function postCard(
+  context: FeatureContext,
+  request: SlackRequest,
+  id: string,
+  /** A card for the person alone (their direct message): guests may have one. */
+  options: { direct?: boolean } = {},
+): Promise<boolean> {
+  if (!options.direct && (await refuseGuests(context, request, 'post bid cards in a channel'))) return false;
   const { client, source } = await context.clients.forPerson(request.teamId, request.userId);
   let pipeline: Pipeline;
   try {
     pipeline = await client.pipelines.get(id);
   } catch (error) {
-    if (error instanceof NotFoundError)
-      return say(request, await bidNotFoundSentence(context, request.teamId, id, source));
+    if (error instanceof NotFoundError) {
+      await say(request, await bidNotFoundSentence(context, request.teamId, id, source));
+      return false;
+    }
     throw error;
   }
   try {
     await postPipelineCard(context, request.slack, request.teamId, request.channelId, pipeline);
   } catch (error) {
-    if ((error as { data?: { error?: string } }).data?.error === 'not_in_channel')
-      return say(
-        request,
-        mrkdwn`Invite Tenderbot to this channel first (\`/invite @Tenderbot\`), then post the card again.`,
-      );
-    throw error;
+    const slackError = (error as { data?: { error?: string } }).data?.error ?? '';
+    const refusal = Object.hasOwn(POST_REFUSALS, slackError) ? POST_REFUSALS[slackError] : undefined;
+    if (!refusal) throw error;
+    await say(request, refusal(request.channelId));
+    return false;
   }
-  if (request.kind === 'click') await say(request, mrkdwn`Posted the bid’s card in the channel.`);
+  if (request.kind === 'click')
+    await say(
+      request,
+      mrkdwn`Posted the card of *${safeText(pipeline.name, 200)}* in ${channelLink(request.channelId)}.`,
+    );
+  return true;
 }
+
+/** Slack's refusals of a card's post that the person can mend, named by the channel (they may be elsewhere). */
+const POST_REFUSALS: Partial<Record<string, (channelId: string) => Mrkdwn>> = {
+  not_in_channel: (channelId) =>
+    mrkdwn`Invite Tenderbot to ${channelLink(channelId)} first (\`/invite @Tenderbot\`), then post the card again.`,
+  is_archived: (channelId) => mrkdwn`${channelLink(channelId)} is archived, so nothing can be posted there.`,
+  channel_not_found: () =>
+    mrkdwn`Tenderbot cannot find that channel (a private channel it was not invited to?).`,
+};
 
 /** "Post in channel" on the list of bids. */
 export async function postCardFromList(

@@ -173,7 +173,7 @@ export async function pipelineCommand(
   if (words.length > 1) return say(request, PIPELINE_USAGE);
   const id = await typedBidId(context, request, words[0] as string);
   if (!id) return;
-  return postCard(context, request, id);
+  await postCard(context, request, id);
 }
 
 function pipelineStatusOf(word: string): Pipeline['status'] | null {

@@ -2,6 +2,7 @@
 export { bidReferences, bidReferencesIn, resolveBidId, withBidReferences } from './bid-references.ts';
 export { bidNotFoundSentence, forbiddenSentence, notFoundSentence } from './bid-sentences.ts';
 export { withStartedBy } from './bid-starters.ts';
+export { postCard } from './card-changes.ts';
 export { postPipelineCard, redrawEverywhere } from './pipeline-live.ts';
 export { parseStageLines } from './pipeline-submissions.ts';
 export { findStage, stageStatusNamed } from './stage-words.ts';

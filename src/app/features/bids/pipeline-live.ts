@@ -4,7 +4,8 @@ import type { ProcurementClient } from '../../../client/procurement-client.ts';
 import type { Pipeline } from '../../../contract/schemas.ts';
 import type { AppSlack } from '../../adapters/app-slack.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
-import type { Mrkdwn } from '../../shared/views/mrkdwn.ts';
+import { sentenceMessage } from '../../shared/views/messages.ts';
+import { type Mrkdwn, mrkdwn } from '../../shared/views/mrkdwn.ts';
 import type { PipelineMessage } from '../../storage/message-store.ts';
 import { bidReferences } from './bid-references.ts';
 import { pipelineCard } from './views/pipeline-card.ts';
@@ -128,7 +129,11 @@ export async function redrawEverywhere(
   });
 }
 
-/** Posts the pipeline's card in a channel for everyone and remembers it. Throws Slack's error. */
+/**
+ * Posts the pipeline's card in a channel for everyone and remembers it. Throws Slack's error. In a
+ * direct message (a `D…` channel: the Home tab's Open) the new card takes the earlier one's place,
+ * so one person's messages hold one live card of a bid, and a change is told there once.
+ */
 export async function postPipelineCard(
   context: FeatureContext,
   slack: AppSlack,
@@ -146,7 +151,32 @@ export async function postPipelineCard(
   });
   const ts = posted.ts as string;
   await context.store.rememberPipelineMessage({ pipelineId: pipeline.id, teamId, channelId, ts });
+  if (channelId.startsWith('D'))
+    await replaceEarlierCopies(context, slack, teamId, channelId, pipeline.id, ts);
   return ts;
+}
+
+/** Forgets the bid's earlier cards in a direct message and says there that the newer card is below; a failure to say so is only logged. */
+async function replaceEarlierCopies(
+  context: FeatureContext,
+  slack: AppSlack,
+  teamId: string,
+  channelId: string,
+  pipelineId: string,
+  kept: string,
+): Promise<void> {
+  const earlier = (await context.store.pipelineMessages(teamId, pipelineId)).filter(
+    (place) => place.channelId === channelId && place.ts !== kept,
+  );
+  for (const place of earlier) {
+    await context.store.forgetPipelineMessage(teamId, channelId, place.ts);
+    const moved = sentenceMessage(mrkdwn`This bid’s card is now the newer one below.`);
+    await slack.chat
+      .update({ channel: channelId, ts: place.ts, text: moved.text, blocks: moved.blocks })
+      .catch((error: unknown) =>
+        context.logger.warn({ err: error, teamId }, 'could not retire an earlier bid card'),
+      );
+  }
 }
 
 /** The card as drawn now, naming who started the bid where Tenderbot knows it. */

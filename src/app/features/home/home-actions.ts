@@ -2,7 +2,6 @@
  * The buttons of the Home tab's rows. The Home tab has no channel: what a button opens comes in the
  * person's direct messages with Tenderbot, and what it posts goes to a channel chosen in a window.
  */
-import { NotFoundError } from '../../../client/errors.ts';
 import type { AppSlack } from '../../adapters/app-slack.ts';
 import { filtersOf } from '../../shared/commands/saved-search-filters.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
@@ -12,7 +11,7 @@ import { decodeText, encode, type StateOf } from '../../shared/values/codec.ts';
 import { searchHeading } from '../../shared/views/describe-search.ts';
 import { sentenceMessage } from '../../shared/views/messages.ts';
 import { channelLink, mrkdwn, safeText } from '../../shared/views/mrkdwn.ts';
-import { postPipelineCard } from '../bids/index.ts';
+import { postCard } from '../bids/index.ts';
 import { directMessageRequest } from '../links/index.ts';
 import { subscriptionCommand } from '../subscriptions/index.ts';
 import { shareTender, showCommand, showSearchPage } from '../tenders/index.ts';
@@ -29,36 +28,40 @@ export async function homeRequest(slack: AppSlack, teamId: string, userId: strin
   return directMessageRequest(slack, { teamId, userId, ...(channelId ? { channelId } : {}) });
 }
 
-/** Open on a bid: its live card in the person's direct messages (its menus work there as anywhere). */
-export async function openBid(context: FeatureContext, request: SlackRequest, id: string): Promise<void> {
-  const { client, source } = await context.clients.forPerson(request.teamId, request.userId);
-  try {
-    const pipeline = await client.pipelines.get(id);
-    await postPipelineCard(
-      context,
-      request.slack,
-      request.teamId,
-      request.channelId || request.userId,
-      pipeline,
-    );
-  } catch (error) {
-    if (!(error instanceof NotFoundError)) throw error;
-    const whose = source === 'personal' ? mrkdwn`your own key` : mrkdwn`this workspace’s key`;
-    await request.respond({
-      response_type: 'ephemeral',
-      replace_original: false,
-      ...sentenceMessage(mrkdwn`That bid can no longer be seen with ${whose}: it was deleted or archived.`),
-    });
-  }
+/**
+ * How a Home button's work ended, for the notice at the top of the Home tab: `done`, `refused`
+ * (a sentence said why, in the person's messages), or `answered` (another feature answered there,
+ * and only that answer says whether it worked).
+ */
+export type HomeOutcome = 'done' | 'refused' | 'answered';
+
+/** Open on a bid: its live card in the person's direct messages, as "Post in channel" posts one. */
+export async function openBid(
+  context: FeatureContext,
+  request: SlackRequest,
+  id: string,
+): Promise<HomeOutcome> {
+  // Without the direct message's id (no im:write), the card goes to the person's id, not remembered as one place.
+  const where = { ...request, channelId: request.channelId || request.userId, kind: 'command' as const };
+  return (await postCard(context, where, id, { direct: true })) ? 'done' : 'refused';
 }
 
 /** Open on a bookmark: the tender in full, in the person's direct messages. */
-export async function openTender(context: FeatureContext, request: SlackRequest, id: string): Promise<void> {
+export async function openTender(
+  context: FeatureContext,
+  request: SlackRequest,
+  id: string,
+): Promise<HomeOutcome> {
   await showCommand(context, request, id);
+  return 'answered';
 }
 
 /** Run on a saved search: its first page, in the person's direct messages. */
-export async function runSaved(context: FeatureContext, request: SlackRequest, id: string): Promise<void> {
+export async function runSaved(
+  context: FeatureContext,
+  request: SlackRequest,
+  id: string,
+): Promise<HomeOutcome> {
   const { client } = await context.clients.forPerson(request.teamId, request.userId);
   const saved = await client.savedSearches.get(id);
   const name = saved.name.trim();
@@ -68,6 +71,7 @@ export async function runSaved(context: FeatureContext, request: SlackRequest, i
     { f: filtersOf(saved), o: 0, ...(name ? { n: name.slice(0, 200) } : {}) },
     false,
   );
+  return 'answered';
 }
 
 /** Post in channel or Subscribe: "Which channel?", offering the channels Tenderbot is in. */
@@ -75,9 +79,9 @@ export async function askChannel(
   context: FeatureContext,
   request: SlackRequest,
   args: { kind: StateOf<'homeChannel'>['k']; id: string; subscribe: boolean; triggerId: string },
-): Promise<void> {
+): Promise<HomeOutcome> {
   if (await refuseGuests(context, request, args.subscribe ? 'subscribe channels' : 'post in channels'))
-    return;
+    return 'refused';
   const { client } = await context.clients.forPerson(request.teamId, request.userId);
   // The name people know it by, said in the window (and kept for the answer after).
   const name =
@@ -96,6 +100,7 @@ export async function askChannel(
       channels: await channelsOfTenderbot(request.slack),
     }),
   });
+  return 'done';
 }
 
 /** The channels Tenderbot is in (it can post only there), by name. */
@@ -137,39 +142,31 @@ export async function postInChosenChannel(
   request: SlackRequest,
   metadata: string,
   cadence: string,
-): Promise<void> {
+): Promise<HomeOutcome> {
   const target = decodeText('homeChannel', metadata);
   if (target.s) {
     await subscriptionCommand(context, request, 'subscribe', `search ${target.id} ${cadence}`);
-    return;
+    return 'answered';
   }
   if (target.k === 'tender') {
     await shareTender(context, request, target.id);
-    return;
+    return 'answered';
   }
-  if (target.k === 'saved') {
-    await postSavedSearch(context, request, target.id);
-    return;
-  }
-  if (await refuseGuests(context, request, 'post bid cards in a channel')) return;
-  const { client } = await context.clients.forPerson(request.teamId, request.userId);
-  const pipeline = await client.pipelines.get(target.id);
-  await postPipelineCard(context, request.slack, request.teamId, request.channelId, pipeline);
-  await request.respond({
-    response_type: 'ephemeral',
-    replace_original: false,
-    ...sentenceMessage(
-      mrkdwn`Posted the card of *${safeText(pipeline.name, 200)}* in ${channelLink(request.channelId)}.`,
-    ),
-  });
+  if (target.k === 'saved') return postSavedSearch(context, request, target.id);
+  // The card as /tender pipeline posts it: its refusals (not in the channel, gone) said the same way.
+  return (await postCard(context, request, target.id)) ? 'done' : 'refused';
 }
 
 /** Tenders a saved search posted in a channel shows as cards; Run there shows the rest. */
 const SAVED_POST_CARDS = 5;
 
 /** A saved search posted in a channel: what it finds now, and Run for anyone to page through it. */
-async function postSavedSearch(context: FeatureContext, request: SlackRequest, id: string): Promise<void> {
-  if (await refuseGuests(context, request, 'post saved searches in a channel')) return;
+async function postSavedSearch(
+  context: FeatureContext,
+  request: SlackRequest,
+  id: string,
+): Promise<HomeOutcome> {
+  if (await refuseGuests(context, request, 'post saved searches in a channel')) return 'refused';
   const { client } = await context.clients.forPerson(request.teamId, request.userId);
   const saved = await client.savedSearches.get(id);
   const page = await client.tenders.search({ ...filtersOf(saved), limit: SAVED_POST_CARDS });
@@ -195,4 +192,5 @@ async function postSavedSearch(context: FeatureContext, request: SlackRequest, i
       mrkdwn`Posted the saved search *${safeText(saved.name, 200)}* in ${channelLink(request.channelId)}.`,
     ),
   });
+  return 'done';
 }

@@ -10,12 +10,35 @@ import { publishHome } from './home.ts';
 import {
   askChannel,
   chosenInWindow,
+  type HomeOutcome,
   homeRequest,
   openBid,
   openTender,
   postInChosenChannel,
   runSaved,
 } from './home-actions.ts';
+
+/** How a Home button's work ended: its own outcome, or `failed` when it threw (withFailures said why). */
+async function outcomeOf(
+  context: FeatureContext,
+  request: SlackRequest,
+  what: string,
+  work: (guarded: SlackRequest) => Promise<HomeOutcome>,
+): Promise<HomeOutcome | 'failed'> {
+  let outcome: HomeOutcome | 'failed' = 'failed';
+  await withFailures(context, request, what, null, async (guarded) => {
+    outcome = await work(guarded);
+  });
+  return outcome;
+}
+
+/** The notice for work not known to be done: never a "Done" for a refusal or a failure. */
+function noticeOf(outcome: HomeOutcome | 'failed'): Mrkdwn | null {
+  if (outcome === 'done') return null;
+  return outcome === 'answered'
+    ? mrkdwn`Tenderbot’s answer is in your *Messages* with Tenderbot.`
+    : mrkdwn`That was not done: why is said in your *Messages* with Tenderbot.`;
+}
 
 /** The Home tab, drawn whenever a person opens it, and the buttons of its rows. */
 export function registerHomeListeners(
@@ -33,21 +56,27 @@ export function registerHomeListeners(
 
   /**
    * A row's button: its record id, and the answer in the person's direct messages; `notice` (when
-   * the answer went there) is then said at the top of the Home tab, where the person is looking.
+   * the answer went there) is then said at the top of the Home tab, where the person is looking,
+   * and only when the work was done: a refusal or a failure gets a notice saying so.
    */
   const onRowButton = (
     id: ActionId,
-    handle: (request: SlackRequest, recordId: string, body: BlockAction<ButtonAction>) => Promise<void>,
+    handle: (
+      request: SlackRequest,
+      recordId: string,
+      body: BlockAction<ButtonAction>,
+    ) => Promise<HomeOutcome>,
     notice?: Mrkdwn,
   ) =>
     controls.action<BlockAction<ButtonAction>>(id, async ({ ack, body, action, client, context: bolt }) => {
       await ack();
       const teamId = teamOfRequest(bolt, body.team?.id, body.user.team_id);
       const request = await homeRequest(client, teamId, body.user.id);
-      await withFailures(context, request, id, null, async (guarded) =>
+      const outcome = await outcomeOf(context, request, id, (guarded) =>
         handle(guarded, decodeText('record', action.value), body),
       );
-      if (notice) await publishHome(context, client, teamId, body.user.id, { notice });
+      const shown = outcome === 'done' ? notice : noticeOf(outcome);
+      if (shown) await publishHome(context, client, teamId, body.user.id, { notice: shown });
     });
   onRowButton(
     HomeIds.openBid,
@@ -85,11 +114,14 @@ export function registerHomeListeners(
     const teamId = teamOfRequest(bolt, body.team?.id, body.user.team_id);
     const answers = await homeRequest(client, teamId, body.user.id);
     const request: SlackRequest = { ...answers, channelId, kind: 'click' };
-    await withFailures(context, request, HomeIds.channelCallback, null, (guarded) =>
+    const outcome = await outcomeOf(context, request, HomeIds.channelCallback, (guarded) =>
       postInChosenChannel(context, guarded, view.private_metadata, cadence),
     );
     await publishHome(context, client, teamId, body.user.id, {
-      notice: mrkdwn`Done in ${channelLink(channelId)}: what was posted is said in your *Messages* with Tenderbot.`,
+      notice:
+        outcome === 'done'
+          ? mrkdwn`Done in ${channelLink(channelId)}: what was posted is said in your *Messages* with Tenderbot.`
+          : (noticeOf(outcome) as Mrkdwn),
     });
   });
 }

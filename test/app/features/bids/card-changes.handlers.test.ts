@@ -63,7 +63,7 @@ describe('postCard (/tender pipeline <id>)', () => {
     try {
       const request = harness.request({ channelId: GENERAL });
       await postCard(harness.context, request, bid.id);
-      expect(request.said()).toContain('Invite Tenderbot to this channel first');
+      expect(request.said()).toContain('Invite Tenderbot to <#C0GENERAL> first');
       expect(await harness.context.store.pipelineMessages(harness.slack.teamId, bid.id)).toEqual([]);
     } finally {
       await harness.slack.addApp(GENERAL);
@@ -87,7 +87,7 @@ describe('postCardFromList ("Post in channel" on the list of bids)', () => {
     const request = harness.request({ channelId: BIDS, kind: 'click' });
     await postCardFromList(harness.context, request, bid.id);
     expect(cardsOf(harness, BIDS, bid.id)).toHaveLength(1);
-    expect(request.said()).toBe('Posted the bid’s card in the channel.');
+    expect(request.said()).toBe('Posted the card of *Posted from the list* in <#C0BIDS>.');
   });
 
   it('a bid gone from sight is named as its card named it (BID-n), never by the service’s id', async () => {

@@ -115,6 +115,50 @@ describe('the Home tab’s rows', () => {
     await eventually(() => dm(MEMBER).some((m) => m.text.includes('Posted the card of')), 'the word in DM');
   });
 
+  it('Post in channel refused by Slack says why in DM and no “Done” on the Home tab', async () => {
+    const view = await home(MEMBER);
+    await bot.slack.clickInView(MEMBER, view.id, HomeIds.postBid);
+    const window = await windowOf(MEMBER, HomeIds.channelCallback);
+    const before = dm(MEMBER).length;
+    // Slack refuses the card's post: Tenderbot is not in the channel (removed since the list was drawn).
+    bot.slack.failNext('chat.postMessage', { kind: 'error', error: 'not_in_channel' });
+    await bot.slack.submitView(MEMBER, window.id, { [HomeIds.channelInput]: 'C0BIDS' });
+    await eventually(
+      () =>
+        dm(MEMBER)
+          .slice(before)
+          .some((m) => m.text.includes('Invite Tenderbot to <#C0BIDS> first')),
+      'the invite sentence in DM',
+    );
+    await eventually(
+      () =>
+        said(bot.slack.homeOf(MEMBER)?.view).includes('That was not done: why is said in your *Messages*'),
+      'the failure notice on the Home tab',
+    );
+    expect(said(bot.slack.homeOf(MEMBER)?.view)).not.toContain('Done in');
+    expect(
+      dm(MEMBER)
+        .slice(before)
+        .some((m) => m.text.includes('deleted or archived')),
+    ).toBe(false);
+  });
+
+  it('Open twice keeps one live card of the bid in the person’s messages: the earlier one says so', async () => {
+    const cardsNow = () => dm(MEMBER).filter((m) => said(m.blocks).includes(PipelineIds.archive));
+    const view = await home(MEMBER);
+    const before = cardsNow().length;
+    await bot.slack.clickInView(MEMBER, view.id, HomeIds.openBid);
+    await eventually(() => cardsNow().length > before, 'the first card');
+    const again = await home(MEMBER);
+    await bot.slack.clickInView(MEMBER, again.id, HomeIds.openBid);
+    await eventually(
+      () => dm(MEMBER).some((m) => m.text.includes('This bid’s card is now the newer one below.')),
+      'the earlier card retired',
+    );
+    // One live card of it: the earlier copies are no longer cards (no controls to change the bid).
+    expect(cardsNow()).toHaveLength(1);
+  });
+
   it('Open on a bookmark shows the tender in full in direct messages; Post in channel shares its card', async () => {
     const view = await home(MEMBER);
     const before = dm(MEMBER).length;
