@@ -12,7 +12,21 @@ import type { BidReferenceStore } from '../../storage/bid-reference-store.ts';
 /** `BID-7`: how people say and type bid number 7 of their workspace. */
 export const bidReferenceText = (number: number): string => `BID-${number}`;
 
-const REFERENCE = /^bid-?(\d{1,9})$/i;
+/** `BID-7`, `bid7`, `BID 7` (digits of any script already read as 0-9): any length, checked after. */
+const REFERENCE = /^bid[-\s]?(\d+)$/i;
+/** The largest reference number: longer ones name no bid (and are never sent to the service as ids). */
+const MAX_REFERENCE_DIGITS = 9;
+const ANY_DIGIT = /\p{Nd}/gu;
+const DIGIT = /^\p{Nd}$/u;
+
+/** Digits of any script (Arabic-Indic ١, fullwidth ７…) as 0-9: each is its place in its run of ten. */
+function asciiDigits(text: string): string {
+  return text.replace(ANY_DIGIT, (digit) => {
+    let start = digit.codePointAt(0) as number;
+    while (DIGIT.test(String.fromCodePoint(start - 1))) start -= 1;
+    return String(((digit.codePointAt(0) as number) - start) % 10);
+  });
+}
 const FULL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ID_PREFIX = /^[0-9a-f][0-9a-f-]{7,34}$/i;
 /** The shortest start of an id read as one: shorter ones match too many bids to be worth trying. */
@@ -74,12 +88,16 @@ export async function resolveBidId(
   client: WorkspaceClient['client'],
 ): Promise<{ id: string } | { problem: Mrkdwn }> {
   const word = typed.trim().replace(/^[`#]+|`+$/g, '');
-  const reference = REFERENCE.exec(word);
+  const reference = REFERENCE.exec(asciiDigits(word).replace(/\s+/g, ' '));
   if (reference) {
-    const id = await context.store.bidWithReferenceNumber(teamId, Number(reference[1]));
+    const digits = (reference[1] as string).replace(/^0+(?=\d)/, '');
+    const id =
+      digits.length <= MAX_REFERENCE_DIGITS
+        ? await context.store.bidWithReferenceNumber(teamId, Number(digits))
+        : null;
     if (id) return { id };
     return {
-      problem: mrkdwn`No bid in this workspace is ${code(bidReferenceText(Number(reference[1])))}. ${WHAT_TO_TYPE}`,
+      problem: mrkdwn`No bid in this workspace is ${code(`BID-${digits}`, 30)}. ${WHAT_TO_TYPE}`,
     };
   }
   if (FULL_ID.test(word) || !ID_PREFIX.test(word)) {

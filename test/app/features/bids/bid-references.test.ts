@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveBidId } from '../../../../src/app/features/bids/bid-references.ts';
 import { pipelineCommand, pipelinesCommand } from '../../../../src/app/features/bids/commands.ts';
 import { type HandlerHarness, startHandlerHarness } from '../../../support/handler-context.ts';
 import { bidNow, cardsOf, newBid, stageAt } from './handler-support.ts';
@@ -125,6 +126,29 @@ describe('bids’ short references', () => {
     await pipelineCommand(harness.context, nothing, 'ffffffff9');
     expect(nothing.said()).toContain('No bid’s id starts with `ffffffff9`.');
     expect(cardsOf(harness, BIDS, twins[0] as string)).toEqual([]);
+  });
+
+  it('reads BID 1 and digits of any script as the reference; sends no out-of-range number on as an id', async () => {
+    const bid = await newBid(harness, 'Unicode digits');
+    const [number] = [
+      ...(await harness.context.store.bidReferenceNumbers(harness.slack.teamId, [bid.id])).values(),
+    ];
+    const { client } = await harness.context.clients.forTeam(harness.slack.teamId);
+    const resolve = (typed: string) => resolveBidId(harness.context, harness.slack.teamId, typed, client);
+    const arabic = String(number).replace(/\d/g, (digit) => String.fromCodePoint(0x660 + Number(digit)));
+    const fullwidth = String(number).replace(/\d/g, (digit) => String.fromCodePoint(0xff10 + Number(digit)));
+    for (const typed of [`BID ${number}`, `BID-${arabic}`, `bid${fullwidth}`, `BID-0${number}`])
+      expect(await resolve(typed), typed).toEqual({ id: bid.id });
+    for (const [typed, shown] of [
+      ['BID-99999999999999999999', 'BID-99999999999999999999'],
+      ['BID-1000000000', 'BID-1000000000'],
+    ] as const) {
+      const answer = await resolve(typed);
+      expect(answer, typed).toHaveProperty('problem');
+      expect(String((answer as { problem: string }).problem)).toContain(
+        `No bid in this workspace is \`${shown}\`.`,
+      );
+    }
   });
 
   it('/tender pipelines shows each bid’s reference and no id; Post in channel still carries the id', async () => {
