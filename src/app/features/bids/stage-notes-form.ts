@@ -8,6 +8,7 @@ import { PipelineIds } from '../../shared/ids.ts';
 import { writerOr } from '../../shared/key-access.ts';
 import { encodeKept, type StateOf } from '../../shared/values/codec.ts';
 import { mention, mrkdwn, safeText } from '../../shared/views/mrkdwn.ts';
+import { plainOf } from '../../shared/views/plain-sentence.ts';
 import { withinBudget } from '../../shared/within-budget.ts';
 import { bidNotFoundSentence, forbiddenSentence } from './bid-sentences.ts';
 import type { CardPlace } from './card-changes.ts';
@@ -128,7 +129,7 @@ export async function submitStageNotes(
       errors: { [PipelineIds.notesBlock]: 'Guests can read bids but cannot change them.' },
     });
   const writer = await writerOr(context, args.teamId, args.userId, (sentence) =>
-    ack({ response_action: 'errors', errors: { [PipelineIds.notesBlock]: sentence } }),
+    ack({ response_action: 'errors', errors: { [PipelineIds.notesBlock]: plainOf(sentence) } }),
   );
   if (!writer) return;
   const { client } = writer;
@@ -147,7 +148,10 @@ export async function submitStageNotes(
     return mrkdwn`${describeFailure(error).sentence} Your notes are kept: save again when you are ready.`;
   };
   if (quick && 'error' in quick)
-    return ack({ response_action: 'errors', errors: { [PipelineIds.notesBlock]: problemOf(quick.error) } });
+    return ack({
+      response_action: 'errors',
+      errors: { [PipelineIds.notesBlock]: plainOf(problemOf(quick.error)) },
+    });
   await ack();
   const result = quick ?? (await write);
   if ('error' in result) {

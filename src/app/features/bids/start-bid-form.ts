@@ -11,7 +11,9 @@ import { writerOr } from '../../shared/key-access.ts';
 import { encodeKept } from '../../shared/values/codec.ts';
 import type { KeySource } from '../../shared/views/key-identity.ts';
 import { code, escapeMrkdwn, type Mrkdwn, mrkdwn, text as plain } from '../../shared/views/mrkdwn.ts';
+import { plainOf } from '../../shared/views/plain-sentence.ts';
 import { withinBudget } from '../../shared/within-budget.ts';
+import { bidReferences } from './bid-references.ts';
 import {
   guestGetsSentence,
   modalStateOr,
@@ -153,7 +155,7 @@ export async function submitStartBid(
     });
   const kept: StartBidFields = fields;
   const writer = await writerOr(context, args.teamId, args.userId, (sentence) =>
-    ack({ response_action: 'errors', errors: { [PipelineIds.nameBlock]: sentence } }),
+    ack({ response_action: 'errors', errors: { [PipelineIds.nameBlock]: plainOf(sentence) } }),
   );
   if (!writer) return;
   const create = async (): Promise<Pipeline> => {
@@ -191,7 +193,10 @@ export async function submitStartBid(
     return mrkdwn`${describeFailure(error).sentence} What you typed is kept: submit again when you are ready.`;
   };
   if (quick && 'error' in quick)
-    return ack({ response_action: 'errors', errors: { [PipelineIds.nameBlock]: problemOf(quick.error) } });
+    return ack({
+      response_action: 'errors',
+      errors: { [PipelineIds.nameBlock]: plainOf(problemOf(quick.error)) },
+    });
   if (quick) await ack();
   else await ack({ response_action: 'update', view: startBidWorkingView(args.privateMetadata) });
   const result = quick ?? (await settled);
@@ -203,7 +208,7 @@ export async function submitStartBid(
           view: startBidModal({
             privateMetadata: args.privateMetadata,
             tenderTitle: null,
-            problem: escapeMrkdwn(problemOf(result.error)),
+            problem: problemOf(result.error),
             fields: kept,
           }),
         })
@@ -233,10 +238,12 @@ export async function submitStartBid(
   const ts = await postPipelineCard(context, slack, args.teamId, channelId, result.value).catch(
     async (error) => {
       context.logger.warn({ err: error, teamId: args.teamId }, 'could not post a new bid’s card');
+      // What to type is the bid's reference, as everywhere people name a bid, not its service id.
+      const reference = (await bidReferences(context, args.teamId, [result.value.id])).get(result.value.id);
       await slack.chat
         .postMessage({
           channel: args.userId,
-          text: mrkdwn`The bid “${plain(result.value.name)}” is started, but its card could not be posted in the channel (invite Tenderbot there first). ${code(`/tender pipeline ${result.value.id}`)} posts it.`,
+          text: mrkdwn`The bid “${plain(result.value.name)}” is started, but its card could not be posted in the channel (invite Tenderbot there first). ${code(`/tender pipeline ${reference ?? result.value.id}`)} posts it.`,
         })
         .catch(() => undefined);
       return null;

@@ -7,7 +7,7 @@ import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewar
 import type { FeatureContext } from '../../shared/feature-context.ts';
 import { sentenceMessage } from '../../shared/views/messages.ts';
 import { type Mrkdwn, mention, mrkdwn, text } from '../../shared/views/mrkdwn.ts';
-import { plain } from './plain-sentence.ts';
+import { plain } from '../../shared/views/plain-sentence.ts';
 import { tenderNamed } from './start-bid.ts';
 import { QualifyIds, WorkflowStepIds } from './step-ids.ts';
 import { requiredInput, StepRefusal, type StepRun } from './step-run.ts';

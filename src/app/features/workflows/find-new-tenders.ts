@@ -4,7 +4,7 @@ import { DEFAULT_VALUE_CURRENCY, type SavedSearch } from '../../../contract/sche
 import { parseSearch, type TenderSearchFilters } from '../../shared/commands/parse-command.ts';
 import { filtersOf } from '../../shared/commands/saved-search-filters.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
-import { plain } from './plain-sentence.ts';
+import { plain } from '../../shared/views/plain-sentence.ts';
 import { readerOf, StepRefusal, type StepRun, textInput } from './step-run.ts';
 import { LISTED_TENDERS, tenderListOutput } from './views/step-outputs.ts';
 

@@ -3,6 +3,7 @@ import { ForbiddenError, NotFoundError } from '../../../client/errors.ts';
 import type { Stage } from '../../../contract/schemas.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
 import { mention, mrkdwn, safeText, text } from '../../shared/views/mrkdwn.ts';
+import { plain, plainOf } from '../../shared/views/plain-sentence.ts';
 import {
   bidReferences,
   findStage,
@@ -12,7 +13,6 @@ import {
   resolveBidId,
   stageStatusNamed,
 } from '../bids/index.ts';
-import { plain, plainOf } from './plain-sentence.ts';
 import { requiredInput, StepRefusal, type StepRun, writerOf } from './step-run.ts';
 import { stageMovedLine } from './views/step-outputs.ts';
 

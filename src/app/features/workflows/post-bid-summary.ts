@@ -1,8 +1,8 @@
 /* The step "Post a bid's summary to a channel": the bid's live card, posted once per run. */
 import { NotFoundError } from '../../../client/errors.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
+import { type PlainSentence, plain, plainOf } from '../../shared/views/plain-sentence.ts';
 import { bidReferences, notFoundSentence, postPipelineCard, resolveBidId } from '../bids/index.ts';
-import { type PlainSentence, plain, plainOf } from './plain-sentence.ts';
 import { actorOf, readerOf, refuseGuest, requiredInput, StepRefusal, type StepRun } from './step-run.ts';
 import { bidLine } from './views/step-outputs.ts';
 

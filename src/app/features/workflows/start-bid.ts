@@ -3,8 +3,8 @@ import { ForbiddenError, NotFoundError, ValidationError } from '../../../client/
 import type { ProcurementClient } from '../../../client/procurement-client.ts';
 import type { Tender } from '../../../contract/schemas.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
+import { plain } from '../../shared/views/plain-sentence.ts';
 import { bidReferences, DEFAULT_STAGE_TEMPLATE, parseStageLines } from '../bids/index.ts';
-import { plain } from './plain-sentence.ts';
 import { WorkflowStepIds } from './step-ids.ts';
 import {
   idempotencyKeyOf,

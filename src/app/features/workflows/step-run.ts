@@ -8,7 +8,7 @@ import type { WorkspaceClient } from '../../adapters/workspace-clients.ts';
 import { PersonalKeyRequiredError } from '../../shared/errors.ts';
 import { describeFailure, PERSONAL_KEY_REQUIRED_SENTENCE } from '../../shared/failure-sentences.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
-import { type PlainSentence, plain, plainOf } from './plain-sentence.ts';
+import { type PlainSentence, plain, plainOf } from '../../shared/views/plain-sentence.ts';
 
 /** One run of a step, as `function_executed` gives it. */
 export interface StepRun {

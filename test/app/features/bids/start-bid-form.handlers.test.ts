@@ -176,4 +176,20 @@ describe('submitStartBid (the form’s Start)', () => {
     });
     expect(await bidsNamed(name)).toEqual([]);
   });
+
+  it('a sentence on the form is plain text: no mrkdwn code marks or escapes in a view’s error', async () => {
+    const opened = await openFor('U0ADMIN');
+    const name = 'Handler test: personal keys required';
+    const teamId = harness.slack.teamId;
+    await harness.context.store.saveWorkspaceSettings({ teamId, personalKeysForWrites: true });
+    try {
+      const acks = await submit('U0MEMBER', opened, valuesOf({ name }));
+      const error = (acks[0] as { errors: Record<string, string> }).errors[PipelineIds.nameBlock] as string;
+      expect(error).toContain('Run /tender connect me to link it');
+      expect(error).not.toMatch(/`|&lt;|&gt;|&amp;/);
+    } finally {
+      await harness.context.store.saveWorkspaceSettings({ teamId, personalKeysForWrites: false });
+    }
+    expect(await bidsNamed(name)).toEqual([]);
+  });
 });

@@ -3,7 +3,7 @@
  * shows its backticks and `&lt;` as typed. The type keeps Mrkdwn out: a part that is Mrkdwn is a
  * compile error, and the app's mrkdwn sentences come over only through `plainOf`.
  */
-import type { Mrkdwn } from '../../shared/views/mrkdwn.ts';
+import type { Mrkdwn } from './mrkdwn.ts';
 
 declare const plainBrand: unique symbol;
 
