@@ -10,7 +10,7 @@ import {
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { reply } from '../../shared/feature-context.ts';
 import { STATUS_LABELS } from '../../shared/views/bid-parts.ts';
-import { code, joinMrkdwn, mrkdwn, text as plain, safeText } from '../../shared/views/mrkdwn.ts';
+import { code, joinMrkdwn, mrkdwn, text as plain } from '../../shared/views/mrkdwn.ts';
 import { resolveBidId, withBidReferences } from './bid-references.ts';
 import { notFoundSentence, say } from './bid-sentences.ts';
 import { changePipelineStatus, changeStageStatus, postCard, setArchived } from './card-changes.ts';

@@ -10,7 +10,7 @@ import { PipelineIds } from '../../shared/ids.ts';
 import { writerOr } from '../../shared/key-access.ts';
 import { encodeKept } from '../../shared/values/codec.ts';
 import type { KeySource } from '../../shared/views/key-identity.ts';
-import { code, escapeMrkdwn, type Mrkdwn, mrkdwn, text as plain } from '../../shared/views/mrkdwn.ts';
+import { code, type Mrkdwn, mrkdwn, text as plain } from '../../shared/views/mrkdwn.ts';
 import { plainOf } from '../../shared/views/plain-sentence.ts';
 import { withinBudget } from '../../shared/within-budget.ts';
 import { bidReferences } from './bid-references.ts';
