@@ -10,6 +10,7 @@ import { encodeIfFits } from '../../shared/values/codec.ts';
 import { sentenceMessage } from '../../shared/views/messages.ts';
 import { mrkdwn, safeText } from '../../shared/views/mrkdwn.ts';
 import { type Block, tenderCard } from '../../shared/views/tender-card.ts';
+import { bidReferences } from '../bids/index.ts';
 import {
   bidEntity,
   recogniseBidLink,
@@ -142,11 +143,23 @@ export async function unfurlLinks(
     shared.unfurlId && (shared.source === 'composer' || shared.source === 'conversations_history')
       ? { unfurl_id: shared.unfurlId, source: shared.source }
       : { channel: shared.channel, ts: shared.messageTs };
+  // A bid is shown by its reference (`BID-7`), as everywhere people see one.
+  const references = await bidReferences(
+    context,
+    shared.teamId,
+    shownBids.map((entry) => entry.bid.id),
+  );
   const entities = [
     ...shown.map((entry) =>
       tenderEntity(entry.tender, { url: tenderUrl(context, entry.tender.id), appUnfurlUrl: entry.url }, now),
     ),
-    ...shownBids.map((entry) => bidEntity(entry.bid, { url: entry.url, appUnfurlUrl: entry.url })),
+    ...shownBids.map((entry) =>
+      bidEntity(
+        entry.bid,
+        { url: entry.url, appUnfurlUrl: entry.url },
+        references.get(entry.bid.id) as string,
+      ),
+    ),
   ];
   if (await unfurlEntities(context, slack, shared.teamId, target, entities)) return;
   if (shown.length === 0) return;

@@ -5,10 +5,11 @@
  */
 import type { EntityMetadata } from '@slack/types';
 import { ForbiddenError, NotFoundError } from '../../../client/errors.ts';
+import type { Pipeline } from '../../../contract/schemas.ts';
 import type { AppSlack } from '../../adapters/app-slack.ts';
 import { describeFailure } from '../../shared/failure-sentences.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
-import { notFoundSentence } from '../bids/index.ts';
+import { bidReferences } from '../bids/index.ts';
 import { bidEntity, ENTITY_REF_TYPES, tenderEntity } from './views/entities.ts';
 
 /** What `entity_details_requested` carries that the answer needs. */
@@ -60,13 +61,24 @@ export async function presentEntityDetails(
       metadata:
         type === ENTITY_REF_TYPES.tender
           ? tenderEntity(await chosen.client.tenders.get(id, options), place, context.clock())
-          : bidEntity(await chosen.client.pipelines.get(id, options), place),
+          : await bidEntityOf(context, request.teamId, await chosen.client.pipelines.get(id, options), place),
     };
   } catch (error) {
     answer = { error: refusal(error, type, id, source) };
   }
   // Outside the look-up's catch: Slack refusing the answer is logged by the listener, not shown as a refusal.
   await present(slack, request.triggerId, answer);
+}
+
+/** A bid's entity, named by its reference (`BID-7`). */
+async function bidEntityOf(
+  context: FeatureContext,
+  teamId: string,
+  bid: Pipeline,
+  place: { url: string },
+): Promise<EntityMetadata> {
+  const reference = (await bidReferences(context, teamId, [bid.id])).get(bid.id) as string;
+  return bidEntity(bid, place, reference);
 }
 
 /** The commands' sentence for what went wrong, as the flexpane's error. */
@@ -79,7 +91,10 @@ function refusal(
   if (error instanceof NotFoundError || error instanceof ForbiddenError) {
     const message =
       type === 'bid'
-        ? String(notFoundSentence(id, source))
+        ? // No id: the person opened the bid from a link or a card and never saw one.
+          source === 'personal'
+          ? 'This bid cannot be seen with your own key: it may have been deleted, or not shared with you.'
+          : 'This bid cannot be seen with this workspace’s key: it may have been deleted, or not shared with the person who made the key.'
         : source === 'personal'
           ? 'This tender cannot be seen with your own key.'
           : 'This tender cannot be seen with this workspace’s key.';

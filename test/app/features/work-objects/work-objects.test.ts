@@ -149,6 +149,9 @@ describe('Work Objects', () => {
     expect(shown.error?.custom_title).toBe('You cannot see this bid');
     expect(shown.error?.custom_message).toContain('your own key');
     expect(JSON.stringify(shown)).not.toContain('Cleaning services bid');
+    // The person opened it from a link: no service id (and no mrkdwn code marks) in what they read.
+    expect(shown.error?.custom_message).not.toContain(bid.id);
+    expect(shown.error?.custom_message).not.toContain('`');
   });
 
   it('keeps the plain tender card where the workspace does not have Work Objects', async () => {

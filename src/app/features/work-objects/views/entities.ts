@@ -89,7 +89,8 @@ function stageLine(stages: readonly Stage[]): string {
 }
 
 /** A bid: status, stage, target date and owner. */
-export function bidEntity(bid: Pipeline, place: EntityPlace): EntityMetadata {
+/** `reference` is the bid's `BID-7`: what people see and type for it, never its service id. */
+export function bidEntity(bid: Pipeline, place: EntityPlace, reference: string): EntityMetadata {
   return {
     entity_type: BID_ENTITY_TYPE,
     ...placed(place),
@@ -98,7 +99,7 @@ export function bidEntity(bid: Pipeline, place: EntityPlace): EntityMetadata {
       attributes: {
         title: { text: clipped(bid.name, TITLE_MAX) },
         display_type: 'Bid',
-        display_id: clipped(bid.id, VALUE_MAX),
+        display_id: clipped(reference, VALUE_MAX),
         product_name: PRODUCT_NAME,
       },
       fields: {

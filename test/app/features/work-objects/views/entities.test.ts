@@ -75,13 +75,15 @@ describe('tenderEntity', () => {
 describe('bidEntity', () => {
   it('names the first stage not completed, by position, and leaves out a due date it does not have', () => {
     expect(currentStage(bid.stages)?.id).toBe('s2');
-    const entity = bidEntity(bid, { url: 'https://s/v1/pipelines/bid-1' });
+    const entity = bidEntity(bid, { url: 'https://s/v1/pipelines/bid-1' }, 'BID-3');
     expect(entity.app_unfurl_url).toBeUndefined();
+    // Shown by the reference people type, not the service's id.
+    expect(entity.entity_payload.attributes.display_id).toBe('BID-3');
     expect(entity.entity_payload.fields).not.toHaveProperty('due_date');
     expect(entity.entity_payload.fields).toMatchObject({ status: { value: 'Bidding' } });
     const stageField = entity.entity_payload.custom_fields?.find((f) => f.key === 'stage');
     expect(stageField?.value).toBe('Stage 2 (Pending)');
-    const done = bidEntity({ ...bid, stages: [stage(1, 'completed')] }, { url: 'u' });
+    const done = bidEntity({ ...bid, stages: [stage(1, 'completed')] }, { url: 'u' }, 'BID-3');
     expect(done.entity_payload.custom_fields?.find((f) => f.key === 'stage')?.value).toBe(
       'All stages completed',
     );
