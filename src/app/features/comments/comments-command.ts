@@ -3,7 +3,15 @@ import type { FeatureContext, SlackRequest } from '../../shared/feature-context.
 import { reply } from '../../shared/feature-context.ts';
 import { COMMENT_ENTITY_TYPES, type CommentEntityType } from '../../shared/values/button-values.ts';
 import { sentenceMessage } from '../../shared/views/messages.ts';
-import { clip, code, escapeMrkdwn, joinMrkdwn, mrkdwn, text as plain } from '../../shared/views/mrkdwn.ts';
+import {
+  clip,
+  code,
+  escapeMrkdwn,
+  joinMrkdwn,
+  mrkdwn,
+  text as plain,
+  safeText,
+} from '../../shared/views/mrkdwn.ts';
 import { tenderByReference } from '../tenders/index.ts';
 import { type CommentTarget, entityName, threadOf } from './comment-access.ts';
 import { commentsThreadMessage, ENTITY_NOUNS } from './views/comment-thread.ts';
@@ -91,6 +99,22 @@ export async function commentsCommand(
     const byReference = await tenderByReference(context, request, tenderCandidate.entityId);
     if (byReference.kind === 'one') {
       await commentsCommand(context, request, `tender:${byReference.tender.id}`);
+      return;
+    }
+    if (byReference.kind === 'several') {
+      // One printed reference, several tenders (a notice and its amendments): each one's comments by its id, as /tender show lists them.
+      const each = joinMrkdwn(
+        byReference.tenders.map(
+          (tender) => mrkdwn`${code(`/tender comments ${tender.id}`, 200)} ${safeText(tender.title, 150)}`,
+        ),
+        mrkdwn`\n`,
+      );
+      await reply(
+        request,
+        sentenceMessage(
+          mrkdwn`${plain(byReference.total.toLocaleString('en-GB'))} tenders have the reference ${code(tenderCandidate.entityId, 300)}; say which one's comments:\n${each}`,
+        ),
+      );
       return;
     }
   }

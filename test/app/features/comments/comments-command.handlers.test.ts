@@ -46,6 +46,28 @@ describe('commentsCommand (/tender comments <id>)', () => {
     expect(byReference.answers).toEqual(byId.answers);
   });
 
+  it('a printed reference several tenders share lists each one’s command by its id, as /tender show does', async () => {
+    const teamId = harness.slack.teamId;
+    const real = await harness.context.clients.forPerson(teamId, 'U0MEMBER');
+    const two = (await real.client.tenders.search({ q: 'cleaning', limit: 2 })).data;
+    expect(two).toHaveLength(2);
+    // The service finds no tender by this reference alone, and two by a search by reference
+    // (a notice and its amendment): the search is the only part not the sandbox's own.
+    const tenders = Object.assign(Object.create(real.client.tenders), {
+      search: async () => ({ data: two, pagination: { total: 2, limit: 5, offset: 0 } }),
+    });
+    const client = Object.assign(Object.create(real.client), { tenders });
+    const clients = Object.assign(Object.create(harness.context.clients), {
+      forPerson: async () => ({ client, source: real.source }),
+    });
+    const request = harness.request();
+    await commentsCommand({ ...harness.context, clients }, request, 'TB-SHARED-9');
+    const said = request.said();
+    expect(said).toContain('2 tenders have the reference `TB-SHARED-9`');
+    for (const tender of two) expect(said).toContain(`/tender comments ${tender.id}`);
+    expect(said).not.toContain('No tender');
+  });
+
   it('refuses an unknown id, to the asker alone, saying nothing has it', async () => {
     const request = harness.request();
     await commentsCommand(harness.context, request, 'ocds-tbdemo-9999999');
