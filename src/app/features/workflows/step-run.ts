@@ -128,10 +128,17 @@ const running = new Map<string, Promise<StepOutcome>>();
 /** How long a finished run's outcome is kept for a repeat (Slack retries within minutes). */
 const REMEMBERED_MS = 10 * 60_000;
 
+/** How long a run's claim and outcome are kept in the bot's store (Slack gives up on a run well before). */
+const CLAIM_MS = 24 * 60 * 60_000;
+/** How long a copy that lost the claim waits for the other's outcome, and how often it looks. */
+const OTHER_COPY_WAIT_MS = 30_000;
+const OTHER_COPY_POLL_MS = 250;
+
 /**
- * Runs a step once per execution in this copy of the app; any failure becomes a sentence with a
- * reference that is also in the log. Creations are also made once across copies by their
- * idempotency key.
+ * Runs a step once per execution, across every copy of the app: the execution is claimed in the
+ * bot's store, and its outcome kept there, so another copy (or a rerun after this copy forgot it)
+ * answers the same outcome instead of posting twice. Within one copy a rerun waits for the first.
+ * Any failure becomes a sentence with a reference that is also in the log.
  */
 export function runStepOnce(
   context: FeatureContext,
@@ -142,23 +149,66 @@ export function runStepOnce(
   const key = `${run.teamId}\u0000${step}\u0000${run.executionId}`;
   const earlier = running.get(key);
   if (earlier) return earlier;
-  const outcome = work().then(
-    (outputs): StepOutcome => ({ outputs }),
-    (error): StepOutcome => {
-      if (error instanceof StepRefusal) return { error: error.sentence };
-      const reference = randomUUID().slice(0, 8);
-      context.logger.warn(
-        { err: error, reference, teamId: run.teamId, step, executionId: run.executionId },
-        'workflow step failed',
-      );
-      return { error: plain`${plainOf(describeFailure(error).sentence)} (Reference: ${reference}.)` };
-    },
+  const outcome = claimedOrEarlier(context, run, step, () =>
+    work().then(
+      (outputs): StepOutcome => ({ outputs }),
+      (error): StepOutcome => {
+        if (error instanceof StepRefusal) return { error: error.sentence };
+        const reference = randomUUID().slice(0, 8);
+        context.logger.warn(
+          { err: error, reference, teamId: run.teamId, step, executionId: run.executionId },
+          'workflow step failed',
+        );
+        return { error: plain`${plainOf(describeFailure(error).sentence)} (Reference: ${reference}.)` };
+      },
+    ),
   );
   running.set(key, outcome);
   void outcome.then((ended) => {
-    // A failure may be mended (a key linked): a run sent again then tries afresh.
+    // This copy forgets a failure at once (the store keeps the sentence for a lost ending).
     if ('error' in ended) running.delete(key);
     else setTimeout(() => running.delete(key), REMEMBERED_MS).unref();
   });
   return outcome;
+}
+
+/** What an outcome kept in the store reads as; null for anything else. */
+function keptOutcome(json: string | null): StepOutcome | null {
+  if (json === null) return null;
+  const kept = JSON.parse(json) as { outputs?: StepOutputs; error?: string };
+  if (typeof kept.error === 'string') return { error: kept.error as PlainSentence };
+  return 'outputs' in kept ? { outputs: kept.outputs ?? null } : null;
+}
+
+/**
+ * The work's outcome when this copy claims the execution first (kept for the others), else the
+ * outcome the claiming copy kept. A failure is kept too but releases nothing: Slack ends a failed
+ * run, so only a lost ending brings it back, and it then gets the same sentence.
+ */
+async function claimedOrEarlier(
+  context: FeatureContext,
+  run: StepRun,
+  step: string,
+  work: () => Promise<StepOutcome>,
+): Promise<StepOutcome> {
+  const claim = `workflow-step:${run.teamId}:${step}:${run.executionId}`;
+  const until = new Date(context.clock().getTime() + CLAIM_MS);
+  if (await context.store.rememberRequest(claim, until)) {
+    const outcome = await work();
+    await context.store
+      .saveState(`${claim}:outcome`, JSON.stringify(outcome), until)
+      .catch((error) =>
+        context.logger.warn({ err: error, step }, 'could not keep a workflow step’s outcome'),
+      );
+    return outcome;
+  }
+  // Another copy (or this one, before a restart) has it: its outcome, once kept.
+  for (let waited = 0; waited <= OTHER_COPY_WAIT_MS; waited += OTHER_COPY_POLL_MS) {
+    const kept = keptOutcome(await context.store.loadState(`${claim}:outcome`, context.clock()));
+    if (kept) return kept;
+    await new Promise((resolve) => setTimeout(resolve, OTHER_COPY_POLL_MS));
+  }
+  return {
+    error: plain`This step is already running for this workflow run elsewhere, and did not end in time. Nothing was done twice; run the workflow again if it did not finish.`,
+  };
 }

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AppSlack } from '../../../../src/app/adapters/app-slack.ts';
 import { postBidSummary } from '../../../../src/app/features/workflows/post-bid-summary.ts';
 import { startBidFromTender } from '../../../../src/app/features/workflows/start-bid.ts';
@@ -89,5 +89,28 @@ describe('Post a bid’s summary to a channel, for a guest', () => {
       'Guests can read tenders but cannot post bid cards in a channel. Ask a member of the workspace to run this workflow.',
     );
     expect(harness.slack.callsOf('chat.postMessage')).toHaveLength(posts);
+  });
+});
+
+describe('a step run again on another copy of the app', () => {
+  it('does its work once: the second copy answers the first one’s outcome from the bot’s store', async () => {
+    const first = await import('../../../../src/app/features/workflows/step-run.ts');
+    // A second copy: the same module loaded afresh (its own memory of runs), the same store.
+    vi.resetModules();
+    const second = await import('../../../../src/app/features/workflows/step-run.ts');
+    expect(second.runStepOnce).not.toBe(first.runStepOnce);
+    let worked = 0;
+    const work = async () => {
+      worked += 1;
+      return { message_ts: `1700000000.00000${worked}` };
+    };
+    const run = runOf('Fx0COPIES', {});
+    const one = await first.runStepOnce(harness.context, run, 'post_bid_summary', work);
+    const other = await second.runStepOnce(harness.context, run, 'post_bid_summary', work);
+    expect(worked).toBe(1);
+    expect(other).toEqual(one);
+    // Another execution is other work.
+    await second.runStepOnce(harness.context, runOf('Fx0COPIES2', {}), 'post_bid_summary', work);
+    expect(worked).toBe(2);
   });
 });
