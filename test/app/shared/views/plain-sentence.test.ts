@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { code, mrkdwn, text } from '../../../../src/app/shared/views/mrkdwn.ts';
+import { plain, plainOf } from '../../../../src/app/shared/views/plain-sentence.ts';
+
+describe('plain sentences (plain-text fields: Workflow Builder errors, view errors)', () => {
+  it('joins literals and outside text as they are', () => {
+    const typed = 'Lunch <b> & `x`';
+    expect(plain`No stage “${typed}”; ${3} stages.`).toBe('No stage “Lunch <b> & `x`”; 3 stages.');
+  });
+
+  it('takes no Mrkdwn part: its marks would show as typed', () => {
+    const marked = mrkdwn`Run ${code('/tender connect me')}`;
+    // @ts-expect-error a Mrkdwn part is refused by type.
+    plain`A ${marked}.`;
+    // @ts-expect-error so is escaped outside text.
+    plain`A ${text('<b>')}.`;
+    expect(true).toBe(true);
+  });
+
+  it('reads the app’s mrkdwn sentences back as plain text', () => {
+    expect(plainOf(mrkdwn`Run ${code('/tender connect me')} for ${text('A & <B>')}.`)).toBe(
+      'Run /tender connect me for A & <B>.',
+    );
+    expect(plainOf(mrkdwn`Invite Tenderbot to <#C0BIDS> first.`)).toBe('Invite Tenderbot to #C0BIDS first.');
+  });
+});
