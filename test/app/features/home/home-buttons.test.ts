@@ -146,9 +146,10 @@ describe('the Home tab’s rows', () => {
   it('Open twice keeps one live card of the bid in the person’s messages: the earlier one says so', async () => {
     const cardsNow = () => dm(MEMBER).filter((m) => said(m.blocks).includes(PipelineIds.archive));
     const view = await home(MEMBER);
-    const before = cardsNow().length;
+    // An earlier test's Open may have left a card, which this Open retires: wait for a new one.
+    const earlier = new Set(cardsNow().map((m) => m.ts));
     await bot.slack.clickInView(MEMBER, view.id, HomeIds.openBid);
-    await eventually(() => cardsNow().length > before, 'the first card');
+    await eventually(() => cardsNow().some((m) => !earlier.has(m.ts)), 'the first card');
     const again = await home(MEMBER);
     await bot.slack.clickInView(MEMBER, again.id, HomeIds.openBid);
     await eventually(
