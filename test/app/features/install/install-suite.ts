@@ -38,21 +38,21 @@ const FIRST: TestWorkspace = {
 };
 const SECOND: TestWorkspace = { teamId: 'T0SECOND', admin: 'U1ADMIN', channel: 'C1BIDS', key: KEYS.daveBeta };
 
-let sandbox: TestSandbox;
-let slack: FakeSlack;
-let store: BotStore;
-let bot: BotApp;
-let appBase: string;
-let databasePath: string;
-let postgres: TestDatabase | null = null;
-let config: BotConfig;
-let app: OAuthApp;
-
 /**
  * The install flow end to end on the bot's store in SQLite (a real file) or PostgreSQL (a new
  * database of its own): install-flow.test.ts and install-flow-postgres.test.ts run it.
  */
 export function installFlowSuite(database: 'sqlite' | 'postgres'): void {
+  // The suite's state lives in the call, not the module: test files share loaded modules.
+  let sandbox: TestSandbox;
+  let slack: FakeSlack;
+  let store: BotStore;
+  let bot: BotApp;
+  let appBase: string;
+  let databasePath: string;
+  let postgres: TestDatabase | null = null;
+  let config: BotConfig;
+  let app: OAuthApp;
   beforeAll(async () => {
     sandbox = await startTestSandbox();
     databasePath = join(sandbox.dir, 'bot.db');
