@@ -299,6 +299,8 @@ describe('bookmarks', () => {
     // A guest's own results carry no Bookmark; a card a member shared in the channel does.
     expect(JSON.stringify((await command(GUEST, 'search clean')).blocks)).not.toContain('tender/bookmark');
     const found = await command(MEMBER, 'search clean');
+    // An earlier test shared too: wait for this share's own sentence, or the next command's answer is it.
+    const toldBefore = bot.slack.messagesIn(CHANNEL, MEMBER).length;
     await bot.slack.clickInMessage(MEMBER, found, 'tender/share');
     const results = await eventually(
       () =>
@@ -314,6 +316,7 @@ describe('bookmarks', () => {
       () =>
         bot.slack
           .messagesIn(CHANNEL, MEMBER)
+          .slice(toldBefore)
           .some((message) => message.text.includes('Shared in the channel')),
       'the sharer told',
     );
