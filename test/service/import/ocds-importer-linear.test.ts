@@ -72,8 +72,8 @@ async function timedImport(size: number, format: 'jsonl' | 'package'): Promise<n
 describe('the importer is linear in its input', () => {
   // The JSON Lines reader at the full size; the package reader (a token parser) at half of it.
   it.each([
-    ['jsonl', 100_000],
-    ['package', 50_000],
+    ['jsonl', 40_000],
+    ['package', 20_000],
   ] as const)(
     'imports one %s release with %i parties, awards and CPV items in time proportional to its size',
     async (format, size) => {
