@@ -1,3 +1,9 @@
+/*
+ * Over 500 lines: what a channel post says, for each kind of subscription (a bid's summary, a
+ * search's new tenders, deadline reminders), built to one contract (BuildInput → Built, frozen
+ * once) with the same chunking and head; one file per kind would need that contract in a module
+ * of its own first, or the kinds would import each other through it.
+ */
 import { differenceInCalendarDays } from 'date-fns';
 import { z } from 'zod';
 import { everyPage } from '../../../client/pagination.ts';
