@@ -7,7 +7,7 @@ import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewar
 import type { FeatureContext } from '../../shared/feature-context.ts';
 import { sentenceMessage } from '../../shared/views/messages.ts';
 import { type Mrkdwn, mention, mrkdwn, text } from '../../shared/views/mrkdwn.ts';
-import { plain } from '../../shared/views/plain-sentence.ts';
+import { plainSentence } from '../../shared/views/plain-sentence.ts';
 import { tenderNamed } from './start-bid.ts';
 import { QualifyIds, WorkflowStepIds } from './step-ids.ts';
 import { requiredInput, StepRefusal, type StepRun } from './step-run.ts';
@@ -30,7 +30,7 @@ export async function askToQualifyTender(context: FeatureContext, run: StepRun):
   const asked = requiredInput(run, 'asked_user', 'the person to ask');
   const channelId = requiredInput(run, 'channel_id', 'a channel');
   if (!SLACK_USER.test(asked))
-    throw new StepRefusal(plain`“Person to ask” must be a person of this workspace.`);
+    throw new StepRefusal(plainSentence`“Person to ask” must be a person of this workspace.`);
   const { client } = await context.clients.forPerson(run.teamId, asked);
   const tender = await tenderNamed(client, reference, 'Nobody was asked.');
   const question = qualifyQuestion(asked, tender, context.clock(), QualifyIds.answer);
@@ -38,7 +38,7 @@ export async function askToQualifyTender(context: FeatureContext, run: StepRun):
     const code = (error as { data?: { error?: string } }).data?.error;
     if (code === 'not_in_channel' || code === 'channel_not_found')
       throw new StepRefusal(
-        plain`Tenderbot cannot post in that channel: invite it there, then run the workflow again.`,
+        plainSentence`Tenderbot cannot post in that channel: invite it there, then run the workflow again.`,
       );
     throw error;
   });

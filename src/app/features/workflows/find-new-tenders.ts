@@ -4,7 +4,7 @@ import { DEFAULT_VALUE_CURRENCY, type SavedSearch } from '../../../contract/sche
 import { parseSearch, type TenderSearchFilters } from '../../shared/commands/parse-command.ts';
 import { filtersOf } from '../../shared/commands/saved-search-filters.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
-import { plain } from '../../shared/views/plain-sentence.ts';
+import { plainSentence } from '../../shared/views/plain-sentence.ts';
 import { readerOf, StepRefusal, type StepRun, textInput } from './step-run.ts';
 import { LISTED_TENDERS, tenderListOutput } from './views/step-outputs.ts';
 
@@ -19,7 +19,7 @@ async function savedSearchNamed(client: ProcurementClient, named: string): Promi
     if (saved.id === named || saved.name.toLowerCase() === wanted) return saved;
   }
   throw new StepRefusal(
-    plain`No saved search is called “${named.slice(0, 100)}” for this key. Check its name in /tender searches.`,
+    plainSentence`No saved search is called “${named.slice(0, 100)}” for this key. Check its name in /tender searches.`,
   );
 }
 
@@ -29,7 +29,9 @@ function daysOf(run: StepRun): number {
   if (!raw) return DEFAULT_DAYS;
   const days = Number(raw);
   if (!Number.isInteger(days) || days < 1 || days > MAX_DAYS)
-    throw new StepRefusal(plain`“Published within days” must be a whole number from 1 to ${MAX_DAYS}.`);
+    throw new StepRefusal(
+      plainSentence`“Published within days” must be a whole number from 1 to ${MAX_DAYS}.`,
+    );
   return days;
 }
 
@@ -42,14 +44,16 @@ async function filtersOfRun(
   const savedName = textInput(run, 'saved_search');
   const words = textInput(run, 'words');
   if (!savedName && !words)
-    throw new StepRefusal(plain`Give the step a saved search, or words and filters to search by (or both).`);
+    throw new StepRefusal(
+      plainSentence`Give the step a saved search, or words and filters to search by (or both).`,
+    );
   const saved = savedName ? filtersOf(await savedSearchNamed(client, savedName)) : {};
   if (!words) return saved;
   const parsed = parseSearch(words, now);
-  if (!parsed.ok) throw new StepRefusal(plain`${parsed.problem}`);
+  if (!parsed.ok) throw new StepRefusal(plainSentence`${parsed.problem}`);
   if (parsed.buyerName)
     throw new StepRefusal(
-      plain`A workflow step cannot look a buyer up by name: save the search with its buyer in Tenderbot and give the step the saved search.`,
+      plainSentence`A workflow step cannot look a buyer up by name: save the search with its buyer in Tenderbot and give the step the saved search.`,
     );
   return withTypedOnTop(saved, parsed.filters);
 }
@@ -69,7 +73,7 @@ export function withTypedOnTop(saved: TenderSearchFilters, typed: TenderSearchFi
   const savedCurrency = saved.currency ?? DEFAULT_VALUE_CURRENCY;
   if (kept && savedCurrency !== currency)
     throw new StepRefusal(
-      plain`The saved search's value bound is in ${savedCurrency} and the typed one in ${currency}; a search compares values in one currency. Give the typed amount in ${savedCurrency}, or both bounds.`,
+      plainSentence`The saved search's value bound is in ${savedCurrency} and the typed one in ${currency}; a search compares values in one currency. Give the typed amount in ${savedCurrency}, or both bounds.`,
     );
   const { currency: _saved, ...rest } = merged;
   return currency === DEFAULT_VALUE_CURRENCY ? rest : { ...rest, currency };

@@ -3,7 +3,7 @@ import { ForbiddenError, NotFoundError } from '../../../client/errors.ts';
 import type { Stage } from '../../../contract/schemas.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
 import { mention, mrkdwn, safeText, text } from '../../shared/views/mrkdwn.ts';
-import { plain, plainOf } from '../../shared/views/plain-sentence.ts';
+import { plainOf, plainSentence } from '../../shared/views/plain-sentence.ts';
 import {
   bidReferences,
   findStage,
@@ -21,7 +21,7 @@ function statusOf(typed: string): Stage['status'] {
   const status = stageStatusNamed(typed);
   if (status) return status;
   throw new StepRefusal(
-    plain`“${typed.slice(0, 50)}” is not a stage status: use pending, in progress, blocked or completed.`,
+    plainSentence`“${typed.slice(0, 50)}” is not a stage status: use pending, in progress, blocked or completed.`,
   );
 }
 

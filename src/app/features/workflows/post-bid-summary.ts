@@ -1,16 +1,16 @@
 /* The step "Post a bid's summary to a channel": the bid's live card, posted once per run. */
 import { NotFoundError } from '../../../client/errors.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
-import { type PlainSentence, plain, plainOf } from '../../shared/views/plain-sentence.ts';
+import { type PlainSentence, plainOf, plainSentence } from '../../shared/views/plain-sentence.ts';
 import { bidReferences, notFoundSentence, postPipelineCard, resolveBidId } from '../bids/index.ts';
 import { actorOf, readerOf, refuseGuest, requiredInput, StepRefusal, type StepRun } from './step-run.ts';
 import { bidLine } from './views/step-outputs.ts';
 
 /** Slack's refusals of a post that the workflow's author can mend, as sentences. */
 const POST_REFUSALS: Record<string, PlainSentence> = {
-  not_in_channel: plain`Tenderbot is not in that channel: invite it there (/invite @Tenderbot), then run the workflow again.`,
-  channel_not_found: plain`Tenderbot cannot find that channel (a private channel it was not invited to?).`,
-  is_archived: plain`That channel is archived, so nothing can be posted there.`,
+  not_in_channel: plainSentence`Tenderbot is not in that channel: invite it there (/invite @Tenderbot), then run the workflow again.`,
+  channel_not_found: plainSentence`Tenderbot cannot find that channel (a private channel it was not invited to?).`,
+  is_archived: plainSentence`That channel is archived, so nothing can be posted there.`,
 };
 
 /**

@@ -3,7 +3,7 @@ import { ForbiddenError, NotFoundError, ValidationError } from '../../../client/
 import type { ProcurementClient } from '../../../client/procurement-client.ts';
 import type { Tender } from '../../../contract/schemas.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
-import { plain } from '../../shared/views/plain-sentence.ts';
+import { plainSentence } from '../../shared/views/plain-sentence.ts';
 import { bidReferences, DEFAULT_STAGE_TEMPLATE, parseStageLines } from '../bids/index.ts';
 import { WorkflowStepIds } from './step-ids.ts';
 import {
@@ -36,11 +36,11 @@ export async function tenderNamed(
   const [first] = page?.data ?? [];
   if (!page || !first)
     throw new StepRefusal(
-      plain`No tender has the id or reference “${reference.slice(0, 100)}”. ${nothingDone}`,
+      plainSentence`No tender has the id or reference “${reference.slice(0, 100)}”. ${nothingDone}`,
     );
   if (page.pagination.total > 1)
     throw new StepRefusal(
-      plain`${page.pagination.total} tenders have the reference “${reference.slice(0, 100)}”: give the step the tender’s id instead. ${nothingDone}`,
+      plainSentence`${page.pagination.total} tenders have the reference “${reference.slice(0, 100)}”: give the step the tender’s id instead. ${nothingDone}`,
     );
   return first;
 }
@@ -63,7 +63,8 @@ export async function startBidFromTender(
 ): Promise<Record<string, string | number>> {
   const reference = requiredInput(run, 'tender', 'a tender id or reference');
   const stages = parseStageLines(textInput(run, 'stages_template') || DEFAULT_STAGE_TEMPLATE);
-  if ('problem' in stages) throw new StepRefusal(plain`The stages template is not right: ${stages.problem}`);
+  if ('problem' in stages)
+    throw new StepRefusal(plainSentence`The stages template is not right: ${stages.problem}`);
   const writer = await writerOf(context, run, 'start bids');
   const { client } = writer;
   const tender = await tenderNamed(client, reference);
@@ -99,7 +100,7 @@ export async function startBidFromTender(
   } catch (error) {
     if (error instanceof ForbiddenError)
       throw new StepRefusal(
-        plain`The service did not let this key start bids: the person who made it is a viewer in the organisation. No bid was started.`,
+        plainSentence`The service did not let this key start bids: the person who made it is a viewer in the organisation. No bid was started.`,
       );
     throw error;
   }

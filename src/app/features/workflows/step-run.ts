@@ -8,7 +8,7 @@ import type { WorkspaceClient } from '../../adapters/workspace-clients.ts';
 import { PersonalKeyRequiredError } from '../../shared/errors.ts';
 import { describeFailure, PERSONAL_KEY_REQUIRED_SENTENCE } from '../../shared/failure-sentences.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
-import { type PlainSentence, plain, plainOf } from '../../shared/views/plain-sentence.ts';
+import { type PlainSentence, plainOf, plainSentence } from '../../shared/views/plain-sentence.ts';
 
 /** One run of a step, as `function_executed` gives it. */
 export interface StepRun {
@@ -42,7 +42,7 @@ export function textInput(run: StepRun, name: string): string {
 /** A required text input, or a refusal naming it. */
 export function requiredInput(run: StepRun, name: string, label: string): string {
   const value = textInput(run, name);
-  if (!value) throw new StepRefusal(plain`The step needs ${label}, and none was given.`);
+  if (!value) throw new StepRefusal(plainSentence`The step needs ${label}, and none was given.`);
   return value;
 }
 
@@ -78,7 +78,7 @@ export async function refuseGuest(
 ): Promise<void> {
   if ((await context.users.facts(userId, teamId)).isGuest)
     throw new StepRefusal(
-      plain`Guests can read tenders but cannot ${action}. Ask a member of the workspace to run this workflow.`,
+      plainSentence`Guests can read tenders but cannot ${action}. Ask a member of the workspace to run this workflow.`,
     );
 }
 
@@ -96,8 +96,8 @@ export async function writerOf(
   if (!userId)
     throw new StepRefusal(
       hasOldPersonInput(run)
-        ? plain`To ${action}, the step needs the person who runs the workflow, and Slack did not say who that is. Its “Person” input no longer chooses whose key is used (anyone building a workflow could name anyone): start the workflow from a link, a shortcut or a button, or add a step someone clicks before this one.`
-        : plain`To ${action}, the step needs the person who runs the workflow, and Slack did not say who that is: start the workflow from a link, a shortcut or a button, or add a step someone clicks before this one.`,
+        ? plainSentence`To ${action}, the step needs the person who runs the workflow, and Slack did not say who that is. Its “Person” input no longer chooses whose key is used (anyone building a workflow could name anyone): start the workflow from a link, a shortcut or a button, or add a step someone clicks before this one.`
+        : plainSentence`To ${action}, the step needs the person who runs the workflow, and Slack did not say who that is: start the workflow from a link, a shortcut or a button, or add a step someone clicks before this one.`,
     );
   await refuseGuest(context, run.teamId, userId, action);
   try {
@@ -159,7 +159,9 @@ export function runStepOnce(
           { err: error, reference, teamId: run.teamId, step, executionId: run.executionId },
           'workflow step failed',
         );
-        return { error: plain`${plainOf(describeFailure(error).sentence)} (Reference: ${reference}.)` };
+        return {
+          error: plainSentence`${plainOf(describeFailure(error).sentence)} (Reference: ${reference}.)`,
+        };
       },
     ),
   );
@@ -209,6 +211,6 @@ async function claimedOrEarlier(
     await new Promise((resolve) => setTimeout(resolve, OTHER_COPY_POLL_MS));
   }
   return {
-    error: plain`This step is already running for this workflow run elsewhere, and did not end in time. Nothing was done twice; run the workflow again if it did not finish.`,
+    error: plainSentence`This step is already running for this workflow run elsewhere, and did not end in time. Nothing was done twice; run the workflow again if it did not finish.`,
   };
 }

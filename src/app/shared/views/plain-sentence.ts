@@ -14,7 +14,7 @@ export type PlainSentence = string & { readonly [plainBrand]: true };
 type PlainPart<T> = T extends Mrkdwn ? never : T extends string | number ? T : never;
 
 /** A plain sentence from the app's literals and outside text (`plain\`No stage “${typed}”.\``). */
-export function plain<const T extends readonly unknown[]>(
+export function plainSentence<const T extends readonly unknown[]>(
   literals: TemplateStringsArray,
   ...parts: { [K in keyof T]: PlainPart<T[K]> }
 ): PlainSentence {

@@ -1,19 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { code, mrkdwn, text } from '../../../../src/app/shared/views/mrkdwn.ts';
-import { plain, plainOf } from '../../../../src/app/shared/views/plain-sentence.ts';
+import { plainOf, plainSentence } from '../../../../src/app/shared/views/plain-sentence.ts';
 
 describe('plain sentences (plain-text fields: Workflow Builder errors, view errors)', () => {
   it('joins literals and outside text as they are', () => {
     const typed = 'Lunch <b> & `x`';
-    expect(plain`No stage “${typed}”; ${3} stages.`).toBe('No stage “Lunch <b> & `x`”; 3 stages.');
+    expect(plainSentence`No stage “${typed}”; ${3} stages.`).toBe('No stage “Lunch <b> & `x`”; 3 stages.');
   });
 
   it('takes no Mrkdwn part: its marks would show as typed', () => {
     const marked = mrkdwn`Run ${code('/tender connect me')}`;
     // @ts-expect-error a Mrkdwn part is refused by type.
-    plain`A ${marked}.`;
+    plainSentence`A ${marked}.`;
     // @ts-expect-error so is escaped outside text.
-    plain`A ${text('<b>')}.`;
+    plainSentence`A ${text('<b>')}.`;
     expect(true).toBe(true);
   });
 
