@@ -126,7 +126,14 @@ describe('a bid’s history in the workbench page', () => {
     await page.locator('#modal').getByRole('button', { name: 'Cancel' }).click();
     await page.locator('#modal-layer').waitFor({ state: 'hidden' });
     await card.scrollIntoViewIfNeeded();
-    await card.screenshot({ path: join(ARTIFACTS_DIR, 'bid-history-long-notes-card.png') });
+    // The page may draw the card again meanwhile (a poll): the picture is taken of where it is, since
+    // an element screenshot fails when its element is replaced while it waits for it to be stable.
+    const where = await card.boundingBox();
+    expect(where).not.toBeNull();
+    await page.screenshot({
+      path: join(ARTIFACTS_DIR, 'bid-history-long-notes-card.png'),
+      ...(where ? { clip: where } : {}),
+    });
     await shot('long-notes');
     expect(problems).toEqual([]);
   }, 120_000);
