@@ -1,39 +1,55 @@
 /**
- * npm run bench:digests — 1,000 subscriptions over 200 channels, all due at once, posted by the real
- * app's scheduler on its own timer (polling every 250 ms) to the fake Slack enforcing one post per
- * second per channel (429 with Retry-After beyond it), each summary a fresh read of one of 50 bids
- * from the local service. Slack and the service run in a process of their own
+ * npm run bench:digests — BENCH_SUBSCRIPTIONS channel subscriptions (1,000 by default) over
+ * BENCH_CHANNELS channels (200), all due at once, posted by BENCH_COPIES copies of the real app
+ * (1 by default; each a process of its own, bench/support/digest-copy.ts, composeBot on the shared
+ * store with its scheduler on its own timer, polling every 250 ms) to the fake Slack enforcing one
+ * post per second per channel (429 with Retry-After beyond it), each summary a fresh read of one of
+ * 50 bids from the local service. Slack and the service run in a process of their own
  * (bench/support/digest-peers.ts), as they are remote in real life.
  *
+ * BENCH_DATABASE_URL: the bot's store. By default a new SQLite file; `postgres://HOST:PORT/NAME`
+ * makes a new database NAME_<random> on that server for the run (user postgres unless the URL
+ * names one) and drops it after, and the copies take their turns through pg-boss as in production.
+ * Several copies on one SQLite file share it through the deliveries table's leases, as the app does.
+ *
  * What it measures: the interval from the due time to the moment the last post is recorded as
- * sent in the bot's database (Slack has answered it), against the limit's minimum: with 5 posts a
- * channel and the first allowed at the due time, (5 − 1) × 1 s. Also each post's lateness against
- * its ideal slot (due + k s for the k-th post of its channel, measured when the post was sent), the
- * gap between two posts of a channel beyond the one second, and what the bot process itself did
- * (CPU time and event-loop busy time: less sensitive to a loaded machine than wall time). The load
- * average is printed with the figures. Posts lost and duplicates are counted by the fake Slack.
- * The last line is JSON.
+ * sent in the store (Slack has answered it), against Slack's minimum (the same-run baseline): with
+ * P posts a channel and the first allowed at the due time, (P − 1) × 1 s. Also each post's lateness
+ * against its ideal slot (due + k s for the k-th post of its channel, measured when the post was
+ * sent), the gap between two posts of a channel beyond the one second, what the bot's processes
+ * did (CPU time and event-loop busy time, summed over the copies: less sensitive to a loaded
+ * machine than wall time) and the CPU of the Slack-and-service process. Posts lost and duplicates
+ * are counted by the fake Slack. Prints a table, then one JSON line with the figures, the baseline,
+ * the ratio, the load average and each goal met or not. BENCH_PROFILE=FILE writes a CPU profile of
+ * each copy (FILE, or FILE.copyN with several); BENCH_PEERS_PROFILE_DIR=DIR one of the peers.
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { Session } from 'node:inspector';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
-import Database from 'better-sqlite3';
-import pino from 'pino';
+import pg from 'pg';
 import { BotConfig } from '../src/app/config.ts';
+import {
+  type BotDatabase,
+  openPostgresBotDatabase,
+  openSqliteBotDatabase,
+} from '../src/app/storage/bot-database.ts';
 import { openBotStore } from '../src/app/storage/open-bot-store.ts';
-import { composeBot } from '../src/cli/compose-bot.ts';
 import { BENCH_KEY } from './support/serve-sandbox.ts';
 
 const SUBSCRIPTIONS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 1000);
 const CHANNELS = Number(process.env.BENCH_CHANNELS ?? 200);
+const COPIES = Number(process.env.BENCH_COPIES ?? 1);
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? null;
 const PIPELINES = 50;
-const TIMEOUT_MS = 45_000;
 const POLL_MS = Number(process.env.BENCH_POLL_MS ?? 250);
+
+if (!Number.isInteger(COPIES) || COPIES < 1)
+  throw new Error('BENCH_COPIES must be a whole number, 1 or more.');
+if (DATABASE_URL && !/^(sqlite:|postgres(ql)?:\/\/)/.test(DATABASE_URL))
+  throw new Error('BENCH_DATABASE_URL must be sqlite:PATH (a new file) or postgres://HOST:PORT/NAME.');
 
 /** The 1-minute load average (others' work on the machine shows in the figures). */
 function loadAverage(): number | null {
@@ -55,38 +71,78 @@ function processCpuMs(pid: number | undefined): number {
   }
 }
 
-function post(session: Session, method: string): Promise<unknown> {
-  return new Promise((resolve, reject) =>
-    session.post(method, (error, result) => (error ? reject(error) : resolve(result))),
-  );
-}
-
 function percentile(values: number[], fraction: number): number | null {
   if (values.length === 0) return null;
   const sorted = [...values].sort((a, b) => a - b);
   return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)] as number);
 }
 
+/** A child process speaking one JSON object a line on stdout. */
+function lineReader(child: ChildProcessWithoutNullStreams): () => Promise<Record<string, unknown>> {
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  return async () => {
+    const next = await lines.next();
+    if (next.done) throw new Error('a benchmark process ended before it answered');
+    return JSON.parse(next.value as string);
+  };
+}
+
+/** A new database for the run on the PostgreSQL server of `url`, dropped by `drop`. */
+async function freshPostgresDatabase(url: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const server = new URL(url);
+  if (!server.username) server.username = 'postgres';
+  const base = server.pathname.replace(/^\//, '') || 'tenderbot_bench';
+  const name = `${base.replace(/[^a-z0-9_]/gi, '_').toLowerCase()}_digests_${randomBytes(4).toString('hex')}`;
+  const administer = async (statement: string) => {
+    const admin = new URL(server);
+    admin.pathname = '/postgres';
+    const client = new pg.Client({ connectionString: admin.toString() });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await administer(`CREATE DATABASE ${name}`);
+  server.pathname = `/${name}`;
+  return { url: server.toString(), drop: () => administer(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+const peersNodeArgs = process.env.BENCH_PEERS_PROFILE_DIR
+  ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PEERS_PROFILE_DIR]
+  : [];
 const peers = spawn(
   process.execPath,
-  ['--import', 'tsx', 'bench/support/digest-peers.ts', String(CHANNELS), String(PIPELINES)],
-  {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  },
+  [...peersNodeArgs, '--import', 'tsx', 'bench/support/digest-peers.ts', String(CHANNELS), String(PIPELINES)],
+  { stdio: ['pipe', 'pipe', 'inherit'] },
 );
-const lines = createInterface({ input: peers.stdout })[Symbol.asyncIterator]();
-const nextLine = async (): Promise<Record<string, unknown>> =>
-  JSON.parse((await lines.next()).value as string);
-const { serviceUrl, slackApiUrl, botToken, signingSecret } = (await nextLine()) as Record<string, string>;
+const fromPeers = lineReader(peers);
+const { serviceUrl, slackApiUrl, botToken, signingSecret } = (await fromPeers()) as Record<string, string>;
 
+// The store: a new SQLite file, or a new PostgreSQL database, for this run alone.
 const dir = mkdtempSync(join(tmpdir(), 'tenderbot-bench-digests-'));
+let databaseUrl = `sqlite:${join(dir, 'bot.db')}`;
+let dropDatabase = async () => {};
+if (DATABASE_URL?.startsWith('sqlite:')) {
+  if (existsSync(DATABASE_URL.slice('sqlite:'.length)))
+    throw new Error(
+      `${DATABASE_URL} exists: bench:digests needs a new SQLite file (or none: a temporary one).`,
+    );
+  databaseUrl = DATABASE_URL;
+} else if (DATABASE_URL) {
+  const fresh = await freshPostgresDatabase(DATABASE_URL);
+  databaseUrl = fresh.url;
+  dropDatabase = fresh.drop;
+}
+const onPostgres = databaseUrl.startsWith('postgres');
 const config = BotConfig.parse({
   SLACK_BOT_TOKEN: botToken,
   SLACK_SIGNING_SECRET: signingSecret,
   SLACK_API_URL: slackApiUrl,
   PROCUREMENT_API_URL: serviceUrl,
   PROCUREMENT_API_KEY: BENCH_KEY,
-  DATABASE_URL: `sqlite:${join(dir, 'bot.db')}`,
+  DATABASE_URL: databaseUrl,
   ENCRYPTION_KEY: randomBytes(32).toString('base64'),
   LOG_LEVEL: 'silent',
   PORT: 0,
@@ -94,68 +150,92 @@ const config = BotConfig.parse({
 const store = openBotStore(config.DATABASE_URL);
 const channelId = (index: number) => `C${String(index % CHANNELS).padStart(5, '0')}`;
 
-// Every subscription due at the same instant, a little after the app has started.
-const dueAt = new Date(Date.now() + 1500);
-for (let index = 0; index < SUBSCRIPTIONS; index++) {
-  await store.createSubscription({
-    id: `s-${String(index).padStart(6, '0')}`,
-    teamId: 'T0TENDER',
-    channelId: channelId(index),
-    kind: 'pipeline',
-    target: JSON.stringify({ p: `pl-bench-${index % PIPELINES}` }),
-    cadence: 'daily',
-    localTime: '09:00',
-    timeZone: 'Europe/London',
-    createdBy: 'U0ADMIN',
-    createdAt: new Date(),
-    pausedReason: null,
-    nextRunAt: dueAt,
-    cursor: null,
-    skippedCount: 0,
-  });
+// Every subscription first far off (the copies start meanwhile), then all due at one instant.
+const farOff = new Date(Date.now() + 86_400_000);
+for (let first = 0; first < SUBSCRIPTIONS; first += 100) {
+  const batch = Array.from({ length: Math.min(100, SUBSCRIPTIONS - first) }, (_, offset) => first + offset);
+  await Promise.all(
+    batch.map((index) =>
+      store.createSubscription({
+        id: `s-${String(index).padStart(6, '0')}`,
+        teamId: 'T0TENDER',
+        channelId: channelId(index),
+        kind: 'pipeline',
+        target: JSON.stringify({ p: `pl-bench-${index % PIPELINES}` }),
+        cadence: 'daily',
+        localTime: '09:00',
+        timeZone: 'Europe/London',
+        createdBy: 'U0ADMIN',
+        createdAt: new Date(),
+        pausedReason: null,
+        nextRunAt: farOff,
+        cursor: null,
+        skippedCount: 0,
+      }),
+    ),
+  );
 }
+await store.close();
+// The bench's own view of the store (Kysely on either database): the due time, and what was sent.
+const watcher: BotDatabase = onPostgres
+  ? openPostgresBotDatabase(config.DATABASE_URL)
+  : openSqliteBotDatabase(config.DATABASE_URL.slice('sqlite:'.length));
+await watcher.ready;
 
-// The app's scheduler on its real timer; 250 ms is the poll asked of bot-app.ts (fanout's notes).
-const bot = composeBot({
-  config,
-  store,
-  logger: pino({ level: 'silent' }),
-  scheduler: { pollMs: POLL_MS },
+const copies = Array.from({ length: COPIES }, (_, index) => {
+  const profile = process.env.BENCH_PROFILE;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/support/digest-copy.ts'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: {
+      ...process.env,
+      BENCH_BOT_CONFIG: JSON.stringify({ ...config, METRICS_COPY: `copy-${index + 1}` }),
+      BENCH_POLL_MS: String(POLL_MS),
+      BENCH_PROFILE: profile ? (COPIES > 1 ? `${profile}.copy${index + 1}` : profile) : '',
+    },
+  });
+  return { child, next: lineReader(child) };
 });
+for (const copy of copies) await copy.next();
+
+const dueAt = new Date(Date.now() + 1500);
+await watcher.db.updateTable('subscriptions').set({ next_run_at: dueAt.getTime() }).execute();
 const loadBefore = loadAverage();
-const cpuBefore = process.cpuUsage();
 const peersCpuBefore = processCpuMs(peers.pid);
-const eluBefore = performance.eventLoopUtilization();
-// BENCH_PROFILE=FILE writes a CPU profile of the bot process for the run alone (DevTools format).
-const profiler = process.env.BENCH_PROFILE ? new Session() : null;
-if (profiler) {
-  profiler.connect();
-  await post(profiler, 'Profiler.enable');
-  await post(profiler, 'Profiler.start');
-}
-await bot.start();
-const watcher = new Database(join(dir, 'bot.db'), { readonly: true });
-const sent = () =>
-  (watcher.prepare(`SELECT count(*) AS n FROM deliveries WHERE state = 'sent'`).get() as { n: number }).n;
-while (sent() < SUBSCRIPTIONS && Date.now() - dueAt.getTime() < TIMEOUT_MS) {
+for (const copy of copies) copy.child.stdin.write('start\n');
+for (const copy of copies) await copy.next();
+
+const timeoutMs = Math.max(45_000, 10_000 * Math.ceil(SUBSCRIPTIONS / CHANNELS));
+const sent = async () =>
+  Number(
+    (
+      await watcher.db
+        .selectFrom('deliveries')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('state', '=', 'sent')
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+while ((await sent()) < SUBSCRIPTIONS && Date.now() - dueAt.getTime() < timeoutMs) {
   await new Promise((resolve) => setTimeout(resolve, 20));
 }
 const totalSeconds = (Date.now() - dueAt.getTime()) / 1000;
-const cpu = process.cpuUsage(cpuBefore);
 const peersCpuMs = processCpuMs(peers.pid) - peersCpuBefore;
-if (profiler && process.env.BENCH_PROFILE) {
-  const { profile } = (await post(profiler, 'Profiler.stop')) as { profile: unknown };
-  writeFileSync(process.env.BENCH_PROFILE, JSON.stringify(profile));
-  profiler.disconnect();
+const copyReports: { cpuMs: number; eventLoopBusyMs: number }[] = [];
+for (const copy of copies) {
+  copy.child.stdin.write('report\n');
+  copyReports.push((await copy.next()) as { cpuMs: number; eventLoopBusyMs: number });
 }
-const elu = performance.eventLoopUtilization(eluBefore);
 const loadAfter = loadAverage();
 // Each post's send time (marked just before chat.postMessage), per channel in order.
-const rows = watcher
-  .prepare(
-    `SELECT channel_id, attempt_at FROM deliveries WHERE state = 'sent' ORDER BY channel_id, attempt_at`,
-  )
-  .all() as { channel_id: string; attempt_at: number }[];
+const rows = (
+  await watcher.db
+    .selectFrom('deliveries')
+    .select(['channel_id', 'attempt_at'])
+    .where('state', '=', 'sent')
+    .orderBy('channel_id')
+    .orderBy('attempt_at')
+    .execute()
+).map((row) => ({ channel_id: row.channel_id, attempt_at: Number(row.attempt_at) }));
 const lateness: number[] = [];
 const gaps: number[] = [];
 let place = 0;
@@ -170,52 +250,99 @@ const lastSentSeconds =
 // A moment more, so that a late duplicate would be counted.
 await new Promise((resolve) => setTimeout(resolve, 1500));
 peers.stdin.write('report\n');
-const report = (await nextLine()) as { subscriptions: number; duplicates: number; rateLimited: number };
+const report = (await fromPeers()) as { subscriptions: number; duplicates: number; rateLimited: number };
 const perChannel = Math.ceil(SUBSCRIPTIONS / CHANNELS);
 // The first post in a channel can go at once, then one a second.
 const minimumSeconds = perChannel - 1;
+const botCpuMs = copyReports.reduce((sum, copy) => sum + copy.cpuMs, 0);
+const ratio = minimumSeconds > 0 ? Number((totalSeconds / minimumSeconds).toFixed(3)) : null;
+const lost = SUBSCRIPTIONS - report.subscriptions;
 const result = {
   subscriptions: SUBSCRIPTIONS,
   channels: CHANNELS,
   postsPerChannel: perChannel,
-  totalSeconds: Number(totalSeconds.toFixed(2)),
-  minimumSeconds,
-  overMinimumPercent:
-    minimumSeconds > 0 ? Number((((totalSeconds - minimumSeconds) / minimumSeconds) * 100).toFixed(1)) : null,
-  lost: SUBSCRIPTIONS - report.subscriptions,
-  duplicates: report.duplicates,
-  rateLimited: report.rateLimited,
+  database: onPostgres ? 'postgres' : 'sqlite',
+  copies: COPIES,
+  queue: onPostgres ? 'pg-boss' : 'lease-table',
   interval: 'due time to the last post recorded as sent',
-  lastPostSentSeconds: lastSentSeconds,
-  latenessMs: {
-    p50: percentile(lateness, 0.5),
-    p99: percentile(lateness, 0.99),
-    max: percentile(lateness, 1),
+  tenderbot: {
+    totalSeconds: Number(totalSeconds.toFixed(2)),
+    lastPostSentSeconds: lastSentSeconds,
+    lost,
+    duplicates: report.duplicates,
+    rateLimited: report.rateLimited,
+    latenessMs: {
+      p50: percentile(lateness, 0.5),
+      p99: percentile(lateness, 0.99),
+      max: percentile(lateness, 1),
+    },
+    gapBeyondPaceMs: { p50: percentile(gaps, 0.5), p99: percentile(gaps, 0.99) },
+    botCpuMs: Math.round(botCpuMs),
+    botCpuMsPerCopy: copyReports.map((copy) => Math.round(copy.cpuMs)),
+    botCpuMsPerPost: Number((botCpuMs / SUBSCRIPTIONS).toFixed(3)),
+    botEventLoopBusyMs: Math.round(copyReports.reduce((sum, copy) => sum + copy.eventLoopBusyMs, 0)),
+    slackAndServiceCpuMs: Math.round(peersCpuMs),
+    slackAndServiceCpuMsPerPost: Number((peersCpuMs / SUBSCRIPTIONS).toFixed(3)),
   },
-  gapBeyondPaceMs: { p50: percentile(gaps, 0.5), p99: percentile(gaps, 0.99) },
-  botCpuMs: Math.round((cpu.user + cpu.system) / 1000),
-  botCpuMsPerPost: Number(((cpu.user + cpu.system) / 1000 / SUBSCRIPTIONS).toFixed(2)),
-  botEventLoopBusyMs: Math.round(elu.active),
-  slackAndServiceCpuMs: Math.round(peersCpuMs),
+  baseline: {
+    what: "Slack's minimum: (posts a channel − 1) × 1 s at one post a second a channel",
+    totalSeconds: minimumSeconds,
+  },
+  ratio,
+  overMinimumPercent: ratio === null ? null : Number(((ratio - 1) * 100).toFixed(1)),
+  goals: {
+    withinTenPercentOfMinimum: ratio !== null && ratio <= 1.1,
+    noneLost: lost === 0,
+    noneDoubled: report.duplicates === 0,
+  },
   pollMs: POLL_MS,
-  slackFetch: 'undici request (as the app)',
+  cores: availableParallelism(),
   loadAverage: { before: loadBefore, after: loadAfter },
 };
-console.log(
-  `${SUBSCRIPTIONS} subscriptions over ${CHANNELS} channels (${perChannel} posts a channel at one a second): ` +
-    `${result.totalSeconds} s from the due time to the last post recorded as sent; the limit allows ${minimumSeconds} s at best ` +
-    `(${result.overMinimumPercent}% over). Lost ${result.lost}, duplicates ${result.duplicates}, ` +
-    `429s from Slack ${result.rateLimited}.\n` +
-    `Posts late against their slot (due + k s): p50 ${result.latenessMs.p50} ms, p99 ${result.latenessMs.p99} ms; ` +
-    `gap between two posts of a channel beyond 1 s: p50 ${result.gapBeyondPaceMs.p50} ms, p99 ${result.gapBeyondPaceMs.p99} ms.\n` +
-    `Bot process: ${result.botCpuMs} ms CPU (${result.botCpuMsPerPost} ms a post), event loop busy ${result.botEventLoopBusyMs} ms; Slack and service process ${result.slackAndServiceCpuMs} ms CPU. ` +
-    `Load average ${loadBefore} before, ${loadAfter} after.`,
-);
-await bot.stop();
-await store.close();
-watcher.close();
+const { tenderbot } = result;
+const met = (goal: boolean) => (goal ? 'met' : 'NOT met');
+const table: [string, string][] = [
+  ['subscriptions / channels / posts a channel', `${SUBSCRIPTIONS} / ${CHANNELS} / ${perChannel}`],
+  ['store / bot copies', `${result.database} (${result.queue}) / ${COPIES}`],
+  ['due time to last post recorded as sent', `${tenderbot.totalSeconds} s`],
+  ["Slack's minimum (baseline)", `${minimumSeconds} s`],
+  [
+    'ratio to the minimum',
+    `${ratio}× (${result.overMinimumPercent}% over; goal within 10%: ${met(result.goals.withinTenPercentOfMinimum)})`,
+  ],
+  ['last post sent (attempt mark)', `${lastSentSeconds} s`],
+  ['lost', `${lost} (goal 0: ${met(result.goals.noneLost)})`],
+  ['doubled', `${report.duplicates} (goal 0: ${met(result.goals.noneDoubled)})`],
+  ["Slack's 429s", `${report.rateLimited}`],
+  [
+    'lateness against the slot p50 / p99 / max',
+    `${tenderbot.latenessMs.p50} / ${tenderbot.latenessMs.p99} / ${tenderbot.latenessMs.max} ms`,
+  ],
+  [
+    'gap beyond 1 s between posts p50 / p99',
+    `${tenderbot.gapBeyondPaceMs.p50} / ${tenderbot.gapBeyondPaceMs.p99} ms`,
+  ],
+  [
+    'bot CPU (all copies)',
+    `${tenderbot.botCpuMs} ms (${tenderbot.botCpuMsPerPost} ms a post; copies ${tenderbot.botCpuMsPerCopy.join(' + ')})`,
+  ],
+  ['bot event loop busy (all copies)', `${tenderbot.botEventLoopBusyMs} ms`],
+  [
+    'Slack and service process CPU',
+    `${tenderbot.slackAndServiceCpuMs} ms (${tenderbot.slackAndServiceCpuMsPerPost} ms a post)`,
+  ],
+  ['cores / load average before, after', `${result.cores} / ${loadBefore}, ${loadAfter}`],
+];
+const width = Math.max(...table.map(([figure]) => figure.length));
+console.log(table.map(([figure, value]) => `${figure.padEnd(width)}  ${value}`).join('\n'));
+for (const copy of copies) copy.child.stdin.write('stop\n');
+await Promise.all(copies.map((copy) => new Promise((resolve) => copy.child.once('exit', resolve))));
+await watcher.close();
 peers.stdin.write('stop\n');
 await new Promise((resolve) => peers.once('exit', resolve));
-if (process.env.BENCH_KEEP) console.error(`bot database kept in ${dir}`);
-else rmSync(dir, { recursive: true, force: true });
+if (process.env.BENCH_KEEP) console.error(`bot database kept: ${databaseUrl}`);
+else {
+  await dropDatabase();
+  rmSync(dir, { recursive: true, force: true });
+}
 console.log(JSON.stringify(result));
