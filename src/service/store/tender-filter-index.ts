@@ -392,11 +392,11 @@ interface Columns {
   /** Each value's currency: an index into `currencies` (a missing one stored as GBP). */
   currencies: string[];
   currency: Uint16Array;
-  /** Region ids by SQLite's NOCASE folding (ASCII letters only); NO_ID for none. */
+  /** Region ids by SQLite's NOCASE folding (ASCII letters only); none: an id no region has. */
   regionIds: Map<string, number>;
-  region: Int32Array;
+  region: IdColumn;
   buyerIds: Map<string, number>;
-  buyer: Int32Array;
+  buyer: IdColumn;
   /** Distinct CPV codes; each tender's code ids are cpvCodes[cpvStart[k] .. cpvStart[k + 1]). */
   cpvDictionary: string[];
   cpvStart: Int32Array;
@@ -537,9 +537,9 @@ function readColumns(db: SqliteDatabase): Columns {
     currencies: [...currencyIds.keys()],
     currency,
     regionIds,
-    region,
+    region: narrowIds(region, regionIds.size),
     buyerIds,
-    buyer,
+    buyer: narrowIds(buyer, buyerIds.size),
     cpvDictionary: [...cpvIds.keys()],
     cpvStart,
     cpvCodes,
@@ -547,6 +547,25 @@ function readColumns(db: SqliteDatabase): Columns {
     valuesExact,
     publishedDescending,
   };
+}
+
+/** Ids of a column, one per sort key: in the narrowest array that holds them all (see narrowIds). */
+type IdColumn = Int32Array | Uint16Array | Uint8Array;
+
+/**
+ * `ids` (NO_ID for none) in the narrowest array that holds `count` ids and a value for none that
+ * is no id (a region fits a byte): a walk over 93,000 hits reads a quarter of the cache lines.
+ */
+function narrowIds(ids: Int32Array, count: number): IdColumn {
+  const Narrow = count < 0xff ? Uint8Array : count < 0xffff ? Uint16Array : null;
+  if (Narrow === null) return ids;
+  const none = Narrow === Uint8Array ? 0xff : 0xffff;
+  const narrow = new Narrow(ids.length);
+  for (let key = 0; key < ids.length; key++) {
+    const id = ids[key] as number;
+    narrow[key] = id === NO_ID ? none : id;
+  }
+  return narrow;
 }
 
 /**
@@ -696,8 +715,18 @@ function windowOf(columns: Columns, plan: Plan, hits: Int32Array): [number, numb
 }
 
 /**
+ * A boolean as 0 or 1 (what it is at run time), so that the walk adds tests' outcomes instead of
+ * branching on them: a value or deadline range passes about as often as it fails, and a branch
+ * the processor cannot predict cost 3.5 times the memory reads of the whole count (556 against
+ * 158 µs for 93,000 hits in a range of random values).
+ */
+const bit = (test: boolean): number => test as unknown as number;
+
+/**
  * The page and the total of `hits[first..end)` (sort keys, ascending) passing `plan`: one pass,
- * tests inline. With the total known already, the pass stops once the page is full.
+ * tests inline. Every test given is made for every hit and the outcomes are and-ed, with no branch
+ * on any of them (but in the CPV codes' inner loop) once the page is full. With the total known
+ * already, the pass stops once the page is full.
  */
 function walk(
   columns: Columns,
@@ -713,8 +742,7 @@ function walk(
     columns;
   const { statusId, regionId, buyerId, cpvInRange, valueTested, deadlineTested, publishedTested } = plan;
   const { valueMin, valueMax, valueFactors, deadlineFrom, deadlineTo, publishedFrom, publishedTo } = plan;
-  const openAt = plan.openAt;
-  const closedAt = plan.closedAt;
+  const { openAt, closedAt } = plan;
   const testsOpen = !Number.isNaN(openAt);
   const testsClosed = !Number.isNaN(closedAt);
   const closedId = columns.statuses.indexOf('closed');
@@ -726,36 +754,36 @@ function walk(
   let total = 0;
   for (let index = first; index < end && total < stopAt; index++) {
     const key = hits[index] as number;
-    if (statusId !== ANY && status[key] !== statusId) continue;
-    if (regionId !== ANY && region[key] !== regionId) continue;
-    if (buyerId !== ANY && buyer[key] !== buyerId) continue;
-    if (testsOpen && !((openUntil[key] as number) > openAt)) continue;
-    if (testsClosed && status[key] !== closedId && !((openUntil[key] as number) <= closedAt)) continue;
+    let pass = 1;
+    if (statusId !== ANY) pass &= bit(status[key] === statusId);
+    if (regionId !== ANY) pass &= bit(region[key] === regionId);
+    if (buyerId !== ANY) pass &= bit(buyer[key] === buyerId);
+    // NaN (no date, no value) fails every comparison, as NULL does in SQL.
+    if (testsOpen) pass &= bit((openUntil[key] as number) > openAt);
+    if (testsClosed) pass &= bit(status[key] === closedId) | bit((openUntil[key] as number) <= closedAt);
     if (valueTested) {
       // The same product as the SQL's `value_amount * factor`: one IEEE multiplication, so the same number.
       const amount = (value[key] as number) * (valueFactors[currency[key] as number] as number);
-      if (!(amount >= valueMin && amount <= valueMax)) continue;
+      pass &= bit(amount >= valueMin) & bit(amount <= valueMax);
     }
     if (deadlineTested) {
       const due = deadline[key] as number;
-      if (!(due >= deadlineFrom && due < deadlineTo)) continue;
+      pass &= bit(due >= deadlineFrom) & bit(due < deadlineTo);
     }
     if (publishedTested) {
       const on = published[key] as number;
-      if (!(on >= publishedFrom && on < publishedTo)) continue;
+      pass &= bit(on >= publishedFrom) & bit(on < publishedTo);
     }
-    if (cpvInRange !== null) {
-      let found = false;
-      for (let at = cpvStart[key] as number; at < (cpvStart[key + 1] as number); at++) {
-        if (cpvInRange[cpvCodes[at] as number] === 1) {
-          found = true;
-          break;
-        }
+    if (cpvInRange !== null && pass === 1) {
+      let found = 0;
+      for (let at = cpvStart[key] as number; at < (cpvStart[key + 1] as number) && found === 0; at++) {
+        found = cpvInRange[cpvCodes[at] as number] as number;
       }
-      if (!found) continue;
+      pass = found;
     }
-    if (total >= offset && total < pageEnd) sortKeys.push(key);
-    total++;
+    // Until the page is full (then never again: a branch the processor predicts).
+    if (total < pageEnd && pass === 1 && total >= offset) sortKeys.push(key);
+    total += pass;
   }
   return { sortKeys, total: knownTotal ?? total };
 }

@@ -457,6 +457,50 @@ describe('a publication window when publication dates are not in sort-key order'
   });
 });
 
+describe('regions past the ids a byte holds (the column then held in 16 bits)', () => {
+  it('counts every region, and tenders with none, exactly as the plain query does', () => {
+    const path = join(dir, 'many-regions.db');
+    const other = openDatabase(path);
+    try {
+      generateDemoData(other, { tenders: 900, today: TODAY });
+      // 300 regions: more ids than a byte holds beside its value for none; every 7th tender has none.
+      other
+        .prepare(
+          `UPDATE tenders SET region = CASE WHEN sort_key % 7 = 0 THEN NULL
+             ELSE 'Region ' || (sort_key % 300) END`,
+        )
+        .run();
+      expect(
+        other.prepare('SELECT count(DISTINCT region) FROM tenders').pluck().get() as number,
+      ).toBeGreaterThan(255);
+      const reader = new PublicRecordsReader(other, 0);
+      let nonEmpty = 0;
+      // Every region (each id, whichever the columns gave it), one not there, and a few with more filters.
+      const every = Array.from({ length: 301 }, (_, n) => ({ region: `Region ${n}` }));
+      const combined = ['region 254', 'Region 255', 'Region 299'].flatMap((region) => [
+        { region, status: 'open' as const },
+        { region, valueMin: 20_000 },
+      ]);
+      for (const filters of [...every, ...combined]) {
+        const query: TenderSearchQuery = { q: 'services', ...filters, limit: 50, offset: 0 };
+        const fast = reader.searchTenders(query, TODAY);
+        const plain = plainSearch(other, query, TODAY);
+        const label = JSON.stringify(query);
+        expect(fast.total, label).toBe(plain.total);
+        expect(
+          fast.items.map((tender) => tender.id),
+          label,
+        ).toEqual(plain.ids);
+        if (plain.total > 0) nonEmpty++;
+      }
+      // Region 300 does not exist: the rest must have found tenders for the test to mean anything.
+      expect(nonEmpty).toBeGreaterThan(250);
+    } finally {
+      other.close();
+    }
+  });
+});
+
 describe('the filter columns read in a worker thread (TenderFilterIndex.buildInBackground)', () => {
   const FILTERED: TenderFilters[] = [
     { status: 'closed' },
