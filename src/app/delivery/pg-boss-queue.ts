@@ -4,7 +4,7 @@ import type { Delivery, DeliveryStore } from '../storage/delivery-store.ts';
 import type { ClaimRequest, DeliveryQueue } from './delivery-queue.ts';
 
 /** The two store methods the job queue needs beside the deliveries' own. */
-type DeliveryClaims = Pick<DeliveryStore, 'claimDelivery' | 'openDeliveryIds'>;
+type DeliveryClaims = Pick<DeliveryStore, 'claimDelivery' | 'firstOpenDeliveryIds'>;
 
 export interface PgBossQueueOptions {
   connectionString: string;
@@ -24,8 +24,12 @@ export interface PgBossQueueOptions {
 export const CHANNEL_POSTS_QUEUE = 'tenderbot-channel-posts';
 /** One offer of a delivery stands this long before this copy offers it again (it may have been lost). */
 const OFFER_AGAIN_MS = 10_000;
-/** Open deliveries offered per pass at most (each channel has at most one claimable at a time). */
-const OFFER_BATCH = 1000;
+/**
+ * Open deliveries offered per pass at most: each channel has at most one claimable at a time, and
+ * only that one is offered (a channel's later posts would take turns and be completed unclaimed),
+ * so this bounds the channels kept at Slack's pace (about one post a second each).
+ */
+const OFFER_BATCH = 4096;
 
 /**
  * Channel posts handed out through pg-boss on PostgreSQL: a job per claimable delivery (its id as
@@ -95,7 +99,7 @@ export class PgBossQueue implements DeliveryQueue {
 
   async offer(dueBy: Date): Promise<void> {
     const boss = this.started();
-    const ids = await this.options.store.openDeliveryIds(dueBy, OFFER_BATCH);
+    const ids = await this.options.store.firstOpenDeliveryIds(dueBy, OFFER_BATCH);
     const now = Date.now();
     for (const [id, at] of this.offered) if (now - at > OFFER_AGAIN_MS) this.offered.delete(id);
     const fresh = ids.filter((id) => !this.offered.has(id) && !this.held.has(id));

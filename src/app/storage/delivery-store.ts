@@ -112,6 +112,12 @@ export interface DeliveryStore {
   ): Promise<{ delivery: Delivery } | { finished: true } | { notBefore: Date }>;
   /** Ids of deliveries that could be claimed by `dueBy` (pending and due, or working with a lease ended), oldest first. */
   openDeliveryIds(dueBy: Date, limit: number): Promise<string[]>;
+  /**
+   * As openDeliveryIds, only those first in their channel (no other open delivery there comes
+   * before it, by due time then id, nor is under way): the ones claimDelivery could take now. What
+   * a job queue offers, so that a channel's later posts take no turn before their time.
+   */
+  firstOpenDeliveryIds(dueBy: Date, limit: number): Promise<string[]>;
   getDelivery(id: string): Promise<Delivery | null>;
   /** Every delivery of a subscription, by due time (for the list, the tests and the benchmark). */
   subscriptionDeliveries(subscriptionId: string): Promise<Delivery[]>;

@@ -143,6 +143,44 @@ export class KyselyDeliveryStore implements DeliveryStore {
     return rows.map((row) => row.id);
   }
 
+  async firstOpenDeliveryIds(dueBy: Date, limit: number): Promise<string[]> {
+    if (this.base.pending) await this.base.pending;
+    const due = dueBy.getTime();
+    const rows = await this.base.db
+      .selectFrom('deliveries as d')
+      .select('d.id')
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('d.state', '=', 'pending'), eb('d.not_before', '<=', due)]),
+          eb.and([eb('d.state', '=', 'working'), eb('d.lease_until', '<=', due)]),
+        ]),
+      )
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('deliveries as o')
+              .select('o.id')
+              .whereRef('o.team_id', '=', 'd.team_id')
+              .whereRef('o.channel_id', '=', 'd.channel_id')
+              .whereRef('o.id', '<>', 'd.id')
+              .where('o.state', 'in', ['pending', 'working'])
+              .where((eb) =>
+                eb.or([
+                  eb('o.due_at', '<', eb.ref('d.due_at')),
+                  eb.and([eb('o.due_at', '=', eb.ref('d.due_at')), eb('o.id', '<', eb.ref('d.id'))]),
+                  eb.and([eb('o.state', '=', 'working'), eb('o.lease_until', '>', due)]),
+                ]),
+              ),
+          ),
+        ),
+      )
+      .orderBy('d.due_at')
+      .orderBy('d.id')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
   async getDelivery(id: string): Promise<Delivery | null> {
     if (this.base.pending) await this.base.pending;
     const row = await this.base.db

@@ -1,0 +1,58 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import type { BotStore } from '../../../src/app/storage/bot-store.ts';
+import { openBotStore } from '../../../src/app/storage/open-bot-store.ts';
+import { createTestDatabase, type TestDatabase } from '../../support/postgres.ts';
+import { at, later, subscription } from './contract-fixtures.ts';
+
+// What the job queue offers on PostgreSQL (pg-boss-queue.ts): only the delivery each channel
+// could post next, so a channel's later posts take no turn before their time. On both databases.
+
+let postgres: TestDatabase | null = null;
+afterAll(async () => {
+  await postgres?.drop();
+});
+
+const databases: [string, () => Promise<BotStore>][] = [
+  ['SQLite', async () => openBotStore('sqlite::memory:')],
+  [
+    'PostgreSQL',
+    async () => {
+      postgres = await createTestDatabase('first_open');
+      return openBotStore(postgres.url);
+    },
+  ],
+];
+
+describe.each(databases)('firstOpenDeliveryIds on %s', (_name, open) => {
+  it('lists the first open delivery of each channel by a time, none behind another or one under way', async () => {
+    const store = await open();
+    for (const [id, channel] of [
+      ['s-1', 'C1'],
+      ['s-2', 'C1'],
+      ['s-3', 'C2'],
+      ['s-4', 'C3'],
+    ] as const)
+      await store.createSubscription(subscription(id, channel));
+    // C1: two at the same time (the lower id first), then a later one; C2 one; C3 one due later.
+    await store.addManualDelivery({ id: 'd-1b', subscriptionId: 's-2', dueAt: at });
+    await store.addManualDelivery({ id: 'd-1a', subscriptionId: 's-1', dueAt: at });
+    await store.addManualDelivery({ id: 'd-1c', subscriptionId: 's-1', dueAt: later(1) });
+    await store.addManualDelivery({ id: 'd-2', subscriptionId: 's-3', dueAt: at });
+    await store.addManualDelivery({ id: 'd-3', subscriptionId: 's-4', dueAt: later(5000) });
+    expect(await store.firstOpenDeliveryIds(later(5), 10)).toEqual(['d-1a', 'd-2']);
+    expect(await store.firstOpenDeliveryIds(later(5), 1)).toEqual(['d-1a']);
+    expect(await store.firstOpenDeliveryIds(later(5000), 10)).toEqual(['d-1a', 'd-2', 'd-3']);
+    // C1's first is under way (a live lease): nothing of C1 is offered; once it is sent, the next is.
+    expect(await store.claimDelivery('d-1a', 'A', at, 60_000, 0)).toMatchObject({ delivery: { id: 'd-1a' } });
+    expect(await store.firstOpenDeliveryIds(later(5), 10)).toEqual(['d-2']);
+    expect(await store.finishDelivery('d-1a', 'A', { state: 'empty', outcome: null })).toBe(true);
+    expect(await store.firstOpenDeliveryIds(later(5), 10)).toEqual(['d-1b', 'd-2']);
+    // Its lease ended (the copy stopped): the working one is offered again, still before the rest.
+    expect(await store.claimDelivery('d-1b', 'A', later(5), 1000, 0)).toMatchObject({
+      delivery: { id: 'd-1b' },
+    });
+    expect(await store.firstOpenDeliveryIds(later(10), 10)).toEqual(['d-2']);
+    expect(await store.firstOpenDeliveryIds(later(2000), 10)).toEqual(['d-1b', 'd-2']);
+    await store.close();
+  });
+});
