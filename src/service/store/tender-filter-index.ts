@@ -401,6 +401,13 @@ interface Columns {
   cpvDictionary: string[];
   cpvStart: Int32Array;
   cpvCodes: Int32Array;
+  /**
+   * Coarse copies of the wide columns a walk reads (see Buckets): deadlines, open-until instants,
+   * and values converted to a bound currency (GBP with the columns, others on first use).
+   */
+  deadlineBuckets: Buckets;
+  openUntilBuckets: Buckets;
+  valueBuckets: Partial<Record<ValueCurrency, Buckets>>;
   /** False when some stored instant is not in stored format: then its filter is left to SQL. */
   instantsExact: boolean;
   /** False when some stored value is not a number: then value filters are left to SQL. */
@@ -527,6 +534,7 @@ function readColumns(db: SqliteDatabase): Columns {
     const key = pairKeys[pair] as number;
     cpvCodes[(filled[key] as number)++] = pairCodes[pair] as number;
   }
+  const currencies = [...currencyIds.keys()];
   return {
     statuses,
     status,
@@ -534,7 +542,7 @@ function readColumns(db: SqliteDatabase): Columns {
     published,
     deadline,
     value,
-    currencies: [...currencyIds.keys()],
+    currencies,
     currency,
     regionIds,
     region: narrowIds(region, regionIds.size),
@@ -543,10 +551,90 @@ function readColumns(db: SqliteDatabase): Columns {
     cpvDictionary: [...cpvIds.keys()],
     cpvStart,
     cpvCodes,
+    deadlineBuckets: bucketsOf(deadline),
+    openUntilBuckets: bucketsOf(openUntil),
+    valueBuckets: {
+      [DEFAULT_VALUE_CURRENCY]: bucketsOf(
+        convertedValues(value, currency, currencies, DEFAULT_VALUE_CURRENCY),
+      ),
+    },
     instantsExact,
     valuesExact,
     publishedDescending,
   };
+}
+
+/**
+ * A Float64 column in 16 bits: its values sorted into up to 65,520 buckets of about equal counts.
+ * A walk over 93,000 hits at a million tenders reads every cache line of an 8 MB column and a
+ * quarter of them in 2 MB (3 times faster with the caches cold, as they are between searches).
+ * A bound's bucket splits the rest: a value in a bucket below or above it is surely out or in,
+ * and only a value in the bound's own bucket (a few per bound) is compared in the column itself.
+ */
+interface Buckets {
+  /** Per sort key, the bucket of its value; NO_BUCKET for none (NaN), above every bucket. */
+  of: Uint16Array;
+  /** Bucket b holds the values in [edges[b], edges[b + 1]): ascending, no two alike. */
+  edges: Float64Array;
+}
+
+const BUCKETS = 0xfff0;
+const NO_BUCKET = 0xffff;
+
+function bucketsOf(values: Float64Array): Buckets {
+  const sorted = values.filter((value) => !Number.isNaN(value)).sort();
+  const edges: number[] = [];
+  const step = Math.max(1, sorted.length / BUCKETS);
+  for (let at = 0; at < sorted.length; at += step) {
+    const edge = sorted[Math.floor(at)] as number;
+    if (edges.length === 0 || edge > (edges[edges.length - 1] as number)) edges.push(edge);
+  }
+  const edgesArray = Float64Array.from(edges);
+  const of = new Uint16Array(values.length);
+  for (let key = 0; key < values.length; key++) {
+    const value = values[key] as number;
+    of[key] = Number.isNaN(value) ? NO_BUCKET : bucketOf(edgesArray, value);
+  }
+  return { of, edges: edgesArray };
+}
+
+/** Where a plan reads no buckets. */
+const NO_BUCKETS: Buckets = { of: new Uint16Array(0), edges: new Float64Array(0) };
+
+/** The columns' values in `currency`, bucketed: made on the first search in a currency other than GBP (0.1 s a million tenders). */
+function valueBucketsIn(columns: Columns, currency: ValueCurrency): Buckets {
+  let buckets = columns.valueBuckets[currency];
+  if (buckets === undefined) {
+    buckets = bucketsOf(convertedValues(columns.value, columns.currency, columns.currencies, currency));
+    columns.valueBuckets[currency] = buckets;
+  }
+  return buckets;
+}
+
+/** The bucket `bound` falls in: the last whose edge is at or below it; -1 below the first. */
+function bucketOf(edges: Float64Array, bound: number): number {
+  let from = 0;
+  let to = edges.length;
+  while (from < to) {
+    const middle = (from + to) >>> 1;
+    if ((edges[middle] as number) <= bound) from = middle + 1;
+    else to = middle;
+  }
+  return from - 1;
+}
+
+/** Every tender's value in `to` (NaN: none, or no rate), the same product as the walk's and the SQL's. */
+function convertedValues(
+  value: Float64Array,
+  currency: Uint16Array,
+  currencies: string[],
+  to: ValueCurrency,
+): Float64Array {
+  const factors = Float64Array.from(currencies, (from) => conversionFactor(from, to));
+  const converted = new Float64Array(value.length);
+  for (let key = 0; key < value.length; key++)
+    converted[key] = (value[key] as number) * (factors[currency[key] as number] as number);
+  return converted;
 }
 
 /** Ids of a column, one per sort key: in the narrowest array that holds them all (see narrowIds). */
@@ -591,6 +679,15 @@ interface Plan {
   /** The bounds' currency, and per currency id the factor its amounts are multiplied by (NaN: no rate). */
   valueCurrency: ValueCurrency;
   valueFactors: Float64Array;
+  /** The bounds' buckets (see Buckets): value in the bound currency, deadline, open-until. */
+  valueBuckets: Buckets;
+  valueLow: number;
+  valueHigh: number;
+  deadlineLow: number;
+  deadlineHigh: number;
+  /** For open (above `openAt`) or closed (at or below `closedAt`); the other bound is the top bucket. */
+  openUntilLow: number;
+  openUntilHigh: number;
   deadlineTested: boolean;
   deadlineFrom: number;
   deadlineTo: number;
@@ -626,6 +723,12 @@ function planFilters(columns: Columns, filters: TenderFilters, now: string): Pla
   const { cpvLow, cpvHigh } = filters;
   const valueCurrency = filters.valueCurrency ?? DEFAULT_VALUE_CURRENCY;
   const publishedTested = filters.publishedFrom !== undefined || filters.publishedTo !== undefined;
+  const valueMin = filters.valueMin ?? Number.NEGATIVE_INFINITY;
+  const valueMax = filters.valueMax ?? Number.POSITIVE_INFINITY;
+  const deadlineFrom = seconds(filters.deadlineFrom, Number.NEGATIVE_INFINITY);
+  const deadlineTo = seconds(filters.deadlineTo, Number.POSITIVE_INFINITY);
+  const valueBuckets = usesValues ? valueBucketsIn(columns, valueCurrency) : NO_BUCKETS;
+  const { edges: openEdges } = columns.openUntilBuckets;
   return {
     statusId,
     openAt: filters.status === 'open' ? at : Number.NaN,
@@ -637,13 +740,20 @@ function planFilters(columns: Columns, filters: TenderFilters, now: string): Pla
         ? Uint8Array.from(columns.cpvDictionary, (code) => (code >= cpvLow && code < cpvHigh ? 1 : 0))
         : null,
     valueTested: usesValues,
-    valueMin: filters.valueMin ?? Number.NEGATIVE_INFINITY,
-    valueMax: filters.valueMax ?? Number.POSITIVE_INFINITY,
+    valueMin,
+    valueMax,
     valueCurrency,
     valueFactors: Float64Array.from(columns.currencies, (from) => conversionFactor(from, valueCurrency)),
+    valueBuckets,
+    valueLow: bucketOf(valueBuckets.edges, valueMin),
+    valueHigh: bucketOf(valueBuckets.edges, valueMax),
+    deadlineLow: bucketOf(columns.deadlineBuckets.edges, deadlineFrom),
+    deadlineHigh: bucketOf(columns.deadlineBuckets.edges, deadlineTo),
+    openUntilLow: filters.status === 'open' ? bucketOf(openEdges, at) : -1,
+    openUntilHigh: filters.status === 'closed' ? bucketOf(openEdges, at) : openEdges.length - 1,
     deadlineTested: filters.deadlineFrom !== undefined || filters.deadlineTo !== undefined,
-    deadlineFrom: seconds(filters.deadlineFrom, Number.NEGATIVE_INFINITY),
-    deadlineTo: seconds(filters.deadlineTo, Number.POSITIVE_INFINITY),
+    deadlineFrom,
+    deadlineTo,
     publishedTested: publishedTested && !columns.publishedDescending,
     publishedFrom: seconds(filters.publishedFrom, Number.NEGATIVE_INFINITY),
     publishedTo: seconds(filters.publishedTo, Number.POSITIVE_INFINITY),
@@ -742,7 +852,11 @@ function walk(
     columns;
   const { statusId, regionId, buyerId, cpvInRange, valueTested, deadlineTested, publishedTested } = plan;
   const { valueMin, valueMax, valueFactors, deadlineFrom, deadlineTo, publishedFrom, publishedTo } = plan;
-  const { openAt, closedAt } = plan;
+  const { openAt, closedAt, valueLow, valueHigh, deadlineLow, deadlineHigh, openUntilLow, openUntilHigh } =
+    plan;
+  const valueBucket = plan.valueBuckets.of;
+  const deadlineOf = columns.deadlineBuckets.of;
+  const openUntilOf = columns.openUntilBuckets.of;
   const testsOpen = !Number.isNaN(openAt);
   const testsClosed = !Number.isNaN(closedAt);
   const closedId = columns.statuses.indexOf('closed');
@@ -759,16 +873,31 @@ function walk(
     if (regionId !== ANY) pass &= bit(region[key] === regionId);
     if (buyerId !== ANY) pass &= bit(buyer[key] === buyerId);
     // NaN (no date, no value) fails every comparison, as NULL does in SQL.
-    if (testsOpen) pass &= bit((openUntil[key] as number) > openAt);
-    if (testsClosed) pass &= bit(status[key] === closedId) | bit((openUntil[key] as number) <= closedAt);
+    // Each range by its buckets (see Buckets); in a bound's own bucket, by the column itself.
+    if (testsOpen || testsClosed) {
+      const bucket = openUntilOf[key] as number;
+      const open =
+        bucket === openUntilLow || bucket === openUntilHigh
+          ? testsOpen
+            ? bit((openUntil[key] as number) > openAt)
+            : bit((openUntil[key] as number) <= closedAt)
+          : bit(bucket > openUntilLow) & bit(bucket < openUntilHigh);
+      pass &= testsOpen ? open : bit(status[key] === closedId) | open;
+    }
     if (valueTested) {
-      // The same product as the SQL's `value_amount * factor`: one IEEE multiplication, so the same number.
-      const amount = (value[key] as number) * (valueFactors[currency[key] as number] as number);
-      pass &= bit(amount >= valueMin) & bit(amount <= valueMax);
+      const bucket = valueBucket[key] as number;
+      if (bucket === valueLow || bucket === valueHigh) {
+        // The same product as the SQL's `value_amount * factor`: one IEEE multiplication, so the same number.
+        const amount = (value[key] as number) * (valueFactors[currency[key] as number] as number);
+        pass &= bit(amount >= valueMin) & bit(amount <= valueMax);
+      } else pass &= bit(bucket > valueLow) & bit(bucket < valueHigh);
     }
     if (deadlineTested) {
-      const due = deadline[key] as number;
-      pass &= bit(due >= deadlineFrom) & bit(due < deadlineTo);
+      const bucket = deadlineOf[key] as number;
+      if (bucket === deadlineLow || bucket === deadlineHigh) {
+        const due = deadline[key] as number;
+        pass &= bit(due >= deadlineFrom) & bit(due < deadlineTo);
+      } else pass &= bit(bucket > deadlineLow) & bit(bucket < deadlineHigh);
     }
     if (publishedTested) {
       const on = published[key] as number;
@@ -871,5 +1000,8 @@ if (columnsTask)
       columns.buyer,
       columns.cpvStart,
       columns.cpvCodes,
+      ...[columns.deadlineBuckets, columns.openUntilBuckets, ...Object.values(columns.valueBuckets)].flatMap(
+        (buckets) => [buckets.of, buckets.edges],
+      ),
     ].map((array) => array.buffer as ArrayBuffer),
   );

@@ -457,6 +457,81 @@ describe('a publication window when publication dates are not in sort-key order'
   });
 });
 
+describe('ranges over values many tenders share (each bucket of the coarse columns holds many)', () => {
+  it('counts values, deadlines and open or closed at a bound equal to a stored value exactly as the plain query does', () => {
+    const path = join(dir, 'shared-values.db');
+    const other = openDatabase(path);
+    try {
+      generateDemoData(other, { tenders: 900, today: TODAY });
+      // Eight values, deadlines and closing instants shared by a hundred tenders each, in several
+      // currencies: a bound equal to one of them, between two, below and above all of them.
+      other
+        .prepare(
+          `UPDATE tenders SET
+             value_amount = CASE WHEN sort_key % 9 = 0 THEN NULL ELSE 10000 * (1 + sort_key % 8) END,
+             value_currency = CASE sort_key % 3 WHEN 0 THEN 'GBP' WHEN 1 THEN 'EUR' ELSE 'CAD' END,
+             deadline = CASE WHEN sort_key % 11 = 0 THEN NULL
+               ELSE strftime('%Y-%m-%dT%H:%M:%SZ', '2026-06-01', '+' || (sort_key % 8) || ' days') END,
+             open_until = CASE WHEN status = 'open'
+               THEN strftime('%Y-%m-%dT%H:%M:%SZ', '2026-06-01', '+' || (sort_key % 8) || ' days')
+               ELSE open_until END`,
+        )
+        .run();
+      const reader = new PublicRecordsReader(other, 0);
+      const dayAt = (days: number) => new Date(Date.UTC(2026, 5, 1) + days * 86_400_000);
+      const dateOf = (at: Date) => at.toISOString().slice(0, 10);
+      let nonEmpty = 0;
+      const filters: Partial<TenderSearchQuery>[] = [
+        ...[0, 10_000, 30_000, 35_000, 80_000, 90_000].flatMap((bound) => [
+          { valueMin: bound },
+          { valueMax: bound },
+          { valueMin: bound, valueMax: bound + 20_000 },
+          { valueMin: bound, currency: 'EUR' as const },
+          { valueMax: bound, currency: 'CAD' as const },
+        ]),
+        // Dates (as the plain query here takes them): from the day's first second, to its last.
+        ...[-1, 0, 2, 3, 7, 9].flatMap((days) => [
+          { deadlineFrom: dateOf(dayAt(days)) },
+          { deadlineTo: dateOf(dayAt(days)) },
+          { deadlineFrom: dateOf(dayAt(days)), deadlineTo: dateOf(dayAt(days + 2)) },
+        ]),
+      ];
+      for (const q of ['services', 'cleaning'])
+        for (const filter of filters) {
+          const query: TenderSearchQuery = { q, ...filter, limit: 30, offset: 0 };
+          expectSameAs(other, reader, query, TODAY);
+          if (plainSearch(other, query, TODAY).total > 0) nonEmpty++;
+        }
+      // Open and closed at each stored closing instant, a second before and after it.
+      for (const days of [0, 3, 7])
+        for (const offsetMs of [-1000, 0, 1000])
+          for (const status of ['open', 'closed'] as const) {
+            const query: TenderSearchQuery = { q: 'services', status, limit: 30, offset: 0 };
+            expectSameAs(other, reader, query, new Date(dayAt(days).getTime() + offsetMs));
+          }
+      expect(nonEmpty).toBeGreaterThan(80);
+    } finally {
+      other.close();
+    }
+  });
+});
+
+function expectSameAs(
+  database: SqliteDatabase,
+  reader: PublicRecordsReader,
+  query: TenderSearchQuery,
+  now: Date,
+): void {
+  const fast = reader.searchTenders(query, now);
+  const plain = plainSearch(database, query, now);
+  const label = `${JSON.stringify(query)} at ${now.toISOString()}`;
+  expect(fast.total, label).toBe(plain.total);
+  expect(
+    fast.items.map((tender) => tender.id),
+    label,
+  ).toEqual(plain.ids);
+}
+
 describe('regions past the ids a byte holds (the column then held in 16 bits)', () => {
   it('counts every region, and tenders with none, exactly as the plain query does', () => {
     const path = join(dir, 'many-regions.db');
