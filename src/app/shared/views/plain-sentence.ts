@@ -26,15 +26,44 @@ export function plainSentence<const T extends readonly unknown[]>(
 }
 
 /**
- * One of the app's mrkdwn sentences as plain text: links as their words, code marks dropped, and
- * Slack's three escapes read back, so "Run `/tender connect me`" reads "Run /tender connect me".
+ * One of the app's mrkdwn sentences as plain text: links as their words, `<@U…>` as `@U…`,
+ * `<!here>` as `@here`, code marks and bold, italic and strike marks dropped, Slack's three
+ * escapes read back, and the look-alikes outside text was drawn with (mrkdwn.ts) as typed, so
+ * "Run `/tender connect me`" reads "Run /tender connect me" and "*Q3*" reads "Q3". Inside a
+ * code span nothing but the backticks goes: what a person typed there (`clean*`) stays.
  */
 export function plainOf(sentence: Mrkdwn): PlainSentence {
-  return sentence
+  const unlinked = sentence
     .replace(/<(?:[^|>]*)\|([^>]*)>/g, '$1')
-    .replace(/<([^>|]*)>/g, '$1')
-    .replace(/`/g, '')
+    .replace(/<!([^>|]*)>/g, '@$1')
+    .replace(/<([^>|]*)>/g, '$1');
+  // Split at backticks: odd pieces are code spans.
+  const pieces = unlinked.split('`').map((piece, index) => (index % 2 === 1 ? piece : unmarked(piece)));
+  return pieces
+    .join('')
+    .replace(LOOKALIKE, (lookalike) => MARK_OF_LOOKALIKE[lookalike] ?? lookalike)
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
     .replace(/&amp;/g, '&') as PlainSentence;
 }
+
+/**
+ * `*`, `_` and `~` where they format (beside a space, punctuation or either end) dropped: in the
+ * app's Mrkdwn only its own marks stand there, outside text's were drawn as look-alikes; one
+ * inside a word (`on_hold`, `A*B`) formats nothing and stays.
+ */
+function unmarked(piece: string): string {
+  return piece.replace(/[*_~]/g, (mark, at: number) =>
+    WORD_CHARACTER.test(piece[at - 1] ?? '') && WORD_CHARACTER.test(piece[at + 1] ?? '') ? mark : '',
+  );
+}
+
+const WORD_CHARACTER = /[\p{L}\p{N}]/u;
+/** The look-alikes escapeMrkdwn draws marks with (mrkdwn.ts), back to the marks. */
+const MARK_OF_LOOKALIKE: Record<string, string> = {
+  '\u2217': '*',
+  '\u02CD': '_',
+  '\u223C': '~',
+  '\u02CB': '`',
+};
+const LOOKALIKE = /[\u2217\u02CD\u223C\u02CB]/g;

@@ -23,4 +23,17 @@ describe('plain sentences (plain-text fields: Workflow Builder errors, view erro
     );
     expect(plainOf(mrkdwn`Invite Tenderbot to <#C0BIDS> first.`)).toBe('Invite Tenderbot to #C0BIDS first.');
   });
+
+  it('drops the app’s bold, italic and strike marks, and shows outside text and code as typed', () => {
+    expect(plainOf(mrkdwn`*No bid* _yet_ for ~old~ ${text('on_hold A*B')}.`)).toBe(
+      'No bid yet for old on_hold A*B.',
+    );
+    // Outside text's marks were drawn as look-alikes so that they format nothing: back as typed.
+    expect(plainOf(mrkdwn`Nothing found for ${text('*urgent* _cleaning_ `x`')}.`)).toBe(
+      'Nothing found for *urgent* _cleaning_ `x`.',
+    );
+    // In a code span what a person typed stays, marks and all.
+    expect(plainOf(mrkdwn`No tender matches ${code('clean* _x_')}.`)).toBe('No tender matches clean* _x_.');
+    expect(plainOf(mrkdwn`Ask <@U0LEAD> or <!here>.`)).toBe('Ask @U0LEAD or @here.');
+  });
 });
