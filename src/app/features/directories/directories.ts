@@ -2,6 +2,7 @@ import { parseDirectory } from '../../shared/commands/parse-command.ts';
 import { filtersOf } from '../../shared/commands/saved-search-filters.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { reply } from '../../shared/feature-context.ts';
+import { readValueRules, ruleOf } from '../../shared/value-rules.ts';
 import { describeSearch, searchHeading, wordsCutSentence } from '../../shared/views/describe-search.ts';
 import type { Message } from '../../shared/views/messages.ts';
 import { joinMrkdwn, mrkdwn, text as plain } from '../../shared/views/mrkdwn.ts';
@@ -117,7 +118,21 @@ export async function savedSearchesCommand(
 ): Promise<void> {
   const { client } = await context.clients.forPerson(request.teamId, request.userId);
   const found = await client.savedSearches.list({ limit: SAVED_PAGE_SIZE, offset: page.offset });
-  const described = found.data.map((saved) => ({ saved, description: searchHeading(filtersOf(saved)) }));
+  // Value bounds are said with the rule the service compares them by, as its results say it.
+  const searches = found.data.map((saved) => ({ saved, filters: filtersOf(saved) }));
+  const rules = await readValueRules(
+    client,
+    searches.map(({ filters }) => filters),
+  );
+  if (rules.failure !== undefined)
+    context.logger.warn(
+      { err: rules.failure, teamId: request.teamId },
+      'the value rule of saved searches could not be read',
+    );
+  const described = searches.map(({ saved, filters }) => ({
+    saved,
+    description: searchHeading(filters, undefined, undefined, ruleOf(rules, filters)),
+  }));
   await reply(
     request,
     savedSearchesMessage(described, found.pagination.total, {

@@ -5,6 +5,7 @@ import { KeyUnreadableError } from '../../shared/errors.ts';
 import { describeFailure } from '../../shared/failure-sentences.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
 import { keyReadable, mayManageKey } from '../../shared/key-access.ts';
+import { readValueRules, ruleOf } from '../../shared/value-rules.ts';
 import { searchHeading } from '../../shared/views/describe-search.ts';
 import { formatDayOf } from '../../shared/views/formats.ts';
 import { type Mrkdwn, mention, mrkdwn, text as plain } from '../../shared/views/mrkdwn.ts';
@@ -77,13 +78,26 @@ export async function publishHome(
         }),
         problem,
       ),
-      client.savedSearches.list(page).then(
-        (answer) => ({
-          items: answer.data.map((saved) => ({ saved, description: searchHeading(filtersOf(saved)) })),
+      client.savedSearches.list(page).then(async (answer) => {
+        // Value bounds are said with the rule the service compares them by, as its results say it.
+        const searches = answer.data.map((saved) => ({ saved, filters: filtersOf(saved) }));
+        const rules = await readValueRules(
+          client,
+          searches.map(({ filters }) => filters),
+        );
+        if (rules.failure !== undefined)
+          context.logger.warn(
+            { err: rules.failure, teamId },
+            'the value rule of saved searches could not be read',
+          );
+        return {
+          items: searches.map(({ saved, filters }) => ({
+            saved,
+            description: searchHeading(filters, undefined, undefined, ruleOf(rules, filters)),
+          })),
           total: answer.pagination.total,
-        }),
-        problem,
-      ),
+        };
+      }, problem),
     ]);
     Object.assign(content, { bookmarks, pipelines, savedSearches });
   }

@@ -1,3 +1,6 @@
+import type { TenderSearchFilters } from '../../shared/commands/parse-command.ts';
+import { NO_VALUE_RULES, ruleOf, type ValueRules } from '../../shared/value-rules.ts';
+import { valueRuleSentence } from '../../shared/views/describe-search.ts';
 import type { Message } from '../../shared/views/messages.ts';
 import {
   channelLink,
@@ -12,8 +15,12 @@ import { section } from '../../shared/views/tender-card.ts';
 import type { Subscription } from '../../storage/subscription-store.ts';
 import { DeadlinesTarget, PipelineTarget, SearchTarget } from './content.ts';
 
-/** What a subscription posts, in a bid lead's words (mrkdwn, escaped). */
-export function subscriptionSummary(subscription: Subscription): Mrkdwn {
+/**
+ * What a subscription posts, in a bid lead's words (mrkdwn, escaped). A feed with value bounds says
+ * after them the rule its posts will be compared by, from `rules` (read from the service, see
+ * readValueRules): its stored description, of whatever age, never holds one.
+ */
+export function subscriptionSummary(subscription: Subscription, rules: ValueRules = NO_VALUE_RULES): Mrkdwn {
   try {
     const target = JSON.parse(subscription.target) as unknown;
     switch (subscription.kind) {
@@ -25,8 +32,11 @@ export function subscriptionSummary(subscription: Subscription): Mrkdwn {
           : mrkdwn`Summaries of the bid ${code(p, 200)}`;
       }
       case 'search': {
-        const { d } = SearchTarget.parse(target);
-        return mrkdwn`New tenders for ${storedMrkdwn(d)}`;
+        const { d, f } = SearchTarget.parse(target);
+        const rule = ruleOf(rules, f);
+        return rule
+          ? mrkdwn`New tenders for ${storedMrkdwn(d)}; ${valueRuleSentence(rule)}`
+          : mrkdwn`New tenders for ${storedMrkdwn(d)}`;
       }
       case 'deadlines': {
         const { days } = DeadlinesTarget.parse(target);
@@ -35,6 +45,17 @@ export function subscriptionSummary(subscription: Subscription): Mrkdwn {
     }
   } catch {
     return mrkdwn`A subscription Tenderbot can no longer read`;
+  }
+}
+
+/** The search a new-tender feed follows (for reading its value rule); null for other kinds or an unreadable one. */
+export function followedSearch(subscription: Subscription): TenderSearchFilters | null {
+  if (subscription.kind !== 'search') return null;
+  try {
+    const parsed = SearchTarget.safeParse(JSON.parse(subscription.target));
+    return parsed.success ? parsed.data.f : null;
+  } catch {
+    return null;
   }
 }
 

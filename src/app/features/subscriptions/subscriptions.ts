@@ -11,6 +11,7 @@ import {
 import { filtersOf } from '../../shared/commands/saved-search-filters.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { refuseGuests, reply, StaleValueError } from '../../shared/feature-context.ts';
+import { boundsCurrency, NO_VALUE_RULES, readValueRules, type ValueRules } from '../../shared/value-rules.ts';
 import { SearchFiltersValue } from '../../shared/values/button-values.ts';
 import { describeSearch } from '../../shared/views/describe-search.ts';
 import type { Message } from '../../shared/views/messages.ts';
@@ -29,7 +30,7 @@ import { section } from '../../shared/views/tender-card.ts';
 import type { Cadence, Subscription, SubscriptionKind } from '../../storage/bot-store.ts';
 import { resolveBidId } from '../bids/index.ts';
 import { DeadlinesTarget, FEED_READ_LIMIT, type Frozen, PipelineTarget, SearchTarget } from './content.ts';
-import { subscriptionSummary } from './describe.ts';
+import { followedSearch, subscriptionSummary } from './describe.ts';
 import {
   DEFAULT_TIME,
   describeSchedule,
@@ -40,6 +41,7 @@ import {
 } from './schedule.ts';
 import { CHANNEL_GONE_REASONS } from './slack-errors.ts';
 import {
+  LIST_LIMIT,
   type ListedTender,
   MORE_PAGE,
   moreTendersMessage,
@@ -136,6 +138,8 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
   const { client, source } = await context.clients.forPerson(request.teamId, request.userId);
   const keyName = source === 'personal' ? 'your own key' : 'this workspace’s key';
   let target: object;
+  // The rule a feed's value bounds will be compared by, as the service's answer states it.
+  let rules = NO_VALUE_RULES;
   if (kind === 'pipeline') {
     const typed = words[0];
     if (!typed || words.length > 1)
@@ -157,6 +161,13 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
     const found = await searchTarget(context, request, words.join(' '));
     if ('problem' in found) return say(request, found.problem);
     target = found;
+    // Bounds are checked with the service now (a search it refuses is not subscribed), and its answer
+    // names the rule the posts will apply: the confirmation says it, as the posts' heading will.
+    const currency = boundsCurrency(found.f);
+    if (currency !== null) {
+      const { valueRule } = await client.tenders.search({ ...found.f, limit: 1 });
+      if (valueRule) rules = { byCurrency: new Map([[currency, valueRule]]) };
+    }
   } else {
     const text = words.join(' ');
     const days = text === '' ? 7 : Number(text);
@@ -211,9 +222,9 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
   if (twin)
     return say(
       request,
-      mrkdwn`This channel already has that subscription: *${subscriptionSummary(twin)}*, ${plain(describeSchedule(twin))} (${code(twin.id)})${twin.pausedReason ? mrkdwn`. It is paused (${safeText(twin.pausedReason, 300)}): *Send now* in \`/tender subscriptions\` starts it again` : mrkdwn``}. \`/tender subscriptions\` lists this channel’s, with Send now and Unsubscribe.`,
+      mrkdwn`This channel already has that subscription: *${subscriptionSummary(twin, rules)}*, ${plain(describeSchedule(twin))} (${code(twin.id)})${twin.pausedReason ? mrkdwn`. It is paused (${safeText(twin.pausedReason, 300)}): *Send now* in \`/tender subscriptions\` starts it again` : mrkdwn``}. \`/tender subscriptions\` lists this channel’s, with Send now and Unsubscribe.`,
     );
-  const what = subscriptionSummary(subscription);
+  const what = subscriptionSummary(subscription, rules);
   // Whose bookmarks a reminder follows, and whose view of a bid a summary shows, is said once here.
   const whose =
     kind === 'deadlines'
@@ -359,19 +370,62 @@ export async function listSubscriptions(
   replace: boolean,
 ): Promise<void> {
   const subscriptions = await context.store.channelSubscriptions(request.teamId, request.channelId);
-  await reply(request, listMessage(subscriptions, request.channelId), replace);
+  await reply(request, await listMessage(context, request, subscriptions), replace);
 }
 
-function listMessage(subscriptions: Subscription[], channelId: string): Message {
+/**
+ * The list of `subscriptions` in the request's channel. Feeds with value bounds say the rule their
+ * posts will apply, read from the service with the reader's key (the rates are the service's, the
+ * same for every key); when it cannot be read the list is drawn all the same, and says so.
+ */
+async function listMessage(
+  context: FeatureContext,
+  request: SlackRequest,
+  subscriptions: Subscription[],
+  /** Already read for these subscriptions (and maybe others), when the caller has them. */
+  known?: ValueRules,
+): Promise<Message> {
+  const rules = known ?? (await valueRulesOf(context, request, subscriptions.slice(0, LIST_LIMIT)));
   return subscriptionsListMessage(
     subscriptions.map((subscription) => ({
       subscription,
-      what: subscriptionSummary(subscription),
+      what: subscriptionSummary(subscription, rules),
       when: describeSchedule(subscription),
       next: formatLocal(subscription.nextRunAt, subscription.timeZone),
     })),
-    channelId,
+    request.channelId,
   );
+}
+
+/**
+ * The rules the value bounds of `subscriptions`' feeds are compared by, read from the service with
+ * the reader's key (the rates are the service's, the same for every key); none is asked for when
+ * no feed has bounds. A failure is kept (said as such), not thrown: the list is drawn all the same.
+ */
+async function valueRulesOf(
+  context: FeatureContext,
+  request: SlackRequest,
+  subscriptions: Subscription[],
+): Promise<ValueRules> {
+  const bounded = subscriptions
+    .map(followedSearch)
+    .filter(
+      (filters): filters is TenderSearchFilters => filters !== null && boundsCurrency(filters) !== null,
+    );
+  if (bounded.length === 0) return NO_VALUE_RULES;
+  let rules: ValueRules;
+  try {
+    const { client } = await context.clients.forPerson(request.teamId, request.userId);
+    rules = await readValueRules(client, bounded);
+  } catch (error) {
+    rules = { byCurrency: new Map(), failure: error };
+  }
+  if (rules.failure !== undefined)
+    context.logger.warn(
+      { err: rules.failure, teamId: request.teamId },
+      'the value rule of a subscription could not be read',
+    );
+  return rules;
 }
 
 /** `/tender unsubscribe <id>` and the list's Unsubscribe button. */
@@ -389,10 +443,13 @@ export async function unsubscribe(
       mrkdwn`No subscription has the id ${code(id, 100)} (it may be unsubscribed already). \`/tender subscriptions\` lists this channel’s.`,
     );
   }
-  const sentence = mrkdwn`Unsubscribed ${channelLink(subscription.channelId)} from ${lowerFirst(subscriptionSummary(subscription))}. Nothing more will be posted for it.`;
+  // The list drawn again under the sentence is read with it (one reading of the rules for both).
+  const left = fromList ? await context.store.channelSubscriptions(request.teamId, request.channelId) : [];
+  const rules = await valueRulesOf(context, request, [subscription, ...left.slice(0, LIST_LIMIT)]);
+  // Said with its rule when the service gives it; a goodbye does not dwell on one it could not read.
+  const sentence = mrkdwn`Unsubscribed ${channelLink(subscription.channelId)} from ${lowerFirst(subscriptionSummary(subscription, { byCurrency: rules.byCurrency }))}. Nothing more will be posted for it.`;
   if (fromList) {
-    const left = await context.store.channelSubscriptions(request.teamId, request.channelId);
-    const list = listMessage(left, request.channelId);
+    const list = await listMessage(context, request, left, rules);
     await reply(request, { text: sentence, blocks: [section(sentence), ...list.blocks] }, true);
     return;
   }

@@ -3,11 +3,24 @@ import { SEARCH_WORDS_MAX, type TenderSearchFilters } from '../commands/parse-co
 import { formatAmount, formatDayOf } from './formats.ts';
 import { joinMrkdwn, literalText, type Mrkdwn, mrkdwn, text as plain } from './mrkdwn.ts';
 
-/** How a search reads back to a person: `“cleaning” in North West, open, over £100,000`. */
-export function describeSearch(filters: TenderSearchFilters, buyerName?: string, rule?: ValueRule): Mrkdwn {
+/**
+ * What a description of a search with value bounds says after them: the service's rule, or that it
+ * could not be read just now (never a rule the app made up).
+ */
+export type KnownValueRule = ValueRule | 'unread';
+
+/**
+ * How a search reads back to a person: `“cleaning” in North West, open, over £100,000`, and after
+ * value bounds the rule they are compared by, when given.
+ */
+export function describeSearch(
+  filters: TenderSearchFilters,
+  buyerName?: string,
+  rule?: KnownValueRule,
+): Mrkdwn {
   const parts: Mrkdwn[] = [];
   // The bounds' currency: the one the search named, else the service's (GBP when it names none).
-  const currency = filters.currency ?? rule?.currency ?? 'GBP';
+  const currency = filters.currency ?? (rule === 'unread' ? undefined : rule?.currency) ?? 'GBP';
   if (filters.q) parts.push(mrkdwn`“${literalText(filters.q)}”`);
   if (filters.region) parts.push(mrkdwn`in ${literalText(filters.region)}`);
   if (filters.status) parts.push(plain(filters.status));
@@ -35,7 +48,7 @@ export function searchHeading(
   buyerName?: string,
   savedName?: string,
   /** The rule the service applied to the value bounds, from its answer: said after them. */
-  rule?: ValueRule,
+  rule?: KnownValueRule,
 ): Mrkdwn {
   const { status, ...narrowing } = filters;
   const label = plain(status ? `${STATUS_WORDS[status]} tenders` : 'Tenders');
@@ -77,7 +90,9 @@ export function lastWords(text: string): string {
  * The rule the service compared values by, as a heading says it: `amounts in other currencies
  * converted at the ECB rates of 2024-12-31` (tenders in a currency without a rate are not listed).
  */
-export function valueRuleSentence(rule: ValueRule): Mrkdwn {
+export function valueRuleSentence(rule: KnownValueRule): Mrkdwn {
+  if (rule === 'unread')
+    return plain('how amounts in other currencies are converted could not be read from the service just now');
   const source = /^European Central Bank\b/i.test(rule.ratesSource) ? 'ECB' : rule.ratesSource;
   return plain(`amounts in other currencies converted at the ${source} rates of ${rule.ratesDate}`);
 }

@@ -38,4 +38,37 @@ describe('what a subscription posts, in words', () => {
       'Reminders of deadlines within 1 day',
     );
   });
+
+  it('says a feed’s value rule after its bounds only, and that it could not be read when it could not', () => {
+    const feed = (f: object, d: string) => ({
+      ...base,
+      kind: 'search' as const,
+      target: JSON.stringify({ f, d }),
+    });
+    const bounded = feed({ q: 'gritting', valueMin: 1_000_000 }, '“gritting”, over £1,000,000');
+    const unbounded = feed({ q: 'gritting' }, '“gritting”');
+    const rule = {
+      currency: 'GBP' as const,
+      ratesDate: '2031-01-02',
+      ratesSource: 'European Central Bank euro foreign exchange reference rates',
+      rates: { EUR: 1, GBP: 0.8 },
+      summary: 'Amounts in GBP.',
+    };
+    const read = { byCurrency: new Map([['GBP', rule]]) };
+    expect(subscriptionSummary(bounded, read)).toBe(
+      'New tenders for “gritting”, over £1,000,000; amounts in other currencies converted at the ECB rates of 2031-01-02',
+    );
+    expect(subscriptionSummary(unbounded, read)).toBe('New tenders for “gritting”');
+    // Bounds in a currency whose rule was not read: none is said for them.
+    expect(subscriptionSummary(feed({ valueMax: 5, currency: 'EUR' }, 'up to €5'), read)).toBe(
+      'New tenders for up to €5',
+    );
+    const failed = { byCurrency: new Map(), failure: new Error('service down') };
+    expect(subscriptionSummary(bounded, failed)).toBe(
+      'New tenders for “gritting”, over £1,000,000; how amounts in other currencies are converted could not be read from the service just now',
+    );
+    expect(subscriptionSummary(unbounded, failed)).toBe('New tenders for “gritting”');
+    // Without rules (a caller that read none), as before.
+    expect(subscriptionSummary(bounded)).toBe('New tenders for “gritting”, over £1,000,000');
+  });
 });
