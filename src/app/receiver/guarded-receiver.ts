@@ -1,9 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type App, type Receiver, type ReceiverEvent, verifySlackRequest } from '@slack/bolt';
+import type { App, Receiver, ReceiverEvent } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { limitSlowClients, type SlowClientLimits } from '../../shared/slow-clients.ts';
 import { type BotMetrics, type RequestKind, requestKind } from '../metrics/bot-metrics.ts';
+import { verifySlackSignature } from '../security/slack-signature.ts';
 import type { BotStore } from '../storage/bot-store.ts';
 import { parseSlackBody } from './slack-body.ts';
 
@@ -50,8 +51,8 @@ export interface GuardedReceiverOptions {
 }
 
 /**
- * Receives Slack's HTTP requests in front of Bolt. Signatures are checked with Bolt's own
- * `verifySlackRequest` (same rules as its HTTPReceiver), and then more: a timestamp more than five
+ * Receives Slack's HTTP requests in front of Bolt. Signatures are checked by the rules of Bolt's
+ * `verifySlackRequest` (as its HTTPReceiver does; see verifySlackSignature), and then more: a timestamp more than five
  * minutes ahead is refused, a signature seen before is refused (kept in the bot's store, so every
  * copy of the app shares it), a body that is not one of Slack's shapes gets 400 instead of reaching
  * Bolt, an event Slack sends again (`X-Slack-Retry-Num`, same event id) is acknowledged without
@@ -194,10 +195,11 @@ export class GuardedReceiver implements Receiver {
     }
     const timestamp = Number(timestampText);
     try {
-      verifySlackRequest({
+      verifySlackSignature({
         signingSecret: this.options.signingSecret,
         body: text,
-        headers: { 'x-slack-signature': signature, 'x-slack-request-timestamp': timestamp },
+        signature,
+        timestamp,
         nowMilliseconds: now.getTime(),
       });
     } catch (error) {

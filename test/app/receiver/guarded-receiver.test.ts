@@ -217,6 +217,23 @@ describe('replays and clocks', () => {
     expect(bot.logs() + twin.logs()).toContain('refused a replayed request');
   });
 
+  it('refuses a request sent again with anything after its signature (Bolt’s check took those)', async () => {
+    const body = commandBody({ text: 'help' });
+    const headers = signedHeaders(SIGNING_SECRET, body, FORM, now());
+    const signed = { body: Buffer.from(body), headers };
+    expect((await bot.slack.resend(signed)).status).toBe(200);
+    const signature = headers['x-slack-signature'] as string;
+    for (const tail of ['=again', '=', '=0'])
+      expect(
+        (
+          await bot.slack.resend({
+            ...signed,
+            headers: { ...headers, 'x-slack-signature': `${signature}${tail}` },
+          })
+        ).status,
+      ).toBe(401);
+  });
+
   it('refuses a timestamp more than five minutes ahead, and one more than five minutes old', async () => {
     const body = commandBody({ text: 'help' });
     expect((await bot.slack.sendRaw(body, FORM, SIGNING_SECRET, now() + 400)).status).toBe(401);

@@ -1,4 +1,5 @@
 import { NotFoundError, ValidationError } from '../../../client/errors.ts';
+import type { ProcurementClient } from '../../../client/procurement-client.ts';
 import type { Tender } from '../../../contract/schemas.ts';
 import { parseSearch, type TenderSearchFilters } from '../../shared/commands/parse-command.ts';
 import { readSentence } from '../../shared/commands/read-sentence.ts';
@@ -55,12 +56,13 @@ export async function searchCommand(
     return;
   }
   const filters = { ...parsed.filters };
-  const { client } = await context.clients.forPerson(request.teamId, request.userId);
   const cutSentence = parsed.wordsCut ? wordsCutSentence(filters.q) : null;
   const cut: Block[] = cutSentence ? [contextLine(cutSentence)] : [];
   let note: Block[] = [];
   let buyerChosen: string | null = null;
   if (parsed.buyerName) {
+    // The key is looked up here only when a buyer is named: showSearchPage looks it up for the page.
+    const { client } = await context.clients.forPerson(request.teamId, request.userId);
     const buyers = await client.buyers.list({ q: parsed.buyerName, limit: OTHER_BUYERS_SHOWN + 1 });
     const buyer = chooseBuyer(buyers.data, parsed.buyerName);
     if (!buyer) {
@@ -194,10 +196,11 @@ export async function showSearchPage(
   /** Blocks shown first, whatever was found (the command a sentence was read as). */
   lead: Block[] = [],
 ): Promise<void> {
+  // One key lookup for the page and the bookmarks: the same key, and two store reads fewer a search.
   const { client, source } = await context.clients.forPerson(request.teamId, request.userId);
   const [page, bookmarked, readOnly] = await Promise.all([
     client.tenders.search({ ...state.f, limit: PAGE_SIZE, offset: state.o }),
-    bookmarkedIds(context, request),
+    bookmarkedIds(client),
     isGuest(context, request),
   ]);
   const message = searchResultsMessage({
@@ -245,12 +248,12 @@ export async function showCommand(context: FeatureContext, request: SlackRequest
     });
     return;
   }
-  const { source } = await context.clients.forPerson(request.teamId, request.userId);
+  const { client, source } = await context.clients.forPerson(request.teamId, request.userId);
   // The id, or a reference as its source prints it (a Contracts Finder notice id, a Buyandsell
   // number): the service takes either when one tender has it.
   const [found, bookmarked, readOnly] = await Promise.all([
     tenderByReference(context, request, id),
-    bookmarkedIds(context, request),
+    bookmarkedIds(client),
     isGuest(context, request),
   ]);
   if (found.kind === 'one') {
@@ -399,10 +402,7 @@ export async function shareTender(
   if (await refuseGuests(context, request, 'share tenders in a channel')) return;
   // The channel's card shows the workspace's list, whoever shares it.
   const { client } = await context.clients.forTeam(request.teamId);
-  const [tender, bookmarked] = await Promise.all([
-    client.tenders.get(tenderId),
-    bookmarkedIds(context, request, 'workspace'),
-  ]);
+  const [tender, bookmarked] = await Promise.all([client.tenders.get(tenderId), bookmarkedIds(client)]);
   const message = sharedTenderMessage(tender, request.userId, bookmarked.has(tender.id), context.clock());
   try {
     await request.slack.chat.postMessage({
@@ -430,18 +430,11 @@ export async function shareTender(
 }
 
 /**
- * Ids of the bookmarked tenders, to draw each card's button as the state is (at most 1,000 read):
- * the person's own list when they linked a key, else (and for a channel's card) the workspace's.
+ * Ids of the bookmarked tenders, to draw each card's button as the state is (at most 1,000 read),
+ * read from the service each time, so a bookmark made anywhere else shows: `client` is the
+ * person's own key when they linked one, else (and for a channel's card) the workspace's.
  */
-async function bookmarkedIds(
-  context: FeatureContext,
-  request: SlackRequest,
-  whose: 'person' | 'workspace' = 'person',
-): Promise<Set<string>> {
-  const { client } =
-    whose === 'person'
-      ? await context.clients.forPerson(request.teamId, request.userId)
-      : await context.clients.forTeam(request.teamId);
+async function bookmarkedIds(client: ProcurementClient): Promise<Set<string>> {
   const ids = new Set<string>();
   for await (const bookmark of client.bookmarks.all({ limit: 100 })) {
     ids.add(bookmark.tenderId);

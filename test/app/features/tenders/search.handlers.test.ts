@@ -53,6 +53,28 @@ describe('searchCommand (/tender search)', () => {
     expect(actionIds(request.answers)).toContain(TenderIds.bookmark);
   });
 
+  it('draws a bookmark made outside Tenderbot (straight at the service) on the next page, and its removal', async () => {
+    const { client } = await harness.context.clients.forTeam(harness.slack.teamId);
+    /** The action ids of the card of `tenderId` on a fresh search for its title. */
+    const cardActions = async (tenderId: string, title: string) => {
+      const request = harness.request();
+      await searchCommand(harness.context, request, title.split(/\s+/).slice(0, 3).join(' '));
+      const blocks = (request.answers[0]?.blocks ?? []) as { block_id?: string }[];
+      const card = blocks.find((block) => block.block_id === `tender:${tenderId}`);
+      expect(card).toBeDefined();
+      return actionIds(card);
+    };
+    await client.bookmarks.add(TENDER_A);
+    try {
+      expect(await cardActions(TENDER_A, titleA)).toContain(TenderIds.removeBookmark);
+    } finally {
+      await client.bookmarks.remove(TENDER_A);
+    }
+    const after = await cardActions(TENDER_A, titleA);
+    expect(after).toContain(TenderIds.bookmark);
+    expect(after).not.toContain(TenderIds.removeBookmark);
+  });
+
   it('refuses a filter it cannot read, pointing to the help, and searches nothing', async () => {
     const request = harness.request();
     await searchCommand(harness.context, request, 'cleaning status:someday');
