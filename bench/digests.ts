@@ -21,7 +21,8 @@
  * machine than wall time) and the CPU of the Slack-and-service process. Posts lost and duplicates
  * are counted by the fake Slack. Prints a table, then one JSON line with the figures, the baseline,
  * the ratio, the load average and each goal met or not. BENCH_PROFILE=FILE writes a CPU profile of
- * each copy (FILE, or FILE.copyN with several); BENCH_PEERS_PROFILE_DIR=DIR one of the peers.
+ * each copy (FILE, or FILE.copyN with several); BENCH_PEERS_PROFILE_DIR=DIR one of the peers;
+ * BENCH_COPY_NODE_ARGS node's options for the copies (space-separated).
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -184,7 +185,8 @@ await watcher.ready;
 
 const copies = Array.from({ length: COPIES }, (_, index) => {
   const profile = process.env.BENCH_PROFILE;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/support/digest-copy.ts'], {
+  const nodeArgs = process.env.BENCH_COPY_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'bench/support/digest-copy.ts'], {
     stdio: ['pipe', 'pipe', 'inherit'],
     env: {
       ...process.env,

@@ -10,6 +10,7 @@ import type { BotMetrics } from '../metrics/bot-metrics.ts';
 import type { Message } from '../shared/views/messages.ts';
 import type { BidReferenceStore } from '../storage/bid-reference-store.ts';
 import type { Delivery, DeliveryFinish, DeliveryStore } from '../storage/delivery-store.ts';
+import type { StoreLifecycle } from '../storage/store-lifecycle.ts';
 import type { Subscription, SubscriptionStore } from '../storage/subscription-store.ts';
 import type { DeliveryQueue } from './delivery-queue.ts';
 import { pauseChannel } from './pause-channel.ts';
@@ -18,7 +19,8 @@ import { DELIVERY_EVENT_TYPE, type HistoryPage, readWindowPage } from './settle-
 /** The store's methods exactly-once posting uses: the deliveries', and its subscriptions' reads and pause. */
 export type PostingStore = DeliveryStore &
   Pick<SubscriptionStore, 'dueSubscriptions' | 'getSubscription' | 'pauseChannel'> &
-  Partial<Pick<BidReferenceStore, 'bidReferenceNumbers'>>;
+  Partial<Pick<BidReferenceStore, 'bidReferenceNumbers'>> &
+  Partial<Pick<StoreLifecycle, 'checkpointInBackground'>>;
 
 /** How a delivery waits for a near slot (on the scheduler's timer) rather than being given back. */
 interface SlotWait {

@@ -112,6 +112,15 @@ export function deliveryQueries({
           on conflict do nothing`,
       ),
     ),
+    // Frozen with nothing to reserve: one statement, only while the lease is the owner's.
+    setFrozenIfOwned: new Prepared(
+      db
+        .updateTable('deliveries')
+        .set({ frozen: slot('frozen') })
+        .where('id', '=', slot<string>('id'))
+        .where('lease_owner', '=', slot<string>('owner'))
+        .where('state', '=', 'working'),
+    ),
     setFrozen: new Prepared(
       db
         .updateTable('deliveries')

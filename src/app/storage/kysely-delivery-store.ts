@@ -212,6 +212,11 @@ export class KyselyDeliveryStore implements DeliveryStore {
   ): Promise<{ ok: true } | { ok: false; taken: string[]; lost: boolean }> {
     if (this.base.pending) await this.base.pending;
     const { queries } = this;
+    if (itemKeys.length === 0) {
+      // Nothing to reserve (a summary): one row write, committed with the others of the moment.
+      const written = await this.base.execGrouped(queries.setFrozenIfOwned, { frozen, id, owner });
+      return changed(written) ? { ok: true } : { ok: false, taken: [], lost: true };
+    }
     return this.base.preparedTransaction(
       async (run): Promise<{ ok: true } | { ok: false; taken: string[]; lost: boolean }> => {
         const row = (await run(queries.ownedDelivery, { id, owner })).rows[0];
@@ -249,8 +254,10 @@ export class KyselyDeliveryStore implements DeliveryStore {
     attemptUntil?: Date,
   ): Promise<boolean> {
     if (this.base.pending) await this.base.pending;
+    // One row write, all or nothing: committed with the others marked at the same moment (SQLite's
+    // group commit; a burst marks hundreds a second), and still before the post is sent.
     return changed(
-      await this.base.exec(this.queries.markAttempt, {
+      await this.base.execGrouped(this.queries.markAttempt, {
         part,
         now: now.getTime(),
         attemptUntil: (attemptUntil ?? new Date(now.getTime() + leaseMs)).getTime(),
