@@ -102,6 +102,7 @@ const STATIC_FILES: Record<string, { file: string; contentType: string }> = {
   '/workbench.js': { file: 'workbench.js', contentType: 'text/javascript; charset=utf-8' },
   '/block-kit.js': { file: 'block-kit.js', contentType: 'text/javascript; charset=utf-8' },
   '/message-parts.js': { file: 'message-parts.js', contentType: 'text/javascript; charset=utf-8' },
+  '/frame.css': { file: 'frame.css', contentType: 'text/css; charset=utf-8' },
   '/workbench.css': { file: 'workbench.css', contentType: 'text/css; charset=utf-8' },
 };
 
