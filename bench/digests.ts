@@ -26,7 +26,7 @@
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -70,6 +70,25 @@ function processCpuMs(pid: number | undefined): number {
   } catch {
     return 0;
   }
+}
+
+/**
+ * CPU time of every PostgreSQL server process on the machine, in ms (the copies' connections among
+ * them; other users' too, so it is a ceiling). 0 without PostgreSQL or /proc.
+ */
+function postgresCpuMs(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === 'postgres')
+        total += processCpuMs(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return total;
 }
 
 function percentile(values: number[], fraction: number): number | null {
@@ -203,6 +222,7 @@ const dueAt = new Date(Date.now() + 1500);
 await watcher.db.updateTable('subscriptions').set({ next_run_at: dueAt.getTime() }).execute();
 const loadBefore = loadAverage();
 const peersCpuBefore = processCpuMs(peers.pid);
+const postgresCpuBefore = onPostgres ? postgresCpuMs() : 0;
 for (const copy of copies) copy.child.stdin.write('start\n');
 for (const copy of copies) await copy.next();
 
@@ -222,6 +242,7 @@ while ((await sent()) < SUBSCRIPTIONS && Date.now() - dueAt.getTime() < timeoutM
 }
 const totalSeconds = (Date.now() - dueAt.getTime()) / 1000;
 const peersCpuMs = processCpuMs(peers.pid) - peersCpuBefore;
+const databaseCpuMs = onPostgres ? postgresCpuMs() - postgresCpuBefore : null;
 const copyReports: { cpuMs: number; eventLoopBusyMs: number }[] = [];
 for (const copy of copies) {
   copy.child.stdin.write('report\n');
@@ -285,6 +306,7 @@ const result = {
     botEventLoopBusyMs: Math.round(copyReports.reduce((sum, copy) => sum + copy.eventLoopBusyMs, 0)),
     slackAndServiceCpuMs: Math.round(peersCpuMs),
     slackAndServiceCpuMsPerPost: Number((peersCpuMs / SUBSCRIPTIONS).toFixed(3)),
+    postgresServerCpuMs: databaseCpuMs,
   },
   baseline: {
     what: "Slack's minimum: (posts a channel − 1) × 1 s at one post a second a channel",
@@ -332,6 +354,12 @@ const table: [string, string][] = [
   [
     'Slack and service process CPU',
     `${tenderbot.slackAndServiceCpuMs} ms (${tenderbot.slackAndServiceCpuMsPerPost} ms a post)`,
+  ],
+  [
+    'PostgreSQL server CPU (all its processes)',
+    databaseCpuMs === null
+      ? '-'
+      : `${databaseCpuMs} ms (${(databaseCpuMs / SUBSCRIPTIONS).toFixed(3)} ms a post)`,
   ],
   ['cores / load average before, after', `${result.cores} / ${loadBefore}, ${loadAfter}`],
 ];

@@ -50,6 +50,12 @@ export class PgBossQueue implements DeliveryQueue {
   private readonly held = new Map<string, string>();
   /** When this copy last offered each delivery (real time). */
   private readonly offered = new Map<string, number>();
+  /**
+   * Jobs of deliveries this copy is done with, completed together with the next fetch's (one
+   * statement for many rather than one a post; a job left active a moment longer changes nothing:
+   * the delivery's own row says whether it is finished, and it can be offered again meanwhile).
+   */
+  private doneJobs: string[] = [];
 
   constructor(private readonly options: PgBossQueueOptions) {}
 
@@ -87,8 +93,10 @@ export class PgBossQueue implements DeliveryQueue {
     this.boss = null;
     if (!boss) return;
     // Deliveries still held were given back by the scheduler; their jobs are done with.
-    if (this.held.size > 0) await boss.complete(CHANNEL_POSTS_QUEUE, [...this.held.values()]);
+    const jobs = [...this.doneJobs, ...this.held.values()];
+    this.doneJobs = [];
     this.held.clear();
+    if (jobs.length > 0) await boss.complete(CHANNEL_POSTS_QUEUE, jobs);
     await boss.stop({ graceful: true, wait: true, close: true, timeout: 5000 });
   }
 
@@ -116,20 +124,31 @@ export class PgBossQueue implements DeliveryQueue {
 
   async claim(request: ClaimRequest): Promise<Delivery[]> {
     const boss = this.started();
-    if (request.limit <= 0) return [];
+    const finishedJobs = this.doneJobs;
+    this.doneJobs = [];
+    if (request.limit <= 0) {
+      if (finishedJobs.length > 0) await boss.complete(CHANNEL_POSTS_QUEUE, finishedJobs);
+      return [];
+    }
     const jobs = await boss.fetch<{ deliveryId: string }>(CHANNEL_POSTS_QUEUE, { batchSize: request.limit });
     const claimed: Delivery[] = [];
-    const finishedJobs: string[] = [];
-    for (const job of jobs) {
+    // Claimed at once, each on its own (the pool's connections take them in turn): one after
+    // another, a fetch of 2,000 jobs took seconds of round trips while every channel waited.
+    const outcomes = await Promise.all(
+      jobs.map((job) =>
+        this.options.store.claimDelivery(
+          job.data.deliveryId,
+          request.owner,
+          request.now,
+          request.leaseMs,
+          request.aheadMs,
+        ),
+      ),
+    );
+    for (const [index, job] of jobs.entries()) {
       const deliveryId = job.data.deliveryId;
       this.offered.delete(deliveryId);
-      const outcome = await this.options.store.claimDelivery(
-        deliveryId,
-        request.owner,
-        request.now,
-        request.leaseMs,
-        request.aheadMs,
-      );
+      const outcome = outcomes[index] as Awaited<(typeof outcomes)[number]>;
       if ('delivery' in outcome) {
         this.held.set(deliveryId, job.id);
         claimed.push(outcome.delivery);
@@ -146,7 +165,7 @@ export class PgBossQueue implements DeliveryQueue {
     const jobId = this.held.get(deliveryId);
     this.held.delete(deliveryId);
     this.offered.delete(deliveryId);
-    if (jobId && this.boss) await this.boss.complete(CHANNEL_POSTS_QUEUE, jobId);
+    if (jobId) this.doneJobs.push(jobId);
   }
 }
 

@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BotStore } from '../../../src/app/storage/bot-store.ts';
 import { openBotStore } from '../../../src/app/storage/open-bot-store.ts';
@@ -5,27 +8,35 @@ import { createTestDatabase, type TestDatabase } from '../../support/postgres.ts
 import { at, later, subscription } from './contract-fixtures.ts';
 
 // What the job queue offers on PostgreSQL (pg-boss-queue.ts): only the delivery each channel
-// could post next, so a channel's later posts take no turn before their time. On both databases.
+// could post next, so a channel's later posts take no turn before their time. And planning a batch
+// (one statement on PostgreSQL) by two copies at once: each subscription planned once. On both databases.
 
-let postgres: TestDatabase | null = null;
+const postgres: TestDatabase[] = [];
 afterAll(async () => {
-  await postgres?.drop();
+  for (const database of postgres) await database.drop();
 });
 
-const databases: [string, () => Promise<BotStore>][] = [
-  ['SQLite', async () => openBotStore('sqlite::memory:')],
+const databases: [string, () => Promise<() => BotStore>][] = [
+  [
+    'SQLite',
+    async () => {
+      const path = join(mkdtempSync(join(tmpdir(), 'tenderbot-first-open-')), 'bot.db');
+      return () => openBotStore(`sqlite:${path}`);
+    },
+  ],
   [
     'PostgreSQL',
     async () => {
-      postgres = await createTestDatabase('first_open');
-      return openBotStore(postgres.url);
+      const database = await createTestDatabase('first_open');
+      postgres.push(database);
+      return () => openBotStore(database.url);
     },
   ],
 ];
 
-describe.each(databases)('firstOpenDeliveryIds on %s', (_name, open) => {
+describe.each(databases)('deliveries on %s', (_name, database) => {
   it('lists the first open delivery of each channel by a time, none behind another or one under way', async () => {
-    const store = await open();
+    const store = (await database())();
     for (const [id, channel] of [
       ['s-1', 'C1'],
       ['s-2', 'C1'],
@@ -54,5 +65,32 @@ describe.each(databases)('firstOpenDeliveryIds on %s', (_name, open) => {
     expect(await store.firstOpenDeliveryIds(later(10), 10)).toEqual(['d-2']);
     expect(await store.firstOpenDeliveryIds(later(2000), 10)).toEqual(['d-1b', 'd-2']);
     await store.close();
+  });
+
+  it('plans a batch once when two copies plan it at the same moment', async () => {
+    const open = await database();
+    const [one, two] = [open(), open()];
+    const ids = Array.from({ length: 40 }, (_, index) => `s-${String(index).padStart(2, '0')}`);
+    for (const [index, id] of ids.entries()) await one.createSubscription(subscription(id, `C${index % 7}`));
+    const plans = (copy: string) =>
+      ids.map((id) => ({
+        subscriptionId: id,
+        expectedNextRunAt: at,
+        nextRunAt: later(86_400_000),
+        skipped: 1,
+        delivery: { id: `${copy}-${id}`, dueAt: at },
+      }));
+    const planned = await Promise.all([one.planDeliveries(plans('one')), two.planDeliveries(plans('two'))]);
+    expect(planned[0] + planned[1]).toBe(ids.length);
+    for (const id of ids) {
+      const deliveries = await two.subscriptionDeliveries(id);
+      expect(deliveries.map((delivery) => delivery.dueAt)).toEqual([at]);
+      expect((await two.getSubscription('T1', id))?.nextRunAt).toEqual(later(86_400_000));
+      expect((await two.getSubscription('T1', id))?.skippedCount).toBe(1);
+    }
+    // Read at a next run it no longer has: nothing moves, nothing is planned.
+    expect(await one.planDeliveries(plans('again'))).toBe(0);
+    await one.close();
+    await two.close();
   });
 });
