@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Statement } from 'better-sqlite3';
 import type { Plan, Role, Scope } from '../../contract/schemas.ts';
 import type { SqliteDatabase } from './database.ts';
 import { StatementCache } from './statement-cache.ts';
@@ -42,49 +43,72 @@ export function generateApiKey(): string {
 /** Distinct scope lists read at most (a few combinations of some twenty scopes in practice). */
 const SCOPE_SETS_KEPT = 1000;
 
-interface KeyRow {
-  id: string;
-  organisation_id: string;
-  plan: Plan;
-  user_id: string;
-  user_name: string;
-  role: Role | null;
-  scopes: string;
-  expires_at: string | null;
-  rate_limit_per_second: number;
-}
+/** Hashes of known keys remembered at once; past this the list is emptied and filled again. */
+const KEY_HASHES_KEPT = 10_000;
+
+/**
+ * The key holder's row, read on every request: the key (a deleted key finds nothing), its
+ * organisation's plan, its creator and their membership as they stand now. Read as an array in
+ * KeyRow's order (no object per row).
+ */
+const KEY_HOLDER_SQL = `SELECT k.id, k.organisation_id, o.plan, k.user_id, u.name AS user_name, m.role, k.scopes,
+    k.expires_at, k.rate_limit_per_second
+  FROM api_keys k
+  JOIN organisations o ON o.id = k.organisation_id
+  JOIN users u ON u.id = k.user_id
+  LEFT JOIN memberships m ON m.organisation_id = k.organisation_id AND m.user_id = k.user_id
+  WHERE k.key_hash = ?`;
+
+type KeyRow = [
+  id: string,
+  organisationId: string,
+  plan: Plan,
+  userId: string,
+  userName: string,
+  role: Role | null,
+  scopes: string,
+  expiresAt: string | null,
+  rateLimitPerSecond: number,
+];
 
 /** Organisations, users, memberships and API keys. */
 export class OrganisationsStore {
   private readonly statements: StatementCache;
   private readonly scopeSets = new Map<string, ReadonlySet<Scope>>();
+  /** Clear key to its SHA-256, for keys found at least once: a string's hash never changes. */
+  private readonly keyHashes = new Map<string, string>();
+  private keyHolderStatement: Statement | undefined;
 
   constructor(private readonly db: SqliteDatabase) {
     this.statements = new StatementCache(db);
   }
 
+  /**
+   * The key's holder as the database says now (null for an unknown key). Only the hash of the
+   * clear key is remembered, never the row: a deleted key, a creator no longer a member, a new
+   * plan or role are seen on the very next request.
+   */
   findKeyHolder(clearKey: string): KeyHolder | null {
-    const row = this.statements.get<KeyRow>(
-      `SELECT k.id, k.organisation_id, o.plan, k.user_id, u.name AS user_name, m.role, k.scopes, k.expires_at,
-         k.rate_limit_per_second
-       FROM api_keys k
-       JOIN organisations o ON o.id = k.organisation_id
-       JOIN users u ON u.id = k.user_id
-       LEFT JOIN memberships m ON m.organisation_id = k.organisation_id AND m.user_id = k.user_id
-       WHERE k.key_hash = ?`,
-      [hashApiKey(clearKey)],
-    );
+    this.keyHolderStatement ??= this.db.prepare(KEY_HOLDER_SQL).raw(true);
+    const remembered = this.keyHashes.get(clearKey);
+    const keyHash = remembered ?? hashApiKey(clearKey);
+    const row = this.keyHolderStatement.get(keyHash) as KeyRow | undefined;
     if (!row) return null;
+    // Only keys that exist are remembered: a caller trying random keys fills nothing.
+    if (remembered === undefined) {
+      if (this.keyHashes.size >= KEY_HASHES_KEPT) this.keyHashes.clear();
+      this.keyHashes.set(clearKey, keyHash);
+    }
     return {
-      keyId: row.id,
-      organisationId: row.organisation_id,
-      plan: row.plan,
-      userId: row.user_id,
-      userName: row.user_name,
-      role: row.role,
-      scopes: this.scopesOf(row.scopes),
-      expiresAt: row.expires_at,
-      rateLimitPerSecond: row.rate_limit_per_second,
+      keyId: row[0],
+      organisationId: row[1],
+      plan: row[2],
+      userId: row[3],
+      userName: row[4],
+      role: row[5],
+      scopes: this.scopesOf(row[6]),
+      expiresAt: row[7],
+      rateLimitPerSecond: row[8],
     };
   }
 

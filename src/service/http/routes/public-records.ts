@@ -70,7 +70,8 @@ export function publicRecordRoutes(context: ServiceContext): FastifyPluginAsyncZ
     app.get(
       '/v1/tenders/:id',
       {
-        config: { scope: 'tenders:read' },
+        // The handler reads before any await: the key check and the read share one transaction.
+        config: { scope: 'tenders:read', readsInOneTransaction: true },
         serializerCompiler: tenderAnswerJson,
         schema: {
           summary: 'One tender in full, by its id or by the one reference its source prints',
