@@ -21,6 +21,7 @@ import { join, resolve } from 'node:path';
 import type autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { request } from 'undici';
+import { SEARCH_THREAD_FROM } from '../src/service/sandbox.ts';
 import {
   CONNECTIONS,
   DURATION_S,
@@ -87,7 +88,11 @@ interface SizeResult {
     detail: Figures;
     searchNotCached: Figures;
     searchFilteredNotCached: Figures;
+    /** The same with the search thread the other way round from the size's default (see SEARCH_THREAD_FROM). */
+    searchFilteredNotCachedOtherThread: Figures;
   };
+  /** Whether the service walked searches in a thread of its own at this size, by default. */
+  searchThread: boolean;
   plain: { search: Figures; searchFiltered: Figures; detail: Figures };
   ratios: { search: Ratio; searchFiltered: Ratio; detail: Ratio };
   /** The 1-minute load average right after each load was measured, by the load's name. */
@@ -253,6 +258,19 @@ async function benchSize(tenders: number): Promise<SizeResult> {
     const restartedRssBytes = residentBytes(server.pid);
     await server.stop();
 
+    // The same once more with the search thread the other way round from this size's default:
+    // what the thread changes, measured in the same run.
+    const searchThread = tenders >= SEARCH_THREAD_FROM;
+    const otherThreadStarted = performance.now();
+    server = await serve(['--count-cache', '0', '--search-thread', searchThread ? 'off' : 'on']);
+    await filterIndexReady(server, otherThreadStarted);
+    const searchFilteredNotCachedOtherThread = await measure(
+      server,
+      `Tenderbot word + filter, nothing kept, search thread ${searchThread ? 'off' : 'on'}`,
+      tenderbotRequests.filtered(),
+    );
+    await server.stop();
+
     // The plain server is started afresh for each target: a slow target's backlog (seconds a
     // query at a million tenders) must not fall on the next one.
     let plainRssBytes: number | null = null;
@@ -270,9 +288,17 @@ async function benchSize(tenders: number): Promise<SizeResult> {
       detail: reads.plain,
     };
 
-    const tenderbot = { search, searchFiltered, detail, searchNotCached, searchFilteredNotCached };
+    const tenderbot = {
+      search,
+      searchFiltered,
+      detail,
+      searchNotCached,
+      searchFilteredNotCached,
+      searchFilteredNotCachedOtherThread,
+    };
     return {
       tenders,
+      searchThread,
       generationSeconds,
       reused,
       databaseBytes: fileBytes(db) + fileBytes(`${db}-wal`),
@@ -506,10 +532,16 @@ function printTable(rows: SizeResult[]): void {
       ratio(row.tenderbot.searchNotCached, row.plain.search),
     );
     line(
-      'word + filter, nothing kept (`--count-cache 0`)',
+      `word + filter, nothing kept (\`--count-cache 0\`), search thread ${row.searchThread ? 'on' : 'off'} (the default at this size)`,
       row.tenderbot.searchFilteredNotCached,
       row.plain.searchFiltered,
       ratio(row.tenderbot.searchFilteredNotCached, row.plain.searchFiltered),
+    );
+    line(
+      `word + filter, nothing kept, search thread ${row.searchThread ? 'off' : 'on'}`,
+      row.tenderbot.searchFilteredNotCachedOtherThread,
+      row.plain.searchFiltered,
+      ratio(row.tenderbot.searchFilteredNotCachedOtherThread, row.plain.searchFiltered),
     );
     line(
       'tender read with every check (key, scope, membership, rate), rounds alternating with the plain read',

@@ -26,9 +26,10 @@ export const USAGE = `Usage: tenderbot <command>
       same document the service serves at /v1/openapi.json, made without starting it.
 
   sandbox serve [--port 4010] [--host 127.0.0.1] [--db FILE|:memory:] [--fixture FILE] [--demo N]
-                [--import FILE...] [--log-level LEVEL] [--count-cache N]
+                [--import FILE...] [--log-level LEVEL] [--count-cache N] [--search-thread on|off]
       Run the local Procurement Intelligence Service. An empty database is filled with demo data
-      (N tenders, default 5000) and a demo organisation whose keys are printed.
+      (N tenders, default 5000) and a demo organisation whose keys are printed. Word searches are
+      walked in a thread of their own from 200,000 tenders (--search-thread says otherwise).
   sandbox import FILE... [--db FILE]
       Import OCDS 1.1 files (release or record packages, JSON Lines; plain or gzipped).
   sandbox key create --db FILE --org ID --user ID --scopes a,b [--expires DATE] [--name NAME] [--rate N]
@@ -93,6 +94,7 @@ const SERVE_OPTIONS = {
   import: { type: 'string', multiple: true },
   'log-level': { type: 'string' },
   'count-cache': { type: 'string' },
+  'search-thread': { type: 'string' },
 } as const;
 
 const MCP_OPTIONS = {

@@ -13,8 +13,16 @@ interface ServeArgs {
     import?: string[];
     'log-level'?: string;
     'count-cache'?: string;
+    'search-thread'?: string;
   };
   positionals: string[];
+}
+
+/** `on` or `off` as true or false; absent: undefined (the default applies). */
+function onOrOff(name: string, value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'on' || value === 'off') return value === 'on';
+  throw new UsageError(`--${name} takes on or off, not ${value}`);
 }
 
 /** `tenderbot sandbox serve`: runs until SIGINT or SIGTERM, then closes the database cleanly. */
@@ -33,6 +41,7 @@ export async function runSandboxServe({ values, positionals }: ServeArgs): Promi
     imports,
     logLevel: values['log-level'] ?? 'warn',
     countCacheSize: integerOption('count-cache', values['count-cache'], DEFAULT_COUNT_CACHE_SIZE),
+    searchThread: onOrOff('search-thread', values['search-thread']),
   });
   if (sandbox.demoKeys.length > 0) {
     process.stdout.write('Demo organisation "Demo Bids Ltd" (org-demo). Its API keys, shown once:\n');

@@ -44,7 +44,15 @@ export interface SandboxOptions extends SandboxDataOptions {
   countCacheSize?: number;
   /** How long a request may take to arrive; SLOW_CLIENT_LIMITS when absent (tests shorten them). */
   slowClientLimits?: SlowClientLimits;
+  /**
+   * Word searches walked in a thread of their own (see SearchThread): by default when the records
+   * hold SEARCH_THREAD_FROM tenders or more, where a walk is long enough to be worth a second core.
+   */
+  searchThread?: boolean;
 }
+
+/** From this many tenders, word searches are walked in a search thread unless told otherwise. */
+export const SEARCH_THREAD_FROM = 200_000;
 
 export interface RunningSandbox {
   app: ServiceApp;
@@ -121,6 +129,13 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     // tenders), not on the first filtered search, which would block every request meanwhile; so
     // is the words' vocabulary whenever the records change. Its first read is done here, before
     // listening (about a second at a million tenders), so the first misspelt search is answered.
+    // Sort keys run from 0 without gaps after an import: the largest is about the number of tenders.
+    const tenders =
+      ((db.prepare('SELECT max(sort_key) FROM tenders').pluck().get() as number | null) ?? -1) + 1;
+    if (options.searchThread ?? tenders >= SEARCH_THREAD_FROM)
+      context.publicRecords.searchInThread(options.db, (error) =>
+        app.log.warn({ err: error }, 'the search thread failed: searches are walked on the request thread'),
+      );
     context.publicRecords.readInBackground(options.db);
     context.publicRecords.readWordVocabularyNow();
     let demoKeys: DemoKey[] = [];

@@ -22,8 +22,14 @@ import {
 } from '../money/reference-rates.ts';
 import { CountCache, DEFAULT_COUNT_CACHE_SIZE } from './count-cache.ts';
 import type { SqliteDatabase } from './database.ts';
+import { SearchThread } from './search-thread.ts';
 import { StatementCache } from './statement-cache.ts';
-import { TenderFilterIndex, type TenderFilters, type TenderWordMatch } from './tender-filter-index.ts';
+import {
+  DEFAULT_WORD_HITS_BUDGET,
+  TenderFilterIndex,
+  type TenderFilters,
+  type TenderWordMatch,
+} from './tender-filter-index.ts';
 import { type WordSuggestion, WordSuggestions } from './word-suggestions.ts';
 
 export interface Page<T> {
@@ -146,6 +152,10 @@ export class PublicRecordsReader {
   private readonly totals: CountCache;
   private readonly filterIndex: TenderFilterIndex;
   private readonly suggestions: WordSuggestions;
+  private readonly wordHitsBudget: number | undefined;
+  private searchThread: SearchThread | null = null;
+  /** Runs `read` in one read transaction (its statements see one version of the file). */
+  private readonly inOneRead: <T>(read: () => T) => T;
 
   /**
    * `countCacheSize` 0 turns the cache of totals off, and the filter index keeps no word's hits
@@ -154,7 +164,10 @@ export class PublicRecordsReader {
   constructor(db: SqliteDatabase, countCacheSize = DEFAULT_COUNT_CACHE_SIZE) {
     this.statements = new StatementCache(db);
     this.totals = new CountCache(db, countCacheSize);
-    this.filterIndex = new TenderFilterIndex(db, countCacheSize === 0 ? 0 : undefined);
+    this.wordHitsBudget = countCacheSize === 0 ? 0 : undefined;
+    const inTransaction = db.transaction((read: () => unknown) => read());
+    this.inOneRead = <T>(read: () => T) => inTransaction(read) as T;
+    this.filterIndex = new TenderFilterIndex(db, this.wordHitsBudget);
     this.suggestions = new WordSuggestions(db);
   }
 
@@ -174,6 +187,77 @@ export class PublicRecordsReader {
   readInBackground(file: string): void {
     this.filterIndex.buildInBackground(file);
     this.suggestions.readInBackground(file);
+  }
+
+  /**
+   * Word searches answered by a search thread over `file` (see SearchThread) through
+   * searchTendersAsync, once it has read its columns; this thread's own filter columns are then
+   * read only if it must search alone (the thread not ready yet, or failed).
+   */
+  searchInThread(file: string, onFailure?: (error: unknown) => void): void {
+    if (this.searchThread || file === ':memory:' || file === '') return;
+    this.searchThread = new SearchThread(file, this.wordHitsBudget ?? DEFAULT_WORD_HITS_BUDGET, onFailure);
+    this.filterIndex.buildInBackground(file, false);
+  }
+
+  /** How many searches the search thread has answered (0 without one). */
+  get searchThreadAnswers(): number {
+    return this.searchThread?.answered ?? 0;
+  }
+
+  /** True once the search thread answers; false without one, or if it failed. */
+  searchThreadReady(): Promise<boolean> {
+    return this.searchThread?.whenReady() ?? Promise.resolve(false);
+  }
+
+  /**
+   * searchTenders, with a word search's hits and filters walked in the search thread when there
+   * is one that answers (see searchInThread); the page's rows are read here, at the records'
+   * version the thread read, or the whole search is made here.
+   */
+  async searchTendersAsync(query: TenderSearchQuery, now: Date = new Date()): Promise<Page<Tender>> {
+    const match = tenderWordMatch(query.q);
+    const thread = this.searchThread;
+    if (thread?.answering && match && !query.url && !query.reference) {
+      const at = toStoredInstant(now);
+      const found = await thread.search({
+        match,
+        filters: hasFilter(query) ? filtersOf(query) : null,
+        now: at,
+        offset: query.offset,
+        limit: query.limit,
+      });
+      if (found) {
+        const page = this.rowsAtVersion(found.sortKeys, found.recordsVersion, at);
+        if (page) return { items: page, total: found.total };
+      }
+    }
+    // While the thread reads its columns, filtered searches are SQL's (as before any columns are
+    // read): this thread reads its own only if the search thread has failed.
+    return this.searchTenders(query, now, thread === null || thread.failedForGood);
+  }
+
+  /** The rows of `sortKeys` in one read, if the records are still at `recordsVersion`; else null. */
+  private readonly rowsAtVersion = (
+    sortKeys: number[],
+    recordsVersion: string,
+    at: string,
+  ): Tender[] | null =>
+    this.inOneRead(() => {
+      const current = this.statements.get<{ value: string }>(
+        "SELECT value FROM public_records_meta WHERE key = 'records_version'",
+        [],
+      );
+      if ((current?.value ?? '') !== recordsVersion) return null;
+      return this.pageRows(sortKeys).map((row) => tenderListItemFromRow(row, at));
+    });
+
+  private pageRows(sortKeys: number[]): TenderRow[] {
+    return this.statements.all<TenderRow>(
+      `SELECT ${TENDER_COLUMNS} FROM tenders t WHERE t.sort_key IN (SELECT value FROM json_each(?))
+       ORDER BY t.sort_key`,
+      [JSON.stringify(sortKeys)],
+    );
   }
 
   /** Reads the words' vocabulary now on this thread, unless it is current: before serving, when no request waits. */
@@ -198,7 +282,7 @@ export class PublicRecordsReader {
 
   /** Stops the background reads under way; call before closing the database. */
   async close(): Promise<void> {
-    await Promise.all([this.filterIndex.close(), this.suggestions.close()]);
+    await Promise.all([this.filterIndex.close(), this.suggestions.close(), this.searchThread?.close()]);
   }
 
   /**
@@ -217,25 +301,27 @@ export class PublicRecordsReader {
 
   /**
    * Tenders matching the query, with each status as it stands at `now`: a tender is open only
-   * while its deadline is ahead (see TenderRow.open_until), then it is closed.
+   * while its deadline is ahead (see TenderRow.open_until), then it is closed. `filterColumnsHere`
+   * false: a filtered word search is SQL's rather than this thread's filter columns' (see
+   * searchTendersAsync).
    */
-  searchTenders(query: TenderSearchQuery, now: Date = new Date()): Page<Tender> {
+  searchTenders(query: TenderSearchQuery, now: Date = new Date(), filterColumnsHere = true): Page<Tender> {
     const at = toStoredInstant(now);
     const conditions: string[] = [];
     const params: Record<string, unknown> = { limit: query.limit, offset: query.offset, now: at };
     const match = tenderWordMatch(query.q);
     // The filter index knows every filter but the address one, which its own table answers.
     if (match && !query.url && !query.reference) {
-      const found = hasFilter(query)
-        ? this.filterIndex.search(match, filtersOf(query), at, query.offset, query.limit)
-        : this.filterIndex.searchWords(match, query.offset, query.limit);
+      const found = !hasFilter(query)
+        ? this.filterIndex.searchWords(match, query.offset, query.limit)
+        : filterColumnsHere
+          ? this.filterIndex.search(match, filtersOf(query), at, query.offset, query.limit)
+          : null;
       if (found) {
-        const rows = this.statements.all<TenderRow>(
-          `SELECT ${TENDER_COLUMNS} FROM tenders t WHERE t.sort_key IN (SELECT value FROM json_each(?))
-           ORDER BY t.sort_key`,
-          [JSON.stringify(found.sortKeys)],
-        );
-        return { items: rows.map((row) => tenderListItemFromRow(row, at)), total: found.total };
+        return {
+          items: this.pageRows(found.sortKeys).map((row) => tenderListItemFromRow(row, at)),
+          total: found.total,
+        };
       }
     }
     if (query.status === 'open') {

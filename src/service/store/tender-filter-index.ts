@@ -218,14 +218,15 @@ export class TenderFilterIndex {
 
   /**
    * From now on the filter columns are read in a worker thread, over a read-only connection of
-   * its own to `file` (this index's database), starting now. A `:memory:` database cannot be
-   * shared: there the columns stay read on first use.
+   * its own to `file` (this index's database), starting now (`startNow` false: on the first search
+   * that needs them). A `:memory:` database cannot be shared: there the columns stay read on first use.
    */
-  buildInBackground(file: string): void {
+  buildInBackground(file: string, startNow = true): void {
     if (this.background || file === ':memory:' || file === '') return;
     this.background = { file, worker: null, failed: false };
     this.refresh();
-    if (!this.columns) this.startWorker(this.background);
+    // Not now: on this thread's first search that needs the columns (searches go elsewhere meanwhile).
+    if (!this.columns && startNow) this.startWorker(this.background);
   }
 
   /** Resolves with true once the columns are in memory, false if reading them in the background failed. */

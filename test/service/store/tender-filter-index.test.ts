@@ -267,6 +267,49 @@ describe('word search with and without filters (TenderFilterIndex) against the p
     }
   });
 
+  it('gives the same answers through the search thread (hits and walk in a thread of their own), nothing kept or kept', async () => {
+    const file = join(dir, 'demo.db');
+    for (const countCacheSize of [0, undefined]) {
+      const threaded = new PublicRecordsReader(db, countCacheSize);
+      threaded.searchInThread(file);
+      try {
+        expect(await threaded.searchThreadReady()).toBe(true);
+        const random = seededRandom(countCacheSize === 0 ? 31 : 32);
+        const filters = singleFilters(db);
+        const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+        let nonEmpty = 0;
+        let sent = 0;
+        for (let round = 0; round < 200; round++) {
+          const combined: Partial<TenderSearchQuery> = {};
+          for (let count = Math.floor(random() * 4); count > 0; count--)
+            Object.assign(combined, pick(filters));
+          const query = {
+            q: pick(WORDS),
+            ...combined,
+            limit: pick([1, 20, 100]),
+            offset: pick([0, 0, 5, 40]),
+          };
+          const now = new Date(TODAY.getTime() + Math.floor(random() * 90) * 86_400_000 + 1234);
+          const fast = await threaded.searchTendersAsync(query, now);
+          const plain = plainSearch(db, query, now);
+          const label = JSON.stringify(query);
+          expect(fast.total, label).toBe(plain.total);
+          expect(
+            fast.items.map((tender) => tender.id),
+            label,
+          ).toEqual(plain.ids);
+          if (plain.total > 0) nonEmpty++;
+          sent++;
+        }
+        expect(nonEmpty).toBeGreaterThan(40);
+        // Every one was answered by the thread, none searched here instead.
+        expect(threaded.searchThreadAnswers).toBe(sent);
+      } finally {
+        await threaded.close();
+      }
+    }
+  });
+
   it('sees tenders written by another connection to the same file, and a status moved by the clock', () => {
     const path = join(dir, 'two-connections.db');
     const serving = openDatabase(path);

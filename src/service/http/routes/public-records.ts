@@ -53,7 +53,7 @@ export function publicRecordRoutes(context: ServiceContext): FastifyPluginAsyncZ
       async (request) => {
         const { query } = request;
         const valueBounded = query.valueMin !== undefined || query.valueMax !== undefined;
-        const page = publicRecords.searchTenders(query, now());
+        const page = await publicRecords.searchTendersAsync(query, now());
         const envelope = listEnvelope(page, query.limit, query.offset);
         // A search that found nothing says which words the data may have meant instead.
         const suggestions = page.total === 0 ? publicRecords.suggestWords(query.q) : [];
