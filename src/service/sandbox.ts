@@ -125,11 +125,13 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       slowClientLimits: options.slowClientLimits,
     });
     const context = app.serviceContext;
-    // The filter index's columns are read in a worker from the start (13–18 s at a million
-    // tenders), not on the first filtered search, which would block every request meanwhile; so
-    // is the words' vocabulary whenever the records change. Its first read is done here, before
-    // listening (about a second at a million tenders), so the first misspelt search is answered.
-    // Sort keys run from 0 without gaps after an import: the largest is about the number of tenders.
+    // The filter index's columns are read in a worker from the start (5–18 s at a million
+    // tenders), not on the first filtered search, which would block every request meanwhile: by
+    // the search thread when there is one (then this thread reads its own only if that one
+    // fails), else for this thread. So is the words' vocabulary whenever the records change. Its
+    // first read is done here, before listening (about a second at a million tenders), so the
+    // first misspelt search is answered. Sort keys run from 0 without gaps after an import: the
+    // largest is about the number of tenders.
     const tenders =
       ((db.prepare('SELECT max(sort_key) FROM tenders').pluck().get() as number | null) ?? -1) + 1;
     if (options.searchThread ?? tenders >= SEARCH_THREAD_FROM)
