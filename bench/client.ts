@@ -6,7 +6,9 @@
  * (`client.tenders.get`) and of a bare undici `request` with `body.json()` on the same kind of
  * keep-alive agent, so that drift in the machine hits both alike. Each pair of rounds gives a mean
  * and a p99 ratio; the figures are the medians of those ratios (one noisy round moves neither).
- * Prints the table and the goals (mean at most 1.10x, p99 at most 1.2x); last line is JSON.
+ * Also the CPU each side costs this process per read, which other work on the machine hardly
+ * moves (the latencies do). Prints the table and the goals (mean at most 1.10x, p99 at most
+ * 1.2x); last line is JSON.
  */
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
@@ -37,8 +39,15 @@ const bare = async (id: string) => {
 };
 const typed = (id: string) => client.tenders.get(id);
 
-/** PER_ROUND reads by CONNECTIONS callers at once; each read's time (µs) goes into `samples`. */
-async function round(fn: (id: string) => Promise<unknown>, samples: number[]) {
+/** This process's CPU time (user + system, µs) spent in each side's rounds: the callers' own cost. */
+const cpuMicros = { bare: 0, client: 0 };
+
+/**
+ * PER_ROUND reads by CONNECTIONS callers at once; each read's time (µs) goes into `samples`, and
+ * the process's CPU time over the round into `cpuMicros[side]`.
+ */
+async function round(fn: (id: string) => Promise<unknown>, samples: number[], side?: keyof typeof cpuMicros) {
+  const cpuBefore = process.cpuUsage();
   let next = 0;
   const caller = async () => {
     for (let index = next++; index < PER_ROUND; index = next++) {
@@ -48,6 +57,8 @@ async function round(fn: (id: string) => Promise<unknown>, samples: number[]) {
     }
   };
   await Promise.all(Array.from({ length: CONNECTIONS }, caller));
+  const cpu = process.cpuUsage(cpuBefore);
+  if (side) cpuMicros[side] += cpu.user + cpu.system;
 }
 
 const median = (values: number[]) => {
@@ -68,11 +79,11 @@ try {
     const clientRound: number[] = [];
     // Alternate which goes first, so neither always follows the other.
     if (index % 2 === 0) {
-      await round(bare, bareRound);
-      await round(typed, clientRound);
+      await round(bare, bareRound, 'bare');
+      await round(typed, clientRound, 'client');
     } else {
-      await round(typed, clientRound);
-      await round(bare, bareRound);
+      await round(typed, clientRound, 'client');
+      await round(bare, bareRound, 'bare');
     }
     const [bareRoundStats, clientRoundStats] = [stats(bareRound), stats(clientRound)];
     meanRatios.push(clientRoundStats.meanUs / bareRoundStats.meanUs);
@@ -86,6 +97,12 @@ try {
   const p99Ratio = median(p99Ratios);
   const goals = { meanAtMost110Percent: ratio <= 1.1, p99AtMost120Percent: p99Ratio <= 1.2 };
   const costs = await whereTheTimeGoes();
+  // CPU a read costs the caller: hardly moved by other work on the machine, unlike the latencies.
+  const cpuPerRead = {
+    bareUs: Math.round((cpuMicros.bare / bareSamples.length) * 10) / 10,
+    clientUs: Math.round((cpuMicros.client / clientSamples.length) * 10) / 10,
+  };
+  const cpuRatio = Math.round((cpuPerRead.clientUs / cpuPerRead.bareUs) * 1000) / 1000;
   const load = loadAverage();
   console.log(
     `\n${bareSamples.length} GET /v1/tenders/{id} each, ${CONNECTIONS} callers at once, over loopback; ${ROUNDS} rounds; load average ${load}`,
@@ -100,6 +117,9 @@ try {
   );
   console.log(
     `where the client's extra time goes, per answer, in this process: zod parse of the detail ${costs.zodParseUs} µs; JSON.parse ${costs.jsonParseUs} µs (the bare request pays it too)`,
+  );
+  console.log(
+    `caller CPU per read (this process, user + system): bare ${cpuPerRead.bareUs} µs, client ${cpuPerRead.clientUs} µs (${cpuRatio}x)`,
   );
   const verdict = (met: boolean) => (met ? 'met' : 'not met');
   console.log(
@@ -119,6 +139,8 @@ try {
       ratio,
       p99Ratio,
       costs,
+      cpuPerRead,
+      cpuRatio,
       goals,
       goalMet: goals.meanAtMost110Percent && goals.p99AtMost120Percent,
       attempts: client.attempts,
