@@ -112,10 +112,10 @@ export function parseSlackBody(
 }
 
 function firstValues(params: URLSearchParams): Record<string, string> {
-  const fields = new Map<string, string>();
-  for (const [name, value] of params) if (!fields.has(name)) fields.set(name, value);
-  // fromEntries defines own properties, so a field named __proto__ stays a plain field.
-  return Object.fromEntries(fields);
+  // No prototype, so a field named __proto__ stays a plain field (and no Map to copy from).
+  const fields: Record<string, string> = Object.create(null);
+  for (const [name, value] of params) if (!Object.hasOwn(fields, name)) fields[name] = value;
+  return fields;
 }
 
 function parseJsonObject(text: string): Record<string, unknown> | null {

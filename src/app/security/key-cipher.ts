@@ -25,14 +25,15 @@ let ivOffset = 0;
 
 /**
  * A fresh random IV. Drawn in batches: one draw per value cost the receiver more than the
- * encryption itself. Each IV is copied out and its bytes are used once, never again.
+ * encryption itself. Its bytes are used once, never again: the view is read at once (by the
+ * cipher, and copied into the value written), never kept.
  */
 function freshIv(): Buffer {
   if (ivOffset + IV_BYTES > ivPool.length) {
     ivPool = randomFillSync(Buffer.allocUnsafeSlow(IV_BYTES * IVS_PER_DRAW));
     ivOffset = 0;
   }
-  const iv = Buffer.from(ivPool.subarray(ivOffset, ivOffset + IV_BYTES));
+  const iv = ivPool.subarray(ivOffset, ivOffset + IV_BYTES);
   ivOffset += IV_BYTES;
   return iv;
 }
@@ -67,8 +68,10 @@ export class KeyCipher {
   encrypt(plain: string): string {
     const iv = freshIv();
     const cipher = createCipheriv('aes-256-gcm', this.current.bytes, iv);
-    const encrypted = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-    const payload = Buffer.concat([iv, cipher.getAuthTag(), encrypted]).toString('base64');
+    const encrypted = cipher.update(plain, 'utf8');
+    const last = cipher.final();
+    // One copy: IV, tag, then the ciphertext (every command the receiver stores is sealed here).
+    const payload = Buffer.concat([iv, cipher.getAuthTag(), encrypted, last]).toString('base64');
     return `${TAGGED}:${this.current.id}:${payload}`;
   }
 

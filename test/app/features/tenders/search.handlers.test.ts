@@ -64,13 +64,16 @@ describe('searchCommand (/tender search)', () => {
       expect(card).toBeDefined();
       return actionIds(card);
     };
-    await client.bookmarks.add(TENDER_A);
+    // TENDER_B is not in the workspace's list to begin with; the list is left as it was found.
+    expect(await workspaceBookmarks()).not.toContain(TENDER_B);
+    expect(await cardActions(TENDER_B, titleB)).not.toContain(TenderIds.removeBookmark);
+    await client.bookmarks.add(TENDER_B);
     try {
-      expect(await cardActions(TENDER_A, titleA)).toContain(TenderIds.removeBookmark);
+      expect(await cardActions(TENDER_B, titleB)).toContain(TenderIds.removeBookmark);
     } finally {
-      await client.bookmarks.remove(TENDER_A);
+      await client.bookmarks.remove(TENDER_B);
     }
-    const after = await cardActions(TENDER_A, titleA);
+    const after = await cardActions(TENDER_B, titleB);
     expect(after).toContain(TenderIds.bookmark);
     expect(after).not.toContain(TenderIds.removeBookmark);
   });

@@ -55,6 +55,8 @@ export function searchResultsMessage(args: {
   const shown = text(`${offset + 1}–${offset + tenders.length} of ${total.toLocaleString('en-GB')}`);
   const heading = args.heading;
   const blocks: Block[] = [section(mrkdwn`*${heading}* · ${shown}`)];
+  // Every card of the page carries the same page in its buttons: one state for all of them.
+  const here = args.state(offset);
   for (const tender of tenders) {
     blocks.push({ type: 'divider' });
     blocks.push(
@@ -62,7 +64,7 @@ export function searchResultsMessage(args: {
         bookmarked: args.bookmarked.has(tender.id),
         shared: false,
         now: args.now,
-        context: args.state(offset),
+        context: here,
         canShare: args.canShare !== false,
         readOnly: args.readOnly === true,
       }),
