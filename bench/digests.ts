@@ -25,12 +25,13 @@
  * CPU profile of each copy (FILE, or FILE.copyN with several), BENCH_PEERS_PROFILE_DIR=DIR one of
  * the peers; BENCH_COPY_NODE_ARGS: node's options for the copies (space-separated).
  */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
 import pg from 'pg';
 import { BotConfig } from '../src/app/config.ts';
 import {
@@ -99,7 +100,7 @@ function percentile(values: number[], fraction: number): number | null {
 }
 
 /** A child process speaking one JSON object a line on stdout. */
-function lineReader(child: ChildProcessWithoutNullStreams): () => Promise<Record<string, unknown>> {
+function lineReader(child: { stdout: Readable }): () => Promise<Record<string, unknown>> {
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   return async () => {
     const next = await lines.next();
