@@ -5,7 +5,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import type { Statement } from 'better-sqlite3';
-import type { Tender, ValueCurrency } from '../../contract/schemas.ts';
+import { type Tender, VALUE_CURRENCIES, type ValueCurrency } from '../../contract/schemas.ts';
 import {
   conversionFactor,
   DEFAULT_VALUE_CURRENCY,
@@ -95,6 +95,8 @@ export class TenderFilterIndex {
   constructor(
     private readonly db: SqliteDatabase,
     private readonly wordHitsBudget = DEFAULT_WORD_HITS_BUDGET,
+    /** Buckets a coarse column holds at most (see Buckets); fewer only in tests, to fill them. */
+    private readonly bucketCount = BUCKETS,
   ) {}
 
   /**
@@ -252,14 +254,17 @@ export class TenderFilterIndex {
       this.startWorker(background);
       return null;
     }
-    this.columns = readColumns(this.db);
+    this.columns = readColumns(this.db, this.bucketCount);
     return this.columns;
   }
 
   private startWorker(background: Background): void {
     if (background.worker) return;
     const expected = publicRecordsVersion(this.db);
-    const worker = startStoreWorker(import.meta.url, WORKER_TASK, { file: background.file });
+    const worker = startStoreWorker(import.meta.url, WORKER_TASK, {
+      file: background.file,
+      bucketCount: this.bucketCount,
+    });
     background.worker = worker;
     const done = () => {
       if (background.worker === worker) background.worker = null;
@@ -404,11 +409,11 @@ interface Columns {
   cpvCodes: Int32Array;
   /**
    * Coarse copies of the wide columns a walk reads (see Buckets): deadlines, open-until instants,
-   * and values converted to a bound currency (GBP with the columns, others on first use).
+   * and values converted to each currency bounds may be in.
    */
   deadlineBuckets: Buckets;
   openUntilBuckets: Buckets;
-  valueBuckets: Partial<Record<ValueCurrency, Buckets>>;
+  valueBuckets: Record<ValueCurrency, Buckets>;
   /** False when some stored instant is not in stored format: then its filter is left to SQL. */
   instantsExact: boolean;
   /** False when some stored value is not a number: then value filters are left to SQL. */
@@ -420,7 +425,7 @@ interface Columns {
   publishedDescending: boolean;
 }
 
-function readColumns(db: SqliteDatabase): Columns {
+function readColumns(db: SqliteDatabase, bucketCount: number): Columns {
   const size = ((db.prepare('SELECT max(sort_key) FROM tenders').pluck().get() as number | null) ?? 0) + 1;
   const statuses: string[] = [];
   const status = new Uint8Array(size);
@@ -552,13 +557,16 @@ function readColumns(db: SqliteDatabase): Columns {
     cpvDictionary: [...cpvIds.keys()],
     cpvStart,
     cpvCodes,
-    deadlineBuckets: bucketsOf(deadline),
-    openUntilBuckets: bucketsOf(openUntil),
-    valueBuckets: {
-      [DEFAULT_VALUE_CURRENCY]: bucketsOf(
-        convertedValues(value, currency, currencies, DEFAULT_VALUE_CURRENCY),
-      ),
-    },
+    deadlineBuckets: bucketsOf(deadline, bucketCount),
+    openUntilBuckets: bucketsOf(openUntil, bucketCount),
+    // Every bound currency's, here where the columns are read (a worker thread): made on a first
+    // search in that currency, 0.1–0.3 s a million tenders would fall on the searching thread.
+    valueBuckets: Object.fromEntries(
+      VALUE_CURRENCIES.map((to) => [
+        to,
+        bucketsOf(convertedValues(value, currency, currencies, to), bucketCount),
+      ]),
+    ) as Record<ValueCurrency, Buckets>,
     instantsExact,
     valuesExact,
     publishedDescending,
@@ -582,10 +590,10 @@ interface Buckets {
 const BUCKETS = 0xfff0;
 const NO_BUCKET = 0xffff;
 
-function bucketsOf(values: Float64Array): Buckets {
+function bucketsOf(values: Float64Array, bucketCount: number): Buckets {
   const sorted = values.filter((value) => !Number.isNaN(value)).sort();
   const edges: number[] = [];
-  const step = Math.max(1, sorted.length / BUCKETS);
+  const step = Math.max(1, sorted.length / Math.min(bucketCount, BUCKETS));
   for (let at = 0; at < sorted.length; at += step) {
     const edge = sorted[Math.floor(at)] as number;
     if (edges.length === 0 || edge > (edges[edges.length - 1] as number)) edges.push(edge);
@@ -601,16 +609,6 @@ function bucketsOf(values: Float64Array): Buckets {
 
 /** Where a plan reads no buckets. */
 const NO_BUCKETS: Buckets = { of: new Uint16Array(0), edges: new Float64Array(0) };
-
-/** The columns' values in `currency`, bucketed: made on the first search in a currency other than GBP (0.1 s a million tenders). */
-function valueBucketsIn(columns: Columns, currency: ValueCurrency): Buckets {
-  let buckets = columns.valueBuckets[currency];
-  if (buckets === undefined) {
-    buckets = bucketsOf(convertedValues(columns.value, columns.currency, columns.currencies, currency));
-    columns.valueBuckets[currency] = buckets;
-  }
-  return buckets;
-}
 
 /** The bucket `bound` falls in: the last whose edge is at or below it; -1 below the first. */
 function bucketOf(edges: Float64Array, bound: number): number {
@@ -728,7 +726,7 @@ function planFilters(columns: Columns, filters: TenderFilters, now: string): Pla
   const valueMax = filters.valueMax ?? Number.POSITIVE_INFINITY;
   const deadlineFrom = seconds(filters.deadlineFrom, Number.NEGATIVE_INFINITY);
   const deadlineTo = seconds(filters.deadlineTo, Number.POSITIVE_INFINITY);
-  const valueBuckets = usesValues ? valueBucketsIn(columns, valueCurrency) : NO_BUCKETS;
+  const valueBuckets = usesValues ? columns.valueBuckets[valueCurrency] : NO_BUCKETS;
   const { edges: openEdges } = columns.openUntilBuckets;
   return {
     statusId,
@@ -986,23 +984,28 @@ interface Background {
 
 const WORKER_TASK = 'tenderbot/tender-filter-columns';
 
-const columnsTask = workerOfTask<{ file: string }>(WORKER_TASK);
+const columnsTask = workerOfTask<{ file: string; bucketCount: number }>(WORKER_TASK);
 // In the worker: the columns, moved (each array owns its whole buffer).
 if (columnsTask)
-  postVersionedRead(columnsTask.file, readColumns, (columns) =>
-    [
-      columns.status,
-      columns.openUntil,
-      columns.published,
-      columns.deadline,
-      columns.value,
-      columns.currency,
-      columns.region,
-      columns.buyer,
-      columns.cpvStart,
-      columns.cpvCodes,
-      ...[columns.deadlineBuckets, columns.openUntilBuckets, ...Object.values(columns.valueBuckets)].flatMap(
-        (buckets) => [buckets.of, buckets.edges],
-      ),
-    ].map((array) => array.buffer as ArrayBuffer),
+  postVersionedRead(
+    columnsTask.file,
+    (db) => readColumns(db, columnsTask.bucketCount),
+    (columns) =>
+      [
+        columns.status,
+        columns.openUntil,
+        columns.published,
+        columns.deadline,
+        columns.value,
+        columns.currency,
+        columns.region,
+        columns.buyer,
+        columns.cpvStart,
+        columns.cpvCodes,
+        ...[
+          columns.deadlineBuckets,
+          columns.openUntilBuckets,
+          ...Object.values(columns.valueBuckets),
+        ].flatMap((buckets) => [buckets.of, buckets.edges]),
+      ].map((array) => array.buffer as ArrayBuffer),
   );

@@ -59,7 +59,11 @@ function unmarked(piece: string): string {
 }
 
 const WORD_CHARACTER = /[\p{L}\p{N}]/u;
-/** The look-alikes escapeMrkdwn draws marks with (mrkdwn.ts), back to the marks. */
+/**
+ * The look-alikes escapeMrkdwn draws marks with (mrkdwn.ts), back to the marks. Read back from
+ * rendered text this cannot tell a drawn mark from a look-alike a person typed (`∼` shows as
+ * `~`): typed marks are common in searches, typed look-alikes all but unheard of.
+ */
 const MARK_OF_LOOKALIKE: Record<string, string> = {
   '\u2217': '*',
   '\u02CD': '_',
