@@ -40,6 +40,7 @@ import {
   openSqliteBotDatabase,
 } from '../src/app/storage/bot-database.ts';
 import { openBotStore } from '../src/app/storage/open-bot-store.ts';
+import { COPY_SCRIPT } from './support/digest-copy.ts';
 import { BENCH_KEY } from './support/serve-sandbox.ts';
 
 const SUBSCRIPTIONS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 1000);
@@ -207,7 +208,7 @@ await watcher.ready;
 const copies = Array.from({ length: COPIES }, (_, index) => {
   const profile = process.env.BENCH_PROFILE;
   const nodeArgs = process.env.BENCH_COPY_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'bench/support/digest-copy.ts'], {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', COPY_SCRIPT], {
     stdio: ['pipe', 'pipe', 'inherit'],
     env: {
       ...process.env,
