@@ -2,7 +2,7 @@ import { parseDirectory } from '../../shared/commands/parse-command.ts';
 import { filtersOf } from '../../shared/commands/saved-search-filters.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { reply } from '../../shared/feature-context.ts';
-import { readValueRules, ruleOf } from '../../shared/value-rules.ts';
+import { readDefaultValueRuleAhead, readValueRules, ruleOf } from '../../shared/value-rules.ts';
 import { describeSearch, searchHeading, wordsCutSentence } from '../../shared/views/describe-search.ts';
 import type { Message } from '../../shared/views/messages.ts';
 import { joinMrkdwn, mrkdwn, text as plain } from '../../shared/views/mrkdwn.ts';
@@ -117,10 +117,13 @@ export async function savedSearchesCommand(
   page: PageRequest = FIRST_PAGE,
 ): Promise<void> {
   const { client } = await context.clients.forPerson(request.teamId, request.userId);
+  // Value bounds are said with the rule the service compares them by, as its results say it: kept
+  // a while, and the usual currency's read (when not kept) goes out beside the list's.
+  readDefaultValueRuleAhead(context, client);
   const found = await client.savedSearches.list({ limit: SAVED_PAGE_SIZE, offset: page.offset });
-  // Value bounds are said with the rule the service compares them by, as its results say it.
   const searches = found.data.map((saved) => ({ saved, filters: filtersOf(saved) }));
   const rules = await readValueRules(
+    context,
     client,
     searches.map(({ filters }) => filters),
   );

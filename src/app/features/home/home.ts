@@ -5,7 +5,7 @@ import { KeyUnreadableError } from '../../shared/errors.ts';
 import { describeFailure } from '../../shared/failure-sentences.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
 import { keyReadable, mayManageKey } from '../../shared/key-access.ts';
-import { readValueRules, ruleOf } from '../../shared/value-rules.ts';
+import { readDefaultValueRuleAhead, readValueRules, ruleOf } from '../../shared/value-rules.ts';
 import { searchHeading } from '../../shared/views/describe-search.ts';
 import { formatDayOf } from '../../shared/views/formats.ts';
 import { type Mrkdwn, mention, mrkdwn, text as plain } from '../../shared/views/mrkdwn.ts';
@@ -67,6 +67,9 @@ export async function publishHome(
       return { problem: describeFailure(error).sentence };
     };
     const page = { limit: HOME_LIST_ROWS };
+    // Saved searches' value bounds are said with the rule the service compares them by: kept a
+    // while, and the usual currency's read (when not kept) goes out beside the lists'.
+    readDefaultValueRuleAhead(context, client);
     const [bookmarks, pipelines, savedSearches] = await Promise.all([
       client.bookmarks
         .list(page)
@@ -79,9 +82,9 @@ export async function publishHome(
         problem,
       ),
       client.savedSearches.list(page).then(async (answer) => {
-        // Value bounds are said with the rule the service compares them by, as its results say it.
         const searches = answer.data.map((saved) => ({ saved, filters: filtersOf(saved) }));
         const rules = await readValueRules(
+          context,
           client,
           searches.map(({ filters }) => filters),
         );

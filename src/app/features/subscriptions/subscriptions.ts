@@ -11,7 +11,16 @@ import {
 import { filtersOf } from '../../shared/commands/saved-search-filters.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { refuseGuests, reply, StaleValueError } from '../../shared/feature-context.ts';
-import { boundsCurrency, NO_VALUE_RULES, readValueRules, type ValueRules } from '../../shared/value-rules.ts';
+import {
+  boundsCurrency,
+  keepValueRule,
+  keptValueRules,
+  NO_VALUE_RULES,
+  readValueRules,
+  unreadValueRules,
+  VALUE_RULE_CALL,
+  type ValueRules,
+} from '../../shared/value-rules.ts';
 import { SearchFiltersValue } from '../../shared/values/button-values.ts';
 import { describeSearch } from '../../shared/views/describe-search.ts';
 import type { Message } from '../../shared/views/messages.ts';
@@ -138,8 +147,8 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
   const { client, source } = await context.clients.forPerson(request.teamId, request.userId);
   const keyName = source === 'personal' ? 'your own key' : 'this workspace’s key';
   let target: object;
-  // The rule a feed's value bounds will be compared by, as the service's answer states it.
-  let rules = NO_VALUE_RULES;
+  // A feed's value bounds, checked with the service once it is known to be no duplicate.
+  let bounded: TenderSearchFilters | null = null;
   if (kind === 'pipeline') {
     const typed = words[0];
     if (!typed || words.length > 1)
@@ -161,13 +170,7 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
     const found = await searchTarget(context, request, words.join(' '));
     if ('problem' in found) return say(request, found.problem);
     target = found;
-    // Bounds are checked with the service now (a search it refuses is not subscribed), and its answer
-    // names the rule the posts will apply: the confirmation says it, as the posts' heading will.
-    const currency = boundsCurrency(found.f);
-    if (currency !== null) {
-      const { valueRule } = await client.tenders.search({ ...found.f, limit: 1 });
-      if (valueRule) rules = { byCurrency: new Map([[currency, valueRule]]) };
-    }
+    if (boundsCurrency(found.f) !== null) bounded = found.f;
   } else {
     const text = words.join(' ');
     const days = text === '' ? 7 : Number(text);
@@ -222,8 +225,19 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
   if (twin)
     return say(
       request,
-      mrkdwn`This channel already has that subscription: *${subscriptionSummary(twin, rules)}*, ${plain(describeSchedule(twin))} (${code(twin.id)})${twin.pausedReason ? mrkdwn`. It is paused (${safeText(twin.pausedReason, 300)}): *Send now* in \`/tender subscriptions\` starts it again` : mrkdwn``}. \`/tender subscriptions\` lists this channel’s, with Send now and Unsubscribe.`,
+      mrkdwn`This channel already has that subscription: *${subscriptionSummary(twin, keptValueRules(context, client, bounded ? [bounded] : []))}*, ${plain(describeSchedule(twin))} (${code(twin.id)})${twin.pausedReason ? mrkdwn`. It is paused (${safeText(twin.pausedReason, 300)}): *Send now* in \`/tender subscriptions\` starts it again` : mrkdwn``}. \`/tender subscriptions\` lists this channel’s, with Send now and Unsubscribe.`,
     );
+  // Bounds are checked with the service now (a search it refuses is not subscribed), and its answer
+  // names the rule the posts will apply: the confirmation says it, as the posts' heading will. Only
+  // a check, so a short one: a slow service is said to be slow (a timeout) rather than waited for.
+  let rules = NO_VALUE_RULES;
+  if (bounded) {
+    const { valueRule } = await client.tenders.search({ ...bounded, limit: 1 }, VALUE_RULE_CALL);
+    if (valueRule) {
+      keepValueRule(context, client, valueRule);
+      rules = { byCurrency: new Map([[valueRule.currency, valueRule]]) };
+    }
+  }
   const what = subscriptionSummary(subscription, rules);
   // Whose bookmarks a reminder follows, and whose view of a bid a summary shows, is said once here.
   const whose =
@@ -370,62 +384,80 @@ export async function listSubscriptions(
   replace: boolean,
 ): Promise<void> {
   const subscriptions = await context.store.channelSubscriptions(request.teamId, request.channelId);
-  await reply(request, await listMessage(context, request, subscriptions), replace);
+  await reply(request, await listMessage(context, request.teamId, request.channelId, subscriptions), replace);
 }
 
 /**
- * The list of `subscriptions` in the request's channel. Feeds with value bounds say the rule their
- * posts will apply, read from the service with the reader's key (the rates are the service's, the
- * same for every key); when it cannot be read the list is drawn all the same, and says so.
+ * The list of `subscriptions` in `channelId`. Feeds with value bounds say the rule their posts will
+ * apply; when it cannot be read just now the list is drawn all the same, and says so.
  */
 async function listMessage(
   context: FeatureContext,
-  request: SlackRequest,
+  teamId: string,
+  channelId: string,
   subscriptions: Subscription[],
-  /** Already read for these subscriptions (and maybe others), when the caller has them. */
-  known?: ValueRules,
 ): Promise<Message> {
-  const rules = known ?? (await valueRulesOf(context, request, subscriptions.slice(0, LIST_LIMIT)));
+  const rulesByCreator = await valueRulesOf(context, teamId, subscriptions.slice(0, LIST_LIMIT));
   return subscriptionsListMessage(
     subscriptions.map((subscription) => ({
       subscription,
-      what: subscriptionSummary(subscription, rules),
+      what: subscriptionSummary(subscription, rulesByCreator.get(subscription.createdBy) ?? NO_VALUE_RULES),
       when: describeSchedule(subscription),
       next: formatLocal(subscription.nextRunAt, subscription.timeZone),
     })),
-    request.channelId,
+    channelId,
   );
 }
 
 /**
- * The rules the value bounds of `subscriptions`' feeds are compared by, read from the service with
- * the reader's key (the rates are the service's, the same for every key); none is asked for when
- * no feed has bounds. A failure is kept (said as such), not thrown: the list is drawn all the same.
+ * The rules the value bounds of `subscriptions`' feeds are compared by, by who made each feed: read
+ * through the client its posts are read with (the creator's own key, else the workspace's, each
+ * maybe of another service), so a feed is listed with the rates its posts will use. Rules are kept
+ * per service a while and read within a short budget (readValueRules); nothing is asked when no
+ * feed has bounds. A failure is said as such, not thrown: the list is drawn all the same.
  */
 async function valueRulesOf(
   context: FeatureContext,
-  request: SlackRequest,
+  teamId: string,
   subscriptions: Subscription[],
-): Promise<ValueRules> {
-  const bounded = subscriptions
-    .map(followedSearch)
-    .filter(
-      (filters): filters is TenderSearchFilters => filters !== null && boundsCurrency(filters) !== null,
-    );
-  if (bounded.length === 0) return NO_VALUE_RULES;
-  let rules: ValueRules;
-  try {
-    const { client } = await context.clients.forPerson(request.teamId, request.userId);
-    rules = await readValueRules(client, bounded);
-  } catch (error) {
-    rules = { byCurrency: new Map(), failure: error };
+): Promise<Map<string, ValueRules>> {
+  const searchesByCreator = new Map<string, TenderSearchFilters[]>();
+  for (const subscription of subscriptions) {
+    const filters = followedSearch(subscription);
+    if (filters === null || boundsCurrency(filters) === null) continue;
+    const searches = searchesByCreator.get(subscription.createdBy) ?? [];
+    searches.push(filters);
+    searchesByCreator.set(subscription.createdBy, searches);
   }
-  if (rules.failure !== undefined)
-    context.logger.warn(
-      { err: rules.failure, teamId: request.teamId },
-      'the value rule of a subscription could not be read',
-    );
-  return rules;
+  const rulesByCreator = new Map<string, ValueRules>();
+  await Promise.all(
+    [...searchesByCreator].map(async ([createdBy, searches]) => {
+      let rules: ValueRules;
+      try {
+        const { client } = await context.clients.forPerson(teamId, createdBy);
+        rules = await readValueRules(context, client, searches);
+      } catch (error) {
+        rules = unreadValueRules(searches, error);
+      }
+      rulesByCreator.set(createdBy, rules);
+    }),
+  );
+  const failure = [...rulesByCreator.values()].find((rules) => rules.failure !== undefined)?.failure;
+  if (failure !== undefined)
+    context.logger.warn({ err: failure, teamId }, 'the value rule of a subscription could not be read');
+  return rulesByCreator;
+}
+
+/** The rules already kept for `subscription`'s feed (through the client it posts with); never asks the service. */
+async function keptRulesOf(context: FeatureContext, subscription: Subscription): Promise<ValueRules> {
+  const filters = followedSearch(subscription);
+  if (filters === null || boundsCurrency(filters) === null) return NO_VALUE_RULES;
+  try {
+    const { client } = await context.clients.forPerson(subscription.teamId, subscription.createdBy);
+    return keptValueRules(context, client, [filters]);
+  } catch {
+    return NO_VALUE_RULES;
+  }
 }
 
 /** `/tender unsubscribe <id>` and the list's Unsubscribe button. */
@@ -443,13 +475,18 @@ export async function unsubscribe(
       mrkdwn`No subscription has the id ${code(id, 100)} (it may be unsubscribed already). \`/tender subscriptions\` lists this channel’s.`,
     );
   }
-  // The list drawn again under the sentence is read with it (one reading of the rules for both).
-  const left = fromList ? await context.store.channelSubscriptions(request.teamId, request.channelId) : [];
-  const rules = await valueRulesOf(context, request, [subscription, ...left.slice(0, LIST_LIMIT)]);
-  // Said with its rule when the service gives it; a goodbye does not dwell on one it could not read.
-  const sentence = mrkdwn`Unsubscribed ${channelLink(subscription.channelId)} from ${lowerFirst(subscriptionSummary(subscription, { byCurrency: rules.byCurrency }))}. Nothing more will be posted for it.`;
-  if (fromList) {
-    const list = await listMessage(context, request, left, rules);
+  // The list drawn again under the sentence (its rules read, or kept) comes first: the goodbye says
+  // the rule only when it is kept, and is never held up by asking the service for it.
+  const list = fromList
+    ? await listMessage(
+        context,
+        request.teamId,
+        request.channelId,
+        await context.store.channelSubscriptions(request.teamId, request.channelId),
+      )
+    : null;
+  const sentence = mrkdwn`Unsubscribed ${channelLink(subscription.channelId)} from ${lowerFirst(subscriptionSummary(subscription, await keptRulesOf(context, subscription)))}. Nothing more will be posted for it.`;
+  if (list) {
     await reply(request, { text: sentence, blocks: [section(sentence), ...list.blocks] }, true);
     return;
   }

@@ -1,7 +1,7 @@
 import type { ValueRule } from '../../../contract/schemas.ts';
 import { SEARCH_WORDS_MAX, type TenderSearchFilters } from '../commands/parse-command.ts';
 import { formatAmount, formatDayOf } from './formats.ts';
-import { joinMrkdwn, literalText, type Mrkdwn, mrkdwn, text as plain } from './mrkdwn.ts';
+import { clip, joinMrkdwn, literalText, type Mrkdwn, mrkdwn, text as plain } from './mrkdwn.ts';
 
 /**
  * What a description of a search with value bounds says after them: the service's rule, or that it
@@ -86,6 +86,9 @@ export function lastWords(text: string): string {
   return shown;
 }
 
+/** The longest rates source said (in characters): enough for any bank's name. */
+const RATES_SOURCE_MAX = 60;
+
 /**
  * The rule the service compared values by, as a heading says it: `amounts in other currencies
  * converted at the ECB rates of 2024-12-31` (tenders in a currency without a rate are not listed).
@@ -93,7 +96,10 @@ export function lastWords(text: string): string {
 export function valueRuleSentence(rule: KnownValueRule): Mrkdwn {
   if (rule === 'unread')
     return plain('how amounts in other currencies are converted could not be read from the service just now');
-  const source = /^European Central Bank\b/i.test(rule.ratesSource) ? 'ECB' : rule.ratesSource;
+  // The contract sets no length on the source's name: a long one is cut, not drawn whole.
+  const source = /^European Central Bank\b/i.test(rule.ratesSource)
+    ? 'ECB'
+    : clip(rule.ratesSource, RATES_SOURCE_MAX);
   return plain(`amounts in other currencies converted at the ${source} rates of ${rule.ratesDate}`);
 }
 

@@ -63,11 +63,27 @@ describe('what a subscription posts, in words', () => {
     expect(subscriptionSummary(feed({ valueMax: 5, currency: 'EUR' }, 'up to €5'), read)).toBe(
       'New tenders for up to €5',
     );
-    const failed = { byCurrency: new Map(), failure: new Error('service down') };
+    const failed = { byCurrency: new Map(), unread: new Set(['GBP']), failure: new Error('service down') };
     expect(subscriptionSummary(bounded, failed)).toBe(
       'New tenders for “gritting”, over £1,000,000; how amounts in other currencies are converted could not be read from the service just now',
     );
     expect(subscriptionSummary(unbounded, failed)).toBe('New tenders for “gritting”');
+    // Only the currency whose rule could not be read is said to be unread.
+    const euroUnread = { ...read, unread: new Set(['EUR']), failure: new Error('refused') };
+    expect(subscriptionSummary(bounded, euroUnread)).toBe(
+      'New tenders for “gritting”, over £1,000,000; amounts in other currencies converted at the ECB rates of 2031-01-02',
+    );
+    // A rates source of any length (the contract sets none) is cut, and escaped.
+    const long = { ...rule, ratesSource: `Bank <of> ${'very '.repeat(40)}long names` };
+    const said = subscriptionSummary(bounded, { byCurrency: new Map([['GBP', long]]) });
+    const source = said.slice(
+      said.indexOf('converted at the ') + 'converted at the '.length,
+      said.indexOf(' rates of'),
+    );
+    expect(source.startsWith('Bank &lt;of&gt; very very')).toBe(true);
+    expect(source.endsWith('…')).toBe(true);
+    expect(source.length).toBeLessThanOrEqual(70);
+    expect(said.endsWith(' rates of 2031-01-02')).toBe(true);
     // Without rules (a caller that read none), as before.
     expect(subscriptionSummary(bounded)).toBe('New tenders for “gritting”, over £1,000,000');
   });
