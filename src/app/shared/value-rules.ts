@@ -1,13 +1,16 @@
 import type { ProcurementClient } from '../../client/procurement-client.ts';
 import {
   DEFAULT_VALUE_CURRENCY,
+  type SavedSearch,
   VALUE_CURRENCIES,
   type ValueCurrency,
   type ValueRule,
 } from '../../contract/schemas.ts';
 import type { TenderSearchFilters } from './commands/parse-command.ts';
+import { filtersOf } from './commands/saved-search-filters.ts';
 import type { FeatureContext } from './feature-context.ts';
-import type { KnownValueRule } from './views/describe-search.ts';
+import { type KnownValueRule, searchHeading } from './views/describe-search.ts';
+import type { Mrkdwn } from './views/mrkdwn.ts';
 
 /** The rules of a list of searches, by the currency of their bounds. */
 export interface ValueRules {
@@ -179,4 +182,28 @@ export function ruleOf(rules: ValueRules, filters: TenderSearchFilters): KnownVa
   const currency = boundsCurrency(filters);
   if (currency === null) return undefined;
   return rules.byCurrency.get(currency) ?? (rules.unread?.has(currency) ? 'unread' : undefined);
+}
+
+/**
+ * Saved searches as their headings say them, value bounds with the rule the service compares them
+ * by (readValueRules: kept, short budget); a rule that could not be read is logged and said.
+ */
+export async function describeSavedSearches(
+  context: Pick<FeatureContext, 'clients' | 'clock' | 'logger'>,
+  client: ProcurementClient,
+  teamId: string,
+  saved: readonly SavedSearch[],
+): Promise<{ saved: SavedSearch; description: Mrkdwn }[]> {
+  const searches = saved.map((each) => ({ saved: each, filters: filtersOf(each) }));
+  const rules = await readValueRules(
+    context,
+    client,
+    searches.map(({ filters }) => filters),
+  );
+  if (rules.failure !== undefined)
+    context.logger.warn({ err: rules.failure, teamId }, 'the value rule of saved searches could not be read');
+  return searches.map(({ saved: each, filters }) => ({
+    saved: each,
+    description: searchHeading(filters, undefined, undefined, ruleOf(rules, filters)),
+  }));
 }

@@ -2,8 +2,8 @@ import { parseDirectory } from '../../shared/commands/parse-command.ts';
 import { filtersOf } from '../../shared/commands/saved-search-filters.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { reply } from '../../shared/feature-context.ts';
-import { readDefaultValueRuleAhead, readValueRules, ruleOf } from '../../shared/value-rules.ts';
-import { describeSearch, searchHeading, wordsCutSentence } from '../../shared/views/describe-search.ts';
+import { describeSavedSearches, readDefaultValueRuleAhead } from '../../shared/value-rules.ts';
+import { describeSearch, wordsCutSentence } from '../../shared/views/describe-search.ts';
 import type { Message } from '../../shared/views/messages.ts';
 import { joinMrkdwn, mrkdwn, text as plain } from '../../shared/views/mrkdwn.ts';
 import { contextLine, section } from '../../shared/views/tender-card.ts';
@@ -121,21 +121,7 @@ export async function savedSearchesCommand(
   // a while, and the usual currency's read (when not kept) goes out beside the list's.
   readDefaultValueRuleAhead(context, client);
   const found = await client.savedSearches.list({ limit: SAVED_PAGE_SIZE, offset: page.offset });
-  const searches = found.data.map((saved) => ({ saved, filters: filtersOf(saved) }));
-  const rules = await readValueRules(
-    context,
-    client,
-    searches.map(({ filters }) => filters),
-  );
-  if (rules.failure !== undefined)
-    context.logger.warn(
-      { err: rules.failure, teamId: request.teamId },
-      'the value rule of saved searches could not be read',
-    );
-  const described = searches.map(({ saved, filters }) => ({
-    saved,
-    description: searchHeading(filters, undefined, undefined, ruleOf(rules, filters)),
-  }));
+  const described = await describeSavedSearches(context, client, request.teamId, found.data);
   await reply(
     request,
     savedSearchesMessage(described, found.pagination.total, {

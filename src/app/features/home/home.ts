@@ -1,12 +1,10 @@
 import type { AppSlack } from '../../adapters/app-slack.ts';
-import { filtersOf } from '../../shared/commands/saved-search-filters.ts';
 import { connectionState } from '../../shared/connection-state.ts';
 import { KeyUnreadableError } from '../../shared/errors.ts';
 import { describeFailure } from '../../shared/failure-sentences.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
 import { keyReadable, mayManageKey } from '../../shared/key-access.ts';
-import { readDefaultValueRuleAhead, readValueRules, ruleOf } from '../../shared/value-rules.ts';
-import { searchHeading } from '../../shared/views/describe-search.ts';
+import { describeSavedSearches, readDefaultValueRuleAhead } from '../../shared/value-rules.ts';
 import { formatDayOf } from '../../shared/views/formats.ts';
 import { type Mrkdwn, mention, mrkdwn, text as plain } from '../../shared/views/mrkdwn.ts';
 import { withBidReferences, withStartedBy } from '../bids/index.ts';
@@ -81,26 +79,13 @@ export async function publishHome(
         }),
         problem,
       ),
-      client.savedSearches.list(page).then(async (answer) => {
-        const searches = answer.data.map((saved) => ({ saved, filters: filtersOf(saved) }));
-        const rules = await readValueRules(
-          context,
-          client,
-          searches.map(({ filters }) => filters),
-        );
-        if (rules.failure !== undefined)
-          context.logger.warn(
-            { err: rules.failure, teamId },
-            'the value rule of saved searches could not be read',
-          );
-        return {
-          items: searches.map(({ saved, filters }) => ({
-            saved,
-            description: searchHeading(filters, undefined, undefined, ruleOf(rules, filters)),
-          })),
+      client.savedSearches.list(page).then(
+        async (answer) => ({
+          items: await describeSavedSearches(context, client, teamId, answer.data),
           total: answer.pagination.total,
-        };
-      }, problem),
+        }),
+        problem,
+      ),
     ]);
     Object.assign(content, { bookmarks, pipelines, savedSearches });
   }
