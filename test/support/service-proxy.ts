@@ -83,3 +83,61 @@ export async function startServiceProxy(
     });
   return proxy;
 }
+
+/** A tender search a search-holding proxy saw: its query, the key it came with, and whether the app gave up on it. */
+export interface SeenSearch {
+  query: URLSearchParams;
+  authorization: string;
+  abandoned: boolean;
+}
+
+export interface SearchHoldingProxy {
+  url: string;
+  /** Every tender search (`GET /v1/tenders?…`) that arrived, in order. */
+  searches: SeenSearch[];
+  /** While true, tender searches are never answered: the app must give up on them by itself. */
+  hold: boolean;
+  stop(): Promise<void>;
+}
+
+/**
+ * A loopback proxy to `target` that records every tender search and holds them while `hold`;
+ * everything else passes on, after `beforePassing(url)` when given (to hold a request a while).
+ */
+export async function startSearchHoldingProxy(
+  target: string,
+  beforePassing: (url: string) => Promise<void> = async () => undefined,
+): Promise<SearchHoldingProxy> {
+  const proxy: SearchHoldingProxy = { url: '', searches: [], hold: false, stop: async () => undefined };
+  const server: Server = createServer((incoming, outgoing) => {
+    const url = incoming.url ?? '';
+    if (url.startsWith('/v1/tenders?')) {
+      const seen: SeenSearch = {
+        query: new URL(url, target).searchParams,
+        authorization: String(incoming.headers.authorization),
+        abandoned: false,
+      };
+      proxy.searches.push(seen);
+      if (proxy.hold) {
+        incoming.socket.once('close', () => {
+          seen.abandoned = true;
+        });
+        return;
+      }
+    }
+    const chunks: Buffer[] = [];
+    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+    incoming.on('end', async () => {
+      await beforePassing(url);
+      passOn(target, incoming, chunks, outgoing).catch(() => outgoing.destroy());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  proxy.stop = async () => {
+    proxy.hold = false;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  return proxy;
+}

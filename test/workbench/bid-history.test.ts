@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ARTIFACTS_DIR, launchChromium, openChannel } from '../support/browser.ts';
 import { startWorkbenchProcess, type WorkbenchProcess } from '../support/workbench.ts';
 
@@ -128,12 +128,16 @@ describe('a bid’s history in the workbench page', () => {
     await card.scrollIntoViewIfNeeded();
     // The page may draw the card again meanwhile (a poll): the picture is taken of where it is, since
     // an element screenshot fails when its element is replaced while it waits for it to be stable.
-    const where = await card.boundingBox();
-    expect(where).not.toBeNull();
-    await page.screenshot({
-      path: join(ARTIFACTS_DIR, 'bid-history-long-notes-card.png'),
-      ...(where ? { clip: where } : {}),
-    });
+    // Between two draws the card is briefly not there (no box): asked again until it is.
+    const where = await vi.waitFor(
+      async () => {
+        const box = await card.boundingBox();
+        if (!box) throw new Error('the card is being drawn again');
+        return box;
+      },
+      { timeout: 10_000, interval: 100 },
+    );
+    await page.screenshot({ path: join(ARTIFACTS_DIR, 'bid-history-long-notes-card.png'), clip: where });
     await shot('long-notes');
     expect(problems).toEqual([]);
   }, 120_000);

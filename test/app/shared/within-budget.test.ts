@@ -45,4 +45,10 @@ describe('withinBudget', () => {
     expect(quick).toBeNull();
     expect(await outcome).toEqual({ error: failure });
   });
+
+  it('with no budget gives null even for work already done; the outcome still settles', async () => {
+    const { quick, outcome } = await withinBudget(Promise.resolve('done'), 0);
+    expect(quick).toBeNull();
+    expect(await outcome).toEqual({ value: 'done' });
+  });
 });

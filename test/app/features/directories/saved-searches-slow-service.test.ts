@@ -1,6 +1,4 @@
 import { mkdtempSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +7,11 @@ import { REFERENCE_RATES_DATE } from '../../../../src/service/money/reference-ra
 import { SavedSearchesStore } from '../../../../src/service/store/saved-searches-store.ts';
 import { eventually } from '../../../support/bot.ts';
 import { KEYS } from '../../../support/fixture.ts';
-import { passOn } from '../../../support/service-proxy.ts';
+import {
+  type SearchHoldingProxy,
+  type SeenSearch,
+  startSearchHoldingProxy,
+} from '../../../support/service-proxy.ts';
 import { mrkdwnStrings } from '../../../support/slack-text.ts';
 import { Harness, type Instance } from '../../delivery/harness.ts';
 
@@ -20,52 +22,27 @@ import { Harness, type Instance } from '../../delivery/harness.ts';
 const RULE = `amounts in other currencies converted at the ECB rates of ${REFERENCE_RATES_DATE}`;
 const UNREAD = 'how amounts in other currencies are converted could not be read from the service just now';
 
-/** A tender search the proxy saw: its query, and whether the app gave up on it. */
-interface SeenSearch {
-  query: URLSearchParams;
-  abandoned: boolean;
-}
-
 const harness = new Harness('2027-05-03T08:00:00Z', mkdtempSync(join(tmpdir(), 'tenderbot-saved-slow-')));
 let a: Instance;
-let proxy: Server;
-let holdSearches = false;
-const searches: SeenSearch[] = [];
+let proxy: SearchHoldingProxy;
+let searches: SeenSearch[] = [];
 /** For each list of saved searches, whether it was answered after the pounds rule had been asked for. */
 const listAnsweredAfterSearch: boolean[] = [];
 
 beforeAll(async () => {
   await harness.start();
   const service = harness.sandbox.baseUrl;
-  proxy = createServer((incoming, outgoing) => {
-    const url = incoming.url ?? '';
-    if (url.startsWith('/v1/tenders?')) {
-      const seen: SeenSearch = { query: new URL(url, service).searchParams, abandoned: false };
-      searches.push(seen);
-      if (holdSearches) {
-        // Never answered: the app must give up on it by itself.
-        incoming.socket.once('close', () => {
-          seen.abandoned = true;
-        });
-        return;
-      }
+  proxy = await startSearchHoldingProxy(service, async (url) => {
+    if (url.startsWith('/v1/saved-searches?')) {
+      // The list is held until a rule is asked for (at most a second): one read beside it is seen.
+      const asked = () => searches.some(({ query }) => query.get('currency') === 'GBP');
+      await eventually(() => asked() || null, 'a search for the pounds rule', 1000).catch(() => null);
+      listAnsweredAfterSearch.push(asked());
     }
-    const chunks: Buffer[] = [];
-    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-    incoming.on('end', async () => {
-      if (url.startsWith('/v1/saved-searches?')) {
-        // The list is held until a rule is asked for (at most a second): one read beside it is seen.
-        const asked = () => searches.some(({ query }) => query.get('currency') === 'GBP');
-        await eventually(() => asked() || null, 'a search for the pounds rule', 1000).catch(() => null);
-        listAnsweredAfterSearch.push(asked());
-      }
-      passOn(service, incoming, chunks, outgoing).catch(() => outgoing.destroy());
-    });
   });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  searches = proxy.searches;
   // The app is configured from the sandbox's address: it is pointed at the proxy.
-  (harness.sandbox as { baseUrl: string }).baseUrl =
-    `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  (harness.sandbox as { baseUrl: string }).baseUrl = proxy.url;
   a = await harness.instance('A');
   // Max reads with Dave's key: Beta's saved searches, "Beta: software" (no bounds) and these.
   await harness.linkPersonalKey(a.store, 'U0MEMBER', KEYS.daveBeta);
@@ -92,10 +69,8 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  holdSearches = false;
   await a?.stop();
-  proxy?.closeAllConnections();
-  proxy?.close();
+  await proxy?.stop();
   await harness.stop();
 });
 
@@ -132,7 +107,7 @@ async function home(): Promise<string[]> {
 
 describe('saved searches with value bounds while the service’s search hangs', () => {
   it('are listed by /tender saved after one brief search a currency, read beside the list, saying the rule could not be read', async () => {
-    holdSearches = true;
+    proxy.hold = true;
     searches.length = 0;
     listAnsweredAfterSearch.length = 0;
     const list = await savedList();
@@ -154,14 +129,14 @@ describe('saved searches with value bounds while the service’s search hangs', 
     searches.length = 0;
     expect(entryOf(await home(), 'Beta: big gritting')).toContain(UNREAD);
     expect(searches).toEqual([]);
-    holdSearches = false;
+    proxy.hold = false;
     harness.now += VALUE_RULE_FAILURE_TTL_MS + 1000;
     const answered = await home();
     expect(entryOf(answered, 'Beta: big gritting')).toContain(`over £1,000,000; ${RULE}`);
     expect(entryOf(answered, 'Beta: small euro works')).toContain(`Tenders up to €50,000; ${RULE}`);
     expect(searches).toHaveLength(2);
     // Kept: with the search hanging again, neither list asks, and both say the rule.
-    holdSearches = true;
+    proxy.hold = true;
     searches.length = 0;
     expect(entryOf(await home(), 'Beta: big gritting')).toContain(`over £1,000,000; ${RULE}`);
     expect(entryOf(await savedList(), 'Beta: small euro works')).toContain(`Tenders up to €50,000; ${RULE}`);

@@ -1,6 +1,4 @@
 import { mkdtempSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +6,11 @@ import { VALUE_RULE_FAILURE_TTL_MS, VALUE_RULE_TTL_MS } from '../../../../src/ap
 import { REFERENCE_RATES_DATE } from '../../../../src/service/money/reference-rates.ts';
 import { eventually } from '../../../support/bot.ts';
 import { KEYS } from '../../../support/fixture.ts';
-import { passOn } from '../../../support/service-proxy.ts';
+import {
+  type SearchHoldingProxy,
+  type SeenSearch,
+  startSearchHoldingProxy,
+} from '../../../support/service-proxy.ts';
 import { Harness, type Instance } from '../../delivery/harness.ts';
 
 // `/tender subscriptions`, `/tender unsubscribe` and `/tender subscribe` while the service's tender
@@ -21,18 +23,10 @@ const said = (message: { text?: string; blocks?: unknown }) =>
 const RULE = `amounts in other currencies converted at the ECB rates of ${REFERENCE_RATES_DATE}`;
 const UNREAD = 'how amounts in other currencies are converted could not be read from the service just now';
 
-/** A tender search the proxy saw: its query, the key it was sent with, and whether the app gave up on it. */
-interface SeenSearch {
-  query: URLSearchParams;
-  authorization: string;
-  abandoned: boolean;
-}
-
 const harness = new Harness('2027-05-03T08:00:00Z', mkdtempSync(join(tmpdir(), 'tenderbot-list-slow-')));
 let a: Instance;
-let proxy: Server;
-let holdSearches = false;
-const searches: SeenSearch[] = [];
+let proxy: SearchHoldingProxy;
+let searches: SeenSearch[] = [];
 
 /** The person's answer to `/tender TEXT` once it is more than the "still trying" notice. */
 async function answer(user: string, channel: string, text: string): Promise<string> {
@@ -46,32 +40,10 @@ async function answer(user: string, channel: string, text: string): Promise<stri
 beforeAll(async () => {
   await harness.start();
   const service = harness.sandbox.baseUrl;
-  proxy = createServer((incoming, outgoing) => {
-    if (incoming.url?.startsWith('/v1/tenders?')) {
-      const seen: SeenSearch = {
-        query: new URL(incoming.url, service).searchParams,
-        authorization: String(incoming.headers.authorization),
-        abandoned: false,
-      };
-      searches.push(seen);
-      if (holdSearches) {
-        // Never answered: the app must give up on it by itself.
-        incoming.socket.once('close', () => {
-          seen.abandoned = true;
-        });
-        return;
-      }
-    }
-    const chunks: Buffer[] = [];
-    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-    incoming.on('end', () => {
-      passOn(service, incoming, chunks, outgoing).catch(() => outgoing.destroy());
-    });
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  proxy = await startSearchHoldingProxy(service);
+  searches = proxy.searches;
   // The app is configured from the sandbox's address: it is pointed at the proxy.
-  (harness.sandbox as { baseUrl: string }).baseUrl =
-    `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  (harness.sandbox as { baseUrl: string }).baseUrl = proxy.url;
   a = await harness.instance('A');
   // Max lists with his own key (Dave's); the feeds are Ada's, posted with the workspace's (Carol's).
   await harness.linkPersonalKey(a.store, 'U0MEMBER', KEYS.daveBeta);
@@ -85,16 +57,14 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  holdSearches = false;
   await a?.stop();
-  proxy?.closeAllConnections();
-  proxy?.close();
+  await proxy?.stop();
   await harness.stop();
 });
 
 describe('the subscriptions of a channel while the service’s search hangs', () => {
   it('are listed after one brief search a currency, by bounds alone, with the key the feeds post with, saying the rule could not be read', async () => {
-    holdSearches = true;
+    proxy.hold = true;
     searches.length = 0;
     const list = await answer('U0MEMBER', 'C0FEED', 'subscriptions');
     expect(list).toContain(`*New tenders for “gritting”, over £1,000,000; ${UNREAD}*`);
@@ -134,7 +104,7 @@ describe('the subscriptions of a channel while the service’s search hangs', ()
   });
 
   it('are listed with the rule once the service answers again, and it is kept: a hung search then costs nothing', async () => {
-    holdSearches = false;
+    proxy.hold = false;
     // A rule that could not be read is said so a little while, then asked for again.
     harness.now += VALUE_RULE_FAILURE_TTL_MS + 1000;
     searches.length = 0;
@@ -142,7 +112,7 @@ describe('the subscriptions of a channel while the service’s search hangs', ()
       `*New tenders for “gritting”, over £1,000,000; ${RULE}*`,
     );
     expect(searches).toHaveLength(1);
-    holdSearches = true;
+    proxy.hold = true;
     searches.length = 0;
     expect(await answer('U0MEMBER', 'C0FEED', 'subscriptions')).toContain(
       `*New tenders for “gritting”, over £1,000,000; ${RULE}*`,
