@@ -4,16 +4,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VALUE_RULE_FAILURE_TTL_MS } from '../../../../src/app/shared/value-rules.ts';
 import { REFERENCE_RATES_DATE } from '../../../../src/service/money/reference-rates.ts';
-import { SavedSearchesStore } from '../../../../src/service/store/saved-searches-store.ts';
 import { eventually } from '../../../support/bot.ts';
-import { KEYS } from '../../../support/fixture.ts';
 import {
   type SearchHoldingProxy,
   type SeenSearch,
   startSearchHoldingProxy,
 } from '../../../support/service-proxy.ts';
-import { mrkdwnStrings } from '../../../support/slack-text.ts';
 import { Harness, type Instance } from '../../delivery/harness.ts';
+import { entryOf, linesOf, saveBetaSearchesWithBounds } from './saved-searches-with-bounds.ts';
 
 // `/tender saved` and the Home tab while the service's tender search hangs (everything else
 // answers), through the real app, the fake Slack and a loopback proxy in front of the local
@@ -44,28 +42,7 @@ beforeAll(async () => {
   // The app is configured from the sandbox's address: it is pointed at the proxy.
   (harness.sandbox as { baseUrl: string }).baseUrl = proxy.url;
   a = await harness.instance('A');
-  // Max reads with Dave's key: Beta's saved searches, "Beta: software" (no bounds) and these.
-  await harness.linkPersonalKey(a.store, 'U0MEMBER', KEYS.daveBeta);
-  const saved = new SavedSearchesStore(harness.sandbox.db);
-  const now = new Date(harness.now).toISOString();
-  saved.insert(
-    {
-      id: 'ss-beta-big',
-      organisationId: 'org-beta',
-      name: 'Beta: big gritting',
-      query: { q: 'gritting', valueMin: 1_000_000 },
-    },
-    now,
-  );
-  saved.insert(
-    {
-      id: 'ss-beta-euro',
-      organisationId: 'org-beta',
-      name: 'Beta: small euro works',
-      query: { valueMax: 50_000, currency: 'eur' },
-    },
-    now,
-  );
+  await saveBetaSearchesWithBounds(harness, a);
 }, 60_000);
 
 afterAll(async () => {
@@ -73,16 +50,6 @@ afterAll(async () => {
   await proxy?.stop();
   await harness.stop();
 });
-
-/** Every line of mrkdwn a payload shows (a view or a message). */
-const linesOf = (payload: unknown) => mrkdwnStrings(payload).flatMap(({ text }) => text.split('\n'));
-/** A saved search's entry in a list: the line naming it in bold, and those under it up to the next name. */
-const entryOf = (lines: string[], name: string) => {
-  const at = lines.findIndex((line) => line.includes(`*${name}*`));
-  if (at < 0) return '';
-  const next = lines.findIndex((line, index) => index > at && line.startsWith('*'));
-  return lines.slice(at, next < 0 ? undefined : next).join('\n');
-};
 
 /** Max's answer to `/tender saved` once it is more than the "still trying" notice. */
 async function savedList(): Promise<string[]> {
