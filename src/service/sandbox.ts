@@ -116,8 +116,9 @@ export function ocdsFilesIn(folder: string): string[] {
  */
 export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
   const db = await openSandbox(options);
+  let app: ServiceApp | null = null;
   try {
-    const app = await buildServiceApp({
+    app = await buildServiceApp({
       db,
       clock: options.clock,
       logLevel: options.logLevel,
@@ -134,9 +135,13 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     // largest is about the number of tenders.
     const tenders =
       ((db.prepare('SELECT max(sort_key) FROM tenders').pluck().get() as number | null) ?? -1) + 1;
+    const service = app;
     if (options.searchThread ?? tenders >= SEARCH_THREAD_FROM)
       context.publicRecords.searchInThread(options.db, (error) =>
-        app.log.warn({ err: error }, 'the search thread failed: searches are walked on the request thread'),
+        service.log.warn(
+          { err: error },
+          'the search thread failed: searches are walked on the request thread',
+        ),
       );
     context.publicRecords.readInBackground(options.db);
     context.publicRecords.readWordVocabularyNow();
@@ -156,12 +161,15 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       baseUrl: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
       demoKeys,
       close: async () => {
-        await app.close();
+        await service.close();
         await context.publicRecords.close();
         db.close();
       },
     };
   } catch (error) {
+    // A start that failed (a port in use) leaves nothing behind: no threads, no open handles.
+    await app?.close().catch(() => undefined);
+    await app?.serviceContext.publicRecords.close().catch(() => undefined);
     db.close();
     throw error;
   }

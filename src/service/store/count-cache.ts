@@ -9,6 +9,10 @@ export const DEFAULT_COUNT_CACHE_TTL_MS = 5 * 60_000;
 /** Bumped by anything in this process that rewrites public records (see PublicRecordsWriter.finish). */
 const generations = new WeakMap<SqliteDatabase, number>();
 
+/**
+ * Only alongside a new records_version committed with the change (PublicRecordsWriter.finish):
+ * other connections (a search thread, another process) see the version, never this generation.
+ */
 export function markPublicRecordsChanged(db: SqliteDatabase): void {
   generations.set(db, (generations.get(db) ?? 0) + 1);
 }

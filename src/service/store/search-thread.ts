@@ -42,6 +42,8 @@ export class SearchThread {
   private nextId = 0;
   /** Searches the thread has answered with a page (not null). */
   answered = 0;
+  /** Searches not answered within SEARCH_TIMEOUT_MS (made on the caller's thread instead). */
+  late = 0;
   private readonly pending = new Map<number, (found: ThreadFound | null) => void>();
   private readonly waiting: ((ready: boolean) => void)[] = [];
 
@@ -55,9 +57,11 @@ export class SearchThread {
         return;
       }
       const resolve = this.pending.get(reply.id);
+      // Late (its caller searched alone meanwhile): dropped.
+      if (!resolve) return;
       this.pending.delete(reply.id);
       if (reply.found) this.answered++;
-      resolve?.(reply.found);
+      resolve(reply.found);
     });
     const failed = (error: unknown) => {
       if (this.failed) return;
@@ -70,6 +74,9 @@ export class SearchThread {
     };
     this.worker.once('error', failed);
     this.worker.once('exit', (code) => failed(new Error(`the search thread ended (exit code ${code})`)));
+    // A 'message' listener refs the thread again: it must never keep the process alive (a start
+    // that failed would hang, deaf to SIGTERM).
+    this.worker.unref();
   }
 
   /** Resolves with true once the thread answers searches, false if it failed first. */
@@ -94,7 +101,19 @@ export class SearchThread {
     if (!this.answering) return Promise.resolve(null);
     const id = this.nextId++;
     return new Promise((resolve) => {
-      this.pending.set(id, resolve);
+      // A thread that is alive but does not answer in time (a lock wait, a long walk) is not
+      // waited for: the caller searches on its own thread, and the late answer is dropped.
+      const timer = setTimeout(() => {
+        if (this.pending.delete(id)) {
+          this.late++;
+          resolve(null);
+        }
+      }, SEARCH_TIMEOUT_MS);
+      timer.unref();
+      this.pending.set(id, (found) => {
+        clearTimeout(timer);
+        resolve(found);
+      });
       this.worker.postMessage({ id, search });
     });
   }
@@ -113,18 +132,28 @@ export class SearchThread {
 }
 
 const SEARCH_TASK = 'tenderbot/search-thread';
+/** How long a search waits for the thread before it is made on the caller's thread. */
+const SEARCH_TIMEOUT_MS = 2000;
+/** Searches failing one after another before the thread gives up (then the caller searches alone). */
+const FAILURES_TO_GIVE_UP = 3;
 const RECORDS_VERSION = "SELECT value FROM public_records_meta WHERE key = 'records_version'";
 
-/** In the thread: its own connection and index; the columns read first, then "ready", then searches. */
-function serveSearches(file: string, wordHitsBudget: number): void {
+/**
+ * In the thread: its own connection and index, whose columns are read by a worker of its own (at
+ * the start and after every rewrite, so that no search waits 5 s at a million tenders behind a
+ * read: meanwhile filtered searches answer null and the caller uses SQL); "ready" once the first
+ * read is in; then searches. Searches failing one after another end the thread.
+ */
+async function serveSearches(file: string, wordHitsBudget: number): Promise<void> {
   const port = parentPort;
   if (!port) return;
   const db = new Database(file, { readonly: true, fileMustExist: true }) as SqliteDatabase;
   db.pragma('busy_timeout = 5000');
   const index = new TenderFilterIndex(db, wordHitsBudget);
+  index.buildInBackground(file);
+  if (!(await index.whenReady())) throw new Error('the search thread could not read the filter columns');
   const recordsVersion = db.prepare(RECORDS_VERSION).pluck();
-  // A search with a filter reads the columns on this thread (no request waits here meanwhile).
-  index.search('"warm"*', { status: 'open' }, new Date().toISOString().slice(0, 19).concat('Z'), 0, 1);
+  let failures = 0;
   port.postMessage({ ready: true } satisfies Reply);
   port.on('message', ({ id, search }: { id: number; search: ThreadSearch }) => {
     let found: ThreadFound | null = null;
@@ -136,12 +165,22 @@ function serveSearches(file: string, wordHitsBudget: number): void {
           ? index.searchWords(search.match, search.offset, search.limit)
           : index.search(search.match, search.filters, search.now, search.offset, search.limit);
       if (page) found = { sortKeys: page.sortKeys, total: page.total, recordsVersion: version };
-    } catch {
-      // Answered on the caller's thread instead.
+      failures = 0;
+    } catch (error) {
+      // Answered on the caller's thread instead; one failure after another ends this thread.
+      failures++;
+      if (failures >= FAILURES_TO_GIVE_UP) {
+        port.postMessage({ id, found: null } satisfies Reply);
+        throw error;
+      }
     }
     port.postMessage({ id, found } satisfies Reply);
   });
 }
 
 const task = workerOfTask<{ file: string; wordHitsBudget: number }>(SEARCH_TASK);
-if (task) serveSearches(task.file, task.wordHitsBudget);
+if (task)
+  serveSearches(task.file, task.wordHitsBudget).catch((error: unknown) => {
+    // Ends the thread: the caller hears 'error' and searches alone from then on.
+    throw error;
+  });

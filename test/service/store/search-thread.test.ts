@@ -1,7 +1,10 @@
+import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TenderSearchQuery } from '../../../src/contract/schemas.ts';
 import { generateDemoData } from '../../../src/service/demo/demo-generator.ts';
 import { startSandbox } from '../../../src/service/sandbox.ts';
@@ -109,6 +112,92 @@ describe('a search thread', () => {
       await reader.close();
     }
   });
+});
+
+describe('a search thread after the records are rewritten', () => {
+  it('answers as the new records say: filtered searches by SQL while it reads its columns again, then itself', async () => {
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    const copy = join(dir, 'rewritten.db');
+    copyFileSync(file, copy);
+    const served = openDatabase(copy);
+    const writer = openDatabase(copy);
+    const reader = new PublicRecordsReader(served, 0);
+    reader.searchInThread(copy);
+    try {
+      expect(await reader.searchThreadReady()).toBe(true);
+      const query: TenderSearchQuery = { q: 'cleaning', region: 'Wales', limit: 50, offset: 0 };
+      const before = await reader.searchTendersAsync(query, TODAY);
+      // Another process's import: London's cleaning tenders move to Wales, with a new version.
+      writer
+        .prepare(
+          `UPDATE tenders SET region = 'Wales' WHERE region = 'London'
+             AND sort_key IN (SELECT rowid FROM tender_words WHERE tender_words MATCH '"cleaning"*')`,
+        )
+        .run();
+      writer
+        .prepare("UPDATE public_records_meta SET value = 'rewritten' WHERE key = 'records_version'")
+        .run();
+      const expected = new PublicRecordsReader(served).searchTenders(query, TODAY);
+      expect(expected.total).toBeGreaterThan(before.total);
+      const answeredBefore = reader.searchThreadAnswers;
+      const after = await reader.searchTendersAsync(query, TODAY);
+      expect(after.total).toBe(expected.total);
+      expect(after.items.map((tender) => tender.id)).toEqual(expected.items.map((tender) => tender.id));
+      // Once its columns are read again, the thread answers, and the same.
+      await vi.waitFor(
+        async () => {
+          const again = await reader.searchTendersAsync(query, TODAY);
+          expect(again.total).toBe(expected.total);
+          expect(reader.searchThreadAnswers).toBeGreaterThan(answeredBefore);
+        },
+        { timeout: 30_000, interval: 100 },
+      );
+    } finally {
+      await reader.close();
+      served.close();
+      writer.close();
+    }
+  });
+});
+
+describe('sandbox serve with a search thread that cannot listen', () => {
+  it('ends with the error, leaving no thread to keep it alive', async () => {
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    const copy = join(dir, 'busy-port.db');
+    copyFileSync(file, copy);
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const child = spawn(
+        process.execPath,
+        [
+          'bin/tenderbot.js',
+          'sandbox',
+          'serve',
+          '--db',
+          copy,
+          '--port',
+          String(port),
+          '--search-thread',
+          'on',
+        ],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk;
+      });
+      child.stderr.on('data', (chunk: Buffer) => {
+        output += chunk;
+      });
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      expect(code).not.toBe(0);
+      expect(output).toMatch(/EADDRINUSE|in use/i);
+    } finally {
+      taken.close();
+    }
+  }, 60_000);
 });
 
 describe('the service with a search thread', () => {
