@@ -4,7 +4,7 @@ import type { FeatureContext } from '../../shared/feature-context.ts';
 import { SubscriptionIds } from '../../shared/ids.ts';
 import { decode } from '../../shared/values/codec.ts';
 import { sendNow } from './send-now.ts';
-import { listMore, unsubscribe } from './subscriptions.ts';
+import { listMore, unsubscribe } from './subscription-list.ts';
 
 /** The subscriptions list's "Send now" and "Unsubscribe", and a feed post's "…and N more". */
 export function registerSubscriptionListeners(controls: ControlRouter, context: FeatureContext): void {

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { NotFoundError } from '../../../client/errors.ts';
-import { KEEP_DELIVERIES_MS } from '../../delivery/delivery-queue.ts';
 import {
   type ClosesDays,
   parseSearch,
@@ -10,25 +9,20 @@ import {
 } from '../../shared/commands/parse-command.ts';
 import { filtersOf } from '../../shared/commands/saved-search-filters.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
-import { refuseGuests, reply, StaleValueError } from '../../shared/feature-context.ts';
+import { refuseGuests } from '../../shared/feature-context.ts';
 import {
   boundsCurrency,
   keepValueRule,
   keptValueRules,
   NO_VALUE_RULES,
-  readValueRules,
-  unreadValueRules,
   VALUE_RULE_CALL,
-  type ValueRules,
 } from '../../shared/value-rules.ts';
 import { SearchFiltersValue } from '../../shared/values/button-values.ts';
 import { describeSearch } from '../../shared/views/describe-search.ts';
-import type { Message } from '../../shared/views/messages.ts';
 import {
   channelLink,
   code,
   literalText,
-  lowerFirst,
   type Mrkdwn,
   mention,
   mrkdwn,
@@ -38,8 +32,8 @@ import {
 import { section } from '../../shared/views/tender-card.ts';
 import type { Cadence, Subscription, SubscriptionKind } from '../../storage/bot-store.ts';
 import { resolveBidId } from '../bids/index.ts';
-import { DeadlinesTarget, FEED_READ_LIMIT, type Frozen, PipelineTarget, SearchTarget } from './content.ts';
-import { followedSearch, subscriptionSummary } from './describe.ts';
+import { DeadlinesTarget, PipelineTarget, SearchTarget } from './content.ts';
+import { subscriptionSummary } from './describe.ts';
 import {
   DEFAULT_TIME,
   describeSchedule,
@@ -49,18 +43,9 @@ import {
   parseLocalTime,
 } from './schedule.ts';
 import { CHANNEL_GONE_REASONS } from './slack-errors.ts';
-import {
-  LIST_LIMIT,
-  type ListedTender,
-  MORE_PAGE,
-  moreTendersMessage,
-  subscriptionsListMessage,
-} from './views/subscription-messages.ts';
+import { listSubscriptions, say, unsubscribe } from './subscription-list.ts';
 
 export type SubscriptionSubcommand = 'subscribe' | 'subscriptions' | 'unsubscribe';
-
-const say = (request: SlackRequest, sentence: Mrkdwn, replace = false) =>
-  reply(request, { text: sentence, blocks: [section(sentence)] }, replace);
 
 // Slack reads `<…>` as a link or a mention even inside code: the placeholders are escaped.
 export const SUBSCRIBE_USAGE = mrkdwn`Subscribe this channel with \`/tender subscribe pipeline &lt;bid&gt; [daily|weekly] [HH:MM]\` (a bid’s progress), \`/tender subscribe search &lt;saved search id, or words and filters&gt; [hourly|daily]\` (new tenders), or \`/tender subscribe deadlines [days]\` (bookmarked tenders and bids coming due). Times are in your own time zone; weekly posts go out on Mondays.`;
@@ -375,170 +360,4 @@ function sortedKeys(value: unknown): unknown {
 function newSubscriptionId(): string {
   const alphabet = 'abcdefghijkmnpqrstuvwxyz23456789';
   return `s-${[...randomBytes(6)].map((byte) => alphabet[byte % alphabet.length]).join('')}`;
-}
-
-/** `/tender subscriptions`: the channel's subscriptions, to the person who asked. */
-export async function listSubscriptions(
-  context: FeatureContext,
-  request: SlackRequest,
-  replace: boolean,
-): Promise<void> {
-  const subscriptions = await context.store.channelSubscriptions(request.teamId, request.channelId);
-  await reply(request, await listMessage(context, request.teamId, request.channelId, subscriptions), replace);
-}
-
-/**
- * The list of `subscriptions` in `channelId`. Feeds with value bounds say the rule their posts will
- * apply; when it cannot be read just now the list is drawn all the same, and says so.
- */
-async function listMessage(
-  context: FeatureContext,
-  teamId: string,
-  channelId: string,
-  subscriptions: Subscription[],
-): Promise<Message> {
-  const rulesByCreator = await valueRulesOf(context, teamId, subscriptions.slice(0, LIST_LIMIT));
-  return subscriptionsListMessage(
-    subscriptions.map((subscription) => ({
-      subscription,
-      what: subscriptionSummary(subscription, rulesByCreator.get(subscription.createdBy) ?? NO_VALUE_RULES),
-      when: describeSchedule(subscription),
-      next: formatLocal(subscription.nextRunAt, subscription.timeZone),
-    })),
-    channelId,
-  );
-}
-
-/**
- * The rules the value bounds of `subscriptions`' feeds are compared by, by who made each feed: read
- * through the client its posts are read with (the creator's own key, else the workspace's, each
- * maybe of another service), so a feed is listed with the rates its posts will use. Rules are kept
- * per service a while and read within a short budget (readValueRules); nothing is asked when no
- * feed has bounds. A failure is said as such, not thrown: the list is drawn all the same.
- */
-async function valueRulesOf(
-  context: FeatureContext,
-  teamId: string,
-  subscriptions: Subscription[],
-): Promise<Map<string, ValueRules>> {
-  const searchesByCreator = new Map<string, TenderSearchFilters[]>();
-  for (const subscription of subscriptions) {
-    const filters = followedSearch(subscription);
-    if (filters === null || boundsCurrency(filters) === null) continue;
-    const searches = searchesByCreator.get(subscription.createdBy) ?? [];
-    searches.push(filters);
-    searchesByCreator.set(subscription.createdBy, searches);
-  }
-  const rulesByCreator = new Map<string, ValueRules>();
-  await Promise.all(
-    [...searchesByCreator].map(async ([createdBy, searches]) => {
-      let rules: ValueRules;
-      try {
-        const { client } = await context.clients.forPerson(teamId, createdBy);
-        rules = await readValueRules(context, client, searches);
-      } catch (error) {
-        rules = unreadValueRules(searches, error);
-      }
-      rulesByCreator.set(createdBy, rules);
-    }),
-  );
-  const failure = [...rulesByCreator.values()].find((rules) => rules.failure !== undefined)?.failure;
-  if (failure !== undefined)
-    context.logger.warn({ err: failure, teamId }, 'the value rule of a subscription could not be read');
-  return rulesByCreator;
-}
-
-/** The rules already kept for `subscription`'s feed (through the client it posts with); never asks the service. */
-async function keptRulesOf(context: FeatureContext, subscription: Subscription): Promise<ValueRules> {
-  const filters = followedSearch(subscription);
-  if (filters === null || boundsCurrency(filters) === null) return NO_VALUE_RULES;
-  try {
-    const { client } = await context.clients.forPerson(subscription.teamId, subscription.createdBy);
-    return keptValueRules(context, client, [filters]);
-  } catch {
-    return NO_VALUE_RULES;
-  }
-}
-
-/** `/tender unsubscribe <id>` and the list's Unsubscribe button. */
-export async function unsubscribe(
-  context: FeatureContext,
-  request: SlackRequest,
-  id: string,
-  fromList: boolean,
-): Promise<void> {
-  if (await refuseGuests(context, request, 'change subscriptions')) return;
-  const subscription = await context.store.getSubscription(request.teamId, id);
-  if (!subscription || !(await context.store.removeSubscription(request.teamId, id))) {
-    return say(
-      request,
-      mrkdwn`No subscription has the id ${code(id, 100)} (it may be unsubscribed already). \`/tender subscriptions\` lists this channel’s.`,
-    );
-  }
-  // The list drawn again under the sentence (its rules read, or kept) comes first: the goodbye says
-  // the rule only when it is kept, and is never held up by asking the service for it.
-  const list = fromList
-    ? await listMessage(
-        context,
-        request.teamId,
-        request.channelId,
-        await context.store.channelSubscriptions(request.teamId, request.channelId),
-      )
-    : null;
-  const sentence = mrkdwn`Unsubscribed ${channelLink(subscription.channelId)} from ${lowerFirst(subscriptionSummary(subscription, await keptRulesOf(context, subscription)))}. Nothing more will be posted for it.`;
-  if (list) {
-    await reply(request, { text: sentence, blocks: [section(sentence), ...list.blocks] }, true);
-    return;
-  }
-  await say(request, sentence);
-}
-
-/** The value of "List them", "Next" and "Previous" under a feed post. */
-export const ListMoreValue = z.strictObject({
-  d: z.string().uuid(),
-  o: z.number().int().min(0).max(FEED_READ_LIMIT),
-});
-
-/** A listed tender as kept with its item (parsed, never cast). */
-const ListedLine = z.object({
-  id: z.string(),
-  title: z.string(),
-  buyer: z.string().nullable(),
-  deadline: z.string().nullable(),
-});
-
-/** "…and N more": the rest of a feed post's tenders, from what the post froze (no service call). */
-export async function listMore(
-  context: FeatureContext,
-  request: SlackRequest,
-  raw: string | undefined,
-  replace: boolean,
-): Promise<void> {
-  let value: z.infer<typeof ListMoreValue>;
-  try {
-    value = ListMoreValue.parse(JSON.parse(raw ?? ''));
-  } catch {
-    throw new StaleValueError('list value');
-  }
-  const delivery = await context.store.getDelivery(value.d);
-  if (delivery && delivery.teamId !== request.teamId) throw new StaleValueError('another workspace');
-  if (!delivery?.frozen) {
-    const text = mrkdwn`That post is older than ${KEEP_DELIVERIES_MS / 86_400_000} days: its list is no longer kept. \`/tender search\` finds its tenders.`;
-    await reply(request, { text, blocks: [section(text)] }, replace);
-    return;
-  }
-  const frozen = JSON.parse(delivery.frozen) as Frozen;
-  const kept = await context.store.deliveryListing(delivery.id, value.o, MORE_PAGE);
-  let page: ListedTender[];
-  let total: number;
-  if (kept && kept.total > 0) {
-    page = kept.items.map((line) => ListedLine.parse(JSON.parse(line)));
-    total = kept.total;
-  } else {
-    // Posts frozen before listings were kept with their items carry their list.
-    const listed = frozen.listed ?? [];
-    page = listed.slice(value.o, value.o + MORE_PAGE);
-    total = listed.length;
-  }
-  await reply(request, moreTendersMessage(page, value.o, total, delivery.id, context.clock()), replace);
 }

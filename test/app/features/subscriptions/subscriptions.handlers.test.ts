@@ -5,9 +5,9 @@ import { sendNow } from '../../../../src/app/features/subscriptions/send-now.ts'
 import {
   listMore,
   listSubscriptions,
-  subscriptionCommand,
   unsubscribe,
-} from '../../../../src/app/features/subscriptions/subscriptions.ts';
+} from '../../../../src/app/features/subscriptions/subscription-list.ts';
+import { subscriptionCommand } from '../../../../src/app/features/subscriptions/subscriptions.ts';
 import { StaleValueError } from '../../../../src/app/shared/feature-context.ts';
 import { SubscriptionIds } from '../../../../src/app/shared/ids.ts';
 import type { Subscription } from '../../../../src/app/storage/bot-store.ts';
