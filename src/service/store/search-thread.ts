@@ -42,8 +42,6 @@ export class SearchThread {
   private nextId = 0;
   /** Searches the thread has answered with a page (not null). */
   answered = 0;
-  /** Searches not answered within SEARCH_TIMEOUT_MS (made on the caller's thread instead). */
-  late = 0;
   private readonly pending = new Map<number, (found: ThreadFound | null) => void>();
   private readonly waiting: ((ready: boolean) => void)[] = [];
 
@@ -104,10 +102,7 @@ export class SearchThread {
       // A thread that is alive but does not answer in time (a lock wait, a long walk) is not
       // waited for: the caller searches on its own thread, and the late answer is dropped.
       const timer = setTimeout(() => {
-        if (this.pending.delete(id)) {
-          this.late++;
-          resolve(null);
-        }
+        if (this.pending.delete(id)) resolve(null);
       }, SEARCH_TIMEOUT_MS);
       timer.unref();
       this.pending.set(id, (found) => {
