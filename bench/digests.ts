@@ -243,7 +243,15 @@ const sent = async () =>
         .executeTakeFirstOrThrow()
     ).n,
   );
-while ((await sent()) < SUBSCRIPTIONS && Date.now() - dueAt.getTime() < timeoutMs) {
+// Counting what was sent reads every delivery (10 ms with 10,000 on SQLite, more on PostgreSQL):
+// polled every 20 ms it took half a core from the bot and its peers. So Slack is asked how many
+// posts it holds (a number it keeps), and the store only once Slack holds them all.
+const slackMessages = async () => {
+  peers.stdin.write('count\n');
+  return Number((await fromPeers()).messages);
+};
+while (Date.now() - dueAt.getTime() < timeoutMs) {
+  if ((await slackMessages()) >= SUBSCRIPTIONS && (await sent()) >= SUBSCRIPTIONS) break;
   await new Promise((resolve) => setTimeout(resolve, 20));
 }
 const totalSeconds = (Date.now() - dueAt.getTime()) / 1000;

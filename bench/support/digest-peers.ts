@@ -2,7 +2,8 @@
  * The far side of bench:digests, in a process of its own as Slack and the service are in real
  * life: the local service (one bid per twenty subscriptions) and the fake Slack enforcing one post
  * per second per channel. Prints `{"serviceUrl","slackApiUrl","botToken","signingSecret"}` once
- * ready; on `report` (stdin) prints what Slack received; on `stop` it stops.
+ * ready; on `count` (stdin) prints how many messages Slack holds (`{"messages":N}`, cheap: the
+ * bench polls it), on `report` what Slack received; on `stop` it stops.
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -45,6 +46,7 @@ console.log(
 );
 
 for await (const line of createInterface({ input: process.stdin })) {
+  if (line === 'count') console.log(JSON.stringify({ messages: slack.messages.length }));
   if (line === 'report') {
     const posts = slack.messages.filter((message) => message.metadata?.event_type === 'tenderbot_delivery');
     const keys = new Map<string, number>();
