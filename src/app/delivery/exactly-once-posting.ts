@@ -266,8 +266,13 @@ export class ExactlyOncePosting {
       if (outcome === 'stop') return { posted: postedNow, finished: false };
       const last = part === frozen.parts.length - 1;
       // The last part is recorded and the delivery finished in one step.
+      const paceUntil = this.paceUntil.get(delivery.channelId);
       const recorded = last
-        ? await this.finish(delivery.id, { ...finish, lastPart: { part, ts: outcome } })
+        ? await this.finish(delivery.id, {
+            ...finish,
+            lastPart: { part, ts: outcome },
+            ...(paceUntil ? { paceUntil: new Date(paceUntil) } : {}),
+          })
         : await store.recordPart(delivery.id, this.owner, part, outcome);
       if (!recorded) {
         // Another copy took the delivery over meanwhile (it settles from history): not ours to record.
@@ -493,7 +498,12 @@ export class ExactlyOncePosting {
     // A few waits at most: a clock that does not move (a stopped test clock) never reaches the slot.
     for (let waits = 0; ; waits++) {
       const now = clock().getTime();
-      const slot = Math.max(delivery.dueAt.getTime(), this.paceUntil.get(delivery.channelId) ?? 0);
+      // Its own time (due, or given back until then: Retry-After, another copy's pace) and this copy's pace.
+      const slot = Math.max(
+        delivery.dueAt.getTime(),
+        delivery.notBefore.getTime(),
+        this.paceUntil.get(delivery.channelId) ?? 0,
+      );
       if (slot <= now) return true;
       const { waitNear } = this.options;
       if (waitNear && !waitNear.stopped() && slot - now <= waitNear.nearMs && waits < 3) {

@@ -58,11 +58,28 @@ export interface BotDatabase {
    */
   runBatched?: (query: CompiledQuery) => Promise<QueryResult<unknown>>;
   /**
+   * SQLite only: `work` (several statements, all or none) committed with the statements and other
+   * work asked for in the same turn of the event loop, as runBatched, inside a savepoint of its own:
+   * when it throws, its statements are undone and it rejects, the others commit. For the
+   * scheduler's finish of a post (a row, a cursor): a commit of its own cost as much as the rest.
+   */
+  transactBatched?: <T>(
+    work: (run: (query: CompiledQuery) => QueryResult<unknown>) => Promise<T>,
+  ) => Promise<T>;
+  /**
    * SQLite only: the write-ahead log is copied into the database file by a thread of its own
    * (CHECKPOINT_EVERY_MS) instead of by this connection as it commits, so a checkpoint's fsync
    * never stalls the event loop. Until the store is closed.
    */
   checkpointInBackground?: () => void;
+  /**
+   * PostgreSQL only: the same database through connections that commit without waiting for the
+   * write-ahead log to reach the disk (synchronous_commit off). For the scheduler's writes that a
+   * crash of the database may lose without harm: each is flushed by the synchronous commit of the
+   * attempt mark before anything is posted (one log, flushed in order), or settled from the
+   * channel's history after it (see SharedDatabase.execRecoverable).
+   */
+  recoverableDb?: Kysely<BotTables>;
   /** Locks the rows a claim picked so another copy skips them (PostgreSQL; SQLite writes one at a time). */
   lockSkippingLocked: RawBuilder<unknown>;
   close(): Promise<void>;
@@ -107,6 +124,7 @@ interface SharedSqlite {
   runNow: NonNullable<BotDatabase['runNow']>;
   transactNow: NonNullable<BotDatabase['transactNow']>;
   runBatched: NonNullable<BotDatabase['runBatched']>;
+  transactBatched: NonNullable<BotDatabase['transactBatched']>;
   checkpointInBackground?: () => void;
   checkpointer: Worker | null;
   users: number;
@@ -162,11 +180,13 @@ export function openSqliteBotDatabase(path: string): BotDatabase {
         await dialect.driver.releaseConnection();
       }
     };
+    const grouped = groupCommit(raw, runNow, transactNow);
     shared = {
       db,
       runNow,
       transactNow,
-      runBatched: groupCommit(raw, runNow, transactNow),
+      runBatched: grouped.statement,
+      transactBatched: grouped.work,
       checkpointer: null,
       users: 0,
     };
@@ -193,6 +213,7 @@ export function openSqliteBotDatabase(path: string): BotDatabase {
     runNow: opened.runNow,
     transactNow: opened.transactNow,
     runBatched: opened.runBatched,
+    transactBatched: opened.transactBatched,
     ...(opened.checkpointInBackground ? { checkpointInBackground: opened.checkpointInBackground } : {}),
     jsonStrings: (json) => sql<string>`(select value from json_each(${json}))`,
     jsonItems: (json) =>
@@ -213,28 +234,42 @@ export function openSqliteBotDatabase(path: string): BotDatabase {
   };
 }
 
-interface BatchedStatement {
-  query: CompiledQuery;
-  resolve: (result: QueryResult<unknown>) => void;
-  reject: (error: unknown) => void;
-}
+type Run = (query: CompiledQuery) => QueryResult<unknown>;
+
+/** A statement or a unit of work waiting for the turn's commit. */
+type Batched =
+  | {
+      query: CompiledQuery;
+      resolve: (result: QueryResult<unknown>) => void;
+      reject: (error: unknown) => void;
+    }
+  | {
+      work: (run: Run) => Promise<unknown>;
+      resolve: (result: unknown) => void;
+      reject: (error: unknown) => void;
+    };
+
+const SAVEPOINT = CompiledQuery.raw('SAVEPOINT batched_work');
+const RELEASE = CompiledQuery.raw('RELEASE batched_work');
+const ROLLBACK_TO = CompiledQuery.raw('ROLLBACK TO batched_work');
 
 /**
- * BotDatabase.runBatched on one connection. Statements asked for while a turn of the event loop
- * runs (the requests that arrived together) are run at its end in one transaction: a commit costs
- * as much as a small insert, and the receiver makes one or two for every request.
+ * BotDatabase.runBatched and transactBatched on one connection. Statements and units of work asked
+ * for while a turn of the event loop runs (the requests that arrived together, the posts that
+ * finished together) are run at its end in one transaction: a commit costs as much as a small
+ * insert, and the receiver makes one or two for every request, the scheduler one for every post.
  */
 function groupCommit(
   raw: SqliteDatabase,
   runNow: NonNullable<BotDatabase['runNow']>,
   transactNow: NonNullable<BotDatabase['transactNow']>,
-): NonNullable<BotDatabase['runBatched']> {
-  let waiting: BatchedStatement[] = [];
+): { statement: NonNullable<BotDatabase['runBatched']>; work: NonNullable<BotDatabase['transactBatched']> } {
+  let waiting: Batched[] = [];
   const flush = async () => {
     const batch = waiting;
     waiting = [];
     const only = batch.length === 1 ? batch[0] : undefined;
-    if (only) {
+    if (only && 'query' in only) {
       // Alone: committed on its own, as any statement outside a transaction.
       try {
         const result = runNow(only.query);
@@ -247,35 +282,52 @@ function groupCommit(
         return;
       }
     }
-    const outcomes: ({ ok: true; result: QueryResult<unknown> } | { ok: false; error: unknown })[] = [];
+    const outcomes: ({ ok: true; result: unknown } | { ok: false; error: unknown })[] = [];
     try {
       await transactNow(async (run) => {
-        for (const statement of batch) {
+        for (const item of batch) {
           try {
-            outcomes.push({ ok: true, result: run(statement.query) });
+            if ('query' in item) outcomes.push({ ok: true, result: run(item.query) });
+            else {
+              run(SAVEPOINT);
+              try {
+                outcomes.push({ ok: true, result: await item.work(run) });
+              } catch (error) {
+                if (raw.inTransaction) run(ROLLBACK_TO);
+                throw error;
+              } finally {
+                if (raw.inTransaction) run(RELEASE);
+              }
+            }
           } catch (error) {
-            // A constraint undoes its own statement only; an error that ended the transaction
-            // (SQLite rolls back on some) undoes the others too: all of them fail then.
+            // A constraint undoes its own statement only (a unit its own savepoint); an error that
+            // ended the transaction (SQLite rolls back on some) undoes the others too: all fail then.
             if (!raw.inTransaction) throw error;
             outcomes.push({ ok: false, error });
           }
         }
       });
     } catch (error) {
-      for (const statement of batch) statement.reject(error);
+      for (const item of batch) item.reject(error);
       return;
     }
-    batch.forEach((statement, index) => {
+    batch.forEach((item, index) => {
       const outcome = outcomes[index];
-      if (outcome?.ok) statement.resolve(outcome.result);
-      else statement.reject(outcome?.error);
+      if (outcome?.ok) item.resolve(outcome.result as QueryResult<unknown>);
+      else item.reject(outcome?.error);
     });
   };
-  return (query) =>
-    new Promise((resolve, reject) => {
-      waiting.push({ query, resolve, reject });
-      if (waiting.length === 1) setImmediate(() => void flush());
-    });
+  const add = (item: Batched) => {
+    waiting.push(item);
+    if (waiting.length === 1) setImmediate(() => void flush());
+  };
+  return {
+    statement: (query) => new Promise((resolve, reject) => add({ query, resolve, reject })),
+    work: <T>(work: (run: Run) => Promise<T>) =>
+      new Promise<T>((resolve, reject) =>
+        add({ work, resolve: resolve as (result: unknown) => void, reject }),
+      ),
+  };
 }
 
 /** How often the background thread copies the write-ahead log into the database. */
@@ -329,6 +381,17 @@ const pgTypes = {
       : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
+/**
+ * `url` with its connections committing without waiting for the log's flush (synchronous_commit
+ * off), added to the options it already sets (pg lets the URL's `options` win over the config's).
+ */
+export function withoutWaitingForFlush(url: string): string {
+  const parsed = new URL(url);
+  const options = parsed.searchParams.get('options');
+  parsed.searchParams.set('options', `${options ? `${options} ` : ''}-c synchronous_commit=off`);
+  return parsed.toString();
+}
+
 export function openPostgresBotDatabase(url: string): BotDatabase {
   // A connection that cannot be made within 5 s fails (a health check must answer, not hang).
   const pool = new pg.Pool({ connectionString: url, types: pgTypes, max: 10, connectionTimeoutMillis: 5000 });
@@ -336,12 +399,21 @@ export function openPostgresBotDatabase(url: string): BotDatabase {
   // 'error' event, which would end the process; the next query gets a new connection or the error.
   pool.on('error', () => {});
   const db = new Kysely<BotTables>({ dialect: new PostgresDialect({ pool }) });
+  const recoverablePool = new pg.Pool({
+    connectionString: withoutWaitingForFlush(url),
+    types: pgTypes,
+    max: 10,
+    connectionTimeoutMillis: 5000,
+  });
+  recoverablePool.on('error', () => {});
+  const recoverableDb = new Kysely<BotTables>({ dialect: new PostgresDialect({ pool: recoverablePool }) });
   const ready = migrateBotPostgres(db);
   // Seen by the first query (and close); not an unhandled rejection meanwhile.
   ready.catch(() => {});
   return {
     kind: 'postgres',
     db,
+    recoverableDb,
     ready,
     jsonStrings: (json) => sql<string>`(select jsonb_array_elements_text(cast(${json} as jsonb)))`,
     jsonItems: (json) =>
@@ -353,7 +425,7 @@ export function openPostgresBotDatabase(url: string): BotDatabase {
     lockSkippingLocked: sql`for update skip locked`,
     close: async () => {
       await ready.catch(() => {});
-      await db.destroy();
+      await Promise.all([db.destroy(), recoverableDb.destroy()]);
     },
   };
 }

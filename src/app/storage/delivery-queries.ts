@@ -176,7 +176,7 @@ export function deliveryQueries({
         .where('lease_owner', '=', slot<string>('owner'))
         .where('state', '=', 'working')
         .where(postedTsLength, '=', slot<number>('part'))
-        .returning('subscription_id'),
+        .returning(['subscription_id', 'team_id', 'channel_id']),
     ),
     finish: new Prepared(
       db
@@ -185,7 +185,15 @@ export function deliveryQueries({
         .where('id', '=', slot<string>('id'))
         .where('lease_owner', '=', slot<string>('owner'))
         .where('state', '=', 'working')
-        .returning('subscription_id'),
+        .returning(['subscription_id', 'team_id', 'channel_id']),
+    ),
+    // The channel's pending deliveries wait for its pace (as the open deliveries' index says it).
+    paceChannel: new Prepared(
+      compiled(
+        sql`update deliveries set not_before = ${slot('until')}
+          where team_id = ${slot('team')} and channel_id = ${slot('channel')}
+            and state in ('pending', 'working') and state = 'pending' and not_before < ${slot('until')}`,
+      ),
     ),
     freeItems: new Prepared(db.deleteFrom('delivered_items').where('delivery_id', '=', slot<string>('id'))),
     moveCursor: new Prepared(

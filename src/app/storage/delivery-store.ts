@@ -55,6 +55,11 @@ export interface DeliveryFinish {
   skippedSaid?: number;
   /** The ts of its last part, recorded in the same step (as recordPart would: only in its place). */
   lastPart?: { part: number; ts: string };
+  /**
+   * When its channel may next be posted to (Slack's pace, from the answer to this post): the
+   * channel's pending deliveries wait for it, whichever copy of the app claims them.
+   */
+  paceUntil?: Date;
 }
 
 /**

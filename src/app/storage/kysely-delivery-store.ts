@@ -13,11 +13,20 @@ import { CHUNK, changed, count, type RunPrepared, type SharedDatabase } from './
 type DeliveryRow = Selectable<BotTables['deliveries']>;
 
 /**
+ * Deliveries planned after which PostgreSQL's statistics of the table are refreshed: a burst plans
+ * thousands at once, far faster than autovacuum looks (a minute), and on stale statistics the
+ * claims and offers plan for a table of a few rows (bench:digests, two copies on PostgreSQL).
+ */
+const ANALYZE_AFTER_PLANNED = 2000;
+
+/**
  * Deliveries and their items on Kysely (see DeliveryStore): each method one statement or one
  * transaction, most of them prepared once (delivery-queries.ts), on the scheduler's path.
  */
 export class KyselyDeliveryStore implements DeliveryStore {
   private readonly queries;
+  /** Deliveries this store planned on PostgreSQL since it last refreshed the table's statistics. */
+  private plannedSinceAnalyze = 0;
 
   constructor(private readonly base: SharedDatabase) {
     this.queries = deliveryQueries(base.database);
@@ -39,7 +48,16 @@ export class KyselyDeliveryStore implements DeliveryStore {
   async planDeliveries(plans: readonly PlannedDelivery[]): Promise<number> {
     if (this.base.pending) await this.base.pending;
     if (plans.length === 0) return 0;
-    if (this.base.database.kind === 'postgres') return planOnPostgres(this.base, plans);
+    if (this.base.database.kind === 'postgres') {
+      const planned = await planOnPostgres(this.base, plans);
+      this.plannedSinceAnalyze += planned;
+      if (this.plannedSinceAnalyze >= ANALYZE_AFTER_PLANNED) {
+        this.plannedSinceAnalyze = 0;
+        // Blocks no reader or writer; it samples the table (tens of ms at tens of thousands of rows).
+        await sql`analyze deliveries`.execute(this.base.db);
+      }
+      return planned;
+    }
     return this.base.preparedTransaction(async (run) => {
       let planned = 0;
       for (const plan of plans) if (await planOne(this.queries, run, plan)) planned += 1;
@@ -67,7 +85,7 @@ export class KyselyDeliveryStore implements DeliveryStore {
     aheadMs = 0,
   ): Promise<Delivery[]> {
     if (this.base.pending) await this.base.pending;
-    const claimed = await this.base.exec(this.queries.claim, {
+    const claimed = await this.base.execRecoverable(this.queries.claim, {
       owner,
       until: now.getTime() + leaseMs,
       now: now.getTime(),
@@ -92,7 +110,13 @@ export class KyselyDeliveryStore implements DeliveryStore {
     const ready = nowMs + Math.max(0, aheadMs);
     // The claim is one statement; when it fails, what is read next only says when to try again.
     const claimed = (
-      await this.base.exec(this.queries.claimOne, { owner, until: nowMs + leaseMs, now: nowMs, ready, id })
+      await this.base.execRecoverable(this.queries.claimOne, {
+        owner,
+        until: nowMs + leaseMs,
+        now: nowMs,
+        ready,
+        id,
+      })
     ).rows[0];
     if (claimed) return { delivery: toDelivery(claimed) };
     const row = await this.base.db
@@ -215,10 +239,10 @@ export class KyselyDeliveryStore implements DeliveryStore {
     const { queries } = this;
     if (itemKeys.length === 0) {
       // Nothing to reserve (a summary): one row write, committed with the others of the moment.
-      const written = await this.base.execGrouped(queries.setFrozenIfOwned, { frozen, id, owner });
+      const written = await this.base.execRecoverable(queries.setFrozenIfOwned, { frozen, id, owner });
       return changed(written) ? { ok: true } : { ok: false, taken: [], lost: true };
     }
-    return this.base.preparedTransaction(
+    return this.base.recoverableTransaction(
       async (run): Promise<{ ok: true } | { ok: false; taken: string[]; lost: boolean }> => {
         const row = (await run(queries.ownedDelivery, { id, owner })).rows[0];
         if (!row) return { ok: false, taken: [], lost: true };
@@ -256,7 +280,8 @@ export class KyselyDeliveryStore implements DeliveryStore {
   ): Promise<boolean> {
     if (this.base.pending) await this.base.pending;
     // One row write, all or nothing: committed with the others marked at the same moment (SQLite's
-    // group commit; a burst marks hundreds a second), and still before the post is sent.
+    // group commit; a burst marks hundreds a second), and still before the post is sent. Durable
+    // when it resolves, on PostgreSQL too: its flush is also that of every recoverable write before it.
     return changed(
       await this.base.execGrouped(this.queries.markAttempt, {
         part,
@@ -271,25 +296,27 @@ export class KyselyDeliveryStore implements DeliveryStore {
 
   async recordSettleProgress(id: string, owner: string, latest: string): Promise<boolean> {
     if (this.base.pending) await this.base.pending;
-    return changed(await this.base.exec(this.queries.settleProgress, { latest, id, owner }));
+    return changed(await this.base.execRecoverable(this.queries.settleProgress, { latest, id, owner }));
   }
 
   async recordPart(id: string, owner: string, part: number, ts: string): Promise<boolean> {
     if (this.base.pending) await this.base.pending;
     // Appended only in its place: a part recorded twice (a late answer) changes nothing.
-    return changed(await this.base.exec(this.queries.recordPart, { ts, id, owner, part }));
+    return changed(await this.base.execRecoverable(this.queries.recordPart, { ts, id, owner, part }));
   }
 
   async releaseDelivery(id: string, owner: string, notBefore: Date, keepAttempt: boolean): Promise<boolean> {
     if (this.base.pending) await this.base.pending;
     const release = keepAttempt ? this.queries.releaseKeepingAttempt : this.queries.release;
-    return changed(await this.base.exec(release, { notBefore: notBefore.getTime(), id, owner }));
+    return changed(await this.base.execRecoverable(release, { notBefore: notBefore.getTime(), id, owner }));
   }
 
   async finishDelivery(id: string, owner: string, finish: DeliveryFinish): Promise<boolean> {
     if (this.base.pending) await this.base.pending;
     const { queries } = this;
-    return this.base.preparedTransaction(async (run) => {
+    // Committed with the other posts finishing at this moment (a burst finishes hundreds a second);
+    // a crash that loses it leaves the part marked, settled from history (BotDatabase.recoverableDb).
+    return this.base.recoverableTransaction(async (run) => {
       // With its last part: appended only in its place (as recordPart), in the same row write.
       const finished = finish.lastPart
         ? await run(queries.finishWithPart, {
@@ -304,6 +331,13 @@ export class KyselyDeliveryStore implements DeliveryStore {
       const row = finished.rows[0];
       if (!row) return false;
       if (finish.state === 'failed') await run(queries.freeItems, { id });
+      if (finish.paceUntil) {
+        await run(queries.paceChannel, {
+          until: finish.paceUntil.getTime(),
+          team: row.team_id,
+          channel: row.channel_id,
+        });
+      }
       if (finish.cursor) {
         await run(queries.moveCursor, {
           cursor: finish.cursor.json,
@@ -416,7 +450,8 @@ function toDelivery(row: DeliveryRow): Delivery {
  * subscription still moves only from the next run it was read at, and only the one that moved it
  * plans the delivery. Rows another copy is planning at that moment are skipped, not waited for
  * (that copy plans them; had it failed, they are still due at the next pass), so two copies
- * planning one batch neither wait on nor deadlock each other.
+ * planning one batch neither wait on nor deadlock each other. A recoverable write (a crash that
+ * loses it leaves the subscriptions due, planned again).
  */
 async function planOnPostgres(base: SharedDatabase, plans: readonly PlannedDelivery[]): Promise<number> {
   const rows = JSON.stringify(
@@ -448,7 +483,7 @@ async function planOnPostgres(base: SharedDatabase, plans: readonly PlannedDeliv
       on conflict do nothing
       returning 1
     )
-    select count(*) as moved from moved`.execute(base.db);
+    select count(*) as moved from moved`.execute(base.database.recoverableDb ?? base.db);
   return Number(result.rows[0]?.moved ?? 0);
 }
 

@@ -126,6 +126,46 @@ export class SharedDatabase {
     );
   }
 
+  /**
+   * One of the scheduler's writes that a crash of the database may lose without harm (see
+   * BotDatabase.recoverableDb): on PostgreSQL through the connections that do not wait for the
+   * log's flush, on SQLite committed with the others of the moment (execGrouped). Never for the
+   * attempt mark, whose synchronous commit is what flushes these before a post goes out.
+   */
+  execRecoverable<Row>(
+    query: Prepared<Row>,
+    args: Readonly<Record<string, unknown>>,
+  ): Promise<QueryResult<Row>> {
+    const { recoverableDb } = this.database;
+    return recoverableDb ? query.run(recoverableDb, args) : this.execGrouped(query, args);
+  }
+
+  /** A transaction of such writes: recoverableDb's on PostgreSQL, else groupedTransaction. */
+  recoverableTransaction<T>(work: (run: RunPrepared) => Promise<T>): Promise<T> {
+    const { recoverableDb } = this.database;
+    if (!recoverableDb) return this.groupedTransaction(work);
+    return recoverableDb
+      .transaction()
+      .execute((trx) =>
+        work(<Row>(query: Prepared<Row>, args: Readonly<Record<string, unknown>>) => query.run(trx, args)),
+      );
+  }
+
+  /**
+   * A transaction of prepared queries committed, where the database can (SQLite), with the other
+   * statements and transactions asked for at the same moment: all or nothing on its own (a
+   * savepoint), durable when it resolves. Elsewhere preparedTransaction.
+   */
+  groupedTransaction<T>(work: (run: RunPrepared) => Promise<T>): Promise<T> {
+    const { transactBatched } = this.database;
+    if (!transactBatched) return this.preparedTransaction(work);
+    return transactBatched((direct) =>
+      work(<Row>(query: Prepared<Row>, args: Readonly<Record<string, unknown>>) =>
+        Promise.resolve(direct(query.bind(args)) as QueryResult<Row>),
+      ),
+    );
+  }
+
   /** A transaction (BEGIN IMMEDIATE on SQLite: it takes the write lock first, so never fails half way as busy). */
   transaction<T>(work: (trx: Transaction<BotTables>) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(work);

@@ -127,6 +127,32 @@ describe('within Slack’s limits', () => {
     harness.slack.postsPerSecondPerChannel = undefined;
   });
 
+  it('two copies taking turns in one channel keep its pace between them: no 429, a second between posts', async () => {
+    harness.slack.postsPerSecondPerChannel = 1;
+    const rateLimitedBefore = harness.slack.rateLimited;
+    const subscriptions = [];
+    for (let index = 0; index < 4; index++) subscriptions.push(await dueSubscription('C0TURNS'));
+    const started = harness.now;
+    // Passes every 250 ms, each copy in turn first: the next post of the channel is claimable by
+    // the other copy as soon as one finishes, which knows the channel's pace only from the store
+    // (before the finish wrote it there, these passes met three 429s).
+    await harness.runUntil(started + 10_000, () => [a, b], 250);
+    expect(harness.slack.rateLimited - rateLimitedBefore).toBe(0);
+    for (const subscription of subscriptions) {
+      expect(harness.postsOf('C0TURNS', subscription.id)).toHaveLength(1);
+      const [delivery] = await a.store.subscriptionDeliveries(subscription.id);
+      expect(delivery?.state).toBe('sent');
+    }
+    const times = harness.slack
+      .messagesIn('C0TURNS')
+      .filter((message) => message.ephemeralTo === null)
+      .map((message) => Number(message.ts));
+    expect(times).toHaveLength(4);
+    for (let index = 1; index < times.length; index++)
+      expect((times[index] as number) - (times[index - 1] as number)).toBeGreaterThanOrEqual(1);
+    harness.slack.postsPerSecondPerChannel = undefined;
+  });
+
   it('after downtime posts the period still open marked late, skips the others, and says how many', async () => {
     const nineAm = new Date(harness.now - (harness.now % 86_400_000) + 86_400_000 + 9 * 3_600_000);
     const subscription = await dueSubscription('C0AWAY', 'U0ADMIN', nineAm);

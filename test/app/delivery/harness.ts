@@ -30,7 +30,17 @@ const USERS: FakeUser[] = [
   { id: 'U0TOKYO', name: 'yui', realName: 'Yui Tokyo', tz: 'Asia/Tokyo' },
   { id: 'U0GUEST', name: 'gus', realName: 'Gus Guest', isRestricted: true, tz: 'Europe/London' },
 ];
-const CHANNELS = ['C0BIDS', 'C0GENERAL', 'C0FEED', 'C0TOKYO', 'C0HOLD', 'C0BURST', 'C0ARCHIVE', 'C0AWAY'];
+const CHANNELS = [
+  'C0BIDS',
+  'C0GENERAL',
+  'C0FEED',
+  'C0TOKYO',
+  'C0HOLD',
+  'C0BURST',
+  'C0ARCHIVE',
+  'C0AWAY',
+  'C0TURNS',
+];
 
 /** A running copy of the app on the shared database, ticked by the test (no timer). */
 export interface Instance {

@@ -2,9 +2,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
+import PgBoss from 'pg-boss';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PgBossQueue } from '../../../src/app/delivery/pg-boss-queue.ts';
+import { channelPostsBossOptions, PgBossQueue } from '../../../src/app/delivery/pg-boss-queue.ts';
+import { openPostgresBotDatabase } from '../../../src/app/storage/bot-database.ts';
 import type { BotStore } from '../../../src/app/storage/bot-store.ts';
 import { openBotStore } from '../../../src/app/storage/open-bot-store.ts';
 import type { Subscription } from '../../../src/app/storage/subscription-store.ts';
@@ -148,5 +151,39 @@ describe('channel posts on pg-boss', () => {
     await alive.done(id as string);
     await alive.stop();
     await dead.stop();
+  });
+});
+
+describe('commits that need not wait for the disk', () => {
+  it('the jobs and the recoverable writes do not wait for the log flush; the attempt mark and the rest do', async () => {
+    // The URL's own options are kept beside the setting (a search path, as a deployment may set).
+    const url = `${database.url}?options=${encodeURIComponent('-c search_path=public')}`;
+    const bot = openPostgresBotDatabase(url);
+    await bot.ready;
+    const setting = async (db: typeof bot.db) =>
+      (
+        await sql<{ synchronous_commit: string; search_path: string }>`select
+          current_setting('synchronous_commit') as synchronous_commit,
+          current_setting('search_path') as search_path`.execute(db)
+      ).rows[0];
+    expect(await setting(bot.db)).toEqual({ synchronous_commit: 'on', search_path: 'public' });
+    if (!bot.recoverableDb) throw new Error('PostgreSQL has recoverable writes');
+    expect(await setting(bot.recoverableDb)).toEqual({ synchronous_commit: 'off', search_path: 'public' });
+    await bot.close();
+
+    const boss = new PgBoss(channelPostsBossOptions({ connectionString: url, schema: 'pgboss_sync_check' }));
+    await boss.start();
+    try {
+      const result = (await boss
+        .getDb()
+        .executeSql(
+          "select current_setting('synchronous_commit') as synchronous_commit, current_setting('search_path') as search_path",
+          [],
+        )) as unknown as { rows: { synchronous_commit: string; search_path: string }[] };
+      const row = result.rows[0];
+      expect(row).toEqual({ synchronous_commit: 'off', search_path: 'public' });
+    } finally {
+      await boss.stop({ graceful: false, close: true });
+    }
   });
 });

@@ -143,6 +143,53 @@ describe("SQLite's group commit", () => {
     await database.close();
   });
 
+  it('commits units of work with the statements of their turn, undoing only a unit that throws', async () => {
+    const path = join(dir, 'grouped-work.db');
+    const database = openSqliteBotDatabase(path);
+    const { db, runBatched, transactBatched } = database;
+    if (!runBatched || !transactBatched) throw new Error('SQLite groups its commits');
+    const insert = (id: string) => db.insertInto('seen_requests').values({ id, expires_at: 1 }).compile();
+    const reader = new Database(path);
+    reader.pragma('wal_checkpoint(TRUNCATE)');
+    const outcomes = await Promise.allSettled([
+      transactBatched(async (run) => {
+        run(insert('unit-1-a'));
+        // A unit may wait on promises between its statements; nothing else runs inside it.
+        await Promise.resolve();
+        run(insert('unit-1-b'));
+        return 'first';
+      }),
+      runBatched(insert('statement')),
+      transactBatched(async (run) => {
+        run(insert('unit-2-a'));
+        run(insert('unit-2-a'));
+        return 'never';
+      }),
+      transactBatched(async (run) => {
+        run(insert('unit-3-a'));
+        throw new Error('changed its mind');
+      }),
+      transactBatched(async (run) => {
+        run(insert('unit-4-a'));
+        return 'fourth';
+      }),
+    ]);
+    expect(outcomes.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : 'rejected'))).toEqual([
+      'first',
+      expect.objectContaining({ numAffectedRows: 1n }),
+      'rejected',
+      'rejected',
+      'fourth',
+    ]);
+    const kept = reader.prepare('select id from seen_requests order by id').pluck().all();
+    // The failed units left nothing (unit-2's first insert undone with its second), the others all.
+    expect(kept).toEqual(['statement', 'unit-1-a', 'unit-1-b', 'unit-4-a']);
+    // One commit for the turn: a few frames of the log, not one commit a unit.
+    expect((reader.pragma('wal_checkpoint(PASSIVE)') as { log: number }[])[0]?.log).toBeLessThan(4);
+    reader.close();
+    await database.close();
+  });
+
   it('waits behind a transaction holding the connection, and fails, not hangs, once closed', async () => {
     const database = openSqliteBotDatabase(join(dir, 'grouped-held.db'));
     const { db, runBatched } = database;

@@ -214,6 +214,38 @@ export function deliveryStoreContract(open: (name: string) => BotStore | Promise
     await store.close();
   });
 
+  it("writes a channel's pace into its pending deliveries as a post finishes, for whichever copy claims them", async () => {
+    const store = await open('finish-pace');
+    for (const [id, channel] of [
+      ['s-1', 'C1'],
+      ['s-2', 'C1'],
+      ['s-3', 'C2'],
+    ] as const) {
+      await store.createSubscription(subscription(id, channel));
+      await store.addManualDelivery({ id: `d-${id.slice(2)}`, subscriptionId: id, dueAt: at });
+    }
+    const mine = await store.claimDeliveries('A', at, 60_000, 10, []);
+    expect(mine.map((delivery) => delivery.id).sort()).toEqual(['d-1', 'd-3']);
+    const paceUntil = later(1000);
+    expect(
+      await store.finishDelivery('d-1', 'A', {
+        state: 'sent',
+        outcome: null,
+        lastPart: { part: 0, ts: '1.000001' },
+        paceUntil,
+      }),
+    ).toBe(true);
+    const next = await store.getDelivery('d-2');
+    expect(next?.notBefore).toEqual(paceUntil);
+    // Another copy claiming it (ahead of its time, as the timer does) is told when it may post.
+    const [claimed] = await store.claimDeliveries('B', later(500), 60_000, 10, [], 1000);
+    expect(claimed?.id).toBe('d-2');
+    expect(claimed?.notBefore).toEqual(paceUntil);
+    // The other channel's delivery is not paced by it.
+    expect((await store.getDelivery('d-3'))?.notBefore).toEqual(at);
+    await store.close();
+  });
+
   it("keeps a feed delivery's listing in order, pages it, and tells which items a subscription posted", async () => {
     const store = await open('listing');
     await store.createSubscription(subscription('s-1'));
