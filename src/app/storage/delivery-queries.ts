@@ -20,6 +20,13 @@ export function deliveryQueries({
   const claimable = (alias: string) =>
     sql`((${open(alias)}.state = 'pending' and ${open(alias)}.not_before <= ${slot('ready')})
       or (${open(alias)}.state = 'working' and ${open(alias)}.lease_until <= ${slot('now')}))`;
+  /**
+   * The same, for a search among all deliveries: the first term says it as the open deliveries'
+   * partial indexes do, so only they are read (without it SQLite scanned the whole table, finished
+   * deliveries too, kept 90 days). Not for a row found by id, where it would read the index instead.
+   */
+  const claimableAmongAll = (alias: string) =>
+    sql`(${open(alias)}.state in ('pending', 'working') and ${claimable(alias)})`;
   const compiled = compiledOn(db);
   return {
     moveNextRun: new Prepared(
@@ -49,7 +56,7 @@ export function deliveryQueries({
               select d.id, d.not_before, d.due_at,
                 row_number() over (partition by d.team_id, d.channel_id order by d.due_at, d.id) as place
               from deliveries d
-              where ${claimable('d')}
+              where ${claimableAmongAll('d')}
                 and d.channel_id not in ${jsonStrings(slot('busy'))}
                 and not exists (
                   select 1 from deliveries o
@@ -187,12 +194,15 @@ export function deliveryQueries({
         .where('state', '=', 'working')
         .returning(['subscription_id', 'team_id', 'channel_id']),
     ),
-    // The channel's pending deliveries wait for its pace (as the open deliveries' index says it).
+    // The channel's pending deliveries wait for its pace. Found through the channel's index (the
+    // subquery says it as that index does): on the same terms SQLite read the open deliveries' index
+    // for every pending one, 1.7 ms a post with 10,000 open.
     paceChannel: new Prepared(
       compiled(
         sql`update deliveries set not_before = ${slot('until')}
-          where team_id = ${slot('team')} and channel_id = ${slot('channel')}
-            and state in ('pending', 'working') and state = 'pending' and not_before < ${slot('until')}`,
+          where id in (select id from deliveries where team_id = ${slot('team')}
+              and channel_id = ${slot('channel')} and state in ('pending', 'working'))
+            and state = 'pending' and not_before < ${slot('until')}`,
       ),
     ),
     freeItems: new Prepared(db.deleteFrom('delivered_items').where('delivery_id', '=', slot<string>('id'))),

@@ -155,6 +155,8 @@ export class KyselyDeliveryStore implements DeliveryStore {
     const rows = await this.base.db
       .selectFrom('deliveries')
       .select('id')
+      // As the open deliveries' partial index says it, so only they are read (see claimableAmongAll).
+      .where(sql<SqlBool>`state in ('pending', 'working')`)
       .where((eb) =>
         eb.or([
           eb.and([eb('state', '=', 'pending'), eb('not_before', '<=', dueBy.getTime())]),
@@ -174,6 +176,7 @@ export class KyselyDeliveryStore implements DeliveryStore {
     const rows = await this.base.db
       .selectFrom('deliveries as d')
       .select('d.id')
+      .where(sql<SqlBool>`d.state in ('pending', 'working')`)
       .where((eb) =>
         eb.or([
           eb.and([eb('d.state', '=', 'pending'), eb('d.not_before', '<=', due)]),
