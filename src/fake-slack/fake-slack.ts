@@ -1,36 +1,24 @@
-/*
- * Over 500 lines: the fake Slack's server, its state and the requests it sends the app, as one
- * object the tests drive; the Web API methods, response_url, Socket Mode and block rules are
- * already files of their own beside it.
- */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { limitSlowClients } from '../shared/slow-clients.ts';
 import { AppSender, type Choice } from './app-sender.ts';
+import { FakeSlackServer, WebApiGate } from './fake-slack-server.ts';
+import { FakeSlackState } from './fake-slack-state.ts';
 import { WorkflowBuilder } from './functions.ts';
-import { FakeInstall, type FakeOAuthApp } from './install.ts';
+import type { FakeOAuthApp } from './install.ts';
 import { Limits } from './limits.ts';
-import { respondAt } from './response-url.ts';
-import { SocketMode } from './socket-mode.ts';
+import type { SocketMode } from './socket-mode.ts';
 import {
   type AppAnswer,
-  type Blocks,
   BOT_USER_ID,
   type ExtraRoute,
   type FakeChannel,
   type FakeMessage,
   type FakeSlackOptions,
   type FakeUser,
-  type FakeView,
   type Fault,
   type FaultMatch,
-  type RecordedCall,
   type SentRequest,
-  SLACKBOT_USER_ID,
 } from './types.ts';
-import { parseArgs, webApi } from './web-api.ts';
 import { WorkObjects } from './work-objects.ts';
-import { Workspace, type WorkspaceIdentity } from './workspace.ts';
+import type { WorkspaceIdentity } from './workspace.ts';
 
 export type { Choice } from './app-sender.ts';
 export type { FakeOAuthApp } from './install.ts';
@@ -45,84 +33,40 @@ export interface NewWorkspace extends WorkspaceIdentity {
   botToken?: string;
 }
 
-/**
- * What the workspaces of one fake Slack share: one server, the app's address, the extra routes and
- * the install flow. Web API calls find their workspace by the token they carry.
- */
-class FakeSlackHub {
-  readonly teams: FakeSlack[] = [];
-  appUrl: string | null = null;
-  baseUrl = '';
-  readonly extraRoutes: ExtraRoute[] = [];
-  server: Server | null = null;
-  readonly install: FakeInstall;
-  /** Socket Mode: the app's connections, opened with its app-level token. */
-  readonly socketMode: SocketMode;
-
-  constructor(oauth: FakeOAuthApp | undefined, now: () => number, appToken: string | null) {
-    this.install = new FakeInstall(oauth, () => this.teams.map((team) => team.workspaceState), now);
-    this.socketMode = new SocketMode(appToken);
-  }
-
-  /**
-   * The workspace a token acts in. An organisation-wide token acts in each of its workspaces: the
-   * call's team_id, channel or user says which, else the first.
-   */
-  teamFor(token: string, args: Record<string, unknown>): FakeSlack | null {
-    const holders = this.teams.filter((team) => team.workspaceState.tokens.has(token));
-    if (holders.length <= 1) return holders[0] ?? null;
-    return (
-      holders.find((team) => team.teamId === args.team_id) ??
-      holders.find(
-        (team) => typeof args.channel === 'string' && team.workspaceState.hasChannel(args.channel),
-      ) ??
-      holders.find((team) => team.workspaceState.users.some((user) => user.id === args.user)) ??
-      holders[0] ??
-      null
-    );
-  }
-
-  isRevoked(token: string): boolean {
-    return this.teams.some((team) => team.workspaceState.revokedTokens.has(token));
-  }
-}
-
 export * from './types.ts';
 
 /**
  * A Slack workspace on loopback that speaks Slack's wire format (../shared/SLACK.md). This file
- * serves HTTP and keeps the public API the tests and the workbench use; the parts live beside it:
- * workspace.ts (users, channels, messages, views, the clock), web-api.ts (the Web API methods,
- * with web-api-chat.ts, web-api-conversations.ts and web-api-views.ts), limits.ts (rate limits
- * and arranged faults), response-url.ts (response_url endpoints), app-sender.ts (signed commands,
- * clicks, shortcuts, submissions and events sent to the app; element-state.ts shapes what a
- * person chose), links.ts (links in message text, for unfurls), install.ts (the install page and
- * oauth.v2.access). One fake Slack may hold several workspaces (`addWorkspace`): the options
- * describe the first, and each added one answers through its own FakeSlack (`team(id)`).
+ * keeps the public API the tests and the workbench use; the parts live beside it:
+ * fake-slack-state.ts (what a workspace holds, as tests read and arrange it), workspace.ts (users,
+ * channels, messages, views, the clock), fake-slack-server.ts (the HTTP server and its routing,
+ * each workspace's gate to the Web API), web-api.ts (the Web API methods, with web-api-chat.ts,
+ * web-api-conversations.ts and web-api-views.ts), limits.ts (rate limits and arranged faults),
+ * response-url.ts (response_url endpoints), app-sender.ts (signed commands, clicks, shortcuts,
+ * submissions and events sent to the app; element-state.ts shapes what a person chose), links.ts
+ * (links in message text, for unfurls), install.ts (the install page and oauth.v2.access). One
+ * fake Slack may hold several workspaces (`addWorkspace`): the options describe the first, and
+ * each added one answers through its own FakeSlack (`team(id)`).
  */
-export class FakeSlack {
-  private readonly workspace: Workspace;
+export class FakeSlack extends FakeSlackState {
   private readonly sender: AppSender;
-  private readonly hub: FakeSlackHub;
-  private readonly limits: Limits;
-  private readonly held = new Set<() => void>();
-  /** How many HTTP 429s this fake Slack has answered (any limit, or an arranged fault). */
-  rateLimited = 0;
+  private readonly hub: FakeSlackServer<FakeSlack>;
+  private readonly gate: WebApiGate;
   private readonly deliveries = new WeakMap<FakeMessage, Promise<AppAnswer[]>>();
   private readonly pendingDeliveries = new Set<Promise<AppAnswer[]>>();
 
   /** `options` describe the first workspace (and the app); `addWorkspace` adds more. */
   constructor(
-    private readonly options: FakeSlackOptions & WorkspaceIdentity,
+    options: FakeSlackOptions & WorkspaceIdentity,
     /** Internal: the shared part, when this is a workspace added to another fake Slack. */
-    hub?: FakeSlackHub,
+    hub?: FakeSlackServer<FakeSlack>,
   ) {
-    this.workspace = new Workspace(options);
-    this.limits = new Limits(this.workspace, options);
-    this.hub = hub ?? new FakeSlackHub(options.oauth, () => this.workspace.now(), options.appToken ?? null);
+    super(options);
+    this.gate = new WebApiGate(this.workspace, new Limits(this.workspace, options));
+    this.hub =
+      hub ?? new FakeSlackServer(options.oauth, () => this.workspace.now(), options.appToken ?? null);
     if (!hub) this.hub.appUrl = options.appUrl ?? null;
-    this.hub.teams.push(this);
-    this.workspace.baseUrl = this.hub.baseUrl;
+    this.hub.join(this, this.gate);
     this.sender = new AppSender(
       this.workspace,
       options.signingSecret,
@@ -172,35 +116,6 @@ export class FakeSlack {
     const team = this.hub.teams.find((candidate) => candidate.teamId === teamId);
     if (!team) throw new Error(`no fake workspace ${teamId}`);
     return team;
-  }
-
-  /** Internal: the workspace's state, for the shared part. */
-  get workspaceState(): Workspace {
-    return this.workspace;
-  }
-
-  /** The app's signing secret, which every workspace's requests to the app are signed with. */
-  get signingSecret(): string {
-    return this.options.signingSecret;
-  }
-
-  get teamName(): string {
-    return this.workspace.teamName;
-  }
-
-  /** The Enterprise Grid organisation of this workspace, or null. */
-  get enterprise(): { id: string; name: string } | null {
-    return this.workspace.enterprise;
-  }
-
-  /** The bot tokens that work in this workspace now (installs add one each; an uninstall takes them all). */
-  get botTokens(): string[] {
-    return [...this.workspace.tokens];
-  }
-
-  /** Whether the app is installed for this workspace's whole organisation. */
-  get orgWideInstall(): boolean {
-    return this.workspace.orgWideInstall;
   }
 
   /** The app as Slack's app settings know it (client id, secret, redirect URLs), for the install flow. */
@@ -299,32 +214,9 @@ export class FakeSlack {
     };
   }
 
-  get calls(): RecordedCall[] {
-    return this.workspace.calls;
-  }
-  get messages(): FakeMessage[] {
-    return this.workspace.messages;
-  }
-  get views(): Map<string, FakeView> {
-    return this.workspace.views;
-  }
-  get users(): FakeUser[] {
-    return this.workspace.users;
-  }
-  get channels(): FakeChannel[] {
-    return this.workspace.channels;
-  }
-  get teamId(): string {
-    return this.workspace.teamId;
-  }
   /** The last request sent to the app, byte for byte (to replay it). */
   get lastSent(): SentRequest | null {
     return this.sender.lastSent;
-  }
-
-  /** The workspace clock's current instant (epoch ms): `options.clock`, or real time. */
-  now(): number {
-    return this.workspace.now();
   }
 
   /**
@@ -350,22 +242,6 @@ export class FakeSlack {
     this.hub.socketMode.disconnect(reason);
   }
 
-  /** The per-channel posting limit (`postsPerSecondPerChannel`); 0 or undefined turns it off. */
-  get postsPerSecondPerChannel(): number | undefined {
-    return this.options.postsPerSecondPerChannel;
-  }
-  set postsPerSecondPerChannel(limit: number | undefined) {
-    this.options.postsPerSecondPerChannel = limit;
-  }
-
-  /** The app's unfurl domains (`unfurlDomains`): links to these send `link_shared`. */
-  get unfurlDomains(): string[] {
-    return this.options.unfurlDomains ?? [];
-  }
-  set unfurlDomains(domains: string[]) {
-    this.options.unfurlDomains = domains;
-  }
-
   /** The Web API base for the app's `SLACK_API_URL`, ending in `/api/`. */
   get apiUrl(): string {
     return `${this.hub.baseUrl}/api/`;
@@ -388,151 +264,43 @@ export class FakeSlack {
 
   /** Serves every workspace of this fake Slack on one port. */
   async start(port = 0, host = '127.0.0.1'): Promise<this> {
-    const { hub } = this;
-    const server = createServer((incoming, outgoing) => {
-      this.handle(incoming, outgoing).catch((error) => {
-        outgoing.writeHead(500, { 'content-type': 'application/json' });
-        outgoing.end(JSON.stringify({ ok: false, error: 'fake_slack_failure', detail: String(error) }));
-      });
-    });
-    server.on('upgrade', (incoming, socket, head) => hub.socketMode.upgrade(incoming, socket, head));
-    // The workbench's page and Web API face a browser: a request trickling in is cut off.
-    limitSlowClients(server);
-    hub.server = server;
-    await new Promise<void>((ready) => server.listen(port, host, ready));
-    const address = server.address() as AddressInfo;
-    hub.baseUrl = `http://${host}:${address.port}`;
-    for (const team of hub.teams) team.workspace.baseUrl = hub.baseUrl;
+    await this.hub.start(port, host, this.gate);
     return this;
   }
 
-  async stop(): Promise<void> {
-    const server = this.hub.server;
-    if (!server) return;
-    this.hub.socketMode.close();
-    server.closeAllConnections();
-    await new Promise<void>((done) => server.close(() => done()));
-    this.hub.server = null;
+  stop(): Promise<void> {
+    return this.hub.stop();
   }
 
-  // The workspace, as the tests and the workbench read it.
-
-  /**
-   * What this workspace's Slack refused, oldest first: Web API calls answered `ok: false` (with
-   * `error`) and response_url posts refused (`response_url.refused`), for a test to read or
-   * expect none.
-   */
-  get refusals(): RecordedCall[] {
-    return this.workspace.calls.filter(
-      (call) => call.error !== undefined || call.method === 'response_url.refused',
-    );
-  }
-
-  /** Calls of one Web API method, oldest first. */
-  callsOf(method: string): RecordedCall[] {
-    return this.workspace.calls.filter((call) => call.method === method);
-  }
-
-  /** Messages a user can see in a channel: everyone's, and the ephemeral ones shown to them. */
-  messagesIn(channel: string, userId?: string): FakeMessage[] {
-    return this.workspace.messagesIn(channel, userId);
-  }
-
-  lastMessage(channel: string, userId?: string): FakeMessage | undefined {
-    return this.messagesIn(channel, userId).at(-1);
-  }
-
-  /** The replies under a message, oldest first. */
-  threadOf(channel: string, threadTs: string): FakeMessage[] {
-    return this.workspace.threadOf(channel, threadTs);
-  }
-
-  homeOf(userId: string): FakeView | undefined {
-    return this.workspace.homeOf(userId);
-  }
-
-  openModals(userId: string): FakeView[] {
-    return this.workspace.openModals(userId);
-  }
-
-  user(id: string): FakeUser {
-    return this.workspace.user(id);
-  }
-
-  /**
-   * A new response_url for a person in a channel, as Slack gives one with each command (for a test
-   * that builds a command's body itself): usable 5 times within 30 minutes, like any other.
-   */
-  newResponseUrl(channel: string, userId: string): string {
-    this.workspace.user(userId);
-    return this.workspace.newResponseUrl(channel, userId);
-  }
-
-  /** The id of a person's direct messages with the app (`D` + user id), as `chat.postMessage` to a user id answers. */
-  dmOf(userId: string): string {
-    this.workspace.user(userId);
-    return `D${userId}`;
-  }
-
-  // Faults and channel access a test arranges.
+  // Faults a test arranges (channel access: fake-slack-state.ts).
 
   /**
    * Makes the next call of `method` (about `match.channel`, if given) fail as `fault` says:
    * see `Fault`. Faults are used in the order arranged, each once unless `times` says more.
    */
   failNext(method: string, fault: Fault, match: FaultMatch = {}): void {
-    this.limits.arrange(method, fault, match);
+    this.gate.limits.arrange(method, fault, match);
   }
 
   /** Sends every answer held by a `hold` fault; how many were sent. */
   releaseHeld(): number {
-    const held = [...this.held];
-    this.held.clear();
-    for (const release of held) release();
-    return held.length;
+    return this.gate.releaseHeld();
   }
 
   /** Answers held by a `hold` fault and not yet sent. */
   get heldCount(): number {
-    return this.held.size;
+    return this.gate.heldCount;
   }
 
-  /** Archives a channel: posting in it then answers `is_archived`; its history still reads. */
-  archiveChannel(channel: string): void {
-    if (!this.workspace.channels.some((candidate) => candidate.id === channel))
-      throw new Error(`no fake channel ${channel}`);
-    this.workspace.archived.add(channel);
+  /** How many HTTP 429s this fake Slack has answered (any limit, or an arranged fault). */
+  get rateLimited(): number {
+    return this.gate.rateLimited;
+  }
+  set rateLimited(count: number) {
+    this.gate.rateLimited = count;
   }
 
-  unarchiveChannel(channel: string): void {
-    this.workspace.archived.delete(channel);
-  }
-
-  isArchived(channel: string): boolean {
-    return this.workspace.archived.has(channel);
-  }
-
-  /** Whether a person is in a channel (everyone is, until `removeMember`). */
-  isMember(channel: string, userId: string): boolean {
-    return this.workspace.membersOf(channel).has(userId);
-  }
-
-  /** A person leaves a channel: an ephemeral message to them there is then `user_not_in_channel`. */
-  removeMember(channel: string, userId: string): void {
-    this.workspace.user(userId);
-    this.workspace.membersOf(channel).delete(userId);
-  }
-
-  /** A person joins a channel again. */
-  addMember(channel: string, userId: string): void {
-    this.workspace.user(userId);
-    this.workspace.membersOf(channel).add(userId);
-  }
-
-  /** Whether the app's bot user is in a channel (every channel is, until `removeApp`). */
-  isAppIn(channel: string): boolean {
-    return this.workspace.isMember(channel);
-  }
+  // Channel access that the app hears of.
 
   /**
    * Adds the app to a channel, as a person's "Add apps" does: the bot becomes a member and the
@@ -563,33 +331,6 @@ export class FakeSlack {
     this.workspace.membersOf(channel).delete(BOT_USER_ID);
     if (!this.appUrl) return null;
     return this.sender.sendEvent({ type: 'channel_left', channel, actor_id: actor });
-  }
-
-  /**
-   * A message from the app that only `userId` sees, with whatever blocks a test gives (an older
-   * card, or a forged button value), so that a click on it can be tried.
-   */
-  postEphemeralAsApp(userId: string, channel: string, text: string, blocks: Blocks): FakeMessage {
-    return this.workspace.postMessage(channel, text, blocks, userId, null);
-  }
-
-  /**
-   * What Slack itself says to one person in a channel (as Slackbot, only visible to them): the
-   * refusal of a command no app has, or a command's failure. The app never hears of it.
-   */
-  postAsSlackbot(userId: string, channel: string, text: string): FakeMessage {
-    this.workspace.user(userId);
-    const message = this.workspace.postMessage(channel, text, [], userId, null);
-    message.authorId = SLACKBOT_USER_ID;
-    return message;
-  }
-
-  /**
-   * A message from the app that Slack makes of its answer to a command (the HTTP response body):
-   * for `userId` alone, or for everyone when `ephemeralTo` is null.
-   */
-  postAsApp(channel: string, text: string, blocks: Blocks, ephemeralTo: string | null): FakeMessage {
-    return this.workspace.postMessage(channel, text, blocks, ephemeralTo, null);
   }
 
   /**
@@ -719,171 +460,5 @@ export class FakeSlack {
     options?: { eventId?: string; retryNum?: number },
   ): Promise<AppAnswer> {
     return this.sender.sendEvent(event, options);
-  }
-
-  // HTTP: the Web API, response_url endpoints, and extra routes.
-
-  private async handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
-    const { hub } = this;
-    let raw = '';
-    for await (const chunk of incoming) raw += chunk;
-    const url = new URL(incoming.url ?? '/', hub.baseUrl || 'http://127.0.0.1');
-    const answer = (status: number, body: unknown) => {
-      outgoing.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
-      outgoing.end(JSON.stringify(body));
-    };
-    if (url.pathname.startsWith('/response/')) {
-      const id = url.pathname.slice('/response/'.length);
-      // The id ends with the team it belongs to (Workspace.newResponseUrl); older ones mean the first.
-      const teamId = Buffer.from(id, 'base64url').toString('utf8').split('|')[4];
-      const team = hub.teams.find((candidate) => candidate.teamId === teamId) ?? this;
-      let body: unknown;
-      try {
-        body = JSON.parse(raw || '{}');
-      } catch {
-        answer(400, { ok: false, error: 'invalid_payload' });
-        return;
-      }
-      const responded = respondAt(team.workspace, id, body);
-      answer(responded.status, responded.body);
-      return;
-    }
-    if (url.pathname === '/oauth/v2/authorize') {
-      const page =
-        incoming.method === 'POST'
-          ? hub.install.decide(new URLSearchParams(raw))
-          : hub.install.authorizePage(url.searchParams);
-      outgoing.writeHead(page.status, {
-        'content-type': page.contentType,
-        'cache-control': 'no-store',
-        ...(page.location ? { location: page.location } : {}),
-      });
-      outgoing.end(page.body);
-      return;
-    }
-    if (!url.pathname.startsWith('/api/')) {
-      for (const route of hub.extraRoutes) {
-        const routed = await route({
-          method: incoming.method ?? 'GET',
-          path: url.pathname,
-          query: url.searchParams,
-          headers: incoming.headers,
-          body: raw,
-        });
-        if (routed) {
-          outgoing.writeHead(routed.status, {
-            'content-type': routed.contentType,
-            'cache-control': 'no-store',
-          });
-          outgoing.end(routed.body);
-          return;
-        }
-      }
-      answer(404, { ok: false, error: 'unknown_path' });
-      return;
-    }
-    const method = url.pathname.slice('/api/'.length);
-    let args: Record<string, unknown>;
-    try {
-      args = parseArgs(raw, incoming.headers['content-type'] ?? '');
-    } catch {
-      answer(200, { ok: false, error: 'invalid_json' });
-      return;
-    }
-    if (method === 'apps.connections.open') {
-      // The app-level token, not a workspace's: the app opens a Socket Mode connection.
-      const appToken = /^Bearer (.+)$/.exec(incoming.headers.authorization ?? '')?.[1] ?? '';
-      this.workspace.calls.push({ method, args: {} });
-      answer(200, hub.socketMode.open(appToken, hub.baseUrl));
-      return;
-    }
-    if (method === 'oauth.v2.access') {
-      // No bot token yet: the app's own credentials and the code say who asks.
-      const { client_secret: _secret, ...shown } = args;
-      this.workspace.calls.push({ method, args: shown });
-      answer(200, hub.install.exchange(args, incoming.headers.authorization));
-      return;
-    }
-    const bearer = /^Bearer (.+)$/.exec(incoming.headers.authorization ?? '')?.[1];
-    const token = bearer ?? (typeof args.token === 'string' ? args.token : '');
-    const team = hub.teamFor(token, args);
-    if (method === 'auth.teams.list' && team) {
-      // The workspaces an organisation-wide token acts in (one for a workspace's own token).
-      team.workspace.calls.push({ method, args, token });
-      const teams = hub.teams.filter((candidate) => candidate.workspace.tokens.has(token));
-      answer(200, {
-        ok: true,
-        teams: teams.map((candidate) => ({ id: candidate.teamId, name: candidate.teamName })),
-        response_metadata: { next_cursor: '' },
-      });
-      return;
-    }
-    // A call no workspace's token opens is recorded with the first workspace's, as before.
-    await (team ?? this).answerCall(incoming, outgoing, method, args, token, team !== null);
-  }
-
-  /** A Web API call in this workspace: recorded with its token, then limited, faulted or carried out. */
-  private async answerCall(
-    incoming: IncomingMessage,
-    outgoing: ServerResponse,
-    method: string,
-    args: Record<string, unknown>,
-    token: string,
-    authorized: boolean,
-  ): Promise<void> {
-    const answer = (status: number, body: unknown) => {
-      outgoing.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
-      outgoing.end(JSON.stringify(body));
-    };
-    const call: RecordedCall = { method, args, token };
-    this.workspace.calls.push(call);
-    if (this.limits.overRate()) {
-      this.tooMany(outgoing, 1);
-      return;
-    }
-    if (!authorized) {
-      answer(200, { ok: false, error: this.hub.isRevoked(token) ? 'token_revoked' : 'invalid_auth' });
-      return;
-    }
-    const fault = this.limits.takeFault(method, args);
-    if (fault?.kind === 'ratelimit') {
-      this.tooMany(outgoing, fault.retryAfterSeconds ?? 1);
-      return;
-    }
-    if (fault?.kind === 'error') {
-      answer(200, { ok: false, error: fault.error });
-      return;
-    }
-    const wait =
-      method === 'chat.postMessage' ? this.limits.channelWait(args) : this.limits.historyWait(method);
-    if (wait !== null) {
-      this.tooMany(outgoing, wait);
-      return;
-    }
-    const result = webApi(this.workspace, method, args);
-    if (result.ok === false) call.error = String(result.error);
-    if (method === 'chat.postMessage' && result.ok) this.limits.recordPost(String(result.channel));
-    if (fault?.kind === 'drop-answer') {
-      // Carried out, but the answer is lost: the caller sees its connection cut.
-      incoming.socket.destroy();
-      return;
-    }
-    if (fault?.kind === 'hold') {
-      const release = () => answer(200, result);
-      this.held.add(release);
-      outgoing.on('close', () => this.held.delete(release));
-      return;
-    }
-    answer(200, result);
-  }
-
-  /** Slack's 429: `Retry-After` in whole seconds (at least 1) and `ratelimited`. */
-  private tooMany(outgoing: ServerResponse, seconds: number): void {
-    this.rateLimited++;
-    outgoing.writeHead(429, {
-      'content-type': 'application/json; charset=utf-8',
-      'retry-after': String(Math.max(1, Math.ceil(seconds))),
-    });
-    outgoing.end(JSON.stringify({ ok: false, error: 'ratelimited' }));
   }
 }
