@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { ScheduledSlack } from '../adapters/scheduled-slack.ts';
-import type { WorkspaceClients } from '../adapters/workspace-clients.ts';
+import type { WorkspaceClient, WorkspaceClients } from '../adapters/workspace-clients.ts';
 import { bidReferencesIn } from '../features/bids/index.ts';
 import { type Built, buildDelivery, type Frozen, readerOf } from '../features/subscriptions/content.ts';
 import { catchUp } from '../features/subscriptions/schedule.ts';
@@ -91,6 +91,11 @@ export class ExactlyOncePosting {
   private readonly historyFreeAt = new Map<string, number>();
   /** Reads of a bid shared by the posts of one pass or burst (see forgetSharedReads). */
   private sharedReads = new Map<string, Promise<unknown>>();
+  /**
+   * Whose key each subscriber's posts are read with, found once a pass or burst like the reads (a
+   * key linked or removed meanwhile counts from the next: at most a few seconds on the timer).
+   */
+  private sharedReaders = new Map<string, Promise<WorkspaceClient>>();
   private readonly owner: string;
   private readonly leaseMs: number;
   private readonly paceMs: number;
@@ -109,6 +114,22 @@ export class ExactlyOncePosting {
   /** Starts a new round of shared reads (each pass, or every few seconds of a burst on the timer). */
   forgetSharedReads(): void {
     this.sharedReads = new Map();
+    this.sharedReaders = new Map();
+  }
+
+  /** The subscriber's client for this pass or burst (a failure is not kept: the next post asks again). */
+  private readerFor(teamId: string, userId: string): Promise<WorkspaceClient> {
+    const key = `${teamId}\u0000${userId}`;
+    let reader = this.sharedReaders.get(key);
+    if (!reader) {
+      const readers = this.sharedReaders;
+      reader = this.options.clients.forPerson(teamId, userId);
+      readers.set(key, reader);
+      reader.catch(() => {
+        if (readers.get(key) === reader) readers.delete(key);
+      });
+    }
+    return reader;
   }
 
   /** The earliest moment a paced channel may post again after `now`, or null. */
@@ -296,7 +317,7 @@ export class ExactlyOncePosting {
 
   /** Builds and freezes the content; 'retry' when the service failed (tried again later, never lost). */
   private async freeze(delivery: Delivery, subscription: Subscription): Promise<Built | 'retry'> {
-    const { store, clients, clock, logger } = this.options;
+    const { store, clock, logger } = this.options;
     const numbers = store.bidReferenceNumbers?.bind(store);
     const exclude = new Set<string>();
     for (let attempt = 0; attempt < 4; attempt++) {
@@ -304,7 +325,7 @@ export class ExactlyOncePosting {
       try {
         // Read as its subscriber reads: their own key where they linked one (their bookmarks, the
         // bids they can see), else the workspace's.
-        const { client, source } = await clients.forPerson(subscription.teamId, subscription.createdBy);
+        const { client, source } = await this.readerFor(subscription.teamId, subscription.createdBy);
         built = await buildDelivery({
           client,
           reader: readerOf(subscription, source),

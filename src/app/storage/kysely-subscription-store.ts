@@ -1,13 +1,24 @@
 import type { Selectable } from 'kysely';
 import type { BotTables } from './bot-schema.ts';
-import { count, type SharedDatabase } from './kysely-store-base.ts';
+import { count, Prepared, type SharedDatabase, slot } from './kysely-store-base.ts';
 import type { Cadence, Subscription, SubscriptionKind, SubscriptionStore } from './subscription-store.ts';
 
 type SubscriptionRow = Selectable<BotTables['subscriptions']>;
 
 /** Channel subscriptions on Kysely (see SubscriptionStore); their deliveries are KyselyDeliveryStore's. */
 export class KyselySubscriptionStore implements SubscriptionStore {
-  constructor(private readonly base: SharedDatabase) {}
+  /** Read for every scheduled post: compiled once (and on SQLite run at once when the connection is free). */
+  private readonly byId: Prepared<SubscriptionRow>;
+
+  constructor(private readonly base: SharedDatabase) {
+    this.byId = new Prepared(
+      base.db
+        .selectFrom('subscriptions')
+        .selectAll()
+        .where('team_id', '=', slot<string>('teamId'))
+        .where('id', '=', slot<string>('id')),
+    );
+  }
 
   async createSubscription(subscription: Subscription): Promise<boolean> {
     if (this.base.pending) await this.base.pending;
@@ -36,12 +47,7 @@ export class KyselySubscriptionStore implements SubscriptionStore {
 
   async getSubscription(teamId: string, id: string): Promise<Subscription | null> {
     if (this.base.pending) await this.base.pending;
-    const row = await this.base.db
-      .selectFrom('subscriptions')
-      .selectAll()
-      .where('team_id', '=', teamId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const row = (await this.base.exec(this.byId, { teamId, id })).rows[0];
     return row ? toSubscription(row) : null;
   }
 

@@ -125,7 +125,20 @@ export function describeSchedule(schedule: Schedule): string {
 
 /** The day (`YYYY-MM-DD`) it is at `instant` in `timeZone`. */
 export function localDay(instant: Date, timeZone: string): string {
-  // One formatter per zone (building one costs far more than using it; every post asks).
+  // Every post asks, thousands a second in a burst: the day is kept per zone for the minute it was
+  // asked in (no zone changes its day within a minute: offsets are whole minutes).
+  const minute = Math.floor(instant.getTime() / 60_000);
+  const kept = LAST_DAY.get(timeZone);
+  if (kept?.minute === minute) return kept.day;
+  const day = formatDay(instant, timeZone);
+  if (LAST_DAY.size < 1000 || kept) LAST_DAY.set(timeZone, { minute, day });
+  return day;
+}
+
+const LAST_DAY = new Map<string, { minute: number; day: string }>();
+
+function formatDay(instant: Date, timeZone: string): string {
+  // One formatter per zone (building one costs far more than using it).
   const zone = knownTimeZone(timeZone);
   let formatter = DAY_FORMATTERS.get(zone);
   if (!formatter) {

@@ -4,6 +4,7 @@ import {
   describeSchedule,
   formatLocal,
   knownTimeZone,
+  localDay,
   nextRunAfter,
   parseLocalTime,
 } from '../../../../src/app/features/subscriptions/schedule.ts';
@@ -65,5 +66,20 @@ describe('due times in the subscriber’s time zone', () => {
       'weekly on Mondays at 08:30 (America/New York)',
     );
     expect(formatLocal(utc('2026-11-23T07:30:00Z'), 'Europe/Paris')).toBe('Mon 23 Nov, 08:30');
+  });
+});
+
+describe('the day it is in a zone', () => {
+  it('changes at local midnight, to the millisecond, however the asks are ordered', () => {
+    // Asked in the minute before midnight first, then at midnight, then back: each its own day.
+    expect(localDay(utc('2026-11-22T22:59:59.999Z'), 'Europe/Paris')).toBe('2026-11-22');
+    expect(localDay(utc('2026-11-22T23:00:00.000Z'), 'Europe/Paris')).toBe('2026-11-23');
+    expect(localDay(utc('2026-11-22T22:59:30.000Z'), 'Europe/Paris')).toBe('2026-11-22');
+    // The same instant is another day in another zone (a zone half an hour off the hour too).
+    expect(localDay(utc('2026-11-22T18:29:59.999Z'), 'Asia/Kolkata')).toBe('2026-11-22');
+    expect(localDay(utc('2026-11-22T18:30:00.000Z'), 'Asia/Kolkata')).toBe('2026-11-23');
+    expect(localDay(utc('2026-11-22T18:30:00.000Z'), 'America/New_York')).toBe('2026-11-22');
+    // An unknown zone is read as UTC, as everywhere else.
+    expect(localDay(utc('2026-11-22T23:59:59.999Z'), 'Mars/Olympus')).toBe('2026-11-22');
   });
 });
