@@ -163,21 +163,37 @@ function singleFilters(database: SqliteDatabase): Partial<TenderSearchQuery>[] {
 
 const WORDS = ['cleaning', 'services', 'clean lond', 'catering', 'framework', 'zzzznothing'];
 
+/**
+ * How a page's ids are compared with the plain query's: in the same order, or as sets where only
+ * which tenders are found is in question (or the plain query orders otherwise than the reader, as
+ * with publication dates out of sort-key order).
+ */
+type IdComparison = 'in order' | 'as sets';
+
+/** A reader's answer is the plain query's: the same total and the same ids. */
+function expectPlainAnswer(
+  fast: { total: number; items: readonly { id: string }[] },
+  plain: { total: number; ids: string[] },
+  label: string,
+  comparison: IdComparison,
+): void {
+  expect(fast.total, label).toBe(plain.total);
+  const ids = fast.items.map((tender) => tender.id);
+  if (comparison === 'in order') expect(ids, label).toEqual(plain.ids);
+  else expect(ids.sort(), label).toEqual([...plain.ids].sort());
+}
+
 /** The reader's answer to `query` at `now` is the plain query's on `database`: its total, returned. */
 function expectSameAsPlain(
   reader: PublicRecordsReader,
   query: TenderSearchQuery,
   now: Date,
   database: SqliteDatabase = db,
+  comparison: IdComparison = 'in order',
 ): number {
-  const fast = reader.searchTenders(query, now);
   const plain = plainSearch(database, query, now);
   const label = `${JSON.stringify(query)} at ${now.toISOString()}`;
-  expect(fast.total, label).toBe(plain.total);
-  expect(
-    fast.items.map((tender) => tender.id),
-    label,
-  ).toEqual(plain.ids);
+  expectPlainAnswer(reader.searchTenders(query, now), plain, label, comparison);
   return plain.total;
 }
 
@@ -290,14 +306,9 @@ describe('word search with and without filters (TenderFilterIndex) against the p
             offset: pick([0, 0, 5, 40]),
           };
           const now = new Date(TODAY.getTime() + Math.floor(random() * 90) * 86_400_000 + 1234);
-          const fast = await threaded.searchTendersAsync(query, now);
           const plain = plainSearch(db, query, now);
-          const label = JSON.stringify(query);
-          expect(fast.total, label).toBe(plain.total);
-          expect(
-            fast.items.map((tender) => tender.id),
-            label,
-          ).toEqual(plain.ids);
+          const label = `${JSON.stringify(query)} at ${now.toISOString()}`;
+          expectPlainAnswer(await threaded.searchTendersAsync(query, now), plain, label, 'in order');
           if (plain.total > 0) nonEmpty++;
           sent++;
         }
@@ -430,13 +441,9 @@ describe('value bounds over tenders in several currencies', () => {
             ]) {
               const query: TenderSearchQuery = { q, ...filter, currency, limit: 10_000, offset: 0 };
               const label = JSON.stringify(query);
-              const plain = plainSearch(other, query, TODAY);
-              // Twice: the second answer is counted from the word's values kept sorted, or a kept total.
-              for (let time = 0; time < 2; time++) {
-                const fast = reader.searchTenders(query, TODAY);
-                expect(fast.total, label).toBe(plain.total);
-                expect(fast.items.map((tender) => tender.id).sort(), label).toEqual([...plain.ids].sort());
-              }
+              const total = expectSameAsPlain(reader, query, TODAY, other, 'as sets');
+              // Again: the second answer is counted from the word's values kept sorted, or a kept total.
+              expectSameAsPlain(reader, query, TODAY, other, 'as sets');
               // The index itself answers (not SQL in its place).
               const match = q
                 .split(' ')
@@ -454,8 +461,8 @@ describe('value bounds over tenders in several currencies', () => {
                 0,
                 10_000,
               );
-              if (!('status' in filter)) expect(found?.total, label).toBe(plain.total);
-              if (plain.total > 0) nonEmpty++;
+              if (!('status' in filter)) expect(found?.total, label).toBe(total);
+              if (total > 0) nonEmpty++;
             }
         expect(nonEmpty).toBeGreaterThan(40);
       },
@@ -482,13 +489,8 @@ describe('a publication window when publication dates are not in sort-key order'
         ])
           for (const extra of [{}, { status: 'closed' as const }, { valueMin: 50_000 }]) {
             const query: TenderSearchQuery = { q: 'services', ...window, ...extra, limit: 10_000, offset: 0 };
-            const fast = reader.searchTenders(query, TODAY);
-            const plain = plainSearch(other, query, TODAY);
-            const label = JSON.stringify(query);
-            expect(fast.total, label).toBe(plain.total);
             // The plain query orders by the (changed) date, the reader by sort key: compare the sets.
-            expect(fast.items.map((tender) => tender.id).sort(), label).toEqual([...plain.ids].sort());
-            if (plain.total > 0) nonEmpty++;
+            if (expectSameAsPlain(reader, query, TODAY, other, 'as sets') > 0) nonEmpty++;
           }
         expect(nonEmpty).toBeGreaterThan(6);
       },
@@ -534,8 +536,7 @@ describe('ranges over values many tenders share (each bucket of the coarse colum
         for (const q of ['services', 'cleaning'])
           for (const filter of filters) {
             const query: TenderSearchQuery = { q, ...filter, limit: 30, offset: 0 };
-            expectSameAsPlain(reader, query, TODAY, other);
-            if (plainSearch(other, query, TODAY).total > 0) nonEmpty++;
+            if (expectSameAsPlain(reader, query, TODAY, other) > 0) nonEmpty++;
           }
         // Open and closed at each stored closing instant, a second before and after it.
         for (const days of [0, 3, 7])
