@@ -117,10 +117,10 @@ export function planFilters(columns: Columns, filters: TenderFilters, now: strin
     valueCurrency,
     valueFactors: Float64Array.from(columns.currencies, (from) => conversionFactor(from, valueCurrency)),
     valueBuckets,
-    valueLow: bucketOf(valueBuckets.edges, valueMin),
-    valueHigh: bucketOf(valueBuckets.edges, valueMax),
-    deadlineLow: bucketOf(columns.deadlineBuckets.edges, deadlineFrom),
-    deadlineHigh: bucketOf(columns.deadlineBuckets.edges, deadlineTo),
+    valueLow: boundBucket(valueBuckets.edges, valueMin),
+    valueHigh: boundBucket(valueBuckets.edges, valueMax),
+    deadlineLow: boundBucket(columns.deadlineBuckets.edges, deadlineFrom),
+    deadlineHigh: boundBucket(columns.deadlineBuckets.edges, deadlineTo),
     openUntilLow: filters.status === 'open' ? bucketOf(openEdges, at) : -1,
     openUntilHigh: filters.status === 'closed' ? bucketOf(openEdges, at) : openEdges.length - 1,
     deadlineTested: filters.deadlineFrom !== undefined || filters.deadlineTo !== undefined,
@@ -130,6 +130,18 @@ export function planFilters(columns: Columns, filters: TenderFilters, now: strin
     publishedFrom: seconds(filters.publishedFrom, Number.NEGATIVE_INFINITY),
     publishedTo: seconds(filters.publishedTo, Number.POSITIVE_INFINITY),
   };
+}
+
+/**
+ * A bound's bucket (bucketOf), searched for only when the bound is given, so that a search makes
+ * no binary search for a filter it does not have. An absent bound is ±Infinity: +Infinity is in
+ * the last bucket, as bucketOf finds it; -Infinity is below every bucket (bucketOf's answer too,
+ * unless a stored value is -Infinity, and then every value passes that bound either way).
+ */
+function boundBucket(edges: Float64Array, bound: number): number {
+  if (bound === Number.NEGATIVE_INFINITY) return -1;
+  if (bound === Number.POSITIVE_INFINITY) return edges.length - 1;
+  return bucketOf(edges, bound);
 }
 
 /** The run of `hits` a publication window leaves: all of them unless found by binary search. */
