@@ -64,7 +64,7 @@ export async function presentEntityDetails(
           : await bidEntityOf(context, request.teamId, await chosen.client.pipelines.get(id, options), place),
     };
   } catch (error) {
-    answer = { error: refusal(error, type, id, source) };
+    answer = { error: refusal(error, type, source) };
   }
   // Outside the look-up's catch: Slack refusing the answer is logged by the listener, not shown as a refusal.
   await present(slack, request.triggerId, answer);
@@ -81,18 +81,20 @@ async function bidEntityOf(
   return bidEntity(bid, place, reference);
 }
 
-/** The commands' sentence for what went wrong, as the flexpane's error. */
+/**
+ * The commands' sentence for what went wrong, as the flexpane's error. It names no id: the
+ * flexpane opens on the entity the person clicked, and a bid's id is a service id they never saw
+ * (they know the bid as BID-7).
+ */
 function refusal(
   error: unknown,
   type: 'tender' | 'bid',
-  id: string,
   source: 'personal' | 'workspace' | 'default',
 ): PresentError {
   if (error instanceof NotFoundError || error instanceof ForbiddenError) {
     const message =
       type === 'bid'
-        ? // No id: the person opened the bid from a link or a card and never saw one.
-          source === 'personal'
+        ? source === 'personal'
           ? 'This bid cannot be seen with your own key: it may have been deleted, or not shared with you.'
           : 'This bid cannot be seen with this workspace’s key: it may have been deleted, or not shared with the person who made the key.'
         : source === 'personal'
