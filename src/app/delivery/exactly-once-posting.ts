@@ -166,6 +166,9 @@ export class ExactlyOncePosting {
       const plannedNow = await store.planDeliveries(plans);
       this.options.metrics?.deliveriesPlanned(plannedNow);
       planned += plannedNow;
+      // None planned: another copy is planning these (PostgreSQL skips the rows it holds) and
+      // reading them again would find the same ones; what it leaves is read at the next pass.
+      if (plannedNow === 0) break;
     }
     // Planned now or earlier, given back, sent now, abandoned by a stopped copy: all offered.
     await this.options.queue.offer(now);

@@ -8,6 +8,8 @@ import {
   Kysely,
   type SqliteDatabase as KyselySqliteDatabase,
   PostgresDialect,
+  type PostgresPool,
+  type PostgresPoolClient,
   type QueryResult,
   type RawBuilder,
   SqliteDialect,
@@ -17,6 +19,7 @@ import {
 import pg from 'pg';
 import { openSqliteConnection, type SqliteDatabase, StatementCache } from '../../shared/sqlite.ts';
 import { type BotTables, type DatabaseKind, migrateBotPostgres, migrateBotSqlite } from './bot-schema.ts';
+import { renameStatements, statementName } from './statement-names.ts';
 
 /**
  * The bot's database as the store uses it: Kysely over one dialect, the few SQL fragments the two
@@ -382,6 +385,56 @@ const pgTypes = {
 };
 
 /**
+ * `pool` as Kysely uses it, its clients running the store's prepared queries as named statements
+ * (statement-names.ts), once per connection; everything else as before.
+ */
+function namingStatements(pool: pg.Pool): PostgresPool {
+  const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  const wrap = (client: pg.PoolClient): PostgresPoolClient => {
+    const run = async (text: string, values: unknown[]) => {
+      const name = statementName(text);
+      if (name === undefined) return client.query(text, values);
+      try {
+        return await client.query({ name, text, values });
+      } catch (error) {
+        if (!isStaleStatement(error)) throw error;
+        // Inside a transaction the refusal has ended it, so this fails too and the transaction
+        // fails once; the next runs under the new names.
+        renameStatements();
+        return client.query(text, values);
+      }
+    };
+    return {
+      query: ((query: string | object, values?: readonly unknown[]) =>
+        typeof query === 'string'
+          ? run(query, [...(values ?? [])])
+          : client.query(query as never)) as unknown as PostgresPoolClient['query'],
+      release: () => client.release(),
+    };
+  };
+  return {
+    connect: async () => {
+      const client = await pool.connect();
+      let wrapped = clients.get(client);
+      if (!wrapped) {
+        wrapped = wrap(client);
+        clients.set(client, wrapped);
+      }
+      return wrapped;
+    },
+    end: () => pool.end(),
+  };
+}
+
+/** PostgreSQL refusing a named statement prepared before its table's columns changed. */
+function isStaleStatement(error: unknown): boolean {
+  return (
+    (error as { code?: string }).code === '0A000' &&
+    /cached plan must not change result type/.test((error as Error).message)
+  );
+}
+
+/**
  * `url` with its connections committing without waiting for the log's flush (synchronous_commit
  * off), added to the options it already sets (pg lets the URL's `options` win over the config's).
  */
@@ -398,7 +451,7 @@ export function openPostgresBotDatabase(url: string): BotDatabase {
   // An idle connection the server dropped (a restart, a failover) is only logged by pg as an
   // 'error' event, which would end the process; the next query gets a new connection or the error.
   pool.on('error', () => {});
-  const db = new Kysely<BotTables>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<BotTables>({ dialect: new PostgresDialect({ pool: namingStatements(pool) }) });
   const recoverablePool = new pg.Pool({
     connectionString: withoutWaitingForFlush(url),
     types: pgTypes,
@@ -406,7 +459,9 @@ export function openPostgresBotDatabase(url: string): BotDatabase {
     connectionTimeoutMillis: 5000,
   });
   recoverablePool.on('error', () => {});
-  const recoverableDb = new Kysely<BotTables>({ dialect: new PostgresDialect({ pool: recoverablePool }) });
+  const recoverableDb = new Kysely<BotTables>({
+    dialect: new PostgresDialect({ pool: namingStatements(recoverablePool) }),
+  });
   const ready = migrateBotPostgres(db);
   // Seen by the first query (and close); not an unhandled rejection meanwhile.
   ready.catch(() => {});

@@ -1,6 +1,7 @@
 import { type CompiledQuery, type Kysely, type QueryResult, sql, type Transaction } from 'kysely';
 import type { BotDatabase } from './bot-database.ts';
 import type { BotTables } from './bot-schema.ts';
+import { nameStatement } from './statement-names.ts';
 import type { StoreLifecycle } from './store-lifecycle.ts';
 
 /** Ids per `IN (…)`: well under either database's limit on bound parameters, and few statement shapes. */
@@ -22,6 +23,7 @@ export class Prepared<Row> {
 
   constructor(query: { compile(): CompiledQuery<Row> }) {
     this.compiled = query.compile();
+    nameStatement(this.compiled.sql);
     this.values = this.compiled.parameters.map((parameter) => {
       if (!(parameter instanceof Slot)) return () => parameter;
       const { name } = parameter;

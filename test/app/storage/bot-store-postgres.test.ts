@@ -86,6 +86,44 @@ describe('the PostgreSQL bot store', () => {
     }
   });
 
+  it('parses each of its prepared queries once per connection, and prepares one again when a newer copy changed its table', async () => {
+    const url = await storeUrl('named-statements');
+    const store = openBotStore(url);
+    const subscription = {
+      id: 's-named',
+      teamId: 'T1',
+      channelId: 'C1',
+      kind: 'pipeline' as const,
+      target: '{"p":"pl-1"}',
+      cadence: 'daily' as const,
+      localTime: '09:00',
+      timeZone: 'UTC',
+      createdBy: 'U1',
+      createdAt: new Date(0),
+      pausedReason: null,
+      nextRunAt: new Date(0),
+      cursor: null,
+      skippedCount: 0,
+    };
+    expect(await store.createSubscription(subscription)).toBe(true);
+    for (let read = 0; read < 5; read++)
+      expect((await store.getSubscription('T1', 's-named'))?.id).toBe('s-named');
+    const schema = new URL(url).searchParams.get('application_name') as string;
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      // A newer copy adds a column: the statement prepared for the old row no longer fits, and
+      // PostgreSQL refuses it (only a named statement can be refused so: an unnamed one is parsed
+      // at every run); the store prepares it again and answers.
+      await client.query(`ALTER TABLE ${schema}.subscriptions ADD COLUMN added_by_a_newer_copy text`);
+    } finally {
+      await client.end();
+    }
+    for (let read = 0; read < 3; read++)
+      expect((await store.getSubscription('T1', 's-named'))?.id).toBe('s-named');
+    await store.close();
+  });
+
   it('refuses a database newer than it knows, with a sentence', async () => {
     const url = await storeUrl('newer');
     await openBotStore(url).close();
