@@ -391,6 +391,10 @@ const pgTypes = {
 function namingStatements(pool: pg.Pool): PostgresPool {
   const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();
   const wrap = (client: pg.PoolClient): PostgresPoolClient => {
+    // pg's pool listens for a client's errors only while it is idle: one the server drops while a
+    // query or transaction holds it (between two statements) would end the process. Heard here,
+    // the next statement on it fails instead, and the pool drops it when it comes back.
+    client.on('error', () => {});
     const run = async (text: string, values: unknown[]) => {
       const name = statementName(text);
       if (name === undefined) return client.query(text, values);

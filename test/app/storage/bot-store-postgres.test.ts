@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { openPostgresBotDatabase } from '../../../src/app/storage/bot-database.ts';
 import { BOT_SCHEMA } from '../../../src/app/storage/bot-schema.ts';
 import type { BotStore } from '../../../src/app/storage/bot-store.ts';
 import { openBotStore } from '../../../src/app/storage/open-bot-store.ts';
@@ -122,6 +124,33 @@ describe('the PostgreSQL bot store', () => {
     for (let read = 0; read < 3; read++)
       expect((await store.getSubscription('T1', 's-named'))?.id).toBe('s-named');
     await store.close();
+  });
+
+  it('a connection the server drops while a transaction holds it fails that transaction, not the process', async () => {
+    const url = await storeUrl('dropped-held');
+    const database = openPostgresBotDatabase(url);
+    await database.ready;
+    const applicationName = new URL(url).searchParams.get('application_name');
+    const held = database.db.transaction().execute(async (trx) => {
+      await sql`select 1`.execute(trx);
+      await onServer(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '${applicationName}'`,
+      );
+      // The socket's error arrives while the transaction holds the connection, between statements.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await sql`select 1`.execute(trx);
+    });
+    await expect(held).rejects.toThrow();
+    // The next query answers on a new connection.
+    let answered = false;
+    for (let attempt = 0; attempt < 3 && !answered; attempt++) {
+      answered = await sql`select 1`.execute(database.db).then(
+        () => true,
+        () => false,
+      );
+    }
+    expect(answered).toBe(true);
+    await database.close();
   });
 
   it('refuses a database newer than it knows, with a sentence', async () => {
