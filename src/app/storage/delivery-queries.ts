@@ -45,7 +45,9 @@ export function deliveryQueries({
     // One statement: two copies never claim one row (SQLite writes one statement at a time; on
     // PostgreSQL the picked rows are locked, those another copy holds skipped, and each row is
     // checked again as it is written). A channel takes one delivery at a time, in order, and none
-    // while another copy is posting there or a split post is half sent (its parts stay together).
+    // while another copy is posting there or a split post is half sent (its parts stay together:
+    // a half-sent one ranks first). Whether anything of the channel is under way is asked of each
+    // channel's first alone (2,000 of 10,000 open in bench:digests), not of every open row.
     claim: new Prepared<DeliveryRow>(
       compiled(
         sql<DeliveryRow>`update deliveries set state = 'working', lease_owner = ${slot('owner')},
@@ -53,19 +55,21 @@ export function deliveryQueries({
         where id in (
           select l.id from deliveries l where l.id in (
             select id from (
-              select d.id, d.not_before, d.due_at,
-                row_number() over (partition by d.team_id, d.channel_id order by d.due_at, d.id) as place
+              select d.id, d.team_id, d.channel_id, d.not_before, d.due_at,
+                row_number() over (partition by d.team_id, d.channel_id
+                  order by case when d.posted_ts <> '[]' or d.attempting_part is not null then 0 else 1 end,
+                    d.due_at, d.id) as place
               from deliveries d
               where ${claimableAmongAll('d')}
                 and d.channel_id not in ${jsonStrings(slot('busy'))}
-                and not exists (
-                  select 1 from deliveries o
-                  where o.team_id = d.team_id and o.channel_id = d.channel_id and o.id <> d.id
-                    and o.state in ('pending', 'working')
-                    and ((o.state = 'working' and o.lease_until > ${slot('now')})
-                      or o.posted_ts <> '[]' or o.attempting_part is not null))
             ) ranked
             where place = 1
+              and not exists (
+                select 1 from deliveries o
+                where o.team_id = ranked.team_id and o.channel_id = ranked.channel_id and o.id <> ranked.id
+                  and o.state in ('pending', 'working')
+                  and ((o.state = 'working' and o.lease_until > ${slot('now')})
+                    or o.posted_ts <> '[]' or o.attempting_part is not null))
             order by not_before, due_at, id
             limit ${slot('limit')}
           ) ${lockSkippingLocked}

@@ -135,6 +135,34 @@ export function deliveryStoreContract(open: (name: string) => BotStore | Promise
     await store.close();
   });
 
+  it('claims a half-sent post before anything due earlier in its channel, and nothing else there meanwhile', async () => {
+    const store = await open('half-sent-first');
+    for (const id of ['s-1', 's-2', 's-3']) await store.createSubscription(subscription(id));
+    await store.addManualDelivery({ id: 'd-split', subscriptionId: 's-1', dueAt: later(1000) });
+    await store.claimDeliveries('A', later(1000), 60_000, 10, []);
+    await store.freezeDelivery('d-split', 'A', '{}', []);
+    await store.markAttempt('d-split', 'A', 0, later(1000), 60_000);
+    expect(await store.recordPart('d-split', 'A', 0, '1.000001')).toBe(true);
+    // Given back with its second part still to post; meanwhile two posts fall due earlier.
+    expect(await store.releaseDelivery('d-split', 'A', later(2000), false)).toBe(true);
+    await store.addManualDelivery({ id: 'd-early', subscriptionId: 's-2', dueAt: at });
+    await store.addManualDelivery({ id: 'd-earlier', subscriptionId: 's-3', dueAt: later(-1000) });
+    const claimed = await store.claimDeliveries('B', later(2000), 60_000, 10, []);
+    expect(claimed.map((delivery) => delivery.id)).toEqual(['d-split']);
+    expect(claimed[0]?.postedTs).toEqual(['1.000001']);
+    // Once it is finished, the channel's earliest is next.
+    expect(
+      await store.finishDelivery('d-split', 'B', {
+        state: 'sent',
+        outcome: null,
+        lastPart: { part: 1, ts: '2.000001' },
+      }),
+    ).toBe(true);
+    const next = await store.claimDeliveries('B', later(3000), 60_000, 10, []);
+    expect(next.map((delivery) => delivery.id)).toEqual(['d-earlier']);
+    await store.close();
+  });
+
   it('plans a round of subscriptions in one step, each still once', async () => {
     const one = await open('plan-round');
     const two = await open('plan-round');
