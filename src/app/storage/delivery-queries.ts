@@ -77,7 +77,8 @@ export function deliveryQueries({
         returning *`,
       ),
     ),
-    // claimDeliveries' rules for one id: the first open delivery of its channel, none there under way.
+    // claimDeliveries' rules for one id: the first open delivery of its channel (a half-sent one
+    // before all others, as the claim ranks them), none there under way.
     claimOne: new Prepared<DeliveryRow>(
       compiled(
         sql<DeliveryRow>`update deliveries set state = 'working', lease_owner = ${slot('owner')},
@@ -87,7 +88,8 @@ export function deliveryQueries({
             select 1 from deliveries o
             where o.team_id = deliveries.team_id and o.channel_id = deliveries.channel_id
               and o.id <> deliveries.id and o.state in ('pending', 'working')
-              and (o.due_at < deliveries.due_at or (o.due_at = deliveries.due_at and o.id < deliveries.id)
+              and (((o.due_at < deliveries.due_at or (o.due_at = deliveries.due_at and o.id < deliveries.id))
+                  and deliveries.posted_ts = '[]' and deliveries.attempting_part is null)
                 or (o.state = 'working' and o.lease_until > ${slot('now')})
                 or o.posted_ts <> '[]' or o.attempting_part is not null))
         returning *`,

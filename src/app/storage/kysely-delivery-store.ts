@@ -53,8 +53,9 @@ export class KyselyDeliveryStore implements DeliveryStore {
       this.plannedSinceAnalyze += planned;
       if (this.plannedSinceAnalyze >= ANALYZE_AFTER_PLANNED) {
         this.plannedSinceAnalyze = 0;
-        // Blocks no reader or writer; it samples the table (tens of ms at tens of thousands of rows).
-        await sql`analyze deliveries`.execute(this.base.db);
+        // In the background: it samples the table (tens of ms at tens of thousands of rows) and
+        // blocks no reader or writer, but would wait behind a vacuum; SKIP_LOCKED passes it by.
+        sql`analyze (skip_locked) deliveries`.execute(this.base.db).catch(() => undefined);
       }
       return planned;
     }
@@ -125,7 +126,9 @@ export class KyselyDeliveryStore implements DeliveryStore {
       .where('id', '=', id)
       .executeTakeFirst();
     if (!row || (row.state !== 'pending' && row.state !== 'working')) return { finished: true };
-    // What holds it: its own time or lease, and each open delivery of its channel before it or under way.
+    // What holds it: its own time or lease, and each open delivery of its channel before it (unless
+    // it is half-sent itself: it goes first) or under way.
+    const halfSent = row.posted_ts !== '[]' || row.attempting_part !== null;
     const holders = await this.base.db
       .selectFrom('deliveries')
       .select(['state', 'not_before', 'lease_until'])
@@ -135,8 +138,9 @@ export class KyselyDeliveryStore implements DeliveryStore {
       .where('state', 'in', ['pending', 'working'])
       .where((eb) =>
         eb.or([
-          eb('due_at', '<', row.due_at),
-          eb.and([eb('due_at', '=', row.due_at), eb('id', '<', id)]),
+          ...(halfSent
+            ? []
+            : [eb('due_at', '<', row.due_at), eb.and([eb('due_at', '=', row.due_at), eb('id', '<', id)])]),
           eb.and([eb('state', '=', 'working'), eb('lease_until', '>', nowMs)]),
           eb('posted_ts', '<>', '[]'),
           eb('attempting_part', 'is not', null),
@@ -194,9 +198,18 @@ export class KyselyDeliveryStore implements DeliveryStore {
               .where('o.state', 'in', ['pending', 'working'])
               .where((eb) =>
                 eb.or([
-                  eb('o.due_at', '<', eb.ref('d.due_at')),
-                  eb.and([eb('o.due_at', '=', eb.ref('d.due_at')), eb('o.id', '<', eb.ref('d.id'))]),
+                  // Before it in its channel, unless it is half-sent itself (it goes first, as claims rank them).
+                  eb.and([
+                    eb.or([
+                      eb('o.due_at', '<', eb.ref('d.due_at')),
+                      eb.and([eb('o.due_at', '=', eb.ref('d.due_at')), eb('o.id', '<', eb.ref('d.id'))]),
+                    ]),
+                    eb('d.posted_ts', '=', '[]'),
+                    eb('d.attempting_part', 'is', null),
+                  ]),
                   eb.and([eb('o.state', '=', 'working'), eb('o.lease_until', '>', due)]),
+                  eb('o.posted_ts', '<>', '[]'),
+                  eb('o.attempting_part', 'is not', null),
                 ]),
               ),
           ),

@@ -147,6 +147,14 @@ export function deliveryStoreContract(open: (name: string) => BotStore | Promise
     expect(await store.releaseDelivery('d-split', 'A', later(2000), false)).toBe(true);
     await store.addManualDelivery({ id: 'd-early', subscriptionId: 's-2', dueAt: at });
     await store.addManualDelivery({ id: 'd-earlier', subscriptionId: 's-3', dueAt: later(-1000) });
+    // The job queue's path (PostgreSQL) agrees: only the half-sent one is offered, and claimed by id.
+    expect(await store.firstOpenDeliveryIds(later(2000), 10)).toEqual(['d-split']);
+    expect(await store.claimDelivery('d-earlier', 'C', later(2000), 60_000, 0)).not.toHaveProperty(
+      'delivery',
+    );
+    const byId = await store.claimDelivery('d-split', 'C', later(2000), 60_000, 0);
+    expect('delivery' in byId && byId.delivery.id).toBe('d-split');
+    expect(await store.releaseDelivery('d-split', 'C', later(2000), false)).toBe(true);
     const claimed = await store.claimDeliveries('B', later(2000), 60_000, 10, []);
     expect(claimed.map((delivery) => delivery.id)).toEqual(['d-split']);
     expect(claimed[0]?.postedTs).toEqual(['1.000001']);
