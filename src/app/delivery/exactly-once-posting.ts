@@ -203,6 +203,20 @@ export class ExactlyOncePosting {
   }
 
   /**
+   * Gives a claimed delivery back for a pace (its channel is this copy's already), keeping any
+   * attempt mark, and tells the queue this copy is done with it.
+   */
+  async giveBack(delivery: Delivery): Promise<void> {
+    const { store, clock, logger, queue } = this.options;
+    await store
+      .releaseDelivery(delivery.id, this.owner, new Date(clock().getTime() + this.paceMs), true)
+      .catch((error: unknown) =>
+        logger.warn({ err: error, deliveryId: delivery.id }, 'could not give a delivery back'),
+      );
+    await queue.done(delivery.id).catch(() => undefined);
+  }
+
+  /**
    * Posts a claimed delivery (deliver()); one that fails unexpectedly is given back for a minute,
    * its part still marked (so it is settled first). Then the queue is told this copy is done with it.
    */

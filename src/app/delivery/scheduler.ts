@@ -113,6 +113,8 @@ export class Scheduler {
   /** On the timer: how long deliveries finishing together are gathered into one claim. */
   private readonly claimGatherMs: number;
   private readonly working = new Set<string>();
+  /** The deliveries this copy is posting now (by id). */
+  private readonly postingNow = new Set<string>();
   private readonly inFlight = new Set<Promise<void>>();
   private loopDone: Promise<void> | null = null;
   private running: Promise<void> | null = null;
@@ -331,7 +333,16 @@ export class Scheduler {
     if (free <= 0) return;
     const claimed = await this.posting.claim(this.options.clock(), free, this.working, aheadMs, prefetchMs);
     for (const delivery of claimed) {
+      // Claimed again while this copy is still on it (a job fetched again after its claim was lost
+      // in a database crash, or after its lease ran out): the run under way goes on, none beside it.
+      // Another of a channel this copy is posting to goes back until its pace allows.
+      if (this.postingNow.has(delivery.id)) continue;
+      if (this.working.has(delivery.channelId)) {
+        await this.posting.giveBack(delivery);
+        continue;
+      }
       this.working.add(delivery.channelId);
+      this.postingNow.add(delivery.id);
       const task: Promise<void> = this.posting
         .post(delivery)
         .then((outcome) => {
@@ -340,6 +351,7 @@ export class Scheduler {
         })
         .finally(() => {
           this.working.delete(delivery.channelId);
+          this.postingNow.delete(delivery.id);
           this.inFlight.delete(task);
           this.signal();
         });
