@@ -1,3 +1,4 @@
+import pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import { withoutWaitingForFlush } from '../storage/bot-database.ts';
@@ -84,6 +85,11 @@ export class PgBossQueue implements DeliveryQueue {
       retryDelay: 0,
       retentionMinutes: 60,
     });
+    // pg-boss's schema and the queue's table were committed without waiting for the log's flush
+    // (as its jobs are): one synchronous commit makes them durable before the first job is offered.
+    await boss
+      .getDb()
+      .executeSql('BEGIN; SET LOCAL synchronous_commit = on; SELECT txid_current(); COMMIT;', []);
     this.boss = boss;
   }
 
@@ -122,8 +128,15 @@ export class PgBossQueue implements DeliveryQueue {
     this.jobsSinceAnalyze += fresh.length;
     if (this.jobsSinceAnalyze >= ANALYZE_AFTER_JOBS) {
       this.jobsSinceAnalyze = 0;
-      // ANALYZE blocks no reader or writer; it only samples the table (tens of ms at 20,000 jobs).
-      await boss.getDb().executeSql(`ANALYZE ${this.options.schema ?? 'pgboss'}.job`, []);
+      // In the background: ANALYZE samples the table (tens of ms at 20,000 jobs) and blocks no
+      // reader or writer, but would wait behind a vacuum; SKIP_LOCKED passes it by instead.
+      const table = `${pg.escapeIdentifier(this.options.schema ?? 'pgboss')}.job`;
+      boss
+        .getDb()
+        .executeSql(`ANALYZE (SKIP_LOCKED) ${table}`, [])
+        .catch((error: unknown) =>
+          this.options.logger.warn({ err: error }, 'could not refresh the job table’s statistics'),
+        );
     }
   }
 

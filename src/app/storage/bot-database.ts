@@ -80,7 +80,10 @@ export interface BotDatabase {
    * write-ahead log to reach the disk (synchronous_commit off). For the scheduler's writes that a
    * crash of the database may lose without harm: each is flushed by the synchronous commit of the
    * attempt mark before anything is posted (one log, flushed in order), or settled from the
-   * channel's history after it (see SharedDatabase.execRecoverable).
+   * channel's history after it (see SharedDatabase.execRecoverable). A lost finish is settled like
+   * a lost answer: where history cannot be read (no history scopes), that post goes out again. A
+   * claim lost while its copy still works on it may be handed to the same copy again: the
+   * scheduler never starts a second run beside the first (Scheduler.fill).
    */
   recoverableDb?: Kysely<BotTables>;
   /** Locks the rows a claim picked so another copy skips them (PostgreSQL; SQLite writes one at a time). */
@@ -288,13 +291,13 @@ function groupCommit(
     const outcomes: ({ ok: true; result: unknown } | { ok: false; error: unknown })[] = [];
     try {
       await transactNow(async (run) => {
-        for (const item of batch) {
+        for (const [index, item] of batch.entries()) {
           try {
-            if ('query' in item) outcomes.push({ ok: true, result: run(item.query) });
+            if ('query' in item) outcomes[index] = { ok: true, result: run(item.query) };
             else {
               run(SAVEPOINT);
               try {
-                outcomes.push({ ok: true, result: await item.work(run) });
+                outcomes[index] = { ok: true, result: await item.work(run) };
               } catch (error) {
                 if (raw.inTransaction) run(ROLLBACK_TO);
                 throw error;
@@ -306,8 +309,11 @@ function groupCommit(
             // A constraint undoes its own statement only (a unit its own savepoint); an error that
             // ended the transaction (SQLite rolls back on some) undoes the others too: all fail then.
             if (!raw.inTransaction) throw error;
-            outcomes.push({ ok: false, error });
+            outcomes[index] = { ok: false, error };
           }
+          // A unit that caught an error which ended the transaction would leave the rest to commit
+          // one by one, outside it: all fail instead.
+          if (!raw.inTransaction) throw new Error('a batched statement ended the transaction');
         }
       });
     } catch (error) {
@@ -430,12 +436,13 @@ function namingStatements(pool: pg.Pool): PostgresPool {
   };
 }
 
-/** PostgreSQL refusing a named statement prepared before its table's columns changed. */
+/**
+ * PostgreSQL refusing a named statement prepared before its table's columns changed: told by its
+ * code and the routine that raised it (the message is translated under the server's lc_messages).
+ */
 function isStaleStatement(error: unknown): boolean {
-  return (
-    (error as { code?: string }).code === '0A000' &&
-    /cached plan must not change result type/.test((error as Error).message)
-  );
+  const { code, routine } = error as { code?: string; routine?: string };
+  return code === '0A000' && routine === 'RevalidateCachedQuery';
 }
 
 /**

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openPostgresBotDatabase } from '../../../src/app/storage/bot-database.ts';
 import { BOT_SCHEMA } from '../../../src/app/storage/bot-schema.ts';
 import type { BotStore } from '../../../src/app/storage/bot-store.ts';
+import { Prepared, slot } from '../../../src/app/storage/kysely-store-base.ts';
 import { openBotStore } from '../../../src/app/storage/open-bot-store.ts';
 import { botStoreContract } from './bot-store-contract.ts';
 
@@ -124,6 +125,23 @@ describe('the PostgreSQL bot store', () => {
     for (let read = 0; read < 3; read++)
       expect((await store.getSubscription('T1', 's-named'))?.id).toBe('s-named');
     await store.close();
+    // The connection that ran a prepared query holds it under its name (queries one after another
+    // take the same idle connection back).
+    const database = openPostgresBotDatabase(url);
+    await database.ready;
+    const byId = new Prepared(
+      database.db.selectFrom('subscriptions').select('id').where('id', '=', slot<string>('id')),
+    );
+    for (let read = 0; read < 3; read++)
+      expect((await byId.run(database.db, { id: 's-named' })).rows).toEqual([{ id: 's-named' }]);
+    const held = await sql<{
+      name: string;
+      statement: string;
+    }>`select name, statement from pg_prepared_statements`.execute(database.db);
+    expect(
+      held.rows.some((row) => /^tb_\d+_\d+$/.test(row.name) && row.statement.includes('"subscriptions"')),
+    ).toBe(true);
+    await database.close();
   });
 
   it('a connection the server drops while a transaction holds it fails that transaction, not the process', async () => {
