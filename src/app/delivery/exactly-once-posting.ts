@@ -496,6 +496,9 @@ export class ExactlyOncePosting {
         const until = now + Math.max(1, kind.retryAfterSeconds) * 1000;
         this.paceUntil.set(delivery.channelId, until);
         await store.releaseDelivery(delivery.id, this.owner, new Date(until), call === 'history');
+        // The channel's other posts wait as long, whichever copy takes them (a post's 429 is the
+        // channel's; history's is the workspace's, kept by historyFreeAt).
+        if (call === 'post') await store.paceChannel(delivery.teamId, delivery.channelId, new Date(until));
         logger.info(
           { deliveryId: delivery.id, retryAfter: kind.retryAfterSeconds, call },
           'rate limited by Slack',

@@ -161,6 +161,11 @@ export interface DeliveryStore {
    * next looks in the channel's history first.
    */
   releaseDelivery(id: string, owner: string, notBefore: Date, keepAttempt: boolean): Promise<boolean>;
+  /**
+   * The channel's pending deliveries wait until `until` (Slack's Retry-After for the channel),
+   * whichever copy of the app claims them; a later time already set is kept.
+   */
+  paceChannel(teamId: string, channelId: string, until: Date): Promise<void>;
   /** Finishes a delivery (and moves its subscription's cursor); false when the lease is no longer `owner`'s. */
   finishDelivery(id: string, owner: string, finish: DeliveryFinish): Promise<boolean>;
   /**

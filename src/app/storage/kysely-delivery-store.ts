@@ -327,6 +327,15 @@ export class KyselyDeliveryStore implements DeliveryStore {
     return changed(await this.base.execRecoverable(release, { notBefore: notBefore.getTime(), id, owner }));
   }
 
+  async paceChannel(teamId: string, channelId: string, until: Date): Promise<void> {
+    if (this.base.pending) await this.base.pending;
+    await this.base.execRecoverable(this.queries.paceChannel, {
+      until: until.getTime(),
+      team: teamId,
+      channel: channelId,
+    });
+  }
+
   async finishDelivery(id: string, owner: string, finish: DeliveryFinish): Promise<boolean> {
     if (this.base.pending) await this.base.pending;
     const { queries } = this;

@@ -153,6 +153,23 @@ describe('within Slack’s limits', () => {
     harness.slack.postsPerSecondPerChannel = undefined;
   });
 
+  it('Retry-After holds the whole channel for both copies, not only the post Slack refused', async () => {
+    const subscriptions = [];
+    for (let index = 0; index < 3; index++) subscriptions.push(await dueSubscription('C0RETRY'));
+    // The first post is refused with Retry-After 5 s; nothing more may go there before then.
+    harness.slack.failNext('chat.postMessage', { kind: 'ratelimit', retryAfterSeconds: 5, times: 1 });
+    const refusedAt = harness.now;
+    await harness.runUntil(refusedAt + 20_000, () => [a, b], 250);
+    const times = harness.slack
+      .messagesIn('C0RETRY')
+      .filter((message) => message.ephemeralTo === null)
+      .map((message) => Number(message.ts) * 1000);
+    expect(times).toHaveLength(3);
+    for (const time of times) expect(time).toBeGreaterThanOrEqual(refusedAt + 5000);
+    for (const subscription of subscriptions)
+      expect(harness.postsOf('C0RETRY', subscription.id)).toHaveLength(1);
+  });
+
   it('after downtime posts the period still open marked late, skips the others, and says how many', async () => {
     const nineAm = new Date(harness.now - (harness.now % 86_400_000) + 86_400_000 + 9 * 3_600_000);
     const subscription = await dueSubscription('C0AWAY', 'U0ADMIN', nineAm);

@@ -40,6 +40,7 @@ const CHANNELS = [
   'C0ARCHIVE',
   'C0AWAY',
   'C0TURNS',
+  'C0RETRY',
 ];
 
 /** A running copy of the app on the shared database, ticked by the test (no timer). */

@@ -279,6 +279,15 @@ export function deliveryStoreContract(open: (name: string) => BotStore | Promise
     expect(claimed?.notBefore).toEqual(paceUntil);
     // The other channel's delivery is not paced by it.
     expect((await store.getDelivery('d-3'))?.notBefore).toEqual(at);
+    // Slack's Retry-After for a channel holds its pending deliveries, and never brings one forward.
+    await store.createSubscription(subscription('s-4', 'C2'));
+    await store.addManualDelivery({ id: 'd-4', subscriptionId: 's-4', dueAt: later(100) });
+    await store.paceChannel('T1', 'C2', later(30_000));
+    expect((await store.getDelivery('d-4'))?.notBefore).toEqual(later(30_000));
+    await store.paceChannel('T1', 'C2', later(5000));
+    expect((await store.getDelivery('d-4'))?.notBefore).toEqual(later(30_000));
+    // d-3 is under way (claimed), not pending: left as it is.
+    expect((await store.getDelivery('d-3'))?.notBefore).toEqual(at);
     await store.close();
   });
 
