@@ -47,7 +47,9 @@ describe('failures people understand', () => {
     expect(text).toContain('The procurement service failed to answer');
     const reference = /Reference: `([0-9a-f]{8})`/.exec(text)?.[1];
     expect(reference).toBeDefined();
-    expect(bot.logs()).toContain(`"reference":"${reference}"`);
+    // The log line is written before the message is sent, but reaches us through the process's pipe:
+    // wait for it rather than race it (the full suite under load lost that race once).
+    await eventually(() => bot.logs().includes(`"reference":"${reference}"`), 'the reference in the log');
     expect(text).toContain('error/try_again');
     expect(text).not.toMatch(/\n\s+at /);
 
@@ -226,8 +228,11 @@ describe('a changed encryption key', () => {
       encryptionKey: randomBytes(32).toString('base64'),
     });
     try {
-      expect(rekeyed.logs()).toMatch(
-        /"teamId":"T0TENDER".*cannot be decrypted.*reconnect with \/tender connect/,
+      // Through the process's pipe, as above: waited for, not raced.
+      await eventually(
+        () =>
+          /"teamId":"T0TENDER".*cannot be decrypted.*reconnect with \/tender connect/.test(rekeyed.logs()),
+        'the unreadable key in the log',
       );
       const message = await tenderCommand(rekeyed, MEMBER, CHANNEL, 'search clean', 10_000);
       expect(textOf(message)).toContain('A workspace admin must reconnect with `/tender connect`');

@@ -1,5 +1,5 @@
 /*
- * Just over 500 lines: one protocol (claim a delivery under a lease, mark the attempt, post, settle
+ * Over 500 lines: one protocol (claim a delivery under a lease, mark the attempt, post, settle
  * from Slack's answer or its history), whose steps share the lease fencing and the marks that keep
  * a post from going out twice; split, each half would need the other's private state.
  */
