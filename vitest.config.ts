@@ -11,9 +11,9 @@ export default defineConfig({
     isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // Never run a failed test again, in CI or not: a flaky test must be seen and fixed. The one
-    // bound in time is the acknowledgement test (test/app/listeners/controls.test.ts).
-    retry: 0,
+    // No `retry` (vitest's default runs a failed test once, never again), in CI or not: a flaky
+    // test must be seen and fixed. The one bound in time is the acknowledgement test
+    // (test/app/listeners/controls.test.ts).
     projects: [
       { extends: true, test: { name: 'tenderbot', include: ['test/**/*.test.ts'] } },
       {
