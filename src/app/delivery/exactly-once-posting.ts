@@ -91,11 +91,6 @@ export class ExactlyOncePosting {
   private readonly historyFreeAt = new Map<string, number>();
   /** Reads of a bid shared by the posts of one pass or burst (see forgetSharedReads). */
   private sharedReads = new Map<string, Promise<unknown>>();
-  /**
-   * Whose key each subscriber's posts are read with, found once a pass or burst like the reads (a
-   * key linked or removed meanwhile counts from the next: at most a few seconds on the timer).
-   */
-  private sharedReaders = new Map<string, Promise<WorkspaceClient>>();
   private readonly owner: string;
   private readonly leaseMs: number;
   private readonly paceMs: number;
@@ -114,19 +109,22 @@ export class ExactlyOncePosting {
   /** Starts a new round of shared reads (each pass, or every few seconds of a burst on the timer). */
   forgetSharedReads(): void {
     this.sharedReads = new Map();
-    this.sharedReaders = new Map();
   }
 
-  /** The subscriber's client for this pass or burst (a failure is not kept: the next post asks again). */
+  /**
+   * Whose key the subscriber's posts are read with, found once a pass or burst like the reads it
+   * makes (kept among them; a key linked or removed meanwhile counts from the next, at most a few
+   * seconds on the timer). A failure is not kept: the next post asks again.
+   */
   private readerFor(teamId: string, userId: string): Promise<WorkspaceClient> {
-    const key = `${teamId}\u0000${userId}`;
-    let reader = this.sharedReaders.get(key);
+    const reads = this.sharedReads;
+    const key = `reader\u0000${teamId}\u0000${userId}`;
+    let reader = reads.get(key) as Promise<WorkspaceClient> | undefined;
     if (!reader) {
-      const readers = this.sharedReaders;
       reader = this.options.clients.forPerson(teamId, userId);
-      readers.set(key, reader);
+      reads.set(key, reader);
       reader.catch(() => {
-        if (readers.get(key) === reader) readers.delete(key);
+        if (reads.get(key) === reader) reads.delete(key);
       });
     }
     return reader;

@@ -112,9 +112,8 @@ export class Scheduler {
   private readonly aheadMs: number;
   /** On the timer: how long deliveries finishing together are gathered into one claim. */
   private readonly claimGatherMs: number;
-  private readonly working = new Set<string>();
-  /** The deliveries this copy is posting now (by id). */
-  private readonly postingNow = new Set<string>();
+  /** The delivery this copy is posting in each channel (one at a time), by channel. */
+  private readonly working = new Map<string, string>();
   private readonly inFlight = new Set<Promise<void>>();
   private loopDone: Promise<void> | null = null;
   private running: Promise<void> | null = null;
@@ -331,18 +330,24 @@ export class Scheduler {
   private async fill(tally: Tally, aheadMs: number, prefetchMs: number): Promise<void> {
     const free = this.concurrency - this.inFlight.size;
     if (free <= 0) return;
-    const claimed = await this.posting.claim(this.options.clock(), free, this.working, aheadMs, prefetchMs);
+    const claimed = await this.posting.claim(
+      this.options.clock(),
+      free,
+      this.working.keys(),
+      aheadMs,
+      prefetchMs,
+    );
     for (const delivery of claimed) {
       // Claimed again while this copy is still on it (a job fetched again after its claim was lost
       // in a database crash, or after its lease ran out): the run under way goes on, none beside it.
       // Another of a channel this copy is posting to goes back until its pace allows.
-      if (this.postingNow.has(delivery.id)) continue;
-      if (this.working.has(delivery.channelId)) {
+      const postingThere = this.working.get(delivery.channelId);
+      if (postingThere === delivery.id) continue;
+      if (postingThere !== undefined) {
         await this.posting.giveBack(delivery);
         continue;
       }
-      this.working.add(delivery.channelId);
-      this.postingNow.add(delivery.id);
+      this.working.set(delivery.channelId, delivery.id);
       const task: Promise<void> = this.posting
         .post(delivery)
         .then((outcome) => {
@@ -351,7 +356,6 @@ export class Scheduler {
         })
         .finally(() => {
           this.working.delete(delivery.channelId);
-          this.postingNow.delete(delivery.id);
           this.inFlight.delete(task);
           this.signal();
         });

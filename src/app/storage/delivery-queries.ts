@@ -27,6 +27,9 @@ export function deliveryQueries({
    */
   const claimableAmongAll = (alias: string) =>
     sql`(${open(alias)}.state in ('pending', 'working') and ${claimable(alias)})`;
+  /** A delivery with a part sent or being sent: its other parts go before anything else of its channel. */
+  const halfSent = (alias: string) =>
+    sql`(${open(alias)}.posted_ts <> '[]' or ${open(alias)}.attempting_part is not null)`;
   const compiled = compiledOn(db);
   return {
     moveNextRun: new Prepared(
@@ -57,7 +60,7 @@ export function deliveryQueries({
             select id from (
               select d.id, d.team_id, d.channel_id, d.not_before, d.due_at,
                 row_number() over (partition by d.team_id, d.channel_id
-                  order by case when d.posted_ts <> '[]' or d.attempting_part is not null then 0 else 1 end,
+                  order by case when ${halfSent('d')} then 0 else 1 end,
                     d.due_at, d.id) as place
               from deliveries d
               where ${claimableAmongAll('d')}
@@ -69,7 +72,7 @@ export function deliveryQueries({
                 where o.team_id = ranked.team_id and o.channel_id = ranked.channel_id and o.id <> ranked.id
                   and o.state in ('pending', 'working')
                   and ((o.state = 'working' and o.lease_until > ${slot('now')})
-                    or o.posted_ts <> '[]' or o.attempting_part is not null))
+                    or ${halfSent('o')}))
             order by not_before, due_at, id
             limit ${slot('limit')}
           ) ${lockSkippingLocked}
@@ -89,9 +92,9 @@ export function deliveryQueries({
             where o.team_id = deliveries.team_id and o.channel_id = deliveries.channel_id
               and o.id <> deliveries.id and o.state in ('pending', 'working')
               and (((o.due_at < deliveries.due_at or (o.due_at = deliveries.due_at and o.id < deliveries.id))
-                  and deliveries.posted_ts = '[]' and deliveries.attempting_part is null)
+                  and not ${halfSent('deliveries')})
                 or (o.state = 'working' and o.lease_until > ${slot('now')})
-                or o.posted_ts <> '[]' or o.attempting_part is not null))
+                or ${halfSent('o')}))
         returning *`,
       ),
     ),

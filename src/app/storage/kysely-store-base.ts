@@ -116,16 +116,8 @@ export class SharedDatabase {
    */
   preparedTransaction<T>(work: (run: RunPrepared) => Promise<T>): Promise<T> {
     const { transactNow } = this.database;
-    if (transactNow) {
-      return transactNow((direct) =>
-        work(<Row>(query: Prepared<Row>, args: Readonly<Record<string, unknown>>) =>
-          Promise.resolve(direct(query.bind(args)) as QueryResult<Row>),
-        ),
-      );
-    }
-    return this.transaction((trx) =>
-      work(<Row>(query: Prepared<Row>, args: Readonly<Record<string, unknown>>) => query.run(trx, args)),
-    );
+    if (transactNow) return transactNow((direct) => work(runningDirectly(direct)));
+    return this.transaction((trx) => work(runningOn(trx)));
   }
 
   /**
@@ -142,30 +134,16 @@ export class SharedDatabase {
     return recoverableDb ? query.run(recoverableDb, args) : this.execGrouped(query, args);
   }
 
-  /** A transaction of such writes: recoverableDb's on PostgreSQL, else groupedTransaction. */
-  recoverableTransaction<T>(work: (run: RunPrepared) => Promise<T>): Promise<T> {
-    const { recoverableDb } = this.database;
-    if (!recoverableDb) return this.groupedTransaction(work);
-    return recoverableDb
-      .transaction()
-      .execute((trx) =>
-        work(<Row>(query: Prepared<Row>, args: Readonly<Record<string, unknown>>) => query.run(trx, args)),
-      );
-  }
-
   /**
-   * A transaction of prepared queries committed, where the database can (SQLite), with the other
-   * statements and transactions asked for at the same moment: all or nothing on its own (a
-   * savepoint), durable when it resolves. Elsewhere preparedTransaction.
+   * A transaction of such writes: on PostgreSQL recoverableDb's; on SQLite committed with the other
+   * statements and transactions asked for at the same moment, all or nothing on its own (a
+   * savepoint), durable when it resolves.
    */
-  groupedTransaction<T>(work: (run: RunPrepared) => Promise<T>): Promise<T> {
-    const { transactBatched } = this.database;
-    if (!transactBatched) return this.preparedTransaction(work);
-    return transactBatched((direct) =>
-      work(<Row>(query: Prepared<Row>, args: Readonly<Record<string, unknown>>) =>
-        Promise.resolve(direct(query.bind(args)) as QueryResult<Row>),
-      ),
-    );
+  recoverableTransaction<T>(work: (run: RunPrepared) => Promise<T>): Promise<T> {
+    const { recoverableDb, transactBatched } = this.database;
+    if (recoverableDb) return recoverableDb.transaction().execute((trx) => work(runningOn(trx)));
+    if (transactBatched) return transactBatched((direct) => work(runningDirectly(direct)));
+    return this.preparedTransaction(work);
   }
 
   /** A transaction (BEGIN IMMEDIATE on SQLite: it takes the write lock first, so never fails half way as busy). */
@@ -190,4 +168,15 @@ export class KyselyStoreLifecycle implements StoreLifecycle {
   async close(): Promise<void> {
     await this.base.database.close();
   }
+}
+
+/** RunPrepared inside a Kysely transaction. */
+function runningOn(trx: Transaction<BotTables>): RunPrepared {
+  return <Row>(query: Prepared<Row>, args: Readonly<Record<string, unknown>>) => query.run(trx, args);
+}
+
+/** RunPrepared on SQLite's connection, held by the caller (each statement run at once). */
+function runningDirectly(direct: (query: CompiledQuery) => QueryResult<unknown>): RunPrepared {
+  return <Row>(query: Prepared<Row>, args: Readonly<Record<string, unknown>>) =>
+    Promise.resolve(direct(query.bind(args)) as QueryResult<Row>);
 }
