@@ -31,18 +31,29 @@ export async function planOnPostgres(
       due_at: plan.delivery.dueAt.getTime(),
     })),
   );
-  const result = await sql<{ moved: number }>`with plans as (
+  const result = await planningStatement(rows).execute(base.database.recoverableDb ?? base.db);
+  return Number(result.rows[0]?.moved ?? 0);
+}
+
+/**
+ * planOnPostgres' statement for `rows` (a JSON array of plans). Each subscription is found by its
+ * id: a burst's subscriptions share one next run (10,000 due at 09:00), and on statistics taken
+ * before the burst PostgreSQL looked each one up through the due index by that time instead,
+ * reading thousands of rows a subscription (49 ms a round of 500 in bench:digests, 143 ms when
+ * explained; 18 ms by id). `+ 0` keeps the time out of any index's reach.
+ */
+export function planningStatement(rows: string) {
+  return sql<{ moved: number }>`with plans as (
       select * from jsonb_to_recordset(cast(${rows} as jsonb)) as p(subscription_id text,
         expected bigint, next_run_at bigint, skipped integer, delivery_id text, due_at bigint)
     ), free as (
       select s.id from subscriptions s join plans p on p.subscription_id = s.id
-      where s.next_run_at = p.expected and s.paused_reason is null
+      where s.next_run_at + 0 = p.expected and s.paused_reason is null
       order by s.id for update of s skip locked
     ), moved as (
       update subscriptions s set next_run_at = p.next_run_at, skipped_count = s.skipped_count + p.skipped
-      from plans p
-      where s.id = p.subscription_id and s.id in (select id from free)
-        and s.next_run_at = p.expected and s.paused_reason is null
+      from free f join plans p on p.subscription_id = f.id
+      where s.id = f.id
       returning s.id, s.team_id, s.channel_id, p.delivery_id, p.due_at
     ), planned as (
       insert into deliveries (id, subscription_id, team_id, channel_id, due_at, manual, state, not_before)
@@ -50,8 +61,7 @@ export async function planOnPostgres(
       on conflict do nothing
       returning 1
     )
-    select count(*) as moved from moved`.execute(base.database.recoverableDb ?? base.db);
-  return Number(result.rows[0]?.moved ?? 0);
+    select count(*) as moved from moved`;
 }
 
 /** The compare-and-set of next_run_at and the delivery's insert (inside a transaction). */
