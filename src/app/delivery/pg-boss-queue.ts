@@ -6,7 +6,7 @@ import type { Delivery, DeliveryStore } from '../storage/delivery-store.ts';
 import type { ClaimRequest, DeliveryQueue } from './delivery-queue.ts';
 
 /** The two store methods the job queue needs beside the deliveries' own. */
-type DeliveryClaims = Pick<DeliveryStore, 'claimDelivery' | 'firstOpenDeliveryIds'>;
+type DeliveryClaims = Pick<DeliveryStore, 'claimDeliveriesById' | 'firstOpenDeliveryIds'>;
 
 export interface PgBossQueueOptions {
   connectionString: string;
@@ -149,31 +149,20 @@ export class PgBossQueue implements DeliveryQueue {
       return [];
     }
     const jobs = await boss.fetch<{ deliveryId: string }>(CHANNEL_POSTS_QUEUE, { batchSize: request.limit });
-    const claimed: Delivery[] = [];
-    // Claimed at once, each on its own (the pool's connections take them in turn): one after
-    // another, a fetch of 2,000 jobs took seconds of round trips while every channel waited.
-    const outcomes = await Promise.all(
-      jobs.map((job) =>
-        this.options.store.claimDelivery(
-          job.data.deliveryId,
-          request.owner,
-          request.now,
-          request.leaseMs,
-          request.aheadMs,
-        ),
-      ),
+    const claimed = await this.options.store.claimDeliveriesById(
+      jobs.map((job) => job.data.deliveryId),
+      request.owner,
+      request.now,
+      request.leaseMs,
+      request.aheadMs,
     );
-    for (const [index, job] of jobs.entries()) {
+    const claimedIds = new Set(claimed.map((delivery) => delivery.id));
+    for (const job of jobs) {
       const deliveryId = job.data.deliveryId;
       this.offered.delete(deliveryId);
-      const outcome = outcomes[index] as Awaited<(typeof outcomes)[number]>;
-      if ('delivery' in outcome) {
-        this.held.set(deliveryId, job.id);
-        claimed.push(outcome.delivery);
-      } else {
-        // Posted already, or not claimable yet: offered again once it is.
-        finishedJobs.push(job.id);
-      }
+      if (claimedIds.has(deliveryId)) this.held.set(deliveryId, job.id);
+      // Posted already, or not claimable yet: offered again once it is.
+      else finishedJobs.push(job.id);
     }
     if (finishedJobs.length > 0) await boss.complete(CHANNEL_POSTS_QUEUE, finishedJobs);
     return claimed;

@@ -100,26 +100,24 @@ export interface DeliveryStore {
     aheadMs?: number,
   ): Promise<Delivery[]>;
   /**
-   * claimDeliveries for one delivery (the job queue hands out ids), in one step: claimable when it
-   * is pending and not before `now + aheadMs`, or working with a lease that ended at `now`; and it
-   * is the first open delivery of its channel (by due time, then id) and no other there is under
-   * way with a live lease or half posted. Claimed: returned working, leased to `owner` until
-   * `now + leaseMs`. Finished or gone: `{ finished: true }`. Otherwise the earliest moment worth
-   * trying again (its own time, or the lease or time of what holds its channel; a second from
-   * `now` when nothing better is known).
+   * claimDeliveries for the deliveries `ids` (the job queue hands out ids), in one statement: each
+   * is claimed when it is pending and not before `now + aheadMs`, or working with a lease that
+   * ended at `now`; and it is the first open delivery of its channel (by due time, then id) and no
+   * other there is under way with a live lease or half posted. Returns those claimed, working and
+   * leased to `owner` until `now + leaseMs`; the others (finished, gone, not yet) are left as they are.
    */
-  claimDelivery(
-    id: string,
+  claimDeliveriesById(
+    ids: readonly string[],
     owner: string,
     now: Date,
     leaseMs: number,
     aheadMs: number,
-  ): Promise<{ delivery: Delivery } | { finished: true } | { notBefore: Date }>;
+  ): Promise<Delivery[]>;
   /** Ids of deliveries that could be claimed by `dueBy` (pending and due, or working with a lease ended), oldest first. */
   openDeliveryIds(dueBy: Date, limit: number): Promise<string[]>;
   /**
    * As openDeliveryIds, only those first in their channel (no other open delivery there comes
-   * before it, by due time then id, nor is under way): the ones claimDelivery could take now. What
+   * before it, by due time then id, nor is under way): the ones claimDeliveriesById could take now. What
    * a job queue offers, so that a channel's later posts take no turn before their time.
    */
   firstOpenDeliveryIds(dueBy: Date, limit: number): Promise<string[]>;

@@ -100,59 +100,24 @@ export class KyselyDeliveryStore implements DeliveryStore {
       .sort((a, b) => a.notBefore.getTime() - b.notBefore.getTime() || a.dueAt.getTime() - b.dueAt.getTime());
   }
 
-  async claimDelivery(
-    id: string,
+  async claimDeliveriesById(
+    ids: readonly string[],
     owner: string,
     now: Date,
     leaseMs: number,
     aheadMs: number,
-  ): Promise<{ delivery: Delivery } | { finished: true } | { notBefore: Date }> {
+  ): Promise<Delivery[]> {
+    if (ids.length === 0) return [];
     if (this.base.pending) await this.base.pending;
     const nowMs = now.getTime();
-    const ready = nowMs + Math.max(0, aheadMs);
-    // The claim is one statement; when it fails, what is read next only says when to try again.
-    const claimed = (
-      await this.base.execRecoverable(this.queries.claimOne, {
-        owner,
-        until: nowMs + leaseMs,
-        now: nowMs,
-        ready,
-        id,
-      })
-    ).rows[0];
-    if (claimed) return { delivery: toDelivery(claimed) };
-    const row = await this.base.db
-      .selectFrom('deliveries')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (!row || (row.state !== 'pending' && row.state !== 'working')) return { finished: true };
-    // What holds it: its own time or lease, and each open delivery of its channel before it (unless
-    // it is half-sent itself: it goes first) or under way.
-    const halfSent = row.posted_ts !== '[]' || row.attempting_part !== null;
-    const holders = await this.base.db
-      .selectFrom('deliveries')
-      .select(['state', 'not_before', 'lease_until'])
-      .where('team_id', '=', row.team_id)
-      .where('channel_id', '=', row.channel_id)
-      .where('id', '<>', id)
-      .where('state', 'in', ['pending', 'working'])
-      .where((eb) =>
-        eb.or([
-          ...(halfSent
-            ? []
-            : [eb('due_at', '<', row.due_at), eb.and([eb('due_at', '=', row.due_at), eb('id', '<', id)])]),
-          eb.and([eb('state', '=', 'working'), eb('lease_until', '>', nowMs)]),
-          eb('posted_ts', '<>', '[]'),
-          eb('attempting_part', 'is not', null),
-        ]),
-      )
-      .execute();
-    const times = [row, ...holders].map((each) =>
-      each.state === 'working' ? (each.lease_until ?? 0) : each.not_before,
-    );
-    const latest = Math.max(...times);
-    return { notBefore: new Date(latest > nowMs ? latest : nowMs + 1000) };
+    const claimed = await this.base.execRecoverable(this.queries.claimByIds, {
+      owner,
+      until: nowMs + leaseMs,
+      now: nowMs,
+      ready: nowMs + Math.max(0, aheadMs),
+      ids: JSON.stringify(ids),
+    });
+    return claimed.rows.map(toDelivery);
   }
 
   async openDeliveryIds(dueBy: Date, limit: number): Promise<string[]> {

@@ -149,11 +149,9 @@ export function deliveryStoreContract(open: (name: string) => BotStore | Promise
     await store.addManualDelivery({ id: 'd-earlier', subscriptionId: 's-3', dueAt: later(-1000) });
     // The job queue's path (PostgreSQL) agrees: only the half-sent one is offered, and claimed by id.
     expect(await store.firstOpenDeliveryIds(later(2000), 10)).toEqual(['d-split']);
-    expect(await store.claimDelivery('d-earlier', 'C', later(2000), 60_000, 0)).not.toHaveProperty(
-      'delivery',
-    );
-    const byId = await store.claimDelivery('d-split', 'C', later(2000), 60_000, 0);
-    expect('delivery' in byId && byId.delivery.id).toBe('d-split');
+    expect(await store.claimDeliveriesById(['d-earlier'], 'C', later(2000), 60_000, 0)).toEqual([]);
+    const byId = await store.claimDeliveriesById(['d-earlier', 'd-split'], 'C', later(2000), 60_000, 0);
+    expect(byId.map((delivery) => delivery.id)).toEqual(['d-split']);
     expect(await store.releaseDelivery('d-split', 'C', later(2000), false)).toBe(true);
     const claimed = await store.claimDeliveries('B', later(2000), 60_000, 10, []);
     expect(claimed.map((delivery) => delivery.id)).toEqual(['d-split']);
@@ -388,49 +386,43 @@ export function deliveryStoreContract(open: (name: string) => BotStore | Promise
     for (const copy of copies) await copy.close();
   });
 
-  it('claims one delivery by id under the same rules, and says when to try again or that it is done', async () => {
-    const copies = await Promise.all([1, 2, 3].map(() => open('claim-one')));
+  it('claims the deliveries named under the same rules, in one step, and leaves the others as they are', async () => {
+    const copies = await Promise.all([1, 2, 3].map(() => open('claim-by-id')));
     const [one, two, three] = copies;
     if (!one || !two || !three) throw new Error('no store');
     await one.createSubscription(subscription('s-1'));
     await one.createSubscription(subscription('s-2'));
     await one.createSubscription(subscription('s-3', 'C2'));
+    await one.createSubscription(subscription('s-4', 'C3'));
     await one.addManualDelivery({ id: 'd-1', subscriptionId: 's-1', dueAt: at });
     await one.addManualDelivery({ id: 'd-2', subscriptionId: 's-2', dueAt: later(1) });
     await one.addManualDelivery({ id: 'd-3', subscriptionId: 's-3', dueAt: later(5000) });
+    await one.addManualDelivery({ id: 'd-4', subscriptionId: 's-4', dueAt: at });
+    const ids = (claimed: { id: string }[]) => claimed.map((delivery) => delivery.id).sort();
     // d-2 waits for d-1, first in C1; d-3 is not due yet, unless claimed ahead of its time.
-    expect(await one.claimDelivery('d-2', 'A', later(1), 60_000, 0)).toEqual({ notBefore: later(1000 + 1) });
-    expect(await one.claimDelivery('d-3', 'A', at, 60_000, 0)).toEqual({ notBefore: later(5000) });
-    const ahead = await one.claimDelivery('d-3', 'A', at, 60_000, 5000);
-    expect(ahead).toMatchObject({ delivery: { id: 'd-3', state: 'working', leaseOwner: 'A', attempts: 1 } });
-    // Three copies asking for d-1 at once: one gets it.
+    expect(await one.claimDeliveriesById(['d-2', 'd-3'], 'A', later(1), 60_000, 0)).toEqual([]);
+    const ahead = await one.claimDeliveriesById(['d-3'], 'A', at, 60_000, 5000);
+    expect(ahead).toMatchObject([{ id: 'd-3', state: 'working', leaseOwner: 'A', attempts: 1 }]);
+    // Three copies asking for d-1 and d-4 at once: each is claimed by one of them, once.
     const answers = await Promise.all(
-      copies.map((copy, index) => copy.claimDelivery('d-1', `copy-${index}`, at, 60_000, 0)),
+      copies.map((copy, index) => copy.claimDeliveriesById(['d-1', 'd-4'], `copy-${index}`, at, 60_000, 0)),
     );
-    const winners = answers.filter((answer) => 'delivery' in answer);
-    expect(winners).toHaveLength(1);
-    const winner = winners[0] && 'delivery' in winners[0] ? winners[0].delivery : null;
-    expect(winner).toMatchObject({ id: 'd-1', state: 'working', attempts: 1, leaseUntil: later(60_000) });
-    expect(answers.filter((answer) => 'notBefore' in answer)).toEqual([
-      { notBefore: later(60_000) },
-      { notBefore: later(60_000) },
-    ]);
-    // While d-1 is under way, d-2 waits for its lease.
-    expect(await two.claimDelivery('d-2', 'B', later(1000), 60_000, 0)).toEqual({ notBefore: later(60_000) });
+    expect(ids(answers.flat())).toEqual(['d-1', 'd-4']);
+    const winner = answers.flat().find((delivery) => delivery.id === 'd-1');
+    expect(winner).toMatchObject({ state: 'working', attempts: 1, leaseUntil: later(60_000) });
+    // While d-1 is under way, d-2 waits; a finished delivery and an unknown id are not claimed.
+    expect(await two.claimDeliveriesById(['d-2'], 'B', later(1000), 60_000, 0)).toEqual([]);
     const owner = winner?.leaseOwner ?? '';
     expect(await one.finishDelivery('d-1', owner, { state: 'sent', outcome: null })).toBe(true);
-    expect(await two.claimDelivery('d-1', 'B', later(1000), 60_000, 0)).toEqual({ finished: true });
-    expect(await two.claimDelivery('d-unknown', 'B', later(1000), 60_000, 0)).toEqual({ finished: true });
-    expect(await two.claimDelivery('d-2', 'B', later(1000), 60_000, 0)).toMatchObject({
-      delivery: { id: 'd-2', leaseOwner: 'B' },
-    });
+    const next = await two.claimDeliveriesById(['d-1', 'd-unknown', 'd-2'], 'B', later(1000), 60_000, 0);
+    expect(next).toMatchObject([{ id: 'd-2', leaseOwner: 'B' }]);
+    expect((await one.getDelivery('d-1'))?.state).toBe('sent');
     // B stopped answering: once its lease has ended another copy takes d-2 over.
-    expect(await three.claimDelivery('d-2', 'C', later(60_999), 60_000, 0)).toEqual({
-      notBefore: later(61_000),
-    });
-    expect(await three.claimDelivery('d-2', 'C', later(61_000), 60_000, 0)).toMatchObject({
-      delivery: { id: 'd-2', leaseOwner: 'C', attempts: 2 },
-    });
+    expect(await three.claimDeliveriesById(['d-2'], 'C', later(60_999), 60_000, 0)).toEqual([]);
+    expect(await three.claimDeliveriesById(['d-2'], 'C', later(61_000), 60_000, 0)).toMatchObject([
+      { id: 'd-2', leaseOwner: 'C', attempts: 2 },
+    ]);
+    expect(await three.claimDeliveriesById([], 'C', later(61_000), 60_000, 0)).toEqual([]);
     for (const copy of copies) await copy.close();
   });
 
@@ -443,17 +435,13 @@ export function deliveryStoreContract(open: (name: string) => BotStore | Promise
     await store.addManualDelivery({ id: 'd-b', subscriptionId: 's-2', dueAt: later(5) });
     await store.addManualDelivery({ id: 'd-a', subscriptionId: 's-3', dueAt: at });
     await store.addManualDelivery({ id: 'd-done', subscriptionId: 's-1', dueAt: later(-5) });
-    expect(await store.claimDelivery('d-done', 'A', at, 1000, 0)).toMatchObject({
-      delivery: { id: 'd-done' },
-    });
+    expect(await store.claimDeliveriesById(['d-done'], 'A', at, 1000, 0)).toMatchObject([{ id: 'd-done' }]);
     expect(await store.finishDelivery('d-done', 'A', { state: 'empty', outcome: null })).toBe(true);
     expect(await store.openDeliveryIds(later(5), 10)).toEqual(['d-a', 'd-b']);
     expect(await store.openDeliveryIds(later(5), 1)).toEqual(['d-a']);
     expect(await store.openDeliveryIds(later(10_000), 10)).toEqual(['d-a', 'd-b', 'd-late']);
     // Working with a live lease: not open; once the lease has ended, open again.
-    expect(await store.claimDelivery('d-a', 'A', later(5), 60_000, 0)).toMatchObject({
-      delivery: { id: 'd-a' },
-    });
+    expect(await store.claimDeliveriesById(['d-a'], 'A', later(5), 60_000, 0)).toMatchObject([{ id: 'd-a' }]);
     expect(await store.openDeliveryIds(later(5), 10)).toEqual(['d-b']);
     expect(await store.openDeliveryIds(later(60_005), 10)).toEqual(['d-a', 'd-b', 'd-late']);
     await store.close();

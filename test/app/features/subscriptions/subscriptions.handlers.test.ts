@@ -203,8 +203,8 @@ describe('listMore', () => {
     expect(
       await store.addManualDelivery({ id: deliveryId, subscriptionId: subscription.id, dueAt: new Date() }),
     ).toBe(true);
-    const claimed = await store.claimDelivery(deliveryId, 'test', new Date(), 60_000, 0);
-    expect('delivery' in claimed).toBe(true);
+    const claimed = await store.claimDeliveriesById([deliveryId], 'test', new Date(), 60_000, 0);
+    expect(claimed.map((delivery) => delivery.id)).toEqual([deliveryId]);
     const listed = Array.from({ length: 25 }, (_, index) => ({
       id: `ocds-test-${index}`,
       title: `Listed tender ${index}`,
