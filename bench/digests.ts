@@ -221,13 +221,14 @@ const copies = Array.from({ length: COPIES }, (_, index) => {
 });
 for (const copy of copies) await copy.next();
 
+// The copies start (their job queue too) with every subscription far off, then all fall due at once.
+for (const copy of copies) copy.child.stdin.write('start\n');
+for (const copy of copies) await copy.next();
 const dueAt = new Date(Date.now() + 1500);
 await watcher.db.updateTable('subscriptions').set({ next_run_at: dueAt.getTime() }).execute();
 const loadBefore = loadAverage();
 const peersCpuBefore = processCpuMs(peers.pid);
 const postgresCpuBefore = onPostgres ? postgresCpuMs() : 0;
-for (const copy of copies) copy.child.stdin.write('start\n');
-for (const copy of copies) await copy.next();
 
 // Long enough that a slow run still ends (so what is lost is told apart from what is late); a
 // run that reaches it says so, and what was not posted by then counts as lost.

@@ -202,8 +202,11 @@ export class Scheduler {
     }
   }
 
-  /** The queue is started by the first pass (starting pg-boss is a round of SQL). */
-  private startQueue(): Promise<void> {
+  /**
+   * Starts the queue, once (the first pass does; starting pg-boss is a round of SQL, a second on a
+   * new database): a caller that must not count it, as bench:digests, waits for it after start().
+   */
+  startQueue(): Promise<void> {
     this.queueStarted ??= this.queue.start();
     return this.queueStarted;
   }
