@@ -100,6 +100,33 @@ export function deliveryQueries({
         returning *`,
       ),
     ),
+    // What a job queue offers: each channel's first open delivery (a half-sent one first, as
+    // claims rank them) when it is claimable by `due` and nothing else of its channel is under
+    // way or half sent. One pass over the open deliveries, counted per channel: asked per row
+    // ("no other before it, none under way"), a pass read each channel once for every open row
+    // (20 ms a pass with 10,000 open on PostgreSQL, every pass of every copy).
+    firstOpen: new Prepared<{ id: string }>(
+      compiled(
+        sql<{ id: string }>`select id from (
+            select d.id, d.state, d.not_before, d.lease_until, d.due_at,
+              case when ${halfSent('d')} then 1 else 0 end as half_sent,
+              row_number() over channel as place,
+              sum(case when d.state = 'working' and d.lease_until > ${slot('due')} then 1 else 0 end)
+                over whole as under_way,
+              sum(case when ${halfSent('d')} then 1 else 0 end) over whole as half_sent_here
+            from deliveries d
+            where d.state in ('pending', 'working')
+            window channel as (partition by d.team_id, d.channel_id
+                order by case when ${halfSent('d')} then 0 else 1 end, d.due_at, d.id),
+              whole as (partition by d.team_id, d.channel_id)
+          ) firsts
+          where place = 1 and under_way = 0 and half_sent_here = half_sent
+            and ((state = 'pending' and not_before <= ${slot('due')})
+              or (state = 'working' and lease_until <= ${slot('due')}))
+          order by due_at, id
+          limit ${slot('limit')}`,
+      ),
+    ),
     ownedDelivery: new Prepared(
       db
         .selectFrom('deliveries')

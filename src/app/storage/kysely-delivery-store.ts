@@ -142,50 +142,8 @@ export class KyselyDeliveryStore implements DeliveryStore {
 
   async firstOpenDeliveryIds(dueBy: Date, limit: number): Promise<string[]> {
     if (this.base.pending) await this.base.pending;
-    const due = dueBy.getTime();
-    const rows = await this.base.db
-      .selectFrom('deliveries as d')
-      .select('d.id')
-      .where(sql<SqlBool>`d.state in ('pending', 'working')`)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('d.state', '=', 'pending'), eb('d.not_before', '<=', due)]),
-          eb.and([eb('d.state', '=', 'working'), eb('d.lease_until', '<=', due)]),
-        ]),
-      )
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('deliveries as o')
-              .select('o.id')
-              .whereRef('o.team_id', '=', 'd.team_id')
-              .whereRef('o.channel_id', '=', 'd.channel_id')
-              .whereRef('o.id', '<>', 'd.id')
-              .where('o.state', 'in', ['pending', 'working'])
-              .where((eb) =>
-                eb.or([
-                  // Before it in its channel, unless it is half-sent itself (it goes first, as claims rank them).
-                  eb.and([
-                    eb.or([
-                      eb('o.due_at', '<', eb.ref('d.due_at')),
-                      eb.and([eb('o.due_at', '=', eb.ref('d.due_at')), eb('o.id', '<', eb.ref('d.id'))]),
-                    ]),
-                    eb('d.posted_ts', '=', '[]'),
-                    eb('d.attempting_part', 'is', null),
-                  ]),
-                  eb.and([eb('o.state', '=', 'working'), eb('o.lease_until', '>', due)]),
-                  eb('o.posted_ts', '<>', '[]'),
-                  eb('o.attempting_part', 'is not', null),
-                ]),
-              ),
-          ),
-        ),
-      )
-      .orderBy('d.due_at')
-      .orderBy('d.id')
-      .limit(limit)
-      .execute();
-    return rows.map((row) => row.id);
+    const rows = await this.base.exec(this.queries.firstOpen, { due: dueBy.getTime(), limit });
+    return rows.rows.map((row) => row.id);
   }
 
   async getDelivery(id: string): Promise<Delivery | null> {
