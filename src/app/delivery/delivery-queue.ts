@@ -12,6 +12,8 @@ export interface ClaimRequest {
   busyChannels: readonly string[];
   /** Deliveries due this much ahead of `now` are claimed too (they wait for their time). */
   aheadMs: number;
+  /** A channel's first this many claimable deliveries are claimed together (a run, posted in order). */
+  perChannel: number;
 }
 
 /**
@@ -57,6 +59,7 @@ export class LeaseTableQueue implements DeliveryQueue {
       request.limit,
       request.busyChannels,
       request.aheadMs,
+      request.perChannel,
     );
   }
 

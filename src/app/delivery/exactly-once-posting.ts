@@ -176,7 +176,8 @@ export class ExactlyOncePosting {
   /**
    * Claims up to `limit` deliveries through the queue, leaving out the `working` channels and those
    * paced beyond `now + prefetchMs` (a channel whose next slot is that near is not left out: its
-   * next post is built meanwhile). `aheadMs`: pending deliveries due that much ahead are claimed too.
+   * next post is built meanwhile). `aheadMs`: pending deliveries due that much ahead are claimed
+   * too; `perChannel`: a channel's first that many together, in its order.
    */
   claim(
     now: Date,
@@ -184,6 +185,7 @@ export class ExactlyOncePosting {
     working: Iterable<string>,
     aheadMs: number,
     prefetchMs: number,
+    perChannel: number,
   ): Promise<Delivery[]> {
     const busy = [...working];
     for (const [channel, until] of this.paceUntil) {
@@ -197,17 +199,20 @@ export class ExactlyOncePosting {
       limit,
       busyChannels: busy,
       aheadMs,
+      perChannel,
     });
   }
 
   /**
-   * Gives a claimed delivery back for a pace (its channel is this copy's already), keeping any
-   * attempt mark, and tells the queue this copy is done with it.
+   * Gives a claimed delivery back until its channel may be posted to again (a pace from now, or
+   * longer where Slack asked: what this copy knows of the channel, for any copy to see), keeping
+   * any attempt mark, and tells the queue this copy is done with it.
    */
   async giveBack(delivery: Delivery): Promise<void> {
     const { store, clock, logger, queue } = this.options;
+    const until = Math.max(clock().getTime() + this.paceMs, this.paceUntil.get(delivery.channelId) ?? 0);
     await store
-      .releaseDelivery(delivery.id, this.owner, new Date(clock().getTime() + this.paceMs), true)
+      .releaseDelivery(delivery.id, this.owner, new Date(until), true)
       .catch((error: unknown) =>
         logger.warn({ err: error, deliveryId: delivery.id }, 'could not give a delivery back'),
       );

@@ -6,7 +6,7 @@ import type { Delivery, DeliveryStore } from '../storage/delivery-store.ts';
 import type { ClaimRequest, DeliveryQueue } from './delivery-queue.ts';
 
 /** The two store methods the job queue needs beside the deliveries' own. */
-type DeliveryClaims = Pick<DeliveryStore, 'claimDeliveriesById' | 'firstOpenDeliveryIds'>;
+type DeliveryClaims = Pick<DeliveryStore, 'claimChannelsOf' | 'firstOpenDeliveryIds'>;
 
 export interface PgBossQueueOptions {
   connectionString: string;
@@ -148,20 +148,25 @@ export class PgBossQueue implements DeliveryQueue {
       if (finishedJobs.length > 0) await boss.complete(CHANNEL_POSTS_QUEUE, finishedJobs);
       return [];
     }
-    const jobs = await boss.fetch<{ deliveryId: string }>(CHANNEL_POSTS_QUEUE, { batchSize: request.limit });
-    const claimed = await this.options.store.claimDeliveriesById(
+    // A job is its channel's turn: the channel's first (usually the job's own delivery) and the
+    // run after it are claimed, for the whole fetch in one statement.
+    const batchSize = Math.ceil(request.limit / Math.max(1, request.perChannel));
+    const jobs = await boss.fetch<{ deliveryId: string }>(CHANNEL_POSTS_QUEUE, { batchSize });
+    const claimed = await this.options.store.claimChannelsOf(
       jobs.map((job) => job.data.deliveryId),
       request.owner,
       request.now,
       request.leaseMs,
       request.aheadMs,
+      request.perChannel,
     );
     const claimedIds = new Set(claimed.map((delivery) => delivery.id));
     for (const job of jobs) {
       const deliveryId = job.data.deliveryId;
       this.offered.delete(deliveryId);
       if (claimedIds.has(deliveryId)) this.held.set(deliveryId, job.id);
-      // Posted already, or not claimable yet: offered again once it is.
+      // Posted already, or not claimable yet: offered again once it is. (A delivery claimed
+      // without its job, later in a run, has none held: its copy is done with it by its row.)
       else finishedJobs.push(job.id);
     }
     if (finishedJobs.length > 0) await boss.complete(CHANNEL_POSTS_QUEUE, finishedJobs);

@@ -9,6 +9,7 @@ import type { ScheduledSlack } from '../adapters/scheduled-slack.ts';
 import type { WorkspaceClients } from '../adapters/workspace-clients.ts';
 import { FEED_READ_LIMIT } from '../features/subscriptions/content.ts';
 import type { BotMetrics } from '../metrics/bot-metrics.ts';
+import type { Delivery } from '../storage/delivery-store.ts';
 import { type DeliveryQueue, KEEP_DELIVERIES_MS, LeaseTableQueue } from './delivery-queue.ts';
 import { ExactlyOncePosting, type PostingStore } from './exactly-once-posting.ts';
 
@@ -34,7 +35,7 @@ export interface SchedulerOptions {
   leaseMs?: number;
   /** Time between two posts in one channel (Slack allows about one a second). */
   paceMs?: number;
-  /** Deliveries worked on at once (on the timer most of them wait for their channel's next second). */
+  /** Channels worked on at once, each a run of its deliveries (on the timer most wait for their next second). */
   concurrency?: number;
   /** How long after an unknown outcome the channel's history is read (Slack may still be storing it). */
   settleAfterMs?: number;
@@ -89,6 +90,8 @@ const PREPARE_AHEAD_MS = 1000;
  */
 const CLAIM_GATHER_SHARE = 0.25;
 const PRUNE_EVERY_MS = 3_600_000;
+/** A run's length at most, whatever the lease (a channel's posts held by one copy at a time). */
+const MAX_RUN = 10;
 
 /**
  * The scheduler in the app process: plans each subscription's due deliveries, claims them with a
@@ -112,6 +115,8 @@ export class Scheduler {
   private readonly aheadMs: number;
   /** On the timer: how long deliveries finishing together are gathered into one claim. */
   private readonly claimGatherMs: number;
+  /** A channel's deliveries claimed together and posted one after another (on the timer). */
+  private readonly runLength: number;
   /** The delivery this copy is posting in each channel (one at a time), by channel. */
   private readonly working = new Map<string, string>();
   private readonly inFlight = new Set<Promise<void>>();
@@ -135,6 +140,15 @@ export class Scheduler {
     this.pollMs = options.pollMs ?? 0;
     this.aheadMs = this.realTime ? PREPARE_AHEAD_MS + this.pollMs : 0;
     this.claimGatherMs = Math.min(this.pollMs, this.paceMs * CLAIM_GATHER_SHARE);
+    const leaseMs = options.leaseMs ?? 60_000;
+    const postTimeoutMs = options.postTimeoutMs ?? 10_000;
+    // On the timer a channel's due posts are claimed as a run (one claim, and on PostgreSQL one
+    // job, for up to this many), as long as the lease outlasts posting all of them, each taking
+    // up to a pace and a post's timeout; one at a time otherwise, and without the timer (a pass
+    // posts one per channel: the next would only be given back).
+    this.runLength = this.realTime
+      ? Math.max(1, Math.min(MAX_RUN, Math.floor(leaseMs / (this.paceMs + postTimeoutMs))))
+      : 1;
     // Sleeping deliveries hold a slot each, about a second per post: a channel posting once a
     // second keeps one busy, so the slots bound the channels kept at Slack's pace (bench:digests:
     // 256 slots gave about 300 posts a second, 32 s for 10,000 posts over 2,000 channels).
@@ -150,10 +164,10 @@ export class Scheduler {
       clock,
       queue: this.queue,
       owner: this.owner,
-      leaseMs: options.leaseMs ?? 60_000,
+      leaseMs,
       paceMs: this.paceMs,
       settleAfterMs: options.settleAfterMs ?? 30_000,
-      postTimeoutMs: options.postTimeoutMs ?? 10_000,
+      postTimeoutMs,
       feedReadLimit: options.feedReadLimit ?? FEED_READ_LIMIT,
       ...(options.metrics ? { metrics: options.metrics } : {}),
       // On the timer a delivery waits (real time) for a near slot instead of being given back.
@@ -326,43 +340,61 @@ export class Scheduler {
   }
 
   /**
-   * Claims what may be worked on into the free slots and starts each. `aheadMs`: pending
-   * deliveries due that much ahead are claimed too (they wait for their time); `prefetchMs`: a
-   * channel whose next slot is that near is not left out (its next post is built meanwhile).
+   * Claims what may be worked on into the free slots and starts each channel's run (its deliveries
+   * claimed together, posted one after another). `aheadMs`: pending deliveries due that much ahead
+   * are claimed too (they wait for their time); `prefetchMs`: a channel whose next slot is that
+   * near is not left out (its next post is built meanwhile).
    */
   private async fill(tally: Tally, aheadMs: number, prefetchMs: number): Promise<void> {
     const free = this.concurrency - this.inFlight.size;
     if (free <= 0) return;
     const claimed = await this.posting.claim(
       this.options.clock(),
-      free,
+      free * this.runLength,
       this.working.keys(),
       aheadMs,
       prefetchMs,
+      this.runLength,
     );
+    const runs = new Map<string, Delivery[]>();
     for (const delivery of claimed) {
+      const run = runs.get(delivery.channelId);
+      if (run) run.push(delivery);
+      else runs.set(delivery.channelId, [delivery]);
+    }
+    for (const [channel, run] of runs) {
       // Claimed again while this copy is still on it (a job fetched again after its claim was lost
       // in a database crash, or after its lease ran out): the run under way goes on, none beside it.
-      // Another of a channel this copy is posting to goes back until its pace allows.
-      const postingThere = this.working.get(delivery.channelId);
-      if (postingThere === delivery.id) continue;
+      // Others of a channel this copy is posting to go back until its pace allows.
+      const postingThere = this.working.get(channel);
       if (postingThere !== undefined) {
-        await this.posting.giveBack(delivery);
+        for (const delivery of run) if (delivery.id !== postingThere) await this.posting.giveBack(delivery);
         continue;
       }
-      this.working.set(delivery.channelId, delivery.id);
-      const task: Promise<void> = this.posting
-        .post(delivery)
-        .then((outcome) => {
-          tally.posted += outcome.posted;
-          if (outcome.finished) tally.finished++;
-        })
-        .finally(() => {
-          this.working.delete(delivery.channelId);
-          this.inFlight.delete(task);
-          this.signal();
-        });
+      const task: Promise<void> = this.postRun(channel, run, tally).finally(() => {
+        this.working.delete(channel);
+        this.inFlight.delete(task);
+        this.signal();
+      });
       this.inFlight.add(task);
+    }
+  }
+
+  /**
+   * Posts a channel's run in its order, each at the channel's pace (its content built while it
+   * waits). One that does not finish (given back, paced far off, refused, lost) ends the run, and
+   * the rest go back, so nothing of the channel passes it; as they do when the scheduler stops.
+   */
+  private async postRun(channel: string, run: readonly Delivery[], tally: Tally): Promise<void> {
+    for (const [index, delivery] of run.entries()) {
+      this.working.set(channel, delivery.id);
+      const outcome = await this.posting.post(delivery);
+      tally.posted += outcome.posted;
+      if (outcome.finished) tally.finished++;
+      if (!outcome.finished || this.stopped) {
+        for (const rest of run.slice(index + 1)) await this.posting.giveBack(rest);
+        return;
+      }
     }
   }
 

@@ -1,4 +1,4 @@
-import { type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
+import { type Kysely, type RawBuilder, type Selectable, type SqlBool, sql } from 'kysely';
 import type { BotDatabase } from './bot-database.ts';
 import type { BotTables } from './bot-schema.ts';
 import { compiledOn, Prepared, slot } from './kysely-store-base.ts';
@@ -13,7 +13,6 @@ export function deliveryQueries({
   jsonItems,
   appendPostedTs,
   postedTsLength,
-  lockSkippingLocked,
 }: BotDatabase) {
   const open = (alias: string) => sql.raw(alias);
   /** A delivery that may be claimed now: pending and ready, or working with a lease that ended. */
@@ -31,6 +30,32 @@ export function deliveryQueries({
   const halfSent = (alias: string) =>
     sql`(${open(alias)}.posted_ts <> '[]' or ${open(alias)}.attempting_part is not null)`;
   const compiled = compiledOn(db);
+  /** claimDeliveries' statement over the open deliveries of the channels `channels` says (of `d`). */
+  const claimIn = (channels: RawBuilder<unknown>) =>
+    sql<DeliveryRow>`update deliveries set state = 'working', lease_owner = ${slot('owner')},
+      lease_until = ${slot('until')}, attempts = attempts + 1
+    where id in (
+      select l.id from deliveries l where l.id in (
+        select id from (
+          select d.id, d.team_id, d.channel_id, d.not_before, d.due_at,
+            row_number() over (partition by d.team_id, d.channel_id
+              order by case when ${halfSent('d')} then 0 else 1 end,
+                d.due_at, d.id) as place
+          from deliveries d
+          where ${claimableAmongAll('d')} and ${channels}
+        ) ranked
+        where place <= ${slot('perChannel')}
+          and not exists (
+            select 1 from deliveries o
+            where o.team_id = ranked.team_id and o.channel_id = ranked.channel_id and o.id <> ranked.id
+              and o.state in ('pending', 'working')
+              and ((o.state = 'working' and o.lease_until > ${slot('now')})
+                or ${halfSent('o')}))
+        order by place, not_before, due_at, id
+        limit ${slot('limit')}
+      ) ${kind === 'postgres' ? sql`for update skip locked` : sql``}
+    ) and ${claimable('deliveries')}
+    returning *`;
   return {
     moveNextRun: new Prepared(
       db
@@ -45,61 +70,34 @@ export function deliveryQueries({
     ),
     insertPlanned: new Prepared(plannedInsert(db, 0)),
     insertManual: new Prepared(plannedInsert(db, 1)),
-    // One statement: two copies never claim one row (SQLite writes one statement at a time; on
-    // PostgreSQL the picked rows are locked, those another copy holds skipped, and each row is
-    // checked again as it is written). A channel takes one delivery at a time, in order, and none
-    // while another copy is posting there or a split post is half sent (its parts stay together:
-    // a half-sent one ranks first). Whether anything of the channel is under way is asked of each
-    // channel's first alone (2,000 of 10,000 open in bench:digests), not of every open row.
+    // One statement: two copies never claim one row (SQLite writes one statement at a time;
+    // PostgreSQL's claims take turns, lockClaims). A channel's deliveries are taken in order, its
+    // first `perChannel` claimable ones together (a run its copy posts one after another at the
+    // pace), none while another copy is posting there or a split post is half sent (its parts stay
+    // together: a half-sent one ranks first and goes alone). Whether anything of the channel is
+    // under way is asked of the rows ranked, not of every open row (10,000 open in bench:digests).
     claim: new Prepared<DeliveryRow>(
+      compiled(claimIn(sql`d.channel_id not in ${jsonStrings(slot('busy'))}`)),
+    ),
+    // The same over the channels of the deliveries named (the job queue's turns: a job names its
+    // channel's first), for a whole fetch in one statement. One round trip a job, a fetch of 2,000
+    // took over a second before a post went out (bench:digests, two copies on PostgreSQL).
+    claimChannelsOf: new Prepared<DeliveryRow>(
       compiled(
-        sql<DeliveryRow>`update deliveries set state = 'working', lease_owner = ${slot('owner')},
-          lease_until = ${slot('until')}, attempts = attempts + 1
-        where id in (
-          select l.id from deliveries l where l.id in (
-            select id from (
-              select d.id, d.team_id, d.channel_id, d.not_before, d.due_at,
-                row_number() over (partition by d.team_id, d.channel_id
-                  order by case when ${halfSent('d')} then 0 else 1 end,
-                    d.due_at, d.id) as place
-              from deliveries d
-              where ${claimableAmongAll('d')}
-                and d.channel_id not in ${jsonStrings(slot('busy'))}
-            ) ranked
-            where place = 1
-              and not exists (
-                select 1 from deliveries o
-                where o.team_id = ranked.team_id and o.channel_id = ranked.channel_id and o.id <> ranked.id
-                  and o.state in ('pending', 'working')
-                  and ((o.state = 'working' and o.lease_until > ${slot('now')})
-                    or ${halfSent('o')}))
-            order by not_before, due_at, id
-            limit ${slot('limit')}
-          ) ${lockSkippingLocked}
-        ) and ${claimable('deliveries')}
-        returning *`,
+        claimIn(
+          sql`(d.team_id, d.channel_id) in (select n.team_id, n.channel_id from deliveries n
+            where n.id in ${jsonStrings(slot('ids'))})`,
+        ),
       ),
     ),
-    // claimDeliveries' rules for the deliveries named (the job queue's turns), in one statement:
-    // each the first open delivery of its channel (a half-sent one before all others, as the claim
-    // ranks them), none there under way. One by one, a fetch of 2,000 jobs made 2,000 round trips
-    // (bench:digests, two copies on PostgreSQL: over a second of claiming before a post went out).
-    claimByIds: new Prepared<DeliveryRow>(
-      compiled(
-        sql<DeliveryRow>`update deliveries set state = 'working', lease_owner = ${slot('owner')},
-          lease_until = ${slot('until')}, attempts = attempts + 1
-        where id in ${jsonStrings(slot('ids'))} and ${claimable('deliveries')}
-          and not exists (
-            select 1 from deliveries o
-            where o.team_id = deliveries.team_id and o.channel_id = deliveries.channel_id
-              and o.id <> deliveries.id and o.state in ('pending', 'working')
-              and (((o.due_at < deliveries.due_at or (o.due_at = deliveries.due_at and o.id < deliveries.id))
-                  and not ${halfSent('deliveries')})
-                or (o.state = 'working' and o.lease_until > ${slot('now')})
-                or ${halfSent('o')}))
-        returning *`,
-      ),
-    ),
+    // PostgreSQL: the claims of all copies take turns (for the length of a claim's transaction).
+    // Skipping the rows another claim was taking, a claim could take a channel's second delivery
+    // without its first; waiting for them, two claims could each wait for the other's rows. A row
+    // it still skips is being written by its own copy (a lease just run out, finishing): no claim.
+    lockClaims:
+      kind === 'postgres'
+        ? new Prepared(compiled(sql`select pg_advisory_xact_lock(hashtext('tenderbot delivery claims'))`))
+        : null,
     // What a job queue offers: each channel's first open delivery (a half-sent one first, as
     // claims rank them) when it is claimable by `due` and nothing else of its channel is under
     // way or half sent. One pass over the open deliveries, counted per channel: asked per row

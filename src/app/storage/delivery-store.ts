@@ -86,10 +86,12 @@ export interface DeliveryStore {
   addManualDelivery(delivery: { id: string; subscriptionId: string; dueAt: Date }): Promise<boolean>;
   /**
    * Claims up to `limit` deliveries that are due (pending and not before `now`, or working with a
-   * lease that ended), at most one per channel and none in a channel where another is under way or
-   * half posted, leaving out `busyChannels`: one statement. They are leased to `owner` until
-   * `now + leaseMs`. `aheadMs` also claims pending ones due that much later (the caller waits for
-   * their time); a lease is only ever taken over once it has ended at `now`.
+   * lease that ended), in each channel its first `perChannel` in order (1 by default; a copy on
+   * its timer takes a run it posts one after another at the pace) and none in a channel where
+   * another is under way or half posted (a half-posted one goes alone), leaving out
+   * `busyChannels`: one statement. They are leased to `owner` until `now + leaseMs`, and come in
+   * their channels' order. `aheadMs` also claims pending ones due that much later (the caller
+   * waits for their time); a lease is only ever taken over once it has ended at `now`.
    */
   claimDeliveries(
     owner: string,
@@ -98,26 +100,26 @@ export interface DeliveryStore {
     limit: number,
     busyChannels: readonly string[],
     aheadMs?: number,
+    perChannel?: number,
   ): Promise<Delivery[]>;
   /**
-   * claimDeliveries for the deliveries `ids` (the job queue hands out ids), in one statement: each
-   * is claimed when it is pending and not before `now + aheadMs`, or working with a lease that
-   * ended at `now`; and it is the first open delivery of its channel (by due time, then id) and no
-   * other there is under way with a live lease or half posted. Returns those claimed, working and
-   * leased to `owner` until `now + leaseMs`; the others (finished, gone, not yet) are left as they are.
+   * claimDeliveries over the channels of the deliveries `ids` (the job queue's turns, each job
+   * naming its channel's first open delivery), all in one statement; no `limit` beyond
+   * `perChannel` a channel. Deliveries finished, gone or not claimable now are left as they are.
    */
-  claimDeliveriesById(
+  claimChannelsOf(
     ids: readonly string[],
     owner: string,
     now: Date,
     leaseMs: number,
     aheadMs: number,
+    perChannel?: number,
   ): Promise<Delivery[]>;
   /** Ids of deliveries that could be claimed by `dueBy` (pending and due, or working with a lease ended), oldest first. */
   openDeliveryIds(dueBy: Date, limit: number): Promise<string[]>;
   /**
    * As openDeliveryIds, only those first in their channel (no other open delivery there comes
-   * before it, by due time then id, nor is under way): the ones claimDeliveriesById could take now. What
+   * before it, by due time then id, nor is under way): the channels' turns a job queue hands out (claimChannelsOf). What
    * a job queue offers, so that a channel's later posts take no turn before their time.
    */
   firstOpenDeliveryIds(dueBy: Date, limit: number): Promise<string[]>;

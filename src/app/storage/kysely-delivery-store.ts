@@ -9,7 +9,7 @@ import type {
   DeliveryStore,
   PlannedDelivery,
 } from './delivery-store.ts';
-import { CHUNK, changed, count, type SharedDatabase } from './kysely-store-base.ts';
+import { CHUNK, changed, count, type Prepared, type SharedDatabase } from './kysely-store-base.ts';
 
 type DeliveryRow = Selectable<BotTables['deliveries']>;
 
@@ -85,39 +85,45 @@ export class KyselyDeliveryStore implements DeliveryStore {
     limit: number,
     busyChannels: readonly string[],
     aheadMs = 0,
+    perChannel = 1,
   ): Promise<Delivery[]> {
-    if (this.base.pending) await this.base.pending;
-    const claimed = await this.base.execRecoverable(this.queries.claim, {
-      owner,
-      until: now.getTime() + leaseMs,
-      now: now.getTime(),
-      ready: now.getTime() + Math.max(0, aheadMs),
+    return this.claimWith(this.queries.claim, {
+      ...claimTerms(owner, now, leaseMs, aheadMs, perChannel),
       busy: JSON.stringify(busyChannels),
       limit,
     });
-    return claimed.rows
-      .map(toDelivery)
-      .sort((a, b) => a.notBefore.getTime() - b.notBefore.getTime() || a.dueAt.getTime() - b.dueAt.getTime());
   }
 
-  async claimDeliveriesById(
+  async claimChannelsOf(
     ids: readonly string[],
     owner: string,
     now: Date,
     leaseMs: number,
     aheadMs: number,
+    perChannel = 1,
   ): Promise<Delivery[]> {
     if (ids.length === 0) return [];
-    if (this.base.pending) await this.base.pending;
-    const nowMs = now.getTime();
-    const claimed = await this.base.execRecoverable(this.queries.claimByIds, {
-      owner,
-      until: nowMs + leaseMs,
-      now: nowMs,
-      ready: nowMs + Math.max(0, aheadMs),
+    return this.claimWith(this.queries.claimChannelsOf, {
+      ...claimTerms(owner, now, leaseMs, aheadMs, perChannel),
       ids: JSON.stringify(ids),
+      limit: ids.length * perChannel,
     });
-    return claimed.rows.map(toDelivery);
+  }
+
+  /** A claim, PostgreSQL's in turn with the other copies' (lockClaims); in each channel's order. */
+  private async claimWith(
+    query: Prepared<DeliveryRow>,
+    args: Readonly<Record<string, unknown>>,
+  ): Promise<Delivery[]> {
+    if (this.base.pending) await this.base.pending;
+    const { lockClaims } = this.queries;
+    const claimed = lockClaims
+      ? await this.base.recoverableTransaction(async (run) => {
+          await run(lockClaims, {});
+          return run(query, args);
+        })
+      : await this.base.execRecoverable(query, args);
+    return claimed.rows.map(toDelivery).sort(inChannelOrder);
   }
 
   async openDeliveryIds(dueBy: Date, limit: number): Promise<string[]> {
@@ -390,4 +396,31 @@ function toDelivery(row: DeliveryRow): Delivery {
     settleLatest: row.settle_latest,
     outcome: row.outcome,
   };
+}
+
+/** The values every claim binds. */
+function claimTerms(owner: string, now: Date, leaseMs: number, aheadMs: number, perChannel: number) {
+  return {
+    owner,
+    until: now.getTime() + leaseMs,
+    now: now.getTime(),
+    ready: now.getTime() + Math.max(0, aheadMs),
+    perChannel: Math.max(1, perChannel),
+  };
+}
+
+/**
+ * Claimed deliveries in the order their channels take them (as the claim ranks them: a half-sent
+ * one first, then by due time and id); across channels, the earliest first.
+ */
+function inChannelOrder(a: Delivery, b: Delivery): number {
+  return (
+    Number(!isHalfSent(a)) - Number(!isHalfSent(b)) ||
+    a.dueAt.getTime() - b.dueAt.getTime() ||
+    (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+  );
+}
+
+function isHalfSent(delivery: Delivery): boolean {
+  return delivery.postedTs.length > 0 || delivery.attemptingPart !== null;
 }

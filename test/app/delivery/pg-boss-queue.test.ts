@@ -89,7 +89,7 @@ function queue(): PgBossQueue {
 
 /** One claim as the scheduler asks it: `limit` deliveries under a lease of `leaseMs`, none ahead. */
 function claimAs(copy: PgBossQueue, owner: string, now: Date, leaseMs: number, limit: number) {
-  return copy.claim({ owner, now, leaseMs, limit, busyChannels: [], aheadMs: 0 });
+  return copy.claim({ owner, now, leaseMs, limit, busyChannels: [], aheadMs: 0, perChannel: 1 });
 }
 
 describe('channel posts on pg-boss', () => {

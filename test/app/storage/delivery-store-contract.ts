@@ -149,9 +149,8 @@ export function deliveryStoreContract(open: (name: string) => BotStore | Promise
     await store.addManualDelivery({ id: 'd-earlier', subscriptionId: 's-3', dueAt: later(-1000) });
     // The job queue's path (PostgreSQL) agrees: only the half-sent one is offered, and claimed by id.
     expect(await store.firstOpenDeliveryIds(later(2000), 10)).toEqual(['d-split']);
-    expect(await store.claimDeliveriesById(['d-earlier'], 'C', later(2000), 60_000, 0)).toEqual([]);
-    const byId = await store.claimDeliveriesById(['d-earlier', 'd-split'], 'C', later(2000), 60_000, 0);
-    expect(byId.map((delivery) => delivery.id)).toEqual(['d-split']);
+    const byJob = await store.claimChannelsOf(['d-earlier'], 'C', later(2000), 60_000, 0, 3);
+    expect(byJob.map((delivery) => delivery.id)).toEqual(['d-split']);
     expect(await store.releaseDelivery('d-split', 'C', later(2000), false)).toBe(true);
     const claimed = await store.claimDeliveries('B', later(2000), 60_000, 10, []);
     expect(claimed.map((delivery) => delivery.id)).toEqual(['d-split']);
@@ -386,44 +385,85 @@ export function deliveryStoreContract(open: (name: string) => BotStore | Promise
     for (const copy of copies) await copy.close();
   });
 
-  it('claims the deliveries named under the same rules, in one step, and leaves the others as they are', async () => {
-    const copies = await Promise.all([1, 2, 3].map(() => open('claim-by-id')));
+  it('claims the channels of the deliveries named (a job queue’s turns) in one step, by the same rules', async () => {
+    const copies = await Promise.all([1, 2, 3].map(() => open('claim-channels-of')));
     const [one, two, three] = copies;
     if (!one || !two || !three) throw new Error('no store');
     await one.createSubscription(subscription('s-1'));
     await one.createSubscription(subscription('s-2'));
     await one.createSubscription(subscription('s-3', 'C2'));
     await one.createSubscription(subscription('s-4', 'C3'));
+    await one.createSubscription(subscription('s-5', 'C4'));
     await one.addManualDelivery({ id: 'd-1', subscriptionId: 's-1', dueAt: at });
     await one.addManualDelivery({ id: 'd-2', subscriptionId: 's-2', dueAt: later(1) });
     await one.addManualDelivery({ id: 'd-3', subscriptionId: 's-3', dueAt: later(5000) });
     await one.addManualDelivery({ id: 'd-4', subscriptionId: 's-4', dueAt: at });
+    await one.addManualDelivery({ id: 'd-5', subscriptionId: 's-5', dueAt: at });
     const ids = (claimed: { id: string }[]) => claimed.map((delivery) => delivery.id).sort();
-    // d-2 waits for d-1, first in C1; d-3 is not due yet, unless claimed ahead of its time.
-    expect(await one.claimDeliveriesById(['d-2', 'd-3'], 'A', later(1), 60_000, 0)).toEqual([]);
-    const ahead = await one.claimDeliveriesById(['d-3'], 'A', at, 60_000, 5000);
+    // A name stands for its channel: C1's first goes (d-1, though d-2 was named); d-3 is not due
+    // yet; C4, named by nobody, is left alone.
+    expect(ids(await one.claimChannelsOf(['d-2', 'd-3'], 'A', later(1), 60_000, 0))).toEqual(['d-1']);
+    // While d-1 is under way, nothing else of C1 is claimed.
+    expect(await two.claimChannelsOf(['d-2'], 'B', later(1), 60_000, 0)).toEqual([]);
+    const ahead = await one.claimChannelsOf(['d-3'], 'A', at, 60_000, 5000);
     expect(ahead).toMatchObject([{ id: 'd-3', state: 'working', leaseOwner: 'A', attempts: 1 }]);
-    // Three copies asking for d-1 and d-4 at once: each is claimed by one of them, once.
+    // Three copies asking for C3 at once: one of them claims d-4, once.
     const answers = await Promise.all(
-      copies.map((copy, index) => copy.claimDeliveriesById(['d-1', 'd-4'], `copy-${index}`, at, 60_000, 0)),
+      copies.map((copy, index) => copy.claimChannelsOf(['d-4'], `copy-${index}`, at, 60_000, 0)),
     );
-    expect(ids(answers.flat())).toEqual(['d-1', 'd-4']);
-    const winner = answers.flat().find((delivery) => delivery.id === 'd-1');
-    expect(winner).toMatchObject({ state: 'working', attempts: 1, leaseUntil: later(60_000) });
-    // While d-1 is under way, d-2 waits; a finished delivery and an unknown id are not claimed.
-    expect(await two.claimDeliveriesById(['d-2'], 'B', later(1000), 60_000, 0)).toEqual([]);
-    const owner = winner?.leaseOwner ?? '';
-    expect(await one.finishDelivery('d-1', owner, { state: 'sent', outcome: null })).toBe(true);
-    const next = await two.claimDeliveriesById(['d-1', 'd-unknown', 'd-2'], 'B', later(1000), 60_000, 0);
+    expect(ids(answers.flat())).toEqual(['d-4']);
+    expect(answers.flat()[0]).toMatchObject({ state: 'working', attempts: 1, leaseUntil: later(60_000) });
+    // d-1 sent: a name of C1 (even the sent one's) now claims d-2; an unknown name, nothing.
+    expect(await one.finishDelivery('d-1', 'A', { state: 'sent', outcome: null })).toBe(true);
+    const next = await two.claimChannelsOf(['d-1', 'd-unknown'], 'B', later(1000), 60_000, 0);
     expect(next).toMatchObject([{ id: 'd-2', leaseOwner: 'B' }]);
-    expect((await one.getDelivery('d-1'))?.state).toBe('sent');
     // B stopped answering: once its lease has ended another copy takes d-2 over.
-    expect(await three.claimDeliveriesById(['d-2'], 'C', later(60_999), 60_000, 0)).toEqual([]);
-    expect(await three.claimDeliveriesById(['d-2'], 'C', later(61_000), 60_000, 0)).toMatchObject([
+    expect(await three.claimChannelsOf(['d-2'], 'C', later(60_999), 60_000, 0)).toEqual([]);
+    expect(await three.claimChannelsOf(['d-2'], 'C', later(61_000), 60_000, 0)).toMatchObject([
       { id: 'd-2', leaseOwner: 'C', attempts: 2 },
     ]);
-    expect(await three.claimDeliveriesById([], 'C', later(61_000), 60_000, 0)).toEqual([]);
+    expect(await three.claimChannelsOf([], 'C', later(61_000), 60_000, 0)).toEqual([]);
     for (const copy of copies) await copy.close();
+  });
+
+  it('claims a channel’s first deliveries together when asked, in its order; never a later one without the first', async () => {
+    const store = await open('claim-runs');
+    for (const [id, channel] of [
+      ['s-1', 'C1'],
+      ['s-2', 'C1'],
+      ['s-3', 'C1'],
+      ['s-4', 'C1'],
+      ['s-5', 'C2'],
+      ['s-6', 'C3'],
+    ] as const)
+      await store.createSubscription(subscription(id, channel));
+    await store.addManualDelivery({ id: 'r-3', subscriptionId: 's-3', dueAt: later(2) });
+    await store.addManualDelivery({ id: 'r-1', subscriptionId: 's-1', dueAt: at });
+    await store.addManualDelivery({ id: 'r-4', subscriptionId: 's-4', dueAt: later(3) });
+    await store.addManualDelivery({ id: 'r-2', subscriptionId: 's-2', dueAt: later(1) });
+    await store.addManualDelivery({ id: 'r-5', subscriptionId: 's-5', dueAt: at });
+    await store.addManualDelivery({ id: 'r-6', subscriptionId: 's-6', dueAt: at });
+    const claimedIds = (claimed: { id: string }[]) => claimed.map((delivery) => delivery.id);
+    // A limit short of the runs takes every channel's first before any second.
+    const short = await store.claimDeliveries('A', later(3), 60_000, 4, [], 0, 3);
+    expect(claimedIds(short)).toEqual(['r-1', 'r-5', 'r-6', 'r-2']);
+    // Another copy meanwhile takes nothing of those channels (under way), however many it asks.
+    expect(await store.claimDeliveries('B', later(3), 60_000, 10, [], 0, 3)).toEqual([]);
+    for (const id of ['r-1', 'r-2', 'r-5', 'r-6'])
+      expect(await store.releaseDelivery(id, 'A', later(3), false)).toBe(true);
+    // Runs of three in their channels' order (due time, then id), the rest left for the next.
+    const runs = await store.claimDeliveries('A', later(3), 60_000, 10, ['C3'], 0, 3);
+    expect(claimedIds(runs)).toEqual(['r-1', 'r-5', 'r-2', 'r-3']);
+    expect((await store.getDelivery('r-4'))?.state).toBe('pending');
+    // A job's name claims its channel's run the same way.
+    expect(claimedIds(await store.claimChannelsOf(['r-6'], 'B', later(3), 60_000, 0, 3))).toEqual(['r-6']);
+    // A split post half sent goes alone: nothing after it in its channel until it is done.
+    await store.markAttempt('r-1', 'A', 0, later(3), 60_000);
+    expect(await store.recordPart('r-1', 'A', 0, '1.000001')).toBe(true);
+    for (const id of ['r-1', 'r-2', 'r-3'])
+      expect(await store.releaseDelivery(id, 'A', later(3), false)).toBe(true);
+    expect(claimedIds(await store.claimDeliveries('C', later(3), 60_000, 10, [], 0, 3))).toEqual(['r-1']);
+    await store.close();
   });
 
   it('lists the deliveries open by a time, oldest first', async () => {
@@ -435,13 +475,13 @@ export function deliveryStoreContract(open: (name: string) => BotStore | Promise
     await store.addManualDelivery({ id: 'd-b', subscriptionId: 's-2', dueAt: later(5) });
     await store.addManualDelivery({ id: 'd-a', subscriptionId: 's-3', dueAt: at });
     await store.addManualDelivery({ id: 'd-done', subscriptionId: 's-1', dueAt: later(-5) });
-    expect(await store.claimDeliveriesById(['d-done'], 'A', at, 1000, 0)).toMatchObject([{ id: 'd-done' }]);
+    expect(await store.claimChannelsOf(['d-done'], 'A', at, 1000, 0)).toMatchObject([{ id: 'd-done' }]);
     expect(await store.finishDelivery('d-done', 'A', { state: 'empty', outcome: null })).toBe(true);
     expect(await store.openDeliveryIds(later(5), 10)).toEqual(['d-a', 'd-b']);
     expect(await store.openDeliveryIds(later(5), 1)).toEqual(['d-a']);
     expect(await store.openDeliveryIds(later(10_000), 10)).toEqual(['d-a', 'd-b', 'd-late']);
     // Working with a live lease: not open; once the lease has ended, open again.
-    expect(await store.claimDeliveriesById(['d-a'], 'A', later(5), 60_000, 0)).toMatchObject([{ id: 'd-a' }]);
+    expect(await store.claimChannelsOf(['d-a'], 'A', later(5), 60_000, 0)).toMatchObject([{ id: 'd-a' }]);
     expect(await store.openDeliveryIds(later(5), 10)).toEqual(['d-b']);
     expect(await store.openDeliveryIds(later(60_005), 10)).toEqual(['d-a', 'd-b', 'd-late']);
     await store.close();

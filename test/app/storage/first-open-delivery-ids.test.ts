@@ -54,12 +54,12 @@ describe.each(databases)('deliveries on %s', (_name, database) => {
     expect(await store.firstOpenDeliveryIds(later(5), 1)).toEqual(['d-1a']);
     expect(await store.firstOpenDeliveryIds(later(5000), 10)).toEqual(['d-1a', 'd-2', 'd-3']);
     // C1's first is under way (a live lease): nothing of C1 is offered; once it is sent, the next is.
-    expect(await store.claimDeliveriesById(['d-1a'], 'A', at, 60_000, 0)).toMatchObject([{ id: 'd-1a' }]);
+    expect(await store.claimChannelsOf(['d-1a'], 'A', at, 60_000, 0)).toMatchObject([{ id: 'd-1a' }]);
     expect(await store.firstOpenDeliveryIds(later(5), 10)).toEqual(['d-2']);
     expect(await store.finishDelivery('d-1a', 'A', { state: 'empty', outcome: null })).toBe(true);
     expect(await store.firstOpenDeliveryIds(later(5), 10)).toEqual(['d-1b', 'd-2']);
     // Its lease ended (the copy stopped): the working one is offered again, still before the rest.
-    expect(await store.claimDeliveriesById(['d-1b'], 'A', later(5), 1000, 0)).toMatchObject([{ id: 'd-1b' }]);
+    expect(await store.claimChannelsOf(['d-1b'], 'A', later(5), 1000, 0)).toMatchObject([{ id: 'd-1b' }]);
     expect(await store.firstOpenDeliveryIds(later(10), 10)).toEqual(['d-2']);
     expect(await store.firstOpenDeliveryIds(later(2000), 10)).toEqual(['d-1b', 'd-2']);
     await store.close();

@@ -203,7 +203,7 @@ describe('listMore', () => {
     expect(
       await store.addManualDelivery({ id: deliveryId, subscriptionId: subscription.id, dueAt: new Date() }),
     ).toBe(true);
-    const claimed = await store.claimDeliveriesById([deliveryId], 'test', new Date(), 60_000, 0);
+    const claimed = await store.claimChannelsOf([deliveryId], 'test', new Date(), 60_000, 0);
     expect(claimed.map((delivery) => delivery.id)).toEqual([deliveryId]);
     const listed = Array.from({ length: 25 }, (_, index) => ({
       id: `ocds-test-${index}`,
