@@ -6,7 +6,7 @@ export interface ClaimRequest {
   owner: string;
   now: Date;
   leaseMs: number;
-  /** Deliveries at most. */
+  /** Channels at most, each a run of up to `perChannel` deliveries. */
   limit: number;
   /** Channels this copy is posting to or pacing: none of theirs is claimed. */
   busyChannels: readonly string[];

@@ -174,7 +174,7 @@ export class ExactlyOncePosting {
   }
 
   /**
-   * Claims up to `limit` deliveries through the queue, leaving out the `working` channels and those
+   * Claims the deliveries of up to `limit` channels through the queue, leaving out the `working` channels and those
    * paced beyond `now + prefetchMs` (a channel whose next slot is that near is not left out: its
    * next post is built meanwhile). `aheadMs`: pending deliveries due that much ahead are claimed
    * too; `perChannel`: a channel's first that many together, in its order.
@@ -498,10 +498,12 @@ export class ExactlyOncePosting {
         // Slack refused it: nothing was posted. Wait as long as Slack says, on this clock.
         const until = now + Math.max(1, kind.retryAfterSeconds) * 1000;
         this.paceUntil.set(delivery.channelId, until);
-        await store.releaseDelivery(delivery.id, this.owner, new Date(until), call === 'history');
         // The channel's other posts wait as long, whichever copy takes them (a post's 429 is the
-        // channel's; history's is the workspace's, kept by historyFreeAt).
-        if (call === 'post') await store.paceChannel(delivery.teamId, delivery.channelId, new Date(until));
+        // channel's; history's is the workspace's, kept by historyFreeAt). Written while this one
+        // still holds the channel, so no claim comes between the two and takes them early.
+        if (call === 'post')
+          await store.paceChannel(delivery.teamId, delivery.channelId, new Date(until), this.owner);
+        await store.releaseDelivery(delivery.id, this.owner, new Date(until), call === 'history');
         logger.info(
           { deliveryId: delivery.id, retryAfter: kind.retryAfterSeconds, call },
           'rate limited by Slack',

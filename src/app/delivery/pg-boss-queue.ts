@@ -41,13 +41,14 @@ const OFFER_BATCH = 4096;
 const ANALYZE_AFTER_JOBS = 2000;
 
 /**
- * Channel posts handed out through pg-boss on PostgreSQL: a job per claimable delivery (its id as
- * the job's singleton key, so the copies offering it at once make one job), fetched with SKIP
- * LOCKED by whichever copy has a free slot, and expired by pg-boss when the copy holding it stops.
+ * Channel posts handed out through pg-boss on PostgreSQL: a job per channel whose first open
+ * delivery is claimable (that delivery's id as the job's singleton key, so the copies offering it
+ * at once make one job), fetched with SKIP LOCKED by whichever copy has a free slot, and expired by
+ * pg-boss when the copy holding it stops.
  *
- * A job is a turn to try, not the post itself: the fetched delivery is then claimed in the store
- * (its lease fences every write about the post, so a job fetched twice, or a late copy, never
- * posts twice). A job whose delivery is not claimable now (its channel busy, paced or waiting
+ * A job is its channel's turn, not the post itself: the channel's first deliveries (a run, on the
+ * timer) are then claimed in the store (each one's lease fences every write about its post, so a
+ * job fetched twice, or a late copy, never posts twice). A job whose delivery is not claimable now (its channel busy, paced or waiting
  * Retry-After) is completed at once; the delivery is offered again when it is claimable, as every
  * open delivery due by the scheduler's clock is offered each pass. So no job waits on PostgreSQL's
  * clock: the scheduler's own clock (a test's, or the real one) decides what is due.
@@ -150,8 +151,7 @@ export class PgBossQueue implements DeliveryQueue {
     }
     // A job is its channel's turn: the channel's first (usually the job's own delivery) and the
     // run after it are claimed, for the whole fetch in one statement.
-    const batchSize = Math.ceil(request.limit / Math.max(1, request.perChannel));
-    const jobs = await boss.fetch<{ deliveryId: string }>(CHANNEL_POSTS_QUEUE, { batchSize });
+    const jobs = await boss.fetch<{ deliveryId: string }>(CHANNEL_POSTS_QUEUE, { batchSize: request.limit });
     const claimed = await this.options.store.claimChannelsOf(
       jobs.map((job) => job.data.deliveryId),
       request.owner,

@@ -350,7 +350,7 @@ export class Scheduler {
     if (free <= 0) return;
     const claimed = await this.posting.claim(
       this.options.clock(),
-      free * this.runLength,
+      free,
       this.working.keys(),
       aheadMs,
       prefetchMs,

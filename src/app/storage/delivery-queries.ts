@@ -30,32 +30,60 @@ export function deliveryQueries({
   const halfSent = (alias: string) =>
     sql`(${open(alias)}.posted_ts <> '[]' or ${open(alias)}.attempting_part is not null)`;
   const compiled = compiledOn(db);
-  /** claimDeliveries' statement over the open deliveries of the channels `channels` says (of `d`). */
+  /** 1 when `d` may be claimed by the offer's time `due`, else 0. */
+  const firstOpenClaimable = sql`(case when (d.state = 'pending' and d.not_before <= ${slot('due')})
+      or (d.state = 'working' and d.lease_until <= ${slot('due')}) then 1 else 0 end)`;
+  /**
+   * claimDeliveries' statement over the open deliveries of the channels `channels` says (of `d`):
+   * - ranked: each channel's claimable deliveries in its order (a half-sent one first, then by due
+   *   time and id), with its first one's terms, by which channels take turns;
+   * - picked: the first `perChannel` of each channel where nothing is under way or half sent, for
+   *   the first `channels` channels;
+   * - locked (PostgreSQL): those still claimable as they are locked, skipping rows another
+   *   transaction holds (another claim, or the owner of a lease just run out, writing);
+   * - kept: in each channel only the unbroken run from its first: a claim never takes a channel's
+   *   later delivery without every one before it.
+   */
   const claimIn = (channels: RawBuilder<unknown>) =>
-    sql<DeliveryRow>`update deliveries set state = 'working', lease_owner = ${slot('owner')},
-      lease_until = ${slot('until')}, attempts = attempts + 1
-    where id in (
-      select l.id from deliveries l where l.id in (
-        select id from (
-          select d.id, d.team_id, d.channel_id, d.not_before, d.due_at,
-            row_number() over (partition by d.team_id, d.channel_id
-              order by case when ${halfSent('d')} then 0 else 1 end,
-                d.due_at, d.id) as place
-          from deliveries d
-          where ${claimableAmongAll('d')} and ${channels}
-        ) ranked
-        where place <= ${slot('perChannel')}
+    sql<DeliveryRow>`with ranked as (
+        select d.id, d.team_id, d.channel_id,
+          row_number() over channel as place,
+          first_value(d.not_before) over channel as first_not_before,
+          first_value(d.due_at) over channel as first_due_at,
+          first_value(d.id) over channel as first_id
+        from deliveries d
+        where ${claimableAmongAll('d')} and ${channels}
+        window channel as (partition by d.team_id, d.channel_id
+          order by case when ${halfSent('d')} then 0 else 1 end, d.due_at, d.id)
+      ), picked as (
+        select id, team_id, channel_id, place from (
+          select r.id, r.team_id, r.channel_id, r.place,
+            dense_rank() over (order by r.first_not_before, r.first_due_at, r.first_id) as turn
+          from ranked r
+          where r.place <= ${slot('perChannel')}
+            and not exists (
+              select 1 from deliveries o
+              where o.team_id = r.team_id and o.channel_id = r.channel_id and o.id <> r.id
+                and o.state in ('pending', 'working')
+                and ((o.state = 'working' and o.lease_until > ${slot('now')}) or ${halfSent('o')}))
+        ) turns
+        where turn <= ${slot('channels')}
+      ), locked as (
+        select l.id from deliveries l
+        where l.id in (select id from picked) and ${claimable('l')}
+        ${kind === 'postgres' ? sql`for update skip locked` : sql``}
+      ), kept as (
+        select p.id from picked p
+        where p.id in (select id from locked)
           and not exists (
-            select 1 from deliveries o
-            where o.team_id = ranked.team_id and o.channel_id = ranked.channel_id and o.id <> ranked.id
-              and o.state in ('pending', 'working')
-              and ((o.state = 'working' and o.lease_until > ${slot('now')})
-                or ${halfSent('o')}))
-        order by place, not_before, due_at, id
-        limit ${slot('limit')}
-      ) ${kind === 'postgres' ? sql`for update skip locked` : sql``}
-    ) and ${claimable('deliveries')}
-    returning *`;
+            select 1 from picked q
+            where q.team_id = p.team_id and q.channel_id = p.channel_id and q.place < p.place
+              and q.id not in (select id from locked))
+      )
+      update deliveries set state = 'working', lease_owner = ${slot('owner')},
+        lease_until = ${slot('until')}, attempts = attempts + 1
+      where id in (select id from kept) and ${claimable('deliveries')}
+      returning *`;
   return {
     moveNextRun: new Prepared(
       db
@@ -70,12 +98,13 @@ export function deliveryQueries({
     ),
     insertPlanned: new Prepared(plannedInsert(db, 0)),
     insertManual: new Prepared(plannedInsert(db, 1)),
-    // One statement: two copies never claim one row (SQLite writes one statement at a time;
-    // PostgreSQL's claims take turns, lockClaims). A channel's deliveries are taken in order, its
-    // first `perChannel` claimable ones together (a run its copy posts one after another at the
-    // pace), none while another copy is posting there or a split post is half sent (its parts stay
-    // together: a half-sent one ranks first and goes alone). Whether anything of the channel is
-    // under way is asked of the rows ranked, not of every open row (10,000 open in bench:digests).
+    // One statement: two copies never claim one row (SQLite writes one statement at a time; on
+    // PostgreSQL the rows are locked, those another transaction holds skipped, and each checked
+    // again as it is written). A channel's deliveries are taken in order, its first `perChannel`
+    // claimable ones together (a run its copy posts one after another at the pace), none while
+    // another copy is posting there or a split post is half sent (its parts stay together: a
+    // half-sent one ranks first and goes alone). Whether anything of the channel is under way is
+    // asked of the rows ranked, not of every open row (10,000 open in bench:digests).
     claim: new Prepared<DeliveryRow>(
       compiled(claimIn(sql`d.channel_id not in ${jsonStrings(slot('busy'))}`)),
     ),
@@ -90,23 +119,15 @@ export function deliveryQueries({
         ),
       ),
     ),
-    // PostgreSQL: the claims of all copies take turns (for the length of a claim's transaction).
-    // Skipping the rows another claim was taking, a claim could take a channel's second delivery
-    // without its first; waiting for them, two claims could each wait for the other's rows. A row
-    // it still skips is being written by its own copy (a lease just run out, finishing): no claim.
-    lockClaims:
-      kind === 'postgres'
-        ? new Prepared(compiled(sql`select pg_advisory_xact_lock(hashtext('tenderbot delivery claims'))`))
-        : null,
-    // What a job queue offers: each channel's first open delivery (a half-sent one first, as
-    // claims rank them) when it is claimable by `due` and nothing else of its channel is under
-    // way or half sent. One pass over the open deliveries, counted per channel: asked per row
-    // ("no other before it, none under way"), a pass read each channel once for every open row
-    // (20 ms a pass with 10,000 open on PostgreSQL, every pass of every copy).
+    // What a job queue offers: each channel's first claimable delivery by `due` (a half-sent one
+    // before all others, claimable or not: it holds its channel), as claims rank them, where
+    // nothing else of the channel is under way or half sent. One pass over the open deliveries,
+    // counted per channel: asked per row ("no other before it, none under way"), a pass read each
+    // channel once for every open row (20 ms a pass with 10,000 open on PostgreSQL).
     firstOpen: new Prepared<{ id: string }>(
       compiled(
         sql<{ id: string }>`select id from (
-            select d.id, d.state, d.not_before, d.lease_until, d.due_at,
+            select d.id, d.due_at, ${firstOpenClaimable} as claimable,
               case when ${halfSent('d')} then 1 else 0 end as half_sent,
               row_number() over channel as place,
               sum(case when d.state = 'working' and d.lease_until > ${slot('due')} then 1 else 0 end)
@@ -115,12 +136,11 @@ export function deliveryQueries({
             from deliveries d
             where d.state in ('pending', 'working')
             window channel as (partition by d.team_id, d.channel_id
-                order by case when ${halfSent('d')} then 0 else 1 end, d.due_at, d.id),
+                order by case when ${halfSent('d')} then 0 else 1 end,
+                  case when ${firstOpenClaimable} = 1 then 0 else 1 end, d.due_at, d.id),
               whole as (partition by d.team_id, d.channel_id)
           ) firsts
-          where place = 1 and under_way = 0 and half_sent_here = half_sent
-            and ((state = 'pending' and not_before <= ${slot('due')})
-              or (state = 'working' and lease_until <= ${slot('due')}))
+          where place = 1 and claimable = 1 and under_way = 0 and half_sent_here = half_sent
           order by due_at, id
           limit ${slot('limit')}`,
       ),
@@ -230,15 +250,18 @@ export function deliveryQueries({
         .where('state', '=', 'working')
         .returning(['subscription_id', 'team_id', 'channel_id']),
     ),
-    // The channel's pending deliveries wait for its pace. Found through the channel's index (the
-    // subquery says it as that index does): on the same terms SQLite read the open deliveries' index
-    // for every pending one, 1.7 ms a post with 10,000 open.
+    // The channel's pending deliveries wait for its pace, and so do those the owner holds for later
+    // in its run: taken over once their lease ends (the owner alive but slow), they keep the
+    // channel's pace rather than the time they were planned for. Found through the channel's index
+    // (the subquery says it as that index does): on the same terms SQLite read the open
+    // deliveries' index for every pending one, 1.7 ms a post with 10,000 open.
     paceChannel: new Prepared(
       compiled(
         sql`update deliveries set not_before = ${slot('until')}
           where id in (select id from deliveries where team_id = ${slot('team')}
               and channel_id = ${slot('channel')} and state in ('pending', 'working'))
-            and state = 'pending' and not_before < ${slot('until')}`,
+            and (state = 'pending' or (state = 'working' and lease_owner = ${slot('owner')}))
+            and not_before < ${slot('until')}`,
       ),
     ),
     freeItems: new Prepared(db.deleteFrom('delivered_items').where('delivery_id', '=', slot<string>('id'))),

@@ -85,13 +85,14 @@ export interface DeliveryStore {
   /** A delivery outside the schedule ("Send now"), due at once. */
   addManualDelivery(delivery: { id: string; subscriptionId: string; dueAt: Date }): Promise<boolean>;
   /**
-   * Claims up to `limit` deliveries that are due (pending and not before `now`, or working with a
-   * lease that ended), in each channel its first `perChannel` in order (1 by default; a copy on
-   * its timer takes a run it posts one after another at the pace) and none in a channel where
-   * another is under way or half posted (a half-posted one goes alone), leaving out
-   * `busyChannels`: one statement. They are leased to `owner` until `now + leaseMs`, and come in
-   * their channels' order. `aheadMs` also claims pending ones due that much later (the caller
-   * waits for their time); a lease is only ever taken over once it has ended at `now`.
+   * Claims the due deliveries (pending and not before `now`, or working with a lease that ended)
+   * of up to `limit` channels: in each its first `perChannel` in order (1 by default; a copy on its
+   * timer takes a run it posts one after another at the pace), never a later one without those
+   * before it, and none in a channel where another is under way or half posted (a half-posted one
+   * goes alone), leaving out `busyChannels`: one statement. Channels take turns by their first
+   * delivery's time. The deliveries are leased to `owner` until `now + leaseMs` and come in their
+   * channels' order. `aheadMs` also claims pending ones due that much later (the caller waits for
+   * their time); a lease is only ever taken over once it has ended at `now`.
    */
   claimDeliveries(
     owner: string,
@@ -104,8 +105,8 @@ export interface DeliveryStore {
   ): Promise<Delivery[]>;
   /**
    * claimDeliveries over the channels of the deliveries `ids` (the job queue's turns, each job
-   * naming its channel's first open delivery), all in one statement; no `limit` beyond
-   * `perChannel` a channel. Deliveries finished, gone or not claimable now are left as they are.
+   * naming its channel's first open delivery), all in one statement. Deliveries finished, gone or
+   * not claimable now are left as they are.
    */
   claimChannelsOf(
     ids: readonly string[],
@@ -118,9 +119,11 @@ export interface DeliveryStore {
   /** Ids of deliveries that could be claimed by `dueBy` (pending and due, or working with a lease ended), oldest first. */
   openDeliveryIds(dueBy: Date, limit: number): Promise<string[]>;
   /**
-   * As openDeliveryIds, only those first in their channel (no other open delivery there comes
-   * before it, by due time then id, nor is under way): the channels' turns a job queue hands out (claimChannelsOf). What
-   * a job queue offers, so that a channel's later posts take no turn before their time.
+   * As openDeliveryIds, only each channel's first as claims rank them (a half-sent one, claimable
+   * or not, else the first claimable by due time then id), where nothing else there is under way
+   * or half sent: the channels' turns a job queue hands out (claimChannelsOf), so that a channel's
+   * later posts take no turn before their time, and one waiting (a retry after a failed read)
+   * holds no other post of its channel.
    */
   firstOpenDeliveryIds(dueBy: Date, limit: number): Promise<string[]>;
   getDelivery(id: string): Promise<Delivery | null>;
@@ -162,10 +165,11 @@ export interface DeliveryStore {
    */
   releaseDelivery(id: string, owner: string, notBefore: Date, keepAttempt: boolean): Promise<boolean>;
   /**
-   * The channel's pending deliveries wait until `until` (Slack's Retry-After for the channel),
-   * whichever copy of the app claims them; a later time already set is kept.
+   * The channel's pending deliveries, and those `owner` holds there, wait until `until` (Slack's
+   * Retry-After for the channel), whichever copy of the app claims them; a later time already set
+   * is kept.
    */
-  paceChannel(teamId: string, channelId: string, until: Date): Promise<void>;
+  paceChannel(teamId: string, channelId: string, until: Date, owner: string): Promise<void>;
   /** Finishes a delivery (and moves its subscription's cursor); false when the lease is no longer `owner`'s. */
   finishDelivery(id: string, owner: string, finish: DeliveryFinish): Promise<boolean>;
   /**

@@ -90,7 +90,7 @@ export class KyselyDeliveryStore implements DeliveryStore {
     return this.claimWith(this.queries.claim, {
       ...claimTerms(owner, now, leaseMs, aheadMs, perChannel),
       busy: JSON.stringify(busyChannels),
-      limit,
+      channels: limit,
     });
   }
 
@@ -106,23 +106,17 @@ export class KyselyDeliveryStore implements DeliveryStore {
     return this.claimWith(this.queries.claimChannelsOf, {
       ...claimTerms(owner, now, leaseMs, aheadMs, perChannel),
       ids: JSON.stringify(ids),
-      limit: ids.length * perChannel,
+      channels: ids.length,
     });
   }
 
-  /** A claim, PostgreSQL's in turn with the other copies' (lockClaims); in each channel's order. */
+  /** A claim, its deliveries in their channels' order. */
   private async claimWith(
     query: Prepared<DeliveryRow>,
     args: Readonly<Record<string, unknown>>,
   ): Promise<Delivery[]> {
     if (this.base.pending) await this.base.pending;
-    const { lockClaims } = this.queries;
-    const claimed = lockClaims
-      ? await this.base.recoverableTransaction(async (run) => {
-          await run(lockClaims, {});
-          return run(query, args);
-        })
-      : await this.base.execRecoverable(query, args);
+    const claimed = await this.base.execRecoverable(query, args);
     return claimed.rows.map(toDelivery).sort(inChannelOrder);
   }
 
@@ -257,12 +251,13 @@ export class KyselyDeliveryStore implements DeliveryStore {
     return changed(await this.base.execRecoverable(release, { notBefore: notBefore.getTime(), id, owner }));
   }
 
-  async paceChannel(teamId: string, channelId: string, until: Date): Promise<void> {
+  async paceChannel(teamId: string, channelId: string, until: Date, owner: string): Promise<void> {
     if (this.base.pending) await this.base.pending;
     await this.base.execRecoverable(this.queries.paceChannel, {
       until: until.getTime(),
       team: teamId,
       channel: channelId,
+      owner,
     });
   }
 
@@ -291,6 +286,7 @@ export class KyselyDeliveryStore implements DeliveryStore {
           until: finish.paceUntil.getTime(),
           team: row.team_id,
           channel: row.channel_id,
+          owner,
         });
       }
       if (finish.cursor) {

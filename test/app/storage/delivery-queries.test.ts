@@ -2,10 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CompiledQuery } from 'kysely';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSqliteBotDatabase } from '../../../src/app/storage/bot-database.ts';
 import { deliveryQueries } from '../../../src/app/storage/delivery-queries.ts';
 import type { Prepared } from '../../../src/app/storage/kysely-store-base.ts';
+import { openBotStore } from '../../../src/app/storage/open-bot-store.ts';
+import { createTestDatabase } from '../../support/postgres.ts';
+import { at, later, subscription } from './contract-fixtures.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tenderbot-delivery-queries-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -34,5 +38,41 @@ describe("the scheduler's queries on SQLite", () => {
     expect(looked).toBeGreaterThan(15);
     expect(scans).toEqual([]);
     await database.close();
+  });
+});
+
+describe('claims on PostgreSQL, while other transactions write', () => {
+  it('never take a channel’s later deliveries while its first is being written by another copy', async () => {
+    const database = await createTestDatabase('claim_races');
+    const store = openBotStore(database.url);
+    const other = new pg.Client({ connectionString: database.url });
+    await other.connect();
+    try {
+      for (const id of ['s-1', 's-2', 's-3', 's-4']) await store.createSubscription(subscription(id, 'C1'));
+      await store.createSubscription(subscription('s-9', 'C9'));
+      for (const [index, id] of ['e-1', 'e-2', 'e-3'].entries())
+        await store.addManualDelivery({ id, subscriptionId: `s-${index + 1}`, dueAt: later(index) });
+      await store.addManualDelivery({ id: 'e-9', subscriptionId: 's-9', dueAt: at });
+      // A took C1's run; a minute on it is still posting it (its leases have ended).
+      const run = await store.claimDeliveries('A', later(2), 60_000, 1, ['C9'], 0, 3);
+      expect(run.map((delivery) => delivery.id)).toEqual(['e-1', 'e-2', 'e-3']);
+      // A marks its attempt at e-1 (its write not yet committed) as B claims.
+      await other.query('begin');
+      await other.query(
+        `update deliveries set attempting_part = 0, attempt_at = $1, lease_until = $2
+          where id = 'e-1' and lease_owner = 'A' and state = 'working'`,
+        [later(61_000).getTime(), later(121_000).getTime()],
+      );
+      const meanwhile = await store.claimDeliveries('B', later(61_000), 60_000, 10, [], 0, 3);
+      expect(meanwhile.map((delivery) => delivery.id)).toEqual(['e-9']);
+      await other.query('commit');
+      // Its write committed, e-1 is A's again (a live lease): nothing of C1 for B, now as then.
+      expect(await store.claimDeliveries('B', later(61_001), 60_000, 10, [], 0, 3)).toEqual([]);
+      expect((await store.getDelivery('e-2'))?.leaseOwner).toBe('A');
+    } finally {
+      await other.end();
+      await store.close();
+      await database.drop();
+    }
   });
 });

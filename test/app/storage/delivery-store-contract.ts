@@ -279,12 +279,39 @@ export function deliveryStoreContract(open: (name: string) => BotStore | Promise
     // Slack's Retry-After for a channel holds its pending deliveries, and never brings one forward.
     await store.createSubscription(subscription('s-4', 'C2'));
     await store.addManualDelivery({ id: 'd-4', subscriptionId: 's-4', dueAt: later(100) });
-    await store.paceChannel('T1', 'C2', later(30_000));
+    await store.paceChannel('T1', 'C2', later(30_000), 'B');
     expect((await store.getDelivery('d-4'))?.notBefore).toEqual(later(30_000));
-    await store.paceChannel('T1', 'C2', later(5000));
+    await store.paceChannel('T1', 'C2', later(5000), 'B');
     expect((await store.getDelivery('d-4'))?.notBefore).toEqual(later(30_000));
-    // d-3 is under way (claimed), not pending: left as it is.
+    // d-3 is under way by another copy (A), not pending: left as it is; A's own pace reaches it.
     expect((await store.getDelivery('d-3'))?.notBefore).toEqual(at);
+    await store.paceChannel('T1', 'C2', later(40_000), 'A');
+    expect((await store.getDelivery('d-3'))?.notBefore).toEqual(later(40_000));
+    await store.close();
+  });
+
+  it('paces the rest of a run its copy still holds, so a copy taking them over once their lease ended keeps the pace', async () => {
+    const store = await open('run-pace');
+    for (const id of ['s-1', 's-2', 's-3']) await store.createSubscription(subscription(id, 'C1'));
+    for (const [index, id] of ['d-1', 'd-2', 'd-3'].entries())
+      await store.addManualDelivery({ id, subscriptionId: `s-${index + 1}`, dueAt: later(index) });
+    const run = await store.claimDeliveries('A', later(2), 60_000, 10, [], 0, 3);
+    expect(run.map((delivery) => delivery.id)).toEqual(['d-1', 'd-2', 'd-3']);
+    // A posts d-1 late in its lease (slow Slack): the rest of its run has a minute-old lease.
+    await store.markAttempt('d-1', 'A', 0, later(59_000), 60_000);
+    const paceUntil = later(60_500);
+    expect(
+      await store.finishDelivery('d-1', 'A', {
+        state: 'sent',
+        outcome: null,
+        lastPart: { part: 0, ts: '1.000001' },
+        paceUntil,
+      }),
+    ).toBe(true);
+    // B takes d-2 and d-3 over as their lease ends, and is told to wait for the channel's pace.
+    const taken = await store.claimDeliveries('B', later(60_002), 60_000, 10, [], 0, 3);
+    expect(taken.map((delivery) => delivery.id)).toEqual(['d-2', 'd-3']);
+    for (const delivery of taken) expect(delivery.notBefore).toEqual(paceUntil);
     await store.close();
   });
 
@@ -444,18 +471,18 @@ export function deliveryStoreContract(open: (name: string) => BotStore | Promise
     await store.addManualDelivery({ id: 'r-5', subscriptionId: 's-5', dueAt: at });
     await store.addManualDelivery({ id: 'r-6', subscriptionId: 's-6', dueAt: at });
     const claimedIds = (claimed: { id: string }[]) => claimed.map((delivery) => delivery.id);
-    // A limit short of the runs takes every channel's first before any second.
-    const short = await store.claimDeliveries('A', later(3), 60_000, 4, [], 0, 3);
-    expect(claimedIds(short)).toEqual(['r-1', 'r-5', 'r-6', 'r-2']);
-    // Another copy meanwhile takes nothing of those channels (under way), however many it asks.
-    expect(await store.claimDeliveries('B', later(3), 60_000, 10, [], 0, 3)).toEqual([]);
-    for (const id of ['r-1', 'r-2', 'r-5', 'r-6'])
+    // At most `limit` channels, taking turns by their first delivery: C1's run and C2's, not C3.
+    const two = await store.claimDeliveries('A', later(3), 60_000, 2, [], 0, 3);
+    expect(claimedIds(two)).toEqual(['r-1', 'r-5', 'r-2', 'r-3']);
+    expect((await store.getDelivery('r-4'))?.state).toBe('pending');
+    // Another copy meanwhile takes nothing of those channels (under way), only C3.
+    expect(claimedIds(await store.claimDeliveries('B', later(3), 60_000, 10, [], 0, 3))).toEqual(['r-6']);
+    for (const id of ['r-1', 'r-2', 'r-3', 'r-5'])
       expect(await store.releaseDelivery(id, 'A', later(3), false)).toBe(true);
-    // Runs of three in their channels' order (due time, then id), the rest left for the next.
+    expect(await store.releaseDelivery('r-6', 'B', later(3), false)).toBe(true);
+    // Busy channels are left out; a job's name claims its channel's run the same way.
     const runs = await store.claimDeliveries('A', later(3), 60_000, 10, ['C3'], 0, 3);
     expect(claimedIds(runs)).toEqual(['r-1', 'r-5', 'r-2', 'r-3']);
-    expect((await store.getDelivery('r-4'))?.state).toBe('pending');
-    // A job's name claims its channel's run the same way.
     expect(claimedIds(await store.claimChannelsOf(['r-6'], 'B', later(3), 60_000, 0, 3))).toEqual(['r-6']);
     // A split post half sent goes alone: nothing after it in its channel until it is done.
     await store.markAttempt('r-1', 'A', 0, later(3), 60_000);

@@ -35,6 +35,26 @@ const databases: [string, () => Promise<() => BotStore>][] = [
 ];
 
 describe.each(databases)('deliveries on %s', (_name, database) => {
+  it('offers and claims past a first delivery that waits (a retry after a failed read), and never past a half-sent one', async () => {
+    const store = (await database())();
+    for (const id of ['w-1', 'w-2', 'w-3']) await store.createSubscription(subscription(id, 'CW'));
+    await store.addManualDelivery({ id: 'dw-1', subscriptionId: 'w-1', dueAt: at });
+    await store.addManualDelivery({ id: 'dw-2', subscriptionId: 'w-2', dueAt: later(1) });
+    await store.addManualDelivery({ id: 'dw-3', subscriptionId: 'w-3', dueAt: later(2) });
+    // dw-1's content could not be read: it waits two minutes; the channel's next go meanwhile.
+    expect(await store.claimChannelsOf(['dw-1'], 'A', later(2), 60_000, 0)).toMatchObject([{ id: 'dw-1' }]);
+    expect(await store.releaseDelivery('dw-1', 'A', later(120_000), false)).toBe(true);
+    expect(await store.firstOpenDeliveryIds(later(5), 10)).toEqual(['dw-2']);
+    expect(await store.claimChannelsOf(['dw-2'], 'B', later(5), 60_000, 0)).toMatchObject([{ id: 'dw-2' }]);
+    // dw-2 half sent and given back until later: nothing of its channel is offered or claimed.
+    await store.markAttempt('dw-2', 'B', 0, later(5), 60_000);
+    expect(await store.releaseDelivery('dw-2', 'B', later(60_000), true)).toBe(true);
+    expect(await store.firstOpenDeliveryIds(later(200_000), 10)).toEqual(['dw-2']);
+    expect(await store.firstOpenDeliveryIds(later(10), 10)).toEqual([]);
+    expect(await store.claimDeliveries('C', later(10), 60_000, 10, [], 0, 3)).toEqual([]);
+    await store.close();
+  });
+
   it('lists the first open delivery of each channel by a time, none behind another or one under way', async () => {
     const store = (await database())();
     for (const [id, channel] of [
