@@ -32,7 +32,7 @@ export interface DeliveryQueue {
   stop(): Promise<void>;
   /** Open deliveries due by `dueBy` (planned, sent now, given back, abandoned) become claimable. */
   offer(dueBy: Date): Promise<void>;
-  /** Claims up to `limit` deliveries; each comes back with this copy's lease on it. */
+  /** Claims the deliveries of up to `limit` channels; each comes back with this copy's lease on it. */
   claim(request: ClaimRequest): Promise<Delivery[]>;
   /** This copy is done with a delivery it claimed (finished, or given back until later). */
   done(deliveryId: string): Promise<void>;

@@ -174,10 +174,10 @@ export class ExactlyOncePosting {
   }
 
   /**
-   * Claims the deliveries of up to `limit` channels through the queue, leaving out the `working` channels and those
-   * paced beyond `now + prefetchMs` (a channel whose next slot is that near is not left out: its
-   * next post is built meanwhile). `aheadMs`: pending deliveries due that much ahead are claimed
-   * too; `perChannel`: a channel's first that many together, in its order.
+   * Claims the deliveries of up to `limit` channels through the queue, leaving out the `working`
+   * channels and those paced beyond `now + prefetchMs` (a channel whose next slot is that near is
+   * not left out: its next post is built meanwhile). `aheadMs`: pending deliveries due that much
+   * ahead are claimed too; `perChannel`: a channel's first that many together, in its order.
    */
   claim(
     now: Date,
@@ -502,7 +502,14 @@ export class ExactlyOncePosting {
         // channel's; history's is the workspace's, kept by historyFreeAt). Written while this one
         // still holds the channel, so no claim comes between the two and takes them early.
         if (call === 'post')
-          await store.paceChannel(delivery.teamId, delivery.channelId, new Date(until), this.owner);
+          await store
+            .paceChannel(delivery.teamId, delivery.channelId, new Date(until), this.owner)
+            .catch((failure: unknown) =>
+              logger.warn(
+                { err: failure, deliveryId: delivery.id },
+                'could not hold the channel for Retry-After',
+              ),
+            );
         await store.releaseDelivery(delivery.id, this.owner, new Date(until), call === 'history');
         logger.info(
           { deliveryId: delivery.id, retryAfter: kind.retryAfterSeconds, call },

@@ -35,7 +35,7 @@ export interface SchedulerOptions {
   leaseMs?: number;
   /** Time between two posts in one channel (Slack allows about one a second). */
   paceMs?: number;
-  /** Channels worked on at once, each a run of its deliveries (on the timer most wait for their next second). */
+  /** Channels worked on at once, each a run of its deliveries (most wait for their next second). */
   concurrency?: number;
   /** How long after an unknown outcome the channel's history is read (Slack may still be storing it). */
   settleAfterMs?: number;

@@ -119,6 +119,21 @@ export function deliveryQueries({
         ),
       ),
     ),
+    // PostgreSQL: the claims of all copies take turns, for the length of a claim's transaction.
+    // Each claim reads what to take from its statement's snapshot: two at once, seeing different
+    // firsts of a channel (one waiting for its retry by one copy's clock, ready by the other's;
+    // one planned between them), each took rows the other never locked, and both posted in the
+    // channel. A copy stalled while it holds the turn is ended by the server after 5 s idle
+    // (idle_in_transaction_session_timeout), so it cannot stop the others' claims for longer.
+    lockClaims:
+      kind === 'postgres'
+        ? new Prepared(
+            compiled(
+              sql`select set_config('idle_in_transaction_session_timeout', '5000', true),
+                pg_advisory_xact_lock(hashtext('tenderbot delivery claims'))`,
+            ),
+          )
+        : null,
     // What a job queue offers: each channel's first claimable delivery by `due` (a half-sent one
     // before all others, claimable or not: it holds its channel), as claims rank them, where
     // nothing else of the channel is under way or half sent. One pass over the open deliveries,

@@ -110,13 +110,19 @@ export class KyselyDeliveryStore implements DeliveryStore {
     });
   }
 
-  /** A claim, its deliveries in their channels' order. */
+  /** A claim, PostgreSQL's in turn with the other copies' (lockClaims); in its channels' order. */
   private async claimWith(
     query: Prepared<DeliveryRow>,
     args: Readonly<Record<string, unknown>>,
   ): Promise<Delivery[]> {
     if (this.base.pending) await this.base.pending;
-    const claimed = await this.base.execRecoverable(query, args);
+    const { lockClaims } = this.queries;
+    const claimed = lockClaims
+      ? await this.base.recoverableTransaction(async (run) => {
+          await run(lockClaims, {});
+          return run(query, args);
+        })
+      : await this.base.execRecoverable(query, args);
     return claimed.rows.map(toDelivery).sort(inChannelOrder);
   }
 

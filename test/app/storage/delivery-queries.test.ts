@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openSqliteBotDatabase } from '../../../src/app/storage/bot-database.ts';
+import { openPostgresBotDatabase, openSqliteBotDatabase } from '../../../src/app/storage/bot-database.ts';
 import { deliveryQueries } from '../../../src/app/storage/delivery-queries.ts';
 import type { Prepared } from '../../../src/app/storage/kysely-store-base.ts';
 import { openBotStore } from '../../../src/app/storage/open-bot-store.ts';
@@ -71,6 +71,67 @@ describe('claims on PostgreSQL, while other transactions write', () => {
       expect((await store.getDelivery('e-2'))?.leaseOwner).toBe('A');
     } finally {
       await other.end();
+      await store.close();
+      await database.drop();
+    }
+  });
+
+  it('take turns: a claim that sees another first of a channel than the claim under way takes none of it', async () => {
+    const database = await createTestDatabase('claim_turns');
+    const store = openBotStore(database.url);
+    const bot = openPostgresBotDatabase(database.url);
+    const other = new pg.Client({ connectionString: database.url });
+    await other.connect();
+    try {
+      await bot.ready;
+      for (const index of [0, 1, 2]) {
+        await store.createSubscription(subscription(`s-${index}`, 'C1'));
+        await store.addManualDelivery({
+          id: `e-${index}`,
+          subscriptionId: `s-${index}`,
+          dueAt: later(index),
+        });
+      }
+      // e-0's content could not be read: it waits until +1.5 s. Copy B's clock says +1 s (e-0 not
+      // ready: its run is e-1, e-2), copy A's +2 s (its run would start at e-0).
+      await other.query(`update deliveries set not_before = $1 where id = 'e-0'`, [later(1500).getTime()]);
+      const queries = deliveryQueries(bot);
+      const lock = queries.lockClaims?.bind({});
+      if (!lock) throw new Error('PostgreSQL claims take no turns');
+      const claimB = queries.claim.bind({
+        owner: 'B',
+        until: later(61_000).getTime(),
+        now: later(1000).getTime(),
+        ready: later(1000).getTime(),
+        perChannel: 3,
+        busy: '[]',
+        channels: 10,
+      });
+      await other.query('begin');
+      await other.query(lock.sql, [...lock.parameters]);
+      // A copy stalled holding the turn is ended by the server after 5 s idle, its turn with it.
+      const idle = await other.query<{ timeout: string }>(
+        `select current_setting('idle_in_transaction_session_timeout') as timeout`,
+      );
+      expect(idle.rows[0]?.timeout).toBe('5s');
+      const byB = (await other.query<{ id: string }>(claimB.sql, [...claimB.parameters])).rows.map(
+        (row) => row.id,
+      );
+      expect(byB.sort()).toEqual(['e-1', 'e-2']);
+      // A claims while B's claim is not committed: it waits for B's turn to end, then sees B's.
+      let answered = false;
+      const byA = store.claimDeliveries('A', later(2000), 60_000, 10, [], 0, 3).then((claimed) => {
+        answered = true;
+        return claimed;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(answered).toBe(false);
+      await other.query('commit');
+      expect(await byA).toEqual([]);
+      expect((await store.getDelivery('e-0'))?.state).toBe('pending');
+    } finally {
+      await other.end();
+      await bot.close();
       await store.close();
       await database.drop();
     }
