@@ -204,19 +204,22 @@ export class ExactlyOncePosting {
   }
 
   /**
-   * Gives a claimed delivery back until its channel may be posted to again (a pace from now, or
-   * longer where Slack asked: what this copy knows of the channel, for any copy to see), keeping
-   * any attempt mark, and tells the queue this copy is done with it.
+   * Gives claimed deliveries of one channel back unstarted until it may be posted to again (a pace
+   * from now, or longer where Slack asked: what this copy knows of the channel, for any copy to
+   * see), keeping any attempt mark, and tells the queue this copy is done with them.
    */
-  async giveBack(delivery: Delivery): Promise<void> {
+  async giveBack(deliveries: readonly Delivery[]): Promise<void> {
+    const [first] = deliveries;
+    if (!first) return;
     const { store, clock, logger, queue } = this.options;
-    const until = Math.max(clock().getTime() + this.paceMs, this.paceUntil.get(delivery.channelId) ?? 0);
+    const until = Math.max(clock().getTime() + this.paceMs, this.paceUntil.get(first.channelId) ?? 0);
+    const ids = deliveries.map((delivery) => delivery.id);
     await store
-      .releaseDelivery(delivery.id, this.owner, new Date(until), true)
+      .giveBack(ids, this.owner, new Date(until))
       .catch((error: unknown) =>
-        logger.warn({ err: error, deliveryId: delivery.id }, 'could not give a delivery back'),
+        logger.warn({ err: error, deliveryIds: ids }, 'could not give deliveries back'),
       );
-    await queue.done(delivery.id).catch(() => undefined);
+    for (const id of ids) await queue.done(id).catch(() => undefined);
   }
 
   /**

@@ -51,8 +51,8 @@ const ANALYZE_AFTER_JOBS = 2000;
  * job fetched twice, or a late copy, never posts twice). A job whose delivery is not claimable now
  * (its channel busy, paced or waiting Retry-After) is completed at once; the delivery is offered
  * again when it is claimable, as every open delivery due by the scheduler's clock is offered each
- * pass. So no job waits on PostgreSQL's
- * clock: the scheduler's own clock (a test's, or the real one) decides what is due.
+ * pass. So no job waits on PostgreSQL's clock: the scheduler's own clock (a test's, or the real
+ * one) decides what is due.
  */
 export class PgBossQueue implements DeliveryQueue {
   readonly kind = 'pg-boss';

@@ -368,7 +368,7 @@ export class Scheduler {
       // Others of a channel this copy is posting to go back until its pace allows.
       const postingThere = this.working.get(channel);
       if (postingThere !== undefined) {
-        for (const delivery of run) if (delivery.id !== postingThere) await this.posting.giveBack(delivery);
+        await this.posting.giveBack(run.filter((delivery) => delivery.id !== postingThere));
         continue;
       }
       const task: Promise<void> = this.postRun(channel, run, tally).finally(() => {
@@ -392,7 +392,7 @@ export class Scheduler {
       tally.posted += outcome.posted;
       if (outcome.finished) tally.finished++;
       if (!outcome.finished || this.stopped) {
-        for (const rest of run.slice(index + 1)) await this.posting.giveBack(rest);
+        await this.posting.giveBack(run.slice(index + 1));
         return;
       }
     }

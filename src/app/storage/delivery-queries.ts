@@ -240,6 +240,16 @@ export function deliveryQueries({
     ),
     release: new Prepared(releaseQuery(db, false)),
     releaseKeepingAttempt: new Prepared(releaseQuery(db, true)),
+    // Deliveries a claim took and its copy gives back unstarted (the rest of a run, another of a
+    // channel it is posting to): released with any attempt mark kept, and the claim not counted
+    // as an attempt (the count sets the wait after a failed read: 1 minute, doubling to 30).
+    giveBack: new Prepared(
+      compiled(
+        sql`update deliveries set state = 'pending', lease_owner = null, lease_until = null,
+            not_before = ${slot('notBefore')}, attempts = case when attempts > 0 then attempts - 1 else 0 end
+          where id in ${jsonStrings(slot('ids'))} and lease_owner = ${slot('owner')} and state = 'working'`,
+      ),
+    ),
     finishWithPart: new Prepared(
       db
         .updateTable('deliveries')

@@ -165,6 +165,12 @@ export interface DeliveryStore {
    */
   releaseDelivery(id: string, owner: string, notBefore: Date, keepAttempt: boolean): Promise<boolean>;
   /**
+   * Gives deliveries `owner` claimed and did not start back until `notBefore` (the rest of a run,
+   * another of a channel it is posting to), keeping any attempt mark, as if this claim had not
+   * been made: it counts as no attempt. How many were still `owner`'s.
+   */
+  giveBack(ids: readonly string[], owner: string, notBefore: Date): Promise<number>;
+  /**
    * The channel's pending deliveries, and those `owner` holds there, wait until `until` (Slack's
    * Retry-After for the channel), whichever copy of the app claims them; a later time already set
    * is kept.

@@ -257,6 +257,17 @@ export class KyselyDeliveryStore implements DeliveryStore {
     return changed(await this.base.execRecoverable(release, { notBefore: notBefore.getTime(), id, owner }));
   }
 
+  async giveBack(ids: readonly string[], owner: string, notBefore: Date): Promise<number> {
+    if (ids.length === 0) return 0;
+    if (this.base.pending) await this.base.pending;
+    const given = await this.base.execRecoverable(this.queries.giveBack, {
+      notBefore: notBefore.getTime(),
+      ids: JSON.stringify(ids),
+      owner,
+    });
+    return Number(given.numAffectedRows ?? 0n);
+  }
+
   async paceChannel(teamId: string, channelId: string, until: Date, owner: string): Promise<void> {
     if (this.base.pending) await this.base.pending;
     await this.base.execRecoverable(this.queries.paceChannel, {

@@ -290,6 +290,27 @@ export function deliveryStoreContract(open: (name: string) => BotStore | Promise
     await store.close();
   });
 
+  it('gives back what a claim took and did not start as if it had not been claimed (no attempt counted)', async () => {
+    const store = await open('give-back');
+    for (const id of ['s-1', 's-2', 's-3']) await store.createSubscription(subscription(id, 'C1'));
+    for (const [index, id] of ['d-1', 'd-2', 'd-3'].entries())
+      await store.addManualDelivery({ id, subscriptionId: `s-${index + 1}`, dueAt: later(index) });
+    const run = await store.claimDeliveries('A', later(2), 60_000, 10, [], 0, 3);
+    expect(run.map((delivery) => delivery.attempts)).toEqual([1, 1, 1]);
+    // Only the claimer gives them back; then they wait until the time given, counted as untried.
+    expect(await store.giveBack(['d-2', 'd-3'], 'B', later(5000))).toBe(0);
+    expect(await store.giveBack(['d-2', 'd-3'], 'A', later(5000))).toBe(2);
+    for (const id of ['d-2', 'd-3'])
+      expect(await store.getDelivery(id)).toMatchObject({
+        state: 'pending',
+        leaseOwner: null,
+        attempts: 0,
+        notBefore: later(5000),
+      });
+    expect((await store.getDelivery('d-1'))?.state).toBe('working');
+    await store.close();
+  });
+
   it('paces the rest of a run its copy still holds, so a copy taking them over once their lease ended keeps the pace', async () => {
     const store = await open('run-pace');
     for (const id of ['s-1', 's-2', 's-3']) await store.createSubscription(subscription(id, 'C1'));
