@@ -93,6 +93,43 @@ function claimAs(copy: PgBossQueue, owner: string, now: Date, leaseMs: number, l
 }
 
 describe('channel posts on pg-boss', () => {
+  it('a job is its channel’s turn: a claim takes whole runs, as many channels as asked, in each one’s order', async () => {
+    const ids = await plan(4, 3);
+    const [first, second] = [queue(), queue()];
+    if (!first || !second) throw new Error('no queues');
+    await Promise.all([first.start(), second.start()]);
+    try {
+      await first.offer(at);
+      const claim = (copy: PgBossQueue, owner: string) =>
+        copy.claim({
+          owner,
+          now: at,
+          leaseMs: 60_000,
+          limit: 2,
+          busyChannels: [],
+          aheadMs: 0,
+          perChannel: 3,
+        });
+      const one = await claim(first, 'copy-1');
+      const two = await claim(second, 'copy-2');
+      for (const claimed of [one, two]) {
+        // Two channels each, all three of each, in the channel's order (all due at once: by id).
+        expect(claimed).toHaveLength(6);
+        const channels = [...new Set(claimed.map((delivery) => delivery.channelId))];
+        expect(channels).toHaveLength(2);
+        for (const channel of channels) {
+          const run = claimed
+            .filter((delivery) => delivery.channelId === channel)
+            .map((delivery) => delivery.id);
+          expect(run).toEqual([...run].sort());
+        }
+      }
+      expect([...one, ...two].map((delivery) => delivery.id).sort()).toEqual([...ids].sort());
+    } finally {
+      await Promise.all([first.stop(), second.stop()]);
+    }
+  });
+
   it('two copies offering and claiming at once: each delivery claimed once, one at a time per channel', async () => {
     const ids = await plan(6, 3);
     const copies = [queue(), queue()];
