@@ -30,9 +30,6 @@ export function deliveryQueries({
   const halfSent = (alias: string) =>
     sql`(${open(alias)}.posted_ts <> '[]' or ${open(alias)}.attempting_part is not null)`;
   const compiled = compiledOn(db);
-  /** 1 when `d` may be claimed by the offer's time `due`, else 0. */
-  const firstOpenClaimable = sql`(case when (d.state = 'pending' and d.not_before <= ${slot('due')})
-      or (d.state = 'working' and d.lease_until <= ${slot('due')}) then 1 else 0 end)`;
   /**
    * claimDeliveries' statement over the open deliveries of the channels `channels` says (of `d`):
    * - ranked: each channel's claimable deliveries in its order (a half-sent one first, then by due
@@ -142,7 +139,7 @@ export function deliveryQueries({
     firstOpen: new Prepared<{ id: string }>(
       compiled(
         sql<{ id: string }>`select id from (
-            select d.id, d.due_at, ${firstOpenClaimable} as claimable,
+            select d.id, d.due_at, case when ${claimable('d')} then 1 else 0 end as claimable,
               case when ${halfSent('d')} then 1 else 0 end as half_sent,
               row_number() over channel as place,
               sum(case when d.state = 'working' and d.lease_until > ${slot('due')} then 1 else 0 end)
@@ -152,7 +149,7 @@ export function deliveryQueries({
             where d.state in ('pending', 'working')
             window channel as (partition by d.team_id, d.channel_id
                 order by case when ${halfSent('d')} then 0 else 1 end,
-                  case when ${firstOpenClaimable} = 1 then 0 else 1 end, d.due_at, d.id),
+                  case when ${claimable('d')} then 0 else 1 end, d.due_at, d.id),
               whole as (partition by d.team_id, d.channel_id)
           ) firsts
           where place = 1 and claimable = 1 and under_way = 0 and half_sent_here = half_sent

@@ -148,7 +148,9 @@ export class KyselyDeliveryStore implements DeliveryStore {
 
   async firstOpenDeliveryIds(dueBy: Date, limit: number): Promise<string[]> {
     if (this.base.pending) await this.base.pending;
-    const rows = await this.base.exec(this.queries.firstOpen, { due: dueBy.getTime(), limit });
+    const due = dueBy.getTime();
+    // Claimable by `dueBy`, as a claim at that moment would see it (ready and now alike).
+    const rows = await this.base.exec(this.queries.firstOpen, { ready: due, now: due, due, limit });
     return rows.rows.map((row) => row.id);
   }
 
