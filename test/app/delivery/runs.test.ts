@@ -42,7 +42,7 @@ function subscription(channelId: string, nextRunAt: number): Subscription {
  * the clock also moves on its own that much every 20 ms (a wait with nothing asleep to move it).
  */
 async function allSent(subscriptions: Subscription[], tickMs = 0): Promise<Delivery[]> {
-  for (let tries = 0; tries < 500; tries++) {
+  for (let tries = 0; tries < 1500; tries++) {
     harness.now += tickMs;
     const deliveries = await Promise.all(
       subscriptions.map(async (each) => (await a.store.subscriptionDeliveries(each.id))[0]),

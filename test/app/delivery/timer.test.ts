@@ -48,7 +48,7 @@ beforeAll(async () => {
     for (const id of ids) expect(await a.store.createSubscription(subscription(id, channel))).toBe(true);
   // Every post in Slack, and recorded as sent (Slack's answer reaches the app a moment later).
   const ids = Object.values(channels).flat();
-  for (let tries = 0; tries < 400; tries++) {
+  for (let tries = 0; tries < 1500; tries++) {
     const states = await Promise.all(
       ids.map(async (id) => (await a.store.subscriptionDeliveries(id))[0]?.state),
     );
