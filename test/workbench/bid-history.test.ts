@@ -125,12 +125,13 @@ describe('a bid’s history in the workbench page', () => {
     await expect(box.inputValue()).resolves.toBe(notes);
     await page.locator('#modal').getByRole('button', { name: 'Cancel' }).click();
     await page.locator('#modal-layer').waitFor({ state: 'hidden' });
-    await card.scrollIntoViewIfNeeded();
     // The page may draw the card again meanwhile (a poll): the picture is taken of where it is, since
     // an element screenshot fails when its element is replaced while it waits for it to be stable.
-    // Between two draws the card is briefly not there (no box): asked again until it is.
+    // Between two draws the card is briefly not there (no box), and scrolling to it fails the same
+    // way (CI met "not attached to the DOM" once): both asked again until it is.
     const where = await vi.waitFor(
       async () => {
+        await card.scrollIntoViewIfNeeded({ timeout: 2000 });
         const box = await card.boundingBox();
         if (!box) throw new Error('the card is being drawn again');
         return box;
