@@ -273,8 +273,11 @@ export function deliveryQueries({
         .returning(['subscription_id', 'team_id', 'channel_id']),
     ),
     // The channel's pending deliveries wait for its pace, and so do those the owner holds for later
-    // in its run: taken over once their lease ends (the owner alive but slow), they keep the
-    // channel's pace rather than the time they were planned for. Found through the channel's index
+    // in its run whose lease ends first: taken over then (the owner alive but slow), they keep the
+    // channel's pace rather than the time they were planned for. A lease that outlasts the pace
+    // holds it already (no copy may take the row before the lease ends, and every release sets its
+    // own time), so those rows are not written again: in a burst that was two row writes a post,
+    // each moving the row in the open deliveries' index. Found through the channel's index
     // (the subquery says it as that index does): on the same terms SQLite read the open
     // deliveries' index for every pending one, 1.7 ms a post with 10,000 open.
     paceChannel: new Prepared(
@@ -282,7 +285,8 @@ export function deliveryQueries({
         sql`update deliveries set not_before = ${slot('until')}
           where id in (select id from deliveries where team_id = ${slot('team')}
               and channel_id = ${slot('channel')} and state in ('pending', 'working'))
-            and (state = 'pending' or (state = 'working' and lease_owner = ${slot('owner')}))
+            and (state = 'pending' or (state = 'working' and lease_owner = ${slot('owner')}
+              and lease_until < ${slot('until')}))
             and not_before < ${slot('until')}`,
       ),
     ),

@@ -283,10 +283,14 @@ export function deliveryStoreContract(open: (name: string) => BotStore | Promise
     expect((await store.getDelivery('d-4'))?.notBefore).toEqual(later(30_000));
     await store.paceChannel('T1', 'C2', later(5000), 'B');
     expect((await store.getDelivery('d-4'))?.notBefore).toEqual(later(30_000));
-    // d-3 is under way by another copy (A), not pending: left as it is; A's own pace reaches it.
+    // d-3 is under way by another copy (A), not pending: left as it is; A's own pace reaches it
+    // where it lasts beyond A's lease (60 s from its claim), the time another copy could take it.
     expect((await store.getDelivery('d-3'))?.notBefore).toEqual(at);
     await store.paceChannel('T1', 'C2', later(40_000), 'A');
-    expect((await store.getDelivery('d-3'))?.notBefore).toEqual(later(40_000));
+    expect((await store.getDelivery('d-3'))?.notBefore).toEqual(at);
+    expect(await store.claimDeliveries('B', later(59_999), 60_000, 10, [])).toEqual([]);
+    await store.paceChannel('T1', 'C2', later(70_000), 'A');
+    expect((await store.getDelivery('d-3'))?.notBefore).toEqual(later(70_000));
     await store.close();
   });
 
