@@ -16,9 +16,10 @@
  * sent in the store (Slack has answered it), against Slack's minimum (the same-run baseline): with
  * P posts a channel and the first allowed at the due time, (P − 1) × 1 s. Also each post's lateness
  * against its ideal slot (due + k s for the k-th post of its channel, measured when the post was
- * sent), the gap between two posts of a channel beyond the one second, what the bot's processes
- * did (CPU time and event-loop busy time, summed over the copies: less sensitive to a loaded
- * machine than wall time) and the CPU of the Slack-and-service process. Posts lost and duplicates
+ * sent), in all and by its place in its channel (the first posts, the second…: where it grows is
+ * the wave that lost the time), the gap between two posts of a channel beyond the one second,
+ * what the bot's processes did (CPU time and event-loop busy time, summed over the copies: less
+ * sensitive to a loaded machine than wall time) and the CPU of the Slack-and-service process. Posts lost and duplicates
  * are counted by the fake Slack. Prints a table, then one JSON line with the figures, the baseline,
  * the ratio, the load average and each goal met or not. A run ends at BENCH_TIMEOUT_S (30 s a post
  * a channel by default); what was not posted by then counts as lost. BENCH_PROFILE=FILE writes a
@@ -277,11 +278,17 @@ const rows = (
 ).map((row) => ({ channel_id: row.channel_id, attempt_at: Number(row.attempt_at) }));
 const lateness: number[] = [];
 const gaps: number[] = [];
+/** Lateness by a post's place in its channel: where it grows says which wave lost the time. */
+const latenessByPlace: number[][] = [];
 let place = 0;
 for (const [index, row] of rows.entries()) {
   const previous = rows[index - 1];
   place = previous?.channel_id === row.channel_id ? place + 1 : 0;
-  lateness.push(row.attempt_at - (dueAt.getTime() + place * 1000));
+  const late = row.attempt_at - (dueAt.getTime() + place * 1000);
+  lateness.push(late);
+  const wave = latenessByPlace[place] ?? [];
+  wave.push(late);
+  latenessByPlace[place] = wave;
   if (previous && place > 0) gaps.push(row.attempt_at - previous.attempt_at - 1000);
 }
 const lastSentSeconds =
@@ -317,6 +324,11 @@ const result = {
       p99: percentile(lateness, 0.99),
       max: percentile(lateness, 1),
     },
+    latenessByPlaceMs: latenessByPlace.map((values, index) => ({
+      place: index + 1,
+      p50: percentile(values, 0.5),
+      max: percentile(values, 1),
+    })),
     gapBeyondPaceMs: { p50: percentile(gaps, 0.5), p99: percentile(gaps, 0.99) },
     botCpuMs: Math.round(botCpuMs),
     botCpuMsPerCopy: copyReports.map((copy) => Math.round(copy.cpuMs)),
@@ -362,6 +374,10 @@ const table: [string, string][] = [
   [
     'lateness against the slot p50 / p99 / max',
     `${tenderbot.latenessMs.p50} / ${tenderbot.latenessMs.p99} / ${tenderbot.latenessMs.max} ms`,
+  ],
+  [
+    'lateness by place in the channel, p50 / max',
+    `${tenderbot.latenessByPlaceMs.map((wave) => `${wave.place}: ${wave.p50} / ${wave.max}`).join(', ')} ms`,
   ],
   [
     'gap beyond 1 s between posts p50 / p99',
