@@ -33,7 +33,9 @@ export function deliveryQueries({
   /**
    * claimDeliveries' statement over the open deliveries of the channels `channels` says (of `d`):
    * - ranked: each channel's claimable deliveries in its order (a half-sent one first, then by due
-   *   time and id), with its first one's terms, by which channels take turns;
+   *   time and id), with its first one's terms, by which channels take turns: first the channel
+   *   that could be claimed first (a pending delivery from its own time, a working one whose lease
+   *   ran out from the lease's end);
    * - picked: the first `perChannel` of each channel where nothing is under way or half sent, for
    *   the first `channels` channels;
    * - locked (PostgreSQL): those still claimable as they are locked, skipping rows another
@@ -45,7 +47,8 @@ export function deliveryQueries({
     sql<DeliveryRow>`with ranked as (
         select d.id, d.team_id, d.channel_id,
           row_number() over channel as place,
-          first_value(d.not_before) over channel as first_not_before,
+          first_value(case when d.state = 'working' then d.lease_until else d.not_before end)
+            over channel as first_ready_at,
           first_value(d.due_at) over channel as first_due_at,
           first_value(d.id) over channel as first_id
         from deliveries d
@@ -55,7 +58,7 @@ export function deliveryQueries({
       ), picked as (
         select id, team_id, channel_id, place from (
           select r.id, r.team_id, r.channel_id, r.place,
-            dense_rank() over (order by r.first_not_before, r.first_due_at, r.first_id) as turn
+            dense_rank() over (order by r.first_ready_at, r.first_due_at, r.first_id) as turn
           from ranked r
           where r.place <= ${slot('perChannel')}
             and not exists (
@@ -275,8 +278,8 @@ export function deliveryQueries({
     // The channel's pending deliveries wait for its pace, and so do those the owner holds for later
     // in its run whose lease ends first: taken over then (the owner alive but slow), they keep the
     // channel's pace rather than the time they were planned for. A lease that outlasts the pace
-    // holds it already (no copy may take the row before the lease ends, and every release sets its
-    // own time), so those rows are not written again: in a burst that was two row writes a post,
+    // holds it already (no copy may take the row before the lease ends, and every release
+    // overwrites not_before), so those rows are not written again: in a burst that was two row writes a post,
     // each moving the row in the open deliveries' index. Found through the channel's index
     // (the subquery says it as that index does): on the same terms SQLite read the open
     // deliveries' index for every pending one, 1.7 ms a post with 10,000 open.

@@ -174,7 +174,7 @@ export interface DeliveryStore {
    * The channel's pending deliveries, and those `owner` holds there with a lease ending before
    * `until`, wait until `until` (Slack's Retry-After for the channel), whichever copy of the app
    * claims them; a later time already set is kept. (A lease lasting past `until` holds the row
-   * longer already: none may take it before, and every release sets its own time.)
+   * longer already: none may take it before, and every release overwrites its time.)
    */
   paceChannel(teamId: string, channelId: string, until: Date, owner: string): Promise<void>;
   /** Finishes a delivery (and moves its subscription's cursor); false when the lease is no longer `owner`'s. */

@@ -340,6 +340,34 @@ export function deliveryStoreContract(open: (name: string) => BotStore | Promise
     await store.close();
   });
 
+  it('gives a channel whose run was abandoned its turn from the end of the lease, after channels ready before', async () => {
+    const store = await open('turn-after-lease');
+    for (const [id, channel] of [
+      ['s-1', 'C1'],
+      ['s-2', 'C1'],
+      ['s-3', 'C2'],
+    ] as const)
+      await store.createSubscription(subscription(id, channel));
+    await store.addManualDelivery({ id: 'd-1', subscriptionId: 's-1', dueAt: at });
+    await store.addManualDelivery({ id: 'd-2', subscriptionId: 's-2', dueAt: later(1) });
+    const run = await store.claimDeliveries('A', later(1), 60_000, 10, [], 0, 2);
+    expect(run.map((delivery) => delivery.id)).toEqual(['d-1', 'd-2']);
+    await store.addManualDelivery({ id: 'd-3', subscriptionId: 's-3', dueAt: later(500) });
+    // A posts d-1, then stops answering: d-2's lease (to 60.001 s) outlasts the channel's pace.
+    await store.finishDelivery('d-1', 'A', {
+      state: 'sent',
+      outcome: null,
+      lastPart: { part: 0, ts: '1.000001' },
+      paceUntil: later(1000),
+    });
+    // One channel's turn: C2 has been ready since 0.5 s, C1 only since A's lease ended.
+    const first = await store.claimDeliveries('B', later(60_002), 60_000, 1, []);
+    expect(first.map((delivery) => delivery.id)).toEqual(['d-3']);
+    const next = await store.claimDeliveries('B', later(60_003), 60_000, 1, ['C2']);
+    expect(next.map((delivery) => delivery.id)).toEqual(['d-2']);
+    await store.close();
+  });
+
   it("keeps a feed delivery's listing in order, pages it, and tells which items a subscription posted", async () => {
     const store = await open('listing');
     await store.createSubscription(subscription('s-1'));
