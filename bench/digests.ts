@@ -20,7 +20,10 @@
  * the wave that lost the time), the gap between two posts of a channel beyond the one second,
  * what the bot's processes did (CPU time and event-loop busy time, summed over the copies: less
  * sensitive to a loaded machine than wall time) and the CPU of the Slack-and-service process. Posts lost and duplicates
- * are counted by the fake Slack. Prints a table, then one JSON line with the figures, the baseline,
+ * are counted by the fake Slack. Then, the copies stopped, a bare poster (bench/support/bare-poster.ts;
+ * BENCH_BARE=0 skips it) sends the same number of posts (one of Tenderbot's, over as many channels
+ * of their own) at the same pace from a loop that does nothing else: the same-run floor of what
+ * this machine and the fake Slack allow. Prints a table, then one JSON line with the figures, the baseline,
  * the ratio, the load average and each goal met or not. A run ends at BENCH_TIMEOUT_S (30 s a post
  * a channel by default); what was not posted by then counts as lost. BENCH_PROFILE=FILE writes a
  * CPU profile of each copy (FILE, or FILE.copyN with several), BENCH_PEERS_PROFILE_DIR=DIR one of
@@ -41,6 +44,7 @@ import {
   openSqliteBotDatabase,
 } from '../src/app/storage/bot-database.ts';
 import { openBotStore } from '../src/app/storage/open-bot-store.ts';
+import { postAtSlacksPace } from './support/bare-poster.ts';
 import { COPY_SCRIPT } from './support/digest-copy.ts';
 import { BENCH_KEY } from './support/serve-sandbox.ts';
 
@@ -142,7 +146,12 @@ const peers = spawn(
   { stdio: ['pipe', 'pipe', 'inherit'] },
 );
 const fromPeers = lineReader(peers);
-const { serviceUrl, slackApiUrl, botToken, signingSecret } = (await fromPeers()) as Record<string, string>;
+const { serviceUrl, slackApiUrl, botToken, signingSecret } = (await fromPeers()) as {
+  serviceUrl: string;
+  slackApiUrl: string;
+  botToken: string;
+  signingSecret: string;
+};
 
 // The store: a new SQLite file, or a new PostgreSQL database, for this run alone.
 const dir = mkdtempSync(join(tmpdir(), 'tenderbot-bench-digests-'));
@@ -298,6 +307,22 @@ await new Promise((resolve) => setTimeout(resolve, 1500));
 peers.stdin.write('report\n');
 const report = (await fromPeers()) as { subscriptions: number; duplicates: number; rateLimited: number };
 const perChannel = Math.ceil(SUBSCRIPTIONS / CHANNELS);
+// The copies stop before the bare poster posts, so it has the machine as they had it.
+for (const copy of copies) copy.child.stdin.write('stop\n');
+await Promise.all(copies.map((copy) => new Promise((resolve) => copy.child.once('exit', resolve))));
+peers.stdin.write('sample\n');
+const sample = (await fromPeers()) as { text: string; blocks: unknown[] };
+const bare =
+  process.env.BENCH_BARE === '0'
+    ? null
+    : await postAtSlacksPace({
+        apiUrl: slackApiUrl,
+        token: botToken,
+        channels: Array.from({ length: CHANNELS }, (_, index) => `B${String(index).padStart(5, '0')}`),
+        perChannel,
+        message: sample,
+        paceMs: 1000,
+      });
 // The first post in a channel can go at once, then one a second.
 const minimumSeconds = perChannel - 1;
 const botCpuMs = copyReports.reduce((sum, copy) => sum + copy.cpuMs, 0);
@@ -341,7 +366,19 @@ const result = {
   baseline: {
     what: "Slack's minimum: (posts a channel − 1) × 1 s at one post a second a channel",
     totalSeconds: minimumSeconds,
+    barePoster: bare && {
+      what: 'the same posts at the same pace from a loop doing nothing else (the floor this machine and the fake Slack allow)',
+      totalSeconds: Number(bare.totalSeconds.toFixed(2)),
+      posts: bare.posts,
+      refused: bare.refused,
+      latenessByPlaceMs: bare.latenessByPlaceMs.map((values, index) => ({
+        place: index + 1,
+        p50: percentile(values, 0.5),
+        max: percentile(values, 1),
+      })),
+    },
   },
+  ratioToBarePoster: bare ? Number((totalSeconds / bare.totalSeconds).toFixed(3)) : null,
   ratio,
   overMinimumPercent: ratio === null ? null : Number(((ratio - 1) * 100).toFixed(1)),
   goals: {
@@ -363,6 +400,12 @@ const table: [string, string][] = [
   [
     'ratio to the minimum',
     `${ratio}× (${result.overMinimumPercent}% over; goal within 10%: ${met(result.goals.withinTenPercentOfMinimum)})`,
+  ],
+  [
+    'bare poster (same posts, same pace, nothing else)',
+    bare
+      ? `${bare.totalSeconds.toFixed(2)} s (${bare.posts} posted, ${bare.refused} refused; Tenderbot ${result.ratioToBarePoster}× it); by place p50 / max: ${result.baseline.barePoster?.latenessByPlaceMs.map((wave) => `${wave.place}: ${wave.p50} / ${wave.max}`).join(', ')} ms`
+      : 'not run (BENCH_BARE=0)',
   ],
   ['last post sent (attempt mark)', `${lastSentSeconds} s`],
   [
@@ -402,8 +445,6 @@ const table: [string, string][] = [
 ];
 const width = Math.max(...table.map(([figure]) => figure.length));
 console.log(table.map(([figure, value]) => `${figure.padEnd(width)}  ${value}`).join('\n'));
-for (const copy of copies) copy.child.stdin.write('stop\n');
-await Promise.all(copies.map((copy) => new Promise((resolve) => copy.child.once('exit', resolve))));
 await watcher.close();
 peers.stdin.write('stop\n');
 await new Promise((resolve) => peers.once('exit', resolve));

@@ -1,9 +1,11 @@
 /**
  * The far side of bench:digests, in a process of its own as Slack and the service are in real
  * life: the local service (one bid per twenty subscriptions) and the fake Slack enforcing one post
- * per second per channel. Prints `{"serviceUrl","slackApiUrl","botToken","signingSecret"}` once
- * ready; on `count` (stdin) prints how many messages Slack holds (`{"messages":N}`, cheap: the
- * bench polls it), on `report` what Slack received; on `stop` it stops.
+ * per second per channel, with as many channels again (`B00000`…) for the bare poster
+ * (bare-poster.ts), apart from Tenderbot's. Prints `{"serviceUrl","slackApiUrl","botToken",
+ * "signingSecret"}` once ready; on `count` (stdin) prints how many messages Slack holds
+ * (`{"messages":N}`, cheap: the bench polls it), on `report` what Slack received, on `sample` one
+ * of Tenderbot's posts (`{"text","blocks"}`); on `stop` it stops.
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -35,10 +37,10 @@ const botToken = `xoxb-bench-${randomBytes(8).toString('hex')}`;
 const slack = await new FakeSlack({
   signingSecret,
   botToken,
-  channels: Array.from({ length: channels }, (_, index) => ({
-    id: `C${String(index).padStart(5, '0')}`,
-    name: `bids-${index}`,
-  })),
+  channels: Array.from({ length: channels }, (_, index) => [
+    { id: `C${String(index).padStart(5, '0')}`, name: `bids-${index}` },
+    { id: `B${String(index).padStart(5, '0')}`, name: `bare-${index}` },
+  ]).flat(),
   postsPerSecondPerChannel: 1,
 }).start();
 console.log(
@@ -63,6 +65,10 @@ for await (const line of createInterface({ input: process.stdin })) {
         rateLimited: slack.rateLimited,
       }),
     );
+  }
+  if (line === 'sample') {
+    const post = slack.messages.find((message) => message.metadata?.event_type === 'tenderbot_delivery');
+    console.log(JSON.stringify({ text: post?.text ?? '', blocks: post?.blocks ?? [] }));
   }
   if (line === 'stop') break;
 }
