@@ -32,7 +32,7 @@ describe("the scheduler's queries on SQLite", () => {
       );
       looked++;
       for (const { detail } of rows)
-        if (/^SCAN (deliveries|subscriptions|delivered_items|d|l|o)\b/.test(detail))
+        if (/^SCAN (deliveries|subscriptions|delivered_items|d|l|o|c)\b/.test(detail))
           scans.push(`${name}: ${detail}`);
     }
     expect(looked).toBeGreaterThan(15);
@@ -133,6 +133,76 @@ describe('claims on PostgreSQL, while other transactions write', () => {
       await other.end();
       await bot.close();
       await store.close();
+      await database.drop();
+    }
+  });
+});
+
+describe('offers on PostgreSQL, while a burst is under way', () => {
+  it('read only the channels with anything claimable, not every delivery under way', async () => {
+    const database = await createTestDatabase('offers_burst');
+    const bot = openPostgresBotDatabase(database.url);
+    try {
+      await bot.ready;
+      const CHANNELS = 2000;
+      const now = later(0).getTime();
+      await bot.db
+        .insertInto('subscriptions')
+        .values(
+          Array.from({ length: CHANNELS + 1 }, (_, index) => ({
+            id: `sub-${index}`,
+            team_id: 'T1',
+            channel_id: `C${index}`,
+            kind: 'pipeline',
+            target: 'p1',
+            cadence: 'daily',
+            local_time: '09:00',
+            time_zone: 'Europe/London',
+            created_by: 'U1',
+            created_at: 0,
+            paused_reason: null,
+            next_run_at: now + 86_400_000,
+            cursor: null,
+            cursor_at: null,
+          })),
+        )
+        .execute();
+      // Every channel's post under way with a live lease, and one channel's post ready to go.
+      await bot.db
+        .insertInto('deliveries')
+        .values(
+          Array.from({ length: CHANNELS + 1 }, (_, index) => ({
+            id: `d-${index}`,
+            subscription_id: `sub-${index}`,
+            team_id: 'T1',
+            channel_id: `C${index}`,
+            due_at: now,
+            state: index === CHANNELS ? 'pending' : 'working',
+            lease_owner: index === CHANNELS ? null : 'A',
+            lease_until: index === CHANNELS ? null : now + 60_000,
+            not_before: now,
+          })),
+        )
+        .execute();
+      await bot.db.executeQuery(CompiledQuery.raw('analyze deliveries'));
+      const offers = deliveryQueries(bot).firstOpen.bind({ ready: now, now, due: now, limit: 4096 });
+      const { rows } = await bot.db.executeQuery<{ id: string }>(offers);
+      expect(rows.map((row) => row.id)).toEqual([`d-${CHANNELS}`]);
+      const explained = await bot.db.executeQuery<{ 'QUERY PLAN': unknown }>(
+        CompiledQuery.raw(`explain (analyze, format json) ${offers.sql}`, [...offers.parameters]),
+      );
+      // The per-channel counting (window functions) saw that one channel's row, not the 2,000 under way.
+      const windowRows: number[] = [];
+      const walk = (node: { 'Node Type'?: string; 'Actual Rows'?: number; Plans?: unknown[] }) => {
+        if (node['Node Type'] === 'WindowAgg') windowRows.push(node['Actual Rows'] ?? 0);
+        for (const child of node.Plans ?? []) walk(child as typeof node);
+      };
+      const [plan] = (explained.rows[0]?.['QUERY PLAN'] ?? []) as { Plan: Parameters<typeof walk>[0] }[];
+      if (plan) walk(plan.Plan);
+      expect(windowRows.length).toBeGreaterThan(0);
+      expect(Math.max(...windowRows)).toBeLessThanOrEqual(1);
+    } finally {
+      await bot.close();
       await database.drop();
     }
   });
