@@ -34,8 +34,9 @@ export function deliveryQueries({
    * claimDeliveries' statement over the open deliveries of the channels `channels` says (of `d`):
    * - ranked: each channel's claimable deliveries in its order (a half-sent one first, then by due
    *   time and id), with its first one's terms, by which channels take turns: first the channel
-   *   that could be claimed first (a pending delivery from its own time, a working one whose lease
-   *   ran out from the lease's end);
+   *   whose first could post first (a pending delivery from its own time, a working one whose
+   *   lease ran out from the later of the lease's end and its own time: Slack's Retry-After may
+   *   hold it past the lease);
    * - picked: the first `perChannel` of each channel where nothing is under way or half sent, for
    *   the first `channels` channels;
    * - locked (PostgreSQL): those still claimable as they are locked, skipping rows another
@@ -47,8 +48,8 @@ export function deliveryQueries({
     sql<DeliveryRow>`with ranked as (
         select d.id, d.team_id, d.channel_id,
           row_number() over channel as place,
-          first_value(case when d.state = 'working' then d.lease_until else d.not_before end)
-            over channel as first_ready_at,
+          first_value(case when d.state = 'working' and d.lease_until > d.not_before
+              then d.lease_until else d.not_before end) over channel as first_ready_at,
           first_value(d.due_at) over channel as first_due_at,
           first_value(d.id) over channel as first_id
         from deliveries d

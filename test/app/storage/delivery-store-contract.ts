@@ -368,6 +368,32 @@ export function deliveryStoreContract(open: (name: string) => BotStore | Promise
     await store.close();
   });
 
+  it('gives a channel whose abandoned run Slack holds back its turn from the end of that hold, not of the lease', async () => {
+    const store = await open('turn-after-hold');
+    for (const [id, channel] of [
+      ['s-1', 'C1'],
+      ['s-2', 'C1'],
+      ['s-3', 'C2'],
+    ] as const)
+      await store.createSubscription(subscription(id, channel));
+    await store.addManualDelivery({ id: 'd-1', subscriptionId: 's-1', dueAt: at });
+    await store.addManualDelivery({ id: 'd-2', subscriptionId: 's-2', dueAt: later(1) });
+    // A one-second lease: A's run ends long before Slack's Retry-After of 30 s for C1.
+    const run = await store.claimDeliveries('A', later(1), 1000, 10, [], 0, 2);
+    expect(run.map((delivery) => delivery.id)).toEqual(['d-1', 'd-2']);
+    await store.addManualDelivery({ id: 'd-3', subscriptionId: 's-3', dueAt: later(2000) });
+    await store.finishDelivery('d-1', 'A', {
+      state: 'sent',
+      outcome: null,
+      lastPart: { part: 0, ts: '1.000001' },
+      paceUntil: later(30_000),
+    });
+    // At 3 s C2 may post now, C1 only at 30 s: C2 takes the one turn.
+    const first = await store.claimDeliveries('B', later(3000), 60_000, 1, []);
+    expect(first.map((delivery) => delivery.id)).toEqual(['d-3']);
+    await store.close();
+  });
+
   it("keeps a feed delivery's listing in order, pages it, and tells which items a subscription posted", async () => {
     const store = await open('listing');
     await store.createSubscription(subscription('s-1'));
