@@ -31,6 +31,24 @@ export const subscription = (id: string, channelId = 'C1', nextRunAt = at): Subs
 
 export const later = (ms: number) => new Date(at.getTime() + ms);
 
+/** A subscription as its table's row, for the tests that insert thousands at once. */
+export const subscriptionRow = (id: string, channelId: string, nextRunAt: number) => ({
+  id,
+  team_id: 'T1',
+  channel_id: channelId,
+  kind: 'pipeline',
+  target: 'p1',
+  cadence: 'daily',
+  local_time: '09:00',
+  time_zone: 'Europe/London',
+  created_by: 'U1',
+  created_at: 0,
+  paused_reason: null,
+  next_run_at: nextRunAt,
+  cursor: null,
+  cursor_at: null,
+});
+
 export const installation = (
   teamId: string | null,
   enterpriseId: string | null,

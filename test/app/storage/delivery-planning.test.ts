@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BotDatabase, openPostgresBotDatabase } from '../../../src/app/storage/bot-database.ts';
 import { planningStatement } from '../../../src/app/storage/delivery-planning.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.ts';
+import { subscriptionRow } from './contract-fixtures.ts';
 
 const SUBSCRIPTIONS = 10_000;
 const NINE_O_CLOCK = Date.UTC(2026, 10, 27, 9);
@@ -19,22 +20,13 @@ beforeAll(async () => {
     await bot.db
       .insertInto('subscriptions')
       .values(
-        Array.from({ length: 2000 }, (_, offset) => from + offset).map((index) => ({
-          id: `sub-${String(index).padStart(5, '0')}`,
-          team_id: 'T1',
-          channel_id: `C${index % 400}`,
-          kind: 'pipeline',
-          target: 'p1',
-          cadence: 'daily',
-          local_time: '09:00',
-          time_zone: 'Europe/London',
-          created_by: 'U1',
-          created_at: 0,
-          paused_reason: null,
-          next_run_at: NINE_O_CLOCK - index * 60_000,
-          cursor: null,
-          cursor_at: null,
-        })),
+        Array.from({ length: 2000 }, (_, offset) => from + offset).map((index) =>
+          subscriptionRow(
+            `sub-${String(index).padStart(5, '0')}`,
+            `C${index % 400}`,
+            NINE_O_CLOCK - index * 60_000,
+          ),
+        ),
       )
       .execute();
   await sql`analyze subscriptions`.execute(bot.db);

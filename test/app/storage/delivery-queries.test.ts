@@ -9,7 +9,7 @@ import { deliveryQueries } from '../../../src/app/storage/delivery-queries.ts';
 import type { Prepared } from '../../../src/app/storage/kysely-store-base.ts';
 import { openBotStore } from '../../../src/app/storage/open-bot-store.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
-import { at, later, subscription } from './contract-fixtures.ts';
+import { at, later, subscription, subscriptionRow } from './contract-fixtures.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tenderbot-delivery-queries-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -149,22 +149,9 @@ describe('offers on PostgreSQL, while a burst is under way', () => {
       await bot.db
         .insertInto('subscriptions')
         .values(
-          Array.from({ length: CHANNELS + 1 }, (_, index) => ({
-            id: `sub-${index}`,
-            team_id: 'T1',
-            channel_id: `C${index}`,
-            kind: 'pipeline',
-            target: 'p1',
-            cadence: 'daily',
-            local_time: '09:00',
-            time_zone: 'Europe/London',
-            created_by: 'U1',
-            created_at: 0,
-            paused_reason: null,
-            next_run_at: now + 86_400_000,
-            cursor: null,
-            cursor_at: null,
-          })),
+          Array.from({ length: CHANNELS + 1 }, (_, index) =>
+            subscriptionRow(`sub-${index}`, `C${index}`, now + 86_400_000),
+          ),
         )
         .execute();
       // Every channel's post under way with a live lease, and one channel's post ready to go.

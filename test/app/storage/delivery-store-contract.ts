@@ -340,8 +340,12 @@ export function deliveryStoreContract(open: (name: string) => BotStore | Promise
     await store.close();
   });
 
-  it('gives a channel whose run was abandoned its turn from the end of the lease, after channels ready before', async () => {
-    const store = await open('turn-after-lease');
+  /**
+   * C1's run (d-1, d-2) claimed by A with a lease of `leaseMs`; C2's d-3 due at `otherDueMs`; A
+   * posts d-1 with the channel held until `paceMs`, then stops answering (its run abandoned).
+   */
+  async function abandonedRun(name: string, leaseMs: number, otherDueMs: number, paceMs: number) {
+    const store = await open(name);
     for (const [id, channel] of [
       ['s-1', 'C1'],
       ['s-2', 'C1'],
@@ -350,16 +354,21 @@ export function deliveryStoreContract(open: (name: string) => BotStore | Promise
       await store.createSubscription(subscription(id, channel));
     await store.addManualDelivery({ id: 'd-1', subscriptionId: 's-1', dueAt: at });
     await store.addManualDelivery({ id: 'd-2', subscriptionId: 's-2', dueAt: later(1) });
-    const run = await store.claimDeliveries('A', later(1), 60_000, 10, [], 0, 2);
+    const run = await store.claimDeliveries('A', later(1), leaseMs, 10, [], 0, 2);
     expect(run.map((delivery) => delivery.id)).toEqual(['d-1', 'd-2']);
-    await store.addManualDelivery({ id: 'd-3', subscriptionId: 's-3', dueAt: later(500) });
-    // A posts d-1, then stops answering: d-2's lease (to 60.001 s) outlasts the channel's pace.
+    await store.addManualDelivery({ id: 'd-3', subscriptionId: 's-3', dueAt: later(otherDueMs) });
     await store.finishDelivery('d-1', 'A', {
       state: 'sent',
       outcome: null,
       lastPart: { part: 0, ts: '1.000001' },
-      paceUntil: later(1000),
+      paceUntil: later(paceMs),
     });
+    return store;
+  }
+
+  it('gives a channel whose run was abandoned its turn from the end of the lease, after channels ready before', async () => {
+    // d-2's lease (to 60.001 s) outlasts the channel's pace (1 s).
+    const store = await abandonedRun('turn-after-lease', 60_000, 500, 1000);
     // One channel's turn: C2 has been ready since 0.5 s, C1 only since A's lease ended.
     const first = await store.claimDeliveries('B', later(60_002), 60_000, 1, []);
     expect(first.map((delivery) => delivery.id)).toEqual(['d-3']);
@@ -369,25 +378,8 @@ export function deliveryStoreContract(open: (name: string) => BotStore | Promise
   });
 
   it('gives a channel whose abandoned run Slack holds back its turn from the end of that hold, not of the lease', async () => {
-    const store = await open('turn-after-hold');
-    for (const [id, channel] of [
-      ['s-1', 'C1'],
-      ['s-2', 'C1'],
-      ['s-3', 'C2'],
-    ] as const)
-      await store.createSubscription(subscription(id, channel));
-    await store.addManualDelivery({ id: 'd-1', subscriptionId: 's-1', dueAt: at });
-    await store.addManualDelivery({ id: 'd-2', subscriptionId: 's-2', dueAt: later(1) });
     // A one-second lease: A's run ends long before Slack's Retry-After of 30 s for C1.
-    const run = await store.claimDeliveries('A', later(1), 1000, 10, [], 0, 2);
-    expect(run.map((delivery) => delivery.id)).toEqual(['d-1', 'd-2']);
-    await store.addManualDelivery({ id: 'd-3', subscriptionId: 's-3', dueAt: later(2000) });
-    await store.finishDelivery('d-1', 'A', {
-      state: 'sent',
-      outcome: null,
-      lastPart: { part: 0, ts: '1.000001' },
-      paceUntil: later(30_000),
-    });
+    const store = await abandonedRun('turn-after-hold', 1000, 2000, 30_000);
     // At 3 s C2 may post now, C1 only at 30 s: C2 takes the one turn.
     const first = await store.claimDeliveries('B', later(3000), 60_000, 1, []);
     expect(first.map((delivery) => delivery.id)).toEqual(['d-3']);
