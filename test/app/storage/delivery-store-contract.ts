@@ -294,6 +294,45 @@ export function deliveryStoreContract(open: (name: string) => BotStore | Promise
     await store.close();
   });
 
+  it("finishes a post in one step (its part, the channel's pace, the cursor), and changes nothing once the lease is another's", async () => {
+    const store = await open('finish-one-step');
+    for (const id of ['s-1', 's-2']) await store.createSubscription(subscription(id, 'C1'));
+    await store.createSubscription(subscription('s-3', 'C2'));
+    await store.addManualDelivery({ id: 'd-1', subscriptionId: 's-1', dueAt: at });
+    await store.addManualDelivery({ id: 'd-2', subscriptionId: 's-2', dueAt: later(1) });
+    await store.addManualDelivery({ id: 'd-3', subscriptionId: 's-3', dueAt: later(1) });
+    const [claimed] = await store.claimDeliveries('A', at, 60_000, 1, ['C2']);
+    expect(claimed?.id).toBe('d-1');
+    await store.markAttempt('d-1', 'A', 0, later(2), 60_000);
+    const finish = {
+      state: 'sent' as const,
+      outcome: null,
+      lastPart: { part: 0, ts: '1.000001' },
+      paceUntil: later(1000),
+      cursor: { json: '{"seen":1}', at: later(3) },
+    };
+    // Not B's to finish: nothing moves.
+    expect(await store.finishDelivery('d-1', 'B', finish)).toBe(false);
+    expect((await store.getDelivery('d-1'))?.state).toBe('working');
+    expect((await store.getDelivery('d-2'))?.notBefore).toEqual(later(1));
+    expect((await store.getSubscription('T1', 's-1'))?.cursor).toBeNull();
+    expect(await store.finishDelivery('d-1', 'A', finish)).toBe(true);
+    expect(await store.getDelivery('d-1')).toMatchObject({
+      state: 'sent',
+      postedTs: ['1.000001'],
+      leaseUntil: null,
+      attemptingPart: null,
+    });
+    expect((await store.getDelivery('d-2'))?.notBefore).toEqual(later(1000));
+    expect((await store.getDelivery('d-3'))?.notBefore).toEqual(later(1));
+    expect((await store.getSubscription('T1', 's-1'))?.cursor).toBe('{"seen":1}');
+    expect((await store.getSubscription('T1', 's-2'))?.cursor).toBeNull();
+    // Finished once: a late second answer changes nothing.
+    expect(await store.finishDelivery('d-1', 'A', { ...finish, paceUntil: later(9000) })).toBe(false);
+    expect((await store.getDelivery('d-2'))?.notBefore).toEqual(later(1000));
+    await store.close();
+  });
+
   it('gives back what a claim took and did not start as if it had not been claimed (no attempt counted)', async () => {
     const store = await open('give-back');
     for (const id of ['s-1', 's-2', 's-3']) await store.createSubscription(subscription(id, 'C1'));
