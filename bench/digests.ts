@@ -19,15 +19,16 @@
  * sent), in all and by its place in its channel (the first posts, the second…: where it grows is
  * the wave that lost the time), the gap between two posts of a channel beyond the one second,
  * what the bot's processes did (CPU time and event-loop busy time, summed over the copies: less
- * sensitive to a loaded machine than wall time) and the CPU of the Slack-and-service process. Posts lost and duplicates
- * are counted by the fake Slack. Then, the copies stopped, a bare poster (bench/support/bare-poster.ts;
- * BENCH_BARE=0 skips it) sends the same number of posts (one of Tenderbot's, over as many channels
- * of their own) at the same pace from a loop that does nothing else: the same-run floor of what
- * this machine and the fake Slack allow. Prints a table, then one JSON line with the figures, the baseline,
- * the ratio, the load average and each goal met or not. A run ends at BENCH_TIMEOUT_S (30 s a post
- * a channel by default); what was not posted by then counts as lost. BENCH_PROFILE=FILE writes a
- * CPU profile of each copy (FILE, or FILE.copyN with several), BENCH_PEERS_PROFILE_DIR=DIR one of
- * the peers; BENCH_COPY_NODE_ARGS: node's options for the copies (space-separated).
+ * sensitive to a loaded machine than wall time) and the CPU of the Slack-and-service process.
+ * Posts lost and duplicates are counted by the fake Slack. Then, the copies stopped, a bare poster
+ * (bench/support/bare-poster.ts; BENCH_BARE=0 skips it) sends as many posts (one of Tenderbot's,
+ * over as many channels of their own) at the same pace from a loop that does nothing else: the
+ * same-run floor of what this machine and the fake Slack allow. Prints a table, then one JSON line
+ * with the figures, the baselines, the ratios, the load average and each goal met or not. A run
+ * ends at BENCH_TIMEOUT_S (30 s a post a channel by default); what was not posted by then counts as
+ * lost. BENCH_PROFILE=FILE writes a CPU profile of each copy (FILE, or FILE.copyN with several),
+ * BENCH_PEERS_PROFILE_DIR=DIR one of the peers; BENCH_COPY_NODE_ARGS: node's options for the copies
+ * (space-separated).
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -376,7 +377,7 @@ const result = {
     what: "Slack's minimum: (posts a channel − 1) × 1 s at one post a second a channel",
     totalSeconds: minimumSeconds,
     barePoster: bare && {
-      what: 'the same posts at the same pace from a loop doing nothing else (the floor this machine and the fake Slack allow)',
+      what: "the same posts at the same pace from a loop doing nothing else (this machine's floor)",
       totalSeconds: Number(bare.totalSeconds.toFixed(2)),
       posts: bare.posts,
       refused: bare.refused,
@@ -401,6 +402,8 @@ const result = {
 };
 const { tenderbot } = result;
 const met = (goal: boolean) => (goal ? 'met' : 'NOT met');
+const byPlace = (waves: readonly { place: number; p50: number | null; max: number | null }[]) =>
+  `${waves.map((wave) => `${wave.place}: ${wave.p50} / ${wave.max}`).join(', ')} ms`;
 const table: [string, string][] = [
   ['subscriptions / channels / posts a channel', `${SUBSCRIPTIONS} / ${CHANNELS} / ${perChannel}`],
   ['store / bot copies', `${result.database} (${result.queue}) / ${COPIES}`],
@@ -413,7 +416,9 @@ const table: [string, string][] = [
   [
     'bare poster (same posts, same pace, nothing else)',
     bare
-      ? `${bare.totalSeconds.toFixed(2)} s (${bare.posts} posted, ${bare.refused} refused; Tenderbot ${result.ratioToBarePoster}× it); by place p50 / max: ${result.baseline.barePoster?.latenessByPlaceMs.map((wave) => `${wave.place}: ${wave.p50} / ${wave.max}`).join(', ')} ms`
+      ? `${bare.totalSeconds.toFixed(2)} s (${bare.posts} posted, ${bare.refused} refused; ` +
+        `Tenderbot ${result.ratioToBarePoster}× it); by place p50 / max: ` +
+        byPlace(result.baseline.barePoster?.latenessByPlaceMs ?? [])
       : `not run (${process.env.BENCH_BARE === '0' ? 'BENCH_BARE=0' : 'it failed, above'})`,
   ],
   ['last post sent (attempt mark)', `${lastSentSeconds} s`],
@@ -427,10 +432,7 @@ const table: [string, string][] = [
     'lateness against the slot p50 / p99 / max',
     `${tenderbot.latenessMs.p50} / ${tenderbot.latenessMs.p99} / ${tenderbot.latenessMs.max} ms`,
   ],
-  [
-    'lateness by place in the channel, p50 / max',
-    `${tenderbot.latenessByPlaceMs.map((wave) => `${wave.place}: ${wave.p50} / ${wave.max}`).join(', ')} ms`,
-  ],
+  ['lateness by place in the channel, p50 / max', byPlace(tenderbot.latenessByPlaceMs)],
   [
     'gap beyond 1 s between posts p50 / p99',
     `${tenderbot.gapBeyondPaceMs.p50} / ${tenderbot.gapBeyondPaceMs.p99} ms`,
