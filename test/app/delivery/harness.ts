@@ -279,6 +279,30 @@ export function duplicates(messages: FakeMessage[]): string[] {
 }
 
 /**
+ * A daily 09:00 summary of Bob's bid in `channelId` (London time, made by the admin a minute
+ * before the test's start unless `fields` say otherwise), as the delivery tests make them.
+ */
+export function pipelineSubscription(
+  harness: Harness,
+  fields: Pick<Subscription, 'id' | 'channelId' | 'nextRunAt'> & Partial<Subscription>,
+): Subscription {
+  return {
+    teamId: harness.slack.teamId,
+    kind: 'pipeline',
+    target: JSON.stringify({ p: 'pl-bob', n: 'Bob’s bid' }),
+    cadence: 'daily',
+    localTime: '09:00',
+    timeZone: 'Europe/London',
+    createdBy: 'U0ADMIN',
+    createdAt: new Date(harness.clock().getTime() - 60_000),
+    pausedReason: null,
+    cursor: null,
+    skippedCount: 0,
+    ...fields,
+  };
+}
+
+/**
  * A pipeline summary subscription due at `nextRunAt` (now by default), made in `store` as a command
  * would make it; the faults and killed-process tests start from one.
  */
@@ -289,22 +313,15 @@ export async function dueSubscription(
   createdBy = 'U0ADMIN',
   nextRunAt = harness.clock(),
 ): Promise<Subscription> {
-  const subscription: Subscription = {
+  const subscription = pipelineSubscription(harness, {
     id: `s-${randomUUID().slice(0, 6)}`,
-    teamId: harness.slack.teamId,
     channelId,
-    kind: 'pipeline',
+    nextRunAt,
     target: JSON.stringify({ p: 'pl-bob', n: 'Bob’s hospital cleaning bid' }),
-    cadence: 'daily',
-    localTime: '09:00',
     timeZone: 'UTC',
     createdBy,
     createdAt: harness.clock(),
-    pausedReason: null,
-    nextRunAt,
-    cursor: null,
-    skippedCount: 0,
-  };
+  });
   if (!(await store.createSubscription(subscription)))
     throw new Error(`subscription ${subscription.id} not made`);
   return subscription;

@@ -6,7 +6,7 @@ import type { ClaimRequest } from '../../../src/app/delivery/delivery-queue.ts';
 import type { Delivery } from '../../../src/app/storage/delivery-store.ts';
 import { openBotStore } from '../../../src/app/storage/open-bot-store.ts';
 import type { Subscription } from '../../../src/app/storage/subscription-store.ts';
-import { duplicates, Harness, type Instance } from './harness.ts';
+import { duplicates, Harness, type Instance, pipelineSubscription } from './harness.ts';
 
 // The scheduler on its own timer (as in the app), on the test's clock, with several posts due in
 // one channel: they are claimed together as a run and posted one after another at the pace.
@@ -20,22 +20,12 @@ let counter = 0;
 
 function subscription(channelId: string, nextRunAt: number): Subscription {
   counter++;
-  return {
+  return pipelineSubscription(harness, {
     id: `s-r${String(counter).padStart(5, '0')}`,
-    teamId: harness.slack.teamId,
     channelId,
-    kind: 'pipeline',
-    target: JSON.stringify({ p: 'pl-bob', n: 'Bob’s bid' }),
-    cadence: 'daily',
-    localTime: '09:00',
-    timeZone: 'Europe/London',
-    createdBy: 'U0ADMIN',
-    createdAt: new Date(START - 60_000),
-    pausedReason: null,
     nextRunAt: new Date(nextRunAt),
-    cursor: null,
-    skippedCount: 0,
-  };
+    createdAt: new Date(START - 60_000),
+  });
 }
 
 /**

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Delivery } from '../../../src/app/storage/delivery-store.ts';
 import { openBotStore } from '../../../src/app/storage/open-bot-store.ts';
 import type { Subscription } from '../../../src/app/storage/subscription-store.ts';
-import { duplicates, Harness, type Instance } from './harness.ts';
+import { duplicates, Harness, type Instance, pipelineSubscription } from './harness.ts';
 
 // The scheduler on its own timer (as in the app), on the test's clock: a delivery waiting for its
 // due time or its channel's next second moves the clock instead of waiting (the poll is 5 ms).
@@ -16,22 +16,12 @@ let a: Instance;
 const channels = { C0BIDS: ['s-t00001', 's-t00002', 's-t00003'], C0GENERAL: ['s-t00004', 's-t00005'] };
 
 function subscription(id: string, channelId: string): Subscription {
-  return {
+  return pipelineSubscription(harness, {
     id,
-    teamId: harness.slack.teamId,
     channelId,
-    kind: 'pipeline',
-    target: JSON.stringify({ p: 'pl-bob', n: 'Bob’s bid' }),
-    cadence: 'daily',
-    localTime: '09:00',
-    timeZone: 'Europe/London',
-    createdBy: 'U0ADMIN',
-    createdAt: new Date(START - 60_000),
-    pausedReason: null,
     nextRunAt: new Date(DUE),
-    cursor: null,
-    skippedCount: 0,
-  };
+    createdAt: new Date(START - 60_000),
+  });
 }
 
 beforeAll(async () => {

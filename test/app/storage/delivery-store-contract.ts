@@ -3,6 +3,14 @@ import type { BotStore } from '../../../src/app/storage/bot-store.ts';
 import { at, later, subscription } from './contract-fixtures.ts';
 
 /** What every DeliveryStore must do (deliveries: planning, claiming, freezing, recording, pruning); `open` as in botStoreContract. */
+/** A post's usual finish: sent, its one part recorded, its channel paced until `paceUntil`. */
+const sentPaced = (paceUntil: Date) => ({
+  state: 'sent' as const,
+  outcome: null,
+  lastPart: { part: 0, ts: '1.000001' },
+  paceUntil,
+});
+
 export function deliveryStoreContract(open: (name: string) => BotStore | Promise<BotStore>): void {
   it('plans one delivery per subscription and due time, whichever copy of the app plans it', async () => {
     const one = await open('planning');
@@ -260,14 +268,7 @@ export function deliveryStoreContract(open: (name: string) => BotStore | Promise
     const mine = await store.claimDeliveries('A', at, 60_000, 10, []);
     expect(mine.map((delivery) => delivery.id).sort()).toEqual(['d-1', 'd-3']);
     const paceUntil = later(1000);
-    expect(
-      await store.finishDelivery('d-1', 'A', {
-        state: 'sent',
-        outcome: null,
-        lastPart: { part: 0, ts: '1.000001' },
-        paceUntil,
-      }),
-    ).toBe(true);
+    expect(await store.finishDelivery('d-1', 'A', sentPaced(paceUntil))).toBe(true);
     const next = await store.getDelivery('d-2');
     expect(next?.notBefore).toEqual(paceUntil);
     // Another copy claiming it (ahead of its time, as the timer does) is told when it may post.
@@ -304,13 +305,7 @@ export function deliveryStoreContract(open: (name: string) => BotStore | Promise
     const [claimed] = await store.claimDeliveries('A', at, 60_000, 1, ['C2']);
     expect(claimed?.id).toBe('d-1');
     await store.markAttempt('d-1', 'A', 0, later(2), 60_000);
-    const finish = {
-      state: 'sent' as const,
-      outcome: null,
-      lastPart: { part: 0, ts: '1.000001' },
-      paceUntil: later(1000),
-      cursor: { json: '{"seen":1}', at: later(3) },
-    };
+    const finish = { ...sentPaced(later(1000)), cursor: { json: '{"seen":1}', at: later(3) } };
     // Not B's to finish: nothing moves.
     expect(await store.finishDelivery('d-1', 'B', finish)).toBe(false);
     expect((await store.getDelivery('d-1'))?.state).toBe('working');
@@ -333,12 +328,18 @@ export function deliveryStoreContract(open: (name: string) => BotStore | Promise
     await store.close();
   });
 
-  it('gives back what a claim took and did not start as if it had not been claimed (no attempt counted)', async () => {
-    const store = await open('give-back');
+  /** Three deliveries of C1 (d-1, d-2, d-3, due a millisecond apart), claimed by A as one run. */
+  async function runOfThree(name: string) {
+    const store = await open(name);
     for (const id of ['s-1', 's-2', 's-3']) await store.createSubscription(subscription(id, 'C1'));
     for (const [index, id] of ['d-1', 'd-2', 'd-3'].entries())
       await store.addManualDelivery({ id, subscriptionId: `s-${index + 1}`, dueAt: later(index) });
     const run = await store.claimDeliveries('A', later(2), 60_000, 10, [], 0, 3);
+    return { store, run };
+  }
+
+  it('gives back what a claim took and did not start as if it had not been claimed (no attempt counted)', async () => {
+    const { store, run } = await runOfThree('give-back');
     expect(run.map((delivery) => delivery.attempts)).toEqual([1, 1, 1]);
     // Only the claimer gives them back; then they wait until the time given, counted as untried.
     expect(await store.giveBack(['d-2', 'd-3'], 'B', later(5000))).toBe(0);
@@ -355,23 +356,12 @@ export function deliveryStoreContract(open: (name: string) => BotStore | Promise
   });
 
   it('paces the rest of a run its copy still holds, so a copy taking them over once their lease ended keeps the pace', async () => {
-    const store = await open('run-pace');
-    for (const id of ['s-1', 's-2', 's-3']) await store.createSubscription(subscription(id, 'C1'));
-    for (const [index, id] of ['d-1', 'd-2', 'd-3'].entries())
-      await store.addManualDelivery({ id, subscriptionId: `s-${index + 1}`, dueAt: later(index) });
-    const run = await store.claimDeliveries('A', later(2), 60_000, 10, [], 0, 3);
+    const { store, run } = await runOfThree('run-pace');
     expect(run.map((delivery) => delivery.id)).toEqual(['d-1', 'd-2', 'd-3']);
     // A posts d-1 late in its lease (slow Slack): the rest of its run has a minute-old lease.
     await store.markAttempt('d-1', 'A', 0, later(59_000), 60_000);
     const paceUntil = later(60_500);
-    expect(
-      await store.finishDelivery('d-1', 'A', {
-        state: 'sent',
-        outcome: null,
-        lastPart: { part: 0, ts: '1.000001' },
-        paceUntil,
-      }),
-    ).toBe(true);
+    expect(await store.finishDelivery('d-1', 'A', sentPaced(paceUntil))).toBe(true);
     // B takes d-2 and d-3 over as their lease ends, and is told to wait for the channel's pace.
     const taken = await store.claimDeliveries('B', later(60_002), 60_000, 10, [], 0, 3);
     expect(taken.map((delivery) => delivery.id)).toEqual(['d-2', 'd-3']);
@@ -396,12 +386,7 @@ export function deliveryStoreContract(open: (name: string) => BotStore | Promise
     const run = await store.claimDeliveries('A', later(1), leaseMs, 10, [], 0, 2);
     expect(run.map((delivery) => delivery.id)).toEqual(['d-1', 'd-2']);
     await store.addManualDelivery({ id: 'd-3', subscriptionId: 's-3', dueAt: later(otherDueMs) });
-    await store.finishDelivery('d-1', 'A', {
-      state: 'sent',
-      outcome: null,
-      lastPart: { part: 0, ts: '1.000001' },
-      paceUntil: later(paceMs),
-    });
+    await store.finishDelivery('d-1', 'A', sentPaced(later(paceMs)));
     return store;
   }
 
