@@ -89,10 +89,10 @@ export interface DeliveryStore {
    * of up to `limit` channels: in each its first `perChannel` in order (1 by default; a copy on its
    * timer takes a run it posts one after another at the pace), never a later one without those
    * before it, and none in a channel where another is under way or half posted (a half-posted one
-   * goes alone), leaving out `busyChannels`: one statement. Channels take turns by their first
-   * delivery's time. The deliveries are leased to `owner` until `now + leaseMs` and come in their
-   * channels' order. `aheadMs` also claims pending ones due that much later (the caller waits for
-   * their time); a lease is only ever taken over once it has ended at `now`.
+   * goes alone), leaving out `busyChannels`: one statement. Channels take turns by when their
+   * first delivery could post. The deliveries are leased to `owner` until `now + leaseMs` and come
+   * in their channels' order. `aheadMs` also claims pending ones due that much later (the caller
+   * waits for their time); a lease is only ever taken over once it has ended at `now`.
    */
   claimDeliveries(
     owner: string,
