@@ -178,8 +178,10 @@ describe('failures said fast', () => {
       const first = await tenderCommand(hungBot, MEMBER, CHANNEL, 'search clean', 10_000);
       expect(first.text).toBe('The tender service is slow to answer; still trying…');
     } finally {
-      await hungBot.stop();
+      // The hanging server first: its connections closed, the hung call fails at once, where the
+      // bot's graceful stop would wait for it (up to its 25 s deadline).
       await hanging.stop();
+      await hungBot.stop();
     }
   }, 60_000);
 

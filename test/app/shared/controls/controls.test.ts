@@ -73,8 +73,10 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await bot?.stop();
+  // The proxy first: its connections closed, the calls the last test left hanging fail at once,
+  // where the bot's graceful stop would wait for them (up to its 25 s deadline).
   await proxy?.stop();
+  await bot?.stop();
   await sandbox?.stop();
 });
 
