@@ -1,8 +1,5 @@
 import { parseArgs } from 'node:util';
 import { integerOption, UsageError } from './options.ts';
-import { runSandboxImport } from './sandbox-import.ts';
-import { runSandboxKeyCreate } from './sandbox-key-create.ts';
-import { runSandboxServe } from './sandbox-serve.ts';
 
 export const USAGE = `Usage: tenderbot <command>
 
@@ -64,14 +61,20 @@ export async function main(argv: string[]): Promise<number> {
     if (group !== 'sandbox' || !command)
       throw new UsageError(group ? `unknown command: ${argv.join(' ')}` : 'no command given');
     switch (command) {
-      case 'serve':
+      case 'serve': {
+        const { runSandboxServe } = await import('./sandbox-serve.ts');
         return await runSandboxServe(parse(rest, SERVE_OPTIONS));
-      case 'import':
+      }
+      case 'import': {
+        const { runSandboxImport } = await import('./sandbox-import.ts');
         return await runSandboxImport(parse(rest, IMPORT_OPTIONS));
-      case 'key':
+      }
+      case 'key': {
         if (rest[0] !== 'create')
           throw new UsageError(`unknown command: sandbox key ${rest[0] ?? ''}`.trim());
+        const { runSandboxKeyCreate } = await import('./sandbox-key-create.ts');
         return await runSandboxKeyCreate(parse(rest.slice(1), KEY_OPTIONS));
+      }
       default:
         throw new UsageError(`unknown command: sandbox ${command}`);
     }

@@ -4,7 +4,7 @@
  * once) with the same chunking and head; one file per kind would need that contract in a module
  * of its own first, or the kinds would import each other through it.
  */
-import { differenceInCalendarDays } from 'date-fns';
+import { differenceInCalendarDays } from 'date-fns/differenceInCalendarDays';
 import { z } from 'zod';
 import { everyPage } from '../../../client/pagination.ts';
 import type { ProcurementClient } from '../../../client/procurement-client.ts';

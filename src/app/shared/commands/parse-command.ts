@@ -1,4 +1,5 @@
-import { addDays, formatISO } from 'date-fns';
+import { addDays } from 'date-fns/addDays';
+import { formatISO } from 'date-fns/formatISO';
 import {
   FRAMEWORK_STATUSES,
   TENDER_STATUSES,

@@ -1,12 +1,10 @@
-import {
-  addDays,
-  differenceInCalendarDays,
-  endOfMonth,
-  endOfWeek,
-  isValid,
-  parse as parseDate,
-  startOfDay,
-} from 'date-fns';
+import { addDays } from 'date-fns/addDays';
+import { differenceInCalendarDays } from 'date-fns/differenceInCalendarDays';
+import { endOfMonth } from 'date-fns/endOfMonth';
+import { endOfWeek } from 'date-fns/endOfWeek';
+import { isValid } from 'date-fns/isValid';
+import { parse as parseDate } from 'date-fns/parse';
+import { startOfDay } from 'date-fns/startOfDay';
 
 /**
  * A direct message written as a sentence ("school catering in Wales", "IT support over £100k

@@ -1,4 +1,5 @@
-import { addMonths, formatDistanceStrict } from 'date-fns';
+import { addMonths } from 'date-fns/addMonths';
+import { formatDistanceStrict } from 'date-fns/formatDistanceStrict';
 import type { Tender } from '../../../contract/schemas.ts';
 import { CommentIds, PipelineIds, TenderIds } from '../ids.ts';
 import type { CardPlace, CommentEntityType } from '../values/button-values.ts';
