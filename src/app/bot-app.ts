@@ -8,6 +8,7 @@ import {
   type Logger as SlackLogger,
 } from '@slack/bolt';
 import type { Logger } from 'pino';
+import { BotIdentityUnknownError } from './adapters/bot-token-authorize.ts';
 import type { RespondAt } from './adapters/slack-fetch.ts';
 import { tellPerson } from './adapters/tell-person.ts';
 import type { InstallFlow } from './features/install/install-flow.ts';
@@ -16,7 +17,7 @@ import { UnreadableSecretError } from './security/key-cipher.ts';
 import { describeFailure } from './shared/failure-sentences.ts';
 import type { FeatureContext } from './shared/feature-context.ts';
 import { failureMessage } from './shared/views/messages.ts';
-import { mrkdwn } from './shared/views/mrkdwn.ts';
+import { type Mrkdwn, mrkdwn } from './shared/views/mrkdwn.ts';
 
 /** What the Slack app is made of; every part is built by the composition root (src/cli/compose-bot.ts). */
 export interface SlackAppParts {
@@ -57,7 +58,9 @@ export function createBotApp(parts: SlackAppParts): App {
     const reference = randomUUID().slice(0, 8);
     if (
       (error as { code?: unknown }).code === ErrorCode.AuthorizationError &&
-      !causesOf(error).some((cause) => cause instanceof UnreadableSecretError)
+      !causesOf(error).some(
+        (cause) => cause instanceof UnreadableSecretError || cause instanceof BotIdentityUnknownError,
+      )
     ) {
       // No installation for this workspace (uninstalled, or never installed): no token to answer with
       // but the response_url, which needs none.
@@ -70,12 +73,15 @@ export function createBotApp(parts: SlackAppParts): App {
       return;
     }
     // An installation this ENCRYPTION_KEY cannot read is the app's fault, not an uninstall: said as a failure.
+    const identity = causesOf(error).find((cause) => cause instanceof BotIdentityUnknownError);
     const original =
       causesOf(error).find((cause) => cause instanceof UnreadableSecretError) ??
+      // Slack's own answer to the bot's auth.test (out of reach, or the token refused).
+      (identity as Error | undefined)?.cause ??
       (error as { original?: unknown }).original ??
       error;
     logger.error({ err: original, reference }, 'unhandled error in a listener');
-    const { sentence } = describeFailure(original);
+    const sentence = identity ? botIdentitySentence(original) : describeFailure(original).sentence;
     await tellPerson(
       app.client,
       body as unknown,
@@ -93,6 +99,14 @@ interface ErrorArgs {
   error: Error;
   body?: unknown;
   context?: { botToken?: string };
+}
+
+/** Why Tenderbot could not act as itself: Slack refused its token, or did not answer. */
+function botIdentitySentence(slackAnswer: unknown): Mrkdwn {
+  const refused = (slackAnswer as { code?: unknown }).code === 'slack_webapi_platform_error';
+  return refused
+    ? mrkdwn`Slack refused Tenderbot’s token for this workspace. Tell whoever runs Tenderbot: its SLACK_BOT_TOKEN must be set again.`
+    : mrkdwn`Slack did not answer Tenderbot just now, so it could not act in this workspace. Try again in a minute.`;
 }
 
 const NOT_INSTALLED = mrkdwn`Tenderbot is not installed in this workspace any more. Someone who manages apps here can add it again.`;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { App } from '@slack/bolt';
 import { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
+import { botTokenAuthorize } from '../app/adapters/bot-token-authorize.ts';
 import { scheduledSlack } from '../app/adapters/scheduled-slack.ts';
 import { slackFetch } from '../app/adapters/slack-fetch.ts';
 import { SlackUsers } from '../app/adapters/slack-users.ts';
@@ -163,9 +164,13 @@ export function composeBot(options: BotAppOptions): BotApp {
             : {}),
         });
   const receiver = answers ?? httpReceiver;
-  const credentials = install ? { authorize: install.authorize } : { token: config.SLACK_BOT_TOKEN };
   // The Web API client for what runs outside Bolt's listeners (people's roles, a given-up answer).
   const slackClient = new WebClient(install ? undefined : config.SLACK_BOT_TOKEN, clientOptions);
+  // One workspace's token is authorized as many workspaces' are, by a function of ours: Bolt's own
+  // handling of `token` crashed the process when Slack was out of reach as it started.
+  const credentials = install
+    ? { authorize: install.authorize }
+    : { authorize: botTokenAuthorize(slackClient, config.SLACK_BOT_TOKEN ?? '') };
   // A workspace's bot token for what runs outside a request (scheduled posts, people's roles).
   const tokenFor = install
     ? (teamId: string) => install.botTokenFor(teamId)
