@@ -9,6 +9,9 @@ export default defineConfig({
     // second or two per file under load, most of the time of the hundred-odd small files: the
     // files of a worker share one. No test file changes process.env or leaves mocks behind.
     isolate: false,
+    // The `tenderbot` command compiled once for the run: the processes the tests start load in about
+    // half the CPU (test/support/compiled-tenderbot.ts).
+    globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // No `retry` (vitest's default runs a failed test once, never again), in CI or not: a flaky

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TENDERBOT_BIN } from '../support/process.ts';
+import { SOURCES_BIN } from '../support/process.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tenderbot-start-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -13,7 +13,7 @@ function start(env: Record<string, string>): Promise<{ code: number; stderr: str
   return new Promise((done) => {
     execFile(
       process.execPath,
-      [TENDERBOT_BIN, 'start'],
+      [SOURCES_BIN, 'start'],
       { cwd: dir, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 },
       (error, _stdout, stderr) =>
         done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stderr }),

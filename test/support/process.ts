@@ -1,7 +1,11 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
+import { inject } from 'vitest';
 
-export const TENDERBOT_BIN = resolve(import.meta.dirname, '../../bin/tenderbot.js');
+/** `tenderbot` as a person runs it: bin/tenderbot.js, the sources through tsx's loader. */
+export const SOURCES_BIN = resolve(import.meta.dirname, '../../bin/tenderbot.js');
+/** The `tenderbot` the tests start: compiled once for the run (test/support/compiled-tenderbot.ts). */
+export const TENDERBOT_BIN = inject('tenderbotBin') ?? SOURCES_BIN;
 
 export interface StartedProcess<T> {
   pid: number;

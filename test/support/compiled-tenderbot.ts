@@ -1,0 +1,51 @@
+import { mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
+
+/**
+ * The `tenderbot` command compiled to JavaScript for the test run, file for file (no bundle: each
+ * module where its source is, so `import.meta.url` and the folders beside it mean what they mean
+ * in src/), by the esbuild that tsx itself transforms with. The tests start about a hundred
+ * processes; through tsx's loader each start spent about as much CPU loading modules as running
+ * (the loader's thread resolves and reads every one of ~900 modules), compiled about half of it.
+ * test/cli/start.test.ts and the README's commands still run bin/tenderbot.js through tsx.
+ */
+
+const ROOT = resolve(import.meta.dirname, '../..');
+/** Inside node_modules: the compiled files find the project's packages as the sources do. */
+export const COMPILED_DIR = join(ROOT, 'node_modules/.cache/tenderbot-test-build');
+export const COMPILED_BIN = join(COMPILED_DIR, 'bin/tenderbot.js');
+
+/** A relative specifier of a TypeScript file, in a static import, an export or an import(). */
+const TS_SPECIFIER = /((?:from|import)\s*\(?\s*)(['"])(\.{1,2}\/[^'"\n]+)\.ts\2/g;
+
+export async function compileTenderbot(): Promise<void> {
+  rmSync(COMPILED_DIR, { recursive: true, force: true });
+  const sources = (readdirSync(join(ROOT, 'src'), { recursive: true }) as string[])
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => join(ROOT, 'src', file));
+  const result = await build({
+    entryPoints: sources,
+    outdir: join(COMPILED_DIR, 'src'),
+    outbase: join(ROOT, 'src'),
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    bundle: false,
+    write: false,
+    logLevel: 'silent',
+  });
+  for (const file of result.outputFiles) {
+    mkdirSync(resolve(file.path, '..'), { recursive: true });
+    writeFileSync(file.path, file.text.replace(TS_SPECIFIER, '$1$2$3.js$2'));
+  }
+  // What the sources read beside themselves: the workbench's page and the app's manifest.
+  symlinkSync(join(ROOT, 'src/workbench/public'), join(COMPILED_DIR, 'src/workbench/public'));
+  symlinkSync(join(ROOT, 'manifest.yml'), join(COMPILED_DIR, 'manifest.yml'));
+  mkdirSync(join(COMPILED_DIR, 'bin'), { recursive: true });
+  // bin/tenderbot.js without tsx's loader.
+  writeFileSync(
+    COMPILED_BIN,
+    "const { main } = await import('../src/cli/main.js');\nprocess.exitCode = await main(process.argv.slice(2));\n",
+  );
+}
