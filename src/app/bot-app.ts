@@ -8,7 +8,7 @@ import {
   type Logger as SlackLogger,
 } from '@slack/bolt';
 import type { Logger } from 'pino';
-import { BotIdentityUnknownError } from './adapters/bot-token-authorize.ts';
+import { BotIdentityUnknownError, refusedTokenError } from './adapters/bot-token-authorize.ts';
 import type { RespondAt } from './adapters/slack-fetch.ts';
 import { tellPerson } from './adapters/tell-person.ts';
 import type { InstallFlow } from './features/install/install-flow.ts';
@@ -21,8 +21,13 @@ import { type Mrkdwn, mrkdwn } from './shared/views/mrkdwn.ts';
 
 /** What the Slack app is made of; every part is built by the composition root (src/cli/compose-bot.ts). */
 export interface SlackAppParts {
-  /** One workspace's bot token, or the install flow's `authorize` (many workspaces). */
-  credentials: Pick<AppOptions, 'token' | 'authorize'>;
+  /**
+   * Who the app is in each workspace: one workspace's token (src/app/adapters/bot-token-authorize.ts)
+   * or the install flow's (many workspaces); never Bolt's `token` option, which crashed without Slack.
+   */
+  credentials: Required<Pick<AppOptions, 'authorize'>>;
+  /** One workspace's bot token: a failure is told with it where the request brought none. */
+  botToken?: string;
   /** HTTP mode's receiver, or an answer worker's; none: Socket Mode with `appToken`. */
   receiver?: Receiver;
   appToken?: string;
@@ -80,13 +85,16 @@ export function createBotApp(parts: SlackAppParts): App {
       (identity as Error | undefined)?.cause ??
       (error as { original?: unknown }).original ??
       error;
-    logger.error({ err: original, reference }, 'unhandled error in a listener');
+    logger.error(
+      { err: original, reference },
+      identity ? 'Slack did not confirm the bot token' : 'unhandled error in a listener',
+    );
     const sentence = identity ? botIdentitySentence(original) : describeFailure(original).sentence;
     await tellPerson(
       app.client,
       body as unknown,
       failureMessage(sentence, reference, null),
-      requestContext?.botToken,
+      requestContext?.botToken ?? parts.botToken,
     ).catch((tellError: unknown) =>
       logger.error({ err: tellError, reference }, 'could not tell the person about a failure'),
     );
@@ -103,10 +111,9 @@ interface ErrorArgs {
 
 /** Why Tenderbot could not act as itself: Slack refused its token, or did not answer. */
 function botIdentitySentence(slackAnswer: unknown): Mrkdwn {
-  const refused = (slackAnswer as { code?: unknown }).code === 'slack_webapi_platform_error';
-  return refused
-    ? mrkdwn`Slack refused Tenderbot’s token for this workspace. Tell whoever runs Tenderbot: its SLACK_BOT_TOKEN must be set again.`
-    : mrkdwn`Slack did not answer Tenderbot just now, so it could not act in this workspace. Try again in a minute.`;
+  return refusedTokenError(slackAnswer)
+    ? mrkdwn`Slack refused Tenderbot’s token for this workspace, so Tenderbot cannot answer here. Tell whoever runs Tenderbot that its Slack token (SLACK_BOT_TOKEN) needs replacing.`
+    : mrkdwn`Slack did not answer Tenderbot just now, so it could not do what you asked. Try again in a minute.`;
 }
 
 const NOT_INSTALLED = mrkdwn`Tenderbot is not installed in this workspace any more. Someone who manages apps here can add it again.`;

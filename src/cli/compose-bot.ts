@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { App } from '@slack/bolt';
 import { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
-import { botTokenAuthorize } from '../app/adapters/bot-token-authorize.ts';
+import { botTokenAuthorization } from '../app/adapters/bot-token-authorize.ts';
 import { scheduledSlack } from '../app/adapters/scheduled-slack.ts';
 import { slackFetch } from '../app/adapters/slack-fetch.ts';
 import { SlackUsers } from '../app/adapters/slack-users.ts';
@@ -168,9 +168,8 @@ export function composeBot(options: BotAppOptions): BotApp {
   const slackClient = new WebClient(install ? undefined : config.SLACK_BOT_TOKEN, clientOptions);
   // One workspace's token is authorized as many workspaces' are, by a function of ours: Bolt's own
   // handling of `token` crashed the process when Slack was out of reach as it started.
-  const credentials = install
-    ? { authorize: install.authorize }
-    : { authorize: botTokenAuthorize(slackClient, config.SLACK_BOT_TOKEN ?? '') };
+  const singleToken = install ? null : botTokenAuthorization(slackClient, config.SLACK_BOT_TOKEN ?? '');
+  const credentials = { authorize: singleToken?.authorize ?? (install as InstallFlow).authorize };
   // A workspace's bot token for what runs outside a request (scheduled posts, people's roles).
   const tokenFor = install
     ? (teamId: string) => install.botTokenFor(teamId)
@@ -230,6 +229,7 @@ export function composeBot(options: BotAppOptions): BotApp {
   if (handOffCommand) metrics.watchAnswers({ queued: () => store.queuedCommandCount() });
   const app = createBotApp({
     credentials,
+    ...(install ? {} : { botToken: config.SLACK_BOT_TOKEN }),
     ...(receiver ? { receiver } : { appToken: config.SLACK_APP_TOKEN }),
     clientOptions,
     respondAt: appFetch.respondAt,
@@ -245,6 +245,9 @@ export function composeBot(options: BotAppOptions): BotApp {
     answers,
     metrics,
     start: async () => {
+      // Slack is asked whose the token is now, not at the first request (its 3 s), and a token it
+      // refuses is said in the log at once; neither waits for Slack nor stops the start.
+      singleToken?.checkAtStart(logger);
       if (answers) {
         await app.start();
         return null;

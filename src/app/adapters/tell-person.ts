@@ -4,7 +4,7 @@ import type { AppChat, OutgoingMessage } from './app-slack.ts';
 /**
  * Tells the person behind a request: through its response_url when it has one (commands, clicks),
  * else in a direct message (a modal submission, an event) with `token`, the bot token of the
- * request's workspace (the client's own when not given: single-workspace mode).
+ * request's workspace (the client's own when not given).
  */
 export async function tellPerson(
   client: { chat: Pick<AppChat, 'postMessage'> },
