@@ -61,19 +61,23 @@ export async function main(argv: string[]): Promise<number> {
     if (group !== 'sandbox' || !command)
       throw new UsageError(group ? `unknown command: ${argv.join(' ')}` : 'no command given');
     switch (command) {
+      // Options are read first: a mistyped one is told without loading the service.
       case 'serve': {
+        const args = parse(rest, SERVE_OPTIONS);
         const { runSandboxServe } = await import('./sandbox-serve.ts');
-        return await runSandboxServe(parse(rest, SERVE_OPTIONS));
+        return await runSandboxServe(args);
       }
       case 'import': {
+        const args = parse(rest, IMPORT_OPTIONS);
         const { runSandboxImport } = await import('./sandbox-import.ts');
-        return await runSandboxImport(parse(rest, IMPORT_OPTIONS));
+        return await runSandboxImport(args);
       }
       case 'key': {
         if (rest[0] !== 'create')
           throw new UsageError(`unknown command: sandbox key ${rest[0] ?? ''}`.trim());
+        const args = parse(rest.slice(1), KEY_OPTIONS);
         const { runSandboxKeyCreate } = await import('./sandbox-key-create.ts');
-        return await runSandboxKeyCreate(parse(rest.slice(1), KEY_OPTIONS));
+        return await runSandboxKeyCreate(args);
       }
       default:
         throw new UsageError(`unknown command: sandbox ${command}`);

@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 
@@ -13,20 +13,27 @@ import { build } from 'esbuild';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 /** Inside node_modules: the compiled files find the project's packages as the sources do. */
-export const COMPILED_DIR = join(ROOT, 'node_modules/.cache/tenderbot-test-build');
-export const COMPILED_BIN = join(COMPILED_DIR, 'bin/tenderbot.js');
+const BUILDS = join(ROOT, 'node_modules/.cache/tenderbot-test-build');
+
+/** A compiled copy: its `tenderbot` and how to remove it. */
+export interface CompiledTenderbot {
+  bin: string;
+  remove(): void;
+}
 
 /** A relative specifier of a TypeScript file, in a static import, an export or an import(). */
 const TS_SPECIFIER = /((?:from|import)\s*\(?\s*)(['"])(\.{1,2}\/[^'"\n]+)\.ts\2/g;
 
-export async function compileTenderbot(): Promise<void> {
-  rmSync(COMPILED_DIR, { recursive: true, force: true });
+/** Compiles src/ into a folder of its own (runs at the same time never share one). */
+export async function compileTenderbot(): Promise<CompiledTenderbot> {
+  mkdirSync(BUILDS, { recursive: true });
+  const dir = mkdtempSync(join(BUILDS, 'run-'));
   const sources = (readdirSync(join(ROOT, 'src'), { recursive: true }) as string[])
     .filter((file) => file.endsWith('.ts'))
     .map((file) => join(ROOT, 'src', file));
   const result = await build({
     entryPoints: sources,
-    outdir: join(COMPILED_DIR, 'src'),
+    outdir: join(dir, 'src'),
     outbase: join(ROOT, 'src'),
     format: 'esm',
     platform: 'node',
@@ -40,12 +47,14 @@ export async function compileTenderbot(): Promise<void> {
     writeFileSync(file.path, file.text.replace(TS_SPECIFIER, '$1$2$3.js$2'));
   }
   // What the sources read beside themselves: the workbench's page and the app's manifest.
-  symlinkSync(join(ROOT, 'src/workbench/public'), join(COMPILED_DIR, 'src/workbench/public'));
-  symlinkSync(join(ROOT, 'manifest.yml'), join(COMPILED_DIR, 'manifest.yml'));
-  mkdirSync(join(COMPILED_DIR, 'bin'), { recursive: true });
+  symlinkSync(join(ROOT, 'src/workbench/public'), join(dir, 'src/workbench/public'));
+  symlinkSync(join(ROOT, 'manifest.yml'), join(dir, 'manifest.yml'));
+  mkdirSync(join(dir, 'bin'));
+  const bin = join(dir, 'bin/tenderbot.js');
   // bin/tenderbot.js without tsx's loader.
   writeFileSync(
-    COMPILED_BIN,
+    bin,
     "const { main } = await import('../src/cli/main.js');\nprocess.exitCode = await main(process.argv.slice(2));\n",
   );
+  return { bin, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
