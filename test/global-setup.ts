@@ -19,11 +19,9 @@ interface Shared {
   startedAt: number;
   all: Promise<CompiledTenderbot>[];
 }
-const shared: Shared = ((globalThis as Record<symbol, Shared>)[SHARED] ??= {
-  latest: null,
-  startedAt: 0,
-  all: [],
-});
+const holder = globalThis as Record<symbol, Shared | undefined>;
+holder[SHARED] ??= { latest: null, startedAt: 0, all: [] };
+const shared = holder[SHARED];
 /** Reruns of several projects closer together than this are one rerun. */
 const SAME_RERUN_MS = 5000;
 
