@@ -1,5 +1,9 @@
 import type { TestProject } from 'vitest/node';
-import { type CompiledTenderbot, compileTenderbot } from './support/compiled-tenderbot.ts';
+import {
+  type CompiledTenderbot,
+  compileTenderbot,
+  sweepOldCompiledCopies,
+} from './support/compiled-tenderbot.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -11,27 +15,23 @@ declare module 'vitest' {
 /**
  * One copy for the run, shared by the projects (vitest calls this once for each, and may load this
  * module anew for each: hence globalThis). A rerun in watch mode compiles again, once for all the
- * projects rerun at that moment; every copy is removed at the end.
+ * projects of that rerun (vitest gives each of their callbacks the same list of files); every copy
+ * is removed at the end.
  */
 const SHARED = Symbol.for('tenderbot.compiledForTheRun');
 interface Shared {
   latest: Promise<CompiledTenderbot> | null;
-  startedAt: number;
+  rerun: unknown;
   all: Promise<CompiledTenderbot>[];
 }
 const holder = globalThis as Record<symbol, Shared | undefined>;
-holder[SHARED] ??= { latest: null, startedAt: 0, all: [] };
+holder[SHARED] ??= { latest: null, rerun: null, all: [] };
 const shared = holder[SHARED];
-/** Reruns of several projects closer together than this are one rerun. */
-const SAME_RERUN_MS = 5000;
 
-async function provideCompiled(project: TestProject, rerun: boolean): Promise<void> {
-  if (!shared.latest || (rerun && performance.now() - shared.startedAt > SAME_RERUN_MS)) {
-    shared.latest = compileTenderbot();
-    shared.startedAt = performance.now();
-    shared.all.push(shared.latest);
-  }
-  project.provide('tenderbotBin', (await shared.latest).bin);
+function compile(): Promise<CompiledTenderbot> {
+  const compiled = compileTenderbot();
+  shared.all.push(compiled);
+  return compiled;
 }
 
 /** Before any test: the command compiled (TENDERBOT_TEST_SOURCES=1 keeps tsx's loader), again at each rerun of watch mode. */
@@ -40,10 +40,29 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide('tenderbotBin', null);
     return () => undefined;
   }
-  await provideCompiled(project, false);
-  project.onTestsRerun(() => provideCompiled(project, true));
+  if (!shared.latest) {
+    // Copies a killed run left behind (its teardown never ran).
+    sweepOldCompiledCopies();
+    shared.latest = compile();
+  }
+  project.provide('tenderbotBin', (await shared.latest).bin);
+  project.onTestsRerun(async (files) => {
+    if (shared.rerun !== files) {
+      shared.rerun = files;
+      const previous = shared.latest;
+      // A source that does not compile (a save half-way through an edit) keeps the last copy:
+      // the tests that start a process say so by failing, and watch mode goes on.
+      shared.latest = compile().catch(async (error: unknown) => {
+        console.error(`tenderbot could not be compiled for the tests; the last copy is used: ${error}`);
+        if (!previous) throw error;
+        return previous;
+      });
+    }
+    project.provide('tenderbotBin', (await (shared.latest as Promise<CompiledTenderbot>)).bin);
+  });
   return async () => {
-    for (const compiled of shared.all.splice(0)) (await compiled).remove();
+    const all = await Promise.allSettled(shared.all.splice(0));
+    for (const copy of all) if (copy.status === 'fulfilled') copy.value.remove();
     shared.latest = null;
   };
 }

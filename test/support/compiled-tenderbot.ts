@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 
@@ -31,7 +31,7 @@ export async function compileTenderbot(): Promise<CompiledTenderbot> {
   const sources = (readdirSync(join(ROOT, 'src'), { recursive: true }) as string[])
     .filter((file) => file.endsWith('.ts'))
     .map((file) => join(ROOT, 'src', file));
-  const result = await build({
+  const built = build({
     entryPoints: sources,
     outdir: join(dir, 'src'),
     outbase: join(ROOT, 'src'),
@@ -41,6 +41,10 @@ export async function compileTenderbot(): Promise<CompiledTenderbot> {
     bundle: false,
     write: false,
     logLevel: 'silent',
+  });
+  const result = await built.catch((error: unknown) => {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
   });
   for (const file of result.outputFiles) {
     mkdirSync(resolve(file.path, '..'), { recursive: true });
@@ -57,4 +61,25 @@ export async function compileTenderbot(): Promise<CompiledTenderbot> {
     "const { main } = await import('../src/cli/main.js');\nprocess.exitCode = await main(process.argv.slice(2));\n",
   );
   return { bin, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A day: no run lasts that long, so an older copy is one a killed run left. */
+const OLD_MS = 24 * 60 * 60 * 1000;
+
+/** Removes the copies of runs that ended without removing theirs (killed), a day after they were made. */
+export function sweepOldCompiledCopies(): void {
+  let names: string[];
+  try {
+    names = readdirSync(BUILDS);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const dir = join(BUILDS, name);
+    try {
+      if (Date.now() - statSync(dir).mtimeMs > OLD_MS) rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // Gone already: another run swept it.
+    }
+  }
 }
