@@ -61,12 +61,10 @@ export function createBotApp(parts: SlackAppParts): App {
   // With extendedErrorHandler, Bolt passes the request's body and context too (Bolt does not export that type).
   app.error((async ({ error, body, context: requestContext }: ErrorArgs) => {
     const reference = randomUUID().slice(0, 8);
-    if (
-      (error as { code?: unknown }).code === ErrorCode.AuthorizationError &&
-      !causesOf(error).some(
-        (cause) => cause instanceof UnreadableSecretError || cause instanceof BotIdentityUnknownError,
-      )
-    ) {
+    const causes = causesOf(error);
+    const unreadable = causes.find((cause) => cause instanceof UnreadableSecretError);
+    const identity = causes.find((cause) => cause instanceof BotIdentityUnknownError);
+    if ((error as { code?: unknown }).code === ErrorCode.AuthorizationError && !unreadable && !identity) {
       // No installation for this workspace (uninstalled, or never installed): no token to answer with
       // but the response_url, which needs none.
       logger.warn({ reference, teamId: teamOf(body) }, 'a request came from a workspace without Tenderbot');
@@ -78,9 +76,8 @@ export function createBotApp(parts: SlackAppParts): App {
       return;
     }
     // An installation this ENCRYPTION_KEY cannot read is the app's fault, not an uninstall: said as a failure.
-    const identity = causesOf(error).find((cause) => cause instanceof BotIdentityUnknownError);
     const original =
-      causesOf(error).find((cause) => cause instanceof UnreadableSecretError) ??
+      unreadable ??
       // Slack's own answer to the bot's auth.test (out of reach, or the token refused).
       (identity as Error | undefined)?.cause ??
       (error as { original?: unknown }).original ??

@@ -1,6 +1,7 @@
 import type { Authorize, AuthorizeResult } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
+import { slackErrorOf } from '../shared/errors.ts';
 
 /** Slack did not say whose the bot token is (auth.test failed): the request cannot be answered as the bot. */
 export class BotIdentityUnknownError extends Error {
@@ -19,9 +20,8 @@ const TOKEN_REFUSED = new Set([
 
 /** The error Slack answered auth.test with when it refused the token itself; null otherwise. */
 export function refusedTokenError(slackAnswer: unknown): string | null {
-  const answer = slackAnswer as { code?: unknown; data?: { error?: unknown } } | null;
-  const error = answer?.code === 'slack_webapi_platform_error' ? answer.data?.error : null;
-  return typeof error === 'string' && TOKEN_REFUSED.has(error) ? error : null;
+  const error = slackErrorOf(slackAnswer);
+  return error !== null && TOKEN_REFUSED.has(error) ? error : null;
 }
 
 export interface BotTokenAuthorization {

@@ -203,7 +203,7 @@ export function madeWithOwnKey(error: unknown): boolean {
 }
 
 /** The `error` of a Web API call Slack refused (`slack_webapi_platform_error`), else null. */
-function slackErrorOf(error: unknown): string | null {
+export function slackErrorOf(error: unknown): string | null {
   const coded = error as { code?: unknown; data?: { error?: unknown } } | null;
   return coded?.code === 'slack_webapi_platform_error' && typeof coded.data?.error === 'string'
     ? coded.data.error

@@ -10,7 +10,14 @@ import {
   refusedTokenError,
 } from '../../../src/app/adapters/bot-token-authorize.ts';
 import { FakeSlack } from '../../../src/fake-slack/fake-slack.ts';
-import { BOT_TOKEN, eventually, type RunningBot, SIGNING_SECRET, startBot } from '../../support/bot.ts';
+import {
+  BOT_TOKEN,
+  eventually,
+  type RunningBot,
+  SIGNING_SECRET,
+  startBot,
+  tenderCommand,
+} from '../../support/bot.ts';
 import { type ServiceProxy, startServiceProxy } from '../../support/service-proxy.ts';
 
 // `tenderbot bot` with one workspace's token (src/app/adapters/bot-token-authorize.ts), as its own
@@ -54,27 +61,15 @@ describe('one workspace’s bot token, with Slack’s Web API out of reach', () 
       15_000,
     );
 
-    const answer = await slack.slashCommand(MEMBER, CHANNEL, '/tender', 'help');
-    expect(answer.status).toBe(200);
-    const failure = await eventually(
-      () => slack.messagesIn(CHANNEL, MEMBER).at(-1),
-      'a sentence about the failure',
-      15_000,
-    );
-    const said = JSON.stringify(failure);
+    // tenderCommand: acknowledged with 200, then the person's next message.
+    const said = JSON.stringify(await tenderCommand(bot, MEMBER, CHANNEL, 'help', 15_000));
     expect(said).toContain('Slack did not answer Tenderbot just now');
     // Not the sentence of a workspace without Tenderbot: it is installed, Slack is only out of reach.
     expect(said).not.toMatch(/not installed/);
     expect(slackApi.seen).toBeGreaterThan(0);
 
     slackApi.fail = false;
-    const before = slack.messagesIn(CHANNEL, MEMBER).length;
-    expect((await slack.slashCommand(MEMBER, CHANNEL, '/tender', 'help')).status).toBe(200);
-    const help = await eventually(
-      () => slack.messagesIn(CHANNEL, MEMBER)[before],
-      'the help card once Slack is back',
-      15_000,
-    );
+    const help = await tenderCommand(bot, MEMBER, CHANNEL, 'help', 15_000);
     expect(JSON.stringify(help)).toContain('/tender search');
     expect(bot.logs()).not.toMatch(/"level":60/);
   }, 60_000);
@@ -89,13 +84,7 @@ describe('one workspace’s bot token, with Slack’s Web API out of reach', () 
     });
     try {
       slack.appUrl = refused.url;
-      const before = slack.messagesIn(CHANNEL, MEMBER).length;
-      expect((await slack.slashCommand(MEMBER, CHANNEL, '/tender', 'help')).status).toBe(200);
-      const said = await eventually(
-        () => slack.messagesIn(CHANNEL, MEMBER)[before],
-        'a sentence about the token',
-        15_000,
-      );
+      const said = await tenderCommand(refused, MEMBER, CHANNEL, 'help', 15_000);
       expect(JSON.stringify(said)).toContain('its Slack token (SLACK_BOT_TOKEN) needs replacing');
       expect(refused.logs()).toContain('Slack refused SLACK_BOT_TOKEN');
       // Nothing of the token is said or logged.
