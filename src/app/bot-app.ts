@@ -109,7 +109,7 @@ interface ErrorArgs {
 /** Why Tenderbot could not act as itself: Slack refused its token, or did not answer. */
 function botIdentitySentence(slackAnswer: unknown): Mrkdwn {
   return refusedTokenError(slackAnswer)
-    ? mrkdwn`Slack refused Tenderbot’s token for this workspace, so Tenderbot cannot answer here. Tell whoever runs Tenderbot that its Slack token (SLACK_BOT_TOKEN) needs replacing.`
+    ? mrkdwn`Slack refused Tenderbot’s token for this workspace, so Tenderbot cannot answer here. Tell whoever runs Tenderbot that its Slack token needs replacing (the log says which).`
     : mrkdwn`Slack did not answer Tenderbot just now, so it could not do what you asked. Try again in a minute.`;
 }
 
