@@ -35,6 +35,7 @@ export const USAGE = `Usage: tenderbot <command>
 
 /** Runs the command line and returns the process exit code. */
 export async function main(argv: string[]): Promise<number> {
+  endQuietlyWhenOutputCloses();
   const [group, command, ...rest] = argv;
   try {
     if (group === 'start') {
@@ -141,4 +142,20 @@ type OptionSpec = Record<string, { type: 'string' | 'boolean'; multiple?: boolea
 
 function parse<T extends OptionSpec>(args: string[], options: T) {
   return parseArgs({ args, options, allowPositionals: true, strict: true });
+}
+
+let watchingOutput = false;
+
+/**
+ * A reader that stops early (`tenderbot openapi | head`) closes the pipe, and the next write fails
+ * with EPIPE: the command ends there, quietly and successfully, as Unix tools do, instead of
+ * crashing on an unhandled error event. Any other failure of the output is still thrown.
+ */
+function endQuietlyWhenOutputCloses(): void {
+  if (watchingOutput) return;
+  watchingOutput = true;
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
 }

@@ -1,5 +1,7 @@
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.ts';
+import { TENDERBOT_BIN } from '../support/process.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
 
 let sandbox: TestSandbox;
@@ -26,5 +28,18 @@ describe('tenderbot openapi', () => {
     expect(refused.stdout).toBe('');
     expect(refused.stderr).toContain('unexpected argument: yaml');
     expect(refused.stderr).toContain('openapi');
+  });
+
+  it('ends quietly and successfully when its reader has gone (tenderbot openapi | head)', async () => {
+    const child = spawn(process.execPath, [TENDERBOT_BIN, 'openapi'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    // The reader gone before the document is written: the write has nowhere to go.
+    child.stdout.destroy();
+    const code = await new Promise<number | null>((exited) => child.once('close', exited));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
   });
 });
