@@ -47,6 +47,7 @@ import {
   quantile,
   WARMUP_S,
 } from './support/load.ts';
+import { BENCH_NODE_FLAGS, TENDERBOT_BIN } from './support/node-flags.ts';
 import {
   BENCH_KEY,
   benchFolder,
@@ -89,9 +90,13 @@ try {
   });
   running.push(service);
   // BENCH_BOT_ENTRY: another entry than bin/tenderbot.js (e.g. the app compiled to JavaScript).
-  const BOT_ENTRY = process.env.BENCH_BOT_ENTRY ?? resolve(import.meta.dirname, '../bin/tenderbot.js');
-  // BENCH_BOT_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the bot's processes.
-  const botNodeArgs = (process.env.BENCH_BOT_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const BOT_ENTRY = process.env.BENCH_BOT_ENTRY ?? TENDERBOT_BIN;
+  // The command's own Node flags, as `tenderbot bot` runs; BENCH_BOT_NODE_ARGS adds more (e.g.
+  // "--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the bot's processes).
+  const botNodeArgs = [
+    ...BENCH_NODE_FLAGS,
+    ...(process.env.BENCH_BOT_NODE_ARGS ?? '').split(' ').filter(Boolean),
+  ];
   /** `tenderbot bot` with `workers` answer workers, once they are ready. */
   const startTenderbot = async (name: string, workers: number): Promise<ServedSandbox> => {
     const served = await serveProcess(
@@ -217,7 +222,8 @@ try {
     const tenderbot = await startTenderbot('with-worker', 1);
     slack.appUrl = tenderbot.baseUrl;
     const bolt = await serveProcess(
-      ['--import', 'tsx', resolve(import.meta.dirname, 'support/bare-bolt.ts')],
+      // With Tenderbot's Node flags too: the comparison is of the apps, not of their heaps.
+      [...BENCH_NODE_FLAGS, '--import', 'tsx', resolve(import.meta.dirname, 'support/bare-bolt.ts')],
       /listening on (http:\/\/\S+)/,
       { ...process.env, SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_BOT_TOKEN: BOT_TOKEN },
     );

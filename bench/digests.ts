@@ -47,6 +47,7 @@ import {
 import { openBotStore } from '../src/app/storage/open-bot-store.ts';
 import { postAtSlacksPace } from './support/bare-poster.ts';
 import { COPY_SCRIPT } from './support/digest-copy.ts';
+import { BENCH_NODE_FLAGS } from './support/node-flags.ts';
 import { BENCH_KEY } from './support/serve-sandbox.ts';
 
 const SUBSCRIPTIONS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 1000);
@@ -219,7 +220,7 @@ await watcher.ready;
 const copies = Array.from({ length: COPIES }, (_, index) => {
   const profile = process.env.BENCH_PROFILE;
   const nodeArgs = process.env.BENCH_COPY_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', COPY_SCRIPT], {
+  const child = spawn(process.execPath, [...BENCH_NODE_FLAGS, ...nodeArgs, '--import', 'tsx', COPY_SCRIPT], {
     stdio: ['pipe', 'pipe', 'inherit'],
     env: {
       ...process.env,

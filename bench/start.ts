@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compileTenderbot } from '../test/support/compiled-tenderbot.ts';
 import { cpuMicros, loadAverage, quantile } from './support/load.ts';
+import { BENCH_NODE_FLAGS } from './support/node-flags.ts';
 
 /** As a person runs it: the sources through tsx's loader. */
 const SOURCES_BIN = join(import.meta.dirname, '../bin/tenderbot.js');
@@ -29,7 +30,7 @@ interface Start {
 /** One start of `bin bot` until it says it is running; its CPU at that moment. */
 function startOnce(bin: string, index: number): Promise<Start> {
   const started = performance.now();
-  const child = spawn(process.execPath, [bin, 'bot'], {
+  const child = spawn(process.execPath, [...BENCH_NODE_FLAGS, bin, 'bot'], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       PATH: process.env.PATH,

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SCOPES } from '../../src/contract/schemas.ts';
+import { BENCH_NODE_FLAGS, TENDERBOT_BIN } from './node-flags.ts';
 
 /** The key every benchmark uses, with a rate no benchmark reaches: they measure the service, not its refusals. */
 export const BENCH_KEY = 'pis_bench_0123456789abcdefghijklmnopqrstuvwxyzAB';
@@ -45,14 +46,16 @@ export function benchFolder(
   return { dir, fixture, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** Starts `tenderbot sandbox serve` as its own process, as a deployment runs it, and resolves with its base URL. */
+/**
+ * Starts `tenderbot sandbox serve` as its own process, as a deployment runs it (with the command's
+ * Node flags), and resolves with its base URL.
+ */
 export async function serveSandbox(args: {
   db: string;
   fixture: string;
   demo: number;
   extra?: string[];
 }): Promise<ServedSandbox> {
-  const bin = resolve(import.meta.dirname, '../../bin/tenderbot.js');
   const serveArgs = [
     'sandbox',
     'serve',
@@ -65,7 +68,10 @@ export async function serveSandbox(args: {
     '--fixture',
     args.fixture,
   ];
-  return serveProcess([bin, ...serveArgs, ...(args.extra ?? [])], /listening on (http:\/\/\S+)\/v1/);
+  return serveProcess(
+    [...BENCH_NODE_FLAGS, TENDERBOT_BIN, ...serveArgs, ...(args.extra ?? [])],
+    /listening on (http:\/\/\S+)\/v1/,
+  );
 }
 
 /** Starts the plain Fastify + SQLite server of bench/support/serve-plain.ts over `db` (read only). */
