@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
 
 /**
@@ -15,45 +16,142 @@ export class DeadlinePassedError extends Error {
   }
 }
 
+/** One request, as `exchange` sends it. */
+export interface ExchangeRequest {
+  /** `http://host:port`, no path. */
+  origin: string;
+  /** The path and query. */
+  path: string;
+  method: Dispatcher.HttpMethod;
+  headers: Record<string, string>;
+  body?: string;
+  /** No answer's headers within this many ms, or a body silent this long: undici's timeout errors. */
+  headersTimeout?: number;
+  bodyTimeout?: number;
+  /** Cancels the exchange (its error is undici's RequestAbortedError, or the signal's reason). */
+  signal?: AbortSignal;
+  /**
+   * A body larger than this (given, or found by the answer's status) is not read further: `text`
+   * is null and its connection closed.
+   */
+  maxBytes: number | ((status: number) => number);
+  /** A part of the body arriving after this (performance.now() ms) ends it in DeadlinePassedError. */
+  deadlineAt?: number;
+}
+
+/** What came back: the status, the headers, and the body as text (null when it was too large). */
+export interface ExchangeAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string | null;
+}
+
 /**
- * The body as text, or null (its connection closed) once it passes `maxBytes`; rejects with
- * DeadlinePassedError when a part arrives after `deadlineAt` (performance.now() ms; silence is
- * undici's bodyTimeout). Read by 'data' events rather than `for await`, which costs a promise per
- * chunk (measured in bench:client).
+ * Sends one request through undici's dispatcher and reads the answer whole into memory, bounded.
+ * `request` does the same through a Readable stream for the body; read straight from the
+ * dispatcher's callbacks, a call costs about a third less CPU on the caller's side (40-50 against
+ * 60-77 µs for a small JSON answer on loopback, both sides in one process). A body past
+ * `maxBytes` closes its connection, so a broken or hostile server cannot make the caller hold an
+ * unbounded answer; a body still trickling in after `deadlineAt` fails (silence is `bodyTimeout`).
  */
-export function readBounded(
-  body: Dispatcher.ResponseData['body'],
-  maxBytes: number,
-  deadlineAt = Number.POSITIVE_INFINITY,
-): Promise<string | null> {
+export function exchange(dispatcher: Dispatcher, request: ExchangeRequest): Promise<ExchangeAnswer> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    body.on('data', (chunk: Buffer) => {
-      if (performance.now() > deadlineAt) {
-        chunks.length = 0;
-        body.destroy();
-        reject(new DeadlinePassedError());
-        return;
-      }
-      size += chunk.length;
-      if (size > maxBytes) {
-        chunks.length = 0;
-        body.destroy();
-        resolve(null);
-        return;
-      }
-      chunks.push(chunk);
-    });
-    body.once('end', () => {
-      resolve(
-        chunks.length === 1
-          ? (chunks[0] as Buffer).toString('utf8')
-          : Buffer.concat(chunks, size).toString('utf8'),
-      );
-    });
-    body.once('error', reject);
+    const { signal } = request;
+    if (signal?.aborted) {
+      reject(signal.reason ?? new Error('aborted'));
+      return;
+    }
+    dispatcher.dispatch(
+      {
+        origin: request.origin,
+        path: request.path,
+        method: request.method,
+        headers: request.headers,
+        body: request.body ?? null,
+        ...(request.headersTimeout !== undefined ? { headersTimeout: request.headersTimeout } : {}),
+        ...(request.bodyTimeout !== undefined ? { bodyTimeout: request.bodyTimeout } : {}),
+      },
+      new ExchangeHandler(request, resolve, reject),
+    );
   });
+}
+
+/** A body past its bound: the exchange ends with `text` null, not with an error. */
+class TooLargeError extends Error {}
+
+class ExchangeHandler implements Dispatcher.DispatchHandler {
+  private status = 0;
+  private headers: IncomingHttpHeaders = {};
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  private maxBytes = 0;
+  private controller: Dispatcher.DispatchController | null = null;
+  private readonly onAbort = () =>
+    this.controller?.abort(this.request.signal?.reason ?? new Error('aborted'));
+
+  constructor(
+    private readonly request: ExchangeRequest,
+    private readonly resolve: (answer: ExchangeAnswer) => void,
+    private readonly reject: (error: unknown) => void,
+  ) {}
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    this.request.signal?.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  onResponseStart(
+    _controller: Dispatcher.DispatchController,
+    status: number,
+    headers: IncomingHttpHeaders,
+  ): void {
+    // An informational answer (1xx) is not the answer.
+    if (status < 200) return;
+    this.status = status;
+    this.headers = headers;
+    const { maxBytes } = this.request;
+    this.maxBytes = typeof maxBytes === 'number' ? maxBytes : maxBytes(status);
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.request.deadlineAt !== undefined && performance.now() > this.request.deadlineAt) {
+      controller.abort(new DeadlinePassedError());
+      return;
+    }
+    this.size += chunk.length;
+    if (this.size > this.maxBytes) {
+      controller.abort(new TooLargeError());
+      return;
+    }
+    this.chunks.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    this.settle();
+    const { chunks, size } = this;
+    this.resolve({
+      status: this.status,
+      headers: this.headers,
+      text:
+        chunks.length === 0
+          ? ''
+          : chunks.length === 1
+            ? (chunks[0] as Buffer).toString('utf8')
+            : Buffer.concat(chunks, size).toString('utf8'),
+    });
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    this.settle();
+    this.chunks.length = 0;
+    if (error instanceof TooLargeError)
+      this.resolve({ status: this.status, headers: this.headers, text: null });
+    else this.reject(error);
+  }
+
+  private settle(): void {
+    this.request.signal?.removeEventListener('abort', this.onAbort);
+  }
 }
 
 /** The body as JSON, or null when it is empty or not JSON (a proxy's HTML page, a cut answer). */

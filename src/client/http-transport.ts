@@ -1,12 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent, type Dispatcher, request } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { z } from 'zod';
 import {
   DeadlinePassedError,
+  exchange,
   MAX_PROBLEM_BYTES,
   MAX_SUCCESS_BYTES,
   parseJson,
-  readBounded,
 } from './bounded-body.ts';
 import {
   AbortedError,
@@ -50,6 +50,8 @@ export function segment(value: string): string {
 export class HttpTransport {
   readonly baseUrl: string;
   private readonly origin: string;
+  /** The base URL's path, without its last slash (`/api` of `http://host/api/`), before each call's. */
+  private readonly basePath: string;
   private readonly authorization: string;
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
@@ -61,7 +63,8 @@ export class HttpTransport {
   constructor(options: ClientOptions) {
     const base = new URL(options.baseUrl);
     this.origin = base.origin;
-    this.baseUrl = `${base.origin}${base.pathname.replace(/\/+$/, '')}`;
+    this.basePath = base.pathname.replace(/\/+$/, '');
+    this.baseUrl = `${base.origin}${this.basePath}`;
     this.authorization = `Bearer ${options.apiKey}`;
     this.ownsDispatcher = !options.dispatcher;
     this.dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 30_000, connections: 16 });
@@ -100,7 +103,7 @@ export class HttpTransport {
   /** The whole answer, parsed by the operation's schema; retried by the retry policy. */
   async call<S extends z.ZodType>(operation: Operation<S>, options: CallOptions = {}): Promise<z.infer<S>> {
     const maxRetries = options.maxRetries ?? this.maxRetries;
-    const url = `${this.baseUrl}${operation.path}${queryString(operation.query)}`;
+    const path = `${this.basePath}${operation.path}${queryString(operation.query)}`;
     const body = operation.body === undefined ? undefined : JSON.stringify(operation.body);
     const headers: Record<string, string> = { authorization: this.authorization, accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
@@ -108,7 +111,7 @@ export class HttpTransport {
     for (let attempt = 0; ; attempt++) {
       let failure: ProcurementClientError;
       try {
-        return await this.attempt(operation, url, headers, body, options);
+        return await this.attempt(operation, path, headers, body, options);
       } catch (error) {
         if (!(error instanceof ProcurementClientError)) throw error;
         failure = error;
@@ -125,7 +128,7 @@ export class HttpTransport {
 
   private async attempt<S extends z.ZodType>(
     operation: Operation<S>,
-    url: string,
+    path: string,
     headers: Record<string, string>,
     body: string | undefined,
     options: CallOptions,
@@ -152,19 +155,21 @@ export class HttpTransport {
     // Flattened only when an error needs them (most answers are read and parsed, nothing more).
     let rawHeaders: Record<string, string | string[] | undefined>;
     try {
-      const response = await request(url, {
+      const answer = await exchange(this.dispatcher, {
+        origin: this.origin,
+        path,
         method: operation.method,
         headers,
-        body,
+        ...(body !== undefined ? { body } : {}),
         ...(signal ? { signal } : {}),
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
-        dispatcher: this.dispatcher,
+        maxBytes: (answered) => (answered >= 200 && answered < 300 ? MAX_SUCCESS_BYTES : MAX_PROBLEM_BYTES),
+        deadlineAt,
       });
-      status = response.statusCode;
-      rawHeaders = response.headers;
-      const success = status >= 200 && status < 300;
-      text = await readBounded(response.body, success ? MAX_SUCCESS_BYTES : MAX_PROBLEM_BYTES, deadlineAt);
+      status = answer.status;
+      rawHeaders = answer.headers;
+      text = answer.text;
     } catch (error) {
       if (options.signal?.aborted) throw new AbortedError(`${operation.name} was cancelled`);
       if (deadline?.signal.aborted || isTimeout(error)) {

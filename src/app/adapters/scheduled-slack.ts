@@ -1,4 +1,5 @@
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
+import { exchange, parseJson } from '../../client/bounded-body.ts';
 import type { Mrkdwn } from '../shared/views/mrkdwn.ts';
 import type { Block } from '../shared/views/safe-blocks.ts';
 
@@ -36,6 +37,9 @@ export interface ScheduledSlack {
   };
 }
 
+/** The largest answer read: a page of conversations.history with metadata is far less. */
+const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
+
 /** A failed call, with the fields @slack/web-api's errors carry (src/app/features/subscriptions/slack-errors.ts reads them). */
 class SlackCallError extends Error {
   constructor(
@@ -68,7 +72,7 @@ export function scheduledSlack(options: {
   close: () => Promise<void>;
 } {
   const agent = new Agent({ keepAliveTimeout: 10_000, connections: 256 });
-  const base = options.apiUrl.endsWith('/') ? options.apiUrl : `${options.apiUrl}/`;
+  const api = new URL(options.apiUrl.endsWith('/') ? options.apiUrl : `${options.apiUrl}/`);
   const tokenOf = async (teamId: string): Promise<string> => {
     const token = options.tokenFor ? await options.tokenFor(teamId) : (options.token ?? null);
     // No token: the app is not (or no longer) installed there; Slack would say the same.
@@ -80,32 +84,37 @@ export function scheduledSlack(options: {
   };
   const call = async <T>(method: string, { teamId, ...args }: { teamId: string }): Promise<T> => {
     const token = await tokenOf(teamId);
-    const answer = await request(`${base}${method}`, {
+    const answer = await exchange(agent, {
+      origin: api.origin,
+      path: `${api.pathname}${method}`,
       method: 'POST',
       headers: {
         authorization: `Bearer ${token}`,
         'content-type': 'application/json; charset=utf-8',
       },
       body: JSON.stringify(args),
-      dispatcher: agent,
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
+      maxBytes: MAX_ANSWER_BYTES,
     });
-    if (answer.statusCode === 429) {
-      await answer.body.dump();
+    if (answer.status === 429) {
       options.onRateLimited?.(method);
       const retryAfter = Number(answer.headers['retry-after'] ?? 1);
       throw new SlackCallError('slack_webapi_rate_limited_error', `${method} was rate limited`, {
         retryAfter: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : 1,
       });
     }
-    if (answer.statusCode !== 200) {
-      await answer.body.dump();
-      throw new SlackCallError('slack_webapi_http_error', `${method} answered HTTP ${answer.statusCode}`, {
-        statusCode: answer.statusCode,
+    if (answer.status !== 200) {
+      throw new SlackCallError('slack_webapi_http_error', `${method} answered HTTP ${answer.status}`, {
+        statusCode: answer.status,
       });
     }
-    const body = (await answer.body.json()) as { ok?: boolean; error?: string };
+    const body = parseJson(answer.text ?? '') as { ok?: boolean; error?: string } | null;
+    if (body === null) {
+      // Not JSON, or cut past its bound: whether Slack posted it is not known (classified so, as
+      // any error without a Web API code is: the delivery looks in the channel before posting again).
+      throw new Error(`${method} answered with a body that is not JSON or larger than 8 MiB`);
+    }
     if (!body.ok) {
       throw new SlackCallError('slack_webapi_platform_error', `${method} failed: ${body.error}`, {
         data: { error: body.error ?? 'unknown' },
