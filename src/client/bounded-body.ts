@@ -31,7 +31,7 @@ export interface ExchangeRequest {
   /** Cancels the exchange (its error is undici's RequestAbortedError, or the signal's reason). */
   signal?: AbortSignal;
   /**
-   * A body larger than this (given, or found by the answer's status) is not read further: `text`
+   * A body larger than this (given, or found by the answer's status) is not read further: `body`
    * is null and its connection closed.
    */
   maxBytes: number | ((status: number) => number);
@@ -39,11 +39,16 @@ export interface ExchangeRequest {
   deadlineAt?: number;
 }
 
-/** What came back: the status, the headers, and the body as text (null when it was too large). */
+/** What came back: the status, the headers, and the body's bytes (null when it was too large). */
 export interface ExchangeAnswer {
   status: number;
   headers: IncomingHttpHeaders;
-  text: string | null;
+  body: Buffer | null;
+}
+
+/** The body as text (UTF-8), or null when it was too large to read. */
+export function textOf(answer: ExchangeAnswer): string | null {
+  return answer.body === null ? null : answer.body.toString('utf8');
 }
 
 /**
@@ -61,6 +66,10 @@ export function exchange(dispatcher: Dispatcher, request: ExchangeRequest): Prom
       reject(signal.reason ?? new Error('aborted'));
       return;
     }
+    const handler = new ExchangeHandler(request, resolve, reject);
+    // Listened to from now, not from when a socket takes the request: an abort while the request
+    // waits for a connection is kept and ends it before anything is written.
+    signal?.addEventListener('abort', handler.onAbort, { once: true });
     dispatcher.dispatch(
       {
         origin: request.origin,
@@ -71,12 +80,12 @@ export function exchange(dispatcher: Dispatcher, request: ExchangeRequest): Prom
         ...(request.headersTimeout !== undefined ? { headersTimeout: request.headersTimeout } : {}),
         ...(request.bodyTimeout !== undefined ? { bodyTimeout: request.bodyTimeout } : {}),
       },
-      new ExchangeHandler(request, resolve, reject),
+      handler,
     );
   });
 }
 
-/** A body past its bound: the exchange ends with `text` null, not with an error. */
+/** A body past its bound: the exchange ends with `body` null, not with an error. */
 class TooLargeError extends Error {}
 
 class ExchangeHandler implements Dispatcher.DispatchHandler {
@@ -86,8 +95,8 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
   private size = 0;
   private maxBytes = 0;
   private controller: Dispatcher.DispatchController | null = null;
-  private readonly onAbort = () =>
-    this.controller?.abort(this.request.signal?.reason ?? new Error('aborted'));
+  /** Why the signal aborted before a socket took the request. */
+  private abortedFor: Error | null = null;
 
   constructor(
     private readonly request: ExchangeRequest,
@@ -95,9 +104,15 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
     private readonly reject: (error: unknown) => void,
   ) {}
 
+  readonly onAbort = (): void => {
+    const reason = (this.request.signal?.reason as Error | undefined) ?? new Error('aborted');
+    if (this.controller) this.controller.abort(reason);
+    else this.abortedFor = reason;
+  };
+
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
-    this.request.signal?.addEventListener('abort', this.onAbort, { once: true });
+    if (this.abortedFor) controller.abort(this.abortedFor);
   }
 
   onResponseStart(
@@ -105,8 +120,6 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
     status: number,
     headers: IncomingHttpHeaders,
   ): void {
-    // An informational answer (1xx) is not the answer.
-    if (status < 200) return;
     this.status = status;
     this.headers = headers;
     const { maxBytes } = this.request;
@@ -132,12 +145,7 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
     this.resolve({
       status: this.status,
       headers: this.headers,
-      text:
-        chunks.length === 0
-          ? ''
-          : chunks.length === 1
-            ? (chunks[0] as Buffer).toString('utf8')
-            : Buffer.concat(chunks, size).toString('utf8'),
+      body: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size),
     });
   }
 
@@ -145,7 +153,7 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
     this.settle();
     this.chunks.length = 0;
     if (error instanceof TooLargeError)
-      this.resolve({ status: this.status, headers: this.headers, text: null });
+      this.resolve({ status: this.status, headers: this.headers, body: null });
     else this.reject(error);
   }
 

@@ -7,6 +7,7 @@ import {
   MAX_PROBLEM_BYTES,
   MAX_SUCCESS_BYTES,
   parseJson,
+  textOf,
 } from './bounded-body.ts';
 import {
   AbortedError,
@@ -38,9 +39,13 @@ export interface Operation<S extends z.ZodType> {
 /** The answer of a delete (204): whatever body comes is not looked at. */
 export const NO_CONTENT = z.unknown().transform((): void => undefined);
 
-/** A path parameter, encoded: an id with `/` or `?` in it stays one segment. */
+/**
+ * A path parameter, encoded: an id with `/` or `?` in it stays one segment, and an id of `.` or
+ * `..` is sent as `%2E` (a proxy that tidies paths would read it as a step up, to another route).
+ */
 export function segment(value: string): string {
-  return encodeURIComponent(value);
+  const encoded = encodeURIComponent(value);
+  return encoded === '.' || encoded === '..' ? encoded.replaceAll('.', '%2E') : encoded;
 }
 
 /**
@@ -169,7 +174,7 @@ export class HttpTransport {
       });
       status = answer.status;
       rawHeaders = answer.headers;
-      text = answer.text;
+      text = textOf(answer);
     } catch (error) {
       if (options.signal?.aborted) throw new AbortedError(`${operation.name} was cancelled`);
       if (deadline?.signal.aborted || isTimeout(error)) {

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DeadlinePassedError, exchange } from '../../src/client/bounded-body.ts';
+import { DeadlinePassedError, exchange, textOf } from '../../src/client/bounded-body.ts';
 
 /** What the server did with each request: its path, and whether its connection was closed under it. */
 const seen: { path: string; closedEarly: boolean }[] = [];
@@ -27,8 +27,8 @@ afterAll(async () => {
   await new Promise((closed) => server.close(closed));
 });
 
-const send = (path: string, extra: Partial<Parameters<typeof exchange>[1]> = {}) =>
-  exchange(agent, {
+const send = async (path: string, extra: Partial<Parameters<typeof exchange>[1]> = {}, through = agent) => {
+  const answer = await exchange(through, {
     origin,
     path,
     method: 'GET',
@@ -36,6 +36,8 @@ const send = (path: string, extra: Partial<Parameters<typeof exchange>[1]> = {})
     maxBytes: 1024,
     ...extra,
   });
+  return { ...answer, text: textOf(answer) };
+};
 
 /** Writes `parts` one after another, `gapMs` apart, then ends. */
 function trickle(response: ServerResponse, parts: string[], gapMs: number, status = 200): void {
@@ -59,6 +61,19 @@ describe('exchange', () => {
     const answer = await send('/parts');
     expect(answer).toMatchObject({ status: 201, text: '{"a":1,"b":"ü"}' });
     expect(answer.headers['x-request-id']).toBe('req-1');
+  });
+
+  it('keeps the bytes as they came (a body that is not text)', async () => {
+    const bytes = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0xff, 0xfe]);
+    handle = (_request, response) => response.writeHead(200).end(bytes);
+    const answer = await exchange(agent, {
+      origin,
+      path: '/bytes',
+      method: 'GET',
+      headers: {},
+      maxBytes: 64,
+    });
+    expect(answer.body?.equals(bytes)).toBe(true);
   });
 
   it('gives an empty body as the empty string (a 204)', async () => {
@@ -101,6 +116,36 @@ describe('exchange', () => {
     controller.abort(new Error('cancelled by the caller'));
     await expect(send('/never', { signal: controller.signal })).rejects.toThrow('cancelled by the caller');
     expect(seen.length).toBe(before);
+  });
+
+  it('sends nothing when the signal aborts before a connection takes the request', async () => {
+    handle = (request, response) => setTimeout(() => response.writeHead(200).end(request.url), 150);
+    const before = seen.length;
+    // While the connection is being made (a new pool has none open yet).
+    const fresh = new Agent();
+    const one = new Agent({ connections: 1 });
+    try {
+      const controller = new AbortController();
+      const connecting = send(
+        '/connecting',
+        { method: 'POST', body: '{}', signal: controller.signal },
+        fresh,
+      );
+      controller.abort(new Error('cancelled while connecting'));
+      await expect(connecting).rejects.toThrow('cancelled while connecting');
+      // Queued behind a slow request on the one connection.
+      const first = send('/first', {}, one);
+      const waiting = new AbortController();
+      const queued = send('/queued', { method: 'DELETE', signal: waiting.signal }, one);
+      setTimeout(() => waiting.abort(new Error('cancelled while queued')), 50);
+      await expect(queued).rejects.toThrow('cancelled while queued');
+      expect((await first).text).toBe('/first');
+      await new Promise((settled) => setTimeout(settled, 300));
+      expect(seen.slice(before).map((request) => request.path)).toEqual(['/first']);
+    } finally {
+      await fresh.close();
+      await one.close();
+    }
   });
 
   it('ends when the signal aborts while the body arrives, and closes the connection', async () => {

@@ -172,6 +172,19 @@ describe('retries', () => {
   });
 });
 
+describe('paths', () => {
+  it('sends every id as one segment of its own, `/`, `?`, `.` and `..` included', async () => {
+    faults.play([ok, ok, ok, ok]);
+    for (const id of ['a/b', 'c?d=1', '.', '..']) await client.tenders.get(id);
+    expect(faults.seen.map((request) => request.url)).toEqual([
+      '/v1/tenders/a%2Fb',
+      '/v1/tenders/c%3Fd%3D1',
+      '/v1/tenders/%2E',
+      '/v1/tenders/%2E%2E',
+    ]);
+  });
+});
+
 describe('responses', () => {
   it('tolerates fields it does not know', async () => {
     faults.play([{ status: 200, body: { data: { ...tender, matchScore: 0.9 }, extra: true } }]);

@@ -1,5 +1,5 @@
 import { Agent } from 'undici';
-import { exchange, parseJson } from '../../client/bounded-body.ts';
+import { exchange, parseJson, textOf } from '../../client/bounded-body.ts';
 import type { Mrkdwn } from '../shared/views/mrkdwn.ts';
 import type { Block } from '../shared/views/safe-blocks.ts';
 
@@ -109,7 +109,7 @@ export function scheduledSlack(options: {
         statusCode: answer.status,
       });
     }
-    const body = parseJson(answer.text ?? '') as { ok?: boolean; error?: string } | null;
+    const body = parseJson(textOf(answer) ?? '') as { ok?: boolean; error?: string } | null;
     if (body === null) {
       // Not JSON, or cut past its bound: whether Slack posted it is not known (classified so, as
       // any error without a Web API code is: the delivery looks in the channel before posting again).

@@ -21,8 +21,11 @@ export function slackFetch(onRateLimited?: (method: string) => void): {
   const fetchOver = (async (input: string | URL | Request, init?: RequestInit) => {
     // A multipart upload (FormData) or a stream is left to the built-in fetch, which sends them as
     // the WebClient expects: the app's calls send text.
-    if (init?.body !== undefined && init.body !== null && typeof init.body !== 'string')
-      return globalThis.fetch(input, init);
+    if (init?.body !== undefined && init.body !== null && typeof init.body !== 'string') {
+      const answer = await globalThis.fetch(input, init);
+      if (answer.status === 429 && onRateLimited) onRateLimited(webApiMethod(answer.url || String(input)));
+      return answer;
+    }
     const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
     const headers: Record<string, string> = {};
     for (const [name, value] of new Headers(init?.headers).entries()) headers[name] = value;
@@ -35,14 +38,15 @@ export function slackFetch(onRateLimited?: (method: string) => void): {
       ...(init?.signal ? { signal: init.signal } : {}),
       maxBytes: MAX_WEB_API_BYTES,
     });
-    if (answer.text === null) throw new Error(`${webApiMethod(url)}: Slack's answer is larger than 32 MiB`);
     if (answer.status === 429 && onRateLimited) onRateLimited(webApiMethod(url));
+    if (answer.body === null) throw new Error(`${webApiMethod(url)}: Slack's answer is larger than 32 MiB`);
     const responseHeaders = new Headers();
     for (const [name, value] of Object.entries(answer.headers)) {
       if (Array.isArray(value)) for (const each of value) responseHeaders.append(name, each);
       else if (value !== undefined) responseHeaders.set(name, value);
     }
-    return new Response(answer.status === 204 ? null : answer.text, {
+    // The bytes as they came (a gzipped file of admin.analytics.getFile stays one).
+    return new Response(answer.status === 204 ? null : answer.body, {
       status: answer.status,
       headers: responseHeaders,
     });
