@@ -77,7 +77,11 @@ export async function serveSandbox(args: {
 /** Starts the plain Fastify + SQLite server of bench/support/serve-plain.ts over `db` (read only). */
 export async function servePlain(db: string): Promise<ServedSandbox> {
   const script = resolve(import.meta.dirname, 'serve-plain.ts');
-  return serveProcess(['--import', 'tsx', script, '--db', db], /listening on (http:\/\/\S+)/);
+  // With tenderbot's Node flags too: the comparison is of the servers, not of their heaps.
+  return serveProcess(
+    [...BENCH_NODE_FLAGS, '--import', 'tsx', script, '--db', db],
+    /listening on (http:\/\/\S+)/,
+  );
 }
 
 /**
