@@ -35,8 +35,8 @@ export const USAGE = `Usage: tenderbot <command>
 
 /** Runs the command line and returns the process exit code. */
 export async function main(argv: string[]): Promise<number> {
-  endQuietlyWhenOutputCloses();
   const [group, command, ...rest] = argv;
+  whenOutputCloses(isServer(argv) ? 'go on' : 'end');
   try {
     if (group === 'start') {
       const { runStart } = await import('./start.ts');
@@ -144,18 +144,35 @@ function parse<T extends OptionSpec>(args: string[], options: T) {
   return parseArgs({ args, options, allowPositionals: true, strict: true });
 }
 
+/** Commands that serve until stopped: their output is a start-up line and logs. */
+function isServer(argv: string[]): boolean {
+  const [group, command] = argv;
+  if (group === 'start' || group === 'bot') return true;
+  if (group === 'mcp') return argv.includes('--http');
+  return group === 'sandbox' && command === 'serve';
+}
+
 let watchingOutput = false;
 
 /**
- * A reader that stops early (`tenderbot openapi | head`) closes the pipe, and the next write fails
- * with EPIPE: the command ends there, quietly and successfully, as Unix tools do, instead of
- * crashing on an unhandled error event. Any other failure of the output is still thrown.
+ * A reader that has gone (`tenderbot openapi | head`) closes the pipe, and the next write fails
+ * with EPIPE, an error nothing handled: the process crashed with a stack trace. A command that
+ * prints and ends now ends there, quietly, with 141, the status of a Unix tool stopped by a closed
+ * pipe (not 0: `sandbox key create` whose key was never shown has not done its job). A server
+ * goes on serving without its output (logs, its start-up line); so does anything on standard
+ * error. Any other failure of the output is still thrown.
  */
-function endQuietlyWhenOutputCloses(): void {
+function whenOutputCloses(then: 'end' | 'go on'): void {
   if (watchingOutput) return;
   watchingOutput = true;
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw error;
+    if (error.code !== 'EPIPE') throw error;
+    if (then === 'end') process.exit(CLOSED_PIPE_STATUS);
+  });
+  process.stderr.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
   });
 }
+
+/** 128 + SIGPIPE (13). */
+export const CLOSED_PIPE_STATUS = 141;

@@ -1,5 +1,7 @@
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -9,7 +11,17 @@ import { PublicRecordsReader } from '../../src/service/store/public-records-read
 import { runCli, serveCli } from '../support/cli.ts';
 import { KEYS, TENDER_A, testFixture } from '../support/fixture.ts';
 import { OCDS_DIR } from '../support/ocds-data.ts';
+import { TENDERBOT_BIN } from '../support/process.ts';
 import { callApi } from '../support/sandbox.ts';
+
+/** A port nothing listens on now. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((listening) => probe.listen(0, '127.0.0.1', listening));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((closed) => probe.close(closed));
+  return port;
+}
 
 const dir = mkdtempSync(join(tmpdir(), 'tenderbot-serve-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -115,6 +127,36 @@ describe('tenderbot sandbox serve', () => {
       codes.push(await server.stop());
     }
     expect(codes).toEqual([0, 0, 0, 0, 0]);
+  });
+
+  it('goes on serving when the reader of its output has gone', async () => {
+    const port = await freePort();
+    const child = spawn(
+      process.execPath,
+      [TENDERBOT_BIN, 'sandbox', 'serve', '--db', ':memory:', '--port', String(port), '--demo', '50'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    // Both readers gone before it prints its keys and its address.
+    child.stdout.destroy();
+    child.stderr.destroy();
+    try {
+      await expect
+        .poll(
+          async () =>
+            (await callApi(`http://127.0.0.1:${port}`, 'GET', '/v1/openapi.json').catch(() => null))?.status,
+          {
+            timeout: 30_000,
+            interval: 200,
+          },
+        )
+        .toBe(200);
+      expect(child.exitCode).toBeNull();
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await new Promise((exited) => child.once('exit', exited))).toBe(0);
   });
 
   it('refuses a malformed fixture with a sentence naming the problem', async () => {
