@@ -47,7 +47,7 @@ import {
   quantile,
   WARMUP_S,
 } from './support/load.ts';
-import { BENCH_NODE_FLAGS, TENDERBOT_BIN } from './support/node-flags.ts';
+import { BENCH_NODE_FLAGS, SOURCES_BIN } from './support/node-flags.ts';
 import {
   BENCH_KEY,
   benchFolder,
@@ -89,8 +89,9 @@ try {
     demo: 10_000,
   });
   running.push(service);
-  // BENCH_BOT_ENTRY: another entry than bin/tenderbot.js (e.g. the app compiled to JavaScript).
-  const BOT_ENTRY = process.env.BENCH_BOT_ENTRY ?? TENDERBOT_BIN;
+  // BENCH_BOT_ENTRY: another entry than bin/tenderbot.js (e.g. the app compiled to JavaScript, or
+  // another checkout's), started with this checkout's Node flags (BENCH_NODE_FLAGS to choose others).
+  const BOT_ENTRY = process.env.BENCH_BOT_ENTRY ?? SOURCES_BIN;
   // The command's own Node flags, as `tenderbot bot` runs; BENCH_BOT_NODE_ARGS adds more (e.g.
   // "--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the bot's processes).
   const botNodeArgs = [

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-/** `tenderbot`'s entry. */
-export const TENDERBOT_BIN = resolve(import.meta.dirname, '../../bin/tenderbot.js');
+/** `tenderbot`'s entry, the sources through tsx's loader (as test/support/process.ts names it too). */
+export const SOURCES_BIN = resolve(import.meta.dirname, '../../bin/tenderbot.js');
 
 /**
  * The Node flags `npm start` runs `tenderbot` with (`node --flag … bin/tenderbot.js start` in

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SCOPES } from '../../src/contract/schemas.ts';
-import { BENCH_NODE_FLAGS, TENDERBOT_BIN } from './node-flags.ts';
+import { BENCH_NODE_FLAGS, SOURCES_BIN } from './node-flags.ts';
 
 /** The key every benchmark uses, with a rate no benchmark reaches: they measure the service, not its refusals. */
 export const BENCH_KEY = 'pis_bench_0123456789abcdefghijklmnopqrstuvwxyzAB';
@@ -69,7 +69,7 @@ export async function serveSandbox(args: {
     args.fixture,
   ];
   return serveProcess(
-    [...BENCH_NODE_FLAGS, TENDERBOT_BIN, ...serveArgs, ...(args.extra ?? [])],
+    [...BENCH_NODE_FLAGS, SOURCES_BIN, ...serveArgs, ...(args.extra ?? [])],
     /listening on (http:\/\/\S+)\/v1/,
   );
 }
