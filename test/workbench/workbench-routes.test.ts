@@ -629,6 +629,24 @@ describe('emoji as Slack draws them', () => {
   });
 });
 
+describe('mrkdwn as Slack draws it', () => {
+  it('shows code as written: no formatting or emoji inside it, and its marks pair with none outside', async () => {
+    const modulePath = join(import.meta.dirname, '../../src/workbench/public/block-kit.js');
+    const { renderMrkdwn } = (await import(modulePath)) as {
+      renderMrkdwn(text: string, context: object): string;
+    };
+    expect(renderMrkdwn('Searched: `/tender search *bold* _x_ ~s~ :mag:`', {})).toBe(
+      'Searched: <code>/tender search *bold* _x_ ~s~ :mag:</code>',
+    );
+    // The outer pair is the bold one: the stars inside the code are the search's own words.
+    expect(renderMrkdwn('*New tenders for “`*bold*`”*, open', {})).toBe(
+      '<b>New tenders for “<code>*bold*</code>”</b>, open',
+    );
+    expect(renderMrkdwn('```a *b*\n_c_```', {})).toBe('<pre>a *b*<br>_c_</pre>');
+    expect(renderMrkdwn('*bold* `code` _it_ :mag:', {})).toBe('<b>bold</b> <code>code</code> <i>it</i> 🔍');
+  });
+});
+
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
     entry.isDirectory()

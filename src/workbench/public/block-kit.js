@@ -111,16 +111,27 @@ export function renderMrkdwn(raw, context) {
     return `\uE000${controls.length - 1}\uE001`;
   });
   text = escapeHtml(text.replace(/&lt;|&gt;|&amp;/g, (entity) => ENTITY[entity]));
-  text = text.replace(/```([\s\S]+?)```/g, (_, code) => `<pre>${code}</pre>`);
-  text = text.replace(/`([^`\n]+)`/g, (_, code) => `<code>${code}</code>`);
+  // Code is shown as written, as Slack shows it: no bold, italic, strike or emoji inside, and its
+  // marks never pair with marks outside it. Set aside until the rest is formatted.
+  const codes = [];
+  const setAside = (html) => {
+    codes.push(html);
+    return `\uE002${codes.length - 1}\uE003`;
+  };
+  text = text.replace(/```([\s\S]+?)```/g, (_, code) => setAside(`<pre>${code}</pre>`));
+  text = text.replace(/`([^`\n]+)`/g, (_, code) => setAside(`<code>${code}</code>`));
   const around = (mark) =>
-    new RegExp(`(^|[\\s(>\\uE001])\\${mark}([^${mark}\\n]+)\\${mark}(?=$|[\\s).,!?:;<\\uE000])`, 'g');
+    new RegExp(
+      `(^|[\\s(>\\uE001\\uE003])\\${mark}([^${mark}\\n]+)\\${mark}(?=$|[\\s).,!?:;<\\uE000\\uE002])`,
+      'g',
+    );
   text = text.replace(around('*'), '$1<b>$2</b>');
   text = text.replace(around('_'), '$1<i>$2</i>');
   text = text.replace(around('~'), '$1<s>$2</s>');
   text = text.replace(/:([a-z0-9_+-]+):/g, (whole, name) =>
     Object.hasOwn(EMOJI, name) ? EMOJI[name] : whole,
   );
+  text = text.replace(/\uE002(\d+)\uE003/g, (_, index) => codes[Number(index)]);
   text = text.replace(/\n/g, '<br>');
   return text.replace(/\uE000(\d+)\uE001/g, (_, index) => renderControl(controls[Number(index)], context));
 }
