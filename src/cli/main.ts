@@ -37,6 +37,11 @@ export const USAGE = `Usage: tenderbot <command>
 export async function main(argv: string[]): Promise<number> {
   const [group, command, ...rest] = argv;
   whenOutputCloses(isServer(argv) ? 'go on' : 'end');
+  // Asked for: the usage on standard output, and done (not a mistake).
+  if (argv.length === 1 && (group === 'help' || group === '--help' || group === '-h')) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
   try {
     if (group === 'start') {
       const { runStart } = await import('./start.ts');

@@ -43,3 +43,17 @@ describe('tenderbot openapi', () => {
     expect(code).toBe(141);
   });
 });
+
+describe('tenderbot help', () => {
+  it('prints the usage on standard output and ends with 0, asked as help, --help or -h', async () => {
+    for (const asked of ['help', '--help', '-h']) {
+      const printed = await runCli([asked]);
+      expect(printed.code).toBe(0);
+      expect(printed.stderr).toBe('');
+      expect(printed.stdout).toContain('Usage: tenderbot <command>');
+      expect(printed.stdout).toContain('sandbox serve');
+    }
+    // Not a command of its own elsewhere: an unknown word is still a usage mistake.
+    expect((await runCli(['helpme'])).code).toBe(2);
+  });
+});
