@@ -39,6 +39,12 @@ export interface ExchangeRequest {
   deadlineAt?: number;
 }
 
+/** A URL as `exchange` takes it: its origin, and its path with the query. */
+export function originAndPath(url: string | URL): { origin: string; path: string } {
+  const parsed = typeof url === 'string' ? new URL(url) : url;
+  return { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
+}
+
 /** What came back: the status, the headers, and the body's bytes (null when it was too large). */
 export interface ExchangeAnswer {
   status: number;

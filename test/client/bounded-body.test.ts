@@ -55,6 +55,14 @@ function trickle(response: ServerResponse, parts: string[], gapMs: number, statu
   next();
 }
 
+/** An answer of fifty parts of `part`, 20 ms apart: a second in all. */
+const slowly = (part: string) => (_request: IncomingMessage, response: ServerResponse) =>
+  trickle(
+    response,
+    Array.from({ length: 50 }, () => part),
+    20,
+  );
+
 describe('exchange', () => {
   it('reads an answer that comes in parts whole, with its status and headers', async () => {
     handle = (_request, response) => trickle(response, ['{"a":', '1,"b":', '"ü"}'], 5, 201);
@@ -149,12 +157,7 @@ describe('exchange', () => {
   });
 
   it('ends when the signal aborts while the body arrives, and closes the connection', async () => {
-    handle = (_request, response) =>
-      trickle(
-        response,
-        Array.from({ length: 50 }, () => 'z'),
-        20,
-      );
+    handle = slowly('z');
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('cancelled midway')), 100);
     await expect(send('/cancelled', { signal: controller.signal })).rejects.toThrow('cancelled midway');
@@ -162,12 +165,7 @@ describe('exchange', () => {
   });
 
   it('fails with DeadlinePassedError when a part arrives after the deadline', async () => {
-    handle = (_request, response) =>
-      trickle(
-        response,
-        Array.from({ length: 50 }, () => 'w'),
-        20,
-      );
+    handle = slowly('w');
     const error = await send('/trickle', { deadlineAt: performance.now() + 100 }).catch((caught) => caught);
     expect(error).toBeInstanceOf(DeadlinePassedError);
   });

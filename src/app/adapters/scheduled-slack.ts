@@ -113,7 +113,9 @@ export function scheduledSlack(options: {
     if (body === null) {
       // Not JSON, or cut past its bound: whether Slack posted it is not known (classified so, as
       // any error without a Web API code is: the delivery looks in the channel before posting again).
-      throw new Error(`${method} answered with a body that is not JSON or larger than 8 MiB`);
+      throw new Error(
+        `${method} answered with a body that is not JSON or larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB`,
+      );
     }
     if (!body.ok) {
       throw new SlackCallError('slack_webapi_platform_error', `${method} failed: ${body.error}`, {

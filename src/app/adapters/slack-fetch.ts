@@ -1,11 +1,12 @@
 /**
  * A `fetch` for @slack/web-api's WebClient (its `fetch` option) on undici's dispatcher with a
  * keep-alive pool, each answer read whole and bounded (src/client/bounded-body.ts): the same answers
- * (status, headers, body) without the WHATWG streams the built-in fetch runs for every call. The scheduler's Slack client uses it: measured by bench:digests, 2.90
- * ms of CPU per post against 3.79 ms with the built-in fetch, in the same minute.
+ * (status, headers, body) without the WHATWG streams the built-in fetch runs for every call
+ * (bench:digests, when the scheduler still posted through the WebClient: 2.90 ms of CPU per post
+ * against 3.79 ms with the built-in fetch, in the same minute).
  */
 import { Agent } from 'undici';
-import { exchange } from '../../client/bounded-body.ts';
+import { exchange, originAndPath } from '../../client/bounded-body.ts';
 
 /**
  * The fetch and a way to close its connections (when the app stops). `onRateLimited` is told the
@@ -30,8 +31,7 @@ export function slackFetch(onRateLimited?: (method: string) => void): {
     const headers: Record<string, string> = {};
     for (const [name, value] of new Headers(init?.headers).entries()) headers[name] = value;
     const answer = await exchange(agent, {
-      origin: url.origin,
-      path: `${url.pathname}${url.search}`,
+      ...originAndPath(url),
       method: (init?.method ?? 'GET') as 'GET' | 'POST',
       headers,
       ...(typeof init?.body === 'string' ? { body: init.body } : {}),
@@ -39,7 +39,10 @@ export function slackFetch(onRateLimited?: (method: string) => void): {
       maxBytes: MAX_WEB_API_BYTES,
     });
     if (answer.status === 429 && onRateLimited) onRateLimited(webApiMethod(url));
-    if (answer.body === null) throw new Error(`${webApiMethod(url)}: Slack's answer is larger than 32 MiB`);
+    if (answer.body === null)
+      throw new Error(
+        `${webApiMethod(url)}: Slack's answer is larger than ${MAX_WEB_API_BYTES / 1024 / 1024} MiB`,
+      );
     const responseHeaders = new Headers();
     for (const [name, value] of Object.entries(answer.headers)) {
       if (Array.isArray(value)) for (const each of value) responseHeaders.append(name, each);
@@ -53,11 +56,9 @@ export function slackFetch(onRateLimited?: (method: string) => void): {
   }) as typeof fetch;
   // Bolt's respond reads only the status of fetch's Response: building one (and its Headers) for
   // every answer cost more than the request itself in bench:bot's profile.
-  const respondAt: RespondAt = (responseUrl) => async (message) => {
-    const url = new URL(responseUrl);
+  const respondAt: RespondAt = (url) => async (message) => {
     const answer = await exchange(agent, {
-      origin: url.origin,
-      path: `${url.pathname}${url.search}`,
+      ...originAndPath(url),
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(typeof message === 'string' ? { text: message } : message),
