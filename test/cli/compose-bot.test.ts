@@ -116,10 +116,10 @@ describe('/tender search', () => {
     expect(textOf(open)).toContain('Open');
     expect(textOf(open)).not.toContain('*Status*\\nClosed');
     const bad = await command(MEMBER, 'search value>lots');
-    expect(textOf(bad)).toContain('such as value&gt;100k');
+    expect(textOf(bad)).toContain('such as `value&gt;100k`');
     // What a person typed comes back escaped too.
     const hostile = await command(MEMBER, 'search status:<!channel>');
-    expect(textOf(hostile)).toContain('status:&lt;!channel&gt; is not a status');
+    expect(textOf(hostile)).toContain('`status:&lt;!channel&gt;` is not a status');
     expect(JSON.stringify(hostile.blocks)).not.toContain('<!channel>');
   });
 

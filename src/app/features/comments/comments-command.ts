@@ -3,15 +3,7 @@ import type { FeatureContext, SlackRequest } from '../../shared/feature-context.
 import { reply } from '../../shared/feature-context.ts';
 import { COMMENT_ENTITY_TYPES, type CommentEntityType } from '../../shared/values/button-values.ts';
 import { sentenceMessage } from '../../shared/views/messages.ts';
-import {
-  clip,
-  code,
-  escapeMrkdwn,
-  joinMrkdwn,
-  mrkdwn,
-  text as plain,
-  safeText,
-} from '../../shared/views/mrkdwn.ts';
+import { clip, code, joinMrkdwn, mrkdwn, text as plain, safeText } from '../../shared/views/mrkdwn.ts';
 import { tenderByReference } from '../tenders/index.ts';
 import { type CommentTarget, entityName, threadOf } from './comment-access.ts';
 import { commentsThreadMessage, ENTITY_NOUNS } from './views/comment-thread.ts';
@@ -35,8 +27,7 @@ export function candidateTargets(text: string): CommentTarget[] {
   return order.map((entityType) => ({ entityType, entityId: word }));
 }
 
-const COMMENTS_USAGE =
-  'Give the id of a tender, buyer, supplier or framework: `/tender comments ocds-b5fd17-…`. To name the kind, write `buyer:<id>`, `supplier:<id>`, `framework:<id>` or `tender:<id>`.';
+const COMMENTS_USAGE = mrkdwn`Give the id of a tender, buyer, supplier or framework: \`/tender comments ocds-b5fd17-…\`. To name the kind, write \`buyer:&lt;id&gt;\`, \`supplier:&lt;id&gt;\`, \`framework:&lt;id&gt;\` or \`tender:&lt;id&gt;\`.`;
 
 /** `/tender comments <id>`: the thread on a tender, buyer, supplier or framework, for everyone in the channel. */
 export async function commentsCommand(
@@ -46,8 +37,7 @@ export async function commentsCommand(
 ): Promise<void> {
   const candidates = candidateTargets(rest);
   if (candidates.length === 0) {
-    const sentence = escapeMrkdwn(COMMENTS_USAGE);
-    await reply(request, sentenceMessage(sentence));
+    await reply(request, sentenceMessage(COMMENTS_USAGE));
     return;
   }
   const { client } = await context.clients.forPerson(request.teamId, request.userId);

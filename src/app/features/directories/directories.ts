@@ -36,7 +36,7 @@ export async function directoryCommand(
 ): Promise<void> {
   const parsed = parseDirectory(text);
   if (!parsed.ok) {
-    await reply(request, { text: plain(parsed.problem), blocks: [section(plain(parsed.problem))] });
+    await reply(request, { text: parsed.problem, blocks: [section(parsed.problem)] });
     return;
   }
   const { q, region, status, type } = parsed.filters;

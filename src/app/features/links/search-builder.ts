@@ -11,7 +11,8 @@ import { SEARCH_BUILDER_FIELDS } from '../../shared/ids.ts';
 import { offerableRegions, regionsFor } from '../../shared/regions.ts';
 import { decodeText, encodeIfFits } from '../../shared/values/codec.ts';
 import { type Message, sentenceMessage } from '../../shared/views/messages.ts';
-import { code, mrkdwn } from '../../shared/views/mrkdwn.ts';
+import { code, type Mrkdwn, mrkdwn } from '../../shared/views/mrkdwn.ts';
+import { plainOf } from '../../shared/views/plain-sentence.ts';
 import type { SafeModalView as ModalView } from '../../shared/views/safe-blocks.ts';
 import { searchCommand } from '../tenders/index.ts';
 import { directMessageRequest, leavePointerToDirectMessages, serviceOrigins } from './direct-messages.ts';
@@ -154,13 +155,14 @@ export function searchTextFromForm(raw: unknown): BuiltSearch {
 }
 
 /** A parser's sentence for the Words field: plain text (no code marks), and about the words. */
-function wordsProblem(problem: string): string {
-  if (problem.startsWith('A quote is not closed'))
+function wordsProblem(problem: Mrkdwn): string {
+  const sentence = plainOf(problem);
+  if (sentence.startsWith('A quote is not closed'))
     return 'A quote in the words is not closed: close it, or take it out.';
-  const twice = /^(\S+) is given twice/.exec(problem);
+  const twice = /^(\S+) is given twice/.exec(sentence);
   if (twice)
     return `The words give ${twice[1]} as well as the form: take it out of the words, or clear its field.`;
-  return problem.replace(/`/g, '');
+  return sentence;
 }
 
 // ------------------------------------------------------------------------------------------------

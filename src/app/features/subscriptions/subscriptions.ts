@@ -284,7 +284,7 @@ async function searchTarget(
     }
   }
   const parsed = parseSearch(text, context.clock());
-  if (!parsed.ok) return { problem: mrkdwn`${plain(parsed.problem)} See \`/tender help\`.` };
+  if (!parsed.ok) return { problem: mrkdwn`${parsed.problem} See \`/tender help\`.` };
   // A feed follows what it says it follows: words past what a search takes are refused, not cut.
   if (parsed.wordsCut)
     return {

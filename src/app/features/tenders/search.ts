@@ -49,9 +49,9 @@ export async function searchCommand(
   const parsed = parseSearch(text, context.clock());
   if (!parsed.ok) {
     await reply(request, {
-      // The sentence quotes what was typed: escaped, like any text from outside.
-      text: plain(parsed.problem),
-      blocks: [section(mrkdwn`${plain(parsed.problem)} See \`/tender help\`.`)],
+      // What was typed is quoted in code spans, escaped (parse-command.ts).
+      text: parsed.problem,
+      blocks: [section(mrkdwn`${parsed.problem} See \`/tender help\`.`)],
     });
     return;
   }

@@ -4,7 +4,7 @@ import { DEFAULT_VALUE_CURRENCY, type SavedSearch } from '../../../contract/sche
 import { parseSearch, type TenderSearchFilters } from '../../shared/commands/parse-command.ts';
 import { filtersOf } from '../../shared/commands/saved-search-filters.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
-import { plainSentence } from '../../shared/views/plain-sentence.ts';
+import { plainOf, plainSentence } from '../../shared/views/plain-sentence.ts';
 import { readerOf, StepRefusal, type StepRun, textInput } from './step-run.ts';
 import { LISTED_TENDERS, tenderListOutput } from './views/step-outputs.ts';
 
@@ -50,7 +50,7 @@ async function filtersOfRun(
   const saved = savedName ? filtersOf(await savedSearchNamed(client, savedName)) : {};
   if (!words) return saved;
   const parsed = parseSearch(words, now);
-  if (!parsed.ok) throw new StepRefusal(plainSentence`${parsed.problem}`);
+  if (!parsed.ok) throw new StepRefusal(plainOf(parsed.problem));
   if (parsed.buyerName)
     throw new StepRefusal(
       plainSentence`A workflow step cannot look a buyer up by name: save the search with its buyer in Tenderbot and give the step the saved search.`,

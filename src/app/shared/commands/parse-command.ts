@@ -6,6 +6,7 @@ import {
   VALUE_CURRENCIES,
   type ValueCurrency,
 } from '../../../contract/schemas.ts';
+import { code, escapeMrkdwn, joinMrkdwn, type Mrkdwn, mrkdwn } from '../views/mrkdwn.ts';
 import { amountProblem, CURRENCY_WORDS, parseAmount, parseDays, readMoney } from './amounts.ts';
 import { editDistance } from './edit-distance.ts';
 
@@ -40,7 +41,8 @@ export type SearchParse =
       /** `closes>`/`closes<` as typed, in days from now (the filters hold them as dates from today). */
       closesDays?: ClosesDays;
     }
-  | { ok: false; problem: string };
+  /** What is wrong, as a sentence: what was typed shown as code, as it would be typed again. */
+  | { ok: false; problem: Mrkdwn };
 
 const TOKEN = /([A-Za-z]+)(:|>=|<=|>|<)("([^"]*)"|\S+)|"([^"]*)"|(\S+)/g;
 /** `closes>14d` (after) and `closes<30d` (within), in days from a moment. */
@@ -110,8 +112,7 @@ function joinSpacedComparisons(text: string): string {
  * silently become no words at all, and the search would list everything.
  */
 const SEARCHABLE = /[\p{L}\p{N}]/u;
-const NOTHING_TO_SEARCH =
-  'Those words have no letters or digits, so there is nothing in them to search for. Search with words, such as `cleaning`, or with filters alone (`/tender help` lists them).';
+const NOTHING_TO_SEARCH = mrkdwn`Those words have no letters or digits, so there is nothing in them to search for. Search with words, such as \`cleaning\`, or with filters alone (\`/tender help\` lists them).`;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Words and filters a person types after `/tender search`. Problems come back as a sentence. */
@@ -153,7 +154,7 @@ export function parseSearch(text: string, now: Date): SearchParse {
       if (given.has(filter))
         return {
           ok: false,
-          problem: `${filter} is given twice; a search takes it once. Run one search for each.`,
+          problem: mrkdwn`${code(filter)} is given twice; a search takes it once. Run one search for each.`,
         };
       given.add(filter);
     }
@@ -173,7 +174,7 @@ export function parseSearch(text: string, now: Date): SearchParse {
         if (!(TENDER_STATUSES as readonly string[]).includes(status)) {
           return {
             ok: false,
-            problem: `status:${value} is not a status; use one of ${TENDER_STATUSES.join(', ')}.`,
+            problem: mrkdwn`${code(`status:${typedValue(value)}`)} is not a status; use one of ${codes(TENDER_STATUSES)}.`,
           };
         }
         filters.status = status as TenderSearchFilters['status'];
@@ -183,7 +184,7 @@ export function parseSearch(text: string, now: Date): SearchParse {
         if (!/^\d{1,8}$/.test(value))
           return {
             ok: false,
-            problem: `cpv:${value} is not a CPV code; give its first digits, such as cpv:72 or cpv:90910000.`,
+            problem: mrkdwn`${code(`cpv:${typedValue(value)}`)} is not a CPV code; give its first digits, such as \`cpv:72\` or \`cpv:90910000\`.`,
           };
         filters.cpv = value;
         break;
@@ -193,22 +194,24 @@ export function parseSearch(text: string, now: Date): SearchParse {
         break;
       case 'value<>': {
         const money = readMoney(value);
-        // What was typed is said back, but never more of it than a sentence can hold.
-        const typed = value.length > 40 ? `${value.slice(0, 40)}…` : value;
+        const typed = code(`value${operator}${typedValue(value)}`);
         if (money === null)
           return {
             ok: false,
             problem: value.startsWith('-')
-              ? `value${operator}${typed}: a value is never below zero; give an amount such as value>100k.`
-              : `value${operator}${typed} needs an amount, such as value>100k or value<2.5m.`,
+              ? mrkdwn`${typed}: a value is never below zero; give an amount such as ${code('value>100k')}.`
+              : mrkdwn`${typed} needs an amount, such as ${code('value>100k')} or ${code('value<2.5m')}.`,
           };
         const tooFine = amountProblem(money.amount);
-        if (tooFine) return { ok: false, problem: `value${operator}${typed} ${tooFine}.` };
-        if (money.currency === 'dollars')
+        if (tooFine) return { ok: false, problem: mrkdwn`${typed} ${escapeMrkdwn(tooFine)}.` };
+        if (money.currency === 'dollars') {
+          const inDollars = (currency: string) =>
+            code(`value${operator}${typedValue(value.replace('$', ''))} ${currency}`);
           return {
             ok: false,
-            problem: `value${operator}${value}: say which dollars, as in value${operator}${value.replace('$', '')} usd or value${operator}${value.replace('$', '')} cad.`,
+            problem: mrkdwn`${typed}: say which dollars, as in ${inDollars('usd')} or ${inDollars('cad')}.`,
           };
+        }
         if (money.currency) currencies.add(money.currency);
         if (operator?.startsWith('>')) filters.valueMin = money.amount;
         else filters.valueMax = money.amount;
@@ -220,7 +223,7 @@ export function parseSearch(text: string, now: Date): SearchParse {
         if (!named)
           return {
             ok: false,
-            problem: `currency:${value.length > 40 ? `${value.slice(0, 40)}…` : value} is not a currency amounts can be given in; use one of ${VALUE_CURRENCIES.join(', ')}.`,
+            problem: mrkdwn`${code(`currency:${typedValue(value)}`)} is not a currency amounts can be given in; use one of ${codes(VALUE_CURRENCIES)}.`,
           };
         currencies.add(named);
         break;
@@ -230,7 +233,7 @@ export function parseSearch(text: string, now: Date): SearchParse {
         if (days === null)
           return {
             ok: false,
-            problem: `closes${operator}${value} needs a number of days or weeks, such as closes<14d or closes<2w.`,
+            problem: mrkdwn`${code(`closes${operator}${typedValue(value)}`)} needs a number of days or weeks, such as ${code('closes<14d')} or ${code('closes<2w')}.`,
           };
         if (operator?.startsWith('<')) closesDays.within = days;
         else closesDays.after = days;
@@ -245,7 +248,10 @@ export function parseSearch(text: string, now: Date): SearchParse {
   if (currencies.size > 1)
     return {
       ok: false,
-      problem: `The amounts name ${[...currencies].join(' and ')}; a search compares values in one currency. Give both amounts in one.`,
+      problem: mrkdwn`The amounts name ${joinMrkdwn(
+        [...currencies].map((named) => code(named)),
+        mrkdwn` and `,
+      )}; a search compares values in one currency. Give both amounts in one.`,
     };
   const [currency] = currencies;
   // A currency says what the amounts are in: without an amount there is nothing for it to change.
@@ -257,13 +263,12 @@ export function parseSearch(text: string, now: Date): SearchParse {
   if (filters.valueMin !== undefined && filters.valueMax !== undefined && filters.valueMin > filters.valueMax)
     return {
       ok: false,
-      problem:
-        'The value> amount is above the value< amount, so no tender could match. Swap them, or use one.',
+      problem: mrkdwn`The ${code('value>')} amount is above the ${code('value<')} amount, so no tender could match. Swap them, or use one.`,
     };
   if (filters.deadlineFrom && filters.deadlineTo && filters.deadlineFrom > filters.deadlineTo)
     return {
       ok: false,
-      problem: 'closes> is later than closes<, so no tender could match. Swap them, or use one.',
+      problem: mrkdwn`${code('closes>')} is later than ${code('closes<')}, so no tender could match. Swap them, or use one.`,
     };
   // "Closing within 14 days" means tenders one can still bid for: cancelled, awarded and closed ones
   // are left out unless a status is asked for.
@@ -288,7 +293,7 @@ export interface DirectoryFilters {
 /** Words and `region:"…"` for buyers and suppliers; `status:live` and `type:dps` for frameworks. */
 export function parseDirectory(
   text: string,
-): { ok: true; filters: DirectoryFilters; wordsCut?: true } | { ok: false; problem: string } {
+): { ok: true; filters: DirectoryFilters; wordsCut?: true } | { ok: false; problem: Mrkdwn } {
   const filters: DirectoryFilters = {};
   const words: string[] = [];
   const normalised = normaliseQuotes(text);
@@ -309,7 +314,7 @@ export function parseDirectory(
       if (given.has(key))
         return {
           ok: false,
-          problem: `${key}: is given twice; a search takes it once. Run one search for each.`,
+          problem: mrkdwn`${code(`${key}:`)} is given twice; a search takes it once. Run one search for each.`,
         };
       given.add(key);
     }
@@ -318,7 +323,7 @@ export function parseDirectory(
       if (!(FRAMEWORK_STATUSES as readonly string[]).includes(value.toLowerCase())) {
         return {
           ok: false,
-          problem: `status:${value} is not a framework status; use one of ${FRAMEWORK_STATUSES.join(', ')}.`,
+          problem: mrkdwn`${code(`status:${typedValue(value)}`)} is not a framework status; use one of ${codes(FRAMEWORK_STATUSES)}.`,
         };
       }
       filters.status = value.toLowerCase() as DirectoryFilters['status'];
@@ -330,7 +335,7 @@ export function parseDirectory(
       else
         return {
           ok: false,
-          problem: `type:${value} is not a framework type; use type:framework or type:dps.`,
+          problem: mrkdwn`${code(`type:${typedValue(value)}`)} is not a framework type; use \`type:framework\` or \`type:dps\`.`,
         };
     } else words.push(match[0]);
   }
@@ -348,7 +353,7 @@ export function parseDirectory(
 function readWords(
   words: readonly string[],
   anyFilter: boolean,
-): { q?: string; wordsCut?: true } | { problem: string } {
+): { q?: string; wordsCut?: true } | { problem: Mrkdwn } {
   const q = words.join(' ').trim();
   if (!q) return {};
   if (!SEARCHABLE.test(q)) return anyFilter ? {} : { problem: NOTHING_TO_SEARCH };
@@ -386,11 +391,11 @@ interface FilterName {
  * filter written with a colon (`value:100k`) gets its form. Anything further from every filter name
  * is a word (codes such as `ISO:9001` are searched for as typed).
  */
-function misreadFilter(key: string, operator: string, known: readonly FilterName[]): string | null {
+function misreadFilter(key: string, operator: string, known: readonly FilterName[]): Mrkdwn | null {
   const exact = known.find((filter) => filter.name === key);
   if (exact) {
     if (exact.compares && operator === ':')
-      return `\`${key}:\` compares with > or <: write it as \`${exact.example}\`.`;
+      return mrkdwn`${code(`${key}:`)} compares with &gt; or &lt;: write it as ${code(exact.example)}.`;
     return null;
   }
   if (key.length < 3) return null;
@@ -398,26 +403,39 @@ function misreadFilter(key: string, operator: string, known: readonly FilterName
     .map((filter) => ({ filter, distance: editDistance(key, filter.name) }))
     .sort((a, b) => a.distance - b.distance)[0];
   if (!closest || closest.distance > (key.length <= 4 ? 1 : 2)) return null;
-  const typed = `${key}${operator}`;
-  return `\`${typed}\` is not a filter; did you mean \`${closest.filter.name}${closest.filter.compares ? operator.replace(':', '>') : ':'}\`, as in \`${closest.filter.example}\`?`;
+  const meant = `${closest.filter.name}${closest.filter.compares ? operator.replace(':', '>') : ':'}`;
+  return mrkdwn`${code(`${key}${operator}`)} is not a filter; did you mean ${code(meant)}, as in ${code(closest.filter.example)}?`;
 }
 
 /** An odd number of double quotes: said, because guessing where the phrase ends changes the search. */
-function unclosedQuote(text: string): string | null {
+function unclosedQuote(text: string): Mrkdwn | null {
   const quotes = text.split('"').length - 1;
   if (quotes % 2 === 0) return null;
-  return 'A quote is not closed. Close it (`region:"North West"`) or take it out, then search again.';
+  return mrkdwn`A quote is not closed. Close it (\`region:"North West"\`) or take it out, then search again.`;
 }
 
 /** `-word` and `OR` read as operators elsewhere; the service matches every word, so say so. */
-function unsupportedOperator(text: string): string | null {
+function unsupportedOperator(text: string): Mrkdwn | null {
   const unquoted = text.replace(/"[^"]*"/g, ' ');
   const excluded = /(?:^|\s)-(\p{L}[\p{L}\p{N}]*)/u.exec(unquoted);
   if (excluded)
-    return `Searches cannot leave words out: \`-${excluded[1]}\` would be searched for. Search without it.`;
+    return mrkdwn`Searches cannot leave words out: ${code(`-${typedValue(excluded[1] ?? '')}`)} would be searched for. Search without it.`;
   if (/(?:^|\s)OR(?:\s|$)/.test(unquoted))
-    return 'Searches find tenders with every word; `OR` is not understood. Run one search for each word instead.';
+    return mrkdwn`Searches find tenders with every word; \`OR\` is not understood. Run one search for each word instead.`;
   return null;
+}
+
+/** A value as typed, said back in a problem: never more of it than a sentence can hold. */
+function typedValue(value: string): string {
+  return value.length > 40 ? `${value.slice(0, 40)}…` : value;
+}
+
+/** Names a person can type, as code: `open`, `closed`, `awarded`. */
+function codes(names: readonly string[]): Mrkdwn {
+  return joinMrkdwn(
+    names.map((name) => code(name)),
+    mrkdwn`, `,
+  );
 }
 
 export function normaliseQuotes(text: string): string {

@@ -130,7 +130,10 @@ describe('usage sentences', () => {
     expect(said(usage)).toContain('pipeline &lt;bid&gt;');
     expect(said(usage)).not.toMatch(/<id>|<saved search/);
     const comments = await harness.command('U0ADMIN', 'C0BIDS', 'comments');
-    expect(said(comments)).toContain('buyer:&lt;id&gt;');
+    expect(said(comments)).toContain('`buyer:&lt;id&gt;`');
     expect(said(comments)).not.toContain('&amp;lt;');
+    // Its commands as code, not as look-alike backticks.
+    expect(said(comments)).toContain('`/tender comments ocds-b5fd17-…`');
+    expect(said(comments)).not.toContain('\u02CB');
   });
 });

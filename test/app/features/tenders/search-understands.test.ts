@@ -404,12 +404,12 @@ describe('the search form’s values follow the same currency rule as a typed se
 
 describe('odd input gets a clear sentence, never a crash', () => {
   it.each([
-    ['search snow value>1m currency:xyz', 'currency:xyz is not a currency amounts can be given in'],
-    ['search snow value>-5', 'value&gt;-5: a value is never below zero'],
-    ['search snow value>1e400', 'value&gt;1e400 needs an amount'],
+    ['search snow value>1m currency:xyz', '`currency:xyz` is not a currency amounts can be given in'],
+    ['search snow value>-5', '`value&gt;-5`: a value is never below zero'],
+    ['search snow value>1e400', '`value&gt;1e400` needs an amount'],
     ['search snow value>999999999999b', 'is more than a search takes'],
     ['search snow value>0.001', 'is finer than a penny or cent'],
-    [`search snow value>${'9'.repeat(400)}`, `value&gt;${'9'.repeat(40)}… needs an amount`],
+    [`search snow value>${'9'.repeat(400)}`, `\`value&gt;${'9'.repeat(40)}…\` needs an amount`],
   ])('`/tender %s`', async (text, sentence) => {
     const answer = await command(text);
     expect(textOf(answer)).toContain(sentence);
@@ -427,7 +427,7 @@ describe('odd input gets a clear sentence, never a crash', () => {
   it('a sentence naming two currencies is refused with a sentence, not read as one currency', async () => {
     const answer = await directMessage('snow removal over €2m under £3m');
     expect(textOf(answer)).toContain(
-      'The amounts name EUR and GBP; a search compares values in one currency.',
+      'The amounts name `EUR` and `GBP`; a search compares values in one currency.',
     );
     expect(titlesIn(answer)).toEqual([]);
   });

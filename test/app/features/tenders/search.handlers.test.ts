@@ -81,9 +81,17 @@ describe('searchCommand (/tender search)', () => {
   it('refuses a filter it cannot read, pointing to the help, and searches nothing', async () => {
     const request = harness.request();
     await searchCommand(harness.context, request, 'cleaning status:someday');
-    expect(request.said()).toContain('status:someday is not a status');
+    expect(request.said()).toContain('`status:someday` is not a status');
     expect(JSON.stringify(request.answers)).toContain('See `/tender help`.');
     expect(actionIds(request.answers)).not.toContain(TenderIds.bookmark);
+  });
+
+  it('shows the filters its refusal names as code, not as look-alike backticks', async () => {
+    const request = harness.request();
+    await searchCommand(harness.context, request, 'cleaning regoin:Leeds');
+    const shown = JSON.stringify(request.answers);
+    expect(shown).toContain('`regoin:` is not a filter; did you mean `region:`');
+    expect(shown).not.toContain('\u02CB');
   });
 
   it('refuses a buyer’s name no buyer has, saying how to find it', async () => {

@@ -90,15 +90,15 @@ describe('value filters and their currency', () => {
   it('refuses two currencies in one search, a dollar of no country, and an unknown currency', () => {
     expect(parseSearch('value>€1m value<£2m', now)).toMatchObject({
       ok: false,
-      problem: expect.stringContaining('EUR and GBP'),
+      problem: expect.stringContaining('`EUR` and `GBP`'),
     });
     expect(parseSearch('value>$1m', now)).toMatchObject({
       ok: false,
-      problem: expect.stringContaining('value>1m usd or value>1m cad'),
+      problem: expect.stringContaining('`value&gt;1m usd` or `value&gt;1m cad`'),
     });
     expect(parseSearch('value>1m currency:yen', now)).toMatchObject({
       ok: false,
-      problem: expect.stringContaining('GBP, EUR, USD, CAD'),
+      problem: expect.stringContaining('`GBP`, `EUR`, `USD`, `CAD`'),
     });
   });
 });
@@ -180,19 +180,19 @@ describe('parseSearch', () => {
   it('answers a bad filter with a sentence that says what to type', () => {
     expect(parseSearch('status:pending', now)).toEqual({
       ok: false,
-      problem: expect.stringContaining('use one of planned, open'),
+      problem: expect.stringContaining('use one of `planned`, `open`'),
     });
     expect(parseSearch('value>lots', now)).toEqual({
       ok: false,
-      problem: expect.stringContaining('such as value>100k'),
+      problem: expect.stringContaining('such as `value&gt;100k`'),
     });
     expect(parseSearch('closes<soon', now)).toEqual({
       ok: false,
-      problem: expect.stringContaining('such as closes<14d'),
+      problem: expect.stringContaining('such as `closes&lt;14d`'),
     });
     expect(parseSearch('cpv:IT', now)).toEqual({
       ok: false,
-      problem: expect.stringContaining('such as cpv:72'),
+      problem: expect.stringContaining('such as `cpv:72`'),
     });
   });
 });
@@ -209,14 +209,14 @@ describe('filters that forgive and explain', () => {
     });
     expect(parseSearch('buyers:Leeds', now)).toMatchObject({ problem: expect.stringContaining('`buyer:`') });
     expect(parseSearch('vaule>100k', now)).toMatchObject({
-      problem: '`vaule>` is not a filter; did you mean `value>`, as in `value>100k`?',
+      problem: '`vaule&gt;` is not a filter; did you mean `value&gt;`, as in `value&gt;100k`?',
     });
     expect(parseSearch('value:100k', now)).toEqual({
       ok: false,
-      problem: '`value:` compares with > or <: write it as `value>100k`.',
+      problem: '`value:` compares with &gt; or &lt;: write it as `value&gt;100k`.',
     });
     expect(parseSearch('closes:14d', now)).toMatchObject({
-      problem: expect.stringContaining('`closes<14d`'),
+      problem: expect.stringContaining('`closes&lt;14d`'),
     });
     expect(parseDirectory('regin:Wales')).toMatchObject({ problem: expect.stringContaining('`region:`') });
     expect(parseDirectory('stauts:live')).toMatchObject({ problem: expect.stringContaining('`status:`') });
@@ -437,5 +437,55 @@ describe('clipWords', () => {
     const long = parseSearch(`${'word '.repeat(60)}end`, now);
     expect(long).toMatchObject({ ok: true, wordsCut: true });
     expect(parseSearch('word '.repeat(39), now)).not.toHaveProperty('wordsCut');
+  });
+});
+
+describe('problems are mrkdwn: what was typed in code spans, escaped', () => {
+  // Every kind of problem the two parsers say, each typed with markup of its own in it.
+  const searches = [
+    'status:<!channel>*x*',
+    'cpv:`72`',
+    'value>lots`',
+    'value>-5',
+    'value>$1m',
+    'value>0.001',
+    'value>1m currency:<@U1>',
+    'closes<soon&',
+    'value>€1m value<£2m',
+    'value>2m value<1m',
+    'closes>30d closes<14d',
+    'region:a region:b',
+    'regoin:*Leeds*',
+    'value:100k',
+    '"open quote',
+    'roads -windows `x`',
+    'roads OR bridges',
+    '*** ~~~',
+  ];
+  const directories = ['status:<b>', 'type:_x_', 'region:a region:b', 'stauts:live', '"open'];
+
+  it.each([
+    ...searches.map((typed) => ['search', typed]),
+    ...directories.map((typed) => ['directory', typed]),
+  ])('%s `%s`', (kind, typed) => {
+    const read = kind === 'search' ? parseSearch(typed, now) : parseDirectory(typed);
+    expect(read.ok).toBe(false);
+    const problem = read.ok ? '' : read.problem;
+    // Code spans open and close in pairs, and no look-alike backtick stands for the app's own.
+    expect(problem.split('`').length % 2).toBe(1);
+    expect(problem).toMatch(/`[^`]+`|^[^`]*$/);
+    if (!typed.includes('`')) expect(problem).not.toContain('\u02CB');
+    // Slack's control characters only as entities: nothing typed becomes a mention or a link.
+    expect(problem).not.toMatch(/[<>]/);
+    expect(problem).not.toMatch(/&(?!amp;|lt;|gt;)/);
+  });
+
+  it('says a typed value back as code, and the filters to use as code', () => {
+    const read = parseSearch('cleaning status:<!channel>', now);
+    expect(read).toEqual({
+      ok: false,
+      problem:
+        '`status:&lt;!channel&gt;` is not a status; use one of `planned`, `open`, `closed`, `awarded`, `cancelled`.',
+    });
   });
 });
