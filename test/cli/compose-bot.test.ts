@@ -386,11 +386,17 @@ describe('directories and saved searches', () => {
     expect(textOf(none)).not.toContain('knows no region');
   });
 
-  it('says the quoted form of a region of two words typed without quotes, or with a hyphen', async () => {
-    for (const text of ['search cleaning region:south west', 'search region:South-West cleaning']) {
+  it('reads a region of two words typed without quotes, or with a hyphen, as that region, and says its quoted form', async () => {
+    const typedAs: [string, string][] = [
+      ['search cleaning region:south west', 'south west'],
+      ['search region:South-West cleaning', 'South-West'],
+    ];
+    for (const [text, typed] of typedAs) {
       const answer = await command(MEMBER, text);
-      expect(textOf(answer), text).toContain('Did you mean `region:\\"South West\\"`?');
-      expect(textOf(answer), text).toContain('A region of more than one word goes in quotes.');
+      expect(textOf(answer), text).toContain(`Read \`region:${typed}\` as \`region:\\"South West\\"\``);
+      expect(textOf(answer), text).toContain('a region of more than one word goes in quotes.');
+      expect(textOf(answer), text).not.toContain('knows no region');
+      expect(textOf(answer), text).toMatch(/in South West/);
     }
   });
 

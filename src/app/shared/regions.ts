@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { parseSearch, type SearchParse } from './commands/parse-command.ts';
 import type { FeatureContext } from './feature-context.ts';
 import { OPTIONS_MAX } from './views/block-kit-limits.ts';
 
@@ -55,4 +56,22 @@ export function offerableRegions(regions: readonly string[]): string[] {
   }
   // One place of the select's 100 is its "Any region".
   return offered.sort((a, b) => a.localeCompare(b, 'en-GB')).slice(0, OPTIONS_MAX - 1);
+}
+
+/**
+ * A search as parseSearch reads it, with the regions of the data when an unquoted region is
+ * followed by words (`region:south west cleaning` is read as the region "South West", not as
+ * "south" and the word "west"). The regions are read only then; without them (the lookup failed)
+ * the words are searched as typed and an empty answer suggests the region's quoted form.
+ */
+export async function parseWithRegions(
+  context: FeatureContext,
+  teamId: string,
+  text: string,
+): Promise<SearchParse> {
+  const parsed = parseSearch(text, context.clock());
+  const unquotedRegion = parsed.ok && (parsed.afterRegion || /[-_]/.test(parsed.filters.region ?? ''));
+  if (!unquotedRegion) return parsed;
+  const regions = await regionsFor(context, teamId).catch(() => []);
+  return regions.length > 0 ? parseSearch(text, context.clock(), { regions }) : parsed;
 }

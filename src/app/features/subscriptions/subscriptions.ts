@@ -3,13 +3,13 @@ import type { z } from 'zod';
 import { NotFoundError } from '../../../client/errors.ts';
 import {
   type ClosesDays,
-  parseSearch,
   SEARCH_WORDS_MAX,
   type TenderSearchFilters,
 } from '../../shared/commands/parse-command.ts';
 import { filtersOf } from '../../shared/commands/saved-search-filters.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { refuseGuests } from '../../shared/feature-context.ts';
+import { parseWithRegions } from '../../shared/regions.ts';
 import {
   boundsCurrency,
   keepValueRule,
@@ -283,7 +283,7 @@ async function searchTarget(
       if (!(error instanceof NotFoundError)) throw error;
     }
   }
-  const parsed = parseSearch(text, context.clock());
+  const parsed = await parseWithRegions(context, request.teamId, text);
   if (!parsed.ok) return { problem: mrkdwn`${parsed.problem} See \`/tender help\`.` };
   // A feed follows what it says it follows: words past what a search takes are refused, not cut.
   if (parsed.wordsCut)

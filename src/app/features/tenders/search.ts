@@ -1,14 +1,14 @@
 import { NotFoundError, ValidationError } from '../../../client/errors.ts';
 import type { ProcurementClient } from '../../../client/procurement-client.ts';
 import type { Tender } from '../../../contract/schemas.ts';
-import { parseSearch, type TenderSearchFilters } from '../../shared/commands/parse-command.ts';
+import type { TenderSearchFilters } from '../../shared/commands/parse-command.ts';
 import { readSentence } from '../../shared/commands/read-sentence.ts';
 import { subcommandMeant } from '../../shared/commands/subcommands.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { refuseGuests, reply } from '../../shared/feature-context.ts';
 import { SearchIds } from '../../shared/ids.ts';
 import { writerOrSentence } from '../../shared/key-access.ts';
-import { regionsFor } from '../../shared/regions.ts';
+import { parseWithRegions, regionsFor } from '../../shared/regions.ts';
 // Defined beside the schema of the values that carry it (no import circle through the buttons).
 import type { SearchState } from '../../shared/values/button-values.ts';
 import { encodeIfFits } from '../../shared/values/codec.ts';
@@ -46,7 +46,7 @@ export async function searchCommand(
   /** A sentence read as this search: the answer first shows the command, so people learn it. */
   options: { shownAs?: Mrkdwn } = {},
 ): Promise<void> {
-  const parsed = parseSearch(text, context.clock());
+  const parsed = await parseWithRegions(context, request.teamId, text);
   if (!parsed.ok) {
     await reply(request, {
       // What was typed is quoted in code spans, escaped (parse-command.ts).
@@ -58,6 +58,7 @@ export async function searchCommand(
   const filters = { ...parsed.filters };
   const cutSentence = parsed.wordsCut ? wordsCutSentence(filters.q) : null;
   const cut: Block[] = cutSentence ? [contextLine(cutSentence)] : [];
+  if (parsed.regionRead) cut.unshift(contextLine(regionReadSentence(parsed.regionRead)));
   let note: Block[] = [];
   let buyerChosen: string | null = null;
   if (parsed.buyerName) {
@@ -113,6 +114,11 @@ export async function searchSentence(
   return searchCommand(context, request, search, {
     shownAs: mrkdwn`Searched: ${code(`/tender search ${search}`, 400)}`,
   });
+}
+
+/** What a search was read as, when a region was read with the words after it. */
+export function regionReadSentence(read: { typed: string; region: string }): Mrkdwn {
+  return mrkdwn`Read ${code(`region:${read.typed}`, 110)} as ${code(`region:"${read.region}"`, 110)}: a region of more than one word goes in quotes.`;
 }
 
 /**

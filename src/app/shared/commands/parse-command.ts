@@ -38,6 +38,11 @@ export type SearchParse =
       wordsCut?: true;
       /** The two words typed right after an unquoted region (`region:north west`), to suggest its quoted form. */
       afterRegion?: string;
+      /**
+       * An unquoted region read together with words after it as a region the data knows
+       * (`region:south west` as "South West", given `regions`): what was typed, and the region.
+       */
+      regionRead?: { typed: string; region: string };
       /** `closes>`/`closes<` as typed, in days from now (the filters hold them as dates from today). */
       closesDays?: ClosesDays;
     }
@@ -115,12 +120,24 @@ const SEARCHABLE = /[\p{L}\p{N}]/u;
 const NOTHING_TO_SEARCH = mrkdwn`Those words have no letters or digits, so there is nothing in them to search for. Search with words, such as \`cleaning\`, or with filters alone (\`/tender help\` lists them).`;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Words and filters a person types after `/tender search`. Problems come back as a sentence. */
-export function parseSearch(text: string, now: Date): SearchParse {
+/**
+ * Words and filters a person types after `/tender search`. Problems come back as a sentence.
+ * With the regions of the data, an unquoted region that is not one of them, but is with up to
+ * three words after it (`region:south west`), is read as that region, and those words are not
+ * searched for.
+ */
+export function parseSearch(
+  text: string,
+  now: Date,
+  options: { regions?: readonly string[] } = {},
+): SearchParse {
   const filters: TenderSearchFilters = {};
   const words: string[] = [];
   let buyerName: string | null = null;
   let afterRegion = '';
+  let regionRead: { typed: string; region: string } | undefined;
+  /** Words after an unquoted region that were read as part of it, still to be passed over. */
+  let regionWordsLeft = 0;
   /** `closes>`/`closes<` as days from now: a feed counts them from each post, not from today. */
   const closesDays: ClosesDays = {};
   // `value > 100k` is meant as `value>100k`, not as three words.
@@ -136,6 +153,10 @@ export function parseSearch(text: string, now: Date): SearchParse {
     const [, rawKey, operator, rawValue, quoted, phrase, word] = match;
     const followsValue = afterValue;
     afterValue = false;
+    if (word !== undefined && regionWordsLeft > 0) {
+      regionWordsLeft -= 1;
+      continue;
+    }
     if (phrase !== undefined || word !== undefined) {
       // `value>1m eur`: a currency's name right after an amount says what the amount is in.
       const named = word !== undefined && followsValue ? CURRENCY_WORDS[word.toLowerCase()] : undefined;
@@ -159,16 +180,19 @@ export function parseSearch(text: string, now: Date): SearchParse {
       given.add(filter);
     }
     switch (kind) {
-      case 'region:':
+      case 'region:': {
         filters.region = value;
-        if (quoted === undefined)
-          afterRegion = normalised
-            .slice((match.index ?? 0) + match[0].length)
-            .split(/\s+/)
-            .filter(Boolean)
-            .slice(0, 2)
-            .join(' ');
+        if (quoted !== undefined) break;
+        const rest = normalised.slice((match.index ?? 0) + match[0].length);
+        afterRegion = rest.split(/\s+/).filter(Boolean).slice(0, 2).join(' ');
+        const joined = options.regions && regionWithWordsAfter(value, rest, options.regions);
+        if (joined) {
+          filters.region = joined.region;
+          regionWordsLeft = joined.words.length;
+          regionRead = { typed: [value, ...joined.words].join(' '), region: joined.region };
+        }
         break;
+      }
       case 'status:': {
         const status = value.toLowerCase();
         if (!(TENDER_STATUSES as readonly string[]).includes(status)) {
@@ -279,6 +303,7 @@ export function parseSearch(text: string, now: Date): SearchParse {
     buyerName,
     ...(read.wordsCut ? { wordsCut: true as const } : {}),
     ...(afterRegion ? { afterRegion } : {}),
+    ...(regionRead ? { regionRead } : {}),
     ...(closesDays.after !== undefined || closesDays.within !== undefined ? { closesDays } : {}),
   };
 }
@@ -422,6 +447,38 @@ function unsupportedOperator(text: string): Mrkdwn | null {
     return mrkdwn`Searches cannot leave words out: ${code(`-${typedValue(excluded[1] ?? '')}`)} would be searched for. Search without it.`;
   if (/(?:^|\s)OR(?:\s|$)/.test(unquoted))
     return mrkdwn`Searches find tenders with every word; \`OR\` is not understood. Run one search for each word instead.`;
+  return null;
+}
+
+/**
+ * The region of `regions` that `value` names with up to three plain words typed after it, or
+ * alone (letter case, hyphens and underscores aside), when `value` as typed names none. Only plain words
+ * join it: a filter or a quoted phrase after a region is never part of its name.
+ */
+/** "Yorkshire and the Humber" is a region and three more words. */
+const REGION_WORDS_JOINED = 3;
+
+function regionWithWordsAfter(
+  value: string,
+  rest: string,
+  regions: readonly string[],
+): { region: string; words: string[] } | null {
+  const key = (text: string) => text.toLowerCase().replace(/[-_]+/g, ' ').replace(/\s+/g, ' ').trim();
+  // A region named as the data names it (in any letter case) is taken as it is.
+  if (regions.some((region) => region.toLowerCase() === value.toLowerCase())) return null;
+  const known = new Map(regions.map((region) => [key(region), region]));
+  const following: string[] = [];
+  for (const match of rest.matchAll(TOKEN)) {
+    const word = match[6];
+    if (word === undefined || following.length === REGION_WORDS_JOINED) break;
+    following.push(word);
+  }
+  // The longest reading first; none at all (`region:north-west`) last.
+  for (let count = following.length; count >= 0; count--) {
+    const words = following.slice(0, count);
+    const region = known.get(key([value, ...words].join(' ')));
+    if (region) return { region, words };
+  }
   return null;
 }
 

@@ -85,6 +85,13 @@ beforeAll(async () => {
       );
       writer.writeRelease(
         release({
+          id: 'ocds-test-catering-south-west',
+          title: 'Quorlent school catering, South West',
+          region: 'South West',
+        }),
+      );
+      writer.writeRelease(
+        release({
           id: 'ocds-test-catering-scotland',
           title: 'Quorlent school catering, Scotland',
           region: 'Scotland',
@@ -253,6 +260,24 @@ describe('a mistyped slash command', () => {
   });
 });
 
+describe('a region of two words typed without quotes', () => {
+  it('`region:south west` is read as the region South West, its second word not searched for, and said so', async () => {
+    const answer = await command('search Quorlent region:south west catering');
+    expect(titlesIn(answer)).toEqual(['Quorlent school catering, South West']);
+    expect(textOf(answer)).toContain('Read `region:south west` as `region:\\"South West\\"`');
+    // Hyphenated, and before the words: the same region.
+    const hyphen = await command('search region:south-west Quorlent');
+    expect(titlesIn(hyphen)).toEqual(['Quorlent school catering, South West']);
+    expect(textOf(hyphen)).toContain('Read `region:south-west` as `region:\\"South West\\"`');
+  });
+
+  it('a region the data names as typed is taken as it is, and the words after it are searched', async () => {
+    const answer = await command('search region:wales Quorlent');
+    expect(titlesIn(answer)).toEqual(['Quorlent school catering, Wales']);
+    expect(textOf(answer)).not.toContain('Read `region:');
+  });
+});
+
 describe('direct messages written as sentences', () => {
   it('“Quorlent school catering in Wales”: the command shown first, and the region really applied', async () => {
     const answer = await directMessage('Quorlent school catering in Wales');
@@ -260,10 +285,11 @@ describe('direct messages written as sentences', () => {
     expect(first).toContain('Searched: `/tender search Quorlent school catering region:\\"Wales\\"`');
     expect(titlesIn(answer)).toEqual(['Quorlent school catering, Wales']);
     // Without the region both are found: the filter, not the words, left Scotland's out.
-    expect(await serviceTotal({ q: 'Quorlent school catering' })).toBe(2);
+    expect(await serviceTotal({ q: 'Quorlent school catering' })).toBe(3);
     const words = await directMessage('Quorlent school catering');
     expect(titlesIn(words).sort()).toEqual([
       'Quorlent school catering, Scotland',
+      'Quorlent school catering, South West',
       'Quorlent school catering, Wales',
     ]);
     // Nothing to read as a filter: searched as words, as typed, with no command shown.

@@ -489,3 +489,50 @@ describe('problems are mrkdwn: what was typed in code spans, escaped', () => {
     });
   });
 });
+
+describe('an unquoted region read with the words after it, given the regions of the data', () => {
+  const regions = ['North West', 'South West', 'Wales', 'Yorkshire and the Humber'];
+
+  it('reads the longest region the words make, and does not search those words', () => {
+    expect(parseSearch('cleaning region:south west', now, { regions })).toMatchObject({
+      ok: true,
+      filters: { q: 'cleaning', region: 'South West' },
+      regionRead: { typed: 'south west', region: 'South West' },
+    });
+    expect(parseSearch('region:NORTH west cleaning windows', now, { regions })).toMatchObject({
+      filters: { q: 'cleaning windows', region: 'North West' },
+    });
+    expect(parseSearch('region:yorkshire and the humber schools', now, { regions })).toMatchObject({
+      filters: { region: 'Yorkshire and the Humber', q: 'schools' },
+    });
+    // Three words at most join a region: past them it stays as typed.
+    expect(
+      parseSearch('region:yorkshire and the humber', now, { regions: ['Yorkshire and the Humber Sea'] }),
+    ).toMatchObject({
+      filters: { region: 'yorkshire', q: 'and the humber' },
+    });
+    expect(parseSearch('region:north-west', now, { regions })).toMatchObject({
+      filters: { region: 'North West' },
+      regionRead: { typed: 'north-west', region: 'North West' },
+    });
+  });
+
+  it('leaves a known region, a quoted one, a filter after it and a search without regions as typed', () => {
+    const wales = parseSearch('region:wales west', now, { regions });
+    expect(wales).toMatchObject({ filters: { region: 'wales', q: 'west' } });
+    expect(wales.ok && wales.regionRead).toBeUndefined();
+    expect(parseSearch('region:"south" west', now, { regions })).toMatchObject({
+      filters: { region: 'south', q: 'west' },
+    });
+    expect(parseSearch('region:south value>1m', now, { regions })).toMatchObject({
+      filters: { region: 'south', valueMin: 1_000_000 },
+    });
+    expect(parseSearch('region:south "west"', now, { regions })).toMatchObject({
+      filters: { region: 'south', q: 'west' },
+    });
+    expect(parseSearch('region:south west', now)).toMatchObject({
+      filters: { region: 'south', q: 'west' },
+      afterRegion: 'west',
+    });
+  });
+});
