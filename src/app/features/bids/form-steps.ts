@@ -3,6 +3,7 @@ import type { FeatureContext, SlackRequest } from '../../shared/feature-context.
 import { type ActionKind, decode, type StateOf } from '../../shared/values/codec.ts';
 import { daysUntil, formatDay } from '../../shared/views/bid-parts.ts';
 import type { Mrkdwn } from '../../shared/views/mrkdwn.ts';
+import { type PlainSentence, plainSentence } from '../../shared/views/plain-sentence.ts';
 import type { SafeModalView as ModalView } from '../../shared/views/safe-blocks.ts';
 import { sentenceView } from './views/pipeline-modals.ts';
 
@@ -68,12 +69,12 @@ const PAST_DAY_CONFIRM_MS = 60 * 60_000;
 export async function pastDayQuestion(
   context: FeatureContext,
   args: { formId: string; field: string; day: string | null; unchanged?: string | null },
-): Promise<string | null> {
+): Promise<PlainSentence | null> {
   const now = context.clock();
   if (!args.day || args.day === args.unchanged || daysUntil(args.day, now) >= 0) return null;
   const token = `past-day:${args.formId.slice(0, 200)}:${args.field}:${args.day}`;
   if (await context.store.loadState(token, now)) return null;
   await context.store.saveState(token, '1', new Date(now.getTime() + PAST_DAY_CONFIRM_MS));
   const ago = -daysUntil(args.day, now);
-  return `${formatDay(args.day)} is in the past (${ago.toLocaleString('en-GB')} day${ago === 1 ? '' : 's'} ago). Submit again to keep it, or pick another date.`;
+  return plainSentence`${formatDay(args.day)} is in the past (${ago.toLocaleString('en-GB')} day${ago === 1 ? '' : 's'} ago). Submit again to keep it, or pick another date.`;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PipelineIds } from '../../shared/ids.ts';
+import { type PlainSentence, plainSentence } from '../../shared/views/plain-sentence.ts';
 
 /**
  * The pipelines feature's modal submissions, read from `view.state.values` by one schema per
@@ -75,7 +76,7 @@ export interface StageLine {
  * The stages typed one a line, `name | days`: each problem is a sentence naming the line, so it
  * shows on the field. Empty lines are skipped.
  */
-export function parseStageLines(text: string): { stages: StageLine[] } | { problem: string } {
+export function parseStageLines(text: string): { stages: StageLine[] } | { problem: PlainSentence } {
   const stages: StageLine[] = [];
   // Every line's problem at once, so a long list is mended in one go, not one line a submission.
   const problems: string[] = [];
@@ -113,7 +114,7 @@ export function parseStageLines(text: string): { stages: StageLine[] } | { probl
     const shown = problems.slice(0, 5);
     const more = problems.length - shown.length;
     return {
-      problem: `${shown.join(' ')}${more > 0 ? ` And ${more} more ${more === 1 ? 'problem' : 'problems'}.` : ''}`,
+      problem: plainSentence`${shown.join(' ')}${more > 0 ? ` And ${more} more ${more === 1 ? 'problem' : 'problems'}.` : ''}`,
     };
   }
   return { stages };
@@ -122,15 +123,16 @@ export function parseStageLines(text: string): { stages: StageLine[] } | { probl
 /** The start-bid fields checked: the body to send, or a sentence for each field that is wrong. */
 export function checkStartBid(
   fields: StartBidSubmitted,
-): { ok: true; stages: StageLine[] } | { ok: false; errors: Record<string, string> } {
-  const errors: Record<string, string> = {};
+): { ok: true; stages: StageLine[] } | { ok: false; errors: Record<string, PlainSentence> } {
+  const errors: Record<string, PlainSentence> = {};
   const name = fields.name.trim();
-  if (!name) errors[PipelineIds.nameBlock] = 'Give the bid a name.';
-  else if (name.length > 200) errors[PipelineIds.nameBlock] = 'A bid’s name holds 200 characters at most.';
+  if (!name) errors[PipelineIds.nameBlock] = plainSentence`Give the bid a name.`;
+  else if (name.length > 200)
+    errors[PipelineIds.nameBlock] = plainSentence`A bid’s name holds 200 characters at most.`;
   if (fields.summary.length > 3000)
-    errors[PipelineIds.summaryBlock] = 'The summary holds 3,000 characters at most.';
+    errors[PipelineIds.summaryBlock] = plainSentence`The summary holds 3,000 characters at most.`;
   if (fields.targetDate !== null && !DAY.test(fields.targetDate))
-    errors[PipelineIds.targetBlock] = 'Pick the date from the calendar.';
+    errors[PipelineIds.targetBlock] = plainSentence`Pick the date from the calendar.`;
   const stages = parseStageLines(fields.stages);
   if ('problem' in stages) errors[PipelineIds.stagesBlock] = stages.problem;
   if (Object.keys(errors).length > 0 || 'problem' in stages) return { ok: false, errors };

@@ -1,4 +1,5 @@
 /* "Notes and due date" on a stage of a bid's card: the form and its submission. */
+
 import { ForbiddenError, NotFoundError } from '../../../client/errors.ts';
 import type { Pipeline } from '../../../contract/schemas.ts';
 import type { AppSlack } from '../../adapters/app-slack.ts';
@@ -8,7 +9,7 @@ import { PipelineIds } from '../../shared/ids.ts';
 import { writerOr } from '../../shared/key-access.ts';
 import { encodeKept, type StateOf } from '../../shared/values/codec.ts';
 import { mention, mrkdwn, safeText } from '../../shared/views/mrkdwn.ts';
-import { plainOf } from '../../shared/views/plain-sentence.ts';
+import { fieldErrors, plainOf, plainSentence } from '../../shared/views/plain-sentence.ts';
 import { withinBudget } from '../../shared/within-budget.ts';
 import { bidNotFoundSentence, forbiddenSentence } from './bid-sentences.ts';
 import type { CardPlace } from './card-changes.ts';
@@ -107,29 +108,24 @@ export async function submitStageNotes(
   if (!meta) return;
   const fields = parseNotesSubmission(args.values);
   if (!isDay(fields.dueDate))
-    return ack({
-      response_action: 'errors',
-      errors: { [PipelineIds.dueBlock]: 'Pick the date from the calendar.' },
-    });
+    return ack(fieldErrors({ [PipelineIds.dueBlock]: plainSentence`Pick the date from the calendar.` }));
   const pastDue = await pastDayQuestion(context, {
     formId: args.viewId ?? args.privateMetadata,
     field: PipelineIds.dueBlock,
     day: fields.dueDate,
     unchanged: args.openedDueDate ?? null,
   });
-  if (pastDue) return ack({ response_action: 'errors', errors: { [PipelineIds.dueBlock]: pastDue } });
+  if (pastDue) return ack(fieldErrors({ [PipelineIds.dueBlock]: pastDue }));
   if (fields.notes.length > 3000)
-    return ack({
-      response_action: 'errors',
-      errors: { [PipelineIds.notesBlock]: 'Notes hold 3,000 characters at most.' },
-    });
+    return ack(
+      fieldErrors({ [PipelineIds.notesBlock]: plainSentence`Notes hold 3,000 characters at most.` }),
+    );
   if ((await context.users.facts(args.userId, args.teamId)).isGuest)
-    return ack({
-      response_action: 'errors',
-      errors: { [PipelineIds.notesBlock]: 'Guests can read bids but cannot change them.' },
-    });
+    return ack(
+      fieldErrors({ [PipelineIds.notesBlock]: plainSentence`Guests can read bids but cannot change them.` }),
+    );
   const writer = await writerOr(context, args.teamId, args.userId, (sentence) =>
-    ack({ response_action: 'errors', errors: { [PipelineIds.notesBlock]: plainOf(sentence) } }),
+    ack(fieldErrors({ [PipelineIds.notesBlock]: plainOf(sentence) })),
   );
   if (!writer) return;
   const { client } = writer;
@@ -148,10 +144,7 @@ export async function submitStageNotes(
     return mrkdwn`${describeFailure(error).sentence} Your notes are kept: save again when you are ready.`;
   };
   if (quick && 'error' in quick)
-    return ack({
-      response_action: 'errors',
-      errors: { [PipelineIds.notesBlock]: plainOf(problemOf(quick.error)) },
-    });
+    return ack(fieldErrors({ [PipelineIds.notesBlock]: plainOf(problemOf(quick.error)) }));
   await ack();
   const result = quick ?? (await write);
   if ('error' in result) {

@@ -1,4 +1,5 @@
 /* "Start a bid" on a tender card: the form, filled from the tender, and its submission. */
+
 import { randomUUID } from 'node:crypto';
 import { ForbiddenError, IdempotencyConflictError, NotFoundError } from '../../../client/errors.ts';
 import type { ProcurementClient } from '../../../client/procurement-client.ts';
@@ -11,7 +12,7 @@ import { writerOr } from '../../shared/key-access.ts';
 import { encodeKept } from '../../shared/values/codec.ts';
 import type { KeySource } from '../../shared/views/key-identity.ts';
 import { code, type Mrkdwn, mrkdwn, text as plain } from '../../shared/views/mrkdwn.ts';
-import { plainOf } from '../../shared/views/plain-sentence.ts';
+import { fieldErrors, plainOf, plainSentence } from '../../shared/views/plain-sentence.ts';
 import { withinBudget } from '../../shared/within-budget.ts';
 import { bidReferences } from './bid-references.ts';
 import {
@@ -138,24 +139,22 @@ export async function submitStartBid(
   if (!meta) return;
   const fields = parseStartBidSubmission(args.values);
   const checked = checkStartBid(fields);
-  if (!checked.ok) return ack({ response_action: 'errors', errors: checked.errors });
+  if (!checked.ok) return ack(fieldErrors(checked.errors));
   const pastTarget = await pastDayQuestion(context, {
     formId: meta.k,
     field: PipelineIds.targetBlock,
     day: fields.targetDate,
   });
-  if (pastTarget)
-    return ack({ response_action: 'errors', errors: { [PipelineIds.targetBlock]: pastTarget } });
+  if (pastTarget) return ack(fieldErrors({ [PipelineIds.targetBlock]: pastTarget }));
   if ((await context.users.facts(args.userId, args.teamId)).isGuest)
-    return ack({
-      response_action: 'errors',
-      errors: {
-        [PipelineIds.nameBlock]: 'Guests can read bids but cannot start them. Ask a member of the workspace.',
-      },
-    });
+    return ack(
+      fieldErrors({
+        [PipelineIds.nameBlock]: plainSentence`Guests can read bids but cannot start them. Ask a member of the workspace.`,
+      }),
+    );
   const kept: StartBidFields = fields;
   const writer = await writerOr(context, args.teamId, args.userId, (sentence) =>
-    ack({ response_action: 'errors', errors: { [PipelineIds.nameBlock]: plainOf(sentence) } }),
+    ack(fieldErrors({ [PipelineIds.nameBlock]: plainOf(sentence) })),
   );
   if (!writer) return;
   const create = async (): Promise<Pipeline> => {
@@ -193,10 +192,7 @@ export async function submitStartBid(
     return mrkdwn`${describeFailure(error).sentence} What you typed is kept: submit again when you are ready.`;
   };
   if (quick && 'error' in quick)
-    return ack({
-      response_action: 'errors',
-      errors: { [PipelineIds.nameBlock]: plainOf(problemOf(quick.error)) },
-    });
+    return ack(fieldErrors({ [PipelineIds.nameBlock]: plainOf(problemOf(quick.error)) }));
   if (quick) await ack();
   else await ack({ response_action: 'update', view: startBidWorkingView(args.privateMetadata) });
   const result = quick ?? (await settled);

@@ -11,6 +11,7 @@ import { CommentIds } from '../../shared/ids.ts';
 import { teamOfRequest } from '../../shared/request-scope.ts';
 import { decode } from '../../shared/values/codec.ts';
 import { parseCommentSubmission } from '../../shared/values/modal-submissions.ts';
+import { fieldErrors, plainSentence } from '../../shared/views/plain-sentence.ts';
 import { openCommentModal, type SubmittedView } from './comment-window.ts';
 import { deleteFromModal } from './delete-comment.ts';
 import { type CommentSubmissionAnswer, submitComment } from './submit-comment.ts';
@@ -53,13 +54,11 @@ export function registerCommentListeners(controls: ControlRouter, context: Featu
       // Whatever failed, the modal stays open with the text: the person is told on the field.
       context.logger.error({ err: error, what: 'comment submission' }, 'comment submission failed');
       if (!acked)
-        await answer({
-          response_action: 'errors',
-          errors: {
-            [CommentIds.textBlock]:
-              'Tenderbot could not post this comment because of a fault on its side. Your text is kept; try again in a moment.',
-          },
-        });
+        await answer(
+          fieldErrors({
+            [CommentIds.textBlock]: plainSentence`Tenderbot could not post this comment because of a fault on its side. Your text is kept; try again in a moment.`,
+          }),
+        );
     }
   });
 

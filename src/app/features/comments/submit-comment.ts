@@ -9,6 +9,13 @@ import { writerOr } from '../../shared/key-access.ts';
 import { decode, StaleValueError } from '../../shared/values/codec.ts';
 import type { CommentModalMetadata } from '../../shared/values/comment-values.ts';
 import { clip, code, type Mrkdwn, mrkdwn, text as plain, safeText } from '../../shared/views/mrkdwn.ts';
+import {
+  type FieldErrors,
+  fieldErrors,
+  type PlainSentence,
+  plainOf,
+  plainSentence,
+} from '../../shared/views/plain-sentence.ts';
 import type { SafeModalView as ModalView } from '../../shared/views/safe-blocks.ts';
 import { section } from '../../shared/views/tender-card.ts';
 import { withinBudget } from '../../shared/within-budget.ts';
@@ -24,14 +31,12 @@ import { ENTITY_NOUNS } from './views/comment-thread.ts';
 /** A submission is answered within this long (Slack waits 3 s); a slower post finishes in the open modal. */
 export const COMMENT_ACK_BUDGET_MS = 2000;
 
-export const STALE_MODAL_SENTENCE =
-  'This comment window is out of date or was changed, so Tenderbot cannot tell where the comment goes. Copy your text, close the window and press Comment again. Nothing was posted.';
+export const STALE_MODAL_SENTENCE = plainSentence`This comment window is out of date or was changed, so Tenderbot cannot tell where the comment goes. Copy your text, close the window and press Comment again. Nothing was posted.`;
 
-export const GUEST_WRITE_REFUSAL =
-  'Guests can read comments but cannot write or delete them. Ask a member of the workspace to do it for you.';
+export const GUEST_WRITE_REFUSAL = plainSentence`Guests can read comments but cannot write or delete them. Ask a member of the workspace to do it for you.`;
 
 export type CommentSubmissionAnswer =
-  | { response_action: 'errors'; errors: Record<string, string> }
+  | FieldErrors
   | { response_action: 'update'; view: ModalView }
   | undefined;
 
@@ -48,8 +53,8 @@ export function submissionKey(modalKey: string, body: string, parentId: string |
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((Number.parseInt(hex[16] ?? '0', 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-function fieldError(block: string, sentence: string): CommentSubmissionAnswer {
-  return { response_action: 'errors', errors: { [block]: sentence } };
+function fieldError(block: string, sentence: PlainSentence): CommentSubmissionAnswer {
+  return fieldErrors({ [block]: sentence });
 }
 
 /**
@@ -84,17 +89,17 @@ export async function submitComment(
     return ack(fieldError(CommentIds.textBlock, GUEST_WRITE_REFUSAL));
   // Refused before the text is looked at: nothing would be written whatever it says.
   const writer = await writerOr(context, args.teamId, args.userId, (sentence) =>
-    ack(fieldError(CommentIds.textBlock, sentence)),
+    ack(fieldError(CommentIds.textBlock, plainOf(sentence))),
   );
   if (!writer) return;
   const body = args.text.trim();
-  if (!body) return ack(fieldError(CommentIds.textBlock, 'Write your comment first.'));
+  if (!body) return ack(fieldError(CommentIds.textBlock, plainSentence`Write your comment first.`));
   const length = [...body].length;
   if (length > COMMENT_INPUT_MAX)
     return ack(
       fieldError(
         CommentIds.textBlock,
-        `A comment can be at most ${COMMENT_INPUT_MAX.toLocaleString('en-GB')} characters here; this one has ${length.toLocaleString('en-GB')}. Shorten it.`,
+        plainSentence`A comment can be at most ${COMMENT_INPUT_MAX.toLocaleString('en-GB')} characters here; this one has ${length.toLocaleString('en-GB')}. Shorten it.`,
       ),
     );
   let parentId: string | null = null;
@@ -106,7 +111,7 @@ export async function submitComment(
       return ack(
         fieldError(
           CommentIds.parentBlock,
-          'That choice is out of date. Choose the comment to reply to again.',
+          plainSentence`That choice is out of date. Choose the comment to reply to again.`,
         ),
       );
     }
@@ -160,7 +165,7 @@ export async function submitComment(
       return;
     }
     const problem = problemOf(quick.error);
-    if (problem.field) return ack(fieldError(problem.field, problem.sentence));
+    if (problem.field) return ack(fieldError(problem.field, plainOf(problem.sentence)));
     return ack({ response_action: 'update', view: refill(problem.sentence) });
   }
   await ack({ response_action: 'update', view: commentPostingView(args.privateMetadata, args.text) });

@@ -5,6 +5,7 @@ import { reply } from '../../shared/feature-context.ts';
 import { ConnectIds } from '../../shared/ids.ts';
 import { sentenceMessage } from '../../shared/views/messages.ts';
 import { type Mrkdwn, mrkdwn } from '../../shared/views/mrkdwn.ts';
+import { fieldErrors, plainSentence } from '../../shared/views/plain-sentence.ts';
 import { publishHome } from '../home/index.ts';
 import { safeMetadata } from './connect-metadata.ts';
 import { KEY_MISCOPIED, type SubmissionAnswer, tryKey } from './key-trial.ts';
@@ -21,22 +22,18 @@ export async function submitPersonalKey(
   args: { teamId: string; userId: string; key: string; privateMetadata: string },
 ): Promise<SubmissionAnswer> {
   const key = args.key.trim();
-  if (!key) return { response_action: 'errors', errors: { [ConnectIds.keyBlock]: 'Paste your API key.' } };
-  if (!API_KEY_CHARACTERS.test(key))
-    return { response_action: 'errors', errors: { [ConnectIds.keyBlock]: KEY_MISCOPIED } };
+  if (!key) return fieldErrors({ [ConnectIds.keyBlock]: plainSentence`Paste your API key.` });
+  if (!API_KEY_CHARACTERS.test(key)) return fieldErrors({ [ConnectIds.keyBlock]: KEY_MISCOPIED });
   // Only ever the operator's service: never the address chosen for the workspace's key.
   const serviceUrl = context.clients.operatorServiceUrl;
   const problem = await tryKey(context.clients.trial(serviceUrl, key));
   if (problem)
-    return {
-      response_action: 'errors',
-      errors: {
-        [ConnectIds.keyBlock]:
-          problem.field === 'url'
-            ? 'The service did not answer just now, so the key could not be checked. Try again in a few minutes.'
-            : problem.sentence,
-      },
-    };
+    return fieldErrors({
+      [ConnectIds.keyBlock]:
+        problem.field === 'url'
+          ? plainSentence`The service did not answer just now, so the key could not be checked. Try again in a few minutes.`
+          : problem.sentence,
+    });
   await context.clients.forgetPerson(args.teamId, args.userId);
   await context.store.savePersonalKey({
     teamId: args.teamId,

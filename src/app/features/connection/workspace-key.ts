@@ -14,6 +14,7 @@ import {
   mrkdwn,
   text as plain,
 } from '../../shared/views/mrkdwn.ts';
+import { fieldErrors, plainOf, plainSentence } from '../../shared/views/plain-sentence.ts';
 import { button, section } from '../../shared/views/tender-card.ts';
 import { withinBudget } from '../../shared/within-budget.ts';
 import { publishHome } from '../home/index.ts';
@@ -101,8 +102,7 @@ export async function openConnectModal(
   });
 }
 
-const SERVICE_URL_REFUSED =
-  'Tenderbot connects only to the service it was set up with (and addresses its operator allows). Leave this empty to use it.';
+const SERVICE_URL_REFUSED = plainSentence`Tenderbot connects only to the service it was set up with (and addresses its operator allows). Leave this empty to use it.`;
 
 /** Slack closes a submission that is not answered within 3 s; the check gets this long, then "checking…". */
 export const CONNECT_ACK_BUDGET_MS = 2000;
@@ -125,23 +125,24 @@ export async function submitConnectWithinBudget(
   };
   if (quick) {
     if ('value' in quick) return ack(quick.value ?? undefined);
-    return ack({ response_action: 'errors', errors: { [ConnectIds.keyBlock]: problemOf(quick) } });
+    return ack(fieldErrors({ [ConnectIds.keyBlock]: plainOf(problemOf(quick)) }));
   }
   const { forMe } = safeMetadata(args.privateMetadata);
   await ack({ response_action: 'update', view: connectCheckingView(forMe) });
   const result = await outcome;
+  // A failure is one of the app's mrkdwn sentences; the fields' refusals are plain sentences.
   const problem =
     'error' in result
       ? problemOf(result)
       : result.value
-        ? Object.values(result.value.errors).join(' ')
+        ? escapeMrkdwn(Object.values(result.value.errors).join(' '))
         : null;
   if (!args.viewId) return;
   const view = problem
     ? connectModal(
         args.privateMetadata,
         context.config.PROCUREMENT_API_URL,
-        escapeMrkdwn(problem),
+        problem,
         forMe,
         context.clients.allowsOtherServiceUrls,
       )
@@ -164,31 +165,26 @@ export async function submitConnectModal(
 ): Promise<SubmissionAnswer> {
   if (safeMetadata(args.privateMetadata).forMe) return submitPersonalKey(context, slack, args);
   if (!(await mayManageKey(context, args.teamId, args.userId)))
-    return { response_action: 'errors', errors: { [ConnectIds.keyBlock]: REFUSAL } };
+    return fieldErrors({ [ConnectIds.keyBlock]: plainOf(REFUSAL) });
   const key = args.key.trim();
-  if (!key) return { response_action: 'errors', errors: { [ConnectIds.keyBlock]: 'Paste the API key.' } };
-  if (!API_KEY_CHARACTERS.test(key))
-    return { response_action: 'errors', errors: { [ConnectIds.keyBlock]: KEY_MISCOPIED } };
+  if (!key) return fieldErrors({ [ConnectIds.keyBlock]: plainSentence`Paste the API key.` });
+  if (!API_KEY_CHARACTERS.test(key)) return fieldErrors({ [ConnectIds.keyBlock]: KEY_MISCOPIED });
   const serviceUrl = args.serviceUrl.trim() || null;
   if (serviceUrl && !/^https?:\/\/[^\s]+$/.test(serviceUrl)) {
-    return {
-      response_action: 'errors',
-      errors: {
-        [ConnectIds.urlBlock]: 'Give the service’s address, such as https://procurement.example.com.',
-      },
-    };
+    return fieldErrors({
+      [ConnectIds.urlBlock]: plainSentence`Give the service’s address, such as https://procurement.example.com.`,
+    });
   }
   // Only the operator's service or the addresses it allows: any other server would receive the
   // key, and would let a workspace admin reach into the network Tenderbot runs in.
   if (serviceUrl && !context.clients.allowsServiceUrl(serviceUrl))
-    return { response_action: 'errors', errors: { [ConnectIds.urlBlock]: SERVICE_URL_REFUSED } };
+    return fieldErrors({ [ConnectIds.urlBlock]: SERVICE_URL_REFUSED });
   const trial = context.clients.trial(serviceUrl, key);
   const problem = await tryKey(trial);
   if (problem)
-    return {
-      response_action: 'errors',
-      errors: { [problem.field === 'url' ? ConnectIds.urlBlock : ConnectIds.keyBlock]: problem.sentence },
-    };
+    return fieldErrors({
+      [problem.field === 'url' ? ConnectIds.urlBlock : ConnectIds.keyBlock]: problem.sentence,
+    });
   // Bookmarks are kept per key creator: read the list before the key changes, to say if it does.
   const bookmarksBefore = await bookmarkIdsOrNull(context, args.teamId);
   await context.clients.forget(args.teamId);

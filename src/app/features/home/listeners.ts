@@ -6,6 +6,7 @@ import { HomeIds } from '../../shared/ids.ts';
 import { teamOfRequest } from '../../shared/request-scope.ts';
 import { decodeText } from '../../shared/values/codec.ts';
 import { channelLink, type Mrkdwn, mrkdwn } from '../../shared/views/mrkdwn.ts';
+import { fieldErrors, plainSentence } from '../../shared/views/plain-sentence.ts';
 import { publishHome } from './home.ts';
 import {
   askChannel,
@@ -107,7 +108,7 @@ export function registerHomeListeners(
   controls.view(HomeIds.channelCallback, async ({ ack, body, view, client, context: bolt }) => {
     const { channelId, cadence } = chosenInWindow(view.state?.values);
     if (!channelId) {
-      await ack({ response_action: 'errors', errors: { [HomeIds.channelBlock]: 'Choose a channel.' } });
+      await ack(fieldErrors({ [HomeIds.channelBlock]: plainSentence`Choose a channel.` }));
       return;
     }
     await ack();

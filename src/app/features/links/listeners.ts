@@ -6,6 +6,7 @@ import { withFailures } from '../../shared/feature-context.ts';
 import { ReachIds, SEARCH_BUILDER_FIELDS, TENDER_PICKER, UNFURL_IDS } from '../../shared/ids.ts';
 import { teamOfRequest } from '../../shared/request-scope.ts';
 import { decode } from '../../shared/values/codec.ts';
+import { fieldErrors, plainSentence } from '../../shared/views/plain-sentence.ts';
 import { answerDirectMessage, directMessageRequest, type RunCommandText } from './direct-messages.ts';
 import {
   commentOnMessage,
@@ -222,12 +223,11 @@ export function registerReachListeners(
     } catch (error) {
       context.logger.error({ err: error, what: 'tender picker' }, 'the tender picker failed');
       if (!acked)
-        await answer({
-          response_action: 'errors',
-          errors: {
-            [TENDER_PICKER.block]: 'Tenderbot could not open the comment window. Try again in a moment.',
-          },
-        });
+        await answer(
+          fieldErrors({
+            [TENDER_PICKER.block]: plainSentence`Tenderbot could not open the comment window. Try again in a moment.`,
+          }),
+        );
     }
   });
 }

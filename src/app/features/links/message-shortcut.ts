@@ -4,6 +4,7 @@ import { describeFailure } from '../../shared/failure-sentences.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { ReachIds, TENDER_PICKER } from '../../shared/ids.ts';
 import { clip, mrkdwn } from '../../shared/views/mrkdwn.ts';
+import { type FieldErrors, fieldErrors, plainSentence } from '../../shared/views/plain-sentence.ts';
 import type { SafeModalView as ModalView } from '../../shared/views/safe-blocks.ts';
 import { section } from '../../shared/views/tender-card.ts';
 import { COMMENT_INPUT_MAX, showCommentModal } from '../comments/index.ts';
@@ -180,10 +181,7 @@ export async function commentOnMessage(
   await show(tenderPickerModal({ privateMetadata: metadata, quoted: quote || linksInText(text).join(' ') }));
 }
 
-export type PickerAnswer =
-  | { response_action: 'errors'; errors: Record<string, string> }
-  | { response_action: 'update'; view: ModalView }
-  | undefined;
+export type PickerAnswer = FieldErrors | { response_action: 'update'; view: ModalView } | undefined;
 
 const Chosen = z.looseObject({
   [TENDER_PICKER.block]: z.looseObject({
@@ -208,21 +206,18 @@ export async function submitTenderPicker(
     ? parsed.data[TENDER_PICKER.block][TENDER_PICKER.action].selected_option?.value
     : undefined;
   if (!tenderId) {
-    await ack({
-      response_action: 'errors',
-      errors: { [TENDER_PICKER.block]: 'Choose a tender first: type words of its title.' },
-    });
+    await ack(
+      fieldErrors({ [TENDER_PICKER.block]: plainSentence`Choose a tender first: type words of its title.` }),
+    );
     return;
   }
   const state = readPickerMetadata(args.privateMetadata);
   if (!state) {
-    await ack({
-      response_action: 'errors',
-      errors: {
-        [TENDER_PICKER.block]:
-          'This window is out of date. Close it and use “Comment on a tender” on the message again.',
-      },
-    });
+    await ack(
+      fieldErrors({
+        [TENDER_PICKER.block]: plainSentence`This window is out of date. Close it and use “Comment on a tender” on the message again.`,
+      }),
+    );
     return;
   }
   const request: SlackRequest = {

@@ -12,7 +12,13 @@ import { offerableRegions, regionsFor } from '../../shared/regions.ts';
 import { decodeText, encodeIfFits } from '../../shared/values/codec.ts';
 import { type Message, sentenceMessage } from '../../shared/views/messages.ts';
 import { code, type Mrkdwn, mrkdwn } from '../../shared/views/mrkdwn.ts';
-import { plainOf } from '../../shared/views/plain-sentence.ts';
+import {
+  type FieldErrors,
+  fieldErrors,
+  type PlainSentence,
+  plainOf,
+  plainSentence,
+} from '../../shared/views/plain-sentence.ts';
 import type { SafeModalView as ModalView } from '../../shared/views/safe-blocks.ts';
 import { searchCommand } from '../tenders/index.ts';
 import { directMessageRequest, leavePointerToDirectMessages, serviceOrigins } from './direct-messages.ts';
@@ -42,7 +48,7 @@ const Element = z.looseObject({
 /** `view.state.values`: block id → action id → element state. Anything else is ignored. */
 const StateValues = z.record(z.string(), z.record(z.string(), Element));
 
-export type BuiltSearch = { ok: true; text: string } | { ok: false; errors: Record<string, string> };
+export type BuiltSearch = { ok: true; text: string } | { ok: false; errors: Record<string, PlainSentence> };
 
 function field(values: z.infer<typeof StateValues>, which: keyof typeof SEARCH_BUILDER_FIELDS) {
   const { block, action } = SEARCH_BUILDER_FIELDS[which];
@@ -76,7 +82,7 @@ export function searchTextFromForm(raw: unknown): BuiltSearch {
   const parsed = StateValues.safeParse(raw ?? {});
   const values = parsed.success ? parsed.data : {};
   const F = SEARCH_BUILDER_FIELDS;
-  const errors: Record<string, string> = {};
+  const errors: Record<string, PlainSentence> = {};
   const parts: string[] = [];
 
   const words = field(values, 'words').text.replace(/\s+/g, ' ');
@@ -85,14 +91,14 @@ export function searchTextFromForm(raw: unknown): BuiltSearch {
   const region = field(values, 'region').choice;
   if (region) {
     if (region.includes('"') || offerableRegions([region]).length === 0)
-      errors[F.region.block] = 'Choose a region from the list again.';
+      errors[F.region.block] = plainSentence`Choose a region from the list again.`;
     else parts.push(`region:"${region}"`);
   }
 
   const status = field(values, 'status').choice;
   if (status) {
     if ((TENDER_STATUSES as readonly string[]).includes(status)) parts.push(`status:${status}`);
-    else errors[F.status.block] = 'Choose a status from the list again.';
+    else errors[F.status.block] = plainSentence`Choose a status from the list again.`;
   }
 
   const currency = field(values, 'currency').choice ?? DEFAULT_VALUE_CURRENCY;
@@ -102,25 +108,27 @@ export function searchTextFromForm(raw: unknown): BuiltSearch {
     if (!typed) continue;
     const money = readMoney(typed.replace(/\s+/g, ''));
     const problem = money === null ? null : amountProblem(money.amount);
-    if (money === null) errors[F[which].block] = 'Write an amount such as 250000, 100k or 2.5m (no words).';
-    else if (problem) errors[F[which].block] = `That amount ${problem}.`;
+    if (money === null)
+      errors[F[which].block] = plainSentence`Write an amount such as 250000, 100k or 2.5m (no words).`;
+    else if (problem) errors[F[which].block] = plainSentence`That amount ${problem}.`;
     // A sign names a currency: it must be the one chosen, or `€1m` would be searched as £1m.
     else if (money.currency === 'dollars')
       errors[F[which].block] =
-        'Write the amount without $ and choose US or Canadian dollars under “Values in”.';
+        plainSentence`Write the amount without $ and choose US or Canadian dollars under “Values in”.`;
     else if (money.currency && money.currency !== currency)
       errors[F[which].block] =
-        `This amount is in ${money.currency} but “Values in” says ${currency}: choose ${money.currency} there, or write the amount without its sign.`;
+        plainSentence`This amount is in ${money.currency} but “Values in” says ${currency}: choose ${money.currency} there, or write the amount without its sign.`;
     else amounts[which] = money.amount;
   }
   if (amounts.valueMin !== undefined && amounts.valueMax !== undefined && amounts.valueMin > amounts.valueMax)
-    errors[F.valueMax.block] = 'The largest value is smaller than the smallest: swap them or change one.';
+    errors[F.valueMax.block] =
+      plainSentence`The largest value is smaller than the smallest: swap them or change one.`;
   if (amounts.valueMin !== undefined) parts.push(`value>=${amountWord(amounts.valueMin)}`);
   if (amounts.valueMax !== undefined) parts.push(`value<=${amountWord(amounts.valueMax)}`);
   // The amounts' currency, as a typed search names it: pounds (the service's default) are not
   // written, any other is, and only with an amount (a currency alone changes nothing).
   if (!(VALUE_CURRENCIES as readonly string[]).includes(currency))
-    errors[F.currency.block] = 'Choose the currency from the list again.';
+    errors[F.currency.block] = plainSentence`Choose the currency from the list again.`;
   else if (currency !== DEFAULT_VALUE_CURRENCY && Object.keys(amounts).length > 0)
     parts.push(`currency:${currency.toLowerCase()}`);
 
@@ -128,19 +136,21 @@ export function searchTextFromForm(raw: unknown): BuiltSearch {
   if (closes) {
     if ((CLOSING_WITHIN_DAYS as readonly number[]).includes(Number(closes)))
       parts.push(`closes<${Number(closes)}d`);
-    else errors[F.closes.block] = 'Choose how soon it closes from the list again.';
+    else errors[F.closes.block] = plainSentence`Choose how soon it closes from the list again.`;
   }
 
   const cpv = field(values, 'cpv').text.replace(/\s+/g, '');
   if (cpv) {
     if (/^\d{1,8}$/.test(cpv)) parts.push(`cpv:${cpv}`);
-    else errors[F.cpv.block] = 'Give the first digits of a CPV code, such as 72 or 90910000 (digits only).';
+    else
+      errors[F.cpv.block] =
+        plainSentence`Give the first digits of a CPV code, such as 72 or 90910000 (digits only).`;
   }
 
   const buyer = field(values, 'buyer').choice;
   if (buyer) {
     if (UUID.test(buyer)) parts.push(`buyer:${buyer}`);
-    else errors[F.buyer.block] = 'Choose the buyer from the list again.';
+    else errors[F.buyer.block] = plainSentence`Choose the buyer from the list again.`;
   }
 
   if (Object.keys(errors).length > 0) return { ok: false, errors };
@@ -155,13 +165,13 @@ export function searchTextFromForm(raw: unknown): BuiltSearch {
 }
 
 /** A parser's sentence for the Words field: plain text (no code marks), and about the words. */
-function wordsProblem(problem: Mrkdwn): string {
+function wordsProblem(problem: Mrkdwn): PlainSentence {
   const sentence = plainOf(problem);
   if (sentence.startsWith('A quote is not closed'))
-    return 'A quote in the words is not closed: close it, or take it out.';
+    return plainSentence`A quote in the words is not closed: close it, or take it out.`;
   const twice = /^(\S+) is given twice/.exec(sentence);
   if (twice)
-    return `The words give ${twice[1]} as well as the form: take it out of the words, or clear its field.`;
+    return plainSentence`The words give ${twice[1] ?? ''} as well as the form: take it out of the words, or clear its field.`;
   return sentence;
 }
 
@@ -205,7 +215,7 @@ export async function openSearchBuilder(
 // ------------------------------------------------------------------------------------------------
 // Submitting
 
-export type SearchBuilderAnswer = { response_action: 'errors'; errors: Record<string, string> } | undefined;
+export type SearchBuilderAnswer = FieldErrors | undefined;
 
 /** A sentence before the results: the command that gives them, so it can be typed next time. */
 export function commandHint(text: string): Message {
@@ -228,7 +238,7 @@ export async function submitSearchBuilder(
 ): Promise<void> {
   const built = searchTextFromForm(args.values);
   if (!built.ok) {
-    await ack({ response_action: 'errors', errors: built.errors });
+    await ack(fieldErrors(built.errors));
     return;
   }
   await ack();

@@ -6,7 +6,7 @@ import {
   VALUE_CURRENCIES,
   type ValueCurrency,
 } from '../../../contract/schemas.ts';
-import { code, escapeMrkdwn, joinMrkdwn, type Mrkdwn, mrkdwn } from '../views/mrkdwn.ts';
+import { code, escapeMrkdwn, type Mrkdwn, mrkdwn } from '../views/mrkdwn.ts';
 import { amountProblem, CURRENCY_WORDS, parseAmount, parseDays, readMoney } from './amounts.ts';
 import { editDistance } from './edit-distance.ts';
 
@@ -198,7 +198,7 @@ export function parseSearch(
         if (!(TENDER_STATUSES as readonly string[]).includes(status)) {
           return {
             ok: false,
-            problem: mrkdwn`${code(`status:${typedValue(value)}`)} is not a status; use one of ${codes(TENDER_STATUSES)}.`,
+            problem: mrkdwn`${code(`status:${typedValue(value)}`)} is not a status; a tender is ${orList(TENDER_STATUSES)}, as in \`status:open\`.`,
           };
         }
         filters.status = status as TenderSearchFilters['status'];
@@ -247,7 +247,7 @@ export function parseSearch(
         if (!named)
           return {
             ok: false,
-            problem: mrkdwn`${code(`currency:${typedValue(value)}`)} is not a currency amounts can be given in; use one of ${codes(VALUE_CURRENCIES)}.`,
+            problem: mrkdwn`${code(`currency:${typedValue(value)}`)} is not a currency amounts can be given in; use ${orList(VALUE_CURRENCIES.map((currency) => currency.toLowerCase()))}, as in \`currency:eur\`.`,
           };
         currencies.add(named);
         break;
@@ -272,10 +272,7 @@ export function parseSearch(
   if (currencies.size > 1)
     return {
       ok: false,
-      problem: mrkdwn`The amounts name ${joinMrkdwn(
-        [...currencies].map((named) => code(named)),
-        mrkdwn` and `,
-      )}; a search compares values in one currency. Give both amounts in one.`,
+      problem: mrkdwn`The amounts are in ${escapeMrkdwn([...currencies].map((named) => CURRENCY_NAMES[named]).join(' and '))}; a search compares values in one currency. Give both amounts in one.`,
     };
   const [currency] = currencies;
   // A currency says what the amounts are in: without an amount there is nothing for it to change.
@@ -348,7 +345,7 @@ export function parseDirectory(
       if (!(FRAMEWORK_STATUSES as readonly string[]).includes(value.toLowerCase())) {
         return {
           ok: false,
-          problem: mrkdwn`${code(`status:${typedValue(value)}`)} is not a framework status; use one of ${codes(FRAMEWORK_STATUSES)}.`,
+          problem: mrkdwn`${code(`status:${typedValue(value)}`)} is not a framework status; a framework is ${orList(FRAMEWORK_STATUSES)}, as in \`status:live\`.`,
         };
       }
       filters.status = value.toLowerCase() as DirectoryFilters['status'];
@@ -487,13 +484,19 @@ function typedValue(value: string): string {
   return value.length > 40 ? `${value.slice(0, 40)}…` : value;
 }
 
-/** Names a person can type, as code: `open`, `closed`, `awarded`. */
-function codes(names: readonly string[]): Mrkdwn {
-  return joinMrkdwn(
-    names.map((name) => code(name)),
-    mrkdwn`, `,
-  );
+/** Names in words, the last after "or": `planned, open, closed, awarded or cancelled`. */
+function orList(names: readonly string[]): Mrkdwn {
+  const last = names.at(-1) ?? '';
+  return escapeMrkdwn(names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${last}` : last);
 }
+
+/** The currencies amounts are compared in, as a person says them. */
+const CURRENCY_NAMES: Record<ValueCurrency, string> = {
+  GBP: 'pounds',
+  EUR: 'euros',
+  USD: 'US dollars',
+  CAD: 'Canadian dollars',
+};
 
 export function normaliseQuotes(text: string): string {
   return text.replace(/[\u201C\u201D\u201E\u00AB\u00BB]/g, '"').replace(/[\u2018\u2019]/g, "'");

@@ -140,10 +140,12 @@ export function safeText(text: string | null | undefined, max: number): Mrkdwn {
 /**
  * Outside text that must copy exactly as it is (an id, a command, a search as typed) as a code
  * span, where Slack formats nothing: only `&`, `<` and `>` escaped (shown and copied as
- * themselves). A code span cannot hold a backtick, so one is drawn as its look-alike.
+ * themselves). A code span cannot hold a backtick, so one is drawn as its look-alike, nor end a
+ * line (its marks would show, and what follows would be formatted), so line breaks are spaces.
  */
 export function code(text: string, max = 3000): Mrkdwn {
-  return trusted(`\`${cut(escapeControls(text).replace(/`/g, MARK_LOOKALIKES['`'] ?? '`'), max)}\``);
+  const oneLine = text.replace(/[\r\n\t\v\f\u2028\u2029]+/g, ' ');
+  return trusted(`\`${cut(escapeControls(oneLine).replace(/`/g, MARK_LOOKALIKES['`'] ?? '`'), max)}\``);
 }
 
 /**

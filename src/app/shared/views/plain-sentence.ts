@@ -71,3 +71,17 @@ const MARK_OF_LOOKALIKE: Record<string, string> = {
   '\u02CB': '`',
 };
 const LOOKALIKE = /[\u2217\u02CD\u223C\u02CB]/g;
+
+/**
+ * A view submission's answer with sentences under its fields. Slack shows them as plain text, so
+ * each is a PlainSentence: one of the app's mrkdwn sentences comes over only through `plainOf`
+ * (given as it is, its backticks and `&lt;` would show as typed). Every such answer is made here.
+ */
+export interface FieldErrors {
+  response_action: 'errors';
+  errors: Readonly<Record<string, PlainSentence>>;
+}
+
+export function fieldErrors(errors: Readonly<Record<string, PlainSentence>>): FieldErrors {
+  return { response_action: 'errors', errors };
+}

@@ -8,6 +8,7 @@ import {
 import { COMMENT_INPUT_MAX } from '../../../../src/app/features/comments/views/comment-modal.ts';
 import { PERSONAL_KEY_REQUIRED_SENTENCE } from '../../../../src/app/shared/failure-sentences.ts';
 import { CommentIds } from '../../../../src/app/shared/ids.ts';
+import { plainOf } from '../../../../src/app/shared/views/plain-sentence.ts';
 import type { FakeView } from '../../../../src/fake-slack/types.ts';
 import { TENDER_B } from '../../../support/fixture.ts';
 import { type HandlerHarness, startHandlerHarness } from '../../../support/handler-context.ts';
@@ -111,7 +112,9 @@ describe('submitComment (the window’s Post comment)', () => {
     await harness.context.store.saveWorkspaceSettings({ teamId, personalKeysForWrites: true });
     try {
       const { acks } = await submit('U0MEMBER', window, 'Hello');
-      expect(fieldErrorOf(acks[0])).toBe(String(PERSONAL_KEY_REQUIRED_SENTENCE));
+      // A field's error is plain text in Slack: the sentence without its code marks.
+      expect(fieldErrorOf(acks[0])).toBe(String(plainOf(PERSONAL_KEY_REQUIRED_SENTENCE)));
+      expect(fieldErrorOf(acks[0])).toContain('Run /tender connect me to link it');
     } finally {
       await harness.context.store.saveWorkspaceSettings({ teamId, personalKeysForWrites: false });
     }

@@ -173,6 +173,9 @@ describe('submitConnectModal', () => {
       privateMetadata,
     });
     expect(answer?.errors[ConnectIds.keyBlock]).toContain('Only a workspace owner or admin');
+    // Plain text under the field: the commands without code marks.
+    expect(answer?.errors[ConnectIds.keyBlock]).toContain('run /tender connect. To link a key of your own');
+    expect(answer?.errors[ConnectIds.keyBlock]).not.toMatch(/[`\u02CB]|&amp;|&lt;/);
     expect(await harness.context.store.getConnection(teamId)).toBeNull();
   });
 });

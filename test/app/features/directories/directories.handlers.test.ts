@@ -63,7 +63,7 @@ describe('directoryCommand (/tender buyers|suppliers|frameworks)', () => {
     const request = harness.request();
     await directoryCommand(harness.context, request, 'frameworks', 'catering status:someday');
     expect(request.said()).toBe(
-      '`status:someday` is not a framework status; use one of `upcoming`, `live`, `expired`.',
+      '`status:someday` is not a framework status; a framework is upcoming, live or expired, as in `status:live`.',
     );
     expect(actionIds(request.answers)).not.toContain(DirectoryIds.showFramework);
   });

@@ -453,7 +453,7 @@ describe('odd input gets a clear sentence, never a crash', () => {
   it('a sentence naming two currencies is refused with a sentence, not read as one currency', async () => {
     const answer = await directMessage('snow removal over €2m under £3m');
     expect(textOf(answer)).toContain(
-      'The amounts name `EUR` and `GBP`; a search compares values in one currency.',
+      'The amounts are in euros and pounds; a search compares values in one currency.',
     );
     expect(titlesIn(answer)).toEqual([]);
   });

@@ -90,7 +90,7 @@ describe('value filters and their currency', () => {
   it('refuses two currencies in one search, a dollar of no country, and an unknown currency', () => {
     expect(parseSearch('value>€1m value<£2m', now)).toMatchObject({
       ok: false,
-      problem: expect.stringContaining('`EUR` and `GBP`'),
+      problem: expect.stringContaining('are in euros and pounds'),
     });
     expect(parseSearch('value>$1m', now)).toMatchObject({
       ok: false,
@@ -98,7 +98,7 @@ describe('value filters and their currency', () => {
     });
     expect(parseSearch('value>1m currency:yen', now)).toMatchObject({
       ok: false,
-      problem: expect.stringContaining('`GBP`, `EUR`, `USD`, `CAD`'),
+      problem: expect.stringContaining('use gbp, eur, usd or cad, as in `currency:eur`'),
     });
   });
 });
@@ -180,7 +180,9 @@ describe('parseSearch', () => {
   it('answers a bad filter with a sentence that says what to type', () => {
     expect(parseSearch('status:pending', now)).toEqual({
       ok: false,
-      problem: expect.stringContaining('use one of `planned`, `open`'),
+      problem: expect.stringContaining(
+        'a tender is planned, open, closed, awarded or cancelled, as in `status:open`',
+      ),
     });
     expect(parseSearch('value>lots', now)).toEqual({
       ok: false,
@@ -485,7 +487,7 @@ describe('problems are mrkdwn: what was typed in code spans, escaped', () => {
     expect(read).toEqual({
       ok: false,
       problem:
-        '`status:&lt;!channel&gt;` is not a status; use one of `planned`, `open`, `closed`, `awarded`, `cancelled`.',
+        '`status:&lt;!channel&gt;` is not a status; a tender is planned, open, closed, awarded or cancelled, as in `status:open`.',
     });
   });
 });

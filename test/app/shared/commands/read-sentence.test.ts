@@ -33,7 +33,7 @@ describe('a direct message read as a search', () => {
     expect(read).toEqual({
       ok: false,
       problem:
-        'The amounts name `EUR` and `GBP`; a search compares values in one currency. Give both amounts in one.',
+        'The amounts are in euros and pounds; a search compares values in one currency. Give both amounts in one.',
     });
     // One currency named, the other amount bare: both in it, as `value>2m value<3m eur` reads.
     expect(readSentence('roads over €2m under 3m', now, REGIONS)).toBe('roads value>2m eur value<3m');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clip, escapeMrkdwn, literalText, safeText } from '../../../../src/app/shared/views/mrkdwn.ts';
+import { clip, code, escapeMrkdwn, literalText, safeText } from '../../../../src/app/shared/views/mrkdwn.ts';
 
 describe('text from outside in mrkdwn', () => {
   it('escapes Slack’s control characters', () => {
@@ -45,5 +45,12 @@ describe('text from outside in mrkdwn', () => {
     const huge = '\u202E<&>'.repeat(100_000);
     const escaped = escapeMrkdwn(huge);
     expect(escaped.length).toBe(100_000 * '\uFFFD&lt;&amp;&gt;'.length);
+  });
+});
+
+describe('code spans stay on one line', () => {
+  it('turns line breaks and tabs in what is shown as code into spaces', () => {
+    expect(code('status:"a\n*boss says* _urgent_"')).toBe('`status:"a *boss says* _urgent_"`');
+    expect(code('a\r\n\tb\u2028c')).toBe('`a b c`');
   });
 });

@@ -1,6 +1,8 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { code, mrkdwn, text } from '../../../../src/app/shared/views/mrkdwn.ts';
-import { plainOf, plainSentence } from '../../../../src/app/shared/views/plain-sentence.ts';
+import { fieldErrors, plainOf, plainSentence } from '../../../../src/app/shared/views/plain-sentence.ts';
 
 describe('plain sentences (plain-text fields: Workflow Builder errors, view errors)', () => {
   it('joins literals and outside text as they are', () => {
@@ -35,5 +37,21 @@ describe('plain sentences (plain-text fields: Workflow Builder errors, view erro
     // In a code span what a person typed stays, marks and all.
     expect(plainOf(mrkdwn`No tender matches ${code('clean* _x_')}.`)).toBe('No tender matches clean* _x_.');
     expect(plainOf(mrkdwn`Ask <@U0LEAD> or <!here>.`)).toBe('Ask @U0LEAD or @here.');
+  });
+});
+
+describe('sentences under a window’s fields', () => {
+  it('are answered only through fieldErrors, which takes plain sentences', () => {
+    // Slack shows a field's error as plain text: an answer written by hand could give it mrkdwn
+    // (its backticks and entities would show as typed), which the type of fieldErrors refuses.
+    const root = join(import.meta.dirname, '../../../../src/app');
+    const byHand = readdirSync(root, { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.ts') && !file.endsWith('plain-sentence.ts'))
+      .filter((file) => /response_action:\s*'errors'/.test(readFileSync(join(root, file), 'utf8')));
+    expect(byHand).toEqual([]);
+    expect(fieldErrors({ block: plainSentence`Give the bid a name.` })).toEqual({
+      response_action: 'errors',
+      errors: { block: 'Give the bid a name.' },
+    });
   });
 });
