@@ -22,7 +22,7 @@ export function openSqlite(path: string, migrations: readonly string[]): SqliteD
 export function openSqliteConnection(path: string): SqliteDatabase {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
-  db.pragma('journal_mode = WAL');
+  setWal(db);
   // WAL with NORMAL is durable across process crashes; only a power cut can lose the last commits.
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
@@ -30,6 +30,25 @@ export function openSqliteConnection(path: string): SqliteDatabase {
   db.pragma('cache_size = -64000');
   return db;
 }
+
+/**
+ * Switches a new file to WAL. The switch takes the file's exclusive lock, and SQLite answers BUSY at
+ * once, without waiting (its busy timeout would risk a deadlock), to a connection that finds
+ * another opening the same new file at that moment: tried again for up to 5 s.
+ */
+function setWal(db: SqliteDatabase): void {
+  const deadline = Date.now() + 5000;
+  for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw error;
+      Atomics.wait(WAIT, 0, 0, pause);
+    }
+  }
+}
+const WAIT = new Int32Array(new SharedArrayBuffer(4));
 
 /**
  * Applies every migration newer than the database's `user_version`, each in its own transaction.

@@ -7,6 +7,7 @@ import { KeyCipher } from '../../../src/app/security/key-cipher.ts';
 import { PERSONAL_KEY_REQUIRED_SENTENCE } from '../../../src/app/shared/failure-sentences.ts';
 import { PipelineIds } from '../../../src/app/shared/ids.ts';
 import { STATUS_LABELS } from '../../../src/app/shared/views/bid-parts.ts';
+import { plainOf } from '../../../src/app/shared/views/plain-sentence.ts';
 import type { BotStore } from '../../../src/app/storage/bot-store.ts';
 import { openBotStore } from '../../../src/app/storage/open-bot-store.ts';
 import type { ProcurementClient } from '../../../src/client/procurement-client.ts';
@@ -245,7 +246,8 @@ describe('a person’s own key', () => {
       const refused = await bot.slack.submitView(ADMIN, modal.id, { 'comment/text': 'Should not be posted' });
       expect(refused.json).toEqual({
         response_action: 'errors',
-        errors: { 'comment/text_block': PERSONAL_KEY_REQUIRED_SENTENCE },
+        // A field's error is plain text: the sentence without its code marks.
+        errors: { 'comment/text_block': plainOf(PERSONAL_KEY_REQUIRED_SENTENCE) },
       });
       expect((await tenderComments(TENDER_B)).length).toBe(commentsBefore);
       await bot.slack.closeView(ADMIN, modal.id);
