@@ -70,8 +70,12 @@ export async function parseWithRegions(
   text: string,
 ): Promise<SearchParse> {
   const parsed = parseSearch(text, context.clock());
-  const unquotedRegion = parsed.ok && (parsed.afterRegion || /[-_]/.test(parsed.filters.region ?? ''));
-  if (!unquotedRegion) return parsed;
+  if (!parsed.ok) return parsed;
+  // Only a region that could be read otherwise: one written with a hyphen, or followed by a word
+  // (not a filter or a quoted phrase, which never join it).
+  const next = parsed.afterRegion?.split(' ')[0] ?? '';
+  const joinable = (next !== '' && !/[:<>"]/.test(next)) || /[-_]/.test(parsed.filters.region ?? '');
+  if (!parsed.filters.region || !joinable) return parsed;
   const regions = await regionsFor(context, teamId).catch(() => []);
   return regions.length > 0 ? parseSearch(text, context.clock(), { regions }) : parsed;
 }

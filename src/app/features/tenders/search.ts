@@ -90,7 +90,9 @@ export async function searchCommand(
             () => null,
           )
         : null;
-      const said = [cutSentence, region].filter((sentence): sentence is Mrkdwn => sentence !== null);
+      // How the region was read is said when nothing was found too: that is when it matters most.
+      const read = parsed.regionRead ? regionReadSentence(parsed.regionRead) : null;
+      const said = [read, cutSentence, region].filter((sentence): sentence is Mrkdwn => sentence !== null);
       return said.length > 0 ? joinMrkdwn(said, mrkdwn` `) : null;
     },
     options.shownAs ? [contextLine(options.shownAs)] : [],

@@ -1,9 +1,10 @@
 /* The step "Find new tenders": a saved search, or words and filters, published in the last days. */
 import type { ProcurementClient } from '../../../client/procurement-client.ts';
 import { DEFAULT_VALUE_CURRENCY, type SavedSearch } from '../../../contract/schemas.ts';
-import { parseSearch, type TenderSearchFilters } from '../../shared/commands/parse-command.ts';
+import type { TenderSearchFilters } from '../../shared/commands/parse-command.ts';
 import { filtersOf } from '../../shared/commands/saved-search-filters.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
+import { parseWithRegions } from '../../shared/regions.ts';
 import { plainOf, plainSentence } from '../../shared/views/plain-sentence.ts';
 import { readerOf, StepRefusal, type StepRun, textInput } from './step-run.ts';
 import { LISTED_TENDERS, tenderListOutput } from './views/step-outputs.ts';
@@ -37,9 +38,9 @@ function daysOf(run: StepRun): number {
 
 /** The search's filters: the saved search's, with the words and filters typed added on top. */
 async function filtersOfRun(
+  context: FeatureContext,
   client: ProcurementClient,
   run: StepRun,
-  now: Date,
 ): Promise<TenderSearchFilters> {
   const savedName = textInput(run, 'saved_search');
   const words = textInput(run, 'words');
@@ -49,7 +50,8 @@ async function filtersOfRun(
     );
   const saved = savedName ? filtersOf(await savedSearchNamed(client, savedName)) : {};
   if (!words) return saved;
-  const parsed = parseSearch(words, now);
+  // Read as /tender search reads it: `region:south west` is the region South West.
+  const parsed = await parseWithRegions(context, run.teamId, words);
   if (!parsed.ok) throw new StepRefusal(plainOf(parsed.problem));
   if (parsed.buyerName)
     throw new StepRefusal(
@@ -86,7 +88,7 @@ export async function findNewTenders(
 ): Promise<Record<string, string | number>> {
   const now = context.clock();
   const { client } = await readerOf(context, run);
-  const filters = await filtersOfRun(client, run, now);
+  const filters = await filtersOfRun(context, client, run);
   const since = new Date(now.getTime() - daysOf(run) * 86_400_000).toISOString();
   const page = await client.tenders.search({ ...filters, publishedFrom: since, limit: LISTED_TENDERS });
   return {

@@ -10,8 +10,17 @@ declare const plainBrand: unique symbol;
 /** A sentence with no mrkdwn in it, for a plain-text field. */
 export type PlainSentence = string & { readonly [plainBrand]: true };
 
-/** A part of a plain sentence: any text or number, but never Mrkdwn (its marks would show). */
-type PlainPart<T> = T extends Mrkdwn ? never : T extends string | number ? T : never;
+/**
+ * A part of a plain sentence: any text or number, but never Mrkdwn (its marks would show), nor a
+ * type that may be Mrkdwn (a union holding it, `any`): checked whole, not member by member.
+ */
+type PlainPart<T> = 0 extends 1 & T
+  ? never
+  : [Extract<T, Mrkdwn>] extends [never]
+    ? [T] extends [string | number]
+      ? T
+      : never
+    : never;
 
 /** A plain sentence from the app's literals and outside text (`plain\`No stage “${typed}”.\``). */
 export function plainSentence<const T extends readonly unknown[]>(

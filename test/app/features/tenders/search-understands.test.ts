@@ -271,6 +271,12 @@ describe('a region of two words typed without quotes', () => {
     expect(textOf(hyphen)).toContain('Read `region:south-west` as `region:\\"South West\\"`');
   });
 
+  it('says how the region was read when nothing is found, too', async () => {
+    const answer = await command('search zzqqxxy region:south west');
+    expect(titlesIn(answer)).toEqual([]);
+    expect(textOf(answer)).toContain('Read `region:south west` as `region:\\"South West\\"`');
+  });
+
   it('a region the data names as typed is taken as it is, and the words after it are searched', async () => {
     const answer = await command('search region:wales Quorlent');
     expect(titlesIn(answer)).toEqual(['Quorlent school catering, Wales']);

@@ -118,6 +118,21 @@ describe('Workflow Builder steps, run by the fake Slack through the real app', (
     );
   });
 
+  it('"Find new tenders" reads a region of two words typed without quotes as /tender search does', async () => {
+    const run = await runStep(bot, 'find_new_tenders', {
+      words: 'region:west midlands',
+      published_within_days: 365,
+    });
+    expect(run.state, run.error ?? '').toBe('completed');
+    const page = await service.tenders.search({
+      region: 'West Midlands',
+      publishedFrom: new Date(Date.now() - 365 * DAY_MS).toISOString(),
+      limit: 1,
+    });
+    expect(page.pagination.total).toBeGreaterThan(0);
+    expect(run.outputs?.count).toBe(page.pagination.total);
+  });
+
   it('"Find new tenders" by a saved search uses its filters', async () => {
     const run = await runStep(bot, 'find_new_tenders', {
       saved_search: 'acme search 1',

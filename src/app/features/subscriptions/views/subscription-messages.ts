@@ -14,6 +14,7 @@ import {
   text as plain,
   safeText,
 } from '../../../shared/views/mrkdwn.ts';
+import { plainOf } from '../../../shared/views/plain-sentence.ts';
 import type { Button } from '../../../shared/views/safe-blocks.ts';
 import {
   type Block,
@@ -256,7 +257,11 @@ export function subscriptionsListMessage(
           ...button('Unsubscribe', SubscriptionIds.unsubscribe, subscription.id, 'danger'),
           confirm: {
             title: { type: 'plain_text', text: 'Unsubscribe?' },
-            text: { type: 'plain_text', text: clip(`This channel will no longer get ${what}.`, 300) },
+            // Plain text: the summary's own marks (code, quotes drawn as look-alikes) read back as typed.
+            text: {
+              type: 'plain_text',
+              text: clip(plainOf(mrkdwn`This channel will no longer get ${what}.`), 300),
+            },
             confirm: { type: 'plain_text', text: 'Unsubscribe' },
             deny: { type: 'plain_text', text: 'Keep it' },
           },
