@@ -26,7 +26,7 @@ export const USAGE = `Usage: tenderbot <command>
                 [--import FILE...] [--log-level LEVEL] [--count-cache N] [--search-thread on|off]
       Run the local Procurement Intelligence Service. An empty database is filled with demo data
       (N tenders, default 5000) and a demo organisation whose keys are printed. Word searches are
-      walked in a thread of their own from 200,000 tenders (--search-thread says otherwise).
+      walked in a thread of their own from 50,000 tenders (--search-thread says otherwise).
   sandbox import FILE... [--db FILE]
       Import OCDS 1.1 files (release or record packages, JSON Lines; plain or gzipped).
   sandbox key create --db FILE --org ID --user ID --scopes a,b [--expires DATE] [--name NAME] [--rate N]
