@@ -1,9 +1,17 @@
 import { LRUCache } from 'lru-cache';
-import { parseSearch, type SearchParse } from './commands/parse-command.ts';
+import {
+  type DirectoryParse,
+  parseDirectory,
+  parseSearch,
+  type SearchParse,
+} from './commands/parse-command.ts';
 import type { FeatureContext } from './feature-context.ts';
 import { OPTIONS_MAX } from './views/block-kit-limits.ts';
 
-/** The regions of the workspace's data, read from its buyers and newest tenders (kept 10 minutes per workspace). */
+/**
+ * The regions of the workspace's data, read from its buyers and newest tenders (kept 10 minutes per
+ * workspace): every one that can be written in `region:"…"`, sorted; a select offers the first 99.
+ */
 export async function regionsFor(context: FeatureContext, teamId: string): Promise<string[]> {
   const now = context.clock().getTime();
   const cached = regionCache.get(teamId);
@@ -23,7 +31,8 @@ export async function regionsFor(context: FeatureContext, teamId: string): Promi
     read += 1;
     if (read >= REGION_PAGES * 100) break;
   }
-  const list = offerableRegions([...regions]);
+  // All of them, for reading what people type; a select offers the first (offerableRegions' cap).
+  const list = offerableRegions([...regions], Number.POSITIVE_INFINITY);
   // Bounded: the oldest workspace's list goes first (a Map keeps insertion order).
   regionCache.delete(teamId);
   if (regionCache.size >= REGION_CACHE_MAX) regionCache.delete(regionCache.keys().next().value as string);
@@ -43,8 +52,11 @@ export const REGION_PAGES = 10;
 /** Per workspace, at most 1,000 of them (one copy may serve many); the age is checked on reading. */
 export const regionCache = new LRUCache<string, { at: number; regions: string[] }>({ max: 1000 });
 
-/** Region names that can be offered: fit an option and can be written in `region:"…"`. */
-export function offerableRegions(regions: readonly string[]): string[] {
+/**
+ * Region names that can be offered: fit an option and can be written in `region:"…"`; at most
+ * `max`, by default as many as a select holds beside its "Any region".
+ */
+export function offerableRegions(regions: readonly string[], max = OPTIONS_MAX - 1): string[] {
   const seen = new Set<string>();
   const offered: string[] = [];
   for (const region of regions) {
@@ -55,7 +67,7 @@ export function offerableRegions(regions: readonly string[]): string[] {
     offered.push(name);
   }
   // One place of the select's 100 is its "Any region".
-  return offered.sort((a, b) => a.localeCompare(b, 'en-GB')).slice(0, OPTIONS_MAX - 1);
+  return offered.sort((a, b) => a.localeCompare(b, 'en-GB')).slice(0, max);
 }
 
 /**
@@ -64,18 +76,37 @@ export function offerableRegions(regions: readonly string[]): string[] {
  * "south" and the word "west"). The regions are read only then; without them (the lookup failed)
  * the words are searched as typed and an empty answer suggests the region's quoted form.
  */
-export async function parseWithRegions(
+export function parseWithRegions(
   context: FeatureContext,
   teamId: string,
   text: string,
 ): Promise<SearchParse> {
-  const parsed = parseSearch(text, context.clock());
-  if (!parsed.ok) return parsed;
+  return readWithRegions(context, teamId, (regions) => parseSearch(text, context.clock(), { regions }));
+}
+
+/** `/tender buyers` and `/tender suppliers` as parseDirectory reads them, regions as parseWithRegions. */
+export function parseDirectoryWithRegions(
+  context: FeatureContext,
+  teamId: string,
+  text: string,
+): Promise<DirectoryParse> {
+  return readWithRegions(context, teamId, (regions) => parseDirectory(text, { regions }));
+}
+
+type RegionParse = { ok: false } | { ok: true; filters: { region?: string }; afterRegion?: string };
+
+async function readWithRegions<P extends RegionParse>(
+  context: FeatureContext,
+  teamId: string,
+  parse: (regions?: readonly string[]) => P,
+): Promise<P> {
+  const parsed = parse();
+  if (!parsed.ok || !parsed.filters.region) return parsed;
   // Only a region that could be read otherwise: one written with a hyphen, or followed by a word
   // (not a filter or a quoted phrase, which never join it).
   const next = parsed.afterRegion?.split(' ')[0] ?? '';
-  const joinable = (next !== '' && !/[:<>"]/.test(next)) || /[-_]/.test(parsed.filters.region ?? '');
-  if (!parsed.filters.region || !joinable) return parsed;
+  const joinable = (next !== '' && !/[:<>"]/.test(next)) || /[-_]/.test(parsed.filters.region);
+  if (!joinable) return parsed;
   const regions = await regionsFor(context, teamId).catch(() => []);
-  return regions.length > 0 ? parseSearch(text, context.clock(), { regions }) : parsed;
+  return regions.length > 0 ? parse(regions) : parsed;
 }

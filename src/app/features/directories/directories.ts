@@ -1,11 +1,11 @@
-import { parseDirectory } from '../../shared/commands/parse-command.ts';
 import { filtersOf } from '../../shared/commands/saved-search-filters.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { reply } from '../../shared/feature-context.ts';
+import { parseDirectoryWithRegions } from '../../shared/regions.ts';
 import { describeSavedSearches, readDefaultValueRuleAhead } from '../../shared/value-rules.ts';
-import { describeSearch, wordsCutSentence } from '../../shared/views/describe-search.ts';
+import { describeSearch, regionReadSentence, wordsCutSentence } from '../../shared/views/describe-search.ts';
 import type { Message } from '../../shared/views/messages.ts';
-import { joinMrkdwn, mrkdwn, text as plain } from '../../shared/views/mrkdwn.ts';
+import { joinMrkdwn, type Mrkdwn, mrkdwn, text as plain } from '../../shared/views/mrkdwn.ts';
 import { contextLine, section } from '../../shared/views/tender-card.ts';
 import { showSearchPage } from '../tenders/index.ts';
 import {
@@ -34,7 +34,7 @@ export async function directoryCommand(
   text: string,
   page: PageRequest = FIRST_PAGE,
 ): Promise<void> {
-  const parsed = parseDirectory(text);
+  const parsed = await parseDirectoryWithRegions(context, request.teamId, text);
   if (!parsed.ok) {
     await reply(request, { text: parsed.problem, blocks: [section(parsed.problem)] });
     return;
@@ -74,6 +74,7 @@ export async function directoryCommand(
     );
     return;
   }
+  const notes = parsed.regionRead ? [regionReadSentence(parsed.regionRead)] : [];
   const found =
     kind === 'buyers'
       ? await client.buyers.list({ q, region, limit: LIST_SIZE, offset: page.offset })
@@ -83,16 +84,17 @@ export async function directoryCommand(
     withCutNote(
       organisationsMessage(kind, found.data, found.pagination.total, description, listPage),
       parsed.wordsCut,
+      notes,
     ),
     page.replace,
   );
 }
 
 /** Words past what a search takes are said to be left out (as `/tender search` says), not dropped silently. */
-function withCutNote(message: Message, cut: true | undefined): Message {
-  if (!cut) return message;
-  const note = contextLine(wordsCutSentence());
-  return { ...message, blocks: [...message.blocks.slice(0, 1), note, ...message.blocks.slice(1)] };
+function withCutNote(message: Message, cut: true | undefined, notes: readonly Mrkdwn[] = []): Message {
+  const said = [...notes, ...(cut ? [wordsCutSentence()] : [])].map((sentence) => contextLine(sentence));
+  if (said.length === 0) return message;
+  return { ...message, blocks: [...message.blocks.slice(0, 1), ...said, ...message.blocks.slice(1)] };
 }
 
 /** "Details" on a buyer, supplier or framework. */

@@ -12,7 +12,7 @@ import { parseWithRegions, regionsFor } from '../../shared/regions.ts';
 // Defined beside the schema of the values that carry it (no import circle through the buttons).
 import type { SearchState } from '../../shared/values/button-values.ts';
 import { encodeIfFits } from '../../shared/values/codec.ts';
-import { searchHeading, wordsCutSentence } from '../../shared/views/describe-search.ts';
+import { regionReadSentence, searchHeading, wordsCutSentence } from '../../shared/views/describe-search.ts';
 import { bookmarkButtonsLine, type KeySource } from '../../shared/views/key-identity.ts';
 import { type Message, sentenceMessage } from '../../shared/views/messages.ts';
 import {
@@ -116,11 +116,6 @@ export async function searchSentence(
   return searchCommand(context, request, search, {
     shownAs: mrkdwn`Searched: ${code(`/tender search ${search}`, 400)}`,
   });
-}
-
-/** What a search was read as, when a region was read with the words after it. */
-export function regionReadSentence(read: { typed: string; region: string }): Mrkdwn {
-  return mrkdwn`Read ${code(`region:${read.typed}`, 110)} as ${code(`region:"${read.region}"`, 110)}: a region of more than one word goes in quotes.`;
 }
 
 /**

@@ -42,7 +42,7 @@ export type SearchParse =
        * An unquoted region read together with words after it as a region the data knows
        * (`region:south west` as "South West", given `regions`): what was typed, and the region.
        */
-      regionRead?: { typed: string; region: string };
+      regionRead?: RegionRead;
       /** `closes>`/`closes<` as typed, in days from now (the filters hold them as dates from today). */
       closesDays?: ClosesDays;
     }
@@ -135,7 +135,7 @@ export function parseSearch(
   const words: string[] = [];
   let buyerName: string | null = null;
   let afterRegion = '';
-  let regionRead: { typed: string; region: string } | undefined;
+  let regionRead: RegionRead | undefined;
   /** Words after an unquoted region that were read as part of it, still to be passed over. */
   let regionWordsLeft = 0;
   /** `closes>`/`closes<` as days from now: a feed counts them from each post, not from today. */
@@ -312,18 +312,40 @@ export interface DirectoryFilters {
   type?: 'framework' | 'dynamic_purchasing_system';
 }
 
+/** A region typed without quotes, read together with the words after it (see parseSearch). */
+export interface RegionRead {
+  typed: string;
+  region: string;
+}
+
+export type DirectoryParse =
+  | {
+      ok: true;
+      filters: DirectoryFilters;
+      wordsCut?: true;
+      /** The two words typed right after an unquoted region, as in SearchParse. */
+      afterRegion?: string;
+      regionRead?: RegionRead;
+    }
+  | { ok: false; problem: Mrkdwn };
+
 /** Words and `region:"…"` for buyers and suppliers; `status:live` and `type:dps` for frameworks. */
-export function parseDirectory(
-  text: string,
-): { ok: true; filters: DirectoryFilters; wordsCut?: true } | { ok: false; problem: Mrkdwn } {
+export function parseDirectory(text: string, options: { regions?: readonly string[] } = {}): DirectoryParse {
   const filters: DirectoryFilters = {};
   const words: string[] = [];
+  let afterRegion = '';
+  let regionRead: RegionRead | undefined;
+  let regionWordsLeft = 0;
   const normalised = normaliseQuotes(text);
   const unclosed = unclosedQuote(normalised);
   if (unclosed) return { ok: false, problem: unclosed };
   const given = new Set<string>();
   for (const match of normalised.matchAll(TOKEN)) {
     const [, rawKey, operator, rawValue, quoted, phrase, word] = match;
+    if (word !== undefined && regionWordsLeft > 0) {
+      regionWordsLeft -= 1;
+      continue;
+    }
     if (phrase !== undefined || word !== undefined || operator !== ':') {
       words.push(phrase ?? word ?? match[0]);
       continue;
@@ -340,8 +362,19 @@ export function parseDirectory(
         };
       given.add(key);
     }
-    if (key === 'region') filters.region = value;
-    else if (key === 'status') {
+    if (key === 'region') {
+      filters.region = value;
+      if (quoted === undefined) {
+        const rest = normalised.slice((match.index ?? 0) + match[0].length);
+        afterRegion = rest.split(/\s+/).filter(Boolean).slice(0, 2).join(' ');
+        const joined = options.regions && regionWithWordsAfter(value, rest, options.regions);
+        if (joined) {
+          filters.region = joined.region;
+          regionWordsLeft = joined.words.length;
+          regionRead = { typed: [value, ...joined.words].join(' '), region: joined.region };
+        }
+      }
+    } else if (key === 'status') {
       if (!(FRAMEWORK_STATUSES as readonly string[]).includes(value.toLowerCase())) {
         return {
           ok: false,
@@ -364,7 +397,13 @@ export function parseDirectory(
   const read = readWords(words, given.size > 0);
   if ('problem' in read) return { ok: false, problem: read.problem };
   if (read.q) filters.q = read.q;
-  return { ok: true, filters, ...(read.wordsCut ? { wordsCut: true as const } : {}) };
+  return {
+    ok: true,
+    filters,
+    ...(read.wordsCut ? { wordsCut: true as const } : {}),
+    ...(afterRegion ? { afterRegion } : {}),
+    ...(regionRead ? { regionRead } : {}),
+  };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { ValueRule } from '../../../contract/schemas.ts';
-import { SEARCH_WORDS_MAX, type TenderSearchFilters } from '../commands/parse-command.ts';
+import { type RegionRead, SEARCH_WORDS_MAX, type TenderSearchFilters } from '../commands/parse-command.ts';
 import { formatAmount, formatDayOf } from './formats.ts';
-import { clip, joinMrkdwn, literalText, type Mrkdwn, mrkdwn, text as plain } from './mrkdwn.ts';
+import { clip, code, joinMrkdwn, literalText, type Mrkdwn, mrkdwn, text as plain } from './mrkdwn.ts';
 
 /**
  * What a description of a search with value bounds says after them: the service's rule, or that it
@@ -114,4 +114,9 @@ export const STATUS_WORDS: Record<NonNullable<TenderSearchFilters['status']>, st
 /** A date filter (`2026-12-06`) or an instant, as the moment it stands for. */
 export function endOfDay(dateOrInstant: string): Date {
   return new Date(/^\d{4}-\d{2}-\d{2}$/.test(dateOrInstant) ? `${dateOrInstant}T00:00:00Z` : dateOrInstant);
+}
+
+/** What a search was read as, when a region was read with the words after it. */
+export function regionReadSentence(read: RegionRead): Mrkdwn {
+  return mrkdwn`Read ${code(`region:${read.typed}`, 110)} as ${code(`region:"${read.region}"`, 110)}: a region of more than one word goes in quotes.`;
 }

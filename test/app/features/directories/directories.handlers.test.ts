@@ -48,6 +48,17 @@ describe('directoryCommand (/tender buyers|suppliers|frameworks)', () => {
     expect(actionIds(request.answers)).toContain(DirectoryIds.showBuyer);
   });
 
+  it('reads a region of two words typed without quotes as the region the data names, and says so', async () => {
+    const request = harness.request();
+    await directoryCommand(harness.context, request, 'buyers', 'region:south west');
+    const said = request.said();
+    expect(JSON.stringify(request.answers)).toContain(
+      'Read `region:south west` as `region:\\"South West\\"`',
+    );
+    expect(said).toMatch(/Buyers matching in South West/);
+    expect(actionIds(request.answers)).toContain(DirectoryIds.showBuyer);
+  });
+
   it('lists frameworks by status, and redraws in place for a Next click', async () => {
     const request = harness.request({ kind: 'click' });
     await directoryCommand(harness.context, request, 'frameworks', 'catering status:live', {

@@ -519,6 +519,18 @@ describe('an unquoted region read with the words after it, given the regions of 
     });
   });
 
+  it("reads a directory search's region the same way", () => {
+    expect(parseDirectory('region:south west schools', { regions })).toMatchObject({
+      ok: true,
+      filters: { region: 'South West', q: 'schools' },
+      regionRead: { typed: 'south west', region: 'South West' },
+    });
+    expect(parseDirectory('region:south west schools')).toMatchObject({
+      filters: { region: 'south', q: 'west schools' },
+      afterRegion: 'west schools',
+    });
+  });
+
   it('leaves a known region, a quoted one, a filter after it and a search without regions as typed', () => {
     const wales = parseSearch('region:wales west', now, { regions });
     expect(wales).toMatchObject({ filters: { region: 'wales', q: 'west' } });

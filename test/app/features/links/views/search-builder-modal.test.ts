@@ -100,6 +100,8 @@ describe('the search builder modal', () => {
     expect(offered).toHaveLength(99);
     expect(offered.every((name) => name.length <= 75 && !name.includes('"') && name.length > 0)).toBe(true);
     expect(problems(searchBuilderModal({ privateMetadata: '', regions }).blocks)).toEqual([]);
+    // For reading what people type, every name that can be written, not only the select's.
+    expect(offerableRegions(regions, Number.POSITIVE_INFINITY)).toHaveLength(300);
   });
 
   it('has no region field when the data names none', () => {
