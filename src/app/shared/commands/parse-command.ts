@@ -486,13 +486,14 @@ function unsupportedOperator(text: string): Mrkdwn | null {
   return null;
 }
 
-/**
- * The region of `regions` that `value` names with up to three plain words typed after it, or
- * alone (letter case, hyphens and underscores aside), when `value` as typed names none. Only plain words
- * join it: a filter or a quoted phrase after a region is never part of its name.
- */
 /** "Yorkshire and the Humber" is a region and three more words. */
 const REGION_WORDS_JOINED = 3;
+
+/**
+ * The region of `regions` that `value` names with up to three plain words typed after it, or
+ * alone when the data spells it otherwise (letter case, hyphens and underscores aside). Only
+ * plain words join it: a filter or a quoted phrase after a region is never part of its name.
+ */
 
 function regionWithWordsAfter(
   value: string,
@@ -500,8 +501,6 @@ function regionWithWordsAfter(
   regions: readonly string[],
 ): { region: string; words: string[] } | null {
   const key = (text: string) => text.toLowerCase().replace(/[-_]+/g, ' ').replace(/\s+/g, ' ').trim();
-  // A region named as the data names it (in any letter case) is taken as it is.
-  if (regions.some((region) => region.toLowerCase() === value.toLowerCase())) return null;
   const known = new Map(regions.map((region) => [key(region), region]));
   const following: string[] = [];
   for (const match of rest.matchAll(TOKEN)) {
@@ -509,13 +508,18 @@ function regionWithWordsAfter(
     if (word === undefined || following.length === REGION_WORDS_JOINED) break;
     following.push(word);
   }
-  // The longest reading first; none at all (`region:north-west`) last.
-  for (let count = following.length; count >= 0; count--) {
+  // The longest reading first, even when the first word alone is a region too: with both "North"
+  // and "North West" in the data, `region:north west` means the second (and says so; `region:north`
+  // and a quoted `region:"north"` mean the first).
+  for (let count = following.length; count > 0; count--) {
     const words = following.slice(0, count);
     const region = known.get(key([value, ...words].join(' ')));
     if (region) return { region, words };
   }
-  return null;
+  // None with words: the value alone, when the data spells it otherwise than by letter case
+  // (`region:north-west`); one named as the data names it is taken as it is.
+  const alone = known.get(key(value));
+  return alone && alone.toLowerCase() !== value.toLowerCase() ? { region: alone, words: [] } : null;
 }
 
 /** A value as typed, said back in a problem: never more of it than a sentence can hold. */

@@ -531,6 +531,20 @@ describe('an unquoted region read with the words after it, given the regions of 
     });
   });
 
+  it('reads the longer region when the first word alone is a region too', () => {
+    const both = ['North', 'North West'];
+    expect(parseSearch('region:north west cleaning', now, { regions: both })).toMatchObject({
+      filters: { region: 'North West', q: 'cleaning' },
+      regionRead: { typed: 'north west', region: 'North West' },
+    });
+    const north = parseSearch('region:north cleaning', now, { regions: both });
+    expect(north).toMatchObject({ filters: { region: 'north', q: 'cleaning' } });
+    expect(north.ok && north.regionRead).toBeUndefined();
+    expect(parseSearch('region:"north" west', now, { regions: both })).toMatchObject({
+      filters: { region: 'north', q: 'west' },
+    });
+  });
+
   it('leaves a known region, a quoted one, a filter after it and a search without regions as typed', () => {
     const wales = parseSearch('region:wales west', now, { regions });
     expect(wales).toMatchObject({ filters: { region: 'wales', q: 'west' } });
