@@ -168,11 +168,13 @@ describe('answer workers', () => {
 
     const everyone = Array.from({ length: PEOPLE }, (_, index) => index);
     await searchAsEach(everyone);
-    await eventually(() => everyone.every((index) => answersSeen(index) >= 1), 'every answer', WAIT_MS);
-    for (const index of everyone) {
+    // On a loaded machine a "the service is slow" notice may come first; the answer replaces it.
+    const searched = (index: number) => {
       const [answer] = slack.messagesIn(person(index).channel, person(index).user);
-      expect(JSON.stringify(answer?.blocks)).toContain('cleaning');
-    }
+      return JSON.stringify(answer?.blocks ?? []).includes('cleaning');
+    };
+    await eventually(() => everyone.every(searched), 'every answer', WAIT_MS);
+    for (const index of everyone) expect(answersSeen(index)).toBe(1);
 
     // Odd and huge texts go through the store and the worker like any other: each answered once.
     const odd = [
