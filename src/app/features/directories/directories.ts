@@ -1,3 +1,4 @@
+import { parseDirectory } from '../../shared/commands/parse-command.ts';
 import { filtersOf } from '../../shared/commands/saved-search-filters.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { reply } from '../../shared/feature-context.ts';
@@ -34,7 +35,11 @@ export async function directoryCommand(
   text: string,
   page: PageRequest = FIRST_PAGE,
 ): Promise<void> {
-  const parsed = await parseDirectoryWithRegions(context, request.teamId, text);
+  // Frameworks have no region: a region typed for them is not read with the words after it.
+  const parsed =
+    kind === 'frameworks'
+      ? parseDirectory(text)
+      : await parseDirectoryWithRegions(context, request.teamId, text);
   if (!parsed.ok) {
     await reply(request, { text: parsed.problem, blocks: [section(parsed.problem)] });
     return;
@@ -42,7 +47,8 @@ export async function directoryCommand(
   const { q, region, status, type } = parsed.filters;
   const description = describeSearch({ q, region });
   const { client } = await context.clients.forPerson(request.teamId, request.userId);
-  const listPage = { offset: page.offset, typed: text, pageSize: LIST_SIZE };
+  // Next and Previous run the text again: with the region as it was read, whatever the regions are then.
+  const listPage = { offset: page.offset, typed: parsed.regionRead?.text ?? text, pageSize: LIST_SIZE };
   if (kind === 'frameworks') {
     const found = await client.frameworks.list({ q, status, type, limit: LIST_SIZE, offset: page.offset });
     const frameworksDescription = joinMrkdwn(

@@ -189,7 +189,11 @@ export function parseSearch(
         if (joined) {
           filters.region = joined.region;
           regionWordsLeft = joined.words.length;
-          regionRead = { typed: [value, ...joined.words].join(' '), region: joined.region };
+          regionRead = {
+            typed: [value, ...joined.words].join(' '),
+            region: joined.region,
+            text: `${normalised.slice(0, match.index ?? 0)}region:"${joined.region}"${rest.slice(joined.end)}`,
+          };
         }
         break;
       }
@@ -316,6 +320,8 @@ export interface DirectoryFilters {
 export interface RegionRead {
   typed: string;
   region: string;
+  /** The whole text with the region quoted (`region:"South West"`): read again, it reads the same. */
+  text: string;
 }
 
 export type DirectoryParse =
@@ -371,7 +377,11 @@ export function parseDirectory(text: string, options: { regions?: readonly strin
         if (joined) {
           filters.region = joined.region;
           regionWordsLeft = joined.words.length;
-          regionRead = { typed: [value, ...joined.words].join(' '), region: joined.region };
+          regionRead = {
+            typed: [value, ...joined.words].join(' '),
+            region: joined.region,
+            text: `${normalised.slice(0, match.index ?? 0)}region:"${joined.region}"${rest.slice(joined.end)}`,
+          };
         }
       }
     } else if (key === 'status') {
@@ -499,14 +509,17 @@ function regionWithWordsAfter(
   value: string,
   rest: string,
   regions: readonly string[],
-): { region: string; words: string[] } | null {
+): { region: string; words: string[]; end: number } | null {
   const key = (text: string) => text.toLowerCase().replace(/[-_]+/g, ' ').replace(/\s+/g, ' ').trim();
   const known = new Map(regions.map((region) => [key(region), region]));
   const following: string[] = [];
+  /** Where each following word ends in `rest`. */
+  const ends: number[] = [];
   for (const match of rest.matchAll(TOKEN)) {
     const word = match[6];
     if (word === undefined || following.length === REGION_WORDS_JOINED) break;
     following.push(word);
+    ends.push((match.index ?? 0) + match[0].length);
   }
   // The longest reading first, even when the first word alone is a region too: with both "North"
   // and "North West" in the data, `region:north west` means the second (and says so; `region:north`
@@ -514,12 +527,12 @@ function regionWithWordsAfter(
   for (let count = following.length; count > 0; count--) {
     const words = following.slice(0, count);
     const region = known.get(key([value, ...words].join(' ')));
-    if (region) return { region, words };
+    if (region) return { region, words, end: ends[count - 1] ?? 0 };
   }
   // None with words: the value alone, when the data spells it otherwise than by letter case
   // (`region:north-west`); one named as the data names it is taken as it is.
   const alone = known.get(key(value));
-  return alone && alone.toLowerCase() !== value.toLowerCase() ? { region: alone, words: [] } : null;
+  return alone && alone.toLowerCase() !== value.toLowerCase() ? { region: alone, words: [], end: 0 } : null;
 }
 
 /** A value as typed, said back in a problem: never more of it than a sentence can hold. */

@@ -57,6 +57,10 @@ describe('directoryCommand (/tender buyers|suppliers|frameworks)', () => {
     );
     expect(said).toMatch(/Buyers matching in South West/);
     expect(actionIds(request.answers)).toContain(DirectoryIds.showBuyer);
+    // Frameworks have no region: nothing is read with the words after it.
+    const frameworks = harness.request();
+    await directoryCommand(harness.context, frameworks, 'frameworks', 'catering region:south west');
+    expect(JSON.stringify(frameworks.answers)).not.toContain('Read `region:');
   });
 
   it('lists frameworks by status, and redraws in place for a Next click', async () => {

@@ -523,8 +523,13 @@ describe('an unquoted region read with the words after it, given the regions of 
     expect(parseDirectory('region:south west schools', { regions })).toMatchObject({
       ok: true,
       filters: { region: 'South West', q: 'schools' },
-      regionRead: { typed: 'south west', region: 'South West' },
+      regionRead: { typed: 'south west', region: 'South West', text: 'region:"South West" schools' },
     });
+    // The text with the region quoted reads the same without the regions (a later page's click).
+    const read = parseSearch('cleaning region:north-west  value>1m', now, { regions });
+    const again = read.ok && read.regionRead ? parseSearch(read.regionRead.text, now) : null;
+    expect(read.ok && read.regionRead?.text).toBe('cleaning region:"North West"  value>1m');
+    expect(again).toMatchObject({ ok: true, filters: read.ok ? read.filters : {} });
     expect(parseDirectory('region:south west schools')).toMatchObject({
       filters: { region: 'south', q: 'west schools' },
       afterRegion: 'west schools',
