@@ -14,7 +14,8 @@ import { OPTIONS_MAX } from './views/block-kit-limits.ts';
  */
 export async function regionsFor(context: FeatureContext, teamId: string): Promise<string[]> {
   const now = context.clock().getTime();
-  const cached = regionCache.get(teamId);
+  const cache = regionCacheOf(context);
+  const cached = cache.get(teamId);
   if (cached && now - cached.at < REGIONS_TTL_MS) return cached.regions;
   const { client } = await context.clients.forTeam(teamId);
   const regions = new Set<string>();
@@ -33,24 +34,33 @@ export async function regionsFor(context: FeatureContext, teamId: string): Promi
   }
   // All of them, for reading what people type; a select offers the first (offerableRegions' cap).
   const list = offerableRegions([...regions], Number.POSITIVE_INFINITY);
-  // Bounded: the oldest workspace's list goes first (a Map keeps insertion order).
-  regionCache.delete(teamId);
-  if (regionCache.size >= REGION_CACHE_MAX) regionCache.delete(regionCache.keys().next().value as string);
-  regionCache.set(teamId, { at: now, regions: list });
+  cache.set(teamId, { at: now, regions: list });
   return list;
 }
 
 /** Regions are read from the service's buyers at most this often per workspace. */
-export const REGIONS_TTL_MS = 10 * 60_000;
-
-/** Workspaces whose regions are kept at once. */
-export const REGION_CACHE_MAX = 500;
+const REGIONS_TTL_MS = 10 * 60_000;
 
 /** The most buyers read to gather regions (pages of 100). */
-export const REGION_PAGES = 10;
+const REGION_PAGES = 10;
 
-/** Per workspace, at most 1,000 of them (one copy may serve many); the age is checked on reading. */
-export const regionCache = new LRUCache<string, { at: number; regions: string[] }>({ max: 1000 });
+type RegionCache = LRUCache<string, { at: number; regions: string[] }>;
+
+/**
+ * The regions kept for the app's connections to the service (its composition root's): per
+ * workspace, at most 500 (one copy may serve many), the age checked on reading. Kept with the
+ * connections, not in the module, so two apps in one process (the tests') never share them.
+ */
+const regionCaches = new WeakMap<FeatureContext['clients'], RegionCache>();
+
+function regionCacheOf(context: FeatureContext): RegionCache {
+  let cache = regionCaches.get(context.clients);
+  if (!cache) {
+    cache = new LRUCache({ max: 500 });
+    regionCaches.set(context.clients, cache);
+  }
+  return cache;
+}
 
 /**
  * Region names that can be offered: fit an option and can be written in `region:"…"`; at most
