@@ -8,7 +8,10 @@ import {
 } from '../../../contract/schemas.ts';
 import { code, escapeMrkdwn, type Mrkdwn, mrkdwn } from '../views/mrkdwn.ts';
 import { amountProblem, CURRENCY_WORDS, parseAmount, parseDays, readMoney } from './amounts.ts';
+import { TOKEN } from './command-tokens.ts';
 import { editDistance } from './edit-distance.ts';
+import { orList, spokenCurrencies, typedValue } from './problem-words.ts';
+import { type RegionRead, readUnquotedRegion } from './region-words.ts';
 
 /** Tender ids are OCDS ocids (`ocds-…`) or other codes with digits and dashes, never plain words. */
 export function looksLikeTenderId(token: string): boolean {
@@ -49,7 +52,6 @@ export type SearchParse =
   /** What is wrong, as a sentence: what was typed shown as code, as it would be typed again. */
   | { ok: false; problem: Mrkdwn };
 
-const TOKEN = /([A-Za-z]+)(:|>=|<=|>|<)("([^"]*)"|\S+)|"([^"]*)"|(\S+)/g;
 /** `closes>14d` (after) and `closes<30d` (within), in days from a moment. */
 export interface ClosesDays {
   after?: number;
@@ -183,17 +185,12 @@ export function parseSearch(
       case 'region:': {
         filters.region = value;
         if (quoted !== undefined) break;
-        const rest = normalised.slice((match.index ?? 0) + match[0].length);
-        afterRegion = rest.split(/\s+/).filter(Boolean).slice(0, 2).join(' ');
-        const joined = options.regions && regionWithWordsAfter(value, rest, options.regions);
-        if (joined) {
-          filters.region = joined.region;
-          regionWordsLeft = joined.words.length;
-          regionRead = {
-            typed: [value, ...joined.words].join(' '),
-            region: joined.region,
-            text: `${normalised.slice(0, match.index ?? 0)}region:"${joined.region}"${rest.slice(joined.end)}`,
-          };
+        const unquoted = readUnquotedRegion(normalised, match, value, options.regions);
+        afterRegion = unquoted.afterRegion;
+        if (unquoted.read) {
+          filters.region = unquoted.read.region;
+          regionWordsLeft = unquoted.wordsJoined;
+          regionRead = unquoted.read;
         }
         break;
       }
@@ -276,7 +273,7 @@ export function parseSearch(
   if (currencies.size > 1)
     return {
       ok: false,
-      problem: mrkdwn`The amounts are in ${escapeMrkdwn([...currencies].map((named) => CURRENCY_NAMES[named]).join(' and '))}; a search compares values in one currency. Give both amounts in one.`,
+      problem: mrkdwn`The amounts are in ${spokenCurrencies([...currencies])}; a search compares values in one currency. Give both amounts in one.`,
     };
   const [currency] = currencies;
   // A currency says what the amounts are in: without an amount there is nothing for it to change.
@@ -314,14 +311,6 @@ export interface DirectoryFilters {
   region?: string;
   status?: (typeof FRAMEWORK_STATUSES)[number];
   type?: 'framework' | 'dynamic_purchasing_system';
-}
-
-/** A region typed without quotes, read together with the words after it (see parseSearch). */
-export interface RegionRead {
-  typed: string;
-  region: string;
-  /** The whole text with the region quoted (`region:"South West"`): read again, it reads the same. */
-  text: string;
 }
 
 export type DirectoryParse =
@@ -371,17 +360,12 @@ export function parseDirectory(text: string, options: { regions?: readonly strin
     if (key === 'region') {
       filters.region = value;
       if (quoted === undefined) {
-        const rest = normalised.slice((match.index ?? 0) + match[0].length);
-        afterRegion = rest.split(/\s+/).filter(Boolean).slice(0, 2).join(' ');
-        const joined = options.regions && regionWithWordsAfter(value, rest, options.regions);
-        if (joined) {
-          filters.region = joined.region;
-          regionWordsLeft = joined.words.length;
-          regionRead = {
-            typed: [value, ...joined.words].join(' '),
-            region: joined.region,
-            text: `${normalised.slice(0, match.index ?? 0)}region:"${joined.region}"${rest.slice(joined.end)}`,
-          };
+        const unquoted = readUnquotedRegion(normalised, match, value, options.regions);
+        afterRegion = unquoted.afterRegion;
+        if (unquoted.read) {
+          filters.region = unquoted.read.region;
+          regionWordsLeft = unquoted.wordsJoined;
+          regionRead = unquoted.read;
         }
       }
     } else if (key === 'status') {
@@ -495,64 +479,6 @@ function unsupportedOperator(text: string): Mrkdwn | null {
     return mrkdwn`Searches find tenders with every word; \`OR\` is not understood. Run one search for each word instead.`;
   return null;
 }
-
-/** "Yorkshire and the Humber" is a region and three more words. */
-const REGION_WORDS_JOINED = 3;
-
-/**
- * The region of `regions` that `value` names with up to three plain words typed after it, or
- * alone when the data spells it otherwise (letter case, hyphens and underscores aside). Only
- * plain words join it: a filter or a quoted phrase after a region is never part of its name.
- */
-
-function regionWithWordsAfter(
-  value: string,
-  rest: string,
-  regions: readonly string[],
-): { region: string; words: string[]; end: number } | null {
-  const key = (text: string) => text.toLowerCase().replace(/[-_]+/g, ' ').replace(/\s+/g, ' ').trim();
-  const known = new Map(regions.map((region) => [key(region), region]));
-  const following: string[] = [];
-  /** Where each following word ends in `rest`. */
-  const ends: number[] = [];
-  for (const match of rest.matchAll(TOKEN)) {
-    const word = match[6];
-    if (word === undefined || following.length === REGION_WORDS_JOINED) break;
-    following.push(word);
-    ends.push((match.index ?? 0) + match[0].length);
-  }
-  // The longest reading first, even when the first word alone is a region too: with both "North"
-  // and "North West" in the data, `region:north west` means the second (and says so; `region:north`
-  // and a quoted `region:"north"` mean the first).
-  for (let count = following.length; count > 0; count--) {
-    const words = following.slice(0, count);
-    const region = known.get(key([value, ...words].join(' ')));
-    if (region) return { region, words, end: ends[count - 1] ?? 0 };
-  }
-  // None with words: the value alone, when the data spells it otherwise than by letter case
-  // (`region:north-west`); one named as the data names it is taken as it is.
-  const alone = known.get(key(value));
-  return alone && alone.toLowerCase() !== value.toLowerCase() ? { region: alone, words: [], end: 0 } : null;
-}
-
-/** A value as typed, said back in a problem: never more of it than a sentence can hold. */
-function typedValue(value: string): string {
-  return value.length > 40 ? `${value.slice(0, 40)}…` : value;
-}
-
-/** Names in words, the last after "or": `planned, open, closed, awarded or cancelled`. */
-function orList(names: readonly string[]): Mrkdwn {
-  const last = names.at(-1) ?? '';
-  return escapeMrkdwn(names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${last}` : last);
-}
-
-/** The currencies amounts are compared in, as a person says them. */
-const CURRENCY_NAMES: Record<ValueCurrency, string> = {
-  GBP: 'pounds',
-  EUR: 'euros',
-  USD: 'US dollars',
-  CAD: 'Canadian dollars',
-};
 
 export function normaliseQuotes(text: string): string {
   return text.replace(/[\u201C\u201D\u201E\u00AB\u00BB]/g, '"').replace(/[\u2018\u2019]/g, "'");

@@ -1,5 +1,6 @@
 import type { ValueRule } from '../../../contract/schemas.ts';
-import { type RegionRead, SEARCH_WORDS_MAX, type TenderSearchFilters } from '../commands/parse-command.ts';
+import { SEARCH_WORDS_MAX, type TenderSearchFilters } from '../commands/parse-command.ts';
+import type { RegionRead } from '../commands/region-words.ts';
 import { formatAmount, formatDayOf } from './formats.ts';
 import { clip, code, joinMrkdwn, literalText, type Mrkdwn, mrkdwn, text as plain } from './mrkdwn.ts';
 

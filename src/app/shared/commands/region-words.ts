@@ -1,0 +1,75 @@
+import { TOKEN } from './command-tokens.ts';
+
+/** A region typed without quotes, read together with the words after it (see parseSearch). */
+export interface RegionRead {
+  typed: string;
+  region: string;
+  /** The whole text with the region quoted (`region:"South West"`): read again, it reads the same. */
+  text: string;
+}
+
+/**
+ * A `region:` typed without quotes, as the parsers read it: the two words after it (to suggest
+ * its quoted form when nothing is found) and, given the regions of the data, the region it names
+ * with the words after it, how many words it took, and the text with it quoted.
+ */
+export function readUnquotedRegion(
+  normalised: string,
+  match: RegExpMatchArray,
+  value: string,
+  regions: readonly string[] | undefined,
+): { afterRegion: string; read?: RegionRead; wordsJoined: number } {
+  const start = match.index ?? 0;
+  const rest = normalised.slice(start + match[0].length);
+  const afterRegion = rest.split(/\s+/).filter(Boolean).slice(0, 2).join(' ');
+  const joined = regions && regionWithWordsAfter(value, rest, regions);
+  if (!joined) return { afterRegion, wordsJoined: 0 };
+  return {
+    afterRegion,
+    wordsJoined: joined.words.length,
+    read: {
+      typed: [value, ...joined.words].join(' '),
+      region: joined.region,
+      text: `${normalised.slice(0, start)}region:"${joined.region}"${rest.slice(joined.end)}`,
+    },
+  };
+}
+
+/** "Yorkshire and the Humber" is a region and three more words. */
+const REGION_WORDS_JOINED = 3;
+
+/**
+ * The region of `regions` that `value` names with up to three plain words typed after it, or
+ * alone when the data spells it otherwise (letter case, hyphens and underscores aside). Only
+ * plain words join it: a filter or a quoted phrase after a region is never part of its name.
+ */
+
+function regionWithWordsAfter(
+  value: string,
+  rest: string,
+  regions: readonly string[],
+): { region: string; words: string[]; end: number } | null {
+  const key = (text: string) => text.toLowerCase().replace(/[-_]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const known = new Map(regions.map((region) => [key(region), region]));
+  const following: string[] = [];
+  /** Where each following word ends in `rest`. */
+  const ends: number[] = [];
+  for (const match of rest.matchAll(TOKEN)) {
+    const word = match[6];
+    if (word === undefined || following.length === REGION_WORDS_JOINED) break;
+    following.push(word);
+    ends.push((match.index ?? 0) + match[0].length);
+  }
+  // The longest reading first, even when the first word alone is a region too: with both "North"
+  // and "North West" in the data, `region:north west` means the second (and says so; `region:north`
+  // and a quoted `region:"north"` mean the first).
+  for (let count = following.length; count > 0; count--) {
+    const words = following.slice(0, count);
+    const region = known.get(key([value, ...words].join(' ')));
+    if (region) return { region, words, end: ends[count - 1] ?? 0 };
+  }
+  // None with words: the value alone, when the data spells it otherwise than by letter case
+  // (`region:north-west`); one named as the data names it is taken as it is.
+  const alone = known.get(key(value));
+  return alone && alone.toLowerCase() !== value.toLowerCase() ? { region: alone, words: [], end: 0 } : null;
+}
