@@ -264,6 +264,8 @@ export class ExactlyOncePosting {
       return { posted: 0, finished: true };
     }
     let frozen: Frozen;
+    /** Content built now that reserves nothing: frozen with its first part's attempt mark, one write. */
+    let freezeWithAttempt: string | undefined;
     if (delivery.frozen) frozen = JSON.parse(delivery.frozen) as Frozen;
     else {
       const built = await this.freeze(delivery, subscription);
@@ -277,6 +279,7 @@ export class ExactlyOncePosting {
         return { posted: 0, finished: true };
       }
       frozen = built.frozen;
+      freezeWithAttempt = built.freezeWithAttempt;
     }
 
     const posted = [...delivery.postedTs];
@@ -306,7 +309,14 @@ export class ExactlyOncePosting {
       // Each part waits for the channel's pace (and the first for the due time): only the post
       // itself is left for the slot. Far off, the delivery is given back until then.
       if (!(await this.waitForSlot(delivery, false))) return { posted: postedNow, finished: false };
-      const outcome = await this.postPart(delivery, subscription, frozen.parts[part] as Message, part);
+      const outcome = await this.postPart(
+        delivery,
+        subscription,
+        frozen.parts[part] as Message,
+        part,
+        freezeWithAttempt,
+      );
+      freezeWithAttempt = undefined;
       if (outcome === 'stop') return { posted: postedNow, finished: false };
       const last = part === frozen.parts.length - 1;
       // The last part is recorded and the delivery finished in one step.
@@ -338,8 +348,15 @@ export class ExactlyOncePosting {
     return finished;
   }
 
-  /** Builds and freezes the content; 'retry' when the service failed (tried again later, never lost). */
-  private async freeze(delivery: Delivery, subscription: Subscription): Promise<Built | 'retry'> {
+  /**
+   * Builds and freezes the content; 'retry' when the service failed (tried again later, never lost).
+   * Content that reserves no items (a summary) is not written here but with the first part's attempt
+   * mark (`freezeWithAttempt`): one write a post; given back before that, it is built again.
+   */
+  private async freeze(
+    delivery: Delivery,
+    subscription: Subscription,
+  ): Promise<(Built & { freezeWithAttempt?: string }) | 'retry'> {
     const { store, clock, logger } = this.options;
     const numbers = store.bidReferenceNumbers?.bind(store);
     const exclude = new Set<string>();
@@ -373,6 +390,8 @@ export class ExactlyOncePosting {
         return 'retry';
       }
       if (built.kind === 'empty') return built;
+      if (built.frozen.itemKeys.length === 0)
+        return { ...built, freezeWithAttempt: JSON.stringify(built.frozen) };
       const frozen = await store.freezeDelivery(
         delivery.id,
         this.owner,
@@ -394,12 +413,14 @@ export class ExactlyOncePosting {
     subscription: Subscription,
     message: Message,
     part: number,
+    /** The delivery's content, frozen in the same write as this mark (see freeze). */
+    frozen?: string,
   ): Promise<string | 'stop'> {
     const { store, clock, slack } = this.options;
     const now = clock();
     // The window its ts will be in, recorded before it is sent: what settling reads if the answer is lost.
     const attemptUntil = new Date(now.getTime() + this.postTimeoutMs);
-    if (!(await store.markAttempt(delivery.id, this.owner, part, now, this.leaseMs, attemptUntil)))
+    if (!(await store.markAttempt(delivery.id, this.owner, part, now, this.leaseMs, attemptUntil, frozen)))
       return 'stop';
     this.paceUntil.set(delivery.channelId, now.getTime() + this.paceMs);
     try {

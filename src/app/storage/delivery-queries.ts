@@ -210,21 +210,8 @@ export function deliveryQueries({
         .set({ frozen: slot('frozen') })
         .where('id', '=', slot<string>('id')),
     ),
-    markAttempt: new Prepared(
-      db
-        .updateTable('deliveries')
-        .set({
-          attempting_part: slot('part'),
-          attempt_at: slot('now'),
-          attempt_until: slot('attemptUntil'),
-          // A new attempt has a window of its own, not read yet.
-          settle_latest: null,
-          lease_until: slot('until'),
-        })
-        .where('id', '=', slot<string>('id'))
-        .where('lease_owner', '=', slot<string>('owner'))
-        .where('state', '=', 'working'),
-    ),
+    markAttempt: new Prepared(markAttemptQuery(db, false)),
+    markAttemptFreezing: new Prepared(markAttemptQuery(db, true)),
     settleProgress: new Prepared(
       db
         .updateTable('deliveries')
@@ -350,6 +337,27 @@ function releaseQuery(db: Kysely<BotTables>, keepAttempt: boolean) {
       lease_until: null,
       not_before: slot('notBefore'),
       ...(keepAttempt ? {} : { attempting_part: null }),
+    })
+    .where('id', '=', slot<string>('id'))
+    .where('lease_owner', '=', slot<string>('owner'))
+    .where('state', '=', 'working');
+}
+
+/**
+ * Marks a part as being sent, renewing the lease. Freezing: the delivery's content is written in
+ * the same row write (a first attempt whose content reserves nothing), one write a post instead of two.
+ */
+function markAttemptQuery(db: Kysely<BotTables>, freezing: boolean) {
+  return db
+    .updateTable('deliveries')
+    .set({
+      attempting_part: slot('part'),
+      attempt_at: slot('now'),
+      attempt_until: slot('attemptUntil'),
+      // A new attempt has a window of its own, not read yet.
+      settle_latest: null,
+      lease_until: slot('until'),
+      ...(freezing ? { frozen: slot<string>('frozen') } : {}),
     })
     .where('id', '=', slot<string>('id'))
     .where('lease_owner', '=', slot<string>('owner'))

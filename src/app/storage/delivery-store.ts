@@ -145,6 +145,8 @@ export interface DeliveryStore {
   /**
    * Marks part `part` as being sent (before the call to Slack), with the window its ts will be in
    * (from `now` to `attemptUntil`, by default the lease's end), and renews the lease; false when lost.
+   * With `frozen`, the delivery's content is frozen in the same write (content that reserves no
+   * items, not frozen before: one write for its first attempt instead of freezeDelivery's and this).
    */
   markAttempt(
     id: string,
@@ -153,6 +155,7 @@ export interface DeliveryStore {
     now: Date,
     leaseMs: number,
     attemptUntil?: Date,
+    frozen?: string,
   ): Promise<boolean>;
   /** Records how far down its window the history of the part being sent was read; false when the lease is lost. */
   recordSettleProgress(id: string, owner: string, latest: string): Promise<boolean>;

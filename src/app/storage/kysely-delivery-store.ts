@@ -225,20 +225,24 @@ export class KyselyDeliveryStore implements DeliveryStore {
     now: Date,
     leaseMs: number,
     attemptUntil?: Date,
+    frozen?: string,
   ): Promise<boolean> {
     if (this.base.pending) await this.base.pending;
     // One row write, all or nothing: committed with the others marked at the same moment (SQLite's
     // group commit; a burst marks hundreds a second), and still before the post is sent. Durable
     // when it resolves, on PostgreSQL too: its flush is also that of every recoverable write before it.
+    const args = {
+      part,
+      now: now.getTime(),
+      attemptUntil: (attemptUntil ?? new Date(now.getTime() + leaseMs)).getTime(),
+      until: now.getTime() + leaseMs,
+      id,
+      owner,
+    };
     return changed(
-      await this.base.execGrouped(this.queries.markAttempt, {
-        part,
-        now: now.getTime(),
-        attemptUntil: (attemptUntil ?? new Date(now.getTime() + leaseMs)).getTime(),
-        until: now.getTime() + leaseMs,
-        id,
-        owner,
-      }),
+      frozen === undefined
+        ? await this.base.execGrouped(this.queries.markAttempt, args)
+        : await this.base.execGrouped(this.queries.markAttemptFreezing, { ...args, frozen }),
     );
   }
 

@@ -71,7 +71,7 @@ describe('the scheduler on its timer', () => {
       const sent = deliveries
         .map((delivery) => delivery.attemptAt?.getTime() as number)
         .sort((x, y) => x - y);
-      // The first at the due time exactly (claimed and frozen before it), never before.
+      // The first at the due time exactly (claimed and built before it), never before.
       expect(sent[0]).toBe(DUE);
       // Then each a second or more after the one before (the pace counts from Slack's answer).
       for (let index = 1; index < sent.length; index++)

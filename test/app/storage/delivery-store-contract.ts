@@ -143,6 +143,26 @@ export function deliveryStoreContract(open: (name: string) => BotStore | Promise
     await store.close();
   });
 
+  it('freezes content with the first attempt mark in one write, and writes neither once the lease is lost', async () => {
+    const store = await open('freeze-with-attempt');
+    await store.createSubscription(subscription('s-1'));
+    await store.addManualDelivery({ id: 'd-1', subscriptionId: 's-1', dueAt: at });
+    await store.claimDeliveries('A', at, 60_000, 10, []);
+    expect(await store.markAttempt('d-1', 'B', 0, at, 60_000, later(5), '{"parts":1}')).toBe(false);
+    expect(await store.getDelivery('d-1')).toMatchObject({ frozen: null, attemptingPart: null });
+    expect(await store.markAttempt('d-1', 'A', 0, at, 60_000, later(5), '{"parts":1}')).toBe(true);
+    expect(await store.getDelivery('d-1')).toMatchObject({
+      frozen: '{"parts":1}',
+      attemptingPart: 0,
+      attemptAt: at,
+    });
+    // Given back with the part marked: the next owner finds the content as it was frozen.
+    expect(await store.releaseDelivery('d-1', 'A', later(30_000), true)).toBe(true);
+    const [taken] = await store.claimDeliveries('B', later(30_000), 60_000, 10, []);
+    expect(taken).toMatchObject({ id: 'd-1', frozen: '{"parts":1}', attemptingPart: 0 });
+    await store.close();
+  });
+
   it('claims a half-sent post before anything due earlier in its channel, and nothing else there meanwhile', async () => {
     const store = await open('half-sent-first');
     for (const id of ['s-1', 's-2', 's-3']) await store.createSubscription(subscription(id));
