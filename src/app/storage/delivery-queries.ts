@@ -285,6 +285,41 @@ export function deliveryQueries({
             and not_before < ${slot('until')}`,
       ),
     ),
+    // PostgreSQL: a post's usual finish (its last part, the channel's pace, the cursor) in one
+    // statement rather than a transaction of three (five round trips, a burst's most frequent
+    // writes). The statements of a WITH see one snapshot, so the pace names the finished row out;
+    // the channel and the subscription are named by values read once, so their rows are found
+    // through their indexes (joined to `finished`, the planner read whole tables in some runs: 0.9 ms
+    // a post against 0.2).
+    finishPosted:
+      kind === 'postgres'
+        ? new Prepared<{ subscription_id: string; team_id: string; channel_id: string }>(
+            compiled(
+              sql`with finished as (
+                  update deliveries set posted_ts = ${appendPostedTs(slot('ts'))}, state = ${slot('state')},
+                    outcome = ${slot('outcome')}, lease_until = null, attempting_part = null
+                  where id = ${slot('id')} and lease_owner = ${slot('owner')} and state = 'working'
+                    and ${postedTsLength} = ${slot('part')}
+                  returning subscription_id, team_id, channel_id
+                ), paced as (
+                  update deliveries set not_before = cast(${slot('until')} as bigint)
+                  where team_id = (select team_id from finished)
+                    and channel_id = (select channel_id from finished)
+                    and state in ('pending', 'working') and id <> ${slot('id')}
+                    and cast(${slot('until')} as bigint) is not null
+                    and (state = 'pending' or (state = 'working' and lease_owner = ${slot('owner')}
+                      and lease_until < cast(${slot('until')} as bigint)))
+                    and not_before < cast(${slot('until')} as bigint)
+                ), moved as (
+                  update subscriptions set cursor = ${slot('cursor')}, cursor_at = cast(${slot('at')} as bigint)
+                  where id = (select subscription_id from finished)
+                    and cast(${slot('at')} as bigint) is not null
+                    and (cursor_at is null or cursor_at < cast(${slot('at')} as bigint))
+                )
+                select subscription_id, team_id, channel_id from finished`,
+            ),
+          )
+        : null,
     freeItems: new Prepared(db.deleteFrom('delivered_items').where('delivery_id', '=', slot<string>('id'))),
     moveCursor: new Prepared(
       db

@@ -345,6 +345,24 @@ export function deliveryStoreContract(open: (name: string) => BotStore | Promise
     // Finished once: a late second answer changes nothing.
     expect(await store.finishDelivery('d-1', 'A', { ...finish, paceUntil: later(9000) })).toBe(false);
     expect((await store.getDelivery('d-2'))?.notBefore).toEqual(later(1000));
+    // A finish with no pace leaves the channel as it is, and an older cursor never replaces a newer.
+    await store.addManualDelivery({ id: 'd-5', subscriptionId: 's-1', dueAt: later(2) });
+    const [fifth] = await store.claimDeliveries('A', later(2000), 60_000, 1, ['C2']);
+    expect(fifth?.id).toBe('d-2');
+    await store.markAttempt('d-2', 'A', 0, later(2001), 60_000);
+    const older = { state: 'sent' as const, outcome: null, lastPart: { part: 0, ts: '2.000001' } };
+    expect(await store.finishDelivery('d-2', 'A', { ...older, cursor: { json: 'new', at: later(5) } })).toBe(
+      true,
+    );
+    expect((await store.getDelivery('d-5'))?.notBefore).toEqual(later(2));
+    expect((await store.getSubscription('T1', 's-2'))?.cursor).toBe('new');
+    const [sixth] = await store.claimDeliveries('A', later(3000), 60_000, 1, ['C2']);
+    expect(sixth?.id).toBe('d-5');
+    expect(await store.finishDelivery('d-5', 'A', { ...older, cursor: { json: 'old', at: later(1) } })).toBe(
+      true,
+    );
+    expect((await store.getSubscription('T1', 's-1'))?.cursor).toBe('{"seen":1}');
+    expect(await store.getDelivery('d-5')).toMatchObject({ state: 'sent', postedTs: ['2.000001'] });
     await store.close();
   });
 
