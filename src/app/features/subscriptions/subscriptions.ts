@@ -6,6 +6,7 @@ import {
   SEARCH_WORDS_MAX,
   type TenderSearchFilters,
 } from '../../shared/commands/parse-command.ts';
+import type { RegionRead } from '../../shared/commands/region-words.ts';
 import { filtersOf } from '../../shared/commands/saved-search-filters.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { refuseGuests } from '../../shared/feature-context.ts';
@@ -18,7 +19,7 @@ import {
   VALUE_RULE_CALL,
 } from '../../shared/value-rules.ts';
 import { SearchFiltersValue } from '../../shared/values/button-values.ts';
-import { describeSearch } from '../../shared/views/describe-search.ts';
+import { describeSearch, regionReadSentence } from '../../shared/views/describe-search.ts';
 import {
   channelLink,
   code,
@@ -134,6 +135,7 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
   let target: object;
   // A feed's value bounds, checked with the service once it is known to be no duplicate.
   let bounded: TenderSearchFilters | null = null;
+  let regionRead: RegionRead | undefined;
   if (kind === 'pipeline') {
     const typed = words[0];
     if (!typed || words.length > 1)
@@ -154,8 +156,9 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
   } else if (kind === 'search') {
     const found = await searchTarget(context, request, words.join(' '));
     if ('problem' in found) return say(request, found.problem);
-    target = found;
-    if (boundsCurrency(found.f) !== null) bounded = found.f;
+    target = found.target;
+    regionRead = found.regionRead;
+    if (boundsCurrency(found.target.f) !== null) bounded = found.target.f;
   } else {
     const text = words.join(' ');
     const days = text === '' ? 7 : Number(text);
@@ -233,7 +236,7 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
       : source === 'personal'
         ? mrkdwn` Posts are read with ${mention(request.userId)}’s own key.`
         : mrkdwn``;
-  const confirmation = mrkdwn`${mention(request.userId)} subscribed this channel: *${what}*, ${plain(describeSchedule(schedule))}. First post ${plain(formatLocal(nextRunAt, schedule.timeZone))}.${whose} \`/tender subscriptions\` lists this channel’s subscriptions, with Send now and Unsubscribe.`;
+  const confirmation = mrkdwn`${mention(request.userId)} subscribed this channel: *${what}*, ${plain(describeSchedule(schedule))}. First post ${plain(formatLocal(nextRunAt, schedule.timeZone))}.${whose}${regionRead ? mrkdwn` ${regionReadSentence(regionRead)}` : mrkdwn``} \`/tender subscriptions\` lists this channel’s subscriptions, with Send now and Unsubscribe.`;
   // Stored before it is announced, so a `/tender subscriptions` right after the confirmation lists
   // it; if the confirmation cannot be posted in the channel, it is taken back: nothing subscribed.
   for (let attempt = 0; !(await context.store.createSubscription(subscription)); attempt++) {
@@ -264,7 +267,10 @@ async function searchTarget(
   context: FeatureContext,
   request: SlackRequest,
   text: string,
-): Promise<{ f: TenderSearchFilters; d: string; ss?: string; w?: ClosesDays } | { problem: Mrkdwn }> {
+): Promise<
+  | { target: { f: TenderSearchFilters; d: string; ss?: string; w?: ClosesDays }; regionRead?: RegionRead }
+  | { problem: Mrkdwn }
+> {
   const { client } = await context.clients.forPerson(request.teamId, request.userId);
   if (text === '') return { problem: mrkdwn`Which search? ${SUBSCRIBE_USAGE}` };
   if (/^\S+$/.test(text) && !text.includes(':')) {
@@ -277,7 +283,9 @@ async function searchTarget(
         return {
           problem: mrkdwn`The saved search “${plain(saved.name)}” uses filters Tenderbot cannot follow; subscribe with words and filters instead.`,
         };
-      return { f: filters.data, d: `the saved search “${safeText(saved.name, 200)}”`, ss: saved.id };
+      return {
+        target: { f: filters.data, d: `the saved search “${safeText(saved.name, 200)}”`, ss: saved.id },
+      };
     } catch (error) {
       // Not a saved search's id: read as words.
       if (!(error instanceof NotFoundError)) throw error;
@@ -299,8 +307,10 @@ async function searchTarget(
   }
   const checked = SearchFiltersValue.safeParse(filters);
   if (!checked.success) return { problem: mrkdwn`That search is too long to follow; use fewer words.` };
+  // How a region typed without quotes was read is said in the confirmation, as a search says it.
+  const read = parsed.regionRead ? { regionRead: parsed.regionRead } : {};
   const days = parsed.closesDays;
-  if (!days) return { f: checked.data, d: describeSearch(checked.data) };
+  if (!days) return { target: { f: checked.data, d: describeSearch(checked.data) }, ...read };
   // The deadlines are counted from each post: the description says so, not the dates of today.
   const { deadlineFrom: _from, deadlineTo: _to, ...rest } = checked.data;
   const described = describeSearch(rest);
@@ -311,9 +321,8 @@ async function searchTarget(
         : `closing within ${days.within} days`
       : `closing in more than ${days.after} days`;
   return {
-    f: checked.data,
-    d: described === 'everything' ? window : `${described}, ${window}`,
-    w: days,
+    target: { f: checked.data, d: described === 'everything' ? window : `${described}, ${window}`, w: days },
+    ...read,
   };
 }
 

@@ -277,6 +277,18 @@ describe('a region of two words typed without quotes', () => {
     expect(textOf(answer)).toContain('Read `region:south west` as `region:\\"South West\\"`');
   });
 
+  it('a feed subscribed with such a region follows the region read, and its confirmation says how it was read', async () => {
+    const confirmation = await command('subscribe search Quorlent region:south west catering daily');
+    const text = textOf(confirmation);
+    expect(text).toContain('subscribed this channel');
+    expect(text).toContain('South West');
+    expect(text).toContain('Read `region:south west` as `region:\\"South West\\"`');
+    // Quoted, nothing was read otherwise: nothing said.
+    const quoted = await command('subscribe search Quorlent region:"Wales" hourly');
+    expect(textOf(quoted)).toContain('subscribed this channel');
+    expect(textOf(quoted)).not.toContain('Read `region:');
+  });
+
   it('a region the data names as typed is taken as it is, and the words after it are searched', async () => {
     const answer = await command('search region:wales Quorlent');
     expect(titlesIn(answer)).toEqual(['Quorlent school catering, Wales']);
