@@ -11,12 +11,42 @@ import { OPTIONS_MAX } from './views/block-kit-limits.ts';
 /**
  * The regions of the workspace's data, read from its buyers and newest tenders (kept 10 minutes per
  * workspace): every one that can be written in `region:"…"`, sorted; a select offers the first 99.
+ * One reading at a time per workspace (searches at once share it). When one fails, the regions
+ * kept before are given (however old), else the failure. A person opening the search form after a
+ * failure has the service asked again; `readingTyped` (a search's words) does not, for 30 seconds
+ * after a failure, so a failing service is not read twenty pages deep on every search.
  */
-export async function regionsFor(context: FeatureContext, teamId: string): Promise<string[]> {
+export async function regionsFor(
+  context: FeatureContext,
+  teamId: string,
+  readingTyped = false,
+): Promise<string[]> {
   const now = context.clock().getTime();
   const cache = regionCacheOf(context);
-  const cached = cache.get(teamId);
-  if (cached && now - cached.at < REGIONS_TTL_MS) return cached.regions;
+  const kept = cache.get(teamId);
+  if (kept?.reading) return kept.reading;
+  if (readingTyped && kept?.failure !== undefined && now - kept.at < FAILED_READING_KEPT_MS) {
+    if (kept.regions) return kept.regions;
+    throw kept.failure;
+  }
+  if (kept?.regions && kept.failure === undefined && now - kept.at < REGIONS_TTL_MS) return kept.regions;
+  // Failed, and asked again by the form: the regions kept (however old) wait for the failure to age.
+  if (kept?.regions && kept.failure !== undefined && now - kept.at < FAILED_READING_KEPT_MS)
+    return kept.regions;
+  const reading = readRegions(context, teamId);
+  cache.set(teamId, { at: kept?.at ?? now, regions: kept?.regions ?? null, reading });
+  try {
+    const regions = await reading;
+    cache.set(teamId, { at: context.clock().getTime(), regions });
+    return regions;
+  } catch (error) {
+    cache.set(teamId, { at: context.clock().getTime(), regions: kept?.regions ?? null, failure: error });
+    if (kept?.regions) return kept.regions;
+    throw error;
+  }
+}
+
+async function readRegions(context: FeatureContext, teamId: string): Promise<string[]> {
   const { client } = await context.clients.forTeam(teamId);
   const regions = new Set<string>();
   let read = 0;
@@ -33,18 +63,30 @@ export async function regionsFor(context: FeatureContext, teamId: string): Promi
     if (read >= REGION_PAGES * 100) break;
   }
   // All of them, for reading what people type; a select offers the first (offerableRegions' cap).
-  const list = offerableRegions([...regions], Number.POSITIVE_INFINITY);
-  cache.set(teamId, { at: now, regions: list });
-  return list;
+  return offerableRegions([...regions], Number.POSITIVE_INFINITY);
 }
 
 /** Regions are read from the service's buyers at most this often per workspace. */
 const REGIONS_TTL_MS = 10 * 60_000;
 
+/** A reading that failed is not tried again for this long, for a search's words or while regions are kept. */
+const FAILED_READING_KEPT_MS = 30_000;
+
 /** The most buyers read to gather regions (pages of 100). */
 const REGION_PAGES = 10;
 
-type RegionCache = LRUCache<string, { at: number; regions: string[] }>;
+interface KeptRegions {
+  /** When they were read, or the reading failed (epoch ms). */
+  at: number;
+  /** The last regions read, if any. */
+  regions: string[] | null;
+  /** The reading under way. */
+  reading?: Promise<string[]>;
+  /** Why the last reading failed. */
+  failure?: unknown;
+}
+
+type RegionCache = LRUCache<string, KeptRegions>;
 
 /**
  * The regions kept for the app's connections to the service (its composition root's): per
@@ -117,6 +159,6 @@ async function readWithRegions<P extends RegionParse>(
   const next = parsed.afterRegion?.split(' ')[0] ?? '';
   const joinable = (next !== '' && !/[:<>"]/.test(next)) || /[-_]/.test(parsed.filters.region);
   if (!joinable) return parsed;
-  const regions = await regionsFor(context, teamId).catch(() => []);
+  const regions = await regionsFor(context, teamId, true).catch(() => []);
   return regions.length > 0 ? parse(regions) : parsed;
 }

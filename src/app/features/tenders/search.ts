@@ -110,7 +110,7 @@ export async function searchSentence(
   text: string,
 ): Promise<void> {
   // The regions the data names; without them (the lookup failed), the rest is still read.
-  const regions = await regionsFor(context, request.teamId).catch(() => []);
+  const regions = await regionsFor(context, request.teamId, true).catch(() => []);
   const search = readSentence(text, context.clock(), regions);
   if (!search) return searchCommand(context, request, text);
   return searchCommand(context, request, search, {
