@@ -568,7 +568,8 @@ export class ExactlyOncePosting {
 
   /**
    * Waits for the delivery's due time and its channel's next slot when they are near (on the
-   * timer), else gives the delivery back until then (its frozen content kept); false when given back.
+   * timer), else gives the delivery back until then (content frozen before is kept; a summary's, not
+   * frozen until its first attempt, is built again); false when given back.
    */
   private async waitForSlot(delivery: Delivery, keepAttempt: boolean): Promise<boolean> {
     const { store, clock } = this.options;

@@ -78,7 +78,7 @@ interface Tally {
 }
 
 /**
- * On the timer, due work is planned, claimed and frozen this long (plus a poll) before its time,
+ * On the timer, due work is planned, claimed and built this long (plus a poll) before its time,
  * so whatever the poll, it is ready when due.
  */
 const PREPARE_AHEAD_MS = 1000;
@@ -194,7 +194,7 @@ export class Scheduler {
   start(): void {
     this.stopped = false;
     if (!this.realTime || this.loopDone) return;
-    // A post commits three times (frozen, marked, finished): on SQLite the log is copied into the
+    // A post commits at least twice (marked, finished; a feed's content is frozen first): on SQLite the log is copied into the
     // database by a thread of its own, not inside those commits on this event loop (bench:digests).
     this.options.store.checkpointInBackground?.();
     this.loopDone = this.loop().finally(() => {
@@ -288,7 +288,7 @@ export class Scheduler {
           this.planRequested = false;
           // The poll is real time (the timer's), whatever the clock says.
           lastPlan = Date.now();
-          // Ahead of time: what falls due within the next second is planned, claimed and frozen
+          // Ahead of time: what falls due within the next second is planned, claimed and built
           // now, and posted at its due time.
           await this.plan(new Date(now.getTime() + this.aheadMs));
           await this.maybePrune(now);

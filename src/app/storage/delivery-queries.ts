@@ -165,13 +165,17 @@ export function deliveryQueries({
           limit ${slot('limit')}`,
       ),
     ),
-    ownedDelivery: new Prepared(
+    // A delivery this copy holds whose content is not frozen yet: content is frozen once, so a run
+    // that lost the delivery and took it again (its lease ended meanwhile) never replaces what
+    // another run froze, and perhaps posted.
+    ownedUnfrozen: new Prepared(
       db
         .selectFrom('deliveries')
         .select('subscription_id')
         .where('id', '=', slot<string>('id'))
         .where('lease_owner', '=', slot<string>('owner'))
-        .where('state', '=', 'working'),
+        .where('state', '=', 'working')
+        .where('frozen', 'is', null),
     ),
     lockSubscription:
       kind === 'postgres'
@@ -202,7 +206,8 @@ export function deliveryQueries({
         .set({ frozen: slot('frozen') })
         .where('id', '=', slot<string>('id'))
         .where('lease_owner', '=', slot<string>('owner'))
-        .where('state', '=', 'working'),
+        .where('state', '=', 'working')
+        .where('frozen', 'is', null),
     ),
     setFrozen: new Prepared(
       db
@@ -396,5 +401,7 @@ function markAttemptQuery(db: Kysely<BotTables>, freezing: boolean) {
     })
     .where('id', '=', slot<string>('id'))
     .where('lease_owner', '=', slot<string>('owner'))
-    .where('state', '=', 'working');
+    .where('state', '=', 'working')
+    // Content is frozen once (see ownedUnfrozen): a stale run's mark with its own content fails.
+    .$if(freezing, (query) => query.where('frozen', 'is', null));
 }

@@ -132,7 +132,8 @@ export interface DeliveryStore {
   /**
    * Freezes a delivery's content and reserves its items (once per subscription). If any of
    * `itemKeys` is already taken by another delivery nothing is written and those keys come back;
-   * `lost` when the lease is no longer `owner`'s.
+   * `lost` when the lease is no longer `owner`'s, or its content was frozen already (by a run that
+   * held it while this one's lease had ended: content is frozen once).
    */
   freezeDelivery(
     id: string,
@@ -146,7 +147,8 @@ export interface DeliveryStore {
    * Marks part `part` as being sent (before the call to Slack), with the window its ts will be in
    * (from `now` to `attemptUntil`, by default the lease's end), and renews the lease; false when lost.
    * With `frozen`, the delivery's content is frozen in the same write (content that reserves no
-   * items, not frozen before: one write for its first attempt instead of freezeDelivery's and this).
+   * items, not frozen before: one write for its first attempt instead of freezeDelivery's and this);
+   * false, nothing written, when its content was frozen already.
    */
   markAttempt(
     id: string,

@@ -61,7 +61,7 @@ export class KyselyDeliveryStore implements DeliveryStore {
     if (this.base.database.kind === 'postgres') {
       const planned = await planOnPostgres(this.base, plans);
       this.plannedSinceAnalyze += planned;
-      if (this.plannedSinceAnalyze >= ANALYZE_AFTER_PLANNED) this.analyze();
+      if (this.plannedSinceAnalyze >= ANALYZE_AFTER_PLANNED) this.refreshDeliveryStatistics();
       return planned;
     }
     return this.base.preparedTransaction(async (run) => {
@@ -115,7 +115,7 @@ export class KyselyDeliveryStore implements DeliveryStore {
   }
 
   /** Refreshes PostgreSQL's statistics of the deliveries (see ANALYZE_AFTER_PLANNED). */
-  private analyze(): void {
+  private refreshDeliveryStatistics(): void {
     this.plannedSinceAnalyze = 0;
     this.claimedSinceAnalyze = 0;
     // In the background: it samples the table (tens of ms at tens of thousands of rows) and
@@ -136,7 +136,7 @@ export class KyselyDeliveryStore implements DeliveryStore {
         return run(query, args);
       });
       this.claimedSinceAnalyze += claimed.rows.length;
-      if (this.claimedSinceAnalyze >= ANALYZE_AFTER_CLAIMED) this.analyze();
+      if (this.claimedSinceAnalyze >= ANALYZE_AFTER_CLAIMED) this.refreshDeliveryStatistics();
       return claimed.rows.map(toDelivery).sort(inChannelOrder);
     }
     const claimed = await this.base.execRecoverable(query, args);
@@ -209,7 +209,7 @@ export class KyselyDeliveryStore implements DeliveryStore {
     }
     return this.base.recoverableTransaction(
       async (run): Promise<{ ok: true } | { ok: false; taken: string[]; lost: boolean }> => {
-        const row = (await run(queries.ownedDelivery, { id, owner })).rows[0];
+        const row = (await run(queries.ownedUnfrozen, { id, owner })).rows[0];
         if (!row) return { ok: false, taken: [], lost: true };
         const subscriptionId = row.subscription_id;
         if (itemKeys.length > 0) {

@@ -160,6 +160,24 @@ export function deliveryStoreContract(open: (name: string) => BotStore | Promise
     expect(await store.releaseDelivery('d-1', 'A', later(30_000), true)).toBe(true);
     const [taken] = await store.claimDeliveries('B', later(30_000), 60_000, 10, []);
     expect(taken).toMatchObject({ id: 'd-1', frozen: '{"parts":1}', attemptingPart: 0 });
+    // Content is frozen once: a run that built its own while the lease was another's (and took the
+    // delivery again since) replaces nothing, by either way of freezing.
+    expect(await store.markAttempt('d-1', 'B', 0, later(30_001), 60_000, later(30_005), '{"parts":9}')).toBe(
+      false,
+    );
+    expect(await store.freezeDelivery('d-1', 'B', '{"parts":8}', [])).toEqual({
+      ok: false,
+      taken: [],
+      lost: true,
+    });
+    expect(await store.freezeDelivery('d-1', 'B', '{"parts":7}', ['tender:1'])).toEqual({
+      ok: false,
+      taken: [],
+      lost: true,
+    });
+    expect(await store.getDelivery('d-1')).toMatchObject({ frozen: '{"parts":1}', attemptAt: at });
+    // Its own mark, without content, settles and posts what was frozen.
+    expect(await store.markAttempt('d-1', 'B', 0, later(30_002), 60_000)).toBe(true);
     await store.close();
   });
 
@@ -347,22 +365,32 @@ export function deliveryStoreContract(open: (name: string) => BotStore | Promise
     expect((await store.getDelivery('d-2'))?.notBefore).toEqual(later(1000));
     // A finish with no pace leaves the channel as it is, and an older cursor never replaces a newer.
     await store.addManualDelivery({ id: 'd-5', subscriptionId: 's-1', dueAt: later(2) });
-    const [fifth] = await store.claimDeliveries('A', later(2000), 60_000, 1, ['C2']);
-    expect(fifth?.id).toBe('d-2');
-    await store.markAttempt('d-2', 'A', 0, later(2001), 60_000);
+    const [second] = await store.claimDeliveries('A', later(2000), 60_000, 1, ['C2']);
+    expect(second?.id).toBe('d-2');
+    expect(await store.markAttempt('d-2', 'A', 0, later(2001), 60_000)).toBe(true);
     const older = { state: 'sent' as const, outcome: null, lastPart: { part: 0, ts: '2.000001' } };
     expect(await store.finishDelivery('d-2', 'A', { ...older, cursor: { json: 'new', at: later(5) } })).toBe(
       true,
     );
     expect((await store.getDelivery('d-5'))?.notBefore).toEqual(later(2));
     expect((await store.getSubscription('T1', 's-2'))?.cursor).toBe('new');
-    const [sixth] = await store.claimDeliveries('A', later(3000), 60_000, 1, ['C2']);
-    expect(sixth?.id).toBe('d-5');
-    expect(await store.finishDelivery('d-5', 'A', { ...older, cursor: { json: 'old', at: later(1) } })).toBe(
-      true,
-    );
+    const [fifth] = await store.claimDeliveries('A', later(3000), 60_000, 1, ['C2']);
+    expect(fifth?.id).toBe('d-5');
+    // Paced past its own lease's end: the pace is the channel's others', never the finished row's.
+    const before = await store.getDelivery('d-5');
+    expect(
+      await store.finishDelivery('d-5', 'A', {
+        ...older,
+        paceUntil: later(300_000),
+        cursor: { json: 'old', at: later(1) },
+      }),
+    ).toBe(true);
     expect((await store.getSubscription('T1', 's-1'))?.cursor).toBe('{"seen":1}');
-    expect(await store.getDelivery('d-5')).toMatchObject({ state: 'sent', postedTs: ['2.000001'] });
+    expect(await store.getDelivery('d-5')).toMatchObject({
+      state: 'sent',
+      postedTs: ['2.000001'],
+      notBefore: before?.notBefore,
+    });
     await store.close();
   });
 
