@@ -388,20 +388,22 @@ function releaseQuery(db: Kysely<BotTables>, keepAttempt: boolean) {
  * the same row write (a first attempt whose content reserves nothing), one write a post instead of two.
  */
 function markAttemptQuery(db: Kysely<BotTables>, freezing: boolean) {
-  return db
-    .updateTable('deliveries')
-    .set({
-      attempting_part: slot('part'),
-      attempt_at: slot('now'),
-      attempt_until: slot('attemptUntil'),
-      // A new attempt has a window of its own, not read yet.
-      settle_latest: null,
-      lease_until: slot('until'),
-      ...(freezing ? { frozen: slot<string>('frozen') } : {}),
-    })
-    .where('id', '=', slot<string>('id'))
-    .where('lease_owner', '=', slot<string>('owner'))
-    .where('state', '=', 'working')
-    // Content is frozen once (see ownedUnfrozen): a stale run's mark with its own content fails.
-    .$if(freezing, (query) => query.where('frozen', 'is', null));
+  return (
+    db
+      .updateTable('deliveries')
+      .set({
+        attempting_part: slot('part'),
+        attempt_at: slot('now'),
+        attempt_until: slot('attemptUntil'),
+        // A new attempt has a window of its own, not read yet.
+        settle_latest: null,
+        lease_until: slot('until'),
+        ...(freezing ? { frozen: slot<string>('frozen') } : {}),
+      })
+      .where('id', '=', slot<string>('id'))
+      .where('lease_owner', '=', slot<string>('owner'))
+      .where('state', '=', 'working')
+      // Content is frozen once (see ownedUnfrozen): a stale run's mark with its own content fails.
+      .$if(freezing, (query) => query.where('frozen', 'is', null))
+  );
 }
