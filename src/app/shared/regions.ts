@@ -9,41 +9,54 @@ import type { FeatureContext } from './feature-context.ts';
 import { OPTIONS_MAX } from './views/block-kit-limits.ts';
 
 /**
+ * How regions are wanted. 'fresh': the search form, and choices that last (a feed subscribed):
+ * after a failure the service is asked again, and a failure is the caller's. 'typed': a search's
+ * words, read on every search: for 30 seconds after a failure the service is not asked again, and
+ * regions read within the hour stand in for a failed reading (else the failure).
+ */
+export type RegionsWanted = 'fresh' | 'typed';
+
+/**
  * The regions of the workspace's data, read from its buyers and newest tenders (kept 10 minutes per
  * workspace): every one that can be written in `region:"…"`, sorted; a select offers the first 99.
- * One reading at a time per workspace (searches at once share it). When one fails, the regions
- * kept before are given (however old), else the failure. A person opening the search form after a
- * failure has the service asked again; `readingTyped` (a search's words) does not, for 30 seconds
- * after a failure, so a failing service is not read twenty pages deep on every search.
+ * One reading at a time per workspace: callers at once share it, each as it wants regions.
  */
-export async function regionsFor(
+export function regionsFor(
   context: FeatureContext,
   teamId: string,
-  readingTyped = false,
+  wanted: RegionsWanted = 'fresh',
 ): Promise<string[]> {
   const now = context.clock().getTime();
   const cache = regionCacheOf(context);
-  const kept = cache.get(teamId);
-  if (kept?.reading) return kept.reading;
-  if (readingTyped && kept?.failure !== undefined && now - kept.at < FAILED_READING_KEPT_MS) {
-    if (kept.regions) return kept.regions;
-    throw kept.failure;
-  }
-  if (kept?.regions && kept.failure === undefined && now - kept.at < REGIONS_TTL_MS) return kept.regions;
-  // Failed, and asked again by the form: the regions kept (however old) wait for the failure to age.
-  if (kept?.regions && kept.failure !== undefined && now - kept.at < FAILED_READING_KEPT_MS)
-    return kept.regions;
+  const kept: KeptRegions = cache.get(teamId) ?? { regions: null, readAt: null, failedAt: null };
+  // An age is counted on the app's clock; one set back makes nothing look newer than it is.
+  const within = (at: number | null, ms: number) => at !== null && now >= at && now - at < ms;
+  const standIn = wanted === 'typed' && within(kept.readAt, STAND_IN_AT_MOST_MS) ? kept.regions : null;
+  const asWanted = (reading: Promise<string[]>) =>
+    wanted === 'typed'
+      ? reading.catch((error: unknown) => {
+          if (standIn) return standIn;
+          throw error;
+        })
+      : reading;
+  if (kept.reading) return asWanted(kept.reading);
+  if (kept.regions && within(kept.readAt, REGIONS_TTL_MS)) return Promise.resolve(kept.regions);
+  if (wanted === 'typed' && within(kept.failedAt, FAILED_READING_KEPT_MS))
+    return standIn ? Promise.resolve(standIn) : Promise.reject(kept.failure);
   const reading = readRegions(context, teamId);
-  cache.set(teamId, { at: kept?.at ?? now, regions: kept?.regions ?? null, reading });
-  try {
-    const regions = await reading;
-    cache.set(teamId, { at: context.clock().getTime(), regions });
-    return regions;
-  } catch (error) {
-    cache.set(teamId, { at: context.clock().getTime(), regions: kept?.regions ?? null, failure: error });
-    if (kept?.regions) return kept.regions;
-    throw error;
-  }
+  cache.set(teamId, { ...kept, reading });
+  // Registered before any caller's: the entry is up to date when they go on.
+  reading.then(
+    (regions) => cache.set(teamId, { regions, readAt: context.clock().getTime(), failedAt: null }),
+    (error: unknown) =>
+      cache.set(teamId, {
+        regions: kept.regions,
+        readAt: kept.readAt,
+        failedAt: context.clock().getTime(),
+        failure: error ?? new Error('the regions could not be read'),
+      }),
+  );
+  return asWanted(reading);
 }
 
 async function readRegions(context: FeatureContext, teamId: string): Promise<string[]> {
@@ -66,24 +79,27 @@ async function readRegions(context: FeatureContext, teamId: string): Promise<str
   return offerableRegions([...regions], Number.POSITIVE_INFINITY);
 }
 
-/** Regions are read from the service's buyers at most this often per workspace. */
+/** Regions read are kept this long per workspace (read again on the first use after). */
 const REGIONS_TTL_MS = 10 * 60_000;
 
-/** A reading that failed is not tried again for this long, for a search's words or while regions are kept. */
+/** After a failed reading, typed words are not read against the service again for this long. */
 const FAILED_READING_KEPT_MS = 30_000;
+
+/** Regions read at most this long ago stand in for a failed reading of typed words. */
+const STAND_IN_AT_MOST_MS = 60 * 60_000;
 
 /** The most buyers read to gather regions (pages of 100). */
 const REGION_PAGES = 10;
 
 interface KeptRegions {
-  /** When they were read, or the reading failed (epoch ms). */
-  at: number;
-  /** The last regions read, if any. */
+  /** The last regions read, if any, and when (epoch ms on the app's clock). */
   regions: string[] | null;
+  readAt: number | null;
+  /** When the last reading failed, if it did since the last success, and why. */
+  failedAt: number | null;
+  failure?: unknown;
   /** The reading under way. */
   reading?: Promise<string[]>;
-  /** Why the last reading failed. */
-  failure?: unknown;
 }
 
 type RegionCache = LRUCache<string, KeptRegions>;
@@ -132,8 +148,14 @@ export function parseWithRegions(
   context: FeatureContext,
   teamId: string,
   text: string,
+  wanted: RegionsWanted = 'typed',
 ): Promise<SearchParse> {
-  return readWithRegions(context, teamId, (regions) => parseSearch(text, context.clock(), { regions }));
+  return readWithRegions(
+    context,
+    teamId,
+    (regions) => parseSearch(text, context.clock(), { regions }),
+    wanted,
+  );
 }
 
 /** `/tender buyers` and `/tender suppliers` as parseDirectory reads them, regions as parseWithRegions. */
@@ -151,6 +173,7 @@ async function readWithRegions<P extends RegionParse>(
   context: FeatureContext,
   teamId: string,
   parse: (regions?: readonly string[]) => P,
+  wanted: RegionsWanted = 'typed',
 ): Promise<P> {
   const parsed = parse();
   if (!parsed.ok || !parsed.filters.region) return parsed;
@@ -159,6 +182,6 @@ async function readWithRegions<P extends RegionParse>(
   const next = parsed.afterRegion?.split(' ')[0] ?? '';
   const joinable = (next !== '' && !/[:<>"]/.test(next)) || /[-_]/.test(parsed.filters.region);
   if (!joinable) return parsed;
-  const regions = await regionsFor(context, teamId, true).catch(() => []);
+  const regions = await regionsFor(context, teamId, wanted).catch(() => []);
   return regions.length > 0 ? parse(regions) : parsed;
 }

@@ -3,14 +3,14 @@ import type { FeatureContext } from '../../../src/app/shared/feature-context.ts'
 import { regionsFor } from '../../../src/app/shared/regions.ts';
 
 /**
- * A workspace's service as regionsFor reads it: buyers then tenders, each page counted; `failing`
+ * A workspace's service as regionsFor reads it: buyers then tenders, each reading counted; `failing`
  * makes every reading fail as a service that is down does. Only what regionsFor uses is given.
  */
 function serviceReadBy() {
   const state = { now: Date.parse('2026-11-28T09:00:00Z'), readings: 0, failing: false, regions: ['Wales'] };
   async function* pages(kind: 'buyer' | 'tender') {
     if (kind === 'buyer') state.readings += 1;
-    // A pause, as over the network: readings asked for meanwhile could start their own.
+    // A pause, as over the network: callers meanwhile could start readings of their own.
     await new Promise((resolve) => setTimeout(resolve, 5));
     if (state.failing) throw new Error('the service did not answer');
     for (const region of state.regions) yield { region };
@@ -20,26 +20,27 @@ function serviceReadBy() {
     clock: () => new Date(state.now),
     clients: { forTeam: async () => ({ client }) },
   } as unknown as FeatureContext;
-  return { state, context };
+  const typed = () => regionsFor(context, 'T1', 'typed');
+  const form = () => regionsFor(context, 'T1');
+  return { state, context, typed, form };
 }
 
 describe("a workspace's regions", () => {
-  it('are read once for searches asked at the same moment, and kept ten minutes', async () => {
-    const { state, context } = serviceReadBy();
-    const answers = await Promise.all([1, 2, 3].map(() => regionsFor(context, 'T1')));
+  it('are read once for callers at the same moment, and kept ten minutes', async () => {
+    const { state, typed, form } = serviceReadBy();
+    const answers = await Promise.all([typed(), form(), typed()]);
     expect(answers).toEqual([['Wales'], ['Wales'], ['Wales']]);
     expect(state.readings).toBe(1);
     state.regions = ['Wales', 'South West'];
     state.now += 9 * 60_000;
-    expect(await regionsFor(context, 'T1')).toEqual(['Wales']);
+    expect(await form()).toEqual(['Wales']);
     state.now += 2 * 60_000;
-    expect(await regionsFor(context, 'T1')).toEqual(['South West', 'Wales']);
+    expect(await form()).toEqual(['South West', 'Wales']);
     expect(state.readings).toBe(2);
   });
 
-  it('that could not be read are not read again for a search’s words for 30 seconds: the failure, or the regions kept before', async () => {
-    const { state, context } = serviceReadBy();
-    const typed = () => regionsFor(context, 'T1', true);
+  it('that could not be read are not asked for again for a search’s words for 30 seconds', async () => {
+    const { state, typed } = serviceReadBy();
     state.failing = true;
     await expect(typed()).rejects.toThrow('did not answer');
     await expect(typed()).rejects.toThrow('did not answer');
@@ -50,36 +51,50 @@ describe("a workspace's regions", () => {
     state.now += 2_000;
     expect(await typed()).toEqual(['Wales']);
     expect(state.readings).toBe(2);
-    // Ten minutes on, the service down again: the regions read before are given, and it is asked
-    // again only once the failure is 30 seconds old.
+  });
+
+  it('read within the hour stand in for a failed reading of words, for every caller sharing it; the form is told', async () => {
+    const { state, typed, form } = serviceReadBy();
+    await typed();
     state.now += 11 * 60_000;
     state.failing = true;
+    const [first, second, byForm] = await Promise.allSettled([typed(), typed(), form()]);
+    expect(first).toEqual({ status: 'fulfilled', value: ['Wales'] });
+    expect(second).toEqual({ status: 'fulfilled', value: ['Wales'] });
+    expect(byForm.status).toBe('rejected');
+    expect(state.readings).toBe(2);
+    // Within 30 s words are not read again, the form asks again (and is told again).
     expect(await typed()).toEqual(['Wales']);
-    expect(await typed()).toEqual(['Wales']);
-    expect(await regionsFor(context, 'T1')).toEqual(['Wales']);
+    await expect(form()).rejects.toThrow('did not answer');
     expect(state.readings).toBe(3);
+    // Past the hour, nothing stands in: the failure is the caller's.
+    state.now += 60 * 60_000;
+    await expect(typed()).rejects.toThrow('did not answer');
     state.failing = false;
     state.regions = ['Scotland'];
     state.now += 31_000;
     expect(await typed()).toEqual(['Scotland']);
-    expect(state.readings).toBe(4);
   });
 
-  it('that could not be read are asked for again by the search form at once', async () => {
-    const { state, context } = serviceReadBy();
+  it('are read again when the clock is set back, rather than kept until it catches up', async () => {
+    const { state, typed, form } = serviceReadBy();
     state.failing = true;
-    await expect(regionsFor(context, 'T1')).rejects.toThrow('did not answer');
+    await expect(typed()).rejects.toThrow('did not answer');
     state.failing = false;
-    expect(await regionsFor(context, 'T1')).toEqual(['Wales']);
-    expect(state.readings).toBe(2);
+    state.now -= 60 * 60_000;
+    expect(await typed()).toEqual(['Wales']);
+    state.regions = ['Scotland'];
+    state.now -= 60_000;
+    expect(await form()).toEqual(['Scotland']);
+    expect(state.readings).toBe(3);
   });
 
   it('of one workspace are not another’s', async () => {
     const { state, context } = serviceReadBy();
     await regionsFor(context, 'T1');
     state.failing = true;
-    await expect(regionsFor(context, 'T2')).rejects.toThrow('did not answer');
-    expect(await regionsFor(context, 'T1')).toEqual(['Wales']);
+    await expect(regionsFor(context, 'T2', 'typed')).rejects.toThrow('did not answer');
+    expect(await regionsFor(context, 'T1', 'typed')).toEqual(['Wales']);
     expect(state.readings).toBe(2);
   });
 });

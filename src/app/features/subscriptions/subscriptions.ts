@@ -291,7 +291,8 @@ async function searchTarget(
       if (!(error instanceof NotFoundError)) throw error;
     }
   }
-  const parsed = await parseWithRegions(context, request.teamId, text);
+  // A feed follows what it was read as for good: the regions are asked for even after a failure.
+  const parsed = await parseWithRegions(context, request.teamId, text, 'fresh');
   if (!parsed.ok) return { problem: mrkdwn`${parsed.problem} See \`/tender help\`.` };
   // A feed follows what it says it follows: words past what a search takes are refused, not cut.
   if (parsed.wordsCut)

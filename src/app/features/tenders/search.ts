@@ -110,7 +110,7 @@ export async function searchSentence(
   text: string,
 ): Promise<void> {
   // The regions the data names; without them (the lookup failed), the rest is still read.
-  const regions = await regionsFor(context, request.teamId, true).catch(() => []);
+  const regions = await regionsFor(context, request.teamId, 'typed').catch(() => []);
   const search = readSentence(text, context.clock(), regions);
   if (!search) return searchCommand(context, request, text);
   return searchCommand(context, request, search, {
@@ -128,7 +128,7 @@ async function unknownRegionSentence(
   region: string,
   words = '',
 ): Promise<Mrkdwn | null> {
-  const regions = await regionsFor(context, teamId);
+  const regions = await regionsFor(context, teamId, 'typed');
   if (regions.length === 0 || regions.some((known) => known.toLowerCase() === region.toLowerCase()))
     return null;
   // `region:north west` (no quotes) and `region:north-west` mean a region Tenderbot knows: say its form.

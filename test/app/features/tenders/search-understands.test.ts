@@ -278,13 +278,14 @@ describe('a region of two words typed without quotes', () => {
   });
 
   it('a feed subscribed with such a region follows the region read, and its confirmation says how it was read', async () => {
-    const confirmation = await command('subscribe search Quorlent region:south west catering daily');
+    const confirmation = await command('subscribe search Quorlent region:south west catering daily 03:16');
     const text = textOf(confirmation);
     expect(text).toContain('subscribed this channel');
-    expect(text).toContain('South West');
+    // What the feed follows, as stored: the region read, and the words without its second word.
+    expect(text).toContain('New tenders for “Quorlent catering”, in South West');
     expect(text).toContain('Read `region:south west` as `region:\\"South West\\"`');
-    // Quoted, nothing was read otherwise: nothing said.
-    const quoted = await command('subscribe search Quorlent region:"Wales" hourly');
+    // Quoted, nothing was read otherwise: nothing said. (Daily at a quiet time: no post during the file.)
+    const quoted = await command('subscribe search Quorlent region:"Wales" daily 03:17');
     expect(textOf(quoted)).toContain('subscribed this channel');
     expect(textOf(quoted)).not.toContain('Read `region:');
   });
