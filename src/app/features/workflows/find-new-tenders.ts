@@ -2,9 +2,11 @@
 import type { ProcurementClient } from '../../../client/procurement-client.ts';
 import { DEFAULT_VALUE_CURRENCY, type SavedSearch } from '../../../contract/schemas.ts';
 import type { TenderSearchFilters } from '../../shared/commands/parse-command.ts';
+import type { RegionRead } from '../../shared/commands/region-words.ts';
 import { filtersOf } from '../../shared/commands/saved-search-filters.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
 import { parseWithRegions } from '../../shared/regions.ts';
+import { regionReadSentence } from '../../shared/views/describe-search.ts';
 import { plainOf, plainSentence } from '../../shared/views/plain-sentence.ts';
 import { readerOf, StepRefusal, type StepRun, textInput } from './step-run.ts';
 import { LISTED_TENDERS, tenderListOutput } from './views/step-outputs.ts';
@@ -36,12 +38,15 @@ function daysOf(run: StepRun): number {
   return days;
 }
 
-/** The search's filters: the saved search's, with the words and filters typed added on top. */
+/**
+ * The search's filters: the saved search's, with the words and filters typed added on top; and how
+ * a region typed without quotes was read, if one was.
+ */
 async function filtersOfRun(
   context: FeatureContext,
   client: ProcurementClient,
   run: StepRun,
-): Promise<TenderSearchFilters> {
+): Promise<{ filters: TenderSearchFilters; regionRead?: RegionRead }> {
   const savedName = textInput(run, 'saved_search');
   const words = textInput(run, 'words');
   if (!savedName && !words)
@@ -49,7 +54,7 @@ async function filtersOfRun(
       plainSentence`Give the step a saved search, or words and filters to search by (or both).`,
     );
   const saved = savedName ? filtersOf(await savedSearchNamed(client, savedName)) : {};
-  if (!words) return saved;
+  if (!words) return { filters: saved };
   // Read as /tender search reads it: `region:south west` is the region South West.
   const parsed = await parseWithRegions(context, run.teamId, words);
   if (!parsed.ok) throw new StepRefusal(plainOf(parsed.problem));
@@ -57,7 +62,8 @@ async function filtersOfRun(
     throw new StepRefusal(
       plainSentence`A workflow step cannot look a buyer up by name: save the search with its buyer in Tenderbot and give the step the saved search.`,
     );
-  return withTypedOnTop(saved, parsed.filters);
+  const filters = withTypedOnTop(saved, parsed.filters);
+  return parsed.regionRead ? { filters, regionRead: parsed.regionRead } : { filters };
 }
 
 /**
@@ -88,12 +94,19 @@ export async function findNewTenders(
 ): Promise<Record<string, string | number>> {
   const now = context.clock();
   const { client } = await readerOf(context, run);
-  const filters = await filtersOfRun(context, client, run);
+  const { filters, regionRead } = await filtersOfRun(context, client, run);
   const since = new Date(now.getTime() - daysOf(run) * 86_400_000).toISOString();
   const page = await client.tenders.search({ ...filters, publishedFrom: since, limit: LISTED_TENDERS });
   return {
     count: page.pagination.total,
-    tenders: tenderListOutput(page.data, page.pagination.total, now, page.valueRule),
+    // The words are read at every run, by the data's regions of the day: the list says how.
+    tenders: tenderListOutput(
+      page.data,
+      page.pagination.total,
+      now,
+      page.valueRule,
+      regionRead && regionReadSentence(regionRead),
+    ),
     first_tender_id: page.data[0]?.id ?? '',
   };
 }

@@ -131,6 +131,10 @@ describe('Workflow Builder steps, run by the fake Slack through the real app', (
     });
     expect(page.pagination.total).toBeGreaterThan(0);
     expect(run.outputs?.count).toBe(page.pagination.total);
+    // Read at every run by the data's regions: the list says how, for whoever reads it.
+    expect(String(run.outputs?.tenders)).toContain(
+      'Read `region:west midlands` as `region:"West Midlands"`: a region of more than one word goes in quotes.',
+    );
   });
 
   it('"Find new tenders" by a saved search uses its filters', async () => {

@@ -18,10 +18,10 @@ export function tenderListOutput(
   now: Date,
   /** The rule the service compared value bounds by (none without bounds): said under the list. */
   valueRule?: ValueRule,
+  /** How the search's words were read (a region typed without quotes): said under the list too. */
+  read?: Mrkdwn,
 ): Mrkdwn {
-  const rule = valueRule
-    ? mrkdwn`\nValues in ${text(valueRule.currency)}; ${valueRuleSentence(valueRule)}.`
-    : mrkdwn``;
+  const rule = mrkdwn`${valueRule ? mrkdwn`\nValues in ${text(valueRule.currency)}; ${valueRuleSentence(valueRule)}.` : mrkdwn``}${read ? mrkdwn`\n${read}` : mrkdwn``}`;
   if (tenders.length === 0) return mrkdwn`No new tenders.${rule}`;
   const lines = tenders.slice(0, LISTED_TENDERS).map((tender) => {
     const title = safeText(tender.title, 150);
