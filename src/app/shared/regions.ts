@@ -7,6 +7,7 @@ import {
 } from './commands/parse-command.ts';
 import type { FeatureContext } from './feature-context.ts';
 import { OPTIONS_MAX } from './views/block-kit-limits.ts';
+import { code, mrkdwn } from './views/mrkdwn.ts';
 
 /**
  * How regions are wanted. 'fresh': the search form, and choices that last (a feed subscribed):
@@ -21,7 +22,7 @@ export type RegionsWanted = 'fresh' | 'typed';
  * workspace): every one that can be written in `region:"…"`, sorted; a select offers the first 99.
  * One reading at a time per workspace: callers at once share it, each as it wants regions.
  */
-export function regionsFor(
+export async function regionsFor(
   context: FeatureContext,
   teamId: string,
   wanted: RegionsWanted = 'fresh',
@@ -45,11 +46,15 @@ export function regionsFor(
     return standIn ? Promise.resolve(standIn) : Promise.reject(kept.failure);
   const reading = readRegions(context, teamId);
   cache.set(teamId, { ...kept, reading });
-  // Registered before any caller's: the entry is up to date when they go on.
+  // Registered before any caller's: the entry is up to date when they go on. Written only while it
+  // is this reading's (the entry may have been evicted, or forgotten, and another reading begun).
+  const settle = (entry: KeptRegions) => {
+    if (cache.get(teamId)?.reading === reading) cache.set(teamId, entry);
+  };
   reading.then(
-    (regions) => cache.set(teamId, { regions, readAt: context.clock().getTime(), failedAt: null }),
+    (regions) => settle({ regions, readAt: context.clock().getTime(), failedAt: null }),
     (error: unknown) =>
-      cache.set(teamId, {
+      settle({
         regions: kept.regions,
         readAt: kept.readAt,
         failedAt: context.clock().getTime(),
@@ -111,6 +116,14 @@ type RegionCache = LRUCache<string, KeptRegions>;
  */
 const regionCaches = new WeakMap<FeatureContext['clients'], RegionCache>();
 
+/**
+ * Forgets what was read of a workspace's regions (its key was removed or replaced): the next use
+ * reads them with the key it has then; a reading under way is not kept.
+ */
+export function forgetRegions(context: FeatureContext, teamId: string): void {
+  regionCaches.get(context.clients)?.delete(teamId);
+}
+
 function regionCacheOf(context: FeatureContext): RegionCache {
   let cache = regionCaches.get(context.clients);
   if (!cache) {
@@ -138,50 +151,75 @@ export function offerableRegions(regions: readonly string[], max = OPTIONS_MAX -
   return offered.sort((a, b) => a.localeCompare(b, 'en-GB')).slice(0, max);
 }
 
+/** How a parse reads a region typed without quotes (see parseWithRegions). */
+export interface RegionReading {
+  /** How the regions are wanted (RegionsWanted): 'typed' unless said. */
+  wanted?: RegionsWanted;
+  /**
+   * For a search that lasts (a feed, a workflow's step): when the regions cannot be read, a region
+   * that may be more than its first word (`region:south west`) is refused with the quoted form to
+   * use, rather than followed as typed for good.
+   */
+  refuseUnread?: boolean;
+}
+
 /**
  * A search as parseSearch reads it, with the regions of the data when an unquoted region is
  * followed by words (`region:south west cleaning` is read as the region "South West", not as
- * "south" and the word "west"). The regions are read only then; without them (the lookup failed)
- * the words are searched as typed and an empty answer suggests the region's quoted form.
+ * "south" and the word "west"). The regions are read only then; without them (the reading failed)
+ * the words are searched as typed and an empty answer suggests the region's quoted form, or, with
+ * `refuseUnread`, the search is refused with that form.
  */
-export function parseWithRegions(
+export async function parseWithRegions(
   context: FeatureContext,
   teamId: string,
   text: string,
-  wanted: RegionsWanted = 'typed',
+  reading: RegionReading = {},
 ): Promise<SearchParse> {
-  return readWithRegions(
+  const { parsed, unread } = await readWithRegions(
     context,
     teamId,
     (regions) => parseSearch(text, context.clock(), { regions }),
-    wanted,
+    reading.wanted,
   );
+  if (!unread || !reading.refuseUnread || !parsed.ok || !parsed.filters.region) return parsed;
+  const typed = `region:${parsed.filters.region}${parsed.afterRegion ? ` ${parsed.afterRegion.split(' ')[0]}` : ''}`;
+  const quoted = `region:"${typed.slice('region:'.length).replace(/[-_]+/g, ' ')}"`;
+  return {
+    ok: false,
+    problem: mrkdwn`Tenderbot could not read the data’s regions just now, so it cannot tell whether ${code(typed, 110)} is one region. Put a region of more than one word in quotes, as in ${code(quoted, 110)}, or try again in a minute.`,
+  };
 }
 
 /** `/tender buyers` and `/tender suppliers` as parseDirectory reads them, regions as parseWithRegions. */
-export function parseDirectoryWithRegions(
+export async function parseDirectoryWithRegions(
   context: FeatureContext,
   teamId: string,
   text: string,
 ): Promise<DirectoryParse> {
-  return readWithRegions(context, teamId, (regions) => parseDirectory(text, { regions }));
+  return (await readWithRegions(context, teamId, (regions) => parseDirectory(text, { regions }))).parsed;
 }
 
 type RegionParse = { ok: false } | { ok: true; filters: { region?: string }; afterRegion?: string };
 
+/** The parse, with the regions where they may change it; `unread` when they could not be read then. */
 async function readWithRegions<P extends RegionParse>(
   context: FeatureContext,
   teamId: string,
   parse: (regions?: readonly string[]) => P,
   wanted: RegionsWanted = 'typed',
-): Promise<P> {
+): Promise<{ parsed: P; unread: boolean }> {
   const parsed = parse();
-  if (!parsed.ok || !parsed.filters.region) return parsed;
+  if (!parsed.ok || !parsed.filters.region) return { parsed, unread: false };
   // Only a region that could be read otherwise: one written with a hyphen, or followed by a word
   // (not a filter or a quoted phrase, which never join it).
   const next = parsed.afterRegion?.split(' ')[0] ?? '';
   const joinable = (next !== '' && !/[:<>"]/.test(next)) || /[-_]/.test(parsed.filters.region);
-  if (!joinable) return parsed;
-  const regions = await regionsFor(context, teamId, wanted).catch(() => []);
-  return regions.length > 0 ? parse(regions) : parsed;
+  if (!joinable) return { parsed, unread: false };
+  let unread = false;
+  const regions = await regionsFor(context, teamId, wanted).catch(() => {
+    unread = true;
+    return [];
+  });
+  return { parsed: regions.length > 0 ? parse(regions) : parsed, unread };
 }

@@ -1,13 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { FeatureContext } from '../../../src/app/shared/feature-context.ts';
-import { regionsFor } from '../../../src/app/shared/regions.ts';
+import { forgetRegions, parseWithRegions, regionsFor } from '../../../src/app/shared/regions.ts';
 
 /**
  * A workspace's service as regionsFor reads it: buyers then tenders, each reading counted; `failing`
  * makes every reading fail as a service that is down does. Only what regionsFor uses is given.
  */
 function serviceReadBy() {
-  const state = { now: Date.parse('2026-11-28T09:00:00Z'), readings: 0, failing: false, regions: ['Wales'] };
+  const state = {
+    now: Date.parse('2026-11-28T09:00:00Z'),
+    readings: 0,
+    failing: false,
+    regions: ['Wales', 'South West'],
+  };
   async function* pages(kind: 'buyer' | 'tender') {
     if (kind === 'buyer') state.readings += 1;
     // A pause, as over the network: callers meanwhile could start readings of their own.
@@ -28,6 +33,7 @@ function serviceReadBy() {
 describe("a workspace's regions", () => {
   it('are read once for callers at the same moment, and kept ten minutes', async () => {
     const { state, typed, form } = serviceReadBy();
+    state.regions = ['Wales'];
     const answers = await Promise.all([typed(), form(), typed()]);
     expect(answers).toEqual([['Wales'], ['Wales'], ['Wales']]);
     expect(state.readings).toBe(1);
@@ -49,12 +55,13 @@ describe("a workspace's regions", () => {
     state.now += 29_000;
     await expect(typed()).rejects.toThrow('did not answer');
     state.now += 2_000;
-    expect(await typed()).toEqual(['Wales']);
+    expect(await typed()).toEqual(['South West', 'Wales']);
     expect(state.readings).toBe(2);
   });
 
   it('read within the hour stand in for a failed reading of words, for every caller sharing it; the form is told', async () => {
     const { state, typed, form } = serviceReadBy();
+    state.regions = ['Wales'];
     await typed();
     state.now += 11 * 60_000;
     state.failing = true;
@@ -67,9 +74,13 @@ describe("a workspace's regions", () => {
     expect(await typed()).toEqual(['Wales']);
     await expect(form()).rejects.toThrow('did not answer');
     expect(state.readings).toBe(3);
-    // Past the hour, nothing stands in: the failure is the caller's.
-    state.now += 60 * 60_000;
+    // Up to the hour from the last reading, they stand in; past it, the failure is the caller's.
+    state.now += 48 * 60_000;
+    expect(await typed()).toEqual(['Wales']);
+    expect(state.readings).toBe(4);
+    state.now += 60_000;
     await expect(typed()).rejects.toThrow('did not answer');
+    expect(state.readings).toBe(5);
     state.failing = false;
     state.regions = ['Scotland'];
     state.now += 31_000;
@@ -82,7 +93,7 @@ describe("a workspace's regions", () => {
     await expect(typed()).rejects.toThrow('did not answer');
     state.failing = false;
     state.now -= 60 * 60_000;
-    expect(await typed()).toEqual(['Wales']);
+    expect(await typed()).toEqual(['South West', 'Wales']);
     state.regions = ['Scotland'];
     state.now -= 60_000;
     expect(await form()).toEqual(['Scotland']);
@@ -94,7 +105,52 @@ describe("a workspace's regions", () => {
     await regionsFor(context, 'T1');
     state.failing = true;
     await expect(regionsFor(context, 'T2', 'typed')).rejects.toThrow('did not answer');
-    expect(await regionsFor(context, 'T1', 'typed')).toEqual(['Wales']);
+    expect(await regionsFor(context, 'T1', 'typed')).toEqual(['South West', 'Wales']);
     expect(state.readings).toBe(2);
+  });
+
+  it('are forgotten with the key: read again, and a reading under way then is not kept', async () => {
+    const { state, context, form } = serviceReadBy();
+    await form();
+    forgetRegions(context, 'T1');
+    state.regions = ['Scotland'];
+    const reading = form();
+    forgetRegions(context, 'T1');
+    expect(await reading).toEqual(['Scotland']);
+    state.regions = ['Wales'];
+    expect(await form()).toEqual(['Wales']);
+    expect(state.readings).toBe(3);
+  });
+});
+
+describe('a search that lasts, with a region the regions would decide', () => {
+  it('is refused with the quoted form while the regions cannot be read, and read as the region once they can', async () => {
+    const { state, context } = serviceReadBy();
+    const lasting = (text: string) =>
+      parseWithRegions(context, 'T1', text, { wanted: 'fresh', refuseUnread: true });
+    state.failing = true;
+    const refused = await lasting('cleaning region:south west');
+    expect(refused).toEqual({
+      ok: false,
+      problem:
+        'Tenderbot could not read the data’s regions just now, so it cannot tell whether `region:south west` is one region. Put a region of more than one word in quotes, as in `region:"south west"`, or try again in a minute.',
+    });
+    // Hyphenated, the same; quoted, or followed by nothing, nothing depends on the regions.
+    expect((await lasting('region:south-west cleaning')).ok).toBe(false);
+    expect(await lasting('cleaning region:"south west"')).toMatchObject({
+      ok: true,
+      filters: { region: 'south west' },
+    });
+    expect(await lasting('cleaning region:wales')).toMatchObject({ ok: true, filters: { region: 'wales' } });
+    // A search typed now (not lasting) reads the words as typed instead.
+    expect(await parseWithRegions(context, 'T1', 'cleaning region:south west')).toMatchObject({
+      ok: true,
+      filters: { region: 'south', q: 'cleaning west' },
+    });
+    state.failing = false;
+    expect(await lasting('cleaning region:south west')).toMatchObject({
+      ok: true,
+      filters: { region: 'South West', q: 'cleaning' },
+    });
   });
 });

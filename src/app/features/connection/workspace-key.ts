@@ -5,6 +5,7 @@ import type { FeatureContext, SlackRequest } from '../../shared/feature-context.
 import { reply } from '../../shared/feature-context.ts';
 import { ConnectIds } from '../../shared/ids.ts';
 import { mayManageKey } from '../../shared/key-access.ts';
+import { forgetRegions } from '../../shared/regions.ts';
 import { sentenceMessage } from '../../shared/views/messages.ts';
 import {
   code,
@@ -195,6 +196,8 @@ export async function submitConnectModal(
     connectedBy: args.userId,
     connectedAt: context.clock().toISOString(),
   });
+  // The regions are read again with the new key (and service).
+  forgetRegions(context, args.teamId);
   context.logger.info({ teamId: args.teamId, userId: args.userId }, 'workspace key connected');
   const { channelId } = safeMetadata(args.privateMetadata);
   if (channelId) {
@@ -296,6 +299,7 @@ export async function confirmDisconnect(context: FeatureContext, request: SlackR
   // The decrypted key and its client leave memory with the connection.
   await context.clients.forget(request.teamId);
   const removed = await context.store.removeConnection(request.teamId);
+  forgetRegions(context, request.teamId);
   const sentence = removed
     ? mrkdwn`Disconnected: the workspace’s key is deleted.${context.config.PROCUREMENT_API_KEY ? mrkdwn` Commands now use the key Tenderbot was set up with.` : mrkdwn` Commands will not work until someone runs \`/tender connect\`.`}`
     : mrkdwn`This workspace had no key of its own to disconnect.`;

@@ -291,8 +291,12 @@ async function searchTarget(
       if (!(error instanceof NotFoundError)) throw error;
     }
   }
-  // A feed follows what it was read as for good: the regions are asked for even after a failure.
-  const parsed = await parseWithRegions(context, request.teamId, text, 'fresh');
+  // A feed follows what it was read as for good: the regions are asked for even after a failure,
+  // and a region they would decide is refused while they cannot be read.
+  const parsed = await parseWithRegions(context, request.teamId, text, {
+    wanted: 'fresh',
+    refuseUnread: true,
+  });
   if (!parsed.ok) return { problem: mrkdwn`${parsed.problem} See \`/tender help\`.` };
   // A feed follows what it says it follows: words past what a search takes are refused, not cut.
   if (parsed.wordsCut)

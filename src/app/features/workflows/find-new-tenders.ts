@@ -55,8 +55,9 @@ async function filtersOfRun(
     );
   const saved = savedName ? filtersOf(await savedSearchNamed(client, savedName)) : {};
   if (!words) return { filters: saved };
-  // Read as /tender search reads it: `region:south west` is the region South West.
-  const parsed = await parseWithRegions(context, run.teamId, words);
+  // Read as /tender search reads it: `region:south west` is the region South West. Not followed as
+  // typed when the regions cannot be read: the run fails with the quoted form to use.
+  const parsed = await parseWithRegions(context, run.teamId, words, { refuseUnread: true });
   if (!parsed.ok) throw new StepRefusal(plainOf(parsed.problem));
   if (parsed.buyerName)
     throw new StepRefusal(
