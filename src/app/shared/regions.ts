@@ -182,12 +182,11 @@ export async function parseWithRegions(
     (regions) => parseSearch(text, context.clock(), { regions }),
     reading.wanted,
   );
-  if (!unread || !reading.refuseUnread || !parsed.ok || !parsed.filters.region) return parsed;
-  const typed = `region:${parsed.filters.region}${parsed.afterRegion ? ` ${parsed.afterRegion.split(' ')[0]}` : ''}`;
-  const quoted = `region:"${typed.slice('region:'.length).replace(/[-_]+/g, ' ')}"`;
+  if (unread === undefined || !reading.refuseUnread) return parsed;
+  const quoted = `region:"${unread.replace(/[-_]+/g, ' ')}"`;
   return {
     ok: false,
-    problem: mrkdwn`Tenderbot could not read the data’s regions just now, so it cannot tell whether ${code(typed, 110)} is one region. Put a region of more than one word in quotes, as in ${code(quoted, 110)}, or try again in a minute.`,
+    problem: mrkdwn`Tenderbot could not read the data’s regions just now, so it cannot tell whether ${code(`region:${unread}`, 110)} is one region. Put a region of more than one word in quotes, as in ${code(quoted, 110)}, or try again in a minute.`,
   };
 }
 
@@ -197,29 +196,35 @@ export async function parseDirectoryWithRegions(
   teamId: string,
   text: string,
 ): Promise<DirectoryParse> {
-  return (await readWithRegions(context, teamId, (regions) => parseDirectory(text, { regions }))).parsed;
+  const { parsed } = await readWithRegions(context, teamId, (regions) => parseDirectory(text, { regions }));
+  return parsed;
 }
 
 type RegionParse = { ok: false } | { ok: true; filters: { region?: string }; afterRegion?: string };
 
-/** The parse, with the regions where they may change it; `unread` when they could not be read then. */
+/**
+ * The parse, with the regions where they may change it; `unread`, when they could not be read
+ * then, is the region as typed with the word that may belong to it (`south west`, `south-west`).
+ */
 async function readWithRegions<P extends RegionParse>(
   context: FeatureContext,
   teamId: string,
   parse: (regions?: readonly string[]) => P,
   wanted: RegionsWanted = 'typed',
-): Promise<{ parsed: P; unread: boolean }> {
+): Promise<{ parsed: P; unread?: string }> {
   const parsed = parse();
-  if (!parsed.ok || !parsed.filters.region) return { parsed, unread: false };
-  // Only a region that could be read otherwise: one written with a hyphen, or followed by a word
-  // (not a filter or a quoted phrase, which never join it).
+  if (!parsed.ok || !parsed.filters.region) return { parsed };
+  const { region } = parsed.filters;
+  // Only a region that could be read otherwise: followed by a plain word (a filter or a quoted
+  // phrase never joins it), or written with a hyphen.
   const next = parsed.afterRegion?.split(' ')[0] ?? '';
-  const joinable = (next !== '' && !/[:<>"]/.test(next)) || /[-_]/.test(parsed.filters.region);
-  if (!joinable) return { parsed, unread: false };
-  let unread = false;
-  const regions = await regionsFor(context, teamId, wanted).catch(() => {
-    unread = true;
-    return [];
-  });
-  return { parsed: regions.length > 0 ? parse(regions) : parsed, unread };
+  const joining =
+    next !== '' && !/[:<>"]/.test(next) ? `${region} ${next}` : /[-_]/.test(region) ? region : null;
+  if (joining === null) return { parsed };
+  try {
+    const regions = await regionsFor(context, teamId, wanted);
+    return { parsed: regions.length > 0 ? parse(regions) : parsed };
+  } catch {
+    return { parsed, unread: joining };
+  }
 }
