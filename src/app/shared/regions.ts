@@ -41,9 +41,11 @@ export async function regionsFor(
         })
       : reading;
   if (kept.reading) return asWanted(kept.reading);
-  if (kept.regions && within(kept.readAt, REGIONS_TTL_MS)) return Promise.resolve(kept.regions);
-  if (wanted === 'typed' && within(kept.failedAt, FAILED_READING_KEPT_MS))
-    return standIn ? Promise.resolve(standIn) : Promise.reject(kept.failure);
+  if (kept.regions && within(kept.readAt, REGIONS_TTL_MS)) return kept.regions;
+  if (wanted === 'typed' && within(kept.failedAt, FAILED_READING_KEPT_MS)) {
+    if (standIn) return standIn;
+    throw kept.failure;
+  }
   const reading = readRegions(context, teamId);
   cache.set(teamId, { ...kept, reading });
   // Registered before any caller's: the entry is up to date when they go on. Written only while it

@@ -31,6 +31,13 @@ export function deliveryQueries({
     sql`(${open(alias)}.posted_ts <> '[]' or ${open(alias)}.attempting_part is not null)`;
   const compiled = compiledOn(db);
   /**
+   * Of a channel's open deliveries, those its pace until `until` holds back (see paceChannel): a
+   * null `until` (no pace) holds none.
+   */
+  const pacedByOwnerUntil = sql`(state = 'pending' or (state = 'working' and lease_owner = ${slot('owner')}
+      and lease_until < ${slot('until')}))
+    and not_before < ${slot('until')}`;
+  /**
    * claimDeliveries' statement over the open deliveries of the channels `channels` says (of `d`):
    * - ranked: each channel's claimable deliveries in its order (a half-sent one first, then by due
    *   time and id), with its first one's terms, by which channels take turns: first the channel
@@ -285,9 +292,7 @@ export function deliveryQueries({
         sql`update deliveries set not_before = ${slot('until')}
           where id in (select id from deliveries where team_id = ${slot('team')}
               and channel_id = ${slot('channel')} and state in ('pending', 'working'))
-            and (state = 'pending' or (state = 'working' and lease_owner = ${slot('owner')}
-              and lease_until < ${slot('until')}))
-            and not_before < ${slot('until')}`,
+            and ${pacedByOwnerUntil}`,
       ),
     ),
     // PostgreSQL: a post's usual finish (its last part, the channel's pace, the cursor) in one
@@ -307,14 +312,11 @@ export function deliveryQueries({
                     and ${postedTsLength} = ${slot('part')}
                   returning subscription_id, team_id, channel_id
                 ), paced as (
-                  update deliveries set not_before = cast(${slot('until')} as bigint)
+                  update deliveries set not_before = ${slot('until')}
                   where team_id = (select team_id from finished)
                     and channel_id = (select channel_id from finished)
                     and state in ('pending', 'working') and id <> ${slot('id')}
-                    and cast(${slot('until')} as bigint) is not null
-                    and (state = 'pending' or (state = 'working' and lease_owner = ${slot('owner')}
-                      and lease_until < cast(${slot('until')} as bigint)))
-                    and not_before < cast(${slot('until')} as bigint)
+                    and ${pacedByOwnerUntil}
                 ), moved as (
                   update subscriptions set cursor = ${slot('cursor')}, cursor_at = cast(${slot('at')} as bigint)
                   where id = (select subscription_id from finished)

@@ -130,16 +130,16 @@ export class KyselyDeliveryStore implements DeliveryStore {
   ): Promise<Delivery[]> {
     if (this.base.pending) await this.base.pending;
     const { lockClaims } = this.queries;
+    const claimed = lockClaims
+      ? await this.base.recoverableTransaction(async (run) => {
+          await run(lockClaims, {});
+          return run(query, args);
+        })
+      : await this.base.execRecoverable(query, args);
     if (lockClaims) {
-      const claimed = await this.base.recoverableTransaction(async (run) => {
-        await run(lockClaims, {});
-        return run(query, args);
-      });
       this.claimedSinceAnalyze += claimed.rows.length;
       if (this.claimedSinceAnalyze >= ANALYZE_AFTER_CLAIMED) this.refreshDeliveryStatistics();
-      return claimed.rows.map(toDelivery).sort(inChannelOrder);
     }
-    const claimed = await this.base.execRecoverable(query, args);
     return claimed.rows.map(toDelivery).sort(inChannelOrder);
   }
 

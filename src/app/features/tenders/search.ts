@@ -3,6 +3,7 @@ import type { ProcurementClient } from '../../../client/procurement-client.ts';
 import type { Tender } from '../../../contract/schemas.ts';
 import type { TenderSearchFilters } from '../../shared/commands/parse-command.ts';
 import { readSentence } from '../../shared/commands/read-sentence.ts';
+import { regionKey } from '../../shared/commands/region-words.ts';
 import { subcommandMeant } from '../../shared/commands/subcommands.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { refuseGuests, reply } from '../../shared/feature-context.ts';
@@ -132,10 +133,11 @@ async function unknownRegionSentence(
   if (regions.length === 0 || regions.some((known) => known.toLowerCase() === region.toLowerCase()))
     return null;
   // `region:north west` (no quotes) and `region:north-west` mean a region Tenderbot knows: say its form.
-  const plain = (text: string) => text.toLowerCase().replace(/[-_]+/g, ' ').replace(/\s+/g, ' ').trim();
   const following = words.split(/\s+/).filter(Boolean);
   const meant = regions.find((known) =>
-    [0, 1, 2].some((extra) => plain([region, ...following.slice(0, extra)].join(' ')) === plain(known)),
+    [0, 1, 2].some(
+      (extra) => regionKey([region, ...following.slice(0, extra)].join(' ')) === regionKey(known),
+    ),
   );
   if (meant)
     return mrkdwn`Tenderbot knows no region called “${literalText(region)}”. Did you mean ${code(`region:"${meant}"`, 110)}? A region of more than one word goes in quotes.`;

@@ -185,13 +185,12 @@ export function parseSearch(
       case 'region:': {
         filters.region = value;
         if (quoted !== undefined) break;
-        const unquoted = readUnquotedRegion(normalised, match, value, options.regions);
-        afterRegion = unquoted.afterRegion;
-        if (unquoted.read) {
-          filters.region = unquoted.read.region;
-          regionWordsLeft = unquoted.wordsJoined;
-          regionRead = unquoted.read;
-        }
+        ({
+          region: filters.region,
+          afterRegion,
+          wordsJoined: regionWordsLeft,
+          read: regionRead,
+        } = readUnquotedRegion(normalised, match, value, options.regions));
         break;
       }
       case 'status:': {
@@ -359,15 +358,13 @@ export function parseDirectory(text: string, options: { regions?: readonly strin
     }
     if (key === 'region') {
       filters.region = value;
-      if (quoted === undefined) {
-        const unquoted = readUnquotedRegion(normalised, match, value, options.regions);
-        afterRegion = unquoted.afterRegion;
-        if (unquoted.read) {
-          filters.region = unquoted.read.region;
-          regionWordsLeft = unquoted.wordsJoined;
-          regionRead = unquoted.read;
-        }
-      }
+      if (quoted === undefined)
+        ({
+          region: filters.region,
+          afterRegion,
+          wordsJoined: regionWordsLeft,
+          read: regionRead,
+        } = readUnquotedRegion(normalised, match, value, options.regions));
     } else if (key === 'status') {
       if (!(FRAMEWORK_STATUSES as readonly string[]).includes(value.toLowerCase())) {
         return {

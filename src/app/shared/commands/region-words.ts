@@ -9,22 +9,23 @@ export interface RegionRead {
 }
 
 /**
- * A `region:` typed without quotes, as the parsers read it: the two words after it (to suggest
- * its quoted form when nothing is found) and, given the regions of the data, the region it names
- * with the words after it, how many words it took, and the text with it quoted.
+ * A `region:` typed without quotes, as the parsers read it: the region to search (as typed, or
+ * the one the data names with the words after it), the two words after it (to suggest its quoted
+ * form when nothing is found) and, when it was read with words, how many it took and the reading.
  */
 export function readUnquotedRegion(
   normalised: string,
   match: RegExpMatchArray,
   value: string,
   regions: readonly string[] | undefined,
-): { afterRegion: string; read?: RegionRead; wordsJoined: number } {
+): { region: string; afterRegion: string; read?: RegionRead; wordsJoined: number } {
   const start = match.index ?? 0;
   const rest = normalised.slice(start + match[0].length);
   const afterRegion = rest.split(/\s+/).filter(Boolean).slice(0, 2).join(' ');
   const joined = regions && regionWithWordsAfter(value, rest, regions);
-  if (!joined) return { afterRegion, wordsJoined: 0 };
+  if (!joined) return { region: value, afterRegion, wordsJoined: 0 };
   return {
+    region: joined.region,
     afterRegion,
     wordsJoined: joined.words.length,
     read: {
@@ -33,6 +34,11 @@ export function readUnquotedRegion(
       text: `${normalised.slice(0, start)}region:"${joined.region}"${rest.slice(joined.end)}`,
     },
   };
+}
+
+/** A region's name as compared with what was typed: letter case, hyphens, underscores and spacing aside. */
+export function regionKey(text: string): string {
+  return text.toLowerCase().replace(/[-_]+/g, ' ').replace(/\s+/g, ' ').trim();
 }
 
 /** "Yorkshire and the Humber" is a region and three more words. */
@@ -49,8 +55,7 @@ function regionWithWordsAfter(
   rest: string,
   regions: readonly string[],
 ): { region: string; words: string[]; end: number } | null {
-  const key = (text: string) => text.toLowerCase().replace(/[-_]+/g, ' ').replace(/\s+/g, ' ').trim();
-  const known = new Map(regions.map((region) => [key(region), region]));
+  const known = new Map(regions.map((region) => [regionKey(region), region]));
   const following: string[] = [];
   /** Where each following word ends in `rest`. */
   const ends: number[] = [];
@@ -65,11 +70,11 @@ function regionWithWordsAfter(
   // and a quoted `region:"north"` mean the first).
   for (let count = following.length; count > 0; count--) {
     const words = following.slice(0, count);
-    const region = known.get(key([value, ...words].join(' ')));
+    const region = known.get(regionKey([value, ...words].join(' ')));
     if (region) return { region, words, end: ends[count - 1] ?? 0 };
   }
   // None with words: the value alone, when the data spells it otherwise than by letter case
   // (`region:north-west`); one named as the data names it is taken as it is.
-  const alone = known.get(key(value));
+  const alone = known.get(regionKey(value));
   return alone && alone.toLowerCase() !== value.toLowerCase() ? { region: alone, words: [], end: 0 } : null;
 }

@@ -21,7 +21,10 @@ export function tenderListOutput(
   /** How the search's words were read (a region typed without quotes): said under the list too. */
   read?: Mrkdwn,
 ): Mrkdwn {
-  const rule = mrkdwn`${valueRule ? mrkdwn`\nValues in ${text(valueRule.currency)}; ${valueRuleSentence(valueRule)}.` : mrkdwn``}${read ? mrkdwn`\n${read}` : mrkdwn``}`;
+  const valueLine = valueRule
+    ? mrkdwn`\nValues in ${text(valueRule.currency)}; ${valueRuleSentence(valueRule)}.`
+    : mrkdwn``;
+  const rule = read ? mrkdwn`${valueLine}\n${read}` : valueLine;
   if (tenders.length === 0) return mrkdwn`No new tenders.${rule}`;
   const lines = tenders.slice(0, LISTED_TENDERS).map((tender) => {
     const title = safeText(tender.title, 150);
