@@ -72,9 +72,8 @@ describe("a post's finish on PostgreSQL in one statement", () => {
         );
       const steps: ((store: BotStore) => Promise<unknown>)[] = [];
       const subscriptions = ['s-1', 's-2', 's-3', 's-4'];
-      subscriptions.forEach((id, index) =>
-        steps.push((store) => store.createSubscription(subscription(id, index < 3 ? 'C1' : 'C2'))),
-      );
+      for (const [index, id] of subscriptions.entries())
+        steps.push((store) => store.createSubscription(subscription(id, index < 3 ? 'C1' : 'C2')));
       for (let index = 0; index < 6; index++) {
         const due = later(Math.floor(random() * 3000));
         const subscriptionId = pick(subscriptions);
