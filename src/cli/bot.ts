@@ -62,7 +62,7 @@ export async function runBot(env: NodeJS.ProcessEnv = process.env): Promise<numb
     logger,
     cipher,
     metrics,
-    ...(answerWorkers ? { handOffCommand: (body) => answerWorkers.handOff(body) } : {}),
+    ...(answerWorkers ? { handOffCommand: (body, request) => answerWorkers.handOff(body, request) } : {}),
   });
   const work = trackRequests(bot.app);
   const stopped = stopSignal();

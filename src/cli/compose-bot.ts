@@ -15,6 +15,7 @@ import { Scheduler, type SchedulerOptions } from '../app/delivery/scheduler.ts';
 import { InstallFlow } from '../app/features/install/install-flow.ts';
 import { BotMetrics } from '../app/metrics/bot-metrics.ts';
 import { GuardedReceiver } from '../app/receiver/guarded-receiver.ts';
+import type { HandOffCommand } from '../app/receiver/hand-off.ts';
 import { QueuedCommandsReceiver } from '../app/receiver/queued-commands-receiver.ts';
 import { KeyCipher } from '../app/security/key-cipher.ts';
 import { isSubcommand } from '../app/shared/commands/subcommands.ts';
@@ -40,7 +41,7 @@ export interface BotAppOptions {
    * The receiver's side of ANSWER_WORKERS: stores a slash command for the workers and resolves
    * true (it is then acknowledged at once), false to answer it here.
    */
-  handOffCommand?: (body: Record<string, unknown>) => Promise<boolean>;
+  handOffCommand?: HandOffCommand;
   /**
    * This process is an answer worker: no HTTP, no scheduler; it answers the commands the
    * receiver's process gives it (`bot.answers.take`) and says `onDone` for each.
@@ -156,10 +157,10 @@ export function composeBot(options: BotAppOptions): BotApp {
           // `/tender connect` stays here: it opens a modal with a trigger_id that lasts 3 s.
           ...(handOffCommand
             ? {
-                handOff: (body: Record<string, unknown>) =>
+                handOff: (body, request) =>
                   isSubcommand(typeof body.text === 'string' ? body.text : '', 'connect')
-                    ? Promise.resolve(false)
-                    : handOffCommand(body),
+                    ? Promise.resolve('declined')
+                    : handOffCommand(body, request),
               }
             : {}),
         });

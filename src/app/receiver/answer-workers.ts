@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { BotMetrics } from '../metrics/bot-metrics.ts';
 import type { KeyCipher } from '../security/key-cipher.ts';
 import type { BotStore } from '../storage/bot-store.ts';
+import type { RequestToRemember } from '../storage/seen-requests.ts';
 import { AnswerTimes } from './answer-times.ts';
 import {
   ANSWER_WORKER_NICENESS,
@@ -14,6 +15,7 @@ import {
   STAYED_UP_MS,
   WORKER_CONCURRENCY,
 } from './answer-worker-settings.ts';
+import type { HandOff } from './hand-off.ts';
 import type { CommandToAnswer } from './queued-commands-receiver.ts';
 import {
   PRESSURE_SAMPLE_MS,
@@ -194,16 +196,18 @@ export class AnswerWorkers {
   }
 
   /**
-   * Stores a verified slash command for the workers and resolves true, so the receiver may
-   * acknowledge it; false while no worker is ready (the receiver's app answers it then).
+   * Stores a verified slash command for the workers, with the signed request that carried it
+   * remembered in the same write: 'handed' once stored, so the receiver may acknowledge it;
+   * 'replayed' when that request was seen before (nothing stored); 'declined' while no worker is
+   * ready (nothing remembered: the receiver's app answers it then).
    */
-  async handOff(body: Record<string, unknown>): Promise<boolean> {
-    if (this.stopping) return false;
+  async handOff(body: Record<string, unknown>, request: RequestToRemember): Promise<HandOff> {
+    if (this.stopping) return 'declined';
     let roomiest: Worker | null = null;
     for (const worker of this.workers) {
       if (worker.ready && (!roomiest || worker.held.size < roomiest.held.size)) roomiest = worker;
     }
-    if (!roomiest) return false;
+    if (!roomiest) return 'declined';
     const now = this.clock();
     const arrivedAt = performance.now();
     const plain = keptFields(body);
@@ -217,27 +221,27 @@ export class AnswerWorkers {
     if (roomiest.held.size > WORKER_CONCURRENCY - CLAIM_AT_LEAST) this.workersFull();
     if (this.holding || roomiest.held.size >= WORKER_CONCURRENCY || this.backlog) {
       // Every worker is busy (or held back): stored for whichever has room first, oldest first.
-      await this.options.store.queueCommand(command);
+      if (!(await this.options.store.queueCommand(command, request))) return 'replayed';
       this.answerTimes.arrived(command.id, arrivedAt);
       this.backlog = true;
       this.feedAll();
-      return true;
+      return 'handed';
     }
     const worker = roomiest;
     worker.held.add(command.id);
+    let queued = false;
     try {
-      await this.options.store.queueCommand({
-        ...command,
-        owner: worker.owner,
-        leaseUntil: new Date(now.getTime() + this.leaseMs),
-      });
-    } catch (error) {
-      worker.held.delete(command.id);
-      throw error;
+      queued = await this.options.store.queueCommand(
+        { ...command, owner: worker.owner, leaseUntil: new Date(now.getTime() + this.leaseMs) },
+        request,
+      );
+    } finally {
+      if (!queued) worker.held.delete(command.id);
     }
+    if (!queued) return 'replayed';
     this.answerTimes.arrived(command.id, arrivedAt);
     this.give(worker, { id: command.id, body: plain, receivedAt: now.getTime(), attempts: 1 });
-    return true;
+    return 'handed';
   }
 
   /**

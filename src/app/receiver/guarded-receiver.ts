@@ -6,6 +6,8 @@ import { limitSlowClients, type SlowClientLimits } from '../../shared/slow-clien
 import { type BotMetrics, type RequestKind, requestKind } from '../metrics/bot-metrics.ts';
 import { verifySlackSignature } from '../security/slack-signature.ts';
 import type { BotStore } from '../storage/bot-store.ts';
+import type { RequestToRemember } from '../storage/seen-requests.ts';
+import type { HandOff, HandOffCommand } from './hand-off.ts';
 import { parseSlackBody } from './slack-body.ts';
 
 /** Slack's own window: a signature older (or, here, newer) than this is refused. */
@@ -33,11 +35,12 @@ export interface GuardedReceiverOptions {
   install?: InstallRoutes;
   logger: Logger;
   /**
-   * Slash commands that an answer worker answers (ANSWER_WORKERS): resolves true once the command
-   * is stored, and the receiver acknowledges it at once without running the app here; false, or a
-   * failure to store it, leaves the command to this process's app as usual.
+   * Slash commands that an answer worker answers (ANSWER_WORKERS), offered with their signed
+   * request to remember in the same write (see HandOff): 'handed' is acknowledged at once without
+   * running the app here; 'declined', or a failure to store it, leaves the command to this
+   * process's app as usual, its request remembered then.
    */
-  handOff?: (body: Record<string, unknown>) => Promise<boolean>;
+  handOff?: HandOffCommand;
   endpoint?: string;
   bodyLimitBytes?: number;
   clock?: () => Date;
@@ -213,10 +216,15 @@ export class GuardedReceiver implements Receiver {
       return;
     }
     // A signature stays valid until its timestamp leaves the window; remember it that long (and a minute).
-    const validUntil = new Date((timestamp + SIGNATURE_WINDOW_SECONDS + 60) * 1000);
-    if (!(await this.options.store.rememberRequest(`signature:${signature}`, validUntil, now))) {
-      logger.warn({ timestamp }, 'refused a replayed request (its signature was seen before)');
-      answer(response, 401, '');
+    const signed: RequestToRemember = {
+      id: `signature:${signature}`,
+      expiresAt: new Date((timestamp + SIGNATURE_WINDOW_SECONDS + 60) * 1000),
+      now,
+    };
+    // A command for the answer workers is remembered in the write that stores it: one commit, not two.
+    const rememberedWithCommand = this.options.handOff !== undefined && form?.has('command') === true;
+    if (!rememberedWithCommand && !(await this.remember(signed))) {
+      refuseReplay(response, logger, timestamp);
       return;
     }
 
@@ -249,10 +257,18 @@ export class GuardedReceiver implements Receiver {
       }
     }
     const kind = requestKind(body);
-    if (typeof body.command === 'string' && (await this.handOff(body))) {
-      answer(response, 200, '');
-      this.options.metrics?.acknowledged(kind, startedAt);
-      return;
+    if (rememberedWithCommand) {
+      const handed = typeof body.command === 'string' ? await this.handOff(body, signed) : 'declined';
+      if (handed === 'handed') {
+        answer(response, 200, '');
+        this.options.metrics?.acknowledged(kind, startedAt);
+        return;
+      }
+      // Not taken: remembered on its own, then answered here as any other request.
+      if (handed === 'replayed' || !(await this.remember(signed))) {
+        refuseReplay(response, logger, timestamp);
+        return;
+      }
     }
     await this.dispatch(response, body, retryNum, single(request.headers['x-slack-retry-reason']), {
       kind,
@@ -260,17 +276,21 @@ export class GuardedReceiver implements Receiver {
     });
   }
 
-  /** True when an answer worker will answer this command (it is stored); never throws. */
-  private async handOff(body: Record<string, unknown>): Promise<boolean> {
-    if (!this.options.handOff) return false;
+  private remember(request: RequestToRemember): Promise<boolean> {
+    return this.options.store.rememberRequest(request.id, request.expiresAt, request.now);
+  }
+
+  /** What became of a command offered to the answer workers; never throws ('declined' when it could not be stored). */
+  private async handOff(body: Record<string, unknown>, request: RequestToRemember): Promise<HandOff> {
+    if (!this.options.handOff) return 'declined';
     try {
-      return await this.options.handOff(body);
+      return await this.options.handOff(body, request);
     } catch (error) {
       this.options.logger.error(
         { reason: (error as Error).message },
         'could not queue a command for the answer workers; answering it here',
       );
-      return false;
+      return 'declined';
     }
   }
 
@@ -318,6 +338,11 @@ export class GuardedReceiver implements Receiver {
       metrics?.answered(timing.kind, timing.startedAt);
     }
   }
+}
+
+function refuseReplay(response: ServerResponse, logger: Logger, timestamp: number): void {
+  logger.warn({ timestamp }, 'refused a replayed request (its signature was seen before)');
+  answer(response, 401, '');
 }
 
 function answer(response: ServerResponse, status: number, text: string): void {

@@ -1,3 +1,5 @@
+import type { RequestToRemember } from './seen-requests.ts';
+
 /** A slash command to keep for the answer workers. */
 export interface CommandToQueue {
   /** Time-ordered (UUIDv7-shaped): claims take the smallest first. */
@@ -27,8 +29,12 @@ export interface CommandQueueStore {
    * A slash command the receiver acknowledged, kept until an answer worker (ANSWER_WORKERS) has
    * answered it: acknowledged means stored, whatever happens to the copy that took it. With
    * `owner`, it is stored already claimed by that worker until `leaseUntil` (its first attempt).
+   * Stored only if `request` (the signed request that carried it) was not seen before
+   * (KeptValueStore.rememberRequest): the request remembered and the command stored in one write,
+   * all or nothing, so a replay is refused by the same write. False for a request seen before:
+   * nothing stored.
    */
-  queueCommand(command: CommandToQueue): Promise<void>;
+  queueCommand(command: CommandToQueue, request: RequestToRemember): Promise<boolean>;
   /**
    * Takes up to `limit` of the oldest queued commands that no worker holds (or whose holder's lease
    * ended) for `owner` until `now + leaseMs`, counting the attempt: each is taken by one worker,

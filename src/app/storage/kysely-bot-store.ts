@@ -18,6 +18,7 @@ import { KyselySubscriptionStore } from './kysely-subscription-store.ts';
 import { KyselyWorkspaceStore } from './kysely-workspace-store.ts';
 import type { MessageStore } from './message-store.ts';
 import type { SecretStore } from './secret-store.ts';
+import { SeenRequests } from './seen-requests.ts';
 import type { StoreLifecycle } from './store-lifecycle.ts';
 import type { SubscriptionStore } from './subscription-store.ts';
 import type { WorkspaceStore } from './workspace-store.ts';
@@ -39,14 +40,16 @@ export interface KyselyStores {
 
 export function openKyselyStores(database: BotDatabase): KyselyStores {
   const shared = new SharedDatabase(database);
+  // Written by the kept values (a request alone) and the command queue (a request with its command).
+  const seenRequests = new SeenRequests(shared);
   return {
     workspaces: new KyselyWorkspaceStore(shared),
     secrets: new KyselySecretStore(shared),
     installations: new KyselyInstallationStore(shared),
     subscriptions: new KyselySubscriptionStore(shared),
     deliveries: new KyselyDeliveryStore(shared),
-    commands: new KyselyCommandQueueStore(shared),
-    keptValues: new KyselyKeptValueStore(shared),
+    commands: new KyselyCommandQueueStore(shared, seenRequests),
+    keptValues: new KyselyKeptValueStore(shared, seenRequests),
     messages: new KyselyMessageStore(shared),
     bidStarters: new KyselyBidStarterStore(shared),
     bidReferences: new KyselyBidReferenceStore(shared),

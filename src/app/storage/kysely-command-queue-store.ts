@@ -3,26 +3,29 @@ import type { BotDatabase } from './bot-database.ts';
 import type { BotTables } from './bot-schema.ts';
 import type { CommandQueueStore, CommandToQueue, QueuedCommand } from './command-queue-store.ts';
 import { CHUNK, compiledOn, count, Prepared, type SharedDatabase, slot } from './kysely-store-base.ts';
+import type { RequestToRemember, SeenRequests } from './seen-requests.ts';
 
 /** The queue of slash commands on Kysely (see CommandQueueStore). */
 export class KyselyCommandQueueStore implements CommandQueueStore {
   private readonly queries;
 
-  constructor(private readonly base: SharedDatabase) {
+  constructor(
+    private readonly base: SharedDatabase,
+    private readonly seen: SeenRequests,
+  ) {
     this.queries = prepareQueries(base.database);
   }
 
-  async queueCommand(command: CommandToQueue): Promise<void> {
+  async queueCommand(command: CommandToQueue, request: RequestToRemember): Promise<boolean> {
     if (this.base.pending) await this.base.pending;
-    await this.base.execGrouped(this.queries.queueCommand, {
-      id: command.id,
-      teamId: command.teamId ?? null,
-      body: command.body,
-      receivedAt: command.receivedAt.getTime(),
-      owner: command.owner ?? null,
-      leaseUntil: command.leaseUntil?.getTime() ?? 0,
-      attempts: command.owner ? 1 : 0,
+    // On SQLite one savepoint in the moment's group commit: the receiver's one write a command.
+    const queued = await this.base.groupedTransaction(async (run) => {
+      if (!(await this.seen.remember(request, run))) return false;
+      await run(this.queries.queueCommand, commandRow(command));
+      return true;
     });
+    await this.seen.pruneIfDue(request.now);
+    return queued;
   }
 
   async claimCommands(owner: string, now: Date, leaseMs: number, limit: number): Promise<QueuedCommand[]> {
@@ -82,6 +85,18 @@ export class KyselyCommandQueueStore implements CommandQueueStore {
       .executeTakeFirstOrThrow();
     return Number(row.count);
   }
+}
+
+function commandRow(command: CommandToQueue) {
+  return {
+    id: command.id,
+    teamId: command.teamId ?? null,
+    body: command.body,
+    receivedAt: command.receivedAt.getTime(),
+    owner: command.owner ?? null,
+    leaseUntil: command.leaseUntil?.getTime() ?? 0,
+    attempts: command.owner ? 1 : 0,
+  };
 }
 
 /** The queries compiled once per store. */

@@ -1,34 +1,23 @@
 import type { BotDatabase } from './bot-database.ts';
 import type { KeptValueStore } from './kept-value-store.ts';
-import { changed, Prepared, type SharedDatabase, slot } from './kysely-store-base.ts';
-
-/** How often expired remembered requests are deleted (they are ignored once expired anyway). */
-const SEEN_REQUESTS_PRUNE_MS = 60_000;
+import { Prepared, type SharedDatabase, slot } from './kysely-store-base.ts';
+import type { SeenRequests } from './seen-requests.ts';
 
 /** Seen requests and kept states on Kysely (see KeptValueStore). */
 export class KyselyKeptValueStore implements KeptValueStore {
-  private lastPruneMs = 0;
   private readonly queries;
 
-  constructor(private readonly base: SharedDatabase) {
+  constructor(
+    private readonly base: SharedDatabase,
+    private readonly seen: SeenRequests,
+  ) {
     this.queries = prepareQueries(base.database);
   }
 
   async rememberRequest(id: string, expiresAt: Date, now = new Date()): Promise<boolean> {
     if (this.base.pending) await this.base.pending;
-    // One statement, so atomic across copies: new, or replacing an expired entry.
-    const fresh = changed(
-      await this.base.execGrouped(this.queries.rememberRequest, {
-        id,
-        expiresAt: expiresAt.getTime(),
-        now: now.getTime(),
-      }),
-    );
-    // Every request is remembered: pruning on each would cost a write per request.
-    if (now.getTime() - this.lastPruneMs >= SEEN_REQUESTS_PRUNE_MS) {
-      this.lastPruneMs = now.getTime();
-      await this.base.db.deleteFrom('seen_requests').where('expires_at', '<=', now.getTime()).execute();
-    }
+    const fresh = await this.seen.remember({ id, expiresAt, now });
+    await this.seen.pruneIfDue(now);
     return fresh;
   }
 
@@ -49,20 +38,9 @@ export class KyselyKeptValueStore implements KeptValueStore {
   }
 }
 
-/** The queries compiled once per store: one of them on every request. */
+/** The queries compiled once per store. */
 function prepareQueries({ db }: BotDatabase) {
   return {
-    rememberRequest: new Prepared(
-      db
-        .insertInto('seen_requests')
-        .values({ id: slot('id'), expires_at: slot('expiresAt') })
-        .onConflict((conflict) =>
-          conflict
-            .column('id')
-            .doUpdateSet((eb) => ({ expires_at: eb.ref('excluded.expires_at') }))
-            .where('seen_requests.expires_at', '<=', slot<number>('now')),
-        ),
-    ),
     pruneStates: new Prepared(db.deleteFrom('kept_states').where('expires_at', '<=', slot<number>('now'))),
     keepState: new Prepared(
       db

@@ -140,8 +140,18 @@ export class SharedDatabase {
    * savepoint), durable when it resolves.
    */
   recoverableTransaction<T>(work: (run: RunPrepared) => Promise<T>): Promise<T> {
-    const { recoverableDb, transactBatched } = this.database;
+    const { recoverableDb } = this.database;
     if (recoverableDb) return recoverableDb.transaction().execute((trx) => work(runningOn(trx)));
+    return this.groupedTransaction(work);
+  }
+
+  /**
+   * A transaction of prepared queries for what every request writes: on SQLite committed with the
+   * statements and transactions asked for at the same moment, all or nothing on its own (a
+   * savepoint); elsewhere a transaction of its own. Durable when it resolves.
+   */
+  groupedTransaction<T>(work: (run: RunPrepared) => Promise<T>): Promise<T> {
+    const { transactBatched } = this.database;
     if (transactBatched) return transactBatched((direct) => work(runningDirectly(direct)));
     return this.preparedTransaction(work);
   }

@@ -134,6 +134,13 @@ describe('answer workers while the receiver is pressed', () => {
     response_url: `http://127.0.0.1:9/${sent++}`,
   });
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  /** A command as the receiver offers it, with its signed request (each new). */
+  const handOff = (workers: AnswerWorkers) =>
+    workers.handOff(command(), {
+      id: `signature:v0=${sent}`,
+      expiresAt: new Date(Date.now() + 360_000),
+      now: new Date(),
+    });
 
   /** One worker (support/answering-child.mjs) that answers only once `answerFile` exists. */
   async function started(name: string, holdAtMostMs = 60_000) {
@@ -160,7 +167,7 @@ describe('answer workers while the receiver is pressed', () => {
     });
     workers.start();
     // Ready once a command is handed over rather than left to the receiver's own app.
-    await vi.waitFor(async () => expect(await workers.handOff(command())).toBe(true), WAIT);
+    await vi.waitFor(async () => expect(await handOff(workers)).toBe('handed'), WAIT);
     writeFileSync(answerFile, '');
     await vi.waitFor(async () => expect(await store.queuedCommandCount()).toBe(0), WAIT);
     rmSync(answerFile);
@@ -173,7 +180,7 @@ describe('answer workers while the receiver is pressed', () => {
       slow: () => rmSync(answerFile),
       /** The one worker given as many commands as it answers at once, none answered yet. */
       fill: async () => {
-        for (let index = 0; index < WORKER_CONCURRENCY; index++) await workers.handOff(command());
+        for (let index = 0; index < WORKER_CONCURRENCY; index++) await handOff(workers);
       },
       stop: async () => {
         await workers.stop();
@@ -188,7 +195,7 @@ describe('answer workers while the receiver is pressed', () => {
     copy.thread.set(0.9, 0.2);
     await sleep(100); // several samples: pressed
     expect(copy.workers.holding).toBe(false); // nothing has had to wait yet
-    for (let index = 0; index < 5; index++) expect(await copy.workers.handOff(command())).toBe(true);
+    for (let index = 0; index < 5; index++) expect(await handOff(copy.workers)).toBe('handed');
     expect(copy.workers.holding).toBe(true);
     // The worker answers what it held and then has room, but is given nothing new.
     copy.answer();
@@ -214,7 +221,7 @@ describe('answer workers while the receiver is pressed', () => {
       await copy.fill();
       copy.thread.set(0.9, 0.2, workersShare);
       await sleep(100);
-      for (let index = 0; index < 3; index++) await copy.workers.handOff(command());
+      for (let index = 0; index < 3; index++) await handOff(copy.workers);
       expect(copy.workers.holding).toBe(false);
       copy.answer();
       await vi.waitFor(async () => expect(await copy.store.queuedCommandCount()).toBe(0), WAIT);
@@ -233,7 +240,7 @@ describe('answer workers while the receiver is pressed', () => {
     // Keeping up: each answered before the next comes (on a starved machine the worker may fall
     // behind by twelve, and then a hold is right).
     for (let index = 0; index < 20; index++) {
-      expect(await copy.workers.handOff(command())).toBe(true);
+      expect(await handOff(copy.workers)).toBe('handed');
       expect(copy.workers.holding).toBe(false);
       await vi.waitFor(async () => expect(await copy.store.queuedCommandCount()).toBe(0), WAIT);
     }
@@ -246,7 +253,7 @@ describe('answer workers while the receiver is pressed', () => {
     await copy.fill();
     copy.thread.set(0.9, 0.2);
     await sleep(100);
-    for (let index = 0; index < 3; index++) await copy.workers.handOff(command());
+    for (let index = 0; index < 3; index++) await handOff(copy.workers);
     expect(copy.workers.holding).toBe(true);
     const heldAt = performance.now();
     copy.answer();
@@ -257,7 +264,7 @@ describe('answer workers while the receiver is pressed', () => {
     // The answers caught up: full again under the same pressure, a new hold begins.
     copy.slow();
     await copy.fill();
-    await copy.workers.handOff(command());
+    await handOff(copy.workers);
     expect(copy.workers.holding).toBe(true);
     copy.answer();
     await copy.stop();
@@ -266,7 +273,7 @@ describe('answer workers while the receiver is pressed', () => {
     await stopping.fill();
     stopping.thread.set(0.9, 0.2);
     await sleep(100);
-    for (let index = 0; index < 3; index++) await stopping.workers.handOff(command());
+    for (let index = 0; index < 3; index++) await handOff(stopping.workers);
     expect(stopping.workers.holding).toBe(true);
     stopping.answer();
     await stopping.workers.stop();
