@@ -264,7 +264,7 @@ describe('channel access', () => {
     const made = await harness.command('U0ADMIN', 'C0BIDS', 'subscribe search status:open hourly');
     expect(made.ephemeralTo).toBeNull();
     const list = await harness.command('U0ADMIN', 'C0BIDS', 'subscriptions');
-    expect(JSON.stringify(list.blocks)).toContain('New tenders for open');
+    expect(JSON.stringify(list.blocks)).toContain('New open tenders');
     const [subscription] = (await a.store.channelSubscriptions(harness.slack.teamId, 'C0BIDS')).filter(
       (each) => each.kind === 'search',
     );

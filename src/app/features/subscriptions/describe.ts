@@ -1,13 +1,15 @@
 import type { TenderSearchFilters } from '../../shared/commands/parse-command.ts';
 import { NO_VALUE_RULES, ruleOf, type ValueRules } from '../../shared/value-rules.ts';
-import { valueRuleSentence } from '../../shared/views/describe-search.ts';
+import { STATUS_WORDS, valueRuleSentence } from '../../shared/views/describe-search.ts';
 import type { Message } from '../../shared/views/messages.ts';
 import {
+  afterLead,
   channelLink,
   code,
   joinMrkdwn,
   type Mrkdwn,
   mrkdwn,
+  text as plain,
   safeText,
   storedMrkdwn,
 } from '../../shared/views/mrkdwn.ts';
@@ -34,9 +36,8 @@ export function subscriptionSummary(subscription: Subscription, rules: ValueRule
       case 'search': {
         const { d, f } = SearchTarget.parse(target);
         const rule = ruleOf(rules, f);
-        return rule
-          ? mrkdwn`New tenders for ${storedMrkdwn(d)}; ${valueRuleSentence(rule)}`
-          : mrkdwn`New tenders for ${storedMrkdwn(d)}`;
+        const title = feedTitle(storedMrkdwn(d), f);
+        return rule ? mrkdwn`${title}; ${valueRuleSentence(rule)}` : title;
       }
       case 'deadlines': {
         const { days } = DeadlinesTarget.parse(target);
@@ -46,6 +47,24 @@ export function subscriptionSummary(subscription: Subscription, rules: ValueRule
   } catch {
     return mrkdwn`A subscription Tenderbot can no longer read`;
   }
+}
+
+/**
+ * A feed's title from its search's description (describeSearch's, as stored when it was made):
+ * “for” only before the words searched (`New tenders for “cleaning”, in North West`); without
+ * words the description follows on (`New tenders in South West`, `New tenders over £100,000`),
+ * a status first reads as an adjective (`New open tenders with a CPV code starting 72`).
+ */
+function feedTitle(described: Mrkdwn, search: TenderSearchFilters): Mrkdwn {
+  if (search.q) return mrkdwn`New tenders for ${described}`;
+  if (described === 'everything') return mrkdwn`All new tenders`;
+  // The status is the description's first part when no region comes before it.
+  const status = search.status ? STATUS_WORDS[search.status].toLowerCase() : null;
+  const alone = status && described === status;
+  const rest = status && !alone ? afterLead(described, `${status}, `) : null;
+  if (status && alone) return mrkdwn`New ${plain(status)} tenders`;
+  if (status && rest) return mrkdwn`New ${plain(status)} tenders ${rest}`;
+  return mrkdwn`New tenders ${described}`;
 }
 
 /** The search a new-tender feed follows (for reading its value rule); null for other kinds or an unreadable one. */

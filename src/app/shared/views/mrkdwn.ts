@@ -226,6 +226,15 @@ export function storedMrkdwn(stored: string): Mrkdwn {
   return /[<>]/.test(stored) ? escapeMrkdwn(stored) : trusted(drawable(stored));
 }
 
+/**
+ * What follows `lead` at the start of `phrase` (null when it does not start so). The lead is
+ * letters, spaces and commas only, so the cut never falls inside an escape or a mark.
+ */
+export function afterLead(phrase: Mrkdwn, lead: string): Mrkdwn | null {
+  if (!/^[\p{L} ,]+$/u.test(lead) || !phrase.startsWith(lead)) return null;
+  return trusted(phrase.slice(lead.length));
+}
+
 /** Mrkdwn with its first character in upper case: a phrase starting a sentence. */
 export function upperFirst(phrase: Mrkdwn): Mrkdwn {
   return trusted(phrase.charAt(0).toUpperCase() + phrase.slice(1));

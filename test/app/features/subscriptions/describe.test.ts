@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { subscriptionSummary } from '../../../../src/app/features/subscriptions/describe.ts';
+import type { TenderSearchFilters } from '../../../../src/app/shared/commands/parse-command.ts';
+import { describeSearch, STATUS_WORDS } from '../../../../src/app/shared/views/describe-search.ts';
 import type { Subscription } from '../../../../src/app/storage/subscription-store.ts';
 
 const base: Subscription = {
@@ -61,7 +63,7 @@ describe('what a subscription posts, in words', () => {
     expect(subscriptionSummary(unbounded, read)).toBe('New tenders for “gritting”');
     // Bounds in a currency whose rule was not read: none is said for them.
     expect(subscriptionSummary(feed({ valueMax: 5, currency: 'EUR' }, 'up to €5'), read)).toBe(
-      'New tenders for up to €5',
+      'New tenders up to €5',
     );
     const failed = { byCurrency: new Map(), unread: new Set(['GBP']), failure: new Error('service down') };
     expect(subscriptionSummary(bounded, failed)).toBe(
@@ -86,5 +88,27 @@ describe('what a subscription posts, in words', () => {
     expect(said.endsWith(' rates of 2031-01-02')).toBe(true);
     // Without rules (a caller that read none), as before.
     expect(subscriptionSummary(bounded)).toBe('New tenders for “gritting”, over £1,000,000');
+  });
+
+  it('names a feed without words by what it follows: “for” only before the words searched', () => {
+    const feed = (f: TenderSearchFilters, buyer?: string) =>
+      subscriptionSummary({
+        ...base,
+        kind: 'search',
+        target: JSON.stringify({ f, d: describeSearch(f, buyer) }),
+      });
+    expect(feed({ region: 'South West' })).toBe('New tenders in South West');
+    expect(feed({ status: 'open' })).toBe('New open tenders');
+    expect(feed({ status: 'open', cpv: '72' })).toBe('New open tenders with a CPV code starting 72');
+    expect(feed({ region: 'South West', status: 'open' })).toBe('New tenders in South West, open');
+    expect(feed({ cpv: '72' })).toBe('New tenders with a CPV code starting 72');
+    expect(feed({ valueMin: 100_000 })).toBe('New tenders over £100,000');
+    expect(feed({ buyerId: 'b-1' }, 'Leeds & Co')).toBe('New tenders from Leeds &amp; Co');
+    expect(feed({})).toBe('All new tenders');
+    expect(feed({ q: 'cleaning', status: 'open' })).toBe('New tenders for “cleaning”, open');
+    for (const status of Object.keys(STATUS_WORDS) as NonNullable<TenderSearchFilters['status']>[])
+      expect(feed({ status, deadlineTo: '2031-01-02' })).toMatch(
+        new RegExp(`^New ${status} tenders closing by `),
+      );
   });
 });
