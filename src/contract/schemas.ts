@@ -606,11 +606,13 @@ export const StageDetail = detailOf(Stage);
 // ---------------------------------------------------------------------------------------------
 // Path parameters
 
-export const IdParams = strictInput({ id: z.string().min(1).max(300) });
+/** The longest id a path takes: a longer word cannot be an id. */
+export const ID_MAX = 300;
+export const IdParams = strictInput({ id: z.string().min(1).max(ID_MAX) });
 export const UuidParams = strictInput({ id: Uuid });
 export const StageParams = strictInput({
-  id: z.string().min(1).max(300),
-  stageId: z.string().min(1).max(300),
+  id: z.string().min(1).max(ID_MAX),
+  stageId: z.string().min(1).max(ID_MAX),
 });
 
 // ---------------------------------------------------------------------------------------------

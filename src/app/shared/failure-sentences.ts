@@ -1,6 +1,6 @@
 import type { Scope } from '../../contract/schemas.ts';
 import { asCodedError, type CodedError, ErrorCode, type ServiceFailure } from './errors.ts';
-import { escapeMrkdwn, type Mrkdwn, mrkdwn, text } from './views/mrkdwn.ts';
+import { code, escapeMrkdwn, joinMrkdwn, type Mrkdwn, mrkdwn, text } from './views/mrkdwn.ts';
 
 export interface FailureDescription {
   /** What happened and what to do, in one or two sentences. */
@@ -122,15 +122,15 @@ function sentenceOf(error: CodedError): [Mrkdwn, boolean] {
           false,
         ];
       }
-      const fields = escapeMrkdwn(
-        clipped(
-          fieldErrors
-            .slice(0, 5)
-            .map((field) => `${field.field} ${field.message}`)
-            .join('; '),
-        ),
-      );
-      return [mrkdwn`The service refused the request${fields ? mrkdwn`: ${fields}` : mrkdwn``}.`, false];
+      // The validator's own words ("Too big: expected string…") are the service's, not a person's:
+      // each field is named and what is wrong with it said in words.
+      const said = fieldErrors.slice(0, 3).map(fieldSentence);
+      return [
+        said.length > 0
+          ? mrkdwn`The tender service did not accept ${joinMrkdwn(said, mrkdwn`; nor `)}. Change it and try again.`
+          : mrkdwn`The tender service did not accept the request. Check what you typed and try again.`,
+        false,
+      ];
     }
     case ErrorCode.SubmissionNotAllowed:
       return [
@@ -171,6 +171,36 @@ function assertNever(code: never): never {
 }
 
 /** The service's own words, cut to a length a sentence can carry. */
+/** What a person calls each field the service may refuse (its name otherwise, as code). */
+const FIELD_WORDS: Readonly<Record<string, string>> = {
+  q: 'the search words',
+  region: 'the region',
+  cpv: 'the CPV code',
+  status: 'the status',
+  buyerId: 'the buyer',
+  id: 'the id',
+  name: 'the name',
+  body: 'the comment',
+  notes: 'the notes',
+  summary: 'the summary',
+  reference: 'the reference',
+  currency: 'the currency',
+  valueMin: 'the lowest value',
+  valueMax: 'the highest value',
+  limit: 'the number of results',
+};
+
+/** `the region: it is too long (200 characters at most)`, from a field the service refused. */
+function fieldSentence({ field, message }: { field: string; message: string }): Mrkdwn {
+  const words = FIELD_WORDS[field];
+  const named = words ? text(words) : mrkdwn`the field ${code(field, 60)}`;
+  const longest = /<=\s*(\d+)\s*characters|at most (\d+) characters/i.exec(message);
+  if (longest)
+    return mrkdwn`${named}: it is too long (${text(longest[1] ?? longest[2] ?? '')} characters at most)`;
+  if (/too small|>=\s*1\s*characters|blank|empty/i.test(message)) return mrkdwn`${named}: it is empty`;
+  return named;
+}
+
 function clipped(words: string): string {
   return words.length > 300 ? `${words.slice(0, 299)}…` : words;
 }

@@ -5,9 +5,10 @@ import {
   parseSearch,
   type SearchParse,
 } from './commands/parse-command.ts';
+import { regionKey } from './commands/region-words.ts';
 import type { FeatureContext } from './feature-context.ts';
 import { OPTIONS_MAX } from './views/block-kit-limits.ts';
-import { code, mrkdwn } from './views/mrkdwn.ts';
+import { clip, code, joinMrkdwn, literalText, type Mrkdwn, mrkdwn } from './views/mrkdwn.ts';
 
 /**
  * How regions are wanted. 'fresh': the search form, and choices that last (a feed subscribed):
@@ -184,12 +185,64 @@ export async function parseWithRegions(
     (regions) => parseSearch(text, context.clock(), { regions }),
     reading.wanted,
   );
-  if (unread === undefined || !reading.refuseUnread) return parsed;
+  if (!reading.refuseUnread) return parsed;
+  if (unread === undefined) return parsed.ok ? refuseUnknownRegion(context, teamId, parsed) : parsed;
   const quoted = `region:"${unread.replace(/[-_]+/g, ' ')}"`;
   return {
     ok: false,
     problem: mrkdwn`Tenderbot could not read the data’s regions just now, so it cannot tell whether ${code(`region:${unread}`, 110)} is one region. Put a region of more than one word in quotes, as in ${code(quoted, 110)}, or try again in a minute.`,
   };
+}
+
+/**
+ * A search that lasts, with a region the data does not name (`region:Atlantis`, `region:lond`):
+ * refused with those it names rather than followed for good, finding nothing; one it names, in
+ * its spelling. When the regions cannot be read, it is followed as typed.
+ */
+async function refuseUnknownRegion(
+  context: FeatureContext,
+  teamId: string,
+  parsed: Extract<SearchParse, { ok: true }>,
+): Promise<SearchParse> {
+  const { region } = parsed.filters;
+  if (!region) return parsed;
+  const regions = await regionsFor(context, teamId, 'fresh').catch(() => null);
+  if (!regions || regions.length === 0) return parsed;
+  // Followed as the data spells it (`region:wales` is Wales), as a search's heading says it.
+  const known = regions.find((each) => each.toLowerCase() === region.toLowerCase());
+  if (known) return known === region ? parsed : { ...parsed, filters: { ...parsed.filters, region: known } };
+  const unknown = await unknownRegionSentence(context, teamId, region, parsed.afterRegion, 'fresh').catch(
+    () => null,
+  );
+  return unknown ? { ok: false, problem: unknown } : parsed;
+}
+
+/**
+ * A region no buyer nor recent tender names: says so and lists those the data names (so
+ * `region:"Nort West"` is answered with the right spelling); null for a region it names, or when
+ * there are none to compare with. After a search that found nothing, and before a search that lasts.
+ */
+export async function unknownRegionSentence(
+  context: FeatureContext,
+  teamId: string,
+  region: string,
+  words = '',
+  wanted: RegionsWanted = 'typed',
+): Promise<Mrkdwn | null> {
+  const regions = await regionsFor(context, teamId, wanted);
+  if (regions.length === 0 || regions.some((known) => known.toLowerCase() === region.toLowerCase()))
+    return null;
+  // `region:north west` (no quotes) and `region:north-west` mean a region Tenderbot knows: say its form.
+  const following = words.split(/\s+/).filter(Boolean);
+  const meant = regions.find((known) =>
+    [0, 1, 2].some(
+      (extra) => regionKey([region, ...following.slice(0, extra)].join(' ')) === regionKey(known),
+    ),
+  );
+  if (meant)
+    return mrkdwn`Tenderbot knows no region called “${literalText(region)}”. Did you mean ${code(`region:"${meant}"`, 110)}? A region of more than one word goes in quotes.`;
+  const shown = regions.slice(0, 40).map((known) => code(`region:"${clip(known, 100)}"`));
+  return mrkdwn`Tenderbot knows no region called “${literalText(region)}”. Regions in the data include ${joinMrkdwn(shown, mrkdwn`, `)}${regions.length > 40 ? mrkdwn`, …` : mrkdwn``}.`;
 }
 
 /** `/tender buyers` and `/tender suppliers` as parseDirectory reads them, regions as parseWithRegions. */

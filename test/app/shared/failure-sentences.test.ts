@@ -38,9 +38,36 @@ describe('a search the service refuses, in words', () => {
       sentence: 'Those words are too many for one search (500 characters at most). Use fewer words.',
       retryable: false,
     });
-    // Any other field is still named (it comes from Tenderbot itself, not from what was typed).
+    // Any other field is named in words, with what is wrong with it: never the validator's own words.
     const other = describeFailure(new ValidationError(answer, [{ field: 'limit', message: 'too big' }]));
-    expect(other.sentence).toBe('The service refused the request: limit too big.');
+    expect(other.sentence).toBe(
+      'The tender service did not accept the number of results. Change it and try again.',
+    );
+    const refused = (field: string, message: string) =>
+      describeFailure(new ValidationError(answer, [{ field, message }])).sentence;
+    expect(refused('region', 'Too big: expected string to have <=200 characters')).toBe(
+      'The tender service did not accept the region: it is too long (200 characters at most). Change it and try again.',
+    );
+    expect(refused('region', 'Too small: expected string to have >=1 characters')).toBe(
+      'The tender service did not accept the region: it is empty. Change it and try again.',
+    );
+    expect(refused('id', 'Too big: expected string to have <=300 characters')).toBe(
+      'The tender service did not accept the id: it is too long (300 characters at most). Change it and try again.',
+    );
+    // A field Tenderbot has no word for is named as code, escaped.
+    expect(refused('<!channel>', 'Invalid input: expected number')).toBe(
+      'The tender service did not accept the field `&lt;!channel&gt;`. Change it and try again.',
+    );
+    const several = describeFailure(
+      new ValidationError(answer, [
+        { field: 'region', message: 'Too big: expected string to have <=200 characters' },
+        { field: 'cpv', message: 'Invalid string: must match pattern /^\\d+$/' },
+      ]),
+    ).sentence;
+    expect(several).toBe(
+      'The tender service did not accept the region: it is too long (200 characters at most); nor the CPV code. Change it and try again.',
+    );
+    expect(several).not.toMatch(/Too big|expected|Invalid/);
   });
 });
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import { NotFoundError } from '../../../client/errors.ts';
+import { ID_MAX } from '../../../contract/schemas.ts';
 import {
   type ClosesDays,
   SEARCH_WORDS_MAX,
@@ -273,7 +274,8 @@ async function searchTarget(
 > {
   const { client } = await context.clients.forPerson(request.teamId, request.userId);
   if (text === '') return { problem: mrkdwn`Which search? ${SUBSCRIBE_USAGE}` };
-  if (/^\S+$/.test(text) && !text.includes(':')) {
+  // One word that could be an id: a saved search's first (a longer word cannot be one).
+  if (/^\S+$/.test(text) && !text.includes(':') && text.length <= ID_MAX) {
     try {
       const saved = await client.savedSearches.get(text);
       // Read as every other run of a saved search reads it (a value bound's currency in any case);

@@ -3,13 +3,12 @@ import type { ProcurementClient } from '../../../client/procurement-client.ts';
 import type { Tender } from '../../../contract/schemas.ts';
 import type { TenderSearchFilters } from '../../shared/commands/parse-command.ts';
 import { readSentence } from '../../shared/commands/read-sentence.ts';
-import { regionKey } from '../../shared/commands/region-words.ts';
 import { subcommandMeant } from '../../shared/commands/subcommands.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { refuseGuests, reply } from '../../shared/feature-context.ts';
 import { SearchIds } from '../../shared/ids.ts';
 import { writerOrSentence } from '../../shared/key-access.ts';
-import { parseWithRegions, regionsFor } from '../../shared/regions.ts';
+import { parseWithRegions, regionsFor, unknownRegionSentence } from '../../shared/regions.ts';
 // Defined beside the schema of the values that carry it (no import circle through the buttons).
 import type { SearchState } from '../../shared/values/button-values.ts';
 import { encodeIfFits } from '../../shared/values/codec.ts';
@@ -117,32 +116,6 @@ export async function searchSentence(
   return searchCommand(context, request, search, {
     shownAs: mrkdwn`Searched: ${code(`/tender search ${search}`, 400)}`,
   });
-}
-
-/**
- * When a region filter found nothing: if no buyer nor recent tender names a region of that name,
- * says so and lists those it knows (so `region:"Nort West"` is answered with the right spelling).
- */
-async function unknownRegionSentence(
-  context: FeatureContext,
-  teamId: string,
-  region: string,
-  words = '',
-): Promise<Mrkdwn | null> {
-  const regions = await regionsFor(context, teamId, 'typed');
-  if (regions.length === 0 || regions.some((known) => known.toLowerCase() === region.toLowerCase()))
-    return null;
-  // `region:north west` (no quotes) and `region:north-west` mean a region Tenderbot knows: say its form.
-  const following = words.split(/\s+/).filter(Boolean);
-  const meant = regions.find((known) =>
-    [0, 1, 2].some(
-      (extra) => regionKey([region, ...following.slice(0, extra)].join(' ')) === regionKey(known),
-    ),
-  );
-  if (meant)
-    return mrkdwn`Tenderbot knows no region called “${literalText(region)}”. Did you mean ${code(`region:"${meant}"`, 110)}? A region of more than one word goes in quotes.`;
-  const shown = regions.slice(0, 40).map((known) => code(`region:"${clip(known, 100)}"`));
-  return mrkdwn`Tenderbot knows no region called “${literalText(region)}”. Regions in the data include ${joinMrkdwn(shown, mrkdwn`, `)}${regions.length > 40 ? mrkdwn`, …` : mrkdwn``}.`;
 }
 
 /** How many other buyers a search by a buyer's name offers when the name matched several. */

@@ -9,7 +9,13 @@ import {
 import { code, escapeMrkdwn, type Mrkdwn, mrkdwn } from '../views/mrkdwn.ts';
 import { amountProblem, CURRENCY_WORDS, parseAmount, parseDays, readMoney } from './amounts.ts';
 import { TOKEN } from './command-tokens.ts';
-import { editDistance } from './edit-distance.ts';
+import {
+  DIRECTORY_FILTERS,
+  filterWithoutValue,
+  misreadFilter,
+  SEARCH_FILTERS,
+  unusableRegion,
+} from './filter-names.ts';
 import { orList, spokenCurrencies, typedValue } from './problem-words.ts';
 import { type RegionRead, readUnquotedRegion } from './region-words.ts';
 
@@ -160,6 +166,8 @@ export function parseSearch(
       continue;
     }
     if (phrase !== undefined || word !== undefined) {
+      const bare = word === undefined ? null : filterWithoutValue(word, SEARCH_FILTERS);
+      if (bare) return { ok: false, problem: bare };
       // `value>1m eur`: a currency's name right after an amount says what the amount is in.
       const named = word !== undefined && followsValue ? CURRENCY_WORDS[word.toLowerCase()] : undefined;
       if (named) currencies.add(named);
@@ -168,7 +176,8 @@ export function parseSearch(
     }
     const key = (rawKey ?? '').toLowerCase();
     const value = quoted ?? rawValue ?? '';
-    const misread = misreadFilter(key, operator ?? ':', SEARCH_FILTERS);
+    const misread =
+      misreadFilter(key, operator ?? ':', SEARCH_FILTERS) ?? unusableRegion(key, value, SEARCH_FILTERS);
     if (misread) return { ok: false, problem: misread };
     const kind = `${key}${operator === ':' ? ':' : '<>'}`;
     const filter = operator === ':' ? `${key}:` : `${key}${operator?.[0] ?? ''}`;
@@ -340,13 +349,16 @@ export function parseDirectory(text: string, options: { regions?: readonly strin
       regionWordsLeft -= 1;
       continue;
     }
+    const bare = word === undefined ? null : filterWithoutValue(word, DIRECTORY_FILTERS);
+    if (bare) return { ok: false, problem: bare };
     if (phrase !== undefined || word !== undefined || operator !== ':') {
       words.push(phrase ?? word ?? match[0]);
       continue;
     }
     const value = quoted ?? rawValue ?? '';
     const key = (rawKey ?? '').toLowerCase();
-    const misread = misreadFilter(key, ':', DIRECTORY_FILTERS);
+    const misread =
+      misreadFilter(key, ':', DIRECTORY_FILTERS) ?? unusableRegion(key, value, DIRECTORY_FILTERS);
     if (misread) return { ok: false, problem: misread };
     if (DIRECTORY_FILTERS.some((known) => known.name === key)) {
       if (given.has(key))
@@ -413,50 +425,6 @@ function readWords(
     q: clipWords(q, SEARCH_WORDS_MAX),
     ...(q.length > SEARCH_WORDS_MAX ? { wordsCut: true as const } : {}),
   };
-}
-
-/** The filters a search understands, as a person types them (`value` and `closes` compare). */
-const SEARCH_FILTERS: readonly FilterName[] = [
-  { name: 'region', example: 'region:"North West"' },
-  { name: 'status', example: 'status:open' },
-  { name: 'cpv', example: 'cpv:72' },
-  { name: 'buyer', example: 'buyer:"Leeds City Council"' },
-  { name: 'value', example: 'value>100k', compares: true },
-  { name: 'closes', example: 'closes<14d', compares: true },
-  { name: 'currency', example: 'currency:eur' },
-];
-const DIRECTORY_FILTERS: readonly FilterName[] = [
-  { name: 'region', example: 'region:"North West"' },
-  { name: 'status', example: 'status:live' },
-  { name: 'type', example: 'type:dps' },
-];
-
-interface FilterName {
-  name: string;
-  example: string;
-  /** Written with `>` or `<` rather than `:`. */
-  compares?: boolean;
-}
-
-/**
- * A filter typed a little wrong: a misspelt name (`regoin:`) gets the closest one, and a comparing
- * filter written with a colon (`value:100k`) gets its form. Anything further from every filter name
- * is a word (codes such as `ISO:9001` are searched for as typed).
- */
-function misreadFilter(key: string, operator: string, known: readonly FilterName[]): Mrkdwn | null {
-  const exact = known.find((filter) => filter.name === key);
-  if (exact) {
-    if (exact.compares && operator === ':')
-      return mrkdwn`${code(`${key}:`)} compares with &gt; or &lt;: write it as ${code(exact.example)}.`;
-    return null;
-  }
-  if (key.length < 3) return null;
-  const closest = known
-    .map((filter) => ({ filter, distance: editDistance(key, filter.name) }))
-    .sort((a, b) => a.distance - b.distance)[0];
-  if (!closest || closest.distance > (key.length <= 4 ? 1 : 2)) return null;
-  const meant = `${closest.filter.name}${closest.filter.compares ? operator.replace(':', '>') : ':'}`;
-  return mrkdwn`${code(`${key}${operator}`)} is not a filter; did you mean ${code(meant)}, as in ${code(closest.filter.example)}?`;
 }
 
 /** An odd number of double quotes: said, because guessing where the phrase ends changes the search. */

@@ -137,3 +137,42 @@ describe('usage sentences', () => {
     expect(said(comments)).not.toContain('\u02CB');
   });
 });
+
+describe('/tender subscribe with a region or words the service would refuse or never match', () => {
+  const refused = async (text: string) => {
+    const before = (await channelSubscriptions('C0ODD')).length;
+    const answer = await harness.command('U0ADMIN', 'C0ODD', `subscribe search ${text}`);
+    // Said to the person alone, nothing subscribed, and never the service's validator wording.
+    expect(answer.ephemeralTo, text.slice(0, 80)).toBe('U0ADMIN');
+    expect((await channelSubscriptions('C0ODD')).length).toBe(before);
+    expect(said(answer)).not.toMatch(/Too big|Too small|expected string|refused the request/);
+    return said(answer);
+  };
+
+  it('refuses a region the data does not name, with those it does, instead of a feed that never posts', async () => {
+    const answer = await refused('cleaning region:Atlantis daily');
+    expect(answer).toContain('Tenderbot knows no region called “Atlantis”');
+    expect(answer).toContain('`region:"South West"`');
+    expect(await refused('cleaning region:"south wst" daily')).toContain(
+      'knows no region called “south wst”',
+    );
+  });
+
+  it('follows a region as the data spells it, whatever its case', async () => {
+    const answer = await subscribed('U0ADMIN', 'C0BIDS', 'subscribe search region:"south west" cpv:90 daily');
+    expect(said(answer)).toContain('New tenders in South West, with a CPV code starting 90');
+    const feed = (await channelSubscriptions('C0BIDS')).find((each) => each.target.includes('"cpv":"90"'));
+    expect(JSON.parse(feed?.target ?? '{}').f).toMatchObject({ region: 'South West', cpv: '90' });
+  });
+
+  it('says an empty or too long region, or a filter given nothing, in a sentence', async () => {
+    expect(await refused('region:"" daily')).toContain('`region:` needs a region in it');
+    expect(await refused('cleaning region: daily')).toContain('`region:` needs a value right after it');
+    expect(await refused(`region:${'Q'.repeat(5000)} daily`)).toContain('A region is at most 200 characters');
+  });
+
+  it('reads one very long word as words, not as a saved search’s id the service refuses', async () => {
+    const answer = await harness.command('U0ADMIN', 'C0LONG', `subscribe search ${'W'.repeat(10_000)}`);
+    expect(said(answer)).not.toMatch(/Too big|expected string|refused the request|\bid\b/);
+  });
+});

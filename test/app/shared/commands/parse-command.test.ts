@@ -224,6 +224,36 @@ describe('filters that forgive and explain', () => {
     expect(parseDirectory('stauts:live')).toMatchObject({ problem: expect.stringContaining('`status:`') });
   });
 
+  it('says a filter given nothing, and a region the service would refuse, instead of searching them', () => {
+    expect(parseSearch('cleaning region:', now)).toEqual({
+      ok: false,
+      problem: '`region:` needs a value right after it, with no space, as in `region:"North West"`.',
+    });
+    expect(parseSearch('value> 100k', now)).toMatchObject({ ok: true, filters: { valueMin: 100_000 } });
+    expect(parseSearch('cleaning value>', now)).toMatchObject({
+      problem: expect.stringContaining('`value&gt;` needs a value'),
+    });
+    expect(parseSearch('STATUS:', now)).toMatchObject({ problem: expect.stringContaining('`status:open`') });
+    expect(parseDirectory('region:')).toMatchObject({
+      problem: expect.stringContaining('`region:` needs a value'),
+    });
+    // A word that only ends in a colon, not a filter's name, is searched as typed.
+    expect(parseSearch('note:', now)).toMatchObject({ ok: true, filters: { q: 'note:' } });
+    for (const empty of ['region:""', 'region:" "'])
+      expect(parseSearch(`cleaning ${empty}`, now)).toEqual({
+        ok: false,
+        problem: '`region:` needs a region in it, as in `region:"North West"`.',
+      });
+    expect(parseDirectory('region:""')).toMatchObject({ problem: expect.stringContaining('needs a region') });
+    expect(parseSearch(`region:${'Q'.repeat(5000)}`, now)).toEqual({
+      ok: false,
+      problem: 'A region is at most 200 characters; that one has 5,000.',
+    });
+    // Counted in characters as people see them: 200 emoji are a region of 200.
+    expect(parseSearch(`region:"${'🌊'.repeat(200)}"`, now)).toMatchObject({ ok: true });
+    expect(parseSearch(`region:"${'a'.repeat(200)}"`, now)).toMatchObject({ ok: true });
+  });
+
   it('keeps words with colons that are far from every filter name', () => {
     for (const text of ['ISO:9001', 'NHS:Leeds', 'vat:registered', 'http://example.org', 'ab:cd']) {
       expect(parseSearch(text, now), text).toMatchObject({ ok: true, filters: { q: text } });
