@@ -22,6 +22,14 @@ export class KyselyBidReferenceStore implements BidReferenceStore {
     return numbers;
   }
 
+  async givenBidReferenceNumbers(
+    teamId: string,
+    pipelineIds: readonly string[],
+  ): Promise<Map<string, number>> {
+    if (this.base.pending) await this.base.pending;
+    return this.numbersOf(teamId, pipelineIds);
+  }
+
   async bidWithReferenceNumber(teamId: string, number: number): Promise<string | null> {
     if (this.base.pending) await this.base.pending;
     const row = await this.base.db

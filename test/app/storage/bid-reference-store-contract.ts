@@ -17,6 +17,14 @@ export function bidReferenceStoreContract(open: (name: string) => BotStore | Pro
     expect(Object.fromEntries(again)).toEqual({ 'aaaa1111-p1': 1, 'aaaa2222-p2': 2, 'bbbb3333-p3': 3 });
     // Another workspace counts from 1 on its own.
     expect((await second.bidReferenceNumbers('T2', ['aaaa1111-p1'])).get('aaaa1111-p1')).toBe(1);
+    // Read without giving: only the numbers given so far, in that workspace; nothing given by asking.
+    expect(
+      Object.fromEntries(await first.givenBidReferenceNumbers('T1', ['bbbb3333-p3', 'cccc4444-p4'])),
+    ).toEqual({
+      'bbbb3333-p3': 3,
+    });
+    expect((await first.givenBidReferenceNumbers('T2', ['bbbb3333-p3'])).size).toBe(0);
+    expect(await first.bidWithReferenceNumber('T1', 4)).toBeNull();
     expect(await first.bidWithReferenceNumber('T1', 3)).toBe('bbbb3333-p3');
     expect(await first.bidWithReferenceNumber('T1', 4)).toBeNull();
     expect(await first.bidWithReferenceNumber('T2', 2)).toBeNull();

@@ -4,15 +4,20 @@ import { reply } from '../../shared/feature-context.ts';
 import type { KeySource } from '../../shared/views/key-identity.ts';
 import { sentenceMessage } from '../../shared/views/messages.ts';
 import { code, type Mrkdwn, mrkdwn } from '../../shared/views/mrkdwn.ts';
-import { bidReferences } from './bid-references.ts';
+import { bidReferenceText } from './bid-references.ts';
 
 export const say = (request: SlackRequest, sentence: Mrkdwn) => reply(request, sentenceMessage(sentence));
 
-/** A bid not found, named as the person named it (`BID-7`, or the id they typed): never an id they did not see. */
-export function notFoundSentence(named: string, source: KeySource): Mrkdwn {
+/**
+ * A bid not found, named as the person named it (`BID-7`, or the id they typed): never an id they
+ * did not see. Null: one nobody was shown (a stale or forged button's), named by nothing.
+ */
+export function notFoundSentence(named: string | null, source: KeySource): Mrkdwn {
+  const bid = named === null ? mrkdwn`That bid cannot` : mrkdwn`No bid ${code(named, 300)} can`;
+  const which = named === null ? mrkdwn`deleted` : mrkdwn`mistyped`;
   return source === 'personal'
-    ? mrkdwn`No bid ${code(named, 300)} can be seen with your own key: it may be mistyped, or not shared with you. \`/tender pipelines all\` lists the bids you can see.`
-    : mrkdwn`No bid ${code(named, 300)} can be seen with this workspace’s key: it may be mistyped, or not shared with the person who made the key. \`/tender pipelines all\` lists the bids it can see.`;
+    ? mrkdwn`${bid} be seen with your own key: it may be ${which}, or not shared with you. \`/tender pipelines all\` lists the bids you can see.`
+    : mrkdwn`${bid} be seen with this workspace’s key: it may be ${which}, or not shared with the person who made the key. \`/tender pipelines all\` lists the bids it can see.`;
 }
 
 const SERVICE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -27,11 +32,13 @@ export async function bidNotFoundSentence(
   pipelineId: string,
   source: KeySource,
 ): Promise<Mrkdwn> {
-  // Only a service id gets a reference: anything else is what was typed (or a forged value), shown as it is.
-  const reference = SERVICE_ID.test(pipelineId)
-    ? (await bidReferences(context, teamId, [pipelineId])).get(pipelineId)
+  // A bid's reference only if it was given one when it was shown or started: a bid the service does
+  // not know (deleted, or a forged or stale id) is never given one now, so no BID-n names nothing.
+  const number = SERVICE_ID.test(pipelineId)
+    ? (await context.store.givenBidReferenceNumbers(teamId, [pipelineId])).get(pipelineId)
     : undefined;
-  return notFoundSentence(reference ?? pipelineId, source);
+  if (!SERVICE_ID.test(pipelineId)) return notFoundSentence(pipelineId, source);
+  return notFoundSentence(number === undefined ? null : bidReferenceText(number), source);
 }
 
 export function forbiddenSentence(source: KeySource): Mrkdwn {

@@ -93,9 +93,20 @@ describe('postCardFromList ("Post in channel" on the list of bids)', () => {
   it('a bid gone from sight is named as its card named it (BID-n), never by the service’s id', async () => {
     const request = harness.request({ channelId: BIDS, kind: 'click' });
     const gone = '0d9f3c1e-5b7a-4c2d-9e8f-1a2b3c4d5e6f';
+    // Shown once (its reference given then), deleted since.
+    const number = (await harness.context.store.bidReferenceNumbers(request.teamId, [gone])).get(gone);
     await postCardFromList(harness.context, request, gone);
-    expect(request.said()).toMatch(/No bid `BID-\d+` can be seen/);
+    expect(request.said()).toContain(`No bid \`BID-${number}\` can be seen`);
     expect(request.said()).not.toContain(gone);
+  });
+
+  it('a service id nobody was shown (a stale or forged button) is named by nothing, and given no reference', async () => {
+    const request = harness.request({ channelId: BIDS, kind: 'click' });
+    const never = '00000000-0000-4000-8000-000000000000';
+    await postCardFromList(harness.context, request, never);
+    expect(request.said()).toMatch(/^That bid cannot be seen with this workspace’s key: it may be deleted/);
+    expect(request.said()).not.toMatch(/BID-|00000000/);
+    expect(await harness.context.store.givenBidReferenceNumbers(request.teamId, [never])).toEqual(new Map());
   });
 
   it('a forged id: says it cannot be seen, posts nothing', async () => {
