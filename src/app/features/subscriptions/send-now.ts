@@ -8,6 +8,7 @@ import type { Subscription } from '../../storage/bot-store.ts';
 import { bidReferences } from '../bids/index.ts';
 import { buildDelivery, readerOf } from './content.ts';
 import { subscriptionSummary } from './describe.ts';
+import { postsElsewhere } from './subscription-list.ts';
 import { nextRunAfter } from './schedule.ts';
 
 /**
@@ -19,6 +20,11 @@ export async function sendNow(context: FeatureContext, request: SlackRequest, id
   if (await refuseGuests(context, request, 'send subscription posts')) return;
   const subscription = await context.store.getSubscription(request.teamId, id);
   if (!subscription) throw new StaleValueError('subscription gone');
+  const elsewhere = await postsElsewhere(context, request, subscription, 'send now');
+  if (elsewhere) {
+    await reply(request, { text: elsewhere, blocks: [section(elsewhere)] });
+    return;
+  }
   const now = context.clock();
   const started = subscription.pausedReason ? mrkdwn`Started again. ` : mrkdwn``;
   if (subscription.pausedReason)

@@ -122,6 +122,8 @@ export async function unsubscribe(
 ): Promise<void> {
   if (await refuseGuests(context, request, 'change subscriptions')) return;
   const subscription = await context.store.getSubscription(request.teamId, id);
+  const elsewhere = subscription && (await postsElsewhere(context, request, subscription, 'unsubscribe'));
+  if (elsewhere) return say(request, elsewhere);
   if (!subscription || !(await context.store.removeSubscription(request.teamId, id))) {
     return say(
       request,
@@ -144,6 +146,27 @@ export async function unsubscribe(
     return;
   }
   await say(request, sentence);
+}
+
+/**
+ * Why a subscription of another channel is not changed from here, or null when it is this
+ * channel's. Its list and buttons are in its own channel; nobody stops or sets off another
+ * channel's posts (a private one's above all) from where they are. A workspace admin may
+ * unsubscribe one from anywhere: an archived channel takes no commands.
+ */
+export async function postsElsewhere(
+  context: FeatureContext,
+  request: SlackRequest,
+  subscription: Subscription,
+  action: 'unsubscribe' | 'send now',
+): Promise<Mrkdwn | null> {
+  if (subscription.channelId === request.channelId) return null;
+  if (action === 'unsubscribe' && (await context.users.facts(request.userId, request.teamId)).isAdmin)
+    return null;
+  const there = channelLink(subscription.channelId);
+  return action === 'unsubscribe'
+    ? mrkdwn`That subscription posts in ${there}: unsubscribe it there, where \`/tender subscriptions\` lists it. Nothing was changed.`
+    : mrkdwn`That subscription posts in ${there}: send it from there, where \`/tender subscriptions\` lists it. Nothing was posted.`;
 }
 
 /** The value of "List them", "Next" and "Previous" under a feed post. */

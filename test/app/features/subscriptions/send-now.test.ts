@@ -121,3 +121,32 @@ describe('Send now', () => {
     expect(publicIn('C0BURST')).toHaveLength(channelBefore);
   });
 });
+
+describe('a subscription is changed from its own channel', () => {
+  it('refuses Send now and Unsubscribe for another channel’s feed; an admin may unsubscribe one from anywhere', async () => {
+    const made = await harness.command('U0ADMIN', 'C0BIDS', 'subscribe search quarrying hourly');
+    expect(made.ephemeralTo).toBeNull();
+    const feed = (await a.store.channelSubscriptions(harness.slack.teamId, 'C0BIDS')).find((each) =>
+      each.target.includes('quarrying'),
+    );
+    if (!feed) throw new Error('no feed');
+    // Its list's Send now button, as if it were in another channel's message (a forged or moved value).
+    const list = await harness.command('U0MEMBER', 'C0BIDS', 'subscriptions');
+    const before = harness.slack.messagesIn('C0AWAY', 'U0MEMBER').length;
+    await harness.slack.clickInMessage('U0MEMBER', { ...list, channel: 'C0AWAY' }, SubscriptionIds.sendNow);
+    const answer = await eventually(
+      () => harness.slack.messagesIn('C0AWAY', 'U0MEMBER')[before],
+      'the answer',
+    );
+    expect(said(answer)).toContain('That subscription posts in <#C0BIDS>: send it from there');
+    expect(await a.store.subscriptionDeliveries(feed.id)).toEqual([]);
+
+    const refused = await harness.command('U0MEMBER', 'C0AWAY', `unsubscribe ${feed.id}`);
+    expect(said(refused)).toContain('That subscription posts in <#C0BIDS>: unsubscribe it there');
+    expect(await a.store.getSubscription(harness.slack.teamId, feed.id)).not.toBeNull();
+    // An admin may (a feed of an archived channel can be stopped only so).
+    const done = await harness.command('U0ADMIN', 'C0AWAY', `unsubscribe ${feed.id}`);
+    expect(said(done)).toContain('Unsubscribed <#C0BIDS>');
+    expect(await a.store.getSubscription(harness.slack.teamId, feed.id)).toBeNull();
+  });
+});
