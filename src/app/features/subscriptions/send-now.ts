@@ -8,8 +8,8 @@ import type { Subscription } from '../../storage/bot-store.ts';
 import { bidReferences } from '../bids/index.ts';
 import { buildDelivery, readerOf } from './content.ts';
 import { subscriptionSummary } from './describe.ts';
-import { postsElsewhere } from './subscription-list.ts';
 import { nextRunAfter } from './schedule.ts';
+import { postsElsewhere } from './subscription-list.ts';
 
 /**
  * "Send now": a real post of the current summary, recorded like any scheduled one; resumes a
