@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isBlank } from '../../shared/blank-text.ts';
 import { PipelineIds } from '../../shared/ids.ts';
 import { type PlainSentence, plainSentence } from '../../shared/views/plain-sentence.ts';
 
@@ -85,12 +86,12 @@ export function parseStageLines(text: string): { stages: StageLine[] } | { probl
   const lines = text.split(/\r?\n/);
   for (const [index, raw] of lines.entries()) {
     const line = raw.trim();
-    if (!line) continue;
+    if (isBlank(line)) continue;
     const number = index + 1;
     const bar = line.lastIndexOf('|');
     const name = (bar === -1 ? line : line.slice(0, bar)).trim();
     const days = bar === -1 ? '' : line.slice(bar + 1).trim();
-    if (!name) {
+    if (isBlank(name)) {
       problems.push(`Line ${number} has no stage name before the bar.`);
       continue;
     }
@@ -126,7 +127,7 @@ export function checkStartBid(
 ): { ok: true; stages: StageLine[] } | { ok: false; errors: Record<string, PlainSentence> } {
   const errors: Record<string, PlainSentence> = {};
   const name = fields.name.trim();
-  if (!name) errors[PipelineIds.nameBlock] = plainSentence`Give the bid a name.`;
+  if (isBlank(name)) errors[PipelineIds.nameBlock] = plainSentence`Give the bid a name.`;
   else if (name.length > 200)
     errors[PipelineIds.nameBlock] = plainSentence`A bid’s name holds 200 characters at most.`;
   if (fields.summary.length > 3000)

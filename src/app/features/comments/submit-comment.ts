@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { NotFoundError, ValidationError } from '../../../client/errors.ts';
 import type { Comment } from '../../../contract/schemas.ts';
 import type { AppSlack } from '../../adapters/app-slack.ts';
+import { isBlank } from '../../shared/blank-text.ts';
 import { describeFailure } from '../../shared/failure-sentences.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
 import { CommentIds } from '../../shared/ids.ts';
@@ -93,7 +94,7 @@ export async function submitComment(
   );
   if (!writer) return;
   const body = args.text.trim();
-  if (!body) return ack(fieldError(CommentIds.textBlock, plainSentence`Write your comment first.`));
+  if (isBlank(body)) return ack(fieldError(CommentIds.textBlock, plainSentence`Write your comment first.`));
   const length = [...body].length;
   if (length > COMMENT_INPUT_MAX)
     return ack(

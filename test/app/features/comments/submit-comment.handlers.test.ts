@@ -88,8 +88,11 @@ describe('submitComment (the window’s Post comment)', () => {
     expect(fieldErrorOf(acks[0])).toBe(
       'A comment can be at most 3,000 characters here; this one has 3,001. Shorten it.',
     );
-    const empty = await submit('U0MEMBER', window, '   ');
-    expect(fieldErrorOf(empty.acks[0])).toBe('Write your comment first.');
+    // Blank, or only invisible characters (zero-width space, joiner, direction marks): nothing to read.
+    for (const blank of ['   ', '\u200B', ' \u200D\u200E\u2060 ', '\uFEFF\u202E']) {
+      const empty = await submit('U0MEMBER', window, blank);
+      expect(fieldErrorOf(empty.acks[0]), JSON.stringify(blank)).toBe('Write your comment first.');
+    }
     expect(await threadIn(harness, TENDER)).toHaveLength(before);
   });
 
