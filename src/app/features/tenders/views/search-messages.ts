@@ -52,6 +52,11 @@ export function searchResultsMessage(args: {
       ],
     };
   }
+  if (tenders.length === 0) {
+    // A page past the end: the results shrank since the page before was drawn, or the value was altered.
+    const sentence = mrkdwn`That page is past the last of the ${text(total.toLocaleString('en-GB'))} ${lowerFirst(args.heading)} found now. Run the search again to see them from the start.`;
+    return { text: sentence, blocks: [section(sentence)] };
+  }
   const shown = text(`${offset + 1}–${offset + tenders.length} of ${total.toLocaleString('en-GB')}`);
   const heading = args.heading;
   const blocks: Block[] = [section(mrkdwn`*${heading}* · ${shown}`)];
