@@ -1,4 +1,5 @@
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
+import { cutText } from '../shared/cut-text.ts';
 import { pipelineCommand, pipelinesCommand } from './features/bids/commands.ts';
 import { commentsCommand } from './features/comments/comments-command.ts';
 import { settingsCommand } from './features/connection/settings.ts';
@@ -69,7 +70,7 @@ export function registerTenderCommand(
     async ({ ack, body, action, respond, client, context: bolt }) => {
       await ack();
       const request = clickRequest(body, respond, client, bolt);
-      await runCommand(context, request, (action.value ?? '').slice(0, 2000), body.trigger_id, true);
+      await runCommand(context, request, cutText(action.value ?? '', 2000), body.trigger_id, true);
     },
   );
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type ErrorCode, FieldError, Problem, Scope } from '../contract/schemas.ts';
+import { cutText } from '../shared/cut-text.ts';
 
 /** Every failure the client reports is one of these; none of them ever carries the API key. */
 export class ProcurementClientError extends Error {
@@ -71,7 +72,7 @@ function fieldErrorsOf(errors: unknown): { kept: FieldError[]; omitted: number }
 }
 
 function cut(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+  return cutText(text, max, '…');
 }
 
 function cutOrNull(text: string | null, max: number): string | null {

@@ -5,6 +5,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { Logger } from 'pino';
 import { Agent } from 'undici';
 import { ProcurementClient } from '../client/procurement-client.ts';
+import { cutText } from '../shared/cut-text.ts';
 import { limitSlowClients, SLOW_CLIENT_LIMITS, type SlowClientLimits } from '../shared/slow-clients.ts';
 import { CreationKeys } from './creation-keys.ts';
 import { createMcpLogger } from './logger.ts';
@@ -79,7 +80,7 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<RunningMcpH
     const origin = request.headers.origin;
     if (origin !== undefined) {
       if (!allowedOrigins.has(origin))
-        return refuse(response, 403, `Requests from the origin ${origin.slice(0, 200)} are not allowed.`);
+        return refuse(response, 403, `Requests from the origin ${cutText(origin, 200)} are not allowed.`);
       // A page of an allowed origin reads the answers (CORS); its preflight carries no key.
       response.setHeader('Access-Control-Allow-Origin', origin);
       response.setHeader('Vary', 'Origin');

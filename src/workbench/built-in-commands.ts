@@ -1,4 +1,5 @@
 import { BOT_USER_ID, type FakeSlack, type FakeUser } from '../fake-slack/fake-slack.ts';
+import { cutText } from '../shared/cut-text.ts';
 
 /** Slack's own commands that the workbench answers itself, as Slack does (no app hears of them). */
 export const BUILT_IN_COMMANDS = ['/invite', '/remove', '/kick'] as const;
@@ -105,6 +106,6 @@ function whoIs(slack: FakeSlack, typed: string): Someone | null {
 
 /** A typed name shown back as text, never as markup. */
 function plainName(name: string): string {
-  const shown = name.length > 40 ? `${name.slice(0, 40)}…` : name;
+  const shown = cutText(name, 41, '…');
   return `\`${shown.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/`/g, "'")}\``;
 }

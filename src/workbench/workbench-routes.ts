@@ -12,6 +12,7 @@ import {
   SLACKBOT_USER_ID,
 } from '../fake-slack/fake-slack.ts';
 import { typedText } from '../fake-slack/links.ts';
+import { cutText } from '../shared/cut-text.ts';
 import { BUILT_IN_COMMANDS, runBuiltInCommand } from './built-in-commands.ts';
 import { addWorkflowRoutes } from './workflow-routes.ts';
 import { inviteOnceInstalled } from './workspaces.ts';
@@ -86,7 +87,7 @@ function notInstalledSentence(command: string): string {
 /** Slackbot's answer to a command no app in the workspace has (Slack's own words, in short). */
 export function unknownCommandSentence(typed: string): string {
   // The person's own characters, shown and never read as mrkdwn (`/<!channel>` notifies nobody).
-  const name = (typed.length > 80 ? `${typed.slice(0, 80)}…` : typed)
+  const name = cutText(typed, 81, '…')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')

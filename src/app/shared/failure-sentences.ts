@@ -1,4 +1,5 @@
 import type { Scope } from '../../contract/schemas.ts';
+import { cutText } from '../../shared/cut-text.ts';
 import { asCodedError, type CodedError, ErrorCode, type ServiceFailure } from './errors.ts';
 import { code, escapeMrkdwn, joinMrkdwn, type Mrkdwn, mrkdwn, text } from './views/mrkdwn.ts';
 
@@ -202,7 +203,7 @@ function fieldSentence({ field, message }: { field: string; message: string }): 
 }
 
 function clipped(words: string): string {
-  return words.length > 300 ? `${words.slice(0, 299)}…` : words;
+  return cutText(words, 300, '…');
 }
 
 /** What each scope of a key allows, in the words of a sentence ("… is not allowed to read bids"). */

@@ -1,4 +1,5 @@
 import type { ErrorCode, FieldError, Problem, Scope } from '../../contract/schemas.ts';
+import { cutText } from '../../shared/cut-text.ts';
 
 const TITLES: Record<ErrorCode, string> = {
   invalid_request: 'Invalid request',
@@ -52,9 +53,7 @@ const MAX_ECHOED_TEXT = 200;
 
 /** `text` cut to at most `max` UTF-16 units, ending in an ellipsis when cut (never half a character). */
 export function shorten(text: string, max = MAX_ECHOED_TEXT): string {
-  if (text.length <= max) return text;
-  const cut = text.slice(0, max - 1);
-  return `${/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut}…`;
+  return cutText(text, max, '…');
 }
 
 /**

@@ -13,6 +13,7 @@ import type {
   ValueCurrency,
 } from '../../contract/schemas.ts';
 import { RELATED_RECORD_LIMIT, TENDER_PREVIEW_LIMIT } from '../../contract/schemas.ts';
+import { cutText } from '../../shared/cut-text.ts';
 import { SOURCES_BY_OCID_PREFIX } from '../import/ocid-prefixes.ts';
 import {
   conversionFactor,
@@ -748,12 +749,9 @@ export function tenderListItemFromRow(row: TenderRow, now: string): Tender {
   return tender;
 }
 
-/** Cuts text to at most `length` code points, marking the cut with an ellipsis. */
+/** Cuts text to at most `length` characters (UTF-16 units, so code points too), marking the cut with an ellipsis. */
 export function shorten(text: string | null, length: number): string | null {
-  if (text === null || text.length <= length) return text;
-  const codePoints = [...text];
-  if (codePoints.length <= length) return text;
-  return `${codePoints.slice(0, length - 1).join('')}…`;
+  return text === null ? null : cutText(text, length, '…');
 }
 
 function supplierFromRow(row: OrganisationRow): Supplier {

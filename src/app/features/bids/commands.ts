@@ -7,6 +7,7 @@ import {
   STAGE_STATUSES,
   type Stage,
 } from '../../../contract/schemas.ts';
+import { cutText } from '../../../shared/cut-text.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { reply } from '../../shared/feature-context.ts';
 import { STATUS_LABELS } from '../../shared/views/bid-parts.ts';
@@ -52,7 +53,7 @@ export async function pipelinesCommand(
     } else if (ARCHIVE_WORDS[lower]) archived = ARCHIVE_WORDS[lower];
     else words.push(word);
   }
-  const q = words.join(' ').slice(0, 200);
+  const q = cutText(words.join(' '), 200);
   const { client, source } = await context.clients.forPerson(request.teamId, request.userId);
   const found = await client.pipelines.list({
     ...(q ? { q } : {}),

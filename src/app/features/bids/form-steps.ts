@@ -1,4 +1,5 @@
 /* What the two bid forms (start a bid, notes and due date) share: opening, refusing guests, reading metadata. */
+import { cutText } from '../../../shared/cut-text.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { type ActionKind, decode, type StateOf } from '../../shared/values/codec.ts';
 import { daysUntil, formatDay } from '../../shared/views/bid-parts.ts';
@@ -72,7 +73,7 @@ export async function pastDayQuestion(
 ): Promise<PlainSentence | null> {
   const now = context.clock();
   if (!args.day || args.day === args.unchanged || daysUntil(args.day, now) >= 0) return null;
-  const token = `past-day:${args.formId.slice(0, 200)}:${args.field}:${args.day}`;
+  const token = `past-day:${cutText(args.formId, 200)}:${args.field}:${args.day}`;
   if (await context.store.loadState(token, now)) return null;
   await context.store.saveState(token, '1', new Date(now.getTime() + PAST_DAY_CONFIRM_MS));
   const ago = -daysUntil(args.day, now);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cutText } from '../../../shared/cut-text.ts';
 import { isBlank } from '../../shared/blank-text.ts';
 import { PipelineIds } from '../../shared/ids.ts';
 import { type PlainSentence, plainSentence } from '../../shared/views/plain-sentence.ts';
@@ -99,7 +100,7 @@ export function parseStageLines(text: string): { stages: StageLine[] } | { probl
     const same = named.get(name.toLowerCase());
     if (same !== undefined)
       problems.push(
-        `Line ${number}: “${name.slice(0, 60)}” is the name of line ${same} too; give each stage its own name.`,
+        `Line ${number}: “${cutText(name, 60)}” is the name of line ${same} too; give each stage its own name.`,
       );
     else named.set(name.toLowerCase(), number);
     if (days && !/^\d{1,4}$/.test(days))

@@ -4,6 +4,7 @@
  * and stages numbered as the card numbers them (1 is the first shown).
  */
 import type { Stage } from '../../../contract/schemas.ts';
+import { cutText } from '../../../shared/cut-text.ts';
 import { joinMrkdwn, type Mrkdwn, mrkdwn, safeText, text } from '../../shared/views/mrkdwn.ts';
 
 /** The words each status is typed as. */
@@ -35,7 +36,7 @@ export function findStage(stages: Stage[], wanted: string): { stage: Stage } | {
     return stage
       ? { stage }
       : {
-          problem: mrkdwn`This bid has ${ordered.length} stage${ordered.length === 1 ? mrkdwn`` : mrkdwn`s`}; there is no stage ${text(wanted.slice(0, 20))}.`,
+          problem: mrkdwn`This bid has ${ordered.length} stage${ordered.length === 1 ? mrkdwn`` : mrkdwn`s`}; there is no stage ${text(cutText(wanted, 20))}.`,
         };
   }
   const byId = ordered.find((stage) => stage.id === wanted);

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { ForbiddenError, IdempotencyConflictError, NotFoundError } from '../../../client/errors.ts';
 import type { ProcurementClient } from '../../../client/procurement-client.ts';
 import type { Pipeline } from '../../../contract/schemas.ts';
+import { cutText } from '../../../shared/cut-text.ts';
 import type { AppSlack } from '../../adapters/app-slack.ts';
 import { describeFailure } from '../../shared/failure-sentences.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
@@ -81,7 +82,7 @@ export async function openStartBidModal(
           ? { problem: mrkdwn`${closed} You can still start the bid, to keep its notes and stages.` }
           : {}),
         fields: {
-          name: `Bid: ${tender.title}`.slice(0, 200),
+          name: cutText(`Bid: ${tender.title}`, 200),
           summary: '',
           targetDate: future ? deadline : null,
           stages: DEFAULT_STAGE_TEMPLATE,

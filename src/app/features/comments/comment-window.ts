@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { NotFoundError } from '../../../client/errors.ts';
+import { cutText } from '../../../shared/cut-text.ts';
 import type { AppSlack } from '../../adapters/app-slack.ts';
 import { describeFailure } from '../../shared/failure-sentences.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
@@ -105,7 +106,7 @@ export async function redrawModal(
       args.userId,
       loaded.comments.map((comment) => comment.id),
     );
-    const metadata = await metadataOf(context, { ...args.state, n: loaded.name.slice(0, 300) });
+    const metadata = await metadataOf(context, { ...args.state, n: cutText(loaded.name, 300) });
     view = commentModal({
       privateMetadata: metadata,
       entityType: target.entityType,

@@ -1,3 +1,4 @@
+import { cutText } from '../../../shared/cut-text.ts';
 import { parseDirectory } from '../../shared/commands/parse-command.ts';
 import { filtersOf } from '../../shared/commands/saved-search-filters.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
@@ -152,7 +153,7 @@ export async function runSavedSearch(
   await showSearchPage(
     context,
     request,
-    { f: filtersOf(saved), o: 0, ...(saved.name.trim() ? { n: saved.name.trim().slice(0, 200) } : {}) },
+    { f: filtersOf(saved), o: 0, ...(saved.name.trim() ? { n: cutText(saved.name.trim(), 200) } : {}) },
     false,
   );
 }

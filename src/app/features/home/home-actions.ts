@@ -2,6 +2,7 @@
  * The buttons of the Home tab's rows. The Home tab has no channel: what a button opens comes in the
  * person's direct messages with Tenderbot, and what it posts goes to a channel chosen in a window.
  */
+import { cutText } from '../../../shared/cut-text.ts';
 import type { AppSlack } from '../../adapters/app-slack.ts';
 import { filtersOf } from '../../shared/commands/saved-search-filters.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
@@ -68,7 +69,7 @@ export async function runSaved(
   await showSearchPage(
     context,
     request,
-    { f: filtersOf(saved), o: 0, ...(name ? { n: name.slice(0, 200) } : {}) },
+    { f: filtersOf(saved), o: 0, ...(name ? { n: cutText(name, 200) } : {}) },
     false,
   );
   return 'answered';
@@ -90,7 +91,7 @@ export async function askChannel(
       : args.kind === 'tender'
         ? (await client.tenders.get(args.id)).title
         : (await client.savedSearches.get(args.id)).name;
-  const state = { k: args.kind, id: args.id, s: args.subscribe, n: name.slice(0, 200) };
+  const state = { k: args.kind, id: args.id, s: args.subscribe, n: cutText(name, 200) };
   await request.slack.views.open({
     trigger_id: args.triggerId,
     view: channelModal({

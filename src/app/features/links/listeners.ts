@@ -1,6 +1,7 @@
 import type { App, BlockAction, GlobalShortcut, MessageShortcut } from '@slack/bolt';
+import { cutText } from '../../../shared/cut-text.ts';
 import type { ControlRouter } from '../../shared/controls/control-registry.ts';
-import { buttonValue, onAction, submissionOf } from '../../shared/controls/on-action.ts';
+import { buttonValue, clickRequest, onAction, submissionOf } from '../../shared/controls/on-action.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { withFailures } from '../../shared/feature-context.ts';
 import { ReachIds, SEARCH_BUILDER_FIELDS, TENDER_PICKER, UNFURL_IDS } from '../../shared/ids.ts';
@@ -117,7 +118,7 @@ export function registerReachListeners(
         teamId: teamOfRequest(bolt, body.team_id),
         userId: message.user,
         channelId: message.channel,
-        text: typeof message.text === 'string' ? message.text.slice(0, 4000) : '',
+        text: typeof message.text === 'string' ? cutText(message.text, 4000) : '',
       },
       runCommandText,
     ).catch((error) =>
@@ -145,20 +146,11 @@ export function registerReachListeners(
     ReachIds.openSearchBuilder,
     async ({ ack, body, client, respond, context: bolt }) => {
       await ack();
-      const teamId = teamOfRequest(bolt, body.team?.id, body.user.team_id);
-      const request: SlackRequest = body.response_url
-        ? {
-            teamId,
-            userId: body.user.id,
-            channelId: body.channel?.id ?? '',
-            respond,
-            slack: client,
-            kind: 'click',
-          }
-        : directMessageRequest(client, { teamId, userId: body.user.id });
+      // From the Home tab (no response_url), a failure is said in direct messages (request-router.ts).
+      const request = clickRequest(body, respond, client, bolt);
       await withFailures(context, request, 'search builder', null, () =>
         openSearchBuilder(context, client, {
-          teamId,
+          teamId: request.teamId,
           userId: body.user.id,
           triggerId: body.trigger_id,
           ...(body.channel?.id ? { channelId: body.channel.id } : {}),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cutText } from '../../../shared/cut-text.ts';
 import type { AppSlack } from '../../adapters/app-slack.ts';
 import { describeFailure } from '../../shared/failure-sentences.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
@@ -35,7 +36,7 @@ export function searchableText(message: ShortcutMessage): string {
   const parts: string[] = [message.text ?? ''];
   stringsIn(message.blocks ?? [], parts);
   stringsIn(message.attachments ?? [], parts);
-  return parts.join('\n').slice(0, 40_000);
+  return cutText(parts.join('\n'), 40_000);
 }
 
 /**

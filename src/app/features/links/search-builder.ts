@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Buyer } from '../../../contract/schemas.ts';
 import { DEFAULT_VALUE_CURRENCY, TENDER_STATUSES, VALUE_CURRENCIES } from '../../../contract/schemas.ts';
+import { cutText } from '../../../shared/cut-text.ts';
 import type { AppSlack } from '../../adapters/app-slack.ts';
 import { amountProblem, readMoney } from '../../shared/commands/amounts.ts';
 import { parseSearch } from '../../shared/commands/parse-command.ts';
@@ -300,7 +301,7 @@ export async function buyerSuggestions(
   teamId: string,
   typed: string,
 ): Promise<Options> {
-  const words = typed.trim().slice(0, 100);
+  const words = cutText(typed.trim(), 100);
   if (words.length < 1) return { options: [] };
   try {
     const { client } = await context.clients.forTeam(teamId);
@@ -321,7 +322,7 @@ export async function tenderSuggestions(
   teamId: string,
   typed: string,
 ): Promise<Options> {
-  const words = typed.trim().slice(0, 300);
+  const words = cutText(typed.trim(), 300);
   if (!words) return { options: [] };
   const call = { timeoutMs: OPTIONS_BUDGET_MS, maxRetries: 0 };
   try {
@@ -331,7 +332,7 @@ export async function tenderSuggestions(
       const tender = await findTender(client, ref, { timeoutMs: OPTIONS_BUDGET_MS });
       return tenderOptions(tender ? [tender] : []);
     }
-    const page = await client.tenders.search({ q: words.slice(0, 200), limit: 20 }, call);
+    const page = await client.tenders.search({ q: cutText(words, 200), limit: 20 }, call);
     return tenderOptions(page.data);
   } catch (error) {
     context.logger.warn({ err: error, teamId }, 'tender options could not be read');

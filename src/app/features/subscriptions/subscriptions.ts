@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import { NotFoundError } from '../../../client/errors.ts';
 import { ID_MAX } from '../../../contract/schemas.ts';
+import { cutText } from '../../../shared/cut-text.ts';
 import {
   type ClosesDays,
   SEARCH_WORDS_MAX,
@@ -146,7 +147,7 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
     const id = found.id;
     try {
       const pipeline = await client.pipelines.get(id);
-      target = { p: pipeline.id, n: pipeline.name.slice(0, 300) };
+      target = { p: pipeline.id, n: cutText(pipeline.name, 300) };
     } catch (error) {
       if (!(error instanceof NotFoundError)) throw error;
       return say(

@@ -1,6 +1,7 @@
 import { NotFoundError, ValidationError } from '../../../client/errors.ts';
 import type { ProcurementClient } from '../../../client/procurement-client.ts';
 import type { Tender } from '../../../contract/schemas.ts';
+import { cutText } from '../../../shared/cut-text.ts';
 import type { TenderSearchFilters } from '../../shared/commands/parse-command.ts';
 import { readSentence } from '../../shared/commands/read-sentence.ts';
 import { subcommandMeant } from '../../shared/commands/subcommands.ts';
@@ -80,7 +81,7 @@ export async function searchCommand(
   await showSearchPage(
     context,
     request,
-    { f: filters, o: 0, ...(buyerChosen ? { b: buyerChosen.slice(0, 200) } : {}) },
+    { f: filters, o: 0, ...(buyerChosen ? { b: cutText(buyerChosen, 200) } : {}) },
     false,
     note,
     async () => {
@@ -153,7 +154,7 @@ function otherBuyersNote(
     const value = encodeIfFits('searchPage', {
       f: { ...filters, buyerId: other.id },
       o: 0,
-      b: other.name.slice(0, 200),
+      b: cutText(other.name, 200),
     });
     return value ? [button(clip(other.name, 75), `${SearchIds.otherBuyer}/${index}`, value)] : [];
   });

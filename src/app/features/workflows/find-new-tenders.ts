@@ -1,6 +1,7 @@
 /* The step "Find new tenders": a saved search, or words and filters, published in the last days. */
 import type { ProcurementClient } from '../../../client/procurement-client.ts';
 import { DEFAULT_VALUE_CURRENCY, type SavedSearch } from '../../../contract/schemas.ts';
+import { cutText } from '../../../shared/cut-text.ts';
 import type { TenderSearchFilters } from '../../shared/commands/parse-command.ts';
 import type { RegionRead } from '../../shared/commands/region-words.ts';
 import { filtersOf } from '../../shared/commands/saved-search-filters.ts';
@@ -22,7 +23,7 @@ async function savedSearchNamed(client: ProcurementClient, named: string): Promi
     if (saved.id === named || saved.name.toLowerCase() === wanted) return saved;
   }
   throw new StepRefusal(
-    plainSentence`No saved search is called “${named.slice(0, 100)}” for this key. Check its name in /tender searches.`,
+    plainSentence`No saved search is called “${cutText(named, 100)}” for this key. Check its name in /tender saved.`,
   );
 }
 

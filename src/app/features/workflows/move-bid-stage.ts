@@ -1,6 +1,7 @@
 /* The step "Move a bid's stage": sets one stage's status, then redraws the bid's cards. */
 import { ForbiddenError, NotFoundError } from '../../../client/errors.ts';
 import type { Stage } from '../../../contract/schemas.ts';
+import { cutText } from '../../../shared/cut-text.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
 import { mention, mrkdwn, safeText, text } from '../../shared/views/mrkdwn.ts';
 import { plainOf, plainSentence } from '../../shared/views/plain-sentence.ts';
@@ -21,7 +22,7 @@ function statusOf(typed: string): Stage['status'] {
   const status = stageStatusNamed(typed);
   if (status) return status;
   throw new StepRefusal(
-    plainSentence`“${typed.slice(0, 50)}” is not a stage status: use pending, in progress, blocked or completed.`,
+    plainSentence`“${cutText(typed, 50)}” is not a stage status: use pending, in progress, blocked or completed.`,
   );
 }
 

@@ -2,6 +2,7 @@
 import { ForbiddenError, NotFoundError, ValidationError } from '../../../client/errors.ts';
 import type { ProcurementClient } from '../../../client/procurement-client.ts';
 import type { Tender } from '../../../contract/schemas.ts';
+import { cutText } from '../../../shared/cut-text.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
 import { plainSentence } from '../../shared/views/plain-sentence.ts';
 import { bidReferences, DEFAULT_STAGE_TEMPLATE, parseStageLines } from '../bids/index.ts';
@@ -36,11 +37,11 @@ export async function tenderNamed(
   const [first] = page?.data ?? [];
   if (!page || !first)
     throw new StepRefusal(
-      plainSentence`No tender has the id or reference “${reference.slice(0, 100)}”. ${nothingDone}`,
+      plainSentence`No tender has the id or reference “${cutText(reference, 100)}”. ${nothingDone}`,
     );
   if (page.pagination.total > 1)
     throw new StepRefusal(
-      plainSentence`${page.pagination.total} tenders have the reference “${reference.slice(0, 100)}”: give the step the tender’s id instead. ${nothingDone}`,
+      plainSentence`${page.pagination.total} tenders have the reference “${cutText(reference, 100)}”: give the step the tender’s id instead. ${nothingDone}`,
     );
   return first;
 }
@@ -68,7 +69,7 @@ export async function startBidFromTender(
   const writer = await writerOf(context, run, 'start bids');
   const { client } = writer;
   const tender = await tenderNamed(client, reference);
-  const name = (textInput(run, 'name') || `Bid: ${tender.title}`).slice(0, 200);
+  const name = cutText(textInput(run, 'name') || `Bid: ${tender.title}`, 200);
   try {
     const pipeline = await client.pipelines.create(
       {

@@ -6,6 +6,7 @@ import {
   VALUE_CURRENCIES,
   type ValueCurrency,
 } from '../../../contract/schemas.ts';
+import { cutText } from '../../../shared/cut-text.ts';
 import { code, escapeMrkdwn, type Mrkdwn, mrkdwn } from '../views/mrkdwn.ts';
 import { amountProblem, CURRENCY_WORDS, parseAmount, parseDays, readMoney } from './amounts.ts';
 import { TOKEN } from './command-tokens.ts';
@@ -452,7 +453,7 @@ export function normaliseQuotes(text: string): string {
 /** At most `max` characters of `words`, cut between two words rather than inside one. */
 export function clipWords(words: string, max: number): string {
   if (words.length <= max) return words;
-  const clipped = words.slice(0, max);
+  const clipped = cutText(words, max);
   const lastSpace = clipped.lastIndexOf(' ');
-  return words[max] === ' ' || lastSpace <= 0 ? clipped : clipped.slice(0, lastSpace);
+  return words[clipped.length] === ' ' || lastSpace <= 0 ? clipped : clipped.slice(0, lastSpace);
 }

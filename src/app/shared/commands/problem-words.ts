@@ -1,10 +1,12 @@
 /** The words the parsers' problem sentences say things with. */
+
 import type { ValueCurrency } from '../../../contract/schemas.ts';
+import { cutText } from '../../../shared/cut-text.ts';
 import { escapeMrkdwn, type Mrkdwn } from '../views/mrkdwn.ts';
 
 /** A value as typed, said back in a problem: never more of it than a sentence can hold. */
 export function typedValue(value: string): string {
-  return value.length > 40 ? `${value.slice(0, 40)}…` : value;
+  return cutText(value, 41, '…');
 }
 
 /** Names in words, the last after "or": `planned, open, closed, awarded or cancelled`. */

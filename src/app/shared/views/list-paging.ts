@@ -1,3 +1,4 @@
+import { cutText } from '../../../shared/cut-text.ts';
 import { ListIds } from '../ids.ts';
 import type { PagedList } from '../values/button-values.ts';
 import { encodeIfFits } from '../values/codec.ts';
@@ -26,7 +27,7 @@ export function listPaging(
   pageSize: number,
 ): Block[] {
   const buttons: Button[] = [];
-  const text = typed.slice(0, 300);
+  const text = cutText(typed, 300);
   if (offset > 0) {
     const value = encodeIfFits('listPage', { l: list, t: text, o: Math.max(0, offset - pageSize) });
     if (value) buttons.push(button('Previous', ListIds.previous, value));

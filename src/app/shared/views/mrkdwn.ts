@@ -1,3 +1,5 @@
+import { cutText } from '../../../shared/cut-text.ts';
+
 /**
  * Characters that change how the text around them is drawn instead of being drawn: the C0 and C1
  * controls but tab and newline, and Unicode's bidirectional embeddings, overrides and isolates,
@@ -95,12 +97,10 @@ export function clip(text: string, max: number): string {
   return cut(drawable(text), max);
 }
 
-/** `text` (drawable already) cut to `max` characters, never inside an entity or an emoji. */
+/** `text` (drawable already) cut to `max` characters, never inside an entity or a character. */
 function cut(text: string, max: number): string {
   if (text.length <= max) return text;
-  let kept = text.slice(0, max - 1);
-  // Never leave half an emoji (a lone surrogate is not text).
-  if (/[\uD800-\uDBFF]$/.test(kept)) kept = kept.slice(0, -1);
+  let kept = cutText(text, max - 1);
   // Never leave half an entity such as `&am`.
   const amp = kept.lastIndexOf('&');
   if (amp !== -1 && !kept.slice(amp).includes(';')) kept = kept.slice(0, amp);
@@ -121,7 +121,7 @@ export function pieces(text: Mrkdwn, size: number): Mrkdwn[] {
     const breakAt = Math.max(rest.lastIndexOf('\n', end - 1), rest.lastIndexOf(' ', end - 1));
     if (breakAt >= end - 200 && breakAt > 0) end = breakAt + 1;
     else {
-      if (/[\uD800-\uDBFF]/.test(rest[end - 1] ?? '')) end -= 1;
+      end = cutText(rest, end).length;
       const amp = rest.lastIndexOf('&', end - 1);
       if (amp > end - 10 && !rest.slice(amp, end).includes(';')) end = amp;
     }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ProcurementClient } from '../../../../src/client/procurement-client.ts';
+import { CreatePipelineBody } from '../../../../src/contract/schemas.ts';
 import type { FunctionDefinition, FunctionRun } from '../../../../src/fake-slack/functions.ts';
 import { eventually, type RunningBot, startBot, startBotAsCarol } from '../../../support/bot.ts';
 import { KEYS, TENDER_A } from '../../../support/fixture.ts';
@@ -156,6 +157,7 @@ describe('Workflow Builder steps, run by the fake Slack through the real app', (
     const run = await runStep(bot, 'find_new_tenders', { saved_search: 'No such search' });
     expect(run.state).toBe('failed');
     expect(run.error).toContain('No saved search is called “No such search”');
+    expect(run.error).toContain('Check its name in /tender saved.');
   });
 
   let bidId = '';
@@ -182,6 +184,19 @@ describe('Workflow Builder steps, run by the fake Slack through the real app', (
     expect(bid.tenderId).toBe(TENDER_A);
     expect(bid.stages.map((stage) => stage.name)).toEqual(['Qualify', 'Write', 'Submit']);
     expect(run.outputs?.bid_link).toBe(`${sandbox.baseUrl}/v1/pipelines/${bidId}`);
+  });
+
+  it('a name of 199 × "a" and an emoji is cut before the emoji, never through it: the service takes it as sent', async () => {
+    // 201 UTF-16 units; the service's limit is 200 (`max(200)` counts units). Cut through the
+    // emoji, half of it reached the service and was stored as U+FFFD, over the limit.
+    const name = `${'a'.repeat(199)}\u{1F680}`;
+    const run = await runStep(bot, 'start_bid_from_tender', { tender: TENDER_A, name }, { user: MEMBER });
+    expect(run.state, run.error ?? '').toBe('completed');
+    const bid = await service.pipelines.get(String(run.outputs?.bid_id));
+    expect(bid.name).toBe('a'.repeat(199));
+    expect(bid.name.isWellFormed()).toBe(true);
+    expect(bid.name).not.toContain('\uFFFD');
+    expect(CreatePipelineBody.shape.name.safeParse(bid.name).success).toBe(true);
   });
 
   it('"Move a bid’s stage" changes the stage with the person’s key', async () => {

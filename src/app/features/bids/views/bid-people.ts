@@ -1,4 +1,5 @@
 /* Who a bid belongs to and who started it, and a stage's notes as long as a card has room for. */
+import { cutText } from '../../../../shared/cut-text.ts';
 import { formatDay } from '../../../shared/views/bid-parts.ts';
 import { type Mrkdwn, mention, mrkdwn, text as plain, safeText } from '../../../shared/views/mrkdwn.ts';
 
@@ -34,11 +35,8 @@ export function notesOnCard(notes: string, room: number): Mrkdwn {
   let end = room;
   const space = whole.lastIndexOf(' ', room);
   if (space > room - 80 && space > 0) end = space;
-  // Never half an emoji (a lone surrogate is not text).
-  const shown = whole
-    .slice(0, end)
-    .replace(/[\uD800-\uDBFF]$/, '')
-    .trimEnd();
+  // Never half a character (half an emoji is not text).
+  const shown = cutText(whole, end).trimEnd();
   const left = whole.length - shown.length;
   const more = plain(
     shown

@@ -5,6 +5,7 @@
  */
 import type { EntityMetadata } from '@slack/types';
 import type { Pipeline, Stage, Tender } from '../../../../contract/schemas.ts';
+import { cutText } from '../../../../shared/cut-text.ts';
 import { STAGE_LABELS, STATUS_LABELS } from '../../../shared/views/bid-parts.ts';
 import { formatMoney } from '../../../shared/views/formats.ts';
 import { formatDeadline } from '../../../shared/views/tender-card.ts';
@@ -22,7 +23,7 @@ const TITLE_MAX = 200;
 const VALUE_MAX = 300;
 
 function clipped(value: string, max: number): string {
-  return value.length <= max ? value : `${value.slice(0, max - 1)}…`;
+  return cutText(value, max, '…');
 }
 
 function words(status: string): string {
