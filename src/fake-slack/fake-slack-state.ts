@@ -64,7 +64,7 @@ export abstract class FakeSlackState {
   get users(): FakeUser[] {
     return this.workspace.users;
   }
-  get channels(): FakeChannel[] {
+  get channels(): readonly FakeChannel[] {
     return this.workspace.channels;
   }
   get teamId(): string {

@@ -38,7 +38,8 @@ export class Workspace {
   readonly messages: FakeMessage[] = [];
   readonly views = new Map<string, FakeView>();
   readonly users: FakeUser[];
-  readonly channels: FakeChannel[];
+  readonly channels: readonly FakeChannel[];
+  private readonly channelsById: ReadonlyMap<string, FakeChannel>;
   readonly teamId: string;
   /** The workspace's name and its address's first word (`tenderbot-fake` in tenderbot-fake.slack.com). */
   readonly teamName: string;
@@ -84,6 +85,8 @@ export class Workspace {
   constructor(options: FakeSlackOptions & WorkspaceIdentity) {
     this.users = options.users ?? DEFAULT_USERS;
     this.channels = options.channels ?? DEFAULT_CHANNELS;
+    // Looked up on every post: thousands of channels in bench:digests made a scan cost each post.
+    this.channelsById = new Map(this.channels.map((channel) => [channel.id, channel]));
     this.teamId = options.teamId ?? 'T0TENDER';
     this.teamName = options.teamName ?? 'Tenderbot Fake';
     this.domain = options.domain ?? 'tenderbot-fake';
@@ -154,13 +157,13 @@ export class Workspace {
 
   /** A channel of the workspace, or a person's direct messages with the app. */
   hasChannel(id: string): boolean {
-    return this.channels.some((channel) => channel.id === id) || this.dmUser(id) !== null;
+    return this.channelsById.has(id) || this.dmUser(id) !== null;
   }
 
   channel(id: string): FakeChannel {
     const dmUser = this.dmUser(id);
     if (dmUser) return { id, name: this.user(dmUser).name, isPrivate: true };
-    return this.channels.find((channel) => channel.id === id) ?? { id, name: id.toLowerCase() };
+    return this.channelsById.get(id) ?? { id, name: id.toLowerCase() };
   }
 
   /** Who is in a channel: everyone at first; a person's DM with the app holds them and the bot. */
