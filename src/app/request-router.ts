@@ -1,10 +1,23 @@
 import type { AllMiddlewareArgs, AnyMiddlewareArgs, App, Middleware } from '@slack/bolt';
 import type { RespondAt } from './adapters/slack-fetch.ts';
+import { respondWithoutResponseUrl } from './adapters/tell-person.ts';
 import type { ControlRouter, UnknownControlAnswers } from './shared/controls/control-registry.ts';
 
 /** What a listener is given: what Bolt gives a global middleware, which has the same fields. */
 type Args = AnyMiddlewareArgs & AllMiddlewareArgs;
 type Listener = (args: never) => Promise<void> | void;
+
+/** A request a person made (a command, a click, a shortcut, a submission): Bolt types it with a `respond`. */
+function fromAPerson(body: unknown): boolean {
+  const { type, command } = body as { type?: unknown; command?: unknown };
+  return (
+    typeof command === 'string' ||
+    type === 'block_actions' ||
+    type === 'view_submission' ||
+    type === 'shortcut' ||
+    type === 'message_action'
+  );
+}
 
 /** The registration the features use for commands and events: Bolt's own signatures. */
 type CommandsAndEvents = Pick<App, 'command' | 'event'>;
@@ -41,9 +54,14 @@ export class RequestRouter {
       const listener = this.listenerOf(args as Args, controls, unknown);
       if (!listener) return args.next();
       // Bolt made `args` for this middleware alone: its respond can be replaced here.
+      const answering = args as unknown as { respond?: unknown };
       const url = (args.body as { response_url?: unknown }).response_url;
-      if (this.respondAt && typeof url === 'string' && url !== '' && 'respond' in args)
-        (args as { respond: unknown }).respond = this.respondAt(url);
+      if (this.respondAt && typeof url === 'string' && url !== '' && answering.respond)
+        answering.respond = this.respondAt(url);
+      // Bolt gives no respond where Slack sent no response_url (a click in the Home tab or a modal),
+      // though its types promise one: every listener gets one that answers the person where they are.
+      else if (!answering.respond && fromAPerson(args.body))
+        answering.respond = respondWithoutResponseUrl((args as Args).client, args.body);
       await listener(args as never);
     };
     app.use(route);

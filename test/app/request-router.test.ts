@@ -35,8 +35,9 @@ function setUp(respondAt?: (url: string) => (message: string | object) => Promis
   router.registrar.event('app_home_opened', async () => {
     heard.push('event app_home_opened');
   });
-  controls.action(SearchIds.next, async () => {
+  controls.action(SearchIds.next, async ({ respond }) => {
     heard.push('action next');
+    responds.push(respond);
   });
   const unknown = {
     action: async () => {
@@ -104,6 +105,21 @@ describe('the request router', () => {
     const respond = responds[0] as (message: object) => Promise<void>;
     await respond({ text: 'found' });
     expect(posted).toEqual([{ url: 'https://x/r/1', message: { text: 'found' } }]);
+  });
+
+  it('gives a click without a response_url (the Home tab, a modal) a respond all the same', async () => {
+    const { app, responds } = setUp(() => async () => undefined);
+    await send(app, {
+      type: 'block_actions',
+      team: { id: 'T0TEAM' },
+      user: { id: 'U0A' },
+      api_app_id: 'A0APP',
+      container: { type: 'view', view_id: 'V0HOME' },
+      actions: [{ type: 'button', action_id: SearchIds.next, block_id: 'b', value: '{}', action_ts: '1' }],
+    });
+    // Bolt itself gives none there, though its types promise one.
+    expect(responds).toHaveLength(1);
+    expect(typeof responds[0]).toBe('function');
   });
 
   it('refuses a second listener for one command or event', () => {

@@ -256,6 +256,36 @@ describe('what the features need: selects, dates, threads, metadata, view stacks
     expect(seenBy('U0ADMIN')).toEqual([]);
   });
 
+  it('gives a click in the Home tab or in a modal no response_url, as Slack gives none there', async () => {
+    const actions = {
+      type: 'actions',
+      elements: [
+        { type: 'button', action_id: 'view/act', value: 'v', text: { type: 'plain_text', text: 'Act' } },
+      ],
+    };
+    await web.views.publish({ user_id: 'U0MEMBER', view: { type: 'home', blocks: [actions] } });
+    const home = slack.homeOf('U0MEMBER');
+    expect(home).toBeDefined();
+    slack.views.set('V0AMODAL', {
+      id: 'V0AMODAL',
+      userId: 'U0MEMBER',
+      kind: 'modal',
+      view: {
+        id: 'V0AMODAL',
+        type: 'modal',
+        title: { type: 'plain_text', text: 'A form' },
+        blocks: [actions],
+      },
+    });
+    for (const viewId of [home?.id ?? '', 'V0AMODAL']) {
+      await slack.clickInView('U0MEMBER', viewId, 'view/act');
+      const payload = lastPayload();
+      expect(payload.container).toEqual({ type: 'view', view_id: viewId });
+      expect(payload).not.toHaveProperty('response_url');
+      expect(payload).not.toHaveProperty('channel');
+    }
+  });
+
   it('posts replies in a thread, keeps message metadata, and gives a permalink', async () => {
     const metadata = { event_type: 'pipeline_card', event_payload: { pipeline_id: 'p1' } };
     const parent = await web.chat.postMessage({ channel: 'C0BIDS', text: 'card', metadata });

@@ -1,19 +1,21 @@
 import { request } from 'undici';
-import type { AppChat, OutgoingMessage } from './app-slack.ts';
+import type { AppChat, AppRespond, OutgoingMessage, RespondMessage } from './app-slack.ts';
+
+/** The chat methods an answer without a response_url needs. */
+type AnswerChat = { chat: Pick<AppChat, 'postMessage' | 'postEphemeral' | 'update'> };
 
 /**
  * Tells the person behind a request: through its response_url when it has one (commands, clicks),
- * else in a direct message (a modal submission, an event) with `token`, the bot token of the
+ * else where they are, as `respondWithoutResponseUrl` does, with `token`, the bot token of the
  * request's workspace (the client's own when not given).
  */
 export async function tellPerson(
-  client: { chat: Pick<AppChat, 'postMessage'> },
+  client: AnswerChat,
   body: unknown,
   message: OutgoingMessage,
   token?: string,
 ): Promise<void> {
-  const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-  const responseUrl = fields.response_url;
+  const responseUrl = fieldsOf(body).response_url;
   if (typeof responseUrl === 'string' && /^https?:\/\//.test(responseUrl)) {
     const answer = await request(responseUrl, {
       method: 'POST',
@@ -25,16 +27,84 @@ export async function tellPerson(
     await answer.body.dump();
     return;
   }
-  const user = fields.user as { id?: unknown } | undefined;
-  const event = fields.event as { user?: unknown } | undefined;
-  const userId = [fields.user_id, user?.id, event?.user].find(
-    (candidate): candidate is string => typeof candidate === 'string' && candidate !== '',
+  await respondWithoutResponseUrl(client, body, token)({ response_type: 'ephemeral', ...message });
+}
+
+/**
+ * A `respond` for a request Slack sent without a response_url (a click in the Home tab or in a
+ * modal, a global shortcut, a view submission; a forged or replayed body): the answer goes to the
+ * person alone where they are. From a message in a channel, an ephemeral message there (in their
+ * direct messages if Slack refuses it, say they left the channel); otherwise a message in their
+ * direct messages with the app, where an answer that replaces (a result after "still trying…")
+ * updates the last one this respond posted. Nobody to tell (no user in the body): nothing is sent.
+ */
+export function respondWithoutResponseUrl(client: AnswerChat, body: unknown, token?: string): AppRespond {
+  const { userId, channelId, threadTs } = placeOf(body);
+  const auth = token ? { token } : {};
+  let last: { channel: string; ts: string } | null = null;
+  const inDirectMessages = async (message: RespondMessage, to: string) => {
+    const content = { text: message.text, ...(message.blocks ? { blocks: message.blocks } : {}) };
+    if (message.replace_original && last) {
+      await client.chat.update({ channel: last.channel, ts: last.ts, ...content, ...auth });
+      return;
+    }
+    const posted = await client.chat.postMessage({ channel: to, ...content, unfurl_links: false, ...auth });
+    if (posted.channel && posted.ts) last = { channel: posted.channel, ts: posted.ts };
+  };
+  return async (message) => {
+    // Only a response_url can delete the message a click came from; there is nothing to say.
+    if (message.delete_original || !userId) return;
+    const content = { text: message.text, ...(message.blocks ? { blocks: message.blocks } : {}) };
+    // The person's direct message with the app (a `D…` channel) is theirs alone already.
+    if (!channelId || channelId.startsWith('D')) return inDirectMessages(message, channelId ?? userId);
+    const thread = threadTs ? { thread_ts: threadTs } : {};
+    if (message.response_type === 'in_channel') {
+      await client.chat.postMessage({
+        channel: channelId,
+        ...content,
+        ...thread,
+        unfurl_links: false,
+        ...auth,
+      });
+      return;
+    }
+    try {
+      await client.chat.postEphemeral({ channel: channelId, user: userId, ...content, ...thread, ...auth });
+    } catch {
+      await inDirectMessages(message, userId);
+    }
+  };
+}
+
+/**
+ * Who sent a body, and the channel of the message they acted on or typed in: none for a click in
+ * a view (the Home tab, a modal), which belongs to no channel.
+ */
+function placeOf(body: unknown): {
+  userId: string | null;
+  channelId: string | null;
+  threadTs: string | null;
+} {
+  const fields = fieldsOf(body);
+  const user = fieldsOf(fields.user);
+  const event = fieldsOf(fields.event);
+  const container = fieldsOf(fields.container);
+  const inView = container.type === 'view' || fields.view !== undefined;
+  const channel = fieldsOf(fields.channel);
+  return {
+    userId: firstText(fields.user_id, user.id, event.user),
+    channelId: inView ? null : firstText(channel.id, container.channel_id, fields.channel_id),
+    threadTs: inView ? null : firstText(container.thread_ts),
+  };
+}
+
+function fieldsOf(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+}
+
+function firstText(...candidates: unknown[]): string | null {
+  return (
+    candidates.find((candidate): candidate is string => typeof candidate === 'string' && candidate !== '') ??
+    null
   );
-  if (userId)
-    await client.chat.postMessage({
-      channel: userId,
-      text: message.text,
-      blocks: message.blocks,
-      ...(token ? { token } : {}),
-    });
 }

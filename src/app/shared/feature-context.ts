@@ -33,6 +33,10 @@ export interface SlackRequest {
   teamId: string;
   userId: string;
   channelId: string;
+  /**
+   * Answers the person: at the response_url, else where they are (an ephemeral message beside the
+   * clicked message, or their direct messages: request-router.ts); never missing.
+   */
   respond: AppRespond;
   slack: AppSlack;
   /** A command answers in a message of its own; a click answers in (or beside) the clicked message. */

@@ -1,17 +1,14 @@
 import type { BlockAction, BlockElementAction } from '@slack/bolt';
-import type { ActionId, ControlRouter } from '../../shared/controls/control-registry.ts';
+import type { ControlRouter } from '../../shared/controls/control-registry.ts';
 import {
   buttonValue,
-  clickRequest,
   onAction,
   SUBMISSION_BUDGET_MS,
   submissionOf,
 } from '../../shared/controls/on-action.ts';
-import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
-import { withFailures } from '../../shared/feature-context.ts';
+import type { FeatureContext } from '../../shared/feature-context.ts';
 import { PipelineIds } from '../../shared/ids.ts';
 import { decode } from '../../shared/values/codec.ts';
-import { mrkdwn } from '../../shared/views/mrkdwn.ts';
 import {
   type CardPlace,
   changePipelineStatus,
@@ -55,29 +52,6 @@ function openedDay(blocks: unknown, blockId: string): string | null {
   return typeof day === 'string' ? day : null;
 }
 
-/** Every stage's controls carry their own action_id (`…/1`, `…/2`): one numbered row for them all. */
-function onStageAction(
-  controls: ControlRouter,
-  context: FeatureContext,
-  prefix: ActionId,
-  handle: (request: SlackRequest, action: BlockElementAction, body: BlockAction) => Promise<void>,
-): void {
-  controls.action<BlockAction>(prefix, async ({ ack, body, action, respond, client, context: bolt }) => {
-    await ack();
-    // A click in a form has no response_url: what it answers goes to the person's direct messages.
-    const answer: SlackRequest['respond'] =
-      respond ??
-      ((message) =>
-        client.chat.postMessage({
-          channel: body.user.id,
-          text: message.text ?? mrkdwn``,
-          ...(message.blocks ? { blocks: message.blocks } : {}),
-        }));
-    const request = clickRequest(body, answer, client, bolt);
-    await withFailures(context, request, prefix, null, (guarded) => handle(guarded, action, body));
-  });
-}
-
 /**
  * Every listener of the pipelines feature (buttons, selects, modal submissions), registered by
  * registerListeners. Every value is decoded by the codec: a forged or stale one is a sentence.
@@ -90,7 +64,9 @@ export function registerPipelineListeners(controls: ControlRouter, context: Feat
     const { t } = await state('startBid', buttonValue(action));
     await openStartBidModal(context, request, { triggerId: body.trigger_id, tenderId: t });
   });
-  onStageAction(controls, context, PipelineIds.stageStatus, async (request, action, body) => {
+  // A stage's controls are numbered (`…/1`, `…/2`): one row of the registry, one listener. A click
+  // in the "All stages" form has no response_url: the router's respond answers in direct messages.
+  onAction(controls, context, PipelineIds.stageStatus, async (request, action, body) => {
     const change = await state('stageStatusOption', optionValue(action));
     await changeStageStatus(context, request, change, placeOf(body));
     // Changed in the "All stages" form: the form shows it too.
@@ -102,7 +78,7 @@ export function registerPipelineListeners(controls: ControlRouter, context: Feat
         viewId: body.view.id,
       });
   });
-  onStageAction(controls, context, PipelineIds.stagesForm, async (request, action, body) => {
+  onAction(controls, context, PipelineIds.stagesForm, async (request, action, body) => {
     const { p } = await state('pipeline', buttonValue(action));
     await showStagesForm(context, request, {
       pipelineId: p,
@@ -128,7 +104,7 @@ export function registerPipelineListeners(controls: ControlRouter, context: Feat
     const { p } = await state('pipeline', buttonValue(action));
     await postCardFromList(context, request, p);
   });
-  onStageAction(controls, context, PipelineIds.stageNotes, async (request, action, body) => {
+  onAction(controls, context, PipelineIds.stageNotes, async (request, action, body) => {
     const ref = await state('pipelineStage', buttonValue(action));
     await openStageNotes(context, request, { triggerId: body.trigger_id, ref, place: placeOf(body) });
   });

@@ -1,4 +1,5 @@
 import type { BlockAction, BlockElementAction } from '@slack/bolt';
+import { respondWithoutResponseUrl } from '../../adapters/tell-person.ts';
 import type { FeatureContext, SlackRequest } from '../feature-context.ts';
 import { withFailures } from '../feature-context.ts';
 import { teamOfRequest } from '../request-scope.ts';
@@ -11,10 +12,14 @@ import type { ActionId, ControlRouter } from './control-registry.ts';
  */
 export const SUBMISSION_BUDGET_MS = 1500;
 
-/** The person, place and answer channel of a click (in a message, a modal or the Home tab). */
+/**
+ * The person, place and answer channel of a click (in a message, a modal or the Home tab). Bolt
+ * gives no `respond` where Slack sent no response_url, whatever its types say: the request router
+ * fills one in, and so does this, so a click's answers always reach the person.
+ */
 export function clickRequest(
   body: BlockAction,
-  respond: SlackRequest['respond'],
+  respond: SlackRequest['respond'] | undefined,
   slack: SlackRequest['slack'],
   /** Bolt's context: the workspace it found the token for comes before what the body says. */
   bolt: { teamId?: string },
@@ -23,7 +28,7 @@ export function clickRequest(
     teamId: teamOfRequest(bolt, body.team?.id, body.user.team_id),
     userId: body.user.id,
     channelId: body.channel?.id ?? body.container?.channel_id ?? '',
-    respond,
+    respond: respond ?? respondWithoutResponseUrl(slack, body),
     slack,
     kind: 'click',
   };

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { AppRespond, AppSlack } from '../../adapters/app-slack.ts';
+import type { AppRespond } from '../../adapters/app-slack.ts';
 import { type Mrkdwn, mrkdwn } from '../views/mrkdwn.ts';
 import { section } from '../views/tender-card.ts';
 import type { UnknownControlAnswers } from './control-registry.ts';
@@ -18,42 +18,26 @@ export const OUTDATED_OPTIONS_TEXT = 'Out of date: close this window and open it
 
 /**
  * The answers to a control no listener of this version has: each is acknowledged at once (never
- * Slack's 404 after 3 s) and the person is told in a sentence what to do — through the click's
- * response_url (only they see it), else in their direct messages, or inside the window.
+ * Slack's 404 after 3 s) and the person is told in a sentence what to do, only to them: through
+ * `respond` (the click's response_url, else where they are: see request-router.ts), or inside the
+ * window.
  */
 export function unknownControlAnswers(logger: Logger): UnknownControlAnswers {
-  const tell = async (
-    what: string,
-    id: string,
-    client: AppSlack,
-    body: { response_url?: unknown; user?: { id?: unknown } },
-    respond: AppRespond | undefined,
-    text: Mrkdwn,
-  ) => {
+  const tell = async (what: string, id: string, respond: AppRespond, text: Mrkdwn) => {
     logger.warn({ what, id }, 'a control this version does not have was used; the person was told');
-    if (typeof body.response_url === 'string' && respond)
-      await respond({ response_type: 'ephemeral', replace_original: false, text });
-    else if (typeof body.user?.id === 'string')
-      await client.chat.postMessage({ channel: body.user.id, text });
+    await respond({ response_type: 'ephemeral', replace_original: false, text });
   };
   const told = (what: string) => (error: unknown) =>
     logger.error({ err: error, what }, 'could not say that a control is out of date');
   return {
-    action: async ({ ack, body, client, respond }) => {
+    action: async ({ ack, body, respond }) => {
       await ack();
       const id = String((body.actions?.[0] as { action_id?: unknown } | undefined)?.action_id ?? '');
-      await tell('action', id, client, body, respond, OUTDATED_BUTTON_SENTENCE).catch(told('action'));
+      await tell('action', id, respond, OUTDATED_BUTTON_SENTENCE).catch(told('action'));
     },
-    shortcut: async ({ ack, body, client, respond }) => {
+    shortcut: async ({ ack, body, respond }) => {
       await ack();
-      await tell(
-        'shortcut',
-        body.callback_id,
-        client,
-        body,
-        'response_url' in body ? respond : undefined,
-        OUTDATED_SHORTCUT_SENTENCE,
-      ).catch(told('shortcut'));
+      await tell('shortcut', body.callback_id, respond, OUTDATED_SHORTCUT_SENTENCE).catch(told('shortcut'));
     },
     view: async ({ ack, view }) => {
       logger.warn(
