@@ -1,11 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { STALE_BUTTON_SENTENCE } from '../../src/app/shared/feature-context.ts';
 import { TenderIds } from '../../src/app/shared/ids.ts';
-import { eventually, type RunningBot, startBot } from '../support/bot.ts';
-import { type FaultServer, startFaultServer } from '../support/fault-server.ts';
+import { eventually } from '../support/bot.ts';
+import { botBehindFaults } from '../support/bot-behind-faults.ts';
 
 // Slack sends no response_url with a click in the Home tab or in a modal (and a forged or replayed
 // click may carry none): through the real app and the fake Slack, whatever such a click fails with
@@ -13,23 +10,7 @@ import { type FaultServer, startFaultServer } from '../support/fault-server.ts';
 
 const MEMBER = 'U0MEMBER';
 const CHANNEL = 'C0BIDS';
-const dir = mkdtempSync(join(tmpdir(), 'tenderbot-no-response-url-'));
-
-let faults: FaultServer;
-let bot: RunningBot;
-beforeAll(async () => {
-  faults = await startFaultServer();
-  bot = await startBot({
-    serviceUrl: faults.baseUrl,
-    defaultKey: 'pis_failure_test_0123456789abcdefghijklmnopqr',
-    databasePath: join(dir, 'bot.db'),
-  });
-});
-afterAll(async () => {
-  await bot?.stop();
-  await faults?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+const running = botBehindFaults('tenderbot-no-response-url-');
 
 /** One button in an actions block. */
 const buttonBlock = (actionId: string, value: string) => ({
@@ -42,23 +23,23 @@ const said = (value: unknown) => JSON.stringify(value);
 
 describe('a click Slack sent without a response_url', () => {
   it('in the Home tab, failing because the service is down, is said in the person’s direct messages', async () => {
-    faults.play([
+    running.faults.play([
       { status: 503, body: { status: 503, code: 'internal_error', detail: 'down', requestId: 'r1' } },
     ]);
     // The Home tab holding a button handled like any other (as a probe sent it).
-    bot.slack.views.set('V0HOMEPROBE', {
+    running.bot.slack.views.set('V0HOMEPROBE', {
       id: 'V0HOMEPROBE',
       userId: MEMBER,
       kind: 'home',
       view: { id: 'V0HOMEPROBE', type: 'home', blocks: [buttonBlock(TenderIds.show, 'ocds-probe-1')] },
     });
-    const dm = bot.slack.dmOf(MEMBER);
-    const before = bot.slack.messagesIn(dm).length;
-    const answer = await bot.slack.clickInView(MEMBER, 'V0HOMEPROBE', TenderIds.show);
+    const dm = running.bot.slack.dmOf(MEMBER);
+    const before = running.bot.slack.messagesIn(dm).length;
+    const answer = await running.bot.slack.clickInView(MEMBER, 'V0HOMEPROBE', TenderIds.show);
     expect(answer.status).toBe(200);
     const told = await eventually(
       () =>
-        bot.slack
+        running.bot.slack
           .messagesIn(dm)
           .slice(before)
           .find((message) => said(message).includes('The procurement service failed to answer')),
@@ -67,24 +48,29 @@ describe('a click Slack sent without a response_url', () => {
     );
     const reference = /Reference: `([0-9a-f]{8})`/.exec(said(told))?.[1];
     expect(reference).toBeDefined();
-    await eventually(() => bot.logs().includes(`"reference":"${reference}"`), 'the reference in the log');
-    expect(bot.logs()).not.toContain('could not tell the user about a failure');
-    expect(bot.logs()).not.toContain('respond is not a function');
+    await eventually(
+      () => running.bot.logs().includes(`"reference":"${reference}"`),
+      'the reference in the log',
+    );
+    expect(running.bot.logs()).not.toContain('could not tell the user about a failure');
+    expect(running.bot.logs()).not.toContain('respond is not a function');
   }, 30_000);
 
   it('in the Home tab, with a forged value, says the button is out of date in direct messages', async () => {
-    bot.slack.views.set('V0HOMEFORGED', {
+    running.bot.slack.views.set('V0HOMEFORGED', {
       id: 'V0HOMEFORGED',
       userId: MEMBER,
       kind: 'home',
       view: { id: 'V0HOMEFORGED', type: 'home', blocks: [buttonBlock(TenderIds.bookmark, '{"forged":1}')] },
     });
-    const dm = bot.slack.dmOf(MEMBER);
-    const before = bot.slack.messagesIn(dm).length;
-    expect((await bot.slack.clickInView(MEMBER, 'V0HOMEFORGED', TenderIds.bookmark)).status).toBe(200);
+    const dm = running.bot.slack.dmOf(MEMBER);
+    const before = running.bot.slack.messagesIn(dm).length;
+    expect((await running.bot.slack.clickInView(MEMBER, 'V0HOMEFORGED', TenderIds.bookmark)).status).toBe(
+      200,
+    );
     const told = await eventually(
       () =>
-        bot.slack
+        running.bot.slack
           .messagesIn(dm)
           .slice(before)
           .find((message) => said(message).includes('out of date')),
@@ -94,7 +80,7 @@ describe('a click Slack sent without a response_url', () => {
   });
 
   it('on a message in a channel (forged: Slack always sends one there) is answered beside it, to the clicker alone', async () => {
-    const { slack } = bot;
+    const { slack } = running.bot;
     const card = slack.postAsApp(CHANNEL, 'a card', [buttonBlock(TenderIds.bookmark, 'forged')], null);
     const before = slack.messagesIn(CHANNEL, MEMBER).length;
     const payload = {

@@ -1,37 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { KeyCipher } from '../../src/app/security/key-cipher.ts';
 import { openBotStore } from '../../src/app/storage/open-bot-store.ts';
-import { eventually, type RunningBot, startBot, tenderCommand } from '../support/bot.ts';
-import { type FaultServer, startFaultServer } from '../support/fault-server.ts';
+import { eventually, startBot, tenderCommand } from '../support/bot.ts';
+import { botBehindFaults } from '../support/bot-behind-faults.ts';
+import { startFaultServer } from '../support/fault-server.ts';
 import { textOf } from '../support/slack-text.ts';
 
 const MEMBER = 'U0MEMBER';
 const CHANNEL = 'C0BIDS';
-const dir = mkdtempSync(join(tmpdir(), 'tenderbot-failures-'));
+const running = botBehindFaults('tenderbot-failures-');
 
-let faults: FaultServer;
-let bot: RunningBot;
-beforeAll(async () => {
-  faults = await startFaultServer();
-  bot = await startBot({
-    serviceUrl: faults.baseUrl,
-    defaultKey: 'pis_failure_test_0123456789abcdefghijklmnopqr',
-    databasePath: join(dir, 'bot.db'),
-  });
-});
-afterAll(async () => {
-  await bot?.stop();
-  await faults?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const command = (text: string) => tenderCommand(bot, MEMBER, CHANNEL, text, 15_000);
+const command = (text: string) => tenderCommand(running.bot, MEMBER, CHANNEL, text, 15_000);
 const emptyPage = {
   status: 200,
   body: { data: [], pagination: { limit: 5, offset: 0, total: 0, hasMore: false } },
@@ -39,7 +22,7 @@ const emptyPage = {
 
 describe('failures people understand', () => {
   it('turns a failing service into a sentence with a reference that is in the log, and Try again that works', async () => {
-    faults.play([
+    running.faults.play([
       { status: 503, body: { status: 503, code: 'internal_error', detail: 'down', requestId: 'r1' } },
     ]);
     const failure = await command('search clean');
@@ -49,12 +32,15 @@ describe('failures people understand', () => {
     expect(reference).toBeDefined();
     // The log line is written before the message is sent, but reaches us through the process's pipe:
     // wait for it rather than race it (the full suite under load lost that race once).
-    await eventually(() => bot.logs().includes(`"reference":"${reference}"`), 'the reference in the log');
+    await eventually(
+      () => running.bot.logs().includes(`"reference":"${reference}"`),
+      'the reference in the log',
+    );
     expect(text).toContain('error/try_again');
     expect(text).not.toMatch(/\n\s+at /);
 
-    faults.play([emptyPage]);
-    await bot.slack.clickInMessage(MEMBER, failure, 'error/try_again');
+    running.faults.play([emptyPage]);
+    await running.bot.slack.clickInMessage(MEMBER, failure, 'error/try_again');
     await eventually(
       () => textOf(failure).includes('Found no tenders matching “clean”'),
       'the retried search in place',
@@ -63,7 +49,7 @@ describe('failures people understand', () => {
   }, 30_000);
 
   it('names the scope an admin must add, and offers no Try again for it', async () => {
-    faults.play([
+    running.faults.play([
       {
         status: 403,
         body: {
@@ -82,7 +68,7 @@ describe('failures people understand', () => {
   });
 
   it('tells people an expired key must be reconnected by an admin', async () => {
-    faults.play([
+    running.faults.play([
       { status: 401, body: { status: 401, code: 'expired_api_key', detail: 'expired', requestId: 'r3' } },
     ]);
     expect(textOf(await command('saved'))).toContain(
@@ -91,7 +77,7 @@ describe('failures people understand', () => {
   });
 
   it('says when to retry after a rate limit', async () => {
-    faults.play([
+    running.faults.play([
       {
         status: 429,
         headers: { 'retry-after': '45' },
@@ -106,7 +92,7 @@ describe('failures people understand', () => {
 
 describe('the service’s own words', () => {
   it('escapes a problem’s detail before it reaches mrkdwn', async () => {
-    faults.play([
+    running.faults.play([
       {
         status: 403,
         body: { status: 403, code: 'forbidden', detail: '<!channel> & <@U123> may not', requestId: 'r5' },
@@ -151,7 +137,7 @@ describe('failures said fast', () => {
     const stopped = await startBot({
       serviceUrl: await stoppedServiceUrl(),
       defaultKey: 'pis_failure_test_0123456789abcdefghijklmnopqr',
-      databasePath: join(dir, 'stopped.db'),
+      databasePath: join(running.dir, 'stopped.db'),
     });
     try {
       const first = await tenderCommand(stopped, MEMBER, CHANNEL, 'search clean', 10_000);
@@ -170,7 +156,7 @@ describe('failures said fast', () => {
     const hungBot = await startBot({
       serviceUrl: hanging.baseUrl,
       defaultKey: 'pis_failure_test_0123456789abcdefghijklmnopqr',
-      databasePath: join(dir, 'hung.db'),
+      databasePath: join(running.dir, 'hung.db'),
     });
     try {
       // The first thing said is the slow notice (its 2.5 s timing is the app's slowNoticeMs; the
@@ -190,7 +176,7 @@ describe('failures said fast', () => {
     const slowBot = await startBot({
       serviceUrl: slow.url,
       defaultKey: 'pis_failure_test_0123456789abcdefghijklmnopqr',
-      databasePath: join(dir, 'slow.db'),
+      databasePath: join(running.dir, 'slow.db'),
     });
     try {
       const first = await tenderCommand(slowBot, MEMBER, CHANNEL, 'search clean', 10_000);
@@ -212,7 +198,7 @@ describe('failures said fast', () => {
 
 describe('a changed encryption key', () => {
   it('is said at start in the log and to the person: an admin must reconnect', async () => {
-    const path = join(dir, 'rekeyed.db');
+    const path = join(running.dir, 'rekeyed.db');
     const store = openBotStore(`sqlite:${path}`);
     await store.saveConnection({
       teamId: 'T0TENDER',
@@ -225,7 +211,7 @@ describe('a changed encryption key', () => {
     });
     await store.close();
     const rekeyed = await startBot({
-      serviceUrl: faults.baseUrl,
+      serviceUrl: running.faults.baseUrl,
       databasePath: path,
       encryptionKey: randomBytes(32).toString('base64'),
     });
