@@ -24,7 +24,7 @@ export class KyselyCommandQueueStore implements CommandQueueStore {
       await run(this.queries.queueCommand, commandRow(command));
       return true;
     });
-    await this.seen.pruneIfDue(request.now);
+    void this.seen.pruneIfDue(request.now);
     return queued;
   }
 

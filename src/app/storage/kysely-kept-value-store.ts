@@ -17,7 +17,7 @@ export class KyselyKeptValueStore implements KeptValueStore {
   async rememberRequest(id: string, expiresAt: Date, now = new Date()): Promise<boolean> {
     if (this.base.pending) await this.base.pending;
     const fresh = await this.seen.remember({ id, expiresAt, now });
-    await this.seen.pruneIfDue(now);
+    void this.seen.pruneIfDue(now);
     return fresh;
   }
 

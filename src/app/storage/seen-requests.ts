@@ -35,10 +35,19 @@ export class SeenRequests {
     return changed(await (run ? run(this.query, args) : this.base.execGrouped(this.query, args)));
   }
 
-  /** Deletes what expired, at most once a minute: pruning on every request would cost a write each. */
-  async pruneIfDue(now: Date): Promise<void> {
-    if (now.getTime() - this.lastPruneMs < SEEN_REQUESTS_PRUNE_MS) return;
+  /**
+   * Deletes what expired, at most once a minute (pruning on every request would cost a write
+   * each), in the background: never awaited by the request whose write is already committed, and
+   * a failure (a timeout, a lock) is only retried at the next prune, since expired rows count as
+   * unseen anyway. Resolves when this prune is over.
+   */
+  pruneIfDue(now: Date): Promise<void> {
+    if (now.getTime() - this.lastPruneMs < SEEN_REQUESTS_PRUNE_MS) return Promise.resolve();
     this.lastPruneMs = now.getTime();
+    return this.deleteExpired(now).catch(() => undefined);
+  }
+
+  private async deleteExpired(now: Date): Promise<void> {
     await this.base.db.deleteFrom('seen_requests').where('expires_at', '<=', now.getTime()).execute();
   }
 }
