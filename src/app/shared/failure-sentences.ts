@@ -128,7 +128,7 @@ function sentenceOf(error: CodedError): [Mrkdwn, boolean] {
       const said = fieldErrors.slice(0, 3).map(fieldSentence);
       return [
         said.length > 0
-          ? mrkdwn`The tender service did not accept ${joinMrkdwn(said, mrkdwn`; nor `)}. Change it and try again.`
+          ? mrkdwn`The tender service did not accept ${orJoined(said)}. Change ${said.length > 1 ? mrkdwn`them` : mrkdwn`it`} and try again.`
           : mrkdwn`The tender service did not accept the request. Check what you typed and try again.`,
         false,
       ];
@@ -191,15 +191,22 @@ const FIELD_WORDS: Readonly<Record<string, string>> = {
   limit: 'the number of results',
 };
 
-/** `the region: it is too long (200 characters at most)`, from a field the service refused. */
+/** `the region (too long: 200 characters at most)`, from a field the service refused. */
 function fieldSentence({ field, message }: { field: string; message: string }): Mrkdwn {
   const words = FIELD_WORDS[field];
   const named = words ? text(words) : mrkdwn`the field ${code(field, 60)}`;
   const longest = /<=\s*(\d+)\s*characters|at most (\d+) characters/i.exec(message);
-  if (longest)
-    return mrkdwn`${named}: it is too long (${text(longest[1] ?? longest[2] ?? '')} characters at most)`;
-  if (/too small|>=\s*1\s*characters|blank|empty/i.test(message)) return mrkdwn`${named}: it is empty`;
+  if (longest) return mrkdwn`${named} (too long: ${text(longest[1] ?? longest[2] ?? '')} characters at most)`;
+  if (/>=\s*1\s*characters|blank|empty/i.test(message)) return mrkdwn`${named} (empty)`;
+  if (/too small/i.test(message)) return mrkdwn`${named} (too small)`;
+  if (/too big/i.test(message)) return mrkdwn`${named} (too large)`;
   return named;
+}
+
+/** `a`, `a or b`, `a, b or c`. */
+function orJoined(parts: readonly Mrkdwn[]): Mrkdwn {
+  const last = parts.at(-1) ?? mrkdwn``;
+  return parts.length > 1 ? mrkdwn`${joinMrkdwn(parts.slice(0, -1), mrkdwn`, `)} or ${last}` : last;
 }
 
 function clipped(words: string): string {

@@ -41,18 +41,18 @@ describe('a search the service refuses, in words', () => {
     // Any other field is named in words, with what is wrong with it: never the validator's own words.
     const other = describeFailure(new ValidationError(answer, [{ field: 'limit', message: 'too big' }]));
     expect(other.sentence).toBe(
-      'The tender service did not accept the number of results. Change it and try again.',
+      'The tender service did not accept the number of results (too large). Change it and try again.',
     );
     const refused = (field: string, message: string) =>
       describeFailure(new ValidationError(answer, [{ field, message }])).sentence;
     expect(refused('region', 'Too big: expected string to have <=200 characters')).toBe(
-      'The tender service did not accept the region: it is too long (200 characters at most). Change it and try again.',
+      'The tender service did not accept the region (too long: 200 characters at most). Change it and try again.',
     );
     expect(refused('region', 'Too small: expected string to have >=1 characters')).toBe(
-      'The tender service did not accept the region: it is empty. Change it and try again.',
+      'The tender service did not accept the region (empty). Change it and try again.',
     );
     expect(refused('id', 'Too big: expected string to have <=300 characters')).toBe(
-      'The tender service did not accept the id: it is too long (300 characters at most). Change it and try again.',
+      'The tender service did not accept the id (too long: 300 characters at most). Change it and try again.',
     );
     // A field Tenderbot has no word for is named as code, escaped.
     expect(refused('<!channel>', 'Invalid input: expected number')).toBe(
@@ -65,9 +65,16 @@ describe('a search the service refuses, in words', () => {
       ]),
     ).sentence;
     expect(several).toBe(
-      'The tender service did not accept the region: it is too long (200 characters at most); nor the CPV code. Change it and try again.',
+      'The tender service did not accept the region (too long: 200 characters at most) or the CPV code. Change them and try again.',
     );
     expect(several).not.toMatch(/Too big|expected|Invalid/);
+    // A number's bounds are not an empty field.
+    expect(refused('valueMin', 'Too small: expected number to be >=0')).toBe(
+      'The tender service did not accept the lowest value (too small). Change it and try again.',
+    );
+    expect(refused('limit', 'Too big: expected number to be <=100')).toBe(
+      'The tender service did not accept the number of results (too large). Change it and try again.',
+    );
   });
 });
 

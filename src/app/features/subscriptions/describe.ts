@@ -34,9 +34,10 @@ export function subscriptionSummary(subscription: Subscription, rules: ValueRule
           : mrkdwn`Summaries of the bid ${code(p, 200)}`;
       }
       case 'search': {
-        const { d, f } = SearchTarget.parse(target);
+        const { d, f, ss } = SearchTarget.parse(target);
         const rule = ruleOf(rules, f);
-        const title = feedTitle(storedMrkdwn(d), f);
+        // A saved search is described by its name (`the saved search “Welsh”`), whatever it filters.
+        const title = ss ? mrkdwn`New tenders for ${storedMrkdwn(d)}` : feedTitle(storedMrkdwn(d), f);
         return rule ? mrkdwn`${title}; ${valueRuleSentence(rule)}` : title;
       }
       case 'deadlines': {

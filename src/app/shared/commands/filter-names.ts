@@ -45,8 +45,9 @@ export function unusableRegion(key: string, value: string, known: readonly Filte
   if (key !== 'region') return null;
   const example = known.find((each) => each.name === 'region')?.example ?? 'region:"North West"';
   if (value.trim() === '') return mrkdwn`${code('region:')} needs a region in it, as in ${code(example)}.`;
-  if ([...value].length > REGION_MAX)
-    return mrkdwn`A region is at most ${REGION_MAX} characters; that one has ${escapeMrkdwn([...value].length.toLocaleString('en-GB'))}.`;
+  // Counted as the service counts it (UTF-16 units: an emoji is two).
+  if (value.length > REGION_MAX)
+    return mrkdwn`A region is at most ${REGION_MAX} characters; that one has ${escapeMrkdwn(value.length.toLocaleString('en-GB'))}.`;
   return null;
 }
 

@@ -106,6 +106,17 @@ describe('what a subscription posts, in words', () => {
     expect(feed({ buyerId: 'b-1' }, 'Leeds & Co')).toBe('New tenders from Leeds &amp; Co');
     expect(feed({})).toBe('All new tenders');
     expect(feed({ q: 'cleaning', status: 'open' })).toBe('New tenders for “cleaning”, open');
+    // A saved search is named, whatever it filters by.
+    const saved = subscriptionSummary({
+      ...base,
+      kind: 'search',
+      target: JSON.stringify({
+        f: { region: 'Wales', status: 'open' },
+        d: 'the saved search “Welsh”',
+        ss: 'ss-1',
+      }),
+    });
+    expect(saved).toBe('New tenders for the saved search “Welsh”');
     for (const status of Object.keys(STATUS_WORDS) as NonNullable<TenderSearchFilters['status']>[])
       expect(feed({ status, deadlineTo: '2031-01-02' })).toMatch(
         new RegExp(`^New ${status} tenders closing by `),

@@ -249,8 +249,11 @@ describe('filters that forgive and explain', () => {
       ok: false,
       problem: 'A region is at most 200 characters; that one has 5,000.',
     });
-    // Counted in characters as people see them: 200 emoji are a region of 200.
-    expect(parseSearch(`region:"${'🌊'.repeat(200)}"`, now)).toMatchObject({ ok: true });
+    // Counted as the service counts (UTF-16 units): 100 emoji fit, 101 do not.
+    expect(parseSearch(`region:"${'🌊'.repeat(100)}"`, now)).toMatchObject({ ok: true });
+    expect(parseSearch(`region:"${'🌊'.repeat(101)}"`, now)).toMatchObject({
+      problem: 'A region is at most 200 characters; that one has 202.',
+    });
     expect(parseSearch(`region:"${'a'.repeat(200)}"`, now)).toMatchObject({ ok: true });
   });
 
