@@ -209,12 +209,39 @@ async function refuseUnknownRegion(
   const regions = await regionsFor(context, teamId, 'fresh').catch(() => null);
   if (!regions || regions.length === 0) return parsed;
   // Followed as the data spells it (`region:wales` is Wales), as a search's heading says it.
-  const known = regions.find((each) => each.toLowerCase() === region.toLowerCase());
+  const known =
+    regions.find((each) => each.toLowerCase() === region.toLowerCase()) ??
+    // The regions read are a sample (the first buyers, the newest tenders): a rarer one is asked for.
+    (await regionNamedByData(context, teamId, region));
+  if (known === undefined) return parsed;
   if (known) return known === region ? parsed : { ...parsed, filters: { ...parsed.filters, region: known } };
   const unknown = await unknownRegionSentence(context, teamId, region, parsed.afterRegion, 'fresh').catch(
     () => null,
   );
   return unknown ? { ok: false, problem: unknown } : parsed;
+}
+
+/**
+ * The region as the data spells it when a tender or a buyer names it; null when none does;
+ * undefined when the service could not be asked (then it is followed as typed).
+ */
+async function regionNamedByData(
+  context: FeatureContext,
+  teamId: string,
+  region: string,
+): Promise<string | null | undefined> {
+  try {
+    const { client } = await context.clients.forTeam(teamId);
+    const [tenders, buyers] = await Promise.all([
+      client.tenders.search({ region, limit: 1 }),
+      client.buyers.list({ region, limit: 1 }),
+    ]);
+    const named = tenders.data[0]?.region ?? buyers.data[0]?.region ?? null;
+    // Its spelling only when it is the same region (a service may match more loosely).
+    return named === null || named.toLowerCase() === region.toLowerCase() ? named : region;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

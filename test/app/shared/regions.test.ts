@@ -12,6 +12,16 @@ function serviceReadBy() {
     readings: 0,
     failing: false,
     regions: ['Wales', 'South West'],
+    /** Regions the data names beyond those read (older tenders, later buyers): found by a search. */
+    rare: [] as string[],
+    searchFailing: false,
+  };
+  const named = async ({ region }: { region?: string }) => {
+    if (state.searchFailing) throw new Error('the service did not answer');
+    const found = [...state.regions, ...state.rare].find(
+      (each) => each.toLowerCase() === region?.toLowerCase(),
+    );
+    return { data: found ? [{ region: found }] : [] };
   };
   async function* pages(kind: 'buyer' | 'tender') {
     if (kind === 'buyer') state.readings += 1;
@@ -20,7 +30,10 @@ function serviceReadBy() {
     if (state.failing) throw new Error('the service did not answer');
     for (const region of state.regions) yield { region };
   }
-  const client = { buyers: { all: () => pages('buyer') }, tenders: { all: () => pages('tender') } };
+  const client = {
+    buyers: { all: () => pages('buyer'), list: named },
+    tenders: { all: () => pages('tender'), search: named },
+  };
   const context = {
     clock: () => new Date(state.now),
     clients: { forTeam: async () => ({ client }) },
@@ -158,5 +171,26 @@ describe('a search that lasts, with a region the regions would decide', () => {
       ok: true,
       filters: { region: 'South West', q: 'cleaning' },
     });
+  });
+
+  it('a search that lasts takes a region the data names beyond those read, in its spelling, and refuses one it does not', async () => {
+    const { state, context } = serviceReadBy();
+    state.rare = ['Isle of Man'];
+    const lasting = (text: string) =>
+      parseWithRegions(context, 'T1', text, { wanted: 'fresh', refuseUnread: true });
+    expect(await lasting('region:"isle of man"')).toMatchObject({
+      ok: true,
+      filters: { region: 'Isle of Man' },
+    });
+    expect(await lasting('region:wales')).toMatchObject({ ok: true, filters: { region: 'Wales' } });
+    expect(await lasting('region:Atlantis')).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('Tenderbot knows no region called “Atlantis”'),
+    });
+    // The service cannot be asked: followed as typed rather than refused.
+    state.searchFailing = true;
+    expect(await lasting('region:Atlantis')).toMatchObject({ ok: true, filters: { region: 'Atlantis' } });
+    // A search typed now is never refused for its region (it says so when it finds nothing).
+    expect(await parseWithRegions(context, 'T1', 'region:Atlantis')).toMatchObject({ ok: true });
   });
 });
