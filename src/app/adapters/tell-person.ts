@@ -34,7 +34,8 @@ export async function tellPerson(
  * A `respond` for a request Slack sent without a response_url (a click in the Home tab or in a
  * modal, a global shortcut, a view submission; a forged or replayed body): the answer goes to the
  * person alone where they are. From a message in a channel, an ephemeral message there (in their
- * direct messages if Slack refuses it, say they left the channel); otherwise a message in their
+ * direct messages if Slack refuses it, say they left the channel), even for an answer meant for
+ * the whole channel; otherwise a message in their
  * direct messages with the app, where an answer that replaces (a result after "still trying…")
  * updates the last one this respond posted. Nobody to tell (no user in the body): nothing is sent.
  */
@@ -55,19 +56,12 @@ export function respondWithoutResponseUrl(client: AnswerChat, body: unknown, tok
     // Only a response_url can delete the message a click came from; there is nothing to say.
     if (message.delete_original || !userId) return;
     const content = { text: message.text, ...(message.blocks ? { blocks: message.blocks } : {}) };
-    // The person's direct message with the app (a `D…` channel) is theirs alone already.
-    if (!channelId || channelId.startsWith('D')) return inDirectMessages(message, channelId ?? userId);
+    // A direct message (`D…`) is answered in the person's own with the app, named by them: a
+    // `D…` id may be a conversation between two people, where the app cannot post.
+    if (!channelId || channelId.startsWith('D')) return inDirectMessages(message, userId);
     const thread = threadTs ? { thread_ts: threadTs } : {};
-    if (message.response_type === 'in_channel') {
-      await client.chat.postMessage({
-        channel: channelId,
-        ...content,
-        ...thread,
-        unfurl_links: false,
-        ...auth,
-      });
-      return;
-    }
+    // Never for the whole channel, even when asked (`in_channel`): Slack sends a response_url with
+    // every click on a channel's message, so a body without one names a channel nobody vouched for.
     try {
       await client.chat.postEphemeral({ channel: channelId, user: userId, ...content, ...thread, ...auth });
     } catch {

@@ -69,14 +69,25 @@ describe('answering a request Slack sent without a response_url', () => {
     ]);
   });
 
-  it('a message for the channel is posted there; nothing is sent for nobody, or to delete', async () => {
+  it('a message for the channel goes to the person alone; nothing is sent for nobody, or to delete', async () => {
     const { client, calls } = recordingChat();
+    // Slack sends a response_url with every click on a channel's message: without one, the channel
+    // named is nobody's word, so nothing is posted for the whole of it.
     await respondWithoutResponseUrl(client, channelClick)({ response_type: 'in_channel', text });
     await respondWithoutResponseUrl(client, channelClick)({ delete_original: true, text });
     await respondWithoutResponseUrl(client, { type: 'block_actions' })({ text });
     expect(calls).toEqual([
-      { method: 'postMessage', args: { channel: 'C0A', text, thread_ts: '0.9', unfurl_links: false } },
+      { method: 'postEphemeral', args: { channel: 'C0A', user: 'U0A', text, thread_ts: '0.9' } },
     ]);
+  });
+
+  it('a click in a direct message is answered in the person’s own with the app, named by them', async () => {
+    const { client, calls } = recordingChat();
+    // D0PEOPLE may be two people's conversation, where the app cannot post.
+    await respondWithoutResponseUrl(client, { ...channelClick, channel: { id: 'D0PEOPLE' }, container: {} })({
+      text,
+    });
+    expect(calls).toEqual([{ method: 'postMessage', args: { channel: 'U0A', text, unfurl_links: false } }]);
   });
 
   it('tellPerson takes the same path without a response_url (a failure in a modal)', async () => {
