@@ -21,30 +21,43 @@ const buttonBlock = (actionId: string, value: string) => ({
 
 const said = (value: unknown) => JSON.stringify(value);
 
+/**
+ * A Home tab holding one button, clicked by MEMBER (Slack sends no response_url from it): the
+ * message in their direct messages after the click that says `expected`.
+ */
+async function clickInHomeTab(viewId: string, block: ReturnType<typeof buttonBlock>, expected: string) {
+  const { slack } = running.bot;
+  slack.views.set(viewId, {
+    id: viewId,
+    userId: MEMBER,
+    kind: 'home',
+    view: { id: viewId, type: 'home', blocks: [block] },
+  });
+  const dm = slack.dmOf(MEMBER);
+  const before = slack.messagesIn(dm).length;
+  const actionId = block.elements[0]?.action_id ?? '';
+  expect((await slack.clickInView(MEMBER, viewId, actionId)).status).toBe(200);
+  return eventually(
+    () =>
+      slack
+        .messagesIn(dm)
+        .slice(before)
+        .find((message) => said(message).includes(expected)),
+    `“${expected}” in direct messages`,
+    20_000,
+  );
+}
+
 describe('a click Slack sent without a response_url', () => {
   it('in the Home tab, failing because the service is down, is said in the person’s direct messages', async () => {
     running.faults.play([
       { status: 503, body: { status: 503, code: 'internal_error', detail: 'down', requestId: 'r1' } },
     ]);
     // The Home tab holding a button handled like any other (as a probe sent it).
-    running.bot.slack.views.set('V0HOMEPROBE', {
-      id: 'V0HOMEPROBE',
-      userId: MEMBER,
-      kind: 'home',
-      view: { id: 'V0HOMEPROBE', type: 'home', blocks: [buttonBlock(TenderIds.show, 'ocds-probe-1')] },
-    });
-    const dm = running.bot.slack.dmOf(MEMBER);
-    const before = running.bot.slack.messagesIn(dm).length;
-    const answer = await running.bot.slack.clickInView(MEMBER, 'V0HOMEPROBE', TenderIds.show);
-    expect(answer.status).toBe(200);
-    const told = await eventually(
-      () =>
-        running.bot.slack
-          .messagesIn(dm)
-          .slice(before)
-          .find((message) => said(message).includes('The procurement service failed to answer')),
-      'the failure in direct messages',
-      20_000,
+    const told = await clickInHomeTab(
+      'V0HOMEPROBE',
+      buttonBlock(TenderIds.show, 'ocds-probe-1'),
+      'The procurement service failed to answer',
     );
     const reference = /Reference: `([0-9a-f]{8})`/.exec(said(told))?.[1];
     expect(reference).toBeDefined();
@@ -57,24 +70,10 @@ describe('a click Slack sent without a response_url', () => {
   }, 30_000);
 
   it('in the Home tab, with a forged value, says the button is out of date in direct messages', async () => {
-    running.bot.slack.views.set('V0HOMEFORGED', {
-      id: 'V0HOMEFORGED',
-      userId: MEMBER,
-      kind: 'home',
-      view: { id: 'V0HOMEFORGED', type: 'home', blocks: [buttonBlock(TenderIds.bookmark, '{"forged":1}')] },
-    });
-    const dm = running.bot.slack.dmOf(MEMBER);
-    const before = running.bot.slack.messagesIn(dm).length;
-    expect((await running.bot.slack.clickInView(MEMBER, 'V0HOMEFORGED', TenderIds.bookmark)).status).toBe(
-      200,
-    );
-    const told = await eventually(
-      () =>
-        running.bot.slack
-          .messagesIn(dm)
-          .slice(before)
-          .find((message) => said(message).includes('out of date')),
-      'the sentence in direct messages',
+    const told = await clickInHomeTab(
+      'V0HOMEFORGED',
+      buttonBlock(TenderIds.bookmark, '{"forged":1}'),
+      'out of date',
     );
     expect(told.text).toContain(STALE_BUTTON_SENTENCE);
   });

@@ -30,21 +30,23 @@ export async function tellPerson(
   await respondWithoutResponseUrl(client, body, token)({ response_type: 'ephemeral', ...message });
 }
 
+/** What an answer shows: its text and blocks. */
+type Content = { text: RespondMessage['text']; blocks?: RespondMessage['blocks'] };
+
 /**
  * A `respond` for a request Slack sent without a response_url (a click in the Home tab or in a
  * modal, a global shortcut, a view submission; a forged or replayed body): the answer goes to the
  * person alone where they are. From a message in a channel, an ephemeral message there (in their
  * direct messages if Slack refuses it, say they left the channel), even for an answer meant for
- * the whole channel; otherwise a message in their
- * direct messages with the app, where an answer that replaces (a result after "still trying…")
- * updates the last one this respond posted. Nobody to tell (no user in the body): nothing is sent.
+ * the whole channel; otherwise a message in their direct messages with the app, where an answer
+ * that replaces (a result after "still trying…") updates the last one this respond posted. Nobody
+ * to tell (no user in the body): nothing is sent.
  */
 export function respondWithoutResponseUrl(client: AnswerChat, body: unknown, token?: string): AppRespond {
   const { userId, channelId, threadTs } = placeOf(body);
   const auth = token ? { token } : {};
   let last: { channel: string; ts: string } | null = null;
-  const inDirectMessages = async (message: RespondMessage, to: string) => {
-    const content = { text: message.text, ...(message.blocks ? { blocks: message.blocks } : {}) };
+  const inDirectMessages = async (message: RespondMessage, content: Content, to: string) => {
     if (message.replace_original && last) {
       await client.chat.update({ channel: last.channel, ts: last.ts, ...content, ...auth });
       return;
@@ -58,14 +60,14 @@ export function respondWithoutResponseUrl(client: AnswerChat, body: unknown, tok
     const content = { text: message.text, ...(message.blocks ? { blocks: message.blocks } : {}) };
     // A direct message (`D…`) is answered in the person's own with the app, named by them: a
     // `D…` id may be a conversation between two people, where the app cannot post.
-    if (!channelId || channelId.startsWith('D')) return inDirectMessages(message, userId);
+    if (!channelId || channelId.startsWith('D')) return inDirectMessages(message, content, userId);
     const thread = threadTs ? { thread_ts: threadTs } : {};
     // Never for the whole channel, even when asked (`in_channel`): Slack sends a response_url with
     // every click on a channel's message, so a body without one names a channel nobody vouched for.
     try {
       await client.chat.postEphemeral({ channel: channelId, user: userId, ...content, ...thread, ...auth });
     } catch {
-      await inDirectMessages(message, userId);
+      await inDirectMessages(message, content, userId);
     }
   };
 }

@@ -24,7 +24,7 @@ import {
   readThreadTimes,
   type ThreadTimes,
 } from './receiver-pressure.ts';
-import { isWorkerMessage, keptFields, timeOrderedId, type WorkerMessage } from './worker-messages.ts';
+import { commandToStore, isWorkerMessage, type WorkerMessage } from './worker-messages.ts';
 
 export interface AnswerWorkersOptions {
   count: number;
@@ -210,13 +210,7 @@ export class AnswerWorkers {
     if (!roomiest) return 'declined';
     const now = this.clock();
     const arrivedAt = performance.now();
-    const plain = keptFields(body);
-    const command = {
-      id: timeOrderedId(now),
-      teamId: typeof body.team_id === 'string' ? body.team_id : null,
-      body: this.options.cipher.encrypt(plain),
-      receivedAt: now,
-    };
+    const { plain, command } = commandToStore(body, now, (text) => this.options.cipher.encrypt(text));
     // Too full to be given more until it answers some (see feed): the answers are not keeping up.
     if (roomiest.held.size > WORKER_CONCURRENCY - CLAIM_AT_LEAST) this.workersFull();
     if (this.holding || roomiest.held.size >= WORKER_CONCURRENCY || this.backlog) {

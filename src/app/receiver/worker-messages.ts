@@ -40,3 +40,24 @@ export function keptFields(body: Record<string, unknown>): string {
   }
   return JSON.stringify(kept);
 }
+
+/**
+ * A verified slash command as a worker is given it (`plain`, the kept fields' JSON) and as it is
+ * stored (`command`: its time-ordered id, its workspace, those fields sealed by `seal`).
+ */
+export function commandToStore(
+  body: Record<string, unknown>,
+  now: Date,
+  seal: (plain: string) => string,
+): { plain: string; command: { id: string; teamId: string | null; body: string; receivedAt: Date } } {
+  const plain = keptFields(body);
+  return {
+    plain,
+    command: {
+      id: timeOrderedId(now),
+      teamId: typeof body.team_id === 'string' ? body.team_id : null,
+      body: seal(plain),
+      receivedAt: now,
+    },
+  };
+}

@@ -34,10 +34,9 @@ export async function bidNotFoundSentence(
 ): Promise<Mrkdwn> {
   // A bid's reference only if it was given one when it was shown or started: a bid the service does
   // not know (deleted, or a forged or stale id) is never given one now, so no BID-n names nothing.
-  const number = SERVICE_ID.test(pipelineId)
-    ? (await context.store.givenBidReferenceNumbers(teamId, [pipelineId])).get(pipelineId)
-    : undefined;
+  // Anything but a service id is what was typed (or a forged value), shown as it is.
   if (!SERVICE_ID.test(pipelineId)) return notFoundSentence(pipelineId, source);
+  const number = (await context.store.givenBidReferenceNumbers(teamId, [pipelineId])).get(pipelineId);
   return notFoundSentence(number === undefined ? null : bidReferenceText(number), source);
 }
 
