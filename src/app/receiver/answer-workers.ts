@@ -103,6 +103,8 @@ export class AnswerWorkers {
   private readonly clock: () => Date;
   private sweepTimer: NodeJS.Timeout | null = null;
   private finished: string[] = [];
+  /** Answered commands being removed now (by the flush under way). */
+  private removing: readonly string[] = [];
   private flushing: Promise<void> | null = null;
   private progress: (() => void)[] = [];
   private readonly pressure: ReceiverPressure;
@@ -159,9 +161,14 @@ export class AnswerWorkers {
     this.sweepTimer = setInterval(() => {
       // A live worker's commands stay its own however long they take (their lease only runs out
       // when this copy is gone); then what nobody holds is claimed.
-      const owners = [...this.workers].filter((worker) => worker.held.size > 0).map((worker) => worker.owner);
+      // Answered ones not removed yet too: their lease must not end before they are.
+      const workers = [...this.workers];
+      const ids = [...workers.flatMap((worker) => [...worker.held]), ...this.finished, ...this.removing];
       void this.options.store
-        .renewCommands(owners, new Date(this.clock().getTime() + this.leaseMs))
+        .renewCommands(
+          { owners: workers.map((worker) => worker.owner), ids },
+          new Date(this.clock().getTime() + this.leaseMs),
+        )
         .catch((error: Error) =>
           this.options.logger.error({ reason: error.message }, 'could not renew the workers’ leases'),
         );
@@ -467,6 +474,7 @@ export class AnswerWorkers {
     this.flushing = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
       const ids = this.finished;
       this.finished = [];
+      this.removing = ids;
       try {
         await this.options.store.finishCommands(ids);
       } catch (error) {
@@ -476,6 +484,7 @@ export class AnswerWorkers {
           'could not remove answered commands from the queue; they will be answered again',
         );
       } finally {
+        this.removing = [];
         this.flushing = null;
         if (this.finished.length > 0) this.scheduleFlush();
       }

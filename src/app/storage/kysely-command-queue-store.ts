@@ -57,14 +57,19 @@ export class KyselyCommandQueueStore implements CommandQueueStore {
     }
   }
 
-  async renewCommands(owners: readonly string[], until: Date): Promise<void> {
+  async renewCommands(
+    { owners, ids }: { owners: readonly string[]; ids: readonly string[] },
+    until: Date,
+  ): Promise<void> {
     if (this.base.pending) await this.base.pending;
     if (owners.length === 0) return;
-    await this.base.db
-      .updateTable('queued_commands')
-      .set({ lease_until: until.getTime() })
-      .where('lease_owner', 'in', [...owners])
-      .execute();
+    for (let start = 0; start < ids.length; start += CHUNK) {
+      await this.base.exec(this.queries.renewCommands, {
+        ids: JSON.stringify(ids.slice(start, start + CHUNK)),
+        owners: JSON.stringify(owners),
+        until: until.getTime(),
+      });
+    }
   }
 
   async releaseCommands(owner: string): Promise<number> {
@@ -127,6 +132,13 @@ function prepareQueries({ db, jsonStrings, lockSkippingLocked }: BotDatabase) {
     ),
     finishCommands: new Prepared(
       db.deleteFrom('queued_commands').where('id', 'in', jsonStrings(slot('ids'))),
+    ),
+    renewCommands: new Prepared(
+      db
+        .updateTable('queued_commands')
+        .set({ lease_until: slot<number>('until') })
+        .where('id', 'in', jsonStrings(slot('ids')))
+        .where('lease_owner', 'in', jsonStrings(slot('owners'))),
     ),
   };
 }

@@ -47,9 +47,15 @@ export function commandQueueStoreContract(open: (name: string) => BotStore | Pro
     });
     // Held: nobody takes them until the lease ends, which a live worker's owner renews.
     expect(await one.claimCommands('worker-3', new Date(at.getTime() + 29_000), 30_000, 10)).toEqual([]);
-    await two.renewCommands(['worker-1', 'worker-2', 'nobody'], new Date(at.getTime() + 40_000));
+    await two.renewCommands(
+      { owners: ['worker-1', 'worker-2', 'nobody'], ids: ['c-1', 'c-2', 'c-3', 'c-unknown'] },
+      new Date(at.getTime() + 40_000),
+    );
     expect(await one.claimCommands('worker-3', new Date(at.getTime() + 39_000), 30_000, 10)).toEqual([]);
-    await two.renewCommands([], new Date(at.getTime() + 90_000));
+    // Only what is named and held by an owner named is renewed.
+    await two.renewCommands({ owners: [], ids: ['c-2', 'c-3'] }, new Date(at.getTime() + 90_000));
+    await two.renewCommands({ owners: ['nobody'], ids: ['c-2', 'c-3'] }, new Date(at.getTime() + 90_000));
+    await two.renewCommands({ owners: ['worker-1', 'worker-2'], ids: [] }, new Date(at.getTime() + 90_000));
     await one.finishCommands(['c-1']);
     expect(await two.queuedCommandCount()).toBe(2);
     const again = await two.claimCommands('worker-3', new Date(at.getTime() + 40_000), 30_000, 10);
