@@ -52,6 +52,9 @@ const SHOWN_BY_CODE = new Set(['XAF', 'XOF']);
  */
 const PLACEHOLDER_AMOUNTS = new Set([0, 0.01, 1]);
 
+/** A currency as ISO 4217 writes one (upper-cased first). */
+const ISO_CURRENCY_CODE = /^[A-Z]{3}$/;
+
 /** What a placeholder amount reads as. */
 export const VALUE_NOT_GIVEN = 'not given';
 
@@ -62,8 +65,15 @@ export const VALUE_NOT_GIVEN = 'not given';
  */
 export function formatMoney(value: Tender['value']): string {
   if (!value) return 'Not stated';
-  if (PLACEHOLDER_AMOUNTS.has(value.amount)) return VALUE_NOT_GIVEN;
-  return formatAmount(value.amount, value.currency);
+  // Not a price: a placeholder, a negative (real notices hold -989 CAD), or less than a penny (it
+  // would read £0.00).
+  if (PLACEHOLDER_AMOUNTS.has(value.amount) || !(value.amount >= 0.01)) return VALUE_NOT_GIVEN;
+  const currency = value.currency.trim().toUpperCase();
+  // A currency that is no ISO code (empty, `pounds`, or 2,000 characters that would make the whole
+  // answer too long for Slack) is not shown as if it were one.
+  if (!ISO_CURRENCY_CODE.test(currency))
+    return `${formatAmount(value.amount, '').trim()} (currency not given)`;
+  return formatAmount(value.amount, currency);
 }
 
 /**
@@ -76,9 +86,10 @@ export function formatMoneyInline(value: Tender['value']): string {
 }
 
 /** An amount as it is (a search's bounds: `over £0` means what it says), in its currency. */
-export function formatAmount(amount: number, currency: string): string {
+export function formatAmount(amount: number, currencyAsGiven: string): string {
   // Below one unit (but not nothing) whole units would round to 0: two decimals instead.
   const pence = amount > 0 && amount < 1;
+  const currency = currencyAsGiven.toUpperCase();
   const formatter = SHOWN_BY_CODE.has(currency) ? null : moneyFormatter(currency, pence);
   return formatter
     ? formatter.format(amount)

@@ -12,8 +12,23 @@ describe('the formats cards share', () => {
   it('formats money in its own currency, and any code the data gives', () => {
     expect(formatMoney({ amount: 1_250_000, currency: 'GBP' })).toBe('£1,250,000');
     expect(formatMoney({ amount: 355_820.4, currency: 'CAD' })).toBe('CA$355,820');
-    expect(formatMoney({ amount: 1000, currency: 'not a code' })).toBe('1,000 not a code');
+    expect(formatMoney({ amount: 1000, currency: 'not a code' })).toBe('1,000 (currency not given)');
     expect(formatMoney(null)).toBe('Not stated');
+  });
+
+  it('shows no price where the data gives none: negative, under a penny, or without a currency code', () => {
+    // Real notices (canada-buyandsell) hold -989 and -1 CAD.
+    for (const amount of [-989, -1, -0.4, 0.004, Number.NaN])
+      expect(formatMoney({ amount, currency: 'CAD' }), String(amount)).toBe('not given');
+    expect(formatMoney({ amount: 5000, currency: '' })).toBe('5,000 (currency not given)');
+    const huge = formatMoney({ amount: 5000, currency: 'Q'.repeat(2100) });
+    expect(huge).toBe('5,000 (currency not given)');
+    // Case aside, a code is a code: lower-case xaf is still shown by its code, never as FCFA.
+    expect(formatMoney({ amount: 5000, currency: 'xaf' })).toBe(
+      formatMoney({ amount: 5000, currency: 'XAF' }),
+    );
+    expect(formatMoney({ amount: 5000, currency: 'xaf' })).toBe('5,000 XAF');
+    expect(formatMoney({ amount: 5000, currency: ' gbp ' })).toBe('£5,000');
   });
 
   it('inside a sentence lowers only its words: a currency’s mark stays as drawn', () => {
@@ -37,9 +52,20 @@ describe('the formats cards share', () => {
   });
 
   it('keeps answering the same for many currency codes (the kept formatters are bounded)', () => {
-    const codes = Array.from({ length: 200 }, (_, index) => `Q${String(index).padStart(2, '0')}`);
-    expect(codes.length).toBe(200);
-    for (const code of codes) expect(formatMoney({ amount: 5, currency: code })).toBe(`5 ${code}`);
+    const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+    const codes = Array.from(
+      { length: 200 },
+      (_, index) => `Q${letters[index % 26]}${letters[Math.floor(index / 26)]}`,
+    );
+    expect(new Set(codes).size).toBe(200);
+    for (const code of codes)
+      expect(formatMoney({ amount: 5, currency: code })).toBe(
+        new Intl.NumberFormat('en-GB', {
+          style: 'currency',
+          currency: code,
+          maximumFractionDigits: 0,
+        }).format(5),
+      );
     expect(formatMoney({ amount: 5, currency: 'EUR' })).toBe('€5');
   });
 
@@ -52,7 +78,7 @@ describe('the formats cards share', () => {
 
   it('reads the amounts notices give when they give none as “not given”, in any currency', () => {
     for (const amount of [0, 0.01, 1])
-      for (const currency of ['GBP', 'EUR', 'CAD', 'XOF', 'not a code'])
+      for (const currency of ['GBP', 'EUR', 'CAD', 'XOF', 'not a code', ''])
         expect(formatMoney({ amount, currency }), `${amount} ${currency}`).toBe('not given');
     // A search's bound is what was typed, placeholder or not.
     expect(formatAmount(0, 'GBP')).toBe('£0');
