@@ -82,6 +82,11 @@ export const BotConfig = z.object({
     .max(65535, 'must be a port number')
     .default(3000),
   /**
+   * The address the HTTP receiver listens on: every interface when unset (behind nginx, in a
+   * container); the workbench sets 127.0.0.1, so its bot (and /metrics) is not on the network.
+   */
+  HOST: z.string().trim().min(1, 'must be an address to listen on, e.g. 127.0.0.1').optional(),
+  /**
    * Processes beside the receiver that answer slash commands (0: the receiver's own process answers
    * them). With workers, the receiver only checks, stores and acknowledges a command.
    */

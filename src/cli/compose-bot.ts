@@ -150,6 +150,7 @@ export function composeBot(options: BotAppOptions): BotApp {
       ? undefined
       : new GuardedReceiver({
           signingSecret: config.SLACK_SIGNING_SECRET ?? '',
+          ...(config.HOST ? { host: config.HOST } : {}),
           store,
           logger,
           metrics,

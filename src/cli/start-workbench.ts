@@ -146,6 +146,8 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Running
     ENCRYPTION_KEY: persistentSecret(join(options.dataDir, 'workbench-encryption.key')),
     LOG_LEVEL: options.logLevel ?? 'warn',
     PORT: options.botPort ?? 3000,
+    // Like every other part of the workbench, on loopback only: its /metrics and /healthz too.
+    HOST: host,
   });
   forgetWelcomedChannels(join(options.dataDir, 'workbench-bot.db'));
   const store = openBotStore(config.DATABASE_URL);

@@ -79,6 +79,12 @@ ${servers}
   server {
     listen ${listen};
 
+    # The copies' metrics are for the operator's network, not for whoever reaches Slack's door
+    # (nginx matches the path after decoding and merging slashes: //metrics and /%6detrics too).
+    location = /metrics {
+      return 404;
+    }
+
     location / {
       proxy_pass http://tenderbot;
       proxy_http_version 1.1;

@@ -141,6 +141,20 @@ describe('Debian’s nginx running the configuration', () => {
     nginx = undefined;
   });
 
+  it('never forwards /metrics (the copies’ figures are for the operator’s network), however it is spelled', async () => {
+    const only = await copy('only');
+    nginx = await startNginx([only.address]);
+    for (const path of ['/metrics', '//metrics', '/%6detrics', '/metrics?format=text', '/./metrics']) {
+      const answer = await request(`${nginx.url}${path}`);
+      await answer.body.text();
+      expect(answer.statusCode, path).toBe(404);
+    }
+    // Everything else still reaches the copies.
+    expect(await post(nginx.url)).toEqual({ status: 200, text: 'only' });
+    await nginx.stop();
+    nginx = undefined;
+  });
+
   it('sends a POST cut off after it was sent to the other copy (the app refuses it there if it was read)', async () => {
     const cutting = await copy('cutting', true);
     const healthy = await copy('healthy');

@@ -42,6 +42,8 @@ export interface GuardedReceiverOptions {
    */
   handOff?: HandOffCommand;
   endpoint?: string;
+  /** The address to listen on (every interface when absent). */
+  host?: string;
   bodyLimitBytes?: number;
   clock?: () => Date;
   /** How long a request may take to arrive; SLOW_CLIENT_LIMITS when absent (tests shorten them). */
@@ -93,7 +95,7 @@ export class GuardedReceiver implements Receiver {
     limitSlowClients(server, this.options.slowClientLimits);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(port, () => {
+      server.listen(port, this.options.host, () => {
         server.off('error', reject);
         resolve();
       });
