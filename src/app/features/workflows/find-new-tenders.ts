@@ -31,7 +31,8 @@ async function savedSearchNamed(client: ProcurementClient, named: string): Promi
 function daysOf(run: StepRun): number {
   const raw = textInput(run, 'published_within_days');
   if (!raw) return DEFAULT_DAYS;
-  const days = Number(raw);
+  // Digits only: Number() would read 0x10 as 16 and 1e2 as 100.
+  const days = /^\d{1,3}$/.test(raw.trim()) ? Number(raw.trim()) : Number.NaN;
   if (!Number.isInteger(days) || days < 1 || days > MAX_DAYS)
     throw new StepRefusal(
       plainSentence`“Published within days” must be a whole number from 1 to ${MAX_DAYS}.`,

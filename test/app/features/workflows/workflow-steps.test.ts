@@ -380,3 +380,16 @@ describe('a workspace with no key', () => {
     );
   });
 });
+
+describe('Find new tenders’ “Published within days”', () => {
+  it('takes digits only: 0x10 and 1e2 are refused with a sentence, not read as 16 and 100', async () => {
+    for (const days of ['0x10', '1e2', '0', '366', '7.5', ' 12 ']) {
+      const run = await runStep(bot, 'find_new_tenders', { words: 'cleaning', published_within_days: days });
+      if (days === ' 12 ') expect(run.state, run.error ?? '').toBe('completed');
+      else {
+        expect(run.state, days).toBe('failed');
+        expect(run.error, days).toContain('must be a whole number from 1 to 365');
+      }
+    }
+  });
+});
