@@ -121,8 +121,9 @@ export function addBidTools(server: McpServer, context: ToolContext): void {
     },
     async (args, { client, callerKey, creationKeys }) => {
       const { idempotencyKey, ...pipeline } = args;
-      const key = creationKeys.keyFor(callerKey, 'create_bid', pipeline, idempotencyKey);
-      const bid = await client.pipelines.create(pipeline, { idempotencyKey: key });
+      const bid = await creationKeys.create(callerKey, 'create_bid', pipeline, idempotencyKey, (key) =>
+        client.pipelines.create(pipeline, { idempotencyKey: key }),
+      );
       return { text: `Started the bid ${bidText(bid)}`, data: { bid } };
     },
   );

@@ -245,8 +245,9 @@ export function addOrganisationTools(server: McpServer, context: ToolContext): v
     },
     async (args, { client, callerKey, creationKeys }) => {
       const { idempotencyKey, ...comment } = args;
-      const key = creationKeys.keyFor(callerKey, 'post_comment', comment, idempotencyKey);
-      const posted = await client.comments.create(comment, { idempotencyKey: key });
+      const posted = await creationKeys.create(callerKey, 'post_comment', comment, idempotencyKey, (key) =>
+        client.comments.create(comment, { idempotencyKey: key }),
+      );
       return {
         text: `Posted comment ${posted.id} on ${posted.entityType} ${posted.entityId}.`,
         data: { comment: posted },
