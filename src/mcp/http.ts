@@ -121,6 +121,29 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<RunningMcpH
     }
     const declared = Number(request.headers['content-length'] ?? 0);
     if (declared > bodyLimit) return refuse(response, 413, `A request may be at most ${bodyLimit} bytes.`);
+    const body = await bodyWithin(request, bodyLimit);
+    if (body === null) return refuse(response, 413, `A request may be at most ${bodyLimit} bytes.`);
+    let message: unknown;
+    try {
+      message = JSON.parse(body);
+    } catch {
+      return refuse(response, 400, 'The request is not JSON: send one JSON-RPC message as the body.');
+    }
+    // A batch (older MCP clients may send one) counts each of its messages against the key's
+    // limit: 100 tool calls in one POST are 100 calls.
+    if (Array.isArray(message)) {
+      for (let more = 1; more < message.length; more++) {
+        const batchWait = limiter.take(key, Date.now());
+        if (batchWait > 0) {
+          response.setHeader('Retry-After', String(batchWait));
+          return refuse(
+            response,
+            429,
+            `This key may make ${limiter.perSecond} requests a second here, a batch's messages each counted; retry after ${batchWait} s.`,
+          );
+        }
+      }
+    }
 
     const client = new ProcurementClient({
       baseUrl: options.serviceUrl,
@@ -141,7 +164,7 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<RunningMcpH
       void client.close();
     });
     await server.connect(transport);
-    await transport.handleRequest(request, response);
+    await transport.handleRequest(request, response, message);
   }
 
   const server = createServer((request, response) => {
@@ -230,4 +253,16 @@ class KeyRateLimiter {
     window.count++;
     return window.count <= this.perSecond ? 0 : 1;
   }
+}
+
+/** The request's body as text, or null past `limit` bytes (the rest is not read). */
+async function bodyWithin(request: IncomingMessage, limit: number): Promise<string | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > limit) return null;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }

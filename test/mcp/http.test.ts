@@ -162,6 +162,37 @@ describe('MCP over Streamable HTTP', () => {
     }
   });
 
+  it('counts each message of a batch against the key’s rate: a batch cannot make more calls than the limit', async () => {
+    const limited = await startMcpHttp({
+      serviceUrl: sandbox.baseUrl,
+      port: 0,
+      ratePerSecond: 10,
+      logger: createMcpLogger('silent'),
+    });
+    const batchOf = (count: number) =>
+      JSON.stringify(
+        Array.from({ length: count }, (_, index) => ({
+          jsonrpc: '2.0',
+          id: index + 1,
+          method: 'tools/call',
+          params: { name: 'get_tender', arguments: { id: TENDER_A } },
+        })),
+      );
+    try {
+      const headers = { authorization: `Bearer ${KEYS.aliceAcme}` };
+      const small = await post(headers, batchOf(3), limited.url);
+      expect(small.status).not.toBe(429);
+      const large = await post(headers, batchOf(100), limited.url);
+      expect(large.status).toBe(429);
+      expect(large.text).toContain('a batch’s messages each counted'.replace('’', "'"));
+      const notJson = await post({ authorization: `Bearer ${KEYS.daveBeta}` }, '{"jsonrpc": ', limited.url);
+      expect(notJson.status).toBe(400);
+      expect(notJson.text).toContain('not JSON');
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('a bearer key of another organisation is passed through as it is: the service decides', async () => {
     const beta = await connect(KEYS.aliceBeta);
     const bids = await callTool(beta, 'list_bids', { archived: 'all', limit: 100 });
