@@ -46,6 +46,7 @@ let drawnAnswer = 0;
 async function refresh() {
   const number = ++asked;
   const askedAs = page.user;
+  const askedFor = shownChannel();
   const state = await api(
     `/workbench/state?team=${encodeURIComponent(page.team)}&user=${encodeURIComponent(askedAs)}&channel=${encodeURIComponent(shownChannel())}`,
   );
@@ -64,6 +65,10 @@ async function refresh() {
   }
   // An answer older than the one drawn already is dropped: the page never goes back in time.
   if (state.error || number < drawnAnswer) return;
+  // Asked for another conversation than the one chosen since (a click while a poll was out): the
+  // answer for the chosen one is on its way. Drawn, this one took the page back to the old
+  // channel, and the next poll asked for that one: the click was lost.
+  if (askedFor !== shownChannel()) return;
   drawnAnswer = number;
   page.state = state;
   if (page.tab !== 'dm') page.channel = state.channel;
