@@ -4,8 +4,21 @@ import { canonicalJson } from './cursor.ts';
 
 /** How long identical creation arguments from one caller count as a retry of one creation. */
 export const RETRY_WINDOW_MS = 10 * 60 * 1000;
-/** Creations remembered at once; past this the oldest are forgotten first. */
-const MAX_REMEMBERED = 10_000;
+/** Creations remembered at once, over all callers. */
+export const MAX_REMEMBERED = 10_000;
+/** Creations remembered for one caller: past this, that caller's own oldest are forgotten. */
+export const MAX_REMEMBERED_PER_CALLER = 500;
+/** Creations under way shared between identical calls, per caller and in all. */
+const MAX_UNDER_WAY_PER_CALLER = 100;
+const MAX_UNDER_WAY = 10_000;
+
+interface Remembered {
+  caller: string;
+  key: string;
+  madeAt: number;
+  /** The service accepted it (so the caller's key is real); else only its answer was lost. */
+  accepted: boolean;
+}
 
 /**
  * The idempotency keys of creations (comments, bids): one per logical creation, so a retried
@@ -16,22 +29,45 @@ const MAX_REMEMBERED = 10_000;
  * Only a creation the service may have made is remembered: one it accepted, or one whose answer
  * was lost (a timeout, a 5xx). A call it refused (a 4xx: a key it does not know, arguments it
  * refuses) is forgotten, so calls with made-up keys can neither fill the memory nor push a real
- * person's creations out of it. Identical calls in flight at once share one key.
+ * person's creations out of it. Identical calls in flight at once share one key (a caller has at
+ * most MAX_UNDER_WAY_PER_CALLER such shared keys; past that a call gets its own).
+ *
+ * The memory is bounded per caller and in all. A caller over its own bound forgets its own oldest
+ * creations. When the whole memory is full, the expired go first, then creations whose answer was
+ * lost (oldest first; a made-up key can only reach these, and only through a service that did not
+ * answer), and only then the oldest of the caller holding the most: one caller's flood of real
+ * creations pushes out its own before anyone else's.
  *
  * Calls are told apart by an HMAC, under a secret made at start, of the caller's API key, the
  * tool and its canonical arguments: the key itself is never kept, and the fingerprints mean
  * nothing outside this process.
  */
 export class CreationKeys {
-  private readonly remembered = new Map<string, { key: string; madeAt: number }>();
+  /** Every remembered creation by fingerprint, in the order remembered (so oldest first). */
+  private readonly remembered = new Map<string, Remembered>();
+  /** Each caller's remembered fingerprints, oldest first. */
+  private readonly byCaller = new Map<string, Set<string>>();
   /** Creations under way (each ends in `remembered` or is forgotten): their keys, by fingerprint. */
   private readonly underWay = new Map<string, { key: string; calls: number }>();
+  /** How many of `underWay` each caller has. */
+  private readonly underWayByCaller = new Map<string, number>();
   private readonly secret = randomBytes(32);
 
   constructor(
     private readonly windowMs = RETRY_WINDOW_MS,
     private readonly now: () => number = Date.now,
+    private readonly bounds = {
+      total: MAX_REMEMBERED,
+      perCaller: MAX_REMEMBERED_PER_CALLER,
+      underWayPerCaller: MAX_UNDER_WAY_PER_CALLER,
+      underWay: MAX_UNDER_WAY,
+    },
   ) {}
+
+  /** How many creations are remembered (for tests). */
+  get size(): number {
+    return this.remembered.size;
+  }
 
   /** Runs `make` with the creation's idempotency key, remembering the key as said above. */
   async create<T>(
@@ -42,40 +78,100 @@ export class CreationKeys {
     make: (key: string) => Promise<T>,
   ): Promise<T> {
     if (given !== undefined) return make(given);
-    const fingerprint = createHmac('sha256', this.secret)
-      .update(`${callerKey}\n${tool}\n${canonicalJson(args)}`)
-      .digest('base64url');
-    const now = this.now();
+    const caller = this.hmac(`caller\n${callerKey}`);
+    const fingerprint = this.hmac(`${callerKey}\n${tool}\n${canonicalJson(args)}`);
     const found = this.remembered.get(fingerprint);
-    if (found && now - found.madeAt < this.windowMs) return make(found.key);
-    const current = this.underWay.get(fingerprint) ?? { key: randomUUID(), calls: 0 };
+    if (found && this.now() - found.madeAt < this.windowMs) {
+      const made = await make(found.key);
+      found.accepted = true;
+      return made;
+    }
+    let current = this.underWay.get(fingerprint);
+    let shared = current !== undefined;
+    if (!current) {
+      current = { key: randomUUID(), calls: 0 };
+      const callerUnderWay = this.underWayByCaller.get(caller) ?? 0;
+      shared = callerUnderWay < this.bounds.underWayPerCaller && this.underWay.size < this.bounds.underWay;
+      if (shared) {
+        this.underWay.set(fingerprint, current);
+        this.underWayByCaller.set(caller, callerUnderWay + 1);
+      }
+    }
     current.calls += 1;
-    this.underWay.set(fingerprint, current);
-    let mayHaveMade = true;
+    let outcome: 'accepted' | 'lost' | 'refused' = 'lost';
     try {
-      return await make(current.key);
+      const made = await make(current.key);
+      outcome = 'accepted';
+      return made;
     } catch (error) {
-      mayHaveMade = !(error instanceof ApiError && error.status >= 400 && error.status < 500);
+      if (error instanceof ApiError && error.status >= 400 && error.status < 500) outcome = 'refused';
       throw error;
     } finally {
       current.calls -= 1;
-      if (current.calls === 0) this.underWay.delete(fingerprint);
-      if (mayHaveMade && !this.remembered.has(fingerprint)) this.remember(fingerprint, current.key);
+      if (shared && current.calls === 0) {
+        this.underWay.delete(fingerprint);
+        const left = (this.underWayByCaller.get(caller) ?? 1) - 1;
+        if (left > 0) this.underWayByCaller.set(caller, left);
+        else this.underWayByCaller.delete(caller);
+      }
+      if (outcome !== 'refused') this.remember(caller, fingerprint, current.key, outcome === 'accepted');
     }
   }
 
-  private remember(fingerprint: string, key: string): void {
+  private hmac(text: string): string {
+    return createHmac('sha256', this.secret).update(text).digest('base64url');
+  }
+
+  private remember(caller: string, fingerprint: string, key: string, accepted: boolean): void {
     const now = this.now();
-    this.remembered.delete(fingerprint);
-    this.forgetOld(now);
-    this.remembered.set(fingerprint, { key, madeAt: now });
+    const known = this.remembered.get(fingerprint);
+    if (known && known.key === key && now - known.madeAt < this.windowMs) {
+      // An identical call made at once ended first: this one only says whether it was accepted.
+      known.accepted ||= accepted;
+      return;
+    }
+    if (known) this.forget(fingerprint);
+    this.forgetExpired(now);
+    const own = this.byCaller.get(caller) ?? new Set<string>();
+    this.byCaller.set(caller, own);
+    for (const oldest of own) {
+      if (own.size < this.bounds.perCaller) break;
+      this.forget(oldest);
+    }
+    if (this.remembered.size >= this.bounds.total) this.forgetOneForRoom();
+    own.add(fingerprint);
+    this.byCaller.set(caller, own);
+    this.remembered.set(fingerprint, { caller, key, madeAt: now, accepted });
   }
 
-  /** Entries are in the order they were made: expired ones, then the oldest over the bound, go. */
-  private forgetOld(now: number): void {
+  private forget(fingerprint: string): void {
+    const entry = this.remembered.get(fingerprint);
+    if (!entry) return;
+    this.remembered.delete(fingerprint);
+    const own = this.byCaller.get(entry.caller);
+    own?.delete(fingerprint);
+    if (own && own.size === 0) this.byCaller.delete(entry.caller);
+  }
+
+  /** Entries are in the order they were remembered: the expired are at the front. */
+  private forgetExpired(now: number): void {
     for (const [fingerprint, entry] of this.remembered) {
-      if (now - entry.madeAt < this.windowMs && this.remembered.size < MAX_REMEMBERED) return;
-      this.remembered.delete(fingerprint);
+      if (now - entry.madeAt < this.windowMs) return;
+      this.forget(fingerprint);
     }
+  }
+
+  /** The whole memory is full: a lost answer's creation goes first, else the largest caller's oldest. */
+  private forgetOneForRoom(): void {
+    for (const [fingerprint, entry] of this.remembered) {
+      if (!entry.accepted) {
+        this.forget(fingerprint);
+        return;
+      }
+    }
+    let largest: Set<string> | undefined;
+    for (const own of this.byCaller.values()) if (!largest || own.size > largest.size) largest = own;
+    const oldest = largest?.values().next().value;
+    if (oldest !== undefined) this.forget(oldest);
   }
 }

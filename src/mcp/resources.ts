@@ -2,11 +2,44 @@ import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/serv
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { NotFoundError } from '../client/errors.ts';
 import type { ProcurementClient } from '../client/procurement-client.ts';
+import { ID_MAX } from '../contract/schemas.ts';
 import { sentenceFor } from './failures.ts';
 import { type ToolContext, UNEXPECTED_FAILURE } from './tool-kit.ts';
 
 /** MCP's code for a resource that does not exist. */
 const RESOURCE_NOT_FOUND = -32002;
+
+/**
+ * The id of a resource URI (`tender://{id}`), percent-decoded; a refusal with a sentence for
+ * one that is not well-formed, empty or longer than the service takes (ID_MAX), before the
+ * service is asked.
+ */
+function resourceIdOf(scheme: string, raw: unknown): string {
+  const encoded = Array.isArray(raw) ? raw.join(',') : String(raw ?? '');
+  // Even encoded, an id is at most 3 characters a byte of UTF-8 (4 bytes a character).
+  if (encoded.length > ID_MAX * 12)
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `The id in ${scheme}://{id} may be at most ${ID_MAX} characters; this one is far longer.`,
+    );
+  let id: string;
+  try {
+    id = decodeURIComponent(encoded);
+  } catch {
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `The resource URI is not well-formed: the id in ${scheme}://{id} has a broken %-escape. Percent-encode the id as UTF-8 (encodeURIComponent).`,
+    );
+  }
+  if (id.length === 0)
+    throw new McpError(ErrorCode.InvalidParams, `The id in ${scheme}://{id} is empty: name a ${scheme}.`);
+  if (id.length > ID_MAX)
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `The id in ${scheme}://{id} may be at most ${ID_MAX} characters; this one has ${id.length}.`,
+    );
+  return id;
+}
 
 const RESOURCES: {
   name: string;
@@ -58,7 +91,7 @@ export function addResources(server: McpServer, context: ToolContext): void {
       }),
       { title: resource.title, description: resource.description, mimeType: 'application/json' },
       async (uri, variables) => {
-        const id = decodeURIComponent(String(variables.id ?? ''));
+        const id = resourceIdOf(resource.scheme, variables.id);
         try {
           const record = await resource.read(context.client, id);
           return {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/client/errors.ts';
-import { CreationKeys, RETRY_WINDOW_MS } from '../../src/mcp/creation-keys.ts';
+import { CreationKeys, MAX_REMEMBERED_PER_CALLER, RETRY_WINDOW_MS } from '../../src/mcp/creation-keys.ts';
 import { encodeCursor, offsetOf } from '../../src/mcp/cursor.ts';
 
 /** The key a creation was made with (`make` answers with it). */
@@ -88,6 +88,78 @@ describe('creation keys: one per logical creation', () => {
     const atOnce = keyOf(keys, 'pis_erin', 'create_bid', { name: 'z' });
     release();
     expect(await atOnce).toBe(await slow);
+  });
+});
+
+describe('creation keys: the memory is bounded per caller and in all', () => {
+  const args = { entityType: 'tender', entityId: 't-1', body: 'Our go/no-go is Friday' };
+  /** Keys with small bounds, so that a test fills them. */
+  const keysWithin = (bounds: ConstructorParameters<typeof CreationKeys>[2]) =>
+    new CreationKeys(RETRY_WINDOW_MS, Date.now, bounds);
+  /** A creation whose answer was lost (a timeout): remembered, as the service may have made it. */
+  const lostKey = (keys: CreationKeys, caller: string, body: string) =>
+    keys
+      .create(caller, 'post_comment', { ...args, body }, undefined, async () => {
+        throw new Error('the service did not answer in time');
+      })
+      .catch(() => undefined);
+
+  it('one caller’s flood of real creations pushes out only its own', async () => {
+    const keys = new CreationKeys();
+    const carol = await keyOf(keys, 'pis_carol', 'post_comment', args);
+    const mallory: string[] = [];
+    for (let index = 0; index < 10_050; index++)
+      mallory.push(await keyOf(keys, 'pis_mallory', 'post_comment', { ...args, body: `spam ${index}` }));
+    expect(await keyOf(keys, 'pis_carol', 'post_comment', args)).toBe(carol);
+    expect(keys.size).toBeLessThanOrEqual(MAX_REMEMBERED_PER_CALLER + 1);
+    // Mallory's latest is still remembered; her oldest were forgotten.
+    expect(await keyOf(keys, 'pis_mallory', 'post_comment', { ...args, body: 'spam 10049' })).toBe(
+      mallory.at(-1),
+    );
+    expect(await keyOf(keys, 'pis_mallory', 'post_comment', { ...args, body: 'spam 0' })).not.toBe(
+      mallory[0],
+    );
+  });
+
+  it('a full memory forgets lost answers (all a made-up key can leave) before any accepted creation', async () => {
+    const keys = keysWithin({ total: 20, perCaller: 5, underWayPerCaller: 5, underWay: 20 });
+    const carol = await keyOf(keys, 'pis_carol', 'post_comment', args);
+    for (let index = 0; index < 200; index++) await lostKey(keys, `pis_made_up_${index}`, `spam ${index}`);
+    expect(keys.size).toBe(20);
+    expect(await keyOf(keys, 'pis_carol', 'post_comment', args)).toBe(carol);
+    // Full of accepted creations, the caller holding the most loses its oldest first.
+    const mallory: string[] = [];
+    for (let index = 0; index < 5; index++)
+      mallory.push(await keyOf(keys, 'pis_mallory', 'create_bid', { name: `m${index}` }));
+    for (let index = 0; index < 18; index++)
+      await keyOf(keys, `pis_colleague_${index}`, 'create_bid', { name: 'x' });
+    expect(keys.size).toBe(20);
+    expect(await keyOf(keys, 'pis_carol', 'post_comment', args)).toBe(carol);
+    // Mallory held the most: four of hers went, her latest stayed.
+    expect(await keyOf(keys, 'pis_mallory', 'create_bid', { name: 'm4' })).toBe(mallory[4]);
+    expect(await keyOf(keys, 'pis_mallory', 'create_bid', { name: 'm0' })).not.toBe(mallory[0]);
+  });
+
+  it('a refused call under way is dropped, and a caller’s shared keys under way are bounded', async () => {
+    const keys = keysWithin({ total: 100, perCaller: 100, underWayPerCaller: 2, underWay: 100 });
+    const held: (() => void)[] = [];
+    const hold = (caller: string, name: string) =>
+      keys.create(caller, 'create_bid', { name }, undefined, async (key) => {
+        await new Promise<void>((resolve) => held.push(resolve));
+        return key;
+      });
+    const first = [hold('pis_erin', 'a'), hold('pis_erin', 'a'), hold('pis_erin', 'b')];
+    // Erin's third creation under way is past her bound: it gets a key of its own, unshared.
+    const third = [hold('pis_erin', 'c'), hold('pis_erin', 'c')];
+    for (const release of held) release();
+    const [a1, a2, b] = await Promise.all(first);
+    expect(a1).toBe(a2);
+    expect(b).not.toBe(a1);
+    const [c1, c2] = await Promise.all(third);
+    expect(c1).not.toBe(c2);
+    // A refused call leaves nothing: the same call again gets a new key.
+    const refused = await refusedKey(keys, 'pis_erin', 'create_bid', { name: 'd' });
+    expect(await keyOf(keys, 'pis_erin', 'create_bid', { name: 'd' })).not.toBe(refused);
   });
 });
 

@@ -282,6 +282,14 @@ export function describeTools(
       const bid = await client.readResource({ uri: 'bid://pl-bob' });
       expect(JSON.parse(textOf(bid)).name).toBe('Bob’s hospital cleaning bid');
       await expect(client.readResource({ uri: 'tender://ocds-no-such-tender' })).rejects.toThrow(/Not found/);
+      // A broken %-escape or an id longer than the service takes is refused here, with a sentence.
+      await expect(client.readResource({ uri: 'tender://%E0%A4%A' })).rejects.toThrow(/broken %-escape/);
+      await expect(client.readResource({ uri: `tender://${'a'.repeat(200_000)}` })).rejects.toThrow(
+        /tender:\/\/\{id\} may be at most 300 characters/,
+      );
+      await expect(client.readResource({ uri: `bid://${'a'.repeat(301)}` })).rejects.toThrow(
+        /bid:\/\/\{id\} may be at most 300 characters; this one has 301/,
+      );
       const { resources } = await client.listResources();
       const listed = resources.map((resource) => resource.uri);
       expect(listed).toContain('bid://pl-bob');
