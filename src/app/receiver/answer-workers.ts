@@ -15,6 +15,7 @@ import {
   STAYED_UP_MS,
   WORKER_CONCURRENCY,
 } from './answer-worker-settings.ts';
+import { AnsweredCommands } from './answered-commands.ts';
 import type { HandOff } from './hand-off.ts';
 import type { CommandToAnswer } from './queued-commands-receiver.ts';
 import {
@@ -102,10 +103,7 @@ export class AnswerWorkers {
   private readonly leaseMs: number;
   private readonly clock: () => Date;
   private sweepTimer: NodeJS.Timeout | null = null;
-  private finished: string[] = [];
-  /** Answered commands being removed now (by the flush under way). */
-  private removing: readonly string[] = [];
-  private flushing: Promise<void> | null = null;
+  private readonly answered: AnsweredCommands;
   private progress: (() => void)[] = [];
   private readonly pressure: ReceiverPressure;
   private readonly holdAtMostMs: number;
@@ -126,6 +124,7 @@ export class AnswerWorkers {
     this.clock = options.clock ?? (() => new Date());
     this.holdAtMostMs = options.holdAtMostMs ?? HOLD_AT_MOST_MS;
     this.answerTimes = new AnswerTimes(options.metrics);
+    this.answered = new AnsweredCommands((ids) => options.store.finishCommands(ids), options.logger);
     this.pressure = new ReceiverPressure(
       (pressed) => {
         if (!pressed) this.endHold('the receiver is no longer pressed for CPU; answers resume');
@@ -163,7 +162,7 @@ export class AnswerWorkers {
       // when this copy is gone); then what nobody holds is claimed.
       // Answered ones not removed yet too: their lease must not end before they are.
       const workers = [...this.workers];
-      const ids = [...workers.flatMap((worker) => [...worker.held]), ...this.finished, ...this.removing];
+      const ids = [...workers.flatMap((worker) => [...worker.held]), ...this.answered.stored];
       void this.options.store
         .renewCommands(
           { owners: workers.map((worker) => worker.owner), ids },
@@ -274,7 +273,7 @@ export class AnswerWorkers {
     this.closed = true;
     this.pressure.stop();
     if (this.sweepTimer) clearInterval(this.sweepTimer);
-    await this.flush();
+    await this.answered.flush();
     await Promise.all(
       [...this.workers].map(
         (worker) =>
@@ -285,7 +284,7 @@ export class AnswerWorkers {
           }),
       ),
     );
-    await this.flush();
+    await this.answered.flush();
   }
 
   private inFlight(): number {
@@ -340,11 +339,10 @@ export class AnswerWorkers {
         for (const id of message.ids) {
           // Only what it was given counts (a repeated or unknown id changes nothing).
           if (worker.held.delete(id)) {
-            this.finished.push(id);
+            this.answered.add(id);
             this.answerTimes.answered(id);
           }
         }
-        this.scheduleFlush();
         void this.feed(worker);
         this.wakeProgress();
       }
@@ -365,7 +363,8 @@ export class AnswerWorkers {
       );
       // What it reported answered is removed first, then what it held is free at once (rather
       // than when its leases end): answered at least once, and again only if it was mid-answer.
-      this.flush()
+      this.answered
+        .flush()
         .then(() => this.options.store.releaseCommands(owner))
         .then(() => {
           this.backlog = true;
@@ -437,8 +436,7 @@ export class AnswerWorkers {
             // Not sealed with this copy's keys (or damaged): nobody can answer it.
             this.options.logger.error({ command: command.id }, 'a stored command could not be read; dropped');
             worker.held.delete(command.id);
-            this.finished.push(command.id);
-            this.scheduleFlush();
+            this.answered.add(command.id);
             continue;
           }
           this.give(worker, {
@@ -466,36 +464,6 @@ export class AnswerWorkers {
       }
     })();
     return worker.feeding;
-  }
-
-  /** Answered commands are removed together, once per turn of the event loop. */
-  private scheduleFlush(): void {
-    if (this.flushing) return;
-    this.flushing = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
-      const ids = this.finished;
-      this.finished = [];
-      this.removing = ids;
-      try {
-        await this.options.store.finishCommands(ids);
-      } catch (error) {
-        // They stay stored and are answered again when their lease ends: said, not hidden.
-        this.options.logger.error(
-          { reason: (error as Error).message, commands: ids.length },
-          'could not remove answered commands from the queue; they will be answered again',
-        );
-      } finally {
-        this.removing = [];
-        this.flushing = null;
-        if (this.finished.length > 0) this.scheduleFlush();
-      }
-    });
-  }
-
-  private async flush(): Promise<void> {
-    while (this.flushing || this.finished.length > 0) {
-      if (!this.flushing) this.scheduleFlush();
-      await this.flushing;
-    }
   }
 
   private wakeProgress(): void {
