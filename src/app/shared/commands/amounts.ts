@@ -14,6 +14,40 @@ export const CURRENCY_WORDS: Readonly<Record<string, ValueCurrency>> = {
   cad: 'CAD',
 };
 
+/** Every ISO 4217 code Node's ICU knows (162 on Node 20). */
+const ISO_CURRENCY_CODES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency'));
+
+/** Codes that are also words people search for (`pen` testing, `php`, a `mop`, `all`, `top`): words. */
+const CODES_THAT_ARE_WORDS = new Set([
+  'all',
+  'amd',
+  'bam',
+  'bob',
+  'cup',
+  'gel',
+  'mad',
+  'mop',
+  'pen',
+  'php',
+  'rub',
+  'sos',
+  'top',
+  'try',
+  'yer',
+]);
+
+/**
+ * The currency a word right after an amount names when the service has no rates for it
+ * (`value>1m jpy` → JPY), else null. Such a word was searched for as a word, with the amount read
+ * in pounds: it is refused instead.
+ */
+export function unconvertedCurrency(word: string): string | null {
+  const lower = word.toLowerCase();
+  if (!/^[a-z]{3}$/.test(lower) || lower in CURRENCY_WORDS || CODES_THAT_ARE_WORDS.has(lower)) return null;
+  const upper = lower.toUpperCase();
+  return ISO_CURRENCY_CODES.has(upper) ? upper : null;
+}
+
 /** Signs before an amount and the currency each names (`$` alone could be either dollar). */
 export const CURRENCY_SIGNS: readonly [string, ValueCurrency | 'dollars'][] = [
   ['£', 'GBP'],

@@ -8,7 +8,14 @@ import {
 } from '../../../contract/schemas.ts';
 import { cutText } from '../../../shared/cut-text.ts';
 import { code, escapeMrkdwn, type Mrkdwn, mrkdwn } from '../views/mrkdwn.ts';
-import { amountProblem, CURRENCY_WORDS, parseAmount, parseDays, readMoney } from './amounts.ts';
+import {
+  amountProblem,
+  CURRENCY_WORDS,
+  parseAmount,
+  parseDays,
+  readMoney,
+  unconvertedCurrency,
+} from './amounts.ts';
 import { TOKEN } from './command-tokens.ts';
 import {
   DIRECTORY_FILTERS,
@@ -158,6 +165,8 @@ export function parseSearch(
   /** Currencies named (`value>€1m`, `value>1m eur`, `currency:eur`): one search compares in one. */
   const currencies = new Set<ValueCurrency>();
   let afterValue = false;
+  /** The last value filter as typed (`value>1m`), for a sentence about the word after it. */
+  let lastValue = '';
   for (const match of normalised.matchAll(TOKEN)) {
     const [, rawKey, operator, rawValue, quoted, phrase, word] = match;
     const followsValue = afterValue;
@@ -171,6 +180,12 @@ export function parseSearch(
       if (bare) return { ok: false, problem: bare };
       // `value>1m eur`: a currency's name right after an amount says what the amount is in.
       const named = word !== undefined && followsValue ? CURRENCY_WORDS[word.toLowerCase()] : undefined;
+      const other = word !== undefined && followsValue ? unconvertedCurrency(word) : null;
+      if (other)
+        return {
+          ok: false,
+          problem: mrkdwn`${code(`${lastValue} ${typedValue(word ?? '')}`)}: values are compared in ${orList(VALUE_CURRENCIES.map((currency) => currency.toLowerCase()))}, the currencies the tender service has rates for, not ${other}. Give the amount in one of them, as in ${code(`${lastValue} eur`)}.`,
+        };
       if (named) currencies.add(named);
       else words.push(phrase ?? word ?? '');
       continue;
@@ -250,6 +265,7 @@ export function parseSearch(
         if (operator?.startsWith('>')) filters.valueMin = money.amount;
         else filters.valueMax = money.amount;
         afterValue = true;
+        lastValue = `value${operator}${typedValue(value)}`;
         break;
       }
       case 'currency:': {

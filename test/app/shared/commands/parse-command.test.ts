@@ -101,6 +101,31 @@ describe('value filters and their currency', () => {
       problem: expect.stringContaining('use gbp, eur, usd or cad, as in `currency:eur`'),
     });
   });
+
+  it('refuses a currency code the service has no rates for after an amount, and leaves codes that are words as words', () => {
+    // Read before as a search word, with the amount in pounds.
+    expect(parseSearch('value>1m jpy', now)).toMatchObject({
+      ok: false,
+      problem:
+        '`value&gt;1m jpy`: values are compared in gbp, eur, usd or cad, the currencies the tender service has rates for, not JPY. Give the amount in one of them, as in `value&gt;1m eur`.',
+    });
+    expect(parseSearch('roads value<500k CHF', now)).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('not CHF'),
+    });
+    // Not after an amount, or a code that is also a word people search for: a word.
+    expect(parseSearch('jpy value>1m', now)).toMatchObject({
+      ok: true,
+      filters: { q: 'jpy', valueMin: 1_000_000 },
+    });
+    expect(parseSearch('value>100k pen testing', now)).toMatchObject({
+      ok: true,
+      filters: { q: 'pen testing', valueMin: 100_000 },
+    });
+    expect(parseSearch('value>100k mop', now)).toMatchObject({ ok: true, filters: { q: 'mop' } });
+    // The currencies it has rates for are read, as before.
+    expect(parseSearch('value>1m USD', now)).toMatchObject({ ok: true, filters: { currency: 'USD' } });
+  });
 });
 
 describe('isSubcommand', () => {
