@@ -10,7 +10,7 @@ import { type Mrkdwn, mention, mrkdwn, text } from '../../shared/views/mrkdwn.ts
 import { plainSentence } from '../../shared/views/plain-sentence.ts';
 import { tenderNamed } from './start-bid.ts';
 import { QualifyIds, WorkflowStepIds } from './step-ids.ts';
-import { requiredInput, StepRefusal, type StepRun } from './step-run.ts';
+import { actorOf, readerOf, refuseGuest, requiredInput, StepRefusal, type StepRun } from './step-run.ts';
 import {
   QUALIFY_ANSWERS,
   type QualifyAnswer,
@@ -21,9 +21,11 @@ import {
 const SLACK_USER = /^[UW][A-Z0-9]+$/;
 
 /**
- * Posts the question in the channel, asking the person, with the asked person's key (their own
- * where linked, else the workspace's) to read the tender. Returns null: the step stays running
- * until the asked person answers.
+ * Posts the question in the channel, asking the person. The tender is read with the key of the
+ * person Slack says runs the workflow (their own where linked, else the workspace's), never the
+ * asked person's: whoever builds a workflow could name anyone there. A guest running it is refused
+ * (the step posts in a channel for them). Returns null: the step stays running until the asked
+ * person answers.
  */
 export async function askToQualifyTender(context: FeatureContext, run: StepRun): Promise<null> {
   const reference = requiredInput(run, 'tender', 'a tender id or reference');
@@ -31,7 +33,9 @@ export async function askToQualifyTender(context: FeatureContext, run: StepRun):
   const channelId = requiredInput(run, 'channel_id', 'a channel');
   if (!SLACK_USER.test(asked))
     throw new StepRefusal(plainSentence`“Person to ask” must be a person of this workspace.`);
-  const { client } = await context.clients.forPerson(run.teamId, asked);
+  const runner = actorOf(run);
+  if (runner) await refuseGuest(context, run.teamId, runner, 'ask someone in a channel');
+  const { client } = await readerOf(context, run);
   const tender = await tenderNamed(client, reference, 'Nobody was asked.');
   const question = qualifyQuestion(asked, tender, context.clock(), QualifyIds.answer);
   await run.slack.chat.postMessage({ channel: channelId, ...question }).catch((error) => {

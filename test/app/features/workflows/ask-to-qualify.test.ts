@@ -1,11 +1,15 @@
-import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { KeyCipher } from '../../../../src/app/security/key-cipher.ts';
+import type { BotStore } from '../../../../src/app/storage/bot-store.ts';
+import { openBotStore } from '../../../../src/app/storage/open-bot-store.ts';
 import type { FakeMessage } from '../../../../src/fake-slack/fake-slack.ts';
 import type { FunctionDefinition, FunctionRun } from '../../../../src/fake-slack/functions.ts';
-import { eventually, type RunningBot, startBotAsCarol } from '../../../support/bot.ts';
-import { TENDER_A } from '../../../support/fixture.ts';
+import { eventually, type RunningBot, startBot } from '../../../support/bot.ts';
+import { KEYS, TENDER_A } from '../../../support/fixture.ts';
 import { startTestSandbox, type TestSandbox } from '../../../support/sandbox.ts';
 
 // "Ask someone to qualify a tender": the step posts a question and stays running; the asked
@@ -22,14 +26,24 @@ const FUNCTIONS: Record<string, FunctionDefinition> = parse(
 
 let sandbox: TestSandbox;
 let bot: RunningBot;
+let store: BotStore;
+const encryptionKey = randomBytes(32).toString('base64');
 
 beforeAll(async () => {
   sandbox = await startTestSandbox();
-  bot = await startBotAsCarol(sandbox);
+  const databasePath = join(mkdtempSync(join(sandbox.dir, 'bot-')), 'bot.db');
+  bot = await startBot({
+    serviceUrl: sandbox.baseUrl,
+    defaultKey: KEYS.carolMemberAcme,
+    databasePath,
+    encryptionKey,
+  });
+  store = openBotStore(`sqlite:${databasePath}`);
   bot.slack.workflows.declare(FUNCTIONS);
 }, 60_000);
 
 afterAll(async () => {
+  await store?.close();
   await bot?.stop();
   await sandbox?.stop();
 });
@@ -117,6 +131,51 @@ describe('the step "Ask someone to qualify a tender", through the real app and t
     // Nothing Slack refused: no second completion tried, no update with the ended token.
     expect(bot.slack.refusals.map((call) => call.method)).not.toContain('functions.completeSuccess');
     expect(ended.outputs?.answer).toBe('not qualified');
+  });
+
+  it('reads the tender with the runner’s key, never the asked person’s; a runner whose key fails asks nobody', async () => {
+    /** Links `userId`'s personal key to a key the service refuses (expired). */
+    const linkExpiredKey = (userId: string) =>
+      store.savePersonalKey({
+        teamId: bot.slack.teamId,
+        userId,
+        encryptedApiKey: new KeyCipher(encryptionKey).encrypt(KEYS.aliceExpired),
+        serviceUrl: null,
+        connectedAt: new Date(),
+      });
+    const run = (runner: string) =>
+      bot.slack.workflows.run(
+        'ask_to_qualify_tender',
+        { tender: TENDER_A, asked_user: ASKED, channel_id: BIDS },
+        // Who started the workflow: Slack fills the step's user_context with them.
+        { user: runner },
+      );
+    try {
+      // The asked person's own key would fail: the question is still asked (the runner has none, so
+      // the workspace's key reads the tender).
+      await linkExpiredKey(ASKED);
+      const before = bot.slack.messagesIn(BIDS).length;
+      await run(SOMEONE_ELSE);
+      await eventually(
+        () =>
+          bot.slack
+            .messagesIn(BIDS)
+            .slice(before)
+            .find((message) => JSON.stringify(message.blocks).includes(QUALIFIED)),
+        'the question, read with the workspace’s key',
+      );
+      // The runner's own key is the one used: when it fails, the step fails and nobody is asked.
+      await linkExpiredKey(SOMEONE_ELSE);
+      const posted = bot.slack.messagesIn(BIDS).length;
+      const ended = await (await run(SOMEONE_ELSE)).run.ended;
+      expect(ended.state).toBe('failed');
+      expect(ended.error).toMatch(/key/i);
+      expect(bot.slack.messagesIn(BIDS).slice(posted)).toEqual([]);
+    } finally {
+      // The other tests run with the workspace's key.
+      await store.removePersonalKey(bot.slack.teamId, ASKED);
+      await store.removePersonalKey(bot.slack.teamId, SOMEONE_ELSE);
+    }
   });
 
   it('fails with a sentence, posting nothing, when the tender does not exist', async () => {
