@@ -184,7 +184,7 @@ export function parseSearch(
       if (other)
         return {
           ok: false,
-          problem: mrkdwn`${code(`${lastValue} ${typedValue(word ?? '')}`)}: values are compared in ${orList(VALUE_CURRENCIES.map((currency) => currency.toLowerCase()))}, the currencies the tender service has rates for, not ${other}. Give the amount in one of them, as in ${code(`${lastValue} eur`)}.`,
+          problem: mrkdwn`${code(`${lastValue} ${typedValue(word ?? '')}`)}: values are compared in ${orList(VALUE_CURRENCIES.map((currency) => currency.toLowerCase()))}, the currencies the tender service has rates for, not ${escapeMrkdwn(other)}. Give the amount in one of them, as in ${code(`${lastValue} eur`)}.`,
         };
       if (named) currencies.add(named);
       else words.push(phrase ?? word ?? '');
