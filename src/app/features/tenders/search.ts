@@ -13,7 +13,12 @@ import { parseWithRegions, regionsFor, unknownRegionSentence } from '../../share
 // Defined beside the schema of the values that carry it (no import circle through the buttons).
 import type { SearchState } from '../../shared/values/button-values.ts';
 import { encodeIfFits } from '../../shared/values/codec.ts';
-import { regionReadSentence, searchHeading, wordsCutSentence } from '../../shared/views/describe-search.ts';
+import {
+  currencyWordSentence,
+  regionReadSentence,
+  searchHeading,
+  wordsCutSentence,
+} from '../../shared/views/describe-search.ts';
 import { bookmarkButtonsLine, type KeySource } from '../../shared/views/key-identity.ts';
 import { type Message, sentenceMessage } from '../../shared/views/messages.ts';
 import {
@@ -60,6 +65,8 @@ export async function searchCommand(
   const cutSentence = parsed.wordsCut ? wordsCutSentence(filters.q) : null;
   const cut: Block[] = cutSentence ? [contextLine(cutSentence)] : [];
   if (parsed.regionRead) cut.unshift(contextLine(regionReadSentence(parsed.regionRead)));
+  const currencyRead = parsed.currencyWord ? currencyWordSentence(parsed.currencyWord) : null;
+  if (currencyRead) cut.unshift(contextLine(currencyRead));
   let note: Block[] = [];
   let buyerChosen: string | null = null;
   if (parsed.buyerName) {
@@ -93,7 +100,9 @@ export async function searchCommand(
         : null;
       // How the region was read is said when nothing was found too: that is when it matters most.
       const read = parsed.regionRead ? regionReadSentence(parsed.regionRead) : null;
-      const said = [read, cutSentence, region].filter((sentence): sentence is Mrkdwn => sentence !== null);
+      const said = [currencyRead, read, cutSentence, region].filter(
+        (sentence): sentence is Mrkdwn => sentence !== null,
+      );
       return said.length > 0 ? joinMrkdwn(said, mrkdwn` `) : null;
     },
     options.shownAs ? [contextLine(options.shownAs)] : [],

@@ -37,15 +37,18 @@ const CODES_THAT_ARE_WORDS = new Set([
 ]);
 
 /**
- * The currency a word right after an amount names when the service has no rates for it
- * (`value>1m jpy` → JPY), else null. Such a word was searched for as a word, with the amount read
- * in pounds: it is refused instead.
+ * The first word of `words` that is the code of a currency the service has no rates for (`jpy` →
+ * JPY), else null. Codes that are also words people search for stay unremarked.
  */
-export function unconvertedCurrency(word: string): string | null {
-  const lower = word.toLowerCase();
-  if (!/^[a-z]{3}$/.test(lower) || lower in CURRENCY_WORDS || CODES_THAT_ARE_WORDS.has(lower)) return null;
-  const upper = lower.toUpperCase();
-  return ISO_CURRENCY_CODES.has(upper) ? upper : null;
+export function unconvertedCurrencyIn(words: string): { word: string; currency: string } | null {
+  for (const word of words.split(/\s+/)) {
+    const lower = word.toLowerCase();
+    if (!/^[a-z]{3}$/.test(lower) || Object.hasOwn(CURRENCY_WORDS, lower) || CODES_THAT_ARE_WORDS.has(lower))
+      continue;
+    const upper = lower.toUpperCase();
+    if (ISO_CURRENCY_CODES.has(upper)) return { word, currency: upper };
+  }
+  return null;
 }
 
 /** Signs before an amount and the currency each names (`$` alone could be either dollar). */

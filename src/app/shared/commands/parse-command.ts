@@ -14,7 +14,7 @@ import {
   parseAmount,
   parseDays,
   readMoney,
-  unconvertedCurrency,
+  unconvertedCurrencyIn,
 } from './amounts.ts';
 import { TOKEN } from './command-tokens.ts';
 import {
@@ -62,6 +62,11 @@ export type SearchParse =
       regionRead?: RegionRead;
       /** `closes>`/`closes<` as typed, in days from now (the filters hold them as dates from today). */
       closesDays?: ClosesDays;
+      /**
+       * A word of the search that is a currency's code the service has no rates for (`jpy` in
+       * `value>1m jpy`), with no currency named: searched as a word, the amounts read in pounds.
+       */
+      currencyWord?: { word: string; currency: string };
     }
   /** What is wrong, as a sentence: what was typed shown as code, as it would be typed again. */
   | { ok: false; problem: Mrkdwn };
@@ -165,8 +170,6 @@ export function parseSearch(
   /** Currencies named (`value>€1m`, `value>1m eur`, `currency:eur`): one search compares in one. */
   const currencies = new Set<ValueCurrency>();
   let afterValue = false;
-  /** The last value filter as typed (`value>1m`), for a sentence about the word after it. */
-  let lastValue = '';
   for (const match of normalised.matchAll(TOKEN)) {
     const [, rawKey, operator, rawValue, quoted, phrase, word] = match;
     const followsValue = afterValue;
@@ -180,12 +183,6 @@ export function parseSearch(
       if (bare) return { ok: false, problem: bare };
       // `value>1m eur`: a currency's name right after an amount says what the amount is in.
       const named = word !== undefined && followsValue ? CURRENCY_WORDS[word.toLowerCase()] : undefined;
-      const other = word !== undefined && followsValue ? unconvertedCurrency(word) : null;
-      if (other)
-        return {
-          ok: false,
-          problem: mrkdwn`${code(`${lastValue} ${typedValue(word ?? '')}`)}: values are compared in ${orList(VALUE_CURRENCIES.map((currency) => currency.toLowerCase()))}, the currencies the tender service has rates for, not ${escapeMrkdwn(other)}. Give the amount in one of them, as in ${code(`${lastValue} eur`)}.`,
-        };
       if (named) currencies.add(named);
       else words.push(phrase ?? word ?? '');
       continue;
@@ -265,7 +262,6 @@ export function parseSearch(
         if (operator?.startsWith('>')) filters.valueMin = money.amount;
         else filters.valueMax = money.amount;
         afterValue = true;
-        lastValue = `value${operator}${typedValue(value)}`;
         break;
       }
       case 'currency:': {
@@ -320,6 +316,10 @@ export function parseSearch(
   // "Closing within 14 days" means tenders one can still bid for: cancelled, awarded and closed ones
   // are left out unless a status is asked for.
   if ((filters.deadlineFrom || filters.deadlineTo) && !filters.status) filters.status = 'open';
+  // `value>1m jpy`, or "over 1m jpy" in a sentence: a currency without rates is searched as a word
+  // and the amount read in pounds; the answer says so (a word such as SAR or ILS is a word too).
+  const bounded = filters.valueMin !== undefined || filters.valueMax !== undefined;
+  const currencyWord = bounded && !filters.currency ? unconvertedCurrencyIn(filters.q ?? '') : null;
   return {
     ok: true,
     filters,
@@ -328,6 +328,7 @@ export function parseSearch(
     ...(afterRegion ? { afterRegion } : {}),
     ...(regionRead ? { regionRead } : {}),
     ...(closesDays.after !== undefined || closesDays.within !== undefined ? { closesDays } : {}),
+    ...(currencyWord ? { currencyWord } : {}),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { ValueRule } from '../../../contract/schemas.ts';
+import { VALUE_CURRENCIES, type ValueRule } from '../../../contract/schemas.ts';
 import { SEARCH_WORDS_MAX, type TenderSearchFilters } from '../commands/parse-command.ts';
 import type { RegionRead } from '../commands/region-words.ts';
 import { formatAmount, formatDayOf } from './formats.ts';
@@ -115,6 +115,12 @@ export const STATUS_WORDS: Record<NonNullable<TenderSearchFilters['status']>, st
 /** A date filter (`2026-12-06`) or an instant, as the moment it stands for. */
 export function endOfDay(dateOrInstant: string): Date {
   return new Date(/^\d{4}-\d{2}-\d{2}$/.test(dateOrInstant) ? `${dateOrInstant}T00:00:00Z` : dateOrInstant);
+}
+
+/** What a search with a currency the service has no rates for (`value>1m jpy`) was read as. */
+export function currencyWordSentence(read: { word: string; currency: string }): Mrkdwn {
+  const named = VALUE_CURRENCIES.map((currency) => currency.toLowerCase());
+  return mrkdwn`${code(read.word, 10)} was searched for as a word, and the amounts read in pounds: the tender service compares values in ${plain(`${named.slice(0, -1).join(', ')} or ${named.at(-1)}`)}, not ${plain(read.currency)}. To compare in one of those, name it after the amount, as in ${code('value>1m eur')}.`;
 }
 
 /** What a search was read as, when a region was read with the words after it. */

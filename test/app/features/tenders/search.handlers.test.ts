@@ -111,6 +111,23 @@ describe('searchSentence (a direct message read as a search)', () => {
     );
   });
 
+  it('says a currency the service has no rates for was searched as a word, with the amount in pounds', async () => {
+    // Nothing found (no tender says "jpy"): said all the same, where it matters most.
+    for (const [typed, read] of [
+      ['over 1m jpy', searchSentence],
+      ['value>1m jpy', searchCommand],
+    ] as const) {
+      const request = harness.request({ channelId: 'D0MEMBER' });
+      await read(harness.context, request, typed);
+      expect(textOf(request.answers), typed).toContain(
+        '`jpy` was searched for as a word, and the amounts read in pounds: the tender service compares values in gbp, eur, usd or cad, not JPY.',
+      );
+    }
+    const named = harness.request({ channelId: 'D0MEMBER' });
+    await searchCommand(harness.context, named, 'value>1m eur');
+    expect(textOf(named.answers)).not.toContain('searched for as a word');
+  });
+
   it('a phrase with nothing to read as a filter is searched as typed, without a “Searched:” line', async () => {
     const request = harness.request({ channelId: 'D0MEMBER' });
     await searchSentence(harness.context, request, 'marketing');

@@ -102,29 +102,33 @@ describe('value filters and their currency', () => {
     });
   });
 
-  it('refuses a currency code the service has no rates for after an amount, and leaves codes that are words as words', () => {
-    // Read before as a search word, with the amount in pounds.
+  it('marks a currency code the service has no rates for among the words of a value search, and nothing else', () => {
+    // Searched as a word, with the amount in pounds: the answer says so (search.ts).
     expect(parseSearch('value>1m jpy', now)).toMatchObject({
-      ok: false,
-      problem:
-        '`value&gt;1m jpy`: values are compared in gbp, eur, usd or cad, the currencies the tender service has rates for, not JPY. Give the amount in one of them, as in `value&gt;1m eur`.',
-    });
-    expect(parseSearch('roads value<500k CHF', now)).toMatchObject({
-      ok: false,
-      problem: expect.stringContaining('not CHF'),
-    });
-    // Not after an amount, or a code that is also a word people search for: a word.
-    expect(parseSearch('jpy value>1m', now)).toMatchObject({
       ok: true,
       filters: { q: 'jpy', valueMin: 1_000_000 },
+      currencyWord: { word: 'jpy', currency: 'JPY' },
     });
-    expect(parseSearch('value>100k pen testing', now)).toMatchObject({
+    expect(parseSearch('roads value<500k CHF', now)).toMatchObject({
       ok: true,
-      filters: { q: 'pen testing', valueMin: 100_000 },
+      currencyWord: { word: 'CHF', currency: 'CHF' },
     });
-    expect(parseSearch('value>100k mop', now)).toMatchObject({ ok: true, filters: { q: 'mop' } });
-    // The currencies it has rates for are read, as before.
-    expect(parseSearch('value>1m USD', now)).toMatchObject({ ok: true, filters: { currency: 'USD' } });
+    // A sentence puts its words first: read the same.
+    expect(parseSearch('IT support jpy value>1m', now)).toMatchObject({
+      currencyWord: { word: 'jpy', currency: 'JPY' },
+    });
+    const unmarked = [
+      'jpy tenders', // no amount: nothing is read in pounds
+      'value>£1m jpy', // a currency named: the amount is in it
+      'value>1m eur jpy',
+      'value>100k pen testing', // codes that are words people search for
+      'value>100k mop',
+      'value>1m USD',
+    ];
+    for (const typed of unmarked) {
+      const parsed = parseSearch(typed, now);
+      expect(parsed.ok && parsed.currencyWord, typed).toBeFalsy();
+    }
   });
 });
 
