@@ -35,8 +35,9 @@ interface Remembered {
  * The memory is bounded per caller and in all. A caller over its own bound forgets its own oldest
  * creations. When the whole memory is full, the expired go first, then creations whose answer was
  * lost (oldest first; a made-up key can only reach these, and only through a service that did not
- * answer), and only then the oldest of the caller holding the most: one caller's flood of real
- * creations pushes out its own before anyone else's.
+ * answer): first those of callers with no creation the service accepted, so a made-up key's flood
+ * during an outage pushes out no known caller's; only then the oldest of the caller holding the
+ * most: one caller's flood of real creations pushes out its own before anyone else's.
  *
  * Calls are told apart by an HMAC, under a secret made at start, of the caller's API key, the
  * tool and its canonical arguments: the key itself is never kept, and the fingerprints mean
@@ -47,6 +48,11 @@ export class CreationKeys {
   private readonly remembered = new Map<string, Remembered>();
   /** Each caller's remembered fingerprints, oldest first. */
   private readonly byCaller = new Map<string, Set<string>>();
+  /**
+   * Callers with a creation the service accepted still remembered: their keys are real. A made-up
+   * key never joins (the service refuses it), so it is bounded by `byCaller`.
+   */
+  private readonly proven = new Set<string>();
   /** Creations under way (each ends in `remembered` or is forgotten): their keys, by fingerprint. */
   private readonly underWay = new Map<string, { key: string; calls: number }>();
   /** How many of `underWay` each caller has. */
@@ -84,6 +90,7 @@ export class CreationKeys {
     if (found && this.now() - found.madeAt < this.windowMs) {
       const made = await make(found.key);
       found.accepted = true;
+      this.proven.add(found.caller);
       return made;
     }
     let current = this.underWay.get(fingerprint);
@@ -128,6 +135,7 @@ export class CreationKeys {
     if (known && known.key === key && now - known.madeAt < this.windowMs) {
       // An identical call made at once ended first: this one only says whether it was accepted.
       known.accepted ||= accepted;
+      if (accepted) this.proven.add(caller);
       return;
     }
     if (known) this.forget(fingerprint);
@@ -142,6 +150,7 @@ export class CreationKeys {
     own.add(fingerprint);
     this.byCaller.set(caller, own);
     this.remembered.set(fingerprint, { caller, key, madeAt: now, accepted });
+    if (accepted) this.proven.add(caller);
   }
 
   private forget(fingerprint: string): void {
@@ -150,7 +159,10 @@ export class CreationKeys {
     this.remembered.delete(fingerprint);
     const own = this.byCaller.get(entry.caller);
     own?.delete(fingerprint);
-    if (own && own.size === 0) this.byCaller.delete(entry.caller);
+    if (own && own.size === 0) {
+      this.byCaller.delete(entry.caller);
+      this.proven.delete(entry.caller);
+    }
   }
 
   /** Entries are in the order they were remembered: the expired are at the front. */
@@ -161,13 +173,24 @@ export class CreationKeys {
     }
   }
 
-  /** The whole memory is full: a lost answer's creation goes first, else the largest caller's oldest. */
+  /**
+   * The whole memory is full: a lost answer's creation goes first, of a caller the service never
+   * accepted before one it did (a made-up key's flood during an outage pushes out only such), else
+   * the largest caller's oldest.
+   */
   private forgetOneForRoom(): void {
+    let lostOfProven: string | undefined;
     for (const [fingerprint, entry] of this.remembered) {
-      if (!entry.accepted) {
+      if (entry.accepted) continue;
+      if (!this.proven.has(entry.caller)) {
         this.forget(fingerprint);
         return;
       }
+      lostOfProven ??= fingerprint;
+    }
+    if (lostOfProven !== undefined) {
+      this.forget(lostOfProven);
+      return;
     }
     let largest: Set<string> | undefined;
     for (const own of this.byCaller.values()) if (!largest || own.size > largest.size) largest = own;

@@ -140,7 +140,24 @@ describe('creation keys: the memory is bounded per caller and in all', () => {
     expect(await keyOf(keys, 'pis_mallory', 'create_bid', { name: 'm0' })).not.toBe(mallory[0]);
   });
 
-  it('a refused call under way is dropped, and a caller’s shared keys under way are bounded', async () => {
+  it('a flood of lost answers from made-up keys (an outage) leaves a known caller’s lost answer in place', async () => {
+    const keys = keysWithin({ total: 20, perCaller: 5, underWayPerCaller: 5, underWay: 20 });
+    // Carol's key is known real (a creation accepted); her next creation's answer is lost.
+    await keyOf(keys, 'pis_carol', 'post_comment', args);
+    let carolLost = '';
+    await keys
+      .create('pis_carol', 'post_comment', { ...args, body: 'lost' }, undefined, async (key) => {
+        carolLost = key;
+        throw new Error('the service did not answer in time');
+      })
+      .catch(() => undefined);
+    for (let index = 0; index < 200; index++) await lostKey(keys, `pis_made_up_${index}`, `spam ${index}`);
+    expect(keys.size).toBe(20);
+    // Her retry gets the key the lost creation was sent with: the service answers with it, once.
+    expect(await keyOf(keys, 'pis_carol', 'post_comment', { ...args, body: 'lost' })).toBe(carolLost);
+  });
+
+  it('a refused call is dropped, and a caller’s shared keys under way are bounded', async () => {
     const keys = keysWithin({ total: 100, perCaller: 100, underWayPerCaller: 2, underWay: 100 });
     const held: (() => void)[] = [];
     const hold = (caller: string, name: string) =>
