@@ -178,6 +178,19 @@ describe('the step "Ask someone to qualify a tender", through the real app and t
     }
   });
 
+  it('refuses a guest who runs the workflow, asking nobody', async () => {
+    const before = bot.slack.messagesIn(BIDS).length;
+    const { run } = await bot.slack.workflows.run(
+      'ask_to_qualify_tender',
+      { tender: TENDER_A, asked_user: ASKED, channel_id: BIDS },
+      { user: 'U0GUEST' },
+    );
+    const ended = await run.ended;
+    expect(ended.state).toBe('failed');
+    expect(ended.error).toContain('Guests can read tenders but cannot ask someone in a channel');
+    expect(bot.slack.messagesIn(BIDS).slice(before)).toEqual([]);
+  });
+
   it('fails with a sentence, posting nothing, when the tender does not exist', async () => {
     const before = bot.slack.messagesIn(BIDS).length;
     const { run } = await bot.slack.workflows.run('ask_to_qualify_tender', {
