@@ -90,6 +90,9 @@ export function amountProblem(amount: number): string | null {
 export function parseAmount(text: string): number | null {
   const match = /^[£$€]?(\d+(?:[.,]\d+)*)([kmb])?$/i.exec(text.replace(/,(?=\d{3}\b)/g, ''));
   if (!match?.[1]) return null;
+  // What is left is a number with at most one decimal point or comma (`1.5m`, `1,5m`): a comma not
+  // in groups of three (`1,50,000`, `10,0000`) is no amount, where it was read as a decimal (1.5).
+  if (!/^\d+(?:\.\d+|,\d{1,2})?$/.test(match[1])) return null;
   const base = Number(match[1].replace(',', '.'));
   const multiplier = { k: 1e3, m: 1e6, b: 1e9 }[(match[2] ?? '').toLowerCase() as 'k' | 'm' | 'b'] ?? 1;
   return Number.isFinite(base) ? base * multiplier : null;

@@ -162,7 +162,7 @@ export function parseSearch(
   /** `closes>`/`closes<` as days from now: a feed counts them from each post, not from today. */
   const closesDays: ClosesDays = {};
   // `value > 100k` is meant as `value>100k`, not as three words.
-  const normalised = joinSpacedComparisons(normaliseQuotes(text));
+  const normalised = joinSpacedComparisons(normaliseTyped(text));
   const unsupported = unclosedQuote(normalised) ?? unsupportedOperator(normalised);
   if (unsupported) return { ok: false, problem: unsupported };
   /** Each filter is taken once (`value` and `closes` once each way): a second would silently win. */
@@ -357,7 +357,7 @@ export function parseDirectory(text: string, options: { regions?: readonly strin
   let afterRegion = '';
   let regionRead: RegionRead | undefined;
   let regionWordsLeft = 0;
-  const normalised = normaliseQuotes(text);
+  const normalised = normaliseTyped(text);
   const unclosed = unclosedQuote(normalised);
   if (unclosed) return { ok: false, problem: unclosed };
   const given = new Set<string>();
@@ -463,9 +463,18 @@ function unsupportedOperator(text: string): Mrkdwn | null {
   return null;
 }
 
-export function normaliseQuotes(text: string): string {
-  return text.replace(/[\u201C\u201D\u201E\u00AB\u00BB]/g, '"').replace(/[\u2018\u2019]/g, "'");
+export function normaliseTyped(text: string): string {
+  return text
+    .replace(INVISIBLE, '')
+    .replace(/[\u201C\u201D\u201E\u00AB\u00BB]/g, '"')
+    .replace(/[\u2018\u2019]/g, "'");
 }
+
+/**
+ * Zero-width spaces and joiners, the word joiner and the byte-order mark: pasted text carries them,
+ * and unseen they turned `value>1m` into a word or a refusal that looked like valid input.
+ */
+const INVISIBLE = /[\u200B-\u200D\u2060\uFEFF]/g;
 
 /** At most `max` characters of `words`, cut between two words rather than inside one. */
 export function clipWords(words: string, max: number): string {

@@ -5,6 +5,7 @@ import { endOfWeek } from 'date-fns/endOfWeek';
 import { isValid } from 'date-fns/isValid';
 import { parse as parseDate } from 'date-fns/parse';
 import { startOfDay } from 'date-fns/startOfDay';
+import { normaliseTyped } from './parse-command.ts';
 
 /**
  * A direct message written as a sentence ("school catering in Wales", "IT support over £100k
@@ -14,7 +15,7 @@ import { startOfDay } from 'date-fns/startOfDay';
  * typed, which parseSearch reads itself).
  */
 export function readSentence(sentence: string, now: Date, regions: readonly string[]): string | null {
-  const typed = sentence.replace(/\s+/g, ' ').trim();
+  const typed = normaliseTyped(sentence).replace(/\s+/g, ' ').trim();
   if (!typed || /["“”]|\b[a-z]+(?::|[<>]=?)\S/i.test(typed)) return null;
   const filters: string[] = [];
   let rest = ` ${typed} `;
@@ -54,7 +55,7 @@ function readRegion(text: string, regions: readonly string[]): { name: string; r
 
 /** `over £100k`, `under 2 million`, `above €500,000`: a value bound each, with its currency. */
 const AMOUNT =
-  /\s(over|above|more than|greater than|at least|from|under|below|less than|up to|at most)\s+(£|€|us\$|ca\$|c\$|\$)?(\d[\d,]*(?:\.\d+)?)\s*(k|m|bn|b|thousand|million|billion)?(?:\s+(gbp|eur|euros?|usd|cad|pounds?|sterling))?(?=[\s,.!?;])/i;
+  /\s(over|above|more than|greater than|at least|from|under|below|less than|up to|at most)\s+(£|€|us\$|ca\$|c\$|\$)?(\d[\d,]*(?:\.\d+)?)\s*(k|m|bn|b|thousand|million|billion)?(?:\s+(gbp|eur|euros?|usd|cad|pounds?|sterling))?(?=[\s,.!?;])/gi;
 
 const UNITS: Record<string, string> = {
   k: 'k',
@@ -70,16 +71,24 @@ const SIGN_CURRENCY: Record<string, string> = { '€': 'eur', us$: 'usd', ca$: '
 function readAmounts(text: string): { filter: string; rest: string }[] {
   const found: { lower: boolean; amount: string; code: string; named: boolean; rest: string }[] = [];
   let rest = text;
+  let from = 0;
   // At most one lower and one upper bound, as a search takes them.
-  for (let bound = 0; bound < 2; bound++) {
+  while (found.length < 2) {
+    AMOUNT.lastIndex = from;
     const match = AMOUNT.exec(rest);
     if (!match) break;
     const [whole, comparison = '', sign = '', number = '', unit = '', named = ''] = match;
+    if (!sign && !unit && !named && !looksLikeMoney(number)) {
+      // "over 100 schools", "from 2025", "at least 3 years": words, not a value bound.
+      from = match.index + 1;
+      continue;
+    }
     const lower = /^(over|above|more than|greater than|at least|from)$/i.test(comparison);
     const currency = named ? named.toLowerCase() : (SIGN_CURRENCY[sign.toLowerCase()] ?? (sign ? '$' : ''));
     // `$` alone could be either dollar: left to the search to ask which.
     const amount = `${currency === '$' ? '$' : ''}${number.replace(/,(?=\d{3}\b)/g, '')}${UNITS[unit.toLowerCase()] ?? ''}`;
-    rest = rest.replace(whole, ' ');
+    rest = `${rest.slice(0, match.index)} ${rest.slice(match.index + whole.length)}`;
+    from = match.index;
     found.push({
       lower,
       amount,
@@ -95,6 +104,18 @@ function readAmounts(text: string): { filter: string; rest: string }[] {
     const said = code !== '' && (code !== 'gbp' || named || another);
     return { filter: `value${lower ? '>' : '<'}${amount}${said ? ` ${code}` : ''}`, rest: after };
   });
+}
+
+/**
+ * A number with no sign, unit or currency is read as money when it has thousands separators
+ * (`500,000`) or is a thousand or more and no year (1900–2100): "over 100 schools" and "from 2025"
+ * stay words.
+ */
+function looksLikeMoney(number: string): boolean {
+  if (/,\d{3}/.test(number)) return true;
+  const value = Number(number);
+  if (!Number.isFinite(value) || value < 1000) return false;
+  return !(Number.isInteger(value) && value >= 1900 && value <= 2100);
 }
 
 function currencyCode(word: string): string {

@@ -1,6 +1,6 @@
 /** The first word of `/tender …`: which feature answers, and the subcommand meant by a mistyped one. */
 import { editDistance } from './edit-distance.ts';
-import { looksLikeTenderId, normaliseQuotes } from './parse-command.ts';
+import { looksLikeTenderId, normaliseTyped } from './parse-command.ts';
 
 export const SUBCOMMANDS = [
   'search',
@@ -33,7 +33,7 @@ export type ParsedCommand =
 
 /** `/tender search cleaning`, `/tender ocds-b5fd17-…` (an id alone shows it), `/tender` (help). */
 export function parseCommand(text: string): ParsedCommand {
-  const trimmed = normaliseQuotes(text).trim();
+  const trimmed = normaliseTyped(text).trim();
   if (trimmed === '') return { kind: 'help', rest: '' };
   const [first = '', ...others] = trimmed.split(/\s+/);
   const word = first.toLowerCase();

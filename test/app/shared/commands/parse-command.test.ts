@@ -102,6 +102,25 @@ describe('value filters and their currency', () => {
     });
   });
 
+  it('takes commas as thousands separators in threes or one decimal comma, and refuses other commas', () => {
+    expect(parseSearch('value>1,000,000', now)).toMatchObject({ ok: true, filters: { valueMin: 1_000_000 } });
+    expect(parseSearch('value>1,5m', now)).toMatchObject({ ok: true, filters: { valueMin: 1_500_000 } });
+    // Read as 1.5 and 10 before.
+    for (const typed of ['value>1,50,000', 'value>10,0000'])
+      expect(parseSearch(typed, now), typed).toMatchObject({
+        ok: false,
+        problem: expect.stringContaining('needs an amount, such as `value&gt;100k`'),
+      });
+  });
+
+  it('ignores invisible characters pasted with a filter', () => {
+    for (const typed of ['value>\u200B1m', '\u200Bvalue>1m', 'value>1m\u2060'])
+      expect(parseSearch(typed, now), JSON.stringify(typed)).toMatchObject({
+        ok: true,
+        filters: { valueMin: 1_000_000 },
+      });
+  });
+
   it('marks a currency code the service has no rates for among the words of a value search, and nothing else', () => {
     // Searched as a word, with the amount in pounds: the answer says so (search.ts).
     expect(parseSearch('value>1m jpy', now)).toMatchObject({

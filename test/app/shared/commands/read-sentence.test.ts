@@ -27,6 +27,29 @@ describe('a direct message read as a search', () => {
       expect(readSentence(sentence, now, REGIONS), sentence).toBe(search);
   });
 
+  it('reads a bare number as money only when it looks like one: counts and years stay words', () => {
+    const cases: [string, string | null][] = [
+      ['software from 2025 in Wales', 'software from 2025 region:"Wales"'],
+      ['catering over 100 schools', null],
+      [
+        'IT staff with at least 3 years experience closing this week',
+        'IT staff with at least 3 years experience closes<3d',
+      ],
+      // A count first, then an amount: the amount is read, the count stays.
+      ['catering over 100 schools under £2m', 'catering over 100 schools value<2m'],
+      ['IT support over 250000', 'IT support value>250000'],
+      ['IT support over 5000', 'IT support value>5000'],
+      ['IT support over 500,000', 'IT support value>500000'],
+    ];
+    for (const [sentence, search] of cases)
+      expect(readSentence(sentence, now, REGIONS), sentence).toBe(search);
+  });
+
+  it('reads through invisible characters pasted with the text', () => {
+    expect(readSentence('IT support over 1m\u200B', now, REGIONS)).toBe('IT support value>1m');
+    expect(readSentence('\uFEFFcatering in Wales', now, REGIONS)).toBe('catering region:"Wales"');
+  });
+
   it('never reads two currencies as one: a pound amount beside a euro one is said, and refused', () => {
     expect(readSentence('roads over €2m under £3m', now, REGIONS)).toBe('roads value>2m eur value<3m gbp');
     const read = parseSearch(readSentence('roads over €2m under £3m', now, REGIONS) ?? '', now);
