@@ -57,7 +57,11 @@ export async function searchCommand(
     await reply(request, {
       // What was typed is quoted in code spans, escaped (parse-command.ts).
       text: parsed.problem,
-      blocks: [section(mrkdwn`${parsed.problem} See \`/tender help\`.`)],
+      blocks: [
+        // A sentence read as a search: the command it was read as, which the problem speaks of.
+        ...(options.shownAs ? [contextLine(options.shownAs)] : []),
+        section(mrkdwn`${parsed.problem} See \`/tender help\`.`),
+      ],
     });
     return;
   }

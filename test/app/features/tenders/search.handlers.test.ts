@@ -111,6 +111,14 @@ describe('searchSentence (a direct message read as a search)', () => {
     );
   });
 
+  it('shows the command a sentence was read as above a refusal, which speaks of that command', async () => {
+    const request = harness.request({ channelId: 'D0MEMBER' });
+    await searchSentence(harness.context, request, 'marketing over 100k and under 50k');
+    const blocks = JSON.stringify(request.answers[0]?.blocks);
+    expect(blocks).toContain('Searched: `/tender search marketing value&gt;100k value&lt;50k`');
+    expect(blocks).toContain('is above the');
+  });
+
   it('says a currency the service has no rates for was searched as a word, with the amount in pounds', async () => {
     // Nothing found (no tender says "jpy"): said all the same, where it matters most.
     for (const [typed, read] of [
