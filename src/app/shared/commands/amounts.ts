@@ -36,13 +36,29 @@ const CODES_THAT_ARE_WORDS = new Set([
   'yer',
 ]);
 
+/** Currencies the service has no rates for, by the names people write after an amount. */
+const UNCONVERTED_NAMES: Readonly<Record<string, string>> = {
+  yen: 'JPY',
+  yuan: 'CNY',
+  renminbi: 'CNY',
+  franc: 'CHF',
+  francs: 'CHF',
+  rupee: 'INR',
+  rupees: 'INR',
+  zloty: 'PLN',
+  zlotys: 'PLN',
+  kronor: 'SEK',
+};
+
 /**
- * The first word of `words` that is the code of a currency the service has no rates for (`jpy` →
+ * The first word of `words` that names a currency the service has no rates for (`jpy`, `yen` →
  * JPY), else null. Codes that are also words people search for stay unremarked.
  */
 export function unconvertedCurrencyIn(words: string): { word: string; currency: string } | null {
   for (const word of words.split(/\s+/)) {
     const lower = word.toLowerCase();
+    const named = Object.hasOwn(UNCONVERTED_NAMES, lower) ? UNCONVERTED_NAMES[lower] : undefined;
+    if (named) return { word, currency: named };
     if (!/^[a-z]{3}$/.test(lower) || Object.hasOwn(CURRENCY_WORDS, lower) || CODES_THAT_ARE_WORDS.has(lower))
       continue;
     const upper = lower.toUpperCase();

@@ -170,6 +170,8 @@ export function parseSearch(
   /** Currencies named (`value>€1m`, `value>1m eur`, `currency:eur`): one search compares in one. */
   const currencies = new Set<ValueCurrency>();
   let afterValue = false;
+  /** The last value filter as typed (`value>1m`), for a sentence about the word after it. */
+  let lastValue = '';
   for (const match of normalised.matchAll(TOKEN)) {
     const [, rawKey, operator, rawValue, quoted, phrase, word] = match;
     const followsValue = afterValue;
@@ -183,6 +185,14 @@ export function parseSearch(
       if (bare) return { ok: false, problem: bare };
       // `value>1m eur`: a currency's name right after an amount says what the amount is in.
       const named = word !== undefined && followsValue ? CURRENCY_WORDS[word.toLowerCase()] : undefined;
+      if (word !== undefined && followsValue && /^dollars?$/i.test(word)) {
+        // `value>1m dollars`, or "over 1m dollars" read from a sentence: which dollars, as for `$`.
+        const inDollars = (currency: string) => code(`${lastValue} ${currency}`);
+        return {
+          ok: false,
+          problem: mrkdwn`${code(`${lastValue} ${typedValue(word)}`)}: say which dollars, as in ${inDollars('usd')} or ${inDollars('cad')}.`,
+        };
+      }
       if (named) currencies.add(named);
       else words.push(phrase ?? word ?? '');
       continue;
@@ -262,6 +272,7 @@ export function parseSearch(
         if (operator?.startsWith('>')) filters.valueMin = money.amount;
         else filters.valueMax = money.amount;
         afterValue = true;
+        lastValue = `value${operator}${typedValue(value)}`;
         break;
       }
       case 'currency:': {

@@ -55,7 +55,7 @@ function readRegion(text: string, regions: readonly string[]): { name: string; r
 
 /** `over £100k`, `under 2 million`, `above €500,000`: a value bound each, with its currency. */
 const AMOUNT =
-  /\s(over|above|more than|greater than|at least|from|under|below|less than|up to|at most)\s+(£|€|us\$|ca\$|c\$|\$)?(\d[\d,]*(?:\.\d+)?)\s*(k|m|bn|b|thousand|million|billion)?(?:\s+(gbp|eur|euros?|usd|cad|pounds?|sterling))?(?=[\s,.!?;])/gi;
+  /\s(over|above|more than|greater than|at least|from|under|below|less than|up to|at most)\s+(£|€|us\$|ca\$|c\$|\$)?(\d[\d,]*(?:\.\d+)?)\s*(k|m|bn|b|thousand|million|billion)?(?:\s+(gbp|eur|euros?|usd|cad|pounds?|sterling|dollars?))?(?=[\s,.!?;])/gi;
 
 const UNITS: Record<string, string> = {
   k: 'k',
@@ -84,7 +84,12 @@ function readAmounts(text: string): { filter: string; rest: string }[] {
       continue;
     }
     const lower = /^(over|above|more than|greater than|at least|from)$/i.test(comparison);
-    const currency = named ? named.toLowerCase() : (SIGN_CURRENCY[sign.toLowerCase()] ?? (sign ? '$' : ''));
+    // "dollars" says no more than `$` does.
+    const currency = /^dollars?$/i.test(named)
+      ? '$'
+      : named
+        ? named.toLowerCase()
+        : (SIGN_CURRENCY[sign.toLowerCase()] ?? (sign ? '$' : ''));
     // `$` alone could be either dollar: left to the search to ask which.
     const amount = `${currency === '$' ? '$' : ''}${number.replace(/,(?=\d{3}\b)/g, '')}${UNITS[unit.toLowerCase()] ?? ''}`;
     rest = `${rest.slice(0, match.index)} ${rest.slice(match.index + whole.length)}`;

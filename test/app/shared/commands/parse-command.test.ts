@@ -113,6 +113,15 @@ describe('value filters and their currency', () => {
       });
   });
 
+  it('asks which dollars for dollars after an amount, as for $', () => {
+    expect(parseSearch('roads value>1m dollars', now)).toMatchObject({
+      ok: false,
+      problem: '`value&gt;1m dollars`: say which dollars, as in `value&gt;1m usd` or `value&gt;1m cad`.',
+    });
+    // Not after an amount: a word.
+    expect(parseSearch('dollars value>1m', now)).toMatchObject({ ok: true, filters: { q: 'dollars' } });
+  });
+
   it('ignores invisible characters pasted with a filter', () => {
     for (const typed of ['value>\u200B1m', '\u200Bvalue>1m', 'value>1m\u2060'])
       expect(parseSearch(typed, now), JSON.stringify(typed)).toMatchObject({
@@ -135,6 +144,9 @@ describe('value filters and their currency', () => {
     // A sentence puts its words first: read the same.
     expect(parseSearch('IT support jpy value>1m', now)).toMatchObject({
       currencyWord: { word: 'jpy', currency: 'JPY' },
+    });
+    expect(parseSearch('value>1m yen', now)).toMatchObject({
+      currencyWord: { word: 'yen', currency: 'JPY' },
     });
     const unmarked = [
       'jpy tenders', // no amount: nothing is read in pounds

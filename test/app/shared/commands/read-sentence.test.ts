@@ -45,6 +45,14 @@ describe('a direct message read as a search', () => {
       expect(readSentence(sentence, now, REGIONS), sentence).toBe(search);
   });
 
+  it('reads dollars as a dollar sign, which the search then asks about', () => {
+    expect(readSentence('roads over 2 million dollars', now, REGIONS)).toBe('roads value>$2m');
+    expect(parseSearch('roads value>$2m', now)).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('say which dollars'),
+    });
+  });
+
   it('reads through invisible characters pasted with the text', () => {
     expect(readSentence('IT support over 1m\u200B', now, REGIONS)).toBe('IT support value>1m');
     expect(readSentence('\uFEFFcatering in Wales', now, REGIONS)).toBe('catering region:"Wales"');
