@@ -469,16 +469,26 @@ function unsupportedOperator(text: string): Mrkdwn | null {
   const excluded = /(?:^|\s)-(\p{L}[\p{L}\p{N}]*)/u.exec(unquoted);
   if (excluded)
     return mrkdwn`Searches cannot leave words out: ${code(`-${typedValue(excluded[1] ?? '')}`)} would be searched for. Search without it.`;
+  const reversed = /(?:^|\s)(value|closes)\s*=\s*([<>])/i.exec(unquoted);
+  if (reversed) {
+    const [, key = '', sign = ''] = reversed;
+    return mrkdwn`${code(`${typedValue(key)}=${sign}`)} is written ${code(`${key.toLowerCase()}${sign}=`)} or ${code(`${key.toLowerCase()}${sign}`)}, as in ${code(key.toLowerCase() === 'value' ? `value${sign}100k` : `closes${sign}14d`)}.`;
+  }
   if (/(?:^|\s)OR(?:\s|$)/.test(unquoted))
     return mrkdwn`Searches find tenders with every word; \`OR\` is not understood. Run one search for each word instead.`;
   return null;
 }
 
 export function normaliseTyped(text: string): string {
-  return text
-    .replace(INVISIBLE, '')
-    .replace(/[\u201C\u201D\u201E\u00AB\u00BB]/g, '"')
-    .replace(/[\u2018\u2019]/g, "'");
+  return (
+    text
+      .replace(INVISIBLE, '')
+      .replace(/[\u201C\u201D\u201E\u00AB\u00BB]/g, '"')
+      .replace(/[\u2018\u2019]/g, "'")
+      // Phones and word processors turn `>=` into one sign.
+      .replace(/\u2265/g, '>=')
+      .replace(/\u2264/g, '<=')
+  );
 }
 
 /**

@@ -122,6 +122,18 @@ describe('value filters and their currency', () => {
     expect(parseSearch('dollars value>1m', now)).toMatchObject({ ok: true, filters: { q: 'dollars' } });
   });
 
+  it('reads ≥ and ≤ as >= and <=, and refuses => with the form it takes', () => {
+    expect(parseSearch('value≥1m closes≤14d', now)).toMatchObject({
+      ok: true,
+      filters: { valueMin: 1_000_000 },
+      closesDays: { within: 14 },
+    });
+    expect(parseSearch('roads value=>1m', now)).toMatchObject({
+      ok: false,
+      problem: '`value=&gt;` is written `value&gt;=` or `value&gt;`, as in `value&gt;100k`.',
+    });
+  });
+
   it('ignores invisible characters pasted with a filter', () => {
     for (const typed of ['value>\u200B1m', '\u200Bvalue>1m', 'value>1m\u2060'])
       expect(parseSearch(typed, now), JSON.stringify(typed)).toMatchObject({
