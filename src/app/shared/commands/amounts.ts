@@ -17,20 +17,31 @@ export const CURRENCY_WORDS: Readonly<Record<string, ValueCurrency>> = {
 /** Every ISO 4217 code Node's ICU knows (162 on Node 20). */
 const ISO_CURRENCY_CODES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency'));
 
-/** Codes that are also words people search for (`pen` testing, `php`, a `mop`, `all`, `top`): words. */
+/**
+ * Codes that are also words or abbreviations bid teams search for (`pen` testing, `php`, a `mop`,
+ * `cve` scanning, `sar` helicopters, `ils` upgrades, `all`, `top`): no note for these.
+ */
 const CODES_THAT_ARE_WORDS = new Set([
   'all',
   'amd',
   'bam',
   'bob',
+  'cop',
+  'crc',
   'cup',
+  'cve',
   'gel',
+  'ils',
   'mad',
+  'mnt',
   'mop',
   'pen',
   'php',
   'rub',
+  'sar',
   'sos',
+  'svc',
+  'tmt',
   'top',
   'try',
   'yer',

@@ -166,6 +166,8 @@ describe('value filters and their currency', () => {
       'value>1m eur jpy',
       'value>100k pen testing', // codes that are words people search for
       'value>100k mop',
+      'value>50k cve scanning',
+      'value>100k SAR helicopter',
       'value>1m USD',
     ];
     for (const typed of unmarked) {
