@@ -46,7 +46,11 @@ function readRegion(text: string, regions: readonly string[]): { name: string; r
     .sort((a, b) => b.length - a.length);
   for (const name of longestFirst) {
     const spelled = escapeRegExp(name.trim()).replace(/\s+/g, '[\\s-]+');
-    const named = new RegExp(`(?:\\s(?:in|across|around|for)(?:\\s+the)?)?\\s${spelled}(?=[\\s,.!?;])`, 'i');
+    // "Transport for London", "University of Wales": a region after `for` or `of` is part of a name.
+    const named = new RegExp(
+      `(?:\\s(?:in|across|around)(?:\\s+the)?)?(?<!\\s(?:of|for)(?:\\s+the)?)\\s${spelled}(?=[\\s,.!?;])`,
+      'i',
+    );
     const found = named.exec(text);
     if (found) return { name: name.trim(), rest: text.replace(named, ' ') };
   }

@@ -53,6 +53,15 @@ describe('a direct message read as a search', () => {
     });
   });
 
+  it('leaves a region that is part of a name (after for or of) as words', () => {
+    expect(readSentence('Transport for London', now, REGIONS)).toBeNull();
+    expect(readSentence('University of Wales over £1m', now, REGIONS)).toBe('University of Wales value>1m');
+    expect(readSentence('Transport for London cleaning in Wales', now, REGIONS)).toBe(
+      'Transport for London cleaning region:"Wales"',
+    );
+    expect(readSentence('cleaning London', now, REGIONS)).toBe('cleaning region:"London"');
+  });
+
   it('reads through invisible characters pasted with the text', () => {
     expect(readSentence('IT support over 1m\u200B', now, REGIONS)).toBe('IT support value>1m');
     expect(readSentence('\uFEFFcatering in Wales', now, REGIONS)).toBe('catering region:"Wales"');
