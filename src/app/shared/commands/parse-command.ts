@@ -460,7 +460,9 @@ function readWords(
 function unclosedQuote(text: string): Mrkdwn | null {
   const quotes = text.split('"').length - 1;
   if (quotes % 2 === 0) return null;
-  return mrkdwn`A quote is not closed. Close it (\`region:"North West"\`) or take it out, then search again.`;
+  // Said from where it opens, so `value>1m "` is not answered with a region example.
+  const open = text.slice(text.lastIndexOf('"')).trim();
+  return mrkdwn`A quote is not closed: ${code(typedValue(open))}. Close it (\`"school meals"\`) or take it out, then search again.`;
 }
 
 /** `-word` and `OR` read as operators elsewhere; the service matches every word, so say so. */

@@ -344,6 +344,10 @@ describe('filters that forgive and explain', () => {
         problem: expect.stringContaining('A quote is not closed'),
       });
     }
+    expect(parseSearch('cleaning "school meals', now)).toMatchObject({
+      problem:
+        'A quote is not closed: `"school meals`. Close it (`"school meals"`) or take it out, then search again.',
+    });
     expect(parseDirectory('"Leeds')).toMatchObject({ ok: false, problem: expect.stringContaining('quote') });
     expect(parseSearch('"school meals" region:"North West"', now)).toMatchObject({ ok: true });
   });
