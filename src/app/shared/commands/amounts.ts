@@ -115,7 +115,7 @@ export function amountProblem(amount: number): string | null {
 
 /** `100k`, `2.5m`, `£250,000` → a number. */
 export function parseAmount(text: string): number | null {
-  const match = /^[£$€]?(\d+(?:[.,]\d+)*)([kmb])?$/i.exec(text.replace(/,(?=\d{3}\b)/g, ''));
+  const match = /^[£$€]?(\d+(?:[.,]\d+)*)([kmb])?$/i.exec(text.replace(/,(?=\d{3}(?!\d))/g, ''));
   if (!match?.[1]) return null;
   // What is left is a number with at most one decimal point or comma (`1.5m`, `1,5m`): a comma not
   // in groups of three (`1,50,000`, `10,0000`) is no amount, where it was read as a decimal (1.5).

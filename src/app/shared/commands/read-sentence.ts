@@ -5,7 +5,7 @@ import { endOfWeek } from 'date-fns/endOfWeek';
 import { isValid } from 'date-fns/isValid';
 import { parse as parseDate } from 'date-fns/parse';
 import { startOfDay } from 'date-fns/startOfDay';
-import { normaliseTyped } from './parse-command.ts';
+import { dropInvisible } from './parse-command.ts';
 
 /**
  * A direct message written as a sentence ("school catering in Wales", "IT support over £100k
@@ -15,7 +15,8 @@ import { normaliseTyped } from './parse-command.ts';
  * typed, which parseSearch reads itself).
  */
 export function readSentence(sentence: string, now: Date, regions: readonly string[]): string | null {
-  const typed = normaliseTyped(sentence).replace(/\s+/g, ' ').trim();
+  // Quotes as typed: «school meals» stays a phrase, which parseSearch reads.
+  const typed = dropInvisible(sentence).replace(/\s+/g, ' ').trim();
   if (!typed || /["“”]|\b[a-z]+(?::|[<>]=?)\S/i.test(typed)) return null;
   const filters: string[] = [];
   let rest = ` ${typed} `;
@@ -46,15 +47,24 @@ function readRegion(text: string, regions: readonly string[]): { name: string; r
     .sort((a, b) => b.length - a.length);
   for (const name of longestFirst) {
     const spelled = escapeRegExp(name.trim()).replace(/\s+/g, '[\\s-]+');
-    // "Transport for London", "University of Wales": a region after `for` or `of` is part of a name.
-    const named = new RegExp(
-      `(?:\\s(?:in|across|around)(?:\\s+the)?)?(?<!\\s(?:of|for)(?:\\s+the)?)\\s${spelled}(?=[\\s,.!?;])`,
-      'i',
-    );
-    const found = named.exec(text);
-    if (found) return { name: name.trim(), rest: text.replace(named, ' ') };
+    const named = new RegExp(`(\\s(?:in|across|around|for)(?:\\s+the)?)?\\s${spelled}(?=[\\s,.!?;])`, 'gi');
+    for (const found of text.matchAll(named)) {
+      if (partOfAName(text.slice(0, found.index), found[1] ?? '')) continue;
+      const at = found.index;
+      return { name: name.trim(), rest: `${text.slice(0, at)} ${text.slice(at + found[0].length)}` };
+    }
   }
   return null;
+}
+
+/**
+ * "Transport for London", "University of Wales", "Bank of England": after a capitalised word and
+ * `for` or `of`, a region is part of a name ("cleaning for Wales" is the region). `before` is the
+ * text before the match, `preposition` what the match began with.
+ */
+function partOfAName(before: string, preposition: string): boolean {
+  if (/^\s*for\b/i.test(preposition)) return /\s\p{Lu}\p{L}*$/u.test(before);
+  return preposition === '' && /\s\p{Lu}\p{L}*\s+(?:of|for)(?:\s+the)?$/u.test(before);
 }
 
 /** `over £100k`, `under 2 million`, `above €500,000`: a value bound each, with its currency. */
@@ -95,7 +105,7 @@ function readAmounts(text: string): { filter: string; rest: string }[] {
         ? named.toLowerCase()
         : (SIGN_CURRENCY[sign.toLowerCase()] ?? (sign ? '$' : ''));
     // `$` alone could be either dollar: left to the search to ask which.
-    const amount = `${currency === '$' ? '$' : ''}${number.replace(/,(?=\d{3}\b)/g, '')}${UNITS[unit.toLowerCase()] ?? ''}`;
+    const amount = `${currency === '$' ? '$' : ''}${number.replace(/,(?=\d{3}(?!\d))/g, '')}${UNITS[unit.toLowerCase()] ?? ''}`;
     rest = `${rest.slice(0, match.index)} ${rest.slice(match.index + whole.length)}`;
     from = match.index;
     found.push({
@@ -121,7 +131,8 @@ function readAmounts(text: string): { filter: string; rest: string }[] {
  * stay words.
  */
 function looksLikeMoney(number: string): boolean {
-  if (/,\d{3}/.test(number)) return true;
+  // Thousands separators, or pence (`999.99`).
+  if (/,\d{3}/.test(number) || /\.\d{2}$/.test(number)) return true;
   const value = Number(number);
   if (!Number.isFinite(value) || value < 1000) return false;
   return !(Number.isInteger(value) && value >= 1900 && value <= 2100);

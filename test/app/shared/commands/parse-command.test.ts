@@ -105,6 +105,8 @@ describe('value filters and their currency', () => {
   it('takes commas as thousands separators in threes or one decimal comma, and refuses other commas', () => {
     expect(parseSearch('value>1,000,000', now)).toMatchObject({ ok: true, filters: { valueMin: 1_000_000 } });
     expect(parseSearch('value>1,5m', now)).toMatchObject({ ok: true, filters: { valueMin: 1_500_000 } });
+    expect(parseSearch('value>1,500k', now)).toMatchObject({ ok: true, filters: { valueMin: 1_500_000 } });
+    expect(parseSearch('value > £1,000k', now)).toMatchObject({ ok: true, filters: { valueMin: 1_000_000 } });
     // Read as 1.5 and 10 before.
     for (const typed of ['value>1,50,000', 'value>10,0000'])
       expect(parseSearch(typed, now), typed).toMatchObject({
@@ -132,6 +134,14 @@ describe('value filters and their currency', () => {
       ok: false,
       problem: '`value=&gt;` is written `value&gt;=` or `value&gt;`, as in `value&gt;100k`.',
     });
+  });
+
+  it('keeps zero-width joiners (emoji, Persian and Indic words need them) and ≥ outside a filter', () => {
+    expect(parseSearch('\u{1F468}\u200D\u{1F4BB} support', now)).toMatchObject({
+      ok: true,
+      filters: { q: '\u{1F468}\u200D\u{1F4BB} support' },
+    });
+    expect(parseSearch('score≥5', now)).toMatchObject({ ok: true, filters: { q: 'score≥5' } });
   });
 
   it('ignores invisible characters pasted with a filter', () => {

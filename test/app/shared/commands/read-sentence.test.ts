@@ -60,6 +60,18 @@ describe('a direct message read as a search', () => {
       'Transport for London cleaning region:"Wales"',
     );
     expect(readSentence('cleaning London', now, REGIONS)).toBe('cleaning region:"London"');
+    expect(readSentence('cleaning for Wales', now, REGIONS)).toBe('cleaning region:"Wales"');
+    expect(readSentence('catering for the North West over 1m', now, REGIONS)).toBe(
+      'catering region:"North West" value>1m',
+    );
+    expect(readSentence('Bank of England cleaning in London', now, REGIONS)).toBe(
+      'Bank of England cleaning region:"London"',
+    );
+  });
+
+  it('reads amounts in pence as money, and keeps «quotes» as typed for the search to read', () => {
+    expect(readSentence('stationery under 999.99', now, REGIONS)).toBe('stationery value<999.99');
+    expect(readSentence('«school meals» in Wales', now, REGIONS)).toBe('«school meals» region:"Wales"');
   });
 
   it('reads through invisible characters pasted with the text', () => {
