@@ -69,7 +69,7 @@ function partOfAName(before: string, preposition: string): boolean {
 
 /** `over £100k`, `under 2 million`, `above €500,000`: a value bound each, with its currency. */
 const AMOUNT =
-  /\s(over|above|more than|greater than|at least|from|under|below|less than|up to|at most)\s+(£|€|us\$|ca\$|c\$|\$)?(\d[\d,]*(?:\.\d+)?)\s*(k|m|bn|b|thousand|million|billion)?(?:\s+(gbp|eur|euros?|usd|cad|pounds?|sterling|dollars?))?(?=[\s,.!?;])/gi;
+  /\s(over|above|more than|greater than|at least|from|under|below|less than|up to|at most)\s+(£|€|us\$|ca\$|c\$|\$)?(\d[\d,]*(?:\.\d+)?)\s*(k|m|bn|b|thousand|million|billion)?(?:\s+(gbp|eur|euros?|usd|cad|pounds?|sterling|(?:us|canadian)\s+dollars?|dollars?))?(?=[\s,.!?;])/gi;
 
 const UNITS: Record<string, string> = {
   k: 'k',
@@ -141,6 +141,8 @@ function looksLikeMoney(number: string): boolean {
 function currencyCode(word: string): string {
   if (/^euros?$/.test(word)) return 'eur';
   if (/^(pounds?|sterling)$/.test(word)) return 'gbp';
+  if (/^us\s+dollars?$/.test(word)) return 'usd';
+  if (/^canadian\s+dollars?$/.test(word)) return 'cad';
   return word;
 }
 

@@ -47,6 +47,11 @@ describe('a direct message read as a search', () => {
 
   it('reads dollars as a dollar sign, which the search then asks about', () => {
     expect(readSentence('roads over 2 million dollars', now, REGIONS)).toBe('roads value>$2m');
+    // Which dollars, said: read as that currency.
+    expect(readSentence('roads over 2m US dollars', now, REGIONS)).toBe('roads value>2m usd');
+    expect(readSentence('snow removal under 500k Canadian dollars', now, REGIONS)).toBe(
+      'snow removal value<500k cad',
+    );
     expect(parseSearch('roads value>$2m', now)).toMatchObject({
       ok: false,
       problem: expect.stringContaining('say which dollars'),
