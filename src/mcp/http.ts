@@ -107,14 +107,8 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<RunningMcpH
       );
     }
     const wait = limiter.take(key, Date.now());
-    if (wait > 0) {
-      response.setHeader('Retry-After', String(wait));
-      return refuse(
-        response,
-        429,
-        `This key may make ${limiter.perSecond} requests a second here; retry after ${wait} s.`,
-      );
-    }
+    if (wait > 0)
+      return refuseTooFast(response, wait, `This key may make ${limiter.perSecond} requests a second here`);
     if (request.method !== 'POST') {
       response.setHeader('Allow', 'POST');
       return refuse(response, 405, 'This endpoint is stateless: send each message as a POST.');
@@ -134,14 +128,12 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<RunningMcpH
     if (Array.isArray(message)) {
       for (let more = 1; more < message.length; more++) {
         const batchWait = limiter.take(key, Date.now());
-        if (batchWait > 0) {
-          response.setHeader('Retry-After', String(batchWait));
-          return refuse(
+        if (batchWait > 0)
+          return refuseTooFast(
             response,
-            429,
-            `This key may make ${limiter.perSecond} requests a second here, a batch's messages each counted; retry after ${batchWait} s.`,
+            batchWait,
+            `This key may make ${limiter.perSecond} requests a second here, a batch's messages each counted`,
           );
-        }
       }
     }
 
@@ -205,6 +197,12 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<RunningMcpH
 }
 
 /** A JSON-RPC error answer with an HTTP status, as MCP clients read refusals. */
+/** A 429 with Retry-After: `rate` says the limit, and the sentence ends with when to retry. */
+function refuseTooFast(response: ServerResponse, wait: number, rate: string): void {
+  response.setHeader('Retry-After', String(wait));
+  refuse(response, 429, `${rate}; retry after ${wait} s.`);
+}
+
 function refuse(response: ServerResponse, status: number, message: string): void {
   response.statusCode = status;
   response.setHeader('Content-Type', 'application/json');

@@ -3,6 +3,9 @@ import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { BotConfig } from '../../src/app/config.ts';
+import { KeyCipher } from '../../src/app/security/key-cipher.ts';
+import type { BotStore } from '../../src/app/storage/bot-store.ts';
+import { openBotStore } from '../../src/app/storage/open-bot-store.ts';
 import { type FakeMessage, FakeSlack } from '../../src/fake-slack/fake-slack.ts';
 import { KEYS } from './fixture.ts';
 import { startTenderbot } from './process.ts';
@@ -86,6 +89,35 @@ export function startBotAsCarol(sandbox: TestSandbox, serviceUrl = sandbox.baseU
     defaultKey: KEYS.carolMemberAcme,
     databasePath: join(mkdtempSync(join(sandbox.dir, 'bot-')), 'bot.db'),
   });
+}
+
+/**
+ * Carol's bot with its store open beside it (SQLite), and a way to link a person's own key as
+ * `/tender connect` would (sealed with the bot's ENCRYPTION_KEY). Close `store` before the bot.
+ */
+export async function startBotWithStore(sandbox: TestSandbox): Promise<{
+  bot: RunningBot;
+  store: BotStore;
+  linkPersonalKey: (userId: string, apiKey: string) => Promise<void>;
+}> {
+  const encryptionKey = randomBytes(32).toString('base64');
+  const databasePath = join(mkdtempSync(join(sandbox.dir, 'bot-')), 'bot.db');
+  const bot = await startBot({
+    serviceUrl: sandbox.baseUrl,
+    defaultKey: KEYS.carolMemberAcme,
+    databasePath,
+    encryptionKey,
+  });
+  const store = openBotStore(`sqlite:${databasePath}`);
+  const linkPersonalKey = (userId: string, apiKey: string) =>
+    store.savePersonalKey({
+      teamId: bot.slack.teamId,
+      userId,
+      encryptedApiKey: new KeyCipher(encryptionKey).encrypt(apiKey),
+      serviceUrl: null,
+      connectedAt: new Date(),
+    });
+  return { bot, store, linkPersonalKey };
 }
 
 /** Waits until `check` returns something (the app answers through response_url after its ack). */

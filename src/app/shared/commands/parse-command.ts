@@ -26,6 +26,7 @@ import {
 } from './filter-names.ts';
 import { orList, spokenCurrencies, typedValue } from './problem-words.ts';
 import { type RegionRead, readUnquotedRegion } from './region-words.ts';
+import { normaliseTyped } from './typed-text.ts';
 
 /** Tender ids are OCDS ocids (`ocds-…`) or other codes with digits and dashes, never plain words. */
 export function looksLikeTenderId(token: string): boolean {
@@ -479,26 +480,6 @@ function unsupportedOperator(text: string): Mrkdwn | null {
   if (/(?:^|\s)OR(?:\s|$)/.test(unquoted))
     return mrkdwn`Searches find tenders with every word; \`OR\` is not understood. Run one search for each word instead.`;
   return null;
-}
-
-export function normaliseTyped(text: string): string {
-  return (
-    dropInvisible(text)
-      .replace(/[\u201C\u201D\u201E\u00AB\u00BB]/g, '"')
-      .replace(/[\u2018\u2019]/g, "'")
-      // Phones and word processors turn `>=` into one sign (only a filter's: `score≥5` is a word).
-      .replace(/\b(value|closes)(\s*)\u2265/gi, '$1$2>=')
-      .replace(/\b(value|closes)(\s*)\u2264/gi, '$1$2<=')
-  );
-}
-
-/**
- * Without the zero-width space, the word joiner and the byte-order mark: pasted text carries them,
- * and unseen they turned `value>1m` into a word or a refusal that looked like valid input. (The
- * zero-width joiners stay: emoji and Persian or Indic words need them.)
- */
-export function dropInvisible(text: string): string {
-  return text.replace(/[\u200B\u2060\uFEFF]/g, '');
 }
 
 /** At most `max` characters of `words`, cut between two words rather than inside one. */

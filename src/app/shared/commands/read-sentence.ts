@@ -5,7 +5,7 @@ import { endOfWeek } from 'date-fns/endOfWeek';
 import { isValid } from 'date-fns/isValid';
 import { parse as parseDate } from 'date-fns/parse';
 import { startOfDay } from 'date-fns/startOfDay';
-import { dropInvisible } from './parse-command.ts';
+import { dropInvisible } from './typed-text.ts';
 
 /**
  * A direct message written as a sentence ("school catering in Wales", "IT support over £100k

@@ -1,6 +1,7 @@
 /** The first word of `/tender …`: which feature answers, and the subcommand meant by a mistyped one. */
 import { editDistance } from './edit-distance.ts';
-import { looksLikeTenderId, normaliseTyped } from './parse-command.ts';
+import { looksLikeTenderId } from './parse-command.ts';
+import { normaliseTyped } from './typed-text.ts';
 
 export const SUBCOMMANDS = [
   'search',

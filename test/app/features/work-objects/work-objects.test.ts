@@ -1,15 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KeyCipher } from '../../../../src/app/security/key-cipher.ts';
 import type { BotStore } from '../../../../src/app/storage/bot-store.ts';
-import { openBotStore } from '../../../../src/app/storage/open-bot-store.ts';
 import { ProcurementClient } from '../../../../src/client/procurement-client.ts';
 import type { Pipeline, Tender } from '../../../../src/contract/schemas.ts';
 import type { FakeMessage } from '../../../../src/fake-slack/fake-slack.ts';
 import type { Entity } from '../../../../src/fake-slack/work-objects.ts';
-import { eventually, type RunningBot, startBot } from '../../../support/bot.ts';
+import { eventually, type RunningBot, startBotWithStore } from '../../../support/bot.ts';
 import { KEYS, TENDER_A, TENDER_B } from '../../../support/fixture.ts';
 import { startTestSandbox, type TestSandbox } from '../../../support/sandbox.ts';
 
@@ -26,21 +21,13 @@ let sandbox: TestSandbox;
 let bot: RunningBot;
 let store: BotStore;
 let asCarol: ProcurementClient;
-let encryptionKey: string;
+let linkPersonalKey: (userId: string, apiKey: string) => Promise<void>;
 let bid: Pipeline;
 let tender: Tender;
 
 beforeAll(async () => {
   sandbox = await startTestSandbox();
-  encryptionKey = randomBytes(32).toString('base64');
-  const databasePath = join(mkdtempSync(join(sandbox.dir, 'bot-')), 'bot.db');
-  bot = await startBot({
-    serviceUrl: sandbox.baseUrl,
-    defaultKey: KEYS.carolMemberAcme,
-    databasePath,
-    encryptionKey,
-  });
-  store = openBotStore(`sqlite:${databasePath}`);
+  ({ bot, store, linkPersonalKey } = await startBotWithStore(sandbox));
   asCarol = new ProcurementClient({ baseUrl: sandbox.baseUrl, apiKey: KEYS.carolMemberAcme });
   tender = await asCarol.tenders.get(TENDER_A);
   bid = await asCarol.pipelines.create({
@@ -132,13 +119,7 @@ describe('Work Objects', () => {
   });
 
   it('refuses the flexpane to a person whose own key cannot read the bid, showing none of it', async () => {
-    await store.savePersonalKey({
-      teamId: bot.slack.teamId,
-      userId: MEMBER,
-      encryptedApiKey: new KeyCipher(encryptionKey).encrypt(KEYS.daveBeta),
-      serviceUrl: null,
-      connectedAt: new Date(),
-    });
+    await linkPersonalKey(MEMBER, KEYS.daveBeta);
     const message = await paste([bidLink(bid.id)]);
     await eventually(() => bot.slack.workObjects.entitiesOf(message)[0], 'the bid entity');
     const { presented } = await bot.slack.workObjects.openFlexpane(MEMBER, message, bidLink(bid.id));

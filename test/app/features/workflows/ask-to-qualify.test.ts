@@ -1,14 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { KeyCipher } from '../../../../src/app/security/key-cipher.ts';
 import type { BotStore } from '../../../../src/app/storage/bot-store.ts';
-import { openBotStore } from '../../../../src/app/storage/open-bot-store.ts';
 import type { FakeMessage } from '../../../../src/fake-slack/fake-slack.ts';
 import type { FunctionDefinition, FunctionRun } from '../../../../src/fake-slack/functions.ts';
-import { eventually, type RunningBot, startBot } from '../../../support/bot.ts';
+import { eventually, type RunningBot, startBotWithStore } from '../../../support/bot.ts';
 import { KEYS, TENDER_A } from '../../../support/fixture.ts';
 import { startTestSandbox, type TestSandbox } from '../../../support/sandbox.ts';
 
@@ -27,18 +24,11 @@ const FUNCTIONS: Record<string, FunctionDefinition> = parse(
 let sandbox: TestSandbox;
 let bot: RunningBot;
 let store: BotStore;
-const encryptionKey = randomBytes(32).toString('base64');
+let linkPersonalKey: (userId: string, apiKey: string) => Promise<void>;
 
 beforeAll(async () => {
   sandbox = await startTestSandbox();
-  const databasePath = join(mkdtempSync(join(sandbox.dir, 'bot-')), 'bot.db');
-  bot = await startBot({
-    serviceUrl: sandbox.baseUrl,
-    defaultKey: KEYS.carolMemberAcme,
-    databasePath,
-    encryptionKey,
-  });
-  store = openBotStore(`sqlite:${databasePath}`);
+  ({ bot, store, linkPersonalKey } = await startBotWithStore(sandbox));
   bot.slack.workflows.declare(FUNCTIONS);
 }, 60_000);
 
@@ -135,14 +125,7 @@ describe('the step "Ask someone to qualify a tender", through the real app and t
 
   it('reads the tender with the runner’s key, never the asked person’s; a runner whose key fails asks nobody', async () => {
     /** Links `userId`'s personal key to a key the service refuses (expired). */
-    const linkExpiredKey = (userId: string) =>
-      store.savePersonalKey({
-        teamId: bot.slack.teamId,
-        userId,
-        encryptedApiKey: new KeyCipher(encryptionKey).encrypt(KEYS.aliceExpired),
-        serviceUrl: null,
-        connectedAt: new Date(),
-      });
+    const linkExpiredKey = (userId: string) => linkPersonalKey(userId, KEYS.aliceExpired);
     const run = (runner: string) =>
       bot.slack.workflows.run(
         'ask_to_qualify_tender',
