@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TenderList } from '../../../src/contract/schemas.ts';
 import { ocdsFilesIn, type RunningSandbox, startSandbox } from '../../../src/service/sandbox.ts';
 import { OCDS_DIR } from '../../support/ocds-data.ts';
-import { type ApiAnswer, callApi } from '../../support/sandbox.ts';
+import { type ApiAnswer, callApiWithinRate } from '../../support/sandbox.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tenderbot-money-truth-'));
 let sandbox: RunningSandbox;
@@ -25,12 +25,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function get(path: string): Promise<ApiAnswer> {
-  for (;;) {
-    const answer = await callApi(sandbox.baseUrl, 'GET', path, { key });
-    if (answer.status !== 429) return answer;
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-  }
+function get(path: string): Promise<ApiAnswer> {
+  return callApiWithinRate(sandbox.baseUrl, 'GET', path, { key });
 }
 
 async function every(path: string) {
