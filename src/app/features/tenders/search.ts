@@ -15,10 +15,12 @@ import type { SearchState } from '../../shared/values/button-values.ts';
 import { encodeIfFits } from '../../shared/values/codec.ts';
 import {
   currencyWordSentence,
+  endOfDay,
   regionReadSentence,
   searchHeading,
   wordsCutSentence,
 } from '../../shared/views/describe-search.ts';
+import { formatDayOf } from '../../shared/views/formats.ts';
 import { bookmarkButtonsLine, type KeySource } from '../../shared/views/key-identity.ts';
 import { type Message, sentenceMessage } from '../../shared/views/messages.ts';
 import {
@@ -125,11 +127,20 @@ export async function searchSentence(
 ): Promise<void> {
   // The regions the data names; without them (the lookup failed), the rest is still read.
   const regions = await regionsFor(context, request.teamId, 'typed').catch(() => []);
-  const search = readSentence(text, context.clock(), regions);
-  if (!search) return searchCommand(context, request, text);
-  return searchCommand(context, request, search, {
-    shownAs: mrkdwn`Searched: ${code(`/tender search ${search}`, 400)}`,
+  const read = readSentence(text, context.clock(), regions);
+  if (!read) return searchCommand(context, request, text);
+  const year = read.dayOfNextYear ? mrkdwn` ${nextYearSentence(read.dayOfNextYear)}` : mrkdwn``;
+  return searchCommand(context, request, read.search, {
+    shownAs: mrkdwn`Searched: ${code(`/tender search ${read.search}`, 400)}${year}`,
   });
+}
+
+/** A closing day typed without a year, read as next year's: said, so the year is never a surprise. */
+function nextYearSentence(read: { typed: string; day: string }): Mrkdwn {
+  const day = endOfDay(read.day);
+  const thisYears = new Date(day);
+  thisYears.setUTCFullYear(day.getUTCFullYear() - 1);
+  return mrkdwn`Read “${literalText(read.typed)}” as ${plain(formatDayOf(day))}: no year was given, and ${plain(formatDayOf(thisYears))} has passed.`;
 }
 
 /** How many other buyers a search by a buyer's name offers when the name matched several. */

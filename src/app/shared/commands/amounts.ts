@@ -14,6 +14,12 @@ export const CURRENCY_WORDS: Readonly<Record<string, ValueCurrency>> = {
   cad: 'CAD',
 };
 
+/** The currency a word names (`eur`, `Pounds`), else undefined: `constructor` names none. */
+export function currencyOfWord(word: string): ValueCurrency | undefined {
+  const lower = word.toLowerCase();
+  return Object.hasOwn(CURRENCY_WORDS, lower) ? CURRENCY_WORDS[lower] : undefined;
+}
+
 /** Every ISO 4217 code Node's ICU knows (162 on Node 20). */
 const ISO_CURRENCY_CODES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency'));
 

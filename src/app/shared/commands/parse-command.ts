@@ -10,7 +10,8 @@ import { cutText } from '../../../shared/cut-text.ts';
 import { code, escapeMrkdwn, type Mrkdwn, mrkdwn } from '../views/mrkdwn.ts';
 import {
   amountProblem,
-  CURRENCY_WORDS,
+  CURRENCY_SIGNS,
+  currencyOfWord,
   parseAmount,
   parseDays,
   readMoney,
@@ -113,7 +114,7 @@ function joinSpacedComparisons(text: string): string {
     .map((part) =>
       part.startsWith('"')
         ? part
-        : part.replace(
+        : joinSpacedThousands(part).replace(
             SPACED_COMPARISON,
             (
               whole,
@@ -134,6 +135,17 @@ function joinSpacedComparisons(text: string): string {
     )
     .join('');
 }
+
+/** `value>100 000`: thousands grouped by spaces (as much of Europe writes them), in threes only. */
+const SPACED_THOUSANDS = /\b(value\s*[<>]=?\s*(?:£|€|us\$|ca\$|c\$|\$)?)(\d{1,3}(?: \d{3})+)(?=\s|$)/gi;
+
+/** `value>100 000` as `value>100000`: three digits right after an amount are its thousands, not a word. */
+function joinSpacedThousands(text: string): string {
+  return text.replace(SPACED_THOUSANDS, (_whole, filter: string, digits: string) => {
+    return `${filter}${digits.replace(/ /g, '')}`;
+  });
+}
+
 /**
  * The service searches runs of letters and digits and drops the rest: words without any would
  * silently become no words at all, and the search would list everything.
@@ -173,6 +185,8 @@ export function parseSearch(
   let afterValue = false;
   /** The last value filter as typed (`value>1m`), for a sentence about the word after it. */
   let lastValue = '';
+  /** The currency the last value filter's sign named (`value>CA$1m`), which a word after it may repeat. */
+  let lastValueCurrency: ValueCurrency | undefined;
   for (const match of normalised.matchAll(TOKEN)) {
     const [, rawKey, operator, rawValue, quoted, phrase, word] = match;
     const followsValue = afterValue;
@@ -184,9 +198,12 @@ export function parseSearch(
     if (phrase !== undefined || word !== undefined) {
       const bare = word === undefined ? null : filterWithoutValue(word, SEARCH_FILTERS);
       if (bare) return { ok: false, problem: bare };
-      // `value>1m eur`: a currency's name right after an amount says what the amount is in.
-      const named = word !== undefined && followsValue ? CURRENCY_WORDS[word.toLowerCase()] : undefined;
-      if (word !== undefined && followsValue && /^dollars?$/i.test(word)) {
+      // `value>1m eur`: a currency's name right after an amount says what the amount is in (one
+      // that disagrees with the amount's sign was refused with the amount).
+      const named = word !== undefined && followsValue ? currencyOfWord(word) : undefined;
+      // `value>CA$1m dollars`: the sign said which dollars.
+      const dollarsOfSign = lastValueCurrency === 'USD' || lastValueCurrency === 'CAD';
+      if (word !== undefined && followsValue && /^dollars?$/i.test(word) && !dollarsOfSign) {
         // `value>1m dollars`, or "over 1m dollars" read from a sentence: which dollars, as for `$`.
         const inDollars = (currency: string) => code(`${lastValue} ${currency}`);
         return {
@@ -195,7 +212,8 @@ export function parseSearch(
         };
       }
       if (named) currencies.add(named);
-      else words.push(phrase ?? word ?? '');
+      else if (!(followsValue && dollarsOfSign && /^dollars?$/i.test(word ?? '')))
+        words.push(phrase ?? word ?? '');
       continue;
     }
     const key = (rawKey ?? '').toLowerCase();
@@ -261,7 +279,13 @@ export function parseSearch(
           };
         const tooFine = amountProblem(money.amount);
         if (tooFine) return { ok: false, problem: mrkdwn`${typed} ${escapeMrkdwn(tooFine)}.` };
-        if (money.currency === 'dollars') {
+        const following = wordAfter(normalised, match);
+        const clash = currencyClash(`value${operator}`, value, money.currency, following);
+        if (clash) return { ok: false, problem: clash };
+        // `value>$1m usd`: the word says which dollars.
+        const currency =
+          money.currency === 'dollars' ? (currencyOfWord(following) ?? 'dollars') : money.currency;
+        if (currency === 'dollars') {
           const inDollars = (currency: string) =>
             code(`value${operator}${typedValue(value.replace('$', ''))} ${currency}`);
           return {
@@ -269,15 +293,16 @@ export function parseSearch(
             problem: mrkdwn`${typed}: say which dollars, as in ${inDollars('usd')} or ${inDollars('cad')}.`,
           };
         }
-        if (money.currency) currencies.add(money.currency);
+        if (currency) currencies.add(currency);
         if (operator?.startsWith('>')) filters.valueMin = money.amount;
         else filters.valueMax = money.amount;
         afterValue = true;
         lastValue = `value${operator}${typedValue(value)}`;
+        lastValueCurrency = currency;
         break;
       }
       case 'currency:': {
-        const named = CURRENCY_WORDS[value.toLowerCase()];
+        const named = currencyOfWord(value);
         if (!named)
           return {
             ok: false,
@@ -462,8 +487,73 @@ function unclosedQuote(text: string): Mrkdwn | null {
   const quotes = text.split('"').length - 1;
   if (quotes % 2 === 0) return null;
   // Said from where it opens, so `value>1m "` is not answered with a region example.
-  const open = text.slice(text.lastIndexOf('"')).trim();
+  const open = text.slice(unpairedQuoteAt(text)).trim();
   return mrkdwn`A quote is not closed: ${code(typedValue(open))}. Close it (\`"school meals"\`) or take it out, then search again.`;
+}
+
+/**
+ * Where the quote left without a partner starts to be said: each quote is paired by how it is
+ * typed (one opening a phrase stands before a word, one closing it after a word), so in
+ * `"cleaning "hospital"` the first is the one left open, not the last. A closing quote with none
+ * open is said with the word it follows (`hospital"`).
+ */
+function unpairedQuoteAt(text: string): number {
+  const open: number[] = [];
+  let strayClose: number | null = null;
+  for (let at = text.indexOf('"'); at >= 0; at = text.indexOf('"', at + 1)) {
+    const before = text[at - 1];
+    const after = text[at + 1];
+    const closes =
+      before !== undefined && /\S/.test(before) && (after === undefined || /[\s,.;!?]/.test(after));
+    const opens =
+      after !== undefined && /\S/.test(after) && (before === undefined || /[\s:<>=(]/.test(before));
+    if (open.length > 0 && (closes || !opens)) open.pop();
+    else if (closes) strayClose ??= at;
+    else open.push(at);
+  }
+  const first = open[0];
+  if (first !== undefined && (strayClose === null || first < strayClose)) return first;
+  if (strayClose === null) return text.lastIndexOf('"');
+  return text.slice(0, strayClose).search(/\S*$/);
+}
+
+/** The plain word typed right after a filter (`eur` in `value>1m eur x`), else ''. */
+function wordAfter(text: string, match: RegExpMatchArray): string {
+  const rest = text.slice((match.index ?? 0) + match[0].length);
+  return /^\s+([^\s"]+)/.exec(rest)?.[1] ?? '';
+}
+
+/**
+ * A value's sign and the currency word after it naming two currencies (`value>€1m dollars`,
+ * `value>$1m eur`): said, with the forms that keep one of them, each a form the search takes (no
+ * suggestion the search would then refuse as two currencies). Null when they agree, or either is
+ * missing; `value>CA$1m dollars` and `value>$1m usd` agree.
+ */
+function currencyClash(
+  filter: string,
+  value: string,
+  bySign: ValueCurrency | 'dollars' | undefined,
+  word: string,
+): Mrkdwn | null {
+  const lower = word.toLowerCase();
+  const byWord = /^dollars?$/.test(lower) ? 'dollars' : currencyOfWord(lower);
+  if (!bySign || !byWord || bySign === byWord) return null;
+  const dollars = (currency: ValueCurrency | 'dollars') =>
+    currency === 'dollars' || currency === 'USD' || currency === 'CAD';
+  if (dollars(bySign) && dollars(byWord) && (bySign === 'dollars' || byWord === 'dollars')) return null;
+  const sign = CURRENCY_SIGNS.find(([prefix]) => value.toLowerCase().startsWith(prefix))?.[0] ?? '';
+  const amount = typedValue(value.slice(sign.length));
+  const keep = (currency: ValueCurrency | 'dollars') =>
+    currency === 'dollars'
+      ? [`${filter}${amount} usd`, `${filter}${amount} cad`]
+      : [`${filter}${amount} ${currency.toLowerCase()}`];
+  const forms = [
+    ...(bySign === 'dollars' ? keep(bySign) : [`${filter}${typedValue(value)}`]),
+    ...keep(byWord),
+  ];
+  const spoken = (currency: ValueCurrency | 'dollars') =>
+    currency === 'dollars' ? mrkdwn`dollars` : spokenCurrencies([currency]);
+  return mrkdwn`${code(`${filter}${typedValue(value)} ${typedValue(word)}`)}: the sign says ${spoken(bySign)} and the word after it ${spoken(byWord)}. Keep one: ${orList(forms, (form) => code(form))}.`;
 }
 
 /** `-word` and `OR` read as operators elsewhere; the service matches every word, so say so. */

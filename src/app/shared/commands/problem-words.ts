@@ -2,17 +2,21 @@
 
 import type { ValueCurrency } from '../../../contract/schemas.ts';
 import { cutText } from '../../../shared/cut-text.ts';
-import { escapeMrkdwn, type Mrkdwn } from '../views/mrkdwn.ts';
+import { escapeMrkdwn, joinMrkdwn, type Mrkdwn, mrkdwn } from '../views/mrkdwn.ts';
 
 /** A value as typed, said back in a problem: never more of it than a sentence can hold. */
 export function typedValue(value: string): string {
   return cutText(value, 41, '…');
 }
 
-/** Names in words, the last after "or": `planned, open, closed, awarded or cancelled`. */
-export function orList(names: readonly string[]): Mrkdwn {
-  const last = names.at(-1) ?? '';
-  return escapeMrkdwn(names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${last}` : last);
+/**
+ * Names in words, the last after "or": `planned, open, closed, awarded or cancelled`; each drawn
+ * by `draw` (as text, or as code for forms to type).
+ */
+export function orList(names: readonly string[], draw: (name: string) => Mrkdwn = escapeMrkdwn): Mrkdwn {
+  const drawn = names.map((name) => draw(name));
+  const last = drawn.at(-1) ?? mrkdwn``;
+  return drawn.length > 1 ? mrkdwn`${joinMrkdwn(drawn.slice(0, -1), mrkdwn`, `)} or ${last}` : last;
 }
 
 /** The currencies amounts are compared in, as a person says them. */

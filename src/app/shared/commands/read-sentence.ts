@@ -2,9 +2,11 @@ import { addDays } from 'date-fns/addDays';
 import { differenceInCalendarDays } from 'date-fns/differenceInCalendarDays';
 import { endOfMonth } from 'date-fns/endOfMonth';
 import { endOfWeek } from 'date-fns/endOfWeek';
+import { formatISO } from 'date-fns/formatISO';
 import { isValid } from 'date-fns/isValid';
 import { parse as parseDate } from 'date-fns/parse';
 import { startOfDay } from 'date-fns/startOfDay';
+import { parseAmount } from './amounts.ts';
 import { dropInvisible } from './typed-text.ts';
 
 /**
@@ -14,7 +16,7 @@ import { dropInvisible } from './typed-text.ts';
  * words are then searched as they are) or when it already holds filters or quotes (a search as
  * typed, which parseSearch reads itself).
  */
-export function readSentence(sentence: string, now: Date, regions: readonly string[]): string | null {
+export function readSentence(sentence: string, now: Date, regions: readonly string[]): SentenceRead | null {
   // Quotes as typed: «school meals» stays a phrase, which parseSearch reads.
   const typed = dropInvisible(sentence).replace(/\s+/g, ' ').trim();
   if (!typed || /["“”]|\b[a-z]+(?::|[<>]=?)\S/i.test(typed)) return null;
@@ -26,10 +28,9 @@ export function readSentence(sentence: string, now: Date, regions: readonly stri
     rest = region.rest;
     filters.push(`region:"${region.name}"`);
   }
-  for (const amount of readAmounts(rest)) {
-    rest = amount.rest;
-    filters.push(amount.filter);
-  }
+  const amounts = readAmounts(rest);
+  rest = amounts.rest;
+  filters.push(...amounts.filters);
   const closing = readClosing(rest, now);
   if (closing) {
     rest = closing.rest;
@@ -37,7 +38,19 @@ export function readSentence(sentence: string, now: Date, regions: readonly stri
   }
   if (filters.length === 0) return null;
   const words = tidyWords(rest);
-  return [words, ...filters].filter(Boolean).join(' ');
+  const search = [words, ...filters].filter(Boolean).join(' ');
+  return closing?.dayOfNextYear ? { search, dayOfNextYear: closing.dayOfNextYear } : { search };
+}
+
+/** A sentence read as a search. */
+export interface SentenceRead {
+  /** The `/tender search` text the sentence means. */
+  search: string;
+  /**
+   * A closing day typed without a year whose date this year had passed ("by 12 May" on 13 May),
+   * read as next year's: the words as typed and the day read (`2027-05-12`), for the answer to say.
+   */
+  dayOfNextYear?: { typed: string; day: string };
 }
 
 /** The longest known region the sentence names (`in Wales`, `in the North West`), taken out of it. */
@@ -49,8 +62,8 @@ function readRegion(text: string, regions: readonly string[]): { name: string; r
     const spelled = escapeRegExp(name.trim()).replace(/\s+/g, '[\\s-]+');
     const named = new RegExp(`(\\s(?:in|across|around|for)(?:\\s+the)?)?\\s${spelled}(?=[\\s,.!?;])`, 'gi');
     for (const found of text.matchAll(named)) {
-      if (partOfAName(text.slice(0, found.index), found[1] ?? '')) continue;
       const at = found.index;
+      if (partOfAName(text.slice(0, at), found[1] ?? '', text.slice(at + found[0].length))) continue;
       return { name: name.trim(), rest: `${text.slice(0, at)} ${text.slice(at + found[0].length)}` };
     }
   }
@@ -59,17 +72,102 @@ function readRegion(text: string, regions: readonly string[]): { name: string; r
 
 /**
  * "Transport for London", "University of Wales", "Bank of England": after a capitalised word and
- * `for` or `of`, a region is part of a name ("cleaning for Wales" is the region). `before` is the
- * text before the match, `preposition` what the match began with.
+ * `for` or `of`, a region is part of a name ("cleaning for Wales" is the region). So is one that
+ * begins a name: "London Borough of Camden", "Wales Ambulance Service" ("London cleaning" is the
+ * region). `before` is the text before the match, `preposition` what the match began with, `after`
+ * the text after it.
  */
-function partOfAName(before: string, preposition: string): boolean {
+function partOfAName(before: string, preposition: string, after: string): boolean {
+  if (beginsAName(after)) return true;
   if (/^\s*for\b/i.test(preposition)) return /\s\p{Lu}\p{L}*$/u.test(before);
   return preposition === '' && /\s\p{Lu}\p{L}*\s+(?:of|for)(?:\s+the)?$/u.test(before);
 }
 
+/**
+ * Words that make capitalised words after a region a public body's name. Generic ones ("Services",
+ * "Group") are left out: "London Cleaning Services" may be a search for cleaning in London.
+ */
+const BODY_WORDS = new Set([
+  'Academy',
+  'Agency',
+  'Airport',
+  'Ambulance',
+  'Assembly',
+  'Authority',
+  'Board',
+  'Borough',
+  'Brigade',
+  'College',
+  'Combined',
+  'Commission',
+  'Constabulary',
+  'Corporation',
+  'Council',
+  'County',
+  'Fire',
+  'Government',
+  'Hospital',
+  'Hospitals',
+  'Housing',
+  'Institute',
+  'Library',
+  'Limited',
+  'Ltd',
+  'Metropolitan',
+  'Museum',
+  'Overground',
+  'Parliament',
+  'Partnership',
+  'PLC',
+  'Plc',
+  'Police',
+  'Port',
+  'Transport',
+  'Trust',
+  'Underground',
+  'University',
+  'Water',
+]);
+
+/**
+ * The text after a region goes on with its name: capitalised words, one of them a public body's
+ * ("Ambulance Service", "Combined Authority"), or followed by `of` and another ("Centre of Excellence").
+ */
+function beginsAName(after: string): boolean {
+  const capitalised = /^(?:\s+\p{Lu}[\p{L}'&-]*)+/u.exec(after)?.[0];
+  if (!capitalised) return false;
+  if (
+    capitalised
+      .trim()
+      .split(/\s+/)
+      .some((word) => BODY_WORDS.has(word))
+  )
+    return true;
+  return /^\s+of(?:\s+the)?\s+\p{Lu}/u.test(after.slice(capitalised.length));
+}
+
+const SIGN = '(£|€|us\\$|ca\\$|c\\$|\\$)?';
+/**
+ * Digits with thousands commas and pence (`250,000.50`), or thousands grouped by spaces in threes
+ * (`250 000`, as much of Europe writes them; not `10 100k`, which could be two amounts).
+ */
+const NUMBER = '(\\d{1,3}(?: \\d{3})+(?![\\da-z]|[.,]\\d)|\\d[\\d,]*(?:\\.\\d+)?)';
+const UNIT = '(k|m|bn|b|thousand|million|billion)?';
+const CURRENCY_NAME = '(gbp|eur|euros?|usd|cad|pounds?|sterling|(?:us|canadian)\\s+dollars?|dollars?)';
+/** An amount as said: its sign, number, unit and the currency named after it (four groups). */
+const MONEY = `${SIGN}${NUMBER}\\s*${UNIT}(?:\\s+${CURRENCY_NAME})?`;
+const ENDS = '(?=[\\s,.!?;])';
+
 /** `over £100k`, `under 2 million`, `above €500,000`: a value bound each, with its currency. */
-const AMOUNT =
-  /\s(over|above|more than|greater than|at least|from|under|below|less than|up to|at most)\s+(£|€|us\$|ca\$|c\$|\$)?(\d[\d,]*(?:\.\d+)?)\s*(k|m|bn|b|thousand|million|billion)?(?:\s+(gbp|eur|euros?|usd|cad|pounds?|sterling|(?:us|canadian)\s+dollars?|dollars?))?(?=[\s,.!?;])/gi;
+const AMOUNT = new RegExp(
+  `\\s(over|above|more than|greater than|at least|from|under|below|less than|up to|at most)\\s+${MONEY}${ENDS}`,
+  'gi',
+);
+/** `between £100k and £250k`, `from 1m to 2m`, `between 100k-250k`: both bounds at once. */
+const RANGE = new RegExp(
+  `\\s(?:between|from)\\s+${MONEY}(?:\\s+(?:and|to)\\s+|\\s*[-–—]\\s*)${MONEY}${ENDS}`,
+  'gi',
+);
 
 const UNITS: Record<string, string> = {
   k: 'k',
@@ -82,57 +180,181 @@ const UNITS: Record<string, string> = {
 };
 const SIGN_CURRENCY: Record<string, string> = { '€': 'eur', us$: 'usd', ca$: 'cad', c$: 'cad', '£': 'gbp' };
 
-function readAmounts(text: string): { filter: string; rest: string }[] {
-  const found: { lower: boolean; amount: string; code: string; named: boolean; rest: string }[] = [];
+/** An amount as the sentence says it. */
+interface SaidAmount {
+  sign: string;
+  number: string;
+  unit: string;
+  named: string;
+}
+
+/** A value bound read from a sentence, as the filter will say it. */
+interface Bound {
+  operator: '>' | '<' | '>=' | '<=';
+  /** The amount as the filter gives it: `1m`, `$2m` (dollars of no country), `€1m` beside a word that disagrees. */
+  amount: string;
+  /** `eur`, `gbp`, …; `dollars` or another code beside a sign that disagrees; '' for none. */
+  code: string;
+  named: boolean;
+  /** The sign and the currency word name two currencies: both kept, for the search to say so. */
+  clash: boolean;
+}
+
+/** The value bounds of a sentence (a range, else up to one each way), and the text without them. */
+function readAmounts(text: string): { filters: string[]; rest: string } {
+  const { bounds, rest } = readRange(text) ?? readBounds(text);
+  // Pounds go unsaid (`over £1m` is `value>1m`), unless the other amount names another currency:
+  // "over €2m under £3m" must be refused as two currencies, not read as both in euros.
+  const another = bounds.some(({ code }) => code !== '' && code !== 'gbp');
+  const filters = bounds.map(({ operator, amount, code, named, clash }) => {
+    const said = clash || (code !== '' && (code !== 'gbp' || named || another));
+    return `value${operator}${amount}${said ? ` ${code}` : ''}`;
+  });
+  return { filters, rest };
+}
+
+/** `over £100k`, `under 2 million`: at most one lower and one upper bound, as a search takes them. */
+function readBounds(text: string): { bounds: Bound[]; rest: string } {
+  const bounds: Bound[] = [];
   let rest = text;
   let from = 0;
-  // At most one lower and one upper bound, as a search takes them.
-  while (found.length < 2) {
+  while (bounds.length < 2) {
     AMOUNT.lastIndex = from;
     const match = AMOUNT.exec(rest);
     if (!match) break;
     const [whole, comparison = '', sign = '', number = '', unit = '', named = ''] = match;
-    if (!sign && !unit && !named && !looksLikeMoney(number)) {
+    const said = { sign, number, unit, named };
+    const after = rest.slice(match.index + whole.length);
+    if (!(sign || unit || named || looksLikeMoney(number)) || !clearlyAnAmount(said, after)) {
       // "over 100 schools", "from 2025", "at least 3 years": words, not a value bound.
       from = match.index + 1;
       continue;
     }
     const lower = /^(over|above|more than|greater than|at least|from)$/i.test(comparison);
-    // "dollars" says no more than `$` does.
-    const currency = /^dollars?$/i.test(named)
-      ? '$'
-      : named
-        ? named.toLowerCase()
-        : (SIGN_CURRENCY[sign.toLowerCase()] ?? (sign ? '$' : ''));
-    // `$` alone could be either dollar: left to the search to ask which.
-    const amount = `${currency === '$' ? '$' : ''}${number.replace(/,(?=\d{3}(?!\d))/g, '')}${UNITS[unit.toLowerCase()] ?? ''}`;
-    rest = `${rest.slice(0, match.index)} ${rest.slice(match.index + whole.length)}`;
+    rest = `${rest.slice(0, match.index)} ${after}`;
     from = match.index;
-    found.push({
-      lower,
-      amount,
-      code: currency === '$' ? '' : currencyCode(currency),
-      named: named !== '',
-      rest,
-    });
+    bounds.push(boundOf(lower ? '>' : '<', said));
   }
-  // Pounds go unsaid (`over £1m` is `value>1m`), unless the other amount names another currency:
-  // "over €2m under £3m" must be refused as two currencies, not read as both in euros.
-  const another = found.some(({ code }) => code !== '' && code !== 'gbp');
-  return found.map(({ lower, amount, code, named, rest: after }) => {
-    const said = code !== '' && (code !== 'gbp' || named || another);
-    return { filter: `value${lower ? '>' : '<'}${amount}${said ? ` ${code}` : ''}`, rest: after };
-  });
+  return { bounds, rest };
+}
+
+/**
+ * `between 1m and 2m`: at least the one, at most the other (both included), the smaller first
+ * whichever was said first. A unit said once, after the second, is both amounts' ("between 1 and 2
+ * million") when the first is the smaller number; counts and years ("between 2 and 5 years") stay words.
+ */
+function readRange(text: string): { bounds: Bound[]; rest: string } | null {
+  for (const match of text.matchAll(RANGE)) {
+    const [whole, ...groups] = match;
+    const [
+      sign1 = '',
+      number1 = '',
+      unit1 = '',
+      named1 = '',
+      sign2 = '',
+      number2 = '',
+      unit2 = '',
+      named2 = '',
+    ] = groups;
+    const second: SaidAmount = { sign: sign2, number: number2, unit: unit2, named: named2 };
+    const unitShared = !unit1 && unit2 !== '' && numberValue(number1) < numberValue(number2);
+    const first: SaidAmount = {
+      sign: sign1,
+      number: number1,
+      unit: unitShared ? unit2 : unit1,
+      named: named1,
+    };
+    const after = text.slice(match.index + whole.length);
+    const marked = [sign1, unit1, named1, sign2, unit2, named2].some(Boolean);
+    if (!(marked || (looksLikeMoney(number1) && looksLikeMoney(number2)))) continue;
+    if (!clearlyAnAmount(first, after) || !clearlyAnAmount(second, after)) continue;
+    const [low, high] =
+      (parseAmount(plainAmount(first)) ?? 0) > (parseAmount(plainAmount(second)) ?? 0)
+        ? [second, first]
+        : [first, second];
+    const lowBound = boundOf('>=', low);
+    const highBound = boundOf('<=', high);
+    // One currency for both is said once, after the second (`value>=1m value<=2m eur`).
+    if (lowBound.code === highBound.code && !lowBound.clash && !highBound.clash) lowBound.code = '';
+    return { bounds: [lowBound, highBound], rest: `${text.slice(0, match.index)} ${after}` };
+  }
+  return null;
+}
+
+/** A said amount as a bound: its currency from its sign and the word after it. */
+function boundOf(operator: Bound['operator'], said: SaidAmount): Bound {
+  const bySign = SIGN_CURRENCY[said.sign.toLowerCase()] ?? (said.sign ? '$' : '');
+  // "dollars" says no more than `$` does.
+  const byName = /^dollars?$/i.test(said.named)
+    ? '$'
+    : said.named
+      ? currencyCode(said.named.toLowerCase())
+      : '';
+  const currency = agreedCurrency(bySign, byName);
+  if (currency === null)
+    return {
+      operator,
+      amount: `${said.sign}${plainAmount(said)}`,
+      code: byName === '$' ? 'dollars' : byName,
+      named: true,
+      clash: true,
+    };
+  // `$` alone could be either dollar: left to the search to ask which.
+  return {
+    operator,
+    amount: `${currency === '$' ? '$' : ''}${plainAmount(said)}`,
+    code: currency === '$' ? '' : currency,
+    named: byName !== '',
+    clash: false,
+  };
+}
+
+/** `250 000` and `250,000` as `250000`, with its unit (`1.5m`): as a filter takes an amount. */
+function plainAmount(said: SaidAmount): string {
+  return `${said.number.replace(/[, ](?=\d{3}(?!\d))/g, '')}${UNITS[said.unit.toLowerCase()] ?? ''}`;
+}
+
+/** `250 000`, `250,000` or `1.5` as the number it is, without its unit. */
+function numberValue(number: string): number {
+  return Number(number.replace(/[, ](?=\d{3}(?!\d))/g, ''));
+}
+
+/**
+ * The currency a sign and a word after the amount name together ('' for none, `$` for dollars of
+ * no country), or null when they name two: `CA$1m dollars` is cad, `$1m US dollars` usd, `€1m
+ * dollars` two.
+ */
+function agreedCurrency(bySign: string, byName: string): string | null {
+  if (!byName || bySign === byName) return bySign;
+  if (!bySign) return byName;
+  const dollar = (code: string) => code === '$' || code === 'usd' || code === 'cad';
+  if (bySign === '$' && dollar(byName)) return byName;
+  if (byName === '$' && dollar(bySign)) return bySign;
+  return null;
+}
+
+/** Words that may follow an amount without being what it counts ("over 100 000 in Wales"). */
+const AFTER_AN_AMOUNT =
+  /^(?:in|across|around|for|and|or|but|with|closing|closes|close|due|deadline|ending|ends|before|by|within|under|below|over|above|less|more|up|at|from|to|please)$/i;
+
+/**
+ * Thousands grouped by spaces, with no sign, unit or currency, are an amount only when no word
+ * they could be counting follows: "over 100 000 meals" is a count (and "100 000" could be two numbers).
+ */
+function clearlyAnAmount(said: SaidAmount, after: string): boolean {
+  if (!said.number.includes(' ') || said.sign || said.unit || said.named) return true;
+  const next = /^\s*([^\s,.!?;]*)/.exec(after)?.[1] ?? '';
+  return next === '' || AFTER_AN_AMOUNT.test(next);
 }
 
 /**
  * A number with no sign, unit or currency is read as money when it has thousands separators
- * (`500,000`) or is a thousand or more and no year (1900–2100): "over 100 schools" and "from 2025"
- * stay words.
+ * (`500,000`, `500 000`) or is a thousand or more and no year (1900–2100): "over 100 schools" and
+ * "from 2025" stay words.
  */
 function looksLikeMoney(number: string): boolean {
   // Thousands separators, or pence (`999.99`).
-  if (/,\d{3}/.test(number) || /\.\d{2}$/.test(number)) return true;
+  if (/[, ]\d{3}/.test(number) || /\.\d{2}$/.test(number)) return true;
   const value = Number(number);
   if (!Number.isFinite(value) || value < 1000) return false;
   return !(Number.isInteger(value) && value >= 1900 && value <= 2100);
@@ -160,7 +382,10 @@ const DAY_FORMATS = [
 ];
 
 /** `closing this week`, `closing this month`, `closing in 10 days`, `within 2 weeks`, `before 1 March`. */
-function readClosing(text: string, now: Date): { filter: string; rest: string } | null {
+function readClosing(
+  text: string,
+  now: Date,
+): { filter: string; rest: string; dayOfNextYear?: SentenceRead['dayOfNextYear'] } | null {
   const today = startOfDay(now);
   const thisPeriod = new RegExp(
     `\\s${CLOSING}(?:this|by the end of (?:the|this))\\s+(week|month)(?=[\\s,.!?;])`,
@@ -199,8 +424,9 @@ function readClosing(text: string, now: Date): { filter: string; rest: string } 
         .slice(0, count)
         .join(' ')
         .replace(/(\d)(st|nd|rd|th)\b/i, '$1');
-      const day = readDay(candidate, today);
-      if (!day) continue;
+      const read = readDay(candidate, today);
+      if (!read) continue;
+      const { day, nextYear } = read;
       const until = differenceInCalendarDays(day, today) - (word.toLowerCase() === 'before' ? 1 : 0);
       if (until < 0 || until > 9999) return null;
       const spoken = new RegExp(
@@ -210,19 +436,27 @@ function readClosing(text: string, now: Date): { filter: string; rest: string } 
           .join('[\\s,]+')}(?:st|nd|rd|th)?`,
         'i',
       );
-      return { filter: `closes<${until}d`, rest: text.replace(spoken, ' ') };
+      const typed = spoken.exec(text)?.[0].trim() ?? '';
+      return {
+        filter: `closes<${until}d`,
+        rest: text.replace(spoken, ' '),
+        ...(nextYear ? { dayOfNextYear: { typed, day: formatISO(day, { representation: 'date' }) } } : {}),
+      };
     }
   }
   return null;
 }
 
-/** A day as people write one; without a year, the next such day from today. */
-function readDay(text: string, today: Date): Date | null {
+/**
+ * A day as people write one. Without a year, the next such day from today: a closing date looks
+ * forward, so "by 12 May" typed on 13 May is next year's (`nextYear`, for the answer to say so).
+ */
+function readDay(text: string, today: Date): { day: Date; nextYear: boolean } | null {
   for (const format of DAY_FORMATS) {
     const day = parseDate(text, format, today);
     if (!isValid(day)) continue;
-    const hasYear = format.includes('yyyy');
-    return !hasYear && day < today ? parseDate(text, format, addDays(today, 366)) : day;
+    const nextYear = !format.includes('yyyy') && day < today;
+    return { day: nextYear ? parseDate(text, format, addDays(today, 366)) : day, nextYear };
   }
   return null;
 }

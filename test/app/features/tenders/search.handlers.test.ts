@@ -136,6 +136,18 @@ describe('searchSentence (a direct message read as a search)', () => {
     expect(textOf(named.answers)).not.toContain('searched for as a word');
   });
 
+  it('says a closing day with no year was read as next year’s, and the heading gives that year', async () => {
+    const request = harness.request({ channelId: 'D0MEMBER' });
+    const may13 = new Date('2026-05-13T10:00:00Z');
+    await searchSentence({ ...harness.context, clock: () => may13 }, request, 'services due by 12 May');
+    const said = textOf(request.answers);
+    expect(said).toContain('Searched: `/tender search services closes&lt;364d`');
+    expect(said).toContain(
+      'Read “due by 12 May” as 12 May 2027: no year was given, and 12 May 2026 has passed.',
+    );
+    expect(said).toContain('closing by 12 May 2027');
+  });
+
   it('a phrase with nothing to read as a filter is searched as typed, without a “Searched:” line', async () => {
     const request = harness.request({ channelId: 'D0MEMBER' });
     await searchSentence(harness.context, request, 'marketing');

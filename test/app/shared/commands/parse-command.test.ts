@@ -124,6 +124,62 @@ describe('value filters and their currency', () => {
     expect(parseSearch('dollars value>1m', now)).toMatchObject({ ok: true, filters: { q: 'dollars' } });
   });
 
+  it('says a currency sign and a currency word that disagree, offering only forms it accepts', () => {
+    const cases: [string, string][] = [
+      [
+        'roads value>€1m dollars',
+        '`value&gt;€1m dollars`: the sign says euros and the word after it dollars. Keep one: `value&gt;€1m`, `value&gt;1m usd` or `value&gt;1m cad`.',
+      ],
+      [
+        'roads value>€1m gbp',
+        '`value&gt;€1m gbp`: the sign says euros and the word after it pounds. Keep one: `value&gt;€1m` or `value&gt;1m gbp`.',
+      ],
+      [
+        'roads value<$2m euros',
+        '`value&lt;$2m euros`: the sign says dollars and the word after it euros. Keep one: `value&lt;2m usd`, `value&lt;2m cad` or `value&lt;2m eur`.',
+      ],
+    ];
+    for (const [typed, problem] of cases) {
+      expect(parseSearch(typed, now), typed).toEqual({ ok: false, problem });
+      // Every form offered is one the search takes.
+      for (const [, offered = ''] of [...problem.matchAll(/`([^`]+)`/g)].slice(1))
+        expect(parseSearch(offered.replace(/&gt;/g, '>').replace(/&lt;/g, '<'), now), offered).toMatchObject({
+          ok: true,
+        });
+    }
+    // A sign and a word that agree are one currency: the word is not searched for.
+    expect(parseSearch('roads value>CA$1m dollars', now)).toMatchObject({
+      ok: true,
+      filters: { q: 'roads', valueMin: 1_000_000, currency: 'CAD' },
+    });
+    expect(parseSearch('value>US$1m dollars', now)).toMatchObject({ filters: { currency: 'USD' } });
+    expect(parseSearch('value>$1m usd', now)).toMatchObject({ ok: true, filters: { currency: 'USD' } });
+    expect(parseSearch('value>€1m eur', now)).toMatchObject({ ok: true, filters: { currency: 'EUR' } });
+    // Only a currency's own names: a word that names something of every object is a word.
+    for (const typed of ['value>1m constructor', 'value>€1m constructor']) {
+      const read = parseSearch(typed, now);
+      expect(read, typed).toMatchObject({ ok: true, filters: { q: 'constructor' } });
+      expect(read.ok && typeof read.filters.currency !== 'function', typed).toBe(true);
+    }
+    expect(parseSearch('value>$1m constructor', now)).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('say which dollars'),
+    });
+  });
+
+  it('reads thousands grouped by spaces in a value filter (`value>100 000`)', () => {
+    expect(parseSearch('cleaning value>100 000', now)).toMatchObject({
+      ok: true,
+      filters: { q: 'cleaning', valueMin: 100_000 },
+    });
+    expect(parseSearch('value < €1 250 000 roads', now)).toMatchObject({
+      ok: true,
+      filters: { q: 'roads', valueMax: 1_250_000, currency: 'EUR' },
+    });
+    // Groups of other than three digits are not thousands: as before, the number after is a word.
+    expect(parseSearch('value>100 0000', now)).toMatchObject({ filters: { valueMin: 100, q: '0000' } });
+  });
+
   it('reads ≥ and ≤ as >= and <=, and refuses => with the form it takes', () => {
     expect(parseSearch('value≥1m closes≤14d', now)).toMatchObject({
       ok: true,
@@ -360,6 +416,22 @@ describe('filters that forgive and explain', () => {
     });
     expect(parseDirectory('"Leeds')).toMatchObject({ ok: false, problem: expect.stringContaining('quote') });
     expect(parseSearch('"school meals" region:"North West"', now)).toMatchObject({ ok: true });
+  });
+
+  it('says an unclosed quote from where it opens, also before a closed one', () => {
+    const said = (typed: string) => {
+      const read = parseSearch(typed, now);
+      return read.ok ? null : /not closed: (`[^`]*`)/.exec(read.problem)?.[1];
+    };
+    expect(said('"cleaning "hospital"')).toBe('`"cleaning "hospital"`');
+    expect(said('cleaning "wards "hospital" beds')).toBe('`"wards "hospital" beds`');
+    expect(said('"school meals" "hospital')).toBe('`"hospital`');
+    // A closing quote with none open: shown with the word it closes.
+    expect(said('cleaning hospital" wards')).toBe('`hospital" wards`');
+    expect(said('value>1m "')).toBe('`"`');
+    expect(parseDirectory('"Leeds "City Council"')).toMatchObject({
+      problem: expect.stringContaining('`"Leeds "City Council"`'),
+    });
   });
 
   it('says what searches cannot do: leave words out, or match one word or another', () => {

@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { parseSearch } from '../../../../src/app/shared/commands/parse-command.ts';
-import { readSentence } from '../../../../src/app/shared/commands/read-sentence.ts';
+import { readSentence as readWhole } from '../../../../src/app/shared/commands/read-sentence.ts';
 
 /** A Thursday. */
 const now = new Date('2026-11-26T10:00:00Z');
 const REGIONS = ['Wales', 'North West', 'London', 'Yorkshire and The Humber'];
+
+/** The search text a sentence is read as, or null. */
+function readSentence(sentence: string, at: Date, regions: readonly string[]): string | null {
+  return readWhole(sentence, at, regions)?.search ?? null;
+}
 
 describe('a direct message read as a search', () => {
   it('turns known regions, amounts and time phrases into filters, and keeps the rest as words', () => {
@@ -72,6 +77,97 @@ describe('a direct message read as a search', () => {
     expect(readSentence('Bank of England cleaning in London', now, REGIONS)).toBe(
       'Bank of England cleaning region:"London"',
     );
+  });
+
+  it('reads "between" two amounts, or "from" one "to" another, as a value range with both ends included', () => {
+    const cases: [string, string | null][] = [
+      ['cleaning between 1m and 2m', 'cleaning value>=1m value<=2m'],
+      ['cleaning between £100k and £250k', 'cleaning value>=100k value<=250k'],
+      ['cleaning between 100,000 and 250,000 pounds', 'cleaning value>=100000 value<=250000 gbp'],
+      ['roads between €1m and €2m in Wales', 'roads region:"Wales" value>=1m value<=2m eur'],
+      ['roads between £100k-£250k', 'roads value>=100k value<=250k'],
+      ['roads from £1m to £2m', 'roads value>=1m value<=2m'],
+      // The unit said once, after the second amount, is both amounts' ("1 to 2 million").
+      ['roads between 1 and 2 million', 'roads value>=1m value<=2m'],
+      ['roads between 500 and 2m', 'roads value>=500 value<=2m'],
+      // The lower amount first, whichever was said first.
+      ['roads between 2m and 1m', 'roads value>=1m value<=2m'],
+      // Counts and years stay words, and so do days (closing dates are read after "before" or "by").
+      ['IT staff with between 2 and 5 years experience', null],
+      ['software between 2020 and 2025', null],
+      ['catering closing between 1 and 15 December', null],
+    ];
+    for (const [sentence, search] of cases)
+      expect(readSentence(sentence, now, REGIONS), sentence).toBe(search);
+    expect(
+      parseSearch(readSentence('cleaning between 100,000 and 250,000 pounds', now, REGIONS) ?? '', now),
+    ).toEqual({
+      ok: true,
+      filters: { q: 'cleaning', valueMin: 100_000, valueMax: 250_000, currency: 'GBP' },
+      buyerName: null,
+    });
+  });
+
+  it('reads thousands grouped by spaces as an amount when it is clearly one', () => {
+    const cases: [string, string | null][] = [
+      ['cleaning over 100 000', 'cleaning value>100000'],
+      ['cleaning under 250 000.', 'cleaning value<250000'],
+      ['cleaning under €1 250 000', 'cleaning value<1250000 eur'],
+      ['roads over 100 000 euros', 'roads value>100000 eur'],
+      ['cleaning over 100 000 in Wales', 'cleaning region:"Wales" value>100000'],
+      ['cleaning over 100 000 closing this month', 'cleaning value>100000 closes<4d'],
+      ['cleaning between 100 000 and 250 000', 'cleaning value>=100000 value<=250000'],
+      // Followed by what is counted, a number is a count however it is grouped.
+      ['catering over 100 000 meals', null],
+      ['cleaning between 1 000 and 2 000 sites', null],
+      // Groups of other than three digits are two numbers.
+      ['cleaning over 100 0000', null],
+    ];
+    for (const [sentence, search] of cases)
+      expect(readSentence(sentence, now, REGIONS), sentence).toBe(search);
+  });
+
+  it('keeps a region that begins a name as words: "London Borough of …", "Wales Ambulance Service"', () => {
+    const cases: [string, string | null][] = [
+      ['London Borough of Camden cleaning', null],
+      ['London Borough of Camden cleaning over £100k', 'London Borough of Camden cleaning value>100k'],
+      ['Wales Ambulance Service', null],
+      ['North West Ambulance Service over 1m', 'North West Ambulance Service value>1m'],
+      ['catering for Yorkshire and the Humber Combined Authority', null],
+      ['Wales Centre of Excellence catering', null],
+      // A region with the words of a search after it is still the region.
+      ['cleaning in London', 'cleaning region:"London"'],
+      ['London cleaning', 'cleaning region:"London"'],
+      ['London Cleaning over £100k', 'Cleaning region:"London" value>100k'],
+      ['Wales, Council offices cleaning', 'Council offices cleaning region:"Wales"'],
+    ];
+    for (const [sentence, search] of cases)
+      expect(readSentence(sentence, now, REGIONS), sentence).toBe(search);
+  });
+
+  it('keeps a currency sign and a currency word that disagree, for the search to say so', () => {
+    expect(readSentence('roads over €1m dollars', now, REGIONS)).toBe('roads value>€1m dollars');
+    expect(readSentence('roads over £1m euros', now, REGIONS)).toBe('roads value>£1m eur');
+    expect(parseSearch('roads value>€1m dollars', now)).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('the sign says euros and the word after it dollars'),
+    });
+    // A sign and a word that agree: one currency.
+    expect(readSentence('roads over CA$1m dollars', now, REGIONS)).toBe('roads value>1m cad');
+    expect(readSentence('roads over $2m US dollars', now, REGIONS)).toBe('roads value>2m usd');
+  });
+
+  it('reads a closing day with no year that has passed this year as next year’s, and says so', () => {
+    const may13 = new Date('2026-05-13T10:00:00Z');
+    expect(readWhole('cleaning due by 12 May', may13, REGIONS)).toEqual({
+      search: 'cleaning closes<364d',
+      dayOfNextYear: { typed: 'due by 12 May', day: '2027-05-12' },
+    });
+    // A day still to come this year, or a year typed: nothing to say.
+    expect(readWhole('cleaning due by 14 May', may13, REGIONS)).toEqual({ search: 'cleaning closes<1d' });
+    expect(readWhole('cleaning due by 12 May 2027', may13, REGIONS)).toEqual({
+      search: 'cleaning closes<364d',
+    });
   });
 
   it('reads amounts in pence as money, and keeps «quotes» as typed for the search to read', () => {
