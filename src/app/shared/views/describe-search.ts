@@ -1,7 +1,7 @@
 import { VALUE_CURRENCIES, type ValueRule } from '../../../contract/schemas.ts';
 import { SEARCH_WORDS_MAX, type TenderSearchFilters } from '../commands/parse-command.ts';
 import type { RegionRead } from '../commands/region-words.ts';
-import { formatAmount, formatDayOf } from './formats.ts';
+import { formatBound, formatDayOf } from './formats.ts';
 import { clip, code, joinMrkdwn, literalText, type Mrkdwn, mrkdwn, text as plain } from './mrkdwn.ts';
 
 /**
@@ -26,9 +26,9 @@ export function describeSearch(
   if (filters.region) parts.push(mrkdwn`in ${literalText(filters.region)}`);
   if (filters.status) parts.push(plain(filters.status));
   if (filters.cpv) parts.push(plain(`with a CPV code starting ${filters.cpv}`));
-  // Amounts as the cards show them, in the currency the bounds are in.
-  if (filters.valueMin !== undefined) parts.push(plain(`over ${formatAmount(filters.valueMin, currency)}`));
-  if (filters.valueMax !== undefined) parts.push(plain(`up to ${formatAmount(filters.valueMax, currency)}`));
+  // Amounts as the cards show them, in the currency the bounds are in, but never rounded.
+  if (filters.valueMin !== undefined) parts.push(plain(`over ${formatBound(filters.valueMin, currency)}`));
+  if (filters.valueMax !== undefined) parts.push(plain(`up to ${formatBound(filters.valueMax, currency)}`));
   if (filters.deadlineTo) parts.push(plain(`closing by ${formatDayOf(endOfDay(filters.deadlineTo))}`));
   else if (filters.deadlineFrom)
     parts.push(plain(`closing after ${formatDayOf(new Date(filters.deadlineFrom))}`));

@@ -85,10 +85,22 @@ export function formatMoneyInline(value: Tender['value']): string {
   return /^\p{Lu}\p{Ll}/u.test(money) ? money.charAt(0).toLowerCase() + money.slice(1) : money;
 }
 
-/** An amount as it is (a search's bounds: `over £0` means what it says), in its currency. */
+/** An amount in whole units of its currency (a card's value), but one under a unit with its pence. */
 export function formatAmount(amount: number, currencyAsGiven: string): string {
   // Below one unit (but not nothing) whole units would round to 0: two decimals instead.
-  const pence = amount > 0 && amount < 1;
+  return formatIn(amount, currencyAsGiven, amount > 0 && amount < 1);
+}
+
+/**
+ * A search's bound exactly as it bounds (`over £0` means what it says): `value>1.5` is over £1.50,
+ * never "over £2", and `value<999.99` up to £999.99, never "up to £1,000". A bound is at most
+ * pence (finer ones are refused as typed), so two decimals are exact.
+ */
+export function formatBound(amount: number, currencyAsGiven: string): string {
+  return formatIn(amount, currencyAsGiven, !Number.isInteger(amount));
+}
+
+function formatIn(amount: number, currencyAsGiven: string, pence: boolean): string {
   const currency = currencyAsGiven.toUpperCase();
   const formatter = SHOWN_BY_CODE.has(currency) ? null : moneyFormatter(currency, pence);
   return formatter

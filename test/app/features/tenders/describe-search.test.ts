@@ -20,6 +20,16 @@ describe('how a search reads back to a person', () => {
     expect(describeSearch({})).toBe('everything');
   });
 
+  it('shows a bound exactly as it bounds: pence kept, never rounded to another amount', () => {
+    expect(describeSearch({ valueMin: 1.5 })).toBe('over £1.50');
+    expect(describeSearch({ valueMax: 999.99 })).toBe('up to £999.99');
+    expect(describeSearch({ valueMin: 2.25, currency: 'EUR' })).toBe('over €2.25');
+    expect(describeSearch({ valueMin: 0.4, valueMax: 1_000_000.5 })).toBe('over £0.40, up to £1,000,000.50');
+    // Whole amounts stay whole, in any currency, as the cards show them.
+    expect(describeSearch({ valueMin: 100_000, currency: 'CAD' })).toBe('over CA$100,000');
+    expect(describeSearch({ valueMin: 0 })).toBe('over £0');
+  });
+
   it('shows what was typed literally: in a code span when a mark could format, control characters stay text', () => {
     const said = describeSearch({ q: 'clean* _x_ ~y~ `z` <!channel> & co' });
     // A code span: Slack formats nothing in it, and it reads and copies as typed (no zero-width
