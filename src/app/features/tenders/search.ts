@@ -34,7 +34,12 @@ import {
   text as plain,
   safeText,
 } from '../../shared/views/mrkdwn.ts';
-import { commandMeantMessage, correctedWords, searchMeantBlocks } from '../../shared/views/suggestions.ts';
+import {
+  commandMeantMessage,
+  correctedWords,
+  searchMeantBlocks,
+  sentenceMeantBlocks,
+} from '../../shared/views/suggestions.ts';
 import { type Block, button, contextLine, section, tenderDetail } from '../../shared/views/tender-card.ts';
 import {
   BOOKMARKS_PAGE_SIZE,
@@ -109,10 +114,21 @@ export async function searchCommand(
       const said = [currencyRead, read, cutSentence, region].filter(
         (sentence): sentence is Mrkdwn => sentence !== null,
       );
-      return said.length > 0 ? joinMrkdwn(said, mrkdwn` `) : null;
+      const blocks = said.length > 0 ? [section(joinMrkdwn(said, mrkdwn` `))] : [];
+      // Typed as a sentence in a channel ("cleaning in Wales over £100k"): the words found nothing,
+      // so the search the sentence means is offered (a sentence already read is not read again).
+      if (!options.shownAs) blocks.push(...(await sentenceMeant(context, request, text)));
+      return blocks;
     },
     options.shownAs ? [contextLine(options.shownAs)] : [],
   );
+}
+
+/** The blocks offering what `text` means as a sentence, when it reads as one. */
+async function sentenceMeant(context: FeatureContext, request: SlackRequest, text: string): Promise<Block[]> {
+  const regions = await regionsFor(context, request.teamId, 'typed').catch(() => []);
+  const read = readSentence(text, context.clock(), regions);
+  return read ? sentenceMeantBlocks(read.search) : [];
 }
 
 /**
@@ -194,8 +210,8 @@ export async function showSearchPage(
   replace: boolean,
   /** Blocks shown under the heading of this page only (which buyer a name chose). */
   note: Block[] = [],
-  /** When nothing matches, a sentence on why that may be (an unknown region), asked only then. */
-  whenEmpty: () => Promise<Mrkdwn | null> = async () => null,
+  /** When nothing matches, what may be why (an unknown region) or meant instead, asked only then. */
+  whenEmpty: () => Promise<Block[]> = async () => [],
   /** Blocks shown first, whatever was found (the command a sentence was read as). */
   lead: Block[] = [],
 ): Promise<void> {
@@ -226,8 +242,7 @@ export async function showSearchPage(
     const corrected =
       state.f.q && page.suggestions?.length ? correctedWords(state.f.q, page.suggestions) : null;
     if (corrected) message.blocks.push(...searchMeantBlocks(corrected, state));
-    const why = await whenEmpty().catch(() => null);
-    if (why) message.blocks.push(section(why));
+    message.blocks.push(...(await whenEmpty().catch(() => [])));
   }
   if (lead.length > 0) message.blocks.unshift(...lead);
   await reply(request, message, replace);

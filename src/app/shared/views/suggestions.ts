@@ -64,6 +64,28 @@ export function searchMeantBlocks(corrected: string, state: SearchState): Block[
 }
 
 /**
+ * Under a `/tender search` that found nothing as words but reads as a sentence ("cleaning in
+ * Wales over £100k"): the search the sentence means, with a button that runs it (as a direct
+ * message reads it; in a channel the words are searched as typed first, so nothing changes
+ * under a person who meant them).
+ */
+export function sentenceMeantBlocks(search: string): Block[] {
+  const command = `search ${search}`;
+  const question = section(
+    mrkdwn`Read as a sentence, this is ${code(`/tender ${command}`, 300)}. Direct messages to Tenderbot are always read so.`,
+  );
+  // The button's value is the command's text, which "Try again"'s listener runs; too long, no button.
+  if (command.length > 2000) return [question];
+  return [
+    question,
+    {
+      type: 'actions',
+      elements: [button(`Run /tender ${clip(command, 50)}`, SuggestionIds.commandMeant, command, 'primary')],
+    },
+  ];
+}
+
+/**
  * `/tender serach cleaning`: "Did you mean `/tender search`?", with a button that runs the command
  * meant with the same words when there are any.
  */

@@ -94,6 +94,36 @@ describe('searchCommand (/tender search)', () => {
     expect(shown).not.toContain('\u02CB');
   });
 
+  it('words that find nothing but read as a sentence: offers the search the sentence means, which finds tenders', async () => {
+    const request = harness.request();
+    await searchCommand(harness.context, request, 'marketing in Wales over £10k');
+    const blocks = (request.answers[0]?.blocks ?? []) as {
+      text?: { text: string };
+      elements?: { action_id: string; value: string }[];
+    }[];
+    // The words as typed first: nothing changes under a person who meant them.
+    expect(blocks[0]?.text?.text).toContain('Found no tenders');
+    expect(blocks.map((block) => block.text?.text)).toContain(
+      'Read as a sentence, this is `/tender search marketing region:"Wales" value&gt;10k`. Direct messages to Tenderbot are always read so.',
+    );
+    const offered = blocks.flatMap((block) => block.elements ?? []);
+    expect(offered).toEqual([
+      expect.objectContaining({
+        action_id: 'command/did_you_mean',
+        value: 'search marketing region:"Wales" value>10k',
+      }),
+    ]);
+    // What the button runs (Try again's listener runs a command's text) finds tenders.
+    const run = harness.request();
+    await searchCommand(harness.context, run, 'marketing region:"Wales" value>10k');
+    expect(textOf(run.answers)).not.toContain('Found no tenders');
+    expect(actionIds(run.answers)).toContain(TenderIds.bookmark);
+    // Words that read as no sentence get no such offer; nor does a sentence already read.
+    const plainWords = harness.request();
+    await searchCommand(harness.context, plainWords, 'zzqqxx');
+    expect(textOf(plainWords.answers)).not.toContain('Read as a sentence');
+  });
+
   it('refuses a buyer’s name no buyer has, saying how to find it', async () => {
     const request = harness.request();
     await searchCommand(harness.context, request, 'cleaning buyer:Nowhereshire');
