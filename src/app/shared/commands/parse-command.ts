@@ -26,7 +26,7 @@ import {
   unusableRegion,
 } from './filter-names.ts';
 import { orList, spokenCurrencies, typedValue } from './problem-words.ts';
-import { type RegionRead, readUnquotedRegion } from './region-words.ts';
+import { asTheDataSpellsIt, type RegionRead, readUnquotedRegion } from './region-words.ts';
 import { normaliseTyped } from './typed-text.ts';
 
 /** Tender ids are OCDS ocids (`ocds-…`) or other codes with digits and dashes, never plain words. */
@@ -234,7 +234,7 @@ export function parseSearch(
     }
     switch (kind) {
       case 'region:': {
-        filters.region = value;
+        filters.region = asTheDataSpellsIt(value, options.regions);
         if (quoted !== undefined) break;
         ({
           region: filters.region,
@@ -424,7 +424,7 @@ export function parseDirectory(text: string, options: { regions?: readonly strin
       given.add(key);
     }
     if (key === 'region') {
-      filters.region = value;
+      filters.region = asTheDataSpellsIt(value, options.regions);
       if (quoted === undefined)
         ({
           region: filters.region,

@@ -23,7 +23,7 @@ export function readUnquotedRegion(
   const rest = normalised.slice(start + match[0].length);
   const afterRegion = rest.split(/\s+/).filter(Boolean).slice(0, 2).join(' ');
   const joined = regions && regionWithWordsAfter(value, rest, regions);
-  if (!joined) return { region: value, afterRegion, wordsJoined: 0 };
+  if (!joined) return { region: asTheDataSpellsIt(value, regions), afterRegion, wordsJoined: 0 };
   return {
     region: joined.region,
     afterRegion,
@@ -34,6 +34,15 @@ export function readUnquotedRegion(
       text: `${normalised.slice(0, start)}region:"${joined.region}"${rest.slice(joined.end)}`,
     },
   };
+}
+
+/**
+ * A region as the data spells it when only its letter case differs (`wales` is Wales), so the
+ * heading says "in Wales"; any other value as typed.
+ */
+export function asTheDataSpellsIt(value: string, regions: readonly string[] | undefined): string {
+  const lower = value.toLowerCase();
+  return regions?.find((region) => region.toLowerCase() === lower) ?? value;
 }
 
 /** A region's name as compared with what was typed: letter case, hyphens, underscores and spacing aside. */

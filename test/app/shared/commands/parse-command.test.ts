@@ -736,16 +736,20 @@ describe('an unquoted region read with the words after it, given the regions of 
       regionRead: { typed: 'north west', region: 'North West' },
     });
     const north = parseSearch('region:north cleaning', now, { regions: both });
-    expect(north).toMatchObject({ filters: { region: 'north', q: 'cleaning' } });
+    expect(north).toMatchObject({ filters: { region: 'North', q: 'cleaning' } });
     expect(north.ok && north.regionRead).toBeUndefined();
     expect(parseSearch('region:"north" west', now, { regions: both })).toMatchObject({
-      filters: { region: 'north', q: 'west' },
+      filters: { region: 'North', q: 'west' },
     });
   });
 
-  it('leaves a known region, a quoted one, a filter after it and a search without regions as typed', () => {
+  it('leaves a known region (spelt as the data spells it), a quoted one, a filter after it and a search without regions as typed', () => {
     const wales = parseSearch('region:wales west', now, { regions });
-    expect(wales).toMatchObject({ filters: { region: 'wales', q: 'west' } });
+    // `wales` is Wales, so the heading says "in Wales"; no words join it.
+    expect(wales).toMatchObject({ filters: { region: 'Wales', q: 'west' } });
+    expect(parseSearch('region:"WALES"', now, { regions })).toMatchObject({ filters: { region: 'Wales' } });
+    expect(parseDirectory('region:wales', { regions })).toMatchObject({ filters: { region: 'Wales' } });
+    expect(parseSearch('region:wales', now)).toMatchObject({ filters: { region: 'wales' } });
     expect(wales.ok && wales.regionRead).toBeUndefined();
     expect(parseSearch('region:"south" west', now, { regions })).toMatchObject({
       filters: { region: 'south', q: 'west' },
