@@ -109,6 +109,9 @@ const UNIT_WORDS = /^(k|m|b|bn|thousand|million|millions|billion|d|day|days|w|we
  * other use (`social value > 50%`, `value > 1 million`) is left as typed.
  */
 function joinSpacedComparisons(text: string): string {
+  // Nothing to join without a comparing filter: a text of quotes alone would otherwise split into
+  // tens of thousands of parts (the parsers must stay linear in what is typed).
+  if (!/value|closes/i.test(text)) return text;
   return text
     .split(/("[^"]*")/)
     .map((part) =>
