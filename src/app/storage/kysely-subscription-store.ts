@@ -1,7 +1,15 @@
-import type { Selectable } from 'kysely';
+import { type Insertable, type Selectable, sql } from 'kysely';
 import type { BotTables } from './bot-schema.ts';
 import { count, Prepared, type SharedDatabase, slot } from './kysely-store-base.ts';
-import type { Cadence, Subscription, SubscriptionKind, SubscriptionStore } from './subscription-store.ts';
+import type {
+  Cadence,
+  ChannelSubscribed,
+  ChannelSubscribing,
+  ChannelSubscription,
+  Subscription,
+  SubscriptionKind,
+  SubscriptionStore,
+} from './subscription-store.ts';
 
 type SubscriptionRow = Selectable<BotTables['subscriptions']>;
 
@@ -24,25 +32,79 @@ export class KyselySubscriptionStore implements SubscriptionStore {
     if (this.base.pending) await this.base.pending;
     const result = await this.base.db
       .insertInto('subscriptions')
-      .values({
-        id: subscription.id,
-        team_id: subscription.teamId,
-        channel_id: subscription.channelId,
-        kind: subscription.kind,
-        target: subscription.target,
-        cadence: subscription.cadence,
-        local_time: subscription.localTime,
-        time_zone: subscription.timeZone,
-        created_by: subscription.createdBy,
-        created_at: subscription.createdAt.getTime(),
-        paused_reason: subscription.pausedReason,
-        next_run_at: subscription.nextRunAt.getTime(),
-        cursor: subscription.cursor,
-        skipped_count: subscription.skippedCount,
-      })
+      .values(toRow(subscription))
       .onConflict((conflict) => conflict.column('id').doNothing())
       .executeTakeFirst();
     return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
+  }
+
+  async subscribeChannel(
+    teamId: string,
+    channelId: string,
+    decide: (existing: readonly ChannelSubscription[]) => ChannelSubscribing,
+  ): Promise<ChannelSubscribed | null> {
+    if (this.base.pending) await this.base.pending;
+    return this.base.transaction(async (trx) => {
+      // SQLite's transaction holds the write lock from its BEGIN. PostgreSQL's would let two read
+      // a channel with nothing to lock in it and both insert: the channel's own lock, held to the
+      // commit, makes a second subscribe read after the first has written. Channels that already
+      // have two alike (from before this check) keep them: nothing here refuses a row.
+      if (this.base.database.kind === 'postgres')
+        await sql`select pg_advisory_xact_lock(hashtext('tenderbot subscribe'), hashtext(${`${teamId} ${channelId}`}))`.execute(
+          trx,
+        );
+      const rows = await trx
+        .selectFrom('subscriptions')
+        .selectAll('subscriptions')
+        .select((eb) =>
+          eb
+            .exists(
+              eb
+                .selectFrom('personal_keys')
+                .select('personal_keys.user_id')
+                .whereRef('personal_keys.team_id', '=', 'subscriptions.team_id')
+                .whereRef('personal_keys.user_id', '=', 'subscriptions.created_by'),
+            )
+            .as('creator_has_own_key'),
+        )
+        .where('subscriptions.team_id', '=', teamId)
+        .where('subscriptions.channel_id', '=', channelId)
+        .orderBy('subscriptions.created_at')
+        .orderBy('subscriptions.id')
+        .execute();
+      const existing = rows.map((row) => ({
+        subscription: toSubscription(row),
+        // SQLite answers 0 or 1.
+        creatorHasOwnKey: Boolean(row.creator_has_own_key),
+      }));
+      const decided = decide(existing);
+      if ('keep' in decided) return decided;
+      if ('create' in decided) {
+        const created = await trx
+          .insertInto('subscriptions')
+          .values(toRow(decided.create))
+          .onConflict((conflict) => conflict.column('id').doNothing())
+          .executeTakeFirst();
+        return (created.numInsertedOrUpdatedRows ?? 0n) > 0n ? decided : null;
+      }
+      const { change } = decided;
+      const before = existing.find((each) => each.subscription.id === change.id)?.subscription;
+      if (!before) return null;
+      // Unsubscribed between the read and this write (an unsubscribe takes no channel lock): none changed.
+      const changed = await trx
+        .updateTable('subscriptions')
+        .set({
+          target: change.target,
+          cadence: change.cadence,
+          local_time: change.localTime,
+          time_zone: change.timeZone,
+          next_run_at: change.nextRunAt.getTime(),
+        })
+        .where('team_id', '=', teamId)
+        .where('id', '=', change.id)
+        .executeTakeFirst();
+      return count(changed) > 0 ? { change, before } : null;
+    });
   }
 
   async getSubscription(teamId: string, id: string): Promise<Subscription | null> {
@@ -136,6 +198,25 @@ export class KyselySubscriptionStore implements SubscriptionStore {
       .execute();
     return rows.map(toSubscription);
   }
+}
+
+function toRow(subscription: Subscription): Insertable<BotTables['subscriptions']> {
+  return {
+    id: subscription.id,
+    team_id: subscription.teamId,
+    channel_id: subscription.channelId,
+    kind: subscription.kind,
+    target: subscription.target,
+    cadence: subscription.cadence,
+    local_time: subscription.localTime,
+    time_zone: subscription.timeZone,
+    created_by: subscription.createdBy,
+    created_at: subscription.createdAt.getTime(),
+    paused_reason: subscription.pausedReason,
+    next_run_at: subscription.nextRunAt.getTime(),
+    cursor: subscription.cursor,
+    skipped_count: subscription.skippedCount,
+  };
 }
 
 function toSubscription(row: SubscriptionRow): Subscription {

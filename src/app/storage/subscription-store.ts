@@ -27,10 +27,41 @@ export interface Subscription {
   skippedCount: number;
 }
 
+/** A channel's subscription as subscribing the channel again sees it. */
+export interface ChannelSubscription {
+  subscription: Subscription;
+  /** Whether its creator has linked a key of their own: its posts are read with that key, not the workspace's. */
+  creatorHasOwnKey: boolean;
+}
+
+/**
+ * What subscribing a channel does, decided from what the channel already has: store a new
+ * subscription; change one of the channel's (by id: its target and schedule, `nextRunAt` with them;
+ * its creator, cursor and pause stay); or keep what it has (nothing is written).
+ */
+export type ChannelSubscribing = { create: Subscription } | { change: Subscription } | { keep: Subscription };
+
+/** What subscribeChannel did: the decision, and for a change the subscription as it was. */
+export type ChannelSubscribed =
+  | { create: Subscription }
+  | { change: Subscription; before: Subscription }
+  | { keep: Subscription };
+
 /** Channel subscriptions; every method is one atomic step (see DeliveryStore for their posts). */
 export interface SubscriptionStore {
   /** Stores a new subscription; false when its id is taken (the caller picks another). */
   createSubscription(subscription: Subscription): Promise<boolean>;
+  /**
+   * Subscribes a channel in one transaction: `decide` is given the channel's subscriptions (oldest
+   * first) and what it returns is written before any other subscribe of that channel reads them, so
+   * two subscribes at once never both store one. Null when nothing was written because the new id
+   * is taken or the one to change is gone: the caller decides again (with another id).
+   */
+  subscribeChannel(
+    teamId: string,
+    channelId: string,
+    decide: (existing: readonly ChannelSubscription[]) => ChannelSubscribing,
+  ): Promise<ChannelSubscribed | null>;
   getSubscription(teamId: string, id: string): Promise<Subscription | null>;
   /** The channel's subscriptions, oldest first. */
   channelSubscriptions(teamId: string, channelId: string): Promise<Subscription[]>;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
-import { refuseGuests, reply, StaleValueError } from '../../shared/feature-context.ts';
+import { refuseGuests, reply } from '../../shared/feature-context.ts';
 import type { Message } from '../../shared/views/messages.ts';
 import { channelLink, lowerFirst, mrkdwn } from '../../shared/views/mrkdwn.ts';
 import { contextLine, section } from '../../shared/views/tender-card.ts';
@@ -9,7 +9,7 @@ import { bidReferences } from '../bids/index.ts';
 import { buildDelivery, readerOf } from './content.ts';
 import { subscriptionSummary } from './describe.ts';
 import { nextRunAfter } from './schedule.ts';
-import { postsElsewhere } from './subscription-list.ts';
+import { noSuchSubscription, postsElsewhere, say } from './subscription-list.ts';
 
 /**
  * "Send now": a real post of the current summary, recorded like any scheduled one; resumes a
@@ -19,7 +19,7 @@ import { postsElsewhere } from './subscription-list.ts';
 export async function sendNow(context: FeatureContext, request: SlackRequest, id: string): Promise<void> {
   if (await refuseGuests(context, request, 'send subscription posts')) return;
   const subscription = await context.store.getSubscription(request.teamId, id);
-  if (!subscription) throw new StaleValueError('subscription gone');
+  if (!subscription) return say(request, noSuchSubscription(id));
   const elsewhere = await postsElsewhere(context, request, subscription, 'send now');
   if (elsewhere) {
     await reply(request, { text: elsewhere, blocks: [section(elsewhere)] });
@@ -38,7 +38,9 @@ export async function sendNow(context: FeatureContext, request: SlackRequest, id
     });
     return;
   }
-  await context.store.addManualDelivery({ id: randomUUID(), subscriptionId: id, dueAt: now });
+  // Planned only while the subscription is there: one unsubscribed since it was read plans nothing.
+  if (!(await context.store.addManualDelivery({ id: randomUUID(), subscriptionId: id, dueAt: now })))
+    return say(request, noSuchSubscription(id));
   context.scheduler?.wake();
   const sentence = mrkdwn`${started}Posting ${lowerFirst(subscriptionSummary(subscription))} in ${channelLink(subscription.channelId)} now.`;
   await reply(request, { text: sentence, blocks: [section(sentence)] });

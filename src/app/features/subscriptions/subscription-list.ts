@@ -113,6 +113,16 @@ async function keptRulesOf(context: FeatureContext, subscription: Subscription):
   }
 }
 
+/**
+ * A subscription named by a command or by a button of an older list that is not there: unsubscribed
+ * (from the list, by command, or by another copy of it), or never this workspace's. Every
+ * per-subscription command and button says this, never that the button is out of date: its value
+ * read well, only what it names is gone.
+ */
+export function noSuchSubscription(id: string): Mrkdwn {
+  return mrkdwn`No subscription has the id ${code(id, 100)} (it may be unsubscribed already). \`/tender subscriptions\` lists this channel’s.`;
+}
+
 /** `/tender unsubscribe <id>` and the list's Unsubscribe button. */
 export async function unsubscribe(
   context: FeatureContext,
@@ -124,12 +134,8 @@ export async function unsubscribe(
   const subscription = await context.store.getSubscription(request.teamId, id);
   const elsewhere = subscription && (await postsElsewhere(context, request, subscription, 'unsubscribe'));
   if (elsewhere) return say(request, elsewhere);
-  if (!subscription || !(await context.store.removeSubscription(request.teamId, id))) {
-    return say(
-      request,
-      mrkdwn`No subscription has the id ${code(id, 100)} (it may be unsubscribed already). \`/tender subscriptions\` lists this channel’s.`,
-    );
-  }
+  if (!subscription || !(await context.store.removeSubscription(request.teamId, id)))
+    return say(request, noSuchSubscription(id));
   // The list drawn again under the sentence (its rules read, or kept) comes first: the goodbye says
   // the rule only when it is kept, and is never held up by asking the service for it.
   const list = fromList

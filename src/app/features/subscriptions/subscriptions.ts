@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { z } from 'zod';
 import { NotFoundError } from '../../../client/errors.ts';
 import { ID_MAX } from '../../../contract/schemas.ts';
 import { cutText } from '../../../shared/cut-text.ts';
@@ -26,6 +25,7 @@ import {
   channelLink,
   code,
   literalText,
+  lowerFirst,
   type Mrkdwn,
   mention,
   mrkdwn,
@@ -34,8 +34,8 @@ import {
 } from '../../shared/views/mrkdwn.ts';
 import { section } from '../../shared/views/tender-card.ts';
 import type { Cadence, Subscription, SubscriptionKind } from '../../storage/bot-store.ts';
+import type { ChannelSubscribed, ChannelSubscription } from '../../storage/subscription-store.ts';
 import { resolveBidId } from '../bids/index.ts';
-import { DeadlinesTarget, PipelineTarget, SearchTarget } from './content.ts';
 import { subscriptionSummary } from './describe.ts';
 import {
   DEFAULT_TIME,
@@ -46,6 +46,7 @@ import {
   parseLocalTime,
 } from './schedule.ts';
 import { CHANNEL_GONE_REASONS } from './slack-errors.ts';
+import { alikeSentence, changeSentence, subscribingAgain } from './subscribe-again.ts';
 import { listSubscriptions, say, unsubscribe } from './subscription-list.ts';
 
 export type SubscriptionSubcommand = 'subscribe' | 'subscriptions' | 'unsubscribe';
@@ -190,70 +191,86 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
     cursor: null,
     skippedCount: 0,
   };
-  // The same posts at the same moments twice would only double every post in the channel: the same
-  // thing followed, on the same schedule (an hourly feed posts every hour, whatever its time), read
-  // with the same key (a person's own key reads their own bookmarks and bids).
-  const readsAsMine = async (existing: Subscription) =>
-    existing.createdBy === request.userId ||
-    (source !== 'personal' &&
-      (await context.store.getPersonalKey(request.teamId, existing.createdBy)) === null);
-  let twin: Subscription | undefined;
-  for (const existing of await context.store.channelSubscriptions(request.teamId, request.channelId)) {
-    const sameSchedule =
-      existing.cadence === cadence &&
-      (cadence === 'hourly' || (existing.localTime === localTime && existing.timeZone === schedule.timeZone));
-    if (
-      existing.kind === kind &&
-      sameSchedule &&
-      sameTarget(kind, existing.target, subscription.target) &&
-      (await readsAsMine(existing))
-    ) {
-      twin = existing;
-      break;
+  // A channel follows each thing once per key it is read with (a person's own key reads their own
+  // bookmarks and bids): subscribing again keeps or changes the one there (subscribingAgain).
+  const readsAsMine = ({ subscription: existing, creatorHasOwnKey }: ChannelSubscription) =>
+    existing.createdBy === request.userId || (source !== 'personal' && !creatorHasOwnKey);
+  // Bounds are checked with the service for a new feed only (a search it refuses is not subscribed),
+  // and its answer names the rule the posts will apply: the confirmation says it, as the posts'
+  // heading will. Only a check, so a short one: a slow service is said to be slow (a timeout) rather
+  // than waited for. Whether the feed is new is read before asking, and decided again when stored.
+  let rules = keptValueRules(context, client, bounded ? [bounded] : []);
+  if (bounded) {
+    const seen = await channelAsSeen(context, request.teamId, request.channelId);
+    if ('create' in subscribingAgain(subscription, seen, readsAsMine).decision) {
+      const { valueRule } = await client.tenders.search({ ...bounded, limit: 1 }, VALUE_RULE_CALL);
+      rules = NO_VALUE_RULES;
+      if (valueRule) {
+        keepValueRule(context, client, valueRule);
+        rules = { byCurrency: new Map([[valueRule.currency, valueRule]]) };
+      }
     }
   }
-  if (twin)
+  // Decided and written in one transaction of the store, so two subscribes at once store one; a
+  // taken id (or one changed meanwhile) is decided again.
+  let done: ChannelSubscribed | null = null;
+  let alike: Subscription[] = [];
+  for (let attempt = 0; !done; attempt++) {
+    if (attempt > 5) throw new Error('could not subscribe the channel: ids taken or changed meanwhile');
+    if (attempt > 0) subscription.id = newSubscriptionId();
+    done = await context.store.subscribeChannel(request.teamId, request.channelId, (existing) => {
+      const again = subscribingAgain(subscription, existing, readsAsMine);
+      alike = again.alike;
+      return again.decision;
+    });
+  }
+  if ('keep' in done) {
+    const kept = done.keep;
     return say(
       request,
-      mrkdwn`This channel already has that subscription: *${subscriptionSummary(twin, keptValueRules(context, client, bounded ? [bounded] : []))}*, ${plain(describeSchedule(twin))} (${code(twin.id)})${twin.pausedReason ? mrkdwn`. It is paused (${safeText(twin.pausedReason, 300)}): *Send now* in \`/tender subscriptions\` starts it again` : mrkdwn``}. \`/tender subscriptions\` lists this channel’s, with Send now and Unsubscribe.`,
+      mrkdwn`This channel already has that subscription: *${subscriptionSummary(kept, rules)}*, ${plain(describeSchedule(kept))} (${code(kept.id)})${kept.pausedReason ? mrkdwn`. It is paused (${safeText(kept.pausedReason, 300)}): *Send now* in \`/tender subscriptions\` starts it again` : mrkdwn``}.${alikeSentence(alike)} \`/tender subscriptions\` lists this channel’s, with Send now and Unsubscribe.`,
     );
-  // Bounds are checked with the service now (a search it refuses is not subscribed), and its answer
-  // names the rule the posts will apply: the confirmation says it, as the posts' heading will. Only
-  // a check, so a short one: a slow service is said to be slow (a timeout) rather than waited for.
-  let rules = NO_VALUE_RULES;
-  if (bounded) {
-    const { valueRule } = await client.tenders.search({ ...bounded, limit: 1 }, VALUE_RULE_CALL);
-    if (valueRule) {
-      keepValueRule(context, client, valueRule);
-      rules = { byCurrency: new Map([[valueRule.currency, valueRule]]) };
-    }
   }
-  const what = subscriptionSummary(subscription, rules);
-  // Whose bookmarks a reminder follows, and whose view of a bid a summary shows, is said once here.
-  const whose =
-    kind === 'deadlines'
-      ? source === 'personal'
-        ? mrkdwn` Reminders follow ${mention(request.userId)}’s own bookmarks and bids.`
-        : mrkdwn` Reminders follow the workspace’s bookmarks and bids (the list \`/tender bookmarks\` shows everyone without a key of their own).`
-      : source === 'personal'
-        ? mrkdwn` Posts are read with ${mention(request.userId)}’s own key.`
-        : mrkdwn``;
-  const confirmation = mrkdwn`${mention(request.userId)} subscribed this channel: *${what}*, ${plain(describeSchedule(schedule))}. First post ${plain(formatLocal(nextRunAt, schedule.timeZone))}.${whose}${regionRead ? mrkdwn` ${regionReadSentence(regionRead)}` : mrkdwn``} \`/tender subscriptions\` lists this channel’s subscriptions, with Send now and Unsubscribe.`;
+  const lists = mrkdwn`\`/tender subscriptions\` lists this channel’s subscriptions, with Send now and Unsubscribe.`;
+  let text: Mrkdwn;
+  let confirmation: Mrkdwn;
+  if ('change' in done) {
+    const { change, before } = done;
+    const what = subscriptionSummary(change, rules);
+    const when = change.pausedReason
+      ? mrkdwn`It is paused (${safeText(change.pausedReason, 300)}): *Send now* in \`/tender subscriptions\` starts it again.`
+      : mrkdwn`Next post ${plain(formatLocal(change.nextRunAt, change.timeZone))}.`;
+    const changed =
+      change.kind === 'deadlines'
+        ? mrkdwn`this channel’s deadline reminders (${code(change.id)}) rather than add others`
+        : mrkdwn`this channel’s *${lowerFirst(what)}* (${code(change.id)}) rather than add another`;
+    text = mrkdwn`Changed: ${what}`;
+    confirmation = mrkdwn`${mention(request.userId)} changed ${changed}: ${changeSentence(before, change)}. ${when}${alikeSentence(alike)} ${lists}`;
+  } else {
+    const what = subscriptionSummary(subscription, rules);
+    // Whose bookmarks a reminder follows, and whose view of a bid a summary shows, is said once here.
+    const whose =
+      kind === 'deadlines'
+        ? source === 'personal'
+          ? mrkdwn` Reminders follow ${mention(request.userId)}’s own bookmarks and bids.`
+          : mrkdwn` Reminders follow the workspace’s bookmarks and bids (the list \`/tender bookmarks\` shows everyone without a key of their own).`
+        : source === 'personal'
+          ? mrkdwn` Posts are read with ${mention(request.userId)}’s own key.`
+          : mrkdwn``;
+    text = mrkdwn`Subscribed: ${what}`;
+    confirmation = mrkdwn`${mention(request.userId)} subscribed this channel: *${what}*, ${plain(describeSchedule(schedule))}. First post ${plain(formatLocal(nextRunAt, schedule.timeZone))}.${whose}${regionRead ? mrkdwn` ${regionReadSentence(regionRead)}` : mrkdwn``} ${lists}`;
+  }
   // Stored before it is announced, so a `/tender subscriptions` right after the confirmation lists
-  // it; if the confirmation cannot be posted in the channel, it is taken back: nothing subscribed.
-  for (let attempt = 0; !(await context.store.createSubscription(subscription)); attempt++) {
-    if (attempt > 5) throw new Error('could not find a free subscription id');
-    subscription.id = newSubscriptionId();
-  }
+  // it; if the confirmation cannot be posted in the channel, it is taken back: nothing changed.
   try {
     await request.slack.chat.postMessage({
       channel: request.channelId,
-      text: mrkdwn`Subscribed: ${what}`,
+      text,
       blocks: [section(confirmation)],
       unfurl_links: false,
     });
   } catch (error) {
-    await context.store.removeSubscription(subscription.teamId, subscription.id);
+    await takeBack(context, done);
     const code = (error as { data?: { error?: string } }).data?.error ?? '';
     if (code in CHANNEL_GONE_REASONS)
       return say(
@@ -262,6 +279,41 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
       );
     throw error;
   }
+}
+
+/** Undoes a subscribe whose confirmation could not be posted: the new one removed, the changed one as it was. */
+async function takeBack(
+  context: FeatureContext,
+  done: { create: Subscription } | { change: Subscription; before: Subscription },
+): Promise<void> {
+  if ('create' in done) {
+    await context.store.removeSubscription(done.create.teamId, done.create.id);
+    return;
+  }
+  const { before } = done;
+  await context.store.subscribeChannel(before.teamId, before.channelId, (existing) =>
+    existing.some((each) => each.subscription.id === before.id) ? { change: before } : { keep: before },
+  );
+}
+
+/**
+ * The channel's subscriptions as subscribeChannel shows them, read outside its transaction (to know
+ * whether a feed is new before asking the service about it).
+ */
+async function channelAsSeen(
+  context: FeatureContext,
+  teamId: string,
+  channelId: string,
+): Promise<ChannelSubscription[]> {
+  const subscriptions = await context.store.channelSubscriptions(teamId, channelId);
+  const ownKey = new Map<string, boolean>();
+  for (const { createdBy } of subscriptions)
+    if (!ownKey.has(createdBy))
+      ownKey.set(createdBy, (await context.store.getPersonalKey(teamId, createdBy)) !== null);
+  return subscriptions.map((subscription) => ({
+    subscription,
+    creatorHasOwnKey: ownKey.get(subscription.createdBy) ?? false,
+  }));
 }
 
 /** A saved search by its id, or words and filters as `/tender search` reads them. */
@@ -332,45 +384,6 @@ async function searchTarget(
     target: { f: checked.data, d: described === 'everything' ? window : `${described}, ${window}`, w: days },
     ...read,
   };
-}
-
-/**
- * Whether two subscriptions of `kind` follow the same thing: the same bid, the same saved search or
- * the same words and filters, the same days ahead (names and descriptions aside). Targets are read
- * as the scheduler reads them; one that does not read follows nothing the other does.
- */
-function sameTarget(kind: SubscriptionKind, a: string, b: string): boolean {
-  const read = <T>(schema: z.ZodType<T>, text: string): T | null => {
-    try {
-      const parsed = schema.safeParse(JSON.parse(text));
-      return parsed.success ? parsed.data : null;
-    } catch {
-      return null;
-    }
-  };
-  if (kind === 'pipeline') {
-    const [left, right] = [read(PipelineTarget, a), read(PipelineTarget, b)];
-    return left !== null && left.p === right?.p;
-  }
-  if (kind === 'deadlines') {
-    const [left, right] = [read(DeadlinesTarget, a), read(DeadlinesTarget, b)];
-    return left !== null && left.days === right?.days;
-  }
-  const [left, right] = [read(SearchTarget, a), read(SearchTarget, b)];
-  if (!left || !right) return false;
-  if (left.ss !== undefined || right.ss !== undefined) return left.ss === right.ss;
-  // Deadlines counted from each post (`w`) compare as typed, not as the dates of the day subscribed.
-  const followed = ({ f, w }: z.infer<typeof SearchTarget>) => {
-    const { deadlineFrom, deadlineTo, ...rest } = f;
-    const filters = w ? rest : { ...rest, deadlineFrom, deadlineTo };
-    return JSON.stringify([sortedKeys(filters), sortedKeys(w)]);
-  };
-  return followed(left) === followed(right);
-}
-
-function sortedKeys(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).sort(([x], [y]) => x.localeCompare(y)));
 }
 
 /** `s-` and six letters and digits that cannot be misread (no 0/o, 1/l). */

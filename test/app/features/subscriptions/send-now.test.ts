@@ -150,3 +150,27 @@ describe('a subscription is changed from its own channel', () => {
     expect(await a.store.getSubscription(harness.slack.teamId, feed.id)).toBeNull();
   });
 });
+
+describe('the buttons of a list drawn before its subscription was unsubscribed', () => {
+  it('say plainly that no subscription has that id, Send now as Unsubscribe does', async () => {
+    await harness.command('U0ADMIN', 'C0RETRY', 'subscribe search gravel hourly');
+    const [feed] = await a.store.channelSubscriptions(harness.slack.teamId, 'C0RETRY');
+    if (!feed) throw new Error('no feed');
+    const list = await harness.command('U0MEMBER', 'C0RETRY', 'subscriptions');
+    const gone = await harness.command('U0MEMBER', 'C0RETRY', `unsubscribe ${feed.id}`);
+    expect(said(gone)).toContain('Unsubscribed <#C0RETRY>');
+    for (const button of [SubscriptionIds.sendNow, SubscriptionIds.unsubscribe]) {
+      const before = harness.slack.messagesIn('C0RETRY', 'U0MEMBER').length;
+      await harness.slack.clickInMessage('U0MEMBER', list, button);
+      const answer = await eventually(
+        () => harness.slack.messagesIn('C0RETRY', 'U0MEMBER')[before],
+        `the answer to ${button}`,
+      );
+      expect(said(answer), button).toContain(
+        `No subscription has the id \`${feed.id}\` (it may be unsubscribed already)`,
+      );
+      expect(said(answer), button).not.toMatch(/out of date|Reference/);
+    }
+    expect(await a.store.subscriptionDeliveries(feed.id)).toEqual([]);
+  });
+});

@@ -183,15 +183,28 @@ describe('sendNow', () => {
     expect(resumed?.pausedReason).toBeNull();
   });
 
-  it('refuses a guest, and an unknown id is a button out of date', async () => {
+  it('refuses a guest, and says an unknown id is no subscription, as Unsubscribe says it', async () => {
     const subscription = await storedSubscription('C0SEND2');
     const guest = harness.request({ userId: 'U0GUEST', channelId: 'C0SEND2', kind: 'click' });
     await sendNow(harness.context, guest, subscription.id);
     expect(guest.said()).toContain('Guests can read tenders but cannot send subscription posts');
     expect(await harness.context.store.subscriptionDeliveries(subscription.id)).toEqual([]);
     const member = harness.request({ userId: 'U0MEMBER', channelId: 'C0SEND2', kind: 'click' });
-    await expect(sendNow(harness.context, member, 's-nothere')).rejects.toBeInstanceOf(StaleValueError);
-    expect(member.answers).toEqual([]);
+    await sendNow(harness.context, member, 's-nothere');
+    expect(member.said()).toContain(
+      'No subscription has the id `s-nothere` (it may be unsubscribed already). `/tender subscriptions` lists this channel’s.',
+    );
+  });
+
+  it('says a subscription unsubscribed while it was being sent is gone, not that it is posting', async () => {
+    const subscription = await storedSubscription('C0SEND3', null, 'pipeline');
+    // Read before the unsubscribe, as a click that arrives just before another's Unsubscribe.
+    const store = { ...harness.context.store, getSubscription: async () => subscription };
+    expect(await harness.context.store.removeSubscription(subscription.teamId, subscription.id)).toBe(true);
+    const member = harness.request({ userId: 'U0MEMBER', channelId: 'C0SEND3', kind: 'click' });
+    await sendNow({ ...harness.context, store }, member, subscription.id);
+    expect(member.said()).toContain(`No subscription has the id \`${subscription.id}\``);
+    expect(member.said()).not.toContain('Posting');
   });
 });
 
