@@ -141,7 +141,7 @@ export async function postCard(
     throw error;
   }
   try {
-    await postPipelineCard(context, request.slack, request.teamId, request.channelId, pipeline);
+    await postPipelineCard(context, request.slack, request.teamId, request.channelId, pipeline, client);
   } catch (error) {
     const slackError = (error as { data?: { error?: string } }).data?.error ?? '';
     const refusal = Object.hasOwn(POST_REFUSALS, slackError) ? POST_REFUSALS[slackError] : undefined;

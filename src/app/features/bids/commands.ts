@@ -4,18 +4,23 @@ import {
   type PIPELINE_ARCHIVE_FILTERS,
   PIPELINE_STATUSES,
   type Pipeline,
-  STAGE_STATUSES,
   type Stage,
 } from '../../../contract/schemas.ts';
 import { cutText } from '../../../shared/cut-text.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { reply } from '../../shared/feature-context.ts';
-import { STATUS_LABELS } from '../../shared/views/bid-parts.ts';
-import { code, joinMrkdwn, mrkdwn, text as plain } from '../../shared/views/mrkdwn.ts';
+import { code, joinMrkdwn, type Mrkdwn, mrkdwn, safeText } from '../../shared/views/mrkdwn.ts';
 import { resolveBidId, withBidReferences } from './bid-references.ts';
 import { notFoundSentence, say } from './bid-sentences.ts';
 import { changePipelineStatus, changeStageStatus, postCard, setArchived } from './card-changes.ts';
-import { findStage, stageStatusNamed } from './stage-words.ts';
+import { type TypedWord, typedWords } from './command-words.ts';
+import {
+  bidStatusNamed,
+  findStage,
+  settableBidStatusesAsShown,
+  stageStatusesAsShown,
+  stageStatusNamed,
+} from './stage-words.ts';
 import { pipelinesListMessage } from './views/pipeline-card.ts';
 
 const ARCHIVE_WORDS: Record<string, (typeof PIPELINE_ARCHIVE_FILTERS)[number]> = {
@@ -35,23 +40,24 @@ export async function pipelinesCommand(
   const words: string[] = [];
   let status: Pipeline['status'] | undefined;
   let archived: (typeof PIPELINE_ARCHIVE_FILTERS)[number] = 'active';
-  for (const word of rest.trim().split(/\s+/).filter(Boolean)) {
-    const lower = word.toLowerCase();
-    if (lower.startsWith('status:')) {
-      const wanted = pipelineStatusOf(lower.slice('status:'.length));
+  for (const word of typedWords(rest)) {
+    const lower = word.text.toLowerCase();
+    if (!word.quoted && lower.startsWith('status:')) {
+      const wanted = bidStatusNamed(word.text.slice('status:'.length));
       if (!wanted) {
         await say(
           request,
-          mrkdwn`${code(word, 100)} is not a bid status. Use one of: ${joinMrkdwn(
-            PIPELINE_STATUSES.map((s) => code(`status:${s}`)),
+          mrkdwn`${code(word.text, 100)} is not a bid status. Use one of: ${joinMrkdwn(
+            PIPELINE_STATUSES.map((s) => code(`status:${s.replace('_', '-')}`)),
             mrkdwn`, `,
           )}.`,
         );
         return;
       }
       status = wanted;
-    } else if (ARCHIVE_WORDS[lower]) archived = ARCHIVE_WORDS[lower];
-    else words.push(word);
+    } else if (!word.quoted && Object.hasOwn(ARCHIVE_WORDS, lower))
+      archived = ARCHIVE_WORDS[lower] as (typeof PIPELINE_ARCHIVE_FILTERS)[number];
+    else words.push(word.text);
   }
   const q = cutText(words.join(' '), 200);
   const { client, source } = await context.clients.forPerson(request.teamId, request.userId);
@@ -62,24 +68,12 @@ export async function pipelinesCommand(
     limit: PIPELINES_PAGE_SIZE,
     offset: page.offset,
   });
-  const description = joinMrkdwn(
-    [
-      ...(q ? [mrkdwn`“${plain(q)}”`] : []),
-      ...(status ? [plain(STATUS_LABELS[status].toLowerCase())] : []),
-      archived === 'active'
-        ? mrkdwn`active`
-        : archived === 'archived'
-          ? mrkdwn`archived`
-          : mrkdwn`active or archived`,
-    ],
-    mrkdwn`, `,
-  );
   await reply(
     request,
     await pipelinesListMessage(
       await withBidReferences(context, request.teamId, found.data),
       found.pagination.total,
-      description,
+      { words: q, ...(status ? { status } : {}), archived },
       context.store,
       context.clock(),
       {
@@ -111,50 +105,81 @@ async function typedBidId(
   return null;
 }
 
+/** What was typed, shown back in quotes (cut, escaped). */
+function typedBack(words: readonly TypedWord[]): Mrkdwn {
+  return safeText(joinedText(words), 60);
+}
+
 /** `/tender pipeline <id>` and `/tender pipeline status|stage|archive|restore …`. */
 export async function pipelineCommand(
   context: FeatureContext,
   request: SlackRequest,
   rest: string,
 ): Promise<void> {
-  const words = rest.trim().split(/\s+/).filter(Boolean);
-  const verb = (words[0] ?? '').toLowerCase();
+  const words = typedWords(rest);
+  const verb = words[0]?.quoted ? '' : (words[0]?.text ?? '').toLowerCase();
   if (words.length === 0) return say(request, mrkdwn`Which bid? ${PIPELINE_USAGE}`);
   if (verb === 'status') {
     const [, typed, ...statusWords] = words;
-    const status = pipelineStatusOf(statusWords.join('_'));
-    if (!typed || !status)
+    // `status no bid`: a status alone, the bid left out.
+    const statusAlone = typed && bidStatusNamed(joinedText(words.slice(1)));
+    if (statusAlone)
       return say(
         request,
-        mrkdwn`Give the bid’s id and one of these statuses: ${joinMrkdwn(
-          PIPELINE_STATUSES.filter((s) => s !== 'submitted').map((s) => code(s)),
-          mrkdwn`, `,
-        )}. For example \`/tender pipeline status BID-7 bidding\`.`,
+        mrkdwn`Which bid? Give its reference before the status: ${code(`/tender pipeline status BID-7 ${joinedText(words.slice(1))}`, 100)}.`,
       );
-    const id = await typedBidId(context, request, typed);
+    if (!typed)
+      return say(
+        request,
+        mrkdwn`Which bid, and which status? For example \`/tender pipeline status BID-7 bidding\`, with one of ${settableBidStatusesAsShown()}.`,
+      );
+    if (statusWords.length === 0)
+      return say(
+        request,
+        mrkdwn`Which status for ${code(typed.text, 100)}? Give one after it: ${settableBidStatusesAsShown()}. For example \`/tender pipeline status BID-7 bidding\`.`,
+      );
+    const status = bidStatusNamed(joinedText(statusWords));
+    if (!status)
+      return say(
+        request,
+        mrkdwn`“${typedBack(statusWords)}” is not a status: use one of ${settableBidStatusesAsShown()}.`,
+      );
+    const id = await typedBidId(context, request, typed.text);
     if (!id) return;
     return changePipelineStatus(context, request, { p: id, v: status }, null);
   }
   if (verb === 'stage') {
     const [, typed, ...others] = words;
-    const found = splitStageAndStatus(others);
-    if (!typed || !found)
+    if (!typed || others.length === 0)
       return say(
         request,
-        mrkdwn`Give the bid’s id, the stage (its name or number) and one of ${joinMrkdwn(
-          STAGE_STATUSES.map((s) => code(s)),
-          mrkdwn`, `,
-        )}. For example \`/tender pipeline stage BID-7 2 completed\`.`,
+        mrkdwn`${typed ? mrkdwn`Which stage of ${code(typed.text, 100)}, and which status?` : mrkdwn`Which bid, stage and status?`} Give the stage (its number on the card, or its name, in quotes if you like) and one of ${stageStatusesAsShown()}. For example \`/tender pipeline stage BID-7 2 completed\` or \`/tender pipeline stage BID-7 "Draft response" in progress\`.`,
       );
-    const id = await typedBidId(context, request, typed);
+    const id = await typedBidId(context, request, typed.text);
     if (!id) return;
     const { client, source } = await context.clients.forPerson(request.teamId, request.userId);
     let pipeline: Pipeline;
     try {
       pipeline = await client.pipelines.get(id);
     } catch (error) {
-      if (error instanceof NotFoundError) return say(request, notFoundSentence(typed, source));
+      if (error instanceof NotFoundError) return say(request, notFoundSentence(typed.text, source));
       throw error;
+    }
+    const found = splitStageAndStatus(others);
+    if ('unknown' in found) {
+      // Only a stage given: ask for its status, naming the stage as the card does.
+      const named = findStage(pipeline.stages, joinedText(others));
+      if ('stage' in named && !found.afterQuote) {
+        const number = [...pipeline.stages].sort((a, b) => a.position - b.position).indexOf(named.stage) + 1;
+        return say(
+          request,
+          mrkdwn`Which status for stage ${number}, ${safeText(named.stage.name, 200)}? Give one after it: ${stageStatusesAsShown()}.`,
+        );
+      }
+      return say(
+        request,
+        mrkdwn`“${typedBack(found.unknown)}” is not a stage status: use one of ${stageStatusesAsShown()}.`,
+      );
     }
     const stage = findStage(pipeline.stages, found.stage);
     if ('problem' in stage) return say(request, stage.problem);
@@ -167,30 +192,39 @@ export async function pipelineCommand(
         request,
         mrkdwn`Which bid? ${code(`/tender pipeline ${verb} <bid>`)}, like ${code(`/tender pipeline ${verb} BID-7`)}.`,
       );
-    const id = await typedBidId(context, request, typed);
+    const id = await typedBidId(context, request, typed.text);
     if (!id) return;
     return setArchived(context, request, id, verb === 'archive', null);
   }
   if (words.length > 1) return say(request, PIPELINE_USAGE);
-  const id = await typedBidId(context, request, words[0] as string);
+  const id = await typedBidId(context, request, (words[0] as TypedWord).text);
   if (!id) return;
   await postCard(context, request, id);
 }
 
-function pipelineStatusOf(word: string): Pipeline['status'] | null {
-  const key = word
-    .trim()
-    .toLowerCase()
-    .replace(/[\s-]+/g, '_');
-  return (PIPELINE_STATUSES as readonly string[]).includes(key) ? (key as Pipeline['status']) : null;
+function joinedText(words: readonly TypedWord[]): string {
+  return words.map((word) => word.text).join(' ');
 }
 
-/** `Draft response in progress` → the stage words and the status (the last one or two words). */
-function splitStageAndStatus(words: string[]): { stage: string; status: Stage['status'] } | null {
+/**
+ * The stage and its status from the words after the bid: after a quoted stage name, every word
+ * after it is the status; otherwise the last one or two words (`Draft response in progress`).
+ * Unknown: the words that should have been a status (`afterQuote` when they followed a quoted name).
+ */
+function splitStageAndStatus(
+  words: readonly TypedWord[],
+): { stage: string; status: Stage['status'] } | { unknown: TypedWord[]; afterQuote: boolean } {
+  const quoted = words.findIndex((word) => word.quoted);
+  if (quoted !== -1 && quoted < words.length - 1) {
+    const statusWords = words.slice(quoted + 1);
+    const status = stageStatusNamed(joinedText(statusWords));
+    const stage = joinedText(words.slice(0, quoted + 1));
+    return status ? { stage, status } : { unknown: statusWords, afterQuote: true };
+  }
   for (const take of [2, 1]) {
     if (words.length <= take) continue;
-    const status = stageStatusNamed(words.slice(-take).join(' '));
-    if (status) return { stage: words.slice(0, -take).join(' '), status };
+    const status = stageStatusNamed(joinedText(words.slice(-take)));
+    if (status) return { stage: joinedText(words.slice(0, -take)), status };
   }
-  return null;
+  return { unknown: words.slice(-1), afterQuote: false };
 }

@@ -57,15 +57,28 @@ export async function modalStateOr<K extends ActionKind>(
   }
 }
 
-/** How long a warned past date stays confirmable by submitting again. */
-const PAST_DAY_CONFIRM_MS = 60 * 60_000;
+/** How long a warned date stays confirmable by submitting it again. */
+const CONFIRM_MS = 60 * 60_000;
+
+/**
+ * Whether the question `key` (a form, a field and the date asked about) was asked within the hour:
+ * true takes the date; false remembers that it is being asked now. Kept in the bot's store, so
+ * any copy of the app takes the confirmation.
+ */
+export async function confirmedOnResubmit(context: FeatureContext, key: string): Promise<boolean> {
+  const now = context.clock();
+  const token = cutText(key, 300);
+  if (await context.store.loadState(token, now)) return true;
+  await context.store.saveState(token, '1', new Date(now.getTime() + CONFIRM_MS));
+  return false;
+}
 
 /**
  * A date before today asks whether it is meant: the first submission with it gets a sentence under
  * the field, and the same date submitted again from the same form is taken (the form keeps what
  * was typed, so confirming is one more click, and no checkbox sits on every form). A date already
- * there before the form opened (`unchanged`) is not asked about again. Kept in the bot's store, so
- * any copy of the app takes the confirmation. Resolves with the sentence, or null to go on.
+ * there before the form opened (`unchanged`) is not asked about again. Resolves with the sentence,
+ * or null to go on.
  */
 export async function pastDayQuestion(
   context: FeatureContext,
@@ -73,9 +86,8 @@ export async function pastDayQuestion(
 ): Promise<PlainSentence | null> {
   const now = context.clock();
   if (!args.day || args.day === args.unchanged || daysUntil(args.day, now) >= 0) return null;
-  const token = `past-day:${cutText(args.formId, 200)}:${args.field}:${args.day}`;
-  if (await context.store.loadState(token, now)) return null;
-  await context.store.saveState(token, '1', new Date(now.getTime() + PAST_DAY_CONFIRM_MS));
+  if (await confirmedOnResubmit(context, `past-day:${cutText(args.formId, 200)}:${args.field}:${args.day}`))
+    return null;
   const ago = -daysUntil(args.day, now);
   return plainSentence`${formatDay(args.day)} is in the past (${ago.toLocaleString('en-GB')} day${ago === 1 ? '' : 's'} ago). Submit again to keep it, or pick another date.`;
 }

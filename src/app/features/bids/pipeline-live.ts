@@ -8,6 +8,7 @@ import { sentenceMessage } from '../../shared/views/messages.ts';
 import { type Mrkdwn, mrkdwn } from '../../shared/views/mrkdwn.ts';
 import type { PipelineMessage } from '../../storage/message-store.ts';
 import { bidReferences } from './bid-references.ts';
+import { tenderDeadlineOf } from './tender-deadlines.ts';
 import { pipelineCard } from './views/pipeline-card.ts';
 
 /**
@@ -84,7 +85,7 @@ export async function redrawEverywhere(
       return { pipeline, copies: 0 };
     }
     lastDrawn.set(key, pipeline.updatedAt);
-    const message = await cardOf(context, teamId, pipeline);
+    const message = await cardOf(context, teamId, pipeline, client);
     let copies = 0;
     const live: PipelineMessage[] = [];
     await Promise.all(
@@ -140,8 +141,10 @@ export async function postPipelineCard(
   teamId: string,
   channelId: string,
   pipeline: Pipeline,
+  /** Who reads the bid's tender (for its deadline): the workspace's key when not given. */
+  reader?: ProcurementClient,
 ): Promise<string> {
-  const message = await cardOf(context, teamId, pipeline);
+  const message = await cardOf(context, teamId, pipeline, reader);
   const posted = await slack.chat.postMessage({
     channel: channelId,
     text: message.text,
@@ -179,13 +182,25 @@ async function replaceEarlierCopies(
   }
 }
 
-/** The card as drawn now, naming who started the bid where Tenderbot knows it. */
-async function cardOf(context: FeatureContext, teamId: string, pipeline: Pipeline) {
+/** The card as drawn now, naming who started the bid where Tenderbot knows it, and its dates after the tender closes. */
+async function cardOf(
+  context: FeatureContext,
+  teamId: string,
+  pipeline: Pipeline,
+  reader: ProcurementClient | undefined,
+) {
   const starter = (await context.store.bidStarters(teamId, [pipeline.id])).get(pipeline.id);
   const reference = (await bidReferences(context, teamId, [pipeline.id])).get(pipeline.id) as string;
+  const tenderDeadline = await tenderDeadlineOf(
+    context,
+    teamId,
+    pipeline.tenderId,
+    async () => reader ?? (await context.clients.forTeam(teamId)).client,
+  );
   return pipelineCard(pipeline, context.store, context.clock(), {
     reference,
     ...(starter ? { starter } : {}),
+    tenderDeadline,
   });
 }
 

@@ -23,7 +23,9 @@ import {
 } from './form-steps.ts';
 import { redrawEverywhere } from './pipeline-live.ts';
 import { isDay, parseNotesSubmission } from './pipeline-submissions.ts';
+import { tenderDeadlineOf } from './tender-deadlines.ts';
 import { sentenceView, stageNotesLoadingView, stageNotesModal } from './views/pipeline-modals.ts';
+import { openDeadlineDay } from './views/tender-closes.ts';
 
 /** "Notes and due date" on a stage: the modal opens at once (loading), then shows the stage as it is now. */
 export async function openStageNotes(
@@ -64,6 +66,7 @@ export async function openStageNotes(
     await update(sentenceView('Notes and due date', mrkdwn`That stage is no longer part of the bid.`));
     return;
   }
+  const deadline = await tenderDeadlineOf(context, request.teamId, pipeline.tenderId, async () => client);
   const metadata = await encodeKept(
     'stageNotesModal',
     { p: args.ref.p, s: args.ref.s, c: args.place?.channelId ?? '', ts: args.place?.ts ?? null },
@@ -78,9 +81,12 @@ export async function openStageNotes(
       stage,
       notes: stage.notes ?? '',
       dueDate: stage.dueDate,
+      tenderCloses: openDeadlineDay(deadline, context.clock()),
     }),
   );
 }
+
+/** Where a bid's notes forms keep its tender's deadline: one per bid (a tender's deadline is the bid's). */
 
 /**
  * The notes modal's submission: saved within the budget (a slow save still finishes, and a

@@ -1,35 +1,83 @@
 /*
- * A stage and a status as people type them, read the same by `/tender pipeline <bid> <stage>
- * <status>` and by the Workflow Builder step "Move a bid's stage": the same words for a status,
- * and stages numbered as the card numbers them (1 is the first shown).
+ * A stage, a stage's status and a bid's status as people type them, read the same by `/tender
+ * pipeline …` and by the Workflow Builder step "Move a bid's stage": a status as its card shows it
+ * (`On hold`, `No bid`, `In progress`) or as commonly spelt (`no-bid`, `nobid`, `in_progress`), in
+ * any case; stages numbered as the card numbers them (1 is the first shown), a name in quotes or not.
  */
-import type { Stage } from '../../../contract/schemas.ts';
+import type { Pipeline, Stage } from '../../../contract/schemas.ts';
 import { cutText } from '../../../shared/cut-text.ts';
+import { SETTABLE_PIPELINE_STATUSES } from '../../shared/values/pipeline-values.ts';
+import { STAGE_LABELS, STATUS_LABELS } from '../../shared/views/bid-parts.ts';
 import { joinMrkdwn, type Mrkdwn, mrkdwn, safeText, text } from '../../shared/views/mrkdwn.ts';
 
-/** The words each status is typed as. */
+/**
+ * A typed status as one key: lower case, without spaces, hyphens, underscores or the quotes around
+ * it, so `No Bid`, `no-bid`, `no_bid` and `nobid` are one (no status differs from another by those).
+ */
+function statusKey(typed: string): string {
+  return unquoted(typed)
+    .toLowerCase()
+    .replace(/[\s_-]+/g, '');
+}
+
+/** The words each stage status is typed as, by statusKey. */
 const STAGE_WORDS: Record<string, Stage['status']> = {
   pending: 'pending',
   todo: 'pending',
-  in_progress: 'in_progress',
+  notstarted: 'pending',
+  inprogress: 'in_progress',
   started: 'in_progress',
+  underway: 'in_progress',
   blocked: 'blocked',
   completed: 'completed',
   complete: 'completed',
   done: 'completed',
 };
 
-/** A status as typed: `in progress`, `In-Progress`, `in_progress`, `done`…; null for other words. */
+/** The words each bid status is typed as, by statusKey: each as its card shows it, and `submitted` (refused with why). */
+const BID_WORDS: Record<string, Pipeline['status']> = {
+  draft: 'draft',
+  qualifying: 'qualifying',
+  bidding: 'bidding',
+  onhold: 'on_hold',
+  submitted: 'submitted',
+  won: 'won',
+  lost: 'lost',
+  nobid: 'no_bid',
+};
+
+/** A stage status as typed: `in progress`, `In-Progress`, `in_progress`, `done`…; null for other words. */
 export function stageStatusNamed(typed: string): Stage['status'] | null {
-  const key = typed
-    .trim()
-    .toLowerCase()
-    .replace(/[\s-]+/g, '_');
+  const key = statusKey(typed);
   return Object.hasOwn(STAGE_WORDS, key) ? (STAGE_WORDS[key] as Stage['status']) : null;
 }
 
+/** A bid status as typed: `No bid`, `no-bid`, `nobid`, `ON_HOLD`, `on hold`…; null for other words. */
+export function bidStatusNamed(typed: string): Pipeline['status'] | null {
+  const key = statusKey(typed);
+  return Object.hasOwn(BID_WORDS, key) ? (BID_WORDS[key] as Pipeline['status']) : null;
+}
+
+/** `Draft, Qualifying, Bidding, On hold, Won, Lost, No bid`: the statuses a person may set, as the card's menu shows them. */
+export function settableBidStatusesAsShown(): Mrkdwn {
+  return text(SETTABLE_PIPELINE_STATUSES.map((status) => STATUS_LABELS[status]).join(', '));
+}
+
+/** `Pending, In progress, Blocked, Completed`, as a stage's menu shows them. */
+export function stageStatusesAsShown(): Mrkdwn {
+  return text(Object.values(STAGE_LABELS).join(', '));
+}
+
+/** Text without the quotes around it (straight or curly, double or single), as `"Draft response"` is typed. */
+function unquoted(typed: string): string {
+  const trimmed = typed.trim();
+  const quoted = /^(["“”„«»'‘’])(.*)(["“”„«»'‘’])$/su.exec(trimmed);
+  return quoted ? (quoted[2] as string).trim() : trimmed;
+}
+
 /** A stage by its number on the card (1 first) or by its name (whole, or the start of just one). */
-export function findStage(stages: Stage[], wanted: string): { stage: Stage } | { problem: Mrkdwn } {
+export function findStage(stages: Stage[], typed: string): { stage: Stage } | { problem: Mrkdwn } {
+  const wanted = unquoted(typed);
   const ordered = [...stages].sort((a, b) => a.position - b.position);
   if (/^\d+$/.test(wanted)) {
     const stage = ordered[Number(wanted) - 1];

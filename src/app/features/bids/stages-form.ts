@@ -5,9 +5,11 @@ import type { FeatureContext, SlackRequest } from '../../shared/feature-context.
 import { mrkdwn } from '../../shared/views/mrkdwn.ts';
 import { bidNotFoundSentence } from './bid-sentences.ts';
 import { openLoadingModal, type ViewUpdate } from './form-steps.ts';
+import { tenderDeadlineOf } from './tender-deadlines.ts';
 import { cardValues } from './views/pipeline-card.ts';
 import { sentenceView } from './views/pipeline-modals.ts';
 import { stagesFormView } from './views/stages-form.ts';
+import { cardClosingDay } from './views/tender-closes.ts';
 
 /**
  * Opens the form at stage `first` (from a card: a loading view first, the trigger lasts 3 s), or
@@ -35,7 +37,20 @@ export async function showStagesForm(
   const now = context.clock();
   // Short values (kept in the store): a page of twenty stages' menus stays small.
   const values = await cardValues(pipeline, context.store, now, true);
+  const tenderDeadline = await tenderDeadlineOf(
+    context,
+    request.teamId,
+    pipeline.tenderId,
+    async () => client,
+  );
   await update(
-    stagesFormView({ pipeline, first: args.first, values, privateMetadata: values.pipelineRef, now }),
+    stagesFormView({
+      pipeline,
+      first: args.first,
+      values,
+      privateMetadata: values.pipelineRef,
+      now,
+      closingDay: cardClosingDay(tenderDeadline, pipeline.status, now),
+    }),
   );
 }

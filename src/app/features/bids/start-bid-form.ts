@@ -15,7 +15,8 @@ import type { KeySource } from '../../shared/views/key-identity.ts';
 import { code, type Mrkdwn, mrkdwn, text as plain } from '../../shared/views/mrkdwn.ts';
 import { fieldErrors, plainOf, plainSentence } from '../../shared/views/plain-sentence.ts';
 import { withinBudget } from '../../shared/within-budget.ts';
-import { bidReferences } from './bid-references.ts';
+import { bidReferences, withBidReferences } from './bid-references.ts';
+import { withStartedBy } from './bid-starters.ts';
 import {
   guestGetsSentence,
   modalStateOr,
@@ -26,15 +27,18 @@ import {
 } from './form-steps.ts';
 import { postPipelineCard, tellUnder } from './pipeline-live.ts';
 import { checkStartBid, parseStartBidSubmission } from './pipeline-submissions.ts';
+import { RUNNING_BIDS_LOOKED_THROUGH, runningBidsOn } from './running-bids.ts';
 import { closedTenderSentence } from './views/bid-people.ts';
 import {
   DEFAULT_STAGE_TEMPLATE,
+  runningBidsSentence,
   type StartBidFields,
   sentenceView,
   startBidLoadingView,
   startBidModal,
   startBidWorkingView,
 } from './views/pipeline-modals.ts';
+import { openDeadlineDay } from './views/tender-closes.ts';
 
 function startForbiddenSentence(source: KeySource): Mrkdwn {
   return source === 'personal'
@@ -49,9 +53,10 @@ export async function openStartBidModal(
   args: { triggerId: string; tenderId: string },
 ): Promise<void> {
   // The trigger lasts 3 s: open first, then read.
+  const formKey = randomUUID();
   const metadata = await encodeKept(
     'startBidModal',
-    { t: args.tenderId, k: randomUUID(), c: request.channelId.slice(0, 50) },
+    { t: args.tenderId, k: formKey, c: request.channelId.slice(0, 50) },
     'metadata',
     context.store,
     context.clock(),
@@ -69,46 +74,93 @@ export async function openStartBidModal(
   );
   if (!writer) return;
   const { client } = writer;
-  try {
-    const tender = await client.tenders.get(args.tenderId);
-    const deadline = tender.deadline ? tender.deadline.slice(0, 10) : null;
-    const future = deadline && Date.parse(`${deadline}T00:00:00Z`) >= context.clock().getTime() - 86_400_000;
-    const closed = closedTenderSentence(tender, context.clock());
+  // Both at once: the lookup of running bids pages the key's bids, the tender is one read.
+  const [read, running] = await Promise.all([
+    client.tenders.get(args.tenderId).then(
+      (tender) => ({ tender }),
+      (error: unknown) => ({ error }),
+    ),
+    runningBidsNotice(context, request.teamId, client, args.tenderId),
+  ]);
+  if ('error' in read && read.error instanceof NotFoundError) {
     await update(
-      startBidModal({
-        privateMetadata: metadata,
-        tenderTitle: tender.title,
-        ...(closed
-          ? { problem: mrkdwn`${closed} You can still start the bid, to keep its notes and stages.` }
-          : {}),
-        fields: {
-          name: cutText(`Bid: ${tender.title}`, 200),
-          summary: '',
-          targetDate: future ? deadline : null,
-          stages: DEFAULT_STAGE_TEMPLATE,
-        },
-      }),
+      sentenceView(
+        'Start a bid',
+        mrkdwn`That tender can no longer be found, so no bid can be started from it.`,
+      ),
     );
-  } catch (error) {
-    if (error instanceof NotFoundError) {
-      await update(
-        sentenceView(
-          'Start a bid',
-          mrkdwn`That tender can no longer be found, so no bid can be started from it.`,
-        ),
-      );
-      return;
-    }
+    return;
+  }
+  if ('error' in read) {
     // The tender could not be read: the person can still start the bid, with nothing prefilled.
-    context.logger.warn({ err: error, teamId: request.teamId }, 'could not read the tender for a new bid');
+    context.logger.warn(
+      { err: read.error, teamId: request.teamId },
+      'could not read the tender for a new bid',
+    );
     await update(
       startBidModal({
         privateMetadata: metadata,
         tenderTitle: null,
-        problem: mrkdwn`${describeFailure(error).sentence} You can still start the bid here.`,
+        problem: mrkdwn`${describeFailure(read.error).sentence} You can still start the bid here.`,
+        ...running,
         fields: { name: '', summary: '', targetDate: null, stages: DEFAULT_STAGE_TEMPLATE },
       }),
     );
+    return;
+  }
+  const { tender } = read;
+  const deadline = tender.deadline ? tender.deadline.slice(0, 10) : null;
+  const future = deadline && Date.parse(`${deadline}T00:00:00Z`) >= context.clock().getTime() - 86_400_000;
+  const closed = closedTenderSentence(tender, context.clock());
+  await update(
+    startBidModal({
+      privateMetadata: metadata,
+      tenderTitle: tender.title,
+      ...(closed
+        ? { problem: mrkdwn`${closed} You can still start the bid, to keep its notes and stages.` }
+        : {}),
+      ...running,
+      tenderCloses: openDeadlineDay(tender.deadline, context.clock()),
+      fields: {
+        name: cutText(`Bid: ${tender.title}`, 200),
+        summary: '',
+        targetDate: future ? deadline : null,
+        stages: DEFAULT_STAGE_TEMPLATE,
+      },
+    }),
+  );
+}
+
+/** Where a start-a-bid form keeps its tender's deadline: by the form's own key (one per opening). */
+
+/**
+ * What the form says of bids already running for the tender: a warning naming them, and a note
+ * when the lookup failed or looked through only the newest bids. A failure never keeps the form
+ * from opening.
+ */
+async function runningBidsNotice(
+  context: FeatureContext,
+  teamId: string,
+  client: ProcurementClient,
+  tenderId: string,
+): Promise<{ running?: Mrkdwn; notes?: Mrkdwn[] }> {
+  try {
+    const found = await runningBidsOn(client, tenderId);
+    const partly = found.complete
+      ? []
+      : [
+          mrkdwn`Other bids on this tender were looked for among the newest ${RUNNING_BIDS_LOOKED_THROUGH} active bids only.`,
+        ];
+    if (found.bids.length === 0) return { notes: partly };
+    const bids = await withStartedBy(context, teamId, await withBidReferences(context, teamId, found.bids));
+    return { running: runningBidsSentence(bids), notes: partly };
+  } catch (error) {
+    context.logger.warn({ err: error, teamId }, 'could not look for bids already running for a tender');
+    return {
+      notes: [
+        mrkdwn`Tenderbot could not check whether another bid is already running for this tender: ${describeFailure(error).sentence}`,
+      ],
+    };
   }
 }
 
@@ -232,20 +284,25 @@ export async function submitStartBid(
   const known = await context.store.pipelineMessages(args.teamId, result.value.id);
   if (known.some((place) => place.channelId === meta.c)) return;
   const channelId = meta.c || args.userId;
-  const ts = await postPipelineCard(context, slack, args.teamId, channelId, result.value).catch(
-    async (error) => {
-      context.logger.warn({ err: error, teamId: args.teamId }, 'could not post a new bid’s card');
-      // What to type is the bid's reference, as everywhere people name a bid, not its service id.
-      const reference = (await bidReferences(context, args.teamId, [result.value.id])).get(result.value.id);
-      await slack.chat
-        .postMessage({
-          channel: args.userId,
-          text: mrkdwn`The bid “${plain(result.value.name)}” is started, but its card could not be posted in the channel (invite Tenderbot there first). ${code(`/tender pipeline ${reference ?? result.value.id}`)} posts it.`,
-        })
-        .catch(() => undefined);
-      return null;
-    },
-  );
+  const ts = await postPipelineCard(
+    context,
+    slack,
+    args.teamId,
+    channelId,
+    result.value,
+    writer.client,
+  ).catch(async (error) => {
+    context.logger.warn({ err: error, teamId: args.teamId }, 'could not post a new bid’s card');
+    // What to type is the bid's reference, as everywhere people name a bid, not its service id.
+    const reference = (await bidReferences(context, args.teamId, [result.value.id])).get(result.value.id);
+    await slack.chat
+      .postMessage({
+        channel: args.userId,
+        text: mrkdwn`The bid “${plain(result.value.name)}” is started, but its card could not be posted in the channel (invite Tenderbot there first). ${code(`/tender pipeline ${reference ?? result.value.id}`)} posts it.`,
+      })
+      .catch(() => undefined);
+    return null;
+  });
   if (ts && meta.t) await tellIfTenderClosed(context, slack, writer.client, meta.t, { channelId, ts });
 }
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bidReferences } from '../../../../src/app/features/bids/bid-references.ts';
 import { pipelineCommand, pipelinesCommand } from '../../../../src/app/features/bids/commands.ts';
 import { PipelineIds } from '../../../../src/app/shared/ids.ts';
 import { type HandlerHarness, startHandlerHarness } from '../../../support/handler-context.ts';
@@ -73,12 +74,13 @@ describe('pipelineCommand (/tender pipeline …)', () => {
     );
   });
 
-  it('status with a status it does not know: names the ones to use, writes nothing', async () => {
+  it('status with a status it does not know: names the ones to use as the card shows them, writes nothing', async () => {
     const bid = await newBid(harness, 'Command bad status bid');
     const request = harness.request({ channelId: BIDS });
     await pipelineCommand(harness.context, request, `status ${bid.id} winning`);
-    expect(request.said()).toContain('Give the bid’s id and one of these statuses:');
-    expect(request.said()).not.toContain('`submitted`');
+    expect(request.said()).toBe(
+      '“winning” is not a status: use one of Draft, Qualifying, Bidding, On hold, Won, Lost, No bid.',
+    );
     expect((await bidNow(harness, bid.id)).status).toBe(bid.status);
   });
 
@@ -112,7 +114,9 @@ describe('pipelineCommand (/tender pipeline …)', () => {
     expect(hidden.said()).toContain('No bid `pl-beta` can be seen');
     const noStatus = harness.request({ channelId: BIDS });
     await pipelineCommand(harness.context, noStatus, 'stage pl-bob 1');
-    expect(noStatus.said()).toContain('Give the bid’s id, the stage (its name or number) and one of');
+    expect(noStatus.said()).toBe(
+      'Which status for stage 1, Qualify? Give one after it: Pending, In progress, Blocked, Completed.',
+    );
   });
 
   it('archive <id> archives it; archive without an id asks which', async () => {
@@ -126,5 +130,99 @@ describe('pipelineCommand (/tender pipeline …)', () => {
     expect(noId.said()).toBe(
       'Which bid? `/tender pipeline restore &lt;bid&gt;`, like `/tender pipeline restore BID-7`.',
     );
+  });
+});
+
+/** The reference (`BID-7`) people type for a bid: what its card shows. */
+async function referenceOf(bidId: string): Promise<string> {
+  return (await bidReferences(harness.context, harness.slack.teamId, [bidId])).get(bidId) as string;
+}
+
+describe('bid commands typed as people type them', () => {
+  it('stage: a stage name in straight, curly or single quotes is the stage, whatever status words follow', async () => {
+    const bid = await newBid(harness, 'Quoted stage bid', ['Qualify', 'Draft response', 'Draft review']);
+    const reference = await referenceOf(bid.id);
+    const quoted = harness.request({ channelId: BIDS });
+    await pipelineCommand(harness.context, quoted, `stage ${reference} "Draft response" completed`);
+    expect(quoted.said()).toContain('Moved stage 2, Draft response, of *Quoted stage bid* to completed.');
+    expect(stageAt(await bidNow(harness, bid.id), 2).status).toBe('completed');
+    const curly = harness.request({ channelId: BIDS });
+    await pipelineCommand(harness.context, curly, `stage ${reference} “Draft review” In Progress`);
+    expect(curly.said()).toContain('Moved stage 3, Draft review, of *Quoted stage bid* to in progress.');
+    const single = harness.request({ channelId: BIDS });
+    await pipelineCommand(harness.context, single, `stage ${reference.toLowerCase()} ‘draft response’ to-do`);
+    expect(single.said()).toContain('Moved stage 2, Draft response, of *Quoted stage bid* to pending.');
+    expect(stageAt(await bidNow(harness, bid.id), 2).status).toBe('pending');
+  });
+
+  it('status: takes the status as the card shows it and its common spellings, in any case', async () => {
+    const bid = await newBid(harness, 'Spelt status bid');
+    const reference = await referenceOf(bid.id);
+    for (const [typed, status] of [
+      ['nobid', 'no_bid'],
+      ['On hold', 'on_hold'],
+      ['No-Bid', 'no_bid'],
+      ['ON_HOLD', 'on_hold'],
+      ['"No bid"', 'no_bid'],
+      ['Qualifying', 'qualifying'],
+    ] as const) {
+      const request = harness.request({ channelId: BIDS });
+      await pipelineCommand(harness.context, request, `status ${reference.toLowerCase()} ${typed}`);
+      expect((await bidNow(harness, bid.id)).status, typed).toBe(status);
+      expect(request.said()).not.toContain('Give the bid’s id');
+    }
+  });
+
+  it('status: an unknown status is named back with the statuses as the card shows them; a missing one is asked for, never the id', async () => {
+    const bid = await newBid(harness, 'Mistyped status bid');
+    const reference = await referenceOf(bid.id);
+    const mistyped = harness.request({ channelId: BIDS });
+    await pipelineCommand(harness.context, mistyped, `status ${reference} nobidd`);
+    expect(mistyped.said()).toBe(
+      '“nobidd” is not a status: use one of Draft, Qualifying, Bidding, On hold, Won, Lost, No bid.',
+    );
+    const missing = harness.request({ channelId: BIDS });
+    await pipelineCommand(harness.context, missing, `status ${reference}`);
+    expect(missing.said()).toBe(
+      `Which status for \`${reference}\`? Give one after it: Draft, Qualifying, Bidding, On hold, Won, Lost, No bid. For example \`/tender pipeline status BID-7 bidding\`.`,
+    );
+    const noBid = harness.request({ channelId: BIDS });
+    await pipelineCommand(harness.context, noBid, 'status no bid');
+    expect(noBid.said()).toBe(
+      'Which bid? Give its reference before the status: `/tender pipeline status BID-7 no bid`.',
+    );
+    expect((await bidNow(harness, bid.id)).status).toBe(bid.status);
+  });
+
+  it('stage: an unknown stage status is named back with the statuses as the menu shows them', async () => {
+    const bid = await newBid(harness, 'Mistyped stage status bid', ['Qualify', 'Draft response']);
+    const reference = await referenceOf(bid.id);
+    const unquoted = harness.request({ channelId: BIDS });
+    await pipelineCommand(harness.context, unquoted, `stage ${reference} Draft response finnished`);
+    expect(unquoted.said()).toBe(
+      '“finnished” is not a stage status: use one of Pending, In progress, Blocked, Completed.',
+    );
+    const quoted = harness.request({ channelId: BIDS });
+    await pipelineCommand(harness.context, quoted, `stage ${reference} "Draft response" in progres`);
+    expect(quoted.said()).toBe(
+      '“in progres” is not a stage status: use one of Pending, In progress, Blocked, Completed.',
+    );
+    const stageOnly = harness.request({ channelId: BIDS });
+    await pipelineCommand(harness.context, stageOnly, `stage ${reference} "Draft response"`);
+    expect(stageOnly.said()).toBe(
+      'Which status for stage 2, Draft response? Give one after it: Pending, In progress, Blocked, Completed.',
+    );
+    expect((await bidNow(harness, bid.id)).updatedAt).toBe(bid.updatedAt);
+  });
+
+  it('/tender pipelines status: takes the card’s spellings too', async () => {
+    const bid = await newBid(harness, 'Zephyr held bid');
+    const { client } = await harness.context.clients.forTeam(harness.slack.teamId);
+    await client.pipelines.update(bid.id, { status: 'on_hold' });
+    for (const typed of ['status:on-hold', 'status:"On hold"', 'status:onhold']) {
+      const request = harness.request({ channelId: BIDS });
+      await pipelinesCommand(harness.context, request, `Zephyr ${typed}`);
+      expect(JSON.stringify(request.answers), typed).toContain('Zephyr held bid');
+    }
   });
 });

@@ -4,17 +4,18 @@ import type { FakeMessage } from '../../../../src/fake-slack/fake-slack.ts';
 import type { FakeView } from '../../../../src/fake-slack/types.ts';
 import type { HandlerHarness } from '../../../support/handler-context.ts';
 
-/** A fresh bid made with the workspace's key (Carol's), so each test changes its own. */
+/** A fresh bid made with the workspace's key (Carol's), so each test changes its own; on no tender unless given one. */
 export async function newBid(
   harness: HandlerHarness,
   name: string,
   stages: string[] = ['Qualify', 'Write'],
+  tenderId: string | null = null,
 ): Promise<Pipeline> {
   const { client } = await harness.context.clients.forTeam(harness.slack.teamId);
   return client.pipelines.create(
     {
       name,
-      tenderId: null,
+      tenderId,
       summary: null,
       targetSubmissionDate: null,
       stages: stages.map((stage) => ({ name: stage })),
@@ -64,4 +65,29 @@ export async function modalOpenedBy(
 /** The action ids of every element in some Block Kit JSON. */
 export function actionIdsIn(json: unknown): string[] {
   return [...JSON.stringify(json).matchAll(/"action_id":"([^"]+)"/g)].map((match) => match[1] as string);
+}
+
+/** `day` (`YYYY-MM-DD`) moved by `days`. */
+export function dayAfter(day: string, days: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** Tenders still open (deadline ahead), `count` of them, none of them TENDER_A: each test its own. */
+export async function openTenders(
+  harness: HandlerHarness,
+  count: number,
+  skip: readonly string[] = [],
+): Promise<{ id: string; closing: string }[]> {
+  const { client } = await harness.context.clients.forTeam(harness.slack.teamId);
+  const found = await client.tenders.search({ status: 'open', limit: 50 });
+  const open = found.data.filter(
+    (tender) =>
+      tender.deadline &&
+      Date.parse(tender.deadline) > Date.now() + 2 * 86_400_000 &&
+      !skip.includes(tender.id),
+  );
+  if (open.length < count) throw new Error(`only ${open.length} open tenders`);
+  return open
+    .slice(0, count)
+    .map((tender) => ({ id: tender.id, closing: (tender.deadline as string).slice(0, 10) }));
 }

@@ -194,7 +194,7 @@ describe('the pipeline card, live in every channel', () => {
     const unknown = await command(MEMBER, BIDS, 'pipeline stage pl-bob Pricing done');
     expect(textOf(unknown)).toContain('No stage of this bid is called “Pricing”');
     const help = await command(MEMBER, BIDS, 'pipeline status pl-bob');
-    expect(textOf(help)).toContain('Give the bid’s id and one of these statuses');
+    expect(textOf(help)).toContain('Which status for `pl-bob`? Give one after it: Draft,');
   });
 
   it('"Notes and due date": a modal; saving PATCHes the stage and redraws the cards (notes escaped)', async () => {
@@ -389,8 +389,12 @@ describe('/tender pipelines and the Home tab', () => {
     expect(textOf(filtered)).not.toContain('Carol’s private bid');
     const bad = await command(MEMBER, GENERAL, 'pipelines status:bogus');
     expect(textOf(bad)).toContain('is not a bid status');
+    // Nothing archived: said as such, not as a search for the word "archived".
     const none = await command(MEMBER, GENERAL, 'pipelines archived');
-    expect(textOf(none)).toContain('No bids match');
+    expect(none.text).toBe('No archived bids.');
+    expect(textOf(none)).toContain(
+      'No archived bids. Look among every bid, active ones too: `/tender pipelines all`.',
+    );
     const first = list.blocks.find((block: Element) => block.accessory?.action_id === PipelineIds.post);
     const postedId = JSON.parse(first.accessory.value).p;
     const cards = cardsOf(bot.slack, GENERAL, postedId).length;

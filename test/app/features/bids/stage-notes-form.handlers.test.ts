@@ -2,11 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postCard } from '../../../../src/app/features/bids/card-changes.ts';
 import { openStageNotes, submitStageNotes } from '../../../../src/app/features/bids/stage-notes-form.ts';
 import { PipelineIds } from '../../../../src/app/shared/ids.ts';
+import { formatDay } from '../../../../src/app/shared/views/bid-parts.ts';
 import type { FakeView } from '../../../../src/fake-slack/types.ts';
 import { KEYS } from '../../../support/fixture.ts';
 import { type HandlerHarness, startHandlerHarness } from '../../../support/handler-context.ts';
 import { textOf } from '../../../support/slack-text.ts';
-import { bidNow, cardsOf, modalOpenedBy, newBid, stageAt } from './handler-support.ts';
+import { bidNow, cardsOf, dayAfter, modalOpenedBy, newBid, openTenders, stageAt } from './handler-support.ts';
 
 const BIDS = 'C0BIDS';
 /** Long enough that the local service always answers within it: the quick path, whatever the machine's load. */
@@ -161,5 +162,39 @@ describe('submitStageNotes (the form’s Save)', () => {
       'The service did not let you change this bid with your own key',
     );
     expect(stageAt(await bidNow(harness, 'pl-bob'), 1).notes).toBe(before.notes);
+  });
+});
+
+describe('a stage due after the tender closes', () => {
+  it('the form names the deadline; a later due date is saved at once and flagged on the card', async () => {
+    const [tender] = await openTenders(harness, 1);
+    const closing = tender?.closing as string;
+    const bid = await newBid(harness, 'Late stage bid', ['Qualify', 'Draft response'], tender?.id as string);
+    await postCard(harness.context, harness.request({ channelId: BIDS }), bid.id);
+    const card = cardsOf(harness, BIDS, bid.id)[0];
+    if (!card) throw new Error('no card');
+    const stage = stageAt(bid, 2);
+    const opened = await openFor('U0ADMIN', { p: bid.id, s: stage.id }, { channelId: BIDS, ts: card.ts });
+    expect(textOf(opened.view)).toContain(`The tender closes ${formatDay(closing)}.`);
+    const late = dayAfter(closing, 27);
+    // Taken at once: a stage after the deadline may be meant (a presentation, clarifications).
+    expect(await submit('U0ADMIN', opened, valuesOf('Needs the pricing first', late))).toEqual([undefined]);
+    expect(stageAt(await bidNow(harness, bid.id), 2).dueDate).toBe(late);
+    const redrawn = cardsOf(harness, BIDS, bid.id)[0];
+    if (!redrawn) throw new Error('no card');
+    const stageLine = (redrawn.blocks as { text?: { text: string } }[])
+      .map((block) => block.text?.text ?? '')
+      .find((text) => text.includes('Draft response'));
+    expect(stageLine).toContain(
+      `due ${formatDay(late)} :warning: after the tender closes (${formatDay(closing)})`,
+    );
+  });
+
+  it('a due date on or before the closing day is saved at once', async () => {
+    const [, tender] = await openTenders(harness, 2);
+    const bid = await newBid(harness, 'In time stage bid', ['Qualify'], tender?.id as string);
+    const opened = await openFor('U0ADMIN', { p: bid.id, s: stageAt(bid, 1).id });
+    expect(await submit('U0ADMIN', opened, valuesOf('', tender?.closing as string))).toEqual([undefined]);
+    expect(stageAt(await bidNow(harness, bid.id), 1).dueDate).toBe(tender?.closing);
   });
 });

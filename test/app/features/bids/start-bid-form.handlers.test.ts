@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStartBidModal, submitStartBid } from '../../../../src/app/features/bids/start-bid-form.ts';
 import { PipelineIds } from '../../../../src/app/shared/ids.ts';
+import { formatDay } from '../../../../src/app/shared/views/bid-parts.ts';
 import type { FakeView } from '../../../../src/fake-slack/types.ts';
 import { TENDER_A } from '../../../support/fixture.ts';
 import { type HandlerHarness, startHandlerHarness } from '../../../support/handler-context.ts';
+import { startServiceProxy } from '../../../support/service-proxy.ts';
 import { textOf } from '../../../support/slack-text.ts';
-import { bidNow, cardsOf, modalOpenedBy } from './handler-support.ts';
+import { bidNow, cardsOf, dayAfter, modalOpenedBy, newBid, openTenders } from './handler-support.ts';
 
 const BIDS = 'C0BIDS';
 /** Long enough that the local service always answers within it: the quick path, whatever the machine's load. */
@@ -191,5 +193,128 @@ describe('submitStartBid (the form’s Start)', () => {
       await harness.context.store.saveWorkspaceSettings({ teamId, personalKeysForWrites: false });
     }
     expect(await bidsNamed(name)).toEqual([]);
+  });
+});
+
+/** The blocks of the form as Slack shows it, each as its JSON. */
+function blockTexts(view: FakeView): string[] {
+  return (view.view.blocks as unknown[]).map((block) => JSON.stringify(block));
+}
+
+describe('bids already running for the tender', () => {
+  it('a second "Start a bid" on a tender names the bid running for it near the top, and still starts another', async () => {
+    const [tender] = await openTenders(harness, 1, [TENDER_A]);
+    const tenderId = tender?.id as string;
+    const first = await openFor('U0ADMIN', tenderId);
+    expect(textOf(first.view)).not.toContain('already running');
+    expect(await submit('U0ADMIN', first, valuesOf({ name: 'Handler test: lot 1' }))).toEqual([undefined]);
+    const [started] = await bidsNamed('Handler test: lot 1');
+    const card = cardsOf(harness, BIDS, started?.id as string)[0];
+    const reference = /`(BID-\d+)`/.exec(textOf(card))?.[1];
+    expect(reference).toBeDefined();
+
+    const second = await openFor('U0MEMBER', tenderId);
+    const blocks = blockTexts(second);
+    const warning = blocks.findIndex((text) => text.includes('already running'));
+    expect(blocks[warning]).toContain(
+      `\`${reference}\` “Handler test: lot 1” (Draft · started by <@U0ADMIN> · owner Carol Member) is already running for this tender. You can still start another one (for another lot, say).`,
+    );
+    // Near the top: before every field of the form.
+    expect(warning).toBeLessThan(blocks.findIndex((text) => text.includes(PipelineIds.nameInput)));
+    expect(await submit('U0MEMBER', second, valuesOf({ name: 'Handler test: lot 2' }))).toEqual([undefined]);
+    expect((await bidsNamed('Handler test: lot 2'))[0]?.tenderId).toBe(tenderId);
+  });
+
+  it('bids that are archived, won, lost or no bid do not count; several running are counted', async () => {
+    const [, ended, busy] = await openTenders(harness, 3, [TENDER_A]);
+    const { client } = await harness.context.clients.forTeam(harness.slack.teamId);
+    for (const [name, change] of [
+      ['Handler test: archived', 'archive'],
+      ['Handler test: won', 'won'],
+      ['Handler test: lost', 'lost'],
+      ['Handler test: no bid', 'no_bid'],
+    ] as const) {
+      const bid = await newBid(harness, name, ['Qualify'], ended?.id as string);
+      if (change === 'archive') await client.pipelines.archive(bid.id, true);
+      else await client.pipelines.update(bid.id, { status: change });
+    }
+    expect(textOf((await openFor('U0ADMIN', ended?.id as string)).view)).not.toContain('already running');
+
+    for (const name of ['One', 'Two', 'Three', 'Four'])
+      await newBid(harness, `Handler test: busy ${name}`, ['Qualify'], busy?.id as string);
+    const shown = textOf((await openFor('U0ADMIN', busy?.id as string)).view);
+    expect(shown).toContain('4 bids are already running for this tender: `BID-');
+    expect(shown).toContain('“Handler test: busy Four” (Draft · owner Carol Member)');
+    expect(shown).toContain('and 1 more (`/tender pipelines` lists them).');
+  });
+
+  it('a lookup that fails still opens the form, saying the check could not be made', async () => {
+    const proxy = await startServiceProxy(
+      harness.sandbox.baseUrl,
+      (method, url) => method === 'GET' && url.startsWith('/v1/pipelines?'),
+    );
+    proxy.fail = true;
+    const failing = await startHandlerHarness({ sandbox: { ...harness.sandbox, baseUrl: proxy.url } });
+    try {
+      const opened = await modalOpenedBy(failing, 'U0ADMIN', (triggerId) =>
+        openStartBidModal(
+          failing.context,
+          failing.request({ userId: 'U0ADMIN', channelId: BIDS, kind: 'click' }),
+          { triggerId, tenderId: TENDER_A },
+        ),
+      );
+      expect(proxy.seen).toBeGreaterThan(0);
+      expect(JSON.stringify(opened.view)).toContain(PipelineIds.nameInput);
+      expect(textOf(opened.view)).toContain(
+        'Tenderbot could not check whether another bid is already running for this tender:',
+      );
+    } finally {
+      await failing.close();
+      await proxy.stop();
+    }
+  });
+});
+
+describe('a target submission date after the tender closes', () => {
+  it('is taken at once (not refused: the form names the deadline), and the card flags it', async () => {
+    const [, , , tender] = await openTenders(harness, 4, [TENDER_A]);
+    const opened = await openFor('U0ADMIN', tender?.id as string);
+    const closing = tender?.closing as string;
+    expect(textOf(opened.view)).toContain(`The tender closes ${formatDay(closing)}.`);
+    const name = 'Handler test: late target';
+    const late = dayAfter(closing, 27);
+    expect(await submit('U0ADMIN', opened, valuesOf({ name, targetDate: late }))).toEqual([undefined]);
+    const [made] = await bidsNamed(name);
+    expect(made?.targetSubmissionDate).toBe(late);
+    expect(textOf(cardsOf(harness, BIDS, made?.id as string)[0])).toContain(
+      `:warning: after the tender closes (${formatDay(closing)})`,
+    );
+  });
+
+  it('the closing day itself is taken at once', async () => {
+    const [, , , , tender] = await openTenders(harness, 5, [TENDER_A]);
+    const opened = await openFor('U0ADMIN', tender?.id as string);
+    const name = 'Handler test: target on the closing day';
+    expect(
+      await submit('U0ADMIN', opened, valuesOf({ name, targetDate: tender?.closing as string })),
+    ).toEqual([undefined]);
+    expect(await bidsNamed(name)).toHaveLength(1);
+  });
+});
+
+describe('an awarded tender', () => {
+  it('whose award date is still to come is not said to be "already" awarded', async () => {
+    const { client } = await harness.context.clients.forTeam(harness.slack.teamId);
+    const awarded = await client.tenders.search({ status: 'awarded', limit: 100 });
+    const ahead = awarded.data.find(
+      (tender) => tender.awardedAt && Date.parse(tender.awardedAt) > Date.now(),
+    );
+    if (!ahead?.awardedAt) throw new Error('no awarded tender with its award date to come');
+    const shown = textOf((await openFor('U0ADMIN', ahead.id)).view);
+    expect(shown).toContain(
+      `This tender is listed as awarded, with an award date still to come (${formatDay(ahead.awardedAt.slice(0, 10))})`,
+    );
+    expect(shown).not.toContain('already');
+    expect(shown).toContain('You can still start the bid');
   });
 });

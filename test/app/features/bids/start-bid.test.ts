@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PipelineIds } from '../../../../src/app/shared/ids.ts';
+import { formatDay } from '../../../../src/app/shared/views/bid-parts.ts';
 import { ProcurementClient } from '../../../../src/client/procurement-client.ts';
 import type { FakeMessage } from '../../../../src/fake-slack/fake-slack.ts';
 import { eventually, type RunningBot, startBotAsCarol } from '../../../support/bot.ts';
@@ -85,10 +86,12 @@ describe('start a bid from a tender card', () => {
       .openModals(MEMBER)
       .find((view) => JSON.stringify(view.view.blocks).includes(PipelineIds.stagesInput));
     expect(modal).toBeDefined();
+    // The tender's closing day: in time (a later one would first be asked about).
+    const closing = ((await service.tenders.get(TENDER_A)).deadline as string).slice(0, 10);
     const values = {
       [PipelineIds.nameInput]: 'Riverside wards bid',
       [PipelineIds.summaryInput]: 'Lead: <@U0MEMBER> & team',
-      [PipelineIds.targetInput]: '2030-03-01',
+      [PipelineIds.targetInput]: closing,
       [PipelineIds.stagesInput]: 'Qualify | 2\nDraft | 5\n\nReview',
     };
     // Two submissions of the same form at the same moment (a double click on submit).
@@ -114,14 +117,15 @@ describe('start a bid from a tender card', () => {
       ['Draft', 5],
       ['Review', null],
     ]);
-    expect(pipeline.targetSubmissionDate).toBe('2030-03-01');
+    expect(pipeline.targetSubmissionDate).toBe(closing);
     expect(pipeline.tenderId).toBe(TENDER_A);
     // Give a slow second submission time to (wrongly) post a second card, then count.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(cardsOf(bot.slack, BIDS, pipelineId).length).toBe(1);
     const shown = textOf(card);
     expect(shown).toContain('▱▱▱ 0/3 done');
-    expect(shown).toContain('1 Mar 2030 · in ');
+    expect(shown).toContain(`${formatDay(closing)} · in `);
+    expect(shown).not.toContain('after the tender closes');
     expect(shown).toContain('Lead: &lt;@U0MEMBER&gt; &amp; team');
   });
 });

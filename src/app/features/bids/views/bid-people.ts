@@ -46,7 +46,12 @@ export function notesOnCard(notes: string, room: number): Mrkdwn {
   return shown ? mrkdwn`${safeText(shown, shown.length * 5)} _${more}_` : mrkdwn`_${more}_`;
 }
 
-/** What a tender a bid is started on must say first: closed, awarded, cancelled or past its deadline. */
+/**
+ * What a tender a bid is started on must say first: closed, awarded, cancelled or past its deadline.
+ * `awarded` is the service's status (the records hold an award); `awardedAt` is the award's date as
+ * the records give it, which can be still to come (an award announced ahead of its date), so the
+ * sentence says "awarded on" only for a date that has come.
+ */
 export function closedTenderSentence(
   tender: { status: string; deadline: string | null; awardedAt: string | null },
   now: Date,
@@ -54,8 +59,12 @@ export function closedTenderSentence(
   const deadline = tender.deadline ? formatDay(tender.deadline.slice(0, 10)) : null;
   const passed = tender.deadline !== null && Date.parse(tender.deadline) < now.getTime();
   switch (tender.status) {
-    case 'awarded':
-      return mrkdwn`This tender was already awarded${tender.awardedAt ? mrkdwn` (${plain(formatDay(tender.awardedAt.slice(0, 10)))})` : mrkdwn``}: a bid on it can no longer be submitted to the buyer.`;
+    case 'awarded': {
+      const awardDay = tender.awardedAt ? formatDay(tender.awardedAt.slice(0, 10)) : null;
+      if (awardDay && Date.parse(tender.awardedAt as string) > now.getTime())
+        return mrkdwn`This tender is listed as awarded, with an award date still to come (${plain(awardDay)})${passed && deadline ? mrkdwn`, and its deadline has passed (${plain(deadline)})` : mrkdwn``}: a bid on it is unlikely to be accepted by the buyer.`;
+      return mrkdwn`This tender ${awardDay ? mrkdwn`was awarded on ${plain(awardDay)}` : mrkdwn`has been awarded`}: a bid on it can no longer be submitted to the buyer.`;
+    }
     case 'cancelled':
       return mrkdwn`This tender was cancelled: a bid on it can no longer be submitted to the buyer.`;
     case 'closed':

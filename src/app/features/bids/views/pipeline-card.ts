@@ -31,10 +31,12 @@ import {
   mrkdwn,
   text as plain,
   safeText,
+  upperFirst,
 } from '../../../shared/views/mrkdwn.ts';
 import type { WithSafeMrkdwn } from '../../../shared/views/safe-blocks.ts';
 import { type Block, button, contextLine, section } from '../../../shared/views/tender-card.ts';
 import { notesOnCard, type StartedBy, startedByPhrase } from './bid-people.ts';
+import { afterClosingNote, cardClosingDay } from './tender-closes.ts';
 
 export const STAGE_EMOJI: Record<Stage['status'], string> = {
   pending: ':white_circle:',
@@ -139,15 +141,26 @@ export function stageSelect(stage: Stage, number: number, values: CardValues): W
   );
 }
 
-/** A stage's line: its status, due date or length, and its notes cut to `notesRoom`. */
-export function stageText(stage: Stage, number: number, now: Date, notesRoom: number): Mrkdwn {
+/**
+ * A stage's line: its status, due date or length, and its notes cut to `notesRoom`. A due date
+ * after `closingDay` (the tender's deadline, from cardClosingDay) is flagged until the stage is done.
+ */
+export function stageText(
+  stage: Stage,
+  number: number,
+  now: Date,
+  notesRoom: number,
+  closingDay: string | null = null,
+): Mrkdwn {
   const facts = [
     mrkdwn`${plain(STAGE_EMOJI[stage.status])} *${number}. ${safeText(stage.name, 200)}* · ${plain(STAGE_LABELS[stage.status])}`,
   ];
   if (stage.dueDate) {
     const days = daysUntil(stage.dueDate, now);
     const late = stage.status !== 'completed' && days < 0 ? ' (overdue)' : '';
-    facts.push(plain(`due ${formatDay(stage.dueDate)}${late}`));
+    const afterClosing =
+      stage.status === 'completed' ? mrkdwn`` : afterClosingNote(stage.dueDate, closingDay);
+    facts.push(mrkdwn`${plain(`due ${formatDay(stage.dueDate)}${late}`)}${afterClosing}`);
   }
   if (stage.expectedDurationDays !== null && !stage.dueDate)
     facts.push(
@@ -162,6 +175,8 @@ export interface CardKnown {
   /** `BID-7`: how people name the bid (never its id). */
   reference: string;
   starter?: StartedBy;
+  /** The deadline of the bid's tender (an instant), where it could be read: dates after it are flagged. */
+  tenderDeadline?: string | null;
 }
 
 /**
@@ -209,6 +224,7 @@ function drawCard(
     option(STATUS_LABELS[v], values.statusOptions.get(v) as string),
   );
   const currentStatus = statusOptions[SETTABLE_PIPELINE_STATUSES.indexOf(pipeline.status as never)];
+  const closingDay = cardClosingDay(known.tenderDeadline, pipeline.status, now);
   const overdue =
     pipeline.targetSubmissionDate &&
     daysUntil(pipeline.targetSubmissionDate, now) < 0 &&
@@ -223,7 +239,7 @@ function drawCard(
           joinMrkdwn(
             [
               mrkdwn`*Status* ${plain(STATUS_LABELS[pipeline.status])}${pipeline.archived ? mrkdwn` · *Archived*` : mrkdwn``}`,
-              mrkdwn`*Target submission* ${plain(countdown(pipeline.targetSubmissionDate, now, pipeline.status))}${overdue ? mrkdwn` :warning:` : mrkdwn``}`,
+              mrkdwn`*Target submission* ${plain(countdown(pipeline.targetSubmissionDate, now, pipeline.status))}${overdue ? mrkdwn` :warning:` : mrkdwn``}${afterClosingNote(pipeline.targetSubmissionDate, closingDay)}`,
               ...(pipeline.summary ? [safeText(pipeline.summary, 1500)] : []),
             ],
             mrkdwn`\n`,
@@ -271,12 +287,12 @@ function drawCard(
     },
   ];
   const stageBlocks = (stage: Stage, index: number, notesRoom: number): Block[] => {
-    if (pipeline.archived) return [section(stageText(stage, index + 1, now, notesRoom))];
+    if (pipeline.archived) return [section(stageText(stage, index + 1, now, notesRoom, closingDay))];
     return [
       {
         type: 'section',
         block_id: `stage:${index}`,
-        text: { type: 'mrkdwn', text: stageText(stage, index + 1, now, notesRoom) },
+        text: { type: 'mrkdwn', text: stageText(stage, index + 1, now, notesRoom, closingDay) },
         accessory: stageSelect(stage, index + 1, values),
       },
       {
@@ -347,16 +363,62 @@ function overflow(reference: string, stages: Stage[], shown: number, pipelineRef
   ];
 }
 
-/**
- * `, or look among every bid…: /tender pipelines <what was typed> all`, for an empty list that was
- * not of every bid already; nothing where the command could not be shown to copy as it is.
- */
-function everyBidCommand(typed: string): Mrkdwn {
+/** The command that lists every bid, archived or not, for what was typed; null where it could not be shown to copy. */
+function everyBidTyped(typed: string): Mrkdwn | null {
   const words = typed.trim().split(/\s+/).filter(Boolean);
-  if (words.some((word) => word.toLowerCase() === 'all')) return mrkdwn``;
+  if (words.some((word) => word.toLowerCase() === 'all')) return null;
   const kept = words.filter((word) => !['archived', 'active'].includes(word.toLowerCase())).join(' ');
-  if (kept.length > 150 || /[`\n]/.test(kept)) return mrkdwn``;
-  return mrkdwn`, or look among every bid, archived ones too: ${code(`/tender pipelines ${kept ? `${kept} ` : ''}all`)}`;
+  if (kept.length > 150 || /[`\n]/.test(kept)) return null;
+  return code(`/tender pipelines ${kept ? `${kept} ` : ''}all`);
+}
+
+/**
+ * After an empty list that was not of every bid already, the command that looks among every bid:
+ * after no archived bids, as where to look next (nothing archived is no cue to start a bid);
+ * otherwise beside "Start one". Nothing where the command could not be shown to copy as it is.
+ */
+function afterNoBids(filter: BidListFilter, typed: string): Mrkdwn {
+  const every = everyBidTyped(typed);
+  if (filter.archived === 'archived')
+    return every ? mrkdwn` Look among every bid, active ones too: ${every}.` : mrkdwn``;
+  return mrkdwn` Start one with “Start a bid” on a tender card${every ? mrkdwn`, or look among every bid, archived ones too: ${every}` : mrkdwn``}.`;
+}
+
+/** What a list of bids was asked for: its words, a status, and whether archived bids are in it. */
+export interface BidListFilter {
+  words: string;
+  status?: Pipeline['status'];
+  archived: 'active' | 'archived' | 'all';
+}
+
+/** `active bids`, `archived bids`, `bids` (active or archived), then `with the status Won`. */
+function bidsNamed(filter: BidListFilter): Mrkdwn {
+  const which = { active: mrkdwn`active bids`, archived: mrkdwn`archived bids`, all: mrkdwn`bids` }[
+    filter.archived
+  ];
+  return filter.status ? mrkdwn`${which} with the status ${plain(STATUS_LABELS[filter.status])}` : which;
+}
+
+/**
+ * `Active bids`, `Archived bids`, `All bids`, `Active bids matching “roads”`, `Archived bids with
+ * the status Won`: what the list holds, its words last.
+ */
+function bidsHeading(filter: BidListFilter): Mrkdwn {
+  const everyBid = filter.archived === 'all';
+  const named = everyBid && !filter.status ? mrkdwn`All bids` : upperFirst(bidsNamed(filter));
+  const matching = filter.words ? mrkdwn` matching “${plain(filter.words)}”` : mrkdwn``;
+  return mrkdwn`${named}${matching}${everyBid && filter.status ? mrkdwn`, active or archived` : mrkdwn``}`;
+}
+
+/**
+ * `No archived bids.`, `No active bids match “roads”.`, `No bids, active or archived.`: the filters
+ * said as what is missing, never as words searched for.
+ */
+function noBidsSentence(filter: BidListFilter): Mrkdwn {
+  const named = bidsNamed(filter);
+  const anyArchived = filter.archived === 'all' ? mrkdwn`, active or archived,` : mrkdwn``;
+  if (filter.words) return mrkdwn`No ${named}${anyArchived} match “${plain(filter.words)}”.`;
+  return filter.archived === 'all' ? mrkdwn`No ${named}, active or archived.` : mrkdwn`No ${named}.`;
 }
 
 /** `/tender pipelines`: the bids the key's creator can see, each with "Post in channel". */
@@ -364,7 +426,7 @@ export async function pipelinesListMessage(
   /** Each with its reference (`BID-7`), shown in place of its id. */
   items: (PipelineListItem & { reference: string })[],
   total: number,
-  description: Mrkdwn,
+  filter: BidListFilter,
   keeper: StateKeeper,
   now: Date,
   page: { offset: number; typed: string; pageSize: number } = { offset: 0, typed: '', pageSize: 20 },
@@ -372,19 +434,13 @@ export async function pipelinesListMessage(
   keySource?: KeySource,
 ): Promise<Message> {
   const whose = keySource ? [contextLine(bidsOwnerLine(keySource))] : [];
-  if (total === 0 || items.length === 0)
-    return {
-      text: mrkdwn`No bids match ${description}.`,
-      blocks: [
-        section(
-          mrkdwn`No bids match ${description}. Start one with “Start a bid” on a tender card${everyBidCommand(page.typed)}.`,
-        ),
-        ...whose,
-      ],
-    };
+  if (total === 0 || items.length === 0) {
+    const none = noBidsSentence(filter);
+    return { text: none, blocks: [section(mrkdwn`${none}${afterNoBids(filter, page.typed)}`), ...whose] };
+  }
   const shown = items.slice(0, page.pageSize);
   const blocks: Block[] = [
-    section(mrkdwn`*${bidsHeading(description)}* · ${pageRange(page.offset, shown.length, total)}`),
+    section(mrkdwn`*${bidsHeading(filter)}* · ${pageRange(page.offset, shown.length, total)}`),
     ...whose,
   ];
   for (const item of shown) {
@@ -404,18 +460,5 @@ export async function pipelinesListMessage(
     });
   }
   blocks.push(...listPaging('pipelines', page.typed, page.offset, shown.length, total, page.pageSize));
-  return { text: mrkdwn`${bidsHeading(description)}: ${total}`, blocks };
-}
-
-/**
- * `Active bids`, `Archived bids`, `All bids`, or `Bids matching “roads”, active`: the list's
- * description names its words first, then what narrows it.
- */
-function bidsHeading(description: Mrkdwn): Mrkdwn {
-  const named: Record<string, Mrkdwn> = {
-    active: mrkdwn`Active bids`,
-    archived: mrkdwn`Archived bids`,
-    'active or archived': mrkdwn`All bids`,
-  };
-  return named[description] ?? mrkdwn`Bids matching ${description}`;
+  return { text: mrkdwn`${bidsHeading(filter)}: ${total}`, blocks };
 }

@@ -1,6 +1,15 @@
-import type { Stage } from '../../../../contract/schemas.ts';
+import type { Pipeline, Stage } from '../../../../contract/schemas.ts';
 import { PipelineIds } from '../../../shared/ids.ts';
-import { clip, type Mrkdwn, mrkdwn, safeText } from '../../../shared/views/mrkdwn.ts';
+import { formatDay, STATUS_LABELS } from '../../../shared/views/bid-parts.ts';
+import {
+  clip,
+  code,
+  joinMrkdwn,
+  type Mrkdwn,
+  mrkdwn,
+  text as plain,
+  safeText,
+} from '../../../shared/views/mrkdwn.ts';
 import type { SafeModalView as ModalView } from '../../../shared/views/safe-blocks.ts';
 import { type Block, contextLine, section } from '../../../shared/views/tender-card.ts';
 
@@ -46,21 +55,64 @@ export function sentenceView(title: string, sentence: Mrkdwn): ModalView {
   };
 }
 
+/** A bid already running for the tender a new one is started on, as the form names it. */
+export interface RunningBid {
+  /** `BID-3`. */
+  reference: string;
+  name: string;
+  status: Pipeline['status'];
+  /** `started by @alice · owner Carol Jones`, as on its card. */
+  startedBy: Mrkdwn;
+}
+
+/** Running bids the form names; the others are counted. */
+const RUNNING_NAMED = 3;
+
+/**
+ * `BID-3 “Hospital cleaning” is already running for this tender (Bidding · owner Carol).`, or the
+ * count and the first few when there are several; then that another can still be started.
+ */
+export function runningBidsSentence(bids: readonly RunningBid[]): Mrkdwn {
+  const named = joinMrkdwn(
+    bids
+      .slice(0, RUNNING_NAMED)
+      .map(
+        (bid) =>
+          mrkdwn`${code(bid.reference, 40)} “${safeText(bid.name, 150)}” (${plain(STATUS_LABELS[bid.status])} · ${bid.startedBy})`,
+      ),
+    mrkdwn`, `,
+  );
+  const more = bids.length - RUNNING_NAMED;
+  const others = more > 0 ? mrkdwn` and ${more} more (${code('/tender pipelines')} lists them)` : mrkdwn``;
+  const running =
+    bids.length === 1
+      ? mrkdwn`${named} is already running for this tender.`
+      : mrkdwn`${bids.length} bids are already running for this tender: ${named}${others}.`;
+  return mrkdwn`${running} You can still start another one (for another lot, say).`;
+}
+
 /**
  * The "Start a bid" modal: name, summary, target submission date, and the stages (one a line,
- * `name | days`). `problem` (a failure of the service) shows above the fields; the fields keep
- * what was typed.
+ * `name | days`). `problem` (a failure of the service, or a closed tender) and `running` (bids
+ * already running for the tender) show above the fields, `notes` under the tender's name; the
+ * fields keep what was typed.
  */
 export function startBidModal(args: {
   privateMetadata: string;
   fields: StartBidFields;
   tenderTitle: string | null;
   problem?: Mrkdwn;
+  running?: Mrkdwn;
+  notes?: readonly Mrkdwn[];
+  /** The tender's deadline day while it is ahead: said under the target date, which should not pass it. */
+  tenderCloses?: string | null;
 }): ModalView {
   const { fields } = args;
   const blocks: Block[] = [];
   if (args.problem) blocks.push(section(mrkdwn`:warning: ${args.problem}`));
+  if (args.running) blocks.push(section(clip(mrkdwn`:warning: ${args.running}`, 3000)));
   if (args.tenderTitle) blocks.push(contextLine(mrkdwn`For the tender *${safeText(args.tenderTitle, 500)}*`));
+  for (const note of args.notes ?? []) blocks.push(contextLine(note));
   blocks.push(
     {
       type: 'input',
@@ -92,6 +144,9 @@ export function startBidModal(args: {
       block_id: PipelineIds.targetBlock,
       optional: true,
       label: { type: 'plain_text', text: 'Target submission date' },
+      ...(args.tenderCloses
+        ? { hint: { type: 'plain_text', text: `The tender closes ${formatDay(args.tenderCloses)}.` } }
+        : {}),
       element: {
         type: 'datepicker',
         action_id: PipelineIds.targetInput,
@@ -151,6 +206,8 @@ export function stageNotesModal(args: {
   stage: Pick<Stage, 'name'>;
   notes: string;
   dueDate: string | null;
+  /** The tender's deadline day while it is ahead: said under the date, which should not pass it. */
+  tenderCloses?: string | null;
   problem?: Mrkdwn;
 }): ModalView {
   const blocks: Block[] = [];
@@ -175,6 +232,9 @@ export function stageNotesModal(args: {
       block_id: PipelineIds.dueBlock,
       optional: true,
       label: { type: 'plain_text', text: 'Due date' },
+      ...(args.tenderCloses
+        ? { hint: { type: 'plain_text', text: `The tender closes ${formatDay(args.tenderCloses)}.` } }
+        : {}),
       element: {
         type: 'datepicker',
         action_id: PipelineIds.dueInput,

@@ -24,6 +24,8 @@ export function stagesFormView(args: {
   values: CardValues;
   privateMetadata: string;
   now: Date;
+  /** The tender's deadline day as the card compares dates with it (cardClosingDay). */
+  closingDay?: string | null;
 }): ModalView {
   const stages = [...args.pipeline.stages].sort((a, b) => a.position - b.position);
   const first = Math.min(pageStart(args.first), pageStart(stages.length));
@@ -40,7 +42,7 @@ export function stagesFormView(args: {
     blocks.push({
       type: 'section',
       block_id: `stage:${number - 1}`,
-      text: { type: 'mrkdwn', text: stageText(stage, number, args.now, 300) },
+      text: { type: 'mrkdwn', text: stageText(stage, number, args.now, 300, args.closingDay ?? null) },
       ...(args.pipeline.archived ? {} : { accessory: stageSelect(stage, number, args.values) }),
     });
   });

@@ -134,12 +134,30 @@ describe('a bid card’s room', () => {
     expect(closedTenderSentence(tender('closed', '2025-01-03T12:00:00Z'), NOW)).toBe(
       'This tender is closed (its deadline was 3 Jan 2025): a bid on it can no longer be submitted to the buyer.',
     );
-    expect(closedTenderSentence(tender('awarded', null, '2025-02-01T00:00:00Z'), NOW)).toContain(
-      'already awarded (1 Feb 2025)',
-    );
+    expect(closedTenderSentence(tender('awarded', null), NOW)).toContain('has been awarded');
     expect(closedTenderSentence(tender('cancelled', null), NOW)).toContain('was cancelled');
     expect(closedTenderSentence(tender('open', '2026-11-01T00:00:00Z'), NOW)).toContain(
       'deadline has passed (1 Nov 2026)',
     );
+  });
+
+  it('an awarded tender is said by its award date: "was awarded on" one that has come, never "already" for one to come', () => {
+    const tender = (deadline: string | null, awardedAt: string | null) => ({
+      status: 'awarded',
+      deadline,
+      awardedAt,
+    });
+    expect(closedTenderSentence(tender(null, '2025-02-01T00:00:00Z'), NOW)).toBe(
+      'This tender was awarded on 1 Feb 2025: a bid on it can no longer be submitted to the buyer.',
+    );
+    expect(closedTenderSentence(tender(null, null), NOW)).toBe(
+      'This tender has been awarded: a bid on it can no longer be submitted to the buyer.',
+    );
+    // Listed as awarded with an award date still to come: never "already", never "was awarded on".
+    const ahead = closedTenderSentence(tender('2026-11-20T12:00:00Z', '2027-01-12T00:00:00Z'), NOW);
+    expect(ahead).toBe(
+      'This tender is listed as awarded, with an award date still to come (12 Jan 2027), and its deadline has passed (20 Nov 2026): a bid on it is unlikely to be accepted by the buyer.',
+    );
+    expect(ahead).not.toContain('already');
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkStartBid, parseStageLines } from '../../../../../src/app/features/bids/pipeline-submissions.ts';
 import {
+  type BidListFilter,
   pipelineCard,
   pipelinesListMessage,
 } from '../../../../../src/app/features/bids/views/pipeline-card.ts';
@@ -17,6 +18,9 @@ import { mrkdwn, text } from '../../../../../src/app/shared/views/mrkdwn.ts';
 import type { Pipeline, PipelineListItem } from '../../../../../src/contract/schemas.ts';
 
 const NOW = new Date('2026-11-22T10:00:00Z');
+
+/** `/tender pipelines` with nothing typed: the active bids. */
+const ACTIVE: BidListFilter = { words: '', archived: 'active' };
 
 /** The bot store's part the codec uses, in memory. */
 function memoryKeeper(): StateKeeper & { size: () => number } {
@@ -109,6 +113,50 @@ describe('the pipeline card', () => {
     expect(blockKitProblems(card.blocks, 'message')).toEqual([]);
   });
 
+  it('flags a target and stage due dates after the tender closes, beside each date, until done or past submission', async () => {
+    const planned = pipeline({
+      targetSubmissionDate: '2027-01-15',
+      stages: [
+        ['Draft response', 'pending', '2027-01-15'],
+        ['Pricing', 'in_progress', '2026-12-19'],
+        ['Review', 'completed', '2027-01-20'],
+      ].map(([name, status, dueDate], index) => ({
+        id: `st-${index}`,
+        position: index,
+        name: name as string,
+        description: null,
+        expectedDurationDays: null,
+        status: status as Pipeline['stages'][number]['status'],
+        notes: null,
+        dueDate: dueDate as string,
+      })),
+    });
+    const known = { reference: 'BID-3', tenderDeadline: '2026-12-19T12:00:00Z' };
+    const lines = (card: { blocks: unknown[] }) =>
+      (card.blocks as Json[]).map((block) => block.text?.text ?? '').filter(Boolean);
+    const drawn = lines(await pipelineCard(planned, memoryKeeper(), NOW, known));
+    const flag = ':warning: after the tender closes (19 Dec 2026)';
+    expect(drawn.find((line) => line.includes('*Target submission*'))).toContain(
+      `*Target submission* 15 Jan 2027 · in 54 days ${flag}`,
+    );
+    expect(drawn.find((line) => line.includes('Draft response'))).toContain(`due 15 Jan 2027 ${flag}`);
+    // The deadline's own day is in time; a completed stage has nothing left to miss.
+    expect(drawn.find((line) => line.includes('Pricing'))).not.toContain(flag);
+    expect(drawn.find((line) => line.includes('Review'))).not.toContain(flag);
+    // Past its submission, a deadline already passed, or a tender not read: nothing flagged.
+    for (const [bid, deadline] of [
+      [{ ...planned, status: 'won' as const }, known.tenderDeadline],
+      [planned, '2026-11-01T12:00:00Z'],
+      [planned, null],
+    ] as const)
+      expect(
+        JSON.stringify(
+          (await pipelineCard(bid, memoryKeeper(), NOW, { reference: 'BID-3', tenderDeadline: deadline }))
+            .blocks,
+        ),
+      ).not.toContain('after the tender closes');
+  });
+
   it('an archived bid is read only, with Restore', async () => {
     const card = await pipelineCard(pipeline({ archived: true }), memoryKeeper(), NOW, {
       reference: 'BID-12',
@@ -163,7 +211,7 @@ describe('the pipeline card', () => {
       stageCounts: { pending: 2, in_progress: 0, blocked: 0, completed: 3 },
       reference: 'BID-12',
     } as PipelineListItem & { reference: string };
-    const message = await pipelinesListMessage([item], 1, mrkdwn`active`, memoryKeeper(), NOW);
+    const message = await pipelinesListMessage([item], 1, ACTIVE, memoryKeeper(), NOW);
     expect(JSON.stringify(message.blocks)).toContain('Post in channel');
     expect(JSON.stringify(message.blocks)).toContain('▰▰▰▱▱ 3/5 done');
     // People see the bid's reference; its id stays in the button's value only.
@@ -185,7 +233,7 @@ describe('the pipeline card', () => {
         reference: `BID-${index}`,
       }) as PipelineListItem & { reference: string };
     const page = Array.from({ length: 20 }, (_, index) => item(20 + index));
-    const message = await pipelinesListMessage(page, 45, mrkdwn`“roads”, active`, memoryKeeper(), NOW, {
+    const message = await pipelinesListMessage(page, 45, { ...ACTIVE, words: 'roads' }, memoryKeeper(), NOW, {
       offset: 20,
       typed: 'roads',
       pageSize: 20,
@@ -199,13 +247,13 @@ describe('the pipeline card', () => {
     ]);
     expect(blockKitProblems(message.blocks, 'message')).toEqual([]);
     // The last page has no Next; a one-page list has no paging at all.
-    const last = await pipelinesListMessage(page.slice(0, 5), 45, mrkdwn`active`, memoryKeeper(), NOW, {
+    const last = await pipelinesListMessage(page.slice(0, 5), 45, ACTIVE, memoryKeeper(), NOW, {
       offset: 40,
       typed: '',
       pageSize: 20,
     });
     expect(JSON.stringify(last.blocks)).not.toContain('list/next');
-    const single = await pipelinesListMessage([item(1)], 1, mrkdwn`active`, memoryKeeper(), NOW);
+    const single = await pipelinesListMessage([item(1)], 1, ACTIVE, memoryKeeper(), NOW);
     expect(JSON.stringify(single.blocks)).not.toContain('list/');
   });
 });
@@ -258,28 +306,75 @@ describe('the modals and the Home view', () => {
   it('an empty list of bids says the command that looks among every bid, with what was typed', async () => {
     const page = { offset: 0, typed: 'zzzz', pageSize: 20 };
     const none = JSON.stringify(
-      (await pipelinesListMessage([], 0, mrkdwn`“zzzz”, active`, memoryKeeper(), NOW, page)).blocks,
+      (await pipelinesListMessage([], 0, { ...ACTIVE, words: 'zzzz' }, memoryKeeper(), NOW, page)).blocks,
     );
     expect(none).toContain('`/tender pipelines zzzz all`');
     // Archived/active give way to all; ALL in any case is all already; a backtick could not be shown.
     const archived = { ...page, typed: 'zzzz archived' };
     expect(
       JSON.stringify(
-        (await pipelinesListMessage([], 0, mrkdwn`“zzzz”`, memoryKeeper(), NOW, archived)).blocks,
+        (
+          await pipelinesListMessage(
+            [],
+            0,
+            { words: 'zzzz', archived: 'archived' },
+            memoryKeeper(),
+            NOW,
+            archived,
+          )
+        ).blocks,
       ),
     ).toContain('`/tender pipelines zzzz all`');
     const tick = { ...page, typed: 'zz`zz' };
     const noCommand = JSON.stringify(
-      (await pipelinesListMessage([], 0, mrkdwn`“zz”`, memoryKeeper(), NOW, tick)).blocks,
+      (await pipelinesListMessage([], 0, { ...ACTIVE, words: 'zz`zz' }, memoryKeeper(), NOW, tick)).blocks,
     );
-    expect(noCommand).toContain('No bids match');
+    expect(noCommand).toContain('No active bids match');
     expect(noCommand).not.toContain('/tender pipelines');
     const all = { ...page, typed: 'zzzz ALL' };
     const noneAtAll = JSON.stringify(
-      (await pipelinesListMessage([], 0, mrkdwn`“zzzz”`, memoryKeeper(), NOW, all)).blocks,
+      (await pipelinesListMessage([], 0, { words: 'zzzz', archived: 'all' }, memoryKeeper(), NOW, all))
+        .blocks,
     );
-    expect(noneAtAll).toContain('No bids match');
+    expect(noneAtAll).toContain('No bids, active or archived, match “zzzz”.');
     expect(noneAtAll).not.toContain('/tender pipelines');
+  });
+});
+
+describe('the list of bids, by its filters', () => {
+  const item = {
+    ...pipeline(),
+    stageCounts: { pending: 1, in_progress: 0, blocked: 0, completed: 0 },
+    reference: 'BID-4',
+  } as PipelineListItem & { reference: string };
+  const said = async (filter: BidListFilter, items: (typeof item)[] = []) => {
+    const message = await pipelinesListMessage(items, items.length, filter, memoryKeeper(), NOW);
+    return { text: message.text, first: (message.blocks[0] as Json).text.text as string };
+  };
+
+  it('an empty list names what is missing, never a filter as if it were a searched word', async () => {
+    const archived = await said({ words: '', archived: 'archived' });
+    expect(archived.text).toBe('No archived bids.');
+    expect(archived.first).toBe(
+      'No archived bids. Look among every bid, active ones too: `/tender pipelines all`.',
+    );
+    expect((await said(ACTIVE)).text).toBe('No active bids.');
+    expect((await said({ words: '', archived: 'all' })).text).toBe('No bids, active or archived.');
+    expect((await said({ ...ACTIVE, status: 'no_bid' })).text).toBe('No active bids with the status No bid.');
+    expect((await said({ words: 'roads', archived: 'archived' })).text).toBe(
+      'No archived bids match “roads”.',
+    );
+    expect((await said({ words: 'roads', status: 'won', archived: 'all' })).text).toBe(
+      'No bids with the status Won, active or archived, match “roads”.',
+    );
+  });
+
+  it('a list’s heading says its filters the same way', async () => {
+    expect((await said({ words: '', archived: 'archived' }, [item])).text).toBe('Archived bids: 1');
+    expect((await said({ words: '', archived: 'all' }, [item])).text).toBe('All bids: 1');
+    expect((await said({ words: 'roads', status: 'on_hold', archived: 'active' }, [item])).first).toContain(
+      '*Active bids with the status On hold matching “roads”*',
+    );
   });
 });
 

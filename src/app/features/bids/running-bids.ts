@@ -1,0 +1,41 @@
+/*
+ * Bids already running for a tender, looked for when "Start a bid" opens on it: a team may bid
+ * twice (two lots), but should know before it does. The service lists bids with no filter by
+ * tender, so the key's active bids are paged, newest first, within a bound.
+ */
+import type { ProcurementClient } from '../../../client/procurement-client.ts';
+import type { PipelineListItem } from '../../../contract/schemas.ts';
+
+/** A bid that is over: it no longer runs, whatever its stages say. */
+const ENDED: readonly PipelineListItem['status'][] = ['won', 'lost', 'no_bid'];
+
+/** Active bids a page holds (the service's most). */
+const PAGE_SIZE = 100;
+/** Pages read at most: 500 active bids, newest first, in five requests; most keys see one page. */
+const PAGES = 5;
+/** The newest active bids looked through at most. */
+export const RUNNING_BIDS_LOOKED_THROUGH = PAGE_SIZE * PAGES;
+/** Each page waits this long at most (one retry): the form is open meanwhile, saying it is reading. */
+const PAGE_TIMEOUT_MS = 3_000;
+
+export interface RunningBids {
+  /** Active bids on the tender that are not won, lost or no bid, newest first. */
+  bids: PipelineListItem[];
+  /** False when the key sees more active bids than were looked through. */
+  complete: boolean;
+}
+
+/** The bids running for `tenderId` that `client`'s key can see; throws the service's failure. */
+export async function runningBidsOn(client: ProcurementClient, tenderId: string): Promise<RunningBids> {
+  const bids: PipelineListItem[] = [];
+  for (let page = 0; page < PAGES; page++) {
+    const found = await client.pipelines.list(
+      { archived: 'active', limit: PAGE_SIZE, offset: page * PAGE_SIZE },
+      { timeoutMs: PAGE_TIMEOUT_MS, maxRetries: 1 },
+    );
+    for (const item of found.data)
+      if (item.tenderId === tenderId && !ENDED.includes(item.status)) bids.push(item);
+    if (!found.pagination.hasMore || found.data.length === 0) return { bids, complete: true };
+  }
+  return { bids, complete: false };
+}
