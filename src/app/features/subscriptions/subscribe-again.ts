@@ -10,14 +10,14 @@ import { DeadlinesTarget, PipelineTarget, SearchTarget } from './content.ts';
 import { describeSchedule, type Schedule } from './schedule.ts';
 
 /**
- * What subscribing a channel to `wanted` does with what it already has. A channel has one
- * subscription per thing followed (a bid's summary, a search, its deadline reminders) and per key
- * it is read with (`readsAsMine`: a person's own key reads their own bookmarks and bids): a second
- * would post the same things again. So the same again is kept, and the same at another time, on
- * another cadence or (reminders) over another number of days changes the one there: the command
- * says the whole subscription, defaults included (`/tender subscribe deadlines` is 7 days at 09:00
- * of the subscriber's zone). `alike` are others already following the same (two made before this
- * rule, or at one moment): they are left as they are, and said.
+ * What subscribing a channel to `wanted` does with what it already has. The same thing followed
+ * (a bid's summary, a search, the deadline reminders) with the same key (`readsAsMine`: a person's
+ * own key reads their own bookmarks and bids) on the same schedule is kept, not doubled. Deadline
+ * reminders are one set a channel a key: another number of days or time changes the one there (two
+ * would post the same reminders twice), the command saying the whole subscription, defaults
+ * included (`/tender subscribe deadlines` is 7 days at 09:00 of the subscriber's zone). `alike`
+ * are other reminders already following the same (two made before this rule, or at one moment):
+ * they are left as they are, and said.
  */
 export function subscribingAgain(
   wanted: Subscription,
@@ -35,6 +35,10 @@ export function subscribingAgain(
   const others = (chosen: Subscription) => alike.filter((each) => each.id !== chosen.id);
   const exact = alike.find((each) => sameWindow(each, wanted) && sameSchedule(each, wanted));
   if (exact) return { decision: { keep: exact }, alike: others(exact) };
+  // A bid's summary or a feed at another time is another subscription, as it always was: a team
+  // across time zones has the summary at 09:00 in London and at 17:30 in New York. Reminders over
+  // other days would post the same reminders twice, so only they are changed.
+  if (wanted.kind !== 'deadlines') return { decision: { create: wanted }, alike: [] };
   const chosen = alike.find((each) => sameWindow(each, wanted)) ?? alike[0];
   if (!chosen) return { decision: { create: wanted }, alike: [] };
   // A bid's summary and a feed keep what they follow as first stored (a feed's search, whose
