@@ -176,6 +176,12 @@ export async function pipelineCommand(
           mrkdwn`Which status for stage ${number}, ${safeText(named.stage.name, 200)}? Give one after it: ${stageStatusesAsShown()}.`,
         );
       }
+      // Only a status given (`stage BID-7 completed`): the stage is what is missing.
+      if (!found.afterQuote && stageStatusNamed(joinedText(others)))
+        return say(
+          request,
+          mrkdwn`Which stage of ${code(typed.text, 100)}? Name it before the status, as in ${code(`/tender pipeline stage ${typed.text} "Draft response" ${joinedText(others)}`, 300)}.`,
+        );
       return say(
         request,
         mrkdwn`“${typedBack(found.unknown)}” is not a stage status: use one of ${stageStatusesAsShown()}.`,

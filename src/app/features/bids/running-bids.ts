@@ -15,8 +15,12 @@ const PAGE_SIZE = 100;
 const PAGES = 5;
 /** The newest active bids looked through at most. */
 export const RUNNING_BIDS_LOOKED_THROUGH = PAGE_SIZE * PAGES;
-/** Each page waits this long at most (one retry): the form is open meanwhile, saying it is reading. */
-const PAGE_TIMEOUT_MS = 3_000;
+/**
+ * The whole look waits this long at most, pages and all: the form waits for it (it is open
+ * meanwhile, saying it is reading), and a slow list must not hold a form the tender alone could
+ * draw. Past it the form opens saying the check could not be made.
+ */
+export const RUNNING_BIDS_BUDGET_MS = 2_500;
 
 export interface RunningBids {
   /** Active bids on the tender that are not won, lost or no bid, newest first. */
@@ -26,12 +30,19 @@ export interface RunningBids {
 }
 
 /** The bids running for `tenderId` that `client`'s key can see; throws the service's failure. */
-export async function runningBidsOn(client: ProcurementClient, tenderId: string): Promise<RunningBids> {
+export async function runningBidsOn(
+  client: ProcurementClient,
+  tenderId: string,
+  budgetMs = RUNNING_BIDS_BUDGET_MS,
+): Promise<RunningBids> {
   const bids: PipelineListItem[] = [];
+  const endsAt = Date.now() + budgetMs;
   for (let page = 0; page < PAGES; page++) {
+    const left = endsAt - Date.now();
+    if (left <= 0) throw new Error('the look for running bids ran out of time');
     const found = await client.pipelines.list(
       { archived: 'active', limit: PAGE_SIZE, offset: page * PAGE_SIZE },
-      { timeoutMs: PAGE_TIMEOUT_MS, maxRetries: 1 },
+      { timeoutMs: left, maxRetries: 0 },
     );
     for (const item of found.data)
       if (item.tenderId === tenderId && !ENDED.includes(item.status)) bids.push(item);

@@ -32,22 +32,21 @@ export function subscribingAgain(
         followsSame(wanted.kind, each.subscription.target, wanted.target),
     )
     .map((each) => each.subscription);
-  const others = (chosen: Subscription) => alike.filter((each) => each.id !== chosen.id);
   const exact = alike.find((each) => sameWindow(each, wanted) && sameSchedule(each, wanted));
-  if (exact) return { decision: { keep: exact }, alike: others(exact) };
   // A bid's summary or a feed at another time is another subscription, as it always was: a team
-  // across time zones has the summary at 09:00 in London and at 17:30 in New York. Reminders over
-  // other days would post the same reminders twice, so only they are changed.
-  if (wanted.kind !== 'deadlines') return { decision: { create: wanted }, alike: [] };
+  // across time zones has the summary at 09:00 in London and at 17:30 in New York, so none of them
+  // is said to follow the same. Reminders over other days would post the same reminders twice, so
+  // only they are changed, and other sets of them said.
+  if (wanted.kind !== 'deadlines')
+    return { decision: exact ? { keep: exact } : { create: wanted }, alike: [] };
+  const others = (chosen: Subscription) => alike.filter((each) => each.id !== chosen.id);
+  if (exact) return { decision: { keep: exact }, alike: others(exact) };
   const chosen = alike.find((each) => sameWindow(each, wanted)) ?? alike[0];
   if (!chosen) return { decision: { create: wanted }, alike: [] };
-  // A bid's summary and a feed keep what they follow as first stored (a feed's search, whose
-  // bounds were checked then); only reminders change what they follow: their days ahead.
-  const target = wanted.kind === 'deadlines' ? wanted.target : chosen.target;
   const schedule = sameSchedule(chosen, wanted) ? chosen : wanted;
   const changed: Subscription = {
     ...chosen,
-    target,
+    target: wanted.target,
     cadence: schedule.cadence,
     localTime: schedule.localTime,
     timeZone: schedule.timeZone,
@@ -57,13 +56,13 @@ export function subscribingAgain(
 }
 
 /**
- * The sentence of a change, after "<@U> changed this channel’s …": reminders say their days ahead
- * as well as when they post (`they now look 7 days ahead (they looked 14)`).
+ * The sentence of a change of deadline reminders, after "<@U> changed this channel’s deadline
+ * reminders": their days ahead and when they post (`they now look 7 days ahead (they looked 14)`).
  */
 export function changeSentence(before: Subscription, after: Subscription): Mrkdwn {
-  const movedTo = mrkdwn`now post${after.kind === 'deadlines' ? mrkdwn`` : mrkdwn`s`} ${plain(describeSchedule(after))}, no longer ${plain(describeSchedule(before))}`;
-  const moved = sameSchedule(before, after) ? null : movedTo;
-  if (after.kind !== 'deadlines') return mrkdwn`it ${moved ?? mrkdwn`posts as before`}`;
+  const moved = sameSchedule(before, after)
+    ? null
+    : mrkdwn`now post ${plain(describeSchedule(after))}, no longer ${plain(describeSchedule(before))}`;
   const [was, now] = [daysOf(before.target), daysOf(after.target)];
   const looked =
     now !== null && was !== null && now !== was

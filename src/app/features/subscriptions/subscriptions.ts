@@ -25,7 +25,6 @@ import {
   channelLink,
   code,
   literalText,
-  lowerFirst,
   type Mrkdwn,
   mention,
   mrkdwn,
@@ -240,10 +239,8 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
     const when = change.pausedReason
       ? mrkdwn`It is paused (${safeText(change.pausedReason, 300)}): *Send now* in \`/tender subscriptions\` starts it again.`
       : mrkdwn`Next post ${plain(formatLocal(change.nextRunAt, change.timeZone))}.`;
-    const changed =
-      change.kind === 'deadlines'
-        ? mrkdwn`this channel’s deadline reminders (${code(change.id)}) rather than add others`
-        : mrkdwn`this channel’s *${lowerFirst(what)}* (${code(change.id)}) rather than add another`;
+    // Only deadline reminders are changed rather than added (subscribe-again.ts).
+    const changed = mrkdwn`this channel’s deadline reminders (${code(change.id)}) rather than add others`;
     text = mrkdwn`Changed: ${what}`;
     confirmation = mrkdwn`${mention(request.userId)} changed ${changed}: ${changeSentence(before, change)}. ${when}${alikeSentence(alike)} ${lists}`;
   } else {

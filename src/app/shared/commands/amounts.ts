@@ -128,7 +128,9 @@ export function parseAmount(text: string): number | null {
   if (!/^\d+(?:\.\d+|,\d{1,2})?$/.test(match[1])) return null;
   const base = Number(match[1].replace(',', '.'));
   const multiplier = { k: 1e3, m: 1e6, b: 1e9 }[(match[2] ?? '').toLowerCase() as 'k' | 'm' | 'b'] ?? 1;
-  return Number.isFinite(base) ? base * multiplier : null;
+  // To six decimals, as the service reads them: 2.01 × 1e6 is 2009999.9999999998 in binary, and
+  // would be searched (and shown) a hair under £2,010,000; finer amounts stay finer, to be refused.
+  return Number.isFinite(base) ? Number((base * multiplier).toFixed(6)) : null;
 }
 
 export function parseDays(text: string): number | null {

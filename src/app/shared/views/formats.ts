@@ -97,7 +97,8 @@ export function formatAmount(amount: number, currencyAsGiven: string): string {
  * pence (finer ones are refused as typed), so two decimals are exact.
  */
 export function formatBound(amount: number, currencyAsGiven: string): string {
-  return formatIn(amount, currencyAsGiven, !Number.isInteger(amount));
+  // Whole when it is whole to the penny: a binary hair off (1e-10) is no pence to show.
+  return formatIn(amount, currencyAsGiven, Math.round(amount * 100) % 100 !== 0);
 }
 
 function formatIn(amount: number, currencyAsGiven: string, pence: boolean): string {

@@ -212,6 +212,12 @@ describe('bid commands typed as people type them', () => {
     expect(stageOnly.said()).toBe(
       'Which status for stage 2, Draft response? Give one after it: Pending, In progress, Blocked, Completed.',
     );
+    // Only a status: the stage is asked for, never "“completed” is not a stage status".
+    const statusOnly = harness.request({ channelId: BIDS });
+    await pipelineCommand(harness.context, statusOnly, `stage ${reference} completed`);
+    expect(statusOnly.said()).toBe(
+      `Which stage of \`${reference}\`? Name it before the status, as in \`/tender pipeline stage ${reference} "Draft response" completed\`.`,
+    );
     expect((await bidNow(harness, bid.id)).updatedAt).toBe(bid.updatedAt);
   });
 

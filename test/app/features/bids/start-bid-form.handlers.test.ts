@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RUNNING_BIDS_BUDGET_MS } from '../../../../src/app/features/bids/running-bids.ts';
 import { openStartBidModal, submitStartBid } from '../../../../src/app/features/bids/start-bid-form.ts';
 import { PipelineIds } from '../../../../src/app/shared/ids.ts';
 import { formatDay } from '../../../../src/app/shared/views/bid-parts.ts';
@@ -275,6 +276,36 @@ describe('bids already running for the tender', () => {
   });
 });
 
+describe('a slow list of bids', () => {
+  it('holds the form no longer than the look’s budget: it opens saying the check could not be made', async () => {
+    const proxy = await startServiceProxy(
+      harness.sandbox.baseUrl,
+      (method, url) => method === 'GET' && url.startsWith('/v1/pipelines?'),
+    );
+    proxy.delayMs = 10_000;
+    const slow = await startHandlerHarness({ sandbox: { ...harness.sandbox, baseUrl: proxy.url } });
+    try {
+      const started = Date.now();
+      const opened = await modalOpenedBy(slow, 'U0ADMIN', (triggerId) =>
+        openStartBidModal(slow.context, slow.request({ userId: 'U0ADMIN', channelId: BIDS, kind: 'click' }), {
+          triggerId,
+          tenderId: TENDER_A,
+        }),
+      );
+      // Bounded by the budget, not by the list's 10 s (nor a retry of it).
+      expect(Date.now() - started).toBeLessThan(RUNNING_BIDS_BUDGET_MS + 4_000);
+      expect(proxy.seen).toBe(1);
+      expect(JSON.stringify(opened.view)).toContain(PipelineIds.nameInput);
+      expect(textOf(opened.view)).toContain(
+        'Tenderbot could not check whether another bid is already running for this tender:',
+      );
+    } finally {
+      await slow.close();
+      await proxy.stop();
+    }
+  }, 20_000);
+});
+
 describe('a target submission date after the tender closes', () => {
   it('is taken at once (not refused: the form names the deadline), and the card flags it', async () => {
     const [, , , tender] = await openTenders(harness, 4, [TENDER_A]);
@@ -298,7 +329,12 @@ describe('a target submission date after the tender closes', () => {
     expect(
       await submit('U0ADMIN', opened, valuesOf({ name, targetDate: tender?.closing as string })),
     ).toEqual([undefined]);
-    expect(await bidsNamed(name)).toHaveLength(1);
+    const [made] = await bidsNamed(name);
+    expect(made?.targetSubmissionDate).toBe(tender?.closing);
+    // In time: its card has no flag.
+    const card = textOf(cardsOf(harness, BIDS, made?.id as string)[0]);
+    expect(card).toContain(name);
+    expect(card).not.toContain('after the tender closes');
   });
 });
 

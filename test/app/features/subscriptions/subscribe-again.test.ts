@@ -161,13 +161,20 @@ describe('a bid’s summary or a feed subscribed again', () => {
     // A team across time zones: the summary in the morning here and in the evening there.
     await inChannel('U0ADMIN', 'C0HOLD', 'subscribe pipeline pl-bob');
     await inChannel('U0ADMIN', 'C0HOLD', 'subscribe pipeline pl-bob weekly 08:30');
-    expect((await channelSubscriptions('C0HOLD')).map((each) => [each.cadence, each.localTime])).toEqual([
+    expect(
+      (await channelSubscriptions('C0HOLD')).map((each) => [each.cadence, each.localTime]).sort(),
+    ).toEqual([
       ['daily', '09:00'],
       ['weekly', '08:30'],
     ]);
     expect(await toPerson('U0ADMIN', 'C0HOLD', 'subscribe pipeline pl-bob weekly 08:30')).toContain(
       'already has that subscription',
     );
+    // The other time's summary is wanted: never said to follow the same, nor offered for removal.
+    const again = await toPerson('U0ADMIN', 'C0HOLD', 'subscribe pipeline pl-bob');
+    expect(again).toContain('already has that subscription');
+    expect(again).not.toContain('follows the same');
+    expect(again).not.toContain('/tender unsubscribe');
     expect(await channelSubscriptions('C0HOLD')).toHaveLength(2);
     // The same words and filters in another order are the same feed.
     await inChannel('U0ADMIN', 'C0AWAY', 'subscribe search cleaning region:London daily 08:00');

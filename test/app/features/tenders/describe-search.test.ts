@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseSearch } from '../../../../src/app/shared/commands/parse-command.ts';
 import { describeSearch, searchHeading } from '../../../../src/app/shared/views/describe-search.ts';
 import { literalText } from '../../../../src/app/shared/views/mrkdwn.ts';
 import { valueRuleFor } from '../../../../src/service/money/reference-rates.ts';
@@ -25,6 +26,13 @@ describe('how a search reads back to a person', () => {
     expect(describeSearch({ valueMax: 999.99 })).toBe('up to £999.99');
     expect(describeSearch({ valueMin: 2.25, currency: 'EUR' })).toBe('over €2.25');
     expect(describeSearch({ valueMin: 0.4, valueMax: 1_000_000.5 })).toBe('over £0.40, up to £1,000,000.50');
+    // Amounts typed with a unit are exact, whatever binary makes of them (2.01 × 1e6 is not 2010000).
+    for (const typed of ['2.01m', '4.35m', '1.15k', '9.07m', '0.29k']) {
+      const parsed = parseSearch(`value>${typed}`, new Date());
+      expect(parsed.ok && Number.isInteger(parsed.filters.valueMin), typed).toBe(true);
+      expect(parsed.ok && describeSearch(parsed.filters), typed).not.toMatch(/\.\d\d/);
+    }
+    expect(describeSearch({ valueMin: 2_009_999.999_999_999_8 })).toBe('over £2,010,000');
     // Whole amounts stay whole, in any currency, as the cards show them.
     expect(describeSearch({ valueMin: 100_000, currency: 'CAD' })).toBe('over CA$100,000');
     expect(describeSearch({ valueMin: 0 })).toBe('over £0');

@@ -104,7 +104,7 @@ describe('searchCommand (/tender search)', () => {
     // The words as typed first: nothing changes under a person who meant them.
     expect(blocks[0]?.text?.text).toContain('Found no tenders');
     expect(blocks.map((block) => block.text?.text)).toContain(
-      'Read as a sentence, this is `/tender search marketing region:"Wales" value&gt;10k`. Direct messages to Tenderbot are always read so.',
+      'Read as a sentence, this is `/tender search marketing region:"Wales" value&gt;10k`.',
     );
     const offered = blocks.flatMap((block) => block.elements ?? []);
     expect(offered).toEqual([
@@ -118,7 +118,7 @@ describe('searchCommand (/tender search)', () => {
     await searchCommand(harness.context, run, 'marketing region:"Wales" value>10k');
     expect(textOf(run.answers)).not.toContain('Found no tenders');
     expect(actionIds(run.answers)).toContain(TenderIds.bookmark);
-    // Words that read as no sentence get no such offer; nor does a sentence already read.
+    // Words that read as no sentence get no such offer.
     const plainWords = harness.request();
     await searchCommand(harness.context, plainWords, 'zzqqxx');
     expect(textOf(plainWords.answers)).not.toContain('Read as a sentence');
