@@ -71,9 +71,7 @@ export function searchMeantBlocks(corrected: string, state: SearchState): Block[
  */
 export function sentenceMeantBlocks(search: string): Block[] {
   const command = `search ${search}`;
-  const question = section(
-    mrkdwn`Read as a sentence, this is ${code(`/tender ${command}`, 300)}.`,
-  );
+  const question = section(mrkdwn`Read as a sentence, this is ${code(`/tender ${command}`, 300)}.`);
   // The button's value is the command's text, which "Try again"'s listener runs; too long, no button.
   if (command.length > 2000) return [question];
   return [
