@@ -91,7 +91,8 @@ try {
   running.push(service);
   // BENCH_BOT_ENTRY: another entry than bin/tenderbot.js (e.g. the app compiled to JavaScript, or
   // another checkout's), started with this checkout's Node flags (BENCH_NODE_FLAGS to choose others).
-  const BOT_ENTRY = process.env.BENCH_BOT_ENTRY ?? SOURCES_BIN;
+  // Empty is unset (`BENCH_BOT_ENTRY= npm run bench:bot` ran no bot and printed no figure).
+  const BOT_ENTRY = process.env.BENCH_BOT_ENTRY || SOURCES_BIN;
   // The command's own Node flags, as `tenderbot bot` runs; BENCH_BOT_NODE_ARGS adds more (e.g.
   // "--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the bot's processes).
   const botNodeArgs = [
