@@ -15,6 +15,9 @@ export type TenderDeadline = string | null;
 /** Deadlines read, by workspace and tender: a card is redrawn on every change, its tender read once in a while. */
 const readDeadlines = new LRUCache<string, { deadline: TenderDeadline }>({ max: 5_000, ttl: 10 * 60_000 });
 
+/** A read that failed is not tried again for this long (the card is drawn without the flag meanwhile). */
+const FAILED_READ_KEPT_MS = 60_000;
+
 /** A card or form never waits long for its tender: past this it goes without the deadline. */
 const READ_TIMEOUT_MS = 2_000;
 
@@ -40,7 +43,12 @@ export async function tenderDeadlineOf(
   } catch (error) {
     // A tender the service no longer has has no deadline to keep to: not asked for again.
     if (error instanceof NotFoundError) readDeadlines.set(key, { deadline: null });
-    else context.logger.warn({ err: error, teamId }, 'could not read a bid’s tender for its deadline');
+    else {
+      // Not asked again for a minute: while the service is slow, every redraw of the card (each
+      // click on it) would otherwise wait the read's 2 s again.
+      readDeadlines.set(key, { deadline: null }, { ttl: FAILED_READ_KEPT_MS });
+      context.logger.warn({ err: error, teamId }, 'could not read a bid’s tender for its deadline');
+    }
     return null;
   }
 }

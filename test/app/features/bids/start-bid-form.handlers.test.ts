@@ -6,7 +6,7 @@ import { formatDay } from '../../../../src/app/shared/views/bid-parts.ts';
 import type { FakeView } from '../../../../src/fake-slack/types.ts';
 import { TENDER_A } from '../../../support/fixture.ts';
 import { type HandlerHarness, startHandlerHarness } from '../../../support/handler-context.ts';
-import { startServiceProxy } from '../../../support/service-proxy.ts';
+import { type ServiceProxy, startServiceProxy } from '../../../support/service-proxy.ts';
 import { textOf } from '../../../support/slack-text.ts';
 import { bidNow, cardsOf, dayAfter, modalOpenedBy, newBid, openTenders } from './handler-support.ts';
 
@@ -250,61 +250,59 @@ describe('bids already running for the tender', () => {
   });
 
   it('a lookup that fails still opens the form, saying the check could not be made', async () => {
-    const proxy = await startServiceProxy(
-      harness.sandbox.baseUrl,
-      (method, url) => method === 'GET' && url.startsWith('/v1/pipelines?'),
-    );
-    proxy.fail = true;
-    const failing = await startHandlerHarness({ sandbox: { ...harness.sandbox, baseUrl: proxy.url } });
-    try {
-      const opened = await modalOpenedBy(failing, 'U0ADMIN', (triggerId) =>
-        openStartBidModal(
-          failing.context,
-          failing.request({ userId: 'U0ADMIN', channelId: BIDS, kind: 'click' }),
-          { triggerId, tenderId: TENDER_A },
-        ),
-      );
-      expect(proxy.seen).toBeGreaterThan(0);
-      expect(JSON.stringify(opened.view)).toContain(PipelineIds.nameInput);
-      expect(textOf(opened.view)).toContain(
-        'Tenderbot could not check whether another bid is already running for this tender:',
-      );
-    } finally {
-      await failing.close();
-      await proxy.stop();
-    }
+    const { proxy, view } = await openedWithBidsList((proxy) => {
+      proxy.fail = true;
+    });
+    expect(proxy.seen).toBeGreaterThan(0);
+    expect(JSON.stringify(view)).toContain(PipelineIds.nameInput);
+    expect(textOf(view)).toContain(COULD_NOT_CHECK);
   });
 });
 
 describe('a slow list of bids', () => {
   it('holds the form no longer than the look’s budget: it opens saying the check could not be made', async () => {
-    const proxy = await startServiceProxy(
-      harness.sandbox.baseUrl,
-      (method, url) => method === 'GET' && url.startsWith('/v1/pipelines?'),
-    );
-    proxy.delayMs = 10_000;
-    const slow = await startHandlerHarness({ sandbox: { ...harness.sandbox, baseUrl: proxy.url } });
-    try {
-      const started = Date.now();
-      const opened = await modalOpenedBy(slow, 'U0ADMIN', (triggerId) =>
-        openStartBidModal(slow.context, slow.request({ userId: 'U0ADMIN', channelId: BIDS, kind: 'click' }), {
-          triggerId,
-          tenderId: TENDER_A,
-        }),
-      );
-      // Bounded by the budget, not by the list's 10 s (nor a retry of it).
-      expect(Date.now() - started).toBeLessThan(RUNNING_BIDS_BUDGET_MS + 4_000);
-      expect(proxy.seen).toBe(1);
-      expect(JSON.stringify(opened.view)).toContain(PipelineIds.nameInput);
-      expect(textOf(opened.view)).toContain(
-        'Tenderbot could not check whether another bid is already running for this tender:',
-      );
-    } finally {
-      await slow.close();
-      await proxy.stop();
-    }
+    const started = Date.now();
+    const { proxy, view } = await openedWithBidsList((proxy) => {
+      proxy.delayMs = 10_000;
+    });
+    // Bounded by the budget, not by the list's 10 s (nor a retry of it).
+    expect(Date.now() - started).toBeLessThan(RUNNING_BIDS_BUDGET_MS + 4_000);
+    expect(proxy.seen).toBe(1);
+    expect(JSON.stringify(view)).toContain(PipelineIds.nameInput);
+    expect(textOf(view)).toContain(COULD_NOT_CHECK);
   }, 20_000);
 });
+
+const COULD_NOT_CHECK = 'Tenderbot could not check whether another bid is already running for this tender:';
+
+/**
+ * The Start a bid form on TENDER_A, opened by the admin through a proxy in front of the service
+ * whose list of bids `setUp` makes fail or slow; the proxy is stopped after, its counts kept.
+ */
+async function openedWithBidsList(setUp: (proxy: ServiceProxy) => void) {
+  const proxy = await startServiceProxy(
+    harness.sandbox.baseUrl,
+    (method, url) => method === 'GET' && url.startsWith('/v1/pipelines?'),
+  );
+  setUp(proxy);
+  const proxied = await startHandlerHarness({ sandbox: { ...harness.sandbox, baseUrl: proxy.url } });
+  try {
+    const opened = await modalOpenedBy(proxied, 'U0ADMIN', (triggerId) =>
+      openStartBidModal(
+        proxied.context,
+        proxied.request({ userId: 'U0ADMIN', channelId: BIDS, kind: 'click' }),
+        {
+          triggerId,
+          tenderId: TENDER_A,
+        },
+      ),
+    );
+    return { proxy, view: opened.view };
+  } finally {
+    await proxied.close();
+    await proxy.stop();
+  }
+}
 
 describe('a target submission date after the tender closes', () => {
   it('is taken at once (not refused: the form names the deadline), and the card flags it', async () => {
