@@ -41,6 +41,93 @@ describe("the scheduler's queries on SQLite", () => {
   });
 });
 
+describe('claims on SQLite', () => {
+  it('answer and write what the statement with PostgreSQL’s locking steps does, over random open deliveries', async () => {
+    // SQLite's claim leaves out the steps that re-check rows as they are locked (one snapshot, one
+    // writer): the plain path is the full statement, run on the same rows, each in a savepoint.
+    const path = join(dir, 'claims.db');
+    const database = openSqliteBotDatabase(path);
+    const fast = deliveryQueries(database).claim;
+    const full = deliveryQueries(database, { claimSteps: 'all' }).claim;
+    expect(fast.bind(anyArgs).sql).not.toContain('locked');
+    expect(full.bind(anyArgs).sql).toContain('locked');
+    let seed = 20261128;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed / 0x7fffffff;
+    };
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+    const now = at.getTime();
+    const claimed = { some: 0, none: 0, runs: 0 };
+    try {
+      // A subscription a delivery (one delivery a subscription and due time).
+      await database.db
+        .insertInto('subscriptions')
+        .values(Array.from({ length: 14 }, (_, index) => subscriptionRow(`s-${index}`, 'C0', now)))
+        .execute();
+      for (let history = 0; history < 300; history++) {
+        await database.db.deleteFrom('deliveries').execute();
+        const rows = Array.from({ length: Math.floor(random() * 14) }, (_, index) => {
+          const state = pick(['pending', 'pending', 'pending', 'working', 'sent'] as const);
+          return {
+            id: `d-${index}`,
+            subscription_id: `s-${index}`,
+            team_id: 'T1',
+            channel_id: `C${Math.floor(random() * 3)}`,
+            due_at: now + pick([0, 0, 1000, 2000]),
+            state,
+            lease_owner: state === 'working' ? pick(['A', 'B']) : null,
+            lease_until: state === 'working' ? now + pick([-5000, -1, 0, 1, 60_000]) : null,
+            not_before: now + pick([-1000, 0, 500, 5000]),
+            posted_ts: pick(['[]', '[]', '[]', '["1.1"]']),
+            attempting_part: pick([null, null, null, 0]),
+          };
+        });
+        if (rows.length > 0) await database.db.insertInto('deliveries').values(rows).execute();
+        const args = {
+          owner: 'A',
+          now,
+          until: now + 60_000,
+          ready: now + pick([0, 0, 600]),
+          perChannel: pick([1, 2, 5, 5]),
+          channels: pick([1, 2, 4096]),
+          busy: JSON.stringify(random() < 0.3 ? ['C1'] : []),
+        };
+        const transact = database.transactNow;
+        if (!transact) throw new Error('SQLite runs statements in a transaction at once');
+        const answers = await transact(async (run) => {
+          const both: unknown[] = [];
+          for (const query of [fast, full]) {
+            run(CompiledQuery.raw('savepoint claim', []));
+            const answer = run(query.bind(args)).rows as { id: string }[];
+            const written = run(CompiledQuery.raw('select * from deliveries order by id', [])).rows;
+            run(CompiledQuery.raw('rollback to claim', []));
+            run(CompiledQuery.raw('release claim', []));
+            both.push({ claimed: answer.map((row) => row.id).sort(), written });
+          }
+          return both;
+        });
+        expect(answers[0], `history ${history}`).toEqual(answers[1]);
+        const [first] = answers as { claimed: string[]; written: { id: string; channel_id: string }[] }[];
+        if (first && first.claimed.length > 0) claimed.some++;
+        else claimed.none++;
+        // A run: two or more of one channel claimed at once.
+        const taken = new Set(first?.claimed);
+        const perChannel = new Map<string, number>();
+        for (const row of first?.written ?? [])
+          if (taken.has(row.id)) perChannel.set(row.channel_id, (perChannel.get(row.channel_id) ?? 0) + 1);
+        if ([...perChannel.values()].some((count) => count >= 2)) claimed.runs++;
+      }
+      // Histories that claimed nothing, something, and runs of a channel: each was compared.
+      expect(claimed.some).toBeGreaterThan(60);
+      expect(claimed.none).toBeGreaterThan(20);
+      expect(claimed.runs).toBeGreaterThan(10);
+    } finally {
+      await database.close();
+    }
+  });
+});
+
 describe('claims on PostgreSQL, while other transactions write', () => {
   it('never take a channel’s later deliveries while its first is being written by another copy', async () => {
     const database = await createTestDatabase('claim_races');
