@@ -22,7 +22,9 @@
  *    (`tenderbot sandbox serve`, 10,000 demo tenders). The service's own search at c=10 is
  *    measured beside it, as the floor under that figure.
  * BENCH_BOT_PARTS=single runs only the one process that acknowledges and answers (its CPU per
- * answered search); BENCH_BOT_PARTS=acks only the alternating ack rounds against bare Bolt.
+ * answered search), in rounds alternating with the code issue 27 was filed against (checked out
+ * beside this one, bench/support/checkout.ts); BENCH_BOT_PARTS=acks only the alternating ack
+ * rounds against bare Bolt.
  * Prints a table, then one JSON line.
  */
 
@@ -33,6 +35,7 @@ import type autocannon from 'autocannon';
 import { request } from 'undici';
 import { FakeSlack } from '../src/fake-slack/fake-slack.ts';
 import { signedHeaders } from '../src/fake-slack/signing.ts';
+import { checkoutAt } from './support/checkout.ts';
 import {
   CONNECTIONS,
   cpuMicros,
@@ -65,6 +68,16 @@ const ONLY_SINGLE = process.env.BENCH_BOT_PARTS === 'single';
 const ONLY_ACKS = process.env.BENCH_BOT_PARTS === 'acks';
 /** Issue 27: CPU of the one process per answered `/tender search`, µs (1,235 before it). */
 const CPU_PER_ANSWER_GOAL = 600;
+/**
+ * The code issue 27 was filed against, run beside this checkout's by BENCH_BOT_PARTS=single
+ * (BENCH_BOT_BASELINE names another commit; empty runs without it): the goal, 1,235 → 600 µs, is
+ * half its CPU, a ratio any machine can measure.
+ */
+const ISSUE_27_COMMIT = 'fb67aed';
+const BASELINE_COMMIT = process.env.BENCH_BOT_BASELINE ?? ISSUE_27_COMMIT;
+/** Alternating rounds of the baseline and this checkout (BENCH_BOT_BASELINE_ROUNDS, 3 by default). */
+const BASELINE_ROUNDS = Math.max(1, Math.floor(Number(process.env.BENCH_BOT_BASELINE_ROUNDS ?? 3)));
+const HALF = 0.5;
 /** Issue 27 item 2: Tenderbot's acks at least as fast as bare Bolt's, in every round and pooled. */
 const ACK_THROUGHPUT_GOAL = 1.0;
 const ACK_P99_GOAL = 1.0;
@@ -95,14 +108,15 @@ try {
   const BOT_ENTRY = process.env.BENCH_BOT_ENTRY || SOURCES_BIN;
   // The command's own Node flags, as `tenderbot bot` runs; BENCH_BOT_NODE_ARGS adds more (e.g.
   // "--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the bot's processes).
-  const botNodeArgs = [
-    ...BENCH_NODE_FLAGS,
-    ...(process.env.BENCH_BOT_NODE_ARGS ?? '').split(' ').filter(Boolean),
-  ];
-  /** `tenderbot bot` with `workers` answer workers, once they are ready. */
-  const startTenderbot = async (name: string, workers: number): Promise<ServedSandbox> => {
+  const extraNodeArgs = (process.env.BENCH_BOT_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  /** `tenderbot bot` with `workers` answer workers, once they are ready (another commit's: `code`). */
+  const startTenderbot = async (
+    name: string,
+    workers: number,
+    code: { entry: string; nodeFlags: string[] } = { entry: BOT_ENTRY, nodeFlags: BENCH_NODE_FLAGS },
+  ): Promise<ServedSandbox> => {
     const served = await serveProcess(
-      [...botNodeArgs, BOT_ENTRY, 'bot'],
+      [...code.nodeFlags, ...extraNodeArgs, code.entry, 'bot'],
       (output) => {
         const lines = output.split('\n');
         const line = lines.find((candidate) => candidate.includes('tenderbot is running'));
@@ -182,22 +196,67 @@ try {
     return { acks, drain, cpuMicrosPerAnswer };
   };
   if (ONLY_SINGLE) {
-    // BENCH_BOT_PARTS=single: only the one process acking and answering, e.g. under a profiler.
-    const single = await startTenderbot('single-process', 0);
+    // BENCH_BOT_PARTS=single: only the one process acking and answering, e.g. under a profiler,
+    // in rounds alternating with the code issue 27 was filed against (BENCH_BOT_BASELINE), whose
+    // goal is half that code's CPU: each machine gives its own figures, the ratio travels.
+    const checkout = BASELINE_COMMIT ? checkoutAt(BASELINE_COMMIT) : null;
+    if (checkout && 'missing' in checkout) console.error(`  no baseline: ${checkout.missing}`);
+    const baseline = checkout && !('missing' in checkout) ? checkout : null;
     const loadBefore = loadAverage();
-    const answered = await answeredSearches(single);
-    const singleFirstAnswer = await measureFirstAnswer(single.baseUrl, command, answers, single.pid);
+    const rounds: { baseline: number | null; tenderbot: number | null }[] = [];
+    let last: { answered: Awaited<ReturnType<typeof answeredSearches>>; firstAnswer: Figures } | null = null;
+    try {
+      for (let turn = 1; turn <= (baseline ? BASELINE_ROUNDS : 1); turn++) {
+        let baselineCpu: number | null = null;
+        if (baseline) {
+          console.error(`  round ${turn}: ${baseline.commit}…`);
+          const before = await startTenderbot(`baseline-${turn}`, 0, baseline);
+          baselineCpu = (await answeredSearches(before)).cpuMicrosPerAnswer;
+          await stopServed(before);
+          console.error(`  round ${turn}: this checkout…`);
+        }
+        const single = await startTenderbot(`single-process-${turn}`, 0);
+        const answered = await answeredSearches(single);
+        last = {
+          answered,
+          firstAnswer: await measureFirstAnswer(single.baseUrl, command, answers, single.pid),
+        };
+        await stopServed(single);
+        rounds.push({ baseline: baselineCpu, tenderbot: answered.cpuMicrosPerAnswer });
+      }
+    } finally {
+      baseline?.remove();
+    }
+    if (!last) throw new Error('no round ran');
     const loadAfter = loadAverage();
+    const { answered } = last;
+    const tenderbotCpu = median(rounds.map((one) => one.tenderbot));
+    const baselineCpu = median(rounds.map((one) => one.baseline));
+    const cpuRatio = tenderbotCpu !== null && baselineCpu !== null ? round(tenderbotCpu / baselineCpu) : null;
     console.log(
       `\nc=${CONNECTIONS}, ${DURATION_S} s after ${ANSWER_WARMUP_S} s of answered warm-up; load average ${loadBefore} → ${loadAfter}`,
     );
     console.log('| target | req/s | p50 ms | p99 ms | failed | server CPU µs / request |');
     console.log('|---|---:|---:|---:|---:|---:|');
     printLine('Tenderbot acking `/tender search` and answering in the same process', answered.acks);
-    printLine('`/tender search` → first answer at the response_url (same process)', singleFirstAnswer);
+    printLine('`/tender search` → first answer at the response_url (same process)', last.firstAnswer);
     printDrain('`/tender search` in the same process', answered.drain);
+    if (baseline) {
+      console.log(
+        `\nCPU per answered \`/tender search\`, µs, rounds alternating (${baseline.commit} first):`,
+      );
+      console.log(`| round | ${baseline.commit} (issue 27 filed) | this checkout | ratio |`);
+      console.log('|---:|---:|---:|---:|');
+      for (const [index, one] of rounds.entries())
+        console.log(
+          `| ${index + 1} | ${one.baseline ?? '?'} | ${one.tenderbot ?? '?'} | ${one.baseline && one.tenderbot ? round(one.tenderbot / one.baseline) : '?'} |`,
+        );
+      console.log(
+        `| median | ${baselineCpu ?? '?'} | ${tenderbotCpu ?? '?'} | ${cpuRatio ?? '?'} (goal ≤ ${HALF}: ${met(cpuRatio !== null && cpuRatio <= HALF)}) |`,
+      );
+    }
     console.log(
-      `CPU per answered \`/tender search\` in the same process: ${answered.cpuMicrosPerAnswer ?? '?'} µs (goal ≤ ${CPU_PER_ANSWER_GOAL}: ${met((answered.cpuMicrosPerAnswer ?? Infinity) <= CPU_PER_ANSWER_GOAL)})`,
+      `CPU per answered \`/tender search\` in the same process: ${tenderbotCpu ?? '?'} µs (goal ≤ ${CPU_PER_ANSWER_GOAL}: ${met((tenderbotCpu ?? Infinity) <= CPU_PER_ANSWER_GOAL)})`,
     );
     console.log(
       JSON.stringify({
@@ -209,14 +268,22 @@ try {
         tenderbot: {
           sameProcess: {
             ack: figuresOf(answered.acks),
-            firstAnswer: singleFirstAnswer,
+            firstAnswer: last.firstAnswer,
             answered: answered.drain,
-            cpuMicrosPerAnswer: answered.cpuMicrosPerAnswer,
+            cpuMicrosPerAnswer: tenderbotCpu,
           },
         },
+        baseline: baseline
+          ? { commit: baseline.commit, cpuMicrosPerAnswer: baselineCpu, rounds }
+          : {
+              commit: null,
+              why: checkout && 'missing' in checkout ? checkout.missing : 'BENCH_BOT_BASELINE is empty',
+            },
+        ratios: { cpuPerAnswer: cpuRatio },
         goals: {
-          cpuPerAnswerAtMost600: (answered.cpuMicrosPerAnswer ?? Infinity) <= CPU_PER_ANSWER_GOAL,
-          noneLost: answered.drain.lost === 0,
+          cpuPerAnswerAtMost600: (tenderbotCpu ?? Infinity) <= CPU_PER_ANSWER_GOAL,
+          cpuPerAnswerAtMostHalfOfBaseline: cpuRatio === null ? null : cpuRatio <= HALF,
+          noneLost: rounds.length > 0 && answered.drain.lost === 0,
         },
       }),
     );
@@ -616,6 +683,23 @@ function sleep(ms: number): Promise<void> {
 
 function met(goal: boolean): string {
   return goal ? 'met' : 'not met';
+}
+
+/** A process started for one round, stopped before the next starts (two would share the cores). */
+async function stopServed(served: ServedSandbox): Promise<void> {
+  const at = running.indexOf(served);
+  if (at >= 0) running.splice(at, 1);
+  await served.stop();
+}
+
+/** The middle figure of those measured (the mean of the two middle ones), or null when none was. */
+function median(values: readonly (number | null)[]): number | null {
+  const known = values.filter((value): value is number => value !== null).sort((a, b) => a - b);
+  if (known.length === 0) return null;
+  const middle = Math.floor(known.length / 2);
+  return known.length % 2 === 1
+    ? (known[middle] ?? null)
+    : Math.round(((known[middle - 1] ?? 0) + (known[middle] ?? 0)) / 2);
 }
 
 function round(value: number): number {
