@@ -1,6 +1,6 @@
-import type { ProcurementClient } from '../../../client/procurement-client.ts';
 import type { Tender } from '../../../contract/schemas.ts';
 import type { AppSlack } from '../../adapters/app-slack.ts';
+import { bookmarkedIds } from '../../shared/bookmarked-ids.ts';
 import { NotConnectedError } from '../../shared/errors.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { refuseGuests, reply } from '../../shared/feature-context.ts';
@@ -193,14 +193,6 @@ function recognisedBidLinks(
 }
 
 /** The ids of the workspace's bookmarked tenders (at most 1,000 read). */
-async function bookmarkedIds(client: ProcurementClient): Promise<Set<string>> {
-  const ids = new Set<string>();
-  for await (const bookmark of client.bookmarks.all({ limit: 100 })) {
-    ids.add(bookmark.tenderId);
-    if (ids.size >= 1000) break;
-  }
-  return ids;
-}
 
 /**
  * Bookmark or remove from a preview: the workspace's list changes, and the preview is drawn again

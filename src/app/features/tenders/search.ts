@@ -1,7 +1,7 @@
 import { NotFoundError, ValidationError } from '../../../client/errors.ts';
-import type { ProcurementClient } from '../../../client/procurement-client.ts';
 import type { Tender } from '../../../contract/schemas.ts';
 import { cutText } from '../../../shared/cut-text.ts';
+import { bookmarkedIds } from '../../shared/bookmarked-ids.ts';
 import type { TenderSearchFilters } from '../../shared/commands/parse-command.ts';
 import { readSentence } from '../../shared/commands/read-sentence.ts';
 import { subcommandMeant } from '../../shared/commands/subcommands.ts';
@@ -452,14 +452,6 @@ export async function shareTender(
  * read from the service each time, so a bookmark made anywhere else shows: `client` is the
  * person's own key when they linked one, else (and for a channel's card) the workspace's.
  */
-async function bookmarkedIds(client: ProcurementClient): Promise<Set<string>> {
-  const ids = new Set<string>();
-  for await (const bookmark of client.bookmarks.all({ limit: 100 })) {
-    ids.add(bookmark.tenderId);
-    if (ids.size >= 1000) break;
-  }
-  return ids;
-}
 
 /** A tender in full, with a line saying which list its Bookmark button changes. */
 function detailMessage(
