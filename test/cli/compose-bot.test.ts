@@ -86,6 +86,16 @@ describe('/tender help and unknown words', () => {
     expect(textOf(unknown)).toContain('I don’t know `xylophone`');
     expect(unknown.ephemeralTo).toBe(MEMBER);
   });
+
+  it('offers the search the words make above the usage card, and runs it in place', async () => {
+    const unknown = await command(MEMBER, 'cleaning');
+    expect(textOf(unknown)).toContain('I don’t know `cleaning`');
+    expect(textOf(unknown)).toContain('To search tenders for these words: `/tender search cleaning`');
+    expect(textOf(unknown)).toContain('/tender bookmarks');
+    await bot.slack.clickInMessage(MEMBER, unknown, 'command/did_you_mean');
+    await eventually(() => textOf(unknown).includes('Tenders matching “cleaning”'), 'the search in place');
+    expect(bot.slack.messagesIn(CHANNEL, MEMBER).filter((message) => message === unknown)).toHaveLength(1);
+  });
 });
 
 describe('/tender search', () => {

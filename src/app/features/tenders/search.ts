@@ -22,7 +22,7 @@ import {
 } from '../../shared/views/describe-search.ts';
 import { formatDayOf } from '../../shared/views/formats.ts';
 import { bookmarkButtonsLine, type KeySource } from '../../shared/views/key-identity.ts';
-import { type Message, sentenceMessage } from '../../shared/views/messages.ts';
+import { helpMessage, type Message, sentenceMessage } from '../../shared/views/messages.ts';
 import {
   clip,
   code,
@@ -38,6 +38,7 @@ import {
   commandMeantMessage,
   correctedWords,
   searchMeantBlocks,
+  searchOfferBlocks,
   sentenceMeantBlocks,
 } from '../../shared/views/suggestions.ts';
 import { type Block, button, contextLine, section, tenderDetail } from '../../shared/views/tender-card.ts';
@@ -250,11 +251,14 @@ export async function showSearchPage(
 
 /**
  * `/tender serach cleaning`: the command meant, when one subcommand is near enough to the word typed
- * (with a button running it on the same words); else the help card, as before.
+ * (with a button running it on the same words); else the help card, under the search the words
+ * make (`/tender cleaning in Leeds`).
  */
-export function unknownCommandMessage(word: string, rest: string): Message | null {
+export function unknownCommandMessage(word: string, rest: string): Message {
   const meant = subcommandMeant(word);
-  return meant ? commandMeantMessage(word, meant, rest) : null;
+  return meant
+    ? commandMeantMessage(word, meant, rest)
+    : helpMessage(word, searchOfferBlocks(rest ? `${word} ${rest}` : word));
 }
 
 /** `/tender show <id>` and `/tender <id>`. */

@@ -31,7 +31,8 @@ export const USAGE_LINES: Mrkdwn[] = [
   mrkdwn`\`/tender settings\` · whether changes need each person’s own key (\`/tender settings personal-keys required|optional\`, admins)`,
 ];
 
-export function helpMessage(unknownWord?: string): Message {
+/** The help card; `offered` goes under its first line (the search the unknown words make). */
+export function helpMessage(unknownWord?: string, offered: Block[] = []): Message {
   const intro = unknownWord
     ? mrkdwn`I don’t know ${code(unknownWord, 100)}. Here is what \`/tender\` can do:`
     : mrkdwn`*Tenderbot* finds public tenders and keeps your bids moving. Commands:`;
@@ -39,6 +40,7 @@ export function helpMessage(unknownWord?: string): Message {
     text: intro,
     blocks: [
       section(intro),
+      ...offered,
       section(joinMrkdwn(USAGE_LINES, mrkdwn`\n`)),
       { type: 'actions', elements: [searchBuilderButton()] },
       contextLine(

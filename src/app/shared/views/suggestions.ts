@@ -84,6 +84,25 @@ export function sentenceMeantBlocks(search: string): Block[] {
 }
 
 /**
+ * Above the help card of `/tender cleaning in Leeds` (a first word that is no command, nor near
+ * one): the search those words make, with a button that runs it. Words people type at a search
+ * box are most often a search; the card still says what else `/tender` does. Nothing is offered
+ * for text without a letter or digit, or too long for a button's value.
+ */
+export function searchOfferBlocks(typed: string): Block[] {
+  const words = typed.trim();
+  const command = `search ${words}`;
+  if (!/[\p{L}\p{N}]/u.test(words) || command.length > 2000) return [];
+  return [
+    section(mrkdwn`To search tenders for these words: ${code(`/tender ${command}`, 300)}.`),
+    {
+      type: 'actions',
+      elements: [button(`Search ${clip(words, 60)}`, SuggestionIds.commandMeant, command, 'primary')],
+    },
+  ];
+}
+
+/**
  * `/tender serach cleaning`: "Did you mean `/tender search`?", with a button that runs the command
  * meant with the same words when there are any.
  */

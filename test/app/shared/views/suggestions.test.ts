@@ -5,6 +5,7 @@ import {
   correctedWords,
   SuggestionIds,
   searchMeantBlocks,
+  searchOfferBlocks,
 } from '../../../../src/app/shared/views/suggestions.ts';
 
 describe('correctedWords', () => {
@@ -51,5 +52,20 @@ describe('the Did you mean blocks', () => {
     expect(button).toContain('"value":"search cleaning <!channel>"');
     const alone = commandMeantMessage('bookmaks', 'bookmarks', '');
     expect(JSON.stringify(alone.blocks)).not.toContain(SuggestionIds.commandMeant);
+  });
+});
+
+describe('the search offered for words that are no command', () => {
+  it('names the search in a code span, carries it in the button, and offers none for marks alone or text too long', () => {
+    const blocks = searchOfferBlocks('  <!channel> cleaning *Leeds*  ');
+    const json = JSON.stringify(blocks);
+    expect(json).toContain('`/tender search &lt;!channel&gt; cleaning *Leeds*`');
+    expect(json).not.toContain('<!channel>`');
+    const [, actions] = blocks as [unknown, { elements: { action_id: string; value: string }[] }];
+    expect(actions.elements[0]?.action_id).toBe(SuggestionIds.commandMeant);
+    expect(actions.elements[0]?.value).toBe('search <!channel> cleaning *Leeds*');
+    expect(searchOfferBlocks('?!')).toEqual([]);
+    expect(searchOfferBlocks('x'.repeat(1994))).toEqual([]);
+    expect(searchOfferBlocks('x'.repeat(1993))).toHaveLength(2);
   });
 });
