@@ -253,10 +253,12 @@ describe('a mistyped slash command', () => {
     );
   });
 
-  it('a word near no subcommand still gets the help card', async () => {
+  it('a word near no subcommand gets the help card, under the search its words make', async () => {
     const answer = await command('xylophone cleaning');
     expect(textOf(answer)).not.toContain('Did you mean');
-    expect(hasButton(answer, SuggestionIds.commandMeant)).toBe(false);
+    expect(textOf(answer)).toContain('I don’t know `xylophone`');
+    expect(textOf(answer)).toContain('`/tender search xylophone cleaning`');
+    expect(hasButton(answer, SuggestionIds.commandMeant)).toBe(true);
   });
 });
 

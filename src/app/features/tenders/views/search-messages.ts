@@ -57,7 +57,11 @@ export function searchResultsMessage(args: {
     const sentence = mrkdwn`That page is past the last of the ${text(total.toLocaleString('en-GB'))} ${lowerFirst(args.heading)} found now. Run the search again to see them from the start.`;
     return { text: sentence, blocks: [section(sentence)] };
   }
-  const shown = text(`${offset + 1}–${offset + tenders.length} of ${total.toLocaleString('en-GB')}`);
+  // The service's order (CONTRACT: newest published first), said so a tender closing tomorrow
+  // low on the page is not taken for the search ranking it low.
+  const shown = text(
+    `${offset + 1}–${offset + tenders.length} of ${total.toLocaleString('en-GB')}, newest first`,
+  );
   const heading = args.heading;
   const blocks: Block[] = [section(mrkdwn`*${heading}* · ${shown}`)];
   // Every card of the page carries the same page in its buttons: one state for all of them.
