@@ -124,7 +124,7 @@ export async function runCommand(
       case 'help':
         return reply(request, helpMessage());
       case 'unknown':
-        return reply(request, unknownCommandMessage(parsed.word, parsed.rest));
+        return reply(request, await unknownCommandMessage(context, request, parsed.word, parsed.rest));
       case 'search':
         return searchCommand(context, request, parsed.rest);
       case 'show':

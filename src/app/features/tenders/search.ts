@@ -252,13 +252,20 @@ export async function showSearchPage(
 /**
  * `/tender serach cleaning`: the command meant, when one subcommand is near enough to the word typed
  * (with a button running it on the same words); else the help card, under the search the words
- * make (`/tender cleaning in Leeds`).
+ * make (`/tender school catering in Wales over 100k`: as the sentence reads, in one click).
  */
-export function unknownCommandMessage(word: string, rest: string): Message {
+export async function unknownCommandMessage(
+  context: FeatureContext,
+  request: SlackRequest,
+  word: string,
+  rest: string,
+): Promise<Message> {
   const meant = subcommandMeant(word);
-  return meant
-    ? commandMeantMessage(word, meant, rest)
-    : helpMessage(word, searchOfferBlocks(rest ? `${word} ${rest}` : word));
+  if (meant) return commandMeantMessage(word, meant, rest);
+  const typed = rest ? `${word} ${rest}` : word;
+  const regions = await regionsFor(context, request.teamId, 'typed').catch(() => []);
+  const read = readSentence(typed, context.clock(), regions);
+  return helpMessage(word, searchOfferBlocks(typed, read?.search));
 }
 
 /** `/tender show <id>` and `/tender <id>`. */

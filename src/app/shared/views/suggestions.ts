@@ -85,13 +85,13 @@ export function sentenceMeantBlocks(search: string): Block[] {
 
 /**
  * Above the help card of `/tender cleaning in Leeds` (a first word that is no command, nor near
- * one): the search those words make, with a button that runs it. Words people type at a search
- * box are most often a search; the card still says what else `/tender` does. Nothing is offered
- * for text without a letter or digit, or too long for a button's value.
+ * one): the search those words make (`search`: as typed, or as the sentence reads), with a button
+ * that runs it. Words typed at a search box are most often a search; the card still says what else
+ * `/tender` does. Nothing is offered for text without a letter or digit, or too long for a button.
  */
-export function searchOfferBlocks(typed: string): Block[] {
+export function searchOfferBlocks(typed: string, search = typed): Block[] {
   const words = typed.trim();
-  const command = `search ${words}`;
+  const command = `search ${search.trim()}`;
   if (!/[\p{L}\p{N}]/u.test(words) || command.length > 2000) return [];
   return [
     section(mrkdwn`To search tenders for these words: ${code(`/tender ${command}`, 300)}.`),

@@ -11,6 +11,7 @@ import {
   showSearchPage,
   tenderByReference,
   toggleBookmark,
+  unknownCommandMessage,
 } from '../../../../src/app/features/tenders/search.ts';
 import { PERSONAL_KEY_REQUIRED_SENTENCE } from '../../../../src/app/shared/failure-sentences.ts';
 import { SearchIds, TenderIds } from '../../../../src/app/shared/ids.ts';
@@ -92,6 +93,19 @@ describe('searchCommand (/tender search)', () => {
     const shown = JSON.stringify(request.answers);
     expect(shown).toContain('`regoin:` is not a filter; did you mean `region:`');
     expect(shown).not.toContain('\u02CB');
+  });
+
+  it('words that are no command: the help card offers the search they make, as the sentence reads', async () => {
+    const request = harness.request();
+    const sentence = await unknownCommandMessage(harness.context, request, 'marketing', 'in Wales over £10k');
+    expect(textOf([sentence])).toContain('I don’t know `marketing`');
+    expect(textOf([sentence])).toContain('`/tender search marketing region:\\"Wales\\" value&gt;10k`');
+    expect(JSON.stringify(sentence.blocks)).toContain(
+      '"value":"search marketing region:\\"Wales\\" value>10k"',
+    );
+    // Words that read as no sentence are offered as typed.
+    const words = await unknownCommandMessage(harness.context, request, 'zzqqxx', 'rota');
+    expect(JSON.stringify(words.blocks)).toContain('"value":"search zzqqxx rota"');
   });
 
   it('words that find nothing but read as a sentence: offers the search the sentence means, which finds tenders', async () => {
