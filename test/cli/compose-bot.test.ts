@@ -87,6 +87,15 @@ describe('/tender help and unknown words', () => {
     expect(unknown.ephemeralTo).toBe(MEMBER);
   });
 
+  it('takes `bids` for `pipelines`, as the cards call them', async () => {
+    const bids = textOf(await command(MEMBER, 'bids'));
+    const pipelines = textOf(await command(MEMBER, 'pipelines'));
+    expect(bids).not.toContain('I don’t know');
+    const heading = (text: string) => text.slice(0, text.indexOf(' ['));
+    expect(heading(bids)).toMatch(/^Active bids: \d+$/);
+    expect(heading(bids)).toBe(heading(pipelines));
+  });
+
   it('offers the search the words make above the usage card, and runs it in place', async () => {
     const unknown = await command(MEMBER, 'cleaning');
     expect(textOf(unknown)).toContain('I don’t know `cleaning`');

@@ -26,6 +26,9 @@ export const SUBCOMMANDS = [
 
 export type Subcommand = (typeof SUBCOMMANDS)[number];
 
+/** Words the product says elsewhere for a subcommand: bids are what the cards and forms call pipelines. */
+const ALIASES: Readonly<Record<string, Subcommand>> = { bids: 'pipelines', bid: 'pipeline' };
+
 export type ParsedCommand =
   | { kind: Subcommand; rest: string }
   | { kind: 'show'; rest: string }
@@ -40,6 +43,8 @@ export function parseCommand(text: string): ParsedCommand {
   const word = first.toLowerCase();
   const rest = trimmed.slice(first.length).trim();
   if ((SUBCOMMANDS as readonly string[]).includes(word)) return { kind: word as Subcommand, rest };
+  const alias = ALIASES[word];
+  if (alias) return { kind: alias, rest };
   if (others.length === 0 && looksLikeTenderId(first)) return { kind: 'show', rest: first };
   return { kind: 'unknown', word: first, rest };
 }

@@ -20,7 +20,7 @@ export const USAGE_LINES: Mrkdwn[] = [
   mrkdwn`\`/tender buyers &lt;words&gt; [region:…]\` · \`/tender suppliers &lt;words&gt;\` · \`/tender frameworks &lt;words&gt; [status:live] [type:dps]\``,
   mrkdwn`\`/tender saved\` · your organisation’s saved searches, each with Run`,
   mrkdwn`\`/tender comments &lt;id&gt;\` · the comments on a tender, buyer, supplier or framework`,
-  mrkdwn`\`/tender pipelines [words] [status:…] [archived|all]\` · your bids · \`/tender pipeline &lt;bid&gt;\` · a bid’s card for the channel (a bid: its reference, like \`BID-7\`, or its id)`,
+  mrkdwn`\`/tender pipelines [words] [status:…] [archived|all]\` (or \`bids\`) · your bids · \`/tender pipeline &lt;bid&gt;\` · a bid’s card for the channel (a bid: its reference, like \`BID-7\`, or its id)`,
   mrkdwn`\`/tender pipeline status &lt;bid&gt; &lt;status&gt;\` · \`/tender pipeline stage &lt;bid&gt; &lt;stage&gt; &lt;status&gt;\` · \`/tender pipeline archive|restore &lt;bid&gt;\``,
   mrkdwn`\`/tender subscribe pipeline &lt;bid&gt; [daily|weekly] [HH:MM]\` · a bid’s progress in this channel (weekly on Mondays)`,
   mrkdwn`\`/tender subscribe search &lt;saved search id, or words and filters&gt; [hourly|daily]\` · new tenders in this channel, each once`,

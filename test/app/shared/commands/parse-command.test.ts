@@ -20,6 +20,10 @@ describe('parseCommand', () => {
     expect(parseCommand('  ')).toEqual({ kind: 'help', rest: '' });
     expect(parseCommand('serach cleaning')).toEqual({ kind: 'unknown', word: 'serach', rest: 'cleaning' });
     expect(parseCommand('comments ocds-1')).toEqual({ kind: 'comments', rest: 'ocds-1' });
+    // "bid" is what cards and forms say: `/tender bids` lists them, `/tender bid BID-7` posts one's card.
+    expect(parseCommand('Bids status:active')).toEqual({ kind: 'pipelines', rest: 'status:active' });
+    expect(parseCommand('bid BID-7')).toEqual({ kind: 'pipeline', rest: 'BID-7' });
+    expect(parseCommand('bid status BID-7 won')).toEqual({ kind: 'pipeline', rest: 'status BID-7 won' });
     expect(parseCommand('pipelines bid status:active all')).toEqual({
       kind: 'pipelines',
       rest: 'bid status:active all',
