@@ -18,8 +18,8 @@ export interface Checkout {
 
 /**
  * `commit` checked out in a temporary worktree with this checkout's node_modules (its own may
- * differ in patch versions; the app's code is what is compared), or null with the reason when this
- * is no clone that holds it (a shallow clone, or no git).
+ * differ in patch versions; the app's code is what is compared), or why not when this is no clone
+ * that holds it (a shallow clone, or no git).
  */
 export function checkoutAt(commit: string): Checkout | { missing: string } {
   const dir = mkdtempSync(join(tmpdir(), 'tenderbot-baseline-'));

@@ -5,7 +5,9 @@ const MOST_BOOKMARKS_READ = 1000;
 
 /**
  * The tenders the key's owner has bookmarked, for drawing each card's Bookmark button in its state
- * (the service's tenders do not say it: personal data stays out of them, spec §1).
+ * (the service's tenders do not say it: personal data stays out of them, spec §1). Read from the
+ * service each time, so a bookmark made anywhere else shows: `client` is the person's own key when
+ * they linked one, else (and for a channel's card) the workspace's.
  */
 export async function bookmarkedIds(client: ProcurementClient): Promise<Set<string>> {
   const ids = new Set<string>();

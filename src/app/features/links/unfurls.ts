@@ -192,8 +192,6 @@ function recognisedBidLinks(
   return found;
 }
 
-/** The ids of the workspace's bookmarked tenders (at most 1,000 read). */
-
 /**
  * Bookmark or remove from a preview: the workspace's list changes, and the preview is drawn again
  * for everyone with the new state (chat.unfurl on the same message and link). Guests are refused.

@@ -127,9 +127,18 @@ export async function searchCommand(
 
 /** The blocks offering what `text` means as a sentence, when it reads as one. */
 async function sentenceMeant(context: FeatureContext, request: SlackRequest, text: string): Promise<Block[]> {
+  const search = await sentenceSearch(context, request, text);
+  return search ? sentenceMeantBlocks(search) : [];
+}
+
+/** The search `text` makes read as a sentence ("cleaning in Wales over £100k"), or null. */
+async function sentenceSearch(
+  context: FeatureContext,
+  request: SlackRequest,
+  text: string,
+): Promise<string | null> {
   const regions = await regionsFor(context, request.teamId, 'typed').catch(() => []);
-  const read = readSentence(text, context.clock(), regions);
-  return read ? sentenceMeantBlocks(read.search) : [];
+  return readSentence(text, context.clock(), regions)?.search ?? null;
 }
 
 /**
@@ -263,9 +272,8 @@ export async function unknownCommandMessage(
   const meant = subcommandMeant(word);
   if (meant) return commandMeantMessage(word, meant, rest);
   const typed = rest ? `${word} ${rest}` : word;
-  const regions = await regionsFor(context, request.teamId, 'typed').catch(() => []);
-  const read = readSentence(typed, context.clock(), regions);
-  return helpMessage(word, searchOfferBlocks(typed, read?.search));
+  const search = await sentenceSearch(context, request, typed);
+  return helpMessage(word, searchOfferBlocks(typed, search ?? typed));
 }
 
 /** `/tender show <id>` and `/tender <id>`. */
@@ -457,12 +465,6 @@ export async function shareTender(
     text: mrkdwn`Shared in the channel.`,
   });
 }
-
-/**
- * Ids of the bookmarked tenders, to draw each card's button as the state is (at most 1,000 read),
- * read from the service each time, so a bookmark made anywhere else shows: `client` is the
- * person's own key when they linked one, else (and for a channel's card) the workspace's.
- */
 
 /** A tender in full, with a line saying which list its Bookmark button changes. */
 function detailMessage(

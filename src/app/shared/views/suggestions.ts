@@ -71,15 +71,23 @@ export function searchMeantBlocks(corrected: string, state: SearchState): Block[
  */
 export function sentenceMeantBlocks(search: string): Block[] {
   const command = `search ${search}`;
-  const question = section(mrkdwn`Read as a sentence, this is ${code(`/tender ${command}`, 300)}.`);
-  // The button's value is the command's text, which "Try again"'s listener runs; too long, no button.
+  return commandOffer(
+    mrkdwn`Read as a sentence, this is ${code(`/tender ${command}`, 300)}.`,
+    `Run /tender ${clip(command, 50)}`,
+    command,
+  );
+}
+
+/**
+ * A sentence naming a command, and a button that runs it: its value is the command's text, which
+ * "Try again"'s listener runs; too long for a value, the sentence alone.
+ */
+function commandOffer(sentence: Mrkdwn, label: string, command: string): Block[] {
+  const question = section(sentence);
   if (command.length > 2000) return [question];
   return [
     question,
-    {
-      type: 'actions',
-      elements: [button(`Run /tender ${clip(command, 50)}`, SuggestionIds.commandMeant, command, 'primary')],
-    },
+    { type: 'actions', elements: [button(label, SuggestionIds.commandMeant, command, 'primary')] },
   ];
 }
 
@@ -93,13 +101,11 @@ export function searchOfferBlocks(typed: string, search = typed): Block[] {
   const words = typed.trim();
   const command = `search ${search.trim()}`;
   if (!/[\p{L}\p{N}]/u.test(words) || command.length > 2000) return [];
-  return [
-    section(mrkdwn`To search tenders for these words: ${code(`/tender ${command}`, 300)}.`),
-    {
-      type: 'actions',
-      elements: [button(`Search ${clip(words, 60)}`, SuggestionIds.commandMeant, command, 'primary')],
-    },
-  ];
+  return commandOffer(
+    mrkdwn`To search tenders for these words: ${code(`/tender ${command}`, 300)}.`,
+    `Search ${clip(words, 60)}`,
+    command,
+  );
 }
 
 /**
@@ -109,15 +115,10 @@ export function searchOfferBlocks(typed: string, search = typed): Block[] {
 export function commandMeantMessage(typed: string, meant: string, rest: string): Message {
   const corrected = rest ? `${meant} ${rest}` : meant;
   const question: Mrkdwn = mrkdwn`${code(`/tender ${clip(typed, 60)}`)} is not a command. Did you mean ${code(`/tender ${meant}`)}?`;
-  const blocks: Block[] = [section(question)];
-  // The button's value is the command's text, which "Try again"'s listener runs; too long, no button.
-  if (rest && corrected.length <= 2000)
-    blocks.push({
-      type: 'actions',
-      elements: [
-        button(`Run /tender ${clip(corrected, 50)}`, SuggestionIds.commandMeant, corrected, 'primary'),
-      ],
-    });
+  // A button only when words followed: without them the command meant is the answer to type.
+  const blocks = rest
+    ? commandOffer(question, `Run /tender ${clip(corrected, 50)}`, corrected)
+    : [section(question)];
   blocks.push(section(mrkdwn`\`/tender help\` lists every command.`));
   return { text: question, blocks };
 }
