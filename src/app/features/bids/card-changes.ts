@@ -104,7 +104,7 @@ async function unlessUnchanged(
 }
 
 /** `stage 2, Pricing`: a stage by its number as well as its name (two stages may share a name). */
-function stageNamed(pipeline: Pipeline, stageId: string): Mrkdwn {
+export function stageNamed(pipeline: Pipeline, stageId: string): Mrkdwn {
   // Numbered as the card numbers them: by position, whatever order the service lists them in.
   const stages = [...pipeline.stages].sort((a, b) => a.position - b.position);
   const index = stages.findIndex((stage) => stage.id === stageId);

@@ -42,16 +42,6 @@ function numberOf(action: BlockElementAction): number {
   return Number.isInteger(number) && number > 0 ? number : 1;
 }
 
-/** The date a form's date picker opened with (the submitted view carries its blocks as drawn). */
-function openedDay(blocks: unknown, blockId: string): string | null {
-  if (!Array.isArray(blocks)) return null;
-  const block = blocks.find((each) => (each as { block_id?: string })?.block_id === blockId) as
-    | { element?: { initial_date?: unknown } }
-    | undefined;
-  const day = block?.element?.initial_date;
-  return typeof day === 'string' ? day : null;
-}
-
 /**
  * Every listener of the pipelines feature (buttons, selects, modal submissions), registered by
  * registerListeners. Every value is decoded by the codec: a forged or stale one is a sentence.
@@ -122,7 +112,7 @@ export function registerPipelineListeners(controls: ControlRouter, context: Feat
     await submitStageNotes(
       context,
       client,
-      { ...submissionOf(body, view, bolt), openedDueDate: openedDay(view.blocks, PipelineIds.dueBlock) },
+      { ...submissionOf(body, view, bolt), openedBlocks: view.blocks },
       ack as ViewAck,
       SUBMISSION_BUDGET_MS,
     );

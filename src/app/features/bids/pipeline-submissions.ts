@@ -67,6 +67,27 @@ export function parseNotesSubmission(values: unknown): { notes: string; dueDate:
   return { notes: data[PipelineIds.notesBlock] ?? '', dueDate: data[PipelineIds.dueBlock] ?? null };
 }
 
+/**
+ * What the notes form opened with, read from the submitted view's own blocks (Slack sends them back):
+ * the notes ('' when it opened empty) and the due date. `notes` is undefined when the view carries
+ * no blocks to read, and the submission is then saved as a change.
+ */
+export function openedNotesFields(blocks: unknown): { notes: string | undefined; dueDate: string | null } {
+  if (!Array.isArray(blocks)) return { notes: undefined, dueDate: null };
+  const element = (blockId: string) =>
+    (
+      blocks.find((each) => (each as { block_id?: unknown })?.block_id === blockId) as
+        | { element?: { initial_value?: unknown; initial_date?: unknown } }
+        | undefined
+    )?.element;
+  const notes = element(PipelineIds.notesBlock)?.initial_value;
+  const dueDate = element(PipelineIds.dueBlock)?.initial_date;
+  return {
+    notes: typeof notes === 'string' ? notes : '',
+    dueDate: typeof dueDate === 'string' ? dueDate : null,
+  };
+}
+
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 export interface StageLine {

@@ -8,11 +8,12 @@ import type { FeatureContext, SlackRequest } from '../../shared/feature-context.
 import { PipelineIds } from '../../shared/ids.ts';
 import { writerOr } from '../../shared/key-access.ts';
 import { encodeKept, type StateOf } from '../../shared/values/codec.ts';
-import { mention, mrkdwn, safeText } from '../../shared/views/mrkdwn.ts';
+import { formatDay } from '../../shared/views/bid-parts.ts';
+import { type Mrkdwn, mention, mrkdwn, safeText, text } from '../../shared/views/mrkdwn.ts';
 import { fieldErrors, plainOf, plainSentence } from '../../shared/views/plain-sentence.ts';
 import { withinBudget } from '../../shared/within-budget.ts';
 import { bidNotFoundSentence, forbiddenSentence } from './bid-sentences.ts';
-import type { CardPlace } from './card-changes.ts';
+import { type CardPlace, stageNamed } from './card-changes.ts';
 import {
   guestGetsSentence,
   modalStateOr,
@@ -22,7 +23,7 @@ import {
   type ViewAck,
 } from './form-steps.ts';
 import { redrawEverywhere } from './pipeline-live.ts';
-import { isDay, parseNotesSubmission } from './pipeline-submissions.ts';
+import { isDay, openedNotesFields, parseNotesSubmission } from './pipeline-submissions.ts';
 import { tenderDeadlineOf } from './tender-deadlines.ts';
 import { sentenceView, stageNotesLoadingView, stageNotesModal } from './views/pipeline-modals.ts';
 import { openDeadlineDay } from './views/tender-closes.ts';
@@ -86,8 +87,6 @@ export async function openStageNotes(
   );
 }
 
-/** Where a bid's notes forms keep its tender's deadline: one per bid (a tender's deadline is the bid's). */
-
 /**
  * The notes modal's submission: saved within the budget (a slow save still finishes, and a
  * failure after the modal closed is told in a direct message); then every card is redrawn.
@@ -101,8 +100,8 @@ export async function submitStageNotes(
     values: unknown;
     privateMetadata: string;
     viewId?: string | undefined;
-    /** The due date the form opened with (a date already there is not asked about again). */
-    openedDueDate?: string | null;
+    /** The submitted view's blocks: what the form opened with (a date already there is not asked about again). */
+    openedBlocks?: unknown;
   },
   ack: ViewAck,
   budgetMs = SUBMIT_BUDGET_MS,
@@ -113,13 +112,14 @@ export async function submitStageNotes(
   });
   if (!meta) return;
   const fields = parseNotesSubmission(args.values);
+  const opened = openedNotesFields(args.openedBlocks);
   if (!isDay(fields.dueDate))
     return ack(fieldErrors({ [PipelineIds.dueBlock]: plainSentence`Pick the date from the calendar.` }));
   const pastDue = await pastDayQuestion(context, {
     formId: args.viewId ?? args.privateMetadata,
     field: PipelineIds.dueBlock,
     day: fields.dueDate,
-    unchanged: args.openedDueDate ?? null,
+    unchanged: opened.dueDate,
   });
   if (pastDue) return ack(fieldErrors({ [PipelineIds.dueBlock]: pastDue }));
   if (fields.notes.length > 3000)
@@ -130,6 +130,13 @@ export async function submitStageNotes(
     return ack(
       fieldErrors({ [PipelineIds.notesBlock]: plainSentence`Guests can read bids but cannot change them.` }),
     );
+  const notes = fields.notes.trim() || null;
+  const changed = {
+    notes: opened.notes === undefined || notes !== (opened.notes.trim() || null),
+    dueDate: opened.notes === undefined || fields.dueDate !== opened.dueDate,
+  };
+  // Save with nothing changed closes the form and writes nothing: no write, no line under the cards.
+  if (!changed.notes && !changed.dueDate) return ack();
   const writer = await writerOr(context, args.teamId, args.userId, (sentence) =>
     ack(fieldErrors({ [PipelineIds.notesBlock]: plainOf(sentence) })),
   );
@@ -137,8 +144,8 @@ export async function submitStageNotes(
   const { client } = writer;
   const { quick, outcome: write } = await withinBudget(
     client.pipelines.updateStage(meta.p, meta.s, {
-      notes: fields.notes.trim() || null,
-      dueDate: fields.dueDate,
+      ...(changed.notes ? { notes } : {}),
+      ...(changed.dueDate ? { dueDate: fields.dueDate } : {}),
     }),
     budgetMs,
   );
@@ -165,13 +172,25 @@ export async function submitStageNotes(
   const place = meta.c && meta.ts ? { channelId: meta.c, ts: meta.ts } : null;
   if (place)
     await context.store.rememberPipelineMessage({ pipelineId: meta.p, teamId: args.teamId, ...place });
-  await redrawEverywhere(
-    context,
-    slack,
-    args.teamId,
-    meta.p,
-    writer.client,
-    () =>
-      mrkdwn`${mention(args.userId)} updated the notes and due date of ${safeText(result.value.name, 200)}`,
+  await redrawEverywhere(context, slack, args.teamId, meta.p, writer.client, (pipeline) =>
+    notesLine(args.userId, pipeline, meta.s, changed, fields.dueDate),
   );
+}
+
+/** The line under the cards: what changed, of which stage (by number and name), of which bid. */
+function notesLine(
+  userId: string,
+  pipeline: Pipeline,
+  stageId: string,
+  changed: { notes: boolean; dueDate: boolean },
+  dueDate: string | null,
+): Mrkdwn {
+  const of = mrkdwn`${stageNamed(pipeline, stageId)} of ${safeText(pipeline.name, 200)}`;
+  if (!changed.dueDate) return mrkdwn`${mention(userId)} updated the notes of ${of}`;
+  const due = dueDate
+    ? mrkdwn`set the due date of ${of} to ${text(formatDay(dueDate))}`
+    : mrkdwn`cleared the due date of ${of}`;
+  return changed.notes
+    ? mrkdwn`${mention(userId)} updated the notes and ${due}`
+    : mrkdwn`${mention(userId)} ${due}`;
 }

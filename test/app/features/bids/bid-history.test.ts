@@ -179,7 +179,7 @@ describe('a change is told once under every card of the bid, naming who made it'
       'the notes form',
     );
     await bot.slack.submitView(MEMBER, form.id, { [PipelineIds.notesInput]: 'Call the buyer' });
-    const notesLine = '<@U0MEMBER> updated the notes and due date of Qualify';
+    const notesLine = '<@U0MEMBER> updated the notes of stage 1, Qualify, of Bob’s hospital cleaning bid';
     await eventually(() => linesUnder(GENERAL, generalCard).includes(notesLine), 'the notes line');
     for (const [channel, shown] of [
       [BIDS, bidsCard],

@@ -230,7 +230,11 @@ describe('the pipeline card, live in every channel', () => {
       () =>
         bot.slack
           .threadOf(BIDS, card.ts)
-          .find((reply) => reply.text.includes('updated the notes and due date of Write')),
+          .find(
+            (reply) =>
+              reply.text ===
+              `<@${MEMBER}> updated the notes and set the due date of stage 2, Write, of Bob’s hospital cleaning bid to 15 Jan 2030`,
+          ),
       'the notes thread line',
     );
   });

@@ -58,7 +58,14 @@ async function submit(
   await submitStageNotes(
     harness.context,
     harness.request({ userId }).slack,
-    { teamId: harness.slack.teamId, userId, values, privateMetadata, viewId: view.id, openedDueDate: null },
+    {
+      teamId: harness.slack.teamId,
+      userId,
+      values,
+      privateMetadata,
+      viewId: view.id,
+      openedBlocks: view.view.blocks,
+    },
     async (answer) => {
       acks.push(answer);
     },
@@ -121,7 +128,53 @@ describe('submitStageNotes (the form’s Save)', () => {
     expect(saved.dueDate).toBe(LATER);
     expect(harness.slack.callsOf('chat.update').length).toBeGreaterThan(updatesBefore);
     const thread = harness.slack.threadOf(BIDS, card.ts).filter((message) => message.ts !== card.ts);
-    expect(textOf(thread.at(-1))).toContain('<@U0ADMIN> updated the notes and due date of Qualify');
+    expect(thread.at(-1)?.text).toBe(
+      `<@U0ADMIN> updated the notes and set the due date of stage 1, Qualify, of Notes saving bid to ${formatDay(LATER)}`,
+    );
+  });
+
+  it('Save with nothing changed writes nothing and tells nothing; one field changed is told as that field alone', async () => {
+    const bid = await newBid(harness, 'Notes unchanged bid');
+    const stage = stageAt(bid, 2);
+    const { client } = await harness.context.clients.forTeam(harness.slack.teamId);
+    await client.pipelines.updateStage(bid.id, stage.id, { notes: 'Ask about TUPE', dueDate: LATER });
+    await postCard(harness.context, harness.request({ channelId: BIDS }), bid.id);
+    const card = cardsOf(harness, BIDS, bid.id)[0];
+    if (!card) throw new Error('no card');
+    const place = { channelId: BIDS, ts: card.ts };
+    const linesUnder = () =>
+      harness.slack
+        .threadOf(BIDS, card.ts)
+        .filter((message) => message.ts !== card.ts)
+        .map((message) => message.text);
+    const before = stageAt(await bidNow(harness, bid.id), 2);
+    const updatesBefore = harness.slack.callsOf('chat.update').length;
+    // Trailing spaces are no change: the notes are saved trimmed.
+    const unchanged = await openFor('U0ADMIN', { p: bid.id, s: stage.id }, place);
+    expect(await submit('U0ADMIN', unchanged, valuesOf('Ask about TUPE  ', LATER))).toEqual([undefined]);
+    expect(stageAt(await bidNow(harness, bid.id), 2)).toEqual(before);
+    expect(harness.slack.callsOf('chat.update').length).toBe(updatesBefore);
+    expect(linesUnder()).toEqual([]);
+
+    const dueOnly = await openFor('U0ADMIN', { p: bid.id, s: stage.id }, place);
+    const sooner = dayAfter(LATER, -10);
+    expect(await submit('U0ADMIN', dueOnly, valuesOf('Ask about TUPE', sooner))).toEqual([undefined]);
+    const notesOnly = await openFor('U0ADMIN', { p: bid.id, s: stage.id }, place);
+    expect(await submit('U0ADMIN', notesOnly, valuesOf('Ask about TUPE and pensions', sooner))).toEqual([
+      undefined,
+    ]);
+    const cleared = await openFor('U0ADMIN', { p: bid.id, s: stage.id }, place);
+    expect(await submit('U0ADMIN', cleared, valuesOf('Ask about TUPE and pensions', null))).toEqual([
+      undefined,
+    ]);
+    const saved = stageAt(await bidNow(harness, bid.id), 2);
+    expect(saved.notes).toBe('Ask about TUPE and pensions');
+    expect(saved.dueDate).toBeNull();
+    expect(linesUnder()).toEqual([
+      `<@U0ADMIN> set the due date of stage 2, Write, of Notes unchanged bid to ${formatDay(sooner)}`,
+      '<@U0ADMIN> updated the notes of stage 2, Write, of Notes unchanged bid',
+      '<@U0ADMIN> cleared the due date of stage 2, Write, of Notes unchanged bid',
+    ]);
   });
 
   it('notes over 3,000 characters, or a date not from the calendar: a sentence under the field, nothing saved', async () => {
