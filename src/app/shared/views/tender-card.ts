@@ -4,6 +4,7 @@ import type { Tender } from '../../../contract/schemas.ts';
 import { CommentIds, PipelineIds, TenderIds } from '../ids.ts';
 import type { CardPlace, CommentEntityType } from '../values/button-values.ts';
 import { encode, encodeIfFits } from '../values/codec.ts';
+import { daysUntil } from './bid-parts.ts';
 import { formatDayOf, formatMoney, formatTimeOf } from './formats.ts';
 import { clip, code, joinMrkdwn, link, type Mrkdwn, mrkdwn, safeText, text } from './mrkdwn.ts';
 import type { Block, Button } from './safe-blocks.ts';
@@ -34,22 +35,40 @@ const STATUS_LABELS: Record<Tender['status'], string> = {
 };
 
 /**
- * "closes in 34 days (1 Dec 2026)" or "closed 3 days ago (…)": in days under two months (a bid
- * lead plans in days; "1 month" hides whether it is 31 or 59), in hours under a day, in months
- * or years beyond.
+ * "closes in 4 days (2 Dec 2026, 12:00 UTC)", "closes tomorrow (…)", "closes in 5 hours (…)",
+ * "closed yesterday (…)". Days are calendar days (UTC), as a bid's target date counts them, so a
+ * tender and its bid closing the same day say the same count; in days under two months (a bid lead
+ * plans in days; "1 month" hides whether it is 31 or 59), in hours or minutes on the day itself,
+ * in months or years beyond. The time is given when the notice sets one (not midnight), or always
+ * with `time: 'always'` (the full view).
  */
-export function formatDeadline(deadline: string | null, now: Date): string {
+export function formatDeadline(
+  deadline: string | null,
+  now: Date,
+  options: { time?: 'always' | 'when-set' } = {},
+): string {
   if (!deadline) return 'No deadline given';
   const date = new Date(deadline);
-  const day = formatDayOf(date);
+  if (Number.isNaN(date.getTime())) return 'an unknown deadline';
+  const shown =
+    options.time === 'always' || date.getTime() % 86_400_000 !== 0
+      ? `${formatDayOf(date)}, ${formatTimeOf(date)} UTC`
+      : formatDayOf(date);
   const ahead = date.getTime() >= now.getTime();
+  const days = daysUntil(date.toISOString().slice(0, 10), now);
   const [early, late] = ahead ? [now, date] : [date, now];
-  const days = Math.floor((late.getTime() - early.getTime()) / 86_400_000);
+  const plural = (n: number) => `${n} day${n === 1 ? '' : 's'}`;
+  if (days === 0)
+    return ahead
+      ? `closes in ${formatDistanceStrict(date, now, { roundingMethod: 'floor' })} (${shown})`
+      : `closed ${formatDistanceStrict(date, now, { roundingMethod: 'floor' })} ago (${shown})`;
+  if (days === 1 && ahead) return `closes tomorrow (${shown})`;
+  if (days === -1 && !ahead) return `closed yesterday (${shown})`;
   const distance =
-    days >= 1 && late.getTime() < addMonths(early, 2).getTime()
-      ? `${days} day${days === 1 ? '' : 's'}`
+    late.getTime() < addMonths(early, 2).getTime()
+      ? plural(Math.abs(days))
       : formatDistanceStrict(date, now, { roundingMethod: 'floor' });
-  return ahead ? `closes in ${distance} (${day})` : `closed ${distance} ago (${day})`;
+  return ahead ? `closes in ${distance} (${shown})` : `closed ${distance} ago (${shown})`;
 }
 
 /** The confirmation Slack shows before a bookmark is removed from a card in a channel. */
@@ -143,7 +162,7 @@ export function tenderDetail(tender: Tender, options: CardOptions): Block[] {
             field.text.startsWith('*Deadline*')
               ? {
                   ...field,
-                  text: mrkdwn`*Deadline*\n${text(formatDeadline(tender.deadline, options.now).replace(/\)$/, `, ${formatTimeOf(deadline)} UTC)`))}`,
+                  text: mrkdwn`*Deadline*\n${text(formatDeadline(tender.deadline, options.now, { time: 'always' }))}`,
                 }
               : field,
           ),

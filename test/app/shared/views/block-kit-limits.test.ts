@@ -103,7 +103,7 @@ describe('the Block Kit validator', () => {
       context: 'detail',
     });
     expect(blockKitProblems(card, 'message')).toEqual([]);
-    expect(JSON.stringify(card)).toContain('closes in 5 days (26 Nov 2026)');
+    expect(JSON.stringify(card)).toContain('closes in 5 days (26 Nov 2026, 12:00 UTC)');
     expect(JSON.stringify(card)).toContain('£1,250,000');
   });
 });

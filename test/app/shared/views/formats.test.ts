@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { countdown } from '../../../../src/app/shared/views/bid-parts.ts';
 import {
   formatAmount,
   formatDayOf,
@@ -95,14 +96,33 @@ describe('the formats cards share', () => {
       expect(formatMoney({ amount, currency: 'GBP' })).not.toMatch(/^£0$/);
   });
 
-  it('says deadlines under two months in days, and later ones in months', () => {
+  it('says deadlines under two months in calendar days, on the day in hours, and later ones in months', () => {
     const now = new Date('2026-11-01T12:00:00Z');
-    expect(formatDeadline('2026-12-05T12:00:00Z', now)).toBe('closes in 34 days (5 Dec 2026)');
-    expect(formatDeadline('2026-11-02T13:00:00Z', now)).toBe('closes in 1 day (2 Nov 2026)');
-    expect(formatDeadline('2026-11-01T17:00:00Z', now)).toBe('closes in 5 hours (1 Nov 2026)');
-    expect(formatDeadline('2026-12-31T12:00:00Z', now)).toBe('closes in 60 days (31 Dec 2026)');
-    expect(formatDeadline('2027-01-15T12:00:00Z', now)).toBe('closes in 2 months (15 Jan 2027)');
-    expect(formatDeadline('2026-09-28T12:00:00Z', now)).toBe('closed 34 days ago (28 Sept 2026)');
-    expect(formatDeadline('2025-11-01T12:00:00Z', now)).toBe('closed 1 year ago (1 Nov 2025)');
+    expect(formatDeadline('2026-12-05T12:00:00Z', now)).toBe('closes in 34 days (5 Dec 2026, 12:00 UTC)');
+    expect(formatDeadline('2026-11-02T13:00:00Z', now)).toBe('closes tomorrow (2 Nov 2026, 13:00 UTC)');
+    expect(formatDeadline('2026-11-02T09:00:00Z', now)).toBe('closes tomorrow (2 Nov 2026, 09:00 UTC)');
+    expect(formatDeadline('2026-11-01T17:00:00Z', now)).toBe('closes in 5 hours (1 Nov 2026, 17:00 UTC)');
+    expect(formatDeadline('2026-11-01T12:40:00Z', now)).toBe('closes in 40 minutes (1 Nov 2026, 12:40 UTC)');
+    expect(formatDeadline('2026-12-31T12:00:00Z', now)).toBe('closes in 60 days (31 Dec 2026, 12:00 UTC)');
+    expect(formatDeadline('2027-01-15T12:00:00Z', now)).toBe('closes in 2 months (15 Jan 2027, 12:00 UTC)');
+    expect(formatDeadline('2026-11-01T09:00:00Z', now)).toBe('closed 3 hours ago (1 Nov 2026, 09:00 UTC)');
+    expect(formatDeadline('2026-10-31T23:00:00Z', now)).toBe('closed yesterday (31 Oct 2026, 23:00 UTC)');
+    expect(formatDeadline('2026-09-28T12:00:00Z', now)).toBe('closed 34 days ago (28 Sept 2026, 12:00 UTC)');
+    expect(formatDeadline('2025-11-01T12:00:00Z', now)).toBe('closed 1 year ago (1 Nov 2025, 12:00 UTC)');
+    // A notice that gives a day and no time (midnight): the day alone, unless the time is asked for.
+    expect(formatDeadline('2026-12-05T00:00:00Z', now)).toBe('closes in 34 days (5 Dec 2026)');
+    expect(formatDeadline('2026-12-05T00:00:00Z', now, { time: 'always' })).toBe(
+      'closes in 34 days (5 Dec 2026, 00:00 UTC)',
+    );
+    expect(formatDeadline('not a date', now)).toBe('an unknown deadline');
+  });
+
+  it('a tender and a bid due the same day count the same days, whatever the hour', () => {
+    for (const now of ['2026-11-28T00:10:00Z', '2026-11-28T18:36:00Z', '2026-11-28T23:59:00Z'])
+      for (const hour of ['00:30', '12:00', '23:30']) {
+        const tender = formatDeadline(`2026-12-02T${hour}:00Z`, new Date(now));
+        expect(tender, `${now} → ${hour}`).toMatch(/^closes in 4 days \(2 Dec 2026/);
+        expect(countdown('2026-12-02', new Date(now))).toBe('2 Dec 2026 · in 4 days');
+      }
   });
 });

@@ -31,7 +31,7 @@ function tender(index: number, overrides: Partial<Tender> = {}): Tender {
 describe('the tender list a step outputs (mrkdwn a later "Send a message" step shows)', () => {
   it('links each title to its notice, with the buyer, the deadline and the id', () => {
     expect(tenderListOutput([tender(1)], 1, NOW)).toBe(
-      '• <https://example.org/notices/1|Cleaning 1> · Leeds City Council · closes in 14 days (10 Dec 2026) · ocds-test-1',
+      '• <https://example.org/notices/1|Cleaning 1> · Leeds City Council · closes in 14 days (10 Dec 2026, 12:00 UTC) · ocds-test-1',
     );
   });
 
