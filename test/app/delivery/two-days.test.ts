@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,6 +59,12 @@ beforeAll(async () => {
   expect(
     (await harness.sandbox.call('POST', `/v1/bookmarks/${watched}`, { key: KEYS.carolMemberAcme })).status,
   ).toBe(201);
+  // Carol's bid due on Sunday 28th, never submitted: within a day on Saturday, overdue on Monday.
+  const fence = await harness.sandbox.call('POST', '/v1/pipelines', {
+    key: KEYS.carolMemberAcme,
+    body: { name: 'Fence repairs bid', idempotencyKey: randomUUID(), targetSubmissionDate: '2027-03-28' },
+  });
+  expect(fence.status, fence.text).toBe(201);
   a = await harness.instance('A');
   b = await harness.instance('B', false);
   ids.london = await subscribe('U0ADMIN', 'C0BIDS', 'pipeline pl-bob daily 09:00');
@@ -208,13 +215,34 @@ describe('two days of schedules, two copies of the app on one database, a restar
     for (const id of rest) expect(JSON.stringify(listed.blocks)).toContain(id);
   });
 
-  it('reminds of a bookmarked deadline once as it comes within 7 days and once within 3', () => {
+  it('reminds of a bookmarked deadline once as it comes within 7 days and once within 3; of an unsubmitted bid once more when overdue', () => {
     const posts = harness.postsOf('C0FEED', ids.deadlines as string);
     expect(posts.map((post) => Math.floor(Number(post.ts)) * 1000)).toEqual([
       utc('2027-03-27T09:00:00Z'),
       utc('2027-03-28T08:00:00Z'),
+      utc('2027-03-29T08:00:00Z'),
     ]);
-    for (const post of posts)
-      expect(JSON.stringify(post.blocks)).toContain('Deadline watch: grounds maintenance');
+    const [saturday, sunday, monday] = posts.map((post) => ({
+      text: post.text,
+      blocks: JSON.stringify(post.blocks),
+    })) as [
+      { text: string; blocks: string },
+      { text: string; blocks: string },
+      { text: string; blocks: string },
+    ];
+    expect(saturday.text).toBe('2 deadlines within 7 days');
+    expect(saturday.blocks).toContain('Deadline watch: grounds maintenance');
+    expect(saturday.blocks).toContain('*Fence repairs bid* · target date 28 Mar 2027 · in 1 day');
+    expect(saturday.blocks).not.toContain('reminded before');
+    // Sunday: the tender again (now within 3 days); the bid was reminded on Saturday, and is counted.
+    expect(sunday.text).toBe('1 deadline within 7 days');
+    expect(sunday.blocks).toContain('Deadline watch: grounds maintenance');
+    expect(sunday.blocks).not.toContain('Fence repairs bid');
+    expect(sunday.blocks).toContain('1 more within 7 days was reminded before.');
+    // Monday: the bid's date passed unsubmitted, said once.
+    expect(monday.text).toBe('1 bid past the target date');
+    expect(monday.blocks).toContain('*Due within 7 days, or overdue*');
+    expect(monday.blocks).toContain('*Fence repairs bid* · target date 28 Mar 2027 · overdue by 1 day');
+    expect(monday.blocks).not.toContain('Deadline watch');
   });
 });

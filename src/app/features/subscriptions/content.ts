@@ -434,7 +434,9 @@ async function deadlineReminders(input: BuildInput, notes: PostNotes): Promise<B
   const { days } = DeadlinesTarget.parse(JSON.parse(subscription.target));
   const thresholds = thresholdsFor(days);
   const today = localDay(now, subscription.timeZone);
-  const lines: { key: string; order: number; line: Mrkdwn }[] = [];
+  const lines: { key: string; order: number; line: Mrkdwn; overdue?: true }[] = [];
+  // Within the window but reminded in an earlier post: counted, so the post does not read as all there is.
+  let remindedBefore = 0;
   let read = 0;
   for await (const bookmark of client.bookmarks.all({ limit: 100 })) {
     if (++read > 1000) break;
@@ -445,7 +447,10 @@ async function deadlineReminders(input: BuildInput, notes: PostNotes): Promise<B
     const threshold = thresholdOf(remaining, thresholds);
     if (threshold === null) continue;
     const key = `deadline:tender:${bookmark.tenderId}:${deadline}:${threshold}`;
-    if (exclude.has(key)) continue;
+    if (exclude.has(key)) {
+      remindedBefore += 1;
+      continue;
+    }
     lines.push({
       key,
       order: Date.parse(deadline),
@@ -453,7 +458,8 @@ async function deadlineReminders(input: BuildInput, notes: PostNotes): Promise<B
     });
   }
   read = 0;
-  const bids: { pipeline: { id: string; name: string }; key: string; target: string }[] = [];
+  const bids: { pipeline: { id: string; name: string }; key: string; target: string; overdue: boolean }[] =
+    [];
   for await (const pipeline of client.pipelines.all({ archived: 'active', limit: 100 })) {
     if (++read > 1000) break;
     const target = pipeline.targetSubmissionDate;
@@ -462,20 +468,26 @@ async function deadlineReminders(input: BuildInput, notes: PostNotes): Promise<B
       new Date(`${target}T00:00:00Z`),
       new Date(`${today}T00:00:00Z`),
     );
-    if (remaining < 0) continue;
-    const threshold = thresholdOf(remaining, thresholds);
+    // A bid whose target date passed unsubmitted is said once, as overdue, while the date is
+    // within the window behind (a bid forgotten for months is not listed at every new reminder).
+    if (remaining < -days) continue;
+    const threshold = remaining < 0 ? 'overdue' : thresholdOf(remaining, thresholds);
     if (threshold === null) continue;
     const key = `deadline:pipeline:${pipeline.id}:${target}:${threshold}`;
-    if (exclude.has(key)) continue;
-    bids.push({ pipeline, key, target });
+    if (exclude.has(key)) {
+      remindedBefore += 1;
+      continue;
+    }
+    bids.push({ pipeline, key, target, overdue: remaining < 0 });
   }
   const references = bids.length
     ? ((await input.bidReferences?.(bids.map((bid) => bid.pipeline.id))) ?? new Map<string, string>())
     : new Map<string, string>();
-  for (const { pipeline, key, target } of bids) {
+  for (const { pipeline, key, target, overdue } of bids) {
     const reference = references.get(pipeline.id);
     lines.push({
       key,
+      ...(overdue ? { overdue: true as const } : {}),
       order: Date.parse(`${target}T23:59:59Z`),
       // Named as its card names it (a bid called “Bid: …” must not read “Bid Bid: …”), by its reference.
       line: mrkdwn`:dart: *${safeText(pipeline.name, 300)}* · target date ${plain(countdownLocal(target, today))}${reference ? mrkdwn` · ${code(reference)}` : mrkdwn``}`,
@@ -487,17 +499,31 @@ async function deadlineReminders(input: BuildInput, notes: PostNotes): Promise<B
     return { kind: 'empty', cursor: null, said: { text: none, blocks: postHead(none, notes) } };
   }
   lines.sort((a, b) => a.order - b.order);
-  const heading = mrkdwn`:calendar: *Due within ${days} ${days === 1 ? mrkdwn`day` : mrkdwn`days`}* (as of ${plain(formatDayOf(now))})`;
+  const overdue = lines.filter((entry) => entry.overdue).length;
+  const within = lines.length - overdue;
+  const daysWord = days === 1 ? mrkdwn`1 day` : mrkdwn`${days} days`;
+  const heading = mrkdwn`:calendar: *Due within ${daysWord}${overdue > 0 ? mrkdwn`, or overdue` : mrkdwn``}* (as of ${plain(formatDayOf(now))})`;
+  const summary = joinMrkdwn(
+    [
+      ...(within > 0
+        ? [mrkdwn`${within} ${within === 1 ? mrkdwn`deadline` : mrkdwn`deadlines`} within ${daysWord}`]
+        : []),
+      ...(overdue > 0
+        ? [mrkdwn`${overdue} ${overdue === 1 ? mrkdwn`bid` : mrkdwn`bids`} past the target date`]
+        : []),
+    ],
+    mrkdwn`; `,
+  );
   const groups = lines.map((entry) => [section(entry.line)]);
   return {
     kind: 'post',
     frozen: {
       parts: splitIntoParts(
-        mrkdwn`${lines.length} deadlines within ${days} days`,
+        summary,
         [
           ...postHead(heading, notes),
           contextLine(
-            mrkdwn`Each is reminded once as it comes within 7, 3 and 1 days (and the days you chose).`,
+            mrkdwn`Each is reminded once as it comes within 7, 3 and 1 days (and the days you chose), and a bid once more if its target date passes before it is submitted.${remindedBefore > 0 ? mrkdwn` ${remindedBefore} more within ${daysWord} ${remindedBefore === 1 ? mrkdwn`was` : mrkdwn`were`} reminded before.` : mrkdwn``}`,
           ),
         ],
         groups,
