@@ -46,6 +46,47 @@ function startForbiddenSentence(source: KeySource): Mrkdwn {
     : mrkdwn`The service did not let this workspace’s key start bids: the person who made the key is a viewer in the organisation. Nothing was started. Ask an admin to connect a key made by someone who can edit bids.`;
 }
 
+/** How long a second "Start a bid" on the same tender, by the same person, counts as the same click. */
+const DOUBLE_CLICK_MS = 10_000;
+
+/**
+ * The form's idempotency key. A double click reaches Tenderbot (any copy) as two clicks before the
+ * first form shows, and opens two forms: within DOUBLE_CLICK_MS they share one key, so submitting
+ * both starts one bid (the second, if its details differ, is told that its form already started one).
+ * Once a form has started its bid, the next click gets a key of its own (a second bid, for a second lot).
+ */
+async function startBidFormKey(
+  context: FeatureContext,
+  request: SlackRequest,
+  tenderId: string,
+): Promise<string> {
+  const now = context.clock();
+  const name = formKeyName(request.teamId, request.userId, tenderId);
+  const until = new Date(now.getTime() + DOUBLE_CLICK_MS);
+  // The first click claims the name; after a form started its bid, the first click after claims the next round.
+  let claim = name;
+  for (let tries = 0; tries < 40; tries++) {
+    if (await context.store.rememberRequest(claim, until, now)) {
+      const key = randomUUID();
+      await context.store.saveState(name, key, until);
+      return key;
+    }
+    const kept = await context.store.loadState(name, now);
+    if (kept?.startsWith(USED)) claim = `${name}:${kept}`;
+    else if (kept) return kept;
+    // The click ahead is keeping its key (a few milliseconds on any store).
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return randomUUID();
+}
+
+/** What a shared key is replaced by once its form started the bid: `used:` and the key. */
+const USED = 'used:';
+
+function formKeyName(teamId: string, userId: string, tenderId: string): string {
+  return `start-bid:${teamId}:${userId}:${tenderId}`;
+}
+
 /** "Start a bid" on a tender card: the modal opens at once (loading), then is filled from the tender. */
 export async function openStartBidModal(
   context: FeatureContext,
@@ -53,7 +94,7 @@ export async function openStartBidModal(
   args: { triggerId: string; tenderId: string },
 ): Promise<void> {
   // The trigger lasts 3 s: open first, then read.
-  const formKey = randomUUID();
+  const formKey = await startBidFormKey(context, request, args.tenderId);
   const metadata = await encodeKept(
     'startBidModal',
     { t: args.tenderId, k: formKey, c: request.channelId.slice(0, 50) },
@@ -210,37 +251,34 @@ export async function submitStartBid(
     ack(fieldErrors({ [PipelineIds.nameBlock]: plainOf(sentence) })),
   );
   if (!writer) return;
-  const create = async (): Promise<Pipeline> => {
-    const { client } = writer;
-    return client.pipelines.create(
-      {
-        name: fields.name.trim(),
-        tenderId: meta.t,
-        summary: fields.summary.trim() || null,
-        targetSubmissionDate: fields.targetDate,
-        stages: checked.stages.map((stage) => ({
-          name: stage.name,
-          expectedDurationDays: stage.expectedDurationDays,
-        })),
-      },
-      { idempotencyKey: meta.k },
-    );
+  const body = {
+    name: fields.name.trim(),
+    tenderId: meta.t,
+    summary: fields.summary.trim() || null,
+    targetSubmissionDate: fields.targetDate,
+    stages: checked.stages.map((stage) => ({
+      name: stage.name,
+      expectedDurationDays: stage.expectedDurationDays,
+    })),
   };
-  const already = creating.get(meta.k);
+  // The same form with the same details shares one creation; other details go to the service,
+  // which refuses them under a key already used (IdempotencyConflictError), so no text is lost silently.
+  const creation = `${meta.k}\u0000${JSON.stringify(body)}`;
+  const already = creating.get(creation);
   const first = !already;
-  const outcome = already ?? create();
+  const outcome = already ?? writer.client.pipelines.create(body, { idempotencyKey: meta.k });
   if (first) {
-    creating.set(meta.k, outcome);
+    creating.set(creation, outcome);
     void outcome.then(
-      () => setTimeout(() => creating.delete(meta.k), 60_000).unref(),
-      () => creating.delete(meta.k),
+      () => setTimeout(() => creating.delete(creation), 60_000).unref(),
+      () => creating.delete(creation),
     );
   }
   const { quick, outcome: settled } = await withinBudget(outcome, budgetMs);
   const problemOf = (error: unknown) => {
     context.logger.warn({ err: error, teamId: args.teamId }, 'could not start a bid');
     if (error instanceof IdempotencyConflictError)
-      return mrkdwn`This form already started a bid with other details. Close it and click “Start a bid” again for a new one.`;
+      return mrkdwn`A bid was already started from this click (a double click opens the form twice). To start another, copy what you typed, close this form and click “Start a bid” again.`;
     if (error instanceof ForbiddenError) return startForbiddenSentence(writer.source);
     return mrkdwn`${describeFailure(error).sentence} What you typed is kept: submit again when you are ready.`;
   };
@@ -273,6 +311,12 @@ export async function submitStartBid(
       .catch(() => undefined);
   // One card per creation: the first submission posts it, a repeat finds it remembered.
   if (!first) return;
+  if (meta.t)
+    await context.store.saveState(
+      formKeyName(args.teamId, args.userId, meta.t),
+      `${USED}${meta.k}`,
+      new Date(context.clock().getTime() + DOUBLE_CLICK_MS),
+    );
   // Who started it, before its first card is drawn (the service only knows the key's maker).
   await context.store.recordBidStarter({
     pipelineId: result.value.id,

@@ -130,6 +130,52 @@ describe('start a bid from a tender card', () => {
   });
 });
 
+describe('a double click on Start a bid', () => {
+  const forms = () =>
+    bot.slack
+      .openModals(MEMBER)
+      .filter((view) => JSON.stringify(view.view.blocks).includes(PipelineIds.stagesInput));
+  const values = (name: string) => ({
+    [PipelineIds.nameInput]: name,
+    [PipelineIds.stagesInput]: 'Qualify | 2',
+  });
+  const named = async (name: string) =>
+    (await service.pipelines.list({ q: name, archived: 'all' })).data.filter((bid) => bid.name === name);
+
+  it('opens two forms that start one bid; a click after it started starts another (a second lot)', async () => {
+    const detail = await command(MEMBER, BIDS, `show ${TENDER_A}`);
+    expect(forms()).toHaveLength(0);
+    await Promise.all([
+      bot.slack.clickInMessage(MEMBER, detail, PipelineIds.startBid),
+      bot.slack.clickInMessage(MEMBER, detail, PipelineIds.startBid),
+    ]);
+    const [first, second] = await eventually(() => (forms().length === 2 ? forms() : null), 'two forms');
+    for (const form of [first, second]) {
+      const answer = await bot.slack.submitView(MEMBER, form?.id as string, values('Twin click bid'));
+      expect(answer.status).toBe(200);
+    }
+    const twins = await eventually(async () => {
+      const found = await named('Twin click bid');
+      return found.length > 0 ? found : null;
+    }, 'the bid');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await named('Twin click bid')).toHaveLength(1);
+    expect(cardsOf(bot.slack, BIDS, twins?.[0]?.id as string)).toHaveLength(1);
+
+    // Two forms, two names: the second is told its click already started a bid, and nothing more is started.
+    await Promise.all([
+      bot.slack.clickInMessage(MEMBER, detail, PipelineIds.startBid),
+      bot.slack.clickInMessage(MEMBER, detail, PipelineIds.startBid),
+    ]);
+    const [lotA, lotB] = await eventually(() => (forms().length === 2 ? forms() : null), 'two more forms');
+    expect((await bot.slack.submitView(MEMBER, lotA?.id as string, values('Lot A bid'))).status).toBe(200);
+    await eventually(async () => (await named('Lot A bid')).length === 1, 'the second lot’s bid');
+    const refused = await bot.slack.submitView(MEMBER, lotB?.id as string, values('Lot B bid'));
+    expect(JSON.stringify(refused.json)).toContain('A bid was already started from this click');
+    expect(await named('Lot B bid')).toHaveLength(0);
+  });
+});
+
 describe('Slack’s limits', () => {
   it('every message and window the app sent is within them', () => {
     // The form drawn over its loading view.
