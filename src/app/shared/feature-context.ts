@@ -45,6 +45,12 @@ export interface SlackRequest {
 
 export const SLOW_SENTENCE = mrkdwn`The tender service is slow to answer; still trying…`;
 
+/**
+ * A click's notice stays where it is (Slack cannot replace an ephemeral message beside the one
+ * clicked), so it says only what stays true once the click is done.
+ */
+export const SLOW_CLICK_SENTENCE = mrkdwn`The tender service is slow to answer. Your click is being handled: its result shows when the service replies.`;
+
 export const STALE_BUTTON_SENTENCE = mrkdwn`That button is out of date or was changed, so Tenderbot cannot tell what it was for. Run the search (or the command) again and use the new buttons.`;
 
 export { StaleValueError };
@@ -62,7 +68,8 @@ export async function reply(request: SlackRequest, message: Message, replace = f
 /**
  * Runs a feature; any failure becomes a sentence with a reference id that is also in the log,
  * and "Try again" when trying again may help (the command to retry is given). When the service is
- * slow, the person hears so within `slowNoticeMs`; a command's answer then replaces that notice.
+ * slow, the person hears so within `slowNoticeMs`; a command's answer then replaces that notice,
+ * and a click's notice is worded to stay true beside its result.
  * For a click, a record that is gone or a value the service refuses is said to be about the button.
  */
 export async function withFailures(
@@ -89,7 +96,11 @@ export async function withFailures(
   const timer = setTimeout(() => {
     if (answered) return;
     notice = request
-      .respond({ response_type: 'ephemeral', replace_original: false, text: SLOW_SENTENCE })
+      .respond({
+        response_type: 'ephemeral',
+        replace_original: false,
+        text: request.kind === 'command' ? SLOW_SENTENCE : SLOW_CLICK_SENTENCE,
+      })
       .catch((error) => context.logger.warn({ err: error, what }, 'could not say that the service is slow'));
   }, context.slowNoticeMs);
   try {
