@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { refuseGuests, reply } from '../../shared/feature-context.ts';
+import { firstWithin } from '../../shared/repeat-guard.ts';
 import type { Message } from '../../shared/views/messages.ts';
 import { channelLink, lowerFirst, mrkdwn } from '../../shared/views/mrkdwn.ts';
 import { contextLine, section } from '../../shared/views/tender-card.ts';
@@ -10,6 +11,9 @@ import { buildDelivery, readerOf } from './content.ts';
 import { subscriptionSummary } from './describe.ts';
 import { nextRunAfter } from './schedule.ts';
 import { noSuchSubscription, postsElsewhere, say } from './subscription-list.ts';
+
+/** Presses of one subscription's "Send now" within this are one press. */
+const REPEAT_SEND_MS = 60_000;
 
 /**
  * "Send now": a real post of the current summary, recorded like any scheduled one; resumes a
@@ -36,6 +40,13 @@ export async function sendNow(context: FeatureContext, request: SlackRequest, id
       text: sentence,
       blocks: [section(sentence), ...nothingNew.blocks, contextLine(mrkdwn`Only you can see this.`)],
     });
+    return;
+  }
+  // A second press within the minute (a double click, or a third while the first posts) posts nothing more.
+  const claim = await firstWithin(context.store, `send-now:${request.teamId}:${id}`, REPEAT_SEND_MS, now);
+  if (!claim.first) {
+    const sentence = mrkdwn`${started}A post of ${lowerFirst(subscriptionSummary(subscription))} was started in ${channelLink(subscription.channelId)} moments ago, so no second one was made.`;
+    await reply(request, { text: sentence, blocks: [section(sentence)] });
     return;
   }
   // Planned only while the subscription is there: one unsubscribed since it was read plans nothing.

@@ -87,6 +87,27 @@ describe('Send now', () => {
     await eventually(() => cards().length === 1, 'the bid’s card, posted from the summary');
   });
 
+  it('pressed again within the minute (a double click, an impatient third press) posts once', async () => {
+    const [subscription] = await a.store.channelSubscriptions(harness.slack.teamId, 'C0HOLD');
+    const id = subscription?.id as string;
+    harness.now += 120_000;
+    await harness.pass(a);
+    const before = harness.postsOf('C0HOLD', id).length;
+    const first = await sendNow('U0ADMIN', 'C0HOLD');
+    const second = await sendNow('U0MEMBER', 'C0HOLD');
+    const third = await sendNow('U0ADMIN', 'C0HOLD');
+    expect(said(first)).toContain('Posting summaries of the bid');
+    for (const answer of [second, third])
+      expect(said(answer)).toContain('moments ago, so no second one was made.');
+    await harness.pass(a);
+    expect(harness.postsOf('C0HOLD', id)).toHaveLength(before + 1);
+    // A minute on, it is a new press.
+    harness.now += 61_000;
+    expect(said(await sendNow('U0ADMIN', 'C0HOLD'))).toContain('Posting summaries of the bid');
+    await harness.pass(a);
+    expect(harness.postsOf('C0HOLD', id)).toHaveLength(before + 2);
+  });
+
   it('reminds of a bid by its name as its card names it (a bid called “Bid: …” never reads “Bid Bid”)', async () => {
     const target = new Date(harness.now + 5 * 86_400_000).toISOString().slice(0, 10);
     const made = await harness.sandbox.call('POST', '/v1/pipelines', {

@@ -366,6 +366,20 @@ describe('shareTender ("Share in channel")', () => {
     expect(request.said()).toBe('Shared in the channel.');
   });
 
+  it('a repeat within the minute (a double click, by anyone) is told, not posted again', async () => {
+    const before = harness.slack.messagesIn('C0GENERAL').length;
+    const clicks = ['U0MEMBER', 'U0MEMBER', 'U0ADMIN'].map((userId) =>
+      harness.request({ userId, channelId: 'C0GENERAL', kind: 'click' }),
+    );
+    await Promise.all(clicks.map((click) => shareTender(harness.context, click, TENDER_B)));
+    expect(harness.slack.messagesIn('C0GENERAL').slice(before)).toHaveLength(1);
+    expect(clicks.map((click) => click.said()).sort()).toEqual([
+      'Shared in the channel.',
+      'This tender was shared in this channel moments ago, so it was not posted again.',
+      'This tender was shared in this channel moments ago, so it was not posted again.',
+    ]);
+  });
+
   it('refuses a guest, and says to invite Tenderbot where it is not in the channel', async () => {
     const guest = harness.request({ userId: 'U0GUEST', channelId: 'C0GENERAL', kind: 'click' });
     const before = harness.slack.messagesIn('C0GENERAL').length;
@@ -375,9 +389,15 @@ describe('shareTender ("Share in channel")', () => {
 
     await harness.slack.removeApp('C0GENERAL');
     const member = harness.request({ userId: 'U0MEMBER', channelId: 'C0GENERAL', kind: 'click' });
-    await shareTender(harness.context, member, TENDER_A);
+    await shareTender(harness.context, member, 'ocds-tbdemo-0000203');
     expect(member.said()).toContain('Invite Tenderbot to this channel first');
     expect(harness.slack.messagesIn('C0GENERAL')).toHaveLength(before);
+    // A share that could not be posted is not a share: after the invitation, sharing again posts it.
+    await harness.slack.addApp('C0GENERAL');
+    const again = harness.request({ userId: 'U0MEMBER', channelId: 'C0GENERAL', kind: 'click' });
+    await shareTender(harness.context, again, 'ocds-tbdemo-0000203');
+    expect(again.said()).toBe('Shared in the channel.');
+    expect(harness.slack.messagesIn('C0GENERAL')).toHaveLength(before + 1);
   });
 });
 
