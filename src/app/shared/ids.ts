@@ -89,6 +89,12 @@ export const PipelineIds = {
   post: 'pipeline/post',
   /** "All stages": the bid's stages in a form, a page at a time (`…/<first stage number>`). */
   stagesForm: 'pipeline/stages_form',
+  /** "Edit details" on a bid's card: its name, summary, target date and stage names in a form. */
+  editBid: 'pipeline/edit',
+  editCallback: 'pipeline/edit_submit',
+  /** One stage name's input block in the edit form (`…/<stage number>`). */
+  editStageBlock: 'pipeline/edit_stage_block',
+  editStageInput: 'pipeline/edit_stage_name',
   startBidCallback: 'pipeline/start_bid_submit',
   notesCallback: 'pipeline/notes_submit',
   nameBlock: 'pipeline/name_block',

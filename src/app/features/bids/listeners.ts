@@ -16,6 +16,7 @@ import {
   postCardFromList,
   setArchived,
 } from './card-changes.ts';
+import { openEditBid, submitEditBid } from './edit-bid-form.ts';
 import { openStageNotes, submitStageNotes } from './stage-notes-form.ts';
 import { showStagesForm } from './stages-form.ts';
 import { openStartBidModal, submitStartBid } from './start-bid-form.ts';
@@ -90,6 +91,10 @@ export function registerPipelineListeners(controls: ControlRouter, context: Feat
       await setArchived(context, request, p, archived, placeOf(body));
     });
   }
+  onAction(controls, context, PipelineIds.editBid, async (request, action, body) => {
+    const { p } = await state('pipeline', buttonValue(action));
+    await openEditBid(context, request, { triggerId: body.trigger_id, pipelineId: p, place: placeOf(body) });
+  });
   onAction(controls, context, PipelineIds.post, async (request, action) => {
     const { p } = await state('pipeline', buttonValue(action));
     await postCardFromList(context, request, p);
@@ -104,6 +109,15 @@ export function registerPipelineListeners(controls: ControlRouter, context: Feat
       context,
       client,
       submissionOf(body, view, bolt),
+      ack as ViewAck,
+      SUBMISSION_BUDGET_MS,
+    );
+  });
+  controls.view(PipelineIds.editCallback, async ({ ack, body, view, client, context: bolt }) => {
+    await submitEditBid(
+      context,
+      client,
+      { ...submissionOf(body, view, bolt), openedBlocks: view.blocks },
       ack as ViewAck,
       SUBMISSION_BUDGET_MS,
     );

@@ -68,24 +68,101 @@ export function parseNotesSubmission(values: unknown): { notes: string; dueDate:
 }
 
 /**
- * What the notes form opened with, read from the submitted view's own blocks (Slack sends them back):
- * the notes ('' when it opened empty) and the due date. `notes` is undefined when the view carries
- * no blocks to read, and the submission is then saved as a change.
+ * What each field of a submitted form opened with, by block id (Slack sends the view's blocks back
+ * with its submission): its text or date, '' for a field that opened empty; null when the view
+ * carries no blocks to read (the submission is then taken as all changed).
  */
+export function openedFields(blocks: unknown): Map<string, string> | null {
+  if (!Array.isArray(blocks)) return null;
+  const opened = new Map<string, string>();
+  for (const block of blocks) {
+    const {
+      block_id: blockId,
+      type,
+      element,
+    } = (block ?? {}) as {
+      block_id?: unknown;
+      type?: unknown;
+      element?: { initial_value?: unknown; initial_date?: unknown };
+    };
+    if (type !== 'input' || typeof blockId !== 'string') continue;
+    const value = element?.initial_value ?? element?.initial_date;
+    opened.set(blockId, typeof value === 'string' ? value : '');
+  }
+  return opened;
+}
+
+/** What the notes form opened with: the notes (undefined when unknown) and the due date. */
 export function openedNotesFields(blocks: unknown): { notes: string | undefined; dueDate: string | null } {
-  if (!Array.isArray(blocks)) return { notes: undefined, dueDate: null };
-  const element = (blockId: string) =>
-    (
-      blocks.find((each) => (each as { block_id?: unknown })?.block_id === blockId) as
-        | { element?: { initial_value?: unknown; initial_date?: unknown } }
-        | undefined
-    )?.element;
-  const notes = element(PipelineIds.notesBlock)?.initial_value;
-  const dueDate = element(PipelineIds.dueBlock)?.initial_date;
+  const opened = openedFields(blocks);
   return {
-    notes: typeof notes === 'string' ? notes : '',
-    dueDate: typeof dueDate === 'string' ? dueDate : null,
+    notes: opened ? (opened.get(PipelineIds.notesBlock) ?? '') : undefined,
+    dueDate: opened?.get(PipelineIds.dueBlock) || null,
   };
+}
+
+const EditBidSubmission = z
+  .object({
+    [PipelineIds.nameBlock]: textOf(PipelineIds.nameInput),
+    [PipelineIds.targetBlock]: dateOf(PipelineIds.targetInput),
+  })
+  .loose();
+
+export interface EditBidSubmitted {
+  name: string;
+  /** Undefined when the form had no summary field (a summary longer than it holds). */
+  summary: string | undefined;
+  targetDate: string | null;
+  /** By stage number: what each stage's field holds. */
+  stageNames: string[];
+}
+
+/** The edit form's fields; `stageCount` inputs of stage names, by number (`…/1`, `…/2`). */
+export function parseEditBidSubmission(values: unknown, stageCount: number): EditBidSubmitted {
+  const parsed = EditBidSubmission.safeParse(values ?? {});
+  const data = (parsed.success ? parsed.data : {}) as Record<string, unknown>;
+  const summary = textOf(PipelineIds.summaryInput).safeParse(data[PipelineIds.summaryBlock]);
+  const stageNames = Array.from({ length: stageCount }, (_, index) => {
+    const field = textOf(PipelineIds.editStageInput).safeParse(
+      data[`${PipelineIds.editStageBlock}/${index + 1}`],
+    );
+    return field.success ? field.data : '';
+  });
+  return {
+    name: typeof data[PipelineIds.nameBlock] === 'string' ? (data[PipelineIds.nameBlock] as string) : '',
+    summary: PipelineIds.summaryBlock in data && summary.success ? summary.data : undefined,
+    targetDate:
+      typeof data[PipelineIds.targetBlock] === 'string' ? (data[PipelineIds.targetBlock] as string) : null,
+    stageNames,
+  };
+}
+
+/** The edit form's fields checked: a sentence for each field that is wrong, or none. */
+export function checkEditBid(fields: EditBidSubmitted): Record<string, PlainSentence> {
+  const errors: Record<string, PlainSentence> = {};
+  const name = fields.name.trim();
+  if (isBlank(name)) errors[PipelineIds.nameBlock] = plainSentence`Give the bid a name.`;
+  else if (name.length > 200)
+    errors[PipelineIds.nameBlock] = plainSentence`A bid’s name holds 200 characters at most.`;
+  if ((fields.summary ?? '').length > 3000)
+    errors[PipelineIds.summaryBlock] = plainSentence`The summary holds 3,000 characters at most.`;
+  if (fields.targetDate !== null && !DAY.test(fields.targetDate))
+    errors[PipelineIds.targetBlock] = plainSentence`Pick the date from the calendar.`;
+  const seen = new Map<string, number>();
+  fields.stageNames.forEach((raw, index) => {
+    const block = `${PipelineIds.editStageBlock}/${index + 1}`;
+    const stageName = raw.trim();
+    if (isBlank(stageName)) errors[block] = plainSentence`Give stage ${index + 1} a name.`;
+    else if (stageName.length > 200)
+      errors[block] = plainSentence`A stage name holds 200 characters at most.`;
+    else {
+      const same = seen.get(stageName.toLowerCase());
+      if (same !== undefined)
+        errors[block] = plainSentence`Stage ${same} has this name too; give each stage its own name.`;
+      else seen.set(stageName.toLowerCase(), index + 1);
+    }
+  });
+  return errors;
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

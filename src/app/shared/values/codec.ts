@@ -51,6 +51,7 @@ export const ACTION_SCHEMAS = {
   pipelineStatusOption: PipelineValues.PipelineStatusOptionValue,
   startBidModal: PipelineValues.StartBidMetadataValue,
   stageNotesModal: PipelineValues.StageNotesMetadataValue,
+  editBidModal: PipelineValues.EditBidMetadataValue,
 } as const satisfies Record<string, z.ZodType>;
 
 export type ActionKind = keyof typeof ACTION_SCHEMAS;

@@ -43,3 +43,10 @@ export const StageNotesMetadataValue = z.strictObject({
   c: z.string().max(50),
   ts: z.string().max(50).nullable(),
 });
+/** The "Edit details" modal: the bid, its stages' ids in card order, and the card it was opened from. */
+export const EditBidMetadataValue = z.strictObject({
+  p: id,
+  s: z.array(id).max(100),
+  c: z.string().max(50),
+  ts: z.string().max(50).nullable(),
+});

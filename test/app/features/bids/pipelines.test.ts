@@ -239,6 +239,48 @@ describe('the pipeline card, live in every channel', () => {
     );
   });
 
+  it('"Edit details": a modal of the bid as it is; saving writes what changed and redraws every card (text escaped)', async () => {
+    const card = cardsOf(bot.slack, BIDS, 'pl-bob')[0] as FakeMessage;
+    await bot.slack.clickInMessage(MEMBER, card, PipelineIds.editBid);
+    const modal = await eventually(
+      () =>
+        bot.slack
+          .openModals(MEMBER)
+          .find((view) => JSON.stringify(view.view.blocks).includes(PipelineIds.editStageInput)),
+      'the edit modal',
+    );
+    expect(modal.view.title.text).toBe('Edit the bid');
+    const answer = await bot.slack.submitView(MEMBER, modal.id, {
+      [PipelineIds.summaryInput]: 'Lots 1–3 <!here> & the annex',
+      [PipelineIds.targetInput]: '2030-02-01',
+    });
+    expect(answer.status).toBe(200);
+    const saved = await waitForService(
+      'pl-bob',
+      (pipeline) => pipeline.targetSubmissionDate === '2030-02-01',
+    );
+    expect(saved.summary).toBe('Lots 1–3 <!here> & the annex');
+    expect(saved.name).toBe('Bob’s hospital cleaning bid');
+    for (const channel of [BIDS, GENERAL]) {
+      const redrawn = await eventually(
+        () => cardsOf(bot.slack, channel, 'pl-bob').find((seen) => textOf(seen).includes('1 Feb 2030')),
+        `the edited card in ${channel}`,
+      );
+      expect(textOf(redrawn)).toContain('Lots 1–3 &lt;!here&gt; &amp; the annex');
+    }
+    await eventually(
+      () =>
+        bot.slack
+          .threadOf(BIDS, card.ts)
+          .find(
+            (reply) =>
+              reply.text ===
+              `<@${MEMBER}> edited Bob’s hospital cleaning bid: changed the summary; set the target date to 1 Feb 2030`,
+          ),
+      'the edit’s thread line',
+    );
+  });
+
   it('archive and restore round trip, on every card', async () => {
     const card = cardsOf(bot.slack, BIDS, 'pl-bob')[0] as FakeMessage;
     const archive = card.blocks

@@ -310,7 +310,7 @@ describe('every control the app draws has a listener (the registry)', () => {
     await eventually(() => jsonOf(linked.unfurls).includes('reach/unfurl_'), 'the preview');
     await toggle(linked, ['"reach/unfurl_bookmark"', '"reach/unfurl_remove_bookmark"'], () => linked.unfurls);
     // The windows, left open for the acknowledgement test: the search builder with its buyers,
-    // the tender picker with its tenders, start a bid, a stage's notes, the connect window.
+    // the tender picker with its tenders, start a bid, a stage's notes, a bid's details, the connect window.
     await slack.globalShortcut(MEMBER, 'reach/search_tenders');
     const builder = await openModal('reach/search_builder', 'reach/buyer_select');
     answers.push((await slack.suggestOptions(MEMBER, builder.id, 'reach/buyer_select', 'council')).json);
@@ -325,6 +325,8 @@ describe('every control the app draws has a listener (the registry)', () => {
     await openModal('pipeline/start_bid_submit', 'pipeline/stages');
     await click(MEMBER, 'pipeline/stage_notes/', bid);
     await openModal('pipeline/notes_submit', 'pipeline/notes');
+    await click(MEMBER, 'pipeline/edit', bid);
+    await openModal('pipeline/edit_submit', 'pipeline/edit_stage_name');
     await slack.slashCommand(ADMIN, BIDS, '/tender', 'connect');
     await openModal('connect/submit');
     // A Workflow Builder step's question (Qualified / Not qualified), posted as Slack runs the step.

@@ -268,6 +268,7 @@ function drawCard(
       type: 'actions',
       block_id: 'pipeline:actions',
       elements: [
+        ...(pipeline.archived ? [] : [button('Edit details', PipelineIds.editBid, values.pipelineRef)]),
         pipeline.archived
           ? button('Restore', PipelineIds.restore, values.pipelineRef, 'primary')
           : {
