@@ -381,7 +381,10 @@ const DAY_FORMATS = [
   'd/M/yyyy',
 ];
 
-/** `closing this week`, `closing this month`, `closing in 10 days`, `within 2 weeks`, `before 1 March`. */
+/**
+ * `closing this week`, `closing this month`, `closing next week`, `closing next month`, `closing in
+ * 10 days`, `within 2 weeks`, `before 1 March`.
+ */
 function readClosing(
   text: string,
   now: Date,
@@ -396,6 +399,17 @@ function readClosing(
     const end =
       (period[1] ?? '').toLowerCase() === 'week' ? endOfWeek(today, { weekStartsOn: 1 }) : endOfMonth(today);
     return { filter: `closes<${differenceInCalendarDays(end, today)}d`, rest: text.replace(period[0], ' ') };
+  }
+  // `closing next week` (Monday to Sunday) and `closing next month`: a window, after and within.
+  const nextPeriod = new RegExp(`\\s${CLOSING}next\\s+(week|month)(?=[\\s,.!?;])`, 'i').exec(text);
+  if (nextPeriod) {
+    const week = (nextPeriod[1] ?? '').toLowerCase() === 'week';
+    const start = addDays(week ? endOfWeek(today, { weekStartsOn: 1 }) : endOfMonth(today), 1);
+    const end = week ? endOfWeek(start, { weekStartsOn: 1 }) : endOfMonth(start);
+    return {
+      filter: `closes>${differenceInCalendarDays(start, today)}d closes<${differenceInCalendarDays(end, today)}d`,
+      rest: text.replace(nextPeriod[0], ' '),
+    };
   }
   const inDays = new RegExp(
     `\\s(?:${CLOSING}(?:in|within)(?:\\s+the\\s+next)?|within(?:\\s+the\\s+next)?)\\s+(\\d{1,3})\\s+(days?|weeks?)(?=[\\s,.!?;])`,

@@ -19,6 +19,9 @@ describe('a direct message read as a search', () => {
       ['IT support over £100k closing this month', 'IT support value>100k closes<4d'],
       // This week ends on Sunday 29 November (weeks start on Monday).
       ['cleaning in the north west closing this week', 'cleaning region:"North West" closes<3d'],
+      // Next week is Monday 30 November to Sunday 6 December; next month all of December.
+      ['cleaning closing next week', 'cleaning closes>4d closes<10d'],
+      ['IT support in Wales closing next month', 'IT support region:"Wales" closes>5d closes<35d'],
       ['roads under €2m', 'roads value<2m eur'],
       ['snow removal above 1 million cad', 'snow removal value>1m cad'],
       ['grounds maintenance in London due within 2 weeks', 'grounds maintenance region:"London" closes<2w'],
