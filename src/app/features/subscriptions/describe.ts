@@ -53,7 +53,7 @@ export function subscriptionSummary(subscription: Subscription, rules: ValueRule
 /**
  * A feed's title from its search's description (describeSearch's, as stored when it was made):
  * “for” only before the words searched (`New tenders for “cleaning”, in North West`); without
- * words the description follows on (`New tenders in South West`, `New tenders over £100,000`),
+ * words the description follows on (`New tenders in South West`, `New tenders worth £100,000 or more`),
  * a status first reads as an adjective (`New open tenders with a CPV code starting 72`).
  */
 function feedTitle(described: Mrkdwn, search: TenderSearchFilters): Mrkdwn {

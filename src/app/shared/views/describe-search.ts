@@ -11,7 +11,7 @@ import { clip, code, joinMrkdwn, literalText, type Mrkdwn, mrkdwn, text as plain
 export type KnownValueRule = ValueRule | 'unread';
 
 /**
- * How a search reads back to a person: `“cleaning” in North West, open, over £100,000`, and after
+ * How a search reads back to a person: `“cleaning” in North West, open, worth £100,000 or more`, and after
  * value bounds the rule they are compared by, when given.
  */
 export function describeSearch(
@@ -27,7 +27,9 @@ export function describeSearch(
   if (filters.status) parts.push(plain(filters.status));
   if (filters.cpv) parts.push(plain(`with a CPV code starting ${filters.cpv}`));
   // Amounts as the cards show them, in the currency the bounds are in, but never rounded.
-  if (filters.valueMin !== undefined) parts.push(plain(`over ${formatBound(filters.valueMin, currency)}`));
+  // The service takes both bounds inclusively: `value>100k` and `value>=100k` both mean £100,000 or more.
+  if (filters.valueMin !== undefined)
+    parts.push(plain(`worth ${formatBound(filters.valueMin, currency)} or more`));
   if (filters.valueMax !== undefined) parts.push(plain(`up to ${formatBound(filters.valueMax, currency)}`));
   if (filters.deadlineTo) parts.push(plain(`closing by ${formatDayOf(endOfDay(filters.deadlineTo))}`));
   else if (filters.deadlineFrom)
@@ -42,7 +44,7 @@ export function describeSearch(
 
 /**
  * A search as the heading of its results: `Open tenders matching “cleaning”, in North West,
- * closing by 6 Dec 2026`, `Tenders over £100,000`, `All tenders`. The status reads as an adjective.
+ * closing by 6 Dec 2026`, `Tenders worth £100,000 or more`, `All tenders`. The status reads as an adjective.
  */
 export function searchHeading(
   filters: TenderSearchFilters,

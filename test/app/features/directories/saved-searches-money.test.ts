@@ -31,7 +31,7 @@ describe('saved searches with value bounds', () => {
   it('are listed by /tender saved with the service’s rule, and one without bounds without it', async () => {
     const list = linesOf(await harness.command('U0MEMBER', 'C0BIDS', 'saved'));
     expect(entryOf(list, 'Beta: big gritting')).toContain(
-      `Tenders matching “gritting”, over £1,000,000; ${RULE}`,
+      `Tenders matching “gritting”, worth £1,000,000 or more; ${RULE}`,
     );
     expect(entryOf(list, 'Beta: small euro works')).toContain(`Tenders up to €50,000; ${RULE}`);
     expect(entryOf(list, 'Beta: software')).toContain('Tenders matching “software”');
@@ -45,7 +45,7 @@ describe('saved searches with value bounds', () => {
       return lines.some((line) => line.includes('Beta: big gritting')) ? lines : null;
     }, 'Max’s Home tab with its saved searches');
     expect(entryOf(home, 'Beta: big gritting')).toContain(
-      `Tenders matching “gritting”, over £1,000,000; ${RULE}`,
+      `Tenders matching “gritting”, worth £1,000,000 or more; ${RULE}`,
     );
     expect(entryOf(home, 'Beta: small euro works')).toContain(`Tenders up to €50,000; ${RULE}`);
     expect(entryOf(home, 'Beta: software')).toContain('Tenders matching “software”');

@@ -79,7 +79,7 @@ describe('saved searches with value bounds while the service’s search hangs', 
     listAnsweredAfterSearch.length = 0;
     const list = await savedList();
     expect(entryOf(list, 'Beta: big gritting')).toContain(
-      `Tenders matching “gritting”, over £1,000,000; ${UNREAD}`,
+      `Tenders matching “gritting”, worth £1,000,000 or more; ${UNREAD}`,
     );
     expect(entryOf(list, 'Beta: small euro works')).toContain(`Tenders up to €50,000; ${UNREAD}`);
     expect(entryOf(list, 'Beta: software')).not.toContain('could not be read');
@@ -99,13 +99,13 @@ describe('saved searches with value bounds while the service’s search hangs', 
     proxy.hold = false;
     harness.now += VALUE_RULE_FAILURE_TTL_MS + 1000;
     const answered = await home();
-    expect(entryOf(answered, 'Beta: big gritting')).toContain(`over £1,000,000; ${RULE}`);
+    expect(entryOf(answered, 'Beta: big gritting')).toContain(`worth £1,000,000 or more; ${RULE}`);
     expect(entryOf(answered, 'Beta: small euro works')).toContain(`Tenders up to €50,000; ${RULE}`);
     expect(searches).toHaveLength(2);
     // Kept: with the search hanging again, neither list asks, and both say the rule.
     proxy.hold = true;
     searches.length = 0;
-    expect(entryOf(await home(), 'Beta: big gritting')).toContain(`over £1,000,000; ${RULE}`);
+    expect(entryOf(await home(), 'Beta: big gritting')).toContain(`worth £1,000,000 or more; ${RULE}`);
     expect(entryOf(await savedList(), 'Beta: small euro works')).toContain(`Tenders up to €50,000; ${RULE}`);
     expect(searches).toEqual([]);
   });

@@ -47,7 +47,7 @@ describe('what a subscription posts, in words', () => {
       kind: 'search' as const,
       target: JSON.stringify({ f, d }),
     });
-    const bounded = feed({ q: 'gritting', valueMin: 1_000_000 }, '“gritting”, over £1,000,000');
+    const bounded = feed({ q: 'gritting', valueMin: 1_000_000 }, '“gritting”, worth £1,000,000 or more');
     const unbounded = feed({ q: 'gritting' }, '“gritting”');
     const rule = {
       currency: 'GBP' as const,
@@ -58,7 +58,7 @@ describe('what a subscription posts, in words', () => {
     };
     const read = { byCurrency: new Map([['GBP', rule]]) };
     expect(subscriptionSummary(bounded, read)).toBe(
-      'New tenders for “gritting”, over £1,000,000; amounts in other currencies converted at the ECB rates of 2031-01-02',
+      'New tenders for “gritting”, worth £1,000,000 or more; amounts in other currencies converted at the ECB rates of 2031-01-02',
     );
     expect(subscriptionSummary(unbounded, read)).toBe('New tenders for “gritting”');
     // Bounds in a currency whose rule was not read: none is said for them.
@@ -67,13 +67,13 @@ describe('what a subscription posts, in words', () => {
     );
     const failed = { byCurrency: new Map(), unread: new Set(['GBP']), failure: new Error('service down') };
     expect(subscriptionSummary(bounded, failed)).toBe(
-      'New tenders for “gritting”, over £1,000,000; how amounts in other currencies are converted could not be read from the service just now',
+      'New tenders for “gritting”, worth £1,000,000 or more; how amounts in other currencies are converted could not be read from the service just now',
     );
     expect(subscriptionSummary(unbounded, failed)).toBe('New tenders for “gritting”');
     // Only the currency whose rule could not be read is said to be unread.
     const euroUnread = { ...read, unread: new Set(['EUR']), failure: new Error('refused') };
     expect(subscriptionSummary(bounded, euroUnread)).toBe(
-      'New tenders for “gritting”, over £1,000,000; amounts in other currencies converted at the ECB rates of 2031-01-02',
+      'New tenders for “gritting”, worth £1,000,000 or more; amounts in other currencies converted at the ECB rates of 2031-01-02',
     );
     // A rates source of any length (the contract sets none) is cut, and escaped.
     const long = { ...rule, ratesSource: `Bank <of> ${'very '.repeat(40)}long names` };
@@ -87,7 +87,7 @@ describe('what a subscription posts, in words', () => {
     expect(source.length).toBeLessThanOrEqual(70);
     expect(said.endsWith(' rates of 2031-01-02')).toBe(true);
     // Without rules (a caller that read none), as before.
-    expect(subscriptionSummary(bounded)).toBe('New tenders for “gritting”, over £1,000,000');
+    expect(subscriptionSummary(bounded)).toBe('New tenders for “gritting”, worth £1,000,000 or more');
   });
 
   it('names a feed without words by what it follows: “for” only before the words searched', () => {
@@ -102,7 +102,7 @@ describe('what a subscription posts, in words', () => {
     expect(feed({ status: 'open', cpv: '72' })).toBe('New open tenders with a CPV code starting 72');
     expect(feed({ region: 'South West', status: 'open' })).toBe('New tenders in South West, open');
     expect(feed({ cpv: '72' })).toBe('New tenders with a CPV code starting 72');
-    expect(feed({ valueMin: 100_000 })).toBe('New tenders over £100,000');
+    expect(feed({ valueMin: 100_000 })).toBe('New tenders worth £100,000 or more');
     expect(feed({ buyerId: 'b-1' }, 'Leeds & Co')).toBe('New tenders from Leeds &amp; Co');
     expect(feed({})).toBe('All new tenders');
     expect(feed({ q: 'cleaning', status: 'open' })).toBe('New tenders for “cleaning”, open');

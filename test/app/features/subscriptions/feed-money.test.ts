@@ -107,7 +107,7 @@ describe('a feed of new tenders with a value bound', () => {
   it('in pounds lists only what passes converted at the stated rates, and its heading says the rule', async () => {
     const post = await postNow('C0FEED');
     expect(post).toContain(
-      `${passing(1_000_000, 'GBP').length} new tenders for “gritting”, over £1,000,000 since Mon 3 May, 09:00; amounts in other currencies converted at the ECB rates of ${REFERENCE_RATES_DATE}`,
+      `${passing(1_000_000, 'GBP').length} new tenders for “gritting”, worth £1,000,000 or more since Mon 3 May, 09:00; amounts in other currencies converted at the ECB rates of ${REFERENCE_RATES_DATE}`,
     );
     expect(listed(post)).toEqual(passing(1_000_000, 'GBP'));
     // The Canadian contract of about £581,700 is not "over £1,000,000"; nor is one without a rate.
@@ -121,7 +121,7 @@ describe('a feed of new tenders with a value bound', () => {
 
   it('in Canadian dollars compares in them, and says so', async () => {
     const post = await postNow('C0AWAY');
-    expect(post).toContain('over CA$1,000,000 since');
+    expect(post).toContain('worth CA$1,000,000 or more since');
     expect(post).toContain(
       `amounts in other currencies converted at the ECB rates of ${REFERENCE_RATES_DATE}`,
     );

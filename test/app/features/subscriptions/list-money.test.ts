@@ -46,7 +46,7 @@ afterAll(async () => {
 describe('a feed with value bounds, in the confirmation and the list', () => {
   it('is confirmed with the rule its posts will apply, the date the service’s', () => {
     expect(confirmations.get('subscribe search gritting value>1m daily')).toContain(
-      `subscribed this channel: *New tenders for “gritting”, over £1,000,000; ${RULE}*`,
+      `subscribed this channel: *New tenders for “gritting”, worth £1,000,000 or more; ${RULE}*`,
     );
     expect(confirmations.get('subscribe search gritting value<500k cad daily')).toContain(
       `*New tenders for “gritting”, up to CA$500,000; ${RULE}*`,
@@ -61,7 +61,7 @@ describe('a feed with value bounds, in the confirmation and the list', () => {
 
   it('is listed with the rule, and a feed without bounds without one', async () => {
     const bounded = said(await harness.command('U0ADMIN', 'C0FEED', 'subscriptions'));
-    expect(bounded).toContain(`*New tenders for “gritting”, over £1,000,000; ${RULE}*`);
+    expect(bounded).toContain(`*New tenders for “gritting”, worth £1,000,000 or more; ${RULE}*`);
     const unbounded = said(await harness.command('U0ADMIN', 'C0HOLD', 'subscriptions'));
     expect(unbounded).toContain('*New tenders for “gritting”*');
     expect(unbounded).not.toContain('converted at');

@@ -67,7 +67,7 @@ describe('the subscriptions of a channel while the service’s search hangs', ()
     proxy.hold = true;
     searches.length = 0;
     const list = await answer('U0MEMBER', 'C0FEED', 'subscriptions');
-    expect(list).toContain(`*New tenders for “gritting”, over £1,000,000; ${UNREAD}*`);
+    expect(list).toContain(`*New tenders for “gritting”, worth £1,000,000 or more; ${UNREAD}*`);
     expect(list).toContain(`*New tenders for “works”, up to €50,000; ${UNREAD}*`);
     // One attempt a currency, given up on by the app (no retries), asking the rule and nothing else.
     expect(searches.map(({ query }) => query.get('currency')).sort()).toEqual(['EUR', 'GBP']);
@@ -109,19 +109,19 @@ describe('the subscriptions of a channel while the service’s search hangs', ()
     harness.now += VALUE_RULE_FAILURE_TTL_MS + 1000;
     searches.length = 0;
     expect(await answer('U0MEMBER', 'C0FEED', 'subscriptions')).toContain(
-      `*New tenders for “gritting”, over £1,000,000; ${RULE}*`,
+      `*New tenders for “gritting”, worth £1,000,000 or more; ${RULE}*`,
     );
     expect(searches).toHaveLength(1);
     proxy.hold = true;
     searches.length = 0;
     expect(await answer('U0MEMBER', 'C0FEED', 'subscriptions')).toContain(
-      `*New tenders for “gritting”, over £1,000,000; ${RULE}*`,
+      `*New tenders for “gritting”, worth £1,000,000 or more; ${RULE}*`,
     );
     expect(searches).toEqual([]);
     // Kept for a while only: then read again (and, the search hanging, said to be unread).
     harness.now += VALUE_RULE_TTL_MS + 1000;
     expect(await answer('U0MEMBER', 'C0FEED', 'subscriptions')).toContain(
-      `*New tenders for “gritting”, over £1,000,000; ${UNREAD}*`,
+      `*New tenders for “gritting”, worth £1,000,000 or more; ${UNREAD}*`,
     );
     expect(searches).toHaveLength(1);
   });

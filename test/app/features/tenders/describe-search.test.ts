@@ -16,26 +16,38 @@ describe('how a search reads back to a person', () => {
         deadlineFrom: '2026-11-22',
         deadlineTo: '2026-12-06',
       }),
-    ).toBe('“cleaning”, in North West, open, over £100,000, up to £2,500,000, closing by 6 Dec 2026');
+    ).toBe(
+      '“cleaning”, in North West, open, worth £100,000 or more, up to £2,500,000, closing by 6 Dec 2026',
+    );
     expect(describeSearch({ deadlineFrom: '2027-01-31' })).toBe('closing after 31 Jan 2027');
     expect(describeSearch({})).toBe('everything');
   });
 
+  it('says a lower bound as the service takes it, inclusively, whether typed `>` or `>=`', () => {
+    for (const typed of ['value>100k', 'value>=100k', 'value >= 100000']) {
+      const parsed = parseSearch(typed);
+      if (!parsed.ok) throw new Error(`${typed} did not parse`);
+      expect(searchHeading(parsed.filters), typed).toBe('Tenders worth £100,000 or more');
+    }
+  });
+
   it('shows a bound exactly as it bounds: pence kept, never rounded to another amount', () => {
-    expect(describeSearch({ valueMin: 1.5 })).toBe('over £1.50');
+    expect(describeSearch({ valueMin: 1.5 })).toBe('worth £1.50 or more');
     expect(describeSearch({ valueMax: 999.99 })).toBe('up to £999.99');
-    expect(describeSearch({ valueMin: 2.25, currency: 'EUR' })).toBe('over €2.25');
-    expect(describeSearch({ valueMin: 0.4, valueMax: 1_000_000.5 })).toBe('over £0.40, up to £1,000,000.50');
+    expect(describeSearch({ valueMin: 2.25, currency: 'EUR' })).toBe('worth €2.25 or more');
+    expect(describeSearch({ valueMin: 0.4, valueMax: 1_000_000.5 })).toBe(
+      'worth £0.40 or more, up to £1,000,000.50',
+    );
     // Amounts typed with a unit are exact, whatever binary makes of them (2.01 × 1e6 is not 2010000).
     for (const typed of ['2.01m', '4.35m', '1.15k', '9.07m', '0.29k']) {
       const parsed = parseSearch(`value>${typed}`, new Date());
       expect(parsed.ok && Number.isInteger(parsed.filters.valueMin), typed).toBe(true);
       expect(parsed.ok && describeSearch(parsed.filters), typed).not.toMatch(/\.\d\d/);
     }
-    expect(describeSearch({ valueMin: 2_009_999.999_999_999_8 })).toBe('over £2,010,000');
+    expect(describeSearch({ valueMin: 2_009_999.999_999_999_8 })).toBe('worth £2,010,000 or more');
     // Whole amounts stay whole, in any currency, as the cards show them.
-    expect(describeSearch({ valueMin: 100_000, currency: 'CAD' })).toBe('over CA$100,000');
-    expect(describeSearch({ valueMin: 0 })).toBe('over £0');
+    expect(describeSearch({ valueMin: 100_000, currency: 'CAD' })).toBe('worth CA$100,000 or more');
+    expect(describeSearch({ valueMin: 0 })).toBe('worth £0 or more');
   });
 
   it('shows what was typed literally: in a code span when a mark could format, control characters stay text', () => {
@@ -52,7 +64,7 @@ describe('how a search reads back to a person', () => {
     expect(
       searchHeading({ q: 'snow removal', valueMin: 1_000_000 }, undefined, undefined, valueRuleFor('GBP')),
     ).toBe(
-      'Tenders matching “snow removal”, over £1,000,000; amounts in other currencies converted at the ECB rates of 2024-12-31',
+      'Tenders matching “snow removal”, worth £1,000,000 or more; amounts in other currencies converted at the ECB rates of 2024-12-31',
     );
     expect(
       searchHeading(

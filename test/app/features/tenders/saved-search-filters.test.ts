@@ -14,7 +14,7 @@ describe('a saved search’s filters', () => {
   it('keeps the currency of its value bounds, so its run compares in that currency and says so', () => {
     const filters = filtersOf(saved({ q: 'snow removal', valueMin: 1_000_000, currency: 'CAD' }) as never);
     expect(filters).toEqual({ q: 'snow removal', valueMin: 1_000_000, currency: 'CAD' });
-    expect(searchHeading(filters)).toBe('Tenders matching “snow removal”, over CA$1,000,000');
+    expect(searchHeading(filters)).toBe('Tenders matching “snow removal”, worth CA$1,000,000 or more');
   });
 
   it('reads a currency in any letter case, and only with a value bound', () => {

@@ -205,7 +205,9 @@ describe('a misspelt word', () => {
     const expected = await serviceTotal({ q: 'cleaning', valueMin: '100000', currency: 'CAD' });
     await eventually(
       () =>
-        textOf(answer).includes('Tenders matching “cleaning”, over CA$100,000; amounts in other currencies'),
+        textOf(answer).includes(
+          'Tenders matching “cleaning”, worth CA$100,000 or more; amounts in other currencies',
+        ),
       'the corrected search, in Canadian dollars',
       15_000,
     );
@@ -323,7 +325,7 @@ describe('direct messages written as sentences', () => {
       'Searched: `/tender search snow removal value&gt;1m`',
     );
     expect(textOf(answer)).toContain(
-      'over £1,000,000; amounts in other currencies converted at the ECB rates of 2024-12-31',
+      'worth £1,000,000 or more; amounts in other currencies converted at the ECB rates of 2024-12-31',
     );
     expect(titlesIn(answer).sort()).toEqual([
       'Snow removal, depot cad-2000000',
@@ -337,7 +339,7 @@ describe('money in its own currency', () => {
   it('`value>1m` is headed by the rule the service applied and lists only what passes it converted', async () => {
     const answer = await command('search snow removal value>1m');
     expect(textOf(answer)).toContain(
-      'Tenders matching “snow removal”, over £1,000,000; amounts in other currencies converted at the ECB rates of 2024-12-31',
+      'Tenders matching “snow removal”, worth £1,000,000 or more; amounts in other currencies converted at the ECB rates of 2024-12-31',
     );
     expect(titlesIn(answer)).not.toContain('Snow removal, depot cad-1048640');
     expect(titlesIn(answer).sort()).toEqual([
@@ -353,7 +355,7 @@ describe('money in its own currency', () => {
 
   it('`value>1m cad` compares in Canadian dollars, and says so', async () => {
     const answer = await command('search snow removal value>1m cad');
-    expect(textOf(answer)).toContain('over CA$1,000,000; amounts in other currencies converted');
+    expect(textOf(answer)).toContain('worth CA$1,000,000 or more; amounts in other currencies converted');
     expect(titlesIn(answer)).toContain('Snow removal, depot cad-1048640');
     expect(titlesIn(answer)).not.toContain('Snow removal, depot eur-90000');
   });
@@ -429,7 +431,7 @@ describe('the search form’s values follow the same currency rule as a typed se
     });
     expect(textOf(poundHint)).toContain('`/tender search snow removal value&gt;=1m`');
     expect(textOf(pounds)).toContain(
-      `over £1,000,000; amounts in other currencies converted at the ECB rates of ${REFERENCE_RATES_DATE}`,
+      `worth £1,000,000 or more; amounts in other currencies converted at the ECB rates of ${REFERENCE_RATES_DATE}`,
     );
     expect(titlesIn(pounds).sort()).toEqual(snowOver(1_000_000, 'GBP'));
     expect(titlesIn(pounds)).not.toContain('Snow removal, depot cad-1048640');
@@ -440,7 +442,7 @@ describe('the search form’s values follow the same currency rule as a typed se
       [SEARCH_BUILDER_FIELDS.currency.action]: 'CAD',
     });
     expect(textOf(cadHint)).toContain('`/tender search snow removal value&gt;=1m currency:cad`');
-    expect(textOf(dollars)).toContain('over CA$1,000,000; amounts in other currencies converted');
+    expect(textOf(dollars)).toContain('worth CA$1,000,000 or more; amounts in other currencies converted');
     expect(titlesIn(dollars).sort()).toEqual(snowOver(1_000_000, 'CAD'));
     expect(titlesIn(dollars)).toContain('Snow removal, depot cad-1048640');
     // The same answer as the command typed.
