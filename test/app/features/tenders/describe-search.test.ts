@@ -25,7 +25,7 @@ describe('how a search reads back to a person', () => {
 
   it('says a lower bound as the service takes it, inclusively, whether typed `>` or `>=`', () => {
     for (const typed of ['value>100k', 'value>=100k', 'value >= 100000']) {
-      const parsed = parseSearch(typed);
+      const parsed = parseSearch(typed, new Date());
       if (!parsed.ok) throw new Error(`${typed} did not parse`);
       expect(searchHeading(parsed.filters), typed).toBe('Tenders worth £100,000 or more');
     }
