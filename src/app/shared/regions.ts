@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { editDistance } from './commands/edit-distance.ts';
 import {
   type DirectoryParse,
   parseDirectory,
@@ -268,8 +269,27 @@ export async function unknownRegionSentence(
   );
   if (meant)
     return mrkdwn`Tenderbot knows no region called “${literalText(region)}”. Did you mean ${code(`region:"${meant}"`, 110)}? A region of more than one word goes in quotes.`;
+  const near = nearestRegion(region, regions);
+  if (near)
+    return mrkdwn`Tenderbot knows no region called “${literalText(region)}”. Did you mean ${code(`region:"${near}"`, 110)}?`;
   const shown = regions.slice(0, 40).map((known) => code(`region:"${clip(known, 100)}"`));
   return mrkdwn`Tenderbot knows no region called “${literalText(region)}”. Regions in the data include ${joinMrkdwn(shown, mrkdwn`, `)}${regions.length > 40 ? mrkdwn`, …` : mrkdwn``}.`;
+}
+
+/**
+ * The one region a typo is closest to (`Londn` → London, `north wst` → North West): within one
+ * edit for a short name, two for five letters or more, and only when no other region is as close.
+ */
+function nearestRegion(typed: string, regions: readonly string[]): string | null {
+  const key = regionKey(typed);
+  if (key.length < 3) return null;
+  const allowed = key.length >= 5 ? 2 : 1;
+  const ranked = regions
+    .map((known) => ({ known, distance: editDistance(key, regionKey(known)) }))
+    .filter((each) => each.distance <= allowed)
+    .sort((a, b) => a.distance - b.distance);
+  const [best, next] = ranked;
+  return best && (!next || next.distance > best.distance) ? best.known : null;
 }
 
 /** `/tender buyers` and `/tender suppliers` as parseDirectory reads them, regions as parseWithRegions. */

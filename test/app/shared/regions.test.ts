@@ -187,6 +187,26 @@ describe('a search that lasts, with a region the regions would decide', () => {
       ok: false,
       problem: expect.stringContaining('Tenderbot knows no region called “Atlantis”'),
     });
+    // A typo close to one region, and to one only, is named; one as close to two lists them all.
+    expect(await lasting('region:Walse')).toMatchObject({
+      ok: false,
+      problem: 'Tenderbot knows no region called “Walse”. Did you mean `region:"Wales"`?',
+    });
+    expect(await lasting('region:"south wst"')).toMatchObject({
+      ok: false,
+      problem: 'Tenderbot knows no region called “south wst”. Did you mean `region:"South West"`?',
+    });
+    expect(await lasting('region:Atlantis')).toMatchObject({
+      problem: expect.stringContaining('Regions in the data include'),
+    });
+    state.regions = ['Wales', 'Wells'];
+    forgetRegions(context, 'T1');
+    expect(await lasting('region:Walls')).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('Regions in the data include'),
+    });
+    state.regions = ['Wales', 'South West'];
+    forgetRegions(context, 'T1');
     // The service cannot be asked: followed as typed rather than refused.
     state.searchFailing = true;
     expect(await lasting('region:Atlantis')).toMatchObject({ ok: true, filters: { region: 'Atlantis' } });
