@@ -8,7 +8,6 @@ const DAY = new Intl.DateTimeFormat('en-GB', {
   year: 'numeric',
   timeZone: 'UTC',
 });
-const TIME = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
 const WHOLE_NUMBER = new Intl.NumberFormat('en-GB');
 const PENCE = new Intl.NumberFormat('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
@@ -35,7 +34,12 @@ const DAYS_KEPT = 4096;
 
 /** `09:30` (UTC). */
 export function formatTimeOf(date: Date): string {
-  return Number.isNaN(date.getTime()) ? 'an unknown time' : TIME.format(date);
+  const time = date.getTime();
+  if (Number.isNaN(time)) return 'an unknown time';
+  // Every card gives its deadline's time: arithmetic, as en-GB's two-digit hour and minute in UTC
+  // write it (held to Intl's output by the formats test), not a formatter call each.
+  const minutes = Math.floor((((time % 86_400_000) + 86_400_000) % 86_400_000) / 60_000);
+  return `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 }
 
 /**

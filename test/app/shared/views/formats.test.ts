@@ -117,6 +117,15 @@ describe('the formats cards share', () => {
     expect(formatDeadline('not a date', now)).toBe('an unknown deadline');
   });
 
+  it('writes a time of day as en-GB does in UTC, before 1970 too', () => {
+    const intl = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
+    const times = [0, 59_999, 60_000, 86_399_999, -1, -60_001, Date.parse('2026-12-02T12:00:00Z')];
+    for (let index = 0; index < 2000; index++) times.push(Math.floor((Math.random() - 0.3) * 4e12));
+    for (const time of times)
+      expect(formatTimeOf(new Date(time)), String(time)).toBe(intl.format(new Date(time)));
+    expect(formatTimeOf(new Date(Number.NaN))).toBe('an unknown time');
+  });
+
   it('a tender and a bid due the same day count the same days, whatever the hour', () => {
     for (const now of ['2026-11-28T00:10:00Z', '2026-11-28T18:36:00Z', '2026-11-28T23:59:00Z'])
       for (const hour of ['00:30', '12:00', '23:30']) {
