@@ -153,15 +153,13 @@ export class AppSender {
   }
 
   /**
-   * Submits an open modal with values by action_id (text for a text input, `YYYY-MM-DD` for a date
-   * picker, an option's value for a select); answers the app's reply (`response_action` errors
-   * stay visible to the test, as a person would see them).
+   * Submits an open modal with values by block_id or by action_id (text for a text input,
+   * `YYYY-MM-DD` for a date picker, an option's value for a select); answers the app's reply
+   * (`response_action` errors stay visible to the test, as a person would see them). Slack keys
+   * state.values by block, and two blocks may share an action id: a value given by block_id is that
+   * block's alone; one given by action_id fills every block with that action.
    */
-  async submitView(
-    userId: string,
-    viewId: string,
-    valuesByActionId: Record<string, string>,
-  ): Promise<AppAnswer> {
+  async submitView(userId: string, viewId: string, typed: Record<string, string>): Promise<AppAnswer> {
     const { workspace } = this;
     const stored = workspace.views.get(viewId);
     if (!stored) throw new Error(`no view ${viewId}`);
@@ -172,7 +170,7 @@ export class AppSender {
       values[block.block_id] = {
         [actionId]: inputState(
           block.element,
-          valuesByActionId[actionId],
+          typed[block.block_id] ?? typed[actionId],
           workspace.suggested.get(`${viewId}|${actionId}`),
         ),
       };

@@ -396,8 +396,8 @@ export class FakeSlack extends FakeSlackState {
     return this.sender.clickInView(userId, viewId, actionId, value);
   }
 
-  submitView(userId: string, viewId: string, valuesByActionId: Record<string, string>): Promise<AppAnswer> {
-    return this.sender.submitView(userId, viewId, valuesByActionId);
+  submitView(userId: string, viewId: string, typed: Record<string, string>): Promise<AppAnswer> {
+    return this.sender.submitView(userId, viewId, typed);
   }
 
   openHome(userId: string): Promise<AppAnswer> {

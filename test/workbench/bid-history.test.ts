@@ -142,4 +142,29 @@ describe('a bid’s history in the workbench page', () => {
     await shot('long-notes');
     expect(problems).toEqual([]);
   }, 120_000);
+  it('Edit details saves from the page: one stage renamed, the others kept as they were', async () => {
+    await cardOf(bidName).locator('[data-action-id="pipeline/edit"]').click();
+    const modal = page.locator('#modal');
+    await modal.getByRole('heading', { name: 'Edit the bid' }).waitFor();
+    // Six stages, one input each: the same action id in six blocks, told apart by block.
+    const stages = modal.locator('[data-action-id="pipeline/edit_stage_name"]');
+    await stages.first().waitFor();
+    expect(await stages.count()).toBe(6);
+    const before = await stages.evaluateAll((inputs) =>
+      inputs.map((input) => (input as unknown as { value: string }).value),
+    );
+    await stages.nth(3).fill('Pricing and risk');
+    await shot('edit-details');
+    await modal.getByRole('button', { name: 'Save' }).click();
+    await page.locator('#modal-layer').waitFor({ state: 'hidden' });
+    const line = page.locator('.thread .message', { hasText: 'renamed stage 4' });
+    await line.first().waitFor();
+    expect(await line.first().textContent()).toContain(
+      `@Max Member edited ${bidName}: renamed stage 4 from “${before[3]}” to “Pricing and risk”`,
+    );
+    const card = await cardOf(bidName).textContent();
+    for (const [index, name] of before.entries())
+      expect(card).toContain(`${index + 1}. ${index === 3 ? 'Pricing and risk' : name}`);
+    expect(problems).toEqual([]);
+  }, 90_000);
 });

@@ -362,7 +362,7 @@ function drawModal() {
     api('/workbench/suggest', { viewId: modal.id, actionId: element.action_id, value: typedText });
   const body = renderBlocks(view.blocks, context({ onAction, onSuggest, errors: page.modalErrors }));
   for (const input of body.querySelectorAll('[data-action-id]')) {
-    if (typed[input.dataset.actionId] !== undefined) input.value = typed[input.dataset.actionId];
+    if (typed[typedKey(input)] !== undefined) input.value = typed[typedKey(input)];
   }
   const buttons = document.createElement('div');
   buttons.className = 'modal-buttons';
@@ -405,8 +405,16 @@ function closeModal(viewId) {
 function collectValues() {
   const values = {};
   for (const input of document.querySelectorAll('#modal [data-action-id]'))
-    values[input.dataset.actionId] = input.value;
+    values[typedKey(input)] = input.value;
   return values;
+}
+
+/**
+ * What a typed value is sent under: its input block's id (unique in a view, as Slack keys
+ * state.values), else its action id; two blocks of one form may share an action id.
+ */
+function typedKey(input) {
+  return input.closest('[data-block-id]')?.dataset.blockId || input.dataset.actionId;
 }
 
 function soon() {

@@ -81,7 +81,7 @@ export function editBidModal(args: {
       { type: 'divider' },
       section(mrkdwn`*Stage names*`),
       contextLine(
-        mrkdwn`Status, notes and due dates are set on the card. Stages are added or taken away in the service.`,
+        mrkdwn`Status, notes and due dates are set on the card. Stages cannot be added or taken away here.`,
       ),
     );
     args.stages.forEach((stage, index) => {
