@@ -1,7 +1,9 @@
 /* "Edit details" on a bid's card: its name, summary, target date and stage names, in one form. */
 
+import { createHash } from 'node:crypto';
 import { ForbiddenError, NotFoundError } from '../../../client/errors.ts';
 import type { Pipeline, UpdatePipelineBody } from '../../../contract/schemas.ts';
+import { cutText } from '../../../shared/cut-text.ts';
 import type { AppSlack } from '../../adapters/app-slack.ts';
 import { describeFailure } from '../../shared/failure-sentences.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
@@ -24,6 +26,7 @@ import { bidReferences } from './bid-references.ts';
 import { bidNotFoundSentence, forbiddenSentence } from './bid-sentences.ts';
 import type { CardPlace } from './card-changes.ts';
 import {
+  confirmedOnResubmit,
   guestGetsSentence,
   modalStateOr,
   openLoadingModal,
@@ -112,9 +115,20 @@ async function archivedSentence(
   return mrkdwn`*${safeText(pipeline.name, 200)}* is archived, so it stays as it was. Restore it first with ${code(`/tender pipeline restore ${reference}`)}.`;
 }
 
-/** One change the form asks for, as the line under the cards says it. */
+/**
+ * One change the form asks for: the line under the cards says it of the bid as it was just before
+ * (`said`), and `meanwhile` says whether someone else changed the same field since the form opened.
+ */
 interface Edit {
-  said: Mrkdwn;
+  said(current: Pipeline): Mrkdwn;
+  meanwhile(current: Pipeline): Mrkdwn | null;
+}
+
+/** Someone else changed a field this form changes, since it opened: said, and kept unless saved again. */
+class ChangedMeanwhile extends Error {
+  constructor(readonly changes: Mrkdwn[]) {
+    super('changed meanwhile');
+  }
 }
 
 /** A stage taken away between the form opening and its Save: nothing is written. */
@@ -166,29 +180,49 @@ export async function submitEditBid(
   const was = (block: string) => (opened ? (opened.get(block) ?? '') : undefined);
   const changes: UpdatePipelineBody = {};
   const edits: Edit[] = [];
+  const known = opened !== null;
   const name = fields.name.trim();
   const nameWas = was(PipelineIds.nameBlock)?.trim();
   if (name !== nameWas) {
     changes.name = name;
     edits.push({
-      said: nameWas ? mrkdwn`renamed it from “${safeText(nameWas, 200)}”` : mrkdwn`set its name`,
+      said: (current) => mrkdwn`renamed it from “${safeText(current.name, 200)}”`,
+      meanwhile: (current) =>
+        known && current.name !== nameWas ? mrkdwn`the name is now “${safeText(current.name, 200)}”` : null,
     });
   }
   if (fields.summary !== undefined) {
     const summary = fields.summary.trim() || null;
-    const summaryWas = opened ? was(PipelineIds.summaryBlock)?.trim() || null : undefined;
+    const summaryWas = known ? was(PipelineIds.summaryBlock)?.trim() || null : undefined;
     if (summary !== summaryWas) {
       changes.summary = summary;
-      edits.push({ said: summary ? mrkdwn`changed the summary` : mrkdwn`cleared the summary` });
+      edits.push({
+        said: () => (summary ? mrkdwn`changed the summary` : mrkdwn`cleared the summary`),
+        meanwhile: (current) =>
+          known && (current.summary?.trim() || null) !== summaryWas ? mrkdwn`the summary was changed` : null,
+      });
     }
   }
-  const targetWas = opened ? was(PipelineIds.targetBlock) || null : undefined;
+  const targetWas = known ? was(PipelineIds.targetBlock) || null : undefined;
   if (fields.targetDate !== targetWas) {
-    changes.targetSubmissionDate = fields.targetDate;
+    const target = fields.targetDate;
+    changes.targetSubmissionDate = target;
+    const day = (value: string) => plain(formatDay(value));
     edits.push({
-      said: fields.targetDate
-        ? mrkdwn`set the target date to ${plain(formatDay(fields.targetDate))}`
-        : mrkdwn`cleared the target date`,
+      said: (current) => {
+        const old = current.targetSubmissionDate;
+        if (!target)
+          return old ? mrkdwn`cleared the target date (was ${day(old)})` : mrkdwn`cleared the target date`;
+        return old
+          ? mrkdwn`moved the target date from ${day(old)} to ${day(target)}`
+          : mrkdwn`set the target date to ${day(target)}`;
+      },
+      meanwhile: (current) =>
+        known && current.targetSubmissionDate !== targetWas
+          ? current.targetSubmissionDate
+            ? mrkdwn`the target date is now ${day(current.targetSubmissionDate)}`
+            : mrkdwn`the target date was cleared`
+          : null,
     });
   }
   const renames = meta.s.flatMap((stageId, index) => {
@@ -196,12 +230,17 @@ export async function submitEditBid(
     const before = was(stageNameBlock(index + 1))?.trim();
     return stageName === before ? [] : [{ stageId, number: index + 1, name: stageName, before }];
   });
-  for (const rename of renames)
+  for (const rename of renames) {
+    const nameNow = (current: Pipeline) => current.stages.find((stage) => stage.id === rename.stageId)?.name;
     edits.push({
-      said: rename.before
-        ? mrkdwn`renamed stage ${rename.number} from “${safeText(rename.before, 200)}” to “${safeText(rename.name, 200)}”`
-        : mrkdwn`named stage ${rename.number} “${safeText(rename.name, 200)}”`,
+      said: (current) =>
+        mrkdwn`renamed stage ${rename.number} from “${safeText(nameNow(current) ?? rename.before ?? '', 200)}” to “${safeText(rename.name, 200)}”`,
+      meanwhile: (current) =>
+        known && nameNow(current) !== undefined && nameNow(current) !== rename.before
+          ? mrkdwn`stage ${rename.number} is now named “${safeText(nameNow(current) ?? '', 200)}”`
+          : null,
     });
+  }
   if (edits.length === 0) return ack();
   const pastTarget = await pastDayQuestion(context, {
     formId: args.viewId ?? args.privateMetadata,
@@ -221,6 +260,8 @@ export async function submitEditBid(
   const { client } = writer;
   /** How many of the writes were made, for a failure part way: said, never hidden. */
   let written = 0;
+  /** The bid as read just before the writes: what the line under the cards says was changed. */
+  let read: Pipeline | null = null;
   const writes = Number(Object.keys(changes).length > 0) + renames.length;
   const save = async (): Promise<Pipeline> => {
     // Read first: an archived bid stays as it was, and a stage taken away meanwhile is not renamed.
@@ -228,6 +269,17 @@ export async function submitEditBid(
     if (current.archived) throw new ArchivedMeanwhile(current);
     const gone = renames.find((rename) => !current.stages.some((stage) => stage.id === rename.stageId));
     if (gone) throw new StageGone(gone.number);
+    read = current;
+    const meanwhile = edits.flatMap((edit) => edit.meanwhile(current) ?? []);
+    // Saved again from the same form over the same changes: the person has seen them, and means theirs.
+    if (
+      meanwhile.length > 0 &&
+      !(await confirmedOnResubmit(
+        context,
+        `edit-meanwhile:${cutText(args.viewId ?? args.privateMetadata, 200)}:${createHash('sha256').update(meanwhile.join('\n')).digest('base64url')}`,
+      ))
+    )
+      throw new ChangedMeanwhile(meanwhile);
     if (Object.keys(changes).length > 0) {
       await client.pipelines.update(meta.p, changes);
       written += 1;
@@ -246,6 +298,8 @@ export async function submitEditBid(
         ? mrkdwn` ${written} of the ${writes} changes were saved before it stopped; save again for the rest.`
         : mrkdwn` Nothing was changed.`;
     if (error instanceof ArchivedMeanwhile) return archivedSentence(context, args.teamId, error.pipeline);
+    if (error instanceof ChangedMeanwhile)
+      return mrkdwn`Since this form opened, someone else changed what you are changing: ${joinMrkdwn(error.changes, mrkdwn`; `)}. Nothing was saved. Save again to put yours in their place, or close the form to keep theirs.`;
     if (error instanceof StageGone)
       return mrkdwn`Stage ${error.number} was taken away from the bid since this form opened. Nothing was changed: close the form and open it again from the card.`;
     if (error instanceof ForbiddenError)
@@ -266,7 +320,7 @@ export async function submitEditBid(
       client,
       (pipeline) =>
         mrkdwn`${mention(args.userId)} edited ${safeText(pipeline.name, 200)}: ${joinMrkdwn(
-          edits.map((edit) => edit.said),
+          edits.map((edit) => edit.said(read ?? pipeline)),
           mrkdwn`; `,
         )}`,
     );

@@ -1,7 +1,9 @@
 /* "Notes and due date" on a stage of a bid's card: the form and its submission. */
 
+import { createHash } from 'node:crypto';
 import { ForbiddenError, NotFoundError } from '../../../client/errors.ts';
 import type { Pipeline } from '../../../contract/schemas.ts';
+import { cutText } from '../../../shared/cut-text.ts';
 import type { AppSlack } from '../../adapters/app-slack.ts';
 import { describeFailure } from '../../shared/failure-sentences.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
@@ -9,12 +11,13 @@ import { PipelineIds } from '../../shared/ids.ts';
 import { writerOr } from '../../shared/key-access.ts';
 import { encodeKept, type StateOf } from '../../shared/values/codec.ts';
 import { formatDay } from '../../shared/views/bid-parts.ts';
-import { type Mrkdwn, mention, mrkdwn, safeText, text } from '../../shared/views/mrkdwn.ts';
+import { joinMrkdwn, type Mrkdwn, mention, mrkdwn, safeText, text } from '../../shared/views/mrkdwn.ts';
 import { fieldErrors, plainOf, plainSentence } from '../../shared/views/plain-sentence.ts';
 import { withinBudget } from '../../shared/within-budget.ts';
 import { bidNotFoundSentence, forbiddenSentence } from './bid-sentences.ts';
 import { type CardPlace, stageNamed } from './card-changes.ts';
 import {
+  confirmedOnResubmit,
   guestGetsSentence,
   modalStateOr,
   openLoadingModal,
@@ -142,15 +145,38 @@ export async function submitStageNotes(
   );
   if (!writer) return;
   const { client } = writer;
-  const { quick, outcome: write } = await withinBudget(
-    client.pipelines.updateStage(meta.p, meta.s, {
+  const save = async () => {
+    // Someone else's change since the form opened, to what this save changes, is said first: the
+    // notes are free text, and one save over another would lose the other's without a trace.
+    if (opened.notes !== undefined) {
+      const stage = (await client.pipelines.get(meta.p)).stages.find((each) => each.id === meta.s);
+      const meanwhile: Mrkdwn[] = [];
+      if (stage && changed.notes && (stage.notes?.trim() || null) !== (opened.notes.trim() || null))
+        meanwhile.push(
+          stage.notes
+            ? mrkdwn`the notes now read “${safeText(cutText(stage.notes, 300), 300)}”`
+            : mrkdwn`the notes were cleared`,
+        );
+      if (stage && changed.dueDate && stage.dueDate !== opened.dueDate)
+        meanwhile.push(
+          stage.dueDate
+            ? mrkdwn`the due date is now ${text(formatDay(stage.dueDate))}`
+            : mrkdwn`the due date was cleared`,
+        );
+      const key = `notes-meanwhile:${cutText(args.viewId ?? args.privateMetadata, 200)}:${createHash('sha256').update(meanwhile.join('\n')).digest('base64url')}`;
+      if (meanwhile.length > 0 && !(await confirmedOnResubmit(context, key)))
+        throw new NotesChangedMeanwhile(meanwhile);
+    }
+    return client.pipelines.updateStage(meta.p, meta.s, {
       ...(changed.notes ? { notes } : {}),
       ...(changed.dueDate ? { dueDate: fields.dueDate } : {}),
-    }),
-    budgetMs,
-  );
+    });
+  };
+  const { quick, outcome: write } = await withinBudget(save(), budgetMs);
   const problemOf = (error: unknown) => {
     context.logger.warn({ err: error, teamId: args.teamId }, 'could not save a stage’s notes');
+    if (error instanceof NotesChangedMeanwhile)
+      return mrkdwn`Since this form opened, someone else changed what you are changing: ${joinMrkdwn(error.changes, mrkdwn`; `)}. Nothing was saved. Save again to put yours in their place, or close the form to keep theirs.`;
     if (error instanceof ForbiddenError) return forbiddenSentence(writer.source);
     if (error instanceof NotFoundError)
       return mrkdwn`That bid or stage can no longer be found with ${writer.source === 'personal' ? mrkdwn`your own key` : mrkdwn`this workspace’s key`}. Nothing was changed.`;
@@ -175,6 +201,13 @@ export async function submitStageNotes(
   await redrawEverywhere(context, slack, args.teamId, meta.p, writer.client, (pipeline) =>
     notesLine(args.userId, pipeline, meta.s, changed, fields.dueDate),
   );
+}
+
+/** Someone else changed the notes or due date this form changes, since it opened. */
+class NotesChangedMeanwhile extends Error {
+  constructor(readonly changes: Mrkdwn[]) {
+    super('changed meanwhile');
+  }
 }
 
 /** The line under the cards: what changed, of which stage (by number and name), of which bid. */

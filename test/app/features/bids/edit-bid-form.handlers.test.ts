@@ -217,6 +217,38 @@ describe('submitEditBid (the form’s Save)', () => {
     expect(saved.targetSubmissionDate).toBe(LATER);
   });
 
+  it('a field changed by someone else since the form opened is said, not overwritten; saved again, it is replaced', async () => {
+    const bid = await newBid(harness, 'Contested bid', ['Qualify', 'Write']);
+    const card = await postedCard(bid.id);
+    const opened = await openFor('U0ADMIN', bid.id, { channelId: BIDS, ts: card.ts });
+    const { client } = await harness.context.clients.forTeam(harness.slack.teamId);
+    await client.pipelines.update(bid.id, { name: 'Contested bid (Carol)', targetSubmissionDate: LATER });
+    await client.pipelines.updateStage(bid.id, stageAt(bid, 2).id, { name: 'Write up' });
+    const mine = valuesOf(opened, { name: 'Contested bid (Ada)', stages: { 2: 'Draft' } });
+    const first = await submit('U0ADMIN', opened, mine);
+    expect(first).toEqual([
+      {
+        response_action: 'errors',
+        errors: {
+          [PipelineIds.nameBlock]:
+            'Since this form opened, someone else changed what you are changing: the name is now “Contested bid (Carol)”; stage 2 is now named “Write up”. Nothing was saved. Save again to put yours in their place, or close the form to keep theirs.',
+        },
+      },
+    ]);
+    expect((await bidNow(harness, bid.id)).name).toBe('Contested bid (Carol)');
+    expect(await submit('U0ADMIN', opened, mine)).toEqual([undefined]);
+    const saved = await bidNow(harness, bid.id);
+    expect([saved.name, stageAt(saved, 2).name, saved.targetSubmissionDate]).toEqual([
+      'Contested bid (Ada)',
+      'Draft',
+      LATER,
+    ]);
+    // Said as what was replaced: Carol's name, not the one the form opened with.
+    expect(linesUnder(card.ts)).toEqual([
+      '<@U0ADMIN> edited Contested bid (Ada): renamed it from “Contested bid (Carol)”; renamed stage 2 from “Write up” to “Draft”',
+    ]);
+  });
+
   it('clears a summary and a target date emptied in the form', async () => {
     const bid = await newBid(harness, 'Clearing bid');
     const { client } = await harness.context.clients.forTeam(harness.slack.teamId);
@@ -229,7 +261,7 @@ describe('submitEditBid (the form’s Save)', () => {
     const saved = await bidNow(harness, bid.id);
     expect([saved.summary, saved.targetSubmissionDate]).toEqual([null, null]);
     expect(linesUnder(card.ts)).toEqual([
-      '<@U0ADMIN> edited Clearing bid: cleared the summary; cleared the target date',
+      `<@U0ADMIN> edited Clearing bid: cleared the summary; cleared the target date (was ${formatDay(LATER)})`,
     ]);
   });
 

@@ -177,6 +177,28 @@ describe('submitStageNotes (the form’s Save)', () => {
     ]);
   });
 
+  it('notes changed by someone else since the form opened are said, not overwritten; saved again, they are replaced', async () => {
+    const bid = await newBid(harness, 'Contested notes bid');
+    const stage = stageAt(bid, 2);
+    const { client } = await harness.context.clients.forTeam(harness.slack.teamId);
+    await client.pipelines.updateStage(bid.id, stage.id, { notes: 'Ask about TUPE' });
+    const opened = await openFor('U0ADMIN', { p: bid.id, s: stage.id });
+    await client.pipelines.updateStage(bid.id, stage.id, { notes: 'Ada: the buyer called back <!here>' });
+    const first = await submit('U0ADMIN', opened, valuesOf('Max: pricing first', null));
+    expect(first).toEqual([
+      {
+        response_action: 'errors',
+        errors: {
+          [PipelineIds.notesBlock]:
+            'Since this form opened, someone else changed what you are changing: the notes now read “Ada: the buyer called back <!here>”. Nothing was saved. Save again to put yours in their place, or close the form to keep theirs.',
+        },
+      },
+    ]);
+    expect(stageAt(await bidNow(harness, bid.id), 2).notes).toBe('Ada: the buyer called back <!here>');
+    expect(await submit('U0ADMIN', opened, valuesOf('Max: pricing first', null))).toEqual([undefined]);
+    expect(stageAt(await bidNow(harness, bid.id), 2).notes).toBe('Max: pricing first');
+  });
+
   it('notes over 3,000 characters, or a date not from the calendar: a sentence under the field, nothing saved', async () => {
     const bid = await newBid(harness, 'Notes too long bid');
     const stage = stageAt(bid, 1);
