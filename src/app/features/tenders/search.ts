@@ -1,3 +1,4 @@
+import { formatISO } from 'date-fns/formatISO';
 import { NotFoundError, ValidationError } from '../../../client/errors.ts';
 import type { Tender } from '../../../contract/schemas.ts';
 import { cutText } from '../../../shared/cut-text.ts';
@@ -235,7 +236,10 @@ export async function showSearchPage(
   ]);
   const message = searchResultsMessage({
     // The value bounds as the service applied them: in which currency, converted at which rates.
-    heading: searchHeading(state.f, state.b, state.n, page.valueRule),
+    heading: searchHeading(state.f, state.b, state.n, page.valueRule, {
+      // Counted as closes> and closes< count their days (parse-command's deadlineWindow).
+      today: formatISO(context.clock(), { representation: 'date' }),
+    }),
     // A direct message with Tenderbot (D…) has no channel to share a card into.
     canShare: !request.channelId.startsWith('D'),
     tenders: page.data,

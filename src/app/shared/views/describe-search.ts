@@ -18,6 +18,8 @@ export function describeSearch(
   filters: TenderSearchFilters,
   buyerName?: string,
   rule?: KnownValueRule,
+  /** Today (`YYYY-MM-DD`): a closing window that starts later than today is said from its start. */
+  options: { today?: string } = {},
 ): Mrkdwn {
   const parts: Mrkdwn[] = [];
   // The bounds' currency: the one the search named, else the service's (GBP when it names none).
@@ -31,9 +33,14 @@ export function describeSearch(
   if (filters.valueMin !== undefined)
     parts.push(plain(`worth ${formatBound(filters.valueMin, currency)} or more`));
   if (filters.valueMax !== undefined) parts.push(plain(`up to ${formatBound(filters.valueMax, currency)}`));
-  if (filters.deadlineTo) parts.push(plain(`closing by ${formatDayOf(endOfDay(filters.deadlineTo))}`));
-  else if (filters.deadlineFrom)
-    parts.push(plain(`closing after ${formatDayOf(new Date(filters.deadlineFrom))}`));
+  // Both bounds take their day (`closes>3d` lists what closes on that day): "on or after". A lower
+  // bound later than today (`closes>3d closes<33d`, "closing next month") is said, not dropped.
+  const from = filters.deadlineFrom ? formatDayOf(new Date(filters.deadlineFrom)) : null;
+  if (filters.deadlineTo) {
+    const to = formatDayOf(endOfDay(filters.deadlineTo));
+    const later = from && options.today && (filters.deadlineFrom ?? '') > options.today;
+    parts.push(plain(later ? `closing from ${from} to ${to}` : `closing by ${to}`));
+  } else if (from) parts.push(plain(`closing on or after ${from}`));
   if (filters.buyerId)
     parts.push(buyerName ? mrkdwn`from ${literalText(buyerName)}` : mrkdwn`from the chosen buyer`);
   if (parts.length === 0) return mrkdwn`everything`;
@@ -52,10 +59,11 @@ export function searchHeading(
   savedName?: string,
   /** The rule the service applied to the value bounds, from its answer: said after them. */
   rule?: KnownValueRule,
+  options: { today?: string } = {},
 ): Mrkdwn {
   const { status, ...narrowing } = filters;
   const label = plain(status ? `${STATUS_WORDS[status]} tenders` : 'Tenders');
-  const description = describeSearch(narrowing, buyerName, rule);
+  const description = describeSearch(narrowing, buyerName, rule, options);
   const heading =
     description === 'everything'
       ? status

@@ -19,7 +19,15 @@ describe('how a search reads back to a person', () => {
     ).toBe(
       '“cleaning”, in North West, open, worth £100,000 or more, up to £2,500,000, closing by 6 Dec 2026',
     );
-    expect(describeSearch({ deadlineFrom: '2027-01-31' })).toBe('closing after 31 Jan 2027');
+    expect(describeSearch({ deadlineFrom: '2027-01-31' })).toBe('closing on or after 31 Jan 2027');
+    // A window that starts later than today (`closes>3d closes<33d`, "closing next month") says its start.
+    const window = { deadlineFrom: '2026-12-01', deadlineTo: '2026-12-31' };
+    expect(describeSearch(window, undefined, undefined, { today: '2026-11-28' })).toBe(
+      'closing from 1 Dec 2026 to 31 Dec 2026',
+    );
+    expect(describeSearch(window, undefined, undefined, { today: '2026-12-01' })).toBe(
+      'closing by 31 Dec 2026',
+    );
     expect(describeSearch({})).toBe('everything');
   });
 

@@ -192,6 +192,15 @@ describe('searchSentence (a direct message read as a search)', () => {
     expect(said).toContain('closing by 12 May 2027');
   });
 
+  it('“closing next month” is searched as a window, and the heading says where it starts', async () => {
+    const request = harness.request({ channelId: 'D0MEMBER' });
+    const nov28 = new Date('2026-11-28T10:00:00Z');
+    await searchSentence({ ...harness.context, clock: () => nov28 }, request, 'services closing next month');
+    const said = textOf(request.answers);
+    expect(said).toContain('Searched: `/tender search services closes&gt;3d closes&lt;33d`');
+    expect(said).toContain('closing from 1 Dec 2026 to 31 Dec 2026');
+  });
+
   it('a phrase with nothing to read as a filter is searched as typed, without a “Searched:” line', async () => {
     const request = harness.request({ channelId: 'D0MEMBER' });
     await searchSentence(harness.context, request, 'marketing');
