@@ -232,7 +232,7 @@ describe('two days of schedules, two copies of the app on one database, a restar
     ];
     expect(saturday.text).toBe('2 deadlines within 7 days');
     expect(saturday.blocks).toContain('Deadline watch: grounds maintenance');
-    expect(saturday.blocks).toContain('*Fence repairs bid* · target date 28 Mar 2027 · in 1 day');
+    expect(saturday.blocks).toContain('*Fence repairs bid* · target date 28 Mar 2027 · due tomorrow');
     expect(saturday.blocks).not.toContain('reminded before');
     // Sunday: the tender again (now within 3 days); the bid was reminded on Saturday, and is counted.
     expect(sunday.text).toBe('1 deadline within 7 days');

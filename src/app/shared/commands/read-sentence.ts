@@ -159,13 +159,15 @@ const MONEY = `${SIGN}${NUMBER}\\s*${UNIT}(?:\\s+${CURRENCY_NAME})?`;
 const ENDS = '(?=[\\s,.!?;])';
 
 /** `over £100k`, `under 2 million`, `above €500,000`: a value bound each, with its currency. */
+/** "worth more than £100k", "valued at over £1m": the value's own word goes with its bound. */
+const WORTH = '(?:(?:worth|valued(?:\\s+at)?)\\s+)?';
 const AMOUNT = new RegExp(
-  `\\s(over|above|more than|greater than|at least|from|under|below|less than|up to|at most)\\s+${MONEY}${ENDS}`,
+  `\\s${WORTH}(over|above|more than|greater than|at least|from|under|below|less than|up to|at most)\\s+${MONEY}${ENDS}`,
   'gi',
 );
 /** `between £100k and £250k`, `from 1m to 2m`, `between 100k-250k`: both bounds at once. */
 const RANGE = new RegExp(
-  `\\s(?:between|from)\\s+${MONEY}(?:\\s+(?:and|to)\\s+|\\s*[-–—]\\s*)${MONEY}${ENDS}`,
+  `\\s${WORTH}(?:between|from)\\s+${MONEY}(?:\\s+(?:and|to)\\s+|\\s*[-–—]\\s*)${MONEY}${ENDS}`,
   'gi',
 );
 

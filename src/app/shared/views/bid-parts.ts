@@ -28,7 +28,7 @@ export function progressBar(done: number, total: number): string {
 }
 
 /**
- * "1 Dec 2026 · in 9 days", "… · due today", "… · overdue by 2 days"; the date alone once the bid
+ * "1 Dec 2026 · in 9 days", "… · due tomorrow", "… · due today", "… · overdue by 2 days"; the date alone once the bid
  * is past its submission (a won bid is not "overdue by 2,521 days").
  */
 export function countdown(day: string | null, now: Date, status?: Pipeline['status']): string {
@@ -36,7 +36,15 @@ export function countdown(day: string | null, now: Date, status?: Pipeline['stat
   if (status && PAST_SUBMISSION.includes(status)) return formatDay(day);
   const days = daysUntil(day, now);
   const plural = (n: number) => `${n} day${n === 1 ? '' : 's'}`;
-  const when = days > 0 ? `in ${plural(days)}` : days === 0 ? 'due today' : `overdue by ${plural(-days)}`;
+  // As a tender's deadline says its days: tomorrow is "tomorrow", not "in 1 day".
+  const when =
+    days > 1
+      ? `in ${plural(days)}`
+      : days === 1
+        ? 'due tomorrow'
+        : days === 0
+          ? 'due today'
+          : `overdue by ${plural(-days)}`;
   return `${formatDay(day)} · ${when}`;
 }
 

@@ -21,6 +21,10 @@ describe('a direct message read as a search', () => {
       ['cleaning in the north west closing this week', 'cleaning region:"North West" closes<3d'],
       // Next week is Monday 30 November to Sunday 6 December; next month all of December.
       ['cleaning closing next week', 'cleaning closes>4d closes<10d'],
+      // The value's own word goes with its bound, not into the words searched.
+      ['cleaning worth more than £100,000', 'cleaning value>100000'],
+      ['roads valued at over €2m', 'roads value>2m eur'],
+      ['catering worth between £100k and £250k', 'catering value>=100k value<=250k'],
       ['IT support in Wales closing next month', 'IT support region:"Wales" closes>5d closes<35d'],
       ['roads under €2m', 'roads value<2m eur'],
       ['snow removal above 1 million cad', 'snow removal value>1m cad'],

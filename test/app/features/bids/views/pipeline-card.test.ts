@@ -70,7 +70,7 @@ describe('the pipeline card', () => {
     expect(progressBar(7, 40)).toBe('▰▰▱▱▱▱▱▱▱▱ 7/40 done');
     expect(countdown('2026-11-20', NOW)).toBe('20 Nov 2026 · overdue by 2 days');
     expect(countdown('2026-11-22', NOW)).toBe('22 Nov 2026 · due today');
-    expect(countdown('2026-11-23', NOW)).toBe('23 Nov 2026 · in 1 day');
+    expect(countdown('2026-11-23', NOW)).toBe('23 Nov 2026 · due tomorrow');
     expect(countdown(null, NOW)).toBe('no target date set');
   });
 
