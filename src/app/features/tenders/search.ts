@@ -315,7 +315,10 @@ export async function showCommand(context: FeatureContext, request: SlackRequest
     await reply(request, sentenceMessage(sentence));
     return;
   }
-  const sentence = mrkdwn`No tender has the id or reference ${code(id, 300)}. Check it, or find the tender with \`/tender search\`.`;
+  // A bid's reference typed where a tender's goes (`/tender BID-3`): say where bids are shown.
+  const sentence = /^bid[-\s]?\d{1,9}$/i.test(id.trim())
+    ? mrkdwn`${code(id, 30)} is a bid’s reference, not a tender’s: ${code(`/tender pipeline ${id.trim()}`, 50)} shows its card.`
+    : mrkdwn`No tender has the id or reference ${code(id, 300)}. Check it, or find the tender with \`/tender search\`.`;
   await reply(request, sentenceMessage(sentence));
 }
 

@@ -245,6 +245,12 @@ describe('showCommand (/tender show <id>)', () => {
     const unknown = harness.request();
     await showCommand(harness.context, unknown, UNKNOWN_TENDER);
     expect(unknown.said()).toContain(`No tender has the id or reference \`${UNKNOWN_TENDER}\``);
+    // A bid's reference where a tender's goes: where bids are shown.
+    const bid = harness.request();
+    await showCommand(harness.context, bid, 'BID-3');
+    expect(bid.said()).toBe(
+      '`BID-3` is a bid’s reference, not a tender’s: `/tender pipeline BID-3` shows its card.',
+    );
   });
 });
 
