@@ -234,6 +234,9 @@ describe('two days of schedules, two copies of the app on one database, a restar
     expect(saturday.blocks).toContain('Deadline watch: grounds maintenance');
     expect(saturday.blocks).toContain('*Fence repairs bid* · target date 28 Mar 2027 · due tomorrow');
     expect(saturday.blocks).not.toContain('reminded before');
+    expect(saturday.blocks).toContain(
+      'Each is reminded once as it comes within 7, 3 and 1 days, and a bid once more',
+    );
     // Sunday: the tender again (now within 3 days); the bid was reminded on Saturday, and is counted.
     expect(sunday.text).toBe('1 deadline within 7 days');
     expect(sunday.blocks).toContain('Deadline watch: grounds maintenance');

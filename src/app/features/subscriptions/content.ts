@@ -423,6 +423,15 @@ function thresholdsFor(days: number): number[] {
   return [...new Set([days, 7, 3, 1].filter((each) => each <= days))].sort((a, b) => b - a);
 }
 
+/** `7, 3 and 1 days`, `1 day`: the thresholds as the post says them. */
+function thresholdWords(thresholds: number[]): string {
+  const listed =
+    thresholds.length > 1
+      ? `${thresholds.slice(0, -1).join(', ')} and ${thresholds.at(-1)}`
+      : `${thresholds[0]}`;
+  return `${listed} ${thresholds.length === 1 && thresholds[0] === 1 ? 'day' : 'days'}`;
+}
+
 /** The smallest threshold `remaining` is within, or null when it is further off than all. */
 function thresholdOf(remaining: number, thresholds: number[]): number | null {
   const within = thresholds.filter((threshold) => remaining <= threshold);
@@ -523,7 +532,7 @@ async function deadlineReminders(input: BuildInput, notes: PostNotes): Promise<B
         [
           ...postHead(heading, notes),
           contextLine(
-            mrkdwn`Each is reminded once as it comes within 7, 3 and 1 days (and the days you chose), and a bid once more if its target date passes before it is submitted.${remindedBefore > 0 ? mrkdwn` ${remindedBefore} more within ${daysWord} ${remindedBefore === 1 ? mrkdwn`was` : mrkdwn`were`} reminded before.` : mrkdwn``}`,
+            mrkdwn`Each is reminded once as it comes within ${plain(thresholdWords(thresholds))}, and a bid once more if its target date passes before it is submitted.${remindedBefore > 0 ? mrkdwn` ${remindedBefore} more within ${daysWord} ${remindedBefore === 1 ? mrkdwn`was` : mrkdwn`were`} reminded before.` : mrkdwn``}`,
           ),
         ],
         groups,

@@ -30,10 +30,15 @@ const publicIn = (channel: string) =>
 
 /** Clicks Send now on the channel's list of subscriptions; resolves with what the presser reads. */
 async function sendNow(user: string, channel: string) {
-  const list = await harness.command(user, channel, 'subscriptions');
-  const before = harness.slack.messagesIn(channel, user).length;
+  // Only the presser's own messages: a post or a card in the channel may land meanwhile.
+  const own = () => harness.slack.messagesIn(channel, user).filter((message) => message.ephemeralTo === user);
+  const listed = own().length;
+  const answer = await harness.slack.slashCommand(user, channel, '/tender', 'subscriptions');
+  expect(answer.status).toBe(200);
+  const list = await eventually(() => own()[listed], 'the list of subscriptions');
+  const before = own().length;
   await harness.slack.clickInMessage(user, list, SubscriptionIds.sendNow);
-  return eventually(() => harness.slack.messagesIn(channel, user)[before], 'Send now’s answer');
+  return eventually(() => own()[before], 'Send now’s answer');
 }
 
 describe('Send now', () => {
