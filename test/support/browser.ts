@@ -34,6 +34,19 @@ export async function launchChromium(): Promise<Browser> {
  * after would otherwise act on the previous channel's messages (a card shown in both looks alike).
  */
 export async function openChannel(page: Page, channelId: string): Promise<void> {
-  await page.locator(`.channel-link[data-channel="${channelId}"]`).click();
-  await page.locator(`#messages[data-channel="${channelId}"]`).waitFor({ state: 'attached' });
+  const link = page.locator(`.channel-link[data-channel="${channelId}"]`);
+  // Drawn: the channel's link is the active one and its messages are shown (from the Home tab, the
+  // list still carries the channel it last showed, so its attribute alone says nothing).
+  const drawn = page.locator(`.channel-link.active[data-channel="${channelId}"]`);
+  const shown = page.locator(`#messages[data-channel="${channelId}"]:not([hidden])`);
+  await link.click();
+  try {
+    await drawn.waitFor({ timeout: 5_000 });
+  } catch {
+    // The sidebar is drawn again on every poll: a click on a link replaced under the pointer is
+    // lost, as it would be for a person, who clicks again.
+    await link.click();
+    await drawn.waitFor({ timeout: 10_000 });
+  }
+  await shown.waitFor({ state: 'visible', timeout: 10_000 });
 }
