@@ -1,9 +1,7 @@
 /* "Edit details" on a bid's card: its name, summary, target date and stage names, in one form. */
 
-import { createHash } from 'node:crypto';
 import { ForbiddenError, NotFoundError } from '../../../client/errors.ts';
 import type { Pipeline, UpdatePipelineBody } from '../../../contract/schemas.ts';
-import { cutText } from '../../../shared/cut-text.ts';
 import type { AppSlack } from '../../adapters/app-slack.ts';
 import { describeFailure } from '../../shared/failure-sentences.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
@@ -26,18 +24,20 @@ import { bidReferences } from './bid-references.ts';
 import { bidNotFoundSentence, forbiddenSentence } from './bid-sentences.ts';
 import type { CardPlace } from './card-changes.ts';
 import {
-  confirmedOnResubmit,
+  ChangedMeanwhile,
+  changedMeanwhileSentence,
   guestGetsSentence,
   modalStateOr,
   openLoadingModal,
   pastDayQuestion,
   SUBMIT_BUDGET_MS,
+  unlessChangedMeanwhile,
   type ViewAck,
 } from './form-steps.ts';
 import { redrawEverywhere } from './pipeline-live.ts';
 import { checkEditBid, openedFields, parseEditBidSubmission } from './pipeline-submissions.ts';
 import { tenderDeadlineOf } from './tender-deadlines.ts';
-import { editBidLoadingView, editBidModal, stageNameBlock } from './views/edit-bid-modal.ts';
+import { editBidModal, stageNameBlock } from './views/edit-bid-modal.ts';
 import { sentenceView } from './views/pipeline-modals.ts';
 import { openDeadlineDay } from './views/tender-closes.ts';
 
@@ -49,7 +49,11 @@ export async function openEditBid(
   request: SlackRequest,
   args: { triggerId: string; pipelineId: string; place: CardPlace },
 ): Promise<void> {
-  const update = await openLoadingModal(request, args.triggerId, editBidLoadingView());
+  const update = await openLoadingModal(
+    request,
+    args.triggerId,
+    sentenceView(TITLE, mrkdwn`Reading the bid…`),
+  );
   if (
     await guestGetsSentence(context, request, update, {
       title: TITLE,
@@ -122,13 +126,6 @@ async function archivedSentence(
 interface Edit {
   said(current: Pipeline): Mrkdwn;
   meanwhile(current: Pipeline): Mrkdwn | null;
-}
-
-/** Someone else changed a field this form changes, since it opened: said, and kept unless saved again. */
-class ChangedMeanwhile extends Error {
-  constructor(readonly changes: Mrkdwn[]) {
-    super('changed meanwhile');
-  }
 }
 
 /** A stage taken away between the form opening and its Save: nothing is written. */
@@ -270,16 +267,11 @@ export async function submitEditBid(
     const gone = renames.find((rename) => !current.stages.some((stage) => stage.id === rename.stageId));
     if (gone) throw new StageGone(gone.number);
     read = current;
-    const meanwhile = edits.flatMap((edit) => edit.meanwhile(current) ?? []);
-    // Saved again from the same form over the same changes: the person has seen them, and means theirs.
-    if (
-      meanwhile.length > 0 &&
-      !(await confirmedOnResubmit(
-        context,
-        `edit-meanwhile:${cutText(args.viewId ?? args.privateMetadata, 200)}:${createHash('sha256').update(meanwhile.join('\n')).digest('base64url')}`,
-      ))
-    )
-      throw new ChangedMeanwhile(meanwhile);
+    await unlessChangedMeanwhile(
+      context,
+      args.viewId ?? args.privateMetadata,
+      edits.flatMap((edit) => edit.meanwhile(current) ?? []),
+    );
     if (Object.keys(changes).length > 0) {
       await client.pipelines.update(meta.p, changes);
       written += 1;
@@ -298,8 +290,7 @@ export async function submitEditBid(
         ? mrkdwn` ${written} of the ${writes} changes were saved before it stopped; save again for the rest.`
         : mrkdwn` Nothing was changed.`;
     if (error instanceof ArchivedMeanwhile) return archivedSentence(context, args.teamId, error.pipeline);
-    if (error instanceof ChangedMeanwhile)
-      return mrkdwn`Since this form opened, someone else changed what you are changing: ${joinMrkdwn(error.changes, mrkdwn`; `)}. Nothing was saved. Save again to put yours in their place, or close the form to keep theirs.`;
+    if (error instanceof ChangedMeanwhile) return changedMeanwhileSentence(error);
     if (error instanceof StageGone)
       return mrkdwn`Stage ${error.number} was taken away from the bid since this form opened. Nothing was changed: close the form and open it again from the card.`;
     if (error instanceof ForbiddenError)

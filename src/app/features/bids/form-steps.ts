@@ -1,9 +1,10 @@
 /* What the two bid forms (start a bid, notes and due date) share: opening, refusing guests, reading metadata. */
+import { createHash } from 'node:crypto';
 import { cutText } from '../../../shared/cut-text.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { type ActionKind, decode, type StateOf } from '../../shared/values/codec.ts';
 import { daysUntil, formatDay } from '../../shared/views/bid-parts.ts';
-import type { Mrkdwn } from '../../shared/views/mrkdwn.ts';
+import { joinMrkdwn, type Mrkdwn, mrkdwn } from '../../shared/views/mrkdwn.ts';
 import { type PlainSentence, plainSentence } from '../../shared/views/plain-sentence.ts';
 import type { SafeModalView as ModalView } from '../../shared/views/safe-blocks.ts';
 import { sentenceView } from './views/pipeline-modals.ts';
@@ -90,4 +91,32 @@ export async function pastDayQuestion(
     return null;
   const ago = -daysUntil(args.day, now);
   return plainSentence`${formatDay(args.day)} is in the past (${ago.toLocaleString('en-GB')} day${ago === 1 ? '' : 's'} ago). Submit again to keep it, or pick another date.`;
+}
+
+/** Someone else changed, since a form opened, what its Save changes: said on the form, kept unless saved again. */
+export class ChangedMeanwhile extends Error {
+  constructor(readonly changes: Mrkdwn[]) {
+    super('changed meanwhile');
+  }
+}
+
+/**
+ * Throws ChangedMeanwhile for `changes` (each "the name is now …"), unless there are none or the
+ * same ones were said to this form before: saved again over them, the person has seen them and
+ * means theirs. Kept in the bot's store, so any copy of the app takes the second Save.
+ */
+export async function unlessChangedMeanwhile(
+  context: FeatureContext,
+  formId: string,
+  changes: Mrkdwn[],
+): Promise<void> {
+  if (changes.length === 0) return;
+  const seen = createHash('sha256').update(changes.join('\n')).digest('base64url');
+  if (!(await confirmedOnResubmit(context, `meanwhile:${cutText(formId, 200)}:${seen}`)))
+    throw new ChangedMeanwhile(changes);
+}
+
+/** What a form says of ChangedMeanwhile. */
+export function changedMeanwhileSentence(error: ChangedMeanwhile): Mrkdwn {
+  return mrkdwn`Since this form opened, someone else changed what you are changing: ${joinMrkdwn(error.changes, mrkdwn`; `)}. Nothing was saved. Save again to put yours in their place, or close the form to keep theirs.`;
 }

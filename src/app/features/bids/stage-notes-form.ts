@@ -1,6 +1,5 @@
 /* "Notes and due date" on a stage of a bid's card: the form and its submission. */
 
-import { createHash } from 'node:crypto';
 import { ForbiddenError, NotFoundError } from '../../../client/errors.ts';
 import type { Pipeline } from '../../../contract/schemas.ts';
 import { cutText } from '../../../shared/cut-text.ts';
@@ -11,18 +10,20 @@ import { PipelineIds } from '../../shared/ids.ts';
 import { writerOr } from '../../shared/key-access.ts';
 import { encodeKept, type StateOf } from '../../shared/values/codec.ts';
 import { formatDay } from '../../shared/views/bid-parts.ts';
-import { joinMrkdwn, type Mrkdwn, mention, mrkdwn, safeText, text } from '../../shared/views/mrkdwn.ts';
+import { type Mrkdwn, mention, mrkdwn, safeText, text } from '../../shared/views/mrkdwn.ts';
 import { fieldErrors, plainOf, plainSentence } from '../../shared/views/plain-sentence.ts';
 import { withinBudget } from '../../shared/within-budget.ts';
 import { bidNotFoundSentence, forbiddenSentence } from './bid-sentences.ts';
 import { type CardPlace, stageNamed } from './card-changes.ts';
 import {
-  confirmedOnResubmit,
+  ChangedMeanwhile,
+  changedMeanwhileSentence,
   guestGetsSentence,
   modalStateOr,
   openLoadingModal,
   pastDayQuestion,
   SUBMIT_BUDGET_MS,
+  unlessChangedMeanwhile,
   type ViewAck,
 } from './form-steps.ts';
 import { redrawEverywhere } from './pipeline-live.ts';
@@ -163,9 +164,7 @@ export async function submitStageNotes(
             ? mrkdwn`the due date is now ${text(formatDay(stage.dueDate))}`
             : mrkdwn`the due date was cleared`,
         );
-      const key = `notes-meanwhile:${cutText(args.viewId ?? args.privateMetadata, 200)}:${createHash('sha256').update(meanwhile.join('\n')).digest('base64url')}`;
-      if (meanwhile.length > 0 && !(await confirmedOnResubmit(context, key)))
-        throw new NotesChangedMeanwhile(meanwhile);
+      await unlessChangedMeanwhile(context, args.viewId ?? args.privateMetadata, meanwhile);
     }
     return client.pipelines.updateStage(meta.p, meta.s, {
       ...(changed.notes ? { notes } : {}),
@@ -175,8 +174,7 @@ export async function submitStageNotes(
   const { quick, outcome: write } = await withinBudget(save(), budgetMs);
   const problemOf = (error: unknown) => {
     context.logger.warn({ err: error, teamId: args.teamId }, 'could not save a stage’s notes');
-    if (error instanceof NotesChangedMeanwhile)
-      return mrkdwn`Since this form opened, someone else changed what you are changing: ${joinMrkdwn(error.changes, mrkdwn`; `)}. Nothing was saved. Save again to put yours in their place, or close the form to keep theirs.`;
+    if (error instanceof ChangedMeanwhile) return changedMeanwhileSentence(error);
     if (error instanceof ForbiddenError) return forbiddenSentence(writer.source);
     if (error instanceof NotFoundError)
       return mrkdwn`That bid or stage can no longer be found with ${writer.source === 'personal' ? mrkdwn`your own key` : mrkdwn`this workspace’s key`}. Nothing was changed.`;
@@ -201,13 +199,6 @@ export async function submitStageNotes(
   await redrawEverywhere(context, slack, args.teamId, meta.p, writer.client, (pipeline) =>
     notesLine(args.userId, pipeline, meta.s, changed, fields.dueDate),
   );
-}
-
-/** Someone else changed the notes or due date this form changes, since it opened. */
-class NotesChangedMeanwhile extends Error {
-  constructor(readonly changes: Mrkdwn[]) {
-    super('changed meanwhile');
-  }
 }
 
 /** The line under the cards: what changed, of which stage (by number and name), of which bid. */

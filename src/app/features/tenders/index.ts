@@ -2,8 +2,8 @@
 export {
   searchCommand,
   searchSentence,
-  shareTender,
   showCommand,
   showSearchPage,
   tenderByReference,
 } from './search.ts';
+export { shareTender } from './share-tender.ts';

@@ -11,7 +11,6 @@ import { refuseGuests, reply } from '../../shared/feature-context.ts';
 import { SearchIds } from '../../shared/ids.ts';
 import { writerOrSentence } from '../../shared/key-access.ts';
 import { parseWithRegions, regionsFor, unknownRegionSentence } from '../../shared/regions.ts';
-import { firstWithin } from '../../shared/repeat-guard.ts';
 // Defined beside the schema of the values that carry it (no import circle through the buttons).
 import type { SearchState } from '../../shared/values/button-values.ts';
 import { encodeIfFits } from '../../shared/values/codec.ts';
@@ -436,60 +435,6 @@ export async function toggleBookmark(
     return;
   }
   await showSearchPage(context, request, where, true);
-}
-
-/** A second share of one tender in one channel within this is a repeat (a double click), not posted again. */
-const REPEAT_SHARE_MS = 60_000;
-
-/** "Share in channel": one card for everyone. */
-export async function shareTender(
-  context: FeatureContext,
-  request: SlackRequest,
-  tenderId: string,
-): Promise<void> {
-  if (await refuseGuests(context, request, 'share tenders in a channel')) return;
-  // The channel's card shows the workspace's list, whoever shares it.
-  const { client } = await context.clients.forTeam(request.teamId);
-  const [tender, bookmarked] = await Promise.all([client.tenders.get(tenderId), bookmarkedIds(client)]);
-  const message = sharedTenderMessage(tender, request.userId, bookmarked.has(tender.id), context.clock());
-  const claim = await firstWithin(
-    context.store,
-    `share:${request.teamId}:${request.channelId}:${tender.id}`,
-    REPEAT_SHARE_MS,
-    context.clock(),
-  );
-  if (!claim.first) {
-    await request.respond({
-      response_type: 'ephemeral',
-      replace_original: false,
-      text: mrkdwn`This tender was shared in this channel moments ago, so it was not posted again.`,
-    });
-    return;
-  }
-  try {
-    await request.slack.chat.postMessage({
-      channel: request.channelId,
-      text: message.text,
-      blocks: message.blocks,
-      unfurl_links: false,
-    });
-  } catch (error) {
-    await claim.release();
-    if ((error as { data?: { error?: string } }).data?.error === 'not_in_channel') {
-      await request.respond({
-        response_type: 'ephemeral',
-        replace_original: false,
-        text: mrkdwn`Invite Tenderbot to this channel first (\`/invite @Tenderbot\`), then share again.`,
-      });
-      return;
-    }
-    throw error;
-  }
-  await request.respond({
-    response_type: 'ephemeral',
-    replace_original: false,
-    text: mrkdwn`Shared in the channel.`,
-  });
 }
 
 /** A tender in full, with a line saying which list its Bookmark button changes. */

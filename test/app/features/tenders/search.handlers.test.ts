@@ -6,13 +6,13 @@ import {
   bookmarksCommand,
   searchCommand,
   searchSentence,
-  shareTender,
   showCommand,
   showSearchPage,
   tenderByReference,
   toggleBookmark,
   unknownCommandMessage,
 } from '../../../../src/app/features/tenders/search.ts';
+import { shareTender } from '../../../../src/app/features/tenders/share-tender.ts';
 import { PERSONAL_KEY_REQUIRED_SENTENCE } from '../../../../src/app/shared/failure-sentences.ts';
 import { SearchIds, TenderIds } from '../../../../src/app/shared/ids.ts';
 import { importOcdsFiles } from '../../../../src/service/import/ocds-importer.ts';

@@ -108,13 +108,3 @@ export function editBidModal(args: {
     blocks,
   };
 }
-
-/** Shown at once when "Edit details" is clicked, while the bid is read. */
-export function editBidLoadingView(): ModalView {
-  return {
-    type: 'modal',
-    title: { type: 'plain_text', text: 'Edit the bid' },
-    close: { type: 'plain_text', text: 'Cancel' },
-    blocks: [section(mrkdwn`Reading the bid…`)],
-  };
-}

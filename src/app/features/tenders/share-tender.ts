@@ -1,0 +1,63 @@
+/* "Share in channel": one tender's card posted for everyone, once however often it is clicked. */
+import { bookmarkedIds } from '../../shared/bookmarked-ids.ts';
+import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
+import { refuseGuests } from '../../shared/feature-context.ts';
+import { firstWithin } from '../../shared/repeat-guard.ts';
+import { mrkdwn } from '../../shared/views/mrkdwn.ts';
+import { sharedTenderMessage } from './views/search-messages.ts';
+
+/** A second share of one tender in one channel within this is a repeat (a double click), not posted again. */
+const REPEAT_SHARE_MS = 60_000;
+
+/** "Share in channel": one card for everyone. */
+export async function shareTender(
+  context: FeatureContext,
+  request: SlackRequest,
+  tenderId: string,
+): Promise<void> {
+  if (await refuseGuests(context, request, 'share tenders in a channel')) return;
+  // Claimed before anything is read: a repeat costs the service nothing.
+  const claim = await firstWithin(
+    context.store,
+    `share:${request.teamId}:${request.channelId}:${tenderId}`,
+    REPEAT_SHARE_MS,
+    context.clock(),
+  );
+  if (!claim.first) {
+    await request.respond({
+      response_type: 'ephemeral',
+      replace_original: false,
+      text: mrkdwn`This tender was shared in this channel moments ago, so it was not posted again.`,
+    });
+    return;
+  }
+  try {
+    // The channel's card shows the workspace's list, whoever shares it.
+    const { client } = await context.clients.forTeam(request.teamId);
+    const [tender, bookmarked] = await Promise.all([client.tenders.get(tenderId), bookmarkedIds(client)]);
+    const message = sharedTenderMessage(tender, request.userId, bookmarked.has(tender.id), context.clock());
+    await request.slack.chat.postMessage({
+      channel: request.channelId,
+      text: message.text,
+      blocks: message.blocks,
+      unfurl_links: false,
+    });
+  } catch (error) {
+    // Not posted, so not a share: the next click goes ahead.
+    await claim.release();
+    if ((error as { data?: { error?: string } }).data?.error === 'not_in_channel') {
+      await request.respond({
+        response_type: 'ephemeral',
+        replace_original: false,
+        text: mrkdwn`Invite Tenderbot to this channel first (\`/invite @Tenderbot\`), then share again.`,
+      });
+      return;
+    }
+    throw error;
+  }
+  await request.respond({
+    response_type: 'ephemeral',
+    replace_original: false,
+    text: mrkdwn`Shared in the channel.`,
+  });
+}
