@@ -1,10 +1,8 @@
-import { addMonths } from 'date-fns/addMonths';
 import { formatDistanceStrict } from 'date-fns/formatDistanceStrict';
 import type { Tender } from '../../../contract/schemas.ts';
 import { CommentIds, PipelineIds, TenderIds } from '../ids.ts';
 import type { CardPlace, CommentEntityType } from '../values/button-values.ts';
 import { encode, encodeIfFits } from '../values/codec.ts';
-import { daysUntil } from './bid-parts.ts';
 import { formatDayOf, formatMoney, formatTimeOf } from './formats.ts';
 import { clip, code, joinMrkdwn, link, type Mrkdwn, mrkdwn, safeText, text } from './mrkdwn.ts';
 import type { Block, Button } from './safe-blocks.ts';
@@ -40,7 +38,9 @@ const STATUS_LABELS: Record<Tender['status'], string> = {
  * tender and its bid closing the same day say the same count; in days under two months (a bid lead
  * plans in days; "1 month" hides whether it is 31 or 59), in hours or minutes on the day itself,
  * in months or years beyond. The time is given when the notice sets one (not midnight), or always
- * with `time: 'always'` (the full view).
+ * with `time: 'always'` (the full view). Every card of every answer says one, so the common case
+ * is arithmetic on UTC day numbers (held to the date-fns reading it replaced by the formats test);
+ * date-fns words only the hours on the day and the months beyond.
  */
 export function formatDeadline(
   deadline: string | null,
@@ -48,16 +48,16 @@ export function formatDeadline(
   options: { time?: 'always' | 'when-set' } = {},
 ): string {
   if (!deadline) return 'No deadline given';
-  const date = new Date(deadline);
-  if (Number.isNaN(date.getTime())) return 'an unknown deadline';
+  const time = Date.parse(deadline);
+  if (Number.isNaN(time)) return 'an unknown deadline';
+  const date = new Date(time);
   const shown =
-    options.time === 'always' || date.getTime() % 86_400_000 !== 0
+    options.time === 'always' || time % DAY_MS !== 0
       ? `${formatDayOf(date)}, ${formatTimeOf(date)} UTC`
       : formatDayOf(date);
-  const ahead = date.getTime() >= now.getTime();
-  const days = daysUntil(date.toISOString().slice(0, 10), now);
-  const [early, late] = ahead ? [now, date] : [date, now];
-  const plural = (n: number) => `${n} day${n === 1 ? '' : 's'}`;
+  const nowTime = now.getTime();
+  const ahead = time >= nowTime;
+  const days = Math.floor(time / DAY_MS) - Math.floor(nowTime / DAY_MS);
   if (days === 0)
     return ahead
       ? `closes in ${formatDistanceStrict(date, now, { roundingMethod: 'floor' })} (${shown})`
@@ -65,10 +65,35 @@ export function formatDeadline(
   if (days === 1 && ahead) return `closes tomorrow (${shown})`;
   if (days === -1 && !ahead) return `closed yesterday (${shown})`;
   const distance =
-    late.getTime() < addMonths(early, 2).getTime()
-      ? plural(Math.abs(days))
+    (ahead ? time : nowTime) < twoMonthsAfter(ahead ? nowTime : time)
+      ? daysWord(Math.abs(days))
       : formatDistanceStrict(date, now, { roundingMethod: 'floor' });
   return ahead ? `closes in ${distance} (${shown})` : `closed ${distance} ago (${shown})`;
+}
+
+const DAY_MS = 86_400_000;
+
+function daysWord(count: number): string {
+  return `${count} day${count === 1 ? '' : 's'}`;
+}
+
+/**
+ * The same time of day two calendar months later (UTC), on the month's last day when it has no such
+ * day (31 Dec → 28 Feb), as date-fns' addMonths counts them.
+ */
+function twoMonthsAfter(time: number): number {
+  const date = new Date(time);
+  const year = date.getUTCFullYear();
+  const month = date.getUTCMonth();
+  const day = date.getUTCDate();
+  // Day 0 of the month after is the last day of the month two ahead.
+  const lastDay = new Date(utcDay(year, month + 3, 0)).getUTCDate();
+  return utcDay(year, month + 2, Math.min(day, lastDay)) + (time - utcDay(year, month, day));
+}
+
+/** Midnight UTC of a day (Date.UTC would read the years 0 to 99 as 1900 to 1999). */
+function utcDay(year: number, month: number, day: number): number {
+  return new Date(0).setUTCFullYear(year, month, day);
 }
 
 /** The confirmation Slack shows before a bookmark is removed from a card in a channel. */

@@ -1,3 +1,6 @@
+import { tz } from '@date-fns/tz';
+import { addMonths } from 'date-fns/addMonths';
+import { formatDistanceStrict } from 'date-fns/formatDistanceStrict';
 import { describe, expect, it } from 'vitest';
 import { countdown } from '../../../../src/app/shared/views/bid-parts.ts';
 import {
@@ -124,6 +127,55 @@ describe('the formats cards share', () => {
     for (const time of times)
       expect(formatTimeOf(new Date(time)), String(time)).toBe(intl.format(new Date(time)));
     expect(formatTimeOf(new Date(Number.NaN))).toBe('an unknown time');
+  });
+
+  it('counts deadlines by arithmetic exactly as the date-fns reading it replaced', () => {
+    // The reading before: days through each day's ISO string, two months through date-fns' addMonths.
+    const before = (deadline: string, now: Date): string => {
+      const date = new Date(deadline);
+      const shown =
+        date.getTime() % 86_400_000 !== 0
+          ? `${formatDayOf(date)}, ${formatTimeOf(date)} UTC`
+          : formatDayOf(date);
+      const ahead = date.getTime() >= now.getTime();
+      const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+      const days = Math.round(
+        (Date.parse(`${date.toISOString().slice(0, 10)}T00:00:00Z`) - today) / 86_400_000,
+      );
+      const [early, late] = ahead ? [now, date] : [date, now];
+      const far = (d: Date) => formatDistanceStrict(d, now, { roundingMethod: 'floor' });
+      if (days === 0)
+        return ahead ? `closes in ${far(date)} (${shown})` : `closed ${far(date)} ago (${shown})`;
+      if (days === 1 && ahead) return `closes tomorrow (${shown})`;
+      if (days === -1 && !ahead) return `closed yesterday (${shown})`;
+      const distance =
+        late.getTime() < addMonths(early, 2, { in: tz('UTC') }).getTime()
+          ? `${Math.abs(days)} day${Math.abs(days) === 1 ? '' : 's'}`
+          : far(date);
+      return ahead ? `closes in ${distance} (${shown})` : `closed ${distance} ago (${shown})`;
+    };
+    const day = 86_400_000;
+    const nows = [
+      Date.parse('2026-11-28T21:00:00Z'),
+      Date.parse('2026-12-31T23:59:00Z'),
+      Date.parse('2028-02-29T00:00:00Z'),
+    ];
+    const cases: [number, number][] = [];
+    // Around two months ahead and behind (31 Dec → 28 Feb), each day's midnight and its edges.
+    for (const now of nows)
+      for (let offset = -70 * day; offset <= 70 * day; offset += day / 4)
+        for (const nudge of [0, -1, 1, -60_000]) cases.push([now, now + offset + nudge]);
+    for (let index = 0; index < 4000; index++) {
+      const now = Date.parse('1990-01-01T00:00:00Z') + Math.floor(Math.random() * 3.5e12);
+      const spread = [day, 70 * day, 4000 * day][index % 3] as number;
+      cases.push([now, now + Math.floor((Math.random() * 2 - 1) * spread)]);
+    }
+    for (const [now, deadline] of cases) {
+      const iso = new Date(deadline).toISOString();
+      expect(formatDeadline(iso, new Date(now)), `${iso} at ${new Date(now).toISOString()}`).toBe(
+        before(iso, new Date(now)),
+      );
+    }
   });
 
   it('a tender and a bid due the same day count the same days, whatever the hour', () => {
