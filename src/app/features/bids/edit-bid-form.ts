@@ -24,6 +24,7 @@ import { bidReferences } from './bid-references.ts';
 import { bidNotFoundSentence, forbiddenSentence } from './bid-sentences.ts';
 import type { CardPlace } from './card-changes.ts';
 import {
+  afterClosingQuestion,
   ChangedMeanwhile,
   changedMeanwhileSentence,
   guestGetsSentence,
@@ -39,7 +40,7 @@ import { checkEditBid, openedFields, parseEditBidSubmission } from './pipeline-s
 import { tenderDeadlineOf } from './tender-deadlines.ts';
 import { editBidModal, stageNameBlock } from './views/edit-bid-modal.ts';
 import { sentenceView } from './views/pipeline-modals.ts';
-import { openDeadlineDay } from './views/tender-closes.ts';
+import { openDeadline } from './views/tender-closes.ts';
 
 const TITLE = 'Edit the bid';
 
@@ -86,6 +87,7 @@ export async function openEditBid(
     pipeline.tenderId,
     async () => writer.client,
   );
+  const closes = openDeadline(deadline, context.clock());
   const metadata = await encodeKept(
     'editBidModal',
     {
@@ -93,6 +95,8 @@ export async function openEditBid(
       s: stages.map((stage) => stage.id),
       c: args.place?.channelId ?? '',
       ts: args.place?.ts ?? null,
+      // The deadline the form says, so that a target date moved after it is asked about.
+      ...(closes ? { d: closes } : {}),
     },
     'metadata',
     context.store,
@@ -105,7 +109,7 @@ export async function openEditBid(
       summary: pipeline.summary,
       targetDate: pipeline.targetSubmissionDate,
       stages,
-      tenderCloses: openDeadlineDay(deadline, context.clock()),
+      tenderCloses: closes,
     }),
   );
 }
@@ -246,6 +250,14 @@ export async function submitEditBid(
     unchanged: targetWas ?? null,
   });
   if (pastTarget) return ack(fieldErrors({ [PipelineIds.targetBlock]: pastTarget }));
+  const lateTarget = await afterClosingQuestion(context, {
+    formId: args.viewId ?? args.privateMetadata,
+    field: PipelineIds.targetBlock,
+    day: fields.targetDate,
+    deadline: meta.d,
+    unchanged: targetWas ?? null,
+  });
+  if (lateTarget) return ack(fieldErrors({ [PipelineIds.targetBlock]: lateTarget }));
   if ((await context.users.facts(args.userId, args.teamId)).isGuest)
     return ack(
       fieldErrors({ [PipelineIds.nameBlock]: plainSentence`Guests can read bids but cannot change them.` }),

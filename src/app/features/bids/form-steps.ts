@@ -8,6 +8,7 @@ import { joinMrkdwn, type Mrkdwn, mrkdwn } from '../../shared/views/mrkdwn.ts';
 import { type PlainSentence, plainSentence } from '../../shared/views/plain-sentence.ts';
 import type { SafeModalView as ModalView } from '../../shared/views/safe-blocks.ts';
 import { sentenceView } from './views/pipeline-modals.ts';
+import { formatClosing, isAfterDeadline } from './views/tender-closes.ts';
 
 /** Slack waits 3 s for a modal's answer; the service gets most of it, the rest is margin. */
 export const SUBMIT_BUDGET_MS = 2000;
@@ -91,6 +92,33 @@ export async function pastDayQuestion(
     return null;
   const ago = -daysUntil(args.day, now);
   return plainSentence`${formatDay(args.day)} is in the past (${ago.toLocaleString('en-GB')} day${ago === 1 ? '' : 's'} ago). Submit again to keep it, or pick another date.`;
+}
+
+/**
+ * A target date after the tender closes asks whether it is meant (a bid aims to be in by the
+ * deadline; a stage may come after it, so only the target date is asked about): once, as a date in
+ * the past is, and not for a date the form opened with. `deadline` is the tender's, as the form said
+ * it under the date (while it was ahead).
+ */
+export async function afterClosingQuestion(
+  context: FeatureContext,
+  args: {
+    formId: string;
+    field: string;
+    day: string | null;
+    deadline: string | null | undefined;
+    unchanged?: string | null;
+  },
+): Promise<PlainSentence | null> {
+  if (!args.day || !args.deadline || args.day === args.unchanged) return null;
+  const closes = Date.parse(args.deadline);
+  if (Number.isNaN(closes) || !isAfterDeadline(args.day, new Date(closes).toISOString().slice(0, 10)))
+    return null;
+  if (
+    await confirmedOnResubmit(context, `after-closing:${cutText(args.formId, 200)}:${args.field}:${args.day}`)
+  )
+    return null;
+  return plainSentence`${formatDay(args.day)} is after the tender closes (${formatClosing(args.deadline)}). Submit again to keep it, or pick an earlier date.`;
 }
 
 /** Someone else changed, since a form opened, what its Save changes: said on the form, kept unless saved again. */

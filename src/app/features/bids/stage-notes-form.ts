@@ -30,7 +30,7 @@ import { redrawEverywhere } from './pipeline-live.ts';
 import { isDay, openedNotesFields, parseNotesSubmission } from './pipeline-submissions.ts';
 import { tenderDeadlineOf } from './tender-deadlines.ts';
 import { sentenceView, stageNotesLoadingView, stageNotesModal } from './views/pipeline-modals.ts';
-import { openDeadlineDay } from './views/tender-closes.ts';
+import { openDeadline } from './views/tender-closes.ts';
 
 /** "Notes and due date" on a stage: the modal opens at once (loading), then shows the stage as it is now. */
 export async function openStageNotes(
@@ -86,7 +86,7 @@ export async function openStageNotes(
       stage,
       notes: stage.notes ?? '',
       dueDate: stage.dueDate,
-      tenderCloses: openDeadlineDay(deadline, context.clock()),
+      tenderCloses: openDeadline(deadline, context.clock()),
     }),
   );
 }

@@ -18,6 +18,7 @@ import { withinBudget } from '../../shared/within-budget.ts';
 import { bidReferences, withBidReferences } from './bid-references.ts';
 import { withStartedBy } from './bid-starters.ts';
 import {
+  afterClosingQuestion,
   guestGetsSentence,
   modalStateOr,
   openLoadingModal,
@@ -38,7 +39,7 @@ import {
   startBidModal,
   startBidWorkingView,
 } from './views/pipeline-modals.ts';
-import { openDeadlineDay } from './views/tender-closes.ts';
+import { openDeadline } from './views/tender-closes.ts';
 
 function startForbiddenSentence(source: KeySource): Mrkdwn {
   return source === 'personal'
@@ -153,15 +154,25 @@ export async function openStartBidModal(
   const deadline = tender.deadline ? tender.deadline.slice(0, 10) : null;
   const future = deadline && Date.parse(`${deadline}T00:00:00Z`) >= context.clock().getTime() - 86_400_000;
   const closed = closedTenderSentence(tender, context.clock());
+  const closes = openDeadline(tender.deadline, context.clock());
   await update(
     startBidModal({
-      privateMetadata: metadata,
+      // The deadline the form says goes with it, so that a target date after it is asked about.
+      privateMetadata: closes
+        ? await encodeKept(
+            'startBidModal',
+            { t: args.tenderId, k: formKey, c: request.channelId.slice(0, 50), d: closes },
+            'metadata',
+            context.store,
+            context.clock(),
+          )
+        : metadata,
       tenderTitle: tender.title,
       ...(closed
         ? { problem: mrkdwn`${closed} You can still start the bid, to keep its notes and stages.` }
         : {}),
       ...running,
-      tenderCloses: openDeadlineDay(tender.deadline, context.clock()),
+      tenderCloses: closes,
       fields: {
         name: cutText(`Bid: ${tender.title}`, 200),
         summary: '',
@@ -171,8 +182,6 @@ export async function openStartBidModal(
     }),
   );
 }
-
-/** Where a start-a-bid form keeps its tender's deadline: by the form's own key (one per opening). */
 
 /**
  * What the form says of bids already running for the tender: a warning naming them, and a note
@@ -240,6 +249,13 @@ export async function submitStartBid(
     day: fields.targetDate,
   });
   if (pastTarget) return ack(fieldErrors({ [PipelineIds.targetBlock]: pastTarget }));
+  const lateTarget = await afterClosingQuestion(context, {
+    formId: meta.k,
+    field: PipelineIds.targetBlock,
+    day: fields.targetDate,
+    deadline: meta.d,
+  });
+  if (lateTarget) return ack(fieldErrors({ [PipelineIds.targetBlock]: lateTarget }));
   if ((await context.users.facts(args.userId, args.teamId)).isGuest)
     return ack(
       fieldErrors({

@@ -35,6 +35,8 @@ export const StartBidMetadataValue = z.strictObject({
   t: id.nullable(),
   k: z.string().uuid(),
   c: z.string().max(50),
+  /** The tender's deadline while ahead, as the form said it (forms opened before it have none). */
+  d: z.string().max(40).optional(),
 });
 /** The "Notes and due date" modal: the stage, and the card it was opened from (for its thread). */
 export const StageNotesMetadataValue = z.strictObject({
@@ -49,4 +51,6 @@ export const EditBidMetadataValue = z.strictObject({
   s: z.array(id).max(100),
   c: z.string().max(50),
   ts: z.string().max(50).nullable(),
+  /** The tender's deadline while ahead, as the form said it (forms opened before it have none). */
+  d: z.string().max(40).optional(),
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postCard } from '../../../../src/app/features/bids/card-changes.ts';
 import { openEditBid, submitEditBid } from '../../../../src/app/features/bids/edit-bid-form.ts';
 import { stageNameBlock } from '../../../../src/app/features/bids/views/edit-bid-modal.ts';
+import { formatClosing } from '../../../../src/app/features/bids/views/tender-closes.ts';
 import { PipelineIds } from '../../../../src/app/shared/ids.ts';
 import { encodeKept } from '../../../../src/app/shared/values/codec.ts';
 import { formatDay } from '../../../../src/app/shared/views/bid-parts.ts';
@@ -9,7 +10,7 @@ import type { FakeView } from '../../../../src/fake-slack/types.ts';
 import { KEYS } from '../../../support/fixture.ts';
 import { type HandlerHarness, startHandlerHarness } from '../../../support/handler-context.ts';
 import { textOf } from '../../../support/slack-text.ts';
-import { bidNow, cardsOf, dayAfter, modalOpenedBy, newBid, stageAt } from './handler-support.ts';
+import { bidNow, cardsOf, dayAfter, modalOpenedBy, newBid, openTenders, stageAt } from './handler-support.ts';
 
 const BIDS = 'C0BIDS';
 /** Long enough that the local service always answers within it: the quick path, whatever the machine's load. */
@@ -310,6 +311,33 @@ describe('submitEditBid (the form’s Save)', () => {
     expect((await bidNow(harness, bid.id)).targetSubmissionDate).toBeNull();
     expect(await submit('U0ADMIN', opened, valuesOf(opened, { targetDate: past }))).toEqual([undefined]);
     expect((await bidNow(harness, bid.id)).targetSubmissionDate).toBe(past);
+  });
+
+  it('a target date moved after the tender closes is asked about once; a late date it opened with is not', async () => {
+    const [tender] = await openTenders(harness, 1);
+    const deadline = tender?.deadline as string;
+    const bid = await newBid(harness, 'Late target edit bid', ['Qualify', 'Write'], tender?.id as string);
+    const opened = await openFor('U0ADMIN', bid.id);
+    expect(textOf(opened.view)).toContain(`The tender closes ${formatClosing(deadline)}.`);
+    const late = dayAfter(tender?.closing as string, 2);
+    const first = await submit('U0ADMIN', opened, valuesOf(opened, { targetDate: late }));
+    expect(first).toEqual([
+      {
+        response_action: 'errors',
+        errors: {
+          [PipelineIds.targetBlock]: `${formatDay(late)} is after the tender closes (${formatClosing(deadline)}). Submit again to keep it, or pick an earlier date.`,
+        },
+      },
+    ]);
+    expect((await bidNow(harness, bid.id)).targetSubmissionDate).toBeNull();
+    expect(await submit('U0ADMIN', opened, valuesOf(opened, { targetDate: late }))).toEqual([undefined]);
+    expect((await bidNow(harness, bid.id)).targetSubmissionDate).toBe(late);
+    // Opened again with that date: a rename alone is saved without the question.
+    const again = await openFor('U0ADMIN', bid.id);
+    expect(
+      await submit('U0ADMIN', again, valuesOf(again, { name: 'Late target edit bid, renamed' })),
+    ).toEqual([undefined]);
+    expect((await bidNow(harness, bid.id)).name).toBe('Late target edit bid, renamed');
   });
 
   it('a key that may only view the bid: the service’s refusal on the form, nothing saved', async () => {

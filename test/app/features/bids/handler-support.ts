@@ -77,7 +77,7 @@ export async function openTenders(
   harness: HandlerHarness,
   count: number,
   skip: readonly string[] = [],
-): Promise<{ id: string; closing: string }[]> {
+): Promise<{ id: string; closing: string; deadline: string }[]> {
   const { client } = await harness.context.clients.forTeam(harness.slack.teamId);
   const found = await client.tenders.search({ status: 'open', limit: 50 });
   const open = found.data.filter(
@@ -87,7 +87,9 @@ export async function openTenders(
       !skip.includes(tender.id),
   );
   if (open.length < count) throw new Error(`only ${open.length} open tenders`);
-  return open
-    .slice(0, count)
-    .map((tender) => ({ id: tender.id, closing: (tender.deadline as string).slice(0, 10) }));
+  return open.slice(0, count).map((tender) => ({
+    id: tender.id,
+    closing: (tender.deadline as string).slice(0, 10),
+    deadline: tender.deadline as string,
+  }));
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postCard } from '../../../../src/app/features/bids/card-changes.ts';
 import { openStageNotes, submitStageNotes } from '../../../../src/app/features/bids/stage-notes-form.ts';
+import { formatClosing } from '../../../../src/app/features/bids/views/tender-closes.ts';
 import { PipelineIds } from '../../../../src/app/shared/ids.ts';
 import { formatDay } from '../../../../src/app/shared/views/bid-parts.ts';
 import type { FakeView } from '../../../../src/fake-slack/types.ts';
@@ -250,7 +251,7 @@ describe('a stage due after the tender closes', () => {
     if (!card) throw new Error('no card');
     const stage = stageAt(bid, 2);
     const opened = await openFor('U0ADMIN', { p: bid.id, s: stage.id }, { channelId: BIDS, ts: card.ts });
-    expect(textOf(opened.view)).toContain(`The tender closes ${formatDay(closing)}.`);
+    expect(textOf(opened.view)).toContain(`The tender closes ${formatClosing(tender?.deadline as string)}.`);
     const late = dayAfter(closing, 27);
     // Taken at once: a stage after the deadline may be meant (a presentation, clarifications).
     expect(await submit('U0ADMIN', opened, valuesOf('Needs the pricing first', late))).toEqual([undefined]);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RUNNING_BIDS_BUDGET_MS } from '../../../../src/app/features/bids/running-bids.ts';
 import { openStartBidModal, submitStartBid } from '../../../../src/app/features/bids/start-bid-form.ts';
+import { formatClosing } from '../../../../src/app/features/bids/views/tender-closes.ts';
 import { PipelineIds } from '../../../../src/app/shared/ids.ts';
 import { formatDay } from '../../../../src/app/shared/views/bid-parts.ts';
 import type { FakeView } from '../../../../src/fake-slack/types.ts';
@@ -305,19 +306,43 @@ async function openedWithBidsList(setUp: (proxy: ServiceProxy) => void) {
 }
 
 describe('a target submission date after the tender closes', () => {
-  it('is taken at once (not refused: the form names the deadline), and the card flags it', async () => {
+  it('is asked about once (the form names the deadline with its time), then taken and flagged on the card', async () => {
     const [, , , tender] = await openTenders(harness, 4, [TENDER_A]);
     const opened = await openFor('U0ADMIN', tender?.id as string);
     const closing = tender?.closing as string;
-    expect(textOf(opened.view)).toContain(`The tender closes ${formatDay(closing)}.`);
+    const deadline = tender?.deadline as string;
+    expect(formatClosing(deadline)).toMatch(/^\d{1,2} \w+ \d{4}(, \d\d:\d\d UTC)?$/);
+    expect(textOf(opened.view)).toContain(`The tender closes ${formatClosing(deadline)}.`);
     const name = 'Handler test: late target';
     const late = dayAfter(closing, 27);
+    // A bid aims to be in by the deadline: a date after it is asked about, nothing is started yet.
+    const [asked] = await submit('U0ADMIN', opened, valuesOf({ name, targetDate: late }));
+    expect(asked).toEqual({
+      response_action: 'errors',
+      errors: {
+        [PipelineIds.targetBlock]: `${formatDay(late)} is after the tender closes (${formatClosing(deadline)}). Submit again to keep it, or pick an earlier date.`,
+      },
+    });
+    expect(await bidsNamed(name)).toEqual([]);
+    // Submitted again with the same date: taken, and the card flags it.
     expect(await submit('U0ADMIN', opened, valuesOf({ name, targetDate: late }))).toEqual([undefined]);
     const [made] = await bidsNamed(name);
     expect(made?.targetSubmissionDate).toBe(late);
     expect(textOf(cardsOf(harness, BIDS, made?.id as string)[0])).toContain(
       `:warning: after the tender closes (${formatDay(closing)})`,
     );
+  });
+
+  it('is taken at once from a form opened before forms carried the deadline (no question it cannot ask)', async () => {
+    const [, , , , , , tender] = await openTenders(harness, 7, [TENDER_A]);
+    const opened = await openFor('U0ADMIN', tender?.id as string);
+    const meta = JSON.parse(opened.view.private_metadata as string) as Record<string, unknown>;
+    expect(meta.d).toBe(tender?.deadline);
+    const older = JSON.stringify({ ...meta, d: undefined });
+    const name = 'Handler test: late target, older form';
+    const late = dayAfter(tender?.closing as string, 3);
+    expect(await submit('U0ADMIN', opened, valuesOf({ name, targetDate: late }), older)).toEqual([undefined]);
+    expect((await bidsNamed(name))[0]?.targetSubmissionDate).toBe(late);
   });
 
   it('the closing day itself is taken at once', async () => {

@@ -1,9 +1,9 @@
 import type { Stage } from '../../../../contract/schemas.ts';
 import { PipelineIds } from '../../../shared/ids.ts';
-import { formatDay } from '../../../shared/views/bid-parts.ts';
 import { clip, mrkdwn, text as plain } from '../../../shared/views/mrkdwn.ts';
 import type { SafeModalView as ModalView } from '../../../shared/views/safe-blocks.ts';
 import { type Block, contextLine, section } from '../../../shared/views/tender-card.ts';
+import { closingHint } from './tender-closes.ts';
 
 /** The longest summary the form edits (Slack's multiline input); a longer one is left as it is. */
 export const EDIT_SUMMARY_ROOM = 3000;
@@ -23,7 +23,7 @@ export function editBidModal(args: {
   summary: string | null;
   targetDate: string | null;
   stages: readonly Pick<Stage, 'name'>[];
-  /** The tender's deadline day while it is ahead: said under the target date. */
+  /** The tender's deadline (an instant) while it is ahead: said under the target date. */
   tenderCloses?: string | null;
 }): ModalView {
   const blocks: Block[] = [
@@ -66,9 +66,7 @@ export function editBidModal(args: {
     block_id: PipelineIds.targetBlock,
     optional: true,
     label: { type: 'plain_text', text: 'Target submission date' },
-    ...(args.tenderCloses
-      ? { hint: { type: 'plain_text', text: `The tender closes ${formatDay(args.tenderCloses)}.` } }
-      : {}),
+    ...(args.tenderCloses ? closingHint(args.tenderCloses) : {}),
     element: {
       type: 'datepicker',
       action_id: PipelineIds.targetInput,

@@ -1,6 +1,6 @@
 import type { Pipeline, Stage } from '../../../../contract/schemas.ts';
 import { PipelineIds } from '../../../shared/ids.ts';
-import { formatDay, STATUS_LABELS } from '../../../shared/views/bid-parts.ts';
+import { STATUS_LABELS } from '../../../shared/views/bid-parts.ts';
 import {
   clip,
   code,
@@ -12,6 +12,7 @@ import {
 } from '../../../shared/views/mrkdwn.ts';
 import type { SafeModalView as ModalView } from '../../../shared/views/safe-blocks.ts';
 import { type Block, contextLine, section } from '../../../shared/views/tender-card.ts';
+import { closingHint } from './tender-closes.ts';
 
 /** The stages a new bid starts with; the person edits them in the modal. */
 export const DEFAULT_STAGE_TEMPLATE = [
@@ -104,7 +105,7 @@ export function startBidModal(args: {
   problem?: Mrkdwn;
   running?: Mrkdwn;
   notes?: readonly Mrkdwn[];
-  /** The tender's deadline day while it is ahead: said under the target date, which should not pass it. */
+  /** The tender's deadline (an instant) while it is ahead: said under the target date, which should not pass it. */
   tenderCloses?: string | null;
 }): ModalView {
   const { fields } = args;
@@ -144,9 +145,7 @@ export function startBidModal(args: {
       block_id: PipelineIds.targetBlock,
       optional: true,
       label: { type: 'plain_text', text: 'Target submission date' },
-      ...(args.tenderCloses
-        ? { hint: { type: 'plain_text', text: `The tender closes ${formatDay(args.tenderCloses)}.` } }
-        : {}),
+      ...(args.tenderCloses ? closingHint(args.tenderCloses) : {}),
       element: {
         type: 'datepicker',
         action_id: PipelineIds.targetInput,
@@ -206,7 +205,7 @@ export function stageNotesModal(args: {
   stage: Pick<Stage, 'name'>;
   notes: string;
   dueDate: string | null;
-  /** The tender's deadline day while it is ahead: said under the date, which should not pass it. */
+  /** The tender's deadline (an instant) while it is ahead: said under the date. */
   tenderCloses?: string | null;
   problem?: Mrkdwn;
 }): ModalView {
@@ -232,9 +231,7 @@ export function stageNotesModal(args: {
       block_id: PipelineIds.dueBlock,
       optional: true,
       label: { type: 'plain_text', text: 'Due date' },
-      ...(args.tenderCloses
-        ? { hint: { type: 'plain_text', text: `The tender closes ${formatDay(args.tenderCloses)}.` } }
-        : {}),
+      ...(args.tenderCloses ? closingHint(args.tenderCloses) : {}),
       element: {
         type: 'datepicker',
         action_id: PipelineIds.dueInput,

@@ -1,6 +1,7 @@
 /* A date of a bid set after its tender closes: the check, and the warning beside the date on cards. */
 import type { Pipeline } from '../../../../contract/schemas.ts';
 import { formatDay, PAST_SUBMISSION } from '../../../shared/views/bid-parts.ts';
+import { formatDayOf, formatTimeOf } from '../../../shared/views/formats.ts';
 import { type Mrkdwn, mrkdwn, text as plain } from '../../../shared/views/mrkdwn.ts';
 
 /**
@@ -11,6 +12,26 @@ import { type Mrkdwn, mrkdwn, text as plain } from '../../../shared/views/mrkdwn
 export function openDeadlineDay(deadline: string | null, now: Date): string | null {
   if (!deadline || Date.parse(deadline) < now.getTime()) return null;
   return deadline.slice(0, 10);
+}
+
+/** The tender's deadline (an instant) while it is still ahead, else null: what a form says under its dates. */
+export function openDeadline(deadline: string | null | undefined, now: Date): string | null {
+  if (!deadline) return null;
+  const time = Date.parse(deadline);
+  return Number.isNaN(time) || time < now.getTime() ? null : deadline;
+}
+
+/** `19 Dec 2026, 12:00 UTC`, or `19 Dec 2026` for a deadline the notice gives as a day (midnight). */
+export function formatClosing(deadline: string): string {
+  const date = new Date(deadline);
+  return date.getTime() % 86_400_000 === 0
+    ? formatDayOf(date)
+    : `${formatDayOf(date)}, ${formatTimeOf(date)} UTC`;
+}
+
+/** The hint under a form's date: `The tender closes 19 Dec 2026, 12:00 UTC.` */
+export function closingHint(deadline: string): { hint: { type: 'plain_text'; text: string } } {
+  return { hint: { type: 'plain_text', text: `The tender closes ${formatClosing(deadline)}.` } };
 }
 
 /** Whether `day` (`YYYY-MM-DD`) falls after the deadline's day (the day itself is in time). */
