@@ -79,7 +79,7 @@ describe('a bid’s history in the workbench page', () => {
     await page.waitForTimeout(600);
     expect(await line.count()).toBe(1);
     expect(await line.first().textContent()).toContain(
-      '@Max Member moved stage 1, Qualify the opportunity, to in progress',
+      `@Max Member moved stage 1, Qualify the opportunity, of ${bidName} to In progress`,
     );
     await cardOf(bidName).scrollIntoViewIfNeeded();
     await shot('general-thread');

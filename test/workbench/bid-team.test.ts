@@ -129,7 +129,7 @@ describe('a bid team in the workbench page', () => {
     await page.locator('.thread .message', { hasText: 'moved' }).last().waitFor();
     const line = (await page.locator('.thread .message', { hasText: 'moved' }).last().textContent()) ?? '';
     expect(line).toContain('@Max Member');
-    expect(line).toContain('completed');
+    expect(line).toContain(`moved stage 1, Qualify the opportunity, of ${bidName} to Completed`);
     await shot('stage-moved-bids');
 
     await openChannel(page, 'C0GENERAL');

@@ -225,7 +225,8 @@ export async function changeStageStatus(
   if (await refuseGuests(context, request, 'change bids')) return;
   const writer = await writerOrSentence(context, request);
   if (!writer) return;
-  const label = STAGE_LABELS[change.v].toLowerCase();
+  // As the card shows it: the line under the card and the answer read as the card does.
+  const label = STAGE_LABELS[change.v];
   const before = await unlessUnchanged(
     context,
     request,
@@ -250,7 +251,7 @@ export async function changeStageStatus(
     change.p,
     place,
     (pipeline) =>
-      mrkdwn`${mention(request.userId)} moved ${stageNamed(pipeline, change.s)} to ${plain(label)}`,
+      mrkdwn`${mention(request.userId)} moved ${stageNamed(pipeline, change.s)} of ${safeText(pipeline.name, 200)} to ${plain(label)}`,
     mrkdwn`Moved ${stageNamed(before, change.s)} of *${safeText(before.name, 200)}* to ${plain(label)}.`,
     writer,
   );
@@ -280,7 +281,8 @@ export async function changePipelineStatus(
     request,
     change.p,
     place,
-    () => mrkdwn`${mention(request.userId)} set the bid’s status to ${plain(STATUS_LABELS[change.v])}`,
+    (pipeline) =>
+      mrkdwn`${mention(request.userId)} set the status of ${safeText(pipeline.name, 200)} to ${plain(STATUS_LABELS[change.v])}`,
     mrkdwn`The bid’s status is now ${plain(STATUS_LABELS[change.v])}.`,
     writer,
   );
@@ -319,7 +321,8 @@ export async function setArchived(
     request,
     pipelineId,
     place,
-    () => mrkdwn`${mention(request.userId)} ${archived ? mrkdwn`archived` : mrkdwn`restored`} this bid`,
+    (pipeline) =>
+      mrkdwn`${mention(request.userId)} ${archived ? mrkdwn`archived` : mrkdwn`restored`} ${safeText(pipeline.name, 200)}`,
     archived ? mrkdwn`Archived the bid.` : mrkdwn`Restored the bid.`,
     writer,
   );

@@ -205,8 +205,8 @@ async function cardOf(
 }
 
 /**
- * Tells a change under each card (a line in its thread, "<@alice> moved stage 2, Pricing, to
- * completed"): one line per card. A card that is itself a thread reply gets it in that thread. A
+ * Tells a change under each card (a line in its thread, "<@alice> moved stage 2, Pricing, of Hospital
+ * cleaning to Completed"): one line per card. A card that is itself a thread reply gets it in that thread. A
  * failure is only logged.
  */
 export async function tellUnder(

@@ -3,6 +3,7 @@ import { ForbiddenError, NotFoundError } from '../../../client/errors.ts';
 import type { Stage } from '../../../contract/schemas.ts';
 import { cutText } from '../../../shared/cut-text.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
+import { STAGE_LABELS } from '../../shared/views/bid-parts.ts';
 import { mention, mrkdwn, safeText, text } from '../../shared/views/mrkdwn.ts';
 import { plainOf, plainSentence } from '../../shared/views/plain-sentence.ts';
 import {
@@ -61,7 +62,7 @@ export async function moveBidStage(
     // …and the change is told under each of them, naming the person Slack says runs the workflow.
     const number = [...pipeline.stages].sort((a, b) => a.position - b.position).indexOf(stage) + 1;
     const told = () =>
-      mrkdwn`${mention(userId)} moved stage ${number}, ${safeText(stage.name, 200)}, to ${text(status.replace('_', ' '))} (a workflow)`;
+      mrkdwn`${mention(userId)} moved stage ${number}, ${safeText(stage.name, 200)}, of ${safeText(pipeline.name, 200)} to ${text(STAGE_LABELS[status])} (a workflow)`;
     await redrawEverywhere(context, run.slack, run.teamId, pipeline.id, client, told).catch((error) =>
       context.logger.warn({ err: error, teamId: run.teamId }, 'could not redraw a bid’s cards after a step'),
     );

@@ -82,7 +82,10 @@ describe('a bid with thirty stages', () => {
       () =>
         bot.slack
           .threadOf(BIDS, (card as FakeMessage).ts)
-          .find((reply) => reply.text === '<@U0MEMBER> moved stage 25, Stage 25, to completed'),
+          .find(
+            (reply) =>
+              reply.text === '<@U0MEMBER> moved stage 25, Stage 25, of Thirty stage bid to Completed',
+          ),
       'the line under the card',
     );
     const after = await service.pipelines.get(pipeline.id);

@@ -128,7 +128,7 @@ describe('a change is told once under every card of the bid, naming who made it'
     await bot.slack.clickInMessage(ADMIN, generalCard, select.action_id, {
       selectedOption: optionFor(select, 'In progress'),
     });
-    const line = '<@U0ADMIN> moved stage 1, Qualify, to in progress';
+    const line = '<@U0ADMIN> moved stage 1, Qualify, of Bob’s hospital cleaning bid to In progress';
     await eventually(() => linesUnder(BIDS, bidsCard).includes(line), 'the line under the #bids card');
     expect(await settledLinesUnder(GENERAL, generalCard)).toEqual([line]);
     expect(await settledLinesUnder(BIDS, bidsCard)).toEqual([line]);
@@ -136,7 +136,7 @@ describe('a change is told once under every card of the bid, naming who made it'
 
   it('a stage changed by command: one line under each card, naming who typed it', async () => {
     await bot.slack.slashCommand(MEMBER, BIDS, '/tender', 'pipeline stage pl-bob 2 blocked');
-    const line = '<@U0MEMBER> moved stage 2, Write, to blocked';
+    const line = '<@U0MEMBER> moved stage 2, Write, of Bob’s hospital cleaning bid to Blocked';
     await eventually(
       () => linesUnder(GENERAL, generalCard).includes(line),
       'the line under the #general card',
@@ -153,9 +153,9 @@ describe('a change is told once under every card of the bid, naming who made it'
 
   it('the bid’s status, archive and restore, and notes, each told once under both cards', async () => {
     const lines = [
-      '<@U0MEMBER> set the bid’s status to Qualifying',
-      '<@U0ADMIN> archived this bid',
-      '<@U0ADMIN> restored this bid',
+      '<@U0MEMBER> set the status of Bob’s hospital cleaning bid to Qualifying',
+      '<@U0ADMIN> archived Bob’s hospital cleaning bid',
+      '<@U0ADMIN> restored Bob’s hospital cleaning bid',
     ];
     await bot.slack.clickInMessage(MEMBER, bidsCard, PipelineIds.pipelineStatus, {
       selectedOption: optionFor(bidsCard.blocks[1].accessory, 'Qualifying'),
@@ -205,7 +205,7 @@ describe('a workflow step is a change made through Tenderbot', () => {
     const { run } = await bot.slack.workflows.run('move_bid_stage', inputs, { user: MEMBER });
     const ended = await run.ended;
     expect(ended.state, ended.error ?? '').toBe('completed');
-    const line = '<@U0MEMBER> moved stage 2, Write, to completed (a workflow)';
+    const line = '<@U0MEMBER> moved stage 2, Write, of Bob’s hospital cleaning bid to Completed (a workflow)';
     for (const channel of [BIDS, GENERAL]) {
       const card = cardIn(bot.slack, channel, 'pl-bob') as FakeMessage;
       await eventually(() => linesUnder(channel, card).includes(line), `the line in ${channel}`);

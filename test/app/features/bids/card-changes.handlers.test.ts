@@ -133,7 +133,9 @@ describe('changeStageStatus (a stage’s select on the card, or /tender pipeline
     // A click is answered by the card itself: no ephemeral answer.
     expect(request.answers).toEqual([]);
     const thread = harness.slack.threadOf(BIDS, card.ts).filter((message) => message.ts !== card.ts);
-    expect(textOf(thread.at(-1))).toMatch(/<@U0ADMIN> moved stage 1, Qualify, to /);
+    expect(textOf(thread.at(-1))).toMatch(
+      /<@U0ADMIN> moved stage 1, Qualify, of Stage change bid to Completed/,
+    );
     expect(harness.slack.callsOf('chat.update').some((call) => JSON.stringify(call).includes(card.ts))).toBe(
       true,
     );

@@ -144,14 +144,14 @@ describe('bid commands typed as people type them', () => {
     const reference = await referenceOf(bid.id);
     const quoted = harness.request({ channelId: BIDS });
     await pipelineCommand(harness.context, quoted, `stage ${reference} "Draft response" completed`);
-    expect(quoted.said()).toContain('Moved stage 2, Draft response, of *Quoted stage bid* to completed.');
+    expect(quoted.said()).toContain('Moved stage 2, Draft response, of *Quoted stage bid* to Completed.');
     expect(stageAt(await bidNow(harness, bid.id), 2).status).toBe('completed');
     const curly = harness.request({ channelId: BIDS });
     await pipelineCommand(harness.context, curly, `stage ${reference} “Draft review” In Progress`);
-    expect(curly.said()).toContain('Moved stage 3, Draft review, of *Quoted stage bid* to in progress.');
+    expect(curly.said()).toContain('Moved stage 3, Draft review, of *Quoted stage bid* to In progress.');
     const single = harness.request({ channelId: BIDS });
     await pipelineCommand(harness.context, single, `stage ${reference.toLowerCase()} ‘draft response’ to-do`);
-    expect(single.said()).toContain('Moved stage 2, Draft response, of *Quoted stage bid* to pending.');
+    expect(single.said()).toContain('Moved stage 2, Draft response, of *Quoted stage bid* to Pending.');
     expect(stageAt(await bidNow(harness, bid.id), 2).status).toBe('pending');
   });
 

@@ -110,7 +110,7 @@ describe('the pipeline card, live in every channel', () => {
       'the thread line',
     );
     // By number too: two stages may share a name.
-    expect(line.text).toBe('<@U0MEMBER> moved stage 1, Qualify, to completed');
+    expect(line.text).toBe('<@U0MEMBER> moved stage 1, Qualify, of Bob’s hospital cleaning bid to Completed');
   });
 
   it('two stage changes sent at the same moment: both copies end in the service’s final state', async () => {
@@ -160,10 +160,10 @@ describe('the pipeline card, live in every channel', () => {
 
   it('keyboard: stage by name and by number, and the bid’s status, each redraws every card', async () => {
     const moved = await command(MEMBER, BIDS, 'pipeline stage pl-bob write done');
-    expect(textOf(moved)).toContain('Moved stage 2, Write, of *Bob’s hospital cleaning bid* to completed.');
+    expect(textOf(moved)).toContain('Moved stage 2, Write, of *Bob’s hospital cleaning bid* to Completed.');
     expect(textOf(moved)).toContain('cards (2) were redrawn');
     const byNumber = await command(MEMBER, BIDS, 'pipeline stage pl-bob 1 blocked');
-    expect(textOf(byNumber)).toContain('Moved stage 1, Qualify, of *Bob’s hospital cleaning bid* to blocked');
+    expect(textOf(byNumber)).toContain('Moved stage 1, Qualify, of *Bob’s hospital cleaning bid* to Blocked');
     await command(MEMBER, BIDS, 'pipeline stage pl-bob 1 in progress');
     // The same again changes nothing, says so, and adds no thread line.
     const threadLines = (channel: string) =>
@@ -171,7 +171,7 @@ describe('the pipeline card, live in every channel', () => {
     const linesBefore = threadLines(BIDS);
     const updatedBefore = (await service.pipelines.get('pl-bob')).updatedAt;
     const again = await command(MEMBER, BIDS, 'pipeline stage pl-bob 1 in progress');
-    expect(textOf(again)).toContain('Stage 1, Qualify, is already in progress: nothing changed.');
+    expect(textOf(again)).toContain('Stage 1, Qualify, is already In progress: nothing changed.');
     expect((await service.pipelines.get('pl-bob')).updatedAt).toBe(updatedBefore);
     expect(threadLines(BIDS)).toBe(linesBefore);
     const status = await command(MEMBER, BIDS, 'pipeline status pl-bob bidding');
@@ -325,7 +325,7 @@ describe('the pipeline card, live in every channel', () => {
       () =>
         bot.slack
           .threadOf(GENERAL, archivedCard.ts)
-          .find((reply) => reply.text === '<@U0ADMIN> restored this bid'),
+          .find((reply) => reply.text === '<@U0ADMIN> restored Bob’s hospital cleaning bid'),
       'the restore thread line',
     );
   });
