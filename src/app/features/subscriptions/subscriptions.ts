@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { NotFoundError } from '../../../client/errors.ts';
 import { ID_MAX } from '../../../contract/schemas.ts';
 import { cutText } from '../../../shared/cut-text.ts';
+import { editDistance } from '../../shared/commands/edit-distance.ts';
 import {
   type ClosesDays,
   SEARCH_WORDS_MAX,
@@ -10,7 +11,7 @@ import {
 import type { RegionRead } from '../../shared/commands/region-words.ts';
 import { filtersOf } from '../../shared/commands/saved-search-filters.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
-import { refuseGuests } from '../../shared/feature-context.ts';
+import { refuseGuests, reply } from '../../shared/feature-context.ts';
 import { parseWithRegions } from '../../shared/regions.ts';
 import {
   boundsCurrency,
@@ -31,6 +32,8 @@ import {
   text as plain,
   safeText,
 } from '../../shared/views/mrkdwn.ts';
+import type { Message } from '../../shared/views/safe-blocks.ts';
+import { commandOffer } from '../../shared/views/suggestions.ts';
 import { section } from '../../shared/views/tender-card.ts';
 import type { Cadence, Subscription, SubscriptionKind } from '../../storage/bot-store.ts';
 import type { ChannelSubscribed, ChannelSubscription } from '../../storage/subscription-store.ts';
@@ -52,6 +55,40 @@ export type SubscriptionSubcommand = 'subscribe' | 'subscriptions' | 'unsubscrib
 
 // Slack reads `<…>` as a link or a mention even inside code: the placeholders are escaped.
 export const SUBSCRIBE_USAGE = mrkdwn`Subscribe this channel with \`/tender subscribe pipeline &lt;bid&gt; [daily|weekly] [HH:MM]\` (a bid’s progress), \`/tender subscribe search &lt;saved search id, or words and filters&gt; [hourly|daily]\` (new tenders), or \`/tender subscribe deadlines [days]\` (bookmarked tenders and bids coming due). Times are in your own time zone; weekly posts go out on Mondays.`;
+
+const SUBSCRIPTION_KINDS = ['pipeline', 'search', 'deadlines'] as const;
+
+/**
+ * `/tender subscribe` with no kind of subscription first: the one most likely meant, offered as a
+ * button that runs it, with the usage under it. A kind misspelt (`serach`) is corrected; a bid's
+ * reference (`BID-3`) is its bid's summary; any other words are a new-tender feed of those words
+ * (`/tender subscribe cleaning in Wales`), as words typed after `/tender` alone are a search.
+ */
+export function subscribeMeantMessage(typed: string): Message {
+  const [first = '', ...others] = typed.split(/\s+/).filter(Boolean);
+  if (!first) return { text: SUBSCRIBE_USAGE, blocks: [section(SUBSCRIBE_USAGE)] };
+  const word = first.toLowerCase();
+  const misspelt = /^[a-z]{3,}$/.test(word)
+    ? SUBSCRIPTION_KINDS.map((kind) => ({ kind, distance: editDistance(word, kind) }))
+        .filter(({ distance }) => distance > 0 && distance <= (word.length <= 4 ? 1 : 2))
+        .sort((a, b) => a.distance - b.distance)
+    : [];
+  const meant =
+    misspelt.length > 0 && misspelt[0]?.distance !== misspelt[1]?.distance
+      ? [misspelt[0]?.kind, ...others].join(' ')
+      : /^bid[-\s]?\d{1,9}$/i.test(first) && others.length === 0
+        ? `pipeline ${first}`
+        : `search ${typed}`;
+  const command = `subscribe ${meant}`;
+  const question = mrkdwn`${code(`/tender subscribe ${cutText(typed, 60)}`)} does not say what to subscribe to. Did you mean ${code(`/tender ${command}`, 300)}?`;
+  return {
+    text: question,
+    blocks: [
+      ...commandOffer(question, `Run /tender ${cutText(command, 50)}`, command),
+      section(SUBSCRIBE_USAGE),
+    ],
+  };
+}
 
 /**
  * A word meant as a time of day that is not one Tenderbot reads (`25:00`, `9am`, `9.30`): said,
@@ -106,7 +143,8 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
   if (await refuseGuests(context, request, 'subscribe this channel to summaries or feeds')) return;
   const words = rest.trim().split(/\s+/).filter(Boolean);
   const kind = (words.shift() ?? '').toLowerCase();
-  if (kind !== 'pipeline' && kind !== 'search' && kind !== 'deadlines') return say(request, SUBSCRIBE_USAGE);
+  if (kind !== 'pipeline' && kind !== 'search' && kind !== 'deadlines')
+    return reply(request, subscribeMeantMessage(rest.trim()));
   // A cadence word and a time are read from the end, so search words stay as typed.
   let cadence: Cadence = CADENCES_OF[kind][0] as Cadence;
   let localTime = DEFAULT_TIME;

@@ -82,7 +82,7 @@ export function sentenceMeantBlocks(search: string): Block[] {
  * A sentence naming a command, and a button that runs it: its value is the command's text, which
  * "Try again"'s listener runs; too long for a value, the sentence alone.
  */
-function commandOffer(sentence: Mrkdwn, label: string, command: string): Block[] {
+export function commandOffer(sentence: Mrkdwn, label: string, command: string): Block[] {
   const question = section(sentence);
   if (command.length > 2000) return [question];
   return [

@@ -7,7 +7,10 @@ import {
   listSubscriptions,
   unsubscribe,
 } from '../../../../src/app/features/subscriptions/subscription-list.ts';
-import { subscriptionCommand } from '../../../../src/app/features/subscriptions/subscriptions.ts';
+import {
+  subscribeMeantMessage,
+  subscriptionCommand,
+} from '../../../../src/app/features/subscriptions/subscriptions.ts';
 import { StaleValueError } from '../../../../src/app/shared/feature-context.ts';
 import { SubscriptionIds } from '../../../../src/app/shared/ids.ts';
 import type { Subscription } from '../../../../src/app/storage/bot-store.ts';
@@ -110,7 +113,7 @@ describe('subscriptionCommand: subscribe', () => {
     const days = await subscribe('deadlines 200', 'C0REFUSED');
     expect(days.said).toContain('Give the days ahead as a whole number from 1 to 90');
     const kind = await subscribe('everything', 'C0REFUSED');
-    expect(kind.said).toContain('Subscribe this channel with');
+    expect(kind.said).toContain('Did you mean `/tender subscribe search everything`?');
     expect(await subscriptionsOf('C0REFUSED')).toEqual([]);
     // A channel Tenderbot cannot post in: taken back, and said to the person.
     const absent = await subscribe('search cleaning', 'C0NOTIN');
@@ -253,5 +256,40 @@ describe('listMore', () => {
     await expect(listMore(harness.context, request, '{"d":"x"}', false)).rejects.toBeInstanceOf(
       StaleValueError,
     );
+  });
+});
+
+describe('subscribeMeantMessage (`/tender subscribe` without the kind)', () => {
+  const offered = (typed: string) => {
+    const message = subscribeMeantMessage(typed);
+    const button = JSON.stringify(message.blocks).match(/"value":"([^"]*)"/)?.[1] ?? null;
+    return { text: message.text, button };
+  };
+
+  it('offers the command most likely meant, as a button that runs it', () => {
+    expect(offered('cleaning in Wales')).toEqual({
+      text: '`/tender subscribe cleaning in Wales` does not say what to subscribe to. Did you mean `/tender subscribe search cleaning in Wales`?',
+      button: 'subscribe search cleaning in Wales',
+    });
+    expect(offered('serach cleaning daily').button).toBe('subscribe search cleaning daily');
+    expect(offered('deadlnes 14').button).toBe('subscribe deadlines 14');
+    expect(offered('pipline BID-3 weekly').button).toBe('subscribe pipeline BID-3 weekly');
+    expect(offered('BID-3').button).toBe('subscribe pipeline BID-3');
+    expect(offered('bid 3 weekly').button).toBe('subscribe search bid 3 weekly');
+  });
+
+  it('gives the usage alone when nothing follows, and escapes what was typed', () => {
+    expect(offered('')).toEqual({
+      text: expect.stringContaining('Subscribe this channel with'),
+      button: null,
+    });
+    const forged = subscribeMeantMessage('<!channel> *now*');
+    // Every mrkdwn text escapes it (the button's label is plain text, which Slack never reads as markup).
+    const mrkdwnTexts = [
+      forged.text,
+      ...JSON.stringify(forged.blocks).matchAll(/"type":"mrkdwn","text":"([^"]*)"/g),
+    ].map(String);
+    expect(mrkdwnTexts.join(' ')).toContain('&lt;!channel&gt;');
+    expect(mrkdwnTexts.join(' ')).not.toContain('<!channel>');
   });
 });

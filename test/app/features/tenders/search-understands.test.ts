@@ -240,6 +240,30 @@ describe('a mistyped subcommand', () => {
   });
 });
 
+describe('`/tender subscribe` without the kind of subscription', () => {
+  it('`/tender subscribe cleaning`: “Did you mean `/tender subscribe search cleaning`?”, and its button subscribes the channel', async () => {
+    const answer = await command('subscribe cleaning hourly');
+    expect(textOf(answer)).toContain('Did you mean `/tender subscribe search cleaning hourly`?');
+    // Nothing is subscribed until the button is pressed; the usage is under the offer.
+    expect(textOf(answer)).toContain('Subscribe this channel with');
+    expect(bot.slack.messagesIn(CHANNEL).some((message) => textOf(message).includes('new tenders'))).toBe(
+      false,
+    );
+    expect(hasButton(answer, SuggestionIds.commandMeant)).toBe(true);
+    await bot.slack.clickInMessage(MEMBER, answer, SuggestionIds.commandMeant);
+    // Subscribing posts its confirmation in the channel, for everyone.
+    const confirmation = await eventually(
+      () =>
+        bot.slack
+          .messagesIn(CHANNEL)
+          .find((message) => message.ephemeralTo === null && /cleaning/.test(textOf(message))),
+      'the subscription’s confirmation in the channel',
+      15_000,
+    );
+    expect(textOf(confirmation)).toMatch(/hourly|every hour/i);
+  });
+});
+
 describe('a mistyped slash command', () => {
   it('`/tender serach cleaning`: “Did you mean `/tender search`?” instead of the help card, and its button runs it', async () => {
     const answer = await command('serach cleaning');
