@@ -257,23 +257,47 @@ export async function unknownRegionSentence(
   words = '',
   wanted: RegionsWanted = 'typed',
 ): Promise<Mrkdwn | null> {
+  return (await unknownRegion(context, teamId, region, words, wanted))?.sentence ?? null;
+}
+
+/**
+ * unknownRegionSentence's sentence, and the region meant when one stands in for the typed one alone
+ * (a typo, `north-west`), so a search can offer itself again with it; not when the region meant
+ * took the words after it (`region:north west cleaning`: the words searched would change too).
+ */
+export async function unknownRegion(
+  context: FeatureContext,
+  teamId: string,
+  region: string,
+  words = '',
+  wanted: RegionsWanted = 'typed',
+): Promise<{ sentence: Mrkdwn; meant: string | null } | null> {
   const regions = await regionsFor(context, teamId, wanted);
   if (regions.length === 0 || regions.some((known) => known.toLowerCase() === region.toLowerCase()))
     return null;
   // `region:north west` (no quotes) and `region:north-west` mean a region Tenderbot knows: say its form.
   const following = words.split(/\s+/).filter(Boolean);
-  const meant = regions.find((known) =>
-    [0, 1, 2].some(
-      (extra) => regionKey([region, ...following.slice(0, extra)].join(' ')) === regionKey(known),
-    ),
-  );
-  if (meant)
-    return mrkdwn`Tenderbot knows no region called “${literalText(region)}”. Did you mean ${code(`region:"${meant}"`, 110)}? A region of more than one word goes in quotes.`;
+  for (const extra of [0, 1, 2]) {
+    const meant = regions.find(
+      (known) => regionKey([region, ...following.slice(0, extra)].join(' ')) === regionKey(known),
+    );
+    if (meant)
+      return {
+        sentence: mrkdwn`Tenderbot knows no region called “${literalText(region)}”. Did you mean ${code(`region:"${meant}"`, 110)}? A region of more than one word goes in quotes.`,
+        meant: extra === 0 ? meant : null,
+      };
+  }
   const near = nearestRegion(region, regions);
   if (near)
-    return mrkdwn`Tenderbot knows no region called “${literalText(region)}”. Did you mean ${code(`region:"${near}"`, 110)}?`;
+    return {
+      sentence: mrkdwn`Tenderbot knows no region called “${literalText(region)}”. Did you mean ${code(`region:"${near}"`, 110)}?`,
+      meant: near,
+    };
   const shown = regions.slice(0, 40).map((known) => code(`region:"${clip(known, 100)}"`));
-  return mrkdwn`Tenderbot knows no region called “${literalText(region)}”. Regions in the data include ${joinMrkdwn(shown, mrkdwn`, `)}${regions.length > 40 ? mrkdwn`, …` : mrkdwn``}.`;
+  return {
+    sentence: mrkdwn`Tenderbot knows no region called “${literalText(region)}”. Regions in the data include ${joinMrkdwn(shown, mrkdwn`, `)}${regions.length > 40 ? mrkdwn`, …` : mrkdwn``}.`,
+    meant: null,
+  };
 }
 
 /**

@@ -10,7 +10,7 @@ import type { FeatureContext, SlackRequest } from '../../shared/feature-context.
 import { refuseGuests, reply } from '../../shared/feature-context.ts';
 import { SearchIds } from '../../shared/ids.ts';
 import { writerOrSentence } from '../../shared/key-access.ts';
-import { parseWithRegions, regionsFor, unknownRegionSentence } from '../../shared/regions.ts';
+import { parseWithRegions, regionsFor, unknownRegion } from '../../shared/regions.ts';
 // Defined beside the schema of the values that carry it (no import circle through the buttons).
 import type { SearchState } from '../../shared/values/button-values.ts';
 import { encodeIfFits } from '../../shared/values/codec.ts';
@@ -38,6 +38,7 @@ import {
 import {
   commandMeantMessage,
   correctedWords,
+  regionMeantBlocks,
   searchMeantBlocks,
   searchOfferBlocks,
   sentenceMeantBlocks,
@@ -106,17 +107,25 @@ export async function searchCommand(
     note,
     async () => {
       // The region's lookup may fail: the cut is said all the same.
-      const region = filters.region
-        ? await unknownRegionSentence(context, request.teamId, filters.region, parsed.afterRegion).catch(
-            () => null,
-          )
+      const unknown = filters.region
+        ? await unknownRegion(context, request.teamId, filters.region, parsed.afterRegion).catch(() => null)
         : null;
+      const region = unknown?.sentence ?? null;
       // How the region was read is said when nothing was found too: that is when it matters most.
       const read = parsed.regionRead ? regionReadSentence(parsed.regionRead) : null;
       const said = [currencyRead, read, cutSentence, region].filter(
         (sentence): sentence is Mrkdwn => sentence !== null,
       );
       const blocks = said.length > 0 ? [section(joinMrkdwn(said, mrkdwn` `))] : [];
+      // A misspelt region (`region:Londn`): the same search in the region meant, one click away.
+      if (unknown?.meant)
+        blocks.push(
+          ...regionMeantBlocks(unknown.meant, {
+            f: filters,
+            o: 0,
+            ...(buyerChosen ? { b: cutText(buyerChosen, 200) } : {}),
+          }),
+        );
       // Typed as a sentence in a channel ("cleaning in Wales over £100k"): the words found nothing,
       // so the search the sentence means is offered (a sentence already read is not read again).
       if (!options.shownAs) blocks.push(...(await sentenceMeant(context, request, text)));

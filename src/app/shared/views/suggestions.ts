@@ -63,6 +63,18 @@ export function searchMeantBlocks(corrected: string, state: SearchState): Block[
   ];
 }
 
+/** Under a search whose region Tenderbot does not know: the same search in the region meant, as a button. */
+export function regionMeantBlocks(region: string, state: SearchState): Block[] {
+  const value = encodeIfFits('searchPage', { ...state, f: { ...state.f, region }, o: 0 });
+  if (!value) return [];
+  return [
+    {
+      type: 'actions',
+      elements: [button(`Search in ${clip(region, 60)}`, SuggestionIds.searchMeant, value, 'primary')],
+    },
+  ];
+}
+
 /**
  * Under a `/tender search` that found nothing as words but reads as a sentence ("cleaning in
  * Wales over £100k"): the search the sentence means, with a button that runs it (as a direct

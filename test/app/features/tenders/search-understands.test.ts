@@ -299,6 +299,20 @@ describe('a region of two words typed without quotes', () => {
     expect(textOf(hyphen)).toContain('Read `region:south-west` as `region:\\"South West\\"`');
   });
 
+  it('a misspelt region: “Did you mean”, and a button that searches again in the region meant, in place', async () => {
+    const answer = await command('search Quorlent region:Walse');
+    expect(titlesIn(answer)).toEqual([]);
+    expect(textOf(answer)).toContain('Did you mean `region:\\"Wales\\"`?');
+    expect(hasButton(answer, SuggestionIds.searchMeant)).toBe(true);
+    await bot.slack.clickInMessage(MEMBER, answer, SuggestionIds.searchMeant);
+    await eventually(
+      () => titlesIn(answer).join() === 'Quorlent school catering, Wales',
+      'the search drawn again in Wales',
+      15_000,
+    );
+    expect(textOf(answer)).not.toContain('Did you mean');
+  });
+
   it('says how the region was read when nothing is found, too', async () => {
     const answer = await command('search zzqqxxy region:south west');
     expect(titlesIn(answer)).toEqual([]);
