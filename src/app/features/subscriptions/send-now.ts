@@ -35,7 +35,7 @@ export async function sendNow(context: FeatureContext, request: SlackRequest, id
     await context.store.resumeSubscription(request.teamId, id, nextRunAfter(subscription, now));
   const nothingNew = await wouldSay(context, subscription, now);
   if (nothingNew) {
-    const sentence = mrkdwn`${started}Nothing new to post, so nothing was posted in ${channelLink(subscription.channelId)}. Only you see what the post would have said:`;
+    const sentence = mrkdwn`${started}Nothing new to post, so ${channelLink(subscription.channelId)} got nothing. It would have said:`;
     await reply(request, {
       text: sentence,
       blocks: [section(sentence), ...nothingNew.blocks, contextLine(mrkdwn`Only you can see this.`)],
