@@ -68,6 +68,47 @@ function latestEphemeral(text: string) {
 
 const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS_DIR, `workbench-${name}.png`) });
 
+describe('the channel list', () => {
+  it('keeps its links between polls and across a person switch, so a click on one is never lost', async () => {
+    await actAs('U0ADMIN');
+    const link = await page.locator('.channel-link[data-channel="C0GENERAL"]').elementHandle();
+    if (!link) throw new Error('no link to #general');
+    // The page asks for the state twice a second: a few polls, then a person switch.
+    await page.waitForTimeout(1_600);
+    await page.selectOption('#user-switcher', 'U0MEMBER');
+    await page.locator('#messages[data-user="U0MEMBER"]').waitFor({ state: 'attached' });
+    await page.waitForTimeout(1_100);
+    expect(await link.evaluate((node) => node.isConnected)).toBe(true);
+    // The same link, clicked now, opens its channel.
+    await link.click();
+    await page
+      .locator('#messages[data-channel="C0GENERAL"][data-user="U0MEMBER"]')
+      .waitFor({ state: 'attached' });
+    await expect(page.locator('.channel-link.active').innerText()).resolves.toBe('# general');
+    await page.selectOption('#user-switcher', 'U0ADMIN');
+  });
+});
+
+describe('messages already drawn', () => {
+  it('stay the same elements when another message arrives, so a button being clicked is still there', async () => {
+    await actAs('U0ADMIN');
+    // In #general: the tests after this one read the newest answers in #bids.
+    await page.locator('.channel-link[data-channel="C0GENERAL"]').click();
+    await page.locator('#messages[data-channel="C0GENERAL"]').waitFor({ state: 'attached' });
+    await type('/tender search cleaning');
+    const results = latestEphemeral('Tenders matching “cleaning”');
+    await results.waitFor();
+    const next = await results.getByRole('button', { name: 'Next' }).elementHandle();
+    if (!next) throw new Error('no Next button');
+    await type('/tender help');
+    await latestEphemeral('/tender search').waitFor();
+    await page.waitForTimeout(1_100);
+    expect(await next.evaluate((node) => node.isConnected)).toBe(true);
+    await next.click();
+    await page.locator('.message.ephemeral', { hasText: '6–10 of' }).waitFor();
+  });
+});
+
 describe('the workbench page, as an admin', () => {
   it('searches, pages, shares and bookmarks', async () => {
     await actAs('U0ADMIN');

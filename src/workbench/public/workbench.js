@@ -13,7 +13,7 @@ const page = {
   // 'channel', 'home' (the app's Home tab) or 'dm' (the app's Messages tab: a conversation).
   tab: 'channel',
   state: null,
-  drawn: { messages: '', home: '', modal: '', header: '', shortcuts: '' },
+  drawn: { messages: '', home: '', modal: '', header: '', shortcuts: '', channels: '' },
   modalErrors: {},
   // The id of the modal the person closed last (view ids are never reused).
   closedModal: null,
@@ -75,6 +75,41 @@ async function refresh() {
   draw();
 }
 
+/**
+ * The channel list, drawn again only when it changed (a channel added, renamed or archived, or
+ * another one chosen): redrawn on every poll, a link was replaced under the pointer between a
+ * person's press and release, and the click was lost.
+ */
+function drawChannels() {
+  const { state } = page;
+  const key = JSON.stringify([page.tab, page.channel, state.channels]);
+  if (key === page.drawn.channels) return;
+  page.drawn.channels = key;
+  const nav = $('#channels');
+  nav.replaceChildren(
+    ...state.channels.map((channel) => {
+      const link = document.createElement('button');
+      link.type = 'button';
+      link.className = `nav-link channel-link${page.tab === 'channel' && channel.id === page.channel ? ' active' : ''}`;
+      link.dataset.channel = channel.id;
+      link.textContent = `${channel.isPrivate ? '🔒' : '#'} ${channel.name}`;
+      if (channel.archived)
+        link.append(
+          Object.assign(document.createElement('span'), { className: 'muted', textContent: ' (archived)' }),
+        );
+      link.addEventListener('click', (event) => {
+        event.preventDefault();
+        page.tab = 'channel';
+        page.channel = channel.id;
+        localStorage.setItem(remembered('channel'), channel.id);
+        page.drawn.messages = '';
+        refresh();
+      });
+      return link;
+    }),
+  );
+}
+
 function context(extra) {
   return { names: page.state.names, channelNames: page.state.channelNames, ...extra };
 }
@@ -111,29 +146,7 @@ function draw() {
     }
   }
   switcher.value = page.user;
-  const nav = $('#channels');
-  nav.replaceChildren(
-    ...state.channels.map((channel) => {
-      const link = document.createElement('button');
-      link.type = 'button';
-      link.className = `nav-link channel-link${page.tab === 'channel' && channel.id === page.channel ? ' active' : ''}`;
-      link.dataset.channel = channel.id;
-      link.textContent = `${channel.isPrivate ? '🔒' : '#'} ${channel.name}`;
-      if (channel.archived)
-        link.append(
-          Object.assign(document.createElement('span'), { className: 'muted', textContent: ' (archived)' }),
-        );
-      link.addEventListener('click', (event) => {
-        event.preventDefault();
-        page.tab = 'channel';
-        page.channel = channel.id;
-        localStorage.setItem(remembered('channel'), channel.id);
-        page.drawn.messages = '';
-        refresh();
-      });
-      return link;
-    }),
-  );
+  drawChannels();
   $('#home-link').classList.toggle('active', page.tab === 'home');
   $('#dm-link').classList.toggle('active', page.tab === 'dm');
   $('#messages').hidden = page.tab === 'home';
@@ -224,6 +237,9 @@ function drawShortcuts() {
   );
 }
 
+/** The messages drawn last, by ts (with what each was drawn from), and what every drawing read. */
+const drawnMessages = { shared: '', nodes: new Map() };
+
 function drawMessages() {
   const key = JSON.stringify([shownChannel(), page.state.messages]);
   if (key === page.drawn.messages) return;
@@ -239,19 +255,40 @@ function drawMessages() {
   const before = page.seen.channel === page.state.channel ? page.seen.ts : null;
   page.seen = { channel: page.state.channel, ts: new Set(page.state.messages.map((message) => message.ts)) };
   const roots = page.state.messages.filter((message) => !message.threadTs);
+  // A message is drawn again only when it (or its thread, or what its drawing reads) changed: a
+  // button under the pointer when another message arrives stays the same button, so the click
+  // lands, and a menu a person opened stays open.
+  const shared = JSON.stringify([
+    shownChannel(),
+    page.user,
+    page.state.shortcuts,
+    page.state.names,
+    page.state.channelNames,
+  ]);
+  const kept = drawnMessages.shared === shared ? drawnMessages.nodes : new Map();
+  const nodes = new Map();
   list.replaceChildren(
     ...roots.map((message) => {
-      const node = drawMessage(message);
       const replies = page.state.messages.filter((reply) => reply.threadTs === message.ts);
+      const key = JSON.stringify([message, replies]);
+      const known = kept.get(message.ts);
+      if (known && known.key === key) {
+        nodes.set(message.ts, known);
+        return known.node;
+      }
+      const node = drawMessage(message);
       if (replies.length > 0) {
         const thread = document.createElement('div');
         thread.className = 'thread';
         thread.append(...replies.map(drawMessage));
         node.append(thread);
       }
+      nodes.set(message.ts, { key, node });
       return node;
     }),
   );
+  drawnMessages.shared = shared;
+  drawnMessages.nodes = nodes;
   // A new message (a card, an answer, a thread line) is brought into view, its top first when it
   // is taller than the window; a conversation just opened shows its latest messages; otherwise
   // the person stays where they scrolled to.
@@ -428,7 +465,16 @@ $('#workspace-switcher').addEventListener('change', (event) => {
 $('#user-switcher').addEventListener('change', (event) => {
   page.user = event.target.value;
   localStorage.setItem(remembered('user'), page.user);
-  page.drawn = { messages: '', home: '', modal: '', header: '', shortcuts: '' };
+  // The channel list stays unless the person sees other channels: a click on it right after the
+  // switch is not lost under a redraw.
+  page.drawn = {
+    messages: '',
+    home: '',
+    modal: '',
+    header: '',
+    shortcuts: '',
+    channels: page.drawn.channels,
+  };
   if (page.tab === 'home') api('/workbench/home', {}).then(soon);
   if (page.tab === 'dm') api('/workbench/messages-tab', {}).then(soon);
   refresh();
