@@ -337,7 +337,7 @@ describe('a target submission date after the tender closes', () => {
     const [, , , , , , tender] = await openTenders(harness, 7, [TENDER_A]);
     const opened = await openFor('U0ADMIN', tender?.id as string);
     const meta = JSON.parse(opened.view.private_metadata as string) as Record<string, unknown>;
-    expect(meta.d).toBe(tender?.deadline);
+    expect(meta.d).toBe(new Date(tender?.deadline as string).toISOString());
     const older = JSON.stringify({ ...meta, d: undefined });
     const name = 'Handler test: late target, older form';
     const late = dayAfter(tender?.closing as string, 3);

@@ -18,7 +18,8 @@ export function openDeadlineDay(deadline: string | null, now: Date): string | nu
 export function openDeadline(deadline: string | null | undefined, now: Date): string | null {
   if (!deadline) return null;
   const time = Date.parse(deadline);
-  return Number.isNaN(time) || time < now.getTime() ? null : deadline;
+  // As an ISO instant (24 characters): what a form's metadata carries, whatever form the service wrote.
+  return Number.isNaN(time) || time < now.getTime() ? null : new Date(time).toISOString();
 }
 
 /** `19 Dec 2026, 12:00 UTC`, or `19 Dec 2026` for a deadline the notice gives as a day (midnight). */
