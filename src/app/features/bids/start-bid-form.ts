@@ -151,7 +151,8 @@ export async function openStartBidModal(
     return;
   }
   const { tender } = read;
-  const deadline = tender.deadline ? tender.deadline.slice(0, 10) : null;
+  // The deadline's UTC day, as the form's question and the card count it.
+  const deadline = openDeadline(tender.deadline, new Date(0))?.slice(0, 10) ?? null;
   const future = deadline && Date.parse(`${deadline}T00:00:00Z`) >= context.clock().getTime() - 86_400_000;
   const closed = closedTenderSentence(tender, context.clock());
   const closes = openDeadline(tender.deadline, context.clock());

@@ -10,8 +10,9 @@ import { type Mrkdwn, mrkdwn, text as plain } from '../../../shared/views/mrkdwn
  * so already). `deadline` is the tender's, an instant.
  */
 export function openDeadlineDay(deadline: string | null, now: Date): string | null {
-  if (!deadline || Date.parse(deadline) < now.getTime()) return null;
-  return deadline.slice(0, 10);
+  const open = openDeadline(deadline, now);
+  // The UTC day of the instant, as the forms' question counts it (a `+01:00` deadline at midnight is the day before).
+  return open ? open.slice(0, 10) : null;
 }
 
 /** The tender's deadline (an instant) while it is still ahead, else null: what a form says under its dates. */

@@ -3,6 +3,7 @@ import {
   closingHint,
   formatClosing,
   openDeadline,
+  openDeadlineDay,
 } from '../../../../../src/app/features/bids/views/tender-closes.ts';
 
 describe('the tender’s deadline on a bid’s forms', () => {
@@ -14,6 +15,9 @@ describe('the tender’s deadline on a bid’s forms', () => {
     expect(openDeadline('2026-11-28T11:59:59Z', now)).toBeNull();
     expect(openDeadline('not a date', now)).toBeNull();
     expect(openDeadline(null, now)).toBeNull();
+    // Its day is the UTC day, as the forms' question counts it and the card flags it.
+    expect(openDeadlineDay('2026-12-19T00:00:00+01:00', now)).toBe('2026-12-18');
+    expect(openDeadlineDay('2026-12-19T23:00:00-05:00', now)).toBe('2026-12-20');
   });
 
   it('is said with its time when the notice sets one, as a day alone at midnight', () => {
