@@ -216,10 +216,8 @@ async function refuseUnknownRegion(
     (await regionNamedByData(context, teamId, region));
   if (known === undefined) return parsed;
   if (known) return known === region ? parsed : { ...parsed, filters: { ...parsed.filters, region: known } };
-  const unknown = await unknownRegionSentence(context, teamId, region, parsed.afterRegion, 'fresh').catch(
-    () => null,
-  );
-  return unknown ? { ok: false, problem: unknown } : parsed;
+  const unknown = await unknownRegion(context, teamId, region, parsed.afterRegion, 'fresh').catch(() => null);
+  return unknown ? { ok: false, problem: unknown.sentence } : parsed;
 }
 
 /**
@@ -246,24 +244,11 @@ async function regionNamedByData(
 }
 
 /**
- * A region no buyer nor recent tender names: says so and lists those the data names (so
- * `region:"Nort West"` is answered with the right spelling); null for a region it names, or when
- * there are none to compare with. After a search that found nothing, and before a search that lasts.
- */
-export async function unknownRegionSentence(
-  context: FeatureContext,
-  teamId: string,
-  region: string,
-  words = '',
-  wanted: RegionsWanted = 'typed',
-): Promise<Mrkdwn | null> {
-  return (await unknownRegion(context, teamId, region, words, wanted))?.sentence ?? null;
-}
-
-/**
- * unknownRegionSentence's sentence, and the region meant when one stands in for the typed one alone
- * (a typo, `north-west`), so a search can offer itself again with it; not when the region meant
- * took the words after it (`region:north west cleaning`: the words searched would change too).
+ * A region no buyer nor recent tender names: the sentence saying so, with those the data names (so
+ * `region:"Nort West"` is answered with the right spelling), and the region meant when one stands
+ * in for the typed one alone (a typo, `north-west`), so a search can offer itself again with it;
+ * not when the region meant took the words after it (`region:north west cleaning`: the words
+ * searched would change too). Null for a region the data names, or with none to compare with.
  */
 export async function unknownRegion(
   context: FeatureContext,
