@@ -62,7 +62,7 @@ export const BookmarkValue = z.strictObject({
   s: SlackUserId.optional(),
 });
 
-export const ConnectMetadataValue = z.strictObject({ channelId: z.string().min(1).max(50).nullable() });
+export const ConnectMetadataValue = z.object({ channelId: z.string().min(1).max(50).nullable() });
 
 export const COMMENT_ENTITY_TYPES = ['tender', 'buyer', 'supplier', 'framework'] as const;
 export type CommentEntityType = (typeof COMMENT_ENTITY_TYPES)[number];
@@ -88,7 +88,7 @@ export const ListPageValue = z.strictObject({
 export const HOME_CHANNEL_TARGETS = ['bid', 'tender', 'saved'] as const;
 
 /** The "Which channel?" window's private_metadata: what to post there, and its name to say so. */
-export const HomeChannelValue = z.strictObject({
+export const HomeChannelValue = z.object({
   k: z.enum(HOME_CHANNEL_TARGETS),
   id: RecordId,
   /** Subscribe (a feed in the channel) rather than post once. */
@@ -97,4 +97,4 @@ export const HomeChannelValue = z.strictObject({
 });
 
 /** The search form's private_metadata: the channel it was opened from (its answer leaves a pointer there). */
-export const SearchBuilderMetadataValue = z.strictObject({ c: z.string().regex(/^[CG][A-Z0-9]{1,30}$/) });
+export const SearchBuilderMetadataValue = z.object({ c: z.string().regex(/^[CG][A-Z0-9]{1,30}$/) });

@@ -54,6 +54,23 @@ export const ACTION_SCHEMAS = {
   editBidModal: PipelineValues.EditBidMetadataValue,
 } as const satisfies Record<string, z.ZodType>;
 
+/**
+ * Kinds whose schema drops keys it does not know, where every other kind refuses them. A form's
+ * metadata lives only while the form is open, so during a rolling update a form opened by a newer
+ * copy is often submitted to an older one: the keys a newer copy adds there must be ones an older
+ * copy can ignore (a key that changes what the form does gets a new kind). Buttons and options keep
+ * refusing: a search filter dropped would answer a different search than the one on the card.
+ */
+export const FORM_METADATA = [
+  'connectMetadata',
+  'commentModal',
+  'homeChannel',
+  'searchBuilder',
+  'startBidModal',
+  'stageNotesModal',
+  'editBidModal',
+] as const satisfies readonly (keyof typeof ACTION_SCHEMAS)[];
+
 export type ActionKind = keyof typeof ACTION_SCHEMAS;
 export type StateOf<K extends ActionKind> = z.infer<(typeof ACTION_SCHEMAS)[K]>;
 

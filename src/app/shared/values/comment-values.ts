@@ -5,7 +5,7 @@ import { COMMENT_ENTITY_TYPES, RecordId, SlackUserId } from './button-values.ts'
  * The comment modal's private_metadata (through the codec): what it comments on, the entity's
  * name once known, the idempotency key made when the modal opened, and where to say "posted".
  */
-export const CommentModalMetadataValue = z.strictObject({
+export const CommentModalMetadataValue = z.object({
   e: z.enum(COMMENT_ENTITY_TYPES),
   id: RecordId,
   /** Made once when the modal opens; every submission of this modal derives its key from it. */

@@ -30,8 +30,12 @@ export const PipelineStatusOptionValue = z.strictObject({
   p: id,
   v: z.enum(SETTABLE_PIPELINE_STATUSES),
 });
-/** The "Start a bid" modal: the tender, the creation's idempotency key, and where to post the card. */
-export const StartBidMetadataValue = z.strictObject({
+/**
+ * The "Start a bid" modal: the tender, the creation's idempotency key, and where to post the card.
+ * Forms' metadata drops keys it does not know (see FORM_METADATA in codec.ts): a form opened by a
+ * newer copy is answered by an older one during a rolling update.
+ */
+export const StartBidMetadataValue = z.object({
   t: id.nullable(),
   k: z.string().uuid(),
   c: z.string().max(50),
@@ -39,14 +43,14 @@ export const StartBidMetadataValue = z.strictObject({
   d: z.string().max(40).optional(),
 });
 /** The "Notes and due date" modal: the stage, and the card it was opened from (for its thread). */
-export const StageNotesMetadataValue = z.strictObject({
+export const StageNotesMetadataValue = z.object({
   p: id,
   s: id,
   c: z.string().max(50),
   ts: z.string().max(50).nullable(),
 });
 /** The "Edit details" modal: the bid, its stages' ids in card order, and the card it was opened from. */
-export const EditBidMetadataValue = z.strictObject({
+export const EditBidMetadataValue = z.object({
   p: id,
   s: z.array(id).max(100),
   c: z.string().max(50),

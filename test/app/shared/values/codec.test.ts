@@ -3,11 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  type ActionKind,
   decode,
   decodeText,
   encode,
   encodeKept,
+  FORM_METADATA,
   StaleValueError,
+  type StateOf,
   StateTooLargeError,
   VALUE_ROOM,
 } from '../../../../src/app/shared/values/codec.ts';
@@ -75,6 +78,54 @@ describe('the value codec', () => {
     for (const [kind, value] of broken) {
       await expect(decode(kind, value), String(value)).rejects.toThrow(StaleValueError);
     }
+  });
+
+  it("reads a form's metadata written by a newer copy, and refuses a button or option value with a key it does not know", async () => {
+    // One value of every kind: a kind added to the codec without one here does not compile.
+    const sample: { [K in ActionKind]: StateOf<K> } = {
+      searchPage: state,
+      listPage: { l: 'buyers', t: 'leeds', o: 5 },
+      bookmark: { t: 'ocds-1', c: 'detail' },
+      record: 'ocds-1',
+      connectMetadata: { channelId: 'C1' },
+      comment: { e: 'tender', id: 'ocds-1' },
+      commentModal: {
+        e: 'tender',
+        id: 'ocds-1',
+        k: '0b7e7a4c-7d5c-4f7e-9a39-3f1f1f0c2a11',
+        c: 'C1',
+        u: 'U1',
+      },
+      commentDelete: { d: 'c-1' },
+      startBid: { t: 'ocds-1' },
+      homeChannel: { k: 'bid', id: 'p-1' },
+      searchBuilder: { c: 'C1' },
+      pipeline: { p: 'p-1' },
+      pipelineStage: { p: 'p-1', s: 's-1' },
+      stageStatusOption: { p: 'p-1', s: 's-1', v: 'completed' },
+      pipelineStatusOption: { p: 'p-1', v: 'won' },
+      startBidModal: { t: 'ocds-1', k: '0b7e7a4c-7d5c-4f7e-9a39-3f1f1f0c2a11', c: 'C1' },
+      stageNotesModal: { p: 'p-1', s: 's-1', c: 'C1', ts: null },
+      editBidModal: { p: 'p-1', s: ['s-1'], c: 'C1', ts: null },
+    };
+    const forms: readonly ActionKind[] = FORM_METADATA;
+    let checked = 0;
+    for (const kind of Object.keys(sample) as ActionKind[]) {
+      if (kind === 'record') continue;
+      const written = JSON.parse(encode(kind, sample[kind] as never, 'metadata'));
+      const fromNewerCopy = JSON.stringify({ ...written, zz: 'added later' });
+      if (forms.includes(kind)) {
+        expect(decodeText(kind, fromNewerCopy), kind).toEqual(written);
+      } else {
+        expect(() => decodeText(kind, fromNewerCopy), kind).toThrow(StaleValueError);
+      }
+      checked++;
+    }
+    expect(checked).toBe(Object.keys(sample).length - 1);
+    // A form's metadata still refuses a known key with a wrong value.
+    expect(() =>
+      decodeText('startBidModal', JSON.stringify({ ...sample.startBidModal, k: 'not a key' })),
+    ).toThrow(StaleValueError);
   });
 
   it('refuses to write a state that would not fit its value, rather than clip it', () => {
