@@ -143,6 +143,17 @@ describe('a bid team in the workbench page', () => {
       .textContent();
     expect(chosen).toBe('Completed');
     await shot('stage-moved-general');
+
+    // A guest's choice is refused: the menu shows the card's own status again, not the refused one.
+    await page.selectOption('#user-switcher', 'U0GUEST');
+    await openChannel(page, 'C0GENERAL');
+    const menu = generalCard.locator('select[data-action-id="pipeline/stage_status/1"]');
+    await menu.selectOption({ label: 'Blocked' });
+    await page.locator('.message.ephemeral', { hasText: 'Guests can read tenders' }).last().waitFor();
+    await expect
+      .poll(() => menu.locator('option:checked').textContent(), { timeout: 10_000 })
+      .toBe('Completed');
+    await shot('stage-refused-guest');
     expect(problems).toEqual([]);
     // Many steps in a browser beside the rest of the suite on two cores: more than the default 30 s.
   }, 90_000);

@@ -281,13 +281,24 @@ function renderExternalSelect(item, blockId, context) {
     reset([...(answer?.options ?? []), ...groups]);
     if (select.options.length > 1) select.size = Math.min(select.options.length, 6);
   });
-  if (!context.collectOnly) {
-    select.addEventListener('change', () => {
-      if (select.value) context.onAction?.(item, blockId, { selectedOption: select.value });
-    });
-  }
+  if (!context.collectOnly)
+    select.addEventListener('change', () => sendChoice(select, item, blockId, context));
   wrap.append(search, select);
   return wrap;
+}
+
+/**
+ * Sends a menu's choice in a message, then shows the message's own choice again: the app answers
+ * by updating the message (drawn anew) or by refusing, and a refused choice left showing would be
+ * a state the card is not in, which picking it again could not send (no change event).
+ */
+async function sendChoice(select, item, blockId, context) {
+  if (!select.value) return;
+  try {
+    await context.onAction?.(item, blockId, { selectedOption: select.value });
+  } finally {
+    select.value = item.type === 'overflow' ? '' : (item.initial_option?.value ?? '');
+  }
 }
 
 function withConfirm(item, act) {
@@ -333,11 +344,8 @@ function renderElement(item, blockId, context) {
           ),
         );
       }
-      if (!context.collectOnly) {
-        select.addEventListener('change', () => {
-          if (select.value) context.onAction?.(item, blockId, { selectedOption: select.value });
-        });
-      }
+      if (!context.collectOnly)
+        select.addEventListener('change', () => sendChoice(select, item, blockId, context));
       return select;
     }
     case 'external_select':
