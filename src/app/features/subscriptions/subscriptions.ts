@@ -58,35 +58,46 @@ export const SUBSCRIBE_USAGE = mrkdwn`Subscribe this channel with \`/tender subs
 
 const SUBSCRIPTION_KINDS = ['pipeline', 'search', 'deadlines'] as const;
 
+/** What each kind of subscription needs after it, said when a corrected kind has nothing after it. */
+const KIND_NEEDS: Record<SubscriptionKind, string | null> = {
+  pipeline: 'a bid (its id, or BID-3)',
+  search: 'a saved search’s id, or words and filters',
+  deadlines: null,
+};
+
 /**
  * `/tender subscribe` with no kind of subscription first: the one most likely meant, offered as a
- * button that runs it, with the usage under it. A kind misspelt (`serach`) is corrected; a bid's
- * reference (`BID-3`) is its bid's summary; any other words are a new-tender feed of those words
- * (`/tender subscribe cleaning in Wales`), as words typed after `/tender` alone are a search.
+ * button that runs it, with the usage under it. A kind misspelt by one letter, or two swapped
+ * (`serach`), is corrected; a bid's reference (`BID-3`, maybe with a cadence or a time) is its
+ * bid's summary; any other words are a new-tender feed of those words (`/tender subscribe cleaning
+ * in Wales`), as words typed after `/tender` alone are a search. A kind corrected that still lacks
+ * what it needs is named, with no button: pressed, it would only be refused.
  */
 export function subscribeMeantMessage(typed: string): Message {
   const [first = '', ...others] = typed.split(/\s+/).filter(Boolean);
-  if (!first) return { text: SUBSCRIBE_USAGE, blocks: [section(SUBSCRIBE_USAGE)] };
+  const usage = section(SUBSCRIBE_USAGE);
+  if (!first) return { text: SUBSCRIBE_USAGE, blocks: [usage] };
   const word = first.toLowerCase();
-  const misspelt = /^[a-z]{3,}$/.test(word)
-    ? SUBSCRIPTION_KINDS.map((kind) => ({ kind, distance: editDistance(word, kind) }))
-        .filter(({ distance }) => distance > 0 && distance <= (word.length <= 4 ? 1 : 2))
-        .sort((a, b) => a.distance - b.distance)
-    : [];
-  const meant =
-    misspelt.length > 0 && misspelt[0]?.distance !== misspelt[1]?.distance
-      ? [misspelt[0]?.kind, ...others].join(' ')
-      : /^bid[-\s]?\d{1,9}$/i.test(first) && others.length === 0
-        ? `pipeline ${first}`
-        : `search ${typed}`;
+  const corrected = /^[a-z]{3,}$/.test(word)
+    ? SUBSCRIPTION_KINDS.find((kind) => editDistance(word, kind) === 1)
+    : undefined;
+  const needs = corrected ? KIND_NEEDS[corrected] : null;
+  if (corrected && needs && others.length === 0) {
+    const question = mrkdwn`${code(`/tender subscribe ${cutText(typed, 60)}`)} does not say what to subscribe to. Did you mean ${code(`/tender subscribe ${corrected}`)}, followed by ${plain(needs)}?`;
+    return { text: question, blocks: [section(question), usage] };
+  }
+  const bidSummary =
+    /^bid-?\d{1,9}$/i.test(first) && others.every((other) => /^(daily|weekly|\d{1,2}:\d{2})$/i.test(other));
+  const meant = corrected
+    ? [corrected, ...others].join(' ')
+    : bidSummary
+      ? `pipeline ${typed}`
+      : `search ${typed}`;
   const command = `subscribe ${meant}`;
   const question = mrkdwn`${code(`/tender subscribe ${cutText(typed, 60)}`)} does not say what to subscribe to. Did you mean ${code(`/tender ${command}`, 300)}?`;
   return {
     text: question,
-    blocks: [
-      ...commandOffer(question, `Run /tender ${cutText(command, 50)}`, command),
-      section(SUBSCRIBE_USAGE),
-    ],
+    blocks: [...commandOffer(question, `Run /tender ${cutText(command, 50)}`, command), usage],
   };
 }
 

@@ -276,6 +276,22 @@ describe('subscribeMeantMessage (`/tender subscribe` without the kind)', () => {
     expect(offered('pipline BID-3 weekly').button).toBe('subscribe pipeline BID-3 weekly');
     expect(offered('BID-3').button).toBe('subscribe pipeline BID-3');
     expect(offered('bid 3 weekly').button).toBe('subscribe search bid 3 weekly');
+    expect(offered('BID-3 weekly 09:30').button).toBe('subscribe pipeline BID-3 weekly 09:30');
+    expect(offered('deadlnes').button).toBe('subscribe deadlines');
+  });
+
+  it('reads a word two edits from a kind as words to search for, not as the kind', () => {
+    expect(offered('research services').button).toBe('subscribe search research services');
+    expect(offered('pipes and valves').button).toBe('subscribe search pipes and valves');
+  });
+
+  it('names a corrected kind that lacks what it needs, with no button that would only be refused', () => {
+    expect(offered('serach')).toEqual({
+      text: '`/tender subscribe serach` does not say what to subscribe to. Did you mean `/tender subscribe search`, followed by a saved search’s id, or words and filters?',
+      button: null,
+    });
+    expect(offered('pipline').text).toContain('followed by a bid (its id, or BID-3)');
+    expect(offered('pipline').button).toBeNull();
   });
 
   it('gives the usage alone when nothing follows, and escapes what was typed', () => {
