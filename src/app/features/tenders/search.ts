@@ -38,10 +38,10 @@ import {
 import {
   commandMeantMessage,
   correctedWords,
-  regionMeantBlocks,
-  searchMeantBlocks,
+  searchMeantButton,
   searchOfferBlocks,
   sentenceMeantBlocks,
+  wordsMeantQuestion,
 } from '../../shared/views/suggestions.ts';
 import { type Block, button, contextLine, section, tenderDetail } from '../../shared/views/tender-card.ts';
 import {
@@ -116,20 +116,14 @@ export async function searchCommand(
       const said = [currencyRead, read, cutSentence, region].filter(
         (sentence): sentence is Mrkdwn => sentence !== null,
       );
-      const blocks = said.length > 0 ? [section(joinMrkdwn(said, mrkdwn` `))] : [];
-      // A misspelt region (`region:Londn`): the same search in the region meant, one click away.
-      if (unknown?.meant)
-        blocks.push(
-          ...regionMeantBlocks(unknown.meant, {
-            f: filters,
-            o: 0,
-            ...(buyerChosen ? { b: cutText(buyerChosen, 200) } : {}),
-          }),
-        );
-      // Typed as a sentence in a channel ("cleaning in Wales over £100k"): the words found nothing,
-      // so the search the sentence means is offered (a sentence already read is not read again).
-      if (!options.shownAs) blocks.push(...(await sentenceMeant(context, request, text)));
-      return blocks;
+      return {
+        said: said.length > 0 ? [section(joinMrkdwn(said, mrkdwn` `))] : [],
+        // A misspelt region (`region:Londn`): the search in the region meant, one click away.
+        region: unknown?.meant ?? null,
+        // Typed as a sentence in a channel ("cleaning in Wales over £100k"): the words found nothing,
+        // so the search the sentence means is offered (a sentence already read is not read again).
+        offers: options.shownAs ? [] : await sentenceMeant(context, request, text),
+      };
     },
     options.shownAs ? [contextLine(options.shownAs)] : [],
   );
@@ -222,6 +216,14 @@ function otherBuyersNote(
   return blocks;
 }
 
+/** Under a search that found nothing: what may be why, the region it most likely meant, other searches meant. */
+interface WhyEmpty {
+  said: Block[];
+  region: string | null;
+  offers: Block[];
+}
+const NOTHING_TO_SAY: WhyEmpty = { said: [], region: null, offers: [] };
+
 /** Draws one page of a search; `replace` redraws the message a button was clicked in. */
 export async function showSearchPage(
   context: FeatureContext,
@@ -231,7 +233,7 @@ export async function showSearchPage(
   /** Blocks shown under the heading of this page only (which buyer a name chose). */
   note: Block[] = [],
   /** When nothing matches, what may be why (an unknown region) or meant instead, asked only then. */
-  whenEmpty: () => Promise<Block[]> = async () => [],
+  whenEmpty: () => Promise<WhyEmpty> = async () => NOTHING_TO_SAY,
   /** Blocks shown first, whatever was found (the command a sentence was read as). */
   lead: Block[] = [],
 ): Promise<void> {
@@ -264,8 +266,13 @@ export async function showSearchPage(
     // A word that found nothing, and the word of the data it most likely meant: offered as a search.
     const corrected =
       state.f.q && page.suggestions?.length ? correctedWords(state.f.q, page.suggestions) : null;
-    if (corrected) message.blocks.push(...searchMeantBlocks(corrected, state));
-    message.blocks.push(...(await whenEmpty().catch(() => [])));
+    const why = await whenEmpty().catch(() => NOTHING_TO_SAY);
+    message.blocks.push(
+      ...(corrected ? [wordsMeantQuestion(corrected)] : []),
+      ...why.said,
+      ...searchMeantButton(state, { words: corrected, region: why.region }),
+      ...why.offers,
+    );
   }
   if (lead.length > 0) message.blocks.unshift(...lead);
   await reply(request, message, replace);

@@ -49,30 +49,34 @@ export function correctedWords(q: string, suggestions: readonly WordSuggestion[]
   return changed ? corrected : null;
 }
 
-/** "Did you mean *cleaning*?" under a search that found nothing, with a button running that search. */
-export function searchMeantBlocks(corrected: string, state: SearchState): Block[] {
-  const question = section(mrkdwn`Did you mean *${safeText(corrected, 300)}*?`);
-  const value = encodeIfFits('searchPage', { ...state, f: { ...state.f, q: corrected }, o: 0 });
-  if (!value) return [question];
-  return [
-    question,
-    {
-      type: 'actions',
-      elements: [button(`Search ${clip(corrected, 60)}`, SuggestionIds.searchMeant, value, 'primary')],
-    },
-  ];
+/** "Did you mean *cleaning*?" under a search that found nothing (the button is searchMeantButton's). */
+export function wordsMeantQuestion(words: string): Block {
+  return section(mrkdwn`Did you mean *${safeText(words, 300)}*?`);
 }
 
-/** Under a search whose region Tenderbot does not know: the same search in the region meant, as a button. */
-export function regionMeantBlocks(region: string, state: SearchState): Block[] {
-  const value = encodeIfFits('searchPage', { ...state, f: { ...state.f, region }, o: 0 });
+/** What a search that found nothing most likely meant: its words, its region, or both corrected. */
+export interface SearchMeant {
+  words: string | null;
+  region: string | null;
+}
+
+/**
+ * One button that runs the search with every correction in place, from its first page: with two
+ * buttons, one per correction, each kept the other mistake and found nothing again.
+ */
+export function searchMeantButton(state: SearchState, { words, region }: SearchMeant): Block[] {
+  if (!words && !region) return [];
+  const filters = { ...state.f, ...(words ? { q: words } : {}), ...(region ? { region } : {}) };
+  const value = encodeIfFits('searchPage', { ...state, f: filters, o: 0 });
   if (!value) return [];
-  return [
-    {
-      type: 'actions',
-      elements: [button(`Search in ${clip(region, 60)}`, SuggestionIds.searchMeant, value, 'primary')],
-    },
-  ];
+  // Slack's button label holds 75 characters.
+  const label =
+    words && region
+      ? `Search ${clip(words, 35)} in ${clip(region, 28)}`
+      : words
+        ? `Search ${clip(words, 60)}`
+        : `Search in ${clip(region ?? '', 60)}`;
+  return [{ type: 'actions', elements: [button(label, SuggestionIds.searchMeant, value, 'primary')] }];
 }
 
 /**

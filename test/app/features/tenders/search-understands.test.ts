@@ -313,6 +313,36 @@ describe('a region of two words typed without quotes', () => {
     expect(textOf(answer)).not.toContain('Did you mean');
   });
 
+  it('a misspelt word and a misspelt region: one button, which searches with both corrected', async () => {
+    // The service reads its vocabulary again in the background once records are written: asked
+    // directly until it knows the word this file wrote, the search below does not depend on order.
+    const suggested = async () => {
+      const answer = await sandbox.call('GET', '/v1/tenders?q=Qourlent&limit=1', {
+        key: KEYS.carolMemberAcme,
+      });
+      return (answer.body.suggestions ?? []).some((s: { correction: string }) => s.correction === 'quorlent');
+    };
+    for (let tries = 0; !(await suggested()); tries++) {
+      if (tries > 300) throw new Error('the service never suggested quorlent');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const answer = await command('search Qourlent region:Walse');
+    expect(titlesIn(answer)).toEqual([]);
+    expect(textOf(answer)).toContain('Did you mean *quorlent*?');
+    expect(textOf(answer)).toContain('Did you mean `region:\\"Wales\\"`?');
+    const buttons = JSON.stringify(answer.blocks).match(
+      new RegExp(`"action_id":"${SuggestionIds.searchMeant}"`, 'g'),
+    );
+    expect(buttons).toHaveLength(1);
+    expect(textOf(answer)).toContain('Search quorlent in Wales');
+    await bot.slack.clickInMessage(MEMBER, answer, SuggestionIds.searchMeant);
+    await eventually(
+      () => titlesIn(answer).join() === 'Quorlent school catering, Wales',
+      'the search drawn again with both corrected',
+      15_000,
+    );
+  });
+
   it('says how the region was read when nothing is found, too', async () => {
     const answer = await command('search zzqqxxy region:south west');
     expect(titlesIn(answer)).toEqual([]);

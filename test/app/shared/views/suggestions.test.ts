@@ -4,8 +4,9 @@ import {
   commandMeantMessage,
   correctedWords,
   SuggestionIds,
-  searchMeantBlocks,
+  searchMeantButton,
   searchOfferBlocks,
+  wordsMeantQuestion,
 } from '../../../../src/app/shared/views/suggestions.ts';
 
 describe('correctedWords', () => {
@@ -26,15 +27,13 @@ describe('correctedWords', () => {
 
 describe('the Did you mean blocks', () => {
   it('ask with the corrected words escaped, and carry the corrected search in the button', () => {
-    const blocks = searchMeantBlocks('*cleaning* <!here>', {
-      f: { q: 'x', region: 'Wales' },
-      o: 10,
-      b: 'Leeds',
-    });
-    const text = JSON.stringify(blocks[0]);
-    expect(text).not.toContain('<!here>');
-    expect(text).toContain('&lt;!here&gt;');
-    const actions = blocks[1] as { elements: { action_id: string; value: string }[] };
+    const question = JSON.stringify(wordsMeantQuestion('*cleaning* <!here>'));
+    expect(question).not.toContain('<!here>');
+    expect(question).toContain('&lt;!here&gt;');
+    const state = { f: { q: 'x', region: 'Wales' }, o: 10, b: 'Leeds' };
+    const [actions] = searchMeantButton(state, { words: '*cleaning* <!here>', region: null }) as unknown as [
+      { elements: { action_id: string; value: string; text: { text: string } }[] },
+    ];
     expect(actions.elements[0]?.action_id).toBe(SuggestionIds.searchMeant);
     // The corrected search from its first page, the other filters kept.
     expect(decodeText('searchPage', actions.elements[0]?.value)).toEqual({
@@ -42,6 +41,29 @@ describe('the Did you mean blocks', () => {
       o: 0,
       b: 'Leeds',
     });
+  });
+
+  it('words and region both misspelt: one button searching with both corrected', () => {
+    const state = { f: { q: 'clenaing', region: 'Walse', status: 'open' as const }, o: 0 };
+    const button = (meant: { words: string | null; region: string | null }) => {
+      const [actions] = searchMeantButton(state, meant) as unknown as [
+        { elements: { value: string; text: { text: string } }[] } | undefined,
+      ];
+      const element = actions?.elements[0];
+      return element ? { label: element.text.text, f: decodeText('searchPage', element.value).f } : null;
+    };
+    expect(button({ words: 'cleaning', region: 'Wales' })).toEqual({
+      label: 'Search cleaning in Wales',
+      f: { q: 'cleaning', region: 'Wales', status: 'open' },
+    });
+    expect(button({ words: null, region: 'Wales' })).toEqual({
+      label: 'Search in Wales',
+      f: { q: 'clenaing', region: 'Wales', status: 'open' },
+    });
+    expect(button({ words: null, region: null })).toBeNull();
+    // However long the words and the region, the label fits Slack's 75 characters.
+    const long = button({ words: 'w'.repeat(200), region: 'r'.repeat(150) });
+    expect(long?.label.length).toBeLessThanOrEqual(75);
   });
 
   it('a mistyped subcommand: the command meant, and a button running it only when words followed', () => {
