@@ -30,6 +30,7 @@ export class AppSender {
   async slashCommand(userId: string, channelId: string, command: string, text: string): Promise<AppAnswer> {
     const { workspace } = this;
     const user = workspace.user(userId);
+    const responseUrl = workspace.newResponseUrl(channelId, userId);
     const body = new URLSearchParams({
       token: 'fake-verification-token',
       team_id: workspace.teamId,
@@ -43,10 +44,10 @@ export class AppSender {
       api_app_id: 'A0TENDERBOT',
       ...(workspace.enterprise ? { enterprise_id: workspace.enterprise.id } : {}),
       is_enterprise_install: String(workspace.orgWideInstall),
-      response_url: workspace.newResponseUrl(channelId, userId),
+      response_url: responseUrl,
       trigger_id: workspace.newTrigger(userId),
     }).toString();
-    return this.sendToApp(body, 'application/x-www-form-urlencoded');
+    return { ...(await this.sendToApp(body, 'application/x-www-form-urlencoded')), responseUrl };
   }
 
   /** Clicks a button (or picks an option, or a date) in a stored message, building the payload as Slack does. */
@@ -77,6 +78,7 @@ export class AppSender {
     }
     if (!found) throw new Error(`no element with action_id ${actionId} in message ${message.ts}`);
     const user = workspace.user(userId);
+    const responseUrl = workspace.newResponseUrl(message.channel, userId, message.ts);
     const payload: Record<string, unknown> = {
       type: 'block_actions',
       user: { id: userId, username: user.name, name: user.name, team_id: workspace.teamId },
@@ -94,7 +96,7 @@ export class AppSender {
       ...enterpriseFields(workspace),
       channel: { id: message.channel, name: workspace.channel(message.channel).name },
       // Slack makes a response_url per click: what it posts is for the person who clicked.
-      response_url: workspace.newResponseUrl(message.channel, userId, message.ts),
+      response_url: responseUrl,
       actions: [actionFor(found.element, actionId, found.blockId, workspace.nextTs(), choice)],
       state: { values: {} },
       // A message a workflow step posted: the click carries the run (function_data) and its token.
@@ -113,7 +115,7 @@ export class AppSender {
         ...(message.metadata ? { metadata: message.metadata } : {}),
       };
     }
-    return this.sendPayload(payload);
+    return { ...(await this.sendPayload(payload)), responseUrl };
   }
 
   /** Clicks a button (or picks an option) in a Home tab or modal view. */
@@ -235,7 +237,8 @@ export class AppSender {
   async messageShortcut(userId: string, message: FakeMessage, callbackId: string): Promise<AppAnswer> {
     const { workspace } = this;
     const user = workspace.user(userId);
-    return this.sendPayload({
+    const responseUrl = workspace.newResponseUrl(message.channel, userId);
+    const answer = await this.sendPayload({
       type: 'message_action',
       token: 'fake-verification-token',
       action_ts: workspace.nextTs(),
@@ -245,7 +248,7 @@ export class AppSender {
       ...enterpriseFields(workspace),
       callback_id: callbackId,
       trigger_id: workspace.newTrigger(userId),
-      response_url: workspace.newResponseUrl(message.channel, userId),
+      response_url: responseUrl,
       message_ts: message.ts,
       message: {
         type: 'message',
@@ -257,6 +260,7 @@ export class AppSender {
         ...(message.threadTs ? { thread_ts: message.threadTs } : {}),
       },
     });
+    return { ...answer, responseUrl };
   }
 
   /**

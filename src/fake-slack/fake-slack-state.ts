@@ -1,4 +1,5 @@
 import {
+  type AppAnswer,
   type Blocks,
   type FakeChannel,
   type FakeMessage,
@@ -113,6 +114,18 @@ export abstract class FakeSlackState {
   /** Messages a user can see in a channel: everyone's, and the ephemeral ones shown to them. */
   messagesIn(channel: string, userId?: string): FakeMessage[] {
     return this.workspace.messagesIn(channel, userId);
+  }
+
+  /**
+   * The answer to a command (or click) as the person sees it in the channel: the first message
+   * after the first `before` that was posted through its response_url or through none (a Web API
+   * post); one posted through another request's response_url (a late answer to an earlier click)
+   * is never taken for it.
+   */
+  answerTo(answer: AppAnswer, channel: string, userId: string, before: number): FakeMessage | undefined {
+    return this.messagesIn(channel, userId)
+      .slice(before)
+      .find((message) => message.postedThrough === undefined || message.postedThrough === answer.responseUrl);
   }
 
   lastMessage(channel: string, userId?: string): FakeMessage | undefined {

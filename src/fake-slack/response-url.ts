@@ -65,6 +65,7 @@ export function respondAt(workspace: Workspace, responseId: string, body: any): 
     ephemeralTo,
     body.thread_ts ?? null,
   );
+  posted.postedThrough = `${workspace.baseUrl}/response/${responseId}`;
   if (!originalTs) workspace.postedThrough.set(responseId, posted);
   return { status: 200, body: { ok: true } };
 }

@@ -40,6 +40,12 @@ export interface FakeMessage {
   threadTs: string | null;
   /** The response_url a click on this message carries. */
   responseUrl: string;
+  /**
+   * The response_url this message was posted through (an answer to that command or click); absent
+   * for a Web API post. A test takes the answer to its own command by it, never a late answer to
+   * an earlier click that happened to arrive first.
+   */
+  postedThrough?: string;
   deleted: boolean;
   /** Message metadata (`{ event_type, event_payload }`) as the app sent it, kept as Slack keeps it. */
   // biome-ignore lint/suspicious/noExplicitAny: loose JSON as sent.
@@ -74,6 +80,8 @@ export interface SentRequest {
 
 export interface AppAnswer {
   status: number;
+  /** The response_url the request carried (a command's, a click's), for answerTo. */
+  responseUrl?: string;
   text: string;
   // biome-ignore lint/suspicious/noExplicitAny: the app's answer, if JSON.
   json: any;

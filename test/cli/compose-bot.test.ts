@@ -387,8 +387,8 @@ describe('directories and saved searches', () => {
     const buyers = await command(MEMBER, 'buyers');
     expect(textOf(buyers)).toContain('All buyers');
     const before = bot.slack.messagesIn(CHANNEL, MEMBER).length;
-    await bot.slack.clickInMessage(MEMBER, buyers, 'directory/show_buyer');
-    const detail = await eventually(() => bot.slack.messagesIn(CHANNEL, MEMBER)[before], 'a buyer card');
+    const sent = await bot.slack.clickInMessage(MEMBER, buyers, 'directory/show_buyer');
+    const detail = await eventually(() => bot.slack.answerTo(sent, CHANNEL, MEMBER, before), 'a buyer card');
     expect(detail.blocks[0].type).toBe('header');
     expect(textOf(detail)).toMatch(/notice/);
     // Its notices under a heading, each with a button that opens it in full.
@@ -431,12 +431,15 @@ describe('directories and saved searches', () => {
       (block: { accessory?: { value: string } }) => block.accessory?.value === 'ocds-tbdemo-fw-0001',
     );
     expect(framework).toBeDefined();
-    await bot.slack.clickInMessage(
+    const sent = await bot.slack.clickInMessage(
       MEMBER,
       { ...frameworks, blocks: [framework] },
       'directory/show_framework',
     );
-    const detail = await eventually(() => bot.slack.messagesIn(CHANNEL, MEMBER)[before], 'a framework card');
+    const detail = await eventually(
+      () => bot.slack.answerTo(sent, CHANNEL, MEMBER, before),
+      'a framework card',
+    );
     expect(textOf(detail)).toMatch(/100 of \d+ suppliers shown/);
     expect(textOf(detail)).toMatch(/100 of \d+ call-offs shown/);
   });
@@ -453,9 +456,9 @@ describe('directories and saved searches', () => {
     expect(textOf(saved)).toContain('Tenders matching “cleaning”, in North West');
     expect(textOf(saved)).not.toMatch(/\bq: |region: /);
     const before = bot.slack.messagesIn(CHANNEL, MEMBER).length;
-    await bot.slack.clickInMessage(MEMBER, saved, 'saved/run');
+    const sent = await bot.slack.clickInMessage(MEMBER, saved, 'saved/run');
     const results = await eventually(
-      () => bot.slack.messagesIn(CHANNEL, MEMBER)[before],
+      () => bot.slack.answerTo(sent, CHANNEL, MEMBER, before),
       'the saved search’s results',
     );
     expect(textOf(results)).toMatch(/“cleaning”, in North West/);

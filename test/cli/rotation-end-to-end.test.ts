@@ -71,7 +71,10 @@ async function command(workspace: TestWorkspace, person: string, text: string): 
   const before = team.messagesIn(workspace.channel, person).length;
   const answer = await team.slashCommand(person, workspace.channel, '/tender', text);
   expect(answer.status).toBe(200);
-  return eventually(() => team.messagesIn(workspace.channel, person)[before], `an answer to /tender ${text}`);
+  return eventually(
+    () => team.answerTo(answer, workspace.channel, person, before),
+    `an answer to /tender ${text}`,
+  );
 }
 
 /** Submits a key in the connect window `/tender TEXT` opens. */

@@ -158,6 +158,25 @@ describe('the fake Slack as a sender of hostile and repeated requests', () => {
     expect(first?.text).toBe('the answer');
   });
 
+  it('tells the answer to a command from a late answer to an earlier command, by the response_url each came through', async () => {
+    const before = slack.messagesIn('C0BIDS', 'U0MEMBER').length;
+    const earlier = await slack.slashCommand('U0MEMBER', 'C0BIDS', '/tender', 'search roads');
+    const later = await slack.slashCommand('U0MEMBER', 'C0BIDS', '/tender', 'help');
+    expect(earlier.responseUrl).toMatch(/^http/);
+    expect(later.responseUrl).not.toBe(earlier.responseUrl);
+    const post = (url: string | undefined, text: string) =>
+      request(url ?? '', { method: 'POST', body: JSON.stringify({ text }) }).then((answer) =>
+        answer.body.json(),
+      );
+    // The earlier command's answer arrives first, after the later command was typed.
+    await post(earlier.responseUrl, 'roads, late');
+    await post(later.responseUrl, 'the help');
+    expect(slack.answerTo(later, 'C0BIDS', 'U0MEMBER', before)?.text).toBe('the help');
+    expect(slack.answerTo(earlier, 'C0BIDS', 'U0MEMBER', before)?.text).toBe('roads, late');
+    // Each message says which response_url it came through (a Web API post, none).
+    expect(slack.messagesIn('C0BIDS', 'U0MEMBER')[before]?.postedThrough).toBe(earlier.responseUrl);
+  });
+
   it('sends the very same bytes again, and signs raw bytes and any content type', async () => {
     received = [];
     await slack.sendRaw('a=1', 'text/plain');

@@ -93,7 +93,10 @@ describe('Tenderbot in Socket Mode', () => {
     expect(commandEnvelope).toMatchObject({ type: 'slash_commands', payload: { text: 'search clean' } });
     expect(slack.socketMode.acks.map((ack) => ack.envelope_id)).toContain(commandEnvelope?.envelope_id);
 
-    const results = await eventually(() => slack.messagesIn(CHANNEL, MEMBER)[before], 'the search results');
+    const results = await eventually(
+      () => slack.answerTo(acked, CHANNEL, MEMBER, before),
+      'the search results',
+    );
     expect(results.ephemeralTo).toBe(MEMBER);
     expect(textOf(results)).toContain('1–5 of');
     expect(buttonsOf(results)).toEqual(expect.arrayContaining(['tender/bookmark', 'search/next']));
@@ -144,8 +147,9 @@ describe('Tenderbot in Socket Mode', () => {
     );
     expect(slack.callsOf('apps.connections.open')).toHaveLength(2);
     const before = slack.messagesIn(CHANNEL, MEMBER).length;
-    expect((await slack.slashCommand(MEMBER, CHANNEL, '/tender', 'help')).status).toBe(200);
-    const help = await eventually(() => slack.messagesIn(CHANNEL, MEMBER)[before], 'the usage card');
+    const sent = await slack.slashCommand(MEMBER, CHANNEL, '/tender', 'help');
+    expect(sent.status).toBe(200);
+    const help = await eventually(() => slack.answerTo(sent, CHANNEL, MEMBER, before), 'the usage card');
     expect(textOf(help)).toContain('/tender search');
     expect(logs).not.toMatch(/"level":(50|60)/);
   });

@@ -147,7 +147,7 @@ export async function tenderCommand(
   const answer = await bot.slack.slashCommand(userId, channel, '/tender', text);
   if (answer.status !== 200) throw new Error(`the app answered /tender ${text} with ${answer.status}`);
   return eventually(
-    () => bot.slack.messagesIn(channel, userId)[before],
+    () => bot.slack.answerTo(answer, channel, userId, before),
     `an answer to /tender ${text}`,
     timeoutMs,
   );

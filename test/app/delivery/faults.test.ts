@@ -217,9 +217,9 @@ describe('channel access', () => {
     const list = await harness.command('U0MEMBER', 'C0ARCHIVE', 'subscriptions');
     expect(JSON.stringify(list.blocks)).toContain('Paused: the channel was archived');
     const before = harness.slack.messagesIn('C0ARCHIVE', 'U0MEMBER').length;
-    await harness.slack.clickInMessage('U0MEMBER', list, SubscriptionIds.sendNow);
+    const sent = await harness.slack.clickInMessage('U0MEMBER', list, SubscriptionIds.sendNow);
     const said = await eventually(
-      () => harness.slack.messagesIn('C0ARCHIVE', 'U0MEMBER')[before],
+      () => harness.slack.answerTo(sent, 'C0ARCHIVE', 'U0MEMBER', before),
       'Send now’s answer',
     );
     expect(said.text).toContain('Started again');

@@ -78,8 +78,11 @@ describe('a feed with many new tenders, and pruning', () => {
     expect(cards).toHaveLength(5);
 
     const before = harness.slack.messagesIn('C0TOKYO', 'U0TOKYO').length;
-    await harness.slack.clickInMessage('U0TOKYO', post, SubscriptionIds.listMore);
-    const list = await eventually(() => harness.slack.messagesIn('C0TOKYO', 'U0TOKYO')[before], 'the list');
+    const sent = await harness.slack.clickInMessage('U0TOKYO', post, SubscriptionIds.listMore);
+    const list = await eventually(
+      () => harness.slack.answerTo(sent, 'C0TOKYO', 'U0TOKYO', before),
+      'the list',
+    );
     expect(list.ephemeralTo).toBe('U0TOKYO');
     const seen: string[] = [];
     for (let page = 1; ; page++) {
@@ -169,9 +172,9 @@ describe('a feed with many new tenders, and pruning', () => {
     expect(harness.postsOf('C0TOKYO', feed)).toHaveLength(postsBefore);
     // The pruned post's button says so, in words.
     const before = harness.slack.messagesIn('C0TOKYO', 'U0TOKYO').length;
-    await harness.slack.clickInMessage('U0TOKYO', firstPost, SubscriptionIds.listMore);
+    const sent = await harness.slack.clickInMessage('U0TOKYO', firstPost, SubscriptionIds.listMore);
     const answer = await eventually(
-      () => harness.slack.messagesIn('C0TOKYO', 'U0TOKYO')[before],
+      () => harness.slack.answerTo(sent, 'C0TOKYO', 'U0TOKYO', before),
       'an answer',
     );
     expect(answer.text).toContain('older than 90 days');

@@ -177,7 +177,10 @@ export class Harness {
     const before = this.slack.messagesIn(channel, user).length;
     const answer = await this.slack.slashCommand(user, channel, '/tender', text);
     if (answer.status !== 200) throw new Error(`/tender ${text} answered ${answer.status}`);
-    return eventually(() => this.slack.messagesIn(channel, user)[before], `an answer to /tender ${text}`);
+    return eventually(
+      () => this.slack.answerTo(answer, channel, user, before),
+      `an answer to /tender ${text}`,
+    );
   }
 
   /** Imports tenders published at `publishedAt` with these titles (as a new OCDS file would bring them). */

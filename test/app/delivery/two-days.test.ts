@@ -208,8 +208,11 @@ describe('two days of schedules, two copies of the app on one database, a restar
 
     // "List them" shows the other two, to the person who clicked.
     const before = harness.slack.messagesIn('C0TOKYO', 'U0TOKYO').length;
-    await harness.slack.clickInMessage('U0TOKYO', second, SubscriptionIds.listMore);
-    const listed = await eventually(() => harness.slack.messagesIn('C0TOKYO', 'U0TOKYO')[before], 'the list');
+    const sent = await harness.slack.clickInMessage('U0TOKYO', second, SubscriptionIds.listMore);
+    const listed = await eventually(
+      () => harness.slack.answerTo(sent, 'C0TOKYO', 'U0TOKYO', before),
+      'the list',
+    );
     expect(listed.ephemeralTo).toBe('U0TOKYO');
     const rest = imported.second.filter((id) => !secondText.includes(id));
     for (const id of rest) expect(JSON.stringify(listed.blocks)).toContain(id);

@@ -64,8 +64,9 @@ describe('several copies of the app', () => {
     const user = slack.users[0]?.id ?? '';
     const channel = slack.channels[0]?.id ?? '';
     const before = slack.messagesIn(channel, user).length;
-    expect((await slack.slashCommand(user, channel, '/tender', 'help')).status).toBe(200);
-    await eventually(() => slack.messagesIn(channel, user)[before], 'the answer to /tender help');
+    const sent = await slack.slashCommand(user, channel, '/tender', 'help');
+    expect(sent.status).toBe(200);
+    await eventually(() => slack.answerTo(sent, channel, user, before), 'the answer to /tender help');
 
     const count = 'tenderbot_acknowledgement_seconds_count';
     const firstAcks = await series(first.port, count);

@@ -40,8 +40,8 @@ type Json = any;
 /** Opens "Start a bid" on a tender card and resolves with the filled form. */
 async function openForm(): Promise<FakeView> {
   const before = bot.slack.messagesIn(CHANNEL, MEMBER).length;
-  await bot.slack.slashCommand(MEMBER, CHANNEL, '/tender', `show ${TENDER_B}`);
-  const detail = await eventually(() => bot.slack.messagesIn(CHANNEL, MEMBER)[before], 'the tender');
+  const sent = await bot.slack.slashCommand(MEMBER, CHANNEL, '/tender', `show ${TENDER_B}`);
+  const detail = await eventually(() => bot.slack.answerTo(sent, CHANNEL, MEMBER, before), 'the tender');
   const known = new Set(bot.slack.openModals(MEMBER).map((view) => view.id));
   await bot.slack.clickInMessage(MEMBER, detail, PipelineIds.startBid);
   return eventually(

@@ -246,8 +246,11 @@ describe('the Home tab’s rows', () => {
     expect(said(post.blocks)).toContain(SavedSearchIds.run);
     // Run there answers whoever clicks it, in the channel, to them alone.
     const before = bot.slack.messagesIn('C0GENERAL', 'U0ADMIN').length;
-    await bot.slack.clickInMessage('U0ADMIN', post, SavedSearchIds.run);
-    const run = await eventually(() => bot.slack.messagesIn('C0GENERAL', 'U0ADMIN')[before], 'Run’s answer');
+    const sent = await bot.slack.clickInMessage('U0ADMIN', post, SavedSearchIds.run);
+    const run = await eventually(
+      () => bot.slack.answerTo(sent, 'C0GENERAL', 'U0ADMIN', before),
+      'Run’s answer',
+    );
     expect(run.ephemeralTo).toBe('U0ADMIN');
   });
 

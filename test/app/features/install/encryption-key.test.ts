@@ -38,9 +38,10 @@ function startApp(encryptionKey: string, previousKey?: string): Promise<OAuthApp
 
 async function command(text: string): Promise<string> {
   const before = slack.messagesIn(CHANNEL, ADMIN).length;
-  expect((await slack.slashCommand(ADMIN, CHANNEL, '/tender', text)).status).toBe(200);
+  const sent = await slack.slashCommand(ADMIN, CHANNEL, '/tender', text);
+  expect(sent.status).toBe(200);
   const message = await eventually(
-    () => slack.messagesIn(CHANNEL, ADMIN)[before],
+    () => slack.answerTo(sent, CHANNEL, ADMIN, before),
     `an answer to /tender ${text}`,
   );
   return `${message.text} ${JSON.stringify(message.blocks)}`;

@@ -138,7 +138,7 @@ export function installFlowSuite(database: 'sqlite' | 'postgres'): void {
     const before = team.messagesIn(channel, userId).length;
     const answer = await team.slashCommand(userId, channel, '/tender', text);
     expect(answer.status).toBe(200);
-    return eventually(() => team.messagesIn(channel, userId)[before], `an answer to /tender ${text}`);
+    return eventually(() => team.answerTo(answer, channel, userId, before), `an answer to /tender ${text}`);
   }
 
   /** The workspace's admin connects its key through /tender connect and its modal. */

@@ -57,9 +57,10 @@ async function installForOrganisation(): Promise<string> {
 async function command(workspace: typeof NORTH, text: string): Promise<FakeMessage> {
   const team = slack.team(workspace.teamId);
   const before = team.messagesIn(workspace.channel, workspace.admin).length;
-  expect((await team.slashCommand(workspace.admin, workspace.channel, '/tender', text)).status).toBe(200);
+  const sent = await team.slashCommand(workspace.admin, workspace.channel, '/tender', text);
+  expect(sent.status).toBe(200);
   return eventually(
-    () => team.messagesIn(workspace.channel, workspace.admin)[before],
+    () => team.answerTo(sent, workspace.channel, workspace.admin, before),
     `an answer to ${text}`,
   );
 }
@@ -185,8 +186,8 @@ describe('an organisation-wide install on Enterprise Grid', () => {
     ]);
     // It still answers there with its own token, and in the organisation as before.
     const before = slack.messagesIn(alone.channel, alone.admin).length;
-    await slack.slashCommand(alone.admin, alone.channel, '/tender', 'help');
-    const help = await eventually(() => slack.messagesIn(alone.channel, alone.admin)[before], 'help');
+    const sent = await slack.slashCommand(alone.admin, alone.channel, '/tender', 'help');
+    const help = await eventually(() => slack.answerTo(sent, alone.channel, alone.admin, before), 'help');
     expect(JSON.stringify(help.blocks)).toContain('/tender search');
     expect(JSON.stringify((await command(NORTH, 'help')).blocks)).toContain('/tender search');
   });

@@ -68,8 +68,8 @@ async function postNow(channel: string) {
   const [subscription] = await a.store.channelSubscriptions(harness.slack.teamId, channel);
   const list = await harness.command('U0ADMIN', channel, 'subscriptions');
   const before = harness.slack.messagesIn(channel, 'U0ADMIN').length;
-  await harness.slack.clickInMessage('U0ADMIN', list, SubscriptionIds.sendNow);
-  await eventually(() => harness.slack.messagesIn(channel, 'U0ADMIN')[before], 'Send now’s answer');
+  const sent = await harness.slack.clickInMessage('U0ADMIN', list, SubscriptionIds.sendNow);
+  await eventually(() => harness.slack.answerTo(sent, channel, 'U0ADMIN', before), 'Send now’s answer');
   await harness.pass(a);
   const posts = harness.postsOf(channel, subscription?.id as string);
   expect(posts).toHaveLength(1);

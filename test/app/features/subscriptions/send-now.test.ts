@@ -35,17 +35,24 @@ async function sendNow(user: string, channel: string) {
   const listed = own().length;
   const answer = await harness.slack.slashCommand(user, channel, '/tender', 'subscriptions');
   expect(answer.status).toBe(200);
-  // The list, by its button: an answer to an earlier click may still land first.
+  // The answer to this command, and to this click: an answer to an earlier click may land first.
   const list = await eventually(
     () =>
       own()
         .slice(listed)
-        .find((message) => said(message).includes(SubscriptionIds.sendNow)),
+        .find((message) => message.postedThrough === answer.responseUrl),
     'the list of subscriptions',
   );
+  expect(said(list)).toContain(SubscriptionIds.sendNow);
   const before = own().length;
-  await harness.slack.clickInMessage(user, list, SubscriptionIds.sendNow);
-  return eventually(() => own()[before], 'Send now’s answer');
+  const clicked = await harness.slack.clickInMessage(user, list, SubscriptionIds.sendNow);
+  return eventually(
+    () =>
+      own()
+        .slice(before)
+        .find((message) => message.postedThrough === clicked.responseUrl),
+    'Send now’s answer',
+  );
 }
 
 describe('Send now', () => {
@@ -176,9 +183,13 @@ describe('a subscription is changed from its own channel', () => {
     // Its list's Send now button, as if it were in another channel's message (a forged or moved value).
     const list = await harness.command('U0MEMBER', 'C0BIDS', 'subscriptions');
     const before = harness.slack.messagesIn('C0AWAY', 'U0MEMBER').length;
-    await harness.slack.clickInMessage('U0MEMBER', { ...list, channel: 'C0AWAY' }, SubscriptionIds.sendNow);
+    const sent = await harness.slack.clickInMessage(
+      'U0MEMBER',
+      { ...list, channel: 'C0AWAY' },
+      SubscriptionIds.sendNow,
+    );
     const answer = await eventually(
-      () => harness.slack.messagesIn('C0AWAY', 'U0MEMBER')[before],
+      () => harness.slack.answerTo(sent, 'C0AWAY', 'U0MEMBER', before),
       'the answer',
     );
     expect(said(answer)).toContain('That subscription posts in <#C0BIDS>: send it from there');
@@ -204,9 +215,9 @@ describe('the buttons of a list drawn before its subscription was unsubscribed',
     expect(said(gone)).toContain('Unsubscribed <#C0RETRY>');
     for (const button of [SubscriptionIds.sendNow, SubscriptionIds.unsubscribe]) {
       const before = harness.slack.messagesIn('C0RETRY', 'U0MEMBER').length;
-      await harness.slack.clickInMessage('U0MEMBER', list, button);
+      const sent = await harness.slack.clickInMessage('U0MEMBER', list, button);
       const answer = await eventually(
-        () => harness.slack.messagesIn('C0RETRY', 'U0MEMBER')[before],
+        () => harness.slack.answerTo(sent, 'C0RETRY', 'U0MEMBER', before),
         `the answer to ${button}`,
       );
       expect(said(answer), button).toContain(

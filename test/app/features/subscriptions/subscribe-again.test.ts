@@ -67,8 +67,8 @@ async function sendNowOnEach(channel: string): Promise<void> {
   for (const { id } of await channelSubscriptions(channel)) {
     const before = harness.slack.messagesIn(channel, 'U0ADMIN').length;
     // Each row's button carries its subscription's id.
-    await harness.slack.clickInMessage('U0ADMIN', list, SubscriptionIds.sendNow, { value: id });
-    await eventually(() => harness.slack.messagesIn(channel, 'U0ADMIN')[before], 'Send now’s answer');
+    const sent = await harness.slack.clickInMessage('U0ADMIN', list, SubscriptionIds.sendNow, { value: id });
+    await eventually(() => harness.slack.answerTo(sent, channel, 'U0ADMIN', before), 'Send now’s answer');
   }
 }
 

@@ -134,7 +134,7 @@ async function command(text: string): Promise<FakeMessage> {
   const answer = await bot.slack.slashCommand(MEMBER, CHANNEL, '/tender', text);
   expect(answer.status).toBe(200);
   return eventually(
-    () => bot.slack.messagesIn(CHANNEL, MEMBER)[before],
+    () => bot.slack.answerTo(answer, CHANNEL, MEMBER, before),
     `an answer to /tender ${text}`,
     15_000,
   );
