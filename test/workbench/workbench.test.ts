@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Route } from 'playwright-core';
 import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS_DIR, launchChromium } from '../support/browser.ts';
@@ -86,6 +86,28 @@ describe('the channel list', () => {
       .waitFor({ state: 'attached' });
     await expect(page.locator('.channel-link.active').innerText()).resolves.toBe('# general');
     await page.selectOption('#user-switcher', 'U0ADMIN');
+  });
+
+  it('shows the person switched to, when an answer asked as the person before lands after the switch', async () => {
+    await actAs('U0MEMBER');
+    // The admin's answers come late, the member's soon: a poll sent as the member before the
+    // switch lands first. Both see the same messages in #bids, so only whose view it is differs.
+    const delayed = async (route: Route) => {
+      const asAdmin = new URL(route.request().url()).searchParams.get('user') === 'U0ADMIN';
+      await new Promise((resolve) => setTimeout(resolve, asAdmin ? 900 : 300));
+      await route.continue().catch(() => undefined);
+    };
+    await page.route('**/workbench/state?*', delayed);
+    try {
+      await page.waitForTimeout(400);
+      await page.selectOption('#user-switcher', 'U0ADMIN');
+      await page.locator('#messages[data-user="U0ADMIN"]').waitFor({ state: 'attached', timeout: 10_000 });
+      // Later polls keep it so.
+      await page.waitForTimeout(1_500);
+      await expect(page.locator('#messages').getAttribute('data-user')).resolves.toBe('U0ADMIN');
+    } finally {
+      await page.unroute('**/workbench/state?*', delayed);
+    }
   });
 });
 

@@ -69,6 +69,8 @@ async function refresh() {
   // answer for the chosen one is on its way. Drawn, this one took the page back to the old
   // channel, and the next poll asked for that one: the click was lost.
   if (askedFor !== shownChannel()) return;
+  // Asked as another person than the one chosen since: the same, for a person switch.
+  if (askedAs !== page.user && state.me?.id !== page.user) return;
   drawnAnswer = number;
   page.state = state;
   if (page.tab !== 'dm') page.channel = state.channel;
@@ -241,7 +243,9 @@ function drawShortcuts() {
 const drawnMessages = { shared: '', nodes: new Map() };
 
 function drawMessages() {
-  const key = JSON.stringify([shownChannel(), page.state.messages]);
+  // Whose view this is belongs in the key: two people seeing the same (say, no) messages would
+  // otherwise leave the list marked as the first one's after a switch.
+  const key = JSON.stringify([shownChannel(), page.state.me?.id, page.state.messages]);
   if (key === page.drawn.messages) return;
   page.drawn.messages = key;
   const list = $('#messages');
