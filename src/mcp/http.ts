@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { Agent } from 'undici';
 import { ProcurementClient } from '../client/procurement-client.ts';
 import { cutText } from '../shared/cut-text.ts';
+import { bodyWithin } from '../shared/request-body.ts';
 import { limitSlowClients, SLOW_CLIENT_LIMITS, type SlowClientLimits } from '../shared/slow-clients.ts';
 import { CreationKeys } from './creation-keys.ts';
 import { createMcpLogger } from './logger.ts';
@@ -113,10 +114,12 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<RunningMcpH
       response.setHeader('Allow', 'POST');
       return refuse(response, 405, 'This endpoint is stateless: send each message as a POST.');
     }
-    const declared = Number(request.headers['content-length'] ?? 0);
-    if (declared > bodyLimit) return refuse(response, 413, `A request may be at most ${bodyLimit} bytes.`);
-    const body = await bodyWithin(request, bodyLimit);
-    if (body === null) return refuse(response, 413, `A request may be at most ${bodyLimit} bytes.`);
+    const bytes = await bodyWithin(request, bodyLimit);
+    if (bytes === null) {
+      response.setHeader('Connection', 'close');
+      return refuse(response, 413, `A request may be at most ${bodyLimit} bytes.`);
+    }
+    const body = bytes.toString('utf8');
     let message: unknown;
     try {
       message = JSON.parse(body);
@@ -254,13 +257,3 @@ class KeyRateLimiter {
 }
 
 /** The request's body as text, or null past `limit` bytes (the rest is not read). */
-async function bodyWithin(request: IncomingMessage, limit: number): Promise<string | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > limit) return null;
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}

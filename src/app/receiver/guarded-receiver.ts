@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { App, Receiver, ReceiverEvent } from '@slack/bolt';
 import type { Logger } from 'pino';
+import { bodyWithin } from '../../shared/request-body.ts';
 import { limitSlowClients, type SlowClientLimits } from '../../shared/slow-clients.ts';
 import { type BotMetrics, type RequestKind, requestKind } from '../metrics/bot-metrics.ts';
 import { verifySlackSignature } from '../security/slack-signature.ts';
@@ -134,7 +135,7 @@ export class GuardedReceiver implements Receiver {
       answer(response, 404, 'Not found.');
       return;
     }
-    const raw = await readBody(request, this.bodyLimit);
+    const raw = await bodyWithin(request, this.bodyLimit);
     if (raw === null) {
       this.options.logger.warn({ limit: this.bodyLimit }, 'refused a request body over the limit');
       response.setHeader('connection', 'close');
@@ -361,36 +362,4 @@ function single(value: string | string[] | undefined): string | undefined {
 function retryNumber(request: IncomingMessage): number | undefined {
   const value = single(request.headers['x-slack-retry-num']);
   return value && /^\d{1,4}$/.test(value) ? Number(value) : undefined;
-}
-
-/** The whole body, or null once it passes `limit` bytes (the rest is drained, not kept). */
-function readBody(request: IncomingMessage, limit: number): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
-    const declared = Number(request.headers['content-length']);
-    if (Number.isFinite(declared) && declared > limit) {
-      request.resume();
-      resolve(null);
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let over = false;
-    request.on('data', (chunk: Buffer) => {
-      if (over) return;
-      size += chunk.length;
-      if (size > limit) {
-        over = true;
-        chunks.length = 0;
-        resolve(null);
-        return;
-      }
-      chunks.push(chunk);
-    });
-    request.on('end', () => {
-      if (!over) resolve(Buffer.concat(chunks));
-    });
-    request.on('error', (error) => {
-      if (!over) reject(error);
-    });
-  });
 }

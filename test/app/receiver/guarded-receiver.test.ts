@@ -113,6 +113,15 @@ describe('signed bodies that are not Slack’s shapes', () => {
     expect(bot.logs()).not.toMatch(/uncaught|unhandled rejection|TypeError/i);
   }, 60_000);
 
+  it('answers 413 to a body over the limit every time: the sender, still writing, reads it rather than a broken pipe', async () => {
+    // CI met "write EPIPE": the answer went out and the connection closed before the 2 MB were sent.
+    for (let attempt = 0; attempt < 15; attempt++) {
+      const answer = await bot.slack.sendRaw(`payload=${'b'.repeat(2 * 1024 * 1024 + attempt)}`, FORM);
+      expect(answer.status, `attempt ${attempt}`).toBe(413);
+    }
+    await answersHelp();
+  }, 60_000);
+
   it('answers a command without a text field, and one with its text given twice', async () => {
     const before = bot.slack.messagesIn(CHANNEL, MEMBER).length;
     expect((await bot.slack.sendRaw(commandBody({}), FORM)).status).toBe(200);

@@ -1,0 +1,58 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bodyWithin } from '../../src/shared/request-body.ts';
+
+const LIMIT = 64 * 1024;
+let server: Server;
+let url = '';
+/** What the last request's body read as: its length, or null. */
+let read: number | null | undefined;
+
+beforeAll(async () => {
+  server = createServer(async (incoming: IncomingMessage, response: ServerResponse) => {
+    const body = await bodyWithin(incoming, LIMIT);
+    read = body === null ? null : body.length;
+    if (body === null) response.setHeader('connection', 'close');
+    response.writeHead(body === null ? 413 : 200).end(String(read));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+});
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+describe('bodyWithin', () => {
+  it('reads a body up to the limit whole', async () => {
+    const answer = await request(url, { method: 'POST', body: 'a'.repeat(LIMIT) });
+    expect(answer.statusCode).toBe(200);
+    expect(await answer.body.text()).toBe(String(LIMIT));
+  });
+
+  it('reads a body over the limit to its end before the 413, so the sender never meets a broken pipe', async () => {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const answer = await request(url, { method: 'POST', body: 'b'.repeat(LIMIT * 4 + attempt) });
+      expect(answer.statusCode, `attempt ${attempt}`).toBe(413);
+      await answer.body.dump();
+    }
+  });
+
+  it('answers a body declared far over the limit at once, without waiting for bytes that may never come', async () => {
+    read = undefined;
+    const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    const answered = new Promise<string>((resolve) => {
+      let text = '';
+      socket.on('data', (chunk) => {
+        text += chunk.toString();
+        resolve(text);
+      });
+    });
+    // 100 MB declared, a few bytes sent, the connection left open.
+    socket.write(`POST / HTTP/1.1\r\nhost: x\r\ncontent-length: ${100 * 1024 * 1024}\r\n\r\nabc`);
+    expect(await answered).toMatch(/^HTTP\/1\.1 413/);
+    expect(read).toBeNull();
+    socket.destroy();
+  });
+});
