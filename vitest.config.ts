@@ -7,7 +7,8 @@ export default defineConfig({
     maxWorkers: 2,
     // A test file's own module graph (src loaded again through the TypeScript transform) cost a
     // second or two per file under load, most of the time of the hundred-odd small files: the
-    // files of a worker share one. No test file changes process.env or leaves mocks behind.
+    // files of a worker share one. No test file leaves process.env changed (the time-zone tests set
+    // TZ and put it back) or leaves mocks behind.
     isolate: false,
     // The `tenderbot` command compiled once for the run: the processes the tests start load in about
     // half the CPU (test/support/compiled-tenderbot.ts).

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { everyPage } from '../../../client/pagination.ts';
 import type { ProcurementClient } from '../../../client/procurement-client.ts';
 import type { Pipeline, Stage, Tender, ValueRule } from '../../../contract/schemas.ts';
+import { IN_UTC } from '../../../shared/utc.ts';
 import type { KeySource } from '../../adapters/workspace-clients.ts';
 import { deadlineWindow } from '../../shared/commands/parse-command.ts';
 import { PipelineIds } from '../../shared/ids.ts';
@@ -218,6 +219,7 @@ async function pipelineSummary(input: BuildInput, notes: PostNotes): Promise<Bui
     const days = differenceInCalendarDays(
       new Date(`${stage.dueDate}T00:00:00Z`),
       new Date(`${today}T00:00:00Z`),
+      IN_UTC,
     );
     return days >= 0 && days <= 3;
   });
@@ -476,6 +478,7 @@ async function deadlineReminders(input: BuildInput, notes: PostNotes): Promise<B
     const remaining = differenceInCalendarDays(
       new Date(`${target}T00:00:00Z`),
       new Date(`${today}T00:00:00Z`),
+      IN_UTC,
     );
     // A bid whose target date passed unsubmitted is said once, as overdue, while the date is
     // within the window behind (a bid forgotten for months is not listed at every new reminder).

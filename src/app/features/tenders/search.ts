@@ -2,6 +2,7 @@ import { formatISO } from 'date-fns/formatISO';
 import { NotFoundError, ValidationError } from '../../../client/errors.ts';
 import type { Tender } from '../../../contract/schemas.ts';
 import { cutText } from '../../../shared/cut-text.ts';
+import { IN_UTC } from '../../../shared/utc.ts';
 import { bookmarkedIds } from '../../shared/bookmarked-ids.ts';
 import type { TenderSearchFilters } from '../../shared/commands/parse-command.ts';
 import { readSentence } from '../../shared/commands/read-sentence.ts';
@@ -248,7 +249,7 @@ export async function showSearchPage(
     // The value bounds as the service applied them: in which currency, converted at which rates.
     heading: searchHeading(state.f, state.b, state.n, page.valueRule, {
       // Counted as closes> and closes< count their days (parse-command's deadlineWindow).
-      today: formatISO(context.clock(), { representation: 'date' }),
+      today: formatISO(context.clock(), { representation: 'date', ...IN_UTC }),
     }),
     // A direct message with Tenderbot (D…) has no channel to share a card into.
     canShare: !request.channelId.startsWith('D'),

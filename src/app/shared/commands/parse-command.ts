@@ -7,6 +7,7 @@ import {
   type ValueCurrency,
 } from '../../../contract/schemas.ts';
 import { cutText } from '../../../shared/cut-text.ts';
+import { IN_UTC } from '../../../shared/utc.ts';
 import { code, escapeMrkdwn, type Mrkdwn, mrkdwn } from '../views/mrkdwn.ts';
 import {
   amountProblem,
@@ -87,7 +88,8 @@ export function deadlineWindow(
   days: ClosesDays,
   now: Date,
 ): Pick<TenderSearchFilters, 'deadlineFrom' | 'deadlineTo'> {
-  const day = (offset: number) => formatISO(addDays(now, offset), { representation: 'date' });
+  const day = (offset: number) =>
+    formatISO(addDays(now, offset, IN_UTC), { representation: 'date', ...IN_UTC });
   return {
     ...(days.after !== undefined || days.within !== undefined ? { deadlineFrom: day(days.after ?? 0) } : {}),
     ...(days.within !== undefined ? { deadlineTo: day(days.within) } : {}),

@@ -6,6 +6,7 @@ import { formatISO } from 'date-fns/formatISO';
 import { isValid } from 'date-fns/isValid';
 import { parse as parseDate } from 'date-fns/parse';
 import { startOfDay } from 'date-fns/startOfDay';
+import { IN_UTC } from '../../../shared/utc.ts';
 import { parseAmount } from './amounts.ts';
 import { dropInvisible } from './typed-text.ts';
 
@@ -391,7 +392,7 @@ function readClosing(
   text: string,
   now: Date,
 ): { filter: string; rest: string; dayOfNextYear?: SentenceRead['dayOfNextYear'] } | null {
-  const today = startOfDay(now);
+  const today = startOfDay(now, IN_UTC);
   const thisPeriod = new RegExp(
     `\\s${CLOSING}(?:this|by the end of (?:the|this))\\s+(week|month)(?=[\\s,.!?;])`,
     'i',
@@ -399,17 +400,26 @@ function readClosing(
   const period = thisPeriod.exec(text);
   if (period) {
     const end =
-      (period[1] ?? '').toLowerCase() === 'week' ? endOfWeek(today, { weekStartsOn: 1 }) : endOfMonth(today);
-    return { filter: `closes<${differenceInCalendarDays(end, today)}d`, rest: text.replace(period[0], ' ') };
+      (period[1] ?? '').toLowerCase() === 'week'
+        ? endOfWeek(today, { weekStartsOn: 1, ...IN_UTC })
+        : endOfMonth(today, IN_UTC);
+    return {
+      filter: `closes<${differenceInCalendarDays(end, today, IN_UTC)}d`,
+      rest: text.replace(period[0], ' '),
+    };
   }
   // `closing next week` (Monday to Sunday) and `closing next month`: a window, after and within.
   const nextPeriod = new RegExp(`\\s${CLOSING}next\\s+(week|month)(?=[\\s,.!?;])`, 'i').exec(text);
   if (nextPeriod) {
     const week = (nextPeriod[1] ?? '').toLowerCase() === 'week';
-    const start = addDays(week ? endOfWeek(today, { weekStartsOn: 1 }) : endOfMonth(today), 1);
-    const end = week ? endOfWeek(start, { weekStartsOn: 1 }) : endOfMonth(start);
+    const start = addDays(
+      week ? endOfWeek(today, { weekStartsOn: 1, ...IN_UTC }) : endOfMonth(today, IN_UTC),
+      1,
+      IN_UTC,
+    );
+    const end = week ? endOfWeek(start, { weekStartsOn: 1, ...IN_UTC }) : endOfMonth(start, IN_UTC);
     return {
-      filter: `closes>${differenceInCalendarDays(start, today)}d closes<${differenceInCalendarDays(end, today)}d`,
+      filter: `closes>${differenceInCalendarDays(start, today, IN_UTC)}d closes<${differenceInCalendarDays(end, today, IN_UTC)}d`,
       rest: text.replace(nextPeriod[0], ' '),
     };
   }
@@ -443,7 +453,7 @@ function readClosing(
       const read = readDay(candidate, today);
       if (!read) continue;
       const { day, nextYear } = read;
-      const until = differenceInCalendarDays(day, today) - (word.toLowerCase() === 'before' ? 1 : 0);
+      const until = differenceInCalendarDays(day, today, IN_UTC) - (word.toLowerCase() === 'before' ? 1 : 0);
       if (until < 0 || until > 9999) return null;
       const spoken = new RegExp(
         `\\s${CLOSING}?${escapeRegExp(word)}\\s+(?:the\\s+)?${tokens
@@ -456,7 +466,9 @@ function readClosing(
       return {
         filter: `closes<${until}d`,
         rest: text.replace(spoken, ' '),
-        ...(nextYear ? { dayOfNextYear: { typed, day: formatISO(day, { representation: 'date' }) } } : {}),
+        ...(nextYear
+          ? { dayOfNextYear: { typed, day: formatISO(day, { representation: 'date', ...IN_UTC }) } }
+          : {}),
       };
     }
   }
@@ -469,10 +481,10 @@ function readClosing(
  */
 function readDay(text: string, today: Date): { day: Date; nextYear: boolean } | null {
   for (const format of DAY_FORMATS) {
-    const day = parseDate(text, format, today);
+    const day = parseDate(text, format, today, IN_UTC);
     if (!isValid(day)) continue;
     const nextYear = !format.includes('yyyy') && day < today;
-    return { day: nextYear ? parseDate(text, format, addDays(today, 366)) : day, nextYear };
+    return { day: nextYear ? parseDate(text, format, addDays(today, 366, IN_UTC), IN_UTC) : day, nextYear };
   }
   return null;
 }

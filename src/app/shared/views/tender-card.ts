@@ -1,5 +1,6 @@
 import { formatDistanceStrict } from 'date-fns/formatDistanceStrict';
 import type { Tender } from '../../../contract/schemas.ts';
+import { IN_UTC } from '../../../shared/utc.ts';
 import { CommentIds, PipelineIds, TenderIds } from '../ids.ts';
 import type { CardPlace, CommentEntityType } from '../values/button-values.ts';
 import { encode, encodeIfFits } from '../values/codec.ts';
@@ -60,18 +61,20 @@ export function formatDeadline(
   const days = Math.floor(time / DAY_MS) - Math.floor(nowTime / DAY_MS);
   if (days === 0)
     return ahead
-      ? `closes in ${formatDistanceStrict(date, now, { roundingMethod: 'floor' })} (${shown})`
-      : `closed ${formatDistanceStrict(date, now, { roundingMethod: 'floor' })} ago (${shown})`;
+      ? `closes in ${formatDistanceStrict(date, now, FLOOR_IN_UTC)} (${shown})`
+      : `closed ${formatDistanceStrict(date, now, FLOOR_IN_UTC)} ago (${shown})`;
   if (days === 1 && ahead) return `closes tomorrow (${shown})`;
   if (days === -1 && !ahead) return `closed yesterday (${shown})`;
   const distance =
     (ahead ? time : nowTime) < twoMonthsAfter(ahead ? nowTime : time)
       ? daysWord(Math.abs(days))
-      : formatDistanceStrict(date, now, { roundingMethod: 'floor' });
+      : formatDistanceStrict(date, now, FLOOR_IN_UTC);
   return ahead ? `closes in ${distance} (${shown})` : `closed ${distance} ago (${shown})`;
 }
 
 const DAY_MS = 86_400_000;
+/** Months and years counted in UTC, as the card's days are: date-fns counts in the machine's zone otherwise. */
+const FLOOR_IN_UTC = { roundingMethod: 'floor', ...IN_UTC } as const;
 
 function daysWord(count: number): string {
   return `${count} day${count === 1 ? '' : 's'}`;

@@ -183,20 +183,30 @@ describe('the formats cards share', () => {
       return `${local}${sign}${hours}:${String(Math.abs(minutes) % 60).padStart(2, '0')}`;
     };
     // Cards say UTC wherever the process runs: the reading is the same under the machine's own zone.
+    // Cards say UTC wherever the process runs: what a machine in UTC writes, one in New York (its
+    // clocks change in March and November) and one in Sydney (October and April) write too.
     const machineZone = process.env.TZ;
     try {
-      for (const zone of ['UTC', 'America/New_York', 'Asia/Kathmandu']) {
+      process.env.TZ = 'UTC';
+      const expected = cases.map(([now, deadline]) =>
+        before(new Date(deadline).toISOString(), new Date(now)),
+      );
+      for (const zone of ['UTC', 'America/New_York', 'Australia/Sydney']) {
         process.env.TZ = zone;
         for (const [index, [now, deadline]] of cases.entries()) {
           const iso = new Date(deadline).toISOString();
-          const expected = before(iso, new Date(now));
           const where = `${iso} at ${new Date(now).toISOString()} in ${zone}`;
-          expect(formatDeadline(iso, new Date(now)), where).toBe(expected);
+          expect(formatDeadline(iso, new Date(now)), where).toBe(expected[index]);
           const withOffset = written(deadline, offsets[index % offsets.length] as number);
           expect(Date.parse(withOffset)).toBe(deadline);
-          expect(formatDeadline(withOffset, new Date(now)), withOffset).toBe(expected);
+          expect(formatDeadline(withOffset, new Date(now)), `${withOffset} in ${zone}`).toBe(expected[index]);
         }
       }
+      // Found by a review: three months across New York's change of clocks, two in UTC.
+      process.env.TZ = 'America/New_York';
+      expect(formatDeadline('2026-04-10T11:30:00Z', new Date('2026-01-10T12:00:00Z'))).toBe(
+        'closes in 2 months (10 Apr 2026, 11:30 UTC)',
+      );
     } finally {
       if (machineZone === undefined) delete process.env.TZ;
       else process.env.TZ = machineZone;
