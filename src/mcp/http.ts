@@ -115,10 +115,7 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<RunningMcpH
       return refuse(response, 405, 'This endpoint is stateless: send each message as a POST.');
     }
     const bytes = await bodyWithin(request, bodyLimit);
-    if (bytes === null) {
-      response.setHeader('Connection', 'close');
-      return refuse(response, 413, `A request may be at most ${bodyLimit} bytes.`);
-    }
+    if (bytes === null) return refuse(response, 413, `A request may be at most ${bodyLimit} bytes.`);
     const body = bytes.toString('utf8');
     let message: unknown;
     try {
@@ -255,5 +252,3 @@ class KeyRateLimiter {
     return window.count <= this.perSecond ? 0 : 1;
   }
 }
-
-/** The request's body as text, or null past `limit` bytes (the rest is not read). */

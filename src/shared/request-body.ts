@@ -1,37 +1,41 @@
 import type { IncomingMessage } from 'node:http';
 
 /**
- * A request's whole body, or null once it passes `limit` bytes (the Slack receiver, the MCP
- * endpoint). A body over the limit is read to its end and thrown away when it is at most 8 times
- * the limit, so the sender, still writing, reads the 413 rather than a broken pipe; a bigger one is
- * answered at once and its connection closed.
+ * A request's whole body, or null as soon as it passes `limit` bytes (declared or read), for the
+ * Slack receiver and the MCP endpoint to answer 413 at once. The connection is then kept while the
+ * rest is read and thrown away, up to 8 times the limit, so a sender still writing reads the 413
+ * rather than a broken pipe; past that the connection is cut. The caller must not ask for the
+ * connection to close (`Connection: close` would cut it under the sender, as before).
  */
 export function bodyWithin(request: IncomingMessage, limit: number): Promise<Buffer | null> {
   const drainCap = limit * 8;
   return new Promise((resolve, reject) => {
-    const declared = Number(request.headers['content-length']);
     const chunks: Buffer[] = [];
     let size = 0;
-    let over = Number.isFinite(declared) && declared > limit;
     let settled = false;
-    const settle = (body: Buffer | null) => {
+    const tooLarge = () => {
       if (settled) return;
       settled = true;
-      resolve(body);
+      chunks.length = 0;
+      resolve(null);
     };
-    if (over && declared > drainCap) settle(null);
+    const declared = Number(request.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) tooLarge();
     request.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > drainCap) settle(null);
-      if (over) return;
-      if (size > limit) {
-        over = true;
-        chunks.length = 0;
+      if (size > drainCap) {
+        request.socket.destroy();
         return;
       }
-      chunks.push(chunk);
+      if (settled) return;
+      if (size > limit) tooLarge();
+      else chunks.push(chunk);
     });
-    request.on('end', () => settle(over ? null : Buffer.concat(chunks)));
+    request.on('end', () => {
+      if (settled) return;
+      settled = true;
+      resolve(Buffer.concat(chunks));
+    });
     request.on('error', (error) => {
       if (settled) return;
       settled = true;

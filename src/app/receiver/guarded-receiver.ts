@@ -138,7 +138,6 @@ export class GuardedReceiver implements Receiver {
     const raw = await bodyWithin(request, this.bodyLimit);
     if (raw === null) {
       this.options.logger.warn({ limit: this.bodyLimit }, 'refused a request body over the limit');
-      response.setHeader('connection', 'close');
       answer(response, 413, `The body is larger than ${this.bodyLimit} bytes.`);
       return;
     }
