@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { editDistance } from './commands/edit-distance.ts';
+import { rankNearest } from './commands/edit-distance.ts';
 import {
   type DirectoryParse,
   parseDirectory,
@@ -293,12 +293,9 @@ function nearestRegion(typed: string, regions: readonly string[]): string | null
   const key = regionKey(typed);
   if (key.length < 3) return null;
   const allowed = key.length >= 5 ? 2 : 1;
-  const ranked = regions
-    .map((known) => ({ known, distance: editDistance(key, regionKey(known)) }))
-    .filter((each) => each.distance <= allowed)
-    .sort((a, b) => a.distance - b.distance);
-  const [best, next] = ranked;
-  return best && (!next || next.distance > best.distance) ? best.known : null;
+  const [best, next] = rankNearest(key, regions, regionKey).filter((each) => each.distance <= allowed);
+  const tie = next && next.distance === best?.distance && next.plain === best.plain;
+  return best && !tie ? best.item : null;
 }
 
 /** `/tender buyers` and `/tender suppliers` as parseDirectory reads them, regions as parseWithRegions. */

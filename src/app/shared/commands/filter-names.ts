@@ -1,5 +1,5 @@
 import { code, escapeMrkdwn, type Mrkdwn, mrkdwn } from '../views/mrkdwn.ts';
-import { editDistance } from './edit-distance.ts';
+import { rankNearest } from './edit-distance.ts';
 
 // The filters each parser understands, and the sentences for one typed wrong (parse-command.ts).
 
@@ -64,10 +64,9 @@ export function misreadFilter(key: string, operator: string, known: readonly Fil
     return null;
   }
   if (key.length < 3) return null;
-  const closest = known
-    .map((filter) => ({ filter, distance: editDistance(key, filter.name) }))
-    .sort((a, b) => a.distance - b.distance)[0];
+  const closest = rankNearest(key, known, (filter) => filter.name)[0];
   if (!closest || closest.distance > (key.length <= 4 ? 1 : 2)) return null;
-  const meant = `${closest.filter.name}${closest.filter.compares ? operator.replace(':', '>') : ':'}`;
-  return mrkdwn`${code(`${key}${operator}`)} is not a filter; did you mean ${code(meant)}, as in ${code(closest.filter.example)}?`;
+  const filter = closest.item;
+  const meant = `${filter.name}${filter.compares ? operator.replace(':', '>') : ':'}`;
+  return mrkdwn`${code(`${key}${operator}`)} is not a filter; did you mean ${code(meant)}, as in ${code(filter.example)}?`;
 }

@@ -1,5 +1,5 @@
 /** The first word of `/tender …`: which feature answers, and the subcommand meant by a mistyped one. */
-import { editDistance } from './edit-distance.ts';
+import { rankNearest } from './edit-distance.ts';
 import { looksLikeTenderId } from './parse-command.ts';
 import { normaliseTyped } from './typed-text.ts';
 
@@ -57,14 +57,11 @@ export function parseCommand(text: string): ParsedCommand {
 export function subcommandMeant(word: string): Subcommand | null {
   const typed = word.toLowerCase();
   if (typed.length < 3 || !/^[a-z]+$/.test(typed)) return null;
-  const ranked = SUBCOMMANDS.map((known) => ({ known, distance: editDistance(typed, known) })).sort(
-    (a, b) => a.distance - b.distance,
-  );
-  const [best, second] = ranked;
+  const [best, second] = rankNearest(typed, SUBCOMMANDS, (known) => known);
   if (!best || best.distance === 0 || best.distance > (typed.length <= 4 ? 1 : 2)) return null;
   // `pipeline`/`pipelines`, `subscribe`/`subscriptions`: a tie is not a guess worth offering.
-  if (second && second.distance === best.distance) return null;
-  return best.known;
+  if (second && second.distance === best.distance && second.plain === best.plain) return null;
+  return best.item;
 }
 
 /**

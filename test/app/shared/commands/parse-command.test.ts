@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { parseAmount } from '../../../../src/app/shared/commands/amounts.ts';
+import { editDistance } from '../../../../src/app/shared/commands/edit-distance.ts';
 import { clipWords, parseDirectory, parseSearch } from '../../../../src/app/shared/commands/parse-command.ts';
 import {
   isSubcommand,
   parseCommand,
+  SUBCOMMANDS,
   subcommandMeant,
 } from '../../../../src/app/shared/commands/subcommands.ts';
 
@@ -43,6 +45,33 @@ describe('subcommandMeant', () => {
     expect(subcommandMeant('bookmark')).toBe('bookmarks');
     expect(subcommandMeant('sho')).toBe('show');
     expect(subcommandMeant('frameworsk')).toBe('frameworks');
+    // Two letters swapped are one edit; between two as near, the one reached without a swap.
+    expect(subcommandMeant('subscirbe')).toBe('subscribe');
+    expect(subcommandMeant('pipelinse')).toBe('pipeline');
+    expect(subcommandMeant('nusbscribe')).toBe('subscribe');
+  });
+
+  it('answers nearly every one-edit typo of every subcommand with that subcommand, and never a farther one', () => {
+    let answered = 0;
+    let typos = 0;
+    for (const name of SUBCOMMANDS) {
+      const made = new Set<string>();
+      for (let at = 0; at < name.length; at++) made.add(name.slice(0, at) + name.slice(at + 1));
+      for (let at = 0; at + 1 < name.length; at++)
+        made.add(name.slice(0, at) + name[at + 1] + name[at] + name.slice(at + 2));
+      for (let at = 0; at <= name.length; at++)
+        for (const letter of 'aeiosx') made.add(name.slice(0, at) + letter + name.slice(at));
+      for (const typo of made) {
+        if ((SUBCOMMANDS as readonly string[]).includes(typo)) continue;
+        typos++;
+        const meant = subcommandMeant(typo);
+        if (meant === null) continue;
+        answered++;
+        expect(editDistance(typo, meant), `${typo} → ${meant}`).toBeLessThanOrEqual(editDistance(typo, name));
+      }
+    }
+    expect(typos).toBeGreaterThan(1000);
+    expect(answered / typos).toBeGreaterThan(0.99);
   });
 
   it('offers nothing for a word far from every subcommand, a subcommand itself, or a tie', () => {
