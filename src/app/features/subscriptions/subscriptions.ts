@@ -25,6 +25,7 @@ import { describeSearch, regionReadSentence } from '../../shared/views/describe-
 import {
   channelLink,
   code,
+  joinMrkdwn,
   literalText,
   type Mrkdwn,
   mention,
@@ -81,24 +82,42 @@ export function subscribeMeantMessage(typed: string): Message {
   const corrected = /^[a-z]{3,}$/.test(word)
     ? SUBSCRIPTION_KINDS.find((kind) => editDistance(word, kind) === 1)
     : undefined;
-  const needs = corrected ? KIND_NEEDS[corrected] : null;
-  if (corrected && needs && others.length === 0) {
-    const question = mrkdwn`${code(`/tender subscribe ${cutText(typed, 60)}`)} does not say what to subscribe to. Did you mean ${code(`/tender subscribe ${corrected}`)}, followed by ${plain(needs)}?`;
+  const asBid = /^bid-?\d{1,9}$/i.test(first) ? readMeant('pipeline', [first, ...others]) : null;
+  const [kind, rest] = corrected
+    ? [corrected, others]
+    : asBid?.usable
+      ? (['pipeline', [first, ...others]] as const)
+      : (['search', [first, ...others]] as const);
+  const meant = readMeant(kind, rest);
+  const typedCode = code(`/tender subscribe ${cutText(typed, 60)}`);
+  const needs = KIND_NEEDS[kind];
+  // A kind corrected with nothing it needs after it (`serach`, `pipline weekly`): named, no button.
+  if (corrected && needs && meant.left.length === 0) {
+    const question = mrkdwn`${typedCode} does not say what to subscribe to. Did you mean ${code(`/tender subscribe ${corrected}`)}, followed by ${plain(needs)}?`;
     return { text: question, blocks: [section(question), usage] };
   }
-  const bidSummary =
-    /^bid-?\d{1,9}$/i.test(first) && others.every((other) => /^(daily|weekly|\d{1,2}:\d{2})$/i.test(other));
-  const meant = corrected
-    ? [corrected, ...others].join(' ')
-    : bidSummary
-      ? `pipeline ${typed}`
-      : `search ${typed}`;
-  const command = `subscribe ${meant}`;
-  const question = mrkdwn`${code(`/tender subscribe ${cutText(typed, 60)}`)} does not say what to subscribe to. Did you mean ${code(`/tender ${command}`, 300)}?`;
+  const command = [`subscribe ${kind}`, ...rest].join(' ');
+  const question = mrkdwn`${typedCode} does not say what to subscribe to. Did you mean ${code(`/tender ${command}`, 300)}?`;
+  // Pressed, a command Tenderbot would refuse (`25:00`, two bids) only refuses: said, with no button.
+  if (!meant.usable) {
+    const said = joinMrkdwn([question, ...(meant.problem ? [meant.problem] : [])], mrkdwn` `);
+    return { text: said, blocks: [section(said), ...(meant.problem ? [] : [usage])] };
+  }
   return {
     text: question,
     blocks: [...commandOffer(question, `Run /tender ${cutText(command, 50)}`, command), usage],
   };
+}
+
+/** A subscription's words read as `/tender subscribe` reads them: what is left, and whether it would be taken. */
+function readMeant(
+  kind: SubscriptionKind,
+  words: readonly string[],
+): { left: string[]; usable: boolean; problem: Mrkdwn | null } {
+  const left = [...words];
+  const schedule = readSchedule(kind, left);
+  if ('problem' in schedule) return { left, usable: false, problem: schedule.problem };
+  return { left, usable: takesWords(kind, left), problem: null };
 }
 
 /**
@@ -130,6 +149,46 @@ const CADENCES_OF: Record<SubscriptionKind, Cadence[]> = {
   deadlines: ['daily'],
 };
 
+/**
+ * The cadence word and the time at the end of a subscription (`daily 09:30`), read from the end so
+ * that search words stay as typed: what is left of `words` (changed in place), or the sentence
+ * saying why a word meant as one cannot be read.
+ */
+function readSchedule(
+  kind: SubscriptionKind,
+  words: string[],
+): { cadence: Cadence; localTime: string } | { problem: Mrkdwn } {
+  let cadence: Cadence = CADENCES_OF[kind][0] as Cadence;
+  let localTime = DEFAULT_TIME;
+  for (let taken = 0; taken < 2 && words.length > 0; taken++) {
+    const last = (words.at(-1) as string).toLowerCase();
+    const time = parseLocalTime(last);
+    if (time) localTime = time;
+    else if (TIME_LIKE.test(last)) {
+      const suggestion = twentyFourHour(last);
+      return {
+        problem: mrkdwn`“${safeText(last, 20)}” is not a time Tenderbot can read. Give the time as HH:MM on the 24-hour clock${suggestion ? mrkdwn`: ${code(suggestion)}` : mrkdwn`, for example \`09:00\` or \`17:30\``}. ${SUBSCRIBE_USAGE}`,
+      };
+    } else if ((['hourly', 'daily', 'weekly'] as string[]).includes(last)) {
+      if (!(CADENCES_OF[kind] as string[]).includes(last))
+        return {
+          problem: mrkdwn`A ${plain(kind === 'search' ? 'new-tender feed' : kind === 'pipeline' ? 'bid summary' : 'deadline reminder')} can be ${plain(CADENCES_OF[kind].join(' or '))}, not ${plain(last)}. ${SUBSCRIBE_USAGE}`,
+        };
+      cadence = last as Cadence;
+    } else break;
+    words.pop();
+  }
+  return { cadence, localTime };
+}
+
+/** Whether what is left after the schedule is what the kind takes: one bid, some words, a number of days or none. */
+function takesWords(kind: SubscriptionKind, words: readonly string[]): boolean {
+  if (kind === 'pipeline') return words.length === 1;
+  if (kind === 'search') return words.length > 0;
+  const days = words.length === 1 ? Number(words[0]) : words.length === 0 ? 7 : Number.NaN;
+  return Number.isInteger(days) && days >= 1 && days <= 90;
+}
+
 /** `/tender subscribe …`, `/tender subscriptions`, `/tender unsubscribe <id>`. */
 export async function subscriptionCommand(
   context: FeatureContext,
@@ -156,29 +215,9 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
   const kind = (words.shift() ?? '').toLowerCase();
   if (kind !== 'pipeline' && kind !== 'search' && kind !== 'deadlines')
     return reply(request, subscribeMeantMessage(rest.trim()));
-  // A cadence word and a time are read from the end, so search words stay as typed.
-  let cadence: Cadence = CADENCES_OF[kind][0] as Cadence;
-  let localTime = DEFAULT_TIME;
-  for (let taken = 0; taken < 2 && words.length > 0; taken++) {
-    const last = (words.at(-1) as string).toLowerCase();
-    const time = parseLocalTime(last);
-    if (time) localTime = time;
-    else if (TIME_LIKE.test(last)) {
-      const suggestion = twentyFourHour(last);
-      return say(
-        request,
-        mrkdwn`“${safeText(last, 20)}” is not a time Tenderbot can read. Give the time as HH:MM on the 24-hour clock${suggestion ? mrkdwn`: ${code(suggestion)}` : mrkdwn`, for example \`09:00\` or \`17:30\``}. ${SUBSCRIBE_USAGE}`,
-      );
-    } else if ((['hourly', 'daily', 'weekly'] as string[]).includes(last)) {
-      if (!(CADENCES_OF[kind] as string[]).includes(last))
-        return say(
-          request,
-          mrkdwn`A ${plain(kind === 'search' ? 'new-tender feed' : kind === 'pipeline' ? 'bid summary' : 'deadline reminder')} can be ${plain(CADENCES_OF[kind].join(' or '))}, not ${plain(last)}. ${SUBSCRIBE_USAGE}`,
-        );
-      cadence = last as Cadence;
-    } else break;
-    words.pop();
-  }
+  const scheduleRead = readSchedule(kind, words);
+  if ('problem' in scheduleRead) return say(request, scheduleRead.problem);
+  const { cadence, localTime } = scheduleRead;
 
   // Looked up, and later posted, with the subscriber's own key where they linked one.
   const { client, source } = await context.clients.forPerson(request.teamId, request.userId);

@@ -275,7 +275,11 @@ describe('subscribeMeantMessage (`/tender subscribe` without the kind)', () => {
     expect(offered('deadlnes 14').button).toBe('subscribe deadlines 14');
     expect(offered('pipline BID-3 weekly').button).toBe('subscribe pipeline BID-3 weekly');
     expect(offered('BID-3').button).toBe('subscribe pipeline BID-3');
-    expect(offered('bid 3 weekly').button).toBe('subscribe search bid 3 weekly');
+    // Words, so a feed; a feed is never weekly, so said rather than offered.
+    expect(offered('bid 3 weekly')).toEqual({
+      text: expect.stringContaining('can be daily or hourly, not weekly'),
+      button: null,
+    });
     expect(offered('BID-3 weekly 09:30').button).toBe('subscribe pipeline BID-3 weekly 09:30');
     expect(offered('deadlnes').button).toBe('subscribe deadlines');
   });
@@ -292,6 +296,22 @@ describe('subscribeMeantMessage (`/tender subscribe` without the kind)', () => {
     });
     expect(offered('pipline').text).toContain('followed by a bid (its id, or BID-3)');
     expect(offered('pipline').button).toBeNull();
+    // A cadence or a time is not what a bid summary or a feed needs.
+    expect(offered('pipline weekly').text).toContain('followed by a bid (its id, or BID-3)');
+    expect(offered('pipline weekly').button).toBeNull();
+    expect(offered('serach daily 09:00').button).toBeNull();
+  });
+
+  it('offers no button for a command Tenderbot would refuse, and says why', () => {
+    // Read as `/tender subscribe` reads it: a time it cannot read is said, not offered.
+    const late = offered('BID-3 25:00');
+    expect(late.button).toBeNull();
+    expect(late.text).toContain('“25:00” is not a time Tenderbot can read');
+    expect(offered('deadlnes 120').button).toBeNull();
+    expect(offered('pipline BID-3 BID-4').button).toBeNull();
+    // What it would take, it offers.
+    expect(offered('BID-3 daily 07:30').button).toBe('subscribe pipeline BID-3 daily 07:30');
+    expect(offered('deadlnes 30').button).toBe('subscribe deadlines 30');
   });
 
   it('gives the usage alone when nothing follows, and escapes what was typed', () => {
