@@ -121,6 +121,7 @@ export async function searchCommand(
         said: said.length > 0 ? [section(joinMrkdwn(said, mrkdwn` `))] : [],
         // A misspelt region (`region:Londn`): the search in the region meant, one click away.
         region: unknown?.meant ?? null,
+        regionUnknown: unknown !== null && unknown !== undefined,
         // Typed as a sentence in a channel ("cleaning in Wales over £100k"): the words found nothing,
         // so the search the sentence means is offered (a sentence already read is not read again).
         offers: options.shownAs ? [] : await sentenceMeant(context, request, text),
@@ -221,9 +222,11 @@ function otherBuyersNote(
 interface WhyEmpty {
   said: Block[];
   region: string | null;
+  /** The search's region is not in the data (whether or not one is near it). */
+  regionUnknown: boolean;
   offers: Block[];
 }
-const NOTHING_TO_SAY: WhyEmpty = { said: [], region: null, offers: [] };
+const NOTHING_TO_SAY: WhyEmpty = { said: [], region: null, regionUnknown: false, offers: [] };
 
 /** Draws one page of a search; `replace` redraws the message a button was clicked in. */
 export async function showSearchPage(
@@ -271,7 +274,7 @@ export async function showSearchPage(
     message.blocks.push(
       ...(corrected ? [wordsMeantQuestion(corrected)] : []),
       ...why.said,
-      ...searchMeantButton(state, { words: corrected, region: why.region }),
+      ...searchMeantButton(state, { words: corrected, region: why.region, regionUnknown: why.regionUnknown }),
       ...why.offers,
     );
   }

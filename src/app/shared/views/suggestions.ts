@@ -58,24 +58,38 @@ export function wordsMeantQuestion(words: string): Block {
 export interface SearchMeant {
   words: string | null;
   region: string | null;
+  /** The region is one the data does not have and none is near it: the search meant leaves it out. */
+  regionUnknown?: boolean;
 }
 
 /**
  * One button that runs the search with every correction in place, from its first page: with two
  * buttons, one per correction, each kept the other mistake and found nothing again.
  */
-export function searchMeantButton(state: SearchState, { words, region }: SearchMeant): Block[] {
+export function searchMeantButton(
+  state: SearchState,
+  { words, region, regionUnknown }: SearchMeant,
+): Block[] {
   if (!words && !region) return [];
-  const filters = { ...state.f, ...(words ? { q: words } : {}), ...(region ? { region } : {}) };
+  // A region nothing is near: the corrected words in every region, rather than in that one again.
+  const everywhere = Boolean(words && !region && regionUnknown && state.f.region);
+  const { region: _typed, ...others } = state.f;
+  const filters = {
+    ...(everywhere ? others : state.f),
+    ...(words ? { q: words } : {}),
+    ...(region ? { region } : {}),
+  };
   const value = encodeIfFits('searchPage', { ...state, f: filters, o: 0 });
   if (!value) return [];
   // Slack's button label holds 75 characters.
   const label =
     words && region
       ? `Search ${clip(words, 35)} in ${clip(region, 28)}`
-      : words
-        ? `Search ${clip(words, 60)}`
-        : `Search in ${clip(region ?? '', 60)}`;
+      : words && everywhere
+        ? `Search ${clip(words, 45)} in every region`
+        : words
+          ? `Search ${clip(words, 60)}`
+          : `Search in ${clip(region ?? '', 60)}`;
   return [{ type: 'actions', elements: [button(label, SuggestionIds.searchMeant, value, 'primary')] }];
 }
 

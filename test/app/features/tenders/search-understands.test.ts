@@ -169,6 +169,24 @@ function hasButton(message: FakeMessage, actionId: string): boolean {
   return JSON.stringify(message.blocks).includes(`"action_id":"${actionId}"`);
 }
 
+/**
+ * Waits until the service suggests `correction` for `word`: it reads its vocabulary again in the
+ * background once records are written, so a test asking first does not depend on the file's order.
+ */
+async function serviceSuggests(word: string, correction: string): Promise<void> {
+  for (let tries = 0; ; tries++) {
+    const answer = await sandbox.call('GET', `/v1/tenders?q=${encodeURIComponent(word)}&limit=1`, {
+      key: KEYS.carolMemberAcme,
+    });
+    if (
+      (answer.body.suggestions ?? []).some((each: { correction: string }) => each.correction === correction)
+    )
+      return;
+    if (tries > 300) throw new Error(`the service never suggested ${correction}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** How many tenders the service counts for a query, asked directly. */
 async function serviceTotal(query: Record<string, string>): Promise<number> {
   const answer = await sandbox.call('GET', `/v1/tenders?${new URLSearchParams({ ...query, limit: '1' })}`, {
@@ -316,16 +334,7 @@ describe('a region of two words typed without quotes', () => {
   it('a misspelt word and a misspelt region: one button, which searches with both corrected', async () => {
     // The service reads its vocabulary again in the background once records are written: asked
     // directly until it knows the word this file wrote, the search below does not depend on order.
-    const suggested = async () => {
-      const answer = await sandbox.call('GET', '/v1/tenders?q=Qourlent&limit=1', {
-        key: KEYS.carolMemberAcme,
-      });
-      return (answer.body.suggestions ?? []).some((s: { correction: string }) => s.correction === 'quorlent');
-    };
-    for (let tries = 0; !(await suggested()); tries++) {
-      if (tries > 300) throw new Error('the service never suggested quorlent');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await serviceSuggests('Qourlent', 'quorlent');
     const answer = await command('search Qourlent region:Walse');
     expect(titlesIn(answer)).toEqual([]);
     expect(textOf(answer)).toContain('Did you mean *quorlent*?');
@@ -341,6 +350,16 @@ describe('a region of two words typed without quotes', () => {
       'the search drawn again with both corrected',
       15_000,
     );
+  });
+
+  it('a misspelt word in a region the data does not have: the corrected words in every region, said on the button', async () => {
+    await serviceSuggests('Qourlent', 'quorlent');
+    const answer = await command('search Qourlent region:Atlantis');
+    expect(textOf(answer)).toContain('Tenderbot knows no region called “Atlantis”');
+    expect(textOf(answer)).toContain('Search quorlent in every region');
+    await bot.slack.clickInMessage(MEMBER, answer, SuggestionIds.searchMeant);
+    await eventually(() => titlesIn(answer).length === 3, 'the corrected words searched everywhere', 15_000);
+    expect(titlesIn(answer).every((title) => title.startsWith('Quorlent school catering'))).toBe(true);
   });
 
   it('says how the region was read when nothing is found, too', async () => {

@@ -3,6 +3,7 @@ import { decodeText } from '../../../../src/app/shared/values/codec.ts';
 import {
   commandMeantMessage,
   correctedWords,
+  type SearchMeant,
   SuggestionIds,
   searchMeantButton,
   searchOfferBlocks,
@@ -45,7 +46,7 @@ describe('the Did you mean blocks', () => {
 
   it('words and region both misspelt: one button searching with both corrected', () => {
     const state = { f: { q: 'clenaing', region: 'Walse', status: 'open' as const }, o: 0 };
-    const button = (meant: { words: string | null; region: string | null }) => {
+    const button = (meant: SearchMeant) => {
       const [actions] = searchMeantButton(state, meant) as unknown as [
         { elements: { value: string; text: { text: string } }[] } | undefined,
       ];
@@ -61,6 +62,12 @@ describe('the Did you mean blocks', () => {
       f: { q: 'clenaing', region: 'Wales', status: 'open' },
     });
     expect(button({ words: null, region: null })).toBeNull();
+    // A region nothing is near: the corrected words everywhere, said on the button.
+    expect(button({ words: 'cleaning', region: null, regionUnknown: true })).toEqual({
+      label: 'Search cleaning in every region',
+      f: { q: 'cleaning', status: 'open' },
+    });
+    expect(button({ words: null, region: null, regionUnknown: true })).toBeNull();
     // However long the words and the region, the label fits Slack's 75 characters.
     const long = button({ words: 'w'.repeat(200), region: 'r'.repeat(150) });
     expect(long?.label.length).toBeLessThanOrEqual(75);
