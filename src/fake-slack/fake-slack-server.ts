@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { bodyWithin } from '../shared/request-body.ts';
 import { limitSlowClients } from '../shared/slow-clients.ts';
 import { FakeInstall, type FakeOAuthApp } from './install.ts';
 import type { Limits } from './limits.ts';
@@ -8,6 +9,9 @@ import { SocketMode } from './socket-mode.ts';
 import type { ExtraRoute, RecordedCall } from './types.ts';
 import { parseArgs, webApi } from './web-api.ts';
 import type { Workspace } from './workspace.ts';
+
+/** The most a request to the fake Slack may carry (a modal or a message of Slack's largest, many times over). */
+const FAKE_SLACK_BODY_LIMIT = 8 * 1024 * 1024;
 
 /** Whether a Web API call's token opens its workspace, and if not, what Slack answers. */
 type Authorisation = 'ok' | 'token_revoked' | 'invalid_auth';
@@ -193,8 +197,13 @@ export class FakeSlackServer<Team> {
   // HTTP: the Web API, response_url endpoints, and extra routes.
 
   private async handle(incoming: IncomingMessage, outgoing: ServerResponse, home: WebApiGate): Promise<void> {
-    let raw = '';
-    for await (const chunk of incoming) raw += chunk;
+    // Read whole before decoding: a character split across two chunks stays one character.
+    const bytes = await bodyWithin(incoming, FAKE_SLACK_BODY_LIMIT);
+    if (bytes === null) {
+      answerJson(outgoing, 413, { ok: false, error: 'request_too_large' });
+      return;
+    }
+    const raw = bytes.toString('utf8');
     const url = new URL(incoming.url ?? '/', this.baseUrl || 'http://127.0.0.1');
     const answer = (status: number, body: unknown) => answerJson(outgoing, status, body);
     if (url.pathname.startsWith('/response/')) {

@@ -118,9 +118,9 @@ export abstract class FakeSlackState {
 
   /**
    * The answer to a command (or click) as the person sees it in the channel: the first message
-   * after the first `before` that was posted through its response_url or through none (a Web API
-   * post); one posted through another request's response_url (a late answer to an earlier click)
-   * is never taken for it.
+   * after the first `before` that was posted through its response_url or through none. One posted
+   * through another request's response_url (a late answer to an earlier click) is never taken for
+   * it; a late Web API post (chat.postEphemeral) still can be, as nothing ties it to a request.
    */
   answerTo(answer: AppAnswer, channel: string, userId: string, before: number): FakeMessage | undefined {
     return this.messagesIn(channel, userId)

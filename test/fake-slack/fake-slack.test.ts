@@ -177,6 +177,21 @@ describe('the fake Slack as a sender of hostile and repeated requests', () => {
     expect(slack.messagesIn('C0BIDS', 'U0MEMBER')[before]?.postedThrough).toBe(earlier.responseUrl);
   });
 
+  it('reads a body of many chunks whole, so a character split between two is kept', async () => {
+    const sent = await slack.slashCommand('U0MEMBER', 'C0BIDS', '/tender', 'search');
+    // 39,000 curly quotes (three bytes each, under Slack's 40,000 characters): 117 KB, more than one
+    // chunk on loopback.
+    const text = '’'.repeat(39_000);
+    const answer = await request(sent.responseUrl ?? '', { method: 'POST', body: JSON.stringify({ text }) });
+    expect(answer.statusCode).toBe(200);
+    await answer.body.dump();
+    const posted = slack
+      .messagesIn('C0BIDS', 'U0MEMBER')
+      .find((message) => message.postedThrough === sent.responseUrl);
+    expect(posted?.text.length).toBe(39_000);
+    expect(posted?.text).toBe(text);
+  });
+
   it('sends the very same bytes again, and signs raw bytes and any content type', async () => {
     received = [];
     await slack.sendRaw('a=1', 'text/plain');

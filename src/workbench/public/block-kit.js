@@ -294,11 +294,11 @@ function renderExternalSelect(item, blockId, context) {
  */
 async function sendChoice(select, item, blockId, context) {
   if (!select.value) return;
-  try {
-    await context.onAction?.(item, blockId, { selectedOption: select.value });
-  } finally {
-    select.value = item.type === 'overflow' ? '' : (item.initial_option?.value ?? '');
-  }
+  // A click the page could not send is the poll's to show; it is not an error of the page.
+  await Promise.resolve(context.onAction?.(item, blockId, { selectedOption: select.value })).catch(
+    () => undefined,
+  );
+  select.value = item.type === 'overflow' ? '' : (item.initial_option?.value ?? '');
 }
 
 function withConfirm(item, act) {
@@ -355,8 +355,14 @@ function renderElement(item, blockId, context) {
       input.type = 'date';
       input.value = item.initial_date ?? '';
       input.dataset.actionId = item.action_id ?? '';
+      // In a message, as a menu: the message's own date again once the app answered.
       if (!context.collectOnly)
-        input.addEventListener('change', () => context.onAction?.(item, blockId, { value: input.value }));
+        input.addEventListener('change', async () => {
+          await Promise.resolve(context.onAction?.(item, blockId, { value: input.value })).catch(
+            () => undefined,
+          );
+          input.value = item.initial_date ?? '';
+        });
       return input;
     }
     case 'plain_text_input': {
