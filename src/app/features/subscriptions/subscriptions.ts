@@ -34,7 +34,7 @@ import {
   safeText,
 } from '../../shared/views/mrkdwn.ts';
 import type { Message } from '../../shared/views/safe-blocks.ts';
-import { commandOffer } from '../../shared/views/suggestions.ts';
+import { commandOffer, correctedWords } from '../../shared/views/suggestions.ts';
 import { section } from '../../shared/views/tender-card.ts';
 import type { Cadence, Subscription, SubscriptionKind } from '../../storage/bot-store.ts';
 import type { ChannelSubscribed, ChannelSubscription } from '../../storage/subscription-store.ts';
@@ -226,6 +226,10 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
   // A feed's value bounds, checked with the service once it is known to be no duplicate.
   let bounded: TenderSearchFilters | null = null;
   let regionRead: RegionRead | undefined;
+  // A feed of typed words, checked with the service when new: a misspelt word is asked about before
+  // it is followed, and words that match no tender today (no misspelling) are said in the confirmation.
+  let wordsFeed: TenderSearchFilters | null = null;
+  let noneToday = false;
   if (kind === 'pipeline') {
     const typed = words[0];
     if (!typed || words.length > 1)
@@ -246,6 +250,8 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
   } else if (kind === 'search') {
     const found = await searchTarget(context, request, words.join(' '));
     if ('problem' in found) return say(request, found.problem);
+    // A feed of typed words (not a saved search) is checked against what matches today.
+    if (!found.target.ss && found.target.f.q) wordsFeed = found.target.f;
     target = found.target;
     regionRead = found.regionRead;
     if (boundsCurrency(found.target.f) !== null) bounded = found.target.f;
@@ -287,14 +293,30 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
   // heading will. Only a check, so a short one: a slow service is said to be slow (a timeout) rather
   // than waited for. Whether the feed is new is read before asking, and decided again when stored.
   let rules = keptValueRules(context, client, bounded ? [bounded] : []);
-  if (bounded) {
+  const checked = bounded ?? wordsFeed;
+  if (checked) {
     const seen = await channelAsSeen(context, request.teamId, request.channelId);
     if ('create' in subscribingAgain(subscription, seen, readsAsMine).decision) {
-      const { valueRule } = await client.tenders.search({ ...bounded, limit: 1 }, VALUE_RULE_CALL);
-      rules = NO_VALUE_RULES;
-      if (valueRule) {
-        keepValueRule(context, client, valueRule);
-        rules = { byCurrency: new Map([[valueRule.currency, valueRule]]) };
+      // One brief call for both checks; only the bounds' check refuses the feed when it fails.
+      const page = bounded
+        ? await client.tenders.search({ ...bounded, limit: 1 }, VALUE_RULE_CALL)
+        : await client.tenders.search({ ...checked, limit: 1 }, VALUE_RULE_CALL).catch(() => null);
+      if (bounded) {
+        rules = NO_VALUE_RULES;
+        if (page?.valueRule) {
+          keepValueRule(context, client, page.valueRule);
+          rules = { byCurrency: new Map([[page.valueRule.currency, page.valueRule]]) };
+        }
+      }
+      if (wordsFeed?.q && page?.pagination.total === 0) {
+        const suggestions = page.suggestions ?? [];
+        const command = correctedWords(rest.trim(), suggestions);
+        if (command)
+          return reply(
+            request,
+            misspeltFeedMessage(wordsFeed.q, correctedWords(wordsFeed.q, suggestions), command),
+          );
+        noneToday = true;
       }
     }
   }
@@ -343,7 +365,7 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
           ? mrkdwn` Posts are read with ${mention(request.userId)}’s own key.`
           : mrkdwn``;
     text = mrkdwn`Subscribed: ${what}`;
-    confirmation = mrkdwn`${mention(request.userId)} subscribed this channel: *${what}*, ${plain(describeSchedule(schedule))}. First post ${plain(formatLocal(nextRunAt, schedule.timeZone))}.${whose}${regionRead ? mrkdwn` ${regionReadSentence(regionRead)}` : mrkdwn``} ${lists}`;
+    confirmation = mrkdwn`${mention(request.userId)} subscribed this channel: *${what}*, ${plain(describeSchedule(schedule))}. First post ${plain(formatLocal(nextRunAt, schedule.timeZone))}.${whose}${regionRead ? mrkdwn` ${regionReadSentence(regionRead)}` : mrkdwn``}${noneToday ? mrkdwn` No tender matches it today: it posts when one is published.` : mrkdwn``} ${lists}`;
   }
   // Stored before it is announced, so a `/tender subscriptions` right after the confirmation lists
   // it; if the confirmation cannot be posted in the channel, it is taken back: nothing changed.
@@ -468,6 +490,18 @@ async function searchTarget(
   return {
     target: { f: checked.data, d: described === 'everything' ? window : `${described}, ${window}`, w: days },
     ...read,
+  };
+}
+
+/**
+ * `/tender subscribe search catring`: no tender matches the words today and the data knows the
+ * word meant, so the feed is offered with it, one click away; quoted words are followed as typed.
+ */
+function misspeltFeedMessage(words: string, wordsMeant: string | null, command: string): Message {
+  const question = mrkdwn`No tender matches “${safeText(words, 200)}” today, so that feed would post nothing. Did you mean *${safeText(wordsMeant ?? words, 200)}*? To follow the words as typed, put them in quotes (${code('/tender subscribe search "…"')}).`;
+  return {
+    text: question,
+    blocks: commandOffer(question, `Run /tender subscribe ${cutText(command, 40)}`, `subscribe ${command}`),
   };
 }
 

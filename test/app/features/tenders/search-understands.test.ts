@@ -280,6 +280,43 @@ describe('`/tender subscribe` without the kind of subscription', () => {
     );
     expect(textOf(confirmation)).toMatch(/hourly|every hour/i);
   });
+
+  it('a feed of a misspelt word is asked about before it is followed, with the corrected feed one click away', async () => {
+    await serviceSuggests('Qourlent', 'quorlent');
+    const answer = await command('subscribe search Qourlent region:Wales daily 03:18');
+    expect(textOf(answer)).toContain('No tender matches “Qourlent” today, so that feed would post nothing');
+    expect(textOf(answer)).toContain('Did you mean *quorlent*?');
+    expect(JSON.stringify(answer.blocks)).toContain(
+      '"value":"subscribe search quorlent region:Wales daily 03:18"',
+    );
+    // Nothing subscribed yet.
+    const confirmed = () =>
+      bot.slack
+        .messagesIn(CHANNEL)
+        .find(
+          (message) => message.ephemeralTo === null && textOf(message).includes('New tenders for “quorlent”'),
+        );
+    expect(confirmed()).toBeUndefined();
+    await bot.slack.clickInMessage(MEMBER, answer, SuggestionIds.commandMeant);
+    const confirmation = await eventually(confirmed, 'the corrected feed’s confirmation', 15_000);
+    expect(textOf(confirmation)).toContain('in Wales');
+    expect(textOf(confirmation)).not.toContain('No tender matches it today');
+  });
+
+  it('a feed of words that match nothing and are no misspelling is followed, and the confirmation says so', async () => {
+    const before = bot.slack.messagesIn(CHANNEL).length;
+    await command('subscribe search "zzqq xxyy" daily 03:19');
+    const confirmation = await eventually(
+      () =>
+        bot.slack
+          .messagesIn(CHANNEL)
+          .slice(before)
+          .find((message) => message.ephemeralTo === null && textOf(message).includes('zzqq xxyy')),
+      'the confirmation',
+      15_000,
+    );
+    expect(textOf(confirmation)).toContain('No tender matches it today: it posts when one is published.');
+  });
 });
 
 describe('a mistyped slash command', () => {
