@@ -85,7 +85,7 @@ export function subscribeMeantMessage(typed: string): Message {
   const asBid = /^bid-?\d{1,9}$/i.test(first) ? readMeant('pipeline', [first, ...others]) : null;
   const [kind, rest] = corrected
     ? [corrected, others]
-    : asBid?.usable
+    : asBid && (asBid.usable || asBid.problem)
       ? (['pipeline', [first, ...others]] as const)
       : (['search', [first, ...others]] as const);
   const meant = readMeant(kind, rest);
@@ -142,6 +142,19 @@ function twentyFourHour(text: string): string | null {
   return `${String(hour).padStart(2, '0')}:${minute}`;
 }
 
+/** Words meant as how often, read as such: Tenderbot's cadences, and others it says it does not offer. */
+const CADENCE_WORDS: readonly string[] = [
+  'hourly',
+  'daily',
+  'weekly',
+  'fortnightly',
+  'biweekly',
+  'monthly',
+  'quarterly',
+  'yearly',
+  'annually',
+];
+
 /** Cadences each kind accepts, the first being its default. */
 const CADENCES_OF: Record<SubscriptionKind, Cadence[]> = {
   pipeline: ['daily', 'weekly'],
@@ -169,7 +182,7 @@ function readSchedule(
       return {
         problem: mrkdwn`“${safeText(last, 20)}” is not a time Tenderbot can read. Give the time as HH:MM on the 24-hour clock${suggestion ? mrkdwn`: ${code(suggestion)}` : mrkdwn`, for example \`09:00\` or \`17:30\``}. ${SUBSCRIBE_USAGE}`,
       };
-    } else if ((['hourly', 'daily', 'weekly'] as string[]).includes(last)) {
+    } else if (CADENCE_WORDS.includes(last)) {
       if (!(CADENCES_OF[kind] as string[]).includes(last))
         return {
           problem: mrkdwn`A ${plain(kind === 'search' ? 'new-tender feed' : kind === 'pipeline' ? 'bid summary' : 'deadline reminder')} can be ${plain(CADENCES_OF[kind].join(' or '))}, not ${plain(last)}. ${SUBSCRIBE_USAGE}`,

@@ -312,6 +312,11 @@ describe('subscribeMeantMessage (`/tender subscribe` without the kind)', () => {
     // What it would take, it offers.
     expect(offered('BID-3 daily 07:30').button).toBe('subscribe pipeline BID-3 daily 07:30');
     expect(offered('deadlnes 30').button).toBe('subscribe deadlines 30');
+    // A cadence Tenderbot does not offer is said as one, not taken for a second bid.
+    expect(offered('BID-3 monthly')).toEqual({
+      text: expect.stringContaining('can be daily or weekly, not monthly'),
+      button: null,
+    });
   });
 
   it('gives the usage alone when nothing follows, and escapes what was typed', () => {
