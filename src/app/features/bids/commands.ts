@@ -15,10 +15,12 @@ import { notFoundSentence, say } from './bid-sentences.ts';
 import { changePipelineStatus, changeStageStatus, postCard, setArchived } from './card-changes.ts';
 import { type TypedWord, typedWords } from './command-words.ts';
 import {
+  bidStatusMeant,
   bidStatusNamed,
   findStage,
   settableBidStatusesAsShown,
   stageStatusesAsShown,
+  stageStatusMeant,
   stageStatusNamed,
 } from './stage-words.ts';
 import { pipelinesListMessage } from './views/pipeline-card.ts';
@@ -142,7 +144,7 @@ export async function pipelineCommand(
     if (!status)
       return say(
         request,
-        mrkdwn`“${typedBack(statusWords)}” is not a status: use one of ${settableBidStatusesAsShown()}.`,
+        mrkdwn`“${typedBack(statusWords)}” is not a status.${bidStatusMeant(joinedText(statusWords))} Use one of ${settableBidStatusesAsShown()}.`,
       );
     const id = await typedBidId(context, request, typed.text);
     if (!id) return;
@@ -184,7 +186,7 @@ export async function pipelineCommand(
         );
       return say(
         request,
-        mrkdwn`“${typedBack(found.unknown)}” is not a stage status: use one of ${stageStatusesAsShown()}.`,
+        mrkdwn`“${typedBack(found.unknown)}” is not a stage status.${stageStatusMeant(joinedText(found.unknown))} Use one of ${stageStatusesAsShown()}.`,
       );
     }
     const stage = findStage(pipeline.stages, found.stage);

@@ -6,6 +6,7 @@
  */
 import type { Pipeline, Stage } from '../../../contract/schemas.ts';
 import { cutText } from '../../../shared/cut-text.ts';
+import { rankNearest } from '../../shared/commands/edit-distance.ts';
 import { SETTABLE_PIPELINE_STATUSES } from '../../shared/values/pipeline-values.ts';
 import { STAGE_LABELS, STATUS_LABELS } from '../../shared/views/bid-parts.ts';
 import { joinMrkdwn, type Mrkdwn, mrkdwn, safeText, text } from '../../shared/views/mrkdwn.ts';
@@ -56,6 +57,33 @@ export function stageStatusNamed(typed: string): Stage['status'] | null {
 export function bidStatusNamed(typed: string): Pipeline['status'] | null {
   const key = statusKey(typed);
   return Object.hasOwn(BID_WORDS, key) ? (BID_WORDS[key] as Pipeline['status']) : null;
+}
+
+/**
+ * The status a misspelt one most likely meant (`qualfying` → Qualifying, `blokced` → Blocked): the
+ * nearest typed word within one edit (up to four letters) or two, when no other status is as near.
+ */
+function statusMeant<S extends string>(typed: string, words: Record<string, S>): S | null {
+  const key = statusKey(typed);
+  if (key.length < 3) return null;
+  const [best, next] = rankNearest(key, Object.keys(words), (word) => word);
+  if (!best || best.distance === 0 || best.distance > (key.length <= 4 ? 1 : 2)) return null;
+  const meant = words[best.item] as S;
+  const tie =
+    next && next.distance === best.distance && next.plain === best.plain && words[next.item] !== meant;
+  return tie ? null : meant;
+}
+
+/** "Did you mean Qualifying?" for a bid status typed wrong, or nothing. */
+export function bidStatusMeant(typed: string): Mrkdwn {
+  const meant = statusMeant(typed, BID_WORDS);
+  return meant && meant !== 'submitted' ? mrkdwn` Did you mean ${text(STATUS_LABELS[meant])}?` : mrkdwn``;
+}
+
+/** "Did you mean Completed?" for a stage status typed wrong, or nothing. */
+export function stageStatusMeant(typed: string): Mrkdwn {
+  const meant = statusMeant(typed, STAGE_WORDS);
+  return meant ? mrkdwn` Did you mean ${text(STAGE_LABELS[meant])}?` : mrkdwn``;
 }
 
 /** `Draft, Qualifying, Bidding, On hold, Won, Lost, No bid`: the statuses a person may set, as the card's menu shows them. */

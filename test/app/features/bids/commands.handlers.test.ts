@@ -79,7 +79,7 @@ describe('pipelineCommand (/tender pipeline …)', () => {
     const request = harness.request({ channelId: BIDS });
     await pipelineCommand(harness.context, request, `status ${bid.id} winning`);
     expect(request.said()).toBe(
-      '“winning” is not a status: use one of Draft, Qualifying, Bidding, On hold, Won, Lost, No bid.',
+      '“winning” is not a status. Use one of Draft, Qualifying, Bidding, On hold, Won, Lost, No bid.',
     );
     expect((await bidNow(harness, bid.id)).status).toBe(bid.status);
   });
@@ -179,7 +179,7 @@ describe('bid commands typed as people type them', () => {
     const mistyped = harness.request({ channelId: BIDS });
     await pipelineCommand(harness.context, mistyped, `status ${reference} nobidd`);
     expect(mistyped.said()).toBe(
-      '“nobidd” is not a status: use one of Draft, Qualifying, Bidding, On hold, Won, Lost, No bid.',
+      '“nobidd” is not a status. Did you mean No bid? Use one of Draft, Qualifying, Bidding, On hold, Won, Lost, No bid.',
     );
     const missing = harness.request({ channelId: BIDS });
     await pipelineCommand(harness.context, missing, `status ${reference}`);
@@ -200,12 +200,12 @@ describe('bid commands typed as people type them', () => {
     const unquoted = harness.request({ channelId: BIDS });
     await pipelineCommand(harness.context, unquoted, `stage ${reference} Draft response finnished`);
     expect(unquoted.said()).toBe(
-      '“finnished” is not a stage status: use one of Pending, In progress, Blocked, Completed.',
+      '“finnished” is not a stage status. Use one of Pending, In progress, Blocked, Completed.',
     );
     const quoted = harness.request({ channelId: BIDS });
     await pipelineCommand(harness.context, quoted, `stage ${reference} "Draft response" in progres`);
     expect(quoted.said()).toBe(
-      '“in progres” is not a stage status: use one of Pending, In progress, Blocked, Completed.',
+      '“in progres” is not a stage status. Did you mean In progress? Use one of Pending, In progress, Blocked, Completed.',
     );
     const stageOnly = harness.request({ channelId: BIDS });
     await pipelineCommand(harness.context, stageOnly, `stage ${reference} "Draft response"`);
