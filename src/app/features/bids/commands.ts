@@ -63,13 +63,16 @@ export async function pipelinesCommand(
   }
   const q = cutText(words.join(' '), 200);
   const { client, source } = await context.clients.forPerson(request.teamId, request.userId);
-  const found = await client.pipelines.list({
-    ...(q ? { q } : {}),
-    ...(status ? { status } : {}),
-    archived,
-    limit: PIPELINES_PAGE_SIZE,
-    offset: page.offset,
-  });
+  const [found, facts] = await Promise.all([
+    client.pipelines.list({
+      ...(q ? { q } : {}),
+      ...(status ? { status } : {}),
+      archived,
+      limit: PIPELINES_PAGE_SIZE,
+      offset: page.offset,
+    }),
+    context.users.facts(request.userId, request.teamId),
+  ]);
   await reply(
     request,
     await pipelinesListMessage(
@@ -84,6 +87,7 @@ export async function pipelinesCommand(
         pageSize: PIPELINES_PAGE_SIZE,
       },
       source,
+      facts.isGuest,
     ),
     page.replace,
   );

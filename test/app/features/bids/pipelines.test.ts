@@ -352,6 +352,9 @@ describe('the pipeline card, live in every channel', () => {
     expect(byCommand.text).toContain('cannot archive bids');
     const listed = await command(GUEST, BIDS, 'pipelines');
     expect(textOf(listed)).toContain('Bob’s hospital cleaning bid');
+    // The list offers a guest nothing that would only refuse them; a member's has Post in channel.
+    expect(JSON.stringify(listed.blocks)).not.toContain(PipelineIds.post);
+    expect(JSON.stringify((await command(MEMBER, BIDS, 'pipelines')).blocks)).toContain(PipelineIds.post);
     const after = await service.pipelines.get('pl-bob');
     expect(after.updatedAt).toBe(before.updatedAt);
   });

@@ -422,7 +422,7 @@ function noBidsSentence(filter: BidListFilter): Mrkdwn {
   return filter.archived === 'all' ? mrkdwn`No ${named}, active or archived.` : mrkdwn`No ${named}.`;
 }
 
-/** `/tender pipelines`: the bids the key's creator can see, each with "Post in channel". */
+/** `/tender pipelines`: the bids the key's creator can see, each with "Post in channel" (not for a guest). */
 export async function pipelinesListMessage(
   /** Each with its reference (`BID-7`), shown in place of its id. */
   items: (PipelineListItem & { reference: string })[],
@@ -433,6 +433,8 @@ export async function pipelinesListMessage(
   page: { offset: number; typed: string; pageSize: number } = { offset: 0, typed: '', pageSize: 20 },
   /** Whose key listed them: said under the heading (bids are seen and started as the key's maker). */
   keySource?: KeySource,
+  /** A guest's list: no "Post in channel", which would only refuse them. */
+  readOnly = false,
 ): Promise<Message> {
   const whose = keySource ? [contextLine(bidsOwnerLine(keySource))] : [];
   if (total === 0 || items.length === 0) {
@@ -447,7 +449,7 @@ export async function pipelinesListMessage(
   for (const item of shown) {
     const counts = item.stageCounts;
     const stageTotal = counts.pending + counts.in_progress + counts.blocked + counts.completed;
-    const value = await encodeKept('pipeline', { p: item.id }, 'button', keeper, now);
+    const value = readOnly ? null : await encodeKept('pipeline', { p: item.id }, 'button', keeper, now);
     blocks.push({
       type: 'section',
       text: {
@@ -457,7 +459,7 @@ export async function pipelinesListMessage(
           3000,
         ),
       },
-      accessory: button('Post in channel', PipelineIds.post, value),
+      ...(value === null ? {} : { accessory: button('Post in channel', PipelineIds.post, value) }),
     });
   }
   blocks.push(...listPaging('pipelines', page.typed, page.offset, shown.length, total, page.pageSize));
