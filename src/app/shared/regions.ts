@@ -217,7 +217,8 @@ async function refuseUnknownRegion(
   if (known === undefined) return parsed;
   if (known) return known === region ? parsed : { ...parsed, filters: { ...parsed.filters, region: known } };
   const unknown = await unknownRegion(context, teamId, region, parsed.afterRegion, 'fresh').catch(() => null);
-  return unknown ? { ok: false, problem: unknown.sentence } : parsed;
+  if (!unknown) return parsed;
+  return { ok: false, problem: unknown.sentence, ...(unknown.meant ? { regionMeant: unknown.meant } : {}) };
 }
 
 /**

@@ -142,6 +142,9 @@ function twentyFourHour(text: string): string | null {
   return `${String(hour).padStart(2, '0')}:${minute}`;
 }
 
+/** A region filter as typed, quoted or not: the one a misspelt region's offer replaces. */
+const REGION_TYPED = /region:(?:["“][^"”]*["”]|[^\s"“]+)/i;
+
 /** Words meant as how often, read as such: Tenderbot's cadences, and others it says it does not offer. */
 const CADENCE_WORDS: readonly string[] = [
   'hourly',
@@ -262,6 +265,14 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
     }
   } else if (kind === 'search') {
     const found = await searchTarget(context, request, words.join(' '));
+    // A misspelt region: the same subscribe with the region meant, one click away.
+    if ('problem' in found && found.regionMeant) {
+      const command = `subscribe ${rest.trim().replace(REGION_TYPED, `region:"${found.regionMeant}"`)}`;
+      return reply(request, {
+        text: found.problem,
+        blocks: commandOffer(found.problem, `Run /tender ${cutText(command, 50)}`, command),
+      });
+    }
     if ('problem' in found) return say(request, found.problem);
     // A feed of typed words (not a saved search) is checked against what matches today.
     if (!found.target.ss && found.target.f.q) wordsFeed = found.target.f;
@@ -443,7 +454,7 @@ async function searchTarget(
   text: string,
 ): Promise<
   | { target: { f: TenderSearchFilters; d: string; ss?: string; w?: ClosesDays }; regionRead?: RegionRead }
-  | { problem: Mrkdwn }
+  | { problem: Mrkdwn; regionMeant?: string }
 > {
   const { client } = await context.clients.forPerson(request.teamId, request.userId);
   if (text === '') return { problem: mrkdwn`Which search? ${SUBSCRIBE_USAGE}` };
@@ -472,7 +483,11 @@ async function searchTarget(
     wanted: 'fresh',
     refuseUnread: true,
   });
-  if (!parsed.ok) return { problem: mrkdwn`${parsed.problem} See \`/tender help\`.` };
+  if (!parsed.ok)
+    return {
+      problem: mrkdwn`${parsed.problem} See \`/tender help\`.`,
+      ...(parsed.regionMeant ? { regionMeant: parsed.regionMeant } : {}),
+    };
   // A feed follows what it says it follows: words past what a search takes are refused, not cut.
   if (parsed.wordsCut)
     return {

@@ -71,8 +71,11 @@ export type SearchParse =
        */
       currencyWord?: { word: string; currency: string };
     }
-  /** What is wrong, as a sentence: what was typed shown as code, as it would be typed again. */
-  | { ok: false; problem: Mrkdwn };
+  /**
+   * What is wrong, as a sentence: what was typed shown as code, as it would be typed again; and,
+   * for a misspelt region, the region the data names that it most likely meant.
+   */
+  | { ok: false; problem: Mrkdwn; regionMeant?: string };
 
 /** `closes>14d` (after) and `closes<30d` (within), in days from a moment. */
 export interface ClosesDays {

@@ -303,6 +303,28 @@ describe('`/tender subscribe` without the kind of subscription', () => {
     expect(textOf(confirmation)).not.toContain('No tender matches it today');
   });
 
+  it('a feed with a misspelt region: the subscribe with the region meant, one click away', async () => {
+    const answer = await command('subscribe search Quorlent region:Walse daily 03:20');
+    expect(textOf(answer)).toContain('Tenderbot knows no region called “Walse”');
+    expect(JSON.stringify(answer.blocks)).toContain(
+      '"value":"subscribe search Quorlent region:\\"Wales\\" daily 03:20"',
+    );
+    const before = bot.slack.messagesIn(CHANNEL).length;
+    await bot.slack.clickInMessage(MEMBER, answer, SuggestionIds.commandMeant);
+    const confirmation = await eventually(
+      () =>
+        bot.slack
+          .messagesIn(CHANNEL)
+          .slice(before)
+          .find(
+            (message) => message.ephemeralTo === null && textOf(message).includes('subscribed this channel'),
+          ),
+      'the confirmation',
+      15_000,
+    );
+    expect(textOf(confirmation)).toContain('in Wales');
+  });
+
   it('a feed of words that match nothing and are no misspelling is followed, and the confirmation says so', async () => {
     const before = bot.slack.messagesIn(CHANNEL).length;
     await command('subscribe search "zzqq xxyy" daily 03:19');
