@@ -282,23 +282,27 @@ function renderExternalSelect(item, blockId, context) {
     if (select.options.length > 1) select.size = Math.min(select.options.length, 6);
   });
   if (!context.collectOnly)
-    select.addEventListener('change', () => sendChoice(select, item, blockId, context));
+    select.addEventListener('change', () => sendOption(select, item, blockId, context));
   wrap.append(search, select);
   return wrap;
 }
 
 /**
- * Sends a menu's choice in a message, then shows the message's own choice again: the app answers
- * by updating the message (drawn anew) or by refusing, and a refused choice left showing would be
- * a state the card is not in, which picking it again could not send (no change event).
+ * Sends a choice made in a message (a menu, a date), then shows the message's own choice again: the
+ * app answers by updating the message (drawn anew) or by refusing, and a refused choice left showing
+ * would be a state the card is not in, which choosing again could not send (no change event).
  */
-async function sendChoice(select, item, blockId, context) {
-  if (!select.value) return;
+async function sendChoice(field, item, blockId, context, extra, shown) {
   // A click the page could not send is the poll's to show; it is not an error of the page.
-  await Promise.resolve(context.onAction?.(item, blockId, { selectedOption: select.value })).catch(
-    () => undefined,
-  );
-  select.value = item.type === 'overflow' ? '' : (item.initial_option?.value ?? '');
+  await Promise.resolve(context.onAction?.(item, blockId, extra)).catch(() => undefined);
+  field.value = shown;
+}
+
+/** A menu's choice sent: an overflow shows its dots again, a select the message's own option. */
+function sendOption(select, item, blockId, context) {
+  if (!select.value) return;
+  const shown = item.type === 'overflow' ? '' : (item.initial_option?.value ?? '');
+  return sendChoice(select, item, blockId, context, { selectedOption: select.value }, shown);
 }
 
 function withConfirm(item, act) {
@@ -345,7 +349,7 @@ function renderElement(item, blockId, context) {
         );
       }
       if (!context.collectOnly)
-        select.addEventListener('change', () => sendChoice(select, item, blockId, context));
+        select.addEventListener('change', () => sendOption(select, item, blockId, context));
       return select;
     }
     case 'external_select':
@@ -355,14 +359,10 @@ function renderElement(item, blockId, context) {
       input.type = 'date';
       input.value = item.initial_date ?? '';
       input.dataset.actionId = item.action_id ?? '';
-      // In a message, as a menu: the message's own date again once the app answered.
       if (!context.collectOnly)
-        input.addEventListener('change', async () => {
-          await Promise.resolve(context.onAction?.(item, blockId, { value: input.value })).catch(
-            () => undefined,
-          );
-          input.value = item.initial_date ?? '';
-        });
+        input.addEventListener('change', () =>
+          sendChoice(input, item, blockId, context, { value: input.value }, item.initial_date ?? ''),
+        );
       return input;
     }
     case 'plain_text_input': {

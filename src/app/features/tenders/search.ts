@@ -121,7 +121,7 @@ export async function searchCommand(
         said: said.length > 0 ? [section(joinMrkdwn(said, mrkdwn` `))] : [],
         // A misspelt region (`region:Londn`): the search in the region meant, one click away.
         region: unknown?.meant ?? null,
-        regionUnknown: unknown !== null && unknown !== undefined,
+        regionUnknown: Boolean(unknown),
         // Typed as a sentence in a channel ("cleaning in Wales over £100k"): the words found nothing,
         // so the search the sentence means is offered (a sentence already read is not read again).
         offers: options.shownAs ? [] : await sentenceMeant(context, request, text),
