@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { bodyWithin } from '../shared/request-body.ts';
+import { bodyWithin, inviteBodiesWithin } from '../shared/request-body.ts';
 import { limitSlowClients } from '../shared/slow-clients.ts';
 import { FakeInstall, type FakeOAuthApp } from './install.ts';
 import type { Limits } from './limits.ts';
@@ -178,6 +178,7 @@ export class FakeSlackServer<Team> {
     server.on('upgrade', (incoming, socket, head) => this.socketMode.upgrade(incoming, socket, head));
     // The workbench's page and Web API face a browser: a request trickling in is cut off.
     limitSlowClients(server);
+    inviteBodiesWithin(server, FAKE_SLACK_BODY_LIMIT);
     this.httpServer = server;
     await new Promise<void>((ready) => server.listen(port, host, ready));
     const address = server.address() as AddressInfo;

@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { Agent } from 'undici';
 import { ProcurementClient } from '../client/procurement-client.ts';
 import { cutText } from '../shared/cut-text.ts';
-import { bodyWithin } from '../shared/request-body.ts';
+import { bodyWithin, inviteBodiesWithin } from '../shared/request-body.ts';
 import { limitSlowClients, SLOW_CLIENT_LIMITS, type SlowClientLimits } from '../shared/slow-clients.ts';
 import { CreationKeys } from './creation-keys.ts';
 import { createMcpLogger } from './logger.ts';
@@ -178,6 +178,7 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<RunningMcpH
   server.keepAliveTimeout = 65_000;
   // It faces the network as the service does: a request trickling in is cut, not held.
   limitSlowClients(server, options.slowClientLimits ?? SLOW_CLIENT_LIMITS);
+  inviteBodiesWithin(server, bodyLimit);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? DEFAULT_MCP_PORT, host, () => resolve());

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 
 /**
  * A request's whole body, or null as soon as it passes `limit` bytes (declared or read), for the
@@ -41,5 +41,19 @@ export function bodyWithin(request: IncomingMessage, limit: number): Promise<Buf
       settled = true;
       reject(error);
     });
+  });
+}
+
+/**
+ * Node answers `Expect: 100-continue` with 100 Continue before any handler runs, inviting a body
+ * the handler then refuses: the sender uploads it all for a 413. With this, a body declared over
+ * `limit` is not invited, so the handler's own refusal is the first answer and nothing is sent.
+ * Every server that reads bodies through `bodyWithin` (or a framework's body limit) calls it.
+ */
+export function inviteBodiesWithin(server: Server, limit: number): void {
+  server.on('checkContinue', (request: IncomingMessage, response) => {
+    const declared = Number(request.headers['content-length']);
+    if (!(Number.isFinite(declared) && declared > limit)) response.writeContinue();
+    server.emit('request', request, response);
   });
 }

@@ -1,6 +1,7 @@
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeSlack } from '../../src/fake-slack/fake-slack.ts';
+import { firstAnswerToExpect } from '../support/expect-continue.ts';
 import { StandInApp } from './stand-in-app.ts';
 
 // The fake Slack refuses what Slack refuses (../shared/SLACK.md, "What Slack refuses"), by its own
@@ -365,6 +366,21 @@ describe('msg_too_long and no_text', () => {
       await call(slack, 'chat.update', { channel: 'C0BIDS', ts: posted.ts, text: 'big', blocks }),
     ).toMatchObject({ ok: false, error: 'msg_too_long' });
     expect(slack.lastMessage('C0BIDS')?.blocks).toHaveLength(8);
+  });
+
+  it('refuses a request body over 8 MB (413 request_too_large), and does not invite one sent with Expect', async () => {
+    const slack = await startSlack();
+    const huge = await request(`${slack.apiUrl}chat.postMessage`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json; charset=utf-8' },
+      body: JSON.stringify({ channel: 'C0BIDS', text: 'x'.repeat(9 * 1024 * 1024) }),
+    });
+    expect(huge.statusCode).toBe(413);
+    expect(await huge.body.json()).toMatchObject({ ok: false, error: 'request_too_large' });
+    const headers = { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' };
+    expect(await firstAnswerToExpect(`${slack.apiUrl}chat.postMessage`, 9 * 1024 * 1024, headers)).toBe(413);
+    expect(await firstAnswerToExpect(`${slack.apiUrl}chat.postMessage`, 100, headers)).toBe(100);
+    expect(slack.lastMessage('C0BIDS')).toBeUndefined();
   });
 
   it('refuses a message with neither text nor blocks in chat.postMessage, chat.postEphemeral, chat.update and a response_url', async () => {

@@ -8,6 +8,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningMcpHttp, startMcpHttp } from '../../src/mcp/http.ts';
 import { createMcpLogger } from '../../src/mcp/logger.ts';
+import { firstAnswerToExpect } from '../support/expect-continue.ts';
 import { startFaultServer } from '../support/fault-server.ts';
 import { KEYS, TENDER_A } from '../support/fixture.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
@@ -138,6 +139,12 @@ describe('MCP over Streamable HTTP', () => {
     const keyless = await request(mcp.url);
     expect(keyless.statusCode).toBe(401);
     await keyless.body.dump();
+  });
+
+  it('does not invite a body over the limit: Expect: 100-continue is answered 413 before it is sent', async () => {
+    const headers = { Authorization: `Bearer ${KEYS.aliceAcme}`, 'Content-Type': 'application/json' };
+    expect(await firstAnswerToExpect(mcp.url, 2 * 1024 * 1024, headers)).toBe(413);
+    expect(await firstAnswerToExpect(mcp.url, 1000, headers)).toBe(100);
   });
 
   it('holds each key to its rate, as the service does, and another key is not held by it', async () => {

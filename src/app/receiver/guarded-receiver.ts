@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { App, Receiver, ReceiverEvent } from '@slack/bolt';
 import type { Logger } from 'pino';
-import { bodyWithin } from '../../shared/request-body.ts';
+import { bodyWithin, inviteBodiesWithin } from '../../shared/request-body.ts';
 import { limitSlowClients, type SlowClientLimits } from '../../shared/slow-clients.ts';
 import { type BotMetrics, type RequestKind, requestKind } from '../metrics/bot-metrics.ts';
 import { verifySlackSignature } from '../security/slack-signature.ts';
@@ -94,6 +94,7 @@ export class GuardedReceiver implements Receiver {
     });
     // A client that sends headers slowly or never finishes its body is cut off.
     limitSlowClients(server, this.options.slowClientLimits);
+    inviteBodiesWithin(server, this.bodyLimit);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, this.options.host, () => {

@@ -19,6 +19,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { EMPTY_UPDATE_ISSUE } from '../../contract/schemas.ts';
+import { inviteBodiesWithin } from '../../shared/request-body.ts';
 import { limitSlowClients, type SlowClientLimits } from '../../shared/slow-clients.ts';
 import { openDatabase, type SqliteDatabase } from '../store/database.ts';
 import { authenticate, identifyCaller, isApiPath, refuseKeyInQuery } from './authentication.ts';
@@ -62,6 +63,9 @@ export interface ServiceAppOptions {
   slowClientLimits?: SlowClientLimits;
 }
 
+/** The largest request body the service reads (a pipeline's notes and a comment fit many times over). */
+const BODY_LIMIT_BYTES = 1024 * 1024;
+
 /** The Procurement Intelligence Service as a Fastify app over one SQLite database. */
 export async function buildServiceApp(options: ServiceAppOptions): Promise<ServiceApp> {
   const context = createServiceContext(options.db, options.clock, options.countCacheSize);
@@ -79,7 +83,7 @@ export async function buildServiceApp(options: ServiceAppOptions): Promise<Servi
     ...(options.logLevel ? { childLoggerFactory: requestLoggerFactory } : {}),
     genReqId: () => randomUUID(),
     requestIdHeader: false,
-    bodyLimit: 1024 * 1024,
+    bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: {
       ignoreTrailingSlash: true,
       // Longer than any request line Node accepts (16 KiB of headers), so an over-long id reaches
@@ -98,6 +102,7 @@ export async function buildServiceApp(options: ServiceAppOptions): Promise<Servi
   }).withTypeProvider<ZodTypeProvider>();
   // Fastify leaves Node's request timeout off: a client trickling its request would hold a socket.
   limitSlowClients(app.server, options.slowClientLimits);
+  inviteBodiesWithin(app.server, BODY_LIMIT_BYTES);
   // Node answers these itself, outside Fastify: an `Expect` other than 100-continue (417) and
   // CONNECT (the socket is dropped). Both get a problem answer instead.
   app.server.on('checkExpectation', (_request, response: ServerResponse) => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedHeaders } from '../../../src/fake-slack/signing.ts';
 import { eventually, type RunningBot, SIGNING_SECRET, startBot, tenderCommand } from '../../support/bot.ts';
+import { firstAnswerToExpect } from '../../support/expect-continue.ts';
 import { textOf } from '../../support/slack-text.ts';
 
 const MEMBER = 'U0MEMBER';
@@ -121,6 +122,12 @@ describe('signed bodies that are not Slack’s shapes', () => {
     }
     await answersHelp();
   }, 60_000);
+
+  it('does not invite a body over the limit: Expect: 100-continue is answered 413 before it is sent', async () => {
+    expect(await firstAnswerToExpect(bot.url, 2 * 1024 * 1024, { 'Content-Type': FORM })).toBe(413);
+    expect(await firstAnswerToExpect(bot.url, 1000, { 'Content-Type': FORM })).toBe(100);
+    await answersHelp();
+  });
 
   it('answers a command without a text field, and one with its text given twice', async () => {
     const before = bot.slack.messagesIn(CHANNEL, MEMBER).length;

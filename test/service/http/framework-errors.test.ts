@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectInvalid, expectProblem } from '../../contract/contract.ts';
+import { firstAnswerToExpect } from '../../support/expect-continue.ts';
 import { KEYS } from '../../support/fixture.ts';
 import { rawHttp, startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
 
@@ -59,6 +60,13 @@ describe('errors Fastify raises', () => {
       `POST /v1/pipelines HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n${(2_000_000).toString(16)}\r\n${'x'.repeat(2_000_000)}\r\n0\r\n\r\n`,
     );
     expectInvalid(chunked, ['body']);
+  });
+
+  it('a body over 1 MiB sent with Expect: 100-continue is not invited: 400 before a byte is sent', async () => {
+    const url = `${sandbox.baseUrl}/v1/pipelines`;
+    const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
+    expect(await firstAnswerToExpect(url, 2_000_000, headers)).toBe(400);
+    expect(await firstAnswerToExpect(url, 100, headers)).toBe(100);
   });
 
   it('malformed JSON, an empty JSON body, and no body at all: 400 naming body', async () => {
