@@ -273,12 +273,21 @@ export async function unknownRegion(
         meant: extra === 0 ? meant : null,
       };
   }
-  const near = nearestRegion(region, regions);
-  if (near)
+  const near = nearestRegions(region, regions);
+  const [only] = near;
+  if (only && near.length === 1)
     return {
-      sentence: mrkdwn`Tenderbot knows no region called “${literalText(region)}”. Did you mean ${code(`region:"${near}"`, 110)}?`,
-      meant: near,
+      sentence: mrkdwn`Tenderbot knows no region called “${literalText(region)}”. Did you mean ${code(`region:"${only}"`, 110)}?`,
+      meant: only,
     };
+  // As near to two (`North Est`): both are named, and neither is guessed for the person.
+  if (near.length > 1) {
+    const named = near.map((each) => code(`region:"${each}"`, 110));
+    return {
+      sentence: mrkdwn`Tenderbot knows no region called “${literalText(region)}”. Did you mean ${joinMrkdwn(named.slice(0, -1), mrkdwn`, `)} or ${named[named.length - 1] ?? mrkdwn``}?`,
+      meant: null,
+    };
+  }
   const shown = regions.slice(0, 40).map((known) => code(`region:"${clip(known, 100)}"`));
   return {
     sentence: mrkdwn`Tenderbot knows no region called “${literalText(region)}”. Regions in the data include ${joinMrkdwn(shown, mrkdwn`, `)}${regions.length > 40 ? mrkdwn`, …` : mrkdwn``}.`,
@@ -287,16 +296,20 @@ export async function unknownRegion(
 }
 
 /**
- * The one region a typo is closest to (`Londn` → London, `north wst` → North West): within one
- * edit for a short name, two for five letters or more, and only when no other region is as close.
+ * The regions a typo is closest to (`Londn` → London, `north wst` → North West): within one edit
+ * for a short name, two for five letters or more. One when it is nearer than any other; the
+ * nearest two or three when as many are as near (`North Est`: North East and North West).
  */
-function nearestRegion(typed: string, regions: readonly string[]): string | null {
+function nearestRegions(typed: string, regions: readonly string[]): string[] {
   const key = regionKey(typed);
-  if (key.length < 3) return null;
+  if (key.length < 3) return [];
   const allowed = key.length >= 5 ? 2 : 1;
-  const [best, next] = rankNearest(key, regions, regionKey).filter((each) => each.distance <= allowed);
-  const tie = next && next.distance === best?.distance && next.plain === best.plain;
-  return best && !tie ? best.item : null;
+  const ranked = rankNearest(key, regions, regionKey).filter((each) => each.distance <= allowed);
+  const [best] = ranked;
+  if (!best) return [];
+  const tied = ranked.filter((each) => each.distance === best.distance && each.plain === best.plain);
+  // More than three as near is no guess: the regions are listed instead.
+  return tied.length > 3 ? [] : tied.map((each) => each.item);
 }
 
 /** `/tender buyers` and `/tender suppliers` as parseDirectory reads them, regions as parseWithRegions. */

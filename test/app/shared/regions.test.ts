@@ -187,7 +187,8 @@ describe('a search that lasts, with a region the regions would decide', () => {
       ok: false,
       problem: expect.stringContaining('Tenderbot knows no region called “Atlantis”'),
     });
-    // A typo close to one region, and to one only, is named; one as close to two lists them all.
+    // A typo close to one region, and to one only, is named (and offered); one as close to two or
+    // three names them all and offers none; one as close to more lists the data's regions.
     expect(await lasting('region:Walse')).toMatchObject({
       ok: false,
       problem: 'Tenderbot knows no region called “Walse”. Did you mean `region:"Wales"`?',
@@ -199,10 +200,24 @@ describe('a search that lasts, with a region the regions would decide', () => {
     expect(await lasting('region:Atlantis')).toMatchObject({
       problem: expect.stringContaining('Regions in the data include'),
     });
+    expect(await lasting('region:Walse')).toMatchObject({ regionMeant: 'Wales' });
     state.regions = ['Wales', 'Wells'];
     forgetRegions(context, 'T1');
-    expect(await lasting('region:Walls')).toMatchObject({
+    const twoAsNear = await lasting('region:Walls');
+    expect(twoAsNear).toMatchObject({
       ok: false,
+      problem: 'Tenderbot knows no region called “Walls”. Did you mean `region:"Wales"` or `region:"Wells"`?',
+    });
+    expect(twoAsNear).not.toHaveProperty('regionMeant');
+    state.regions = ['North East', 'North West', 'South West'];
+    forgetRegions(context, 'T1');
+    expect(await lasting('region:"North Est"')).toMatchObject({
+      problem:
+        'Tenderbot knows no region called “North Est”. Did you mean `region:"North East"` or `region:"North West"`?',
+    });
+    state.regions = ['Walsa', 'Walsb', 'Walsc', 'Walsd'];
+    forgetRegions(context, 'T1');
+    expect(await lasting('region:Walse')).toMatchObject({
       problem: expect.stringContaining('Regions in the data include'),
     });
     state.regions = ['Wales', 'South West'];
