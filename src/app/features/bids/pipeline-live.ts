@@ -81,7 +81,7 @@ export async function redrawEverywhere(
     const drawn = lastDrawn.get(key);
     if (drawn && Date.parse(drawn) > Date.parse(pipeline.updatedAt)) {
       // An answer older than the one already on the cards (another copy of the app read later): keep those.
-      if (told) await tellUnder(context, slack, places, told(pipeline));
+      if (told) tellUnder(context, slack, places, told(pipeline));
       return { pipeline, copies: 0 };
     }
     lastDrawn.set(key, pipeline.updatedAt);
@@ -120,7 +120,7 @@ export async function redrawEverywhere(
     );
     // In the order the cards were posted, so each channel's line comes in a steady order.
     if (told)
-      await tellUnder(
+      tellUnder(
         context,
         slack,
         places.filter((place) => live.includes(place)),
@@ -206,30 +206,59 @@ async function cardOf(
 
 /**
  * Tells a change under each card (a line in its thread, "<@alice> moved stage 2, Pricing, of Hospital
- * cleaning to Completed"): one line per card. A card that is itself a thread reply gets it in that thread. A
- * failure is only logged.
+ * cleaning to Completed"): one line per card. A card that is itself a thread reply gets it in that thread.
+ * Returns once the lines are queued, not posted: a channel's lines go one after another, in the
+ * order they were queued (Slack takes about one post a second a channel: four cards' lines at once
+ * were three 429s, their retries collided, and lines were lost; waiting for them held the next
+ * change's redraw and brought "slow" notices). A failure is only logged.
  */
-export async function tellUnder(
+export function tellUnder(
   context: FeatureContext,
   slack: AppSlack,
   places: readonly Pick<PipelineMessage, 'channelId' | 'ts' | 'threadTs'>[],
   text: Mrkdwn,
-): Promise<void> {
-  await Promise.all(
-    places.map((place) =>
-      slack.chat
-        .postMessage({
-          channel: place.channelId,
-          thread_ts: place.threadTs ?? place.ts,
-          text,
-          unfurl_links: false,
-        })
-        .catch((error) =>
-          context.logger.warn(
-            { err: error, channel: place.channelId },
-            'could not add a line to the card’s thread',
-          ),
+): void {
+  for (const place of places) {
+    void serialised(`lines\u0000${place.channelId}`, () =>
+      postLine(slack, place, text).catch((error) =>
+        context.logger.warn(
+          { err: error, channel: place.channelId },
+          'could not add a line to the card’s thread',
         ),
-    ),
+      ),
+    );
+  }
+}
+
+/** Tries a line this many times in all when Slack still says to slow down after its client's own retries. */
+const LINE_ATTEMPTS = 4;
+
+async function postLine(
+  slack: AppSlack,
+  place: Pick<PipelineMessage, 'channelId' | 'ts' | 'threadTs'>,
+  text: Mrkdwn,
+): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await slack.chat.postMessage({
+        channel: place.channelId,
+        thread_ts: place.threadTs ?? place.ts,
+        text,
+        unfurl_links: false,
+      });
+      return;
+    } catch (error) {
+      if (attempt >= LINE_ATTEMPTS || !isRateLimited(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 1000 * attempt));
+    }
+  }
+}
+
+/** Slack's 429, as the Web API client gives it up: at once, or after its own retries. */
+function isRateLimited(error: unknown): boolean {
+  const { code, original } = error as { code?: string; original?: { message?: string } };
+  return (
+    code === 'slack_webapi_rate_limited_error' ||
+    (code === 'slack_webapi_request_error' && /rate limit/i.test(original?.message ?? ''))
   );
 }

@@ -378,10 +378,5 @@ async function tellIfTenderClosed(
   const tender = await client.tenders.get(tenderId).catch(() => null);
   const closed = tender && closedTenderSentence(tender, context.clock());
   if (closed)
-    await tellUnder(
-      context,
-      slack,
-      [card],
-      mrkdwn`:warning: This bid was started on a closed tender. ${closed}`,
-    );
+    tellUnder(context, slack, [card], mrkdwn`:warning: This bid was started on a closed tender. ${closed}`);
 }

@@ -195,6 +195,70 @@ describe('a change is told once under every card of the bid, naming who made it'
   });
 });
 
+describe('at Slack’s pace of about a post a second a channel', () => {
+  it('three cards of one bid in one channel, three quick changes: every line under every card, in order, and no “slow” notice', async () => {
+    const bid = await service.pipelines.create({
+      name: 'Paced bid',
+      stages: [{ name: 'Qualify' }, { name: 'Write' }, { name: 'Price' }],
+    });
+    const cards: FakeMessage[] = [];
+    for (let copy = 0; copy < 3; copy++) {
+      await bot.slack.slashCommand(MEMBER, BIDS, '/tender', `pipeline ${bid.id}`);
+      const card = await eventually(
+        () => {
+          const shown = bot.slack
+            .messagesIn(BIDS)
+            .filter(
+              (message) =>
+                message.ephemeralTo === null &&
+                message.threadTs === null &&
+                message.metadata?.event_payload?.pipeline_id === bid.id,
+            );
+          return shown.length > copy ? shown[copy] : undefined;
+        },
+        `card ${copy + 1}`,
+      );
+      cards.push(card);
+    }
+    const before = bot.slack.messagesIn(BIDS, MEMBER).length;
+    // The limit Slack keeps (off by default in the tests' fake Slack, on in the workbench).
+    bot.slack.postsPerSecondPerChannel = 1;
+    try {
+      for (const [stage, status] of [
+        [1, 'In progress'],
+        [2, 'Blocked'],
+        [3, 'Completed'],
+      ] as const) {
+        const card = cards[0] as FakeMessage;
+        const select = stageSelects(bot.slack.messagesIn(BIDS).find((m) => m.ts === card.ts) ?? card)[
+          stage - 1
+        ];
+        await bot.slack.clickInMessage(MEMBER, card, select.action_id, {
+          selectedOption: optionFor(select, status),
+        });
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      }
+      const lines = [
+        '<@U0MEMBER> moved stage 1, Qualify, of Paced bid to In progress',
+        '<@U0MEMBER> moved stage 2, Write, of Paced bid to Blocked',
+        '<@U0MEMBER> moved stage 3, Price, of Paced bid to Completed',
+      ];
+      // Nine lines at a post a second: about nine seconds.
+      for (const card of cards)
+        await eventually(() => linesUnder(BIDS, card).length >= 3, 'three lines under each card', 20_000);
+      for (const card of cards) expect(await settledLinesUnder(BIDS, card)).toEqual(lines);
+      const notices = bot.slack
+        .messagesIn(BIDS, MEMBER)
+        .slice(before)
+        .filter((message) => textOf(message).includes('slow to answer'));
+      expect(notices).toEqual([]);
+      expect(bot.logs()).not.toContain('could not add a line');
+    } finally {
+      bot.slack.postsPerSecondPerChannel = undefined;
+    }
+  }, 60_000);
+});
+
 describe('a workflow step is a change made through Tenderbot', () => {
   it('"Move a bid’s stage" is told once under each card, naming the person Slack says ran it', async () => {
     bot.slack.workflows.declare(

@@ -6,6 +6,7 @@ import {
   postCardFromList,
   setArchived,
 } from '../../../../src/app/features/bids/card-changes.ts';
+import { eventually } from '../../../support/bot.ts';
 import { KEYS } from '../../../support/fixture.ts';
 import { type HandlerHarness, startHandlerHarness } from '../../../support/handler-context.ts';
 import { textOf } from '../../../support/slack-text.ts';
@@ -132,10 +133,15 @@ describe('changeStageStatus (a stage’s select on the card, or /tender pipeline
     expect(stageAt(await bidNow(harness, bid.id), 1).status).toBe('completed');
     // A click is answered by the card itself: no ephemeral answer.
     expect(request.answers).toEqual([]);
-    const thread = harness.slack.threadOf(BIDS, card.ts).filter((message) => message.ts !== card.ts);
-    expect(textOf(thread.at(-1))).toMatch(
-      /<@U0ADMIN> moved stage 1, Qualify, of Stage change bid to Completed/,
+    // The line is queued behind the channel's other lines (Slack's pace), posted after the click.
+    const line = await eventually(
+      () =>
+        harness.slack
+          .threadOf(BIDS, card.ts)
+          .find((message) => message.ts !== card.ts && textOf(message).includes('moved stage 1')),
+      'the line under the card',
     );
+    expect(textOf(line)).toMatch(/<@U0ADMIN> moved stage 1, Qualify, of Stage change bid to Completed/);
     expect(harness.slack.callsOf('chat.update').some((call) => JSON.stringify(call).includes(card.ts))).toBe(
       true,
     );

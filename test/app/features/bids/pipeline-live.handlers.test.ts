@@ -2,7 +2,7 @@ import { WebClient } from '@slack/web-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postPipelineCard, redrawEverywhere } from '../../../../src/app/features/bids/pipeline-live.ts';
 import { mrkdwn } from '../../../../src/app/shared/views/mrkdwn.ts';
-import { BOT_TOKEN } from '../../../support/bot.ts';
+import { BOT_TOKEN, eventually } from '../../../support/bot.ts';
 import { type HandlerHarness, startHandlerHarness } from '../../../support/handler-context.ts';
 import { textOf } from '../../../support/slack-text.ts';
 import { cardsOf, newBid } from './handler-support.ts';
@@ -37,11 +37,15 @@ describe('postPipelineCard and redrawEverywhere', () => {
     expect(drawn?.copies).toBe(2);
     expect(textOf(cardsOf(harness, BIDS, bid.id)[0])).toContain('Live card bid, renamed');
     expect(textOf(cardsOf(harness, GENERAL, bid.id)[0])).toContain('Live card bid, renamed');
+    // Queued behind each channel's other lines (Slack's pace), posted after the redraw.
     for (const [channel, ts] of [
       [BIDS, inBids],
       [GENERAL, inGeneral],
     ] as const)
-      expect(harness.slack.threadOf(channel, ts).at(-1)?.text).toBe('renamed by a test');
+      await eventually(
+        () => harness.slack.threadOf(channel, ts).at(-1)?.text === 'renamed by a test',
+        `the line under the card in ${channel}`,
+      );
   });
 
   it('a card deleted in Slack is forgotten; a bid the key cannot see draws nothing', async () => {
