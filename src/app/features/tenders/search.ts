@@ -411,10 +411,17 @@ export async function toggleBookmark(
   const writer = await writerOrSentence(context, request);
   if (!writer) return;
   const { client, source } = writer;
-  if (add) await client.bookmarks.add(tenderId);
-  else await client.bookmarks.remove(tenderId);
+  const sharedCard =
+    where === 'shared' && !container.isEphemeral && container.messageTs !== null && source !== 'personal';
+  // A channel's card may be older than the list (bookmarked elsewhere since): a click that changes
+  // nothing redraws the card and is said to the clicker alone, not told in the thread as a change.
+  const already = sharedCard && (await bookmarkedIds(client)).has(tenderId) === add;
+  if (!already) {
+    if (add) await client.bookmarks.add(tenderId);
+    else await client.bookmarks.remove(tenderId);
+  }
 
-  if (where === 'shared' && !container.isEphemeral && container.messageTs && source !== 'personal') {
+  if (sharedCard && container.messageTs) {
     // A card in the channel: the workspace shares one bookmark list, so everyone sees the new state.
     const tender = await client.tenders.get(tenderId);
     const message = sharedTenderMessage(tender, target.sharedBy ?? request.userId, add, context.clock());
@@ -424,6 +431,13 @@ export async function toggleBookmark(
       text: message.text,
       blocks: message.blocks,
     });
+    if (already) {
+      const sentence = add
+        ? mrkdwn`This tender was already in the workspace’s bookmarks; the card now shows it.`
+        : mrkdwn`This tender was not in the workspace’s bookmarks; the card now shows it.`;
+      await reply(request, sentenceMessage(sentence));
+      return;
+    }
     // The list is the whole workspace's: the card's thread says who changed it.
     await request.slack.chat.postMessage({
       channel: request.channelId,

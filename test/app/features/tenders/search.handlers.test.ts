@@ -341,6 +341,22 @@ describe('toggleBookmark (Bookmark and Remove on a card)', () => {
     expect(harness.slack.threadOf('C0BIDS', card.ts).map((reply) => reply.text)).toContain(
       '<@U0MEMBER> bookmarked this tender.',
     );
+
+    // A stale copy of the card (drawn before the bookmark) clicked again: no second line, the card
+    // redrawn, and the clicker told alone.
+    const again = harness.request({ userId: 'U0ADMIN', kind: 'click' });
+    await toggleBookmark(
+      harness.context,
+      again,
+      { tenderId: TENDER_B, place: 'shared', sharedBy: 'U0ADMIN' },
+      true,
+      { isEphemeral: false, messageTs: card.ts },
+    );
+    expect(harness.slack.threadOf('C0BIDS', card.ts).map((reply) => reply.text)).toEqual([
+      '<@U0MEMBER> bookmarked this tender.',
+    ]);
+    expect(again.said()).toBe('This tender was already in the workspace’s bookmarks; the card now shows it.');
+    expect(await workspaceBookmarks()).toContain(TENDER_B);
     // Put back as it was, for the other tests.
     const { client } = await harness.context.clients.forTeam(harness.slack.teamId);
     await client.bookmarks.remove(TENDER_B);
