@@ -189,6 +189,10 @@ const FIELD_WORDS: Readonly<Record<string, string>> = {
   valueMin: 'the lowest value',
   valueMax: 'the highest value',
   limit: 'the number of results',
+  dueDate: 'the due date',
+  targetSubmissionDate: 'the target date',
+  tenderId: 'the tender',
+  stages: 'the stages',
 };
 
 /** `the region (too long: 200 characters at most)`, from a field the service refused. */
@@ -200,6 +204,7 @@ function fieldSentence({ field, message }: { field: string; message: string }): 
   if (/>=\s*1\s*characters|blank|empty/i.test(message)) return mrkdwn`${named} (empty)`;
   if (/too small/i.test(message)) return mrkdwn`${named} (too small)`;
   if (/too big/i.test(message)) return mrkdwn`${named} (too large)`;
+  if (/real calendar date/i.test(message)) return mrkdwn`${named} (not a day the calendar has)`;
   return named;
 }
 

@@ -75,6 +75,13 @@ describe('a search the service refuses, in words', () => {
     expect(refused('limit', 'Too big: expected number to be <=100')).toBe(
       'The tender service did not accept the number of results (too large). Change it and try again.',
     );
+    // A bid's dates by their names on the forms (a trial met `dueDate` and `targetSubmissionDate`).
+    expect(refused('dueDate', 'must be a real calendar date')).toBe(
+      'The tender service did not accept the due date (not a day the calendar has). Change it and try again.',
+    );
+    expect(refused('targetSubmissionDate', 'must be a real calendar date')).toBe(
+      'The tender service did not accept the target date (not a day the calendar has). Change it and try again.',
+    );
   });
 });
 

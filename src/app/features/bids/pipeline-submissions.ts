@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CalendarDate } from '../../../contract/schemas.ts';
 import { cutText } from '../../../shared/cut-text.ts';
 import { isBlank } from '../../shared/blank-text.ts';
 import { PipelineIds } from '../../shared/ids.ts';
@@ -146,7 +147,7 @@ export function checkEditBid(fields: EditBidSubmitted): Record<string, PlainSent
     errors[PipelineIds.nameBlock] = plainSentence`A bid’s name holds 200 characters at most.`;
   if ((fields.summary ?? '').length > 3000)
     errors[PipelineIds.summaryBlock] = plainSentence`The summary holds 3,000 characters at most.`;
-  if (fields.targetDate !== null && !DAY.test(fields.targetDate))
+  if (!isDay(fields.targetDate))
     errors[PipelineIds.targetBlock] = plainSentence`Pick the date from the calendar.`;
   const seen = new Map<string, number>();
   fields.stageNames.forEach((raw, index) => {
@@ -165,7 +166,6 @@ export function checkEditBid(fields: EditBidSubmitted): Record<string, PlainSent
   return errors;
 }
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 export interface StageLine {
   name: string;
@@ -231,7 +231,7 @@ export function checkStartBid(
     errors[PipelineIds.nameBlock] = plainSentence`A bid’s name holds 200 characters at most.`;
   if (fields.summary.length > 3000)
     errors[PipelineIds.summaryBlock] = plainSentence`The summary holds 3,000 characters at most.`;
-  if (fields.targetDate !== null && !DAY.test(fields.targetDate))
+  if (!isDay(fields.targetDate))
     errors[PipelineIds.targetBlock] = plainSentence`Pick the date from the calendar.`;
   const stages = parseStageLines(fields.stages);
   if ('problem' in stages) errors[PipelineIds.stagesBlock] = stages.problem;
@@ -239,6 +239,11 @@ export function checkStartBid(
   return { ok: true, stages: stages.stages };
 }
 
+/**
+ * No date, or a day that exists, as the service takes it (`CalendarDate`): Slack's date picker
+ * sends no other, but a forged submission's 2027-02-31 reached the service and came back as its
+ * field name under another field.
+ */
 export function isDay(text: string | null): boolean {
-  return text === null || DAY.test(text);
+  return text === null || CalendarDate.safeParse(text).success;
 }
