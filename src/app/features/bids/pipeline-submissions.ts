@@ -182,6 +182,9 @@ export function parseStageLines(text: string): { stages: StageLine[] } | { probl
   const problems: string[] = [];
   /** Stage names seen (any case) and the line each was on: two stages of one name cannot be told apart. */
   const named = new Map<string, number>();
+  /** Lines whose length after the bar is not a number of days, and lines over the longest stage. */
+  const notDays: number[] = [];
+  const tooLong: number[] = [];
   const lines = text.split(/\r?\n/);
   for (const [index, raw] of lines.entries()) {
     const line = raw.trim();
@@ -201,14 +204,17 @@ export function parseStageLines(text: string): { stages: StageLine[] } | { probl
         `Line ${number}: “${cutText(name, 60)}” is the name of line ${same} too; give each stage its own name.`,
       );
     else named.set(name.toLowerCase(), number);
-    if (days && !/^\d{1,4}$/.test(days))
-      problems.push(
-        `Line ${number}: after the bar, give the stage’s length as a whole number of days, such as “Draft response | 5”.`,
-      );
-    const count = days && /^\d{1,4}$/.test(days) ? Number(days) : null;
-    if (count !== null && count > 3650) problems.push(`Line ${number}: a stage lasts 3,650 days at most.`);
+    const count = /^\d+$/.test(days) ? Number(days) : null;
+    if (days && count === null) notDays.push(number);
+    else if (count !== null && count > 3650) tooLong.push(number);
     stages.push({ name, expectedDurationDays: count });
   }
+  // One sentence for every line with the same mistake, not the same sentence again for each.
+  if (notDays.length > 0)
+    problems.push(
+      `${linesNamed(notDays)}: after the bar, give the stage’s length as a whole number of days, such as “Draft response | 5”.`,
+    );
+  if (tooLong.length > 0) problems.push(`${linesNamed(tooLong)}: a stage lasts 3,650 days at most.`);
   if (stages.length > 50) problems.push(`A bid holds 50 stages at most; there are ${stages.length}.`);
   if (problems.length > 0) {
     const shown = problems.slice(0, 5);
@@ -218,6 +224,12 @@ export function parseStageLines(text: string): { stages: StageLine[] } | { probl
     };
   }
   return { stages };
+}
+
+/** `Line 3`, `Lines 2 and 5`, `Lines 2, 3 and 5`. */
+function linesNamed(numbers: readonly number[]): string {
+  if (numbers.length === 1) return `Line ${numbers[0]}`;
+  return `Lines ${numbers.slice(0, -1).join(', ')} and ${numbers.at(-1)}`;
 }
 
 /** The start-bid fields checked: the body to send, or a sentence for each field that is wrong. */

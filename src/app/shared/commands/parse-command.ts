@@ -12,6 +12,7 @@ import { code, escapeMrkdwn, type Mrkdwn, mrkdwn } from '../views/mrkdwn.ts';
 import {
   amountProblem,
   currencyOfWord,
+  MOST_DAYS_AHEAD,
   parseAmount,
   parseDays,
   readMoney,
@@ -325,6 +326,11 @@ export function parseSearch(
           return {
             ok: false,
             problem: mrkdwn`${code(`closes${operator}${typedValue(value)}`)} needs a number of days or weeks, such as ${code('closes<14d')} or ${code('closes<2w')}.`,
+          };
+        if (days > MOST_DAYS_AHEAD)
+          return {
+            ok: false,
+            problem: mrkdwn`${code(`closes${operator}${typedValue(value)}`)} reaches more than ten years ahead; give at most ${escapeMrkdwn(MOST_DAYS_AHEAD.toLocaleString('en-GB'))} days (${code(`closes${operator}3650d`)}) or 521 weeks.`,
           };
         if (operator?.startsWith('<')) closesDays.within = days;
         else closesDays.after = days;

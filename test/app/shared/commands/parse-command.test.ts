@@ -365,6 +365,17 @@ describe('parseSearch', () => {
       ok: false,
       problem: expect.stringContaining('such as `closes&lt;14d`'),
     });
+    // A number of days too large is said as too large, not as not a number (a trial's closes<99999d).
+    expect(parseSearch('closes<99999d', now)).toEqual({
+      ok: false,
+      problem:
+        '`closes&lt;99999d` reaches more than ten years ahead; give at most 3,650 days (`closes&lt;3650d`) or 521 weeks.',
+    });
+    expect(parseSearch('closes>600w', now)).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('ten years'),
+    });
+    expect(parseSearch('closes<3650d', now)).toMatchObject({ ok: true });
     expect(parseSearch('cpv:IT', now)).toEqual({
       ok: false,
       problem: expect.stringContaining('such as `cpv:72`'),

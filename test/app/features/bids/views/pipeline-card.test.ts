@@ -400,12 +400,18 @@ describe('stage lines typed in the modal', () => {
   });
 
   it('says every wrong line at once, and refuses two stages of one name', () => {
-    const problems = parseStageLines('Qualify | two\nPricing\n| 3\npricing | 2\nSubmit | 9999');
+    const problems = parseStageLines('Qualify | two\nPricing\n| 3\npricing | 2\nSubmit | 9999\nPrice | 99999');
     expect(problems).toEqual({
       problem:
-        'Line 1: after the bar, give the stage’s length as a whole number of days, such as “Draft response | 5”. Line 3 has no stage name before the bar. Line 4: “pricing” is the name of line 2 too; give each stage its own name. Line 5: a stage lasts 3,650 days at most.',
+        'Line 3 has no stage name before the bar. Line 4: “pricing” is the name of line 2 too; give each stage its own name. Line 1: after the bar, give the stage’s length as a whole number of days, such as “Draft response | 5”. Lines 5 and 6: a stage lasts 3,650 days at most.',
     });
+    // The same mistake on many lines is one sentence naming them, not the sentence again for each.
     const many = parseStageLines(Array.from({ length: 8 }, (_, i) => `S${i} | x`).join('\n'));
-    expect(many).toEqual({ problem: expect.stringMatching(/Line 5: .* And 3 more problems\.$/) });
+    expect(many).toEqual({
+      problem:
+        'Lines 1, 2, 3, 4, 5, 6, 7 and 8: after the bar, give the stage’s length as a whole number of days, such as “Draft response | 5”.',
+    });
+    const distinct = parseStageLines(Array.from({ length: 8 }, () => '| 3').join('\n'));
+    expect(distinct).toEqual({ problem: expect.stringMatching(/Line 5 .* And 3 more problems\.$/) });
   });
 });
