@@ -129,8 +129,9 @@ export function endOfDay(dateOrInstant: string): Date {
 
 /** What a search with a currency the service has no rates for (`value>1m jpy`) was read as. */
 export function currencyWordSentence(read: { word: string; currency: string }): Mrkdwn {
-  const named = VALUE_CURRENCIES.map((currency) => currency.toLowerCase());
-  return mrkdwn`${code(read.word, 10)} was searched for as a word, and the amounts read in pounds: the tender service compares values in ${plain(`${named.slice(0, -1).join(', ')} or ${named.at(-1)}`)}, not ${plain(read.currency)}. To compare in one of those, name it after the amount, as in ${code('value>1m eur')}.`;
+  // Codes in capitals, the typed one too (`jpy` is said as JPY), as a person reads currencies.
+  const named = VALUE_CURRENCIES;
+  return mrkdwn`${code(read.word, 10)} was searched for as a word, and the amounts read in pounds: the tender service compares values in ${plain(`${named.slice(0, -1).join(', ')} or ${named.at(-1)}`)}, not ${plain(read.currency.toUpperCase())}. To compare in one of those, name it after the amount, as in ${code('value>1m eur')}.`;
 }
 
 /** What a search was read as, when a region was read with the words after it. */

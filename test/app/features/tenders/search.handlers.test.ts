@@ -172,7 +172,7 @@ describe('searchSentence (a direct message read as a search)', () => {
       const request = harness.request({ channelId: 'D0MEMBER' });
       await read(harness.context, request, typed);
       expect(textOf(request.answers), typed).toContain(
-        '`jpy` was searched for as a word, and the amounts read in pounds: the tender service compares values in gbp, eur, usd or cad, not JPY.',
+        '`jpy` was searched for as a word, and the amounts read in pounds: the tender service compares values in GBP, EUR, USD or CAD, not JPY.',
       );
     }
     const named = harness.request({ channelId: 'D0MEMBER' });
