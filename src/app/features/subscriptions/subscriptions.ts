@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { NotFoundError } from '../../../client/errors.ts';
+import type { ProcurementClient } from '../../../client/procurement-client.ts';
 import { ID_MAX } from '../../../contract/schemas.ts';
 import { cutText } from '../../../shared/cut-text.ts';
 import {
@@ -115,10 +116,26 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
     const found = await searchTarget(context, request, words.join(' '));
     // A misspelt region: the same subscribe with the region meant, one click away.
     if ('problem' in found && found.regionMeant) {
-      const command = `subscribe ${rest.trim().replace(REGION_TYPED, `region:"${found.regionMeant}"`)}`;
+      const regionMended = `region:"${found.regionMeant}"`;
+      let mended = rest.trim().replace(REGION_TYPED, regionMended);
+      let problem = found.problem;
+      // The words checked in the region meant too, so one click mends both (a trial's
+      // `clening region:Londn` took two: the region, then "Did you mean cleaning?").
+      const wordsMeant = await misspeltWords(
+        context,
+        request,
+        client,
+        words.join(' ').replace(REGION_TYPED, regionMended),
+      );
+      const both = wordsMeant && correctedWords(mended, wordsMeant.suggestions);
+      if (wordsMeant && both) {
+        mended = both;
+        problem = mrkdwn`${problem} No tender there matches “${safeText(wordsMeant.typed, 200)}” today either: did you mean *${safeText(wordsMeant.meant, 200)}*?`;
+      }
+      const command = `subscribe ${mended}`;
       return reply(request, {
-        text: found.problem,
-        blocks: commandOffer(found.problem, `Run /tender ${cutText(command, 50)}`, command),
+        text: problem,
+        blocks: commandOffer(problem, `Run /tender ${cutText(command, 50)}`, command),
       });
     }
     if ('problem' in found) return say(request, found.problem);
@@ -373,4 +390,27 @@ async function searchTarget(
 function newSubscriptionId(): string {
   const alphabet = 'abcdefghijkmnpqrstuvwxyz23456789';
   return `s-${[...randomBytes(6)].map((byte) => alphabet[byte % alphabet.length]).join('')}`;
+}
+
+/**
+ * The words of a feed that match nothing today and the word the data most likely meant, from one
+ * brief search; null when they match, nothing is near, or the service could not be asked.
+ */
+async function misspeltWords(
+  context: FeatureContext,
+  request: SlackRequest,
+  client: ProcurementClient,
+  searchText: string,
+): Promise<{
+  typed: string;
+  meant: string;
+  suggestions: readonly { word: string; correction: string }[];
+} | null> {
+  const read = await searchTarget(context, request, searchText).catch(() => null);
+  if (!read || 'problem' in read || read.target.ss || !read.target.f.q) return null;
+  const page = await client.tenders.search({ ...read.target.f, limit: 1 }, VALUE_RULE_CALL).catch(() => null);
+  if (!page || page.pagination.total > 0) return null;
+  const suggestions = page.suggestions ?? [];
+  const meant = correctedWords(read.target.f.q, suggestions);
+  return meant ? { typed: read.target.f.q, meant, suggestions } : null;
 }

@@ -325,6 +325,33 @@ describe('`/tender subscribe` without the kind of subscription', () => {
     expect(textOf(confirmation)).toContain('in Wales');
   });
 
+  it('a feed with a misspelt word and a misspelt region: both mended in one offer, one click away', async () => {
+    await serviceSuggests('Qourlent', 'quorlent');
+    const answer = await command('subscribe search Qourlent region:Walse daily 03:21');
+    expect(textOf(answer)).toContain('Tenderbot knows no region called “Walse”');
+    expect(textOf(answer)).toContain(
+      'No tender there matches “Qourlent” today either: did you mean *quorlent*?',
+    );
+    expect(JSON.stringify(answer.blocks)).toContain(
+      '"value":"subscribe search quorlent region:\\"Wales\\" daily 03:21"',
+    );
+    const before = bot.slack.messagesIn(CHANNEL).length;
+    await bot.slack.clickInMessage(MEMBER, answer, SuggestionIds.commandMeant);
+    const confirmation = await eventually(
+      () =>
+        bot.slack
+          .messagesIn(CHANNEL)
+          .slice(before)
+          .find(
+            (message) => message.ephemeralTo === null && textOf(message).includes('subscribed this channel'),
+          ),
+      'the confirmation, with no second question',
+      15_000,
+    );
+    expect(textOf(confirmation)).toContain('“quorlent”');
+    expect(textOf(confirmation)).toContain('in Wales');
+  });
+
   it('a feed of words that match nothing and are no misspelling is followed, and the confirmation says so', async () => {
     const before = bot.slack.messagesIn(CHANNEL).length;
     await command('subscribe search "zzqq xxyy" daily 03:19');
