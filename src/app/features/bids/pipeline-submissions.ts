@@ -166,7 +166,6 @@ export function checkEditBid(fields: EditBidSubmitted): Record<string, PlainSent
   return errors;
 }
 
-
 export interface StageLine {
   name: string;
   expectedDurationDays: number | null;

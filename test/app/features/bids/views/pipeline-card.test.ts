@@ -400,7 +400,9 @@ describe('stage lines typed in the modal', () => {
   });
 
   it('says every wrong line at once, and refuses two stages of one name', () => {
-    const problems = parseStageLines('Qualify | two\nPricing\n| 3\npricing | 2\nSubmit | 9999\nPrice | 99999');
+    const problems = parseStageLines(
+      'Qualify | two\nPricing\n| 3\npricing | 2\nSubmit | 9999\nPrice | 99999',
+    );
     expect(problems).toEqual({
       problem:
         'Line 3 has no stage name before the bar. Line 4: “pricing” is the name of line 2 too; give each stage its own name. Line 1: after the bar, give the stage’s length as a whole number of days, such as “Draft response | 5”. Lines 5 and 6: a stage lasts 3,650 days at most.',
