@@ -9,7 +9,8 @@ import { directoryCommand, savedSearchesCommand } from './features/directories/d
 import { directMessageRequest, leavePointerToDirectMessages } from './features/links/index.ts';
 import { subscriptionCommand } from './features/subscriptions/subscriptions.ts';
 import { searchCommand, showCommand } from './features/tenders/index.ts';
-import { bookmarksCommand, unknownCommandMessage } from './features/tenders/search.ts';
+import { unknownCommandMessage } from './features/tenders/search.ts';
+import { bookmarksCommand } from './features/tenders/tender-detail.ts';
 import { parseCommand } from './shared/commands/subcommands.ts';
 import type { ControlRouter } from './shared/controls/control-registry.ts';
 import { clickRequest, onButton } from './shared/controls/on-action.ts';

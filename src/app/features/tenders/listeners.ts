@@ -3,8 +3,9 @@ import { onButton } from '../../shared/controls/on-action.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
 import { SearchIds, TenderIds } from '../../shared/ids.ts';
 import { decode } from '../../shared/values/codec.ts';
-import { showCommand, showSearchPage, toggleBookmark } from './search.ts';
+import { showSearchPage } from './search.ts';
 import { shareTender } from './share-tender.ts';
+import { showCommand, toggleBookmark } from './tender-detail.ts';
 
 /** A search page's Next, Previous and other buyers; a card's Bookmark, Share, Open and original link. */
 export function registerTenderListeners(controls: ControlRouter, context: FeatureContext): void {

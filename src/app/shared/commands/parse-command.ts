@@ -13,7 +13,6 @@ import {
   amountProblem,
   currencyOfWord,
   MOST_DAYS_AHEAD,
-  parseAmount,
   parseDays,
   readMoney,
   unconvertedCurrencyIn,
@@ -29,7 +28,7 @@ import {
 import { orList, spokenCurrencies, typedValue } from './problem-words.ts';
 import { asTheDataSpellsIt, type RegionRead, readUnquotedRegion } from './region-words.ts';
 import { currencyClash, unclosedQuote, unsupportedOperator, wordAfter } from './typed-problems.ts';
-import { normaliseTyped } from './typed-text.ts';
+import { joinSpacedComparisons, normaliseTyped } from './typed-text.ts';
 
 /** Tender ids are OCDS ocids (`ocds-…`) or other codes with digits and dashes, never plain words. */
 export function looksLikeTenderId(token: string): boolean {
@@ -104,57 +103,6 @@ export function deadlineWindow(
 const APPLIED_FILTERS = new Set(['region:', 'status:', 'cpv:', 'buyer:', 'value<>', 'closes<>', 'currency:']);
 /** The words a search takes, in characters (cut between two words past it). */
 export const SEARCH_WORDS_MAX = 200;
-/** `value > 100k`, `closes <14d`: a comparing filter with spaces around its sign. */
-const SPACED_COMPARISON = /\b(value|closes)(\s*)([<>]=?)(\s*)([^\s"]+)(?=\s+(\S+)|\s*$)/gi;
-/** Words that would carry on an amount or a time typed with spaces (`value > 1 million`): left as words. */
-const UNIT_WORDS = /^(k|m|b|bn|thousand|million|millions|billion|d|day|days|w|week|weeks|£|€|\$)$/i;
-
-/**
- * `value > 100k` as `value>100k`: joined only when spaces stood around the sign, what follows is a
- * whole amount (or number of days), and no unit word carries on after it; never inside quotes. Any
- * other use (`social value > 50%`, `value > 1 million`) is left as typed.
- */
-function joinSpacedComparisons(text: string): string {
-  // Nothing to join without a comparing filter: a text of quotes alone would otherwise split into
-  // tens of thousands of parts (the parsers must stay linear in what is typed).
-  if (!/value|closes/i.test(text)) return text;
-  return text
-    .split(/("[^"]*")/)
-    .map((part) =>
-      part.startsWith('"')
-        ? part
-        : joinSpacedThousands(part).replace(
-            SPACED_COMPARISON,
-            (
-              whole,
-              key: string,
-              before: string,
-              sign: string,
-              after: string,
-              operand: string,
-              next?: string,
-            ) => {
-              if (!before && !after) return whole;
-              const readable =
-                key.toLowerCase() === 'value' ? parseAmount(operand) !== null : parseDays(operand) !== null;
-              if (!readable || (next !== undefined && UNIT_WORDS.test(next))) return whole;
-              return `${key}${sign}${operand}`;
-            },
-          ),
-    )
-    .join('');
-}
-
-/** `value>100 000`: thousands grouped by spaces (as much of Europe writes them), in threes only. */
-const SPACED_THOUSANDS = /\b(value\s*[<>]=?\s*(?:£|€|us\$|ca\$|c\$|\$)?)(\d{1,3}(?: \d{3})+)(?=\s|$)/gi;
-
-/** `value>100 000` as `value>100000`: three digits right after an amount are its thousands, not a word. */
-function joinSpacedThousands(text: string): string {
-  return text.replace(SPACED_THOUSANDS, (_whole, filter: string, digits: string) => {
-    return `${filter}${digits.replace(/ /g, '')}`;
-  });
-}
-
 /**
  * The service searches runs of letters and digits and drops the rest: words without any would
  * silently become no words at all, and the search would list everything.
