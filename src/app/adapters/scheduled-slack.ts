@@ -40,7 +40,7 @@ export interface ScheduledSlack {
 /** The largest answer read: a page of conversations.history with metadata is far less. */
 const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
-/** A failed call, with the fields @slack/web-api's errors carry (src/app/features/subscriptions/slack-errors.ts reads them). */
+/** A failed call, with the fields @slack/web-api's errors carry (src/app/adapters/slack-errors.ts reads them). */
 class SlackCallError extends Error {
   constructor(
     readonly code: string,

@@ -6,11 +6,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { ScheduledSlack } from '../adapters/scheduled-slack.ts';
+import { classifySlackError } from '../adapters/slack-errors.ts';
 import type { WorkspaceClient, WorkspaceClients } from '../adapters/workspace-clients.ts';
 import { bidReferencesIn } from '../features/bids/index.ts';
 import { type Built, buildDelivery, type Frozen, readerOf } from '../features/subscriptions/content.ts';
 import { catchUp } from '../features/subscriptions/schedule.ts';
-import { classifySlackError } from '../features/subscriptions/slack-errors.ts';
 import type { BotMetrics } from '../metrics/bot-metrics.ts';
 import type { Message } from '../shared/views/messages.ts';
 import type { BidReferenceStore } from '../storage/bid-reference-store.ts';

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scheduledSlack } from '../../../src/app/adapters/scheduled-slack.ts';
-import { classifySlackError } from '../../../src/app/features/subscriptions/slack-errors.ts';
+import { classifySlackError } from '../../../src/app/adapters/slack-errors.ts';
 import { mrkdwn } from '../../../src/app/shared/views/mrkdwn.ts';
 
 /** A Web API on loopback that records each call's token and body, and answers as Slack does. */

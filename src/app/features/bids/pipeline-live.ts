@@ -3,6 +3,7 @@ import { NotFoundError } from '../../../client/errors.ts';
 import type { ProcurementClient } from '../../../client/procurement-client.ts';
 import type { Pipeline } from '../../../contract/schemas.ts';
 import type { AppSlack } from '../../adapters/app-slack.ts';
+import { classifySlackError } from '../../adapters/slack-errors.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
 import { sentenceMessage } from '../../shared/views/messages.ts';
 import { type Mrkdwn, mrkdwn } from '../../shared/views/mrkdwn.ts';
@@ -248,17 +249,11 @@ async function postLine(
       });
       return;
     } catch (error) {
-      if (attempt >= LINE_ATTEMPTS || !isRateLimited(error)) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 1000 * attempt));
+      const failure = classifySlackError(error);
+      if (attempt >= LINE_ATTEMPTS || failure.kind !== 'rate-limited') throw error;
+      await new Promise((resolve) =>
+        setTimeout(resolve, 1000 * Math.max(attempt, failure.retryAfterSeconds)),
+      );
     }
   }
-}
-
-/** Slack's 429, as the Web API client gives it up: at once, or after its own retries. */
-function isRateLimited(error: unknown): boolean {
-  const { code, original } = error as { code?: string; original?: { message?: string } };
-  return (
-    code === 'slack_webapi_rate_limited_error' ||
-    (code === 'slack_webapi_request_error' && /rate limit/i.test(original?.message ?? ''))
-  );
 }

@@ -3,6 +3,7 @@ import { NotFoundError } from '../../../client/errors.ts';
 import type { ProcurementClient } from '../../../client/procurement-client.ts';
 import { ID_MAX } from '../../../contract/schemas.ts';
 import { cutText } from '../../../shared/cut-text.ts';
+import { CHANNEL_GONE_REASONS } from '../../adapters/slack-errors.ts';
 import {
   type ClosesDays,
   SEARCH_WORDS_MAX,
@@ -39,7 +40,6 @@ import type { ChannelSubscribed, ChannelSubscription } from '../../storage/subsc
 import { resolveBidId } from '../bids/index.ts';
 import { subscriptionSummary } from './describe.ts';
 import { describeSchedule, formatLocal, knownTimeZone, nextRunAfter } from './schedule.ts';
-import { CHANNEL_GONE_REASONS } from './slack-errors.ts';
 import { alikeSentence, changeSentence, subscribingAgain } from './subscribe-again.ts';
 import {
   misspeltFeedMessage,

@@ -1,4 +1,4 @@
-/** What a failed Slack call means for a scheduled post. */
+/** What a failed Slack call means: for a scheduled post, and for a bid's thread line. */
 export type SlackFailure =
   /** Refused for now: nothing was posted; try again after Retry-After. */
   | { kind: 'rate-limited'; retryAfterSeconds: number }
@@ -43,8 +43,13 @@ export function classifySlackError(error: unknown): SlackFailure {
       return (fields.statusCode ?? 500) >= 500
         ? { kind: 'unknown-outcome' }
         : { kind: 'refused', code: `http_${fields.statusCode}` };
+    case 'slack_webapi_request_error':
+      // The interactive client's own retries spent on 429s end as a request error: still refused.
+      if (/rate limit/i.test((error as { original?: { message?: string } }).original?.message ?? ''))
+        return { kind: 'rate-limited', retryAfterSeconds: 1 };
+      return { kind: 'unknown-outcome' };
     default:
-      // A request error, a timeout, or anything unexpected: the outcome is not known.
+      // A timeout, or anything unexpected: the outcome is not known.
       return { kind: 'unknown-outcome' };
   }
 }
