@@ -258,6 +258,23 @@ describe('a mistyped subcommand', () => {
   });
 });
 
+/** Presses the offer's button and waits for the channel's confirmation of the subscription. */
+async function confirmedByPressing(answer: FakeMessage, waitingFor: string): Promise<FakeMessage> {
+  const before = bot.slack.messagesIn(CHANNEL).length;
+  await bot.slack.clickInMessage(MEMBER, answer, SuggestionIds.commandMeant);
+  return eventually(
+    () =>
+      bot.slack
+        .messagesIn(CHANNEL)
+        .slice(before)
+        .find(
+          (message) => message.ephemeralTo === null && textOf(message).includes('subscribed this channel'),
+        ),
+    waitingFor,
+    15_000,
+  );
+}
+
 describe('`/tender subscribe` without the kind of subscription', () => {
   it('`/tender subscribe cleaning`: “Did you mean `/tender subscribe search cleaning`?”, and its button subscribes the channel', async () => {
     const answer = await command('subscribe cleaning hourly');
@@ -309,19 +326,7 @@ describe('`/tender subscribe` without the kind of subscription', () => {
     expect(JSON.stringify(answer.blocks)).toContain(
       '"value":"subscribe search Quorlent region:\\"Wales\\" daily 03:20"',
     );
-    const before = bot.slack.messagesIn(CHANNEL).length;
-    await bot.slack.clickInMessage(MEMBER, answer, SuggestionIds.commandMeant);
-    const confirmation = await eventually(
-      () =>
-        bot.slack
-          .messagesIn(CHANNEL)
-          .slice(before)
-          .find(
-            (message) => message.ephemeralTo === null && textOf(message).includes('subscribed this channel'),
-          ),
-      'the confirmation',
-      15_000,
-    );
+    const confirmation = await confirmedByPressing(answer, 'the confirmation');
     expect(textOf(confirmation)).toContain('in Wales');
   });
 
@@ -335,19 +340,7 @@ describe('`/tender subscribe` without the kind of subscription', () => {
     expect(JSON.stringify(answer.blocks)).toContain(
       '"value":"subscribe search quorlent region:\\"Wales\\" daily 03:21"',
     );
-    const before = bot.slack.messagesIn(CHANNEL).length;
-    await bot.slack.clickInMessage(MEMBER, answer, SuggestionIds.commandMeant);
-    const confirmation = await eventually(
-      () =>
-        bot.slack
-          .messagesIn(CHANNEL)
-          .slice(before)
-          .find(
-            (message) => message.ephemeralTo === null && textOf(message).includes('subscribed this channel'),
-          ),
-      'the confirmation, with no second question',
-      15_000,
-    );
+    const confirmation = await confirmedByPressing(answer, 'the confirmation, with no second question');
     expect(textOf(confirmation)).toContain('“quorlent”');
     expect(textOf(confirmation)).toContain('in Wales');
   });
