@@ -214,7 +214,8 @@ export function parseStageLines(text: string): { stages: StageLine[] } | { probl
       `${linesNamed(notDays)}: after the bar, give the stage’s length as a whole number of days, such as “Draft response | 5”.`,
     );
   if (tooLong.length > 0) problems.push(`${linesNamed(tooLong)}: a stage lasts 3,650 days at most.`);
-  if (stages.length > 50) problems.push(`A bid holds 50 stages at most; there are ${stages.length}.`);
+  if (stages.length > 50)
+    problems.push(`A bid holds 50 stages at most; there are ${stages.length.toLocaleString('en-GB')}.`);
   if (problems.length > 0) {
     const shown = problems.slice(0, 5);
     const more = problems.length - shown.length;
@@ -225,11 +226,15 @@ export function parseStageLines(text: string): { stages: StageLine[] } | { probl
   return { stages };
 }
 
-/** `Line 3`, `Lines 2 and 5`, `Lines 2, 3 and 5`. */
+/** `Line 3`, `Lines 2 and 5`, `Lines 2, 3 and 5`; past eight, `Lines 1, 2, … 8 and 40 more`. */
 function linesNamed(numbers: readonly number[]): string {
   if (numbers.length === 1) return `Line ${numbers[0]}`;
+  if (numbers.length > LINES_NAMED)
+    return `Lines ${numbers.slice(0, LINES_NAMED).join(', ')} and ${numbers.length - LINES_NAMED} more`;
   return `Lines ${numbers.slice(0, -1).join(', ')} and ${numbers.at(-1)}`;
 }
+/** Line numbers named in one sentence at most (a pasted list of a thousand lines stays one short sentence). */
+const LINES_NAMED = 8;
 
 /** The start-bid fields checked: the body to send, or a sentence for each field that is wrong. */
 export function checkStartBid(

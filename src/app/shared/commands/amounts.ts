@@ -138,7 +138,7 @@ export const MOST_DAYS_AHEAD = 3650;
 
 /** `14`, `14d` or `2w` as days; a number of any length reads, so one too large is said as such. */
 export function parseDays(text: string): number | null {
-  const match = /^(\d{1,12})(d|w)?$/i.exec(text);
+  const match = /^(\d+)(d|w)?$/i.exec(text);
   if (!match?.[1]) return null;
   return Number(match[1]) * ((match[2] ?? 'd').toLowerCase() === 'w' ? 7 : 1);
 }

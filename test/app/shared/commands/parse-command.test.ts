@@ -376,6 +376,10 @@ describe('parseSearch', () => {
       problem: expect.stringContaining('ten years'),
     });
     expect(parseSearch('closes<3650d', now)).toMatchObject({ ok: true });
+    expect(parseSearch(`closes<${'9'.repeat(40)}d`, now)).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('ten years'),
+    });
     expect(parseSearch('cpv:IT', now)).toEqual({
       ok: false,
       problem: expect.stringContaining('such as `cpv:72`'),

@@ -413,6 +413,12 @@ describe('stage lines typed in the modal', () => {
       problem:
         'Lines 1, 2, 3, 4, 5, 6, 7 and 8: after the bar, give the stage’s length as a whole number of days, such as “Draft response | 5”.',
     });
+    // A thousand wrong lines pasted: still one short sentence.
+    const pasted = parseStageLines(Array.from({ length: 1000 }, (_, i) => `S${i} | x`).join('\n'));
+    expect(pasted).toEqual({
+      problem:
+        'Lines 1, 2, 3, 4, 5, 6, 7, 8 and 992 more: after the bar, give the stage’s length as a whole number of days, such as “Draft response | 5”. A bid holds 50 stages at most; there are 1,000.',
+    });
     const distinct = parseStageLines(Array.from({ length: 8 }, () => '| 3').join('\n'));
     expect(distinct).toEqual({ problem: expect.stringMatching(/Line 5 .* And 3 more problems\.$/) });
   });
