@@ -1,12 +1,11 @@
 import { LRUCache } from 'lru-cache';
-import { rankNearest } from './commands/edit-distance.ts';
 import {
   type DirectoryParse,
   parseDirectory,
   parseSearch,
   type SearchParse,
 } from './commands/parse-command.ts';
-import { regionKey } from './commands/region-words.ts';
+import { nearestRegions, regionKey } from './commands/region-words.ts';
 import type { FeatureContext } from './feature-context.ts';
 import { OPTIONS_MAX } from './views/block-kit-limits.ts';
 import { clip, code, joinMrkdwn, literalText, type Mrkdwn, mrkdwn } from './views/mrkdwn.ts';
@@ -293,23 +292,6 @@ export async function unknownRegion(
     sentence: mrkdwn`Tenderbot knows no region called “${literalText(region)}”. Regions in the data include ${joinMrkdwn(shown, mrkdwn`, `)}${regions.length > 40 ? mrkdwn`, …` : mrkdwn``}.`,
     meant: null,
   };
-}
-
-/**
- * The regions a typo is closest to (`Londn` → London, `north wst` → North West): within one edit
- * for a short name, two for five letters or more. One when it is nearer than any other; the
- * nearest two or three when as many are as near (`North Est`: North East and North West).
- */
-function nearestRegions(typed: string, regions: readonly string[]): string[] {
-  const key = regionKey(typed);
-  if (key.length < 3) return [];
-  const allowed = key.length >= 5 ? 2 : 1;
-  const ranked = rankNearest(key, regions, regionKey).filter((each) => each.distance <= allowed);
-  const [best] = ranked;
-  if (!best) return [];
-  const tied = ranked.filter((each) => each.distance === best.distance && each.plain === best.plain);
-  // More than three as near is no guess: the regions are listed instead.
-  return tied.length > 3 ? [] : tied.map((each) => each.item);
 }
 
 /** `/tender buyers` and `/tender suppliers` as parseDirectory reads them, regions as parseWithRegions. */

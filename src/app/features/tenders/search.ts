@@ -3,7 +3,7 @@ import { cutText } from '../../../shared/cut-text.ts';
 import { IN_UTC } from '../../../shared/utc.ts';
 import { bookmarkedIds } from '../../shared/bookmarked-ids.ts';
 import type { TenderSearchFilters } from '../../shared/commands/parse-command.ts';
-import { readSentence } from '../../shared/commands/read-sentence.ts';
+import { misspeltRegionRead, readSentence } from '../../shared/commands/read-sentence.ts';
 import { subcommandMeant } from '../../shared/commands/subcommands.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { reply } from '../../shared/feature-context.ts';
@@ -34,6 +34,7 @@ import {
 import {
   commandMeantMessage,
   correctedWords,
+  misspeltRegionBlocks,
   searchMeantButton,
   searchOfferBlocks,
   sentenceMeantBlocks,
@@ -49,8 +50,11 @@ export async function searchCommand(
   context: FeatureContext,
   request: SlackRequest,
   text: string,
-  /** A sentence read as this search: the answer first shows the command, so people learn it. */
-  options: { shownAs?: Mrkdwn } = {},
+  /**
+   * A sentence read as this search: the answer first shows the command, so people learn it, and
+   * the sentence as typed (read again for a region misspelt when nothing is found).
+   */
+  options: { shownAs?: Mrkdwn; sentence?: string } = {},
 ): Promise<void> {
   const parsed = await parseWithRegions(context, request.teamId, text);
   if (!parsed.ok) {
@@ -113,17 +117,29 @@ export async function searchCommand(
         regionUnknown: Boolean(unknown),
         // Typed as a sentence in a channel ("cleaning in Wales over £100k"): the words found nothing,
         // so the search the sentence means is offered (a sentence already read is not read again).
-        offers: options.shownAs ? [] : await sentenceMeant(context, request, text),
+        // A region misspelt in a sentence ("cleaning in Londn"): the search in the region meant.
+        offers: await meantInstead(context, request, options.sentence ?? text, Boolean(options.shownAs)),
       };
     },
     options.shownAs ? [contextLine(options.shownAs)] : [],
   );
 }
 
-/** The blocks offering what `text` means as a sentence, when it reads as one. */
-async function sentenceMeant(context: FeatureContext, request: SlackRequest, text: string): Promise<Block[]> {
-  const search = await sentenceSearch(context, request, text);
-  return search ? sentenceMeantBlocks(search) : [];
+/**
+ * The blocks offering what `text` means as a sentence, when it reads as one (unless it was already
+ * read so: `read`), else the search it means with a region misspelt in it mended.
+ */
+async function meantInstead(
+  context: FeatureContext,
+  request: SlackRequest,
+  text: string,
+  read: boolean,
+): Promise<Block[]> {
+  const regions = await regionsFor(context, request.teamId, 'typed').catch(() => []);
+  const search = read ? null : readSentence(text, context.clock(), regions)?.search;
+  if (search) return sentenceMeantBlocks(search);
+  const misspelt = misspeltRegionRead(text, context.clock(), regions);
+  return misspelt ? misspeltRegionBlocks(misspelt) : [];
 }
 
 /** The search `text` makes read as a sentence ("cleaning in Wales over £100k"), or null. */
@@ -153,6 +169,7 @@ export async function searchSentence(
   const year = read.dayOfNextYear ? mrkdwn` ${nextYearSentence(read.dayOfNextYear)}` : mrkdwn``;
   return searchCommand(context, request, read.search, {
     shownAs: mrkdwn`Searched: ${code(`/tender search ${read.search}`, 400)}${year}`,
+    sentence: text,
   });
 }
 

@@ -1,5 +1,6 @@
 import { parseAmount } from './amounts.ts';
 import { type DayOfNextYear, escapeRegExp, readClosing } from './closing-words.ts';
+import { nearestRegions } from './region-words.ts';
 import { dropInvisible } from './typed-text.ts';
 
 /**
@@ -34,6 +35,59 @@ export function readSentence(sentence: string, now: Date, regions: readonly stri
   const search = [words, ...filters].filter(Boolean).join(' ');
   return closing?.dayOfNextYear ? { search, dayOfNextYear: closing.dayOfNextYear } : { search };
 }
+
+/** A region misspelt in a sentence, the one the data names nearest, and the search meant. */
+export interface MisspeltRegion {
+  typed: string;
+  region: string;
+  /** The `/tender search` text of the sentence with the region mended. */
+  search: string;
+}
+
+/**
+ * "cleaning in Londn", "roads across the north wst": one to three words after `in`, `across` or
+ * `around` that are near exactly one region of the data (as `region:Londn` is near London), and
+ * the search the sentence reads as with that region. Null when the sentence names a region it
+ * knows, or nothing after those words is near one region: a guess is offered, never made.
+ */
+export function misspeltRegionRead(
+  sentence: string,
+  now: Date,
+  regions: readonly string[],
+): MisspeltRegion | null {
+  const typed = dropInvisible(sentence).replace(/\s+/g, ' ').trim();
+  if (!typed || readRegion(` ${typed} `, regions)) return null;
+  const places = [...typed.matchAll(/(?:^|\s)(?:in|across|around)\s+(?:the\s+)?/gi)];
+  // The first few places a region may be named: a pasted page is not read word by word.
+  for (const match of places.slice(0, PLACES_READ)) {
+    const start = match.index + match[0].length;
+    const after = typed.slice(start);
+    const words = after.split(' ');
+    for (let count = Math.min(REGION_WORDS_MOST, words.length); count >= 1; count--) {
+      const candidate = words
+        .slice(0, count)
+        .join(' ')
+        .replace(/[,.!?;:]+$/, '');
+      // Letters only: a number or a filter after "in" is no region misspelt.
+      if (!/^[\p{L}][\p{L}' -]*$/u.test(candidate)) continue;
+      const [region, ...others] = nearestRegions(candidate, regions);
+      if (!region || others.length > 0) continue;
+      const read = readSentence(
+        `${typed.slice(0, start)}${region}${after.slice(candidate.length)}`,
+        now,
+        regions,
+      );
+      if (read) return { typed: candidate, region, search: read.search };
+    }
+  }
+  return null;
+}
+
+/** How many `in …` of a sentence are read for a region misspelt. */
+const PLACES_READ = 8;
+
+/** The most words a region's name is read over ("Yorkshire and the Humber" is four). */
+const REGION_WORDS_MOST = 4;
 
 /** A sentence read as a search. */
 export interface SentenceRead {

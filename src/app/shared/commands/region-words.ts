@@ -1,4 +1,5 @@
 import { TOKEN } from './command-tokens.ts';
+import { rankNearest } from './edit-distance.ts';
 
 /** A region typed without quotes, read together with the words after it (see parseSearch). */
 export interface RegionRead {
@@ -86,4 +87,24 @@ function regionWithWordsAfter(
   // (`region:north-west`); one named as the data names it is taken as it is.
   const alone = known.get(regionKey(value));
   return alone && alone.toLowerCase() !== value.toLowerCase() ? { region: alone, words: [], end: 0 } : null;
+}
+
+/**
+ * The regions a typo is closest to (`Londn` → London, `north wst` → North West): within one edit
+ * for a short name, two for five letters or more. One when it is nearer than any other; the
+ * nearest two or three when as many are as near (`North Est`: North East and North West).
+ */
+export function nearestRegions(typed: string, regions: readonly string[]): string[] {
+  const key = regionKey(typed);
+  if (key.length < 3) return [];
+  const allowed = key.length >= 5 ? 2 : 1;
+  // A name longer or shorter by more than the edits allowed is never near: not measured (a long
+  // run of words typed is compared with no region).
+  const likely = regions.filter((region) => Math.abs(regionKey(region).length - key.length) <= allowed);
+  const ranked = rankNearest(key, likely, regionKey).filter((each) => each.distance <= allowed);
+  const [best] = ranked;
+  if (!best) return [];
+  const tied = ranked.filter((each) => each.distance === best.distance && each.plain === best.plain);
+  // More than three as near is no guess: the regions are listed instead.
+  return tied.length > 3 ? [] : tied.map((each) => each.item);
 }

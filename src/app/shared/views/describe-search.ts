@@ -39,7 +39,9 @@ export function describeSearch(
   if (filters.deadlineTo) {
     const to = formatDayOf(endOfDay(filters.deadlineTo));
     const later = from && options.today && (filters.deadlineFrom ?? '') > options.today;
-    parts.push(plain(later ? `closing from ${from} to ${to}` : `closing by ${to}`));
+    // One day (`closing tomorrow`, `closes>3d closes<3d`): "closing on" it.
+    if (from && filters.deadlineFrom === filters.deadlineTo) parts.push(plain(`closing on ${to}`));
+    else parts.push(plain(later ? `closing from ${from} to ${to}` : `closing by ${to}`));
   } else if (from) parts.push(plain(`closing on or after ${from}`));
   if (filters.buyerId)
     parts.push(buyerName ? mrkdwn`from ${literalText(buyerName)}` : mrkdwn`from the chosen buyer`);

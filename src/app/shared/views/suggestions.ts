@@ -109,6 +109,19 @@ export function sentenceMeantBlocks(search: string): Block[] {
 }
 
 /**
+ * Under a sentence that found nothing with a region misspelt ("cleaning in Londn"): the search in
+ * the region the data names nearest, with a button that runs it. A guess is offered, not made.
+ */
+export function misspeltRegionBlocks(misspelt: { typed: string; region: string; search: string }): Block[] {
+  const command = `search ${misspelt.search}`;
+  return commandOffer(
+    mrkdwn`Tenderbot knows no region called “${safeText(misspelt.typed, 100)}”. Did you mean ${safeText(misspelt.region, 100)}? That search is ${code(`/tender ${command}`, 300)}.`,
+    `Search in ${clip(misspelt.region, 60)}`,
+    command,
+  );
+}
+
+/**
  * A sentence naming a command, and a button that runs it: its value is the command's text, which
  * "Try again"'s listener runs; too long for a value, the sentence alone.
  */

@@ -28,6 +28,14 @@ describe('how a search reads back to a person', () => {
     expect(describeSearch(window, undefined, undefined, { today: '2026-12-01' })).toBe(
       'closing by 31 Dec 2026',
     );
+    // One day (`closing tomorrow`, `closes<0d` for today) is said as that day.
+    const oneDay = { deadlineFrom: '2026-11-29', deadlineTo: '2026-11-29' };
+    expect(describeSearch(oneDay, undefined, undefined, { today: '2026-11-28' })).toBe(
+      'closing on 29 Nov 2026',
+    );
+    expect(describeSearch(oneDay, undefined, undefined, { today: '2026-11-29' })).toBe(
+      'closing on 29 Nov 2026',
+    );
     expect(describeSearch({})).toBe('everything');
   });
 

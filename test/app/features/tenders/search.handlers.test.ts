@@ -11,6 +11,7 @@ import {
 import { shareTender } from '../../../../src/app/features/tenders/share-tender.ts';
 import { showCommand } from '../../../../src/app/features/tenders/tender-detail.ts';
 import { SearchIds, TenderIds } from '../../../../src/app/shared/ids.ts';
+import { SuggestionIds } from '../../../../src/app/shared/views/suggestions.ts';
 import { importOcdsFiles } from '../../../../src/service/import/ocds-importer.ts';
 import { TENDER_A, TENDER_B } from '../../../support/fixture.ts';
 import { type HandlerHarness, startHandlerHarness } from '../../../support/handler-context.ts';
@@ -126,6 +127,35 @@ describe('searchCommand (/tender search)', () => {
     expect(textOf(plainWords.answers)).not.toContain('Read as a sentence');
   });
 
+  it('a region misspelt after “in”: offers the search in the region meant, which finds tenders', async () => {
+    const request = harness.request();
+    await searchCommand(harness.context, request, 'services in Londn');
+    expect(textOf(request.answers)).toContain('Found no tenders matching “services in Londn”');
+    expect(textOf(request.answers)).toContain(
+      // Block text as the payload holds it (its quotes escaped).
+      'Tenderbot knows no region called “Londn”. Did you mean London? That search is `/tender search services region:\\"London\\"`.',
+    );
+    const offered = ((request.answers[0]?.blocks ?? []) as { elements?: unknown[] }[]).flatMap(
+      (block) => block.elements ?? [],
+    );
+    expect(offered).toEqual([
+      expect.objectContaining({
+        action_id: SuggestionIds.commandMeant,
+        text: expect.objectContaining({ text: 'Search in London' }),
+        value: 'search services region:"London"',
+      }),
+    ]);
+    const run = harness.request();
+    await searchCommand(harness.context, run, 'services region:"London"');
+    expect(actionIds(run.answers)).toContain(TenderIds.bookmark);
+    // Near two regions, or near none: nothing is guessed.
+    for (const typed of ['services in Narnia', 'services in schools']) {
+      const unguessed = harness.request();
+      await searchCommand(harness.context, unguessed, typed);
+      expect(textOf(unguessed.answers), typed).not.toContain('Did you mean');
+    }
+  });
+
   it('refuses a buyer’s name no buyer has, saying how to find it', async () => {
     const request = harness.request();
     await searchCommand(harness.context, request, 'cleaning buyer:Nowhereshire');
@@ -187,6 +217,30 @@ describe('searchSentence (a direct message read as a search)', () => {
     const said = textOf(request.answers);
     expect(said).toContain('Searched: `/tender search services closes&gt;3d closes&lt;33d`');
     expect(said).toContain('closing from 1 Dec 2026 to 31 Dec 2026');
+  });
+
+  it('a sentence with a misspelt region and an amount: the search read, then the one in the region meant', async () => {
+    const request = harness.request({ channelId: 'D0MEMBER' });
+    await searchSentence(harness.context, request, 'services in Londn over £10k');
+    const said = textOf(request.answers);
+    expect(said).toContain('Searched: `/tender search services in Londn value&gt;10k`');
+    expect(said).toContain('That search is `/tender search services region:\\"London\\" value&gt;10k`.');
+  });
+
+  it('“closing tomorrow” and “closing 12/05/2027” are searched as that one day, and the heading says it', async () => {
+    const nov28 = new Date('2026-11-28T10:00:00Z');
+    const cases: [string, string, string][] = [
+      ['services closing tomorrow', 'services closes&gt;1d closes&lt;1d', 'closing on 29 Nov 2026'],
+      ['services closing 12/05/2027', 'services closes&gt;165d closes&lt;165d', 'closing on 12 May 2027'],
+      ['services due by Friday', 'services closes&lt;6d', 'closing by 4 Dec 2026'],
+    ];
+    for (const [typed, searched, heading] of cases) {
+      const request = harness.request({ channelId: 'D0MEMBER' });
+      await searchSentence({ ...harness.context, clock: () => nov28 }, request, typed);
+      const said = textOf(request.answers);
+      expect(said, typed).toContain(`Searched: \`/tender search ${searched}\``);
+      expect(said, typed).toContain(heading);
+    }
   });
 
   it('a phrase with nothing to read as a filter is searched as typed, without a “Searched:” line', async () => {

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { parseSearch } from '../../../../src/app/shared/commands/parse-command.ts';
-import { readSentence as readWhole } from '../../../../src/app/shared/commands/read-sentence.ts';
+import {
+  misspeltRegionRead,
+  readSentence as readWhole,
+} from '../../../../src/app/shared/commands/read-sentence.ts';
 
 /** A Thursday. */
 const now = new Date('2026-11-26T10:00:00Z');
@@ -37,6 +40,36 @@ describe('a direct message read as a search', () => {
     ];
     for (const [sentence, search] of cases)
       expect(readSentence(sentence, now, REGIONS), sentence).toBe(search);
+  });
+
+  it('reads one closing day, named or written as a date, and up to a weekday', () => {
+    const cases: [string, string | null][] = [
+      ['cleaning closing today', 'cleaning closes<0d'],
+      ['cleaning closing tomorrow', 'cleaning closes>1d closes<1d'],
+      // 12 May 2027 is 167 days after Thursday 26 November 2026, in the British order of day and month.
+      ['cleaning closing 12/05/2027', 'cleaning closes>167d closes<167d'],
+      ['cleaning closing 12.05.2027', 'cleaning closes>167d closes<167d'],
+      ['cleaning deadline 12/05', 'cleaning closes>167d closes<167d'],
+      ['roads closing on 3 December', 'roads closes>7d closes<7d'],
+      ['cleaning due on the 3rd of December', null],
+      // Weekdays: the next one, today on the day itself; `before` ends the day before.
+      ['cleaning closing on Friday', 'cleaning closes>1d closes<1d'],
+      ['catering by Friday', 'catering closes<1d'],
+      ['catering before Monday', 'catering closes<3d'],
+      ['cleaning due thursday', 'cleaning closes<0d'],
+      ['cleaning closing tues', 'cleaning closes>5d closes<5d'],
+      // A day gone by is no search for open tenders: nothing is read.
+      ['cleaning closing 1/1/2020', null],
+      // A number that is no day stays a word.
+      ['cleaning closes 2 contracts', null],
+    ];
+    for (const [sentence, search] of cases)
+      expect(readSentence(sentence, now, REGIONS), sentence).toBe(search);
+    // The one day is from it and within it: both bounds on the same day.
+    expect(parseSearch('cleaning closes>1d closes<1d', now)).toMatchObject({
+      ok: true,
+      filters: { deadlineFrom: '2026-11-27', deadlineTo: '2026-11-27' },
+    });
   });
 
   it('reads a bare number as money only when it looks like one: counts and years stay words', () => {
@@ -225,5 +258,35 @@ describe('a direct message read as a search', () => {
     expect(readSentence('"school meals" in Wales', now, REGIONS)).toBeNull();
     // A word that merely holds a region's name is not one: "Walesby" is a place of its own.
     expect(readSentence('Walesby library', now, REGIONS)).toBeNull();
+  });
+});
+
+describe('a region misspelt in a sentence', () => {
+  it('is mended to the one region it is near, with the rest of the sentence read as before', () => {
+    expect(misspeltRegionRead('cleaning in Londn', now, REGIONS)).toEqual({
+      typed: 'Londn',
+      region: 'London',
+      search: 'cleaning region:"London"',
+    });
+    expect(misspeltRegionRead('roads across the north wst closing this week', now, REGIONS)).toEqual({
+      typed: 'north wst',
+      region: 'North West',
+      search: 'roads region:"North West" closes<3d',
+    });
+    expect(misspeltRegionRead('tenders in Yorkshire and the Humbr over £1m', now, REGIONS)?.search).toBe(
+      'region:"Yorkshire and The Humber" value>1m',
+    );
+  });
+
+  it('is not guessed: a region known, near none, a number, or a sentence without "in"', () => {
+    for (const sentence of [
+      'cleaning in Wales',
+      'cleaning in Narnia',
+      'catering in schools',
+      'catering in 2026',
+      'Londn cleaning',
+      '',
+    ])
+      expect(misspeltRegionRead(sentence, now, REGIONS), sentence).toBeNull();
   });
 });
