@@ -83,14 +83,14 @@ describe('/tender help and unknown words', () => {
     expect(textOf(await command(MEMBER, 'help'))).toContain('/tender search');
     // A word near a subcommand is answered "Did you mean" (test/app/features/tenders/search-understands.test.ts).
     const unknown = await command(MEMBER, 'xylophone cleaning');
-    expect(textOf(unknown)).toContain('I don’t know `xylophone`');
+    expect(textOf(unknown)).toContain('`xylophone` is not a `/tender` command');
     expect(unknown.ephemeralTo).toBe(MEMBER);
   });
 
   it('takes `bids` for `pipelines`, as the cards call them', async () => {
     const bids = textOf(await command(MEMBER, 'bids'));
     const pipelines = textOf(await command(MEMBER, 'pipelines'));
-    expect(bids).not.toContain('I don’t know');
+    expect(bids).not.toContain('is not a `/tender` command');
     const heading = (text: string) => text.slice(0, text.indexOf(' ['));
     expect(heading(bids)).toMatch(/^Active bids: \d+$/);
     expect(heading(bids)).toBe(heading(pipelines));
@@ -98,7 +98,7 @@ describe('/tender help and unknown words', () => {
 
   it('offers the search the words make above the usage card, and runs it in place', async () => {
     const unknown = await command(MEMBER, 'cleaning');
-    expect(textOf(unknown)).toContain('I don’t know `cleaning`');
+    expect(textOf(unknown)).toContain('`cleaning` is not a `/tender` command');
     expect(textOf(unknown)).toContain('To search tenders for these words: `/tender search cleaning`');
     expect(textOf(unknown)).toContain('/tender bookmarks');
     await bot.slack.clickInMessage(MEMBER, unknown, 'command/did_you_mean');

@@ -1,3 +1,4 @@
+import type { ProcurementClient } from '../../../client/procurement-client.ts';
 import { cutText } from '../../../shared/cut-text.ts';
 import { parseDirectory } from '../../shared/commands/parse-command.ts';
 import { filtersOf } from '../../shared/commands/saved-search-filters.ts';
@@ -7,8 +8,9 @@ import { parseDirectoryWithRegions } from '../../shared/regions.ts';
 import { describeSavedSearches, readDefaultValueRuleAhead } from '../../shared/value-rules.ts';
 import { describeSearch, regionReadSentence, wordsCutSentence } from '../../shared/views/describe-search.ts';
 import type { Message } from '../../shared/views/messages.ts';
-import { joinMrkdwn, type Mrkdwn, mrkdwn, text as plain } from '../../shared/views/mrkdwn.ts';
-import { contextLine, section } from '../../shared/views/tender-card.ts';
+import { clip, joinMrkdwn, type Mrkdwn, mrkdwn, text as plain, safeText } from '../../shared/views/mrkdwn.ts';
+import { commandOffer, correctedWords } from '../../shared/views/suggestions.ts';
+import { type Block, contextLine, section } from '../../shared/views/tender-card.ts';
 import { showSearchPage } from '../tenders/index.ts';
 import {
   frameworkDetailMessage,
@@ -50,8 +52,19 @@ export async function directoryCommand(
   const { client } = await context.clients.forPerson(request.teamId, request.userId);
   // Next and Previous run the text again: with the region as it was read, whatever the regions are then.
   const listPage = { offset: page.offset, typed: parsed.regionRead?.text ?? text, pageSize: LIST_SIZE };
+  /** Words that found nothing: the words meant, when the tenders' vocabulary mends them into some that find. */
+  const meantInstead = async (
+    total: number,
+    findsAny: (words: string) => Promise<{ pagination: { total: number } }>,
+  ) =>
+    total === 0 && q && page.offset === 0
+      ? directoryWordsMeant(client, kind, q, listPage.typed, findsAny)
+      : [];
   if (kind === 'frameworks') {
     const found = await client.frameworks.list({ q, status, type, limit: LIST_SIZE, offset: page.offset });
+    const offered = await meantInstead(found.pagination.total, (words) =>
+      client.frameworks.list({ q: words, status, type, limit: 1 }),
+    );
     const frameworksDescription = joinMrkdwn(
       [
         ...(q ? [describeSearch({ q })] : []),
@@ -76,6 +89,8 @@ export async function directoryCommand(
           listPage,
         ),
         parsed.wordsCut,
+        [],
+        offered,
       ),
       page.replace,
     );
@@ -86,22 +101,65 @@ export async function directoryCommand(
     kind === 'buyers'
       ? await client.buyers.list({ q, region, limit: LIST_SIZE, offset: page.offset })
       : await client.suppliers.list({ q, region, limit: LIST_SIZE, offset: page.offset });
+  const offered = await meantInstead(found.pagination.total, (words) =>
+    kind === 'buyers'
+      ? client.buyers.list({ q: words, region, limit: 1 })
+      : client.suppliers.list({ q: words, region, limit: 1 }),
+  );
   await reply(
     request,
     withCutNote(
       organisationsMessage(kind, found.data, found.pagination.total, description, listPage),
       parsed.wordsCut,
       notes,
+      offered,
     ),
     page.replace,
   );
 }
 
-/** Words past what a search takes are said to be left out (as `/tender search` says), not dropped silently. */
-function withCutNote(message: Message, cut: true | undefined, notes: readonly Mrkdwn[] = []): Message {
+/**
+ * `/tender suppliers clening`: the service suggests words only for tenders, so the words are
+ * mended from the tenders' vocabulary (a search of one tender, which answers `suggestions` when it
+ * finds none), and offered only when the mended words find some of what was asked for. Nothing
+ * is offered when either read fails: the list as found still stands.
+ */
+async function directoryWordsMeant(
+  client: ProcurementClient,
+  kind: 'buyers' | 'suppliers' | 'frameworks',
+  q: string,
+  typed: string,
+  findsAny: (words: string) => Promise<{ pagination: { total: number } }>,
+): Promise<Block[]> {
+  const probe = await client.tenders.search({ q, limit: 1 }).catch(() => null);
+  const words = probe?.suggestions?.length ? correctedWords(q, probe.suggestions) : null;
+  if (!words || !probe) return [];
+  const found = await findsAny(words).catch(() => null);
+  if (!found || found.pagination.total === 0) return [];
+  const command = `${kind} ${correctedWords(typed, probe.suggestions ?? []) ?? words}`;
+  return commandOffer(
+    mrkdwn`Did you mean *${safeText(words, 300)}*? ${plain(found.pagination.total.toLocaleString('en-GB'))} ${plain(found.pagination.total === 1 ? kind.replace(/s$/, '') : kind)} ${plain(found.pagination.total === 1 ? 'matches' : 'match')} it.`,
+    `Search ${kind} for ${clip(words, 40)}`,
+    command,
+  );
+}
+
+/**
+ * Words past what a search takes are said to be left out (as `/tender search` says), not dropped
+ * silently; `offered` (the words meant) goes under the answer.
+ */
+function withCutNote(
+  message: Message,
+  cut: true | undefined,
+  notes: readonly Mrkdwn[] = [],
+  offered: readonly Block[] = [],
+): Message {
   const said = [...notes, ...(cut ? [wordsCutSentence()] : [])].map((sentence) => contextLine(sentence));
-  if (said.length === 0) return message;
-  return { ...message, blocks: [...message.blocks.slice(0, 1), ...said, ...message.blocks.slice(1)] };
+  if (said.length === 0 && offered.length === 0) return message;
+  return {
+    ...message,
+    blocks: [...message.blocks.slice(0, 1), ...said, ...message.blocks.slice(1), ...offered],
+  };
 }
 
 /** "Details" on a buyer, supplier or framework. */

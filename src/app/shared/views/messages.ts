@@ -34,7 +34,7 @@ export const USAGE_LINES: Mrkdwn[] = [
 /** The help card; `offered` goes under its first line (the search the unknown words make). */
 export function helpMessage(unknownWord?: string, offered: Block[] = []): Message {
   const intro = unknownWord
-    ? mrkdwn`I don’t know ${code(unknownWord, 100)}. Here is what \`/tender\` can do:`
+    ? mrkdwn`${code(unknownWord, 100)} is not a \`/tender\` command. Here is what \`/tender\` can do:`
     : mrkdwn`*Tenderbot* finds public tenders and keeps your bids moving. Commands:`;
   return {
     text: intro,

@@ -6,6 +6,7 @@ import {
   showDirectoryEntry,
 } from '../../../../src/app/features/directories/directories.ts';
 import { DirectoryIds, SavedSearchIds } from '../../../../src/app/shared/ids.ts';
+import { SuggestionIds } from '../../../../src/app/shared/views/suggestions.ts';
 import { NotFoundError } from '../../../../src/client/errors.ts';
 import { KEYS, LARGE_FRAMEWORK_ID } from '../../../support/fixture.ts';
 import { type HandlerHarness, startHandlerHarness } from '../../../support/handler-context.ts';
@@ -72,6 +73,40 @@ describe('directoryCommand (/tender buyers|suppliers|frameworks)', () => {
     expect(request.answers[0]?.replace_original).toBe(true);
     expect(JSON.stringify(request.answers)).toContain('School catering services framework');
     expect(actionIds(request.answers)).toContain(DirectoryIds.showFramework);
+  });
+
+  it('a misspelt word that finds nothing: the word meant, when it finds some, with a button that lists them', async () => {
+    const request = harness.request();
+    await directoryCommand(harness.context, request, 'buyers', 'cuncil');
+    const shown = JSON.stringify(request.answers);
+    expect(request.said()).toBe('No buyers match “cuncil”.');
+    expect(shown).toMatch(/Did you mean \*council\*\? \d+ buyers match it\./);
+    expect(JSON.parse(shown)[0].blocks.at(-1).elements).toEqual([
+      expect.objectContaining({ action_id: SuggestionIds.commandMeant, value: 'buyers council' }),
+    ]);
+    // What the button runs lists buyers.
+    const run = harness.request();
+    await directoryCommand(harness.context, run, 'buyers', 'council');
+    expect(actionIds(run.answers)).toContain(DirectoryIds.showBuyer);
+    // The filters typed stay in the command offered; the mended words must find some under them.
+    const inNorthernIreland = harness.request();
+    await directoryCommand(harness.context, inNorthernIreland, 'buyers', 'cuncil region:"Northern Ireland"');
+    expect(JSON.stringify(inNorthernIreland.answers)).toContain(
+      '"value":"buyers council region:\\"Northern Ireland\\""',
+    );
+    // No council buys in the North West: "council" is offered there for nothing, so it is not.
+    const inNorthWest = harness.request();
+    await directoryCommand(harness.context, inNorthWest, 'buyers', 'cuncil region:"North West"');
+    expect(JSON.stringify(inNorthWest.answers)).not.toContain('Did you mean');
+    // Words near nothing, or mended into words that find nothing: no offer.
+    for (const [kind, words] of [
+      ['suppliers', 'zzqqxx'],
+      ['frameworks', 'zzqqxx'],
+    ] as const) {
+      const none = harness.request();
+      await directoryCommand(harness.context, none, kind, words);
+      expect(JSON.stringify(none.answers), words).not.toContain('Did you mean');
+    }
   });
 
   it('refuses a filter it cannot read, saying why, and lists nothing', async () => {

@@ -379,7 +379,7 @@ describe('a mistyped slash command', () => {
   it('a word near no subcommand gets the help card, under the search its words make', async () => {
     const answer = await command('xylophone cleaning');
     expect(textOf(answer)).not.toContain('Did you mean');
-    expect(textOf(answer)).toContain('I don’t know `xylophone`');
+    expect(textOf(answer)).toContain('`xylophone` is not a `/tender` command');
     expect(textOf(answer)).toContain('`/tender search xylophone cleaning`');
     expect(hasButton(answer, SuggestionIds.commandMeant)).toBe(true);
   });

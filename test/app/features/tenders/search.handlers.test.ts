@@ -87,7 +87,7 @@ describe('searchCommand (/tender search)', () => {
   it('words that are no command: the help card offers the search they make, as the sentence reads', async () => {
     const request = harness.request();
     const sentence = await unknownCommandMessage(harness.context, request, 'marketing', 'in Wales over £10k');
-    expect(textOf([sentence])).toContain('I don’t know `marketing`');
+    expect(textOf([sentence])).toContain('`marketing` is not a `/tender` command');
     expect(textOf([sentence])).toContain('`/tender search marketing region:\\"Wales\\" value&gt;10k`');
     expect(JSON.stringify(sentence.blocks)).toContain(
       '"value":"search marketing region:\\"Wales\\" value>10k"',

@@ -375,13 +375,16 @@ function everyBidTyped(typed: string): Mrkdwn | null {
 
 /**
  * After an empty list that was not of every bid already, the command that looks among every bid:
- * after no archived bids, as where to look next (nothing archived is no cue to start a bid);
- * otherwise beside "Start one". Nothing where the command could not be shown to copy as it is.
+ * after no archived bids, or none submitted, won, lost or not bid for, as where to look next (a
+ * bid is not started won: that is no cue to start one); otherwise beside "Start one". Nothing
+ * where the command could not be shown to copy as it is.
  */
 function afterNoBids(filter: BidListFilter, typed: string): Mrkdwn {
   const every = everyBidTyped(typed);
   if (filter.archived === 'archived')
     return every ? mrkdwn` Look among every bid, active ones too: ${every}.` : mrkdwn``;
+  if (filter.status && PAST_SUBMISSION.includes(filter.status))
+    return every ? mrkdwn` Finished bids are often archived; look among every bid: ${every}.` : mrkdwn``;
   return mrkdwn` Start one with “Start a bid” on a tender card${every ? mrkdwn`, or look among every bid, archived ones too: ${every}` : mrkdwn``}.`;
 }
 

@@ -369,6 +369,34 @@ describe('the list of bids, by its filters', () => {
     );
   });
 
+  it('no bids won, lost, submitted or not bid for: where to look next, never “Start one”', async () => {
+    const typed = { offset: 0, typed: 'status:won', pageSize: 20 };
+    for (const status of ['won', 'lost', 'submitted', 'no_bid'] as const) {
+      const message = await pipelinesListMessage([], 0, { ...ACTIVE, status }, memoryKeeper(), NOW, {
+        ...typed,
+        typed: `status:${status}`,
+      });
+      const first = (message.blocks[0] as Json).text.text as string;
+      expect(first, status).toContain(
+        `Finished bids are often archived; look among every bid: \`/tender pipelines status:${status} all\`.`,
+      );
+      expect(first, status).not.toContain('Start one');
+    }
+    // Bids still being worked on may simply not have been started.
+    const drafting = await pipelinesListMessage(
+      [],
+      0,
+      { ...ACTIVE, status: 'bidding' },
+      memoryKeeper(),
+      NOW,
+      {
+        ...typed,
+        typed: 'status:bidding',
+      },
+    );
+    expect((drafting.blocks[0] as Json).text.text).toContain('Start one with “Start a bid”');
+  });
+
   it('a list’s heading says its filters the same way', async () => {
     expect((await said({ words: '', archived: 'archived' }, [item])).text).toBe('Archived bids: 1');
     expect((await said({ words: '', archived: 'all' }, [item])).text).toBe('All bids: 1');
