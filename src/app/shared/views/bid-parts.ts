@@ -1,4 +1,8 @@
+import { differenceInMonths } from 'date-fns/differenceInMonths';
+import { differenceInYears } from 'date-fns/differenceInYears';
+import { startOfDay } from 'date-fns/startOfDay';
 import type { Pipeline, Stage } from '../../../contract/schemas.ts';
+import { IN_UTC } from '../../../shared/utc.ts';
 import { formatDayOf } from './formats.ts';
 
 export const STATUS_LABELS: Record<Pipeline['status'], string> = {
@@ -35,17 +39,29 @@ export function countdown(day: string | null, now: Date, status?: Pipeline['stat
   if (!day) return 'no target date set';
   if (status && PAST_SUBMISSION.includes(status)) return formatDay(day);
   const days = daysUntil(day, now);
-  const plural = (n: number) => `${n} day${n === 1 ? '' : 's'}`;
   // As a tender's deadline says its days: tomorrow is "tomorrow", not "in 1 day".
   const when =
     days > 1
-      ? `in ${plural(days)}`
+      ? `in ${span(days, day, now)}`
       : days === 1
         ? 'due tomorrow'
         : days === 0
           ? 'due today'
-          : `overdue by ${plural(-days)}`;
+          : `overdue by ${span(days, day, now)}`;
   return `${formatDay(day)} · ${when}`;
+}
+
+/**
+ * The time between today and a day as people count it: days up to 60, then whole calendar months,
+ * then whole years past two ("overdue by 7 years", not "by 2517 days"); the date beside it says the day.
+ */
+function span(days: number, day: string, now: Date): string {
+  const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+  if (Math.abs(days) <= 60) return plural(Math.abs(days), 'day');
+  const [from, to] = days > 0 ? [now, new Date(`${day}T00:00:00Z`)] : [new Date(`${day}T00:00:00Z`), now];
+  const dayOf = (date: Date) => startOfDay(date, IN_UTC);
+  if (Math.abs(days) < 730) return plural(differenceInMonths(dayOf(to), dayOf(from), IN_UTC), 'month');
+  return plural(differenceInYears(dayOf(to), dayOf(from), IN_UTC), 'year');
 }
 
 /** `1 Dec 2026` from `2026-12-01`. */

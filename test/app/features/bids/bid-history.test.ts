@@ -323,7 +323,9 @@ describe('who started a bid, long notes, and dates with sense', () => {
     await eventually(() => bot.slack.callsOf('views.publish').length > publishes, 'the Home tab');
     const home = textOf(bot.slack.homeOf(ADMIN)?.view);
     // Each row is one section's text (a JSON string here: no quote inside it).
-    expect(home).toMatch(/\*History bid\*[^"]*started by <@U0MEMBER> · owner Carol Member"/);
+    expect(home).toMatch(
+      /\*History bid\*[^"]*started by <@U0MEMBER> · owner Carol Member \(the workspace key’s maker\)"/,
+    );
     expect(home).toMatch(/\*Bob’s hospital cleaning bid\*(?:(?!started by)[^"])* · owner Bob Admin"/);
   });
 

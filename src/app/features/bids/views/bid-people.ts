@@ -10,14 +10,15 @@ export interface StartedBy {
 }
 
 /**
- * `started by @alice · owner Carol Jones` (the service names the key's maker as owner); `started
- * by @alice (owner)` when the two are the same person (their own key); `owner Carol Jones` when
- * the bid was not started through Tenderbot.
+ * `started by @alice · owner Carol Jones (the workspace key’s maker)`: the service names the key's
+ * maker as owner, who may be a stranger to the channel, so why is said; `started by @alice
+ * (owner)` when the two are the same person (their own key); `owner Carol Jones` when the bid was
+ * not started through Tenderbot.
  */
 export function startedByPhrase(ownerName: string, starter: StartedBy | undefined): Mrkdwn {
   if (!starter) return mrkdwn`owner ${safeText(ownerName, 100)}`;
   if (starter.ownKey) return mrkdwn`started by ${mention(starter.userId)} (owner)`;
-  return mrkdwn`started by ${mention(starter.userId)} · owner ${safeText(ownerName, 100)}`;
+  return mrkdwn`started by ${mention(starter.userId)} · owner ${safeText(ownerName, 100)} (the workspace key’s maker)`;
 }
 
 /** 2400 → `2,400`. */

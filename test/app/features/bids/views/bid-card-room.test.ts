@@ -107,7 +107,7 @@ describe('a bid card’s room', () => {
   it('names who started the bid beside the service’s owner where they differ', async () => {
     expect(startedByPhrase('Carol Member', undefined)).toBe('owner Carol Member');
     expect(startedByPhrase('Carol <Member>', { userId: 'U0MAX', ownKey: false })).toBe(
-      'started by <@U0MAX> · owner Carol &lt;Member&gt;',
+      'started by <@U0MAX> · owner Carol &lt;Member&gt; (the workspace key’s maker)',
     );
     expect(startedByPhrase('Max Member', { userId: 'U0MAX', ownKey: true })).toBe(
       'started by <@U0MAX> (owner)',
