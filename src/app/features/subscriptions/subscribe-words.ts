@@ -15,6 +15,16 @@ import { DEFAULT_TIME, parseLocalTime } from './schedule.ts';
 // Slack reads `<…>` as a link or a mention even inside code: the placeholders are escaped.
 export const SUBSCRIBE_USAGE = mrkdwn`Subscribe this channel with \`/tender subscribe pipeline &lt;bid&gt; [daily|weekly] [HH:MM]\` (a bid’s progress), \`/tender subscribe search &lt;saved search id, or words and filters&gt; [hourly|daily]\` (new tenders), or \`/tender subscribe deadlines [days]\` (bookmarked tenders and bids coming due). Times are in your own time zone; weekly posts go out on Mondays.`;
 
+/**
+ * One kind's usage, said after a mistake in a subscription of that kind (the whole usage, three
+ * commands long, would bury the one line that matters).
+ */
+export const USAGE_OF: Record<SubscriptionKind, Mrkdwn> = {
+  pipeline: mrkdwn`A bid’s progress: \`/tender subscribe pipeline &lt;bid&gt; [daily|weekly] [HH:MM]\`, as in \`/tender subscribe pipeline BID-7 weekly 09:00\` (weekly posts go out on Mondays; \`/tender pipelines\` lists your bids).`,
+  search: mrkdwn`New tenders: \`/tender subscribe search &lt;saved search id, or words and filters&gt; [hourly|daily]\`, as in \`/tender subscribe search cleaning region:"Wales" daily 09:00\` (\`/tender saved\` lists the saved searches).`,
+  deadlines: mrkdwn`Bookmarked tenders and bids coming due: \`/tender subscribe deadlines [days] [HH:MM]\`, as in \`/tender subscribe deadlines 14\` (7 days unless you say, at most 90).`,
+};
+
 const SUBSCRIPTION_KINDS = ['pipeline', 'search', 'deadlines'] as const;
 
 /** What each kind of subscription needs after it, said when a corrected kind has nothing after it. */
@@ -138,12 +148,12 @@ export function readSchedule(
     else if (TIME_LIKE.test(last)) {
       const suggestion = twentyFourHour(last);
       return {
-        problem: mrkdwn`“${safeText(last, 20)}” is not a time Tenderbot can read. Give the time as HH:MM on the 24-hour clock${suggestion ? mrkdwn`: ${code(suggestion)}` : mrkdwn`, for example \`09:00\` or \`17:30\``}. ${SUBSCRIBE_USAGE}`,
+        problem: mrkdwn`“${safeText(last, 20)}” is not a time Tenderbot can read. Give the time as HH:MM on the 24-hour clock${suggestion ? mrkdwn`: ${code(suggestion)}` : mrkdwn`, for example \`09:00\` or \`17:30\``}. Times are in your own time zone. ${USAGE_OF[kind]}`,
       };
     } else if (CADENCE_WORDS.includes(last)) {
       if (!(CADENCES_OF[kind] as string[]).includes(last))
         return {
-          problem: mrkdwn`A ${plain(kind === 'search' ? 'new-tender feed' : kind === 'pipeline' ? 'bid summary' : 'deadline reminder')} can be ${plain(CADENCES_OF[kind].join(' or '))}, not ${plain(last)}. ${SUBSCRIBE_USAGE}`,
+          problem: mrkdwn`A ${plain(kind === 'search' ? 'new-tender feed' : kind === 'pipeline' ? 'bid summary' : 'deadline reminder')} can be ${plain(CADENCES_OF[kind].join(' or '))}, not ${plain(last)}. ${USAGE_OF[kind]}`,
         };
       cadence = last as Cadence;
     } else break;

@@ -41,12 +41,7 @@ import { resolveBidId } from '../bids/index.ts';
 import { subscriptionSummary } from './describe.ts';
 import { describeSchedule, formatLocal, knownTimeZone, nextRunAfter } from './schedule.ts';
 import { alikeSentence, changeSentence, subscribingAgain } from './subscribe-again.ts';
-import {
-  misspeltFeedMessage,
-  readSchedule,
-  SUBSCRIBE_USAGE,
-  subscribeMeantMessage,
-} from './subscribe-words.ts';
+import { misspeltFeedMessage, readSchedule, subscribeMeantMessage, USAGE_OF } from './subscribe-words.ts';
 import { listSubscriptions, say, unsubscribe } from './subscription-list.ts';
 
 export type SubscriptionSubcommand = 'subscribe' | 'subscriptions' | 'unsubscribe';
@@ -98,7 +93,7 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
   if (kind === 'pipeline') {
     const typed = words[0];
     if (!typed || words.length > 1)
-      return say(request, mrkdwn`Give one bid, by its reference (like \`BID-7\`). ${SUBSCRIBE_USAGE}`);
+      return say(request, mrkdwn`Give one bid, by its reference (like \`BID-7\`). ${USAGE_OF.pipeline}`);
     const found = await resolveBidId(context, request.teamId, typed, client);
     if ('problem' in found) return say(request, found.problem);
     const id = found.id;
@@ -322,7 +317,7 @@ async function searchTarget(
   | { problem: Mrkdwn; regionMeant?: string }
 > {
   const { client } = await context.clients.forPerson(request.teamId, request.userId);
-  if (text === '') return { problem: mrkdwn`Which search? ${SUBSCRIBE_USAGE}` };
+  if (text === '') return { problem: mrkdwn`Which search? ${USAGE_OF.search}` };
   // One word that could be an id: a saved search's first (a longer word cannot be one).
   if (/^\S+$/.test(text) && !text.includes(':') && text.length <= ID_MAX) {
     try {

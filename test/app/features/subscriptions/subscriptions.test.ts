@@ -51,6 +51,38 @@ describe('/tender subscribe with a time it cannot read', () => {
     expect(await channelSubscriptions('C0BIDS')).toEqual([]);
   });
 
+  it('follows a mistake with the usage of the kind typed only, not all three', async () => {
+    for (const [text, kind, others] of [
+      [
+        'subscribe search cleaning daily 25:00',
+        'New tenders: `/tender subscribe search',
+        ['A bid’s progress:', 'deadlines [days]'],
+      ],
+      [
+        'subscribe pipeline pl-bob weekly 25:00',
+        'A bid’s progress: `/tender subscribe pipeline',
+        ['New tenders:', 'deadlines [days]'],
+      ],
+      ['subscribe search', 'Which search? New tenders: `/tender subscribe search', ['A bid’s progress:']],
+      [
+        'subscribe pipeline BID-1 BID-2',
+        'Give one bid, by its reference (like `BID-7`). A bid’s progress:',
+        ['New tenders:'],
+      ],
+      [
+        'subscribe deadlines hourly',
+        'Bookmarked tenders and bids coming due: `/tender subscribe deadlines',
+        ['New tenders:'],
+      ],
+    ] as const) {
+      const answer = await harness.command('U0ADMIN', 'C0USAGE', text);
+      expect(answer.ephemeralTo, text).toBe('U0ADMIN');
+      expect(said(answer), text).toContain(kind);
+      for (const other of others) expect(said(answer), text).not.toContain(other);
+    }
+    expect(await channelSubscriptions('C0USAGE')).toEqual([]);
+  });
+
   it('refuses words past what a search takes, rather than follow fewer than were typed', async () => {
     const many = Array.from({ length: 40 }, (_, index) => `cleaning${index}`).join(' ');
     const answer = await harness.command('U0ADMIN', 'C0BURST', `subscribe search ${many} daily`);
