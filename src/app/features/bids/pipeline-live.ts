@@ -9,7 +9,7 @@ import { sentenceMessage } from '../../shared/views/messages.ts';
 import { type Mrkdwn, mrkdwn } from '../../shared/views/mrkdwn.ts';
 import type { PipelineMessage } from '../../storage/message-store.ts';
 import { bidReferences } from './bid-references.ts';
-import { tenderDeadlineOf } from './tender-deadlines.ts';
+import { tenderFactsOf } from './tender-deadlines.ts';
 import { pipelineCard } from './views/pipeline-card.ts';
 
 /**
@@ -192,7 +192,7 @@ async function cardOf(
 ) {
   const starter = (await context.store.bidStarters(teamId, [pipeline.id])).get(pipeline.id);
   const reference = (await bidReferences(context, teamId, [pipeline.id])).get(pipeline.id) as string;
-  const tenderDeadline = await tenderDeadlineOf(
+  const tender = await tenderFactsOf(
     context,
     teamId,
     pipeline.tenderId,
@@ -201,7 +201,8 @@ async function cardOf(
   return pipelineCard(pipeline, context.store, context.clock(), {
     reference,
     ...(starter ? { starter } : {}),
-    tenderDeadline,
+    tenderDeadline: tender.deadline,
+    tenderTitle: tender.title,
   });
 }
 

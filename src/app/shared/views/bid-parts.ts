@@ -55,7 +55,7 @@ export function countdown(day: string | null, now: Date, status?: Pipeline['stat
  * The time between today and a day as people count it: days up to 60, then whole calendar months,
  * then whole years past two ("overdue by 7 years", not "by 2517 days"); the date beside it says the day.
  */
-function span(days: number, day: string, now: Date): string {
+export function span(days: number, day: string, now: Date): string {
   const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
   if (Math.abs(days) <= 60) return plural(Math.abs(days), 'day');
   const [from, to] = days > 0 ? [now, new Date(`${day}T00:00:00Z`)] : [new Date(`${day}T00:00:00Z`), now];

@@ -124,6 +124,12 @@ describe('submitStartBid (the form’s Start)', () => {
     const starters = await harness.context.store.bidStarters(harness.slack.teamId, [bid.id]);
     expect(starters.get(bid.id)).toMatchObject({ userId: 'U0ADMIN', ownKey: false });
     expect(cardsOf(harness, BIDS, bid.id)).toHaveLength(1);
+    // The card names its tender by its title (read from the service), beside the id.
+    const { client } = await harness.context.clients.forTeam(harness.slack.teamId);
+    const tender = await client.tenders.get(TENDER_A);
+    expect(textOf(cardsOf(harness, BIDS, bid.id)[0])).toContain(
+      JSON.stringify(`tender “${tender.title.slice(0, 60)}`).slice(1, -1),
+    );
 
     // The same form submitted again (a double click, a retry): no second bid, no second card.
     await submit('U0ADMIN', opened, valuesOf({ name, summary: '  Lots 1 and 2  ' }));

@@ -36,7 +36,7 @@ import {
 import type { WithSafeMrkdwn } from '../../../shared/views/safe-blocks.ts';
 import { type Block, button, contextLine, section } from '../../../shared/views/tender-card.ts';
 import { notesOnCard, type StartedBy, startedByPhrase } from './bid-people.ts';
-import { afterClosingNote, cardClosingDay } from './tender-closes.ts';
+import { afterClosingNote, cardClosingDay, tenderClosesWhen } from './tender-closes.ts';
 
 export const STAGE_EMOJI: Record<Stage['status'], string> = {
   pending: ':white_circle:',
@@ -177,6 +177,8 @@ export interface CardKnown {
   starter?: StartedBy;
   /** The deadline of the bid's tender (an instant), where it could be read: dates after it are flagged. */
   tenderDeadline?: string | null;
+  /** The title of the bid's tender, where it could be read: the card names the tender by it. */
+  tenderTitle?: string | null;
 }
 
 /**
@@ -225,6 +227,8 @@ function drawCard(
   );
   const currentStatus = statusOptions[SETTABLE_PIPELINE_STATUSES.indexOf(pipeline.status as never)];
   const closingDay = cardClosingDay(known.tenderDeadline, pipeline.status, now);
+  // While the bid is still to be submitted, when its tender closes: the date every other one answers to.
+  const tenderCloses = closingDay ? tenderClosesWhen(known.tenderDeadline, now) : null;
   const overdue =
     pipeline.targetSubmissionDate &&
     daysUntil(pipeline.targetSubmissionDate, now) < 0 &&
@@ -240,6 +244,7 @@ function drawCard(
             [
               mrkdwn`*Status* ${plain(STATUS_LABELS[pipeline.status])}${pipeline.archived ? mrkdwn` · *Archived*` : mrkdwn``}`,
               mrkdwn`*Target submission* ${plain(countdown(pipeline.targetSubmissionDate, now, pipeline.status))}${overdue ? mrkdwn` :warning:` : mrkdwn``}${afterClosingNote(pipeline.targetSubmissionDate, closingDay)}`,
+              ...(tenderCloses ? [mrkdwn`*Tender closes* ${plain(tenderCloses)}`] : []),
               ...(pipeline.summary ? [safeText(pipeline.summary, 1500)] : []),
             ],
             mrkdwn`\n`,
@@ -259,7 +264,7 @@ function drawCard(
           }),
     },
     contextLine(
-      mrkdwn`${plain(progressBar(done, stages.length))} · ${code(known.reference, 40)}${pipeline.tenderId ? mrkdwn` · tender ${code(pipeline.tenderId, 300)}` : mrkdwn``} · ${startedByPhrase(pipeline.owner.name, known.starter)}`,
+      mrkdwn`${plain(progressBar(done, stages.length))} · ${code(known.reference, 40)}${pipeline.tenderId ? mrkdwn` · tender ${known.tenderTitle ? mrkdwn`“${safeText(known.tenderTitle, 100)}” ` : mrkdwn``}${code(pipeline.tenderId, 300)}` : mrkdwn``} · ${startedByPhrase(pipeline.owner.name, known.starter)}`,
     ),
   ];
   const tail: Block[] = [

@@ -1,6 +1,6 @@
 /* A date of a bid set after its tender closes: the check, and the warning beside the date on cards. */
 import type { Pipeline } from '../../../../contract/schemas.ts';
-import { formatDay, PAST_SUBMISSION } from '../../../shared/views/bid-parts.ts';
+import { daysUntil, formatDay, PAST_SUBMISSION, span } from '../../../shared/views/bid-parts.ts';
 import { formatDayOf, formatTimeOf } from '../../../shared/views/formats.ts';
 import { type Mrkdwn, mrkdwn, text as plain } from '../../../shared/views/mrkdwn.ts';
 
@@ -58,4 +58,17 @@ export function afterClosingNote(day: string | null, closingDay: string | null):
   return isAfterDeadline(day, closingDay)
     ? mrkdwn` :warning: after the tender closes (${plain(formatDay(closingDay as string))})`
     : mrkdwn``;
+}
+
+/**
+ * `10 Jan 2027, 05:30 UTC · in 42 days`, `… · today`: when the bid's tender closes, for its card,
+ * while the deadline is ahead (null otherwise: a closed tender's card says so elsewhere).
+ */
+export function tenderClosesWhen(deadline: string | null | undefined, now: Date): string | null {
+  const open = openDeadline(deadline, now);
+  if (!open) return null;
+  const day = open.slice(0, 10);
+  const days = daysUntil(day, now);
+  const when = days === 0 ? 'today' : days === 1 ? 'tomorrow' : `in ${span(days, day, now)}`;
+  return `${formatClosing(open)} · ${when}`;
 }

@@ -163,6 +163,42 @@ describe('the pipeline card', () => {
       ).not.toContain('after the tender closes');
   });
 
+  it('says when the tender closes while the bid is still to be submitted, and names the tender by its title', async () => {
+    const known = {
+      reference: 'BID-3',
+      tenderDeadline: '2026-12-19T12:00:00Z',
+      tenderTitle: 'Hospital <cleaning> & *laundry*',
+    };
+    const text = (card: { blocks: unknown[] }) => JSON.stringify(card.blocks);
+    const drawn = text(await pipelineCard(pipeline(), memoryKeeper(), NOW, known));
+    expect(drawn).toContain('*Tender closes* 19 Dec 2026, 12:00 UTC · in 27 days');
+    // The title as text (escaped, its markup neutralised), beside the id people copy.
+    expect(drawn).toMatch(/ · tender “Hospital &lt;cleaning&gt; &amp; [^”]*laundry[^”]*” `ocds-1` · /);
+    expect(drawn).not.toContain('*laundry*');
+    // Closing today, tomorrow, months away.
+    for (const [deadline, when] of [
+      ['2026-11-22T17:00:00Z', '22 Nov 2026, 17:00 UTC · today'],
+      ['2026-11-23T00:00:00Z', '23 Nov 2026 · tomorrow'],
+      ['2027-03-01T12:00:00Z', '1 Mar 2027, 12:00 UTC · in 3 months'],
+    ] as const)
+      expect(
+        text(await pipelineCard(pipeline(), memoryKeeper(), NOW, { ...known, tenderDeadline: deadline })),
+      ).toContain(`*Tender closes* ${when}`);
+    // Submitted or won, a deadline passed, or a tender not read: no closing line; no title read, the id alone.
+    for (const [bid, deadline] of [
+      [pipeline({ status: 'submitted' }), known.tenderDeadline],
+      [pipeline({ status: 'won' }), known.tenderDeadline],
+      [pipeline(), '2026-11-01T12:00:00Z'],
+      [pipeline(), null],
+    ] as const)
+      expect(
+        text(await pipelineCard(bid, memoryKeeper(), NOW, { reference: 'BID-3', tenderDeadline: deadline })),
+      ).not.toContain('Tender closes');
+    expect(text(await pipelineCard(pipeline(), memoryKeeper(), NOW, { reference: 'BID-3' }))).toContain(
+      ' · tender `ocds-1` · ',
+    );
+  });
+
   it('an archived bid is read only, with Restore', async () => {
     const card = await pipelineCard(pipeline({ archived: true }), memoryKeeper(), NOW, {
       reference: 'BID-12',
