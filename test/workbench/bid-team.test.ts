@@ -104,7 +104,9 @@ describe('a bid team in the workbench page', () => {
     const bidsCard = channelMessage(bidName);
     await bidsCard.waitFor();
     const card = (await bidsCard.textContent()) ?? '';
-    expect(card).toContain(`tender ${tenderId}`);
+    // The tender by its title, beside its id; when it closes.
+    expect(card).toMatch(new RegExp(`tender “[^”]+” ${tenderId}`));
+    expect(card).toContain('Tender closes');
     expect(card).toMatch(/0\/\d+ done/);
     // The card's first id is the pipeline's; the second, its tender's.
     const pipelineId = (await bidsCard.locator('code').first().textContent()) ?? '';

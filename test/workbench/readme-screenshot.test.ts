@@ -22,7 +22,7 @@ const problems: string[] = [];
 beforeAll(async () => {
   workbench = await startWorkbenchProcess(dir);
   browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page = await browser.newPage({ viewport: { width: 1280, height: 980 } });
   page.on('pageerror', (error) => problems.push(error.message));
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(message.text());
@@ -82,7 +82,9 @@ describe('the README screenshot', () => {
     const bidCard = page.locator('.message:not(.ephemeral)', { hasText: bidName }).last();
     await bidCard.waitFor();
     const bidText = (await bidCard.textContent()) ?? '';
-    expect(bidText).toContain(`tender ${tenderId}`);
+    // The tender by its title, beside its id; when it closes.
+    expect(bidText).toMatch(new RegExp(`tender “[^”]+” ${tenderId}`));
+    expect(bidText).toContain('Tender closes');
     expect(bidText).toMatch(/0\/\d+ done/);
     expect(bidText).toContain('Led by Max; pricing with finance.');
     expect(bidText).toContain('Draft response');
