@@ -28,6 +28,14 @@ export interface BotTables {
     remembered_at: number;
   };
   welcomed_channels: { team_id: string; channel_id: string; welcomed_at: string };
+  shared_tender_cards: {
+    team_id: string;
+    channel_id: string;
+    ts: string;
+    tender_id: string;
+    shared_by: string;
+    remembered_at: number;
+  };
   bid_starters: {
     team_id: string;
     pipeline_id: string;
@@ -355,6 +363,23 @@ export const BOT_SCHEMA: readonly Migration[] = [
       .unique()
       .on('bid_references')
       .columns(['team_id', 'reference_number']),
+  ],
+  // Every tender card shared in a channel (it shows the workspace's bookmarks): a bookmark changed
+  // anywhere redraws each of them, as a bid's change redraws its cards.
+  (db) => [
+    db.schema
+      .createTable('shared_tender_cards')
+      .addColumn('team_id', 'text', (column) => column.notNull())
+      .addColumn('channel_id', 'text', (column) => column.notNull())
+      .addColumn('ts', 'text', (column) => column.notNull())
+      .addColumn('tender_id', 'text', (column) => column.notNull())
+      .addColumn('shared_by', 'text', (column) => column.notNull())
+      .addColumn('remembered_at', 'bigint', (column) => column.notNull())
+      .addPrimaryKeyConstraint('shared_tender_cards_pkey', ['team_id', 'channel_id', 'ts']),
+    db.schema
+      .createIndex('shared_tender_cards_by_tender')
+      .on('shared_tender_cards')
+      .columns(['team_id', 'tender_id', 'remembered_at']),
   ],
 ];
 

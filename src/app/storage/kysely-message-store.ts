@@ -1,5 +1,5 @@
 import { CHUNK, count, type SharedDatabase } from './kysely-store-base.ts';
-import type { CommentAuthor, MessageStore, PipelineMessage } from './message-store.ts';
+import type { CommentAuthor, MessageStore, PipelineMessage, SharedTenderCard } from './message-store.ts';
 
 /** What Tenderbot wrote, on Kysely (see MessageStore). */
 export class KyselyMessageStore implements MessageStore {
@@ -79,6 +79,54 @@ export class KyselyMessageStore implements MessageStore {
     if (this.base.pending) await this.base.pending;
     const result = await this.base.db
       .deleteFrom('pipeline_messages')
+      .where('team_id', '=', teamId)
+      .where('channel_id', '=', channelId)
+      .where('ts', '=', ts)
+      .executeTakeFirst();
+    return count(result) > 0;
+  }
+
+  async rememberSharedTenderCard(card: SharedTenderCard, at: Date): Promise<void> {
+    if (this.base.pending) await this.base.pending;
+    await this.base.db
+      .insertInto('shared_tender_cards')
+      .values({
+        team_id: card.teamId,
+        channel_id: card.channelId,
+        ts: card.ts,
+        tender_id: card.tenderId,
+        shared_by: card.sharedBy,
+        remembered_at: at.getTime(),
+      })
+      .onConflict((conflict) => conflict.columns(['team_id', 'channel_id', 'ts']).doNothing())
+      .execute();
+  }
+
+  async sharedTenderCards(teamId: string, tenderId: string, limit: number): Promise<SharedTenderCard[]> {
+    if (this.base.pending) await this.base.pending;
+    const rows = await this.base.db
+      .selectFrom('shared_tender_cards')
+      .selectAll()
+      .where('team_id', '=', teamId)
+      .where('tender_id', '=', tenderId)
+      .orderBy('remembered_at', 'desc')
+      .orderBy('channel_id')
+      .orderBy('ts')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({
+      tenderId: row.tender_id,
+      teamId: row.team_id,
+      channelId: row.channel_id,
+      ts: row.ts,
+      sharedBy: row.shared_by,
+    }));
+  }
+
+  async forgetSharedTenderCard(teamId: string, channelId: string, ts: string): Promise<boolean> {
+    if (this.base.pending) await this.base.pending;
+    const result = await this.base.db
+      .deleteFrom('shared_tender_cards')
       .where('team_id', '=', teamId)
       .where('channel_id', '=', channelId)
       .where('ts', '=', ts)

@@ -138,10 +138,11 @@ export class KyselyWorkspaceStore implements WorkspaceStore {
         .where('team_id', '=', teamId)
         .executeTakeFirst();
       await trx.deleteFrom('workspace_settings').where('team_id', '=', teamId).execute();
-      // Who wrote which comment, who started which bid and where its cards are shown go too; the welcome markers stay
+      // Who wrote which comment, who started which bid and where its and tenders' cards are shown go too; the welcome markers stay
       // (a channel is greeted once, also after the app is installed again).
       await trx.deleteFrom('comment_authors').where('team_id', '=', teamId).execute();
       await trx.deleteFrom('pipeline_messages').where('team_id', '=', teamId).execute();
+      await trx.deleteFrom('shared_tender_cards').where('team_id', '=', teamId).execute();
       await trx.deleteFrom('bid_starters').where('team_id', '=', teamId).execute();
       // Deliveries and delivered items go with their subscriptions (ON DELETE CASCADE).
       const subscriptions = await trx

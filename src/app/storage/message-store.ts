@@ -15,7 +15,19 @@ export interface PipelineMessage {
   threadTs?: string;
 }
 
-/** What Tenderbot wrote in Slack or the service: comment authors, bid-card messages, greeted channels. */
+/** A tender's card shared in a channel (it shows the workspace's bookmarks), and who shared it. */
+export interface SharedTenderCard {
+  tenderId: string;
+  teamId: string;
+  channelId: string;
+  ts: string;
+  sharedBy: string;
+}
+
+/**
+ * What Tenderbot wrote in Slack or the service: comment authors, bid-card messages, shared tender
+ * cards, greeted channels.
+ */
 export interface MessageStore {
   /** Records the Slack person who wrote a comment; recording the same comment again keeps the first. */
   recordCommentAuthor(author: CommentAuthor): Promise<void>;
@@ -27,6 +39,12 @@ export interface MessageStore {
   pipelineMessages(teamId: string, pipelineId: string): Promise<PipelineMessage[]>;
   /** Forgets a message (deleted, or no longer reachable); true when it was known. */
   forgetPipelineMessage(teamId: string, channelId: string, ts: string): Promise<boolean>;
+  /** Remembers a tender's card shared in a channel (the same channel and ts once). */
+  rememberSharedTenderCard(card: SharedTenderCard, at: Date): Promise<void>;
+  /** The newest `limit` cards of the tender shared in this workspace, newest first. */
+  sharedTenderCards(teamId: string, tenderId: string, limit: number): Promise<SharedTenderCard[]>;
+  /** Forgets a shared card (deleted, or no longer reachable); true when it was known. */
+  forgetSharedTenderCard(teamId: string, channelId: string, ts: string): Promise<boolean>;
   /**
    * Records that Tenderbot greeted a channel; true only the first time for that channel (so the
    * welcome is posted once, also when the app is removed and added again). One atomic statement.

@@ -59,6 +59,40 @@ export function messageStoreContract(open: (name: string) => BotStore | Promise<
     await store.close();
   });
 
+  it('remembers every shared card of a tender, newest first and as many as asked, and forgets one', async () => {
+    const store = await open('shared-cards');
+    expect(await store.sharedTenderCards('T1', 't1', 10)).toEqual([]);
+    const card = (channelId: string, ts: string, tenderId = 't1', teamId = 'T1') => ({
+      tenderId,
+      teamId,
+      channelId,
+      ts,
+      sharedBy: 'UALICE',
+    });
+    await store.rememberSharedTenderCard(card('C1', '1.0001'), new Date(at.getTime()));
+    await store.rememberSharedTenderCard(card('C2', '2.0001'), new Date(at.getTime() + 1_000));
+    await store.rememberSharedTenderCard(card('C3', '3.0001'), new Date(at.getTime() + 2_000));
+    await store.rememberSharedTenderCard(card('C1', '4.0001', 't2'), at);
+    await store.rememberSharedTenderCard(card('C9', '5.0001', 't1', 'T2'), at);
+    // The same card remembered twice is one card, kept as first remembered.
+    await store.rememberSharedTenderCard({ ...card('C1', '1.0001'), sharedBy: 'UBOB' }, at);
+    const shown = await store.sharedTenderCards('T1', 't1', 10);
+    expect(shown.length).toBeGreaterThan(0);
+    expect(shown).toEqual([card('C3', '3.0001'), card('C2', '2.0001'), card('C1', '1.0001')]);
+    expect((await store.sharedTenderCards('T1', 't1', 2)).map((each) => each.channelId)).toEqual([
+      'C3',
+      'C2',
+    ]);
+    expect(await store.forgetSharedTenderCard('T1', 'C2', '2.0001')).toBe(true);
+    expect(await store.forgetSharedTenderCard('T1', 'C2', '2.0001')).toBe(false);
+    expect((await store.sharedTenderCards('T1', 't1', 10)).map((each) => each.ts)).toEqual([
+      '3.0001',
+      '1.0001',
+    ]);
+    expect((await store.sharedTenderCards('T2', 't1', 10)).map((each) => each.ts)).toEqual(['5.0001']);
+    await store.close();
+  });
+
   it('greets a channel once, for every store on the same data, per workspace', async () => {
     const first = await open('welcomes');
     const second = await open('welcomes');

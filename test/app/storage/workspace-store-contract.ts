@@ -100,6 +100,10 @@ export function workspaceStoreContract(open: (name: string) => BotStore | Promis
       await store.addManualDelivery({ id: `d-${team}`, subscriptionId: `s-${team}`, dueAt: at });
       await store.recordCommentAuthor({ commentId: 'c-1', teamId: team, userId: 'U1', createdAt: at });
       await store.rememberPipelineMessage({ pipelineId: 'p-1', teamId: team, channelId: 'C1', ts: '1.1' });
+      await store.rememberSharedTenderCard(
+        { tenderId: 't-1', teamId: team, channelId: 'C1', ts: '1.2', sharedBy: 'U1' },
+        at,
+      );
       await store.markChannelWelcomed(team, 'C1', at);
     }
     await store.saveInstallation(installation(null, 'E1', true, 'v1:e1'));
@@ -121,6 +125,8 @@ export function workspaceStoreContract(open: (name: string) => BotStore | Promis
     expect(await store.deliveredItems('s-T1', ['tender:1'])).toEqual(new Set());
     expect((await store.commentAuthors('T1', ['c-1'])).size).toBe(0);
     expect(await store.pipelineMessages('T1', 'p-1')).toEqual([]);
+    expect(await store.sharedTenderCards('T1', 't-1', 10)).toEqual([]);
+    expect(await store.sharedTenderCards('T2', 't-1', 10)).toHaveLength(1);
     // The channel was greeted once: not again after a reinstall.
     expect(await store.markChannelWelcomed('T1', 'C1', at)).toBe(false);
     // The org-wide install and T2 are untouched.

@@ -5,6 +5,7 @@ import type { Pipeline } from '../../../contract/schemas.ts';
 import type { AppSlack } from '../../adapters/app-slack.ts';
 import { classifySlackError } from '../../adapters/slack-errors.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
+import { queuePerKey } from '../../shared/queue-per-key.ts';
 import { sentenceMessage } from '../../shared/views/messages.ts';
 import { type Mrkdwn, mrkdwn } from '../../shared/views/mrkdwn.ts';
 import type { PipelineMessage } from '../../storage/message-store.ts';
@@ -19,7 +20,7 @@ import { pipelineCard } from './views/pipeline-card.ts';
  * comes, so an older, slower redraw can never land after a newer one; a copy is also never drawn
  * from an answer older than the one drawn last (updatedAt).
  */
-const queues = new Map<string, Promise<unknown>>();
+const serialised = queuePerKey();
 /**
  * The updatedAt last drawn, per pipeline: bounded (a copy may run for months over many bids);
  * a forgotten entry only means the next redraw is not compared with an older one.
@@ -33,18 +34,6 @@ export const PIPELINE_EVENT = 'tenderbot_pipeline';
 
 function slackError(error: unknown): string | undefined {
   return (error as { data?: { error?: string } }).data?.error;
-}
-
-/** Runs `work` after every earlier redraw of this pipeline has finished. */
-function serialised<T>(key: string, work: () => Promise<T>): Promise<T> {
-  const previous = queues.get(key) ?? Promise.resolve();
-  const run = previous.catch(() => undefined).then(work);
-  const settled = run.catch(() => undefined);
-  queues.set(key, settled);
-  void settled.then(() => {
-    if (queues.get(key) === settled) queues.delete(key);
-  });
-  return run;
 }
 
 /**

@@ -11,6 +11,7 @@ import { sentenceMessage } from '../../shared/views/messages.ts';
 import { mrkdwn, safeText } from '../../shared/views/mrkdwn.ts';
 import { type Block, tenderCard } from '../../shared/views/tender-card.ts';
 import { bidReferences } from '../bids/index.ts';
+import { followBookmarkChange } from '../tenders/index.ts';
 import {
   bidEntity,
   recogniseBidLink,
@@ -209,6 +210,8 @@ export async function toggleUnfurlBookmark(
   const { client, source } = writer;
   if (args.add) await client.bookmarks.add(args.tenderId);
   else await client.bookmarks.remove(args.tenderId);
+  // The workspace's list changed: the tender's cards shared in its channels follow (after this answer).
+  if (source !== 'personal') followBookmarkChange(context, request.slack, request.teamId, args.tenderId);
   const tender = await client.tenders.get(args.tenderId);
   if (source === 'personal') {
     // The preview shows the workspace's list to everyone: this person's own list changed, said to them alone.

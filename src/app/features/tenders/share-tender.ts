@@ -4,6 +4,7 @@ import type { FeatureContext, SlackRequest } from '../../shared/feature-context.
 import { refuseGuests } from '../../shared/feature-context.ts';
 import { firstWithin } from '../../shared/repeat-guard.ts';
 import { mrkdwn } from '../../shared/views/mrkdwn.ts';
+import { rememberSharedCard } from './shared-cards.ts';
 import { sharedTenderMessage } from './views/search-messages.ts';
 
 /** A second share of one tender in one channel within this is a repeat (a double click), not posted again. */
@@ -36,12 +37,21 @@ export async function shareTender(
     const { client } = await context.clients.forTeam(request.teamId);
     const [tender, bookmarked] = await Promise.all([client.tenders.get(tenderId), bookmarkedIds(client)]);
     const message = sharedTenderMessage(tender, request.userId, bookmarked.has(tender.id), context.clock());
-    await request.slack.chat.postMessage({
+    const posted = await request.slack.chat.postMessage({
       channel: request.channelId,
       text: message.text,
       blocks: message.blocks,
       unfurl_links: false,
     });
+    // Remembered, so a bookmark changed anywhere redraws it; a card not remembered is only not redrawn.
+    if (posted.ts)
+      await rememberSharedCard(context, {
+        teamId: request.teamId,
+        channelId: request.channelId,
+        ts: posted.ts,
+        tenderId: tender.id,
+        sharedBy: request.userId,
+      }).catch((error) => context.logger.warn({ err: error }, 'could not remember a shared tender card'));
   } catch (error) {
     // Not posted, so not a share: the next click goes ahead.
     await claim.release();

@@ -1,4 +1,5 @@
 import { NotFoundError, ValidationError } from '../../../client/errors.ts';
+import type { ProcurementClient } from '../../../client/procurement-client.ts';
 import type { Tender } from '../../../contract/schemas.ts';
 import { bookmarkedIds } from '../../shared/bookmarked-ids.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
@@ -10,6 +11,7 @@ import { type Message, sentenceMessage } from '../../shared/views/messages.ts';
 import { code, joinMrkdwn, mention, mrkdwn, text as plain, safeText } from '../../shared/views/mrkdwn.ts';
 import { contextLine, section, tenderDetail } from '../../shared/views/tender-card.ts';
 import { isGuest, showSearchPage } from './search.ts';
+import { followBookmarkChange } from './shared-cards.ts';
 import { BOOKMARKS_PAGE_SIZE, bookmarksMessage, sharedTenderMessage } from './views/search-messages.ts';
 
 /**
@@ -137,7 +139,38 @@ export async function toggleBookmark(
     if (add) await client.bookmarks.add(tenderId);
     else await client.bookmarks.remove(tenderId);
   }
+  try {
+    await answerBookmarkClick(context, request, target, add, container, {
+      client,
+      source,
+      sharedCard,
+      already,
+    });
+  } finally {
+    // The workspace's list changed: every card of the tender shared in its channels shows it, once
+    // the clicker is answered (the card clicked is already redrawn).
+    if (!already && source !== 'personal')
+      followBookmarkChange(
+        context,
+        request.slack,
+        request.teamId,
+        tenderId,
+        sharedCard && container.messageTs ? { channelId: request.channelId, ts: container.messageTs } : null,
+      );
+  }
+}
 
+/** The card clicked redrawn with the bookmark as it now is, or the change said to the clicker. */
+async function answerBookmarkClick(
+  context: FeatureContext,
+  request: SlackRequest,
+  target: { tenderId: string; place: 'shared' | 'bookmarks' | 'detail' | SearchState; sharedBy?: string },
+  add: boolean,
+  container: { isEphemeral: boolean; messageTs: string | null },
+  writer: { client: ProcurementClient; source: KeySource; sharedCard: boolean; already: boolean },
+): Promise<void> {
+  const { tenderId, place: where } = target;
+  const { client, source, sharedCard, already } = writer;
   if (sharedCard && container.messageTs) {
     // A card in the channel: the workspace shares one bookmark list, so everyone sees the new state.
     const tender = await client.tenders.get(tenderId);

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toggleUnfurlBookmark, unfurlLinks } from '../../../../src/app/features/links/unfurls.ts';
+import { shareTender } from '../../../../src/app/features/tenders/share-tender.ts';
 import { TenderIds, UNFURL_IDS } from '../../../../src/app/shared/ids.ts';
+import { eventually } from '../../../support/bot.ts';
 import { KEYS, TENDER_A, TENDER_B } from '../../../support/fixture.ts';
 import { type HandlerHarness, startHandlerHarness } from '../../../support/handler-context.ts';
 
@@ -71,7 +73,17 @@ describe('unfurlLinks', () => {
 });
 
 describe('toggleUnfurlBookmark', () => {
-  it('bookmarks for the workspace and redraws the preview for everyone', async () => {
+  it('bookmarks for the workspace and redraws the preview for everyone, and the tender’s shared cards', async () => {
+    await shareTender(
+      harness.context,
+      harness.request({ userId: 'U0ADMIN', channelId: 'C0GENERAL', kind: 'click' }),
+      TENDER_B,
+    );
+    const sharedCard = harness.slack
+      .messagesIn('C0GENERAL')
+      .filter((each) => each.ephemeralTo === null)
+      .at(-1);
+    expect(JSON.stringify(sharedCard?.blocks)).toContain(TenderIds.bookmark);
     const url = linkTo(TENDER_B);
     const { message, shared } = pasted(url);
     await unfurlLinks(harness.context, harness.request().slack, shared);
@@ -86,6 +98,13 @@ describe('toggleUnfurlBookmark', () => {
     expect(request.said()).toContain('for the workspace');
     expect(await workspaceBookmarks()).toContain(TENDER_B);
     expect(JSON.stringify(message.unfurls?.[url]?.blocks)).toContain(UNFURL_IDS.removeBookmark);
+    await eventually(
+      () =>
+        JSON.stringify(
+          harness.slack.messagesIn('C0GENERAL').find((each) => each.ts === sharedCard?.ts)?.blocks,
+        ).includes(TenderIds.removeBookmark),
+      'the shared card redrawn',
+    );
   });
 
   it('refuses a guest, and the workspace’s bookmarks stay as they were', async () => {
