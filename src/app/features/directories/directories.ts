@@ -132,11 +132,15 @@ async function directoryWordsMeant(
   findsAny: (words: string) => Promise<{ pagination: { total: number } }>,
 ): Promise<Block[]> {
   const probe = await client.tenders.search({ q, limit: 1 }).catch(() => null);
-  const words = probe?.suggestions?.length ? correctedWords(q, probe.suggestions) : null;
-  if (!words || !probe) return [];
+  // The words mended where they were typed (a quoted word stays as typed), then read again: the
+  // button runs exactly the words counted.
+  const mended = probe?.suggestions?.length ? correctedWords(typed, probe.suggestions) : null;
+  const reread = mended ? parseDirectory(mended) : null;
+  const words = reread?.ok ? reread.filters.q : undefined;
+  if (!mended || !words || words === q) return [];
   const found = await findsAny(words).catch(() => null);
   if (!found || found.pagination.total === 0) return [];
-  const command = `${kind} ${correctedWords(typed, probe.suggestions ?? []) ?? words}`;
+  const command = `${kind} ${mended}`;
   return commandOffer(
     mrkdwn`Did you mean *${safeText(words, 300)}*? ${plain(found.pagination.total.toLocaleString('en-GB'))} ${plain(found.pagination.total === 1 ? kind.replace(/s$/, '') : kind)} ${plain(found.pagination.total === 1 ? 'matches' : 'match')} it.`,
     `Search ${kind} for ${clip(words, 40)}`,

@@ -2,7 +2,7 @@ import { formatISO } from 'date-fns/formatISO';
 import { cutText } from '../../../shared/cut-text.ts';
 import { IN_UTC } from '../../../shared/utc.ts';
 import { bookmarkedIds } from '../../shared/bookmarked-ids.ts';
-import type { TenderSearchFilters } from '../../shared/commands/parse-command.ts';
+import { parseSearch, type TenderSearchFilters } from '../../shared/commands/parse-command.ts';
 import { misspeltRegionRead, readSentence } from '../../shared/commands/read-sentence.ts';
 import { subcommandMeant } from '../../shared/commands/subcommands.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
@@ -139,7 +139,13 @@ async function meantInstead(
   const search = read ? null : readSentence(text, context.clock(), regions)?.search;
   if (search) return sentenceMeantBlocks(search);
   const misspelt = misspeltRegionRead(text, context.clock(), regions);
-  return misspelt ? misspeltRegionBlocks(misspelt) : [];
+  if (!misspelt) return [];
+  // Offered only when it finds tenders: a button that finds nothing again is no help.
+  const meant = parseSearch(misspelt.search, context.clock(), { regions });
+  if (!meant.ok) return [];
+  const { client } = await context.clients.forPerson(request.teamId, request.userId);
+  const found = await client.tenders.search({ ...meant.filters, limit: 1 }).catch(() => null);
+  return found && found.pagination.total > 0 ? misspeltRegionBlocks(misspelt) : [];
 }
 
 /** The search `text` makes read as a sentence ("cleaning in Wales over £100k"), or null. */

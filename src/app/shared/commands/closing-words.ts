@@ -11,6 +11,7 @@ import { isValid } from 'date-fns/isValid';
 import { parse as parseDate } from 'date-fns/parse';
 import { startOfDay } from 'date-fns/startOfDay';
 import { IN_UTC } from '../../../shared/utc.ts';
+import { MOST_DAYS_AHEAD } from './amounts.ts';
 
 /** A day typed without a year read as next year's: as typed, and the day (for the answer to say so). */
 export interface DayOfNextYear {
@@ -18,7 +19,8 @@ export interface DayOfNextYear {
   day: string;
 }
 
-const CLOSING = '(?:(?:closing|closes|close|due|deadline|ending|ends)\\s+)';
+/** `closing`, `closing date:`, `deadline:`, `due`…, with the spaces after it. */
+const CLOSING = '(?:(?:closing(?:\\s+date)?|closes|close|due|deadline|ending|ends):?\\s+)';
 const DAY_FORMATS = [
   'd MMMM yyyy',
   'd MMM yyyy',
@@ -82,20 +84,15 @@ export function readClosing(
     const unit = /^w/i.test(days[2] ?? '') ? 'w' : 'd';
     return { filter: `closes<${days[1]}${unit}`, rest: text.replace(days[0], ' ') };
   }
-  // `closing today`, `closing tomorrow`: that one day.
-  const namedDay = new RegExp(`\\s${CLOSING}(today|tonight|tomorrow)(?=[\\s,.!?;])`, 'i').exec(text);
-  if (namedDay) {
-    const ahead = /^tomorrow$/i.test(namedDay[1] ?? '') ? 1 : 0;
-    return { filter: oneDay(ahead), rest: text.replace(namedDay[0], ' ') };
-  }
-  // `before 1 March`, `closing by Friday`: up to the day (before it, or on it).
-  const byDay = readDayAfter(text, `${CLOSING}?(before|by)\\s+`, today);
+  // `before 1 March`, `closing by Friday`, `due on or before 3 December`: up to the day (before it, or on it).
+  const byDay = readDayAfter(text, `${CLOSING}?(before|by|on\\s+or\\s+before)\\s+`, today);
   if (byDay) {
     const until = byDay.daysAhead - (byDay.word.toLowerCase() === 'before' ? 1 : 0);
     if (until < 0) return null;
     return { ...byDay.read, filter: `closes<${until}d` };
   }
-  // `closing on 12 May`, `closing 12/05/2027`, `closing Friday`: that one day.
+  // `closing today`, `closing tomorrow`, `closing on 12 May`, `closing 12/05/2027`, `closing Friday`,
+  // `closing date: 3 December`: that one day.
   const onDay = readDayAfter(text, `${CLOSING}(?:(on)\\s+)?`, today);
   if (onDay) return { ...onDay.read, filter: oneDay(onDay.daysAhead) };
   return null;
@@ -108,52 +105,45 @@ function oneDay(ahead: number): string {
 
 /**
  * A day named after `lead` (a pattern ending in its spaces, whose group, if any, is the word said:
- * `by`, `on`):
- * how many days ahead it is, the lead word, and the text without the phrase (with the day typed
- * without a year read as next year's, said). Null when no day reads there, or one in the past or
- * more than 9,999 days ahead.
+ * `by`, `on`): how many days ahead it is, the lead word, and the text without the phrase (with a
+ * day typed without a year read as next year's, said). Every place the lead is said is tried in
+ * turn ("run by the council by Friday"). Null when no day reads after any, or one in the past or
+ * more than ten years ahead (as `closes<` takes them).
  */
 function readDayAfter(
   text: string,
   lead: string,
   today: Date,
 ): { daysAhead: number; word: string; read: { rest: string; dayOfNextYear?: DayOfNextYear } } | null {
-  const found = new RegExp(`\\s${lead}((?:the\\s+)?[\\w/.,-]+(?:\\s+[\\w,]+){0,2})`, 'i').exec(text);
-  if (!found) return null;
-  const word = found[1] ?? '';
-  const phrase = found[2] ?? '';
-  // The longest run of words that reads as a day: `1 March 2027`, `1 March`, `2027-03-01`.
-  const tokens = phrase
-    .replace(/^the\s+/i, '')
-    .replace(/,/g, ' ')
-    .replace(/\.$/, '')
-    .split(/\s+/)
-    .filter(Boolean);
-  for (let count = Math.min(3, tokens.length); count >= 1; count--) {
-    const candidate = tokens
-      .slice(0, count)
-      .join(' ')
-      .replace(/(\d)(st|nd|rd|th)\b/i, '$1');
-    const read = readDay(candidate, today);
-    if (!read) continue;
-    const { day, nextYear } = read;
-    const daysAhead = differenceInCalendarDays(day, today, IN_UTC);
-    if (daysAhead < 0 || daysAhead > 9999) return null;
+  // The words after the lead are looked at, not taken: a place that reads no day leaves them for the next.
+  const places = new RegExp(`\\s${lead}(?=((?:the\\s+)?[\\w/.,-]+(?:\\s+[\\w,]+){0,3}))`, 'gi');
+  for (const found of text.matchAll(places)) {
+    const word = found[1] ?? '';
+    const tokens = (found[2] ?? '')
+      .replace(/^the\s+/i, '')
+      .replace(/,/g, ' ')
+      .replace(/\.$/, '')
+      .split(/\s+/)
+      .filter(Boolean);
+    const day = dayOfTokens(tokens, today);
+    if (!day) continue;
+    const daysAhead = differenceInCalendarDays(day.day, today, IN_UTC);
+    if (daysAhead < 0 || daysAhead > MOST_DAYS_AHEAD) return null;
     const spoken = new RegExp(
       `\\s${lead}(?:the\\s+)?${tokens
-        .slice(0, count)
+        .slice(0, day.tokens)
         .map((token) => escapeRegExp(token))
         .join('[\\s,]+')}(?:st|nd|rd|th)?`,
       'i',
     );
-    const typed = spoken.exec(text)?.[0].trim() ?? '';
+    const typed = spoken.exec(text.slice(found.index))?.[0].trim() ?? '';
     return {
       daysAhead,
       word,
       read: {
-        rest: text.replace(spoken, ' '),
-        ...(nextYear
-          ? { dayOfNextYear: { typed, day: formatISO(day, { representation: 'date', ...IN_UTC }) } }
+        rest: `${text.slice(0, found.index)}${text.slice(found.index).replace(spoken, ' ')}`,
+        ...(day.nextYear
+          ? { dayOfNextYear: { typed, day: formatISO(day.day, { representation: 'date', ...IN_UTC }) } }
           : {}),
       },
     };
@@ -162,22 +152,61 @@ function readDayAfter(
 }
 
 /**
- * A day as people write one. Without a year, the next such day from today: a closing date looks
- * forward, so "by 12 May" typed on 13 May is next year's (`nextYear`, for the answer to say so).
+ * The longest run of the first tokens that reads as a day (`1 March 2027`, `1 March`, `2027-03-01`,
+ * `Friday`), and how many tokens it took: a weekday before a date ("Fri 4 Dec", "Friday, 4
+ * December") is the date's; `this` before a weekday is the weekday's.
  */
-function readDay(text: string, today: Date): { day: Date; nextYear: boolean } | null {
-  // `Friday`, `fri`: the next one, or today on a Friday.
-  const typed = text.toLowerCase();
-  const weekday = typed.length >= 3 ? WEEKDAYS.findIndex((name) => name.startsWith(typed)) : -1;
-  if (weekday >= 0)
-    return { day: addDays(today, (weekday - today.getUTCDay() + 7) % 7, IN_UTC), nextYear: false };
-  for (const format of DAY_FORMATS) {
-    const day = parseDate(text, format, today, IN_UTC);
-    if (!isValid(day)) continue;
-    const nextYear = !format.includes('yyyy') && day < today;
-    return { day: nextYear ? parseDate(text, format, addDays(today, 366, IN_UTC), IN_UTC) : day, nextYear };
+function dayOfTokens(tokens: string[], today: Date): { day: Date; nextYear: boolean; tokens: number } | null {
+  const leading =
+    tokens.length > 1 && (isWeekday(tokens[0] ?? '') || /^this$/i.test(tokens[0] ?? '')) ? [1, 0] : [0];
+  for (const skipped of leading) {
+    for (let count = Math.min(3, tokens.length - skipped); count >= 1; count--) {
+      const candidate = tokens
+        .slice(skipped, skipped + count)
+        .join(' ')
+        .replace(/(\d)(st|nd|rd|th)\b/i, '$1');
+      const read = readDay(candidate, today);
+      if (read) return { ...read, tokens: skipped + count };
+    }
   }
   return null;
+}
+
+/**
+ * A day as people write one. Without a year, the next such day from today: a closing date looks
+ * forward, so "by 12 May" typed on 13 May is next year's (`nextYear`, for the answer to say so),
+ * and 29 February the next leap year's.
+ */
+function readDay(text: string, today: Date): { day: Date; nextYear: boolean } | null {
+  const typed = text.toLowerCase();
+  if (typed === 'today' || typed === 'tonight') return { day: today, nextYear: false };
+  if (typed === 'tomorrow') return { day: addDays(today, 1, IN_UTC), nextYear: false };
+  // `Friday`, `fri`: the next one, or today on a Friday.
+  if (isWeekday(typed)) {
+    const weekday = WEEKDAYS.findIndex((name) => name.startsWith(typed));
+    return { day: addDays(today, (weekday - today.getUTCDay() + 7) % 7, IN_UTC), nextYear: false };
+  }
+  for (const format of DAY_FORMATS) {
+    if (format.includes('yyyy')) {
+      const day = parseDate(text, format, today, IN_UTC);
+      if (isValid(day)) return { day, nextYear: false };
+      continue;
+    }
+    // This year's day if still to come, else the next year that has it (a leap year for 29 February).
+    for (let ahead = 0; ahead <= 8; ahead++) {
+      const reference = ahead === 0 ? today : new Date(Date.UTC(today.getUTCFullYear() + ahead, 0, 1));
+      const day = parseDate(text, format, reference, IN_UTC);
+      if (isValid(day) && day >= today)
+        return { day, nextYear: ahead === 1 && isValid(parseDate(text, format, today, IN_UTC)) };
+    }
+  }
+  return null;
+}
+
+/** `Friday`, `fri`, `tues`: a weekday's name or the start of one (three letters at least). */
+function isWeekday(text: string): boolean {
+  const typed = text.toLowerCase();
+  return typed.length >= 3 && WEEKDAYS.some((name) => name.startsWith(typed));
 }
 
 /** The days of the week as Date's getUTCDay counts them, Sunday first. */

@@ -13,7 +13,7 @@ import { dropInvisible } from './typed-text.ts';
 export function readSentence(sentence: string, now: Date, regions: readonly string[]): SentenceRead | null {
   // Quotes as typed: «school meals» stays a phrase, which parseSearch reads.
   const typed = dropInvisible(sentence).replace(/\s+/g, ' ').trim();
-  if (!typed || /["“”]|\b[a-z]+(?::|[<>]=?)\S/i.test(typed)) return null;
+  if (!typed || typed.length > LONGEST_SENTENCE || /["“”]|\b[a-z]+(?::|[<>]=?)\S/i.test(typed)) return null;
   const filters: string[] = [];
   let rest = ` ${typed} `;
 
@@ -56,7 +56,7 @@ export function misspeltRegionRead(
   regions: readonly string[],
 ): MisspeltRegion | null {
   const typed = dropInvisible(sentence).replace(/\s+/g, ' ').trim();
-  if (!typed || readRegion(` ${typed} `, regions)) return null;
+  if (!typed || typed.length > LONGEST_SENTENCE || readRegion(` ${typed} `, regions)) return null;
   const places = [...typed.matchAll(/(?:^|\s)(?:in|across|around)\s+(?:the\s+)?/gi)];
   // The first few places a region may be named: a pasted page is not read word by word.
   for (const match of places.slice(0, PLACES_READ)) {
@@ -88,6 +88,13 @@ const PLACES_READ = 8;
 
 /** The most words a region's name is read over ("Yorkshire and the Humber" is four). */
 const REGION_WORDS_MOST = 4;
+
+/**
+ * The longest text read as a sentence: a search takes 200 characters of words, so a longer message
+ * (a pasted page) is no search to read filters from, and reading its names costs time that grows
+ * with the square of its length (40,000 characters took over a second).
+ */
+const LONGEST_SENTENCE = 1000;
 
 /** A sentence read as a search. */
 export interface SentenceRead {

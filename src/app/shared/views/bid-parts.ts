@@ -1,8 +1,4 @@
-import { differenceInMonths } from 'date-fns/differenceInMonths';
-import { differenceInYears } from 'date-fns/differenceInYears';
-import { startOfDay } from 'date-fns/startOfDay';
 import type { Pipeline, Stage } from '../../../contract/schemas.ts';
-import { IN_UTC } from '../../../shared/utc.ts';
 import { formatDayOf } from './formats.ts';
 
 export const STATUS_LABELS: Record<Pipeline['status'], string> = {
@@ -39,30 +35,35 @@ export function countdown(day: string | null, now: Date, status?: Pipeline['stat
   if (!day) return 'no target date set';
   if (status && PAST_SUBMISSION.includes(status)) return formatDay(day);
   const days = daysUntil(day, now);
+  // A date the service should never send (not a day): said as it is, with no count.
+  if (!Number.isFinite(days)) return formatDay(day);
   // As a tender's deadline says its days: tomorrow is "tomorrow", not "in 1 day".
   const when =
     days > 1
-      ? `in ${span(days, day, now)}`
+      ? `in ${span(days)}`
       : days === 1
         ? 'due tomorrow'
         : days === 0
           ? 'due today'
-          : `overdue by ${span(days, day, now)}`;
+          : `overdue by ${span(days)}`;
   return `${formatDay(day)} · ${when}`;
 }
 
 /**
- * The time between today and a day as people count it: days up to 60, then whole calendar months,
- * then whole years past two ("overdue by 7 years", not "by 2517 days"); the date beside it says the day.
+ * A number of days as people count them: days up to 60, then months, then years from two years
+ * on, each rounded to the nearest ("overdue by 7 years", not "by 2517 days"; 61 days is "2
+ * months"): the count never goes down as the days go up, and the date beside it says the day.
  */
-export function span(days: number, day: string, now: Date): string {
+export function span(days: number): string {
   const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
-  if (Math.abs(days) <= 60) return plural(Math.abs(days), 'day');
-  const [from, to] = days > 0 ? [now, new Date(`${day}T00:00:00Z`)] : [new Date(`${day}T00:00:00Z`), now];
-  const dayOf = (date: Date) => startOfDay(date, IN_UTC);
-  if (Math.abs(days) < 730) return plural(differenceInMonths(dayOf(to), dayOf(from), IN_UTC), 'month');
-  return plural(differenceInYears(dayOf(to), dayOf(from), IN_UTC), 'year');
+  const whole = Math.abs(days);
+  if (whole <= 60) return plural(whole, 'day');
+  if (whole < DAYS_A_YEAR * 2) return plural(Math.round(whole / (DAYS_A_YEAR / 12)), 'month');
+  return plural(Math.round(whole / DAYS_A_YEAR), 'year');
 }
+
+/** The Gregorian calendar's mean year. */
+const DAYS_A_YEAR = 365.2425;
 
 /** `1 Dec 2026` from `2026-12-01`. */
 export function formatDay(day: string): string {

@@ -98,7 +98,11 @@ describe('directoryCommand (/tender buyers|suppliers|frameworks)', () => {
     const inNorthWest = harness.request();
     await directoryCommand(harness.context, inNorthWest, 'buyers', 'cuncil region:"North West"');
     expect(JSON.stringify(inNorthWest.answers)).not.toContain('Did you mean');
-    // Words near nothing, or mended into words that find nothing: no offer.
+    // A quoted word stays as typed: the words offered are the ones the button runs.
+    const quoted = harness.request();
+    await directoryCommand(harness.context, quoted, 'buyers', 'cuncil "belfst"');
+    expect(JSON.stringify(quoted.answers)).not.toContain('Did you mean');
+    // Words near nothing, or mended into words that find nothing: no offer, and what to try next.
     for (const [kind, words] of [
       ['suppliers', 'zzqqxx'],
       ['frameworks', 'zzqqxx'],
@@ -106,6 +110,7 @@ describe('directoryCommand (/tender buyers|suppliers|frameworks)', () => {
       const none = harness.request();
       await directoryCommand(harness.context, none, kind, words);
       expect(JSON.stringify(none.answers), words).not.toContain('Did you mean');
+      expect(JSON.stringify(none.answers), words).toContain('Try fewer or other words, or `/tender help`.');
     }
   });
 

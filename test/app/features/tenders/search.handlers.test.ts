@@ -148,8 +148,8 @@ describe('searchCommand (/tender search)', () => {
     const run = harness.request();
     await searchCommand(harness.context, run, 'services region:"London"');
     expect(actionIds(run.answers)).toContain(TenderIds.bookmark);
-    // Near two regions, or near none: nothing is guessed.
-    for (const typed of ['services in Narnia', 'services in schools']) {
+    // Near two regions, or near none: nothing is guessed; mended, words that still find nothing: no offer.
+    for (const typed of ['services in Narnia', 'services in schools', 'zzqqxx in Londn']) {
       const unguessed = harness.request();
       await searchCommand(harness.context, unguessed, typed);
       expect(textOf(unguessed.answers), typed).not.toContain('Did you mean');

@@ -72,6 +72,61 @@ describe('a direct message read as a search', () => {
     });
   });
 
+  it('reads the day after any of the words that may lead one, a weekday before a date, and bid leads’ phrasings', () => {
+    const cases: [string, string | null][] = [
+      // The first "by" or "ending" leads no day: the next one does.
+      ['school meals run by the council by Friday', 'school meals run by the council closes<1d'],
+      [
+        'grounds maintenance managed by the trust before 1 March',
+        'grounds maintenance managed by the trust closes<94d',
+      ],
+      ['roads ending homelessness closing Friday', 'roads ending homelessness closes>1d closes<1d'],
+      // A weekday before a date is the date's (4 December, not tomorrow).
+      ['services closing Fri 4 Dec', 'services closes>8d closes<8d'],
+      ['services closing Friday, 4 December', 'services closes>8d closes<8d'],
+      ['services closing this Friday', 'services closes>1d closes<1d'],
+      // As notices and bid leads write them.
+      ['cleaning closing date 3 December', 'cleaning closes>7d closes<7d'],
+      ['cleaning closing date: 3 December', 'cleaning closes>7d closes<7d'],
+      ['cleaning deadline: Friday', 'cleaning closes>1d closes<1d'],
+      ['cleaning due by tomorrow', 'cleaning closes<1d'],
+      ['cleaning before tomorrow', 'cleaning closes<0d'],
+      ['cleaning due on or before 3 December', 'cleaning closes<7d'],
+      // More than ten years ahead is no closing day a search takes: left as words.
+      ['cleaning closing 1/1/2040', null],
+    ];
+    for (const [sentence, search] of cases)
+      expect(readSentence(sentence, now, REGIONS), sentence).toBe(search);
+  });
+
+  it('reads a day with no year as the next one that has it: 29 February in a leap year, 1 January on 31 December', () => {
+    // 1 March 2028: 29 February has passed this year, and 2029 has none; 2032 has.
+    expect(readWhole('services by 29 Feb', new Date('2028-03-05T10:00:00Z'), REGIONS)).toEqual({
+      search: 'services closes<1456d',
+    });
+    // Before a leap day, this year's; in a year without one, the next leap year's.
+    expect(readSentence('services by 29 Feb', new Date('2028-02-01T10:00:00Z'), REGIONS)).toBe(
+      'services closes<28d',
+    );
+    expect(readSentence('services closing 29/02', new Date('2026-11-26T10:00:00Z'), REGIONS)).toBe(
+      'services closes>460d closes<460d',
+    );
+    // On 31 December, 1 January is tomorrow: next year's, one day ahead.
+    const newYearsEve = new Date('2026-12-31T10:00:00Z');
+    expect(readWhole('services by 1 Jan', newYearsEve, REGIONS)).toEqual({
+      search: 'services closes<1d',
+      dayOfNextYear: { typed: 'by 1 Jan', day: '2027-01-01' },
+    });
+    expect(readSentence('services by 30 Dec', newYearsEve, REGIONS)).toBe('services closes<364d');
+  });
+
+  it('reads no sentence longer than a thousand characters (a pasted page is no search)', () => {
+    expect(readSentence(`cleaning in Wales ${'x'.repeat(990)}`, now, REGIONS)).toBeNull();
+    expect(readSentence('Wales Fire '.repeat(4000), now, REGIONS)).toBeNull();
+    expect(misspeltRegionRead(`in Lndon ${'London Fire '.repeat(3300)}`, now, REGIONS)).toBeNull();
+    expect(readSentence(`cleaning in Wales ${'x'.repeat(900)}`, now, REGIONS)).toContain('region:"Wales"');
+  });
+
   it('reads a bare number as money only when it looks like one: counts and years stay words', () => {
     const cases: [string, string | null][] = [
       ['software from 2025 in Wales', 'software from 2025 region:"Wales"'],

@@ -229,6 +229,8 @@ function drawCard(
   const closingDay = cardClosingDay(known.tenderDeadline, pipeline.status, now);
   // While the bid is still to be submitted, when its tender closes: the date every other one answers to.
   const tenderCloses = closingDay ? tenderClosesWhen(known.tenderDeadline, now) : null;
+  // On one line, as the context line is: a title's line breaks and runs of spaces are one space.
+  const tenderTitle = known.tenderTitle?.replace(/\s+/g, ' ').trim();
   const overdue =
     pipeline.targetSubmissionDate &&
     daysUntil(pipeline.targetSubmissionDate, now) < 0 &&
@@ -264,7 +266,7 @@ function drawCard(
           }),
     },
     contextLine(
-      mrkdwn`${plain(progressBar(done, stages.length))} · ${code(known.reference, 40)}${pipeline.tenderId ? mrkdwn` · tender ${known.tenderTitle ? mrkdwn`“${safeText(known.tenderTitle, 100)}” ` : mrkdwn``}${code(pipeline.tenderId, 300)}` : mrkdwn``} · ${startedByPhrase(pipeline.owner.name, known.starter)}`,
+      mrkdwn`${plain(progressBar(done, stages.length))} · ${code(known.reference, 40)}${pipeline.tenderId ? mrkdwn` · tender ${tenderTitle ? mrkdwn`“${safeText(tenderTitle, 100)}” ` : mrkdwn``}${code(pipeline.tenderId, 300)}` : mrkdwn``} · ${startedByPhrase(pipeline.owner.name, known.starter)}`,
     ),
   ];
   const tail: Block[] = [

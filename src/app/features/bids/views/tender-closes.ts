@@ -69,6 +69,6 @@ export function tenderClosesWhen(deadline: string | null | undefined, now: Date)
   if (!open) return null;
   const day = open.slice(0, 10);
   const days = daysUntil(day, now);
-  const when = days === 0 ? 'today' : days === 1 ? 'tomorrow' : `in ${span(days, day, now)}`;
+  const when = days === 0 ? 'today' : days === 1 ? 'tomorrow' : `in ${span(days)}`;
   return `${formatClosing(open)} · ${when}`;
 }

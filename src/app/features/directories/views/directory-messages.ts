@@ -45,7 +45,11 @@ export function organisationsMessage(
   if (total === 0 || items.length === 0)
     return {
       text: mrkdwn`No ${text(kind)} match ${description}.`,
-      blocks: [section(mrkdwn`No ${text(kind)} match ${description}.`)],
+      blocks: [
+        section(
+          mrkdwn`No ${text(kind)} match ${description}. Try fewer or other words, or \`/tender help\`.`,
+        ),
+      ],
     };
   const shown = items.slice(0, page.pageSize);
   const heading = listHeading(label, description);
@@ -121,7 +125,9 @@ export function frameworksMessage(
   if (total === 0 || items.length === 0)
     return {
       text: mrkdwn`No frameworks match ${description}.`,
-      blocks: [section(mrkdwn`No frameworks match ${description}.`)],
+      blocks: [
+        section(mrkdwn`No frameworks match ${description}. Try fewer or other words, or \`/tender help\`.`),
+      ],
     };
   const shown = items.slice(0, page.pageSize);
   const heading = listHeading('Frameworks', description);

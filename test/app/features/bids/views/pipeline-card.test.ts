@@ -77,13 +77,18 @@ describe('the pipeline card', () => {
     expect(countdown('2027-01-22', NOW)).toBe('22 Jan 2027 · in 2 months');
     expect(countdown('2027-11-22', NOW)).toBe('22 Nov 2027 · in 12 months');
     expect(countdown('2029-11-22', NOW)).toBe('22 Nov 2029 · in 3 years');
-    expect(countdown('2026-09-01', NOW)).toBe('1 Sept 2026 · overdue by 2 months');
+    expect(countdown('2026-09-01', NOW)).toBe('1 Sept 2026 · overdue by 3 months');
+    // Rounded to the nearest, so the count never goes down as the days go up.
+    expect(countdown('2028-11-21', NOW)).toBe('21 Nov 2028 · in 24 months');
+    expect(countdown('2028-11-22', NOW)).toBe('22 Nov 2028 · in 2 years');
+    // Not a day: said as it is, with no count.
+    expect(countdown('2026-13-45', NOW)).not.toMatch(/NaN|overdue|in /);
   });
 
   it('dates a bid past its submission without due or overdue: a won bid is not overdue', async () => {
     for (const status of ['submitted', 'won', 'lost', 'no_bid'] as const)
       expect(countdown('2020-01-01', NOW, status)).toBe('1 Jan 2020');
-    expect(countdown('2020-01-01', NOW, 'bidding')).toBe('1 Jan 2020 · overdue by 6 years');
+    expect(countdown('2020-01-01', NOW, 'bidding')).toBe('1 Jan 2020 · overdue by 7 years');
     const won = JSON.stringify(
       (await pipelineCard(pipeline({ status: 'won' }), memoryKeeper(), NOW, { reference: 'BID-12' })).blocks,
     );
@@ -197,6 +202,11 @@ describe('the pipeline card', () => {
     expect(text(await pipelineCard(pipeline(), memoryKeeper(), NOW, { reference: 'BID-3' }))).toContain(
       ' · tender `ocds-1` · ',
     );
+    // A title on one line; one of spaces only is no title.
+    const lines = (title: string) =>
+      pipelineCard(pipeline(), memoryKeeper(), NOW, { reference: 'BID-3', tenderTitle: title }).then(text);
+    expect(await lines('Roads\n\n  and\tbridges')).toContain('tender “Roads and bridges” `ocds-1`');
+    expect(await lines('   \n ')).toContain(' · tender `ocds-1` · ');
   });
 
   it('an archived bid is read only, with Restore', async () => {
