@@ -2,6 +2,7 @@ import { formatISO } from 'date-fns/formatISO';
 import { cutText } from '../../../shared/cut-text.ts';
 import { IN_UTC } from '../../../shared/utc.ts';
 import { bookmarkedIds } from '../../shared/bookmarked-ids.ts';
+import { unreadableDay } from '../../shared/commands/closing-words.ts';
 import { parseSearch, type TenderSearchFilters } from '../../shared/commands/parse-command.ts';
 import { misspeltRegionRead, readSentence } from '../../shared/commands/read-sentence.ts';
 import { subcommandMeant } from '../../shared/commands/subcommands.ts';
@@ -38,6 +39,7 @@ import {
   searchMeantButton,
   searchOfferBlocks,
   sentenceMeantBlocks,
+  unreadableDayBlocks,
   wordsMeantQuestion,
 } from '../../shared/views/suggestions.ts';
 import { type Block, button, contextLine, section } from '../../shared/views/tender-card.ts';
@@ -135,6 +137,9 @@ async function meantInstead(
   text: string,
   read: boolean,
 ): Promise<Block[]> {
+  // A closing day that could not be searched ("closing 31/02/2027") was searched as words: said first.
+  const unread = unreadableDay(text, context.clock());
+  if (unread) return unreadableDayBlocks(unread);
   const regions = await regionsFor(context, request.teamId, 'typed').catch(() => []);
   const search = read ? null : readSentence(text, context.clock(), regions)?.search;
   if (search) return sentenceMeantBlocks(search);

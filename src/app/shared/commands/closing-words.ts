@@ -30,8 +30,12 @@ const DAY_FORMATS = [
   'MMMM d',
   'MMM d',
   'yyyy-MM-dd',
+  'yyyy/MM/dd',
   'd/M/yyyy',
   'd.M.yyyy',
+  'd-M-yyyy',
+  'd/M/yy',
+  'd.M.yy',
   'd/M',
 ];
 
@@ -95,6 +99,31 @@ export function readClosing(
   // `closing date: 3 December`: that one day.
   const onDay = readDayAfter(text, `${CLOSING}(?:(on)\\s+)?`, today);
   if (onDay) return { ...onDay.read, filter: oneDay(onDay.daysAhead) };
+  return null;
+}
+
+/**
+ * A closing day written in numbers that cannot be searched ("closing 31/02/2027", "by 0/0/0",
+ * "closing 1/1/2020", "closing 12/05/2040"), as typed after its lead word, and why: no day the
+ * calendar has, passed, or more than ten years ahead; null when there is none. Said when such a
+ * sentence found nothing: it was searched as words.
+ */
+export function unreadableDay(
+  text: string,
+  now: Date,
+): { typed: string; why: 'no day' | 'passed' | 'too far' } | null {
+  const lead = `(?:${CLOSING}(?:on\\s+)?|${CLOSING}?(?:before|by|on\\s+or\\s+before)\\s+)`;
+  const today = startOfDay(now, IN_UTC);
+  const places = new RegExp(`\\s${lead}(\\d[\\d/.-]*\\d)(?=[\\s,!?;]|\\.(?:\\s|$))`, 'gi');
+  for (const found of ` ${text} `.matchAll(places)) {
+    const typed = found[1] ?? '';
+    if (!/[/.-]/.test(typed)) continue;
+    const read = readDay(typed, today);
+    if (!read) return { typed, why: 'no day' };
+    const ahead = differenceInCalendarDays(read.day, today, IN_UTC);
+    if (ahead < 0) return { typed, why: 'passed' };
+    if (ahead > MOST_DAYS_AHEAD) return { typed, why: 'too far' };
+  }
   return null;
 }
 
@@ -189,7 +218,8 @@ function readDay(text: string, today: Date): { day: Date; nextYear: boolean } | 
   for (const format of DAY_FORMATS) {
     if (format.includes('yyyy')) {
       const day = parseDate(text, format, today, IN_UTC);
-      if (isValid(day)) return { day, nextYear: false };
+      // `12/05/27` is no year 27: the two-digit formats read it.
+      if (isValid(day) && day.getUTCFullYear() >= 1000) return { day, nextYear: false };
       continue;
     }
     // This year's day if still to come, else the next year that has it (a leap year for 29 February).

@@ -122,6 +122,28 @@ export function misspeltRegionBlocks(misspelt: { typed: string; region: string; 
 }
 
 /**
+ * Under a sentence that found nothing with a closing day in numbers that could not be searched
+ * ("closing 31/02/2027"): why, and how to write one. It was searched as words.
+ */
+export function unreadableDayBlocks(unread: {
+  typed: string;
+  why: 'no day' | 'passed' | 'too far';
+}): Block[] {
+  const typed = safeText(unread.typed, 40);
+  const why =
+    unread.why === 'no day'
+      ? mrkdwn`“${typed}” is not a day the calendar has`
+      : unread.why === 'passed'
+        ? mrkdwn`“${typed}” has passed (closing days are looked for from today on)`
+        : mrkdwn`“${typed}” is more than ten years ahead`;
+  return [
+    section(
+      mrkdwn`${why}, so it was searched as words. Write a closing day as ${code('closing 12/05/2027')} (the day first) or ${code('closing 12 May 2027')}.`,
+    ),
+  ];
+}
+
+/**
  * A sentence naming a command, and a button that runs it: its value is the command's text, which
  * "Try again"'s listener runs; too long for a value, the sentence alone.
  */

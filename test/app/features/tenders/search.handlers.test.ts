@@ -243,6 +243,27 @@ describe('searchSentence (a direct message read as a search)', () => {
     }
   });
 
+  it('a closing day in numbers that cannot be searched: says why it was searched as words, and how to write one', async () => {
+    const nov28 = new Date('2026-11-28T10:00:00Z');
+    for (const [typed, why] of [
+      ['services closing 31/02/2027', '“31/02/2027” is not a day the calendar has'],
+      ['services closing 1/1/2020', '“1/1/2020” has passed (closing days are looked for from today on)'],
+      ['services by 12/05/2040', '“12/05/2040” is more than ten years ahead'],
+    ]) {
+      const request = harness.request({ channelId: 'D0MEMBER' });
+      await searchSentence({ ...harness.context, clock: () => nov28 }, request, typed ?? '');
+      const said = textOf(request.answers);
+      expect(said, typed).toContain('Found no tenders');
+      expect(said, typed).toContain(
+        `${why}, so it was searched as words. Write a closing day as \`closing 12/05/2027\` (the day first) or \`closing 12 May 2027\`.`,
+      );
+    }
+    // A two-digit year is read.
+    const short = harness.request({ channelId: 'D0MEMBER' });
+    await searchSentence({ ...harness.context, clock: () => nov28 }, short, 'services by 12/05/27');
+    expect(textOf(short.answers)).toContain('Searched: `/tender search services closes&lt;165d`');
+  });
+
   it('a phrase with nothing to read as a filter is searched as typed, without a “Searched:” line', async () => {
     const request = harness.request({ channelId: 'D0MEMBER' });
     await searchSentence(harness.context, request, 'marketing');
