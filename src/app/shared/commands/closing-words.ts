@@ -10,6 +10,7 @@ import { formatISO } from 'date-fns/formatISO';
 import { isValid } from 'date-fns/isValid';
 import { parse as parseDate } from 'date-fns/parse';
 import { startOfDay } from 'date-fns/startOfDay';
+import { startOfMonth } from 'date-fns/startOfMonth';
 import { IN_UTC } from '../../../shared/utc.ts';
 import { MOST_DAYS_AHEAD } from './amounts.ts';
 
@@ -91,7 +92,10 @@ export function readClosing(
   // `before 1 March`, `closing by Friday`, `due on or before 3 December`: up to the day (before it, or on it).
   const byDay = readDayAfter(text, `${CLOSING}?(before|by|on\\s+or\\s+before)\\s+`, today);
   if (byDay) {
-    const until = byDay.daysAhead - (byDay.word.toLowerCase() === 'before' ? 1 : 0);
+    // "before Thursday" said on a Thursday means next week's.
+    const ahead =
+      byDay.weekday && byDay.daysAhead === 0 && /^before$/i.test(byDay.word) ? 7 : byDay.daysAhead;
+    const until = ahead - (byDay.word.toLowerCase() === 'before' ? 1 : 0);
     if (until < 0) return null;
     return { ...byDay.read, filter: `closes<${until}d` };
   }
@@ -143,7 +147,12 @@ function readDayAfter(
   text: string,
   lead: string,
   today: Date,
-): { daysAhead: number; word: string; read: { rest: string; dayOfNextYear?: DayOfNextYear } } | null {
+): {
+  daysAhead: number;
+  word: string;
+  weekday: boolean;
+  read: { rest: string; dayOfNextYear?: DayOfNextYear };
+} | null {
   // The words after the lead are looked at, not taken: a place that reads no day leaves them for the next.
   const places = new RegExp(`\\s${lead}(?=((?:the\\s+)?[\\w/.,-]+(?:\\s+[\\w,]+){0,3}))`, 'gi');
   for (const found of text.matchAll(places)) {
@@ -169,6 +178,7 @@ function readDayAfter(
     return {
       daysAhead,
       word,
+      weekday: day.weekday === true,
       read: {
         rest: `${text.slice(0, found.index)}${text.slice(found.index).replace(spoken, ' ')}`,
         ...(day.nextYear
@@ -185,7 +195,10 @@ function readDayAfter(
  * `Friday`), and how many tokens it took: a weekday before a date ("Fri 4 Dec", "Friday, 4
  * December") is the date's; `this` before a weekday is the weekday's.
  */
-function dayOfTokens(tokens: string[], today: Date): { day: Date; nextYear: boolean; tokens: number } | null {
+function dayOfTokens(
+  tokens: string[],
+  today: Date,
+): { day: Date; nextYear: boolean; weekday?: true; tokens: number } | null {
   const leading =
     tokens.length > 1 && (isWeekday(tokens[0] ?? '') || /^this$/i.test(tokens[0] ?? '')) ? [1, 0] : [0];
   for (const skipped of leading) {
@@ -206,14 +219,31 @@ function dayOfTokens(tokens: string[], today: Date): { day: Date; nextYear: bool
  * forward, so "by 12 May" typed on 13 May is next year's (`nextYear`, for the answer to say so),
  * and 29 February the next leap year's.
  */
-function readDay(text: string, today: Date): { day: Date; nextYear: boolean } | null {
+function readDay(text: string, today: Date): { day: Date; nextYear: boolean; weekday?: true } | null {
   const typed = text.toLowerCase();
   if (typed === 'today' || typed === 'tonight') return { day: today, nextYear: false };
   if (typed === 'tomorrow') return { day: addDays(today, 1, IN_UTC), nextYear: false };
   // `Friday`, `fri`: the next one, or today on a Friday.
   if (isWeekday(typed)) {
     const weekday = WEEKDAYS.findIndex((name) => name.startsWith(typed));
-    return { day: addDays(today, (weekday - today.getUTCDay() + 7) % 7, IN_UTC), nextYear: false };
+    return {
+      day: addDays(today, (weekday - today.getUTCDay() + 7) % 7, IN_UTC),
+      nextYear: false,
+      weekday: true,
+    };
+  }
+  // `next Friday`: the Friday of next week (Monday to Sunday), as "this Friday" is this week's.
+  const next = /^next\s+(\S+)$/.exec(typed)?.[1];
+  if (next && isWeekday(next)) {
+    const weekday = WEEKDAYS.findIndex((name) => name.startsWith(next));
+    const nextMonday = addDays(endOfWeek(today, { weekStartsOn: 1, ...IN_UTC }), 1, IN_UTC);
+    return { day: addDays(nextMonday, (weekday + 6) % 7, IN_UTC), nextYear: false };
+  }
+  // `end of December`: its last day, the next December's.
+  const month = /^end\s+of\s+(\S+)$/.exec(typed)?.[1];
+  if (month) {
+    const first = readDay(`1 ${month}`, startOfMonth(today, IN_UTC));
+    return first ? { day: endOfMonth(first.day, IN_UTC), nextYear: first.nextYear } : null;
   }
   for (const format of DAY_FORMATS) {
     if (format.includes('yyyy')) {

@@ -57,7 +57,8 @@ export function misspeltRegionRead(
 ): MisspeltRegion | null {
   const typed = dropInvisible(sentence).replace(/\s+/g, ' ').trim();
   if (!typed || typed.length > LONGEST_SENTENCE || readRegion(` ${typed} `, regions)) return null;
-  const places = [...typed.matchAll(/(?:^|\s)(?:in|across|around)\s+(?:the\s+)?/gi)];
+  // The space before a place is looked at, not taken: "in in Londn" has two places.
+  const places = [...typed.matchAll(/(?<!\S)(?:in|across|around)\s+(?:the\s+)?/gi)];
   // The first few places a region may be named: a pasted page is not read word by word.
   for (const match of places.slice(0, PLACES_READ)) {
     const start = match.index + match[0].length;

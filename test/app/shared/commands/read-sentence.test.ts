@@ -94,6 +94,14 @@ describe('a direct message read as a search', () => {
       ['cleaning due on or before 3 December', 'cleaning closes<7d'],
       // More than ten years ahead is no closing day a search takes: left as words.
       ['cleaning closing 1/1/2040', null],
+      // Next week's Friday (4 December; "this Friday" is tomorrow); a month's end.
+      ['cleaning closing next Friday', 'cleaning closes>8d closes<8d'],
+      ['cleaning closing next mon', 'cleaning closes>4d closes<4d'],
+      ['cleaning closing end of December', 'cleaning closes>35d closes<35d'],
+      ['cleaning by the end of November', 'cleaning closes<4d'],
+      // "before Thursday" on a Thursday: next week's, so up to Wednesday 2 December.
+      ['cleaning before Thursday', 'cleaning closes<6d'],
+      ['cleaning by Thursday', 'cleaning closes<0d'],
     ];
     for (const [sentence, search] of cases)
       expect(readSentence(sentence, now, REGIONS), sentence).toBe(search);
@@ -328,6 +336,7 @@ describe('a region misspelt in a sentence', () => {
       region: 'North West',
       search: 'roads region:"North West" closes<3d',
     });
+    expect(misspeltRegionRead('cleaning in in Londn', now, REGIONS)?.region).toBe('London');
     expect(misspeltRegionRead('tenders in Yorkshire and the Humbr over £1m', now, REGIONS)?.search).toBe(
       'region:"Yorkshire and The Humber" value>1m',
     );
