@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { NotFoundError, ValidationError } from '../../../client/errors.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { reply } from '../../shared/feature-context.ts';
+import { firstWithin } from '../../shared/repeat-guard.ts';
 import { COMMENT_ENTITY_TYPES, type CommentEntityType } from '../../shared/values/button-values.ts';
 import { sentenceMessage } from '../../shared/views/messages.ts';
 import { clip, code, joinMrkdwn, mrkdwn, text as plain, safeText } from '../../shared/views/mrkdwn.ts';
@@ -26,6 +28,9 @@ export function candidateTargets(text: string): CommentTarget[] {
   const order: CommentEntityType[] = UUID.test(word) ? ['buyer', 'supplier'] : ['framework', 'tender'];
   return order.map((entityType) => ({ entityType, entityId: word }));
 }
+
+/** The same thread posted again in a channel within this is a repeat (the command run twice), not posted. */
+const REPEAT_THREAD_MS = 60_000;
 
 const COMMENTS_USAGE = mrkdwn`Give the id of a tender, buyer, supplier or framework: \`/tender comments ocds-b5fd17-…\`. To name the kind, write \`buyer:&lt;id&gt;\`, \`supplier:&lt;id&gt;\`, \`framework:&lt;id&gt;\` or \`tender:&lt;id&gt;\`.`;
 
@@ -75,12 +80,36 @@ export async function commentsCommand(
       slackAuthors,
       ...(note ? { note } : {}),
     });
-    await request.respond({
-      response_type: 'in_channel',
-      replace_original: false,
-      text: message.text,
-      blocks: message.blocks,
-    });
+    // The same thread posted in this channel within the minute (the command run twice) is said, not
+    // posted again; a comment added, changed or deleted since makes it another thread, posted.
+    const drawn = createHash('sha256').update(JSON.stringify(message.blocks)).digest('base64url');
+    const claim = await firstWithin(
+      context.store,
+      `comments:${request.teamId}:${request.channelId}:${drawn}`,
+      REPEAT_THREAD_MS,
+      context.clock(),
+    );
+    if (!claim.first) {
+      await reply(
+        request,
+        sentenceMessage(
+          mrkdwn`These comments were posted in this channel moments ago, so they were not posted again.`,
+        ),
+      );
+      return;
+    }
+    try {
+      await request.respond({
+        response_type: 'in_channel',
+        replace_original: false,
+        text: message.text,
+        blocks: message.blocks,
+      });
+    } catch (error) {
+      // Not posted, so not a repeat: the next run goes ahead.
+      await claim.release();
+      throw error;
+    }
     return;
   }
   // A tender's printed reference (its source's notice id, as its card shows it) names it too.

@@ -42,8 +42,8 @@ const DAY_FORMATS = [
 
 /**
  * `closing this week`, `closing this month`, `closing next week`, `closing next month`, `closing in
- * 10 days`, `within 2 weeks`, `before 1 March`, `by Friday`, `closing today`, `closing tomorrow`,
- * `closing on 12 May`, `closing 12/05/2027`.
+ * 10 days`, `within 2 weeks`, `before 1 March`, `by Friday`, `by the end of December`, `closing
+ * today`, `closing tomorrow`, `closing on 12 May`, `closing 12/05/2027`, `closing next Friday`.
  */
 export function readClosing(
   text: string,

@@ -29,6 +29,30 @@ describe('commentsCommand (/tender comments <id>)', () => {
     expect(read).toContain('<@U0MEMBER>');
   });
 
+  it('the same thread asked for again within the minute is said, not posted twice; a new comment is posted', async () => {
+    const target = { entityType: 'tender' as const, entityId: 'ocds-tbdemo-0000207' };
+    await commentBy(harness, 'U0MEMBER', target, 'First thoughts.');
+    const run = async () => {
+      const request = harness.request({ userId: 'U0ADMIN', channelId: 'C0GENERAL' });
+      await commentsCommand(harness.context, request, target.entityId);
+      return request.answers;
+    };
+    expect((await run()).map((answer) => answer.response_type)).toEqual(['in_channel']);
+    const again = await run();
+    expect(again.map((answer) => answer.response_type)).toEqual(['ephemeral']);
+    expect(again[0]?.text).toBe(
+      'These comments were posted in this channel moments ago, so they were not posted again.',
+    );
+    // Another channel, or a comment added since: posted.
+    const elsewhere = harness.request({ userId: 'U0ADMIN', channelId: 'C0BIDS' });
+    await commentsCommand(harness.context, elsewhere, target.entityId);
+    expect(elsewhere.answers[0]?.response_type).toBe('in_channel');
+    await commentBy(harness, 'U0ADMIN', target, 'Second thoughts.');
+    const updated = await run();
+    expect(updated.map((answer) => answer.response_type)).toEqual(['in_channel']);
+    expect(JSON.stringify(updated)).toContain('Second thoughts.');
+  });
+
   it('an id that is a framework and a tender shows the framework and names the tender’s command', async () => {
     const request = harness.request();
     await commentsCommand(harness.context, request, LARGE_FRAMEWORK_ID);
@@ -40,7 +64,8 @@ describe('commentsCommand (/tender comments <id>)', () => {
   it('takes a tender’s printed reference (its card shows it) as its id', async () => {
     const byId = harness.request();
     await commentsCommand(harness.context, byId, 'ocds-tbdemo-0000001');
-    const byReference = harness.request();
+    // In another channel: the same thread again in one channel within the minute is a repeat.
+    const byReference = harness.request({ channelId: 'C0GENERAL' });
     await commentsCommand(harness.context, byReference, 'TB-0000001');
     expect(byId.answers[0]?.response_type).toBe('in_channel');
     expect(byReference.answers).toEqual(byId.answers);
