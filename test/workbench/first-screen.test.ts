@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS_DIR, launchChromium, openChannel } from '../support/browser.ts';
 import { startWorkbenchProcess, type WorkbenchProcess } from '../support/workbench.ts';
@@ -114,6 +114,39 @@ describe('the first screen', () => {
     await results.waitFor();
     await expect.poll(() => inView(results.locator('.bk-header, .bk-section').first())).toBe(true);
     await shot('3-new-card-in-view');
+  });
+
+  it('shows the answer to a sentence in a long direct message, not only the question', async () => {
+    await page.locator('#dm-link').click();
+    await page.locator('#messages[data-channel="DU0ADMIN"]').waitFor({ state: 'attached' });
+    // A conversation taller than the window: each answer a search's cards.
+    for (const sentence of ['cleaning', 'software', 'catering']) {
+      await type(sentence);
+      await page
+        .locator('.message', { hasText: `Tenders matching “${sentence}”` })
+        .last()
+        .waitFor();
+    }
+    // The page is given the conversation only once the answer is in it, so the question and its
+    // answer are drawn together (as when the answer comes within one of the page's polls).
+    let answered = false;
+    const late = async (route: Route) => {
+      while (!answered) await new Promise((resolve) => setTimeout(resolve, 50));
+      await route.continue().catch(() => undefined);
+    };
+    await page.route('**/workbench/state*', late);
+    await type('roads closing 31/02/2027');
+    const conversation = `${workbench.url}workbench/state?team=T0TENDER&user=U0ADMIN&channel=DU0ADMIN`;
+    for (let tries = 0; !answered && tries < 200; tries++) {
+      answered = (await (await fetch(conversation)).text()).includes('is not a day the calendar has');
+      if (!answered) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(answered).toBe(true);
+    const answer = page.locator('.message', { hasText: 'is not a day the calendar has' }).last();
+    await answer.waitFor();
+    await page.unroute('**/workbench/state*', late);
+    await expect.poll(() => inView(answer.locator('.bk-section').last())).toBe(true);
+    await shot('4-answer-in-view');
   });
 
   it('shows the first workspace for an address of a workspace no longer here', async () => {

@@ -293,13 +293,15 @@ function drawMessages() {
   );
   drawnMessages.shared = shared;
   drawnMessages.nodes = nodes;
-  // A new message (a card, an answer, a thread line) is brought into view, its top first when it
-  // is taller than the window; a conversation just opened shows its latest messages; otherwise
-  // the person stays where they scrolled to.
-  const added = before ? page.state.messages.find((message) => !before.has(message.ts)) : null;
+  // The newest of the new messages (an answer under the question that asked it, a card, a thread
+  // line) is brought into view, its top first when it is taller than the window: a question and
+  // its answer drawn together show the answer, not the question at the window's edge. A
+  // conversation just opened shows its latest messages; otherwise the person stays where they were.
+  const added = before ? page.state.messages.filter((message) => !before.has(message.ts)).at(-1) : null;
   const addedNode = added ? list.querySelector(`[data-ts="${CSS.escape(added.ts)}"]`) : null;
   if (!before || (atBottom && !addedNode)) list.scrollTop = list.scrollHeight;
-  else if (addedNode) addedNode.scrollIntoView({ block: 'nearest' });
+  else if (addedNode)
+    addedNode.scrollIntoView({ block: addedNode.offsetHeight > list.clientHeight ? 'start' : 'end' });
   else list.scrollTop = scrolledTo;
 }
 
