@@ -24,8 +24,10 @@ export function createDemoOrganisation(context: ServiceContext): DemoKey[] {
     organisations.upsertOrganisation({ id: DEMO_ORGANISATION_ID, name: 'Demo Bids Ltd', plan: 'enterprise' });
     const people = [
       { id: 'usr-demo-owner', name: 'Olivia Owner', role: 'owner' as const, scopes: [...SCOPES] },
-      { id: 'usr-demo-admin', name: 'Adam Admin', role: 'admin' as const, scopes: [...SCOPES] },
-      { id: 'usr-demo-member', name: 'Maya Member', role: 'member' as const, scopes: [...SCOPES] },
+      // Named as the workbench's own admin and member (Ada, Max), whose keys its workspace uses:
+      // a bid's owner in the service is then someone the workspace knows.
+      { id: 'usr-demo-admin', name: 'Ada Admin', role: 'admin' as const, scopes: [...SCOPES] },
+      { id: 'usr-demo-member', name: 'Max Member', role: 'member' as const, scopes: [...SCOPES] },
       { id: 'usr-demo-viewer', name: 'Victor Viewer', role: 'viewer' as const, scopes: [...READ_SCOPES] },
     ];
     const keys: DemoKey[] = [];

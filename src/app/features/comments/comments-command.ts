@@ -80,6 +80,11 @@ export async function commentsCommand(
       slackAuthors,
       ...(note ? { note } : {}),
     });
+    // No comments yet: said to the asker alone (with the way to write the first), not to the channel.
+    if (comments.length === 0) {
+      await reply(request, message);
+      return;
+    }
     // The same thread posted in this channel within the minute (the command run twice) is said, not
     // posted again; a comment added, changed or deleted since makes it another thread, posted.
     const drawn = createHash('sha256').update(JSON.stringify(message.blocks)).digest('base64url');

@@ -53,6 +53,15 @@ describe('commentsCommand (/tender comments <id>)', () => {
     expect(JSON.stringify(updated)).toContain('Second thoughts.');
   });
 
+  it('a record no one has commented on is said to the asker alone, with the button to write the first', async () => {
+    const request = harness.request({ userId: 'U0MEMBER', channelId: 'C0GENERAL' });
+    await commentsCommand(harness.context, request, 'ocds-tbdemo-0000209');
+    expect(request.answers.map((answer) => answer.response_type)).toEqual(['ephemeral']);
+    const shown = JSON.stringify(request.answers);
+    expect(shown).toContain('No one has commented yet.');
+    expect(shown).toContain('Write the first comment');
+  });
+
   it('an id that is a framework and a tender shows the framework and names the tender’s command', async () => {
     const request = harness.request();
     await commentsCommand(harness.context, request, LARGE_FRAMEWORK_ID);
@@ -62,6 +71,12 @@ describe('commentsCommand (/tender comments <id>)', () => {
   });
 
   it('takes a tender’s printed reference (its card shows it) as its id', async () => {
+    await commentBy(
+      harness,
+      'U0MEMBER',
+      { entityType: 'tender', entityId: 'ocds-tbdemo-0000001' },
+      'Worth a look.',
+    );
     const byId = harness.request();
     await commentsCommand(harness.context, byId, 'ocds-tbdemo-0000001');
     // In another channel: the same thread again in one channel within the minute is a repeat.

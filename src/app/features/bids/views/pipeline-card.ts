@@ -162,7 +162,8 @@ export function stageText(
       stage.status === 'completed' ? mrkdwn`` : afterClosingNote(stage.dueDate, closingDay);
     facts.push(mrkdwn`${plain(`due ${formatDay(stage.dueDate)}${late}`)}${afterClosing}`);
   }
-  if (stage.expectedDurationDays !== null && !stage.dueDate)
+  // A length of 0 days says nothing a bid lead can use ("about 0 days"): left out.
+  if (stage.expectedDurationDays !== null && stage.expectedDurationDays > 0 && !stage.dueDate)
     facts.push(
       plain(`about ${stage.expectedDurationDays} day${stage.expectedDurationDays === 1 ? '' : 's'}`),
     );

@@ -61,7 +61,7 @@ export function afterClosingNote(day: string | null, closingDay: string | null):
 }
 
 /**
- * `10 Jan 2027, 05:30 UTC · in 42 days`, `… · today`: when the bid's tender closes, for its card,
+ * `10 Jan 2027, 05:30 UTC · in 42 days`, `… · in 3 hours`: when the bid's tender closes, for its card,
  * while the deadline is ahead (null otherwise: a closed tender's card says so elsewhere).
  */
 export function tenderClosesWhen(deadline: string | null | undefined, now: Date): string | null {
@@ -69,6 +69,15 @@ export function tenderClosesWhen(deadline: string | null | undefined, now: Date)
   if (!open) return null;
   const day = open.slice(0, 10);
   const days = daysUntil(day, now);
-  const when = days === 0 ? 'today' : days === 1 ? 'tomorrow' : `in ${span(days)}`;
+  // Within the day, the time left: a bid lead acts differently on "in 50 minutes" than on "today".
+  const minutes = Math.floor((Date.parse(open) - now.getTime()) / 60_000);
+  const when =
+    minutes < 60
+      ? `in ${minutes} minute${minutes === 1 ? '' : 's'}`
+      : minutes < 24 * 60
+        ? `in ${Math.floor(minutes / 60)} hour${minutes < 120 ? '' : 's'}`
+        : days === 1
+          ? 'tomorrow'
+          : `in ${span(days)}`;
   return `${formatClosing(open)} · ${when}`;
 }

@@ -85,6 +85,26 @@ describe('the pipeline card', () => {
     expect(countdown('2026-13-45', NOW)).not.toMatch(/NaN|overdue|in /);
   });
 
+  it('says a stage’s expected length, but not a length of 0 days', async () => {
+    const [first] = pipeline().stages;
+    if (!first) throw new Error('no stage');
+    const lines = async (days: number | null) =>
+      JSON.stringify(
+        (
+          await pipelineCard(
+            pipeline({ stages: [{ ...first, expectedDurationDays: days }] }),
+            memoryKeeper(),
+            NOW,
+            { reference: 'BID-1' },
+          )
+        ).blocks,
+      );
+    expect(await lines(3)).toContain('about 3 days');
+    expect(await lines(1)).toContain('about 1 day');
+    expect(await lines(0)).not.toContain('about');
+    expect(await lines(null)).not.toContain('about');
+  });
+
   it('dates a bid past its submission without due or overdue: a won bid is not overdue', async () => {
     for (const status of ['submitted', 'won', 'lost', 'no_bid'] as const)
       expect(countdown('2020-01-01', NOW, status)).toBe('1 Jan 2020');
@@ -182,8 +202,11 @@ describe('the pipeline card', () => {
     expect(drawn).not.toContain('*laundry*');
     // Closing today, tomorrow, months away.
     for (const [deadline, when] of [
-      ['2026-11-22T17:00:00Z', '22 Nov 2026, 17:00 UTC · today'],
-      ['2026-11-23T00:00:00Z', '23 Nov 2026 · tomorrow'],
+      ['2026-11-22T10:50:00Z', '22 Nov 2026, 10:50 UTC · in 50 minutes'],
+      ['2026-11-22T11:30:00Z', '22 Nov 2026, 11:30 UTC · in 1 hour'],
+      ['2026-11-22T17:00:00Z', '22 Nov 2026, 17:00 UTC · in 7 hours'],
+      ['2026-11-23T00:00:00Z', '23 Nov 2026 · in 14 hours'],
+      ['2026-11-23T12:00:00Z', '23 Nov 2026, 12:00 UTC · tomorrow'],
       ['2027-03-01T12:00:00Z', '1 Mar 2027, 12:00 UTC · in 3 months'],
     ] as const)
       expect(
