@@ -81,6 +81,13 @@ export function directMessageIntent(raw: string, origins: readonly string[] = []
   if (!text) return { kind: 'nothing' };
   if (/^(help|\?|hi|hello|hey)[.!?]*$/i.test(text)) return { kind: 'help' };
   if (noticeRefsInText(raw, origins).length > 0) return { kind: 'tender', text: raw };
+  // As people ask: "show me my bids", "my bookmarks" are the command; "show me cleaning in Wales" a search.
+  const asked = askedFor(text);
+  if (asked) {
+    if (DIRECT_MESSAGE_COMMANDS.includes(parseCommand(asked.rest).kind))
+      return { kind: 'command', text: asked.rest };
+    if (asked.showMe) return { kind: 'search', text: asked.rest };
+  }
   const parsed = parseCommand(text);
   if (parsed.kind === 'help') return { kind: 'help' };
   if (parsed.kind === 'search') return { kind: 'search', text: parsed.rest };
@@ -92,6 +99,20 @@ export function directMessageIntent(raw: string, origins: readonly string[] = []
     if (meant) return { kind: 'meant', typed: parsed.word, meant, rest: parsed.rest };
   }
   return { kind: 'search', text };
+}
+
+/**
+ * The words after how a request begins ("show me", "list my", "my"), and whether it began with a
+ * verb ("show me", "list": then the rest is a search, whatever it is); null when it begins otherwise.
+ */
+function askedFor(text: string): { rest: string; showMe: boolean } | null {
+  const found = /^(?:please\s+)?(?:((?:show|give|find)\s+me|list)\s+)?(?:(?:all\s+)?(?:my|our)\s+)?/i.exec(
+    text,
+  );
+  const lead = found?.[0] ?? '';
+  const rest = text.slice(lead.length).trim();
+  if (!lead || !rest) return null;
+  return { rest, showMe: Boolean(found?.[1]) };
 }
 
 /** A direct message's text as a command's: without `/tender`, Slack's entities read back. */

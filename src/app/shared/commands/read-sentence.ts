@@ -433,7 +433,10 @@ function tidyWords(text: string): string {
     .split(/\s+/)
     .filter(Boolean);
   const filler = /^(in|for|and|with|of|the|a|an|any|tenders?|opportunities|please|closing|due)$/i;
-  while (words.length > 0 && filler.test(words[0] ?? '')) words.shift();
+  // How a question begins ("what's closing this week", "show me cleaning in Wales", "are there any…").
+  const asking =
+    /^(what'?s|what’s|what|which|is|are|there|show|me|find|get|list|all|i|i'?m|i’m|am|looking|need|want|some|can|you)$/i;
+  while (words.length > 0 && (filler.test(words[0] ?? '') || asking.test(words[0] ?? ''))) words.shift();
   while (words.length > 0 && filler.test(words.at(-1) ?? '')) words.pop();
   return words.join(' ');
 }

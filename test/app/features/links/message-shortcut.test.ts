@@ -81,4 +81,21 @@ describe('a direct message', () => {
     });
     expect(directMessageIntent('  ')).toEqual({ kind: 'nothing' });
   });
+
+  it('reads how people ask: "show me my bids" and "my bookmarks" as the command, "show me …" as a search', () => {
+    expect(directMessageIntent('show me my bids')).toEqual({ kind: 'command', text: 'bids' });
+    expect(directMessageIntent('my bids')).toEqual({ kind: 'command', text: 'bids' });
+    expect(directMessageIntent('Please list my bookmarks')).toEqual({ kind: 'command', text: 'bookmarks' });
+    expect(directMessageIntent('show me cleaning in Wales')).toEqual({
+      kind: 'search',
+      text: 'cleaning in Wales',
+    });
+    // "my" before words that are no command: the words as written.
+    expect(directMessageIntent('my cleaning contracts')).toEqual({
+      kind: 'search',
+      text: 'my cleaning contracts',
+    });
+    // `show <words>` without "me" is still the command.
+    expect(directMessageIntent('show cleaning')).toEqual({ kind: 'command', text: 'show cleaning' });
+  });
 });

@@ -94,6 +94,11 @@ describe('a direct message read as a search', () => {
       ['cleaning due on or before 3 December', 'cleaning closes<7d'],
       // More than ten years ahead is no closing day a search takes: left as words.
       ['cleaning closing 1/1/2040', null],
+      // How a question begins is no search word.
+      ["what's closing this week", 'closes<3d'],
+      ['show me cleaning in Wales', 'cleaning region:"Wales"'],
+      ['are there any IT support tenders over £100k', 'IT support value>100k'],
+      ['i’m looking for catering closing next month', 'catering closes>5d closes<35d'],
       // Next week's Friday (4 December; "this Friday" is tomorrow); a month's end.
       ['cleaning closing next Friday', 'cleaning closes>8d closes<8d'],
       ['cleaning closing next mon', 'cleaning closes>4d closes<4d'],
