@@ -211,7 +211,13 @@ export async function toggleUnfurlBookmark(
   if (args.add) await client.bookmarks.add(args.tenderId);
   else await client.bookmarks.remove(args.tenderId);
   // The workspace's list changed: the tender's cards shared in its channels follow (after this answer).
-  if (source !== 'personal') followBookmarkChange(context, request.slack, request.teamId, args.tenderId);
+  if (source !== 'personal')
+    followBookmarkChange(context, request.slack, {
+      teamId: request.teamId,
+      tenderId: args.tenderId,
+      userId: request.userId,
+      added: args.add,
+    });
   const tender = await client.tenders.get(args.tenderId);
   if (source === 'personal') {
     // The preview shows the workspace's list to everyone: this person's own list changed, said to them alone.

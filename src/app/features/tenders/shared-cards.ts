@@ -8,6 +8,7 @@ import type { AppSlack } from '../../adapters/app-slack.ts';
 import { bookmarkedIds } from '../../shared/bookmarked-ids.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
 import { queuePerKey } from '../../shared/queue-per-key.ts';
+import { type Mrkdwn, mention, mrkdwn } from '../../shared/views/mrkdwn.ts';
 import { sharedTenderMessage } from './views/search-messages.ts';
 
 /**
@@ -42,6 +43,8 @@ export function redrawSharedCards(
   teamId: string,
   tenderId: string,
   drawn: { channelId: string; ts: string } | null = null,
+  /** Who changed the list, said in each redrawn card's thread (as the card clicked says it). */
+  told: Mrkdwn | null = null,
 ): Promise<number> {
   return inTurn(`${teamId}\u0000${tenderId}`, async () => {
     const cards = (await context.store.sharedTenderCards(teamId, tenderId, CARDS_REDRAWN)).filter(
@@ -63,6 +66,7 @@ export function redrawSharedCards(
           blocks: message.blocks,
         });
         redrawn++;
+        if (told) await slack.chat.postMessage({ channel: card.channelId, thread_ts: card.ts, text: told });
       } catch (error) {
         if (GONE.has((error as { data?: { error?: string } }).data?.error ?? ''))
           await context.store.forgetSharedTenderCard(teamId, card.channelId, card.ts);
@@ -77,11 +81,15 @@ export function redrawSharedCards(
 export function followBookmarkChange(
   context: FeatureContext,
   slack: AppSlack,
-  teamId: string,
-  tenderId: string,
+  change: { teamId: string; tenderId: string; userId: string; added: boolean },
   drawn: { channelId: string; ts: string } | null = null,
 ): void {
-  void redrawSharedCards(context, slack, teamId, tenderId, drawn).catch((error) =>
+  const { teamId, tenderId } = change;
+  // The same line as under the card clicked, so every card's thread tells the list's history.
+  const told = change.added
+    ? mrkdwn`${mention(change.userId)} bookmarked this tender.`
+    : mrkdwn`${mention(change.userId)} removed this tender from the bookmarks.`;
+  void redrawSharedCards(context, slack, teamId, tenderId, drawn, told).catch((error) =>
     context.logger.warn({ err: error, teamId }, 'could not redraw the shared cards of a tender'),
   );
 }

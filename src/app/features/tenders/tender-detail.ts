@@ -153,8 +153,7 @@ export async function toggleBookmark(
       followBookmarkChange(
         context,
         request.slack,
-        request.teamId,
-        tenderId,
+        { teamId: request.teamId, tenderId, userId: request.userId, added: add },
         sharedCard && container.messageTs ? { channelId: request.channelId, ts: container.messageTs } : null,
       );
   }

@@ -59,6 +59,13 @@ describe('cards of a tender shared in channels', () => {
       { isEphemeral: true, messageTs: null },
     );
     await eventually(() => drawn(inBids) === 'remove' && drawn(inGeneral) === 'remove', 'both cards redrawn');
+    // Each card's thread says who changed the list, as under a card clicked.
+    const lines = (card: FakeMessage) =>
+      harness.slack.threadOf(card.channel, card.ts).map((reply) => reply.text);
+    await eventually(
+      () => lines(inBids).includes('<@U0MEMBER> bookmarked this tender.') && lines(inGeneral).length === 1,
+      'a line under each card',
+    );
     // Removed on one channel's card: the other follows; the card clicked is drawn once, by the click.
     const updates = harness.slack.callsOf('chat.update').length;
     const click = harness.request({ userId: 'U0MEMBER', channelId: 'C0GENERAL', kind: 'click' });
@@ -71,6 +78,14 @@ describe('cards of a tender shared in channels', () => {
     );
     await eventually(() => drawn(inBids) === 'add', 'the other channel’s card redrawn');
     expect(drawn(inGeneral)).toBe('add');
+    // One line each for the removal: the card clicked says it itself, the other is told.
+    await eventually(
+      () =>
+        lines(inBids).at(-1) === '<@U0MEMBER> removed this tender from the bookmarks.' &&
+        lines(inGeneral).at(-1) === '<@U0MEMBER> removed this tender from the bookmarks.',
+      'the removal told under both cards',
+    );
+    expect([lines(inBids).length, lines(inGeneral).length]).toEqual([2, 2]);
     await eventually(() => harness.slack.callsOf('chat.update').length === updates + 2, 'two redraws');
   });
 
