@@ -138,6 +138,15 @@ function asReplacement(message: RespondMessage): RespondMessage {
   return { ...message, replace_original: true };
 }
 
+/**
+ * Whether a request came from a channel, where a card can be shared for everyone: not a direct
+ * message (`D…`), and not an answer sent to a person's direct messages from elsewhere (a form's,
+ * whose request names no channel).
+ */
+export function inChannel(request: Pick<SlackRequest, 'channelId'>): boolean {
+  return request.channelId !== '' && !request.channelId.startsWith('D');
+}
+
 /** Guests may read but every write refuses them, with a sentence. */
 export async function refuseGuests(
   context: FeatureContext,

@@ -7,7 +7,7 @@ import { parseSearch, type TenderSearchFilters } from '../../shared/commands/par
 import { misspeltRegionRead, readSentence } from '../../shared/commands/read-sentence.ts';
 import { subcommandMeant } from '../../shared/commands/subcommands.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
-import { reply } from '../../shared/feature-context.ts';
+import { inChannel, reply } from '../../shared/feature-context.ts';
 import { SearchIds } from '../../shared/ids.ts';
 import { parseWithRegions, regionsFor, unknownRegion } from '../../shared/regions.ts';
 // Defined beside the schema of the values that carry it (no import circle through the buttons).
@@ -272,7 +272,7 @@ export async function showSearchPage(
       today: formatISO(context.clock(), { representation: 'date', ...IN_UTC }),
     }),
     // A direct message with Tenderbot (D…) has no channel to share a card into.
-    canShare: !request.channelId.startsWith('D'),
+    canShare: inChannel(request),
     tenders: page.data,
     total: page.pagination.total,
     offset: state.o,

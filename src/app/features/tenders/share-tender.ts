@@ -1,7 +1,7 @@
 /* "Share in channel": one tender's card posted for everyone, once however often it is clicked. */
 import { bookmarkedIds } from '../../shared/bookmarked-ids.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
-import { refuseGuests } from '../../shared/feature-context.ts';
+import { inChannel, refuseGuests } from '../../shared/feature-context.ts';
 import { firstWithin } from '../../shared/repeat-guard.ts';
 import { mrkdwn } from '../../shared/views/mrkdwn.ts';
 import { rememberSharedCard } from './shared-cards.ts';
@@ -17,6 +17,15 @@ export async function shareTender(
   tenderId: string,
 ): Promise<void> {
   if (await refuseGuests(context, request, 'share tenders in a channel')) return;
+  // A card in direct messages (an older one, or drawn where the app could not tell): no channel to share in.
+  if (!inChannel(request)) {
+    await request.respond({
+      response_type: 'ephemeral',
+      replace_original: false,
+      text: mrkdwn`Sharing works from a channel: run the search there (\`/tender search …\`) and press *Share in channel* on the card.`,
+    });
+    return;
+  }
   // Claimed before anything is read: a repeat costs the service nothing.
   const claim = await firstWithin(
     context.store,

@@ -3,7 +3,7 @@ import type { ProcurementClient } from '../../../client/procurement-client.ts';
 import type { Tender } from '../../../contract/schemas.ts';
 import { bookmarkedIds } from '../../shared/bookmarked-ids.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
-import { refuseGuests, reply } from '../../shared/feature-context.ts';
+import { inChannel, refuseGuests, reply } from '../../shared/feature-context.ts';
 import { writerOrSentence } from '../../shared/key-access.ts';
 import type { SearchState } from '../../shared/values/button-values.ts';
 import { bookmarkButtonsLine, type KeySource } from '../../shared/views/key-identity.ts';
@@ -237,7 +237,7 @@ function detailMessage(
         shared: false,
         now: context.clock(),
         context: 'detail',
-        canShare: !request.channelId.startsWith('D'),
+        canShare: inChannel(request),
         readOnly,
       }),
       ...(readOnly ? [] : [contextLine(bookmarkButtonsLine(source))]),

@@ -319,6 +319,26 @@ describe('shareTender ("Share in channel")', () => {
     ]);
   });
 
+  it('offers no Share in direct messages, and says where sharing works when an older card is pressed there', async () => {
+    // A form's answer sent to the person's direct messages names no channel; a direct message is D….
+    for (const channelId of ['', 'D0MEMBER']) {
+      const search = harness.request({ userId: 'U0MEMBER', channelId });
+      await searchCommand(harness.context, search, 'marketing');
+      expect(actionIds(search.answers), channelId).toContain(TenderIds.bookmark);
+      expect(actionIds(search.answers), channelId).not.toContain(TenderIds.share);
+    }
+    const inChannel = harness.request({ userId: 'U0MEMBER', channelId: 'C0GENERAL' });
+    await searchCommand(harness.context, inChannel, 'marketing');
+    expect(actionIds(inChannel.answers)).toContain(TenderIds.share);
+    const before = harness.slack.messagesIn('D0MEMBER').length;
+    const press = harness.request({ userId: 'U0MEMBER', channelId: 'D0MEMBER', kind: 'click' });
+    await shareTender(harness.context, press, TENDER_A);
+    expect(press.said()).toBe(
+      'Sharing works from a channel: run the search there (`/tender search …`) and press *Share in channel* on the card.',
+    );
+    expect(harness.slack.messagesIn('D0MEMBER')).toHaveLength(before);
+  });
+
   it('refuses a guest, and says to invite Tenderbot where it is not in the channel', async () => {
     const guest = harness.request({ userId: 'U0GUEST', channelId: 'C0GENERAL', kind: 'click' });
     const before = harness.slack.messagesIn('C0GENERAL').length;
