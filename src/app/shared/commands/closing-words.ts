@@ -81,13 +81,15 @@ export function readClosing(
     };
   }
   const inDays = new RegExp(
-    `\\s(?:${CLOSING}(?:in|within)(?:\\s+the\\s+next)?|within(?:\\s+the\\s+next)?)\\s+(\\d{1,3})\\s+(days?|weeks?)(?=[\\s,.!?;])`,
+    `\\s(?:${CLOSING}(?:in|within)(?:\\s+the\\s+next)?|within(?:\\s+the\\s+next)?)\\s+(\\d{1,3}|${NUMBER_WORDS.join('|')})\\s+(days?|weeks?)(?=[\\s,.!?;])`,
     'i',
   );
   const days = inDays.exec(text);
   if (days) {
     const unit = /^w/i.test(days[2] ?? '') ? 'w' : 'd';
-    return { filter: `closes<${days[1]}${unit}`, rest: text.replace(days[0], ' ') };
+    const typed = (days[1] ?? '').toLowerCase();
+    const count = /^\d+$/.test(typed) ? typed : String(NUMBER_WORDS.indexOf(typed) + 1);
+    return { filter: `closes<${count}${unit}`, rest: text.replace(days[0], ' ') };
   }
   // `before 1 March`, `closing by Friday`, `due on or before 3 December`: up to the day (before it, or on it).
   const byDay = readDayAfter(text, `${CLOSING}?(before|by|on\\s+or\\s+before)\\s+`, today);
@@ -99,6 +101,9 @@ export function readClosing(
     if (until < 0) return null;
     return { ...byDay.read, filter: `closes<${until}d` };
   }
+  // `closing after 1 January`: from the day after it.
+  const afterDay = readDayAfter(text, `${CLOSING}?(after)\\s+`, today);
+  if (afterDay) return { ...afterDay.read, filter: `closes>${afterDay.daysAhead + 1}d` };
   // `closing today`, `closing tomorrow`, `closing on 12 May`, `closing 12/05/2027`, `closing Friday`,
   // `closing date: 3 December`: that one day.
   const onDay = readDayAfter(text, `${CLOSING}(?:(on)\\s+)?`, today);
@@ -223,6 +228,9 @@ function readDay(text: string, today: Date): { day: Date; nextYear: boolean; wee
   const typed = text.toLowerCase();
   if (typed === 'today' || typed === 'tonight') return { day: today, nextYear: false };
   if (typed === 'tomorrow') return { day: addDays(today, 1, IN_UTC), nextYear: false };
+  // The days a closing date is most often said by: Christmas (25 December), the new year (1 January).
+  const named = NAMED_DAYS[typed.replace(/^the\s+/, '')];
+  if (named) return readDay(named, today);
   // `Friday`, `fri`: the next one, or today on a Friday.
   if (isWeekday(typed)) {
     const weekday = WEEKDAYS.findIndex((name) => name.startsWith(typed));
@@ -268,6 +276,32 @@ function isWeekday(text: string): boolean {
   const typed = text.toLowerCase();
   return typed.length >= 3 && WEEKDAYS.some((name) => name.startsWith(typed));
 }
+
+/** Days said by name, as the dates they are. */
+const NAMED_DAYS: Record<string, string> = {
+  christmas: '25 December',
+  'christmas day': '25 December',
+  'christmas eve': '24 December',
+  xmas: '25 December',
+  'new year': '1 January',
+  "new year's day": '1 January',
+};
+
+/** Numbers said as words, one to twelve ("within two weeks"). */
+const NUMBER_WORDS = [
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+];
 
 /** The days of the week as Date's getUTCDay counts them, Sunday first. */
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];

@@ -1,6 +1,6 @@
 import { parseAmount } from './amounts.ts';
 import { type DayOfNextYear, escapeRegExp, readClosing } from './closing-words.ts';
-import { nearestRegions } from './region-words.ts';
+import { nearestRegions, regionKey } from './region-words.ts';
 import { dropInvisible } from './typed-text.ts';
 
 /**
@@ -71,7 +71,10 @@ export function misspeltRegionRead(
         .replace(/[,.!?;:]+$/, '');
       // Letters only: a number or a filter after "in" is no region misspelt.
       if (!/^[\p{L}][\p{L}' -]*$/u.test(candidate)) continue;
-      const [region, ...others] = nearestRegions(candidate, regions);
+      // Near one region by spelling, or the start of one region's name ("Yorkshire" for "Yorkshire
+      // and The Humber"; "North" begins two, and is no guess).
+      const near = nearestRegions(candidate, regions);
+      const [region, ...others] = near.length > 0 ? near : regionsBeginning(candidate, regions);
       if (!region || others.length > 0) continue;
       const read = readSentence(
         `${typed.slice(0, start)}${region}${after.slice(candidate.length)}`,
@@ -82,6 +85,13 @@ export function misspeltRegionRead(
     }
   }
   return null;
+}
+
+/** The regions whose name begins with the words typed, whole words (`Yorkshire`: Yorkshire and The Humber). */
+function regionsBeginning(typed: string, regions: readonly string[]): string[] {
+  const key = regionKey(typed);
+  if (key.length < 4) return [];
+  return regions.filter((region) => regionKey(region).startsWith(`${key} `));
 }
 
 /** How many `in …` of a sentence are read for a region misspelt. */

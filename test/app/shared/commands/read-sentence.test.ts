@@ -99,6 +99,12 @@ describe('a direct message read as a search', () => {
       ['show me cleaning in Wales', 'cleaning region:"Wales"'],
       ['are there any IT support tenders over £100k', 'IT support value>100k'],
       ['i’m looking for catering closing next month', 'catering closes>5d closes<35d'],
+      // Numbers in words, "after" a day, and Christmas.
+      ['cleaning closing in the next two weeks', 'cleaning closes<2w'],
+      ['cleaning within ten days', 'cleaning closes<10d'],
+      ['cleaning closing after 1 January', 'cleaning closes>37d'],
+      ['cleaning in Wales closing before Christmas', 'cleaning region:"Wales" closes<28d'],
+      ['after school clubs', null],
       // Next week's Friday (4 December; "this Friday" is tomorrow); a month's end.
       ['cleaning closing next Friday', 'cleaning closes>8d closes<8d'],
       ['cleaning closing next mon', 'cleaning closes>4d closes<4d'],
@@ -342,6 +348,13 @@ describe('a region misspelt in a sentence', () => {
       search: 'roads region:"North West" closes<3d',
     });
     expect(misspeltRegionRead('cleaning in in Londn', now, REGIONS)?.region).toBe('London');
+    // The start of one region's name is that region; the start of two is no guess.
+    expect(misspeltRegionRead('cleaning in Yorkshire', now, REGIONS)).toEqual({
+      typed: 'Yorkshire',
+      region: 'Yorkshire and The Humber',
+      search: 'cleaning region:"Yorkshire and The Humber"',
+    });
+    expect(misspeltRegionRead('cleaning in North', now, [...REGIONS, 'North East'])).toBeNull();
     expect(misspeltRegionRead('tenders in Yorkshire and the Humbr over £1m', now, REGIONS)?.search).toBe(
       'region:"Yorkshire and The Humber" value>1m',
     );
