@@ -143,7 +143,8 @@ export function stageSelect(stage: Stage, number: number, values: CardValues): W
 
 /**
  * A stage's line: its status, due date or length, and its notes cut to `notesRoom`. A due date
- * after `closingDay` (the tender's deadline, from cardClosingDay) is flagged until the stage is done.
+ * after `closingDay` (the tender's deadline, from cardClosingDay) is flagged until the stage is done;
+ * one after `targetDay` (the bid's target submission, while it is still to be submitted) too.
  */
 export function stageText(
   stage: Stage,
@@ -151,6 +152,7 @@ export function stageText(
   now: Date,
   notesRoom: number,
   closingDay: string | null = null,
+  targetDay: string | null = null,
 ): Mrkdwn {
   const facts = [
     mrkdwn`${plain(STAGE_EMOJI[stage.status])} *${number}. ${safeText(stage.name, 200)}* · ${plain(STAGE_LABELS[stage.status])}`,
@@ -160,7 +162,16 @@ export function stageText(
     const late = stage.status !== 'completed' && days < 0 ? ' (overdue)' : '';
     const afterClosing =
       stage.status === 'completed' ? mrkdwn`` : afterClosingNote(stage.dueDate, closingDay);
-    facts.push(mrkdwn`${plain(`due ${formatDay(stage.dueDate)}${late}`)}${afterClosing}`);
+    // After the bid's own target (but not after the closing, which says more): a stage that will
+    // hold up the submission, or one planned for after it (a presentation): either way, worth a look.
+    const afterTarget =
+      stage.status !== 'completed' &&
+      String(afterClosing) === '' &&
+      targetDay !== null &&
+      stage.dueDate > targetDay
+        ? mrkdwn` :warning: after the target submission (${plain(formatDay(targetDay))})`
+        : mrkdwn``;
+    facts.push(mrkdwn`${plain(`due ${formatDay(stage.dueDate)}${late}`)}${afterClosing}${afterTarget}`);
   }
   // A length of 0 days says nothing a bid lead can use ("about 0 days"): left out.
   if (stage.expectedDurationDays !== null && stage.expectedDurationDays > 0 && !stage.dueDate)
@@ -228,6 +239,8 @@ function drawCard(
   );
   const currentStatus = statusOptions[SETTABLE_PIPELINE_STATUSES.indexOf(pipeline.status as never)];
   const closingDay = cardClosingDay(known.tenderDeadline, pipeline.status, now);
+  // The bid's own target, while it is still to be submitted: stages due after it are flagged.
+  const targetDay = PAST_SUBMISSION.includes(pipeline.status) ? null : pipeline.targetSubmissionDate;
   // While the bid is still to be submitted, when its tender closes: the date every other one answers to.
   const tenderCloses = closingDay ? tenderClosesWhen(known.tenderDeadline, now) : null;
   // On one line, as the context line is: a title's line breaks and runs of spaces are one space.
@@ -296,12 +309,13 @@ function drawCard(
     },
   ];
   const stageBlocks = (stage: Stage, index: number, notesRoom: number): Block[] => {
-    if (pipeline.archived) return [section(stageText(stage, index + 1, now, notesRoom, closingDay))];
+    if (pipeline.archived)
+      return [section(stageText(stage, index + 1, now, notesRoom, closingDay, targetDay))];
     return [
       {
         type: 'section',
         block_id: `stage:${index}`,
-        text: { type: 'mrkdwn', text: stageText(stage, index + 1, now, notesRoom, closingDay) },
+        text: { type: 'mrkdwn', text: stageText(stage, index + 1, now, notesRoom, closingDay, targetDay) },
         accessory: stageSelect(stage, index + 1, values),
       },
       {

@@ -1,6 +1,7 @@
 /* "All stages": a bid's stages in a form, a page at a time, each with its status menu. */
 import type { Pipeline } from '../../../../contract/schemas.ts';
 import { PipelineIds } from '../../../shared/ids.ts';
+import { PAST_SUBMISSION } from '../../../shared/views/bid-parts.ts';
 import { clip, mrkdwn, safeText } from '../../../shared/views/mrkdwn.ts';
 import type { SafeModalView as ModalView } from '../../../shared/views/safe-blocks.ts';
 import { type Block, button, contextLine, section } from '../../../shared/views/tender-card.ts';
@@ -42,7 +43,17 @@ export function stagesFormView(args: {
     blocks.push({
       type: 'section',
       block_id: `stage:${number - 1}`,
-      text: { type: 'mrkdwn', text: stageText(stage, number, args.now, 300, args.closingDay ?? null) },
+      text: {
+        type: 'mrkdwn',
+        text: stageText(
+          stage,
+          number,
+          args.now,
+          300,
+          args.closingDay ?? null,
+          PAST_SUBMISSION.includes(args.pipeline.status) ? null : args.pipeline.targetSubmissionDate,
+        ),
+      },
       ...(args.pipeline.archived ? {} : { accessory: stageSelect(stage, number, args.values) }),
     });
   });

@@ -232,6 +232,43 @@ describe('the pipeline card', () => {
     expect(await lines('   \n ')).toContain(' · tender `ocds-1` · ');
   });
 
+  it('flags a stage due after the bid’s own target submission, while the bid is still to be submitted', async () => {
+    const [first] = pipeline().stages;
+    if (!first) throw new Error('no stage');
+    const bid = (overrides: Partial<Pipeline>) =>
+      pipeline({
+        targetSubmissionDate: '2026-12-01',
+        stages: [
+          { ...first, id: 'late', name: 'Pricing', status: 'pending', dueDate: '2026-12-05' },
+          { ...first, id: 'done', name: 'Review', position: 1, status: 'completed', dueDate: '2026-12-05' },
+          { ...first, id: 'closing', name: 'Present', position: 2, status: 'pending', dueDate: '2026-12-20' },
+          { ...first, id: 'early', name: 'Qualify', position: 3, status: 'pending', dueDate: '2026-11-30' },
+        ],
+        ...overrides,
+      });
+    const lines = async (overrides: Partial<Pipeline>) =>
+      (
+        (
+          await pipelineCard(bid(overrides), memoryKeeper(), NOW, {
+            reference: 'BID-5',
+            tenderDeadline: '2026-12-19T12:00:00Z',
+          })
+        ).blocks as Json[]
+      )
+        .map((block) => block.text?.text ?? '')
+        .filter(Boolean);
+    const flag = ':warning: after the target submission (1 Dec 2026)';
+    const drawn = await lines({});
+    expect(drawn.find((line) => line.includes('Pricing'))).toContain(`due 5 Dec 2026 ${flag}`);
+    // Done, before the target, or after the tender closes (that flag says more): no target flag.
+    expect(drawn.find((line) => line.includes('Review'))).not.toContain(flag);
+    expect(drawn.find((line) => line.includes('Qualify'))).not.toContain(flag);
+    expect(drawn.find((line) => line.includes('Present'))).toContain('after the tender closes (19 Dec 2026)');
+    expect(drawn.find((line) => line.includes('Present'))).not.toContain(flag);
+    // Submitted: the target is history.
+    expect((await lines({ status: 'submitted' })).join('\n')).not.toContain(flag);
+  });
+
   it('an archived bid is read only, with Restore', async () => {
     const card = await pipelineCard(pipeline({ archived: true }), memoryKeeper(), NOW, {
       reference: 'BID-12',
