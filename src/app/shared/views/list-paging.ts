@@ -11,7 +11,8 @@ export function pageRange(offset: number, shown: number, total: number): Mrkdwn 
   if (shown === 0) return plain(`none of ${total.toLocaleString('en-GB')}`);
   if (shown === 1)
     return plain(`${(offset + 1).toLocaleString('en-GB')} of ${total.toLocaleString('en-GB')}`);
-  return plain(`${offset + 1}–${offset + shown} of ${total.toLocaleString('en-GB')}`);
+  const counted = (count: number) => count.toLocaleString('en-GB');
+  return plain(`${counted(offset + 1)}–${counted(offset + shown)} of ${counted(total)}`);
 }
 
 /**
