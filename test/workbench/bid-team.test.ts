@@ -113,6 +113,14 @@ describe('a bid team in the workbench page', () => {
     expect(pipelineId).not.toBe('');
     expect(pipelineId).not.toBe(tenderId);
     await shot('bid-started');
+    // "Open the tender" shows it in full to the one who pressed, with its own buttons.
+    await bidsCard.getByRole('button', { name: 'Open the tender' }).click();
+    const tenderShown = page.locator('.message.ephemeral', { hasText: tenderId }).last();
+    await tenderShown.waitFor();
+    await tenderShown
+      .getByRole('button', { name: /Bookmark|Remove bookmark/ })
+      .first()
+      .waitFor();
 
     // The same pipeline's card in a second channel.
     await openChannel(page, 'C0GENERAL');

@@ -75,7 +75,7 @@ export const CONTROLS = [
   { kind: 'action', id: TenderIds.bookmark, what: 'Bookmark' },
   { kind: 'action', id: TenderIds.removeBookmark, what: 'Remove bookmark' },
   { kind: 'action', id: TenderIds.share, what: 'Share in channel' },
-  { kind: 'action', id: TenderIds.show, what: 'Open (a notice in a panel)' },
+  { kind: 'action', id: TenderIds.show, what: 'Open (a notice in a panel), Open the tender (a bid’s card)' },
   { kind: 'action', id: TenderIds.openOriginal, what: 'Open original (a link)' },
   { kind: 'action', id: DirectoryIds.showBuyer, what: 'a buyer in a list' },
   { kind: 'action', id: DirectoryIds.showSupplier, what: 'a supplier in a list' },

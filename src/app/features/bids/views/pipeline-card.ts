@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { PlainTextOption, StaticSelect } from '@slack/types';
 import type { Pipeline, PipelineListItem, Stage } from '../../../../contract/schemas.ts';
-import { PipelineIds } from '../../../shared/ids.ts';
+import { PipelineIds, TenderIds } from '../../../shared/ids.ts';
 import {
   encode,
   encodeKept,
@@ -46,6 +46,9 @@ export const STAGE_EMOJI: Record<Stage['status'], string> = {
 };
 
 const STAGE_ORDER: Stage['status'][] = ['pending', 'in_progress', 'blocked', 'completed'];
+
+/** The longest tender id a button carries (as a card's other buttons carry one). */
+const TENDER_ID_ROOM = 300;
 
 /** The values a card's controls carry, kept in the store when an id is too long for an option. */
 export interface CardValues {
@@ -290,6 +293,10 @@ function drawCard(
       block_id: 'pipeline:actions',
       elements: [
         ...(pipeline.archived ? [] : [button('Edit details', PipelineIds.editBid, values.pipelineRef)]),
+        // The tender in full, to the person who pressed (its card: deadline, buyer, documents).
+        ...(pipeline.tenderId && pipeline.tenderId.length <= TENDER_ID_ROOM
+          ? [button('Open the tender', TenderIds.show, pipeline.tenderId)]
+          : []),
         pipeline.archived
           ? button('Restore', PipelineIds.restore, values.pipelineRef, 'primary')
           : {

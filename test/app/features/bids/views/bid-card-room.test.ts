@@ -76,8 +76,9 @@ describe('a bid card’s room', () => {
       { reference: 'BID-3' },
     );
     const shown = selectsOf(card.blocks).length;
-    // A message's JSON (well under 12,000 characters) runs out before its 50 blocks do.
-    expect(shown).toBeGreaterThanOrEqual(4);
+    // A message's JSON (well under 12,000 characters) runs out before its 50 blocks do: with 3,000
+    // characters of notes on every stage, three keep their controls beside the card's own lines.
+    expect(shown).toBeGreaterThanOrEqual(3);
     expect(shown).toBeLessThan(40);
     const text = JSON.stringify(card.blocks);
     expect(text).toContain(`*Stages ${shown + 1} to 40 have no menus here:* a Slack message holds 50 blocks`);

@@ -11,6 +11,7 @@ import {
   startBidModal,
 } from '../../../../../src/app/features/bids/views/pipeline-modals.ts';
 import { homeView } from '../../../../../src/app/features/home/views/home-view.ts';
+import { TenderIds } from '../../../../../src/app/shared/ids.ts';
 import { decode, type StateKeeper } from '../../../../../src/app/shared/values/codec.ts';
 import { countdown, progressBar } from '../../../../../src/app/shared/views/bid-parts.ts';
 import { blockKitProblems, viewProblems } from '../../../../../src/app/shared/views/block-kit-limits.ts';
@@ -225,6 +226,21 @@ describe('the pipeline card', () => {
     expect(text(await pipelineCard(pipeline(), memoryKeeper(), NOW, { reference: 'BID-3' }))).toContain(
       ' · tender `ocds-1` · ',
     );
+    // "Open the tender" shows it in full to whoever presses (the panels' Open does the same).
+    const actions = (await pipelineCard(pipeline(), memoryKeeper(), NOW, { reference: 'BID-3' })).blocks.find(
+      (block) => (block as Json).block_id === 'pipeline:actions',
+    ) as Json;
+    expect(actions.elements).toContainEqual(
+      expect.objectContaining({
+        action_id: TenderIds.show,
+        value: 'ocds-1',
+        text: expect.objectContaining({ text: 'Open the tender' }),
+      }),
+    );
+    const noTender = (
+      await pipelineCard(pipeline({ tenderId: null }), memoryKeeper(), NOW, { reference: 'BID-3' })
+    ).blocks;
+    expect(JSON.stringify(noTender)).not.toContain(TenderIds.show);
     // A title on one line; one of spaces only is no title.
     const lines = (title: string) =>
       pipelineCard(pipeline(), memoryKeeper(), NOW, { reference: 'BID-3', tenderTitle: title }).then(text);
