@@ -40,6 +40,8 @@ describe('searchCommand (/tender search)', () => {
     expect(request.answers).toHaveLength(1);
     expect(request.answers[0]?.response_type).toBe('ephemeral');
     expect(request.said()).toContain('marketing');
+    // Which order: the service's, by publication (not by deadline), said so.
+    expect(request.said()).toMatch(/: 1–5 of \d+, newest published first$/);
     expect(actionIds(request.answers)).toContain(TenderIds.bookmark);
   });
 

@@ -59,7 +59,7 @@ export function searchResultsMessage(args: {
   }
   // The service's order (CONTRACT: newest published first), said so a tender closing tomorrow
   // low on the page is not taken for the search ranking it low.
-  const shown = mrkdwn`${pageRange(offset, tenders.length, total)}, newest first`;
+  const shown = mrkdwn`${pageRange(offset, tenders.length, total)}, newest published first`;
   const heading = args.heading;
   const blocks: Block[] = [section(mrkdwn`*${heading}* · ${shown}`)];
   // Every card of the page carries the same page in its buttons: one state for all of them.
