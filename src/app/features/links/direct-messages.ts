@@ -110,7 +110,12 @@ function askedFor(text: string): { rest: string; showMe: boolean } | null {
     text,
   );
   const lead = found?.[0] ?? '';
-  const rest = text.slice(lead.length).trim();
+  // "…my bookmarks please", "…my bids, thanks?": the courtesy is no part of what is asked for.
+  const rest = text
+    .slice(lead.length)
+    .replace(/[\s,]+(?:please|thanks|thank\s+you)[\s.!?]*$/i, '')
+    .replace(/[\s.!?]+$/, '')
+    .trim();
   if (!lead || !rest) return null;
   return { rest, showMe: Boolean(found?.[1]) };
 }

@@ -86,6 +86,11 @@ describe('a direct message', () => {
     expect(directMessageIntent('show me my bids')).toEqual({ kind: 'command', text: 'bids' });
     expect(directMessageIntent('my bids')).toEqual({ kind: 'command', text: 'bids' });
     expect(directMessageIntent('Please list my bookmarks')).toEqual({ kind: 'command', text: 'bookmarks' });
+    expect(directMessageIntent('please show me my bookmarks please')).toEqual({
+      kind: 'command',
+      text: 'bookmarks',
+    });
+    expect(directMessageIntent('show me my bids, thanks!')).toEqual({ kind: 'command', text: 'bids' });
     expect(directMessageIntent('show me cleaning in Wales')).toEqual({
       kind: 'search',
       text: 'cleaning in Wales',
