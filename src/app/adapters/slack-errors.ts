@@ -53,3 +53,12 @@ export function classifySlackError(error: unknown): SlackFailure {
       return { kind: 'unknown-outcome' };
   }
 }
+
+/**
+ * Whether a Slack refusal says a message can never be changed again: it was deleted, or its
+ * channel is gone (archived, deleted, the app removed). A card remembered there is forgotten.
+ */
+export function isMessageGone(error: unknown): boolean {
+  const code = (error as { data?: { error?: string } } | null)?.data?.error ?? '';
+  return code === 'message_not_found' || code in CHANNEL_GONE_REASONS;
+}

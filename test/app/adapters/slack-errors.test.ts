@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebClient } from '@slack/web-api';
 import { expect, it } from 'vitest';
-import { classifySlackError } from '../../../src/app/adapters/slack-errors.ts';
+import { classifySlackError, isMessageGone } from '../../../src/app/adapters/slack-errors.ts';
 
 it('reads a 429 as rate-limited also when the interactive client has spent its own retries on it', async () => {
   let calls = 0;
@@ -28,4 +28,17 @@ it('reads a 429 as rate-limited also when the interactive client has spent its o
   } finally {
     server.close();
   }
+});
+
+it('knows a message that can never be changed again: deleted, or its channel gone', () => {
+  const refused = (code: string) => ({
+    code: 'slack_webapi_platform_error',
+    data: { ok: false, error: code },
+  });
+  for (const code of ['message_not_found', 'channel_not_found', 'is_archived', 'not_in_channel'])
+    expect(isMessageGone(refused(code)), code).toBe(true);
+  for (const code of ['ratelimited', 'cant_update_message', 'invalid_blocks'])
+    expect(isMessageGone(refused(code)), code).toBe(false);
+  expect(isMessageGone(new Error('timeout'))).toBe(false);
+  expect(isMessageGone(null)).toBe(false);
 });

@@ -3,7 +3,7 @@ import { NotFoundError } from '../../../client/errors.ts';
 import type { ProcurementClient } from '../../../client/procurement-client.ts';
 import type { Pipeline } from '../../../contract/schemas.ts';
 import type { AppSlack } from '../../adapters/app-slack.ts';
-import { classifySlackError } from '../../adapters/slack-errors.ts';
+import { classifySlackError, isMessageGone } from '../../adapters/slack-errors.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
 import { queuePerKey } from '../../shared/queue-per-key.ts';
 import { sentenceMessage } from '../../shared/views/messages.ts';
@@ -27,14 +27,7 @@ const serialised = queuePerKey();
  */
 const lastDrawn = new LRUCache<string, string>({ max: 10_000, ttl: 10 * 60_000 });
 
-/** Slack's answers that mean the message (or its channel) is gone for good: forget it. */
-const GONE = new Set(['message_not_found', 'channel_not_found', 'is_archived', 'not_in_channel']);
-
 export const PIPELINE_EVENT = 'tenderbot_pipeline';
-
-function slackError(error: unknown): string | undefined {
-  return (error as { data?: { error?: string } }).data?.error;
-}
 
 /**
  * Reads the pipeline afresh and redraws every remembered message showing it; forgets messages
@@ -91,7 +84,7 @@ export async function redrawEverywhere(
           copies++;
           live.push(place);
         } catch (error) {
-          if (GONE.has(slackError(error) ?? '')) {
+          if (isMessageGone(error)) {
             await context.store.forgetPipelineMessage(teamId, place.channelId, place.ts);
             context.logger.info(
               { teamId, pipelineId, channel: place.channelId },

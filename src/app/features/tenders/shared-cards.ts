@@ -5,6 +5,7 @@
  * tender the workspace has bookmarked since.
  */
 import type { AppSlack } from '../../adapters/app-slack.ts';
+import { isMessageGone } from '../../adapters/slack-errors.ts';
 import { bookmarkedIds } from '../../shared/bookmarked-ids.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
 import { queuePerKey } from '../../shared/queue-per-key.ts';
@@ -16,9 +17,6 @@ import { sharedTenderMessage } from './views/search-messages.ts';
  * in a hundred channels is redrawn where people most likely still read it, at Slack's pace.
  */
 const CARDS_REDRAWN = 20;
-
-/** Slack's answers for a card that can no longer be changed: it is forgotten. */
-const GONE = new Set(['message_not_found', 'channel_not_found', 'is_archived', 'not_in_channel']);
 
 /** One tender's redraws one after another, each reading the bookmarks when its turn comes. */
 const inTurn = queuePerKey();
@@ -68,8 +66,7 @@ export function redrawSharedCards(
         redrawn++;
         if (told) await slack.chat.postMessage({ channel: card.channelId, thread_ts: card.ts, text: told });
       } catch (error) {
-        if (GONE.has((error as { data?: { error?: string } }).data?.error ?? ''))
-          await context.store.forgetSharedTenderCard(teamId, card.channelId, card.ts);
+        if (isMessageGone(error)) await context.store.forgetSharedTenderCard(teamId, card.channelId, card.ts);
         else context.logger.warn({ err: error, teamId }, 'could not redraw a shared tender card');
       }
     }
@@ -86,10 +83,15 @@ export function followBookmarkChange(
 ): void {
   const { teamId, tenderId } = change;
   // The same line as under the card clicked, so every card's thread tells the list's history.
-  const told = change.added
-    ? mrkdwn`${mention(change.userId)} bookmarked this tender.`
-    : mrkdwn`${mention(change.userId)} removed this tender from the bookmarks.`;
+  const told = bookmarkChangeLine(change.userId, change.added);
   void redrawSharedCards(context, slack, teamId, tenderId, drawn, told).catch((error) =>
     context.logger.warn({ err: error, teamId }, 'could not redraw the shared cards of a tender'),
   );
+}
+
+/** The line under a shared card saying who changed the workspace's bookmark of its tender. */
+export function bookmarkChangeLine(userId: string, added: boolean): Mrkdwn {
+  return added
+    ? mrkdwn`${mention(userId)} bookmarked this tender.`
+    : mrkdwn`${mention(userId)} removed this tender from the bookmarks.`;
 }

@@ -8,10 +8,10 @@ import { writerOrSentence } from '../../shared/key-access.ts';
 import type { SearchState } from '../../shared/values/button-values.ts';
 import { bookmarkButtonsLine, type KeySource } from '../../shared/views/key-identity.ts';
 import { type Message, sentenceMessage } from '../../shared/views/messages.ts';
-import { code, joinMrkdwn, mention, mrkdwn, text as plain, safeText } from '../../shared/views/mrkdwn.ts';
+import { code, joinMrkdwn, mrkdwn, text as plain, safeText } from '../../shared/views/mrkdwn.ts';
 import { contextLine, section, tenderDetail } from '../../shared/views/tender-card.ts';
 import { isGuest, showSearchPage } from './search.ts';
-import { followBookmarkChange } from './shared-cards.ts';
+import { bookmarkChangeLine, followBookmarkChange } from './shared-cards.ts';
 import { BOOKMARKS_PAGE_SIZE, bookmarksMessage, sharedTenderMessage } from './views/search-messages.ts';
 
 /**
@@ -191,9 +191,7 @@ async function answerBookmarkClick(
     await request.slack.chat.postMessage({
       channel: request.channelId,
       thread_ts: container.messageTs,
-      text: add
-        ? mrkdwn`${mention(request.userId)} bookmarked this tender.`
-        : mrkdwn`${mention(request.userId)} removed this tender from the bookmarks.`,
+      text: bookmarkChangeLine(request.userId, add),
     });
     return;
   }

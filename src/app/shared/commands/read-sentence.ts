@@ -45,7 +45,7 @@ export interface MisspeltRegion {
 }
 
 /**
- * "cleaning in Londn", "roads across the north wst": one to three words after `in`, `across` or
+ * "cleaning in Londn", "roads across the north wst": one to four words after `in`, `across` or
  * `around` that are near exactly one region of the data (as `region:Londn` is near London), and
  * the search the sentence reads as with that region. Null when the sentence names a region it
  * knows, or nothing after those words is near one region: a guess is offered, never made.
