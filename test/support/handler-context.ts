@@ -99,3 +99,14 @@ export async function startHandlerHarness(options: { sandbox?: TestSandbox } = {
     },
   };
 }
+
+/** Links `apiKey` as `userId`'s own key in the harness's workspace, as `/tender connect me` does. */
+export async function linkOwnKey(harness: HandlerHarness, userId: string, apiKey: string): Promise<void> {
+  await harness.context.store.savePersonalKey({
+    teamId: harness.slack.teamId,
+    userId,
+    encryptedApiKey: harness.context.cipher.encrypt(apiKey),
+    serviceUrl: harness.sandbox.baseUrl,
+    connectedAt: new Date(),
+  });
+}

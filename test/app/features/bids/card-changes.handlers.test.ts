@@ -8,7 +8,7 @@ import {
 } from '../../../../src/app/features/bids/card-changes.ts';
 import { eventually } from '../../../support/bot.ts';
 import { KEYS } from '../../../support/fixture.ts';
-import { type HandlerHarness, startHandlerHarness } from '../../../support/handler-context.ts';
+import { type HandlerHarness, linkOwnKey, startHandlerHarness } from '../../../support/handler-context.ts';
 import { textOf } from '../../../support/slack-text.ts';
 import { bidNow, cardsOf, newBid, stageAt } from './handler-support.ts';
 
@@ -19,13 +19,7 @@ let harness: HandlerHarness;
 beforeAll(async () => {
   harness = await startHandlerHarness();
   // Max (U0MEMBER) linked Alice's own key: she may only view Bob's bid (pl-bob).
-  await harness.context.store.savePersonalKey({
-    teamId: harness.slack.teamId,
-    userId: 'U0MEMBER',
-    encryptedApiKey: harness.context.cipher.encrypt(KEYS.aliceAcme),
-    serviceUrl: harness.sandbox.baseUrl,
-    connectedAt: new Date(),
-  });
+  await linkOwnKey(harness, 'U0MEMBER', KEYS.aliceAcme);
 }, 60_000);
 afterAll(async () => harness?.close());
 

@@ -8,7 +8,7 @@ import { encodeKept } from '../../../../src/app/shared/values/codec.ts';
 import { formatDay } from '../../../../src/app/shared/views/bid-parts.ts';
 import type { FakeView } from '../../../../src/fake-slack/types.ts';
 import { KEYS } from '../../../support/fixture.ts';
-import { type HandlerHarness, startHandlerHarness } from '../../../support/handler-context.ts';
+import { type HandlerHarness, linkOwnKey, startHandlerHarness } from '../../../support/handler-context.ts';
 import { textOf } from '../../../support/slack-text.ts';
 import { bidNow, cardsOf, dayAfter, modalOpenedBy, newBid, openTenders, stageAt } from './handler-support.ts';
 
@@ -22,13 +22,7 @@ let harness: HandlerHarness;
 beforeAll(async () => {
   harness = await startHandlerHarness();
   // Max (U0MEMBER) linked Alice's own key: she may only view Bob's bid (pl-bob).
-  await harness.context.store.savePersonalKey({
-    teamId: harness.slack.teamId,
-    userId: 'U0MEMBER',
-    encryptedApiKey: harness.context.cipher.encrypt(KEYS.aliceAcme),
-    serviceUrl: harness.sandbox.baseUrl,
-    connectedAt: new Date(),
-  });
+  await linkOwnKey(harness, 'U0MEMBER', KEYS.aliceAcme);
 }, 60_000);
 afterAll(async () => harness?.close());
 

@@ -9,19 +9,13 @@ import { DirectoryIds, SavedSearchIds } from '../../../../src/app/shared/ids.ts'
 import { SuggestionIds } from '../../../../src/app/shared/views/suggestions.ts';
 import { NotFoundError } from '../../../../src/client/errors.ts';
 import { KEYS, LARGE_FRAMEWORK_ID } from '../../../support/fixture.ts';
-import { type HandlerHarness, startHandlerHarness } from '../../../support/handler-context.ts';
+import { type HandlerHarness, linkOwnKey, startHandlerHarness } from '../../../support/handler-context.ts';
 
 let harness: HandlerHarness;
 beforeAll(async () => {
   harness = await startHandlerHarness();
   // Max linked Dave's key (Beta's organisation): what he reads is Beta's, not the workspace's (Acme's).
-  await harness.context.store.savePersonalKey({
-    teamId: harness.slack.teamId,
-    userId: 'U0MEMBER',
-    encryptedApiKey: harness.context.cipher.encrypt(KEYS.daveBeta),
-    serviceUrl: harness.sandbox.baseUrl,
-    connectedAt: new Date(),
-  });
+  await linkOwnKey(harness, 'U0MEMBER', KEYS.daveBeta);
 }, 60_000);
 afterAll(async () => harness?.close());
 

@@ -6,7 +6,7 @@ import { TenderIds } from '../../../../src/app/shared/ids.ts';
 import type { FakeMessage } from '../../../../src/fake-slack/fake-slack.ts';
 import { eventually } from '../../../support/bot.ts';
 import { KEYS, TENDER_A } from '../../../support/fixture.ts';
-import { type HandlerHarness, startHandlerHarness } from '../../../support/handler-context.ts';
+import { type HandlerHarness, linkOwnKey, startHandlerHarness } from '../../../support/handler-context.ts';
 import { actionIds } from './tender-answers.ts';
 
 // A tender's cards shared in channels show the workspace's bookmarks: a bookmark changed anywhere
@@ -104,13 +104,7 @@ describe('cards of a tender shared in channels', () => {
   it('do not follow a bookmark in a person’s own list: the cards show the workspace’s', async () => {
     const card = await share('C0GENERAL', 'ocds-tbdemo-0000206');
     const teamId = harness.slack.teamId;
-    await harness.context.store.savePersonalKey({
-      teamId,
-      userId: 'U0MEMBER',
-      encryptedApiKey: harness.context.cipher.encrypt(KEYS.daveBeta),
-      serviceUrl: harness.sandbox.baseUrl,
-      connectedAt: new Date(),
-    });
+    await linkOwnKey(harness, 'U0MEMBER', KEYS.daveBeta);
     try {
       const updates = harness.slack.callsOf('chat.update').length;
       const request = harness.request({ userId: 'U0MEMBER', kind: 'click' });

@@ -9,7 +9,7 @@ import {
 import { PERSONAL_KEY_REQUIRED_SENTENCE } from '../../../../src/app/shared/failure-sentences.ts';
 import { TenderIds } from '../../../../src/app/shared/ids.ts';
 import { KEYS, TENDER_A, TENDER_B } from '../../../support/fixture.ts';
-import { type HandlerHarness, startHandlerHarness } from '../../../support/handler-context.ts';
+import { type HandlerHarness, linkOwnKey, startHandlerHarness } from '../../../support/handler-context.ts';
 import { actionIds, bookmarksOf } from './tender-answers.ts';
 
 let harness: HandlerHarness;
@@ -78,13 +78,7 @@ describe('bookmarksCommand (/tender bookmarks)', () => {
     const teamId = harness.slack.teamId;
     const { client: workspace } = await harness.context.clients.forTeam(teamId);
     await workspace.bookmarks.add(TENDER_B);
-    await harness.context.store.savePersonalKey({
-      teamId,
-      userId: 'U0MEMBER',
-      encryptedApiKey: harness.context.cipher.encrypt(KEYS.daveBeta),
-      serviceUrl: harness.sandbox.baseUrl,
-      connectedAt: new Date(),
-    });
+    await linkOwnKey(harness, 'U0MEMBER', KEYS.daveBeta);
     try {
       const request = harness.request({ userId: 'U0MEMBER' });
       await bookmarksCommand(harness.context, request);
