@@ -5,7 +5,8 @@
  *    search` commands to Tenderbot's HTTP receiver (`tenderbot bot` as its own process, guarded
  *    receiver, bot store on SQLite) and to a bare Bolt app with Bolt's HTTPReceiver that only acks
  *    (bench/support/bare-bolt.ts), in BENCH_ROUNDS alternating rounds (Bolt, Tenderbot, Tenderbot's
- *    answers drained, Bolt again…) that share the measured seconds and are pooled: the machine's
+ *    answers drained, Bolt again…; each starts once the machine is quiet, bench/support/load.ts
+ *    `quiet`) that share the measured seconds and are pooled: the machine's
  *    speed drifts within a run, and one Bolt run first then one Tenderbot run measured the drift as
  *    much as either. Every request is signed afresh with a unique trigger_id, since
  *    Tenderbot refuses a signature it has seen. Tenderbot runs with one answer worker
@@ -48,6 +49,7 @@ import {
   measureRun,
   pooled,
   quantile,
+  quiet,
   WARMUP_S,
 } from './support/load.ts';
 import { BENCH_NODE_FLAGS, SOURCES_BIN } from './support/node-flags.ts';
@@ -306,9 +308,11 @@ try {
     const tenderbotDrains: Drain[] = [];
     for (let turn = 0; turn < ROUNDS; turn++) {
       const load = { warmupSeconds: turn === 0 ? WARMUP_S : 1, seconds: DURATION_S / ROUNDS };
+      await quiet();
       boltRounds.push(
         await acks(`bare Bolt app, ack (round ${turn + 1} of ${ROUNDS})`, bolt, undefined, load),
       );
+      await quiet();
       const [run, drain] = await answeredAcks(
         `Tenderbot receiver (one answer worker), ack (round ${turn + 1} of ${ROUNDS})`,
         tenderbot,

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import autocannon from 'autocannon';
 
 /** Connections, measured seconds and warm-up of every load in the benchmarks (env overrides). */
@@ -164,3 +165,43 @@ export function loadAverage(): number | null {
     return null;
   }
 }
+
+/** The machine's busy CPU time so far (every core, user to softirq), and its whole time, in ticks. */
+function machineTicks(): { busy: number; all: number } | null {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8')
+      .split('\n')[0]
+      ?.trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
+    if (!fields || fields.length < 5) return null;
+    const all = fields.reduce((sum, value) => sum + value, 0);
+    const idle = (fields[3] ?? 0) + (fields[4] ?? 0);
+    return { busy: all - idle, all };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Waits until the machine is quiet: less than QUIET_SHARE of one core busy over a QUIET_MS window
+ * (at most QUIET_AT_MOST_MS; Linux only). A run that follows another's aftermath (a checkpoint, a
+ * collection, answers still arriving) measures that aftermath as much as itself.
+ */
+export async function quiet(): Promise<void> {
+  const cores = availableParallelism();
+  const until = performance.now() + QUIET_AT_MOST_MS;
+  let last = machineTicks();
+  while (last && performance.now() < until) {
+    await new Promise((done) => setTimeout(done, QUIET_MS));
+    const now = machineTicks();
+    if (!now) return;
+    const busyCores = ((now.busy - last.busy) / Math.max(1, now.all - last.all)) * cores;
+    last = now;
+    if (busyCores < QUIET_SHARE) return;
+  }
+}
+const QUIET_MS = 300;
+const QUIET_SHARE = 0.15;
+const QUIET_AT_MOST_MS = 15_000;

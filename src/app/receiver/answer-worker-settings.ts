@@ -14,9 +14,10 @@ export const COMMAND_LEASE_MS = 60_000;
 export const WORKER_CONCURRENCY = 16;
 
 /**
- * Longest the answers wait while the receiver is pressed (`holding`; ANSWER_HOLD_SECONDS): a burst
- * shorter than this is acknowledged at full speed and answered when it ends; past it, answers and
- * acknowledgements share the CPU again, and no new hold begins before the answers have caught up.
+ * Longest the answers wait while the receiver is pressed (`holding`; ANSWER_HOLD_SECONDS), summed
+ * over the holds since the answers last caught up: a burst shorter than this is acknowledged at
+ * full speed and answered when it ends; past it, answers and acknowledgements share the CPU again
+ * until the answers have caught up.
  */
 export const HOLD_AT_MOST_MS = 30_000;
 

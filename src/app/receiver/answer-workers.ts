@@ -112,10 +112,15 @@ export class AnswerWorkers {
    * every worker was full, busy on the CPU, while the receiver was pressed. Null while they do not.
    */
   private holdingSince: number | null = null;
-  /** Ends the hold once it has lasted ANSWER_HOLD_SECONDS, pressed or not. */
+  /** Ends the hold once the holds since the answers last caught up have lasted ANSWER_HOLD_SECONDS. */
   private holdTimer: NodeJS.Timeout | null = null;
-  /** False from the end of a hold until the answers have caught up: no hold follows another at once. */
-  private mayHold = true;
+  /**
+   * Milliseconds answers have been held since they last caught up. Holds that a lull in the
+   * requests ended add up to HOLD_AT_MOST_MS at most: a pause between bursts must neither forfeit
+   * the rest of the hold (the next burst's acknowledgements would share the CPU with the last
+   * burst's answers) nor start the clock again (repeated bursts would hold answers without end).
+   */
+  private heldMs = 0;
   private readonly answerTimes: AnswerTimes;
 
   constructor(private readonly options: AnswerWorkersOptions) {
@@ -180,12 +185,12 @@ export class AnswerWorkers {
   /** Every worker is (nearly) full: new commands wait if the workers are also what keeps the receiver waiting. */
   private workersFull(): void {
     const { pressure } = this;
-    if (this.holdingSince !== null || !this.mayHold || this.stopping) return;
-    if (this.holdAtMostMs === 0 || !pressure.pressed || !pressure.workersBusy) return;
+    if (this.holdingSince !== null || this.stopping) return;
+    const left = this.holdAtMostMs - this.heldMs;
+    if (left <= 0 || !pressure.pressed || !pressure.workersBusy) return;
     this.holdingSince = performance.now();
-    this.mayHold = false;
     const spent = 'answers waited their longest for the receiver; they go on beside the acknowledgements';
-    this.holdTimer = setTimeout(() => this.endHold(spent), this.holdAtMostMs).unref();
+    this.holdTimer = setTimeout(() => this.endHold(spent), left).unref();
     this.options.logger.info(
       'answers cannot keep up and the receiver is pressed for CPU: acknowledgements first, new answers wait',
     );
@@ -193,6 +198,7 @@ export class AnswerWorkers {
 
   private endHold(why: string): void {
     if (this.holdingSince === null) return;
+    this.heldMs += performance.now() - this.holdingSince;
     this.holdingSince = null;
     if (this.holdTimer) clearTimeout(this.holdTimer);
     this.holdTimer = null;
@@ -448,8 +454,8 @@ export class AnswerWorkers {
         }
         if (claimed.length < room) {
           this.backlog = false;
-          // The answers caught up: a hold may come again.
-          if (this.holdingSince === null) this.mayHold = true;
+          // The answers caught up: the next holds may last HOLD_AT_MOST_MS again.
+          if (this.holdingSince === null) this.heldMs = 0;
         }
       } catch (error) {
         this.options.logger.error({ reason: (error as Error).message }, 'could not take stored commands');

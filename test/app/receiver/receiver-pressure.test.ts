@@ -248,6 +248,32 @@ describe('answer workers while the receiver is pressed', () => {
     await copy.stop();
   });
 
+  it('keep what is left of the hold through a lull: holds add up to HOLD_AT_MOST_MS until the answers catch up', async () => {
+    const copy = await started('lull', 2000);
+    await copy.fill();
+    copy.thread.set(0.9, 0.2);
+    await sleep(100);
+    for (let index = 0; index < 3; index++) await handOff(copy.workers);
+    expect(copy.workers.holding).toBe(true);
+    await sleep(1000);
+    // A pause in the requests: the receiver is no longer pressed, answers go on.
+    copy.thread.set(0.05, 0);
+    await vi.waitFor(() => expect(copy.workers.holding).toBe(false), WAIT);
+    // The worker is still full (nothing answered), so the answers have not caught up. The next burst
+    // is held again (acknowledgements first), for what is left of the 2 s, not for 2 s more.
+    copy.thread.set(0.9, 0.2);
+    await sleep(100);
+    await handOff(copy.workers);
+    expect(copy.workers.holding).toBe(true);
+    const heldAgainAt = performance.now();
+    await vi.waitFor(() => expect(copy.workers.holding).toBe(false), WAIT);
+    expect(performance.now() - heldAgainAt).toBeLessThan(1900);
+    expect(await copy.store.queuedCommandCount()).toBeGreaterThanOrEqual(WORKER_CONCURRENCY + 4);
+    copy.answer();
+    await vi.waitFor(async () => expect(await copy.store.queuedCommandCount()).toBe(0), WAIT);
+    await copy.stop();
+  });
+
   it('hold for HOLD_AT_MOST_MS at the longest, and a stop answers what is held', async () => {
     const copy = await started('spent', 400);
     await copy.fill();
