@@ -106,19 +106,24 @@ export function directMessageIntent(raw: string, origins: readonly string[] = []
  * verb ("show me", "list": then the rest is a search, whatever it is); null when it begins otherwise.
  */
 function askedFor(text: string): { rest: string; showMe: boolean } | null {
-  const found = /^(?:please\s+)?(?:((?:show|give|find)\s+me|list)\s+)?(?:(?:all\s+)?(?:my|our)\s+)?/i.exec(
-    text,
-  );
+  const found =
+    /^(?:(?:hi|hello|hey)\b[\s,.!]*)?(?:(?:please|pls|can\s+you|could\s+you|would\s+you)\s+)?(?:((?:show|give|find|get)\s+me|list|what\s+are)\s+)?(?:(?:all\s+)?(?:my|our)\s+)?/i.exec(
+      text,
+    );
   const lead = found?.[0] ?? '';
-  // "…my bookmarks please", "…my bids, thanks?": the courtesy is no part of what is asked for.
-  const rest = text
-    .slice(lead.length)
-    .replace(/[\s,]+(?:please|thanks|thank\s+you)[\s.!?]*$/i, '')
-    .replace(/[\s.!?]+$/, '')
-    .trim();
+  // "…my bookmarks please", "…my bids, thanks a lot!", "… – cheers 🙏": the courtesy is no part of what is asked for.
+  let rest = text.slice(lead.length).trim();
+  for (let before = ''; before !== rest; ) {
+    before = rest;
+    rest = rest.replace(COURTESY_AT_END, '').trim();
+  }
   if (!lead || !rest) return null;
   return { rest, showMe: Boolean(found?.[1]) };
 }
+
+/** A courtesy (or an emoji, a smile) ending a request, with the punctuation around it; taken off one at a time. */
+const COURTESY_AT_END =
+  /(?:^|[\s,.!?;:–—-]+)(?:please|pls|plz|thanks(?:\s+(?:a\s+lot|so\s+much))?|thank\s+you(?:\s+(?:very\s+much|so\s+much))?|many\s+thanks|thx|ty|cheers|ta|:-?\)|:[a-z0-9_+-]+:|\p{Extended_Pictographic}\uFE0F?)?[\s.!?;:–—-]*$/iu;
 
 /** A direct message's text as a command's: without `/tender`, Slack's entities read back. */
 function directMessageText(raw: string): string {

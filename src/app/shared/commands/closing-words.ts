@@ -88,8 +88,10 @@ export function readClosing(
   if (days) {
     const unit = /^w/i.test(days[2] ?? '') ? 'w' : 'd';
     const typed = (days[1] ?? '').toLowerCase();
-    const count = /^\d+$/.test(typed) ? typed : String(NUMBER_WORDS.indexOf(typed) + 1);
-    return { filter: `closes<${count}${unit}`, rest: text.replace(days[0], ' ') };
+    const count = /^\d+$/.test(typed) ? Number(typed) : NUMBER_WORDS.indexOf(typed) + 1;
+    // "within 600 weeks" reaches past what `closes<` takes: words, as a day that far is.
+    if (count * (unit === 'w' ? 7 : 1) <= MOST_DAYS_AHEAD)
+      return { filter: `closes<${count}${unit}`, rest: text.replace(days[0], ' ') };
   }
   // `before 1 March`, `closing by Friday`, `due on or before 3 December`: up to the day (before it, or on it).
   const byDay = readDayAfter(text, `${CLOSING}?(before|by|on\\s+or\\s+before)\\s+`, today);
@@ -124,7 +126,9 @@ export function unreadableDay(
   const lead = `(?:${CLOSING}(?:on\\s+)?|${CLOSING}?(?:before|by|on\\s+or\\s+before)\\s+)`;
   const today = startOfDay(now, IN_UTC);
   const places = new RegExp(`\\s${lead}(\\d[\\d/.-]*\\d)(?=[\\s,!?;]|\\.(?:\\s|$))`, 'gi');
+  let tried = 0;
   for (const found of ` ${text} `.matchAll(places)) {
+    if (++tried > LEAD_PLACES_READ) break;
     const typed = found[1] ?? '';
     if (!/[/.-]/.test(typed)) continue;
     const read = readDay(typed, today);
@@ -135,6 +139,13 @@ export function unreadableDay(
   }
   return null;
 }
+
+/**
+ * How many places a lead word ("by", "closing", "before") is said are read for a day: a sentence
+ * names its day once or twice, and "by 1 by 1 …" repeated over a long message had each place parse
+ * its words as a date (a tenth of a second of the event loop for one message).
+ */
+const LEAD_PLACES_READ = 8;
 
 /** The filter of one day `ahead` days from today: `closes<0d` for today, else from it and within it. */
 function oneDay(ahead: number): string {
@@ -159,8 +170,10 @@ function readDayAfter(
   read: { rest: string; dayOfNextYear?: DayOfNextYear };
 } | null {
   // The words after the lead are looked at, not taken: a place that reads no day leaves them for the next.
-  const places = new RegExp(`\\s${lead}(?=((?:the\\s+)?[\\w/.,-]+(?:\\s+[\\w,]+){0,3}))`, 'gi');
+  const places = new RegExp(`\\s${lead}(?=((?:the\\s+)?[\\w/.,'’-]+(?:\\s+[\\w,'’]+){0,3}))`, 'gi');
+  let tried = 0;
   for (const found of text.matchAll(places)) {
+    if (++tried > LEAD_PLACES_READ) break;
     const word = found[1] ?? '';
     const tokens = (found[2] ?? '')
       .replace(/^the\s+/i, '')
@@ -225,7 +238,11 @@ function dayOfTokens(
  * and 29 February the next leap year's.
  */
 function readDay(text: string, today: Date): { day: Date; nextYear: boolean; weekday?: true } | null {
-  const typed = text.toLowerCase();
+  // "New Year’s Day" as "New Year's Day"; "Monday's meeting" is by Monday.
+  const typed = text
+    .toLowerCase()
+    .replace(/’/g, "'")
+    .replace(/^([a-z]+)'s$/, (said, word: string) => (isWeekday(word) ? word : said));
   if (typed === 'today' || typed === 'tonight') return { day: today, nextYear: false };
   if (typed === 'tomorrow') return { day: addDays(today, 1, IN_UTC), nextYear: false };
   // The days a closing date is most often said by: Christmas (25 December), the new year (1 January).
@@ -253,6 +270,8 @@ function readDay(text: string, today: Date): { day: Date; nextYear: boolean; wee
     const first = readDay(`1 ${month}`, startOfMonth(today, IN_UTC));
     return first ? { day: endOfMonth(first.day, IN_UTC), nextYear: first.nextYear } : null;
   }
+  // Every format below has a month's name or a separator: "1 by 1" asks none of them.
+  if (!/[/.-]/.test(typed) && !MONTH_NAMED.test(typed)) return null;
   for (const format of DAY_FORMATS) {
     if (format.includes('yyyy')) {
       const day = parseDate(text, format, today, IN_UTC);
@@ -271,6 +290,9 @@ function readDay(text: string, today: Date): { day: Date; nextYear: boolean; wee
   return null;
 }
 
+/** A month's name or its short form, as the formats read them. */
+const MONTH_NAMED = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
+
 /** `Friday`, `fri`, `tues`: a weekday's name or the start of one (three letters at least). */
 function isWeekday(text: string): boolean {
   const typed = text.toLowerCase();
@@ -283,8 +305,13 @@ const NAMED_DAYS: Record<string, string> = {
   'christmas day': '25 December',
   'christmas eve': '24 December',
   xmas: '25 December',
+  'xmas day': '25 December',
+  'xmas eve': '24 December',
   'new year': '1 January',
   "new year's day": '1 January',
+  'new years day': '1 January',
+  "new year's": '1 January',
+  'new years': '1 January',
 };
 
 /** Numbers said as words, one to twelve ("within two weeks"). */

@@ -12,7 +12,7 @@ import { dropInvisible } from './typed-text.ts';
  */
 export function readSentence(sentence: string, now: Date, regions: readonly string[]): SentenceRead | null {
   // Quotes as typed: «school meals» stays a phrase, which parseSearch reads.
-  const typed = dropInvisible(sentence).replace(/\s+/g, ' ').trim();
+  const typed = asSentence(sentence);
   if (!typed || typed.length > LONGEST_SENTENCE || /["“”]|\b[a-z]+(?::|[<>]=?)\S/i.test(typed)) return null;
   const filters: string[] = [];
   let rest = ` ${typed} `;
@@ -55,7 +55,7 @@ export function misspeltRegionRead(
   now: Date,
   regions: readonly string[],
 ): MisspeltRegion | null {
-  const typed = dropInvisible(sentence).replace(/\s+/g, ' ').trim();
+  const typed = asSentence(sentence);
   if (!typed || typed.length > LONGEST_SENTENCE || readRegion(` ${typed} `, regions)) return null;
   // The space before a place is looked at, not taken: "in in Londn" has two places.
   const places = [...typed.matchAll(/(?<!\S)(?:in|across|around)\s+(?:the\s+)?/gi)];
@@ -94,6 +94,17 @@ function regionsBeginning(typed: string, regions: readonly string[]): string[] {
   return regions.filter((region) => regionKey(region).startsWith(`${key} `));
 }
 
+/**
+ * The sentence as read: no invisible characters, no Slack markup of a mention (`<@U123>`,
+ * `<!channel>`, `<#C123|bids>`: never words of a search), one space between words.
+ */
+function asSentence(sentence: string): string {
+  return dropInvisible(sentence)
+    .replace(/<[@#!][^<>\s]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
 /** How many `in …` of a sentence are read for a region misspelt. */
 const PLACES_READ = 8;
 
@@ -124,7 +135,10 @@ function readRegion(text: string, regions: readonly string[]): { name: string; r
     .filter((name) => name.trim() && !name.includes('"'))
     .sort((a, b) => b.length - a.length);
   for (const name of longestFirst) {
-    const spelled = escapeRegExp(name.trim()).replace(/\s+/g, '[\\s-]+');
+    // "Yorkshire & the Humber" is Yorkshire and The Humber.
+    const spelled = escapeRegExp(name.trim())
+      .replace(/\s+/g, '[\\s-]+')
+      .replace(/\band\b/gi, '(?:and|&)');
     const named = new RegExp(`(\\s(?:in|across|around|for)(?:\\s+the)?)?\\s${spelled}(?=[\\s,.!?;])`, 'gi');
     for (const found of text.matchAll(named)) {
       const at = found.index;
@@ -298,6 +312,11 @@ function readBounds(text: string): { bounds: Bound[]; rest: string } {
       continue;
     }
     const lower = /^(over|above|more than|greater than|at least|from)$/i.test(comparison);
+    // One bound each way, as a search takes them: "over 1m over 2m" reads the first, the second stays words.
+    if (bounds.some((bound) => bound.operator === (lower ? '>' : '<'))) {
+      from = match.index + 1;
+      continue;
+    }
     rest = `${rest.slice(0, match.index)} ${after}`;
     from = match.index;
     bounds.push(boundOf(lower ? '>' : '<', said));
@@ -409,10 +428,16 @@ const AFTER_AN_AMOUNT =
  * they could be counting follows: "over 100 000 meals" is a count (and "100 000" could be two numbers).
  */
 function clearlyAnAmount(said: SaidAmount, after: string): boolean {
-  if (!said.number.includes(' ') || said.sign || said.unit || said.named) return true;
   const next = /^\s*([^\s,.!?;]*)/.exec(after)?.[1] ?? '';
+  // "up to 10k users", "over 5,000 pupils": what follows says what is counted, and it is no money.
+  if (!said.sign && !said.named && COUNTED.test(next)) return false;
+  if (!said.number.includes(' ') || said.sign || said.unit || said.named) return true;
   return next === '' || AFTER_AN_AMOUNT.test(next);
 }
+
+/** Words that say an amount without a currency counts things, not money. */
+const COUNTED =
+  /^(?:users?|pupils?|students?|learners?|children|people|persons?|staff|employees?|members?|patients?|residents?|households?|customers?|homes?|houses?|dwellings?|properties|beds?|sites?|schools?|buildings?|rooms?|places?|seats?|vehicles?|units?|devices?|laptops?|licen[cs]es?|meals?|items?|calls?|visits?|journeys?|trees?|lights?|streetlights?|pages?|copies|hours?|days?|weeks?|months?|years?|miles?|km|kilometres?|metres?|meters?|m2|sqm|acres?|hectares?|tonnes?|tons?)$/i;
 
 /**
  * A number with no sign, unit or currency is read as money when it has thousands separators
@@ -438,7 +463,8 @@ function currencyCode(word: string): string {
 /** What is left of the sentence as words: without the joining words its filters leave dangling. */
 function tidyWords(text: string): string {
   const words = text
-    .replace(/[,;!?]+/g, ' ')
+    // A comma between digits is a thousands separator ("5,000 pupils"), not a pause.
+    .replace(/(?<!\d),+|,+(?!\d)|[;!?]+/g, ' ')
     .replace(/\.(?=\s|$)/g, ' ')
     .split(/\s+/)
     .filter(Boolean);
@@ -446,7 +472,10 @@ function tidyWords(text: string): string {
   // How a question begins ("what's closing this week", "show me cleaning in Wales", "are there any…").
   const asking =
     /^(what'?s|what’s|what|which|is|are|there|show|me|find|get|list|all|i|i'?m|i’m|am|looking|need|want|some|can|you)$/i;
-  while (words.length > 0 && (filler.test(words[0] ?? '') || asking.test(words[0] ?? ''))) words.shift();
-  while (words.length > 0 && filler.test(words.at(-1) ?? '')) words.pop();
+  // What is said around a request ("…, thanks!", "hi, …", "thank you"): never a word searched.
+  const courtesy = /^(please|pls|plz|thanks|thank|you|thx|ty|ta|cheers|hi|hello|hey)$/i;
+  const dropped = (word: string | undefined) => filler.test(word ?? '') || courtesy.test(word ?? '');
+  while (words.length > 0 && (dropped(words[0]) || asking.test(words[0] ?? ''))) words.shift();
+  while (words.length > 0 && dropped(words.at(-1))) words.pop();
   return words.join(' ');
 }

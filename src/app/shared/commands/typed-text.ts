@@ -18,12 +18,13 @@ export function normaliseTyped(text: string): string {
 }
 
 /**
- * Without the zero-width space, the word joiner and the byte-order mark: pasted text carries them,
+ * Without the zero-width space, the word joiner, the byte-order mark, the soft hyphen and the
+ * direction marks and overrides (which can also make text read other than it shows): pasted text carries them,
  * and unseen they turned `value>1m` into a word or a refusal that looked like valid input. (The
  * zero-width joiners stay: emoji and Persian or Indic words need them.)
  */
 export function dropInvisible(text: string): string {
-  return text.replace(/[\u200B\u2060\uFEFF]/g, '');
+  return text.replace(/[\u00AD\u200B\u200E\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/g, '');
 }
 
 /** `value > 100k`, `closes <14d`: a comparing filter with spaces around its sign. */

@@ -103,4 +103,22 @@ describe('a direct message', () => {
     // `show <words>` without "me" is still the command.
     expect(directMessageIntent('show cleaning')).toEqual({ kind: 'command', text: 'show cleaning' });
   });
+
+  it('leaves greetings, questions and every courtesy out of what is asked for', () => {
+    for (const asked of [
+      'show me my bids please thanks',
+      'show me my bids, thanks a lot!',
+      'show me my bids, cheers',
+      'show me my bids, thanks :)',
+      'show me my bids 🙏',
+      'show me my bids – thanks!',
+      'my bids thx',
+      'can you show me my bids?',
+      'Hi, show me my bids',
+      'what are my bids?',
+    ])
+      expect(directMessageIntent(asked), asked).toEqual({ kind: 'command', text: 'bids' });
+    // A word that merely ends in a courtesy's letters stays ("data" is no "ta").
+    expect(directMessageIntent('show me my data')).toEqual({ kind: 'search', text: 'data' });
+  });
 });

@@ -372,3 +372,55 @@ describe('a region misspelt in a sentence', () => {
       expect(misspeltRegionRead(sentence, now, REGIONS), sentence).toBeNull();
   });
 });
+
+describe('what a sentence says besides its search', () => {
+  /** A Sunday. */
+  const sunday = new Date('2026-11-29T10:00:00Z');
+  const read = (sentence: string) => readSentence(sentence, sunday, REGIONS);
+
+  it('leaves courtesies, greetings and Slack mentions out of the words searched', () => {
+    expect(read('cleaning in Wales, thanks!')).toBe('cleaning region:"Wales"');
+    expect(read('hi, cleaning in London please')).toBe('cleaning region:"London"');
+    expect(read('cleaning in Wales thank you')).toBe('cleaning region:"Wales"');
+    expect(read('cleaning in Wales, cheers')).toBe('cleaning region:"Wales"');
+    expect(read('<@U0123ABC> cleaning in Wales <!channel>')).toBe('cleaning region:"Wales"');
+    expect(read('cleaning in Wales <#C0123|bids>')).toBe('cleaning region:"Wales"');
+  });
+
+  it('reads a count as words, not as a value ("up to 10k users" is no money)', () => {
+    expect(read('software up to 10k users in London')).toBe('software up to 10k users region:"London"');
+    // A comma between digits stays: "5,000" is one number, not "5 000".
+    expect(read('catering for over 5,000 pupils in Wales')).toBe(
+      'catering for over 5,000 pupils region:"Wales"',
+    );
+    expect(read('housing at least 1,500 homes in Wales')).toBe('housing at least 1,500 homes region:"Wales"');
+    // With a currency it is money whatever follows.
+    expect(read('software over £10k users in London')).toBe('software users region:"London" value>10k');
+  });
+
+  it('takes one value bound each way, and a window the search takes', () => {
+    const twice = read('cleaning over 1m over 2m in Wales');
+    expect(twice).toBe('cleaning over 2m region:"Wales" value>1m');
+    expect(parseSearch(twice ?? '', sunday).ok).toBe(true);
+    // 522 weeks is past ten years: words, as a day that far is.
+    const far = read('cleaning in Wales within 522 weeks');
+    expect(far).toBe('cleaning within 522 weeks region:"Wales"');
+    expect(parseSearch(far ?? '', sunday).ok).toBe(true);
+    expect(read('cleaning in Wales within 52 weeks')).toBe('cleaning region:"Wales" closes<52w');
+  });
+
+  it('reads "&" in a region\'s name, and days said with an apostrophe', () => {
+    expect(read('cleaning in Yorkshire & the Humber')).toBe('cleaning region:"Yorkshire and The Humber"');
+    // 1 January 2027 is 33 days on; Christmas Eve 25.
+    expect(read('cleaning by New Year’s Day')).toBe('cleaning closes<33d');
+    expect(read("cleaning by New Year's Day")).toBe('cleaning closes<33d');
+    expect(read('cleaning due by Xmas Eve')).toBe('cleaning closes<25d');
+    // By Monday (tomorrow): the possessive is the day's, what it owns stays a word.
+    expect(read("cleaning by Monday's meeting")).toBe('cleaning meeting closes<1d');
+  });
+
+  it('reads a lead word at its first eight places only: a message of "by 1 by 1 …" is not parsed place by place', () => {
+    expect(read(`cleaning ${'by 1 '.repeat(7)}by Friday`)).toContain('closes<5d');
+    expect(read(`cleaning ${'by 1 '.repeat(8)}by Friday`)).toBeNull();
+  });
+});
