@@ -204,7 +204,7 @@ describe('/tender search', () => {
       () =>
         bot.slack
           .messagesIn(CHANNEL, MEMBER)
-          .find((message) => message.text === 'Shared in the channel.' && message.ephemeralTo === MEMBER),
+          .find((message) => message.text === `Shared in <#${CHANNEL}>.` && message.ephemeralTo === MEMBER),
       'the confirmation to the sharer',
     );
     // Someone else bookmarks the shared card: it is redrawn, still saying who shared it. Who shared it
@@ -339,7 +339,7 @@ describe('bookmarks', () => {
           // The same tender shared here by an earlier test within the minute is not posted twice.
           .some(
             (message) =>
-              message.text.includes('Shared in the channel') ||
+              message.text.startsWith('Shared in <#') ||
               message.text.includes('shared in this channel moments ago'),
           ),
       'the sharer told',

@@ -210,7 +210,7 @@ async function afterChange(
   const reference = (await bidReferences(context, request.teamId, [pipelineId])).get(pipelineId) as string;
   await say(
     request,
-    mrkdwn`${answer} ${drawn.copies === 0 ? mrkdwn`It has no card in a channel yet: ${code(`/tender pipeline ${reference}`)} posts one.` : mrkdwn`Its card${drawn.copies === 1 ? mrkdwn` was` : mrkdwn`s (${drawn.copies}) were`} redrawn. The change is told under ${drawn.copies === 1 ? mrkdwn`it` : mrkdwn`each`}.`}`,
+    mrkdwn`${answer} ${drawn.copies === 0 ? mrkdwn`It has no card in a channel yet: ${code(`/tender pipeline ${reference}`)} posts one.` : drawn.copies === 1 ? mrkdwn`Its card shows it now, with a note in the card's thread.` : mrkdwn`Its ${drawn.copies} cards show it now, each with a note in its thread.`}`,
   );
 }
 

@@ -82,7 +82,7 @@ export function directMessageIntent(raw: string, origins: readonly string[] = []
   if (/^(help|\?|hi|hello|hey)[.!?]*$/i.test(text)) return { kind: 'help' };
   if (noticeRefsInText(raw, origins).length > 0) return { kind: 'tender', text: raw };
   // As people ask: "show me my bids", "my bookmarks" are the command; "show me cleaning in Wales" a search.
-  const asked = askedFor(text);
+  const asked = askedFor(text) ?? shownFor(text);
   if (asked) {
     if (DIRECT_MESSAGE_COMMANDS.includes(parseCommand(asked.rest).kind))
       return { kind: 'command', text: asked.rest };
@@ -119,6 +119,18 @@ function askedFor(text: string): { rest: string; showMe: boolean } | null {
   }
   if (!lead || !rest) return null;
   return { rest, showMe: Boolean(found?.[1]) };
+}
+
+/**
+ * "show my bookmarks", "show bids", "show cleaning tenders": `show` without "me" is the show command
+ * only before what names one tender (an id, a reference such as TB-0000421 or BID-7: one word with a
+ * digit); before anything else it is asked as "show me" is.
+ */
+function shownFor(text: string): { rest: string; showMe: boolean } | null {
+  const rest = /^show\s+(?!me\b)(.+)$/i.exec(text)?.[1]?.trim();
+  if (!rest || /^\S*\d\S*$/.test(rest)) return null;
+  const mine = /^(?:(?:all\s+)?(?:my|our)\s+)?(.+)$/i.exec(rest)?.[1] ?? rest;
+  return askedFor(`show me ${mine}`);
 }
 
 /** A courtesy (or an emoji, a smile) ending a request, with the punctuation around it; taken off one at a time. */

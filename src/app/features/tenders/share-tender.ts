@@ -3,7 +3,7 @@ import { bookmarkedIds } from '../../shared/bookmarked-ids.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { inChannel, refuseGuests } from '../../shared/feature-context.ts';
 import { firstWithin } from '../../shared/repeat-guard.ts';
-import { mrkdwn } from '../../shared/views/mrkdwn.ts';
+import { channelLink, mrkdwn } from '../../shared/views/mrkdwn.ts';
 import { rememberSharedCard } from './shared-cards.ts';
 import { sharedTenderMessage } from './views/search-messages.ts';
 
@@ -77,6 +77,7 @@ export async function shareTender(
   await request.respond({
     response_type: 'ephemeral',
     replace_original: false,
-    text: mrkdwn`Shared in the channel.`,
+    // Named: shared from the Home tab, the confirmation comes in direct messages, away from it.
+    text: mrkdwn`Shared in ${channelLink(request.channelId)}.`,
   });
 }

@@ -56,10 +56,14 @@ export function readClosing(
   );
   const period = thisPeriod.exec(text);
   if (period) {
-    const end =
+    const endOf = (day: Date) =>
       (period[1] ?? '').toLowerCase() === 'week'
-        ? endOfWeek(today, { weekStartsOn: 1, ...IN_UTC })
-        : endOfMonth(today, IN_UTC);
+        ? endOfWeek(day, { weekStartsOn: 1, ...IN_UTC })
+        : endOfMonth(day, IN_UTC);
+    // Said on its last day (a Sunday, the 30th of November) "this week" means the days ahead: up to
+    // the end of the next one, today included, not today alone.
+    const endsToday = differenceInCalendarDays(endOf(today), today, IN_UTC) === 0;
+    const end = endsToday ? endOf(addDays(today, 1, IN_UTC)) : endOf(today);
     return {
       filter: `closes<${differenceInCalendarDays(end, today, IN_UTC)}d`,
       rest: text.replace(period[0], ' '),

@@ -148,7 +148,7 @@ describe('a change is told once under every card of the bid, naming who made it'
       .messagesIn(BIDS, MEMBER)
       .filter((message) => message.ephemeralTo === MEMBER)
       .at(-1);
-    expect(textOf(answer as FakeMessage)).toContain('The change is told under each.');
+    expect(textOf(answer as FakeMessage)).toContain('cards show it now, each with a note in its thread.');
   });
 
   it('the bid’s status, archive and restore, and notes, each told once under both cards', async () => {

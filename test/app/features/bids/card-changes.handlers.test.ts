@@ -170,7 +170,7 @@ describe('changePipelineStatus (the bid’s status on the card, or /tender pipel
     await changePipelineStatus(harness.context, request, { p: bid.id, v: 'bidding' }, null);
     expect((await bidNow(harness, bid.id)).status).toBe('bidding');
     expect(request.said()).toContain('The bid’s status is now');
-    expect(request.said()).toContain('Its card was redrawn. The change is told under it.');
+    expect(request.said()).toContain("Its card shows it now, with a note in the card's thread.");
   });
 
   it('Submitted: refused (only the service’s workflow submits), the status unchanged', async () => {

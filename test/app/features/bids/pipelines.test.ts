@@ -161,7 +161,7 @@ describe('the pipeline card, live in every channel', () => {
   it('keyboard: stage by name and by number, and the bid’s status, each redraws every card', async () => {
     const moved = await command(MEMBER, BIDS, 'pipeline stage pl-bob write done');
     expect(textOf(moved)).toContain('Moved stage 2, Write, of *Bob’s hospital cleaning bid* to Completed.');
-    expect(textOf(moved)).toContain('cards (2) were redrawn');
+    expect(textOf(moved)).toContain('Its 2 cards show it now');
     const byNumber = await command(MEMBER, BIDS, 'pipeline stage pl-bob 1 blocked');
     expect(textOf(byNumber)).toContain('Moved stage 1, Qualify, of *Bob’s hospital cleaning bid* to Blocked');
     await command(MEMBER, BIDS, 'pipeline stage pl-bob 1 in progress');
@@ -418,7 +418,7 @@ describe('the pipeline card, live in every channel', () => {
     await command(MEMBER, BIDS, 'pipeline stage pl-bob 2 pending');
     const triedOnce = updatesOf((gone as FakeMessage).ts);
     const answer = await command(MEMBER, BIDS, 'pipeline stage pl-bob 2 completed');
-    expect(textOf(answer)).toContain('Its card was redrawn. The change is told under it.');
+    expect(textOf(answer)).toContain("Its card shows it now, with a note in the card's thread.");
     expect(updatesOf((gone as FakeMessage).ts)).toBe(triedOnce);
     const card = cardsOf(bot.slack, BIDS, 'pl-bob')[0] as FakeMessage;
     expect(shownStatuses(card)[1]).toBe('completed');

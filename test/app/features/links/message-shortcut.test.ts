@@ -100,8 +100,15 @@ describe('a direct message', () => {
       kind: 'search',
       text: 'my cleaning contracts',
     });
-    // `show <words>` without "me" is still the command.
-    expect(directMessageIntent('show cleaning')).toEqual({ kind: 'command', text: 'show cleaning' });
+    // `show` without "me": the show command before one tender's id or reference, else as "show me".
+    expect(directMessageIntent('show TB-0000421')).toEqual({ kind: 'command', text: 'show TB-0000421' });
+    expect(directMessageIntent('show BID-7')).toEqual({ kind: 'command', text: 'show BID-7' });
+    expect(directMessageIntent('show my bookmarks')).toEqual({ kind: 'command', text: 'bookmarks' });
+    expect(directMessageIntent('show bids')).toEqual({ kind: 'command', text: 'bids' });
+    expect(directMessageIntent('show cleaning tenders')).toEqual({
+      kind: 'search',
+      text: 'cleaning tenders',
+    });
   });
 
   it('leaves greetings, questions and every courtesy out of what is asked for', () => {

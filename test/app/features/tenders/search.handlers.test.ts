@@ -304,7 +304,7 @@ describe('shareTender ("Share in channel")', () => {
     expect(posted).toHaveLength(1);
     expect(posted[0]?.ephemeralTo).toBeNull();
     expect(textOf(posted[0])).toContain(titleA);
-    expect(request.said()).toBe('Shared in the channel.');
+    expect(request.said()).toBe('Shared in <#C0GENERAL>.');
   });
 
   it('a repeat within the minute (a double click, by anyone) is told, not posted again', async () => {
@@ -315,7 +315,7 @@ describe('shareTender ("Share in channel")', () => {
     await Promise.all(clicks.map((click) => shareTender(harness.context, click, TENDER_B)));
     expect(harness.slack.messagesIn('C0GENERAL').slice(before)).toHaveLength(1);
     expect(clicks.map((click) => click.said()).sort()).toEqual([
-      'Shared in the channel.',
+      'Shared in <#C0GENERAL>.',
       'This tender was shared in this channel moments ago, so it was not posted again.',
       'This tender was shared in this channel moments ago, so it was not posted again.',
     ]);
@@ -357,7 +357,7 @@ describe('shareTender ("Share in channel")', () => {
     await harness.slack.addApp('C0GENERAL');
     const again = harness.request({ userId: 'U0MEMBER', channelId: 'C0GENERAL', kind: 'click' });
     await shareTender(harness.context, again, 'ocds-tbdemo-0000203');
-    expect(again.said()).toBe('Shared in the channel.');
+    expect(again.said()).toBe('Shared in <#C0GENERAL>.');
     expect(harness.slack.messagesIn('C0GENERAL')).toHaveLength(before + 1);
   });
 });

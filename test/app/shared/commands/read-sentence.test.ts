@@ -424,3 +424,20 @@ describe('what a sentence says besides its search', () => {
     expect(read(`cleaning ${'by 1 '.repeat(8)}by Friday`)).toBeNull();
   });
 });
+
+describe('"this week" and "this month" said on their last day', () => {
+  it('mean the days ahead, up to the end of the next one, not today alone', () => {
+    // Sunday 29 November: the week ends today; next Sunday is 6 December, 7 days on.
+    expect(readSentence('cleaning closing this week', new Date('2026-11-29T10:00:00Z'), REGIONS)).toBe(
+      'cleaning closes<7d',
+    );
+    // Monday 30 November, the month's last day: up to 31 December, 31 days on.
+    expect(readSentence('cleaning closing this month', new Date('2026-11-30T10:00:00Z'), REGIONS)).toBe(
+      'cleaning closes<31d',
+    );
+    // Any other day: to the period's end, as before (Saturday 28 November: one day on).
+    expect(readSentence('cleaning closing this week', new Date('2026-11-28T10:00:00Z'), REGIONS)).toBe(
+      'cleaning closes<1d',
+    );
+  });
+});

@@ -426,9 +426,13 @@ export interface BidListFilter {
 
 /** `active bids`, `archived bids`, `bids` (active or archived), then `with the status Won`. */
 function bidsNamed(filter: BidListFilter): Mrkdwn {
-  const which = { active: mrkdwn`active bids`, archived: mrkdwn`archived bids`, all: mrkdwn`bids` }[
-    filter.archived
-  ];
+  // A bid won, lost or not bid is over: "active bids with the status Won" read as a contradiction.
+  const over = filter.status === 'won' || filter.status === 'lost' || filter.status === 'no_bid';
+  const which = {
+    active: over ? mrkdwn`unarchived bids` : mrkdwn`active bids`,
+    archived: mrkdwn`archived bids`,
+    all: mrkdwn`bids`,
+  }[filter.archived];
   return filter.status ? mrkdwn`${which} with the status ${plain(STATUS_LABELS[filter.status])}` : which;
 }
 

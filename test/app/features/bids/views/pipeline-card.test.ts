@@ -488,7 +488,12 @@ describe('the list of bids, by its filters', () => {
     );
     expect((await said(ACTIVE)).text).toBe('No active bids.');
     expect((await said({ words: '', archived: 'all' })).text).toBe('No bids, active or archived.');
-    expect((await said({ ...ACTIVE, status: 'no_bid' })).text).toBe('No active bids with the status No bid.');
+    expect((await said({ ...ACTIVE, status: 'no_bid' })).text).toBe(
+      'No unarchived bids with the status No bid.',
+    );
+    expect((await said({ ...ACTIVE, status: 'on_hold' })).text).toBe(
+      'No active bids with the status On hold.',
+    );
     expect((await said({ words: 'roads', archived: 'archived' })).text).toBe(
       'No archived bids match “roads”.',
     );
