@@ -123,9 +123,14 @@ export abstract class FakeSlackState {
    * it; a late Web API post (chat.postEphemeral) still can be, as nothing ties it to a request.
    */
   answerTo(answer: AppAnswer, channel: string, userId: string, before: number): FakeMessage | undefined {
+    // A reply in a thread (a line under a card another click redrew, late) answers no command.
     return this.messagesIn(channel, userId)
       .slice(before)
-      .find((message) => message.postedThrough === undefined || message.postedThrough === answer.responseUrl);
+      .find(
+        (message) =>
+          !message.threadTs &&
+          (message.postedThrough === undefined || message.postedThrough === answer.responseUrl),
+      );
   }
 
   lastMessage(channel: string, userId?: string): FakeMessage | undefined {

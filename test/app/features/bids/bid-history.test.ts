@@ -316,7 +316,7 @@ describe('who started a bid, long notes, and dates with sense', () => {
     pipelineId = card.metadata.event_payload.pipeline_id;
     expect((await service.pipelines.get(pipelineId)).targetSubmissionDate).toBe('2019-03-15');
     // The card names the Slack person who started it, beside the service's owner (the key's maker).
-    expect(textOf(card)).toContain('started by <@U0MEMBER> · owner Carol Member');
+    expect(textOf(card)).toContain('started by <@U0MEMBER> · owner in the service: Carol Member');
     // The Home tab names them too, beside a bid not started through Tenderbot (its owner only).
     const publishes = bot.slack.callsOf('views.publish').length;
     await bot.slack.openHome(ADMIN);
@@ -324,7 +324,7 @@ describe('who started a bid, long notes, and dates with sense', () => {
     const home = textOf(bot.slack.homeOf(ADMIN)?.view);
     // Each row is one section's text (a JSON string here: no quote inside it).
     expect(home).toMatch(
-      /\*History bid\*[^"]*started by <@U0MEMBER> · owner Carol Member \(the workspace key’s maker\)"/,
+      /\*History bid\*[^"]*started by <@U0MEMBER> · owner in the service: Carol Member, who made the workspace’s key"/,
     );
     expect(home).toMatch(/\*Bob’s hospital cleaning bid\*(?:(?!started by)[^"])* · owner Bob Admin"/);
   });

@@ -225,7 +225,7 @@ describe('bids already running for the tender', () => {
     const blocks = blockTexts(second);
     const warning = blocks.findIndex((text) => text.includes('already running'));
     expect(blocks[warning]).toContain(
-      `\`${reference}\` “Handler test: lot 1” (Draft · started by <@U0ADMIN> · owner Carol Member (the workspace key’s maker)) is already running for this tender. You can still start another one (for another lot, say).`,
+      `\`${reference}\` “Handler test: lot 1” (Draft · started by <@U0ADMIN> · owner in the service: Carol Member, who made the workspace’s key) is already running for this tender. You can still start another one (for another lot, say).`,
     );
     // Near the top: before every field of the form.
     expect(warning).toBeLessThan(blocks.findIndex((text) => text.includes(PipelineIds.nameInput)));

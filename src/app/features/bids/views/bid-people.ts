@@ -10,7 +10,7 @@ export interface StartedBy {
 }
 
 /**
- * `started by @alice · owner Carol Jones (the workspace key’s maker)`: the service names the key's
+ * `started by @alice · owner in the service: Carol Jones, who made the workspace’s key`: the service names the key's
  * maker as owner, who may be a stranger to the channel, so why is said; `started by @alice
  * (owner)` when the two are the same person (their own key); `owner Carol Jones` when the bid was
  * not started through Tenderbot.
@@ -18,7 +18,8 @@ export interface StartedBy {
 export function startedByPhrase(ownerName: string, starter: StartedBy | undefined): Mrkdwn {
   if (!starter) return mrkdwn`owner ${safeText(ownerName, 100)}`;
   if (starter.ownKey) return mrkdwn`started by ${mention(starter.userId)} (owner)`;
-  return mrkdwn`started by ${mention(starter.userId)} · owner ${safeText(ownerName, 100)} (the workspace key’s maker)`;
+  // "owner Max (the workspace key's maker)" read as Max leading the bid: whose the record is, said as the service's.
+  return mrkdwn`started by ${mention(starter.userId)} · owner in the service: ${safeText(ownerName, 100)}, who made the workspace’s key`;
 }
 
 /** 2400 → `2,400`. */

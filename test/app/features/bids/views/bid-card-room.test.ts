@@ -108,7 +108,7 @@ describe('a bid card’s room', () => {
   it('names who started the bid beside the service’s owner where they differ', async () => {
     expect(startedByPhrase('Carol Member', undefined)).toBe('owner Carol Member');
     expect(startedByPhrase('Carol <Member>', { userId: 'U0MAX', ownKey: false })).toBe(
-      'started by <@U0MAX> · owner Carol &lt;Member&gt; (the workspace key’s maker)',
+      'started by <@U0MAX> · owner in the service: Carol &lt;Member&gt;, who made the workspace’s key',
     );
     expect(startedByPhrase('Max Member', { userId: 'U0MAX', ownKey: true })).toBe(
       'started by <@U0MAX> (owner)',
@@ -122,7 +122,7 @@ describe('a bid card’s room', () => {
         starter: { userId: 'U0MAX', ownKey: false },
       },
     );
-    expect(JSON.stringify(card.blocks)).toContain('started by <@U0MAX> · owner Carol Member');
+    expect(JSON.stringify(card.blocks)).toContain('started by <@U0MAX> · owner in the service: Carol Member');
   });
 
   it('says a tender is closed, awarded, cancelled or past its deadline; nothing for an open one', () => {
