@@ -209,7 +209,7 @@ describe('a person’s own key', () => {
     expect(textOf(await command(ADMIN, 'pipelines'))).not.toContain(pipelineId);
 
     const changed = await answerWith(MEMBER, `pipeline status ${pipelineId} bidding`, 'is now');
-    expect(changed.text).toContain('Its card was redrawn.');
+    expect(changed.text).toContain('Its card shows it now');
     expect((await asAlice.pipelines.get(pipelineId)).status).toBe('bidding');
     await eventually(
       () =>
