@@ -106,6 +106,9 @@ export function directMessageIntent(raw: string, origins: readonly string[] = []
  * verb ("show me", "list": then the rest is a search, whatever it is); null when it begins otherwise.
  */
 function askedFor(text: string): { rest: string; showMe: boolean } | null {
+  // A request is a few words: a long message is no command (and its courtesies are not looked for,
+  // whose pattern at the end of thousands of commas and spaces took seconds).
+  if (text.length > LONGEST_REQUEST) return null;
   const found =
     /^(?:(?:hi|hello|hey)\b[\s,.!]*)?(?:(?:please|pls|can\s+you|could\s+you|would\s+you)\s+)?(?:((?:show|give|find|get)\s+me|list|what\s+are)\s+)?(?:(?:all\s+)?(?:my|our)\s+)?/i.exec(
       text,
@@ -132,6 +135,9 @@ function shownFor(text: string): { rest: string; showMe: boolean } | null {
   const mine = /^(?:(?:all\s+)?(?:my|our)\s+)?(.+)$/i.exec(rest)?.[1] ?? rest;
   return askedFor(`show me ${mine}`);
 }
+
+/** The longest direct message read as a request ("can you show me all my bookmarks please, thanks a lot"). */
+const LONGEST_REQUEST = 200;
 
 /** A courtesy (or an emoji, a smile) ending a request, with the punctuation around it; taken off one at a time. */
 const COURTESY_AT_END =

@@ -1,7 +1,7 @@
 import { NotFoundError, ValidationError } from '../../../client/errors.ts';
 import type { ProcurementClient } from '../../../client/procurement-client.ts';
 import type { Tender } from '../../../contract/schemas.ts';
-import type { NoticeRef } from './notice-links.ts';
+import { LONGEST_TOKEN, type NoticeRef } from './notice-links.ts';
 
 /**
  * The tender a notice link or id names, when the service holds it; null when it does not (a
@@ -47,6 +47,8 @@ export async function firstTender(
 export function printedReferencesIn(text: string, max = 5): string[] {
   const found: string[] = [];
   for (const token of text.split(/\s+/)) {
+    // A word too long to be a reference is not trimmed (see asTenderId).
+    if (token.length > LONGEST_TOKEN) continue;
     const trimmed = token.replace(/^[("'“‘`*_]+|[)"'”’`*_.,;:!?]+$/g, '');
     if (trimmed.length < 5 || trimmed.length > 300) continue;
     if (!/^[A-Za-z0-9][A-Za-z0-9._/-]*$/.test(trimmed) || !/\d/.test(trimmed) || !/[-/]/.test(trimmed))

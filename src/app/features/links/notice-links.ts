@@ -143,8 +143,14 @@ function sameOrigin(origin: string, url: URL): boolean {
   }
 }
 
+/** The longest word of a message looked at for an id or a reference (either is at most 300 characters). */
+export const LONGEST_TOKEN = 400;
+
 /** A tender id as typed in a message (`ocds-b5fd17-…`), or null. */
 export function asTenderId(token: string): string | null {
+  // Long enough to be no id even with quotes around it: not trimmed (the trim at the end of
+  // thousands of commas or brackets takes time that grows with the square of their number).
+  if (token.length > LONGEST_TOKEN) return null;
   const trimmed = token.replace(/^[("'“‘`*_]+|[)"'”’`*_.,;:!?]+$/g, '');
   return trimmed.length <= 300 && OCID.test(trimmed) ? trimmed : null;
 }
@@ -158,8 +164,11 @@ export function linksInText(text: string): string[] {
   const bracketed = /<(https?:\/\/[^|>\s]+)(?:\|[^>]*)?>/gi;
   for (const match of text.matchAll(bracketed)) links.push(unescapeLink(match[1] ?? ''));
   const rest = text.replace(bracketed, ' ');
-  for (const match of rest.matchAll(/https?:\/\/[^\s<>|"]+/gi))
-    links.push(unescapeLink((match[0] ?? '').replace(/[),.;:!?]+$/, '')));
+  for (const match of rest.matchAll(/https?:\/\/[^\s<>|"]+/gi)) {
+    const link = match[0] ?? '';
+    // Past the longest link kept, not trimmed either (see asTenderId).
+    if (link.length <= MAX_LENGTH + LONGEST_TOKEN) links.push(unescapeLink(link.replace(/[),.;:!?]+$/, '')));
+  }
   return links.filter((link) => link.length > 0 && link.length <= MAX_LENGTH);
 }
 

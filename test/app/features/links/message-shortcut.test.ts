@@ -125,6 +125,11 @@ describe('a direct message', () => {
       'what are my bids?',
     ])
       expect(directMessageIntent(asked), asked).toEqual({ kind: 'command', text: 'bids' });
+    // A long message is no request (its end is not read for courtesies: that pattern was quadratic).
+    expect(directMessageIntent(`show me my bids${' ,'.repeat(100)}`)).not.toEqual({
+      kind: 'command',
+      text: 'bids',
+    });
     // A word that merely ends in a courtesy's letters stays ("data" is no "ta").
     expect(directMessageIntent('show me my data')).toEqual({ kind: 'search', text: 'data' });
   });

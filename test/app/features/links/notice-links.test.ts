@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   asTenderId,
+  LONGEST_TOKEN,
   linksInText,
   noticeRefsInText,
   recogniseNoticeLink,
@@ -137,5 +138,14 @@ describe('links and ids in a message', () => {
     expect(asTenderId('ocds')).toBeNull();
     expect(asTenderId('cleaning')).toBeNull();
     expect(asTenderId('10-15')).toBeNull();
+  });
+});
+
+describe('a word too long to be an id or a link', () => {
+  it('is not trimmed or read (the trim at the end of thousands of brackets was quadratic)', () => {
+    expect(asTenderId(`${'('.repeat(3)}ocds-b5fd17-0001)`)).toBe('ocds-b5fd17-0001');
+    expect(asTenderId(`ocds-b5fd17-0001${')'.repeat(LONGEST_TOKEN)}`)).toBeNull();
+    expect(linksInText(`see https://example.org/a${','.repeat(3000)}x`)).toEqual([]);
+    expect(linksInText('see https://example.org/notice/1, please')).toEqual(['https://example.org/notice/1']);
   });
 });

@@ -18,3 +18,9 @@ describe('references as printed, in a message', () => {
     ).toEqual([]);
   });
 });
+
+describe('a word too long to be a reference', () => {
+  it('is passed over, not trimmed', () => {
+    expect(printedReferencesIn(`PW-14-00627094${')'.repeat(500)} and (14-2015).`)).toEqual(['14-2015']);
+  });
+});
