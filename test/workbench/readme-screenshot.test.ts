@@ -65,10 +65,10 @@ describe('the README screenshot', () => {
     await modal.getByRole('heading', { name: 'Start a bid' }).waitFor();
     const nameBox = modal.locator('[data-action-id="pipeline/name"]');
     await nameBox.waitFor();
-    // The form names the bid after the tender ("Bid: <title>"); the picture's bid gets a name of its own.
+    // The form names the bid after the tender ("Bid for <title>"); the picture's bid gets a name of its own.
     const prefilled = await nameBox.inputValue();
-    expect(prefilled).toMatch(/^Bid: ./);
-    const tenderTitle = prefilled.slice('Bid: '.length);
+    expect(prefilled).toMatch(/^Bid for ./);
+    const tenderTitle = prefilled.slice('Bid for '.length);
     const bidName = 'Council software renewal';
     await nameBox.fill(bidName);
     await modal.locator('[data-action-id="pipeline/summary"]').fill('Led by Max; pricing with finance.');

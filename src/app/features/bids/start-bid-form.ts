@@ -175,7 +175,7 @@ export async function openStartBidModal(
       ...running,
       tenderCloses: closes,
       fields: {
-        name: cutText(`Bid: ${tender.title}`, 200),
+        name: cutText(`Bid for ${tender.title}`, 200),
         summary: '',
         targetDate: future ? deadline : null,
         stages: DEFAULT_STAGE_TEMPLATE,

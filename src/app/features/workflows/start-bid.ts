@@ -69,7 +69,7 @@ export async function startBidFromTender(
   const writer = await writerOf(context, run, 'start bids');
   const { client } = writer;
   const tender = await tenderNamed(client, reference);
-  const name = cutText(textInput(run, 'name') || `Bid: ${tender.title}`, 200);
+  const name = cutText(textInput(run, 'name') || `Bid for ${tender.title}`, 200);
   try {
     const pipeline = await client.pipelines.create(
       {

@@ -87,7 +87,7 @@ describe('openStartBidModal ("Start a bid" on a tender card)', () => {
     const { client } = await harness.context.clients.forTeam(harness.slack.teamId);
     const tender = await client.tenders.get(TENDER_A);
     const read = JSON.stringify(opened.view);
-    expect(read).toContain(JSON.stringify(`Bid: ${tender.title}`.slice(0, 200)).slice(1, -1));
+    expect(read).toContain(JSON.stringify(`Bid for ${tender.title}`.slice(0, 200)).slice(1, -1));
     expect(read).toContain(PipelineIds.stagesInput);
     expect(opened.view.private_metadata).not.toBe('');
   });
