@@ -44,7 +44,7 @@ export function helpMessage(unknownWord?: string, offered: Block[] = []): Messag
       section(joinMrkdwn(USAGE_LINES, mrkdwn`\n`)),
       { type: 'actions', elements: [searchBuilderButton()] },
       contextLine(
-        mrkdwn`Paste a notice link from Contracts Finder, Find a Tender, Public Contracts Scotland, Sell2Wales or Buyandsell to see its card; message Tenderbot directly to search, in words or a sentence (“school catering in Wales over £100k”).`,
+        mrkdwn`Paste a notice link from Contracts Finder, Find a Tender, Public Contracts Scotland, Sell2Wales or Buyandsell to see its card; message Tenderbot directly to search, in words or a sentence (“catering in Wales over £100k”).`,
       ),
     ],
   };
