@@ -27,7 +27,8 @@ export function readSentence(sentence: string, now: Date, regions: readonly stri
   filters.push(...amounts.filters);
   const closing = readClosing(rest, now);
   if (closing) {
-    rest = closing.rest;
+    // "closing Friday at 5pm", "deadline Friday 12:00": a search is by day; the hour is no word of it.
+    rest = closing.rest.replace(TIME_OF_DAY, ' ');
     filters.push(closing.filter);
   }
   if (filters.length === 0) return null;
@@ -104,6 +105,10 @@ function asSentence(sentence: string): string {
     .replace(/\s+/g, ' ')
     .trim();
 }
+
+/** An hour as said beside a closing day: `at 5pm`, `12:00`, `5.30 pm`, `at noon` (`2.10` alone is a lot's number). */
+const TIME_OF_DAY =
+  /(?<=\s)(?:at\s+)?(?:\d{1,2}:\d{2}\s*(?:am|pm)?|\d{1,2}(?:\.\d{2})?\s*(?:am|pm)|noon|midday|midnight)(?=[\s,.!?;]|$)/gi;
 
 /** How many `in …` of a sentence are read for a region misspelt. */
 const PLACES_READ = 8;

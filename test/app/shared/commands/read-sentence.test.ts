@@ -419,6 +419,19 @@ describe('what a sentence says besides its search', () => {
     expect(read("cleaning by Monday's meeting")).toBe('cleaning meeting closes<1d');
   });
 
+  it('leaves the hour said beside a closing day out of the words (a search is by day)', () => {
+    // Friday 4 December, 5 days on.
+    expect(read('cleaning closing Friday at 5pm')).toBe('cleaning closes>5d closes<5d');
+    expect(read('cleaning deadline Friday 12:00')).toBe('cleaning closes>5d closes<5d');
+    expect(read('cleaning by Friday at noon')).toBe('cleaning closes<5d');
+    expect(read('cleaning closing Friday 5.30 pm in Wales')).toBe(
+      'cleaning region:"Wales" closes>5d closes<5d',
+    );
+    // A lot's number is no hour; with no closing day read, an hour stays as typed.
+    expect(read('lot 2.10 cleaning closing Friday')).toBe('lot 2.10 cleaning closes>5d closes<5d');
+    expect(read('cleaning in Wales at 5pm')).toBe('cleaning at 5pm region:"Wales"');
+  });
+
   it('reads a lead word at its first eight places only: a message of "by 1 by 1 …" is not parsed place by place', () => {
     expect(read(`cleaning ${'by 1 '.repeat(7)}by Friday`)).toContain('closes<5d');
     expect(read(`cleaning ${'by 1 '.repeat(8)}by Friday`)).toBeNull();
