@@ -5,9 +5,7 @@
  */
 import type { ProcurementClient } from '../../../client/procurement-client.ts';
 import type { PipelineListItem } from '../../../contract/schemas.ts';
-
-/** A bid that is over: it no longer runs, whatever its stages say. */
-const ENDED: readonly PipelineListItem['status'][] = ['won', 'lost', 'no_bid'];
+import { ENDED } from '../../shared/views/bid-parts.ts';
 
 /** Active bids a page holds (the service's most). */
 const PAGE_SIZE = 100;

@@ -18,6 +18,7 @@ import { encodeIfFits } from '../../shared/values/codec.ts';
 import {
   countdown,
   formatDay,
+  PAST_SUBMISSION,
   progressBar,
   STAGE_LABELS,
   STATUS_LABELS,
@@ -474,7 +475,7 @@ async function deadlineReminders(input: BuildInput, notes: PostNotes): Promise<B
   for await (const pipeline of client.pipelines.all({ archived: 'active', limit: 100 })) {
     if (++read > 1000) break;
     const target = pipeline.targetSubmissionDate;
-    if (!target || ['submitted', 'won', 'lost', 'no_bid'].includes(pipeline.status)) continue;
+    if (!target || PAST_SUBMISSION.includes(pipeline.status)) continue;
     const remaining = differenceInCalendarDays(
       new Date(`${target}T00:00:00Z`),
       new Date(`${today}T00:00:00Z`),

@@ -70,6 +70,9 @@ export function formatDay(day: string): string {
   return formatDayOf(new Date(`${day}T00:00:00Z`));
 }
 
+/** A bid that is over (won, lost, not bid): it no longer runs, whatever its stages say. */
+export const ENDED: readonly Pipeline['status'][] = ['won', 'lost', 'no_bid'];
+
 /** Statuses past the submission: the target date is history, neither due nor overdue. */
 export const PAST_SUBMISSION: readonly Pipeline['status'][] = ['submitted', 'won', 'lost', 'no_bid'];
 

@@ -13,6 +13,7 @@ import { SETTABLE_PIPELINE_STATUSES } from '../../../shared/values/pipeline-valu
 import {
   countdown,
   daysUntil,
+  ENDED,
   formatDay,
   PAST_SUBMISSION,
   progressBar,
@@ -424,15 +425,11 @@ export interface BidListFilter {
   archived: 'active' | 'archived' | 'all';
 }
 
-/** `active bids`, `archived bids`, `bids` (active or archived), then `with the status Won`. */
+/** `active bids` (`unarchived` when won, lost or no bid: not "active"), `archived bids`, `bids`, then `with the status Won`. */
 function bidsNamed(filter: BidListFilter): Mrkdwn {
-  // A bid won, lost or not bid is over: "active bids with the status Won" read as a contradiction.
-  const over = filter.status === 'won' || filter.status === 'lost' || filter.status === 'no_bid';
-  const which = {
-    active: over ? mrkdwn`unarchived bids` : mrkdwn`active bids`,
-    archived: mrkdwn`archived bids`,
-    all: mrkdwn`bids`,
-  }[filter.archived];
+  const active =
+    filter.status && ENDED.includes(filter.status) ? mrkdwn`unarchived bids` : mrkdwn`active bids`;
+  const which = { active, archived: mrkdwn`archived bids`, all: mrkdwn`bids` }[filter.archived];
   return filter.status ? mrkdwn`${which} with the status ${plain(STATUS_LABELS[filter.status])}` : which;
 }
 
