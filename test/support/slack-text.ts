@@ -53,7 +53,7 @@ export function mrkdwnStrings(payload: Json, at = 'message'): MrkdwnString[] {
 
 /**
  * What Slack would act on in a mrkdwn string: a special mention (`<!channel>`, `<!here>`,
- * `<!everyone>`), a user mention that is not one of `allowedUsers`, a link whose address is not
+ * `<!everyone>`; not the app's own date token of a moment), a user mention that is not one of `allowedUsers`, a link whose address is not
  * one of `allowedLinks`; and `*…*` / `_…_` / `~…~` pairs outside code spans that hold `planted`.
  */
 export function markupIn(
@@ -67,6 +67,9 @@ export function markupIn(
   const problems: string[] = [];
   for (const match of text.matchAll(/<([^<>]*)>/g)) {
     const inner = match[1] ?? '';
+    // A date token as the app writes one (`localMoment`): it notifies nobody; its fallback is the app's words.
+    const date = /^!date\^\d{1,11}\^\{date_short\} at \{time\}( your time)?\|([^|]*)$/.exec(inner);
+    if (date && !(options.planted && (date[2] ?? '').includes(options.planted))) continue;
     if (inner.startsWith('!')) problems.push(`special mention ${match[0]}`);
     else if (inner.startsWith('@')) {
       const id = inner.slice(1).split('|')[0] ?? '';

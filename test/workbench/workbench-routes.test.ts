@@ -647,6 +647,37 @@ describe('mrkdwn as Slack draws it', () => {
   });
 });
 
+describe('dates as Slack draws them', () => {
+  it('shows a date token in the reader’s own zone and clock, and its fallback when it is no date', async () => {
+    const modulePath = join(import.meta.dirname, '../../src/workbench/public/block-kit.js');
+    const { renderMrkdwn } = (await import(modulePath)) as {
+      renderMrkdwn(text: string, context: object): string;
+    };
+    const noon = Date.parse('2026-07-03T12:00:00Z') / 1000;
+    const token = `<!date^${noon}^{date_short} at {time} your time|3 Jul 2026, 12:00 UTC>`;
+    const zone = process.env.TZ;
+    try {
+      // The page uses the browser's zone, as Slack's client uses the person's.
+      process.env.TZ = 'Europe/London';
+      expect(renderMrkdwn(`closes (${token})`, {})).toBe('closes (Jul 3, 2026 at 1:00 PM your time)');
+      process.env.TZ = 'Asia/Kolkata';
+      expect(renderMrkdwn(token, {})).toBe('Jul 3, 2026 at 5:30 PM your time');
+      process.env.TZ = 'America/New_York';
+      expect(renderMrkdwn(`<!date^${noon}^{date_num} {date_long} {nope}|x>`, {})).toBe(
+        '2026-07-03 Friday, July 3rd, 2026 {nope}',
+      );
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+    // Not a date: the fallback, drawn as the characters its entities stand for.
+    expect(renderMrkdwn('<!date^soon^{time}|Fish &amp; chips &lt;3>', {})).toBe('Fish &amp; chips &lt;3');
+    expect(renderMrkdwn('<https://example.org/?a=1&amp;b=2|Tom &amp; Jerry>', {})).toBe(
+      '<a href="https://example.org/?a=1&amp;b=2" target="_blank" rel="noopener noreferrer">Tom &amp; Jerry</a>',
+    );
+  });
+});
+
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
     entry.isDirectory()

@@ -137,7 +137,12 @@ export function renderMrkdwn(raw, context) {
 }
 
 function renderControl(inner, context) {
-  const [target, label] = inner.split('|');
+  // The app escapes `&`, `<` and `>` inside a link's address and label as everywhere (`&amp;`):
+  // drawn as the characters, as Slack draws them, not as the entity's letters.
+  const bar = inner.indexOf('|');
+  const decoded = (part) => part.replace(/&lt;|&gt;|&amp;/g, (entity) => ENTITY[entity]);
+  const target = decoded(bar === -1 ? inner : inner.slice(0, bar));
+  const label = bar === -1 ? undefined : decoded(inner.slice(bar + 1));
   if (target.startsWith('@')) {
     const id = target.slice(1);
     return `<span class="mention">@${escapeHtml(label ?? context.names?.[id] ?? id)}</span>`;
@@ -146,6 +151,7 @@ function renderControl(inner, context) {
     const id = target.slice(1);
     return `<span class="mention">#${escapeHtml(label ?? context.channelNames?.[id] ?? id)}</span>`;
   }
+  if (target.startsWith('!date^')) return escapeHtml(slackDate(target, label));
   if (target.startsWith('!')) {
     const special = target.slice(1).split('^')[0];
     return `<span class="mention">${escapeHtml(label ?? `@${special}`)}</span>`;
@@ -153,7 +159,47 @@ function renderControl(inner, context) {
   if (/^(https?:|mailto:)/.test(target)) {
     return `<a href="${escapeHtml(target)}" target="_blank" rel="noopener noreferrer">${escapeHtml(label ?? target)}</a>`;
   }
-  return escapeHtml(inner);
+  return escapeHtml(decoded(inner));
+}
+
+/**
+ * Slack's date token `!date^seconds^tokens` in the reader's own zone (the browser's, as Slack's
+ * client uses the person's): `{date_short} at {time}` reads `Dec 2, 2026 at 1:00 PM`. A token that
+ * is not a date shows its fallback, as Slack shows it.
+ */
+function slackDate(target, fallback) {
+  const [, seconds, tokens] = target.split('^');
+  const date = new Date(Number(seconds) * 1000);
+  if (!/^\d+$/.test(seconds ?? '') || Number.isNaN(date.getTime()) || !tokens) return fallback ?? target;
+  const format = (options) => new Intl.DateTimeFormat('en-US', options).format(date);
+  const dayOf = (when) => new Intl.DateTimeFormat('en-CA').format(when);
+  const pretty = (plain) => {
+    const today = Date.now();
+    const offset = {
+      [dayOf(today)]: 'today',
+      [dayOf(today - 86_400_000)]: 'yesterday',
+      [dayOf(today + 86_400_000)]: 'tomorrow',
+    };
+    return offset[dayOf(date)] ?? plain;
+  };
+  const ordinal = (day) =>
+    `${day}${[11, 12, 13].includes(day % 100) ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' }[day % 10] ?? 'th')}`;
+  const long = () =>
+    `${format({ month: 'long' })} ${ordinal(Number(format({ day: 'numeric' })))}, ${format({ year: 'numeric' })}`;
+  const words = {
+    date_num: () => dayOf(date),
+    date_slash: () => format({ month: '2-digit', day: '2-digit', year: 'numeric' }),
+    date_short: () => format({ month: 'short', day: 'numeric', year: 'numeric' }),
+    date: long,
+    date_long: () => `${format({ weekday: 'long' })}, ${long()}`,
+    date_long_full: () => `${format({ weekday: 'long' })}, ${long()}`,
+    date_short_pretty: () => pretty(words.date_short()),
+    date_pretty: () => pretty(long()),
+    date_long_pretty: () => pretty(words.date_long()),
+    time: () => format({ hour: 'numeric', minute: '2-digit' }),
+    time_secs: () => format({ hour: 'numeric', minute: '2-digit', second: '2-digit' }),
+  };
+  return tokens.replace(/\{(\w+)\}/g, (whole, name) => (Object.hasOwn(words, name) ? words[name]() : whole));
 }
 
 function textHtml(text, context) {

@@ -36,7 +36,7 @@ import {
   safeText,
   storedMrkdwn,
 } from '../../shared/views/mrkdwn.ts';
-import { type Block, button, contextLine, formatDeadline, section } from '../../shared/views/tender-card.ts';
+import { type Block, button, contextLine, deadlineMrkdwn, section } from '../../shared/views/tender-card.ts';
 import type { Delivery } from '../../storage/delivery-store.ts';
 import type { Subscription } from '../../storage/subscription-store.ts';
 import { formatLocal, LATE_AFTER_MS, localDay } from './schedule.ts';
@@ -466,7 +466,7 @@ async function deadlineReminders(input: BuildInput, notes: PostNotes): Promise<B
     lines.push({
       key,
       order: Date.parse(deadline),
-      line: mrkdwn`:bookmark: *${safeText(bookmark.tender.title, 300)}* ${plain(formatDeadline(deadline, now))} · ${code(bookmark.tenderId, 200)}`,
+      line: mrkdwn`:bookmark: *${safeText(bookmark.tender.title, 300)}* ${deadlineMrkdwn(deadline, now)} · ${code(bookmark.tenderId, 200)}`,
     });
   }
   read = 0;

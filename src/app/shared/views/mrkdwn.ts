@@ -97,20 +97,27 @@ export function clip(text: string, max: number): string {
   return cut(drawable(text), max);
 }
 
-/** `text` (drawable already) cut to `max` characters, never inside an entity or a character. */
+/** How a link, mention or date of the app's starts (outside text has its `<` escaped). */
+const CONTROL_START = /^<(!date\^|[@#!]|https?:|mailto:)/;
+
+/** `text` (drawable already) cut to `max` characters, never inside an entity, a character or a `<…>` of the app's. */
 function cut(text: string, max: number): string {
   if (text.length <= max) return text;
   let kept = cutText(text, max - 1);
   // Never leave half an entity such as `&am`.
   const amp = kept.lastIndexOf('&');
   if (amp !== -1 && !kept.slice(amp).includes(';')) kept = kept.slice(0, amp);
+  // Nor half a link, mention or date, which Slack would show as its raw letters.
+  const opened = kept.lastIndexOf('<');
+  if (opened !== -1 && !kept.includes('>', opened) && CONTROL_START.test(kept.slice(opened)))
+    kept = kept.slice(0, opened);
   return `${kept}…`;
 }
 
 /**
  * `text` (Mrkdwn) in pieces of at most `size` characters (at least 100), for consecutive blocks:
- * cut after a line break or a space where one is near the end, never inside an entity or an
- * emoji; nothing lost or added.
+ * cut after a line break or a space where one is near the end, never inside an entity, an emoji
+ * or a link, mention or date; nothing lost or added.
  */
 export function pieces(text: Mrkdwn, size: number): Mrkdwn[] {
   const limit = Math.max(100, size);
@@ -125,6 +132,9 @@ export function pieces(text: Mrkdwn, size: number): Mrkdwn[] {
       const amp = rest.lastIndexOf('&', end - 1);
       if (amp > end - 10 && !rest.slice(amp, end).includes(';')) end = amp;
     }
+    // Never inside a link, mention or date (`<…>`: outside text has its `<` escaped, so each is the app's).
+    const opened = rest.lastIndexOf('<', end - 1);
+    if (opened > 0 && opened > rest.lastIndexOf('>', end - 1)) end = opened;
     parts.push(trusted(rest.slice(0, end)));
     rest = rest.slice(end);
   }
@@ -174,6 +184,28 @@ export function channelLink(channelId: string): Mrkdwn {
 export function link(url: string | null | undefined, label: Mrkdwn): Mrkdwn | null {
   if (!url || url.length > 2000 || !/^https?:\/\/[^\s<>|]+$/i.test(url)) return null;
   return trusted(`<${url.replace(/&/g, '&amp;')}|${label}>`);
+}
+
+/**
+ * How a moment reads in Slack's date token, in the reader's own time zone and clock (`Dec 2, 2026
+ * at 1:00 PM`): a deadline says it is the reader's time, since the notice and the fallback give UTC.
+ */
+const MOMENT_TOKENS = {
+  moment: '{date_short} at {time}',
+  deadline: '{date_short} at {time} your time',
+} as const;
+
+/**
+ * A moment as Slack's date token `<!date^seconds^tokens|fallback>`: each person reads it in their
+ * own zone (a UTC deadline of 12:00 is 13:00 in London's summer); `fallback` (the app's own words,
+ * in UTC) is what Slack shows where it draws no token, in notifications. An unknown moment is the
+ * fallback alone.
+ */
+export function localMoment(instant: Date, shape: keyof typeof MOMENT_TOKENS, fallback: string): Mrkdwn {
+  const time = instant.getTime();
+  const shown = escapeControls(fallback.replace(/\|/g, '/'));
+  if (Number.isNaN(time)) return trusted(shown);
+  return trusted(`<!date^${Math.floor(time / 1000)}^${MOMENT_TOKENS[shape]}|${shown}>`);
 }
 
 /** A piece a `mrkdwn` template may hold: Mrkdwn as it is, or a number (digits are safe). */

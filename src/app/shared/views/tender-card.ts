@@ -5,7 +5,7 @@ import { CommentIds, PipelineIds, TenderIds } from '../ids.ts';
 import type { CardPlace, CommentEntityType } from '../values/button-values.ts';
 import { encode, encodeIfFits } from '../values/codec.ts';
 import { formatDayOf, formatMoney, formatTimeOf } from './formats.ts';
-import { clip, code, joinMrkdwn, link, type Mrkdwn, mrkdwn, safeText, text } from './mrkdwn.ts';
+import { clip, code, joinMrkdwn, link, localMoment, type Mrkdwn, mrkdwn, safeText, text } from './mrkdwn.ts';
 import type { Block, Button } from './safe-blocks.ts';
 
 export type { Block };
@@ -41,35 +41,63 @@ const STATUS_LABELS: Record<Tender['status'], string> = {
  * in months or years beyond. The time is given when the notice sets one (not midnight), or always
  * with `time: 'always'` (the full view). Every card of every answer says one, so the common case
  * is arithmetic on UTC day numbers (held to the date-fns reading it replaced by the formats test);
- * date-fns words only the hours on the day and the months beyond.
+ * date-fns words only the hours on the day and the months beyond. For plain text (a form's hint,
+ * a Work Object's field); mrkdwn shows the moment in each reader's own time (`deadlineMrkdwn`).
  */
 export function formatDeadline(
   deadline: string | null,
   now: Date,
   options: { time?: 'always' | 'when-set' } = {},
 ): string {
-  if (!deadline) return 'No deadline given';
+  const parts = deadlineParts(deadline, now, options);
+  return parts.date ? `${parts.words} (${parts.utc})` : parts.words;
+}
+
+/**
+ * `formatDeadline` in mrkdwn, its moment in each reader's own zone and clock when it has a time
+ * ("closes in 4 days (Dec 2, 2026 at 1:00 PM your time)" in London's summer), the UTC words where
+ * Slack draws no date token; a deadline given as a day stays that day.
+ */
+export function deadlineMrkdwn(
+  deadline: string | null,
+  now: Date,
+  options: { time?: 'always' | 'when-set' } = {},
+): Mrkdwn {
+  const parts = deadlineParts(deadline, now, options);
+  if (!parts.date) return text(parts.words);
+  const shown = parts.timed ? localMoment(parts.date, 'deadline', parts.utc) : text(parts.utc);
+  return mrkdwn`${text(parts.words)} (${shown})`;
+}
+
+/** A deadline's words ("closes in 4 days") and its moment, in UTC words. */
+function deadlineParts(
+  deadline: string | null,
+  now: Date,
+  options: { time?: 'always' | 'when-set' },
+): { words: string; date: Date | null; timed: boolean; utc: string } {
+  if (!deadline) return { words: 'No deadline given', date: null, timed: false, utc: '' };
   const time = Date.parse(deadline);
-  if (Number.isNaN(time)) return 'an unknown deadline';
+  if (Number.isNaN(time)) return { words: 'an unknown deadline', date: null, timed: false, utc: '' };
   const date = new Date(time);
-  const shown =
-    options.time === 'always' || time % DAY_MS !== 0
-      ? `${formatDayOf(date)}, ${formatTimeOf(date)} UTC`
-      : formatDayOf(date);
+  const timed = options.time === 'always' || time % DAY_MS !== 0;
+  const utc = timed ? `${formatDayOf(date)}, ${formatTimeOf(date)} UTC` : formatDayOf(date);
   const nowTime = now.getTime();
   const ahead = time >= nowTime;
   const days = Math.floor(time / DAY_MS) - Math.floor(nowTime / DAY_MS);
+  const words = (phrase: string) => ({ words: phrase, date, timed, utc });
   if (days === 0)
-    return ahead
-      ? `closes in ${formatDistanceStrict(date, now, FLOOR_IN_UTC)} (${shown})`
-      : `closed ${formatDistanceStrict(date, now, FLOOR_IN_UTC)} ago (${shown})`;
-  if (days === 1 && ahead) return `closes tomorrow (${shown})`;
-  if (days === -1 && !ahead) return `closed yesterday (${shown})`;
+    return words(
+      ahead
+        ? `closes in ${formatDistanceStrict(date, now, FLOOR_IN_UTC)}`
+        : `closed ${formatDistanceStrict(date, now, FLOOR_IN_UTC)} ago`,
+    );
+  if (days === 1 && ahead) return words('closes tomorrow');
+  if (days === -1 && !ahead) return words('closed yesterday');
   const distance =
     (ahead ? time : nowTime) < twoMonthsAfter(ahead ? nowTime : time)
       ? daysWord(Math.abs(days))
       : formatDistanceStrict(date, now, FLOOR_IN_UTC);
-  return ahead ? `closes in ${distance} (${shown})` : `closed ${distance} ago (${shown})`;
+  return words(ahead ? `closes in ${distance}` : `closed ${distance} ago`);
 }
 
 const DAY_MS = 86_400_000;
@@ -120,7 +148,7 @@ export function tenderCard(tender: Tender, options: CardOptions): Block[] {
   const fields: Mrkdwn[] = [
     mrkdwn`*Buyer*\n${tender.buyer ? safeText(tender.buyer.name, 300) : mrkdwn`Not stated`}`,
     mrkdwn`*Value*\n${text(formatMoney(tender.value))}`,
-    mrkdwn`*Deadline*\n${text(formatDeadline(tender.deadline, options.now))}`,
+    mrkdwn`*Deadline*\n${deadlineMrkdwn(tender.deadline, options.now)}`,
     mrkdwn`*Status*\n${text(STATUS_LABELS[tender.status])}`,
     mrkdwn`*Region*\n${tender.region ? safeText(tender.region, 200) : mrkdwn`Not stated`}`,
     mrkdwn`*CPV*\n${cpv ? safeText(cpv, 600) : mrkdwn`None given`}`,
@@ -190,7 +218,7 @@ export function tenderDetail(tender: Tender, options: CardOptions): Block[] {
             field.text.startsWith('*Deadline*')
               ? {
                   ...field,
-                  text: mrkdwn`*Deadline*\n${text(formatDeadline(tender.deadline, options.now, { time: 'always' }))}`,
+                  text: mrkdwn`*Deadline*\n${deadlineMrkdwn(tender.deadline, options.now, { time: 'always' })}`,
                 }
               : field,
           ),

@@ -3,6 +3,7 @@ import { blockKitProblems, viewProblems } from '../../../../src/app/shared/views
 import { clip, escapeMrkdwn } from '../../../../src/app/shared/views/mrkdwn.ts';
 import { tenderCard } from '../../../../src/app/shared/views/tender-card.ts';
 import type { Tender } from '../../../../src/contract/schemas.ts';
+import { readerTime } from '../../../support/slack-dates.ts';
 
 const longTender: Tender = {
   id: 'ocds-x',
@@ -103,7 +104,9 @@ describe('the Block Kit validator', () => {
       context: 'detail',
     });
     expect(blockKitProblems(card, 'message')).toEqual([]);
-    expect(JSON.stringify(card)).toContain('closes in 5 days (26 Nov 2026, 12:00 UTC)');
+    expect(JSON.stringify(card)).toContain(
+      `closes in 5 days (${readerTime('2026-11-26T12:00:00Z', '26 Nov 2026, 12:00 UTC')})`,
+    );
     expect(JSON.stringify(card)).toContain('£1,250,000');
   });
 });

@@ -10,7 +10,7 @@ import {
   formatMoneyInline,
   formatTimeOf,
 } from '../../../../src/app/shared/views/formats.ts';
-import { formatDeadline } from '../../../../src/app/shared/views/tender-card.ts';
+import { deadlineMrkdwn, formatDeadline } from '../../../../src/app/shared/views/tender-card.ts';
 import { seededRandom } from '../../../../src/service/demo/demo-generator.ts';
 
 describe('the formats cards share', () => {
@@ -119,6 +119,26 @@ describe('the formats cards share', () => {
       'closes in 34 days (5 Dec 2026, 00:00 UTC)',
     );
     expect(formatDeadline('not a date', now)).toBe('an unknown deadline');
+  });
+
+  it('gives a deadline’s time in mrkdwn as Slack’s date token: each reader’s own zone, its UTC words as the fallback', () => {
+    const now = new Date('2026-11-01T12:00:00Z');
+    // The same words as in plain text; the moment is the deadline's own second.
+    expect(deadlineMrkdwn('2026-12-05T12:00:00+01:00', now)).toBe(
+      `closes in 34 days (<!date^${Date.parse('2026-12-05T11:00:00Z') / 1000}^{date_short} at {time} your time|5 Dec 2026, 11:00 UTC>)`,
+    );
+    for (const deadline of ['2026-11-01T12:40:00Z', '2026-10-31T23:00:00Z', '2027-01-15T12:00:00Z']) {
+      const drawn = deadlineMrkdwn(deadline, now);
+      const plain = formatDeadline(deadline, now);
+      expect(drawn.startsWith(plain.slice(0, plain.indexOf(' (')))).toBe(true);
+      expect(drawn).toContain(`<!date^${Date.parse(deadline) / 1000}^`);
+      expect(drawn.endsWith(`|${plain.slice(plain.indexOf(' (') + 2, -1)}>)`)).toBe(true);
+    }
+    // A day without a time stays that day for everyone (midnight UTC is the evening before in New York).
+    expect(deadlineMrkdwn('2026-12-05T00:00:00Z', now)).toBe('closes in 34 days (5 Dec 2026)');
+    expect(deadlineMrkdwn('2026-12-05T00:00:00Z', now, { time: 'always' })).toContain('<!date^');
+    expect(deadlineMrkdwn(null, now)).toBe('No deadline given');
+    expect(deadlineMrkdwn('not a date', now)).toBe('an unknown deadline');
   });
 
   it('writes a time of day as en-GB does in UTC, before 1970 too', () => {

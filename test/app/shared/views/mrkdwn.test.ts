@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { clip, code, escapeMrkdwn, literalText, safeText } from '../../../../src/app/shared/views/mrkdwn.ts';
+import {
+  clip,
+  code,
+  escapeMrkdwn,
+  link,
+  literalText,
+  localMoment,
+  type Mrkdwn,
+  mrkdwn,
+  pieces,
+  safeText,
+  text,
+} from '../../../../src/app/shared/views/mrkdwn.ts';
 
 describe('text from outside in mrkdwn', () => {
   it('escapes Slack’s control characters', () => {
@@ -54,3 +66,42 @@ describe('code spans stay on one line', () => {
     expect(code('a\r\n\tb\u2028c')).toBe('`a b c`');
   });
 });
+
+describe('moments in each reader’s own time', () => {
+  it('writes Slack’s date token with the moment’s second, and the app’s words as its fallback', () => {
+    const moment = new Date('2026-07-03T12:00:30.900Z');
+    expect(localMoment(moment, 'deadline', '3 Jul 2026, 12:00 UTC')).toBe(
+      `<!date^${Date.parse('2026-07-03T12:00:30Z') / 1000}^{date_short} at {time} your time|3 Jul 2026, 12:00 UTC>`,
+    );
+    expect(localMoment(moment, 'moment', 'x')).toContain('^{date_short} at {time}|x>');
+    // A fallback cannot end the token early or start another.
+    expect(localMoment(moment, 'moment', 'a>b|c<!here>')).toMatch(/\|a&gt;b\/c&lt;!here&gt;>$/);
+    expect(localMoment(new Date('nope'), 'moment', 'an unknown time')).toBe('an unknown time');
+  });
+
+  it('never splits a link, mention or date between two blocks', () => {
+    const date = localMoment(new Date('2026-07-03T12:00:00Z'), 'moment', '3 Jul 2026, 12:00 UTC');
+    const label = text('Cleaning of schools and colleges in Leeds');
+    const line = mrkdwn`• ${link('https://example.org/n/1', label) as Mrkdwn} · ${date}\n`;
+    const whole = joinLines(Array.from({ length: 40 }, () => line));
+    for (const size of [100, 137, 250, 1000]) {
+      const parts = pieces(whole, size);
+      expect(parts.join('')).toBe(whole);
+      for (const part of parts) {
+        expect(part.length).toBeLessThanOrEqual(size);
+        // Every `<` opened in a piece is closed in it.
+        expect(part.split('<').length).toBe(part.split('>').length);
+      }
+      // Cut short, a line loses its date whole rather than keeping half of it.
+      for (let max = 20; max < line.length; max += 7) {
+        const clipped = clip(line, max);
+        expect(clipped.split('<').length).toBe(clipped.split('>').length);
+        expect(clipped.endsWith('…')).toBe(true);
+      }
+    }
+  });
+});
+
+function joinLines(lines: Mrkdwn[]): Mrkdwn {
+  return lines.reduce((all, line) => mrkdwn`${all}${line}`, mrkdwn``);
+}

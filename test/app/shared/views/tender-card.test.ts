@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseCommand } from '../../../../src/app/shared/commands/subcommands.ts';
 import { tenderCard, tenderDetail } from '../../../../src/app/shared/views/tender-card.ts';
 import { Tender } from '../../../../src/contract/schemas.ts';
+import { readerTime } from '../../../support/slack-dates.ts';
 
 // As the service serves a tender imported from a real OCDS file: the id is the ocid, the source's
 // own reference (tender.id in the release) is something else.
@@ -71,7 +72,10 @@ describe('the full tender view', () => {
 
   it('adds the published date, the deadline to the minute with its zone, and the award date', () => {
     expect(text).toContain('*Published*\\n1 Nov 2026');
-    expect(text).toContain('*Deadline*\\ncloses in 10 days (1 Dec 2026, 14:30 UTC)');
+    // In each reader's own zone where Slack draws dates, in UTC words where it draws none.
+    expect(text).toContain(
+      `*Deadline*\\ncloses in 10 days (${readerTime(full.deadline as string, '1 Dec 2026, 14:30 UTC')})`,
+    );
     expect(text.match(/\*Deadline\*/g)).toHaveLength(1);
     expect(text).toContain('*Awarded*\\n20 Dec 2026');
   });

@@ -264,7 +264,7 @@ function drawCard(
             [
               mrkdwn`*Status* ${plain(STATUS_LABELS[pipeline.status])}${pipeline.archived ? mrkdwn` · *Archived*` : mrkdwn``}`,
               mrkdwn`*Target submission* ${plain(countdown(pipeline.targetSubmissionDate, now, pipeline.status))}${overdue ? mrkdwn` :warning:` : mrkdwn``}${afterClosingNote(pipeline.targetSubmissionDate, closingDay)}`,
-              ...(tenderCloses ? [mrkdwn`*Tender closes* ${plain(tenderCloses)}`] : []),
+              ...(tenderCloses ? [mrkdwn`*Tender closes* ${tenderCloses}`] : []),
               ...(pipeline.summary ? [safeText(pipeline.summary, 1500)] : []),
             ],
             mrkdwn`\n`,

@@ -2,7 +2,7 @@
 import type { Pipeline } from '../../../../contract/schemas.ts';
 import { daysUntil, formatDay, PAST_SUBMISSION, span } from '../../../shared/views/bid-parts.ts';
 import { formatDayOf, formatTimeOf } from '../../../shared/views/formats.ts';
-import { type Mrkdwn, mrkdwn, text as plain } from '../../../shared/views/mrkdwn.ts';
+import { localMoment, type Mrkdwn, mrkdwn, text as plain } from '../../../shared/views/mrkdwn.ts';
 
 /**
  * The tender's deadline day (`2026-12-19`) while the deadline is still ahead, else null: a date
@@ -23,12 +23,22 @@ export function openDeadline(deadline: string | null | undefined, now: Date): st
   return Number.isNaN(time) || time < now.getTime() ? null : new Date(time).toISOString();
 }
 
-/** `19 Dec 2026, 12:00 UTC`, or `19 Dec 2026` for a deadline the notice gives as a day (midnight). */
+/**
+ * `19 Dec 2026, 12:00 UTC`, or `19 Dec 2026` for a deadline the notice gives as a day (midnight): for
+ * plain text (a form's hint or error); mrkdwn gives the time in each reader's own (`closingMrkdwn`).
+ */
 export function formatClosing(deadline: string): string {
   const date = new Date(deadline);
   return date.getTime() % 86_400_000 === 0
     ? formatDayOf(date)
     : `${formatDayOf(date)}, ${formatTimeOf(date)} UTC`;
+}
+
+/** `formatClosing` in mrkdwn: a set time in each reader's own zone, the UTC words where Slack draws no date. */
+export function closingMrkdwn(deadline: string): Mrkdwn {
+  const date = new Date(deadline);
+  const utc = formatClosing(deadline);
+  return date.getTime() % 86_400_000 === 0 ? plain(utc) : localMoment(date, 'deadline', utc);
 }
 
 /** The hint under a form's date: `The tender closes 19 Dec 2026, 12:00 UTC.` */
@@ -61,10 +71,11 @@ export function afterClosingNote(day: string | null, closingDay: string | null):
 }
 
 /**
- * `10 Jan 2027, 05:30 UTC · in 42 days`, `… · in 3 hours`: when the bid's tender closes, for its card,
- * while the deadline is ahead (null otherwise: a closed tender's card says so elsewhere).
+ * `10 Jan 2027, 05:30 UTC · in 42 days`, `… · in 3 hours` (the time in each reader's own zone where
+ * Slack draws dates): when the bid's tender closes, for its card, while the deadline is ahead (null
+ * otherwise: a closed tender's card says so elsewhere).
  */
-export function tenderClosesWhen(deadline: string | null | undefined, now: Date): string | null {
+export function tenderClosesWhen(deadline: string | null | undefined, now: Date): Mrkdwn | null {
   const open = openDeadline(deadline, now);
   if (!open) return null;
   const day = open.slice(0, 10);
@@ -79,5 +90,5 @@ export function tenderClosesWhen(deadline: string | null | undefined, now: Date)
         : days === 1
           ? 'tomorrow'
           : `in ${span(days)}`;
-  return `${formatClosing(open)} · ${when}`;
+  return mrkdwn`${closingMrkdwn(open)} · ${plain(when)}`;
 }

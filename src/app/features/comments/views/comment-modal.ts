@@ -7,7 +7,7 @@ import { commentAuthorLine, type KeySource } from '../../../shared/views/key-ide
 import { clip, type Mrkdwn, mrkdwn, text as plain, safeText } from '../../../shared/views/mrkdwn.ts';
 import type { SafeModalView as ModalView } from '../../../shared/views/safe-blocks.ts';
 import { type Block, contextLine, section } from '../../../shared/views/tender-card.ts';
-import { ENTITY_NOUNS, formatCommentTime, modalThreadBlocks, threadOrder } from './comment-thread.ts';
+import { commentTimeUtc, ENTITY_NOUNS, modalThreadBlocks, threadOrder } from './comment-thread.ts';
 
 /** Slack's plain_text_input holds 3,000 characters; the service allows 5,000. */
 export const COMMENT_INPUT_MAX = 3000;
@@ -165,7 +165,7 @@ function parentOptions(comments: readonly Comment[], slackAuthors: ReadonlyMap<s
     if (!value) return [];
     // plain_text cannot show a Slack mention, so a comment written through Tenderbot goes by its time alone.
     const who = slackAuthors.has(comment.id) ? '' : `${comment.author.name}: `;
-    const label = `${formatCommentTime(comment.createdAt).replace(' UTC', '')} · ${who}${(comment.body ?? '').replace(/\s+/g, ' ')}`;
+    const label = `${commentTimeUtc(comment.createdAt).replace(' UTC', '')} · ${who}${(comment.body ?? '').replace(/\s+/g, ' ')}`;
     return [{ text: { type: 'plain_text' as const, text: clip(label, 75) }, value }];
   });
 }

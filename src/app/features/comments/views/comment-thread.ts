@@ -7,6 +7,7 @@ import {
   clip,
   indentLines,
   joinMrkdwn,
+  localMoment,
   type Mrkdwn,
   mention,
   mrkdwn,
@@ -54,11 +55,18 @@ export function threadOrder(comments: readonly Comment[]): ThreadEntry[] {
   return ordered;
 }
 
-/** `21 Nov 2026, 09:30 UTC`. */
+/** `21 Nov 2026, 09:30 UTC`, for plain text (an option's label); what the service wrote if no moment. */
+export function commentTimeUtc(instant: string): string {
+  const date = new Date(instant);
+  if (Number.isNaN(date.getTime())) return instant.slice(0, 40);
+  return `${formatDayOf(date)}, ${formatTimeOf(date)} UTC`;
+}
+
+/** When a comment was written, in each reader's own time (its UTC words where Slack draws no date). */
 export function formatCommentTime(instant: string): Mrkdwn {
   const date = new Date(instant);
   if (Number.isNaN(date.getTime())) return safeText(instant, 40);
-  return text(`${formatDayOf(date)}, ${formatTimeOf(date)} UTC`);
+  return localMoment(date, 'moment', commentTimeUtc(instant));
 }
 
 /** The Slack person who wrote it through Tenderbot (`<@U…>`), else the service's author name. */

@@ -27,7 +27,7 @@ import {
   button,
   commentButton,
   contextLine,
-  formatDeadline,
+  deadlineMrkdwn,
   section,
 } from '../../../shared/views/tender-card.ts';
 
@@ -248,7 +248,7 @@ export const SAVED_PAGE_SIZE = 20;
 /** One notice in a panel, with a button that opens it in full (as `/tender show <id>` does). */
 function noticeLine(notice: Tender, now: Date): Block {
   const line = section(
-    mrkdwn`*${safeText(notice.title, 400)}*\n${text(formatMoney(notice.value))} · ${text(formatDeadline(notice.deadline, now))}`,
+    mrkdwn`*${safeText(notice.title, 400)}*\n${text(formatMoney(notice.value))} · ${deadlineMrkdwn(notice.deadline, now)}`,
   );
   return line.type === 'section' ? { ...line, accessory: button('Open', TenderIds.show, notice.id) } : line;
 }

@@ -9,9 +9,17 @@ import { blockKitProblems } from '../../../shared/views/block-kit-limits.ts';
 import { formatMoneyInline } from '../../../shared/views/formats.ts';
 import { type ConnectionState, gettingStartedBlocks } from '../../../shared/views/getting-started.ts';
 import { searchBuilderButton, USAGE_LINES } from '../../../shared/views/messages.ts';
-import { code, joinMrkdwn, type Mrkdwn, mrkdwn, safeText, text } from '../../../shared/views/mrkdwn.ts';
+import {
+  code,
+  joinMrkdwn,
+  type Mrkdwn,
+  mrkdwn,
+  safeText,
+  text,
+  upperFirst,
+} from '../../../shared/views/mrkdwn.ts';
 import type { Button, SafeHomeView as HomeView } from '../../../shared/views/safe-blocks.ts';
-import { type Block, button, formatDeadline, section } from '../../../shared/views/tender-card.ts';
+import { type Block, button, deadlineMrkdwn, section } from '../../../shared/views/tender-card.ts';
 
 /** What the Home tab shows beside the connection: each list is null when it could not be read. */
 export interface HomeContent {
@@ -114,7 +122,7 @@ export function homeView(args: HomeContent): HomeView {
       for (const [index, bookmark] of list.items.slice(0, HOME_LIST_ROWS).entries())
         blocks.push(
           section(
-            mrkdwn`*${safeText(bookmark.tender.title, 300)}*\n${text(upperFirst(formatDeadline(bookmark.tender.deadline, now)))} · value ${text(formatMoneyInline(bookmark.tender.value))}`,
+            mrkdwn`*${safeText(bookmark.tender.title, 300)}*\n${upperFirst(deadlineMrkdwn(bookmark.tender.deadline, now))} · value ${text(formatMoneyInline(bookmark.tender.value))}`,
           ),
           rowButtons(`home-bookmark:${index}`, [
             button('Open', HomeIds.openTender, bookmark.tender.id, 'primary'),
@@ -160,8 +168,4 @@ function more(shown: number, total: number): Mrkdwn {
 /** A row's buttons (those a person may use), in a block of its own (each action id once per block). */
 function rowButtons(blockId: string, buttons: (Button | null)[]): Block {
   return { type: 'actions', block_id: blockId, elements: buttons.filter((each) => each !== null) };
-}
-
-function upperFirst(phrase: string): string {
-  return phrase.charAt(0).toUpperCase() + phrase.slice(1);
 }

@@ -14,7 +14,7 @@ import {
   type Block,
   button,
   contextLine,
-  formatDeadline,
+  deadlineMrkdwn,
   section,
 } from '../../../shared/views/tender-card.ts';
 
@@ -35,7 +35,7 @@ export function savedSearchPost(args: {
   const text = mrkdwn`Saved search “${plain(args.name)}”: ${count}`;
   const lines = args.tenders.map(
     (tender) =>
-      mrkdwn`• *${safeText(tender.title, 200)}*${tender.buyer ? mrkdwn` · ${safeText(tender.buyer.name, 100)}` : mrkdwn``} · ${plain(formatDeadline(tender.deadline, args.now))} · value ${plain(formatMoneyInline(tender.value))}`,
+      mrkdwn`• *${safeText(tender.title, 200)}*${tender.buyer ? mrkdwn` · ${safeText(tender.buyer.name, 100)}` : mrkdwn``} · ${deadlineMrkdwn(tender.deadline, args.now)} · value ${plain(formatMoneyInline(tender.value))}`,
   );
   const blocks: Block[] = [
     {

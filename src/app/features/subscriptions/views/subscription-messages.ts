@@ -21,7 +21,7 @@ import {
   button,
   commentButton,
   contextLine,
-  formatDeadline,
+  deadlineMrkdwn,
   section,
 } from '../../../shared/views/tender-card.ts';
 
@@ -109,7 +109,7 @@ export function feedCard(tender: Tender, now: Date): Block[] {
       fields: [
         mrkdwn`*Buyer*\n${tender.buyer ? safeText(tender.buyer.name, 300) : mrkdwn`Not stated`}`,
         mrkdwn`*Value*\n${plain(formatMoney(tender.value))}`,
-        mrkdwn`*Deadline*\n${plain(formatDeadline(tender.deadline, now))}`,
+        mrkdwn`*Deadline*\n${deadlineMrkdwn(tender.deadline, now)}`,
         mrkdwn`*Region*\n${tender.region ? safeText(tender.region, 200) : mrkdwn`Not stated`}`,
       ].map((text) => ({ type: 'mrkdwn' as const, text })),
     },
@@ -178,8 +178,8 @@ export function moreTendersMessage(
     return { text, blocks: [section(text)] };
   }
   const lines = page.map((tender) => {
-    const deadline = tender.deadline ? formatDeadline(tender.deadline, now) : 'no deadline given';
-    return mrkdwn`• *${safeText(tender.title, 200)}*${tender.buyer ? mrkdwn` · ${safeText(tender.buyer, 100)}` : mrkdwn``} · ${plain(deadline)} · ${code(tender.id, 100)}`;
+    const deadline = tender.deadline ? deadlineMrkdwn(tender.deadline, now) : mrkdwn`no deadline given`;
+    return mrkdwn`• *${safeText(tender.title, 200)}*${tender.buyer ? mrkdwn` · ${safeText(tender.buyer, 100)}` : mrkdwn``} · ${deadline} · ${code(tender.id, 100)}`;
   });
   const shown = plain(`${offset + 1}–${offset + page.length} of ${total.toLocaleString('en-GB')}`);
   const blocks: Block[] = [section(mrkdwn`*The tenders of that post* · ${shown}`)];

@@ -2,7 +2,7 @@
 import type { Tender } from '../../../../contract/schemas.ts';
 import { link, type Mrkdwn, mention, mrkdwn, safeText, text } from '../../../shared/views/mrkdwn.ts';
 import type { Block, Message } from '../../../shared/views/safe-blocks.ts';
-import { button, contextLine, formatDeadline, section } from '../../../shared/views/tender-card.ts';
+import { button, contextLine, deadlineMrkdwn, section } from '../../../shared/views/tender-card.ts';
 
 /** The two answers, in the order of their buttons (`…/0` qualifies, `…/1` does not). */
 export const QUALIFY_ANSWERS = ['qualified', 'not qualified'] as const;
@@ -13,7 +13,7 @@ function tenderLine(tender: Tender, now: Date): Mrkdwn {
   const title = safeText(tender.title, 200);
   const titled = link(tender.url, title) ?? title;
   const buyer = tender.buyer ? mrkdwn` · ${safeText(tender.buyer.name, 100)}` : mrkdwn``;
-  return mrkdwn`${titled}${buyer} · ${text(formatDeadline(tender.deadline, now))} · ${text(tender.id)}`;
+  return mrkdwn`${titled}${buyer} · ${deadlineMrkdwn(tender.deadline, now)} · ${text(tender.id)}`;
 }
 
 /** The question to the person asked, with a button for each answer (`actionPrefix/0`, `/1`). */

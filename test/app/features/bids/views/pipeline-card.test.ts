@@ -17,6 +17,7 @@ import { countdown, progressBar } from '../../../../../src/app/shared/views/bid-
 import { blockKitProblems, viewProblems } from '../../../../../src/app/shared/views/block-kit-limits.ts';
 import { mrkdwn, text } from '../../../../../src/app/shared/views/mrkdwn.ts';
 import type { Pipeline, PipelineListItem } from '../../../../../src/contract/schemas.ts';
+import { readerTime } from '../../../../support/slack-dates.ts';
 
 const NOW = new Date('2026-11-22T10:00:00Z');
 
@@ -197,18 +198,30 @@ describe('the pipeline card', () => {
     };
     const text = (card: { blocks: unknown[] }) => JSON.stringify(card.blocks);
     const drawn = text(await pipelineCard(pipeline(), memoryKeeper(), NOW, known));
-    expect(drawn).toContain('*Tender closes* 19 Dec 2026, 12:00 UTC · in 27 days');
+    expect(drawn).toContain(
+      `*Tender closes* ${readerTime(known.tenderDeadline, '19 Dec 2026, 12:00 UTC')} · in 27 days`,
+    );
     // The title as text (escaped, its markup neutralised), beside the id people copy.
     expect(drawn).toMatch(/ · tender “Hospital &lt;cleaning&gt; &amp; [^”]*laundry[^”]*” `ocds-1` · /);
     expect(drawn).not.toContain('*laundry*');
     // Closing today, tomorrow, months away.
     for (const [deadline, when] of [
-      ['2026-11-22T10:50:00Z', '22 Nov 2026, 10:50 UTC · in 50 minutes'],
-      ['2026-11-22T11:30:00Z', '22 Nov 2026, 11:30 UTC · in 1 hour'],
-      ['2026-11-22T17:00:00Z', '22 Nov 2026, 17:00 UTC · in 7 hours'],
+      [
+        '2026-11-22T10:50:00Z',
+        `${readerTime('2026-11-22T10:50:00Z', '22 Nov 2026, 10:50 UTC')} · in 50 minutes`,
+      ],
+      ['2026-11-22T11:30:00Z', `${readerTime('2026-11-22T11:30:00Z', '22 Nov 2026, 11:30 UTC')} · in 1 hour`],
+      [
+        '2026-11-22T17:00:00Z',
+        `${readerTime('2026-11-22T17:00:00Z', '22 Nov 2026, 17:00 UTC')} · in 7 hours`,
+      ],
+      // A deadline given as a day stays that day, whoever reads it.
       ['2026-11-23T00:00:00Z', '23 Nov 2026 · in 14 hours'],
-      ['2026-11-23T12:00:00Z', '23 Nov 2026, 12:00 UTC · tomorrow'],
-      ['2027-03-01T12:00:00Z', '1 Mar 2027, 12:00 UTC · in 3 months'],
+      ['2026-11-23T12:00:00Z', `${readerTime('2026-11-23T12:00:00Z', '23 Nov 2026, 12:00 UTC')} · tomorrow`],
+      [
+        '2027-03-01T12:00:00Z',
+        `${readerTime('2027-03-01T12:00:00Z', '1 Mar 2027, 12:00 UTC')} · in 3 months`,
+      ],
     ] as const)
       expect(
         text(await pipelineCard(pipeline(), memoryKeeper(), NOW, { ...known, tenderDeadline: deadline })),
