@@ -178,8 +178,11 @@ export async function searchSentence(
   const read = readSentence(text, context.clock(), regions);
   if (!read) return searchCommand(context, request, text);
   const year = read.dayOfNextYear ? mrkdwn` ${nextYearSentence(read.dayOfNextYear)}` : mrkdwn``;
+  const weekday = read.dayOfOtherWeekday
+    ? mrkdwn` Read “${literalText(read.dayOfOtherWeekday.typed)}” as ${plain(formatDayOf(endOfDay(read.dayOfOtherWeekday.day)))}, a ${plain(read.dayOfOtherWeekday.weekday)}: the date, not the weekday.`
+    : mrkdwn``;
   return searchCommand(context, request, read.search, {
-    shownAs: mrkdwn`Searched: ${code(`/tender search ${read.search}`, 400)}${year}`,
+    shownAs: mrkdwn`Searched: ${code(`/tender search ${read.search}`, 400)}${year}${weekday}`,
     sentence: text,
   });
 }

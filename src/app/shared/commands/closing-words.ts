@@ -20,6 +20,18 @@ export interface DayOfNextYear {
   day: string;
 }
 
+/**
+ * A closing day typed with a weekday it does not fall on ("closing Thursday 12 May 2027", a
+ * Wednesday): the date is read, and the answer says which weekday it is, so the slip is seen.
+ */
+export interface DayOfOtherWeekday {
+  typed: string;
+  /** `2027-05-12`. */
+  day: string;
+  /** The weekday the date falls on: `Wednesday`. */
+  weekday: string;
+}
+
 /** `closing`, `closing date:`, `deadline:`, `due`…, with the spaces after it. */
 const CLOSING = '(?:(?:closing(?:\\s+date)?|closes|close|due|deadline|ending|ends):?\\s+)';
 const DAY_FORMATS = [
@@ -48,7 +60,12 @@ const DAY_FORMATS = [
 export function readClosing(
   text: string,
   now: Date,
-): { filter: string; rest: string; dayOfNextYear?: DayOfNextYear } | null {
+): {
+  filter: string;
+  rest: string;
+  dayOfNextYear?: DayOfNextYear;
+  dayOfOtherWeekday?: DayOfOtherWeekday;
+} | null {
   const today = startOfDay(now, IN_UTC);
   const thisPeriod = new RegExp(
     `\\s${CLOSING}(?:this|by the end of (?:the|this))\\s+(week|month)(?=[\\s,.!?;])`,
@@ -171,7 +188,7 @@ function readDayAfter(
   daysAhead: number;
   word: string;
   weekday: boolean;
-  read: { rest: string; dayOfNextYear?: DayOfNextYear };
+  read: { rest: string; dayOfNextYear?: DayOfNextYear; dayOfOtherWeekday?: DayOfOtherWeekday };
 } | null {
   // The words after the lead are looked at, not taken: a place that reads no day leaves them for the next.
   const places = new RegExp(`\\s${lead}(?=((?:the\\s+)?[\\w/.,'’-]+(?:\\s+[\\w,'’]+){0,3}))`, 'gi');
@@ -197,14 +214,16 @@ function readDayAfter(
       'i',
     );
     const typed = spoken.exec(text.slice(found.index))?.[0].trim() ?? '';
+    const iso = formatISO(day.day, { representation: 'date', ...IN_UTC });
     return {
       daysAhead,
       word,
       weekday: day.weekday === true,
       read: {
         rest: `${text.slice(0, found.index)}${text.slice(found.index).replace(spoken, ' ')}`,
-        ...(day.nextYear
-          ? { dayOfNextYear: { typed, day: formatISO(day.day, { representation: 'date', ...IN_UTC }) } }
+        ...(day.nextYear ? { dayOfNextYear: { typed, day: iso } } : {}),
+        ...(day.otherWeekday
+          ? { dayOfOtherWeekday: { typed, day: iso, weekday: upperFirst(day.otherWeekday) } }
           : {}),
       },
     };
@@ -215,12 +234,13 @@ function readDayAfter(
 /**
  * The longest run of the first tokens that reads as a day (`1 March 2027`, `1 March`, `2027-03-01`,
  * `Friday`), and how many tokens it took: a weekday before a date ("Fri 4 Dec", "Friday, 4
- * December") is the date's; `this` before a weekday is the weekday's.
+ * December") is the date's (`otherWeekday` names the one the date falls on when the typed one is
+ * not it); `this` before a weekday is the weekday's.
  */
 function dayOfTokens(
   tokens: string[],
   today: Date,
-): { day: Date; nextYear: boolean; weekday?: true; tokens: number } | null {
+): { day: Date; nextYear: boolean; weekday?: true; otherWeekday?: string; tokens: number } | null {
   const leading =
     tokens.length > 1 && (isWeekday(tokens[0] ?? '') || /^this$/i.test(tokens[0] ?? '')) ? [1, 0] : [0];
   for (const skipped of leading) {
@@ -230,7 +250,12 @@ function dayOfTokens(
         .join(' ')
         .replace(/(\d)(st|nd|rd|th)\b/i, '$1');
       const read = readDay(candidate, today);
-      if (read) return { ...read, tokens: skipped + count };
+      if (!read) continue;
+      const typedWeekday = skipped === 1 && !read.weekday ? weekdayOf(tokens[0] ?? '') : -1;
+      const falls = read.day.getUTCDay();
+      return typedWeekday === -1 || typedWeekday === falls
+        ? { ...read, tokens: skipped + count }
+        : { ...read, otherWeekday: WEEKDAYS[falls] as string, tokens: skipped + count };
     }
   }
   return null;
@@ -299,8 +324,17 @@ const MONTH_NAMED = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
 
 /** `Friday`, `fri`, `tues`: a weekday's name or the start of one (three letters at least). */
 function isWeekday(text: string): boolean {
-  const typed = text.toLowerCase();
-  return typed.length >= 3 && WEEKDAYS.some((name) => name.startsWith(typed));
+  return weekdayOf(text) !== -1;
+}
+
+/** The weekday (0 for Sunday) a name or its start names (`thurs`, `Thursday's`), else -1. */
+function weekdayOf(text: string): number {
+  const typed = text.toLowerCase().replace(/['’]s$/, '');
+  return typed.length >= 3 ? WEEKDAYS.findIndex((name) => name.startsWith(typed)) : -1;
+}
+
+function upperFirst(word: string): string {
+  return word.charAt(0).toUpperCase() + word.slice(1);
 }
 
 /** Days said by name, as the dates they are. */

@@ -1,5 +1,5 @@
 import { parseAmount } from './amounts.ts';
-import { type DayOfNextYear, escapeRegExp, readClosing } from './closing-words.ts';
+import { type DayOfNextYear, type DayOfOtherWeekday, escapeRegExp, readClosing } from './closing-words.ts';
 import { nearestRegions, regionKey } from './region-words.ts';
 import { dropInvisible } from './typed-text.ts';
 
@@ -34,7 +34,11 @@ export function readSentence(sentence: string, now: Date, regions: readonly stri
   if (filters.length === 0) return null;
   const words = tidyWords(rest);
   const search = [words, ...filters].filter(Boolean).join(' ');
-  return closing?.dayOfNextYear ? { search, dayOfNextYear: closing.dayOfNextYear } : { search };
+  return {
+    search,
+    ...(closing?.dayOfNextYear ? { dayOfNextYear: closing.dayOfNextYear } : {}),
+    ...(closing?.dayOfOtherWeekday ? { dayOfOtherWeekday: closing.dayOfOtherWeekday } : {}),
+  };
 }
 
 /** A region misspelt in a sentence, the one the data names nearest, and the search meant. */
@@ -132,6 +136,8 @@ export interface SentenceRead {
    * read as next year's: the words as typed and the day read (`2027-05-12`), for the answer to say.
    */
   dayOfNextYear?: DayOfNextYear;
+  /** A closing date typed with a weekday it does not fall on: read as the date, for the answer to say. */
+  dayOfOtherWeekday?: DayOfOtherWeekday;
 }
 
 /** The longest known region the sentence names (`in Wales`, `in the North West`), taken out of it. */

@@ -212,6 +212,22 @@ describe('searchSentence (a direct message read as a search)', () => {
     expect(said).toContain('closing by 12 May 2027');
   });
 
+  it('reads a closing date typed with the wrong weekday as the date, and says which weekday it is', async () => {
+    const request = harness.request({ channelId: 'D0MEMBER' });
+    const today = new Date('2026-11-29T10:00:00Z');
+    // 12 May 2027 is a Wednesday.
+    await searchSentence(
+      { ...harness.context, clock: () => today },
+      request,
+      'services closing Thursday 12 May 2027',
+    );
+    const said = textOf(request.answers);
+    expect(said).toContain('Searched: `/tender search services closes&gt;164d closes&lt;164d`');
+    expect(said).toContain(
+      'Read “closing Thursday 12 May 2027” as 12 May 2027, a Wednesday: the date, not the weekday.',
+    );
+  });
+
   it('“closing next month” is searched as a window, and the heading says where it starts', async () => {
     const request = harness.request({ channelId: 'D0MEMBER' });
     const nov28 = new Date('2026-11-28T10:00:00Z');

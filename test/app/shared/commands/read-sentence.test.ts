@@ -272,6 +272,20 @@ describe('a direct message read as a search', () => {
   });
 
   it('reads a closing day with no year that has passed this year as next year’s, and says so', () => {
+    // A weekday the date does not fall on: the date is read, and said (12 May 2027 is a Wednesday).
+    const nov29 = new Date('2026-11-29T10:00:00Z');
+    expect(readWhole('cleaning closing Thursday 12 May 2027', nov29, REGIONS)).toEqual({
+      search: 'cleaning closes>164d closes<164d',
+      dayOfOtherWeekday: { typed: 'closing Thursday 12 May 2027', day: '2027-05-12', weekday: 'Wednesday' },
+    });
+    expect(readWhole('cleaning by thurs, 12 May 2027', nov29, REGIONS)?.dayOfOtherWeekday?.weekday).toBe(
+      'Wednesday',
+    );
+    // The right weekday, or none: nothing to say.
+    expect(readWhole('cleaning closing Wednesday 12 May 2027', nov29, REGIONS)).toEqual({
+      search: 'cleaning closes>164d closes<164d',
+    });
+    expect(readWhole('cleaning by Friday', nov29, REGIONS)).toEqual({ search: 'cleaning closes<5d' });
     const may13 = new Date('2026-05-13T10:00:00Z');
     expect(readWhole('cleaning due by 12 May', may13, REGIONS)).toEqual({
       search: 'cleaning closes<364d',
