@@ -27,6 +27,7 @@ import { formatDayOf } from '../../shared/views/formats.ts';
 import type { Message } from '../../shared/views/messages.ts';
 import {
   clip,
+  clipMrkdwn,
   code,
   joinMrkdwn,
   type Mrkdwn,
@@ -319,7 +320,7 @@ function chunkLines(lines: Mrkdwn[]): Mrkdwn[] {
       current = [];
       length = 0;
     }
-    const kept = current.length === 0 ? clip(line, 2900) : line;
+    const kept = current.length === 0 ? clipMrkdwn(line, 2900) : line;
     length += (current.length > 0 ? 1 : 0) + kept.length;
     current.push(kept);
   }

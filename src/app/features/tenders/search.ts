@@ -178,13 +178,22 @@ export async function searchSentence(
   const read = readSentence(text, context.clock(), regions);
   if (!read) return searchCommand(context, request, text);
   const year = read.dayOfNextYear ? mrkdwn` ${nextYearSentence(read.dayOfNextYear)}` : mrkdwn``;
-  const weekday = read.dayOfOtherWeekday
-    ? mrkdwn` Read “${literalText(read.dayOfOtherWeekday.typed)}” as ${plain(formatDayOf(endOfDay(read.dayOfOtherWeekday.day)))}, a ${plain(read.dayOfOtherWeekday.weekday)}: the date, not the weekday.`
-    : mrkdwn``;
+  const other = read.dayOfOtherWeekday;
+  // Said after the year's sentence, which names the same words, without naming them again.
+  const weekday = !other
+    ? mrkdwn``
+    : read.dayOfNextYear
+      ? mrkdwn` It is a ${plain(other.weekday)}: the date was read, not the weekday.`
+      : mrkdwn` Read “${literalText(other.typed)}” as ${plain(formatDayOf(endOfDay(other.day)))}, a ${plain(other.weekday)}: the date, not the weekday.`;
   return searchCommand(context, request, read.search, {
-    shownAs: mrkdwn`Searched: ${code(`/tender search ${read.search}`, 400)}${year}${weekday}`,
+    shownAs: mrkdwn`Searched: ${code(`/tender search ${read.search}`, 400)}${year}${weekday}${read.otherRegion ? mrkdwn` ${otherRegionSentence(read.otherRegion)}` : mrkdwn``}`,
     sentence: text,
   });
+}
+
+/** A second region named: a search takes one, so the first is searched and the other offered. */
+function otherRegionSentence(other: { read: string; name: string; search: string }): Mrkdwn {
+  return mrkdwn`A search takes one region: this one is ${literalText(other.read)}. For ${literalText(other.name)}: ${code(`/tender search ${other.search}`, 400)}`;
 }
 
 /** A closing day typed without a year, read as next year's: said, so the year is never a surprise. */

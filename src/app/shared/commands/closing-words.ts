@@ -251,7 +251,9 @@ function dayOfTokens(
         .replace(/(\d)(st|nd|rd|th)\b/i, '$1');
       const read = readDay(candidate, today);
       if (!read) continue;
-      const typedWeekday = skipped === 1 && !read.weekday ? weekdayOf(tokens[0] ?? '') : -1;
+      // Only a calendar date (with its day's number) is checked: "closing Friday next Monday" or
+      // "… Thursday christmas" name two days, not a date with its weekday.
+      const typedWeekday = skipped === 1 && /\d/.test(candidate) ? weekdayOf(tokens[0] ?? '') : -1;
       const falls = read.day.getUTCDay();
       return typedWeekday === -1 || typedWeekday === falls
         ? { ...read, tokens: skipped + count }
@@ -278,8 +280,8 @@ function readDay(text: string, today: Date): { day: Date; nextYear: boolean; wee
   const named = NAMED_DAYS[typed.replace(/^the\s+/, '')];
   if (named) return readDay(named, today);
   // `Friday`, `fri`: the next one, or today on a Friday.
-  if (isWeekday(typed)) {
-    const weekday = WEEKDAYS.findIndex((name) => name.startsWith(typed));
+  const weekday = weekdayOf(typed);
+  if (weekday !== -1) {
     return {
       day: addDays(today, (weekday - today.getUTCDay() + 7) % 7, IN_UTC),
       nextYear: false,
@@ -288,10 +290,10 @@ function readDay(text: string, today: Date): { day: Date; nextYear: boolean; wee
   }
   // `next Friday`: the Friday of next week (Monday to Sunday), as "this Friday" is this week's.
   const next = /^next\s+(\S+)$/.exec(typed)?.[1];
-  if (next && isWeekday(next)) {
-    const weekday = WEEKDAYS.findIndex((name) => name.startsWith(next));
+  const nextWeekday = next ? weekdayOf(next) : -1;
+  if (nextWeekday !== -1) {
     const nextMonday = addDays(endOfWeek(today, { weekStartsOn: 1, ...IN_UTC }), 1, IN_UTC);
-    return { day: addDays(nextMonday, (weekday + 6) % 7, IN_UTC), nextYear: false };
+    return { day: addDays(nextMonday, (nextWeekday + 6) % 7, IN_UTC), nextYear: false };
   }
   // `end of December`: its last day, the next December's.
   const month = /^end\s+of\s+(\S+)$/.exec(typed)?.[1];

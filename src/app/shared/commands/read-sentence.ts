@@ -18,9 +18,17 @@ export function readSentence(sentence: string, now: Date, regions: readonly stri
   let rest = ` ${typed} `;
 
   const region = readRegion(rest, regions);
+  /** A second region named ("in Wales, London"): a search takes one, so it is offered as its own. */
+  let another: { name: string } | null = null;
   if (region) {
     rest = region.rest;
     filters.push(`region:"${region.name}"`);
+    const second = readRegion(rest, regions);
+    if (second) {
+      another = second;
+      // Its joining word goes with it: "in Wales or London" leaves no "or" to search for.
+      rest = `${rest.slice(0, second.at).replace(/(?:\s*(?:,|&|\/|\band\b|\bor\b))+\s*$/i, ' ')} ${rest.slice(second.end)}`;
+    }
   }
   const amounts = readAmounts(rest);
   rest = amounts.rest;
@@ -36,6 +44,15 @@ export function readSentence(sentence: string, now: Date, regions: readonly stri
   const search = [words, ...filters].filter(Boolean).join(' ');
   return {
     search,
+    ...(region && another
+      ? {
+          otherRegion: {
+            read: region.name,
+            name: another.name,
+            search: search.replace(`region:"${region.name}"`, `region:"${another.name}"`),
+          },
+        }
+      : {}),
     ...(closing?.dayOfNextYear ? { dayOfNextYear: closing.dayOfNextYear } : {}),
     ...(closing?.dayOfOtherWeekday ? { dayOfOtherWeekday: closing.dayOfOtherWeekday } : {}),
   };
@@ -138,14 +155,25 @@ export interface SentenceRead {
   dayOfNextYear?: DayOfNextYear;
   /** A closing date typed with a weekday it does not fall on: read as the date, for the answer to say. */
   dayOfOtherWeekday?: DayOfOtherWeekday;
+  /**
+   * A second region named ("in Wales, London"; a search takes one): the one searched (`read`, the
+   * first named), the other, and the same search in the other, for the answer to offer.
+   */
+  otherRegion?: { read: string; name: string; search: string };
 }
 
-/** The longest known region the sentence names (`in Wales`, `in the North West`), taken out of it. */
-function readRegion(text: string, regions: readonly string[]): { name: string; rest: string } | null {
-  const longestFirst = [...regions]
-    .filter((name) => name.trim() && !name.includes('"'))
-    .sort((a, b) => b.length - a.length);
-  for (const name of longestFirst) {
+/**
+ * The known region the sentence names first (`in Wales`, `in the North West`; of two names at the
+ * same place the longer, "Yorkshire and The Humber" before "Yorkshire"), taken out of it, with
+ * where it was (`at` to `end` in `text`).
+ */
+function readRegion(
+  text: string,
+  regions: readonly string[],
+): { name: string; rest: string; at: number; end: number } | null {
+  let first: { name: string; at: number; end: number } | null = null;
+  for (const name of regions) {
+    if (!name.trim() || name.includes('"')) continue;
     // "Yorkshire & the Humber" is Yorkshire and The Humber.
     const spelled = escapeRegExp(name.trim())
       .replace(/\s+/g, '[\\s-]+')
@@ -153,11 +181,14 @@ function readRegion(text: string, regions: readonly string[]): { name: string; r
     const named = new RegExp(`(\\s(?:in|across|around|for)(?:\\s+the)?)?\\s${spelled}(?=[\\s,.!?;])`, 'gi');
     for (const found of text.matchAll(named)) {
       const at = found.index;
-      if (partOfAName(text.slice(0, at), found[1] ?? '', text.slice(at + found[0].length))) continue;
-      return { name: name.trim(), rest: `${text.slice(0, at)} ${text.slice(at + found[0].length)}` };
+      const end = at + found[0].length;
+      if (partOfAName(text.slice(0, at), found[1] ?? '', text.slice(end))) continue;
+      if (!first || at < first.at || (at === first.at && end > first.end))
+        first = { name: name.trim(), at, end };
+      break;
     }
   }
-  return null;
+  return first && { ...first, rest: `${text.slice(0, first.at)} ${text.slice(first.end)}` };
 }
 
 /**

@@ -91,17 +91,23 @@ export const text = escapeMrkdwn;
  * Drawable text cut to `max` characters (after escaping, which lengthens it), marking the cut:
  * for plain_text (headers, titles, options) as for Mrkdwn, which stays Mrkdwn.
  */
-export function clip(text: Mrkdwn, max: number): Mrkdwn;
-export function clip(text: string, max: number): string;
 export function clip(text: string, max: number): string {
-  return cut(drawable(text), max);
+  return cut(drawable(text), max, 'plain');
+}
+
+/** `clip` for Mrkdwn, which it stays: never cut inside a link, mention or date (`<…>`). */
+export function clipMrkdwn(text: Mrkdwn, max: number): Mrkdwn {
+  return trusted(cut(drawable(text), max, 'mrkdwn'));
 }
 
 /** How a link, mention or date of the app's starts (outside text has its `<` escaped). */
 const CONTROL_START = /^<(!date\^|[@#!]|https?:|mailto:)/;
 
-/** `text` (drawable already) cut to `max` characters, never inside an entity, a character or a `<…>` of the app's. */
-function cut(text: string, max: number): string {
+/**
+ * `text` (drawable already) cut to `max` characters, never inside an entity or a character, nor, in
+ * mrkdwn, inside a `<…>` of the app's (plain text shows a `<` as typed, and keeps what follows it).
+ */
+function cut(text: string, max: number, kind: 'plain' | 'mrkdwn'): string {
   if (text.length <= max) return text;
   let kept = cutText(text, max - 1);
   // Never leave half an entity such as `&am`.
@@ -109,7 +115,12 @@ function cut(text: string, max: number): string {
   if (amp !== -1 && !kept.slice(amp).includes(';')) kept = kept.slice(0, amp);
   // Nor half a link, mention or date, which Slack would show as its raw letters.
   const opened = kept.lastIndexOf('<');
-  if (opened !== -1 && !kept.includes('>', opened) && CONTROL_START.test(kept.slice(opened)))
+  if (
+    kind === 'mrkdwn' &&
+    opened !== -1 &&
+    !kept.includes('>', opened) &&
+    CONTROL_START.test(kept.slice(opened))
+  )
     kept = kept.slice(0, opened);
   return `${kept}…`;
 }
@@ -117,7 +128,7 @@ function cut(text: string, max: number): string {
 /**
  * `text` (Mrkdwn) in pieces of at most `size` characters (at least 100), for consecutive blocks:
  * cut after a line break or a space where one is near the end, never inside an entity, an emoji
- * or a link, mention or date; nothing lost or added.
+ * or a link, mention or date (unless one alone is longer than a piece); nothing lost or added.
  */
 export function pieces(text: Mrkdwn, size: number): Mrkdwn[] {
   const limit = Math.max(100, size);
@@ -144,7 +155,7 @@ export function pieces(text: Mrkdwn, size: number): Mrkdwn[] {
 
 /** Escaped and clipped: the usual way outside text enters a block. */
 export function safeText(text: string | null | undefined, max: number): Mrkdwn {
-  return trusted(cut(escapeMrkdwn(text ?? ''), max));
+  return trusted(cut(escapeMrkdwn(text ?? ''), max, 'mrkdwn'));
 }
 
 /**
@@ -155,7 +166,9 @@ export function safeText(text: string | null | undefined, max: number): Mrkdwn {
  */
 export function code(text: string, max = 3000): Mrkdwn {
   const oneLine = text.replace(/[\r\n\t\v\f\u2028\u2029]+/g, ' ');
-  return trusted(`\`${cut(escapeControls(oneLine).replace(/`/g, MARK_LOOKALIKES['`'] ?? '`'), max)}\``);
+  return trusted(
+    `\`${cut(escapeControls(oneLine).replace(/`/g, MARK_LOOKALIKES['`'] ?? '`'), max, 'mrkdwn')}\``,
+  );
 }
 
 /**

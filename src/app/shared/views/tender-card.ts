@@ -5,7 +5,18 @@ import { CommentIds, PipelineIds, TenderIds } from '../ids.ts';
 import type { CardPlace, CommentEntityType } from '../values/button-values.ts';
 import { encode, encodeIfFits } from '../values/codec.ts';
 import { formatDayOf, formatMoney, formatTimeOf } from './formats.ts';
-import { clip, code, joinMrkdwn, link, localMoment, type Mrkdwn, mrkdwn, safeText, text } from './mrkdwn.ts';
+import {
+  clip,
+  clipMrkdwn,
+  code,
+  joinMrkdwn,
+  link,
+  localMoment,
+  type Mrkdwn,
+  mrkdwn,
+  safeText,
+  text,
+} from './mrkdwn.ts';
 import type { Block, Button } from './safe-blocks.ts';
 
 export type { Block };
@@ -34,11 +45,13 @@ const STATUS_LABELS: Record<Tender['status'], string> = {
 };
 
 /**
- * "closes in 4 days (2 Dec 2026, 12:00 UTC)", "closes tomorrow (…)", "closes in 5 hours (…)",
- * "closed yesterday (…)". Days are calendar days (UTC), as a bid's target date counts them, so a
- * tender and its bid closing the same day say the same count; in days under two months (a bid lead
- * plans in days; "1 month" hides whether it is 31 or 59), in hours or minutes on the day itself,
- * in months or years beyond. The time is given when the notice sets one (not midnight), or always
+ * "closes in 4 days (2 Dec 2026, 12:00 UTC)", "closes in 30 hours (…)", "closes in 5 hours (…)",
+ * "closed 3 hours ago (…)", and for a deadline given as a day "closes tomorrow (3 Dec 2026)". Days
+ * are calendar days (UTC), as a bid's target date counts them, so a tender and its bid closing the
+ * same day say the same count; in days under two months (a bid lead plans in days; "1 month" hides
+ * whether it is 31 or 59), in hours or minutes on the day itself and for a time within two days
+ * (each reader sees the time in their own zone, whose calendar is not UTC's), in months or years
+ * beyond. The time is given when the notice sets one (not midnight), or always
  * with `time: 'always'` (the full view). Every card of every answer says one, so the common case
  * is arithmetic on UTC day numbers (held to the date-fns reading it replaced by the formats test);
  * date-fns words only the hours on the day and the months beyond. For plain text (a form's hint,
@@ -65,6 +78,7 @@ export function deadlineMrkdwn(
 ): Mrkdwn {
   const parts = deadlineParts(deadline, now, options);
   if (!parts.date) return text(parts.words);
+  // A deadline given as a day stays that day in the full view too: midnight UTC is the evening before in New York.
   const shown = parts.timed ? localMoment(parts.date, 'deadline', parts.utc) : text(parts.utc);
   return mrkdwn`${text(parts.words)} (${shown})`;
 }
@@ -79,13 +93,23 @@ function deadlineParts(
   const time = Date.parse(deadline);
   if (Number.isNaN(time)) return { words: 'an unknown deadline', date: null, timed: false, utc: '' };
   const date = new Date(time);
-  const timed = options.time === 'always' || time % DAY_MS !== 0;
-  const utc = timed ? `${formatDayOf(date)}, ${formatTimeOf(date)} UTC` : formatDayOf(date);
+  const timed = time % DAY_MS !== 0;
+  const utc =
+    timed || options.time === 'always'
+      ? `${formatDayOf(date)}, ${formatTimeOf(date)} UTC`
+      : formatDayOf(date);
   const nowTime = now.getTime();
   const ahead = time >= nowTime;
   const days = Math.floor(time / DAY_MS) - Math.floor(nowTime / DAY_MS);
   const words = (phrase: string) => ({ words: phrase, date, timed, utc });
-  if (days === 0)
+  // A time within two days is counted in hours, the same for every reader: "tomorrow" is a
+  // calendar's word, and the reader's calendar (their time zone) is not the card's.
+  const apart = Math.abs(time - nowTime);
+  if (timed && apart < 2 * DAY_MS && apart >= DAY_MS) {
+    const hours = formatDistanceStrict(date, now, { ...FLOOR_IN_UTC, unit: 'hour' });
+    return words(ahead ? `closes in ${hours}` : `closed ${hours} ago`);
+  }
+  if (days === 0 || (timed && apart < DAY_MS))
     return words(
       ahead
         ? `closes in ${formatDistanceStrict(date, now, FLOOR_IN_UTC)}`
@@ -244,7 +268,7 @@ export function tenderDetail(tender: Tender, options: CardOptions): Block[] {
     );
     blocks.push({
       type: 'section',
-      text: { type: 'mrkdwn', text: clip(mrkdwn`*Awarded to* ${names}`, 3000) },
+      text: { type: 'mrkdwn', text: clipMrkdwn(mrkdwn`*Awarded to* ${names}`, 3000) },
     });
   }
   if (tender.frameworkId) {
@@ -274,9 +298,9 @@ export function commentButton(entity: CommentEntityType, id: string): Button | n
 }
 
 export function section(body: Mrkdwn): Block {
-  return { type: 'section', text: { type: 'mrkdwn', text: clip(body, 3000) } };
+  return { type: 'section', text: { type: 'mrkdwn', text: clipMrkdwn(body, 3000) } };
 }
 
 export function contextLine(line: Mrkdwn): Block {
-  return { type: 'context', elements: [{ type: 'mrkdwn', text: clip(line, 3000) }] };
+  return { type: 'context', elements: [{ type: 'mrkdwn', text: clipMrkdwn(line, 3000) }] };
 }

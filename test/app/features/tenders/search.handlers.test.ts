@@ -212,6 +212,16 @@ describe('searchSentence (a direct message read as a search)', () => {
     expect(said).toContain('closing by 12 May 2027');
   });
 
+  it('searches the first of two regions named, and offers the other', async () => {
+    const request = harness.request({ channelId: 'D0MEMBER' });
+    await searchSentence(harness.context, request, 'services in Wales, London');
+    const said = textOf(request.answers);
+    expect(said).toContain('Searched: `/tender search services region:\\"Wales\\"`');
+    expect(said).toContain(
+      'A search takes one region: this one is Wales. For London: `/tender search services region:\\"London\\"`',
+    );
+  });
+
   it('reads a closing date typed with the wrong weekday as the date, and says which weekday it is', async () => {
     const request = harness.request({ channelId: 'D0MEMBER' });
     const today = new Date('2026-11-29T10:00:00Z');
@@ -226,6 +236,18 @@ describe('searchSentence (a direct message read as a search)', () => {
     expect(said).toContain(
       'Read “closing Thursday 12 May 2027” as 12 May 2027, a Wednesday: the date, not the weekday.',
     );
+    // With no year given as well, the typed words are named once.
+    const again = harness.request({ channelId: 'D0MEMBER' });
+    await searchSentence(
+      { ...harness.context, clock: () => new Date('2026-12-05T10:00:00Z') },
+      again,
+      'services by Mon 1 Dec',
+    );
+    const both = textOf(again.answers);
+    expect(both).toContain(
+      'Read “by Mon 1 Dec” as 1 Dec 2027: no year was given, and 1 Dec 2026 has passed. It is a Wednesday: the date was read, not the weekday.',
+    );
+    expect(both.split('by Mon 1 Dec')).toHaveLength(2);
   });
 
   it('“closing next month” is searched as a window, and the heading says where it starts', async () => {

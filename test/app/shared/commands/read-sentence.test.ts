@@ -193,6 +193,31 @@ describe('a direct message read as a search', () => {
     );
   });
 
+  it('searches the first of two regions named, and offers the other as a search of its own', () => {
+    for (const [sentence, read, other, words] of [
+      ['cleaning in Wales, London', 'Wales', 'London', 'cleaning'],
+      ['cleaning in London or Wales over £100k', 'London', 'Wales', 'cleaning'],
+      [
+        'cleaning in the North West and Yorkshire & the Humber',
+        'North West',
+        'Yorkshire and The Humber',
+        'cleaning',
+      ],
+      ['school meals in Wales / London', 'Wales', 'London', 'school meals'],
+    ] as const) {
+      const found = readWhole(sentence, now, REGIONS);
+      expect(found?.search, sentence).toMatch(new RegExp(`^${words} region:"${read}"`));
+      expect(found?.otherRegion, sentence).toEqual({
+        read,
+        name: other,
+        search: (found?.search ?? '').replace(`region:"${read}"`, `region:"${other}"`),
+      });
+    }
+    // One region, or one inside a name: nothing offered.
+    expect(readWhole('cleaning in Wales', now, REGIONS)?.otherRegion).toBeUndefined();
+    expect(readWhole('Transport for London cleaning in Wales', now, REGIONS)?.otherRegion).toBeUndefined();
+  });
+
   it('reads "between" two amounts, or "from" one "to" another, as a value range with both ends included', () => {
     const cases: [string, string | null][] = [
       ['cleaning between 1m and 2m', 'cleaning value>=1m value<=2m'],
@@ -286,6 +311,24 @@ describe('a direct message read as a search', () => {
       search: 'cleaning closes>164d closes<164d',
     });
     expect(readWhole('cleaning by Friday', nov29, REGIONS)).toEqual({ search: 'cleaning closes<5d' });
+    // Two days named, not a date with its weekday: nothing to say about a weekday.
+    for (const sentence of ['cleaning closing Friday next Monday', 'cleaning closing Thursday christmas'])
+      expect(readWhole(sentence, nov29, REGIONS)?.dayOfOtherWeekday).toBeUndefined();
+    // "next Friday's" is next week's Friday (4 Dec), as "next Friday" is, and "Thursday's 12 May" the date.
+    expect(readSentence("cleaning closing next Friday's", nov29, REGIONS)).toBe(
+      'cleaning closes>5d closes<5d',
+    );
+    expect(readSentence("cleaning by next Monday's", nov29, REGIONS)).toBe('cleaning closes<1d');
+    expect(readWhole("cleaning closing Wednesday's 12 May 2027", nov29, REGIONS)).toEqual({
+      search: 'cleaning closes>164d closes<164d',
+    });
+    // No year, and a weekday the date does not fall on: both said.
+    const dec5 = new Date('2026-12-05T10:00:00Z');
+    expect(readWhole('cleaning by Mon 1 Dec', dec5, REGIONS)).toEqual({
+      search: 'cleaning closes<361d',
+      dayOfNextYear: { typed: 'by Mon 1 Dec', day: '2027-12-01' },
+      dayOfOtherWeekday: { typed: 'by Mon 1 Dec', day: '2027-12-01', weekday: 'Wednesday' },
+    });
     const may13 = new Date('2026-05-13T10:00:00Z');
     expect(readWhole('cleaning due by 12 May', may13, REGIONS)).toEqual({
       search: 'cleaning closes<364d',

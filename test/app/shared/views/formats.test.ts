@@ -103,14 +103,19 @@ describe('the formats cards share', () => {
   it('says deadlines under two months in calendar days, on the day in hours, and later ones in months', () => {
     const now = new Date('2026-11-01T12:00:00Z');
     expect(formatDeadline('2026-12-05T12:00:00Z', now)).toBe('closes in 34 days (5 Dec 2026, 12:00 UTC)');
-    expect(formatDeadline('2026-11-02T13:00:00Z', now)).toBe('closes tomorrow (2 Nov 2026, 13:00 UTC)');
-    expect(formatDeadline('2026-11-02T09:00:00Z', now)).toBe('closes tomorrow (2 Nov 2026, 09:00 UTC)');
+    // A time within two days in hours, the same for every reader whatever their calendar's day.
+    expect(formatDeadline('2026-11-02T13:00:00Z', now)).toBe('closes in 25 hours (2 Nov 2026, 13:00 UTC)');
+    expect(formatDeadline('2026-11-02T09:00:00Z', now)).toBe('closes in 21 hours (2 Nov 2026, 09:00 UTC)');
+    expect(formatDeadline('2026-11-03T11:00:00Z', now)).toBe('closes in 47 hours (3 Nov 2026, 11:00 UTC)');
+    expect(formatDeadline('2026-11-03T13:00:00Z', now)).toBe('closes in 2 days (3 Nov 2026, 13:00 UTC)');
+    expect(formatDeadline('2026-11-02T00:00:00Z', now)).toBe('closes tomorrow (2 Nov 2026)');
     expect(formatDeadline('2026-11-01T17:00:00Z', now)).toBe('closes in 5 hours (1 Nov 2026, 17:00 UTC)');
     expect(formatDeadline('2026-11-01T12:40:00Z', now)).toBe('closes in 40 minutes (1 Nov 2026, 12:40 UTC)');
     expect(formatDeadline('2026-12-31T12:00:00Z', now)).toBe('closes in 60 days (31 Dec 2026, 12:00 UTC)');
     expect(formatDeadline('2027-01-15T12:00:00Z', now)).toBe('closes in 2 months (15 Jan 2027, 12:00 UTC)');
     expect(formatDeadline('2026-11-01T09:00:00Z', now)).toBe('closed 3 hours ago (1 Nov 2026, 09:00 UTC)');
-    expect(formatDeadline('2026-10-31T23:00:00Z', now)).toBe('closed yesterday (31 Oct 2026, 23:00 UTC)');
+    expect(formatDeadline('2026-10-31T23:00:00Z', now)).toBe('closed 13 hours ago (31 Oct 2026, 23:00 UTC)');
+    expect(formatDeadline('2026-10-31T00:00:00Z', now)).toBe('closed yesterday (31 Oct 2026)');
     expect(formatDeadline('2026-09-28T12:00:00Z', now)).toBe('closed 34 days ago (28 Sept 2026, 12:00 UTC)');
     expect(formatDeadline('2025-11-01T12:00:00Z', now)).toBe('closed 1 year ago (1 Nov 2025, 12:00 UTC)');
     // A notice that gives a day and no time (midnight): the day alone, unless the time is asked for.
@@ -136,7 +141,12 @@ describe('the formats cards share', () => {
     }
     // A day without a time stays that day for everyone (midnight UTC is the evening before in New York).
     expect(deadlineMrkdwn('2026-12-05T00:00:00Z', now)).toBe('closes in 34 days (5 Dec 2026)');
-    expect(deadlineMrkdwn('2026-12-05T00:00:00Z', now, { time: 'always' })).toContain('<!date^');
+    // The full view gives it to the minute, in UTC words: as the reader's time it would be another day.
+    expect(deadlineMrkdwn('2026-12-05T00:00:00Z', now, { time: 'always' })).toBe(
+      'closes in 34 days (5 Dec 2026, 00:00 UTC)',
+    );
+    // Within two days, hours: the same for every reader, whose calendar day may not be UTC's.
+    expect(deadlineMrkdwn('2026-11-02T23:30:00Z', now)).toMatch(/^closes in 35 hours \(<!date\^/);
     expect(deadlineMrkdwn(null, now)).toBe('No deadline given');
     expect(deadlineMrkdwn('not a date', now)).toBe('an unknown deadline');
   });
@@ -166,7 +176,13 @@ describe('the formats cards share', () => {
       );
       const [early, late] = ahead ? [now, date] : [date, now];
       const far = (d: Date) => formatDistanceStrict(d, now, { roundingMethod: 'floor' });
-      if (days === 0)
+      // Since: a time within two days in hours, whatever the calendar day.
+      const apart = Math.abs(date.getTime() - now.getTime());
+      if (date.getTime() % 86_400_000 !== 0 && apart < 2 * 86_400_000 && apart >= 86_400_000) {
+        const hours = formatDistanceStrict(date, now, { roundingMethod: 'floor', unit: 'hour' });
+        return ahead ? `closes in ${hours} (${shown})` : `closed ${hours} ago (${shown})`;
+      }
+      if (days === 0 || (date.getTime() % 86_400_000 !== 0 && apart < 86_400_000))
         return ahead ? `closes in ${far(date)} (${shown})` : `closed ${far(date)} ago (${shown})`;
       if (days === 1 && ahead) return `closes tomorrow (${shown})`;
       if (days === -1 && !ahead) return `closed yesterday (${shown})`;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   clip,
+  clipMrkdwn,
   code,
   escapeMrkdwn,
   link,
@@ -94,11 +95,21 @@ describe('moments in each reader’s own time', () => {
       }
       // Cut short, a line loses its date whole rather than keeping half of it.
       for (let max = 20; max < line.length; max += 7) {
-        const clipped = clip(line, max);
+        const clipped = clipMrkdwn(line, max);
         expect(clipped.split('<').length).toBe(clipped.split('>').length);
         expect(clipped.endsWith('…')).toBe(true);
       }
     }
+  });
+});
+
+describe('plain text cut short', () => {
+  it('keeps what follows a `<`: plain text shows it as typed, and has no links to keep whole', () => {
+    const header = `<!-- imported --  Provision of catering for ${'schools '.repeat(20)}`;
+    expect(clip(header, 75)).toBe(`${header.slice(0, 74)}…`);
+    expect(clip('Check <http://buyer.example/docs for the spec and the lots of the framework', 40)).toBe(
+      'Check <http://buyer.example/docs for th…',
+    );
   });
 });
 

@@ -26,6 +26,7 @@ import { listPaging, pageRange } from '../../../shared/views/list-paging.ts';
 import type { Message } from '../../../shared/views/messages.ts';
 import {
   clip,
+  clipMrkdwn,
   code,
   joinMrkdwn,
   type Mrkdwn,
@@ -183,7 +184,7 @@ export function stageText(
       plain(`about ${stage.expectedDurationDays} day${stage.expectedDurationDays === 1 ? '' : 's'}`),
     );
   const notes = stage.notes?.trim() ? mrkdwn`\n${notesOnCard(stage.notes, notesRoom)}` : mrkdwn``;
-  return clip(mrkdwn`${joinMrkdwn(facts, mrkdwn` · `)}${notes}`, 3000);
+  return clipMrkdwn(mrkdwn`${joinMrkdwn(facts, mrkdwn` · `)}${notes}`, 3000);
 }
 
 /** What the card shows that the service does not know: the bid's reference and who started it. */
@@ -259,7 +260,7 @@ function drawCard(
       type: 'section',
       text: {
         type: 'mrkdwn',
-        text: clip(
+        text: clipMrkdwn(
           joinMrkdwn(
             [
               mrkdwn`*Status* ${plain(STATUS_LABELS[pipeline.status])}${pipeline.archived ? mrkdwn` · *Archived*` : mrkdwn``}`,
@@ -353,15 +354,15 @@ function drawCard(
   const fits = (blocks: Block[]) => blockKitProblems(blocks, 'message').length === 0;
   if (notesRoom !== 'overflow') {
     const blocks = draw(stages.length, notesRoom);
-    return fits(blocks) ? { text: clip(text, 3000), blocks } : null;
+    return fits(blocks) ? { text: clipMrkdwn(text, 3000), blocks } : null;
   }
   // More stages than one message holds with their controls: as many as fit, then the rest listed.
   const shortest = NOTES_ROOM.at(-1) as number;
   for (let shown = stages.length - 1; shown >= 0; shown--) {
     const blocks = draw(shown, shortest);
-    if (fits(blocks)) return { text: clip(text, 3000), blocks };
+    if (fits(blocks)) return { text: clipMrkdwn(text, 3000), blocks };
   }
-  return { text: clip(text, 3000), blocks: [...head, ...tail] };
+  return { text: clipMrkdwn(text, 3000), blocks: [...head, ...tail] };
 }
 
 /** How much of a stage's notes a card shows, longest first: the first that lets every stage fit. */
@@ -382,7 +383,7 @@ function overflow(reference: string, stages: Stage[], shown: number, pipelineRef
     section(
       mrkdwn`*Stages ${shown + 1} to ${stages.length} have no menus here:* a Slack message holds 50 blocks, and this bid has more stages than fit with their controls.`,
     ),
-    section(clip(rest, 3000)),
+    section(clipMrkdwn(rest, 3000)),
     contextLine(
       mrkdwn`Change these with *All stages* (a form, a page at a time) or ${code(`/tender pipeline stage ${reference} <number> <status>`)}.`,
     ),
@@ -480,15 +481,14 @@ export async function pipelinesListMessage(
     ...whose,
   ];
   for (const item of shown) {
-    const counts = item.stageCounts;
-    const stageTotal = counts.pending + counts.in_progress + counts.blocked + counts.completed;
+    const { stageCounts: counts } = item;
     const value = readOnly ? null : await encodeKept('pipeline', { p: item.id }, 'button', keeper, now);
     blocks.push({
       type: 'section',
       text: {
         type: 'mrkdwn',
-        text: clip(
-          mrkdwn`*${safeText(item.name, 200)}* · ${plain(STATUS_LABELS[item.status])}${item.archived ? mrkdwn` · archived` : mrkdwn``}\n${plain(progressBar(counts.completed, stageTotal))} · ${plain(item.targetSubmissionDate ? `target ${countdown(item.targetSubmissionDate, now, item.status)}` : 'no target date set')}\n${code(item.reference, 40)}`,
+        text: clipMrkdwn(
+          mrkdwn`*${safeText(item.name, 200)}* · ${plain(STATUS_LABELS[item.status])}${item.archived ? mrkdwn` · archived` : mrkdwn``}\n${plain(progressBar(counts.completed, counts.pending + counts.in_progress + counts.blocked + counts.completed))} · ${plain(item.targetSubmissionDate ? `target ${countdown(item.targetSubmissionDate, now, item.status)}` : 'no target date set')}\n${code(item.reference, 40)}`,
           3000,
         ),
       },

@@ -3,6 +3,7 @@ import { PipelineIds } from '../../../shared/ids.ts';
 import { STATUS_LABELS } from '../../../shared/views/bid-parts.ts';
 import {
   clip,
+  clipMrkdwn,
   code,
   joinMrkdwn,
   type Mrkdwn,
@@ -111,7 +112,7 @@ export function startBidModal(args: {
   const { fields } = args;
   const blocks: Block[] = [];
   if (args.problem) blocks.push(section(mrkdwn`:warning: ${args.problem}`));
-  if (args.running) blocks.push(section(clip(mrkdwn`:warning: ${args.running}`, 3000)));
+  if (args.running) blocks.push(section(clipMrkdwn(mrkdwn`:warning: ${args.running}`, 3000)));
   if (args.tenderTitle) blocks.push(contextLine(mrkdwn`For the tender *${safeText(args.tenderTitle, 500)}*`));
   for (const note of args.notes ?? []) blocks.push(contextLine(note));
   blocks.push(

@@ -81,11 +81,13 @@ export function tenderClosesWhen(deadline: string | null | undefined, now: Date)
   const day = open.slice(0, 10);
   const days = daysUntil(day, now);
   // Within the day, the time left: a bid lead acts differently on "in 50 minutes" than on "today".
+  // A time within two days too: "tomorrow" would be UTC's, and each reader sees the time in their own zone.
   const minutes = Math.floor((Date.parse(open) - now.getTime()) / 60_000);
+  const timed = Date.parse(open) % 86_400_000 !== 0;
   const when =
     minutes < 60
       ? `in ${minutes} minute${minutes === 1 ? '' : 's'}`
-      : minutes < 24 * 60
+      : minutes < 24 * 60 || (timed && minutes < 48 * 60)
         ? `in ${Math.floor(minutes / 60)} hour${minutes < 120 ? '' : 's'}`
         : days === 1
           ? 'tomorrow'

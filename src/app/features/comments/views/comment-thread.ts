@@ -4,7 +4,7 @@ import type { CommentEntityType } from '../../../shared/values/button-values.ts'
 import { encodeIfFits } from '../../../shared/values/codec.ts';
 import { formatDayOf, formatTimeOf } from '../../../shared/views/formats.ts';
 import {
-  clip,
+  clipMrkdwn,
   indentLines,
   joinMrkdwn,
   localMoment,
@@ -156,7 +156,7 @@ export function commentsThreadMessage(args: {
     blocks.push({ type: 'actions', elements: [open] });
   }
   return {
-    text: clip(mrkdwn`Comments on the ${text(noun)} ${text(args.entityName)}: ${count}`, 300),
+    text: clipMrkdwn(mrkdwn`Comments on the ${text(noun)} ${text(args.entityName)}: ${count}`, 300),
     blocks,
   };
 }

@@ -21,7 +21,15 @@ import {
 } from '../../../shared/views/list-paging.ts';
 import type { Message } from '../../../shared/views/messages.ts';
 import { followLine } from '../../../shared/views/messages.ts';
-import { clip, joinMrkdwn, type Mrkdwn, mrkdwn, safeText, text } from '../../../shared/views/mrkdwn.ts';
+import {
+  clip,
+  clipMrkdwn,
+  joinMrkdwn,
+  type Mrkdwn,
+  mrkdwn,
+  safeText,
+  text,
+} from '../../../shared/views/mrkdwn.ts';
 import {
   type Block,
   button,
@@ -64,7 +72,7 @@ export function organisationsMessage(
       type: 'section',
       text: {
         type: 'mrkdwn',
-        text: clip(mrkdwn`*${text(item.name)}*\n${text(facts.join(' · '))}`, 3000),
+        text: clipMrkdwn(mrkdwn`*${text(item.name)}*\n${text(facts.join(' · '))}`, 3000),
       },
       accessory: button(
         'Details',
@@ -141,7 +149,7 @@ export function frameworksMessage(
       type: 'section',
       text: {
         type: 'mrkdwn',
-        text: clip(mrkdwn`*${text(item.title)}*\n${text(facts.filter(Boolean).join(' · '))}`, 3000),
+        text: clipMrkdwn(mrkdwn`*${text(item.title)}*\n${text(facts.filter(Boolean).join(' · '))}`, 3000),
       },
       accessory: button('Details', DirectoryIds.showFramework, item.id),
     });
@@ -188,7 +196,7 @@ export function frameworkDetailMessage(
   if (framework.suppliers.length > 0) {
     blocks.push(
       section(
-        clip(
+        clipMrkdwn(
           mrkdwn`*Suppliers* ${joinMrkdwn(
             framework.suppliers.slice(0, 30).map((s) => text(s.name)),
             mrkdwn`, `,
@@ -233,7 +241,7 @@ export function savedSearchesMessage(
         type: 'mrkdwn',
         // What the search finds, in the words a heading of its results uses (never its stored fields).
         // The follow line before the description, so a long description's cut never takes it.
-        text: clip(mrkdwn`*${text(saved.name)}*\n${followLine(saved.id)}\n${description}`, 3000),
+        text: clipMrkdwn(mrkdwn`*${text(saved.name)}*\n${followLine(saved.id)}\n${description}`, 3000),
       },
       accessory: button('Run', SavedSearchIds.run, saved.id, 'primary'),
     });

@@ -2,7 +2,15 @@
 import type { Pipeline, Tender, ValueRule } from '../../../../contract/schemas.ts';
 import { STAGE_LABELS, STATUS_LABELS } from '../../../shared/views/bid-parts.ts';
 import { valueRuleSentence } from '../../../shared/views/describe-search.ts';
-import { clip, joinMrkdwn, link, type Mrkdwn, mrkdwn, safeText, text } from '../../../shared/views/mrkdwn.ts';
+import {
+  clipMrkdwn,
+  joinMrkdwn,
+  link,
+  type Mrkdwn,
+  mrkdwn,
+  safeText,
+  text,
+} from '../../../shared/views/mrkdwn.ts';
 import { formatDeadline } from '../../../shared/views/tender-card.ts';
 
 /** At most this many tenders are listed in the output (a message of a later step stays short). */
@@ -40,7 +48,7 @@ export function tenderListOutput(
 /** A bid in one line: its name, status and stages done, for the summary step's output. */
 export function bidLine(pipeline: Pipeline): Mrkdwn {
   const done = pipeline.stages.filter((stage) => stage.status === 'completed').length;
-  return mrkdwn`${clip(safeText(pipeline.name, 200), 200)}: ${text(STATUS_LABELS[pipeline.status])}, ${done} of ${pipeline.stages.length} stages done`;
+  return mrkdwn`${clipMrkdwn(safeText(pipeline.name, 200), 200)}: ${text(STATUS_LABELS[pipeline.status])}, ${done} of ${pipeline.stages.length} stages done`;
 }
 
 /** "Draft response is now In progress", for the move step's output. */

@@ -217,7 +217,12 @@ describe('the pipeline card', () => {
       ],
       // A deadline given as a day stays that day, whoever reads it.
       ['2026-11-23T00:00:00Z', '23 Nov 2026 · in 14 hours'],
-      ['2026-11-23T12:00:00Z', `${readerTime('2026-11-23T12:00:00Z', '23 Nov 2026, 12:00 UTC')} · tomorrow`],
+      // A time within two days in hours, whichever the reader's calendar day.
+      [
+        '2026-11-23T12:00:00Z',
+        `${readerTime('2026-11-23T12:00:00Z', '23 Nov 2026, 12:00 UTC')} · in 26 hours`,
+      ],
+      ['2026-11-24T12:00:00Z', `${readerTime('2026-11-24T12:00:00Z', '24 Nov 2026, 12:00 UTC')} · in 2 days`],
       [
         '2027-03-01T12:00:00Z',
         `${readerTime('2027-03-01T12:00:00Z', '1 Mar 2027, 12:00 UTC')} · in 3 months`,
