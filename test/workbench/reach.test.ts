@@ -87,6 +87,16 @@ describe('Slack-native reach in the workbench page (real OCDS notices)', () => {
       .first()
       .getAttribute('value');
     await select.selectOption(value as string);
+    // "Any region" is the region's first choice and its placeholder: shown once in the list, as Slack does.
+    const region = modal.locator(`select[data-action-id="${SEARCH_BUILDER_FIELDS.region.action}"]`);
+    const offered = await region.locator('option').evaluateAll((options) =>
+      options
+        .map((option) => option as unknown as { hidden: boolean; text: string })
+        .filter((option) => !option.hidden)
+        .map((option) => option.text),
+    );
+    expect(offered.filter((label) => label === 'Any region')).toHaveLength(1);
+    expect(offered.length).toBeGreaterThan(1);
     await shot('search-builder');
     await modal.getByRole('button', { name: 'Search', exact: true }).click();
     await page.locator('#modal-layer').waitFor({ state: 'hidden' });

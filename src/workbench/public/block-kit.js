@@ -383,7 +383,12 @@ function renderElement(item, blockId, context) {
       const select = element('select', `bk-select ${item.type}`);
       select.dataset.actionId = item.action_id ?? '';
       const placeholder = item.type === 'overflow' ? '⋯' : (item.placeholder?.text ?? 'Choose…');
-      select.append(new Option(placeholder, '', true, !item.initial_option));
+      // Shown while nothing is chosen, never among the choices, as Slack draws a placeholder: a
+      // select whose first option reads as its placeholder ("Any region") shows it once.
+      const empty = new Option(placeholder, '', true, !item.initial_option);
+      empty.disabled = true;
+      empty.hidden = true;
+      select.append(empty);
       for (const option of item.options ?? []) {
         select.append(
           new Option(
