@@ -191,7 +191,11 @@ function readDayAfter(
   read: { rest: string; dayOfNextYear?: DayOfNextYear; dayOfOtherWeekday?: DayOfOtherWeekday };
 } | null {
   // The words after the lead are looked at, not taken: a place that reads no day leaves them for the next.
-  const places = new RegExp(`\\s${lead}(?=((?:the\\s+)?[\\w/.,'’-]+(?:\\s+[\\w,'’]+){0,3}))`, 'gi');
+  // A date in numbers may follow a weekday ("by Thursday 12.5.2027"): its separators are read too.
+  const places = new RegExp(
+    `\\s${lead}(?=((?:the\\s+)?[\\w/.,'’-]+(?:\\s+(?:\\d[\\d/.-]*\\d|[\\w,'’]+)){0,3}))`,
+    'gi',
+  );
   let tried = 0;
   for (const found of text.matchAll(places)) {
     if (++tried > LEAD_PLACES_READ) break;
@@ -331,7 +335,9 @@ function isWeekday(text: string): boolean {
 
 /** The weekday (0 for Sunday) a name or its start names (`thurs`, `Thursday's`), else -1. */
 function weekdayOf(text: string): number {
-  const typed = text.toLowerCase().replace(/['’]s$/, '');
+  const said = text.toLowerCase().replace(/['’]s$/, '');
+  // "Weds" is Wednesday as people write it, though not the start of its name.
+  const typed = said === 'weds' ? 'wed' : said;
   return typed.length >= 3 ? WEEKDAYS.findIndex((name) => name.startsWith(typed)) : -1;
 }
 

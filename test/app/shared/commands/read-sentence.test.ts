@@ -311,6 +311,13 @@ describe('a direct message read as a search', () => {
       search: 'cleaning closes>164d closes<164d',
     });
     expect(readWhole('cleaning by Friday', nov29, REGIONS)).toEqual({ search: 'cleaning closes<5d' });
+    // A date in numbers after its weekday is the date, not this week's weekday with a stray word.
+    expect(readWhole('cleaning by Thursday 12.5.2027', nov29, REGIONS)).toEqual({
+      search: 'cleaning closes<164d',
+      dayOfOtherWeekday: { typed: 'by Thursday 12.5.2027', day: '2027-05-12', weekday: 'Wednesday' },
+    });
+    expect(readSentence('cleaning by Wed 12/05/2027', nov29, REGIONS)).toBe('cleaning closes<164d');
+    expect(readSentence('cleaning closing Weds', nov29, REGIONS)).toBe('cleaning closes>3d closes<3d');
     // Two days named, not a date with its weekday: nothing to say about a weekday.
     for (const sentence of ['cleaning closing Friday next Monday', 'cleaning closing Thursday christmas'])
       expect(readWhole(sentence, nov29, REGIONS)?.dayOfOtherWeekday).toBeUndefined();
