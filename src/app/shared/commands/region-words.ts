@@ -1,3 +1,4 @@
+import { escapeRegExp } from './closing-words.ts';
 import { TOKEN } from './command-tokens.ts';
 import { rankNearest } from './edit-distance.ts';
 
@@ -107,4 +108,109 @@ export function nearestRegions(typed: string, regions: readonly string[]): strin
   const tied = ranked.filter((each) => each.distance === best.distance && each.plain === best.plain);
   // More than three as near is no guess: the regions are listed instead.
   return tied.length > 3 ? [] : tied.map((each) => each.item);
+}
+
+/**
+ * The known region the sentence names first (`in Wales`, `in the North West`; of two names at the
+ * same place the longer, "Yorkshire and The Humber" before "Yorkshire"), taken out of it, with
+ * where it was (`at` to `end` in `text`).
+ */
+export function regionNamedIn(
+  text: string,
+  regions: readonly string[],
+): { name: string; rest: string; at: number; end: number } | null {
+  let first: { name: string; at: number; end: number } | null = null;
+  for (const name of regions) {
+    if (!name.trim() || name.includes('"')) continue;
+    // "Yorkshire & the Humber" is Yorkshire and The Humber.
+    const spelled = escapeRegExp(name.trim())
+      .replace(/\s+/g, '[\\s-]+')
+      .replace(/\band\b/gi, '(?:and|&)');
+    const named = new RegExp(`(\\s(?:in|across|around|for)(?:\\s+the)?)?\\s${spelled}(?=[\\s,.!?;])`, 'gi');
+    for (const found of text.matchAll(named)) {
+      const at = found.index;
+      const end = at + found[0].length;
+      if (partOfAName(text.slice(0, at), found[1] ?? '', text.slice(end))) continue;
+      if (!first || at < first.at || (at === first.at && end > first.end))
+        first = { name: name.trim(), at, end };
+      break;
+    }
+  }
+  return first && { ...first, rest: `${text.slice(0, first.at)} ${text.slice(first.end)}` };
+}
+
+/**
+ * "Transport for London", "University of Wales", "Bank of England": after a capitalised word and
+ * `for` or `of`, a region is part of a name ("cleaning for Wales" is the region). So is one that
+ * begins a name: "London Borough of Camden", "Wales Ambulance Service" ("London cleaning" is the
+ * region). `before` is the text before the match, `preposition` what the match began with, `after`
+ * the text after it.
+ */
+function partOfAName(before: string, preposition: string, after: string): boolean {
+  if (beginsAName(after)) return true;
+  if (/^\s*for\b/i.test(preposition)) return /\s\p{Lu}\p{L}*$/u.test(before);
+  return preposition === '' && /\s\p{Lu}\p{L}*\s+(?:of|for)(?:\s+the)?$/u.test(before);
+}
+
+/**
+ * Words that make capitalised words after a region a public body's name. Generic ones ("Services",
+ * "Group") are left out: "London Cleaning Services" may be a search for cleaning in London.
+ */
+const BODY_WORDS = new Set([
+  'Academy',
+  'Agency',
+  'Airport',
+  'Ambulance',
+  'Assembly',
+  'Authority',
+  'Board',
+  'Borough',
+  'Brigade',
+  'College',
+  'Combined',
+  'Commission',
+  'Constabulary',
+  'Corporation',
+  'Council',
+  'County',
+  'Fire',
+  'Government',
+  'Hospital',
+  'Hospitals',
+  'Housing',
+  'Institute',
+  'Library',
+  'Limited',
+  'Ltd',
+  'Metropolitan',
+  'Museum',
+  'Overground',
+  'Parliament',
+  'Partnership',
+  'PLC',
+  'Plc',
+  'Police',
+  'Port',
+  'Transport',
+  'Trust',
+  'Underground',
+  'University',
+  'Water',
+]);
+
+/**
+ * The text after a region goes on with its name: capitalised words, one of them a public body's
+ * ("Ambulance Service", "Combined Authority"), or followed by `of` and another ("Centre of Excellence").
+ */
+function beginsAName(after: string): boolean {
+  const capitalised = /^(?:\s+\p{Lu}[\p{L}'&-]*)+/u.exec(after)?.[0];
+  if (!capitalised) return false;
+  if (
+    capitalised
+      .trim()
+      .split(/\s+/)
+      .some((word) => BODY_WORDS.has(word))
+  )
+    return true;
+  return /^\s+of(?:\s+the)?\s+\p{Lu}/u.test(after.slice(capitalised.length));
 }
