@@ -1,6 +1,4 @@
-import { formatDistanceStrict } from 'date-fns/formatDistanceStrict';
 import type { Tender } from '../../../contract/schemas.ts';
-import { IN_UTC } from '../../../shared/utc.ts';
 import { CommentIds, PipelineIds, TenderIds } from '../ids.ts';
 import type { CardPlace, CommentEntityType } from '../values/button-values.ts';
 import { encode, encodeIfFits } from '../values/codec.ts';
@@ -53,8 +51,8 @@ const STATUS_LABELS: Record<Tender['status'], string> = {
  * (each reader sees the time in their own zone, whose calendar is not UTC's), in months or years
  * beyond. The time is given when the notice sets one (not midnight), or always
  * with `time: 'always'` (the full view). Every card of every answer says one, so the common case
- * is arithmetic on UTC day numbers (held to the date-fns reading it replaced by the formats test);
- * date-fns words only the hours on the day and the months beyond. For plain text (a form's hint,
+ * is arithmetic on UTC day numbers and durations (held to the date-fns reading it replaced by the
+ * formats test). For plain text (a form's hint,
  * a Work Object's field); mrkdwn shows the moment in each reader's own time (`deadlineMrkdwn`).
  */
 export function formatDeadline(
@@ -106,27 +104,42 @@ function deadlineParts(
   // calendar's word, and the reader's calendar (their time zone) is not the card's.
   const apart = Math.abs(time - nowTime);
   if (timed && apart < 2 * DAY_MS && apart >= DAY_MS) {
-    const hours = formatDistanceStrict(date, now, { ...FLOOR_IN_UTC, unit: 'hour' });
+    const hours = distanceWords(apart, 'hour');
     return words(ahead ? `closes in ${hours}` : `closed ${hours} ago`);
   }
   if (days === 0 || (timed && apart < DAY_MS))
-    return words(
-      ahead
-        ? `closes in ${formatDistanceStrict(date, now, FLOOR_IN_UTC)}`
-        : `closed ${formatDistanceStrict(date, now, FLOOR_IN_UTC)} ago`,
-    );
+    return words(ahead ? `closes in ${distanceWords(apart)}` : `closed ${distanceWords(apart)} ago`);
   if (days === 1 && ahead) return words('closes tomorrow');
   if (days === -1 && !ahead) return words('closed yesterday');
   const distance =
     (ahead ? time : nowTime) < twoMonthsAfter(ahead ? nowTime : time)
       ? daysWord(Math.abs(days))
-      : formatDistanceStrict(date, now, FLOOR_IN_UTC);
+      : distanceWords(apart);
   return words(ahead ? `closes in ${distance}` : `closed ${distance} ago`);
 }
 
 const DAY_MS = 86_400_000;
-/** Months and years counted in UTC, as the card's days are: date-fns counts in the machine's zone otherwise. */
-const FLOOR_IN_UTC = { roundingMethod: 'floor', ...IN_UTC } as const;
+
+/**
+ * `apart` milliseconds in words, as date-fns' formatDistanceStrict says them in UTC rounded down
+ * ("40 minutes", "5 hours", "3 months", "1 year"; a month is 30 days, a year 365), by its own
+ * arithmetic: every card says one, and the call cost a card more than the rest of its deadline
+ * (the formats test holds the two to the same words).
+ */
+function distanceWords(apart: number, unit?: 'hour'): string {
+  const minutes = apart / 60_000;
+  const count = (amount: number, word: string) => `${amount} ${word}${amount === 1 ? '' : 's'}`;
+  if (unit === 'hour') return count(Math.floor(minutes / 60), 'hour');
+  if (minutes < 1) return count(Math.floor(apart / 1000), 'second');
+  if (minutes < 60) return count(Math.floor(minutes), 'minute');
+  if (minutes < 1440) return count(Math.floor(minutes / 60), 'hour');
+  if (minutes < 43_200) return count(Math.floor(minutes / 1440), 'day');
+  if (minutes < 525_600) {
+    const months = Math.floor(minutes / 43_200);
+    return months === 12 ? '1 year' : count(months, 'month');
+  }
+  return count(Math.floor(minutes / 525_600), 'year');
+}
 
 function daysWord(count: number): string {
   return `${count} day${count === 1 ? '' : 's'}`;
