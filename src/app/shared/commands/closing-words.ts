@@ -226,9 +226,7 @@ function readDayAfter(
       read: {
         rest: `${text.slice(0, found.index)}${text.slice(found.index).replace(spoken, ' ')}`,
         ...(day.nextYear ? { dayOfNextYear: { typed, day: iso } } : {}),
-        ...(day.otherWeekday
-          ? { dayOfOtherWeekday: { typed, day: iso, weekday: upperFirst(day.otherWeekday) } }
-          : {}),
+        ...(day.otherWeekday ? { dayOfOtherWeekday: { typed, day: iso, weekday: day.otherWeekday } } : {}),
       },
     };
   }
@@ -261,7 +259,7 @@ function dayOfTokens(
       const falls = read.day.getUTCDay();
       return typedWeekday === -1 || typedWeekday === falls
         ? { ...read, tokens: skipped + count }
-        : { ...read, otherWeekday: WEEKDAYS[falls] as string, tokens: skipped + count };
+        : { ...read, otherWeekday: WEEKDAY_NAMES[falls] as string, tokens: skipped + count };
     }
   }
   return null;
@@ -341,10 +339,6 @@ function weekdayOf(text: string): number {
   return typed.length >= 3 ? WEEKDAYS.findIndex((name) => name.startsWith(typed)) : -1;
 }
 
-function upperFirst(word: string): string {
-  return word.charAt(0).toUpperCase() + word.slice(1);
-}
-
 /** Days said by name, as the dates they are. */
 const NAMED_DAYS: Record<string, string> = {
   christmas: '25 December',
@@ -377,7 +371,8 @@ const NUMBER_WORDS = [
 ];
 
 /** The days of the week as Date's getUTCDay counts them, Sunday first. */
-const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+const WEEKDAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const WEEKDAYS = WEEKDAY_NAMES.map((name) => name.toLowerCase());
 
 export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

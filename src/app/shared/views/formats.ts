@@ -32,6 +32,11 @@ const DAYS = new Map<number, string>();
 /** Days formatted and kept (about eleven years of distinct deadlines). */
 const DAYS_KEPT = 4096;
 
+/** `1 Dec 2026, 09:30 UTC`: a moment in UTC words (plain text, and a date token's fallback). */
+export function formatMomentUtc(date: Date): string {
+  return `${formatDayOf(date)}, ${formatTimeOf(date)} UTC`;
+}
+
 /** `09:30` (UTC). */
 export function formatTimeOf(date: Date): string {
   const time = date.getTime();

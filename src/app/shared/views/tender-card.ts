@@ -2,7 +2,7 @@ import type { Tender } from '../../../contract/schemas.ts';
 import { CommentIds, PipelineIds, TenderIds } from '../ids.ts';
 import type { CardPlace, CommentEntityType } from '../values/button-values.ts';
 import { encode, encodeIfFits } from '../values/codec.ts';
-import { formatDayOf, formatMoney, formatTimeOf } from './formats.ts';
+import { formatDayOf, formatMomentUtc, formatMoney } from './formats.ts';
 import {
   clip,
   clipMrkdwn,
@@ -55,13 +55,14 @@ const STATUS_LABELS: Record<Tender['status'], string> = {
  * formats test). For plain text (a form's hint,
  * a Work Object's field); mrkdwn shows the moment in each reader's own time (`deadlineMrkdwn`).
  */
-export function formatDeadline(
-  deadline: string | null,
-  now: Date,
-  options: { time?: 'always' | 'when-set' } = {},
-): string {
-  const parts = deadlineParts(deadline, now, options);
-  return parts.date ? `${parts.words} (${parts.utc})` : parts.words;
+export function formatDeadline(deadline: string | null, now: Date, options: DeadlineOptions = {}): string {
+  const { words, date } = deadlineParts(deadline, now);
+  return date ? `${words} (${deadlineUtc(date, options)})` : words;
+}
+
+/** The full view gives the time always, a card when the notice sets one. */
+export interface DeadlineOptions {
+  time?: 'always' | 'when-set';
 }
 
 /**
@@ -69,37 +70,42 @@ export function formatDeadline(
  * ("closes in 4 days (Dec 2, 2026 at 1:00 PM your time)" in London's summer), the UTC words where
  * Slack draws no date token; a deadline given as a day stays that day.
  */
-export function deadlineMrkdwn(
-  deadline: string | null,
-  now: Date,
-  options: { time?: 'always' | 'when-set' } = {},
-): Mrkdwn {
-  const parts = deadlineParts(deadline, now, options);
-  if (!parts.date) return text(parts.words);
-  // A deadline given as a day stays that day in the full view too: midnight UTC is the evening before in New York.
-  const shown = parts.timed ? localMoment(parts.date, 'deadline', parts.utc) : text(parts.utc);
-  return mrkdwn`${text(parts.words)} (${shown})`;
+export function deadlineMrkdwn(deadline: string | null, now: Date, options: DeadlineOptions = {}): Mrkdwn {
+  const { words, date } = deadlineParts(deadline, now);
+  return date ? mrkdwn`${text(words)} (${deadlineMoment(date, options)})` : text(words);
 }
 
-/** A deadline's words ("closes in 4 days") and its moment, in UTC words. */
-function deadlineParts(
-  deadline: string | null,
-  now: Date,
-  options: { time?: 'always' | 'when-set' },
-): { words: string; date: Date | null; timed: boolean; utc: string } {
-  if (!deadline) return { words: 'No deadline given', date: null, timed: false, utc: '' };
+/**
+ * When a deadline falls, in mrkdwn: a time the notice sets in each reader's own zone and clock, with
+ * its UTC words as the fallback; a day (midnight UTC) as that day's UTC words, the full view's time
+ * included (as the reader's time it would be the evening before in New York).
+ */
+export function deadlineMoment(date: Date, options: DeadlineOptions = {}): Mrkdwn {
+  const utc = deadlineUtc(date, options);
+  return setsATime(date) ? localMoment(date, 'deadline', utc) : text(utc);
+}
+
+/** `19 Dec 2026, 12:00 UTC`, or `19 Dec 2026` for a deadline given as a day unless the time is asked for. */
+export function deadlineUtc(date: Date, options: DeadlineOptions = {}): string {
+  return setsATime(date) || options.time === 'always' ? formatMomentUtc(date) : formatDayOf(date);
+}
+
+/** A deadline at midnight UTC is a day the notice gives without a time. */
+export function setsATime(date: Date): boolean {
+  return date.getTime() % DAY_MS !== 0;
+}
+
+/** A deadline's words ("closes in 4 days") and its moment. */
+function deadlineParts(deadline: string | null, now: Date): { words: string; date: Date | null } {
+  if (!deadline) return { words: 'No deadline given', date: null };
   const time = Date.parse(deadline);
-  if (Number.isNaN(time)) return { words: 'an unknown deadline', date: null, timed: false, utc: '' };
+  if (Number.isNaN(time)) return { words: 'an unknown deadline', date: null };
   const date = new Date(time);
-  const timed = time % DAY_MS !== 0;
-  const utc =
-    timed || options.time === 'always'
-      ? `${formatDayOf(date)}, ${formatTimeOf(date)} UTC`
-      : formatDayOf(date);
+  const timed = setsATime(date);
   const nowTime = now.getTime();
   const ahead = time >= nowTime;
   const days = Math.floor(time / DAY_MS) - Math.floor(nowTime / DAY_MS);
-  const words = (phrase: string) => ({ words: phrase, date, timed, utc });
+  const words = (phrase: string) => ({ words: phrase, date });
   // A time within two days is counted in hours, the same for every reader: "tomorrow" is a
   // calendar's word, and the reader's calendar (their time zone) is not the card's.
   const apart = Math.abs(time - nowTime);
@@ -113,7 +119,7 @@ function deadlineParts(
   if (days === -1 && !ahead) return words('closed yesterday');
   const distance =
     (ahead ? time : nowTime) < twoMonthsAfter(ahead ? nowTime : time)
-      ? daysWord(Math.abs(days))
+      ? counted(Math.abs(days), 'day')
       : distanceWords(apart);
   return words(ahead ? `closes in ${distance}` : `closed ${distance} ago`);
 }
@@ -128,21 +134,21 @@ const DAY_MS = 86_400_000;
  */
 function distanceWords(apart: number, unit?: 'hour'): string {
   const minutes = apart / 60_000;
-  const count = (amount: number, word: string) => `${amount} ${word}${amount === 1 ? '' : 's'}`;
-  if (unit === 'hour') return count(Math.floor(minutes / 60), 'hour');
-  if (minutes < 1) return count(Math.floor(apart / 1000), 'second');
-  if (minutes < 60) return count(Math.floor(minutes), 'minute');
-  if (minutes < 1440) return count(Math.floor(minutes / 60), 'hour');
-  if (minutes < 43_200) return count(Math.floor(minutes / 1440), 'day');
+  if (unit === 'hour') return counted(Math.floor(minutes / 60), 'hour');
+  if (minutes < 1) return counted(Math.floor(apart / 1000), 'second');
+  if (minutes < 60) return counted(Math.floor(minutes), 'minute');
+  if (minutes < 1440) return counted(Math.floor(minutes / 60), 'hour');
+  if (minutes < 43_200) return counted(Math.floor(minutes / 1440), 'day');
   if (minutes < 525_600) {
     const months = Math.floor(minutes / 43_200);
-    return months === 12 ? '1 year' : count(months, 'month');
+    return months === 12 ? '1 year' : counted(months, 'month');
   }
-  return count(Math.floor(minutes / 525_600), 'year');
+  return counted(Math.floor(minutes / 525_600), 'year');
 }
 
-function daysWord(count: number): string {
-  return `${count} day${count === 1 ? '' : 's'}`;
+/** `1 day`, `3 days`. */
+function counted(amount: number, word: string): string {
+  return `${amount} ${word}${amount === 1 ? '' : 's'}`;
 }
 
 /**

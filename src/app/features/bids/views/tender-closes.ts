@@ -1,8 +1,8 @@
 /* A date of a bid set after its tender closes: the check, and the warning beside the date on cards. */
 import type { Pipeline } from '../../../../contract/schemas.ts';
 import { daysUntil, formatDay, PAST_SUBMISSION, span } from '../../../shared/views/bid-parts.ts';
-import { formatDayOf, formatTimeOf } from '../../../shared/views/formats.ts';
-import { localMoment, type Mrkdwn, mrkdwn, text as plain } from '../../../shared/views/mrkdwn.ts';
+import { type Mrkdwn, mrkdwn, text as plain } from '../../../shared/views/mrkdwn.ts';
+import { deadlineMoment, deadlineUtc, setsATime } from '../../../shared/views/tender-card.ts';
 
 /**
  * The tender's deadline day (`2026-12-19`) while the deadline is still ahead, else null: a date
@@ -25,20 +25,10 @@ export function openDeadline(deadline: string | null | undefined, now: Date): st
 
 /**
  * `19 Dec 2026, 12:00 UTC`, or `19 Dec 2026` for a deadline the notice gives as a day (midnight): for
- * plain text (a form's hint or error); mrkdwn gives the time in each reader's own (`closingMrkdwn`).
+ * plain text (a form's hint or error); mrkdwn gives the time in each reader's own (`deadlineMoment`).
  */
 export function formatClosing(deadline: string): string {
-  const date = new Date(deadline);
-  return date.getTime() % 86_400_000 === 0
-    ? formatDayOf(date)
-    : `${formatDayOf(date)}, ${formatTimeOf(date)} UTC`;
-}
-
-/** `formatClosing` in mrkdwn: a set time in each reader's own zone, the UTC words where Slack draws no date. */
-export function closingMrkdwn(deadline: string): Mrkdwn {
-  const date = new Date(deadline);
-  const utc = formatClosing(deadline);
-  return date.getTime() % 86_400_000 === 0 ? plain(utc) : localMoment(date, 'deadline', utc);
+  return deadlineUtc(new Date(deadline));
 }
 
 /** The hint under a form's date: `The tender closes 19 Dec 2026, 12:00 UTC.` */
@@ -83,7 +73,7 @@ export function tenderClosesWhen(deadline: string | null | undefined, now: Date)
   // Within the day, the time left: a bid lead acts differently on "in 50 minutes" than on "today".
   // A time within two days too: "tomorrow" would be UTC's, and each reader sees the time in their own zone.
   const minutes = Math.floor((Date.parse(open) - now.getTime()) / 60_000);
-  const timed = Date.parse(open) % 86_400_000 !== 0;
+  const timed = setsATime(new Date(open));
   const when =
     minutes < 60
       ? `in ${minutes} minute${minutes === 1 ? '' : 's'}`
@@ -92,5 +82,5 @@ export function tenderClosesWhen(deadline: string | null | undefined, now: Date)
         : days === 1
           ? 'tomorrow'
           : `in ${span(days)}`;
-  return mrkdwn`${closingMrkdwn(open)} · ${plain(when)}`;
+  return mrkdwn`${deadlineMoment(new Date(open))} · ${plain(when)}`;
 }

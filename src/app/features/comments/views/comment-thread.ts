@@ -2,7 +2,7 @@ import type { Comment } from '../../../../contract/schemas.ts';
 import { CommentIds } from '../../../shared/ids.ts';
 import type { CommentEntityType } from '../../../shared/values/button-values.ts';
 import { encodeIfFits } from '../../../shared/values/codec.ts';
-import { formatDayOf, formatTimeOf } from '../../../shared/views/formats.ts';
+import { formatMomentUtc } from '../../../shared/views/formats.ts';
 import {
   clipMrkdwn,
   indentLines,
@@ -59,7 +59,7 @@ export function threadOrder(comments: readonly Comment[]): ThreadEntry[] {
 export function commentTimeUtc(instant: string): string {
   const date = new Date(instant);
   if (Number.isNaN(date.getTime())) return instant.slice(0, 40);
-  return `${formatDayOf(date)}, ${formatTimeOf(date)} UTC`;
+  return formatMomentUtc(date);
 }
 
 /** When a comment was written, in each reader's own time (its UTC words where Slack draws no date). */
