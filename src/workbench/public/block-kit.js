@@ -199,7 +199,13 @@ function slackDate(target, fallback) {
     time: () => format({ hour: 'numeric', minute: '2-digit' }),
     time_secs: () => format({ hour: 'numeric', minute: '2-digit', second: '2-digit' }),
   };
-  return tokens.replace(/\{(\w+)\}/g, (whole, name) => (Object.hasOwn(words, name) ? words[name]() : whole));
+  // Each token drawn once however often it is repeated (a formatter costs a fraction of a millisecond).
+  const drawn = new Map();
+  return tokens.replace(/\{(\w+)\}/g, (whole, name) => {
+    if (!Object.hasOwn(words, name)) return whole;
+    if (!drawn.has(name)) drawn.set(name, words[name]());
+    return drawn.get(name);
+  });
 }
 
 function textHtml(text, context) {
