@@ -115,14 +115,18 @@ export function readClosing(
       return { filter: `closes<${count}${unit}`, rest: text.replace(days[0], ' ') };
   }
   // `before 1 March`, `closing by Friday`, `due on or before 3 December`: up to the day (before it, or on it).
-  const byDay = readDayAfter(text, `${CLOSING}?(before|by|on\\s+or\\s+before)\\s+`, today);
+  const byLead = `${CLOSING}?(before|by|on\\s+or\\s+before)\\s+`;
+  const byDay = readDayAfter(text, byLead, today);
   if (byDay) {
     // "before Thursday" said on a Thursday means next week's.
     const ahead =
       byDay.weekday && byDay.daysAhead === 0 && /^before$/i.test(byDay.word) ? 7 : byDay.daysAhead;
     const until = ahead - (byDay.word.toLowerCase() === 'before' ? 1 : 0);
-    if (until < 0) return null;
-    return { ...byDay.read, filter: `closes<${until}d` };
+    if (until >= 0) return { ...byDay.read, filter: `closes<${until}d` };
+    // "before 1 March" said on 1 March: next year's, as "before Thursday" on a Thursday is next
+    // week's (read from tomorrow; a date typed with this year still reads as passed: nothing).
+    const later = readDayAfter(text, byLead, addDays(today, 1, IN_UTC));
+    return later ? { ...later.read, filter: `closes<${later.daysAhead}d` } : null;
   }
   // `closing after 1 January`: from the day after it.
   const afterDay = readDayAfter(text, `${CLOSING}?(after)\\s+`, today);
@@ -144,14 +148,16 @@ export function unreadableDay(
   text: string,
   now: Date,
 ): { typed: string; why: 'no day' | 'passed' | 'too far' } | null {
-  const lead = `(?:${CLOSING}(?:on\\s+)?|${CLOSING}?(?:before|by|on\\s+or\\s+before)\\s+)`;
+  // A weekday may come first ("closing Thursday 31.02.2027").
+  const lead = `(?:${CLOSING}(?:on\\s+)?|${CLOSING}?(?:before|by|on\\s+or\\s+before)\\s+)(${WEEKDAY_WORD},?\\s+)?`;
   const today = startOfDay(now, IN_UTC);
   const places = new RegExp(`\\s${lead}(\\d[\\d/.-]*\\d)(?=[\\s,!?;]|\\.(?:\\s|$))`, 'gi');
   let tried = 0;
   for (const found of ` ${text} `.matchAll(places)) {
     if (++tried > LEAD_PLACES_READ) break;
-    const typed = found[1] ?? '';
-    if (!/[/.-]/.test(typed)) continue;
+    const typed = found[2] ?? '';
+    // After a weekday, only a whole date: "Friday 5.30 pm" is a time.
+    if (!/[/.-]/.test(typed) || (found[1] && !NUMERIC_DATE.test(typed))) continue;
     const read = readDay(typed, today);
     if (!read) return { typed, why: 'no day' };
     const ahead = differenceInCalendarDays(read.day, today, IN_UTC);
@@ -261,6 +267,9 @@ function dayOfTokens(
         ? { ...read, tokens: skipped + count }
         : { ...read, otherWeekday: WEEKDAY_NAMES[falls] as string, tokens: skipped + count };
     }
+    // "Thursday 31.02.2027": a date in numbers after the weekday that is no day leaves the weekday
+    // unread too (unreadableDay then says why), rather than search this Thursday for "31.02.2027".
+    if (skipped === 1 && NUMERIC_DATE.test(tokens[1] ?? '')) return null;
   }
   return null;
 }
@@ -322,6 +331,11 @@ function readDay(text: string, today: Date): { day: Date; nextYear: boolean; wee
   }
   return null;
 }
+
+/** A date in numbers with its day, month and year (`31.02.2027`, `0/0/0`), read or not: not a time (`5.30`). */
+const NUMERIC_DATE = /^\d+[/.-]\d+[/.-]\d+$/;
+/** A word that starts as a weekday's name does (`Thursday`, `thurs`, `Fri`), for a pattern. */
+const WEEKDAY_WORD = '(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*';
 
 /** A month's name or its short form, as the formats read them. */
 const MONTH_NAMED = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;

@@ -217,7 +217,8 @@ const MOMENT_TOKENS = {
 export function localMoment(instant: Date, shape: keyof typeof MOMENT_TOKENS, fallback: string): Mrkdwn {
   const time = instant.getTime();
   const shown = escapeControls(fallback.replace(/\|/g, '/'));
-  if (Number.isNaN(time)) return trusted(shown);
+  // Slack's token counts seconds from 1970: a moment before it (a broken record's 1900) is words.
+  if (Number.isNaN(time) || time < 0) return trusted(shown);
   return trusted(`<!date^${Math.floor(time / 1000)}^${MOMENT_TOKENS[shape]}|${shown}>`);
 }
 

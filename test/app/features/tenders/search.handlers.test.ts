@@ -289,6 +289,8 @@ describe('searchSentence (a direct message read as a search)', () => {
       ['services closing 31/02/2027', '“31/02/2027” is not a day the calendar has'],
       ['services closing 1/1/2020', '“1/1/2020” has passed (closing days are looked for from today on)'],
       ['services by 12/05/2040', '“12/05/2040” is more than ten years ahead'],
+      // After its weekday: not read as this Thursday with "31.02.2027" as a word.
+      ['services closing Thursday 31.02.2027', '“31.02.2027” is not a day the calendar has'],
     ]) {
       const request = harness.request({ channelId: 'D0MEMBER' });
       await searchSentence({ ...harness.context, clock: () => nov28 }, request, typed ?? '');

@@ -137,6 +137,15 @@ describe('a direct message read as a search', () => {
       dayOfNextYear: { typed: 'by 1 Jan', day: '2027-01-01' },
     });
     expect(readSentence('services by 30 Dec', newYearsEve, REGIONS)).toBe('services closes<364d');
+    // "before 1 March" said on 1 March: closing before today finds nothing open, so next year's
+    // (365 days ahead, up to the day before it), said so; with this year typed, nothing is read.
+    const firstOfMarch = new Date('2027-03-01T10:00:00Z');
+    expect(readWhole('services before 1 March', firstOfMarch, REGIONS)).toEqual({
+      search: 'services closes<365d',
+      dayOfNextYear: { typed: 'before 1 March', day: '2028-03-01' },
+    });
+    expect(readSentence('services by 1 March', firstOfMarch, REGIONS)).toBe('services closes<0d');
+    expect(readSentence('services before 1 March 2027', firstOfMarch, REGIONS)).toBeNull();
   });
 
   it('reads no sentence longer than a thousand characters (a pasted page is no search)', () => {
@@ -317,6 +326,10 @@ describe('a direct message read as a search', () => {
       dayOfOtherWeekday: { typed: 'by Thursday 12.5.2027', day: '2027-05-12', weekday: 'Wednesday' },
     });
     expect(readSentence('cleaning by Wed 12/05/2027', nov29, REGIONS)).toBe('cleaning closes<164d');
+    // A date in numbers after its weekday that is no day: not this Thursday with a stray word
+    // (nothing is read; unreadableDay names the date).
+    expect(readSentence('cleaning closing Thursday 31.02.2027', nov29, REGIONS)).toBeNull();
+    expect(readSentence('cleaning by Fri 0/0/0', nov29, REGIONS)).toBeNull();
     expect(readSentence('cleaning closing Weds', nov29, REGIONS)).toBe('cleaning closes>3d closes<3d');
     // Two days named, not a date with its weekday: nothing to say about a weekday.
     for (const sentence of ['cleaning closing Friday next Monday', 'cleaning closing Thursday christmas'])

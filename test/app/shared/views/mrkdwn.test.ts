@@ -78,6 +78,10 @@ describe('moments in each reader’s own time', () => {
     // A fallback cannot end the token early or start another.
     expect(localMoment(moment, 'moment', 'a>b|c<!here>')).toMatch(/\|a&gt;b\/c&lt;!here&gt;>$/);
     expect(localMoment(new Date('nope'), 'moment', 'an unknown time')).toBe('an unknown time');
+    // Before 1970 Slack's token has no seconds to count: the words alone.
+    expect(localMoment(new Date('1900-01-01T12:00:00Z'), 'deadline', '1 Jan 1900, 12:00 UTC')).toBe(
+      '1 Jan 1900, 12:00 UTC',
+    );
   });
 
   it('never splits a link, mention or date between two blocks', () => {
