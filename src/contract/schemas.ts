@@ -5,6 +5,7 @@
  * (through the client) every caller. Names follow ../shared/CONTRACT.md.
  */
 import { z } from 'zod';
+import { SHOWS } from './visible-text.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Scalars
@@ -439,6 +440,8 @@ function codePointText(min: number, max: number) {
         min === 1 ? 'must not be empty' : `must be at least ${min} characters`,
       )
       .refine((text) => [...text].length <= max, tooLong)
+      // Spaces and zero-width characters alone would be a comment that shows nothing.
+      .refine((text) => text.length === 0 || SHOWS.test(text), 'must not be blank')
       .meta({ minLength: min, maxLength: max })
   );
 }
@@ -535,7 +538,7 @@ function visibleName(max: number) {
     .string()
     .min(1, 'must not be empty')
     .max(max, `must be at most ${max} characters`)
-    .regex(/\S/, 'must not be blank')
+    .regex(SHOWS, 'must not be blank')
     .trim();
 }
 

@@ -115,9 +115,20 @@ function sentenceOf(error: CodedError): [Mrkdwn, boolean] {
       const fieldErrors =
         (failure.original as { fieldErrors?: { field: string; message: string }[] } | undefined)
           ?.fieldErrors ?? [];
+      // Words that look like an API key (a key pasted into a search): the service never takes one
+      // in a URL, which logs keep. Said as what it is, not as words too many.
+      if (fieldErrors.some((field) => /API key/i.test(field.message))) {
+        return [
+          mrkdwn`What you typed holds something that looks like an API key, and a key is never sent in a search (addresses are written into logs). Search without it. If it is a real key, treat it as shared: make a new one, connect it with ${code('/tender connect')}, then delete this one.`,
+          false,
+        ];
+      }
       // The words typed are the one thing a person sends the service as they are (a search's, a
       // directory's, a pipeline list's `q`): said in words, whichever command sent them.
-      if (fieldErrors.length > 0 && fieldErrors.every((field) => field.field === 'q')) {
+      if (
+        fieldErrors.length > 0 &&
+        fieldErrors.every((field) => field.field === 'q' && tooLong(field.message))
+      ) {
         return [
           mrkdwn`Those words are too many for one search (500 characters at most). Use fewer words.`,
           false,
@@ -196,10 +207,17 @@ const FIELD_WORDS: Readonly<Record<string, string>> = {
 };
 
 /** `the region (too long: 200 characters at most)`, from a field the service refused. */
+/** Whether a field error says the value is too long. */
+function tooLong(message: string): boolean {
+  return LONGEST.test(message);
+}
+
+const LONGEST = /<=\s*(\d+)\s*characters|at most (\d+) characters/i;
+
 function fieldSentence({ field, message }: { field: string; message: string }): Mrkdwn {
   const words = FIELD_WORDS[field];
   const named = words ? text(words) : mrkdwn`the field ${code(field, 60)}`;
-  const longest = /<=\s*(\d+)\s*characters|at most (\d+) characters/i.exec(message);
+  const longest = LONGEST.exec(message);
   if (longest) return mrkdwn`${named} (too long: ${text(longest[1] ?? longest[2] ?? '')} characters at most)`;
   if (/>=\s*1\s*characters|blank|empty/i.test(message)) return mrkdwn`${named} (empty)`;
   if (/too small/i.test(message)) return mrkdwn`${named} (too small)`;

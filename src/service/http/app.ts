@@ -23,6 +23,7 @@ import { inviteBodiesWithin } from '../../shared/request-body.ts';
 import { limitSlowClients, type SlowClientLimits } from '../../shared/slow-clients.ts';
 import { openDatabase, type SqliteDatabase } from '../store/database.ts';
 import { authenticate, identifyCaller, isApiPath, refuseKeyInQuery } from './authentication.ts';
+import { joinField, readJsonBodiesStrictly } from './json-body.ts';
 import { type OpenApiDocument, openApiDocument, registerOpenApi, serveOpenApi } from './openapi-document.ts';
 import { FieldErrorList, invalidField, PROBLEM_CONTENT_TYPE, ProblemError, shorten } from './problem.ts';
 import { RateLimiter } from './rate-limiter.ts';
@@ -141,6 +142,7 @@ export async function buildServiceApp(options: ServiceAppOptions): Promise<Servi
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  readJsonBodiesStrictly(app);
 
   await registerOpenApi(app);
 
@@ -322,10 +324,6 @@ function addFieldErrors(errors: FieldErrorList, issue: ValidationIssue, part: st
 
 function fieldPath(segments: string[]): string {
   return segments.reduce(joinField, '');
-}
-
-function joinField(path: string, segment: string): string {
-  return /^\d+$/.test(segment) ? `${path}[${segment}]` : path ? `${path}.${segment}` : segment;
 }
 
 function pathOf(url: string): string {

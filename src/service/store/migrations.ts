@@ -332,4 +332,10 @@ export const MIGRATIONS: readonly string[] = [
   INSERT INTO tender_words (tender_words) VALUES ('rebuild');
   INSERT INTO tender_words (tender_words) VALUES ('optimize');
   `,
+  // 10: idempotency keys are kept in lower case, as they are now looked up (a UUID's case says
+  // nothing, and a retry in capitals made a second record). Where both cases were kept, the
+  // capitals' row stays as it was and is never matched again.
+  `
+  UPDATE OR IGNORE idempotency_keys SET key = lower(key);
+  `,
 ];

@@ -38,6 +38,27 @@ describe('a search the service refuses, in words', () => {
       sentence: 'Those words are too many for one search (500 characters at most). Use fewer words.',
       retryable: false,
     });
+    // Words that look like an API key: said as that, in any field, never as words too many.
+    for (const field of ['q', 'region']) {
+      const key = describeFailure(
+        new ValidationError(answer, [
+          {
+            field,
+            message:
+              'must not carry an API key: send the key in the header "Authorization: Bearer <key>", and make a new key if this one was shared',
+          },
+        ]),
+      );
+      expect(key.sentence).toContain('looks like an API key');
+      expect(key.sentence).toContain(
+        'make a new one, connect it with `/tender connect`, then delete this one',
+      );
+      expect(key.sentence).not.toContain('too many');
+    }
+    // Another refusal of the words is named in words, not as too many.
+    expect(
+      describeFailure(new ValidationError(answer, [{ field: 'q', message: 'Invalid input' }])).sentence,
+    ).toBe('The tender service did not accept the search words. Change it and try again.');
     // Any other field is named in words, with what is wrong with it: never the validator's own words.
     const other = describeFailure(new ValidationError(answer, [{ field: 'limit', message: 'too big' }]));
     expect(other.sentence).toBe(

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nonEmpty } from '../../contract/contract.ts';
 import { KEYS, TENDER_A } from '../../support/fixture.ts';
@@ -142,5 +143,57 @@ describe('bodies', () => {
     });
     expect(oversized.status).toBe(400);
     expect((await sandbox.call('GET', '/v1/tenders?limit=1', { key })).status).toBe(200);
+  });
+});
+
+describe('text that is not Unicode', () => {
+  /** A POST of these exact bytes, as JSON. */
+  const postBytes = async (path: string, bytes: Buffer) => {
+    const answer = await request(`${sandbox.baseUrl}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: bytes,
+    });
+    const text = await answer.body.text();
+    return {
+      status: answer.statusCode,
+      headers: answer.headers as Record<string, string>,
+      text,
+      body: JSON.parse(text),
+    };
+  };
+  const comment = (body: string) =>
+    `{"entityType":"tender","entityId":"${TENDER_A}","body":${body},"idempotencyKey":"${randomUUID()}"}`;
+
+  it('refuses bytes that are no UTF-8 (a lone surrogate as ED A0 80) naming body, and stores nothing', async () => {
+    const before = (await sandbox.call('GET', `/v1/comments?entityType=tender&entityId=${TENDER_A}`, { key }))
+      .body.pagination.total;
+    // The comment's JSON up to its body's text, the three bytes, then the rest.
+    const whole = Buffer.concat([
+      Buffer.from(
+        `{"entityType":"tender","entityId":"${TENDER_A}","idempotencyKey":"${randomUUID()}","body":"a`,
+      ),
+      Buffer.from([0xed, 0xa0, 0x80]),
+      Buffer.from('b"}'),
+    ]);
+    await expectInvalid(await postBytes('/v1/comments', whole), ['body']);
+    expect(
+      (await sandbox.call('GET', `/v1/comments?entityType=tender&entityId=${TENDER_A}`, { key })).body
+        .pagination.total,
+    ).toBe(before);
+  });
+
+  it('refuses half a character sent as a JSON escape, naming the field that holds it', async () => {
+    await expectInvalid(await postBytes('/v1/comments', Buffer.from(comment('"a\\ud800b"'))), ['body']);
+    await expectInvalid(await postBytes('/v1/comments', Buffer.from(comment('"\\udfff"'))), ['body']);
+    const pipeline = `{"name":"Bid","stages":[{"name":"ok"},{"name":"x\\udc00"}],"idempotencyKey":"${randomUUID()}"}`;
+    await expectInvalid(await postBytes('/v1/pipelines', Buffer.from(pipeline)), ['stages[1].name']);
+    // The same bid with whole characters is made.
+    const made = await postBytes('/v1/pipelines', Buffer.from(pipeline.replace('\\udc00', '')));
+    expect(made.status, made.text).toBe(201);
+    // A whole pair, escaped, is one character: taken.
+    const pair = await postBytes('/v1/comments', Buffer.from(comment('"rocket \\ud83d\\ude80"')));
+    expect(pair.status, pair.text).toBe(201);
+    expect(pair.body.data.body).toBe('rocket 🚀');
   });
 });

@@ -41,6 +41,47 @@ describe('posting comments', () => {
     expect((await thread(KEYS.carolMemberAcme, 'tender', TENDER_B)).body.data).toHaveLength(1);
   });
 
+  it('takes a key retried in capitals as the same key (a UUID’s case says nothing)', async () => {
+    const idempotencyKey = randomUUID();
+    const body = { entityType: 'tender', entityId: TENDER_B, body: 'Retried in capitals.', idempotencyKey };
+    const created = await post(KEYS.carolMemberAcme, body);
+    expect(created.status).toBe(201);
+    const retried = await post(KEYS.carolMemberAcme, {
+      ...body,
+      idempotencyKey: idempotencyKey.toUpperCase(),
+    });
+    expect(retried.status).toBe(200);
+    expect(retried.body.data.id).toBe(created.body.data.id);
+    const other = await post(KEYS.carolMemberAcme, {
+      ...body,
+      body: 'Other words.',
+      idempotencyKey: idempotencyKey.toUpperCase(),
+    });
+    expect(other.status).toBe(409);
+  });
+
+  it('refuses a body that shows nothing (spaces, zero-width characters) as blank, naming body', async () => {
+    for (const blank of ['   ', '\u200b\u200b', ' \ufeff\u2060\n']) {
+      const answer = await post(KEYS.aliceAcme, {
+        entityType: 'tender',
+        entityId: TENDER_B,
+        body: blank,
+        idempotencyKey: randomUUID(),
+      });
+      expect(answer.status, JSON.stringify(blank)).toBe(400);
+      expect(answer.body.errors).toEqual([{ field: 'body', message: 'must not be blank' }]);
+    }
+    // Spaces around words are the author's: kept as sent.
+    const spaced = await post(KEYS.aliceAcme, {
+      entityType: 'tender',
+      entityId: TENDER_B,
+      body: '  indented\n',
+      idempotencyKey: randomUUID(),
+    });
+    expect(spaced.status).toBe(201);
+    expect(spaced.body.data.body).toBe('  indented\n');
+  });
+
   it('remembers keys per creator: the same key from another user is a new comment', async () => {
     const idempotencyKey = randomUUID();
     const body = {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CalendarDate } from '../../../contract/schemas.ts';
+import { isBlank } from '../../../contract/visible-text.ts';
 import { cutText } from '../../../shared/cut-text.ts';
-import { isBlank } from '../../shared/blank-text.ts';
 import { PipelineIds } from '../../shared/ids.ts';
 import { type PlainSentence, plainSentence } from '../../shared/views/plain-sentence.ts';
 

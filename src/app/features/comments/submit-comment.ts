@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { NotFoundError, ValidationError } from '../../../client/errors.ts';
 import type { Comment } from '../../../contract/schemas.ts';
+import { isBlank } from '../../../contract/visible-text.ts';
 import type { AppSlack } from '../../adapters/app-slack.ts';
-import { isBlank } from '../../shared/blank-text.ts';
 import { describeFailure } from '../../shared/failure-sentences.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
 import { CommentIds } from '../../shared/ids.ts';

@@ -20,7 +20,8 @@ export function createIdempotently<T>(
     organisationId: caller.organisationId,
     userId: caller.userId,
     endpoint,
-    key: body.idempotencyKey,
+    // A UUID's case says nothing (RFC 9562): a retry that sends the key in capitals is the same key.
+    key: body.idempotencyKey.toLowerCase(),
   };
   const content = canonicalContent(body);
   return context.db.transaction(() => {

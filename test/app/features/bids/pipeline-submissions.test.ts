@@ -27,3 +27,16 @@ describe('a form’s date', () => {
     });
   });
 });
+
+describe('invisible text', () => {
+  it('refuses a bid named, or a stage written, with invisible characters only', () => {
+    const fields = { name: '\u200B\u200B', summary: '', targetDate: null, stages: '' };
+    expect(checkStartBid(fields)).toMatchObject({
+      ok: false,
+      errors: { 'pipeline/name_block': 'Give the bid a name.' },
+    });
+    const stage = checkStartBid({ ...fields, name: 'Bid', stages: 'Qualify\n\u200B | 3' });
+    expect(stage).toMatchObject({ ok: false });
+    expect(JSON.stringify(stage)).toContain('Line 2 has no stage name before the bar.');
+  });
+});

@@ -10,6 +10,7 @@ import {
 } from '../../../../src/app/features/tenders/search.ts';
 import { shareTender } from '../../../../src/app/features/tenders/share-tender.ts';
 import { showCommand } from '../../../../src/app/features/tenders/tender-detail.ts';
+import { describeFailure } from '../../../../src/app/shared/failure-sentences.ts';
 import { SearchIds, TenderIds } from '../../../../src/app/shared/ids.ts';
 import { SuggestionIds } from '../../../../src/app/shared/views/suggestions.ts';
 import { importOcdsFiles } from '../../../../src/service/import/ocds-importer.ts';
@@ -280,6 +281,23 @@ describe('searchSentence (a direct message read as a search)', () => {
       const said = textOf(request.answers);
       expect(said, typed).toContain(`Searched: \`/tender search ${searched}\``);
       expect(said, typed).toContain(heading);
+    }
+  });
+
+  it('an API key pasted as search words: says it looks like one and what to do, and never repeats it', async () => {
+    const pasted = 'pis_Zsqb3jcvEN8cvpCEUmZ4Zti3HhHpDsp5s-UVsENybH0';
+    for (const typed of [pasted, `cleaning ${pasted}`]) {
+      const request = harness.request();
+      // The service refuses it (a key is never taken in a URL); the app's error handler says this.
+      const failure: unknown = await searchCommand(harness.context, request, typed).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(request.answers).toEqual([]);
+      const said = describeFailure(failure).sentence;
+      expect(said, typed).toContain('looks like an API key');
+      expect(said, typed).not.toContain('too many');
+      expect(said, typed).not.toContain('Zsqb3jcv');
     }
   });
 
