@@ -99,8 +99,10 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Running
       expiresAt: null,
       rateLimitPerSecond: 100,
     }).key;
+  // Both of the same person: bids and bookmarks are seen by whoever made the key, so connecting
+  // the printed key (as the README asks) keeps in sight everything done before it.
   const defaultKey = newKey('usr-demo-member', 'workbench default');
-  const keyToConnect = newKey('usr-demo-owner', 'workbench connect');
+  const keyToConnect = newKey('usr-demo-member', 'workbench connect');
 
   // Passes each caller's own key through to the service; it holds no key of its own.
   const mcp = await startMcpHttp({

@@ -186,8 +186,11 @@ export async function submitConnectModal(
     return fieldErrors({
       [problem.field === 'url' ? ConnectIds.urlBlock : ConnectIds.keyBlock]: problem.sentence,
     });
-  // Bookmarks are kept per key creator: read the list before the key changes, to say if it does.
-  const bookmarksBefore = await bookmarkIdsOrNull(context, args.teamId);
+  // Bookmarks and bids are seen per key creator: read both before the key changes, to say if they do.
+  const [bookmarksBefore, bidsBefore] = await Promise.all([
+    bookmarkIdsOrNull(context, args.teamId),
+    bidIdsOrNull(context, args.teamId),
+  ]);
   await context.clients.forget(args.teamId);
   await context.store.saveConnection({
     teamId: args.teamId,
@@ -201,9 +204,16 @@ export async function submitConnectModal(
   context.logger.info({ teamId: args.teamId, userId: args.userId }, 'workspace key connected');
   const { channelId } = safeMetadata(args.privateMetadata);
   if (channelId) {
-    const bookmarksAfter = await bookmarkIdsOrNull(context, args.teamId);
+    const [bookmarksAfter, bidsAfter] = await Promise.all([
+      bookmarkIdsOrNull(context, args.teamId),
+      bidIdsOrNull(context, args.teamId),
+    ]);
     const changed =
       bookmarksBefore !== null && bookmarksAfter !== null && !sameIds(bookmarksBefore, bookmarksAfter);
+    const bidsHidden =
+      bidsBefore !== null && bidsAfter !== null
+        ? [...bidsBefore].filter((id) => !bidsAfter.has(id)).length
+        : 0;
     await slack.chat
       .postEphemeral({
         channel: channelId,
@@ -212,7 +222,7 @@ export async function submitConnectModal(
           changed
             ? mrkdwn` The bookmark list has changed: bookmarks belong to whoever made the key, so the workspace now shares this key’s list (${plain(tenders(bookmarksAfter.size))}) instead of the previous one (${plain(tenders(bookmarksBefore.size))}).`
             : mrkdwn``
-        }`,
+        }${bidsHidden > 0 ? hiddenBidsSentence(bidsHidden) : mrkdwn``}`,
       })
       .catch((error) =>
         context.logger.warn({ err: error, teamId: args.teamId }, 'could not confirm the connection'),
@@ -231,6 +241,26 @@ async function bookmarkIdsOrNull(context: FeatureContext, teamId: string): Promi
   } catch {
     return null;
   }
+}
+
+/**
+ * The ids of the bids the workspace's key sees (the first 100, archived too), or null when they
+ * cannot be read now (a key without pipeline:read, a slow service).
+ */
+async function bidIdsOrNull(context: FeatureContext, teamId: string): Promise<Set<string> | null> {
+  try {
+    const { client } = await context.clients.forTeam(teamId);
+    const page = await client.pipelines.list({ archived: 'all', limit: 100 }, { timeoutMs: 1500 });
+    return new Set(page.data.map((pipeline) => pipeline.id));
+  } catch {
+    return null;
+  }
+}
+
+/** Bids the earlier key saw that this one does not: said, with the way back. */
+function hiddenBidsSentence(count: number): Mrkdwn {
+  const bids = count === 1 ? mrkdwn`1 bid` : mrkdwn`${count} bids`;
+  return mrkdwn` ${bids} seen with the previous key ${count === 1 ? mrkdwn`is` : mrkdwn`are`} not seen with this one: the service shows a bid to the person whose key started it and to those it is shared with. To work on ${count === 1 ? mrkdwn`it` : mrkdwn`them`}, connect the previous key again (or a key of someone it is shared with).`;
 }
 
 const tenders = (count: number) => `${count} ${count === 1 ? 'tender' : 'tenders'}`;

@@ -141,6 +141,31 @@ describe('the workspace key', () => {
     );
   });
 
+  it('says when bids seen with the previous key are not seen with the new one, and the way back', async () => {
+    const connectKey = async (key: string) => {
+      const open = bot.slack.openModals(ADMIN).length;
+      const before = bot.slack.messagesIn(CHANNEL, ADMIN).length;
+      await bot.slack.slashCommand(ADMIN, CHANNEL, '/tender', 'connect');
+      const modal = await eventually(() => bot.slack.openModals(ADMIN)[open], 'the connect modal');
+      await bot.slack.submitView(ADMIN, modal.id, { 'connect/key': key });
+      return eventually(
+        () =>
+          bot.slack
+            .messagesIn(CHANNEL, ADMIN)
+            .slice(before)
+            .findLast((message) => message.text.startsWith('Connected.')),
+        'the confirmation',
+      );
+    };
+    // Carol sees her private bid and Bob's shared one; Bob's key saw only his: nothing is hidden.
+    expect((await connectKey(KEYS.carolMemberAcme)).text).not.toContain('not seen with this one');
+    // Alice is not shared Carol's private bid.
+    const toAlice = await connectKey(KEYS.aliceAcme);
+    expect(toAlice.text).toContain(
+      '1 bid seen with the previous key is not seen with this one: the service shows a bid to the person whose key started it and to those it is shared with. To work on it, connect the previous key again',
+    );
+  });
+
   it('says in plain words what a narrower key cannot read, and what to do', async () => {
     const open = bot.slack.openModals(ADMIN).length;
     await bot.slack.slashCommand(ADMIN, CHANNEL, '/tender', 'connect');
