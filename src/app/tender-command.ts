@@ -9,7 +9,7 @@ import { directoryCommand, savedSearchesCommand } from './features/directories/d
 import { directMessageRequest, leavePointerToDirectMessages } from './features/links/index.ts';
 import { subscriptionCommand } from './features/subscriptions/subscriptions.ts';
 import { searchCommand, showCommand } from './features/tenders/index.ts';
-import { unknownCommandMessage } from './features/tenders/search.ts';
+import { unknownCommand } from './features/tenders/search.ts';
 import { bookmarksCommand } from './features/tenders/tender-detail.ts';
 import { parseCommand } from './shared/commands/subcommands.ts';
 import type { ControlRouter } from './shared/controls/control-registry.ts';
@@ -125,7 +125,7 @@ export async function runCommand(
       case 'help':
         return reply(request, helpMessage());
       case 'unknown':
-        return reply(request, await unknownCommandMessage(context, request, parsed.word, parsed.rest));
+        return unknownCommand(context, request, parsed.word, parsed.rest);
       case 'search':
         return searchCommand(context, request, parsed.rest);
       case 'show':

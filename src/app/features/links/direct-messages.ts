@@ -48,12 +48,25 @@ export function directMessageRequest(
 /** What a direct message asks for: help, a tender (a notice link or id), or a search. */
 export type DirectMessageIntent =
   | { kind: 'help' }
+  /** "thanks!", "great 👍": said to Tenderbot, not searched for. */
+  | { kind: 'thanks' }
   | { kind: 'tender'; text: string }
   | { kind: 'search'; text: string }
   | { kind: 'command'; text: string }
   /** `/tender serach cleaning`: a mistyped subcommand, and the one it most likely meant. */
   | { kind: 'meant'; typed: string; meant: string; rest: string }
   | { kind: 'nothing' };
+
+/**
+ * Greetings and questions about Tenderbot itself ("hi", "what can you do?"): answered with help,
+ * not searched for (no tender matches "what can you do").
+ */
+const SMALL_TALK_ASKING =
+  /^(?:(?:hi|hello|hey|good\s+(?:morning|afternoon|evening))(?:\s+(?:there|tenderbot))?[\s,.!]*)?(?:help(?:\s+me)?|\?|hi|hello|hey|good\s+(?:morning|afternoon|evening)|what\s+(?:can|do)\s+you\s+do|what\s+are\s+you|who\s+are\s+you|how\s+(?:does\s+(?:this|it)\s+work|do\s+i\s+use\s+(?:this|you|it|tenderbot)))(?:\s+(?:there|tenderbot))?[\s.!?]*$/i;
+
+/** Thanks and short approvals, with or without emoji ("thanks!", "cheers 🙏", "great, thank you"). */
+const SMALL_TALK_THANKS =
+  /^(?:(?:thanks|thank\s+you|thx|ty|cheers|ta|great|ok|okay|cool|nice|perfect|brilliant|lovely|awesome)(?:\s+(?:very\s+much|so\s+much|a\s+lot|again|tenderbot))?[\s,.!]*)+[\s\p{Extended_Pictographic}\u200d\ufe0f]*$|^[\s\p{Extended_Pictographic}\u200d\ufe0f]+$/iu;
 
 /** The commands a direct message runs as typed (those that need a channel, or a window, do not). */
 const DIRECT_MESSAGE_COMMANDS: readonly string[] = [
@@ -79,7 +92,8 @@ export type RunCommandText = (request: SlackRequest, text: string) => Promise<vo
 export function directMessageIntent(raw: string, origins: readonly string[] = []): DirectMessageIntent {
   const text = directMessageText(raw);
   if (!text) return { kind: 'nothing' };
-  if (/^(help|\?|hi|hello|hey)[.!?]*$/i.test(text)) return { kind: 'help' };
+  if (SMALL_TALK_ASKING.test(text)) return { kind: 'help' };
+  if (SMALL_TALK_THANKS.test(text)) return { kind: 'thanks' };
   if (noticeRefsInText(raw, origins).length > 0) return { kind: 'tender', text: raw };
   // As people ask: "show me my bids", "my bookmarks" are the command; "show me cleaning in Wales" a search.
   const asked = askedFor(text) ?? shownFor(text);
@@ -174,6 +188,15 @@ export async function answerDirectMessage(
   }
   if (intent.kind === 'help') {
     await reply(request, helpMessage());
+    return;
+  }
+  if (intent.kind === 'thanks') {
+    await reply(
+      request,
+      sentenceMessage(
+        mrkdwn`Glad to help. Message me a search whenever you need one, such as “catering in Wales over £100k”, or \`help\` for everything I do.`,
+      ),
+    );
     return;
   }
   if (intent.kind === 'meant') {

@@ -313,20 +313,22 @@ export async function showSearchPage(
 
 /**
  * `/tender serach cleaning`: the command meant, when one subcommand is near enough to the word typed
- * (with a button running it on the same words); else the help card, under the search the words
- * make (`/tender school catering in Wales over 100k`: as the sentence reads, in one click).
+ * (with a button running it on the same words). A sentence that reads as a search (`/tender school
+ * catering in Wales over 100k`: a region, an amount, a closing day) is run, as in a direct message,
+ * the command it ran said first. Other words get the help card, under the search they make.
  */
-export async function unknownCommandMessage(
+export async function unknownCommand(
   context: FeatureContext,
   request: SlackRequest,
   word: string,
   rest: string,
-): Promise<Message> {
+): Promise<void> {
   const meant = subcommandMeant(word);
-  if (meant) return commandMeantMessage(word, meant, rest);
+  if (meant) return reply(request, commandMeantMessage(word, meant, rest));
   const typed = rest ? `${word} ${rest}` : word;
-  const search = await sentenceSearch(context, request, typed);
-  return helpMessage(word, searchOfferBlocks(typed, search ?? typed));
+  if ((await sentenceSearch(context, request, typed)) !== null)
+    return searchSentence(context, request, typed);
+  return reply(request, helpMessage(word, searchOfferBlocks(typed, typed)));
 }
 
 /** A guest's answers offer only what a guest may use (every write refuses them). */

@@ -70,6 +70,10 @@ describe('answerDirectMessage', () => {
     expect(await directMessage('/tender')).toEqual([]);
     const help = await directMessage('hello');
     expect(read(help)).toContain('/tender search');
+    expect(read(await directMessage('what can you do?'))).toContain('/tender search');
+    const thanks = read(await directMessage('thanks!'));
+    expect(thanks).toContain('Glad to help.');
+    expect(thanks).not.toContain('Found no tenders');
     const meant = await directMessage('/tender serach cleaning');
     expect(read(meant)).toContain('Did you mean `/tender search`?');
   });

@@ -65,6 +65,24 @@ describe('a direct message', () => {
     expect(directMessageIntent('help')).toEqual({ kind: 'help' });
     expect(directMessageIntent('Hello!')).toEqual({ kind: 'help' });
     expect(directMessageIntent('/tender help')).toEqual({ kind: 'help' });
+    // Questions about Tenderbot and thanks are no search.
+    for (const asked of [
+      'what can you do?',
+      'Hi, what can you do',
+      'how does this work?',
+      'Who are you?',
+      'help me',
+    ])
+      expect(directMessageIntent(asked), asked).toEqual({ kind: 'help' });
+    for (const thanks of ['thanks!', 'Thank you very much', 'great, thanks 🙏', 'cheers', '👍', 'ok thanks'])
+      expect(directMessageIntent(thanks), thanks).toEqual({ kind: 'thanks' });
+    // Words around them are a search still.
+    for (const search of [
+      'thanks for the cleaning tenders in Wales',
+      'great yarmouth schools',
+      'ok, cleaning in Wales',
+    ])
+      expect(directMessageIntent(search).kind, search).toBe('search');
     expect(directMessageIntent('search cleaning region:"North West"')).toEqual({
       kind: 'search',
       text: 'cleaning region:"North West"',

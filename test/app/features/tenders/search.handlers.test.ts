@@ -6,7 +6,7 @@ import {
   searchCommand,
   searchSentence,
   showSearchPage,
-  unknownCommandMessage,
+  unknownCommand,
 } from '../../../../src/app/features/tenders/search.ts';
 import { shareTender } from '../../../../src/app/features/tenders/share-tender.ts';
 import { showCommand } from '../../../../src/app/features/tenders/tender-detail.ts';
@@ -87,17 +87,18 @@ describe('searchCommand (/tender search)', () => {
     expect(shown).not.toContain('\u02CB');
   });
 
-  it('words that are no command: the help card offers the search they make, as the sentence reads', async () => {
+  it('a sentence after /tender that reads as a search is run, the command it ran said first; other words get the help card', async () => {
     const request = harness.request();
-    const sentence = await unknownCommandMessage(harness.context, request, 'marketing', 'in Wales over £10k');
-    expect(textOf([sentence])).toContain('`marketing` is not a `/tender` command');
-    expect(textOf([sentence])).toContain('`/tender search marketing region:\\"Wales\\" value&gt;10k`');
-    expect(JSON.stringify(sentence.blocks)).toContain(
-      '"value":"search marketing region:\\"Wales\\" value>10k"',
-    );
-    // Words that read as no sentence are offered as typed.
-    const words = await unknownCommandMessage(harness.context, request, 'zzqqxx', 'rota');
-    expect(JSON.stringify(words.blocks)).toContain('"value":"search zzqqxx rota"');
+    await unknownCommand(harness.context, request, 'marketing', 'in Wales over £10k');
+    expect(request.answers).toHaveLength(1);
+    const said = textOf(request.answers);
+    expect(said).not.toContain('is not a `/tender` command');
+    expect(said).toContain('Searched: `/tender search marketing region:\\"Wales\\" value&gt;10k`');
+    // Words that read as no sentence: the help card, offering them as a search as typed.
+    const words = harness.request();
+    await unknownCommand(harness.context, words, 'zzqqxx', 'rota');
+    expect(textOf(words.answers)).toContain('`zzqqxx` is not a `/tender` command');
+    expect(JSON.stringify(words.answers[0]?.blocks)).toContain('"value":"search zzqqxx rota"');
   });
 
   it('words that find nothing but read as a sentence: offers the search the sentence means, which finds tenders', async () => {
