@@ -9,11 +9,12 @@ import {
   SEARCH_WORDS_MAX,
   type TenderSearchFilters,
 } from '../../shared/commands/parse-command.ts';
+import { readableAsSentence, readSentence } from '../../shared/commands/read-sentence.ts';
 import type { RegionRead } from '../../shared/commands/region-words.ts';
 import { filtersOf } from '../../shared/commands/saved-search-filters.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { refuseGuests, reply } from '../../shared/feature-context.ts';
-import { parseWithRegions } from '../../shared/regions.ts';
+import { parseWithRegions, regionsFor } from '../../shared/regions.ts';
 import {
   boundsCurrency,
   keepValueRule,
@@ -337,9 +338,16 @@ async function searchTarget(
       if (!(error instanceof NotFoundError)) throw error;
     }
   }
+  // Written as a sentence ("cleaning in Wales over £100k"): followed as the same sentence searches
+  // (a region, an amount, a closing window), not as those words; the confirmation describes it.
+  // Asked for only when the words could be a sentence: a search typed with filters needs none.
+  const regions = readableAsSentence(text)
+    ? await regionsFor(context, request.teamId, 'typed').catch(() => [])
+    : [];
+  const searched = readSentence(text, context.clock(), regions)?.search ?? text;
   // A feed follows what it was read as for good: the regions are asked for even after a failure,
   // and a region they would decide is refused while they cannot be read.
-  const parsed = await parseWithRegions(context, request.teamId, text, {
+  const parsed = await parseWithRegions(context, request.teamId, searched, {
     wanted: 'fresh',
     refuseUnread: true,
   });

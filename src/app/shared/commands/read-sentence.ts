@@ -4,6 +4,15 @@ import { nearestRegions, regionKey, regionNamedIn } from './region-words.ts';
 import { dropInvisible } from './typed-text.ts';
 
 /**
+ * Whether readSentence would read `text` at all: not too long, and no filters or quotes in it (a
+ * search as typed). Callers that must ask the service for the regions ask only then.
+ */
+export function readableAsSentence(text: string): boolean {
+  // Quotes as typed: «school meals» stays a phrase, which parseSearch reads.
+  return text.length <= LONGEST_SENTENCE && !/["“”]|\b[a-z]+(?::|[<>]=?)\S/i.test(text);
+}
+
+/**
  * A direct message written as a sentence ("school catering in Wales", "IT support over £100k
  * closing this month") read as the `/tender search` text it means: a known region, amounts and
  * time phrases become filters, the rest are words. Null when nothing in it reads as a filter (the
@@ -11,9 +20,8 @@ import { dropInvisible } from './typed-text.ts';
  * typed, which parseSearch reads itself).
  */
 export function readSentence(sentence: string, now: Date, regions: readonly string[]): SentenceRead | null {
-  // Quotes as typed: «school meals» stays a phrase, which parseSearch reads.
   const typed = asSentence(sentence);
-  if (!typed || typed.length > LONGEST_SENTENCE || /["“”]|\b[a-z]+(?::|[<>]=?)\S/i.test(typed)) return null;
+  if (!typed || !readableAsSentence(typed)) return null;
   const filters: string[] = [];
   let rest = ` ${typed} `;
 

@@ -81,6 +81,21 @@ describe('subscriptionCommand: subscribe', () => {
     expect(JSON.parse(followed?.target ?? '{}')).toMatchObject({ ss: 'ss-acme-001', f: { q: 'cleaning' } });
   });
 
+  it('follows a sentence as the same sentence searches: its region and amount, not its words', async () => {
+    const before = await subscriptionsOf('C0BIDS');
+    const posts = botPostsIn('C0BIDS').length;
+    const { said, subscriptions } = await subscribe('search cleaning in Wales over £100k daily', 'C0BIDS');
+    expect(said).toBe('');
+    const made = subscriptions.filter((subscription) => !before.some((old) => old.id === subscription.id));
+    expect(made).toHaveLength(1);
+    const followed = JSON.parse(made[0]?.target ?? '{}').f;
+    expect(followed).toMatchObject({ q: 'cleaning', region: 'Wales' });
+    expect(JSON.stringify(followed)).toContain('100000');
+    const posted = botPostsIn('C0BIDS').slice(posts);
+    expect(posted).toHaveLength(1);
+    expect(JSON.stringify(posted[0]?.blocks)).not.toContain('in Wales over');
+  });
+
   it('follows a bid’s progress and the deadlines ahead', async () => {
     const pipeline = await subscribe('pipeline pl-bob weekly 08:30', 'C0GENERAL');
     expect(pipeline.subscriptions).toHaveLength(1);
