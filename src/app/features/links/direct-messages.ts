@@ -66,7 +66,7 @@ const SMALL_TALK_ASKING =
 
 /** Thanks and short approvals, with or without emoji ("thanks!", "cheers 🙏", "great, thank you"). */
 const SMALL_TALK_THANKS =
-  /^(?:(?:thanks|thank\s+you|thx|ty|cheers|ta|great|ok|okay|cool|nice|perfect|brilliant|lovely|awesome)(?:\s+(?:very\s+much|so\s+much|a\s+lot|again|tenderbot))?[\s,.!]*)+[\s\p{Extended_Pictographic}\u200d\ufe0f]*$|^[\s\p{Extended_Pictographic}\u200d\ufe0f]+$/iu;
+  /^(?:(?:thanks|thank\s+you|thx|ty|cheers|ta|great|ok|okay|cool|nice|perfect|brilliant|lovely|awesome)(?:\s+(?:very\s+much|so\s+much|a\s+lot|again|tenderbot))?[\s,.!]*)+(?:\s|\p{Extended_Pictographic}|\u200d|\ufe0f)*$|^(?:\s|\p{Extended_Pictographic}|\u200d|\ufe0f)+$/iu;
 
 /** The commands a direct message runs as typed (those that need a channel, or a window, do not). */
 const DIRECT_MESSAGE_COMMANDS: readonly string[] = [

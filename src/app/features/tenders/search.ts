@@ -21,7 +21,7 @@ import {
   wordsCutSentence,
 } from '../../shared/views/describe-search.ts';
 import { formatDayOf } from '../../shared/views/formats.ts';
-import { helpMessage, type Message, sentenceMessage } from '../../shared/views/messages.ts';
+import { helpMessage, sentenceMessage } from '../../shared/views/messages.ts';
 import {
   clip,
   code,
