@@ -120,7 +120,7 @@ export async function searchCommand(
         // Typed as a sentence in a channel ("cleaning in Wales over £100k"): the words found nothing,
         // so the search the sentence means is offered (a sentence already read is not read again).
         // A region misspelt in a sentence ("cleaning in Londn"): the search in the region meant.
-        offers: await meantInstead(context, request, options.sentence ?? text, Boolean(options.shownAs)),
+        ...(await meantInstead(context, request, options.sentence ?? text, Boolean(options.shownAs))),
       };
     },
     options.shownAs ? [contextLine(options.shownAs)] : [],
@@ -129,28 +129,44 @@ export async function searchCommand(
 
 /**
  * The blocks offering what `text` means as a sentence, when it reads as one (unless it was already
- * read so: `read`), else the search it means with a region misspelt in it mended.
+ * read so: `read`), else the search it means with a region misspelt in it mended (its words too,
+ * when they are misspelt as well: `wordsMended`, so the words alone are not offered beside it).
  */
 async function meantInstead(
   context: FeatureContext,
   request: SlackRequest,
   text: string,
   read: boolean,
-): Promise<Block[]> {
+): Promise<{ offers: Block[]; wordsMended?: true }> {
   // A closing day that could not be searched ("closing 31/02/2027") was searched as words: said first.
   const unread = unreadableDay(text, context.clock());
-  if (unread) return unreadableDayBlocks(unread);
+  if (unread) return { offers: unreadableDayBlocks(unread) };
   const regions = await regionsFor(context, request.teamId, 'typed').catch(() => []);
   const search = read ? null : readSentence(text, context.clock(), regions)?.search;
-  if (search) return sentenceMeantBlocks(search);
+  if (search) return { offers: sentenceMeantBlocks(search) };
   const misspelt = misspeltRegionRead(text, context.clock(), regions);
-  if (!misspelt) return [];
+  if (!misspelt) return { offers: [] };
   // Offered only when it finds tenders: a button that finds nothing again is no help.
   const meant = parseSearch(misspelt.search, context.clock(), { regions });
-  if (!meant.ok) return [];
+  if (!meant.ok) return { offers: [] };
   const { client } = await context.clients.forPerson(request.teamId, request.userId);
   const found = await client.tenders.search({ ...meant.filters, limit: 1 }).catch(() => null);
-  return found && found.pagination.total > 0 ? misspeltRegionBlocks(misspelt) : [];
+  if (!found) return { offers: [] };
+  if (found.pagination.total > 0) return { offers: misspeltRegionBlocks(misspelt) };
+  // "clenaing in Walse": the words misspelt too. Their correction in the region meant, if it finds any.
+  const words =
+    meant.filters.q && found.suggestions?.length ? correctedWords(meant.filters.q, found.suggestions) : null;
+  const mended = words ? correctedWords(misspelt.search, found.suggestions ?? []) : null;
+  if (!words || !mended) return { offers: [] };
+  const again = await client.tenders.search({ ...meant.filters, q: words, limit: 1 }).catch(() => null);
+  if (!again || again.pagination.total === 0) return { offers: [] };
+  return {
+    offers: misspeltRegionBlocks(
+      { ...misspelt, search: mended },
+      { typed: meant.filters.q ?? '', meant: words },
+    ),
+    wordsMended: true,
+  };
 }
 
 /** The search `text` makes read as a sentence ("cleaning in Wales over £100k"), or null. */
@@ -254,6 +270,8 @@ interface WhyEmpty {
   /** The search's region is not in the data (whether or not one is near it). */
   regionUnknown: boolean;
   offers: Block[];
+  /** The offers mend the words too: the words' correction alone is not offered beside them. */
+  wordsMended?: true;
 }
 const NOTHING_TO_SAY: WhyEmpty = { said: [], region: null, regionUnknown: false, offers: [] };
 
@@ -296,10 +314,12 @@ export async function showSearchPage(
   });
   if (note.length > 0 && page.pagination.total > 0) message.blocks.splice(1, 0, ...note);
   if (page.pagination.total === 0) {
+    const why = await whenEmpty().catch(() => NOTHING_TO_SAY);
     // A word that found nothing, and the word of the data it most likely meant: offered as a search.
     const corrected =
-      state.f.q && page.suggestions?.length ? correctedWords(state.f.q, page.suggestions) : null;
-    const why = await whenEmpty().catch(() => NOTHING_TO_SAY);
+      state.f.q && page.suggestions?.length && !why.wordsMended
+        ? correctedWords(state.f.q, page.suggestions)
+        : null;
     message.blocks.push(
       ...(corrected ? [wordsMeantQuestion(corrected)] : []),
       ...why.said,

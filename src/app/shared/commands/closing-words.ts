@@ -3,6 +3,7 @@
  * month`, `within 2 weeks`, `before 1 March`, counted in UTC days as the filters are.
  */
 import { addDays } from 'date-fns/addDays';
+import { addMonths } from 'date-fns/addMonths';
 import { differenceInCalendarDays } from 'date-fns/differenceInCalendarDays';
 import { endOfMonth } from 'date-fns/endOfMonth';
 import { endOfWeek } from 'date-fns/endOfWeek';
@@ -102,17 +103,25 @@ export function readClosing(
     };
   }
   const inDays = new RegExp(
-    `\\s(?:${CLOSING}(?:in|within)(?:\\s+the\\s+next)?|within(?:\\s+the\\s+next)?)\\s+(\\d{1,3}|${NUMBER_WORDS.join('|')})\\s+(days?|weeks?)(?=[\\s,.!?;])`,
+    `\\s(?:${CLOSING}(?:in|within)(?:\\s+the\\s+next)?|within(?:\\s+the\\s+next)?)\\s+(\\d{1,3}|an?|${NUMBER_WORDS.join('|')})\\s+(days?|weeks?|months?)(?=[\\s,.!?;])`,
     'i',
   );
   const days = inDays.exec(text);
   if (days) {
-    const unit = /^w/i.test(days[2] ?? '') ? 'w' : 'd';
+    const unitWord = (days[2] ?? '').toLowerCase();
     const typed = (days[1] ?? '').toLowerCase();
-    const count = /^\d+$/.test(typed) ? Number(typed) : NUMBER_WORDS.indexOf(typed) + 1;
+    const count = /^\d+$/.test(typed)
+      ? Number(typed)
+      : /^an?$/.test(typed)
+        ? 1
+        : NUMBER_WORDS.indexOf(typed) + 1;
+    // Months are as long as the calendar makes them from today (`closes<` counts days and weeks).
+    const [amount, unit] = unitWord.startsWith('m')
+      ? [differenceInCalendarDays(addMonths(today, count, IN_UTC), today, IN_UTC), 'd']
+      : [count, unitWord.startsWith('w') ? 'w' : 'd'];
     // "within 600 weeks" reaches past what `closes<` takes: words, as a day that far is.
-    if (count * (unit === 'w' ? 7 : 1) <= MOST_DAYS_AHEAD)
-      return { filter: `closes<${count}${unit}`, rest: text.replace(days[0], ' ') };
+    if (amount * (unit === 'w' ? 7 : 1) <= MOST_DAYS_AHEAD)
+      return { filter: `closes<${amount}${unit}`, rest: text.replace(days[0], ' ') };
   }
   // `before 1 March`, `closing by Friday`, `due on or before 3 December`: up to the day (before it, or on it).
   const byLead = `${CLOSING}?(before|by|on\\s+or\\s+before)\\s+`;

@@ -112,10 +112,17 @@ export function sentenceMeantBlocks(search: string): Block[] {
  * Under a sentence that found nothing with a region misspelt ("cleaning in Londn"): the search in
  * the region the data names nearest, with a button that runs it. A guess is offered, not made.
  */
-export function misspeltRegionBlocks(misspelt: { typed: string; region: string; search: string }): Block[] {
+export function misspeltRegionBlocks(
+  misspelt: { typed: string; region: string; search: string },
+  /** The words misspelt too, and their correction (in the search already). */
+  words?: { typed: string; meant: string },
+): Block[] {
   const command = `search ${misspelt.search}`;
+  const meant = words
+    ? mrkdwn`, and no tender matches “${safeText(words.typed, 100)}”. Did you mean *${safeText(words.meant, 100)}* in ${safeText(misspelt.region, 100)}?`
+    : mrkdwn`. Did you mean ${safeText(misspelt.region, 100)}?`;
   return commandOffer(
-    mrkdwn`Tenderbot knows no region called “${safeText(misspelt.typed, 100)}”. Did you mean ${safeText(misspelt.region, 100)}? That search is ${code(`/tender ${command}`, 300)}.`,
+    mrkdwn`Tenderbot knows no region called “${safeText(misspelt.typed, 100)}”${meant} That search is ${code(`/tender ${command}`, 300)}.`,
     `Search in ${clip(misspelt.region, 60)}`,
     command,
   );

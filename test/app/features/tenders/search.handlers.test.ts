@@ -160,6 +160,21 @@ describe('searchCommand (/tender search)', () => {
     }
   });
 
+  it('words and region both misspelt: offers the words meant in the region meant, and not the words alone', async () => {
+    const request = harness.request();
+    await searchCommand(harness.context, request, 'clenaing in Londn');
+    const said = textOf(request.answers);
+    expect(said).toContain(
+      'Tenderbot knows no region called “Londn”, and no tender matches “clenaing”. Did you mean *cleaning* in London? That search is `/tender search cleaning region:\\"London\\"`.',
+    );
+    const offered = ((request.answers[0]?.blocks ?? []) as { elements?: { value?: string }[] }[]).flatMap(
+      (block) => block.elements ?? [],
+    );
+    expect(offered.map((element) => element.value)).toEqual(['search cleaning region:"London"']);
+    // The words' correction alone ("cleaning in Londn", which finds nothing) is not offered.
+    expect(said).not.toContain('*cleaning in Londn*');
+  });
+
   it('refuses a buyer’s name no buyer has, saying how to find it', async () => {
     const request = harness.request();
     await searchCommand(harness.context, request, 'cleaning buyer:Nowhereshire');

@@ -102,6 +102,11 @@ describe('a direct message read as a search', () => {
       // Numbers in words, "after" a day, and Christmas.
       ['cleaning closing in the next two weeks', 'cleaning closes<2w'],
       ['cleaning within ten days', 'cleaning closes<10d'],
+      // Months as long as the calendar makes them from today (26 November: 26 January is 61 days on).
+      ['cleaning closing within two months', 'cleaning closes<61d'],
+      ['cleaning within a month', 'cleaning closes<30d'],
+      ['cleaning closing in the next 3 months', 'cleaning closes<92d'],
+      ['cleaning within a week', 'cleaning closes<1w'],
       ['cleaning closing after 1 January', 'cleaning closes>37d'],
       ['cleaning in Wales closing before Christmas', 'cleaning region:"Wales" closes<28d'],
       ['after school clubs', null],
