@@ -230,7 +230,7 @@ async function pipelineSummary(input: BuildInput, notes: PostNotes): Promise<Bui
   const head: Block[] = [
     ...postHead(heading, notes),
     section(
-      mrkdwn`*Target date* ${plain(countdownLocal(pipeline.targetSubmissionDate, today, pipeline.status))}\n*Progress* ${plain(progressBar(done, stages.length))}`,
+      mrkdwn`*Target date* ${plain(countdownLocal(pipeline.targetSubmissionDate, today, pipeline))}\n*Progress* ${plain(progressBar(done, stages.length))}`,
     ),
   ];
   const groups: Block[][] = [];
@@ -305,8 +305,12 @@ function labelOf(labels: Record<string, string>, value: string): Mrkdwn {
 }
 
 /** "1 Dec 2026 · in 9 days" counted from the subscriber's own today. */
-function countdownLocal(day: string | null, today: string, status?: Pipeline['status']): string {
-  return countdown(day, new Date(`${today}T12:00:00Z`), status);
+function countdownLocal(
+  day: string | null,
+  today: string,
+  bid?: { status: Pipeline['status']; archived?: boolean },
+): string {
+  return countdown(day, new Date(`${today}T12:00:00Z`), bid);
 }
 
 /** Lines in sections of at most 2,900 characters, a line never split between two. */

@@ -31,9 +31,14 @@ export function progressBar(done: number, total: number): string {
  * "1 Dec 2026 · in 9 days", "… · due tomorrow", "… · due today", "… · overdue by 2 days"; the date alone once the bid
  * is past its submission (a won bid is not "overdue by 2,521 days").
  */
-export function countdown(day: string | null, now: Date, status?: Pipeline['status']): string {
+export function countdown(
+  day: string | null,
+  now: Date,
+  bid?: { status: Pipeline['status']; archived?: boolean },
+): string {
   if (!day) return 'no target date set';
-  if (status && PAST_SUBMISSION.includes(status)) return formatDay(day);
+  // Submitted, settled or archived: nobody works to the date any more; it is said, not counted down.
+  if (bid && (bid.archived === true || PAST_SUBMISSION.includes(bid.status))) return formatDay(day);
   const days = daysUntil(day, now);
   // A date the service should never send (not a day): said as it is, with no count.
   if (!Number.isFinite(days)) return formatDay(day);

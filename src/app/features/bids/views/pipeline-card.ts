@@ -250,10 +250,8 @@ function drawCard(
   const tenderCloses = closingDay ? tenderClosesWhen(known.tenderDeadline, now) : null;
   // On one line, as the context line is: a title's line breaks and runs of spaces are one space.
   const tenderTitle = known.tenderTitle?.replace(/\s+/g, ' ').trim();
-  const overdue =
-    pipeline.targetSubmissionDate &&
-    daysUntil(pipeline.targetSubmissionDate, now) < 0 &&
-    !PAST_SUBMISSION.includes(pipeline.status);
+  // Counted down only while the bid is worked on (not once submitted, settled or archived).
+  const target = countdown(pipeline.targetSubmissionDate, now, pipeline);
   const head: Block[] = [
     { type: 'header', text: { type: 'plain_text', text: clip(pipeline.name, 150), emoji: true } },
     {
@@ -264,7 +262,7 @@ function drawCard(
           joinMrkdwn(
             [
               mrkdwn`*Status* ${plain(STATUS_LABELS[pipeline.status])}${pipeline.archived ? mrkdwn` · *Archived*` : mrkdwn``}`,
-              mrkdwn`*Target submission* ${plain(countdown(pipeline.targetSubmissionDate, now, pipeline.status))}${overdue ? mrkdwn` :warning:` : mrkdwn``}${afterClosingNote(pipeline.targetSubmissionDate, closingDay)}`,
+              mrkdwn`*Target submission* ${plain(target)}${target.includes(' · overdue by ') ? mrkdwn` :warning:` : mrkdwn``}${afterClosingNote(pipeline.targetSubmissionDate, closingDay)}`,
               ...(tenderCloses ? [mrkdwn`*Tender closes* ${tenderCloses}`] : []),
               ...(pipeline.summary ? [safeText(pipeline.summary, 1500)] : []),
             ],
@@ -488,7 +486,7 @@ export async function pipelinesListMessage(
       text: {
         type: 'mrkdwn',
         text: clipMrkdwn(
-          mrkdwn`*${safeText(item.name, 200)}* · ${plain(STATUS_LABELS[item.status])}${item.archived ? mrkdwn` · archived` : mrkdwn``}\n${plain(progressBar(counts.completed, counts.pending + counts.in_progress + counts.blocked + counts.completed))} · ${plain(item.targetSubmissionDate ? `target ${countdown(item.targetSubmissionDate, now, item.status)}` : 'no target date set')}\n${code(item.reference, 40)}`,
+          mrkdwn`*${safeText(item.name, 200)}* · ${plain(STATUS_LABELS[item.status])}${item.archived ? mrkdwn` · archived` : mrkdwn``}\n${plain(progressBar(counts.completed, counts.pending + counts.in_progress + counts.blocked + counts.completed))} · ${plain(item.targetSubmissionDate ? `target ${countdown(item.targetSubmissionDate, now, item)}` : 'no target date set')}\n${code(item.reference, 40)}`,
           3000,
         ),
       },

@@ -93,9 +93,7 @@ export function homeView(args: HomeContent): HomeView {
         const total = counts.pending + counts.in_progress + counts.blocked + counts.completed;
         // Dated as the bid's card dates it, overdue marked as there.
         const target = text(
-          item.targetSubmissionDate
-            ? ` · target ${countdown(item.targetSubmissionDate, now, item.status)}`
-            : '',
+          item.targetSubmissionDate ? ` · target ${countdown(item.targetSubmissionDate, now, item)}` : '',
         );
         blocks.push(
           section(

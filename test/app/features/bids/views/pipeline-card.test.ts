@@ -109,8 +109,15 @@ describe('the pipeline card', () => {
 
   it('dates a bid past its submission without due or overdue: a won bid is not overdue', async () => {
     for (const status of ['submitted', 'won', 'lost', 'no_bid'] as const)
-      expect(countdown('2020-01-01', NOW, status)).toBe('1 Jan 2020');
-    expect(countdown('2020-01-01', NOW, 'bidding')).toBe('1 Jan 2020 · overdue by 7 years');
+      expect(countdown('2020-01-01', NOW, { status })).toBe('1 Jan 2020');
+    expect(countdown('2020-01-01', NOW, { status: 'bidding' })).toBe('1 Jan 2020 · overdue by 7 years');
+    // An archived bid is worked on no more: its date is said, not counted.
+    expect(countdown('2020-01-01', NOW, { status: 'bidding', archived: true })).toBe('1 Jan 2020');
+    const archived = JSON.stringify(
+      (await pipelineCard(pipeline({ archived: true }), memoryKeeper(), NOW, { reference: 'BID-12' })).blocks,
+    );
+    expect(archived).toContain('*Target submission* 20 Nov 2026');
+    expect(archived).not.toMatch(/overdue by|:warning:/);
     const won = JSON.stringify(
       (await pipelineCard(pipeline({ status: 'won' }), memoryKeeper(), NOW, { reference: 'BID-12' })).blocks,
     );
