@@ -101,12 +101,39 @@ export function searchMeantButton(
  */
 export function sentenceMeantBlocks(search: string): Block[] {
   const command = `search ${search}`;
+  // "over $1m": a dollar sign names no currency, and the search would only ask which: each dollar
+  // is offered instead, one button each (a block holds an action id once).
+  if (DOLLAR_BOUND.test(search)) {
+    const offers = DOLLARS.map(([currency, name]) => {
+      const inCurrency = `search ${search.replace(DOLLAR_BOUNDS, `$1$2 ${currency}`)}`;
+      return {
+        type: 'actions' as const,
+        elements: [button(`In ${name}`, SuggestionIds.commandMeant, inCurrency)],
+      };
+    });
+    return [
+      section(
+        mrkdwn`Read as a sentence, this is ${code(`/tender ${command}`, 300)}, but “$” says no currency. Which dollars?`,
+      ),
+      ...(command.length + 4 > 2000 ? [] : offers),
+    ];
+  }
   return commandOffer(
     mrkdwn`Read as a sentence, this is ${code(`/tender ${command}`, 300)}.`,
     `Run /tender ${clip(command, 50)}`,
     command,
   );
 }
+
+/** An amount in dollars with no currency named (`value>$2m`), as readSentence writes one. */
+const DOLLAR_BOUND = /\bvalue[<>]=?\$\S/i;
+const DOLLAR_BOUNDS = /\b(value[<>]=?)\$(\S+)/gi;
+/** The dollars a search is offered in, most asked for first. */
+const DOLLARS = [
+  ['usd', 'US dollars'],
+  ['cad', 'Canadian dollars'],
+  ['aud', 'Australian dollars'],
+] as const;
 
 /**
  * Under a sentence that found nothing with a region misspelt ("cleaning in Londn"): the search in

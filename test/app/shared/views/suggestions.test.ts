@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseSearch } from '../../../../src/app/shared/commands/parse-command.ts';
 import { decodeText } from '../../../../src/app/shared/values/codec.ts';
 import {
   commandMeantMessage,
@@ -7,6 +8,7 @@ import {
   SuggestionIds,
   searchMeantButton,
   searchOfferBlocks,
+  sentenceMeantBlocks,
   wordsMeantQuestion,
 } from '../../../../src/app/shared/views/suggestions.ts';
 
@@ -96,5 +98,32 @@ describe('the search offered for words that are no command', () => {
     expect(searchOfferBlocks('?!')).toEqual([]);
     expect(searchOfferBlocks('x'.repeat(1994))).toEqual([]);
     expect(searchOfferBlocks('x'.repeat(1993))).toHaveLength(2);
+  });
+});
+
+describe('a sentence read with dollars and no currency', () => {
+  it('offers the search in each dollar, every one a search that is taken, not the one that would ask', () => {
+    const blocks = sentenceMeantBlocks('IT value>$1m value<$5m') as unknown as {
+      text?: { text: string };
+      elements?: { action_id: string; value: string; text: { text: string } }[];
+    }[];
+    expect(blocks[0]?.text?.text).toContain('“$” says no currency. Which dollars?');
+    const buttons = blocks.flatMap((block) => block.elements ?? []);
+    expect(buttons.map((button) => button.text.text)).toEqual([
+      'In US dollars',
+      'In Canadian dollars',
+      'In Australian dollars',
+    ]);
+    expect(buttons[0]?.value).toBe('search IT value>1m usd value<5m usd');
+    // One button a block: a block holds an action id once.
+    for (const block of blocks.slice(1)) expect(block.elements).toHaveLength(1);
+    for (const button of buttons) {
+      expect(button.action_id).toBe(SuggestionIds.commandMeant);
+      expect(parseSearch(button.value.replace(/^search /, ''), new Date('2026-11-26T10:00:00Z')).ok).toBe(
+        true,
+      );
+    }
+    // Pounds need no question.
+    expect(JSON.stringify(sentenceMeantBlocks('IT value>1m'))).not.toContain('Which dollars');
   });
 });
