@@ -12,7 +12,7 @@ import {
   type ValueRules,
 } from '../../shared/value-rules.ts';
 import type { Message } from '../../shared/views/messages.ts';
-import { channelLink, code, lowerFirst, type Mrkdwn, mrkdwn } from '../../shared/views/mrkdwn.ts';
+import { channelLink, code, lowerFirst, type Mrkdwn, mention, mrkdwn } from '../../shared/views/mrkdwn.ts';
 import { section } from '../../shared/views/tender-card.ts';
 import type { Subscription } from '../../storage/bot-store.ts';
 import { FEED_READ_LIMIT, type Frozen } from './content.ts';
@@ -146,12 +146,25 @@ export async function unsubscribe(
         await context.store.channelSubscriptions(request.teamId, request.channelId),
       )
     : null;
-  const sentence = mrkdwn`Unsubscribed ${channelLink(subscription.channelId)} from ${lowerFirst(subscriptionSummary(subscription, await keptRulesOf(context, subscription)))}. Nothing more will be posted for it.`;
+  const what = lowerFirst(subscriptionSummary(subscription, await keptRulesOf(context, subscription)));
+  const sentence = mrkdwn`Unsubscribed ${channelLink(subscription.channelId)} from ${what}. Nothing more will be posted for it.`;
+  // Said in the channel, as subscribing is: the team it posted for learns why it stops, and who
+  // stopped it. Where that cannot be posted (Tenderbot removed), the person alone is told.
+  const announced = await request.slack.chat
+    .postMessage({
+      channel: subscription.channelId,
+      text: mrkdwn`${mention(request.userId)} unsubscribed this channel from ${what}. Nothing more will be posted for it.`,
+      unfurl_links: false,
+    })
+    .then(
+      () => true,
+      () => false,
+    );
   if (list) {
     await reply(request, { text: sentence, blocks: [section(sentence), ...list.blocks] }, true);
     return;
   }
-  await say(request, sentence);
+  if (!announced || subscription.channelId !== request.channelId) await say(request, sentence);
 }
 
 /**

@@ -212,7 +212,7 @@ describe('the buttons of a list drawn before its subscription was unsubscribed',
     if (!feed) throw new Error('no feed');
     const list = await harness.command('U0MEMBER', 'C0RETRY', 'subscriptions');
     const gone = await harness.command('U0MEMBER', 'C0RETRY', `unsubscribe ${feed.id}`);
-    expect(said(gone)).toContain('Unsubscribed <#C0RETRY>');
+    expect(said(gone)).toContain('<@U0MEMBER> unsubscribed this channel from new tenders for “gravel”');
     for (const button of [SubscriptionIds.sendNow, SubscriptionIds.unsubscribe]) {
       const before = harness.slack.messagesIn('C0RETRY', 'U0MEMBER').length;
       const sent = await harness.slack.clickInMessage('U0MEMBER', list, button);
