@@ -36,6 +36,15 @@ export interface BotTables {
     shared_by: string;
     remembered_at: number;
   };
+  comment_thread_messages: {
+    team_id: string;
+    channel_id: string;
+    ts: string;
+    entity_type: string;
+    entity_id: string;
+    posted_by: string;
+    remembered_at: number;
+  };
   bid_starters: {
     team_id: string;
     pipeline_id: string;
@@ -380,6 +389,24 @@ export const BOT_SCHEMA: readonly Migration[] = [
       .createIndex('shared_tender_cards_by_tender')
       .on('shared_tender_cards')
       .columns(['team_id', 'tender_id', 'remembered_at']),
+  ],
+  // Every comment thread posted in a channel (`/tender comments`): a comment written or deleted
+  // through Tenderbot redraws each of them, so a deleted comment's words do not stay in a channel.
+  (db) => [
+    db.schema
+      .createTable('comment_thread_messages')
+      .addColumn('team_id', 'text', (column) => column.notNull())
+      .addColumn('channel_id', 'text', (column) => column.notNull())
+      .addColumn('ts', 'text', (column) => column.notNull())
+      .addColumn('entity_type', 'text', (column) => column.notNull())
+      .addColumn('entity_id', 'text', (column) => column.notNull())
+      .addColumn('posted_by', 'text', (column) => column.notNull())
+      .addColumn('remembered_at', 'bigint', (column) => column.notNull())
+      .addPrimaryKeyConstraint('comment_thread_messages_pkey', ['team_id', 'channel_id', 'ts']),
+    db.schema
+      .createIndex('comment_thread_messages_by_record')
+      .on('comment_thread_messages')
+      .columns(['team_id', 'entity_type', 'entity_id', 'remembered_at']),
   ],
 ];
 

@@ -1,5 +1,11 @@
 import { CHUNK, count, type SharedDatabase } from './kysely-store-base.ts';
-import type { CommentAuthor, MessageStore, PipelineMessage, SharedTenderCard } from './message-store.ts';
+import type {
+  CommentAuthor,
+  MessageStore,
+  PipelineMessage,
+  PostedCommentThread,
+  SharedTenderCard,
+} from './message-store.ts';
 
 /** What Tenderbot wrote, on Kysely (see MessageStore). */
 export class KyselyMessageStore implements MessageStore {
@@ -127,6 +133,61 @@ export class KyselyMessageStore implements MessageStore {
     if (this.base.pending) await this.base.pending;
     const result = await this.base.db
       .deleteFrom('shared_tender_cards')
+      .where('team_id', '=', teamId)
+      .where('channel_id', '=', channelId)
+      .where('ts', '=', ts)
+      .executeTakeFirst();
+    return count(result) > 0;
+  }
+
+  async rememberCommentThread(thread: PostedCommentThread, at: Date): Promise<void> {
+    if (this.base.pending) await this.base.pending;
+    await this.base.db
+      .insertInto('comment_thread_messages')
+      .values({
+        team_id: thread.teamId,
+        channel_id: thread.channelId,
+        ts: thread.ts,
+        entity_type: thread.entityType,
+        entity_id: thread.entityId,
+        posted_by: thread.postedBy,
+        remembered_at: at.getTime(),
+      })
+      .onConflict((conflict) => conflict.columns(['team_id', 'channel_id', 'ts']).doNothing())
+      .execute();
+  }
+
+  async commentThreads(
+    teamId: string,
+    record: { entityType: string; entityId: string },
+    limit: number,
+  ): Promise<PostedCommentThread[]> {
+    if (this.base.pending) await this.base.pending;
+    const rows = await this.base.db
+      .selectFrom('comment_thread_messages')
+      .selectAll()
+      .where('team_id', '=', teamId)
+      .where('entity_type', '=', record.entityType)
+      .where('entity_id', '=', record.entityId)
+      .orderBy('remembered_at', 'desc')
+      .orderBy('channel_id')
+      .orderBy('ts')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({
+      entityType: row.entity_type,
+      entityId: row.entity_id,
+      teamId: row.team_id,
+      channelId: row.channel_id,
+      ts: row.ts,
+      postedBy: row.posted_by,
+    }));
+  }
+
+  async forgetCommentThread(teamId: string, channelId: string, ts: string): Promise<boolean> {
+    if (this.base.pending) await this.base.pending;
+    const result = await this.base.db
+      .deleteFrom('comment_thread_messages')
       .where('team_id', '=', teamId)
       .where('channel_id', '=', channelId)
       .where('ts', '=', ts)

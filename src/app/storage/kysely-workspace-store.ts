@@ -143,6 +143,7 @@ export class KyselyWorkspaceStore implements WorkspaceStore {
       await trx.deleteFrom('comment_authors').where('team_id', '=', teamId).execute();
       await trx.deleteFrom('pipeline_messages').where('team_id', '=', teamId).execute();
       await trx.deleteFrom('shared_tender_cards').where('team_id', '=', teamId).execute();
+      await trx.deleteFrom('comment_thread_messages').where('team_id', '=', teamId).execute();
       await trx.deleteFrom('bid_starters').where('team_id', '=', teamId).execute();
       // Deliveries and delivered items go with their subscriptions (ON DELETE CASCADE).
       const subscriptions = await trx

@@ -24,6 +24,16 @@ export interface SharedTenderCard {
   sharedBy: string;
 }
 
+/** A comment thread posted in a channel (`/tender comments`), of one record, and who posted it. */
+export interface PostedCommentThread {
+  entityType: string;
+  entityId: string;
+  teamId: string;
+  channelId: string;
+  ts: string;
+  postedBy: string;
+}
+
 /**
  * What Tenderbot wrote in Slack or the service: comment authors, bid-card messages, shared tender
  * cards, greeted channels.
@@ -45,6 +55,16 @@ export interface MessageStore {
   sharedTenderCards(teamId: string, tenderId: string, limit: number): Promise<SharedTenderCard[]>;
   /** Forgets a shared card (deleted, or no longer reachable); true when it was known. */
   forgetSharedTenderCard(teamId: string, channelId: string, ts: string): Promise<boolean>;
+  /** Remembers a comment thread posted in a channel (the same channel and ts once). */
+  rememberCommentThread(thread: PostedCommentThread, at: Date): Promise<void>;
+  /** The newest `limit` threads of the record posted in this workspace, newest first. */
+  commentThreads(
+    teamId: string,
+    record: { entityType: string; entityId: string },
+    limit: number,
+  ): Promise<PostedCommentThread[]>;
+  /** Forgets a posted thread (deleted, or no longer reachable); true when it was known. */
+  forgetCommentThread(teamId: string, channelId: string, ts: string): Promise<boolean>;
   /**
    * Records that Tenderbot greeted a channel; true only the first time for that channel (so the
    * welcome is posted once, also when the app is removed and added again). One atomic statement.

@@ -93,6 +93,54 @@ export function messageStoreContract(open: (name: string) => BotStore | Promise<
     await store.close();
   });
 
+  it('remembers every comment thread posted of a record, newest first and as many as asked, and forgets one', async () => {
+    const store = await open('comment-threads');
+    const record = { entityType: 'tender', entityId: 't1' };
+    expect(await store.commentThreads('T1', record, 10)).toEqual([]);
+    const thread = (
+      channelId: string,
+      ts: string,
+      entityId = 't1',
+      teamId = 'T1',
+      entityType = 'tender',
+    ) => ({
+      entityType,
+      entityId,
+      teamId,
+      channelId,
+      ts,
+      postedBy: 'UALICE',
+    });
+    await store.rememberCommentThread(thread('C1', '1.0001'), new Date(at.getTime()));
+    await store.rememberCommentThread(thread('C2', '2.0001'), new Date(at.getTime() + 1_000));
+    await store.rememberCommentThread(thread('C3', '3.0001'), new Date(at.getTime() + 2_000));
+    // Another record, another kind of record with the same id, another workspace: not this one's.
+    await store.rememberCommentThread(thread('C1', '4.0001', 't2'), at);
+    await store.rememberCommentThread(thread('C1', '6.0001', 't1', 'T1', 'framework'), at);
+    await store.rememberCommentThread(thread('C9', '5.0001', 't1', 'T2'), at);
+    // The same message remembered twice is one, kept as first remembered.
+    await store.rememberCommentThread({ ...thread('C1', '1.0001'), postedBy: 'UBOB' }, at);
+    expect(await store.commentThreads('T1', record, 10)).toEqual([
+      thread('C3', '3.0001'),
+      thread('C2', '2.0001'),
+      thread('C1', '1.0001'),
+    ]);
+    expect((await store.commentThreads('T1', record, 2)).map((each) => each.channelId)).toEqual(['C3', 'C2']);
+    expect(await store.forgetCommentThread('T1', 'C2', '2.0001')).toBe(true);
+    expect(await store.forgetCommentThread('T1', 'C2', '2.0001')).toBe(false);
+    expect((await store.commentThreads('T1', record, 10)).map((each) => each.ts)).toEqual([
+      '3.0001',
+      '1.0001',
+    ]);
+    expect((await store.commentThreads('T2', record, 10)).map((each) => each.ts)).toEqual(['5.0001']);
+    expect(
+      (await store.commentThreads('T1', { entityType: 'framework', entityId: 't1' }, 10)).map(
+        (each) => each.ts,
+      ),
+    ).toEqual(['6.0001']);
+    await store.close();
+  });
+
   it('greets a channel once, for every store on the same data, per workspace', async () => {
     const first = await open('welcomes');
     const second = await open('welcomes');

@@ -104,6 +104,10 @@ export function workspaceStoreContract(open: (name: string) => BotStore | Promis
         { tenderId: 't-1', teamId: team, channelId: 'C1', ts: '1.2', sharedBy: 'U1' },
         at,
       );
+      await store.rememberCommentThread(
+        { entityType: 'tender', entityId: 't-1', teamId: team, channelId: 'C1', ts: '1.3', postedBy: 'U1' },
+        at,
+      );
       await store.markChannelWelcomed(team, 'C1', at);
     }
     await store.saveInstallation(installation(null, 'E1', true, 'v1:e1'));
@@ -127,6 +131,9 @@ export function workspaceStoreContract(open: (name: string) => BotStore | Promis
     expect(await store.pipelineMessages('T1', 'p-1')).toEqual([]);
     expect(await store.sharedTenderCards('T1', 't-1', 10)).toEqual([]);
     expect(await store.sharedTenderCards('T2', 't-1', 10)).toHaveLength(1);
+    const record = { entityType: 'tender', entityId: 't-1' };
+    expect(await store.commentThreads('T1', record, 10)).toEqual([]);
+    expect(await store.commentThreads('T2', record, 10)).toHaveLength(1);
     // The channel was greeted once: not again after a reinstall.
     expect(await store.markChannelWelcomed('T1', 'C1', at)).toBe(false);
     // The org-wide install and T2 are untouched.

@@ -1,13 +1,15 @@
 import { createHash } from 'node:crypto';
 import { NotFoundError, ValidationError } from '../../../client/errors.ts';
+import { isMessageGone } from '../../adapters/slack-errors.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { reply } from '../../shared/feature-context.ts';
 import { firstWithin } from '../../shared/repeat-guard.ts';
 import { COMMENT_ENTITY_TYPES, type CommentEntityType } from '../../shared/values/button-values.ts';
-import { sentenceMessage } from '../../shared/views/messages.ts';
+import { type Message, sentenceMessage } from '../../shared/views/messages.ts';
 import { clip, code, joinMrkdwn, mrkdwn, text as plain, safeText } from '../../shared/views/mrkdwn.ts';
 import { tenderByReference } from '../tenders/index.ts';
 import { type CommentTarget, entityName, threadOf } from './comment-access.ts';
+import { rememberPostedThread } from './posted-threads.ts';
 import { commentsThreadMessage, ENTITY_NOUNS } from './views/comment-thread.ts';
 
 const PREFIXED = new RegExp(`^(${COMMENT_ENTITY_TYPES.join('|')}):(\\S+)$`, 'i');
@@ -33,6 +35,44 @@ export function candidateTargets(text: string): CommentTarget[] {
 const REPEAT_THREAD_MS = 60_000;
 
 const COMMENTS_USAGE = mrkdwn`Give the id of a tender, buyer, supplier or framework: \`/tender comments ocds-b5fd17-…\`. To name the kind, write \`buyer:&lt;id&gt;\`, \`supplier:&lt;id&gt;\`, \`framework:&lt;id&gt;\` or \`tender:&lt;id&gt;\`.`;
+
+/**
+ * Posts a thread in the request's channel as Tenderbot and remembers it, so that a comment written
+ * or deleted later redraws it (posted-threads.ts). Where Tenderbot is not a member, the command's
+ * own answer posts it in the channel instead: seen alike, but not redrawn.
+ */
+async function postThread(
+  context: FeatureContext,
+  request: SlackRequest,
+  target: CommentTarget,
+  message: Message,
+): Promise<void> {
+  try {
+    const posted = await request.slack.chat.postMessage({
+      channel: request.channelId,
+      text: message.text,
+      blocks: message.blocks,
+      unfurl_links: false,
+    });
+    if (posted.ts)
+      await rememberPostedThread(context, {
+        ...target,
+        teamId: request.teamId,
+        channelId: request.channelId,
+        ts: posted.ts,
+        postedBy: request.userId,
+      });
+    return;
+  } catch (error) {
+    if (!isMessageGone(error)) throw error;
+  }
+  await request.respond({
+    response_type: 'in_channel',
+    replace_original: false,
+    text: message.text,
+    blocks: message.blocks,
+  });
+}
 
 /** `/tender comments <id>`: the thread on a tender, buyer, supplier or framework, for everyone in the channel. */
 export async function commentsCommand(
@@ -104,12 +144,7 @@ export async function commentsCommand(
       return;
     }
     try {
-      await request.respond({
-        response_type: 'in_channel',
-        replace_original: false,
-        text: message.text,
-        blocks: message.blocks,
-      });
+      await postThread(context, request, target, message);
     } catch (error) {
       // Not posted, so not a repeat: the next run goes ahead.
       await claim.release();

@@ -7,6 +7,7 @@ import type { CommentModalMetadata } from '../../shared/values/comment-values.ts
 import { type Mrkdwn, mrkdwn } from '../../shared/views/mrkdwn.ts';
 import { mayDelete } from './comment-access.ts';
 import { redrawModal, type SubmittedView } from './comment-window.ts';
+import { followCommentChange } from './posted-threads.ts';
 import { refilledView } from './views/comment-modal.ts';
 
 export const DELETE_REFUSAL = mrkdwn`Only the person who wrote a comment, or a workspace owner or admin, can delete it. Nothing was deleted.`;
@@ -68,6 +69,8 @@ export async function deleteFromModal(
     const { client } = await context.clients.forWrite(args.teamId, args.userId);
     await client.comments.delete(commentId);
     context.logger.info({ teamId: args.teamId, userId: args.userId }, 'comment deleted');
+    // Its words leave the threads posted in channels too, as the window's confirmation promised.
+    followCommentChange(context, slack, args.teamId, { entityType: state.e, entityId: state.id });
     said = { notice: mrkdwn`The comment was deleted.` };
   } catch (error) {
     context.logger.warn({ err: error, teamId: args.teamId }, 'could not delete a comment');

@@ -21,6 +21,7 @@ import type { SafeModalView as ModalView } from '../../shared/views/safe-blocks.
 import { section } from '../../shared/views/tender-card.ts';
 import { withinBudget } from '../../shared/within-budget.ts';
 import type { SubmittedView } from './comment-window.ts';
+import { followCommentChange } from './posted-threads.ts';
 import {
   COMMENT_INPUT_MAX,
   commentPostedView,
@@ -131,6 +132,8 @@ export async function submitComment(
       userId: args.userId,
       createdAt: context.clock(),
     });
+    // The threads posted in channels take it in (in the background: the window is answered first).
+    followCommentChange(context, slack, args.teamId, { entityType: state.e, entityId: state.id });
     return comment;
   };
   const { quick, outcome } = await withinBudget(post(), budgetMs);

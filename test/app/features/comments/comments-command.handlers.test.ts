@@ -10,47 +10,69 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => harness?.close());
 
+/** Messages Tenderbot posted in `channelId` (not answers to a command). */
+const botPostsIn = (channelId: string) =>
+  harness.slack.messagesIn(channelId).filter((message) => message.authorId === 'U0BOT');
+
+/** `/tender comments <text>` in `channelId`: its answers, and the messages Tenderbot posted there for it. */
+async function run(text: string, options: { userId?: string; channelId?: string } = {}) {
+  const request = harness.request(options);
+  const channelId = options.channelId ?? 'C0BIDS';
+  const before = botPostsIn(channelId).length;
+  await commentsCommand(harness.context, request, text);
+  return { request, answers: request.answers, posted: botPostsIn(channelId).slice(before) };
+}
+
 describe('commentsCommand (/tender comments <id>)', () => {
-  it('shows the thread on a tender to the whole channel, with who wrote each comment in Slack', async () => {
+  it('posts the thread on a tender in the channel, with who wrote each comment in Slack, and remembers it', async () => {
     await commentBy(
       harness,
       'U0MEMBER',
       { entityType: 'tender', entityId: TENDER_A },
       'We should bid on this.',
     );
-    const request = harness.request({ userId: 'U0MEMBER' });
-    await commentsCommand(harness.context, request, TENDER_A);
-    expect(request.answers).toHaveLength(1);
-    const [answer] = request.answers;
-    expect(answer?.response_type).toBe('in_channel');
-    const read = JSON.stringify(answer);
+    const { answers, posted } = await run(TENDER_A, { userId: 'U0MEMBER' });
+    expect(answers).toEqual([]);
+    expect(posted).toHaveLength(1);
+    const read = JSON.stringify(posted[0]?.blocks);
     expect(read).toContain('Advertising and marketing services: marketing contract');
     expect(read).toContain('We should bid on this.');
     expect(read).toContain('<@U0MEMBER>');
+    // Remembered, so that a comment written or deleted later redraws it.
+    const threads = await harness.context.store.commentThreads(
+      harness.slack.teamId,
+      { entityType: 'tender', entityId: TENDER_A },
+      5,
+    );
+    expect(threads).toContainEqual(
+      expect.objectContaining({ channelId: 'C0BIDS', ts: posted[0]?.ts, postedBy: 'U0MEMBER' }),
+    );
+  });
+
+  it('in a channel Tenderbot is not in, the command’s own answer posts the thread there', async () => {
+    const { answers, posted } = await run(TENDER_A, { userId: 'U0MEMBER', channelId: 'C0NOTJOINED' });
+    expect(posted).toEqual([]);
+    expect(answers.map((answer) => answer.response_type)).toEqual(['in_channel']);
+    expect(JSON.stringify(answers)).toContain('We should bid on this.');
   });
 
   it('the same thread asked for again within the minute is said, not posted twice; a new comment is posted', async () => {
     const target = { entityType: 'tender' as const, entityId: 'ocds-tbdemo-0000207' };
     await commentBy(harness, 'U0MEMBER', target, 'First thoughts.');
-    const run = async () => {
-      const request = harness.request({ userId: 'U0ADMIN', channelId: 'C0GENERAL' });
-      await commentsCommand(harness.context, request, target.entityId);
-      return request.answers;
-    };
-    expect((await run()).map((answer) => answer.response_type)).toEqual(['in_channel']);
-    const again = await run();
-    expect(again.map((answer) => answer.response_type)).toEqual(['ephemeral']);
-    expect(again[0]?.text).toBe(
+    const inGeneral = () => run(target.entityId, { userId: 'U0ADMIN', channelId: 'C0GENERAL' });
+    expect((await inGeneral()).posted).toHaveLength(1);
+    const again = await inGeneral();
+    expect(again.posted).toEqual([]);
+    expect(again.answers.map((answer) => answer.response_type)).toEqual(['ephemeral']);
+    expect(again.answers[0]?.text).toBe(
       'These comments were posted in this channel moments ago, so they were not posted again.',
     );
     // Another channel, or a comment added since: posted.
-    const elsewhere = harness.request({ userId: 'U0ADMIN', channelId: 'C0BIDS' });
-    await commentsCommand(harness.context, elsewhere, target.entityId);
-    expect(elsewhere.answers[0]?.response_type).toBe('in_channel');
+    expect((await run(target.entityId, { userId: 'U0ADMIN', channelId: 'C0BIDS' })).posted).toHaveLength(1);
     await commentBy(harness, 'U0ADMIN', target, 'Second thoughts.');
-    const updated = await run();
-    expect(updated.map((answer) => answer.response_type)).toEqual(['in_channel']);
-    expect(JSON.stringify(updated)).toContain('Second thoughts.');
+    const updated = await inGeneral();
+    expect(updated.posted).toHaveLength(1);
+    expect(JSON.stringify(updated.posted[0]?.blocks)).toContain('Second thoughts.');
   });
 
   it('a record no one has commented on is said to the asker alone, with the button to write the first', async () => {
@@ -77,13 +99,13 @@ describe('commentsCommand (/tender comments <id>)', () => {
       { entityType: 'tender', entityId: 'ocds-tbdemo-0000001' },
       'Worth a look.',
     );
-    const byId = harness.request();
-    await commentsCommand(harness.context, byId, 'ocds-tbdemo-0000001');
+    const byId = await run('ocds-tbdemo-0000001');
     // In another channel: the same thread again in one channel within the minute is a repeat.
-    const byReference = harness.request({ channelId: 'C0GENERAL' });
-    await commentsCommand(harness.context, byReference, 'TB-0000001');
-    expect(byId.answers[0]?.response_type).toBe('in_channel');
-    expect(byReference.answers).toEqual(byId.answers);
+    const byReference = await run('TB-0000001', { channelId: 'C0GENERAL' });
+    expect(byId.posted).toHaveLength(1);
+    expect(byReference.posted.map((message) => message.blocks)).toEqual(
+      byId.posted.map((message) => message.blocks),
+    );
   });
 
   it('a printed reference several tenders share lists each one’s command by its id, as /tender show does', async () => {

@@ -390,6 +390,13 @@ describe('who wrote it, and who may delete it', () => {
     );
     const afterDelete = await threadIn('buyer', target.id);
     expect(afterDelete.find((comment) => comment.id === memberComment?.id)?.deletedAt).not.toBeNull();
+    // The thread posted in the channel before is redrawn: the deleted words leave it too.
+    await eventually(
+      () => !textOf(shown.blocks).includes('Member’s note on this buyer'),
+      'the posted thread redrawn',
+    );
+    expect(textOf(shown.blocks)).toContain('This comment was deleted');
+    expect(textOf(shown.blocks)).toContain('Admin’s note on this buyer');
     const redrawn = await ask(ADMIN, `comments buyer:${target.id}`);
     expect(textOf(redrawn.blocks)).toContain('This comment was deleted');
     expect(textOf(redrawn.blocks)).not.toContain('Member’s note on this buyer');
@@ -457,6 +464,13 @@ describe('/tender comments <id>', () => {
     expect(replyAt).toBeGreaterThan(parentAt);
     expect(shownText.slice(parentAt, replyAt)).toContain('↳ *<@U0MEMBER>*');
     expect(shownText).toMatch(/\d{1,2} \w{3} \d{4}, \d{2}:\d{2} UTC/);
+    // Posted by Tenderbot, so a comment written after it joins it in the channel.
+    const laterModal = await openModal(ADMIN, results);
+    await submit(ADMIN, laterModal, { 'comment/text': 'Written after the thread was posted' });
+    await eventually(
+      () => textOf(shown.blocks).includes('Written after the thread was posted'),
+      'the posted thread with the new comment',
+    );
 
     const missing = await ask(MEMBER, 'comments ocds-no-such-thing-9');
     expect(missing.ephemeralTo).toBe(MEMBER);
