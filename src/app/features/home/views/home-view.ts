@@ -8,7 +8,7 @@ import {
 import { blockKitProblems } from '../../../shared/views/block-kit-limits.ts';
 import { formatMoneyInline } from '../../../shared/views/formats.ts';
 import { type ConnectionState, gettingStartedBlocks } from '../../../shared/views/getting-started.ts';
-import { searchBuilderButton, USAGE_LINES } from '../../../shared/views/messages.ts';
+import { searchBuilderButton, usageBlocks } from '../../../shared/views/messages.ts';
 import {
   code,
   joinMrkdwn,
@@ -151,7 +151,7 @@ export function homeView(args: HomeContent): HomeView {
     }
   }
 
-  blocks.push({ type: 'divider' }, section(mrkdwn`*Commands*\n${joinMrkdwn(USAGE_LINES, mrkdwn`\n`)}`));
+  blocks.push({ type: 'divider' }, section(mrkdwn`*Commands*`), ...usageBlocks());
   // A last guard: never publish a Home view Slack would refuse.
   while (blockKitProblems(blocks, 'home').length > 0 && blocks.length > 6)
     blocks.splice(blocks.length - 3, 1);
