@@ -9,15 +9,7 @@ import { blockKitProblems } from '../../../shared/views/block-kit-limits.ts';
 import { formatMoneyInline } from '../../../shared/views/formats.ts';
 import { type ConnectionState, gettingStartedBlocks } from '../../../shared/views/getting-started.ts';
 import { searchBuilderButton, usageBlocks } from '../../../shared/views/messages.ts';
-import {
-  code,
-  joinMrkdwn,
-  type Mrkdwn,
-  mrkdwn,
-  safeText,
-  text,
-  upperFirst,
-} from '../../../shared/views/mrkdwn.ts';
+import { code, type Mrkdwn, mrkdwn, safeText, text, upperFirst } from '../../../shared/views/mrkdwn.ts';
 import type { Button, SafeHomeView as HomeView } from '../../../shared/views/safe-blocks.ts';
 import { type Block, button, deadlineMrkdwn, section } from '../../../shared/views/tender-card.ts';
 
