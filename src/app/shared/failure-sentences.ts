@@ -137,9 +137,11 @@ function sentenceOf(error: CodedError): [Mrkdwn, boolean] {
       // The validator's own words ("Too big: expected string…") are the service's, not a person's:
       // each field is named and what is wrong with it said in words.
       const said = fieldErrors.slice(0, 3).map(fieldSentence);
+      // "the search words" are many: them, as two fields are.
+      const many = said.length > 1 || fieldErrors[0]?.field === 'q';
       return [
         said.length > 0
-          ? mrkdwn`The tender service did not accept ${orJoined(said)}. Change ${said.length > 1 ? mrkdwn`them` : mrkdwn`it`} and try again.`
+          ? mrkdwn`The tender service did not accept ${orJoined(said)}. Change ${many ? mrkdwn`them` : mrkdwn`it`} and try again.`
           : mrkdwn`The tender service did not accept the request. Check what you typed and try again.`,
         false,
       ];
@@ -206,7 +208,6 @@ const FIELD_WORDS: Readonly<Record<string, string>> = {
   stages: 'the stages',
 };
 
-/** `the region (too long: 200 characters at most)`, from a field the service refused. */
 /** Whether a field error says the value is too long. */
 function tooLong(message: string): boolean {
   return LONGEST.test(message);
@@ -214,6 +215,7 @@ function tooLong(message: string): boolean {
 
 const LONGEST = /<=\s*(\d+)\s*characters|at most (\d+) characters/i;
 
+/** `the region (too long: 200 characters at most)`, from a field the service refused. */
 function fieldSentence({ field, message }: { field: string; message: string }): Mrkdwn {
   const words = FIELD_WORDS[field];
   const named = words ? text(words) : mrkdwn`the field ${code(field, 60)}`;

@@ -58,7 +58,7 @@ describe('a search the service refuses, in words', () => {
     // Another refusal of the words is named in words, not as too many.
     expect(
       describeFailure(new ValidationError(answer, [{ field: 'q', message: 'Invalid input' }])).sentence,
-    ).toBe('The tender service did not accept the search words. Change it and try again.');
+    ).toBe('The tender service did not accept the search words. Change them and try again.');
     // Any other field is named in words, with what is wrong with it: never the validator's own words.
     const other = describeFailure(new ValidationError(answer, [{ field: 'limit', message: 'too big' }]));
     expect(other.sentence).toBe(

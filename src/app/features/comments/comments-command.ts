@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { NotFoundError, ValidationError } from '../../../client/errors.ts';
+import type { ProcurementClient } from '../../../client/procurement-client.ts';
 import { isMessageGone } from '../../adapters/slack-errors.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { reply } from '../../shared/feature-context.ts';
@@ -9,7 +10,7 @@ import { type Message, sentenceMessage } from '../../shared/views/messages.ts';
 import { clip, code, joinMrkdwn, mrkdwn, text as plain, safeText } from '../../shared/views/mrkdwn.ts';
 import { tenderByReference } from '../tenders/index.ts';
 import { type CommentTarget, entityName, threadOf } from './comment-access.ts';
-import { rememberPostedThread } from './posted-threads.ts';
+import { inRecordTurn, rememberPostedThread } from './posted-threads.ts';
 import { commentsThreadMessage, ENTITY_NOUNS } from './views/comment-thread.ts';
 
 const PREFIXED = new RegExp(`^(${COMMENT_ENTITY_TYPES.join('|')}):(\\S+)$`, 'i');
@@ -36,6 +37,69 @@ const REPEAT_THREAD_MS = 60_000;
 
 const COMMENTS_USAGE = mrkdwn`Give the id of a tender, buyer, supplier or framework: \`/tender comments ocds-b5fd17-…\`. To name the kind, write \`buyer:&lt;id&gt;\`, \`supplier:&lt;id&gt;\`, \`framework:&lt;id&gt;\` or \`tender:&lt;id&gt;\`.`;
 
+/** The thread of one record: to the asker alone when empty, else posted in the channel once a minute. */
+async function showThread(
+  context: FeatureContext,
+  request: SlackRequest,
+  client: ProcurementClient,
+  shown: { target: CommentTarget; name: string },
+  others: readonly { target: CommentTarget; name: string }[],
+): Promise<void> {
+  const { target, name } = shown;
+  const comments = await threadOf(client, target);
+  const slackAuthors = await context.store.commentAuthors(
+    request.teamId,
+    comments.map((comment) => comment.id),
+  );
+  const note = joinMrkdwn(
+    others.map(
+      (other) =>
+        mrkdwn`This id is also a ${plain(ENTITY_NOUNS[other.target.entityType])}: ${code(`/tender comments ${other.target.entityType}:${clip(other.target.entityId, 300)}`)} shows its comments.`,
+    ),
+    mrkdwn` `,
+  );
+  const draw = (postedBy?: string) =>
+    commentsThreadMessage({
+      ...target,
+      entityName: name,
+      comments,
+      slackAuthors,
+      ...(note ? { note } : {}),
+      ...(postedBy ? { postedBy } : {}),
+    });
+  const message = draw();
+  // No comments yet: said to the asker alone (with the way to write the first), not to the channel.
+  if (comments.length === 0) {
+    await reply(request, message);
+    return;
+  }
+  // The same thread posted in this channel within the minute (the command run twice) is said, not
+  // posted again; a comment added, changed or deleted since makes it another thread, posted.
+  const drawn = createHash('sha256').update(JSON.stringify(message.blocks)).digest('base64url');
+  const claim = await firstWithin(
+    context.store,
+    `comments:${request.teamId}:${request.channelId}:${drawn}`,
+    REPEAT_THREAD_MS,
+    context.clock(),
+  );
+  if (!claim.first) {
+    await reply(
+      request,
+      sentenceMessage(
+        mrkdwn`These comments were posted in this channel moments ago, so they were not posted again.`,
+      ),
+    );
+    return;
+  }
+  try {
+    await postThread(context, request, target, draw);
+  } catch (error) {
+    // Not posted, so not a repeat: the next run goes ahead.
+    await claim.release();
+    throw error;
+  }
+}
+
 /**
  * Posts a thread in the request's channel as Tenderbot and remembers it, so that a comment written
  * or deleted later redraws it (posted-threads.ts). Where Tenderbot is not a member, the command's
@@ -45,27 +109,40 @@ async function postThread(
   context: FeatureContext,
   request: SlackRequest,
   target: CommentTarget,
-  message: Message,
+  draw: (postedBy?: string) => Message,
 ): Promise<void> {
+  const kept = draw(request.userId);
+  let ts: string | undefined;
   try {
-    const posted = await request.slack.chat.postMessage({
-      channel: request.channelId,
-      text: message.text,
-      blocks: message.blocks,
-      unfurl_links: false,
-    });
-    if (posted.ts)
-      await rememberPostedThread(context, {
-        ...target,
-        teamId: request.teamId,
-        channelId: request.channelId,
-        ts: posted.ts,
-        postedBy: request.userId,
-      });
-    return;
+    ts = (
+      await request.slack.chat.postMessage({
+        channel: request.channelId,
+        text: kept.text,
+        blocks: kept.blocks,
+        unfurl_links: false,
+      })
+    ).ts;
   } catch (error) {
     if (!isMessageGone(error)) throw error;
   }
+  if (ts) {
+    // Posted: a failure to remember it only means it is not redrawn, said in the log (a throw
+    // here would have the person run it again, and post it twice).
+    await rememberPostedThread(context, {
+      ...target,
+      teamId: request.teamId,
+      channelId: request.channelId,
+      ts,
+      postedBy: request.userId,
+    }).catch((error) =>
+      context.logger.warn(
+        { err: error, teamId: request.teamId },
+        'could not remember a posted comment thread',
+      ),
+    );
+    return;
+  }
+  const message = draw();
   await request.respond({
     response_type: 'in_channel',
     replace_original: false,
@@ -100,56 +177,11 @@ export async function commentsCommand(
   );
   const [shown, ...others] = found.filter((entry) => entry !== null);
   if (shown) {
-    const { target, name } = shown;
-    const comments = await threadOf(client, target);
-    const slackAuthors = await context.store.commentAuthors(
-      request.teamId,
-      comments.map((comment) => comment.id),
+    // Read, posted and remembered in the record's turn: a redraw for a comment changed meanwhile
+    // waits for it, then finds this thread remembered.
+    await inRecordTurn(request.teamId, shown.target, () =>
+      showThread(context, request, client, shown, others),
     );
-    const note = joinMrkdwn(
-      others.map(
-        (other) =>
-          mrkdwn`This id is also a ${plain(ENTITY_NOUNS[other.target.entityType])}: ${code(`/tender comments ${other.target.entityType}:${clip(other.target.entityId, 300)}`)} shows its comments.`,
-      ),
-      mrkdwn` `,
-    );
-    const message = commentsThreadMessage({
-      ...target,
-      entityName: name,
-      comments,
-      slackAuthors,
-      ...(note ? { note } : {}),
-    });
-    // No comments yet: said to the asker alone (with the way to write the first), not to the channel.
-    if (comments.length === 0) {
-      await reply(request, message);
-      return;
-    }
-    // The same thread posted in this channel within the minute (the command run twice) is said, not
-    // posted again; a comment added, changed or deleted since makes it another thread, posted.
-    const drawn = createHash('sha256').update(JSON.stringify(message.blocks)).digest('base64url');
-    const claim = await firstWithin(
-      context.store,
-      `comments:${request.teamId}:${request.channelId}:${drawn}`,
-      REPEAT_THREAD_MS,
-      context.clock(),
-    );
-    if (!claim.first) {
-      await reply(
-        request,
-        sentenceMessage(
-          mrkdwn`These comments were posted in this channel moments ago, so they were not posted again.`,
-        ),
-      );
-      return;
-    }
-    try {
-      await postThread(context, request, target, message);
-    } catch (error) {
-      // Not posted, so not a repeat: the next run goes ahead.
-      await claim.release();
-      throw error;
-    }
     return;
   }
   // A tender's printed reference (its source's notice id, as its card shows it) names it too.

@@ -20,6 +20,18 @@ const THREADS_REDRAWN = 20;
 /** One record's redraws one after another, each reading the comments when its turn comes. */
 const inTurn = queuePerKey();
 
+/**
+ * Runs `work` in the record's turn: a thread read, posted and remembered there is never missed by a
+ * redraw for a comment changed meanwhile (that redraw waits, then finds the thread remembered).
+ */
+export function inRecordTurn<T>(teamId: string, target: CommentTarget, work: () => Promise<T>): Promise<T> {
+  return inTurn(turnKey(teamId, target), work);
+}
+
+function turnKey(teamId: string, target: CommentTarget): string {
+  return `${teamId}\u0000${target.entityType}\u0000${target.entityId}`;
+}
+
 /** Remembers a thread just posted, so that a later comment written or deleted redraws it. */
 export async function rememberPostedThread(
   context: FeatureContext,
@@ -39,7 +51,7 @@ export function redrawPostedThreads(
   teamId: string,
   target: CommentTarget,
 ): Promise<number> {
-  return inTurn(`${teamId}\u0000${target.entityType}\u0000${target.entityId}`, async () => {
+  return inTurn(turnKey(teamId, target), async () => {
     const threads = await context.store.commentThreads(teamId, target, THREADS_REDRAWN);
     // Most records' comments are posted nowhere: nothing is read for them.
     if (threads.length === 0) return 0;
@@ -52,7 +64,13 @@ export function redrawPostedThreads(
           teamId,
           comments.map((comment) => comment.id),
         );
-        const message = commentsThreadMessage({ ...target, entityName: named.name, comments, slackAuthors });
+        const message = commentsThreadMessage({
+          ...target,
+          entityName: named.name,
+          comments,
+          slackAuthors,
+          postedBy: thread.postedBy,
+        });
         await slack.chat.update({
           channel: thread.channelId,
           ts: thread.ts,

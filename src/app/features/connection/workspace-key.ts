@@ -232,11 +232,12 @@ export async function submitConnectModal(
   return null;
 }
 
-/** The workspace's bookmarked tender ids (the first 100), or null when they cannot be read now. */
+/** The workspace's bookmarked tender ids, or null when they cannot be read now or are more than 100. */
 async function bookmarkIdsOrNull(context: FeatureContext, teamId: string): Promise<Set<string> | null> {
   try {
     const { client } = await context.clients.forTeam(teamId);
     const page = await client.bookmarks.list({ limit: 100 }, { timeoutMs: 1500 });
+    if (page.pagination.total > page.data.length) return null;
     return new Set(page.data.map((bookmark) => bookmark.tenderId));
   } catch {
     return null;
@@ -244,13 +245,16 @@ async function bookmarkIdsOrNull(context: FeatureContext, teamId: string): Promi
 }
 
 /**
- * The ids of the bids the workspace's key sees (the first 100, archived too), or null when they
- * cannot be read now (a key without pipeline:read, a slow service).
+ * The ids of the bids the workspace's key sees (archived too), or null when they cannot be read now
+ * (a key without pipeline:read, a slow service) or are more than one page of 100.
  */
 async function bidIdsOrNull(context: FeatureContext, teamId: string): Promise<Set<string> | null> {
   try {
     const { client } = await context.clients.forTeam(teamId);
     const page = await client.pipelines.list({ archived: 'all', limit: 100 }, { timeoutMs: 1500 });
+    // Only a whole list is compared: past the first page, a bid of the earlier key's first 100 may
+    // be on the new key's next page, and would be said hidden when it is not.
+    if (page.pagination.total > page.data.length) return null;
     return new Set(page.data.map((pipeline) => pipeline.id));
   } catch {
     return null;

@@ -64,9 +64,18 @@ export type DirectMessageIntent =
 const SMALL_TALK_ASKING =
   /^(?:(?:hi|hello|hey|good\s+(?:morning|afternoon|evening))(?:\s+(?:there|tenderbot))?[\s,.!]*)?(?:help(?:\s+me)?|\?|hi|hello|hey|good\s+(?:morning|afternoon|evening)|what\s+(?:can|do)\s+you\s+do|what\s+are\s+you|who\s+are\s+you|how\s+(?:does\s+(?:this|it)\s+work|do\s+i\s+use\s+(?:this|you|it|tenderbot)))(?:\s+(?:there|tenderbot))?[\s.!?]*$/i;
 
-/** Thanks and short approvals, with or without emoji ("thanks!", "cheers 🙏", "great, thank you"). */
-const SMALL_TALK_THANKS =
-  /^(?:(?:thanks|thank\s+you|thx|ty|cheers|ta|great|ok|okay|cool|nice|perfect|brilliant|lovely|awesome)(?:\s+(?:very\s+much|so\s+much|a\s+lot|again|tenderbot))?[\s,.!]*)+(?:\s|\p{Extended_Pictographic}|\u200d|\ufe0f)*$|^(?:\s|\p{Extended_Pictographic}|\u200d|\ufe0f)+$/iu;
+/** An emoji as typed (with its skin tone and joiners) or as Slack sends it, a `:shortcode:`. */
+const EMOJI = String.raw`(?:\p{Extended_Pictographic}|\p{Emoji_Modifier}|\u200d|\ufe0f|:[a-z0-9_+'-]+:)`;
+
+/**
+ * Thanks, with an approval before it and emoji after ("thanks!", "great, thank you 🙏", "cheers
+ * :pray:"), or emoji alone ("👍🏽", ":+1:"). Whole words only: "Tata", "Okta" and "NICE" are
+ * searched, and an approval alone ("ok", "nice") is no thanks.
+ */
+const SMALL_TALK_THANKS = new RegExp(
+  String.raw`^(?:(?:ok(?:ay)?|great|perfect|brilliant|lovely|awesome|cool|nice)[\s,.!]+)?(?:thanks|thank\s+you|thx|ty|cheers|many\s+thanks|much\s+appreciated)(?:\s+(?:very\s+much|so\s+much|a\s+lot|again|tenderbot))?[\s,.!]*(?:${EMOJI}[\s]*)*$|^(?:\s|${EMOJI})+$`,
+  'iu',
+);
 
 /** The commands a direct message runs as typed (those that need a channel, or a window, do not). */
 const DIRECT_MESSAGE_COMMANDS: readonly string[] = [

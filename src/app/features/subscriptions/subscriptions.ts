@@ -344,7 +344,18 @@ async function searchTarget(
   const regions = readableAsSentence(text)
     ? await regionsFor(context, request.teamId, 'typed').catch(() => [])
     : [];
-  const searched = readSentence(text, context.clock(), regions)?.search ?? text;
+  const sentence = readSentence(text, context.clock(), regions);
+  // A feed runs for good: a closing day would be counted again from each post ("before Christmas"
+  // read as 28 days, for ever), and it follows one region. Said, with what it does take.
+  if (sentence?.closingDay)
+    return {
+      problem: mrkdwn`A feed posts new tenders for as long as it runs, so it cannot keep a closing day: it would count it again from every post. Subscribe without it, or with a window counted from each post, such as ${code('closes<30d')} or “closing within 2 weeks”.`,
+    };
+  if (sentence?.otherRegion)
+    return {
+      problem: mrkdwn`A feed follows one region: subscribe each on its own, ${code(`/tender subscribe search ${sentence.search}`, 300)} and ${code(`/tender subscribe search ${sentence.otherRegion.search}`, 300)}.`,
+    };
+  const searched = sentence?.search ?? text;
   // A feed follows what it was read as for good: the regions are asked for even after a failure,
   // and a region they would decide is refused while they cannot be read.
   const parsed = await parseWithRegions(context, request.teamId, searched, {

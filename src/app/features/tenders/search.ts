@@ -193,7 +193,9 @@ export async function searchSentence(
   const regions = await regionsFor(context, request.teamId, 'typed').catch(() => []);
   const read = readSentence(text, context.clock(), regions);
   if (!read) return searchCommand(context, request, text);
-  const year = read.dayOfNextYear ? mrkdwn` ${nextYearSentence(read.dayOfNextYear)}` : mrkdwn``;
+  const year = read.dayOfNextYear
+    ? mrkdwn` ${nextYearSentence(read.dayOfNextYear, context.clock())}`
+    : mrkdwn``;
   const other = read.dayOfOtherWeekday;
   // Said after the year's sentence, which names the same words, without naming them again.
   const weekday = !other
@@ -213,11 +215,17 @@ function otherRegionSentence(other: { read: string; name: string; search: string
 }
 
 /** A closing day typed without a year, read as next year's: said, so the year is never a surprise. */
-function nextYearSentence(read: { typed: string; day: string }): Mrkdwn {
+function nextYearSentence(read: { typed: string; day: string }, now: Date): Mrkdwn {
   const day = endOfDay(read.day);
   const thisYears = new Date(day);
   thisYears.setUTCFullYear(day.getUTCFullYear() - 1);
-  return mrkdwn`Read “${literalText(read.typed)}” as ${plain(formatDayOf(day))}: no year was given, and ${plain(formatDayOf(thisYears))} has passed.`;
+  // "before 1 March" said on 1 March: this year's is today, not passed.
+  const gone =
+    formatISO(thisYears, { representation: 'date', ...IN_UTC }) ===
+    formatISO(now, { representation: 'date', ...IN_UTC })
+      ? 'is today'
+      : 'has passed';
+  return mrkdwn`Read “${literalText(read.typed)}” as ${plain(formatDayOf(day))}: no year was given, and ${plain(formatDayOf(thisYears))} ${plain(gone)}.`;
 }
 
 /** How many other buyers a search by a buyer's name offers when the name matched several. */

@@ -35,6 +35,8 @@ export interface DayOfOtherWeekday {
 
 /** `closing`, `closing date:`, `deadline:`, `due`…, with the spaces after it. */
 const CLOSING = '(?:(?:closing(?:\\s+date)?|closes|close|due|deadline|ending|ends):?\\s+)';
+/** A closing word said, anywhere in a phrase. */
+const CLOSING_WORD = new RegExp(`\\s${CLOSING}`, 'i');
 const DAY_FORMATS = [
   'd MMMM yyyy',
   'd MMM yyyy',
@@ -66,6 +68,8 @@ export function readClosing(
   rest: string;
   dayOfNextYear?: DayOfNextYear;
   dayOfOtherWeekday?: DayOfOtherWeekday;
+  /** Counted from whenever it is searched ("within 2 weeks"), not a day of the calendar ("by Friday"). */
+  relative?: true;
 } | null {
   const today = startOfDay(now, IN_UTC);
   const thisPeriod = new RegExp(
@@ -116,12 +120,14 @@ export function readClosing(
         ? 1
         : NUMBER_WORDS.indexOf(typed) + 1;
     // Months are as long as the calendar makes them from today (`closes<` counts days and weeks).
-    const [amount, unit] = unitWord.startsWith('m')
+    // Only after a closing word: "implementation within 6 months" is a contract's length.
+    const months = unitWord.startsWith('m');
+    const [amount, unit] = months
       ? [differenceInCalendarDays(addMonths(today, count, IN_UTC), today, IN_UTC), 'd']
       : [count, unitWord.startsWith('w') ? 'w' : 'd'];
     // "within 600 weeks" reaches past what `closes<` takes: words, as a day that far is.
-    if (amount * (unit === 'w' ? 7 : 1) <= MOST_DAYS_AHEAD)
-      return { filter: `closes<${amount}${unit}`, rest: text.replace(days[0], ' ') };
+    if (amount * (unit === 'w' ? 7 : 1) <= MOST_DAYS_AHEAD && (!months || CLOSING_WORD.test(days[0])))
+      return { filter: `closes<${amount}${unit}`, rest: text.replace(days[0], ' '), relative: true };
   }
   // `before 1 March`, `closing by Friday`, `due on or before 3 December`: up to the day (before it, or on it).
   const byLead = `${CLOSING}?(before|by|on\\s+or\\s+before)\\s+`;
@@ -133,9 +139,10 @@ export function readClosing(
     const until = ahead - (byDay.word.toLowerCase() === 'before' ? 1 : 0);
     if (until >= 0) return { ...byDay.read, filter: `closes<${until}d` };
     // "before 1 March" said on 1 March: next year's, as "before Thursday" on a Thursday is next
-    // week's (read from tomorrow; a date typed with this year still reads as passed: nothing).
+    // week's (read from tomorrow). Only a day that comes round again a year on: "before today" and
+    // a date typed with this year still read nothing.
     const later = readDayAfter(text, byLead, addDays(today, 1, IN_UTC));
-    return later ? { ...later.read, filter: `closes<${later.daysAhead}d` } : null;
+    return later?.read.dayOfNextYear ? { ...later.read, filter: `closes<${later.daysAhead}d` } : null;
   }
   // `closing after 1 January`: from the day after it.
   const afterDay = readDayAfter(text, `${CLOSING}?(after)\\s+`, today);

@@ -63,6 +63,7 @@ export function readSentence(sentence: string, now: Date, regions: readonly stri
       : {}),
     ...(closing?.dayOfNextYear ? { dayOfNextYear: closing.dayOfNextYear } : {}),
     ...(closing?.dayOfOtherWeekday ? { dayOfOtherWeekday: closing.dayOfOtherWeekday } : {}),
+    ...(closing && !closing.relative ? { closingDay: true as const } : {}),
   };
 }
 
@@ -168,6 +169,11 @@ export interface SentenceRead {
    * first named), the other, and the same search in the other, for the answer to offer.
    */
   otherRegion?: { read: string; name: string; search: string };
+  /**
+   * The closing window was read from a day of the calendar ("by Friday", "before Christmas"), as days
+   * from today: right for a search now, wrong for a feed, which counts its window from each post.
+   */
+  closingDay?: true;
 }
 
 const SIGN = '(£|€|us\\$|ca\\$|c\\$|\\$)?';

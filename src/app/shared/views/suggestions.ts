@@ -128,11 +128,10 @@ export function sentenceMeantBlocks(search: string): Block[] {
 /** An amount in dollars with no currency named (`value>$2m`), as readSentence writes one. */
 const DOLLAR_BOUND = /\bvalue[<>]=?\$\S/i;
 const DOLLAR_BOUNDS = /\b(value[<>]=?)\$(\S+)/gi;
-/** The dollars a search is offered in, most asked for first. */
+/** The dollars a search is offered in: those the service compares amounts in (CONTRACT's currencies). */
 const DOLLARS = [
   ['usd', 'US dollars'],
   ['cad', 'Canadian dollars'],
-  ['aud', 'Australian dollars'],
 ] as const;
 
 /**

@@ -74,8 +74,21 @@ describe('a direct message', () => {
       'help me',
     ])
       expect(directMessageIntent(asked), asked).toEqual({ kind: 'help' });
-    for (const thanks of ['thanks!', 'Thank you very much', 'great, thanks 🙏', 'cheers', '👍', 'ok thanks'])
+    for (const thanks of [
+      'thanks!',
+      'Thank you very much',
+      'great, thanks 🙏',
+      'cheers',
+      '👍',
+      '👍🏽',
+      'ok thanks',
+      'thanks :pray:',
+      ':+1:',
+    ])
       expect(directMessageIntent(thanks), thanks).toEqual({ kind: 'thanks' });
+    // Names of buyers and suppliers, and an approval alone, are searched.
+    for (const search of ['Tata', 'Okta', 'NICE', 'ok', 'thanksgiving catering'])
+      expect(directMessageIntent(search).kind, search).toBe('search');
     // Words around them are a search still.
     for (const search of [
       'thanks for the cleaning tenders in Wales',

@@ -96,6 +96,21 @@ describe('subscriptionCommand: subscribe', () => {
     expect(JSON.stringify(posted[0]?.blocks)).not.toContain('in Wales over');
   });
 
+  it('refuses a sentence with a closing day or two regions, saying what a feed takes, and subscribes nothing', async () => {
+    const before = (await subscriptionsOf('C0BIDS')).length;
+    const day = await subscribe('search cleaning closing before Christmas', 'C0BIDS');
+    expect(day.said).toContain('it cannot keep a closing day');
+    expect(day.said).toContain('`closes&lt;30d`');
+    const two = await subscribe('search cleaning in Wales or London', 'C0BIDS');
+    expect(two.said).toContain('A feed follows one region');
+    expect(two.said).toContain('`/tender subscribe search cleaning region:"London"`');
+    expect(two.subscriptions).toHaveLength(before);
+    // A window counted from each post is a feed's own.
+    const window = await subscribe('search cleaning closing within 2 weeks', 'C0BIDS');
+    expect(window.said).toBe('');
+    expect(window.subscriptions).toHaveLength(before + 1);
+  });
+
   it('follows a bid’s progress and the deadlines ahead', async () => {
     const pipeline = await subscribe('pipeline pl-bob weekly 08:30', 'C0GENERAL');
     expect(pipeline.subscriptions).toHaveLength(1);

@@ -104,7 +104,9 @@ describe('a direct message read as a search', () => {
       ['cleaning within ten days', 'cleaning closes<10d'],
       // Months as long as the calendar makes them from today (26 November: 26 January is 61 days on).
       ['cleaning closing within two months', 'cleaning closes<61d'],
-      ['cleaning within a month', 'cleaning closes<30d'],
+      ['cleaning closing within a month', 'cleaning closes<30d'],
+      // Months with no closing word are a contract's length, not a closing window.
+      ['software implementation within 6 months', null],
       ['cleaning closing in the next 3 months', 'cleaning closes<92d'],
       ['cleaning within a week', 'cleaning closes<1w'],
       ['cleaning closing after 1 January', 'cleaning closes>37d'],
@@ -127,6 +129,7 @@ describe('a direct message read as a search', () => {
     // 1 March 2028: 29 February has passed this year, and 2029 has none; 2032 has.
     expect(readWhole('services by 29 Feb', new Date('2028-03-05T10:00:00Z'), REGIONS)).toEqual({
       search: 'services closes<1456d',
+      closingDay: true,
     });
     // Before a leap day, this year's; in a year without one, the next leap year's.
     expect(readSentence('services by 29 Feb', new Date('2028-02-01T10:00:00Z'), REGIONS)).toBe(
@@ -139,6 +142,7 @@ describe('a direct message read as a search', () => {
     const newYearsEve = new Date('2026-12-31T10:00:00Z');
     expect(readWhole('services by 1 Jan', newYearsEve, REGIONS)).toEqual({
       search: 'services closes<1d',
+      closingDay: true,
       dayOfNextYear: { typed: 'by 1 Jan', day: '2027-01-01' },
     });
     expect(readSentence('services by 30 Dec', newYearsEve, REGIONS)).toBe('services closes<364d');
@@ -147,10 +151,14 @@ describe('a direct message read as a search', () => {
     const firstOfMarch = new Date('2027-03-01T10:00:00Z');
     expect(readWhole('services before 1 March', firstOfMarch, REGIONS)).toEqual({
       search: 'services closes<365d',
+      closingDay: true,
       dayOfNextYear: { typed: 'before 1 March', day: '2028-03-01' },
     });
     expect(readSentence('services by 1 March', firstOfMarch, REGIONS)).toBe('services closes<0d');
     expect(readSentence('services before 1 March 2027', firstOfMarch, REGIONS)).toBeNull();
+    // "before today" closes before now: nothing to read (not tomorrow's).
+    expect(readSentence('services before today', firstOfMarch, REGIONS)).toBeNull();
+    expect(readSentence('services before tonight', firstOfMarch, REGIONS)).toBeNull();
   });
 
   it('reads no sentence longer than a thousand characters (a pasted page is no search)', () => {
@@ -315,6 +323,7 @@ describe('a direct message read as a search', () => {
     const nov29 = new Date('2026-11-29T10:00:00Z');
     expect(readWhole('cleaning closing Thursday 12 May 2027', nov29, REGIONS)).toEqual({
       search: 'cleaning closes>164d closes<164d',
+      closingDay: true,
       dayOfOtherWeekday: { typed: 'closing Thursday 12 May 2027', day: '2027-05-12', weekday: 'Wednesday' },
     });
     expect(readWhole('cleaning by thurs, 12 May 2027', nov29, REGIONS)?.dayOfOtherWeekday?.weekday).toBe(
@@ -323,11 +332,16 @@ describe('a direct message read as a search', () => {
     // The right weekday, or none: nothing to say.
     expect(readWhole('cleaning closing Wednesday 12 May 2027', nov29, REGIONS)).toEqual({
       search: 'cleaning closes>164d closes<164d',
+      closingDay: true,
     });
-    expect(readWhole('cleaning by Friday', nov29, REGIONS)).toEqual({ search: 'cleaning closes<5d' });
+    expect(readWhole('cleaning by Friday', nov29, REGIONS)).toEqual({
+      search: 'cleaning closes<5d',
+      closingDay: true,
+    });
     // A date in numbers after its weekday is the date, not this week's weekday with a stray word.
     expect(readWhole('cleaning by Thursday 12.5.2027', nov29, REGIONS)).toEqual({
       search: 'cleaning closes<164d',
+      closingDay: true,
       dayOfOtherWeekday: { typed: 'by Thursday 12.5.2027', day: '2027-05-12', weekday: 'Wednesday' },
     });
     expect(readSentence('cleaning by Wed 12/05/2027', nov29, REGIONS)).toBe('cleaning closes<164d');
@@ -346,23 +360,30 @@ describe('a direct message read as a search', () => {
     expect(readSentence("cleaning by next Monday's", nov29, REGIONS)).toBe('cleaning closes<1d');
     expect(readWhole("cleaning closing Wednesday's 12 May 2027", nov29, REGIONS)).toEqual({
       search: 'cleaning closes>164d closes<164d',
+      closingDay: true,
     });
     // No year, and a weekday the date does not fall on: both said.
     const dec5 = new Date('2026-12-05T10:00:00Z');
     expect(readWhole('cleaning by Mon 1 Dec', dec5, REGIONS)).toEqual({
       search: 'cleaning closes<361d',
+      closingDay: true,
       dayOfNextYear: { typed: 'by Mon 1 Dec', day: '2027-12-01' },
       dayOfOtherWeekday: { typed: 'by Mon 1 Dec', day: '2027-12-01', weekday: 'Wednesday' },
     });
     const may13 = new Date('2026-05-13T10:00:00Z');
     expect(readWhole('cleaning due by 12 May', may13, REGIONS)).toEqual({
       search: 'cleaning closes<364d',
+      closingDay: true,
       dayOfNextYear: { typed: 'due by 12 May', day: '2027-05-12' },
     });
     // A day still to come this year, or a year typed: nothing to say.
-    expect(readWhole('cleaning due by 14 May', may13, REGIONS)).toEqual({ search: 'cleaning closes<1d' });
+    expect(readWhole('cleaning due by 14 May', may13, REGIONS)).toEqual({
+      search: 'cleaning closes<1d',
+      closingDay: true,
+    });
     expect(readWhole('cleaning due by 12 May 2027', may13, REGIONS)).toEqual({
       search: 'cleaning closes<364d',
+      closingDay: true,
     });
   });
 

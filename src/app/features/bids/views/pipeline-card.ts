@@ -12,9 +12,7 @@ import {
 import { SETTABLE_PIPELINE_STATUSES } from '../../../shared/values/pipeline-values.ts';
 import {
   countdown,
-  daysUntil,
   ENDED,
-  formatDay,
   PAST_SUBMISSION,
   progressBar,
   STAGE_LABELS,
@@ -37,15 +35,9 @@ import {
 } from '../../../shared/views/mrkdwn.ts';
 import type { WithSafeMrkdwn } from '../../../shared/views/safe-blocks.ts';
 import { type Block, button, contextLine, section } from '../../../shared/views/tender-card.ts';
-import { notesOnCard, type StartedBy, startedByPhrase } from './bid-people.ts';
+import { type StartedBy, startedByPhrase } from './bid-people.ts';
+import { STAGE_EMOJI, stageText } from './stage-text.ts';
 import { afterClosingNote, cardClosingDay, tenderClosesWhen } from './tender-closes.ts';
-
-export const STAGE_EMOJI: Record<Stage['status'], string> = {
-  pending: ':white_circle:',
-  in_progress: ':large_blue_circle:',
-  blocked: ':red_circle:',
-  completed: ':white_check_mark:',
-};
 
 const STAGE_ORDER: Stage['status'][] = ['pending', 'in_progress', 'blocked', 'completed'];
 
@@ -146,47 +138,6 @@ export function stageSelect(stage: Stage, number: number, values: CardValues): W
   );
 }
 
-/**
- * A stage's line: its status, due date or length, and its notes cut to `notesRoom`. A due date
- * after `closingDay` (the tender's deadline, from cardClosingDay) is flagged until the stage is done;
- * one after `targetDay` (the bid's target submission, while it is still to be submitted) too.
- */
-export function stageText(
-  stage: Stage,
-  number: number,
-  now: Date,
-  notesRoom: number,
-  closingDay: string | null = null,
-  targetDay: string | null = null,
-): Mrkdwn {
-  const facts = [
-    mrkdwn`${plain(STAGE_EMOJI[stage.status])} *${number}. ${safeText(stage.name, 200)}* · ${plain(STAGE_LABELS[stage.status])}`,
-  ];
-  if (stage.dueDate) {
-    const days = daysUntil(stage.dueDate, now);
-    const late = stage.status !== 'completed' && days < 0 ? ' (overdue)' : '';
-    const afterClosing =
-      stage.status === 'completed' ? mrkdwn`` : afterClosingNote(stage.dueDate, closingDay);
-    // After the bid's own target (but not after the closing, which says more): a stage that will
-    // hold up the submission, or one planned for after it (a presentation): either way, worth a look.
-    const afterTarget =
-      stage.status !== 'completed' &&
-      String(afterClosing) === '' &&
-      targetDay !== null &&
-      stage.dueDate > targetDay
-        ? mrkdwn` :warning: after the target submission (${plain(formatDay(targetDay))})`
-        : mrkdwn``;
-    facts.push(mrkdwn`${plain(`due ${formatDay(stage.dueDate)}${late}`)}${afterClosing}${afterTarget}`);
-  }
-  // A length of 0 days says nothing a bid lead can use ("about 0 days"): left out.
-  if (stage.expectedDurationDays !== null && stage.expectedDurationDays > 0 && !stage.dueDate)
-    facts.push(
-      plain(`about ${stage.expectedDurationDays} day${stage.expectedDurationDays === 1 ? '' : 's'}`),
-    );
-  const notes = stage.notes?.trim() ? mrkdwn`\n${notesOnCard(stage.notes, notesRoom)}` : mrkdwn``;
-  return clipMrkdwn(mrkdwn`${joinMrkdwn(facts, mrkdwn` · `)}${notes}`, 3000);
-}
-
 /** What the card shows that the service does not know: the bid's reference and who started it. */
 export interface CardKnown {
   /** `BID-7`: how people name the bid (never its id). */
@@ -243,9 +194,10 @@ function drawCard(
     option(STATUS_LABELS[v], values.statusOptions.get(v) as string),
   );
   const currentStatus = statusOptions[SETTABLE_PIPELINE_STATUSES.indexOf(pipeline.status as never)];
-  const closingDay = cardClosingDay(known.tenderDeadline, pipeline.status, now);
+  const settled = pipeline.archived || PAST_SUBMISSION.includes(pipeline.status);
+  const closingDay = pipeline.archived ? null : cardClosingDay(known.tenderDeadline, pipeline.status, now);
   // The bid's own target, while it is still to be submitted: stages due after it are flagged.
-  const targetDay = PAST_SUBMISSION.includes(pipeline.status) ? null : pipeline.targetSubmissionDate;
+  const targetDay = settled ? null : pipeline.targetSubmissionDate;
   // While the bid is still to be submitted, when its tender closes: the date every other one answers to.
   const tenderCloses = closingDay ? tenderClosesWhen(known.tenderDeadline, now) : null;
   // On one line, as the context line is: a title's line breaks and runs of spaces are one space.
@@ -317,12 +269,15 @@ function drawCard(
   ];
   const stageBlocks = (stage: Stage, index: number, notesRoom: number): Block[] => {
     if (pipeline.archived)
-      return [section(stageText(stage, index + 1, now, notesRoom, closingDay, targetDay))];
+      return [section(stageText(stage, index + 1, now, notesRoom, closingDay, targetDay, settled))];
     return [
       {
         type: 'section',
         block_id: `stage:${index}`,
-        text: { type: 'mrkdwn', text: stageText(stage, index + 1, now, notesRoom, closingDay, targetDay) },
+        text: {
+          type: 'mrkdwn',
+          text: stageText(stage, index + 1, now, notesRoom, closingDay, targetDay, settled),
+        },
         accessory: stageSelect(stage, index + 1, values),
       },
       {

@@ -5,7 +5,8 @@ import { PAST_SUBMISSION } from '../../../shared/views/bid-parts.ts';
 import { clip, mrkdwn, safeText } from '../../../shared/views/mrkdwn.ts';
 import type { SafeModalView as ModalView } from '../../../shared/views/safe-blocks.ts';
 import { type Block, button, contextLine, section } from '../../../shared/views/tender-card.ts';
-import { type CardValues, stageSelect, stageText } from './pipeline-card.ts';
+import { type CardValues, stageSelect } from './pipeline-card.ts';
+import { stageText } from './stage-text.ts';
 
 /** Stages a page of the form shows (one block each; a modal holds 100). */
 export const STAGES_PAGE = 20;
@@ -38,6 +39,8 @@ export function stagesFormView(args: {
       mrkdwn`Stages ${first} to ${last} of ${stages.length}.${args.pipeline.archived ? mrkdwn` The bid is archived: restore it on its card to change its stages.` : mrkdwn` A change here is told under the bid’s cards.`}`,
     ),
   ];
+  // Submitted, settled or archived: no stage of it is overdue, nor flagged after a date.
+  const settled = args.pipeline.archived || PAST_SUBMISSION.includes(args.pipeline.status);
   page.forEach((stage, index) => {
     const number = first + index;
     blocks.push({
@@ -50,8 +53,9 @@ export function stagesFormView(args: {
           number,
           args.now,
           300,
-          args.closingDay ?? null,
-          PAST_SUBMISSION.includes(args.pipeline.status) ? null : args.pipeline.targetSubmissionDate,
+          args.pipeline.archived ? null : (args.closingDay ?? null),
+          settled ? null : args.pipeline.targetSubmissionDate,
+          settled,
         ),
       },
       ...(args.pipeline.archived ? {} : { accessory: stageSelect(stage, number, args.values) }),

@@ -116,6 +116,8 @@ export function commentsThreadMessage(args: {
   slackAuthors: ReadonlyMap<string, string>;
   /** A line under the title (the id also names another kind of record). */
   note?: Mrkdwn;
+  /** Who posted it in the channel, when Tenderbot keeps it up to date (said last). */
+  postedBy?: string;
 }): Message {
   const noun = ENTITY_NOUNS[args.entityType];
   const name = safeText(args.entityName, 200);
@@ -155,6 +157,12 @@ export function commentsThreadMessage(args: {
     open.text.text = count === 0 ? 'Write the first comment' : 'Comment or reply';
     blocks.push({ type: 'actions', elements: [open] });
   }
+  if (args.postedBy)
+    blocks.push(
+      contextLine(
+        mrkdwn`Posted by ${mention(args.postedBy)} with \`/tender comments\`. Comments written or deleted in Tenderbot show here too.`,
+      ),
+    );
   return {
     text: clipMrkdwn(mrkdwn`Comments on the ${text(noun)} ${text(args.entityName)}: ${count}`, 300),
     blocks,

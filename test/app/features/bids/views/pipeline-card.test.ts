@@ -113,9 +113,23 @@ describe('the pipeline card', () => {
     expect(countdown('2020-01-01', NOW, { status: 'bidding' })).toBe('1 Jan 2020 · overdue by 7 years');
     // An archived bid is worked on no more: its date is said, not counted.
     expect(countdown('2020-01-01', NOW, { status: 'bidding', archived: true })).toBe('1 Jan 2020');
-    const archived = JSON.stringify(
-      (await pipelineCard(pipeline({ archived: true }), memoryKeeper(), NOW, { reference: 'BID-12' })).blocks,
+    // Its stages too: one past its due day, one due after the tender closes.
+    const stages = pipeline().stages.map((each, index) =>
+      index === 3
+        ? { ...each, dueDate: '2020-01-01' }
+        : index === 4
+          ? { ...each, dueDate: '2099-01-01' }
+          : each,
     );
+    const archived = JSON.stringify(
+      (
+        await pipelineCard(pipeline({ archived: true, stages }), memoryKeeper(), NOW, {
+          reference: 'BID-12',
+          tenderDeadline: '2027-01-01T12:00:00Z',
+        })
+      ).blocks,
+    );
+    expect(archived).toContain('due 1 Jan 2020');
     expect(archived).toContain('*Target submission* 20 Nov 2026');
     expect(archived).not.toMatch(/overdue by|:warning:/);
     const won = JSON.stringify(
