@@ -64,7 +64,7 @@ export type DirectMessageIntent =
 const SMALL_TALK_ASKING =
   /^(?:(?:hi|hello|hey|good\s+(?:morning|afternoon|evening))(?:\s+(?:there|tenderbot))?[\s,.!]*)?(?:help(?:\s+me)?|\?|hi|hello|hey|good\s+(?:morning|afternoon|evening)|what\s+(?:can|do)\s+you\s+do|what\s+are\s+you|who\s+are\s+you|how\s+(?:does\s+(?:this|it)\s+work|do\s+i\s+use\s+(?:this|you|it|tenderbot)))(?:\s+(?:there|tenderbot))?[\s.!?]*$/i;
 
-/** An emoji as typed (with its skin tone and joiners) or as Slack sends it, a `:shortcode:`. */
+/** An emoji as typed (with its skin tone and joiners), or as Slack sends it: its short name between colons. */
 const EMOJI = String.raw`(?:\p{Extended_Pictographic}|\p{Emoji_Modifier}|\u200d|\ufe0f|:[a-z0-9_+'-]+:)`;
 
 /**
