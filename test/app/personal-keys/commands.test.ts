@@ -43,9 +43,13 @@ describe('/tender connect me and /tender disconnect me', () => {
     expect(modal.view.title.text).toBe('Link your own key');
     const right = await bot.slack.submitView(ADMIN, modal.id, { 'connect/key': KEYS.bobAdminAcme });
     expect(right.json?.response_action).toBeUndefined();
-    await eventually(
+    const linked = await eventually(
       () => bot.slack.messagesIn(CHANNEL, ADMIN).find((message) => message.text.startsWith('Linked.')),
       'the confirmation',
+    );
+    // The shared key (Carol's) sees her private bid; Bob's own does not: said, with the way back.
+    expect(linked.text).toContain(
+      '1 bid you saw with the shared key is not seen with your own: the service shows a bid to the person whose key started it and to those it is shared with. To work on it, `/tender disconnect me` goes back to the shared key.',
     );
     expect(await store.getPersonalKey(bot.slack.teamId, ADMIN)).not.toBeNull();
     expect(await store.getConnection(bot.slack.teamId)).toBeNull();
@@ -59,10 +63,32 @@ describe('/tender connect me and /tender disconnect me', () => {
   it('unlinks at once with disconnect me (no question: nobody else is affected)', async () => {
     const answer = await command(ADMIN, 'disconnect me');
     expect(answer.text).toContain('Unlinked: your own key is deleted.');
+    // Back to the shared key, which sees every bid Bob's did.
+    expect(answer.text).not.toContain('not seen');
     expect(await store.getPersonalKey(bot.slack.teamId, ADMIN)).toBeNull();
     expect((await command(MEMBER, 'disconnect me')).text).toContain('You have no key of your own linked.');
     expect((await command(MEMBER, 'connect someone')).text).toContain(
       '`/tender connect me` links a key of your own',
+    );
+  });
+});
+
+describe('bids an own key hides, or shows', () => {
+  it('says on unlinking which bids the own key saw that the shared one does not, and how to see them again', async () => {
+    await bot.slack.slashCommand(MEMBER, CHANNEL, '/tender', 'connect me');
+    const modal = await eventually(
+      () => bot.slack.openModals(MEMBER).find((view) => view.view.title.text === 'Link your own key'),
+      'the personal connect modal',
+    );
+    await bot.slack.submitView(MEMBER, modal.id, { 'connect/key': KEYS.daveBeta });
+    await eventually(
+      () => bot.slack.messagesIn(CHANNEL, MEMBER).find((message) => message.text.startsWith('Linked.')),
+      'the confirmation',
+    );
+    // Dave's key (another organisation) sees its own bid, which the shared key (Carol's) does not.
+    const answer = await command(MEMBER, 'disconnect me');
+    expect(answer.text).toContain(
+      '1 bid you saw with your own key is not seen with the shared one: the service shows a bid to the person whose key started it and to those it is shared with. To work on it, link your key again with `/tender connect me`.',
     );
   });
 });

@@ -9,6 +9,7 @@ import { fieldErrors, plainSentence } from '../../shared/views/plain-sentence.ts
 import { publishHome } from '../home/index.ts';
 import { safeMetadata } from './connect-metadata.ts';
 import { KEY_MISCOPIED, type SubmissionAnswer, tryKey } from './key-trial.ts';
+import { hiddenBidsSentence, hiddenCount, seenBidIds } from './seen-bids.ts';
 import { PERSONAL_LINKED_SENTENCE } from './views/connect-views.ts';
 
 /**
@@ -34,6 +35,8 @@ export async function submitPersonalKey(
           ? plainSentence`The service did not answer just now, so the key could not be checked. Try again in a few minutes.`
           : problem.sentence,
     });
+  // The bids this person sees before and after: their own key may hide some the shared key showed.
+  const bidsBefore = await seenBidIds(() => context.clients.forPerson(args.teamId, args.userId));
   await context.clients.forgetPerson(args.teamId, args.userId);
   await context.store.savePersonalKey({
     teamId: args.teamId,
@@ -44,9 +47,17 @@ export async function submitPersonalKey(
   });
   context.logger.info({ teamId: args.teamId, userId: args.userId }, 'personal key linked');
   const { channelId } = safeMetadata(args.privateMetadata);
+  const hidden = hiddenCount(
+    bidsBefore,
+    await seenBidIds(() => context.clients.forPerson(args.teamId, args.userId)),
+  );
   if (channelId)
     await slack.chat
-      .postEphemeral({ channel: channelId, user: args.userId, text: PERSONAL_LINKED_SENTENCE })
+      .postEphemeral({
+        channel: channelId,
+        user: args.userId,
+        text: mrkdwn`${PERSONAL_LINKED_SENTENCE}${hidden > 0 ? hiddenBidsSentence(hidden, 'linked') : mrkdwn``}`,
+      })
       .catch((error) =>
         context.logger.warn({ err: error, teamId: args.teamId }, 'could not confirm the personal key'),
       );
@@ -59,11 +70,14 @@ export async function submitPersonalKey(
  * copy of the app) and from memory.
  */
 export async function disconnectPersonalKey(context: FeatureContext, request: SlackRequest): Promise<void> {
+  const seen = () => seenBidIds(() => context.clients.forPerson(request.teamId, request.userId));
+  const bidsBefore = await seen();
   await context.clients.forgetPerson(request.teamId, request.userId);
   const removed = await context.store.removePersonalKey(request.teamId, request.userId);
   context.logger.info({ teamId: request.teamId, userId: request.userId, removed }, 'personal key unlinked');
+  const hidden = removed ? hiddenCount(bidsBefore, await seen()) : 0;
   const sentence = removed
-    ? mrkdwn`Unlinked: your own key is deleted. ${await afterUnlinking(context, request.teamId)}`
+    ? mrkdwn`Unlinked: your own key is deleted. ${await afterUnlinking(context, request.teamId)}${hidden > 0 ? hiddenBidsSentence(hidden, 'unlinked') : mrkdwn``}`
     : mrkdwn`You have no key of your own linked. \`/tender connect me\` links one.`;
   await reply(request, sentenceMessage(sentence));
   await publishHome(context, request.slack, request.teamId, request.userId).catch(() => undefined);

@@ -22,6 +22,7 @@ import { publishHome } from '../home/index.ts';
 import { connectMetadata, safeMetadata } from './connect-metadata.ts';
 import { KEY_MISCOPIED, type SubmissionAnswer, tryKey } from './key-trial.ts';
 import { disconnectPersonalKey, submitPersonalKey } from './personal-key.ts';
+import { hiddenBidsSentence, hiddenCount, seenBidIds } from './seen-bids.ts';
 import {
   CONNECTED_SENTENCE,
   connectCheckingView,
@@ -189,7 +190,7 @@ export async function submitConnectModal(
   // Bookmarks and bids are seen per key creator: read both before the key changes, to say if they do.
   const [bookmarksBefore, bidsBefore] = await Promise.all([
     bookmarkIdsOrNull(context, args.teamId),
-    bidIdsOrNull(context, args.teamId),
+    seenBidIds(() => context.clients.forTeam(args.teamId)),
   ]);
   await context.clients.forget(args.teamId);
   await context.store.saveConnection({
@@ -206,14 +207,11 @@ export async function submitConnectModal(
   if (channelId) {
     const [bookmarksAfter, bidsAfter] = await Promise.all([
       bookmarkIdsOrNull(context, args.teamId),
-      bidIdsOrNull(context, args.teamId),
+      seenBidIds(() => context.clients.forTeam(args.teamId)),
     ]);
     const changed =
       bookmarksBefore !== null && bookmarksAfter !== null && !sameIds(bookmarksBefore, bookmarksAfter);
-    const bidsHidden =
-      bidsBefore !== null && bidsAfter !== null
-        ? [...bidsBefore].filter((id) => !bidsAfter.has(id)).length
-        : 0;
+    const bidsHidden = hiddenCount(bidsBefore, bidsAfter);
     await slack.chat
       .postEphemeral({
         channel: channelId,
@@ -222,7 +220,7 @@ export async function submitConnectModal(
           changed
             ? mrkdwn` The bookmark list has changed: bookmarks belong to whoever made the key, so the workspace now shares this key’s list (${plain(tenders(bookmarksAfter.size))}) instead of the previous one (${plain(tenders(bookmarksBefore.size))}).`
             : mrkdwn``
-        }${bidsHidden > 0 ? hiddenBidsSentence(bidsHidden) : mrkdwn``}`,
+        }${bidsHidden > 0 ? hiddenBidsSentence(bidsHidden, 'workspace') : mrkdwn``}`,
       })
       .catch((error) =>
         context.logger.warn({ err: error, teamId: args.teamId }, 'could not confirm the connection'),
@@ -242,29 +240,6 @@ async function bookmarkIdsOrNull(context: FeatureContext, teamId: string): Promi
   } catch {
     return null;
   }
-}
-
-/**
- * The ids of the bids the workspace's key sees (archived too), or null when they cannot be read now
- * (a key without pipeline:read, a slow service) or are more than one page of 100.
- */
-async function bidIdsOrNull(context: FeatureContext, teamId: string): Promise<Set<string> | null> {
-  try {
-    const { client } = await context.clients.forTeam(teamId);
-    const page = await client.pipelines.list({ archived: 'all', limit: 100 }, { timeoutMs: 1500 });
-    // Only a whole list is compared: past the first page, a bid of the earlier key's first 100 may
-    // be on the new key's next page, and would be said hidden when it is not.
-    if (page.pagination.total > page.data.length) return null;
-    return new Set(page.data.map((pipeline) => pipeline.id));
-  } catch {
-    return null;
-  }
-}
-
-/** Bids the earlier key saw that this one does not: said, with the way back. */
-function hiddenBidsSentence(count: number): Mrkdwn {
-  const bids = count === 1 ? mrkdwn`1 bid` : mrkdwn`${count} bids`;
-  return mrkdwn` ${bids} seen with the previous key ${count === 1 ? mrkdwn`is` : mrkdwn`are`} not seen with this one: the service shows a bid to the person whose key started it and to those it is shared with. To work on ${count === 1 ? mrkdwn`it` : mrkdwn`them`}, connect the previous key again (or a key of someone it is shared with).`;
 }
 
 const tenders = (count: number) => `${count} ${count === 1 ? 'tender' : 'tenders'}`;
