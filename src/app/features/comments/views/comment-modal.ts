@@ -22,6 +22,9 @@ export const COMMENT_LABELS = {
   parentLabel: 'Reply to',
   parentPlaceholder: 'Choose a comment to reply to',
   tenderNotice: 'Colleagues who bookmarked this tender may be notified of your comment.',
+  /** Threads posted with `/tender comments` follow their comments: said before one is written. */
+  postedThreadsNotice:
+    'Where these comments were posted in a channel (/tender comments), yours shows there too.',
 } as const;
 
 /** Slack allows 100 options in a select. */
@@ -120,7 +123,13 @@ export function commentModal(args: {
   }
   if (args.problem || args.notice)
     blocks.push(problemBlock(args.problem ? mrkdwn`:warning: ${args.problem}` : (args.notice as Mrkdwn)));
-  if (args.entityType === 'tender') blocks.push(contextLine(plain(COMMENT_LABELS.tenderNotice)));
+  blocks.push(
+    contextLine(
+      args.entityType === 'tender'
+        ? plain(`${COMMENT_LABELS.tenderNotice} ${COMMENT_LABELS.postedThreadsNotice}`)
+        : plain(COMMENT_LABELS.postedThreadsNotice),
+    ),
+  );
   if (args.postedAs) blocks.push(contextLine(commentAuthorLine(args.postedAs)));
   blocks.push({
     type: 'input',

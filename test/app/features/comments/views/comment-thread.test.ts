@@ -124,6 +124,7 @@ describe('commentModal', () => {
       COMMENT_LABELS.parentLabel,
       COMMENT_LABELS.parentPlaceholder,
       COMMENT_LABELS.tenderNotice,
+      COMMENT_LABELS.postedThreadsNotice,
     ])
       expect(text).toContain(label);
   });
