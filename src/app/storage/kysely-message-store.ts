@@ -82,14 +82,7 @@ export class KyselyMessageStore implements MessageStore {
   }
 
   async forgetPipelineMessage(teamId: string, channelId: string, ts: string): Promise<boolean> {
-    if (this.base.pending) await this.base.pending;
-    const result = await this.base.db
-      .deleteFrom('pipeline_messages')
-      .where('team_id', '=', teamId)
-      .where('channel_id', '=', channelId)
-      .where('ts', '=', ts)
-      .executeTakeFirst();
-    return count(result) > 0;
+    return this.forgetMessage('pipeline_messages', teamId, channelId, ts);
   }
 
   async rememberSharedTenderCard(card: SharedTenderCard, at: Date): Promise<void> {
@@ -130,14 +123,7 @@ export class KyselyMessageStore implements MessageStore {
   }
 
   async forgetSharedTenderCard(teamId: string, channelId: string, ts: string): Promise<boolean> {
-    if (this.base.pending) await this.base.pending;
-    const result = await this.base.db
-      .deleteFrom('shared_tender_cards')
-      .where('team_id', '=', teamId)
-      .where('channel_id', '=', channelId)
-      .where('ts', '=', ts)
-      .executeTakeFirst();
-    return count(result) > 0;
+    return this.forgetMessage('shared_tender_cards', teamId, channelId, ts);
   }
 
   async rememberCommentThread(thread: PostedCommentThread, at: Date): Promise<void> {
@@ -185,14 +171,7 @@ export class KyselyMessageStore implements MessageStore {
   }
 
   async forgetCommentThread(teamId: string, channelId: string, ts: string): Promise<boolean> {
-    if (this.base.pending) await this.base.pending;
-    const result = await this.base.db
-      .deleteFrom('comment_thread_messages')
-      .where('team_id', '=', teamId)
-      .where('channel_id', '=', channelId)
-      .where('ts', '=', ts)
-      .executeTakeFirst();
-    return count(result) > 0;
+    return this.forgetMessage('comment_thread_messages', teamId, channelId, ts);
   }
 
   async markChannelWelcomed(teamId: string, channelId: string, at: Date): Promise<boolean> {
@@ -203,5 +182,22 @@ export class KyselyMessageStore implements MessageStore {
       .onConflict((conflict) => conflict.doNothing())
       .executeTakeFirst();
     return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
+  }
+
+  /** Forgets one remembered message of a table keyed by workspace, channel and ts; true when it was known. */
+  private async forgetMessage(
+    table: 'pipeline_messages' | 'shared_tender_cards' | 'comment_thread_messages',
+    teamId: string,
+    channelId: string,
+    ts: string,
+  ): Promise<boolean> {
+    if (this.base.pending) await this.base.pending;
+    const result = await this.base.db
+      .deleteFrom(table)
+      .where('team_id', '=', teamId)
+      .where('channel_id', '=', channelId)
+      .where('ts', '=', ts)
+      .executeTakeFirst();
+    return count(result) > 0;
   }
 }
