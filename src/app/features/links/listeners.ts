@@ -66,6 +66,7 @@ export function registerReachListeners(
       teamId: teamOfRequest(bolt, body.team_id),
       channel: shared.channel,
       messageTs: shared.message_ts,
+      ...(typeof shared.user === 'string' ? { userId: shared.user } : {}),
       ...(shared.unfurl_id ? { unfurlId: shared.unfurl_id } : {}),
       ...(shared.source ? { source: shared.source } : {}),
       links: Array.isArray(shared.links) ? shared.links.filter((link) => typeof link?.url === 'string') : [],

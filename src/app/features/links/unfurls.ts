@@ -8,8 +8,8 @@ import { TenderIds, UNFURL_IDS } from '../../shared/ids.ts';
 import { writerOrSentence } from '../../shared/key-access.ts';
 import { encodeIfFits } from '../../shared/values/codec.ts';
 import { sentenceMessage } from '../../shared/views/messages.ts';
-import { mrkdwn, safeText } from '../../shared/views/mrkdwn.ts';
-import { type Block, tenderCard } from '../../shared/views/tender-card.ts';
+import { type Mrkdwn, mrkdwn, safeText } from '../../shared/views/mrkdwn.ts';
+import { type Block, section, tenderCard } from '../../shared/views/tender-card.ts';
 import { bidReferences } from '../bids/index.ts';
 import { followBookmarkChange } from '../tenders/index.ts';
 import {
@@ -38,6 +38,8 @@ export interface SharedLinks {
   messageTs: string;
   unfurlId?: string;
   source?: string;
+  /** Who posted the message: told, to them alone, of notice links the service does not hold. */
+  userId?: string;
   links: readonly { url: string; domain?: string }[];
 }
 
@@ -95,7 +97,9 @@ export function recognisedLinks(
  * Object entity under the message (`chat.unfurl` with `metadata.entities`); where Slack refuses
  * entities (the workspace does not have them), tenders get their card instead (bids have none).
  * Any other link, and one the workspace's key cannot read, is left alone (no call at all when none
- * is found). Nothing is said to anyone when a look-up fails.
+ * is found). A notice link of a known source that the service answers it does not hold is said to
+ * the person who posted it, alone (else nothing tells them why no card came); nothing is said when
+ * a look-up fails.
  */
 export async function unfurlLinks(
   context: FeatureContext,
@@ -115,18 +119,21 @@ export async function unfurlLinks(
     throw error;
   }
   const now = context.clock();
-  const lookUp = async <T>(find: () => Promise<T | null>): Promise<T | null> => {
+  /** The record, null when the service does not hold it, undefined when the look-up failed. */
+  const lookUp = async <T>(find: () => Promise<T | null>): Promise<T | null | undefined> => {
     try {
       return await find();
     } catch (error) {
       context.logger.warn({ err: error, teamId: shared.teamId }, 'a shared link could not be looked up');
-      return null;
+      return undefined;
     }
   };
+  const notHeld: { url: string; ref: NoticeRef }[] = [];
   const [found, bids] = await Promise.all([
     Promise.all(
       candidates.map(async ({ url, ref }) => {
         const tender = await lookUp(() => findTender(client, ref, { timeoutMs: LOOKUP_TIMEOUT_MS }));
+        if (tender === null) notHeld.push({ url, ref });
         return tender ? { url, tender } : null;
       }),
     ),
@@ -162,6 +169,7 @@ export async function unfurlLinks(
       ),
     ),
   ];
+  await sayNotHeld(context, slack, shared, notHeld);
   if (await unfurlEntities(context, slack, shared.teamId, target, entities)) return;
   if (shown.length === 0) return;
   const unfurls: Record<string, { blocks: Block[] }> = {};
@@ -170,6 +178,42 @@ export async function unfurlLinks(
   for (const entry of shown)
     unfurls[entry.url] = { blocks: unfurlBlocks(entry.tender, now, bookmarked.has(entry.tender.id)) };
   await slack.chat.unfurl({ ...target, unfurls });
+}
+
+/**
+ * Tells the person who posted notice links the service does not hold, to them alone, why no card
+ * came and what finds the tender instead. Only for a posted message (a link still in the composer
+ * may never be sent), and a failure to tell is only logged.
+ */
+async function sayNotHeld(
+  context: FeatureContext,
+  slack: AppSlack,
+  shared: SharedLinks,
+  notHeld: readonly { url: string; ref: NoticeRef }[],
+): Promise<void> {
+  if (notHeld.length === 0 || !shared.userId || !shared.channel || shared.source === 'composer') return;
+  const sentence = notHeldSentence(notHeld);
+  await slack.chat
+    .postEphemeral({
+      channel: shared.channel,
+      user: shared.userId,
+      text: sentence,
+      blocks: [section(sentence)],
+    })
+    .catch((error: unknown) =>
+      context.logger.warn({ err: error, channel: shared.channel }, 'could not say a notice is not held'),
+    );
+}
+
+/** The refs that are no publisher's notice: the service's own tender links, and typed ids. */
+const NOT_PUBLISHERS: ReadonlySet<string> = new Set(['Tenderbot', 'typed']);
+
+/** Why a notice link got no card: which notices (by source), and how to find them instead. */
+export function notHeldSentence(notHeld: readonly { url: string; ref: NoticeRef }[]): Mrkdwn {
+  const [first] = notHeld;
+  if (notHeld.length === 1 && first)
+    return mrkdwn`No card for that ${!NOT_PUBLISHERS.has(first.ref.source) ? mrkdwn`${safeText(first.ref.source, 60)} notice` : mrkdwn`link`}: the Procurement Intelligence Service does not hold it (it may be newer than the service’s last import, or withdrawn). Try \`/tender search\` with words from its title.`;
+  return mrkdwn`No cards for ${notHeld.length} of those notice links: the Procurement Intelligence Service does not hold them (they may be newer than the service’s last import, or withdrawn). Try \`/tender search\` with words from their titles.`;
 }
 
 /** The service's own address of a tender: the entity's `url`, the same whichever link was pasted. */

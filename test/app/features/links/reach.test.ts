@@ -26,6 +26,7 @@ const PCS_TITLE = 'Five Year Electrical Inspection Contract';
 const PCS_LINK = `https://api.publiccontractsscotland.gov.uk/v1/Notice?id=${PCS_TENDER}`;
 
 const MEMBER = 'U0MEMBER';
+const ADMIN = 'U0ADMIN';
 const CHANNEL = 'C0BIDS';
 
 /** The parts of a view's block these tests read. */
@@ -133,7 +134,7 @@ describe('link unfurls (real OCDS data)', () => {
     expect(Object.keys(message.unfurls ?? {})).toEqual([PCS_LINK]);
   });
 
-  it('leaves an unknown link and a known source’s unknown notice alone: no unfurl call at all', async () => {
+  it('leaves an unknown link and a known source’s unknown notices alone (no unfurl call), and tells the poster why', async () => {
     const before = unfurlCalls().length;
     const unknownNotice =
       'https://www.contractsfinder.service.gov.uk/Notice/00000000-0000-4000-8000-000000000000';
@@ -150,6 +151,17 @@ describe('link unfurls (real OCDS data)', () => {
     expect(second.message.unfurls).toBeUndefined();
     expect(first.message.unfurls).toBeUndefined();
     expect(unfurlCalls().length).toBe(before + 1);
+    // The person who posted them is told, alone, why no card came; nobody else sees it.
+    const toldWhy = (userId: string) =>
+      bot.slack
+        .messagesIn(CHANNEL, userId)
+        .filter((message) => message.ephemeralTo === userId && message.text.includes('No card'));
+    const told = await eventually(() => toldWhy(MEMBER)[0], 'the sentence to the poster');
+    expect(told.text).toBe(
+      'No cards for 2 of those notice links: the Procurement Intelligence Service does not hold them (they may be newer than the service’s last import, or withdrawn). Try `/tender search` with words from their titles.',
+    );
+    expect(toldWhy(MEMBER)).toHaveLength(1);
+    expect(toldWhy(ADMIN)).toHaveLength(0);
   });
 });
 
@@ -518,6 +530,7 @@ describe('what reached Slack', () => {
       }
     }
     expect([...kinds].sort()).toEqual([
+      'chat.postEphemeral',
       'chat.postMessage',
       'chat.unfurl',
       'response_url',

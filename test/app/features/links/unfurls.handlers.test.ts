@@ -27,7 +27,18 @@ const linkTo = (tenderId: string) => `${harness.sandbox.baseUrl}/v1/tenders/${te
 /** A person's message in a channel with one link, and what `link_shared` says of it. */
 function pasted(url: string, channel = 'C0BIDS', teamId = harness.slack.teamId) {
   const message = harness.slack.postAsUser('U0MEMBER', channel, `Look at <${url}>`);
-  return { message, shared: { teamId, channel, messageTs: message.ts, links: [{ url }] } };
+  return {
+    message,
+    shared: { teamId, channel, messageTs: message.ts, userId: 'U0MEMBER', links: [{ url }] },
+  };
+}
+
+/** What Tenderbot said to `userId` alone in `channel`, oldest first. */
+function saidPrivately(channel: string, userId: string): string[] {
+  return harness.slack
+    .messagesIn(channel, userId)
+    .filter((message) => message.ephemeralTo === userId)
+    .map((message) => message.text);
 }
 
 /** The workspace's bookmarks as the service holds them (the default key is Carol's). */
@@ -69,6 +80,50 @@ describe('unfurlLinks', () => {
     expect(unknown.message.unfurls).toBeUndefined();
     expect(elsewhere.message.unfurls).toBeUndefined();
     expect(harness.slack.callsOf('chat.unfurl')).toHaveLength(before);
+  });
+
+  it('tells the person who posted a notice link the service does not hold why no card came, and only then', async () => {
+    const before = saidPrivately('C0BIDS', 'U0MEMBER').length;
+    const beforeAdmin = saidPrivately('C0BIDS', 'U0ADMIN').length;
+    const unknown = pasted(linkTo('ocds-tbdemo-9999999'));
+    await unfurlLinks(harness.context, harness.request().slack, unknown.shared);
+    const said = saidPrivately('C0BIDS', 'U0MEMBER').slice(before);
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain('No card for that link: the Procurement Intelligence Service does not hold it');
+    expect(said[0]).toContain('`/tender search`');
+    expect(unknown.message.unfurls).toBeUndefined();
+    // Nobody else sees it.
+    expect(saidPrivately('C0BIDS', 'U0ADMIN')).toHaveLength(beforeAdmin);
+
+    // Two not held in one message: one sentence for both.
+    const two = harness.slack.postAsUser('U0MEMBER', 'C0BIDS', 'two');
+    const urls = [linkTo('ocds-tbdemo-9999998'), linkTo('ocds-tbdemo-9999997')];
+    await unfurlLinks(harness.context, harness.request().slack, {
+      teamId: harness.slack.teamId,
+      channel: 'C0BIDS',
+      messageTs: two.ts,
+      userId: 'U0MEMBER',
+      links: urls.map((url) => ({ url })),
+    });
+    expect(saidPrivately('C0BIDS', 'U0MEMBER').at(-1)).toContain('No cards for 2 of those notice links');
+
+    // Nothing said: a look-up that failed (the key is refused), a link still in the composer, a
+    // link that is no notice, and a notice the service holds.
+    const count = saidPrivately('C0BIDS', 'U0MEMBER').length;
+    const unreadable = pasted(linkTo('ocds-tbdemo-9999996'), 'C0BIDS', 'T0EXPIRED');
+    await unfurlLinks(harness.context, harness.request().slack, unreadable.shared);
+    const composing = pasted(linkTo('ocds-tbdemo-9999995'));
+    await unfurlLinks(harness.context, harness.request().slack, {
+      ...composing.shared,
+      channel: 'COMPOSER',
+      unfurlId: 'U-1',
+      source: 'composer',
+    });
+    const elsewhere = pasted('https://example.com/tenders/1');
+    await unfurlLinks(harness.context, harness.request().slack, elsewhere.shared);
+    const held = pasted(linkTo(TENDER_B));
+    await unfurlLinks(harness.context, harness.request().slack, held.shared);
+    expect(saidPrivately('C0BIDS', 'U0MEMBER')).toHaveLength(count);
   });
 });
 
