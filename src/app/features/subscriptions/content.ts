@@ -335,15 +335,22 @@ function chunkLines(lines: Mrkdwn[]): Mrkdwn[] {
 // ---------------------------------------------------------------------------------------------
 // New-tender feeds
 
+/**
+ * Where a feed's next post starts counting new tenders: the end of the last window posted (never
+ * lost when periods are skipped), else when it was subscribed.
+ */
+export function feedWindowStart(subscription: Subscription): Date {
+  const previous = subscription.cursor ? SearchCursor.safeParse(JSON.parse(subscription.cursor)) : null;
+  return previous?.success ? new Date(previous.data.windowEnd) : subscription.createdAt;
+}
+
 async function searchFeed(input: BuildInput, notes: PostNotes): Promise<Built> {
   const { client, subscription, delivery, now, exclude } = input;
   const limit = Math.max(FEED_CARDS, input.feedReadLimit ?? FEED_READ_LIMIT);
   const target = SearchTarget.parse(JSON.parse(subscription.target));
-  const previous = subscription.cursor ? SearchCursor.safeParse(JSON.parse(subscription.cursor)) : null;
-  // From the end of the last window posted (never lost when periods are skipped) to now; windows
-  // overlap by the second the service rounds to, and each tender is posted once per subscription
-  // (those it already posted are skipped as they are read).
-  const windowStart = previous?.success ? new Date(previous.data.windowEnd) : subscription.createdAt;
+  // Windows overlap by the second the service rounds to, and each tender is posted once per
+  // subscription (those it already posted are skipped as they are read).
+  const windowStart = feedWindowStart(subscription);
   const fresh: Tender[] = [];
   let continues = false;
   const batch: Tender[] = [];

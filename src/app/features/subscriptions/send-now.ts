@@ -1,16 +1,18 @@
 import { randomUUID } from 'node:crypto';
+import { deadlineWindow } from '../../shared/commands/parse-command.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { refuseGuests, reply } from '../../shared/feature-context.ts';
 import { firstWithin } from '../../shared/repeat-guard.ts';
 import type { Message } from '../../shared/views/messages.ts';
 import { channelLink, lowerFirst, mrkdwn } from '../../shared/views/mrkdwn.ts';
-import { contextLine, section } from '../../shared/views/tender-card.ts';
+import { type Block, contextLine, section } from '../../shared/views/tender-card.ts';
 import type { Subscription } from '../../storage/bot-store.ts';
 import { bidReferences } from '../bids/index.ts';
-import { buildDelivery, readerOf } from './content.ts';
+import { buildDelivery, feedWindowStart, readerOf, SearchTarget } from './content.ts';
 import { subscriptionSummary } from './describe.ts';
-import { nextRunAfter } from './schedule.ts';
+import { formatLocal, nextRunAfter } from './schedule.ts';
 import { noSuchSubscription, postsElsewhere, say } from './subscription-list.ts';
+import { newestMatchingBlocks } from './views/subscription-messages.ts';
 
 /** Presses of one subscription's "Send now" within this are one press. */
 const REPEAT_SEND_MS = 60_000;
@@ -38,7 +40,12 @@ export async function sendNow(context: FeatureContext, request: SlackRequest, id
     const sentence = mrkdwn`${started}Nothing new to post, so ${channelLink(subscription.channelId)} got nothing. It would have said:`;
     await reply(request, {
       text: sentence,
-      blocks: [section(sentence), ...nothingNew.blocks, contextLine(mrkdwn`Only you can see this.`)],
+      blocks: [
+        section(sentence),
+        ...nothingNew.blocks,
+        ...(await newestMatching(context, subscription, now)),
+        contextLine(mrkdwn`Only you can see this.`),
+      ],
     });
     return;
   }
@@ -93,6 +100,45 @@ async function wouldSay(
   } catch (error) {
     context.logger.warn({ err: error, subscriptionId: subscription.id }, 'could not preview a Send now');
     return null;
+  }
+}
+
+/** How many of the newest matching tenders a feed's "nothing new" preview lists. */
+const NEWEST_SHOWN = 3;
+
+/**
+ * For a feed with nothing new: the newest tenders it matches from before its window, so the
+ * presser sees what it follows (a new feed has nothing new until the next tender is published).
+ * Nothing when they cannot be read: the preview stands without them.
+ */
+async function newestMatching(
+  context: FeatureContext,
+  subscription: Subscription,
+  now: Date,
+): Promise<Block[]> {
+  if (subscription.kind !== 'search') return [];
+  try {
+    const target = SearchTarget.parse(JSON.parse(subscription.target));
+    const windowStart = feedWindowStart(subscription);
+    const { client } = await context.clients.forPerson(subscription.teamId, subscription.createdBy);
+    const page = await client.tenders.search({
+      ...target.f,
+      ...(target.w ? deadlineWindow(target.w, now) : {}),
+      publishedTo: windowStart.toISOString(),
+      limit: NEWEST_SHOWN,
+    });
+    return newestMatchingBlocks({
+      tenders: page.data,
+      total: page.pagination.total,
+      since: formatLocal(windowStart, subscription.timeZone),
+      now,
+    });
+  } catch (error) {
+    context.logger.warn(
+      { err: error, subscriptionId: subscription.id },
+      'could not read what a feed follows',
+    );
+    return [];
   }
 }
 

@@ -69,6 +69,10 @@ describe('Send now', () => {
     expect(said(answer)).toContain('0 new tenders');
     expect(said(answer)).toContain('dredging');
     expect(said(answer)).toContain('Nothing new was published since');
+    // And what it follows: no tender matches it at all yet.
+    expect(said(answer)).toContain(
+      'No tender matches it at all yet, so its posts will be the first that do.',
+    );
 
     // The scheduler runs: the channel still has nothing new in it.
     harness.now += 60_000;
@@ -90,6 +94,19 @@ describe('Send now', () => {
     expect(posts).toHaveLength(1);
     expect(said(posts[0] as { text?: string; blocks?: unknown })).toContain('Harbour dredging works');
     expect(said(posts[0] as { text?: string; blocks?: unknown })).toContain('1 new tender');
+  });
+
+  it('with nothing new since its last post, shows the presser the newest tenders it follows, marked as not new', async () => {
+    const [subscription] = await a.store.channelSubscriptions(harness.slack.teamId, 'C0AWAY');
+    const postsBefore = harness.postsOf('C0AWAY', subscription?.id as string).length;
+    harness.now += 120_000;
+    const answer = await sendNow('U0MEMBER', 'C0AWAY');
+    expect(said(answer)).toContain('Nothing new to post, so <#C0AWAY> got nothing.');
+    expect(said(answer)).toMatch(
+      /\*What it follows:\* 1 tender matches it now\. It posts only those published after [^;]+; the newest before then:\\n• \*Harbour dredging works\*/,
+    );
+    await harness.pass(a);
+    expect(harness.postsOf('C0AWAY', subscription?.id as string)).toHaveLength(postsBefore);
   });
 
   it('of a bid’s summary posts it, naming the bid as its card does, its card one click away', async () => {

@@ -165,6 +165,45 @@ export function feedMessage(args: {
   return { text, blocks };
 }
 
+/** A tender as one line of a list: title, buyer, deadline and id. */
+function listedLine(tender: ListedTender, now: Date): Mrkdwn {
+  const deadline = tender.deadline ? deadlineMrkdwn(tender.deadline, now) : mrkdwn`no deadline given`;
+  return mrkdwn`• *${safeText(tender.title, 200)}*${tender.buyer ? mrkdwn` · ${safeText(tender.buyer, 100)}` : mrkdwn``} · ${deadline} · ${code(tender.id, 100)}`;
+}
+
+/**
+ * Under a feed's "nothing new" preview: the newest tenders it matches, all published before its
+ * window (so never posted as new), for a taste of what it follows.
+ */
+export function newestMatchingBlocks(args: {
+  tenders: readonly Tender[];
+  total: number;
+  since: string;
+  now: Date;
+}): Block[] {
+  const { tenders, total } = args;
+  if (total === 0 || tenders.length === 0)
+    return [
+      section(
+        mrkdwn`No tender matches it at all yet, so its posts will be the first that do. \`/tender search\` with fewer words or filters shows what is there.`,
+      ),
+    ];
+  const matches = plain(
+    `${total.toLocaleString('en-GB')} ${total === 1 ? 'tender matches' : 'tenders match'}`,
+  );
+  const lines = tenders.map((tender) =>
+    listedLine(
+      { id: tender.id, title: tender.title, buyer: tender.buyer?.name ?? null, deadline: tender.deadline },
+      args.now,
+    ),
+  );
+  return [
+    section(
+      mrkdwn`*What it follows:* ${matches} it now. It posts only those published after ${plain(args.since)}; the newest before then:\n${joinMrkdwn(lines, mrkdwn`\n`)}`,
+    ),
+  ];
+}
+
 /** One page of "and N more" (`page` starts at `offset` of `total`), to the person who asked. */
 export function moreTendersMessage(
   page: readonly ListedTender[],
@@ -177,10 +216,7 @@ export function moreTendersMessage(
     const text = mrkdwn`That list has no more tenders.`;
     return { text, blocks: [section(text)] };
   }
-  const lines = page.map((tender) => {
-    const deadline = tender.deadline ? deadlineMrkdwn(tender.deadline, now) : mrkdwn`no deadline given`;
-    return mrkdwn`• *${safeText(tender.title, 200)}*${tender.buyer ? mrkdwn` · ${safeText(tender.buyer, 100)}` : mrkdwn``} · ${deadline} · ${code(tender.id, 100)}`;
-  });
+  const lines = page.map((tender) => listedLine(tender, now));
   const shown = plain(`${offset + 1}–${offset + page.length} of ${total.toLocaleString('en-GB')}`);
   const blocks: Block[] = [section(mrkdwn`*The tenders of that post* · ${shown}`)];
   // Lines grouped under Slack's 3,000 characters a section.
