@@ -93,6 +93,17 @@ function maxLength(problem: Problem, pointer: string, value: unknown, max: numbe
   else if (value.length > max) problem(pointer, `must be less than ${max + 1} characters`);
 }
 
+/**
+ * A button's address: at most `max` characters, and one a browser opens. Refused here beyond what
+ * Slack's documentation says (a `javascript:` or `data:` address in a button is either refused by
+ * Slack or drawn as a link nobody should follow): the app must never send one either way.
+ */
+function webAddress(problem: Problem, pointer: string, value: unknown, max: number): void {
+  maxLength(problem, pointer, value, max);
+  if (typeof value === 'string' && !(/^https?:\/\//i.test(value) && URL.canParse(value)))
+    problem(pointer, 'must be an http(s) URL');
+}
+
 /** A text object: `plain_text` or `mrkdwn`, with 1 to `max` characters. */
 function textObject(
   problem: Problem,
@@ -197,7 +208,7 @@ function checkElement(problem: Problem, here: string, element: Json): void {
     case 'button':
       textObject(problem, `${here}/text`, element.text, 75, { plainOnly: true });
       if (element.value !== undefined) maxLength(problem, `${here}/value`, element.value, 2000);
-      if (element.url !== undefined) maxLength(problem, `${here}/url`, element.url, 3000);
+      if (element.url !== undefined) webAddress(problem, `${here}/url`, element.url, 3000);
       if (element.style !== undefined && element.style !== 'primary' && element.style !== 'danger')
         problem(`${here}/style`, 'must be primary or danger');
       break;

@@ -96,6 +96,11 @@ const BROKEN: [string, unknown[]][] = [
     [{ type: 'actions', elements: [button({ url: `https://x.example/${'u'.repeat(2990)}` })] }],
   ],
   [
+    'a button url a browser would not open as a web page (javascript:)',
+    [{ type: 'actions', elements: [button({ url: 'javascript:alert(document.domain)//' })] }],
+  ],
+  ['a button url that is no URL at all', [{ type: 'actions', elements: [button({ url: 'https://' })] }]],
+  [
     '26 elements in an actions block',
     [{ type: 'actions', elements: Array.from({ length: 26 }, (_, n) => button({ action_id: `go${n}` })) }],
   ],

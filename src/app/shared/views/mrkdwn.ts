@@ -195,8 +195,31 @@ export function channelLink(channelId: string): Mrkdwn {
  * null), `&` escaped in the address; the label is Mrkdwn (`text(name)` for outside text).
  */
 export function link(url: string | null | undefined, label: Mrkdwn): Mrkdwn | null {
-  if (!url || url.length > 2000 || !/^https?:\/\/[^\s<>|]+$/i.test(url)) return null;
-  return trusted(`<${url.replace(/&/g, '&amp;')}|${label}>`);
+  const address = webUrl(url, 2000);
+  if (!address) return null;
+  return trusted(`<${address.replace(/&/g, '&amp;')}|${label}>`);
+}
+
+declare const webUrlBrand: unique symbol;
+
+/**
+ * An address a person's browser may open from a button (`url`), made only by `webUrl`: Block
+ * Kit's `url` fields take this type, never `string`, so an address from outside (a notice's URL
+ * in the data) reaches a button only once checked.
+ */
+export type WebUrl = string & { readonly [webUrlBrand]: true };
+
+/**
+ * `raw` when it is an http(s) address a browser opens as it reads (parsed by URL, without spaces,
+ * controls, quotes or mrkdwn's `<>|`) and no longer than `max` (Slack's 3,000 for a button's);
+ * else null: a `javascript:` or `data:` address, or one cut short, is no link at all.
+ */
+export function webUrl(raw: string | null | undefined, max = 3000): WebUrl | null {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is its purpose.
+  if (!raw || raw.length > max || !/^https?:\/\/[^\s<>|"\\\u0000-\u001F\u007F-\u009F]+$/i.test(raw))
+    return null;
+  if (!URL.canParse(raw)) return null;
+  return raw as WebUrl;
 }
 
 /**

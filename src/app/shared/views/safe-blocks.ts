@@ -4,7 +4,7 @@
  * line unescaped without a compile error. Each of these is still a `KnownBlock` for Slack's client.
  */
 import type { HomeView, KnownBlock, ModalView, MrkdwnElement, Button as SlackButton } from '@slack/types';
-import type { Mrkdwn } from './mrkdwn.ts';
+import type { Mrkdwn, WebUrl } from './mrkdwn.ts';
 
 /** A mrkdwn text object whose text was made safe by ./mrkdwn.ts. */
 export interface MrkdwnObject {
@@ -13,13 +13,16 @@ export interface MrkdwnObject {
   verbatim?: boolean;
 }
 
-/** `T` with every MrkdwnElement inside it (at any depth) replaced by MrkdwnObject. */
+/**
+ * `T` with every MrkdwnElement inside it (at any depth) replaced by MrkdwnObject, and every `url`
+ * (a button's, a link's) a WebUrl: checked http(s), never a `javascript:` address from the data.
+ */
 export type WithSafeMrkdwn<T> = T extends MrkdwnElement
   ? MrkdwnObject
   : T extends readonly (infer Item)[]
     ? WithSafeMrkdwn<Item>[]
     : T extends object
-      ? { [K in keyof T]: WithSafeMrkdwn<T[K]> }
+      ? { [K in keyof T]: K extends 'url' ? WebUrl : WithSafeMrkdwn<T[K]> }
       : T;
 
 /** Any block the app draws, in a message, a modal or the Home tab. */

@@ -14,6 +14,7 @@ import {
   mrkdwn,
   safeText,
   text,
+  webUrl,
 } from './mrkdwn.ts';
 import type { Block, Button } from './safe-blocks.ts';
 
@@ -218,11 +219,10 @@ export function tenderCard(tender: Tender, options: CardOptions): Block[] {
   if (comment) buttons.push(comment);
   const startBid = options.readOnly ? null : encodeIfFits('startBid', { t: tender.id });
   if (startBid) buttons.push(button('Start a bid', PipelineIds.startBid, startBid));
-  if (tender.url)
-    buttons.push({
-      ...button('Open original', TenderIds.openOriginal, tender.id),
-      url: clip(tender.url, 3000),
-    });
+  // Only an address a browser opens: a notice's URL is the publisher's text.
+  const original = webUrl(tender.url);
+  if (original)
+    buttons.push({ ...button('Open original', TenderIds.openOriginal, tender.id), url: original });
   return [
     { type: 'section', text: { type: 'mrkdwn', text: mrkdwn`*${safeText(tender.title, 2900)}*` } },
     { type: 'section', fields: fields.map((field) => ({ type: 'mrkdwn', text: field })) },

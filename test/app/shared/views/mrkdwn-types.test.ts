@@ -49,6 +49,10 @@ function typeLevelChecks(title: string, chat: AppChat, respond: AppRespond, sche
   mrkdwn`*${title}*`;
   // @ts-expect-error nor can a list of outside strings be joined into Mrkdwn.
   joinMrkdwn([title]);
+  const button = { type: 'button' as const, text: { type: 'plain_text' as const, text: 'Open' } };
+  // @ts-expect-error a button's address from outside is a plain string: only webUrl() makes one.
+  const linked: Block = { type: 'actions', elements: [{ ...button, url: title }] };
+  void linked;
   // Escaped, each of these compiles.
   const escaped: Block[] = [section(mrkdwn`*${text(title)}*`), contextLine(safeText(title, 100))];
   void chat.postMessage({ channel: 'C1', text: mrkdwn`${text(title)}`, blocks: escaped });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { feedCard } from '../../../../src/app/features/subscriptions/views/subscription-messages.ts';
 import { parseCommand } from '../../../../src/app/shared/commands/subcommands.ts';
 import { tenderCard, tenderDetail } from '../../../../src/app/shared/views/tender-card.ts';
 import { Tender } from '../../../../src/contract/schemas.ts';
@@ -54,6 +55,49 @@ describe('the tender card', () => {
       tenderCard(same, { bookmarked: false, shared: false, now: new Date('2026-11-21'), context: 'detail' }),
     );
     expect(line.split(tender.id)).toHaveLength(2);
+  });
+});
+
+describe('the card’s Open original button', () => {
+  const urlsOf = (url: string | null) =>
+    tenderCard(Tender.parse({ ...tender, url }), {
+      bookmarked: false,
+      shared: false,
+      now: new Date('2026-11-21'),
+      context: 'detail',
+    }).flatMap((block) =>
+      block.type === 'actions'
+        ? block.elements.flatMap((element) => ('url' in element && element.url ? [element.url] : []))
+        : [],
+    );
+  const feedUrlsOf = (url: string | null) =>
+    feedCard(Tender.parse({ ...tender, url }), new Date('2026-11-21')).flatMap((block) =>
+      block.type === 'actions'
+        ? block.elements.flatMap((element) => ('url' in element && element.url ? [element.url] : []))
+        : [],
+    );
+
+  it('opens the notice’s own address, as the publisher wrote it', () => {
+    const notice = 'https://www.contractsfinder.service.gov.uk/Notice/5a115892-5c5e-4646?a=1&b=2';
+    expect(urlsOf(notice)).toEqual([notice]);
+    expect(feedUrlsOf(notice)).toEqual([notice]);
+  });
+
+  it('is left out for an address a browser would not open as a page, or one too long for Slack', () => {
+    for (const url of [
+      'javascript:alert(document.domain)//',
+      'data:text/html,<script>alert(1)</script>',
+      'slack://open',
+      'file:///etc/passwd',
+      'https://x.example/a b',
+      'https://x.example/a|<!channel>',
+      'https://',
+      `https://x.example/${'u'.repeat(3000)}`,
+      null,
+    ]) {
+      expect(urlsOf(url), String(url)).toEqual([]);
+      expect(feedUrlsOf(url), String(url)).toEqual([]);
+    }
   });
 });
 

@@ -106,15 +106,18 @@ async function keptUnderDigest<K extends 'stageStatusOption' | 'pipelineStage'>(
   return token;
 }
 
-function option(text: string, value: string): PlainTextOption {
+/** A select's option as the app draws it (an option's `url` is a WebUrl too). */
+type Option = WithSafeMrkdwn<PlainTextOption>;
+
+function option(text: string, value: string): Option {
   return { text: { type: 'plain_text', text: clip(text, 75), emoji: true }, value };
 }
 
 function select(
   actionId: string,
   placeholder: string,
-  options: PlainTextOption[],
-  initial: PlainTextOption | undefined,
+  options: Option[],
+  initial: Option | undefined,
 ): WithSafeMrkdwn<StaticSelect> {
   return {
     type: 'static_select',

@@ -13,6 +13,7 @@ import {
   mrkdwn,
   text as plain,
   safeText,
+  webUrl,
 } from '../../../shared/views/mrkdwn.ts';
 import { plainOf } from '../../../shared/views/plain-sentence.ts';
 import type { Button } from '../../../shared/views/safe-blocks.ts';
@@ -96,11 +97,9 @@ export function feedCard(tender: Tender, now: Date): Block[] {
   const buttons: Button[] = [];
   const comment = commentButton('tender', tender.id);
   if (comment) buttons.push(comment);
-  if (tender.url)
-    buttons.push({
-      ...button('Open original', 'tender/open_original', tender.id),
-      url: clip(tender.url, 3000),
-    });
+  const original = webUrl(tender.url);
+  if (original)
+    buttons.push({ ...button('Open original', 'tender/open_original', tender.id), url: original });
   const blocks: Block[] = [
     { type: 'divider' },
     {
