@@ -97,7 +97,7 @@ export function recognisedLinks(
  * Object entity under the message (`chat.unfurl` with `metadata.entities`); where Slack refuses
  * entities (the workspace does not have them), tenders get their card instead (bids have none).
  * Any other link, and one the workspace's key cannot read, is left alone (no call at all when none
- * is found). A notice link of a known source that the service answers it does not hold is said to
+ * is found); so is a link to a bid posted by a guest. A notice link of a known source that the service answers it does not hold is said to
  * the person who posted it, alone (else nothing tells them why no card came); nothing is said when
  * a look-up fails.
  */
@@ -108,7 +108,10 @@ export async function unfurlLinks(
 ): Promise<void> {
   const origins = serviceOrigins(context);
   const candidates = recognisedLinks(shared.links, origins);
-  const bidLinks = recognisedBidLinks(shared.links, origins, LINKS_MAX - candidates.length);
+  const linkedBids = recognisedBidLinks(shared.links, origins, LINKS_MAX - candidates.length);
+  // A guest is refused bid cards in a channel (`/tender pipeline`, the workflow step): a pasted
+  // link to a bid is no way round that, and a poster who cannot be told apart is taken for one.
+  const bidLinks = linkedBids.length > 0 && (await postedByGuest(context, shared)) ? [] : linkedBids;
   if (candidates.length === 0 && bidLinks.length === 0) return;
   let client: Awaited<ReturnType<FeatureContext['clients']['forTeam']>>['client'];
   try {
@@ -178,6 +181,20 @@ export async function unfurlLinks(
   for (const entry of shown)
     unfurls[entry.url] = { blocks: unfurlBlocks(entry.tender, now, bookmarked.has(entry.tender.id)) };
   await slack.chat.unfurl({ ...target, unfurls });
+}
+
+/** Whether the person who posted the links is a guest (or cannot be told apart from one). */
+async function postedByGuest(context: FeatureContext, shared: SharedLinks): Promise<boolean> {
+  if (!shared.userId) return true;
+  try {
+    return (await context.users.facts(shared.userId, shared.teamId)).isGuest;
+  } catch (error) {
+    context.logger.warn(
+      { err: error, teamId: shared.teamId },
+      'could not tell whether a link’s poster is a guest',
+    );
+    return true;
+  }
 }
 
 /**

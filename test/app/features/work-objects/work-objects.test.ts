@@ -49,12 +49,12 @@ const tenderLink = (id: string) => `${sandbox.baseUrl}/v1/tenders/${id}`;
 const bidLink = (id: string) => `${sandbox.baseUrl}/v1/pipelines/${id}`;
 
 /** A person pastes links; Slack sends `link_shared` for them (the service's host is the app's to unfurl). */
-async function paste(urls: string[]): Promise<FakeMessage> {
-  const message = bot.slack.postAsUser(MEMBER, CHANNEL, `Look: ${urls.map((url) => `<${url}>`).join(' ')}`);
+async function paste(urls: string[], user = MEMBER): Promise<FakeMessage> {
+  const message = bot.slack.postAsUser(user, CHANNEL, `Look: ${urls.map((url) => `<${url}>`).join(' ')}`);
   const answer = await bot.slack.sendEvent({
     type: 'link_shared',
     channel: CHANNEL,
-    user: MEMBER,
+    user,
     message_ts: message.ts,
     links: urls.map((url) => ({ url, domain: new URL(url).hostname })),
   });
@@ -103,6 +103,28 @@ describe('Work Objects', () => {
     expect(field(bidEntity, 'target_date')).toBe('2027-01-15');
     // Entities only: no plain card beside them.
     expect(message.unfurls).toBeUndefined();
+  });
+
+  it('unfurls no bid a guest links to (guests are refused bid cards in channels), and still their tender', async () => {
+    bot.slack.workObjects.enabled = true;
+    const message = await paste([tenderLink(TENDER_A), bidLink(bid.id)], 'U0GUEST');
+    const entities = await eventually(
+      () =>
+        bot.slack.workObjects.entitiesOf(message).length > 0
+          ? bot.slack.workObjects.entitiesOf(message)
+          : null,
+      'the tender entity',
+    );
+    // The member's paste of both, after it, is answered with both: the guest's was not still under way.
+    const control = await paste([tenderLink(TENDER_A), bidLink(bid.id)]);
+    await eventually(
+      () => (bot.slack.workObjects.entitiesOf(control).length === 2 ? true : null),
+      'the member’s two entities',
+    );
+    expect(bot.slack.workObjects.entitiesOf(message).map((entity) => entity.external_ref)).toEqual([
+      { id: TENDER_A, type: 'tender' },
+    ]);
+    expect(entities).toHaveLength(1);
   });
 
   it('shows the bid’s details in the flexpane to a person whose key may read it', async () => {
