@@ -82,6 +82,12 @@ export class CreationKeys {
     args: object,
     given: string | undefined,
     make: (key: string) => Promise<T>,
+    /**
+     * Whether a record the service answers a remembered key with is gone since (a comment
+     * deleted, a bid archived): the same call is then a new creation, made with a new key, not a
+     * retry answered with the record nobody sees any more.
+     */
+    gone: (made: T) => boolean = () => false,
   ): Promise<T> {
     if (given !== undefined) return make(given);
     const caller = this.hmac(`caller\n${callerKey}`);
@@ -91,7 +97,8 @@ export class CreationKeys {
       const made = await make(found.key);
       found.accepted = true;
       this.proven.add(found.caller);
-      return made;
+      if (!gone(made)) return made;
+      this.forget(fingerprint);
     }
     let current = this.underWay.get(fingerprint);
     let shared = current !== undefined;

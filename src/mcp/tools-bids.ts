@@ -121,9 +121,20 @@ export function addBidTools(server: McpServer, context: ToolContext): void {
     },
     async (args, { client, callerKey, creationKeys }) => {
       const { idempotencyKey, ...pipeline } = args;
-      const bid = await creationKeys.create(callerKey, 'create_bid', pipeline, idempotencyKey, (key) =>
-        client.pipelines.create(pipeline, { idempotencyKey: key }),
+      const bid = await creationKeys.create(
+        callerKey,
+        'create_bid',
+        pipeline,
+        idempotencyKey,
+        (key) => client.pipelines.create(pipeline, { idempotencyKey: key }),
+        (made) => made.archived,
       );
+      // The model's own key names a bid started before and archived since: said, not "started".
+      if (bid.archived)
+        return {
+          text: `No new bid was started: that idempotencyKey already started this bid, archived since. To start another, make a new UUID for idempotencyKey.\n${bidText(bid)}`,
+          data: { bid },
+        };
       return { text: `Started the bid ${bidText(bid)}`, data: { bid } };
     },
   );

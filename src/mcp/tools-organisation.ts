@@ -245,9 +245,20 @@ export function addOrganisationTools(server: McpServer, context: ToolContext): v
     },
     async (args, { client, callerKey, creationKeys }) => {
       const { idempotencyKey, ...comment } = args;
-      const posted = await creationKeys.create(callerKey, 'post_comment', comment, idempotencyKey, (key) =>
-        client.comments.create(comment, { idempotencyKey: key }),
+      const posted = await creationKeys.create(
+        callerKey,
+        'post_comment',
+        comment,
+        idempotencyKey,
+        (key) => client.comments.create(comment, { idempotencyKey: key }),
+        (made) => made.deletedAt !== null,
       );
+      // The model's own key names a comment made before and deleted since: said, not "posted".
+      if (posted.deletedAt !== null)
+        return {
+          text: `That idempotencyKey already made comment ${posted.id}, deleted since ${posted.deletedAt}: nothing was posted. To post it again, make a new UUID for idempotencyKey.`,
+          data: { comment: posted },
+        };
       return {
         text: `Posted comment ${posted.id} on ${posted.entityType} ${posted.entityId}.`,
         data: { comment: posted },

@@ -48,6 +48,30 @@ describe('creation keys: one per logical creation', () => {
     expect(await keyOf(keys, 'pis_alice', 'post_comment', args)).not.toBe(first);
   });
 
+  it('makes a new creation, with a new key, when what the remembered key made is gone since (deleted, archived)', async () => {
+    const keys = new CreationKeys();
+    const args = { entityType: 'tender', entityId: 't-1', body: 'hello' };
+    const deleted = new Set<string>();
+    const create = () =>
+      keys.create(
+        'pis_alice',
+        'post_comment',
+        args,
+        undefined,
+        async (key) => key,
+        (made) => deleted.has(made),
+      );
+    const first = await create();
+    // A retry: the same key, as long as the comment is there.
+    expect(await create()).toBe(first);
+    deleted.add(first);
+    const again = await create();
+    expect(again).not.toBe(first);
+    expect(again).toMatch(/^[0-9a-f-]{36}$/);
+    // And that new creation is the one a retry now gets.
+    expect(await create()).toBe(again);
+  });
+
   it('uses the key the assistant gave as it is', async () => {
     const keys = new CreationKeys();
     const given = '0b7f6a52-3c1d-4e8f-9a2b-5c6d7e8f9a0b';

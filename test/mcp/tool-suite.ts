@@ -480,6 +480,46 @@ export function describeTools(
       expect(fresh.bid.id).not.toBe(bid.bid.id);
     });
 
+    it('the same call after its comment was deleted (or its bid archived) makes a new one, and never says a deleted one was posted', async () => {
+      const client = await context().connect(KEYS.carolMemberAcme);
+      const args = { entityType: 'tender', entityId: TENDER_B, body: `Said twice ${randomUUID()}` };
+      const first = await ok(client, 'post_comment', args);
+      await ok(client, 'delete_comment', { id: first.comment.id });
+      // Within the retry window, without a key of the assistant's: a new comment, shown.
+      const second = await ok(client, 'post_comment', args);
+      expect(second.comment.id).not.toBe(first.comment.id);
+      expect(second.comment.deletedAt).toBeNull();
+      expect(second.comment.body).toBe(args.body);
+      // With the assistant's own key of a comment deleted since: said so, nothing posted.
+      const idempotencyKey = randomUUID();
+      const keyed = await ok(client, 'post_comment', {
+        ...args,
+        body: `Keyed ${randomUUID()}`,
+        idempotencyKey,
+      });
+      await ok(client, 'delete_comment', { id: keyed.comment.id });
+      const replayed = await callTool(client, 'post_comment', {
+        ...args,
+        body: keyed.comment.body,
+        idempotencyKey,
+      });
+      expect(replayed.text).toContain(
+        `That idempotencyKey already made comment ${keyed.comment.id}, deleted since`,
+      );
+      expect(replayed.text).not.toContain('Posted comment');
+
+      // A bid archived since: the same call starts a new one.
+      const bidArgs = { name: `Started twice ${randomUUID().slice(0, 8)}` };
+      const bid = await ok(client, 'create_bid', bidArgs);
+      const archived = await service('POST', `/v1/pipelines/${bid.bid.id}/archive`, KEYS.carolMemberAcme, {
+        archived: true,
+      });
+      expect(archived.status).toBe(200);
+      const again = await ok(client, 'create_bid', bidArgs);
+      expect(again.bid.id).not.toBe(bid.bid.id);
+      expect(again.bid.archived).toBe(false);
+    });
+
     it('pages to the end of a list with the cursor', async () => {
       const client = await context().connect(KEYS.aliceAcme);
       const saved = await everyItem(client, 'list_saved_searches', { limit: 40 });
