@@ -10,7 +10,7 @@ import { type Message, sentenceMessage } from '../../shared/views/messages.ts';
 import { clip, code, joinMrkdwn, mrkdwn, text as plain, safeText } from '../../shared/views/mrkdwn.ts';
 import { tenderByReference } from '../tenders/index.ts';
 import { type CommentTarget, entityName, threadOf } from './comment-access.ts';
-import { inRecordTurn, rememberPostedThread } from './posted-threads.ts';
+import { inRecordTurn, redrawPostedThreads, rememberPostedThread } from './posted-threads.ts';
 import { commentsThreadMessage, ENTITY_NOUNS } from './views/comment-thread.ts';
 
 const PREFIXED = new RegExp(`^(${COMMENT_ENTITY_TYPES.join('|')}):(\\S+)$`, 'i');
@@ -92,7 +92,13 @@ async function showThread(
     return;
   }
   try {
-    await postThread(context, request, target, draw);
+    await postThread(
+      context,
+      request,
+      target,
+      draw,
+      async () => JSON.stringify(await threadOf(client, target)) === JSON.stringify(comments),
+    );
   } catch (error) {
     // Not posted, so not a repeat: the next run goes ahead.
     await claim.release();
@@ -110,6 +116,8 @@ async function postThread(
   request: SlackRequest,
   target: CommentTarget,
   draw: (postedBy?: string) => Message,
+  /** Whether the comments still read as drawn. */
+  stillAsDrawn: () => Promise<boolean>,
 ): Promise<void> {
   const kept = draw(request.userId);
   let ts: string | undefined;
@@ -140,6 +148,16 @@ async function postThread(
         'could not remember a posted comment thread',
       ),
     );
+    // A change another copy made between the read and the remembering found no thread to redraw:
+    // read again once remembered, and redraw it (in the record's next turn) if they differ. A
+    // change after the remembering redraws it itself, so no change is missed either way.
+    if (!(await stillAsDrawn().catch(() => false)))
+      void redrawPostedThreads(context, request.slack, request.teamId, target).catch((error: unknown) =>
+        context.logger.warn(
+          { err: error, teamId: request.teamId },
+          'could not redraw a posted comment thread',
+        ),
+      );
     return;
   }
   const message = draw();

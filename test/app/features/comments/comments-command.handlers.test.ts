@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commentsCommand } from '../../../../src/app/features/comments/comments-command.ts';
-import { LARGE_FRAMEWORK_ID, TENDER_A } from '../../../support/fixture.ts';
+import { eventually } from '../../../support/bot.ts';
+import { KEYS, LARGE_FRAMEWORK_ID, TENDER_A } from '../../../support/fixture.ts';
 import { type HandlerHarness, startHandlerHarness } from '../../../support/handler-context.ts';
 import { commentBy } from './handler-support.ts';
 
@@ -47,6 +48,44 @@ describe('commentsCommand (/tender comments <id>)', () => {
     expect(threads).toContainEqual(
       expect.objectContaining({ channelId: 'C0BIDS', ts: posted[0]?.ts, postedBy: 'U0MEMBER' }),
     );
+  });
+
+  it('a comment deleted elsewhere between reading the thread and remembering it (another copy’s change, whose redraw found no thread yet) is still redrawn away', async () => {
+    const target = { entityType: 'tender' as const, entityId: 'ocds-tbdemo-0000311' };
+    const kept = await commentBy(harness, 'U0MEMBER', target, 'Kept words.');
+    const doomed = await commentBy(harness, 'U0MEMBER', target, 'Words deleted in the gap.');
+    expect(kept.id).not.toBe(doomed.id);
+    const store = harness.context.store;
+    const remember = store.rememberCommentThread.bind(store);
+    // The deletion lands after the thread was read and posted, before it is remembered: a redraw
+    // run then (by the copy that deleted it) would have found nothing to redraw.
+    store.rememberCommentThread = async (...args) => {
+      const deleted = await harness.sandbox.call('DELETE', `/v1/comments/${doomed.id}`, {
+        key: KEYS.carolMemberAcme,
+      });
+      expect(deleted.status).toBe(204);
+      return remember(...args);
+    };
+    try {
+      const { posted } = await run(`tender:${target.entityId}`, { userId: 'U0MEMBER' });
+      expect(posted).toHaveLength(1);
+      expect(JSON.stringify(posted[0]?.blocks)).toContain('Words deleted in the gap.');
+      const thread = posted[0] as (typeof posted)[number];
+      const redrawn = await eventually(
+        () =>
+          harness.slack
+            .messagesIn('C0BIDS')
+            .find(
+              (message) =>
+                message.ts === thread.ts && !JSON.stringify(message.blocks).includes('deleted in the gap'),
+            ),
+        'the thread redrawn without the deleted words',
+      );
+      expect(JSON.stringify(redrawn.blocks)).toContain('Kept words.');
+      expect(JSON.stringify(redrawn.blocks)).toContain('This comment was deleted');
+    } finally {
+      store.rememberCommentThread = remember;
+    }
   });
 
   it('in a channel Tenderbot is not in, the command’s own answer posts the thread there', async () => {
