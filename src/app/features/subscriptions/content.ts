@@ -461,33 +461,42 @@ async function deadlineReminders(input: BuildInput, notes: PostNotes): Promise<B
   const lines: { key: string; order: number; line: Mrkdwn; overdue?: true }[] = [];
   // Within the window but reminded in an earlier post: counted, so the post does not read as all there is.
   let remindedBefore = 0;
+  /**
+   * A tender's closing, once per threshold: the key is the tender's whether it is reminded as a
+   * bookmark or as the tender of a bid (said once, as the bid's when there is one).
+   */
+  const closingKey = (tenderId: string, deadline: string): { key: string } | null | 'reminded' => {
+    const remaining = (Date.parse(deadline) - now.getTime()) / DAY_MS;
+    if (remaining <= 0) return null;
+    const threshold = thresholdOf(remaining, thresholds);
+    if (threshold === null) return null;
+    const key = `deadline:tender:${tenderId}:${deadline}:${threshold}`;
+    return exclude.has(key) ? 'reminded' : { key };
+  };
   let read = 0;
+  const bookmarked = new Map<string, { title: string; deadline: string | null }>();
   for await (const bookmark of client.bookmarks.all({ limit: 100 })) {
     if (++read > 1000) break;
-    const deadline = bookmark.tender.deadline;
-    if (!deadline) continue;
-    const remaining = (Date.parse(deadline) - now.getTime()) / DAY_MS;
-    if (remaining <= 0) continue;
-    const threshold = thresholdOf(remaining, thresholds);
-    if (threshold === null) continue;
-    const key = `deadline:tender:${bookmark.tenderId}:${deadline}:${threshold}`;
-    if (exclude.has(key)) {
-      remindedBefore += 1;
-      continue;
-    }
-    lines.push({
-      key,
-      order: Date.parse(deadline),
-      line: mrkdwn`:bookmark: *${safeText(bookmark.tender.title, 300)}* ${deadlineMrkdwn(deadline, now)} · ${code(bookmark.tenderId, 200)}`,
-    });
+    bookmarked.set(bookmark.tenderId, { title: bookmark.tender.title, deadline: bookmark.tender.deadline });
   }
   read = 0;
-  const bids: { pipeline: { id: string; name: string }; key: string; target: string; overdue: boolean }[] =
-    [];
+  const bids: {
+    pipeline: { id: string; name: string };
+    key: string;
+    target: string;
+    overdue: boolean;
+  }[] = [];
+  const bidTenders: {
+    pipeline: { id: string; name: string; targetSubmissionDate: string | null };
+    tenderId: string;
+  }[] = [];
   for await (const pipeline of client.pipelines.all({ archived: 'active', limit: 100 })) {
     if (++read > 1000) break;
+    if (PAST_SUBMISSION.includes(pipeline.status)) continue;
+    // The tender's closing is the bid's real deadline, whatever the target date says.
+    if (pipeline.tenderId) bidTenders.push({ pipeline, tenderId: pipeline.tenderId });
     const target = pipeline.targetSubmissionDate;
-    if (!target || PAST_SUBMISSION.includes(pipeline.status)) continue;
+    if (!target) continue;
     const remaining = differenceInCalendarDays(
       new Date(`${target}T00:00:00Z`),
       new Date(`${today}T00:00:00Z`),
@@ -505,9 +514,56 @@ async function deadlineReminders(input: BuildInput, notes: PostNotes): Promise<B
     }
     bids.push({ pipeline, key, target, overdue: remaining < 0 });
   }
-  const references = bids.length
-    ? ((await input.bidReferences?.(bids.map((bid) => bid.pipeline.id))) ?? new Map<string, string>())
+  // The closing of each bid's tender: from the bookmarks when there, else read (a few at most).
+  const closings = await tenderClosings(
+    client,
+    bidTenders.map((bid) => bid.tenderId).filter((id) => !bookmarked.has(id)),
+  );
+  const closingBids: {
+    pipeline: { id: string; name: string; targetSubmissionDate: string | null };
+    key: string;
+    deadline: string;
+  }[] = [];
+  const saidAsBid = new Set<string>();
+  for (const { pipeline, tenderId } of bidTenders) {
+    const deadline = bookmarked.get(tenderId)?.deadline ?? closings.get(tenderId) ?? null;
+    if (!deadline || saidAsBid.has(tenderId)) continue;
+    const closing = closingKey(tenderId, deadline);
+    if (closing === null) continue;
+    saidAsBid.add(tenderId);
+    if (closing === 'reminded') {
+      remindedBefore += 1;
+      continue;
+    }
+    closingBids.push({ pipeline, key: closing.key, deadline });
+  }
+  for (const [tenderId, tender] of bookmarked) {
+    if (!tender.deadline || saidAsBid.has(tenderId)) continue;
+    const closing = closingKey(tenderId, tender.deadline);
+    if (closing === null) continue;
+    if (closing === 'reminded') {
+      remindedBefore += 1;
+      continue;
+    }
+    lines.push({
+      key: closing.key,
+      order: Date.parse(tender.deadline),
+      line: mrkdwn`:bookmark: *${safeText(tender.title, 300)}* ${deadlineMrkdwn(tender.deadline, now)} · ${code(tenderId, 200)}`,
+    });
+  }
+  const named = [...bids.map((bid) => bid.pipeline.id), ...closingBids.map((bid) => bid.pipeline.id)];
+  const references = named.length
+    ? ((await input.bidReferences?.(named)) ?? new Map<string, string>())
     : new Map<string, string>();
+  for (const { pipeline, key, deadline } of closingBids) {
+    const reference = references.get(pipeline.id);
+    const target = pipeline.targetSubmissionDate;
+    lines.push({
+      key,
+      order: Date.parse(deadline),
+      line: mrkdwn`:dart: *${safeText(pipeline.name, 300)}* · its tender ${deadlineMrkdwn(deadline, now)}${target ? mrkdwn` · target date ${plain(countdownLocal(target, today))}` : mrkdwn``}${reference ? mrkdwn` · ${code(reference)}` : mrkdwn``}`,
+    });
+  }
   for (const { pipeline, key, target, overdue } of bids) {
     const reference = references.get(pipeline.id);
     lines.push({
@@ -558,6 +614,30 @@ async function deadlineReminders(input: BuildInput, notes: PostNotes): Promise<B
       skippedSaid: notes.skipped,
     },
   };
+}
+
+/** The most bid tenders read for one reminder post (beyond them, bids are reminded by target date only). */
+const BID_TENDERS_READ = 50;
+
+/** Each tender's closing (null when it gives none), read a few at a time; one that fails is left out. */
+async function tenderClosings(
+  client: ProcurementClient,
+  ids: readonly string[],
+): Promise<Map<string, string | null>> {
+  const closings = new Map<string, string | null>();
+  const unique = [...new Set(ids)].slice(0, BID_TENDERS_READ);
+  for (let start = 0; start < unique.length; start += 5) {
+    await Promise.all(
+      unique.slice(start, start + 5).map(async (id) => {
+        try {
+          closings.set(id, (await client.tenders.get(id)).deadline);
+        } catch {
+          // A tender the key cannot read (or gone): its bid is reminded by its target date alone.
+        }
+      }),
+    );
+  }
+  return closings;
 }
 
 /** Whose key a subscription's posts are read with, for sharing reads and for saying so. */
