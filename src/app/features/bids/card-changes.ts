@@ -10,6 +10,7 @@ import type { WorkspaceClient } from '../../adapters/workspace-clients.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { refuseGuests } from '../../shared/feature-context.ts';
 import { writerOrSentence } from '../../shared/key-access.ts';
+import { queuePerKey } from '../../shared/queue-per-key.ts';
 import type { StateOf } from '../../shared/values/codec.ts';
 import { STAGE_LABELS, STATUS_LABELS } from '../../shared/views/bid-parts.ts';
 import {
@@ -63,6 +64,32 @@ async function writing(
   }
 }
 
+/** One bid's check-and-write after another in this process (see changedOnce). */
+const changeTurn = queuePerKey();
+
+/**
+ * Checks that a change would change something (unlessUnchanged), then writes it, in the bid's
+ * turn: a double click's second check runs after the first write, so it finds the change made and
+ * says so, rather than writing again and adding a second line to the card's thread. Resolves with
+ * the bid as it was before, or null when nothing was written (the person was told why).
+ */
+async function changedOnce(
+  context: FeatureContext,
+  request: SlackRequest,
+  writer: WorkspaceClient,
+  pipelineId: string,
+  unchanged: (pipeline: Pipeline) => Mrkdwn | null,
+  write: (client: ProcurementClient) => Promise<unknown>,
+  options: { archivedToo?: boolean } = {},
+): Promise<Pipeline | null> {
+  return changeTurn(`${request.teamId}\u0000${pipelineId}`, async () => {
+    // Read in the turn: a bid read before it began (by a command finding its stage) may be out of date.
+    const before = await unlessUnchanged(context, request, writer, pipelineId, unchanged, options);
+    if (!before) return null;
+    return (await writing(context, request, writer, pipelineId, write)) ? before : null;
+  });
+}
+
 /**
  * The bid as it is now, or null once the person was told why nothing is to be written: it is gone,
  * it is archived (its card is read-only; only restoring changes it), or the change would change
@@ -74,12 +101,11 @@ async function unlessUnchanged(
   writer: WorkspaceClient,
   pipelineId: string,
   unchanged: (pipeline: Pipeline) => Mrkdwn | null,
-  options: { archivedToo?: boolean; known?: Pipeline } = {},
+  options: { archivedToo?: boolean } = {},
 ): Promise<Pipeline | null> {
   let pipeline: Pipeline;
   try {
-    // A command that has just read the bid (to find its stage) gives it: not read twice.
-    pipeline = options.known ?? (await writer.client.pipelines.get(pipelineId));
+    pipeline = await writer.client.pipelines.get(pipelineId);
   } catch (error) {
     if (error instanceof NotFoundError) {
       await say(request, await bidNotFoundSentence(context, request.teamId, pipelineId, writer.source));
@@ -219,15 +245,13 @@ export async function changeStageStatus(
   request: SlackRequest,
   change: StateOf<'stageStatusOption'>,
   place: CardPlace,
-  /** The bid as just read by the command, if it was. */
-  known?: Pipeline,
 ): Promise<void> {
   if (await refuseGuests(context, request, 'change bids')) return;
   const writer = await writerOrSentence(context, request);
   if (!writer) return;
   // As the card shows it: the line under the card and the answer read as the card does.
   const label = STAGE_LABELS[change.v];
-  const before = await unlessUnchanged(
+  const before = await changedOnce(
     context,
     request,
     writer,
@@ -238,13 +262,9 @@ export async function changeStageStatus(
         ? mrkdwn`${capitalised(stageNamed(pipeline, change.s))} is already ${plain(label)}: nothing changed.`
         : null;
     },
-    known ? { known } : {},
+    (client) => client.pipelines.updateStage(change.p, change.s, { status: change.v }),
   );
   if (!before) return;
-  const done = await writing(context, request, writer, change.p, (client) =>
-    client.pipelines.updateStage(change.p, change.s, { status: change.v }),
-  );
-  if (!done) return;
   await afterChange(
     context,
     request,
@@ -266,16 +286,18 @@ export async function changePipelineStatus(
   if (await refuseGuests(context, request, 'change bids')) return;
   const writer = await writerOrSentence(context, request);
   if (!writer) return;
-  const before = await unlessUnchanged(context, request, writer, change.p, (pipeline) =>
-    pipeline.status === change.v
-      ? mrkdwn`*${safeText(pipeline.name, 200)}* is already ${plain(STATUS_LABELS[change.v])}: nothing changed.`
-      : null,
+  const before = await changedOnce(
+    context,
+    request,
+    writer,
+    change.p,
+    (pipeline) =>
+      pipeline.status === change.v
+        ? mrkdwn`*${safeText(pipeline.name, 200)}* is already ${plain(STATUS_LABELS[change.v])}: nothing changed.`
+        : null,
+    (client) => client.pipelines.update(change.p, { status: change.v }),
   );
   if (!before) return;
-  const done = await writing(context, request, writer, change.p, (client) =>
-    client.pipelines.update(change.p, { status: change.v }),
-  );
-  if (!done) return;
   await afterChange(
     context,
     request,
@@ -298,7 +320,7 @@ export async function setArchived(
   if (await refuseGuests(context, request, archived ? 'archive bids' : 'restore bids')) return;
   const writer = await writerOrSentence(context, request);
   if (!writer) return;
-  const before = await unlessUnchanged(
+  const before = await changedOnce(
     context,
     request,
     writer,
@@ -309,13 +331,10 @@ export async function setArchived(
           ? mrkdwn`That bid is archived already: nothing changed.`
           : mrkdwn`That bid is not archived: there is nothing to restore.`
         : null,
+    (client) => client.pipelines.archive(pipelineId, archived),
     { archivedToo: true },
   );
   if (!before) return;
-  const done = await writing(context, request, writer, pipelineId, (client) =>
-    client.pipelines.archive(pipelineId, archived),
-  );
-  if (!done) return;
   await afterChange(
     context,
     request,

@@ -195,7 +195,7 @@ export async function pipelineCommand(
     }
     const stage = findStage(pipeline.stages, found.stage);
     if ('problem' in stage) return say(request, stage.problem);
-    return changeStageStatus(context, request, { p: id, s: stage.stage.id, v: found.status }, null, pipeline);
+    return changeStageStatus(context, request, { p: id, s: stage.stage.id, v: found.status }, null);
   }
   if (verb === 'archive' || verb === 'restore') {
     const typed = words[1];

@@ -213,6 +213,33 @@ describe('setArchived (Archive and Restore on the card, or /tender pipeline arch
     expect((await bidNow(harness, bid.id)).archived).toBe(false);
   });
 
+  it('a double click on Archive (two clicks at once) archives once, with one line under the card; the second is told', async () => {
+    const bid = await newBid(harness, 'Double archive');
+    const card = await postedCard(bid.id);
+    const place = { channelId: BIDS, ts: card.ts };
+    const clicks = [0, 1].map(() => harness.request({ channelId: BIDS, kind: 'click' }));
+    await Promise.all(clicks.map((click) => setArchived(harness.context, click, bid.id, true, place)));
+    expect((await bidNow(harness, bid.id)).archived).toBe(true);
+    expect(clicks.map((click) => click.said()).filter(Boolean)).toEqual([
+      'That bid is archived already: nothing changed.',
+    ]);
+    const archivedLines = () =>
+      harness.slack
+        .threadOf(BIDS, card.ts)
+        .filter((message) => message.ts !== card.ts && textOf(message).includes('archived Double archive'));
+    await eventually(() => archivedLines()[0], 'the line under the card');
+    // Both changes' lines would have been written by now (they follow the redraw in its turn).
+    await setArchived(harness.context, harness.request({ channelId: BIDS }), bid.id, false, place);
+    await eventually(
+      () =>
+        harness.slack
+          .threadOf(BIDS, card.ts)
+          .find((message) => textOf(message).includes('restored Double archive')),
+      'the restore’s line',
+    );
+    expect(archivedLines()).toHaveLength(1);
+  });
+
   it('restoring a bid that is not archived: says there is nothing to restore', async () => {
     const bid = await newBid(harness, 'Never archived');
     const request = harness.request({ channelId: BIDS });
