@@ -8,3 +8,4 @@ export { parseStageLines } from './pipeline-submissions.ts';
 export { findStage, stageStatusNamed } from './stage-words.ts';
 export { startedByPhrase } from './views/bid-people.ts';
 export { DEFAULT_STAGE_TEMPLATE } from './views/pipeline-modals.ts';
+export { afterClosingNote, cardClosingDay, tenderClosesWhen } from './views/tender-closes.ts';

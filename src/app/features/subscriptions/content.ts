@@ -4,6 +4,7 @@
  * once) with the same chunking and head; one file per kind would need that contract in a module
  * of its own first, or the kinds would import each other through it.
  */
+import { createHash } from 'node:crypto';
 import { differenceInCalendarDays } from 'date-fns/differenceInCalendarDays';
 import { z } from 'zod';
 import { everyPage } from '../../../client/pagination.ts';
@@ -40,6 +41,7 @@ import {
 import { type Block, button, contextLine, deadlineMrkdwn, section } from '../../shared/views/tender-card.ts';
 import type { Delivery } from '../../storage/delivery-store.ts';
 import type { Subscription } from '../../storage/subscription-store.ts';
+import { afterClosingNote, cardClosingDay, tenderClosesWhen } from '../bids/index.ts';
 import { formatLocal, LATE_AFTER_MS, localDay } from './schedule.ts';
 import {
   FEED_CARDS,
@@ -75,9 +77,21 @@ export const SearchTarget = z.strictObject({
 });
 export const DeadlinesTarget = z.strictObject({ days: z.number().int().min(1).max(90) });
 
+/** What the last summary showed of a bid; the optional fields are absent from summaries before 2026-11-29. */
 const PipelineCursor = z.object({
   status: z.string(),
-  stages: z.array(z.object({ id: z.string(), name: z.string(), status: z.string() })),
+  name: z.string().optional(),
+  target: z.string().nullable().optional(),
+  stages: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      status: z.string(),
+      due: z.string().nullable().optional(),
+      /** A digest of the stage's notes (the notes themselves stay out of the store). */
+      notes: z.string().nullable().optional(),
+    }),
+  ),
 });
 const SearchCursor = z.object({ windowEnd: z.string() });
 
@@ -196,18 +210,36 @@ async function pipelineSummary(input: BuildInput, notes: PostNotes): Promise<Bui
 
   const changes: Mrkdwn[] = [];
   if (before) {
+    if (before.name !== undefined && before.name !== pipeline.name)
+      changes.push(mrkdwn`Renamed from ${safeText(before.name, 200)} to *${safeText(pipeline.name, 200)}*`);
     if (before.status !== pipeline.status)
       changes.push(
         mrkdwn`Bid status: ${labelOf(STATUS_LABELS, before.status)} → *${plain(STATUS_LABELS[pipeline.status])}*`,
       );
+    if (before.target !== undefined && before.target !== pipeline.targetSubmissionDate)
+      changes.push(
+        mrkdwn`Target date: ${dayOrNone(before.target)} → *${dayOrNone(pipeline.targetSubmissionDate)}*`,
+      );
     const old = new Map(before.stages.map((stage) => [stage.id, stage]));
     for (const stage of stages) {
       const was = old.get(stage.id);
-      if (!was)
+      if (!was) {
         changes.push(mrkdwn`${safeText(stage.name, 200)}: new stage, ${plain(STAGE_LABELS[stage.status])}`);
-      else if (was.status !== stage.status)
+        continue;
+      }
+      if (was.name !== stage.name)
+        changes.push(mrkdwn`${safeText(was.name, 200)}: renamed to *${safeText(stage.name, 200)}*`);
+      if (was.status !== stage.status)
         changes.push(
           mrkdwn`${safeText(stage.name, 200)}: ${labelOf(STAGE_LABELS, was.status)} → *${plain(STAGE_LABELS[stage.status])}*`,
+        );
+      if (was.due !== undefined && was.due !== stage.dueDate)
+        changes.push(
+          mrkdwn`${safeText(stage.name, 200)}: due date ${dayOrNone(was.due)} → *${dayOrNone(stage.dueDate)}*`,
+        );
+      if (was.notes !== undefined && was.notes !== notesDigest(stage.notes))
+        changes.push(
+          mrkdwn`${safeText(stage.name, 200)}: notes ${stage.notes ? mrkdwn`updated` : mrkdwn`removed`}`,
         );
     }
     const now_ = new Set(stages.map((stage) => stage.id));
@@ -226,11 +258,14 @@ async function pipelineSummary(input: BuildInput, notes: PostNotes): Promise<Bui
     return days >= 0 && days <= 3;
   });
 
+  // The tender's closing, the bid's real deadline: said while ahead, and a target date after it flagged.
+  const closing = pipeline.tenderId ? await tenderDeadline(input, pipeline.tenderId) : null;
+  const closes = pipeline.archived ? null : tenderClosesWhen(closing, now);
   const heading = mrkdwn`:bar_chart: *${safeText(pipeline.name, 200)}* · ${plain(STATUS_LABELS[pipeline.status])}${pipeline.archived ? mrkdwn` (archived)` : mrkdwn``}`;
   const head: Block[] = [
     ...postHead(heading, notes),
     section(
-      mrkdwn`*Target date* ${plain(countdownLocal(pipeline.targetSubmissionDate, today, pipeline))}\n*Progress* ${plain(progressBar(done, stages.length))}`,
+      mrkdwn`*Target date* ${plain(countdownLocal(pipeline.targetSubmissionDate, today, pipeline))}${afterClosingNote(pipeline.targetSubmissionDate, cardClosingDay(closing, pipeline.status, now))}${closes ? mrkdwn`\n*Tender closes* ${closes}` : mrkdwn``}\n*Progress* ${plain(progressBar(done, stages.length))}`,
     ),
   ];
   const groups: Block[][] = [];
@@ -281,8 +316,16 @@ async function pipelineSummary(input: BuildInput, notes: PostNotes): Promise<Bui
   const cursor = {
     json: JSON.stringify({
       status: pipeline.status,
-      stages: stages.map((stage) => ({ id: stage.id, name: stage.name, status: stage.status })),
-    }),
+      name: pipeline.name,
+      target: pipeline.targetSubmissionDate,
+      stages: stages.map((stage) => ({
+        id: stage.id,
+        name: stage.name,
+        status: stage.status,
+        due: stage.dueDate,
+        notes: notesDigest(stage.notes),
+      })),
+    } satisfies z.infer<typeof PipelineCursor>),
     at: now.toISOString(),
   };
   return {
@@ -294,6 +337,30 @@ async function pipelineSummary(input: BuildInput, notes: PostNotes): Promise<Bui
       skippedSaid: notes.skipped,
     },
   };
+}
+
+/** A day as the summary says it, or `none`. */
+function dayOrNone(day: string | null): Mrkdwn {
+  return day ? plain(formatDay(day)) : mrkdwn`none`;
+}
+
+/** A stage's notes as the cursor keeps them: a short digest, so a change shows without the words stored. */
+function notesDigest(notes: string | null): string | null {
+  return notes ? createHash('sha256').update(notes).digest('base64url').slice(0, 16) : null;
+}
+
+/** The deadline of a bid's tender (shared between the pass's deliveries), or null when unread. */
+async function tenderDeadline(input: BuildInput, tenderId: string): Promise<string | null> {
+  const key = `${input.subscription.teamId}|${input.reader.key}|tender|${tenderId}`;
+  let read = input.shared?.get(key) as Promise<string | null> | undefined;
+  if (!read) {
+    read = input.client.tenders.get(tenderId).then(
+      (tender) => tender.deadline,
+      () => null,
+    );
+    input.shared?.set(key, read);
+  }
+  return read;
 }
 
 function stageLine(stage: Stage): Mrkdwn {

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDelivery } from '../../../../src/app/features/subscriptions/content.ts';
-import type { Subscription } from '../../../../src/app/storage/subscription-store.ts';
 import { KEYS, TENDER_B } from '../../../support/fixture.ts';
 import { type HandlerHarness, startHandlerHarness } from '../../../support/handler-context.ts';
+import { builtPost } from './build-support.ts';
 
 let harness: HandlerHarness;
 let closesAt: string;
@@ -24,59 +23,9 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => harness?.close());
 
-/** A deadline reminder over `days` built at `now`, without the items in `exclude`: its text and blocks. */
-async function reminder(now: Date, exclude: string[] = []) {
-  const { client } = await harness.context.clients.forTeam(harness.slack.teamId);
-  const subscription: Subscription = {
-    id: 's-remind',
-    teamId: harness.slack.teamId,
-    channelId: 'C0BIDS',
-    kind: 'deadlines',
-    target: JSON.stringify({ days: 14 }),
-    cadence: 'daily',
-    localTime: '09:00',
-    timeZone: 'Europe/London',
-    createdBy: 'U0ADMIN',
-    createdAt: now,
-    pausedReason: null,
-    nextRunAt: now,
-    cursor: null,
-    skippedCount: 0,
-  };
-  const built = await buildDelivery({
-    client,
-    reader: { key: 'workspace', name: 'this workspace’s key' as never },
-    subscription,
-    delivery: {
-      id: randomUUID(),
-      subscriptionId: subscription.id,
-      teamId: subscription.teamId,
-      channelId: subscription.channelId,
-      dueAt: now,
-      manual: true,
-      state: 'pending',
-      leaseOwner: null,
-      leaseUntil: null,
-      notBefore: now,
-      attempts: 0,
-      frozen: null,
-      postedTs: [],
-      attemptingPart: null,
-      attemptAt: null,
-      attemptUntil: null,
-      settleLatest: null,
-      outcome: null,
-    },
-    now,
-    exclude: new Set(exclude),
-  });
-  const message = built.kind === 'post' ? built.frozen.parts[0] : built.said;
-  return {
-    built,
-    read: `${message?.text ?? ''} ${JSON.stringify(message?.blocks ?? [])}`,
-    keys: built.kind === 'post' ? built.frozen.itemKeys : [],
-  };
-}
+/** A deadline reminder over 14 days built at `now`, without the items in `exclude`. */
+const reminder = (now: Date, exclude: string[] = []) =>
+  builtPost(harness, { kind: 'deadlines', target: { days: 14 }, now, exclude });
 
 describe('deadline reminders of a bid', () => {
   it('remind of the bid’s tender closing within the window, though its own target date is far off', async () => {

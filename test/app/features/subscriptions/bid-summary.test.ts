@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KEYS, TENDER_B } from '../../../support/fixture.ts';
+import { type HandlerHarness, startHandlerHarness } from '../../../support/handler-context.ts';
+import { builtPost } from './build-support.ts';
+
+let harness: HandlerHarness;
+let closesAt: string;
+beforeAll(async () => {
+  harness = await startHandlerHarness();
+  closesAt = (await harness.sandbox.call('GET', `/v1/tenders/${TENDER_B}`, { key: KEYS.carolMemberAcme }))
+    .body.data.deadline;
+  expect(closesAt).toBeTruthy();
+}, 60_000);
+afterAll(async () => harness?.close());
+
+const day = (instant: number) => new Date(instant).toISOString().slice(0, 10);
+
+/** A bid on TENDER_B with two stages, as Carol (the workspace's key). */
+async function newBid(name: string, targetSubmissionDate: string) {
+  const made = await harness.sandbox.call('POST', '/v1/pipelines', {
+    key: KEYS.carolMemberAcme,
+    body: {
+      name,
+      idempotencyKey: randomUUID(),
+      tenderId: TENDER_B,
+      targetSubmissionDate,
+      stages: [{ name: 'Qualify' }, { name: 'Write' }],
+    },
+  });
+  expect(made.status, made.text).toBe(201);
+  return made.body.data as { id: string; stages: { id: string }[] };
+}
+
+async function change(path: string, body: object) {
+  const answer = await harness.sandbox.call('PATCH', path, { key: KEYS.carolMemberAcme, body });
+  expect(answer.status, answer.text).toBe(200);
+}
+
+describe('a bid’s summary', () => {
+  const now = () => new Date(Date.parse(closesAt) - 21 * 86_400_000);
+
+  it('says when its tender closes, and flags a target date after it', async () => {
+    const late = await newBid(
+      `Late target ${randomUUID().slice(0, 6)}`,
+      day(Date.parse(closesAt) + 20 * 86_400_000),
+    );
+    const { read } = await builtPost(harness, { kind: 'pipeline', target: { p: late.id }, now: now() });
+    expect(read).toContain('*Tender closes* ');
+    expect(read).toContain('in 21 days');
+    expect(read).toContain(':warning: after the tender closes');
+
+    const early = await newBid(
+      `Early target ${randomUUID().slice(0, 6)}`,
+      day(Date.parse(closesAt) - 5 * 86_400_000),
+    );
+    const inTime = await builtPost(harness, { kind: 'pipeline', target: { p: early.id }, now: now() });
+    expect(inTime.read).toContain('*Tender closes* ');
+    expect(inTime.read).not.toContain('after the tender closes');
+  });
+
+  it('lists every change since the last summary: name, target date, and each stage’s name, status, due date and notes', async () => {
+    const bid = await newBid(
+      `Summary bid ${randomUUID().slice(0, 6)}`,
+      day(Date.parse(closesAt) - 5 * 86_400_000),
+    );
+    const first = await builtPost(harness, { kind: 'pipeline', target: { p: bid.id }, now: now() });
+    expect(first.read).toContain('This is the first summary');
+    const [qualify, write] = bid.stages as [{ id: string }, { id: string }];
+    await change(`/v1/pipelines/${bid.id}`, {
+      name: 'Renamed summary bid',
+      targetSubmissionDate: day(Date.parse(closesAt) - 3 * 86_400_000),
+    });
+    await change(`/v1/pipelines/${bid.id}/stages/${qualify.id}`, {
+      status: 'completed',
+      name: 'Qualify fully',
+    });
+    await change(`/v1/pipelines/${bid.id}/stages/${write.id}`, {
+      dueDate: day(Date.parse(closesAt) - 7 * 86_400_000),
+      notes: 'Ask for the pricing sheet',
+    });
+    const second = await builtPost(harness, {
+      kind: 'pipeline',
+      target: { p: bid.id },
+      now: now(),
+      cursor: first.cursor,
+    });
+    expect(second.read).toContain('to *Renamed summary bid*');
+    expect(second.read).toMatch(/Target date: \d+ \w+ \d{4} → \*\d+ \w+ \d{4}\*/);
+    expect(second.read).toContain('Qualify: renamed to *Qualify fully*');
+    expect(second.read).toContain('Qualify fully: Pending → *Completed*');
+    expect(second.read).toMatch(/Write: due date none → \*\d+ \w+ \d{4}\*/);
+    expect(second.read).toContain('Write: notes updated');
+    // The notes' words stay out of the store.
+    expect(second.cursor).not.toContain('pricing sheet');
+
+    // Nothing changed since: said so.
+    const third = await builtPost(harness, {
+      kind: 'pipeline',
+      target: { p: bid.id },
+      now: now(),
+      cursor: second.cursor,
+    });
+    expect(third.read).toContain('No stage changed.');
+  });
+
+  it('reads a cursor kept before names, dates and notes were kept: only status changes, nothing invented', async () => {
+    const bid = await newBid(
+      `Old cursor bid ${randomUUID().slice(0, 6)}`,
+      day(Date.parse(closesAt) - 5 * 86_400_000),
+    );
+    const [qualify] = bid.stages as [{ id: string }];
+    const old = JSON.stringify({
+      status: 'draft',
+      stages: (bid.stages as { id: string }[]).map((stage, index) => ({
+        id: stage.id,
+        name: index === 0 ? 'Qualify' : 'Write',
+        status: 'pending',
+      })),
+    });
+    await change(`/v1/pipelines/${bid.id}/stages/${qualify.id}`, { status: 'blocked' });
+    const { read } = await builtPost(harness, {
+      kind: 'pipeline',
+      target: { p: bid.id },
+      now: now(),
+      cursor: old,
+    });
+    expect(read).toContain('Qualify: Pending → *Blocked*');
+    expect(read).not.toContain('Renamed');
+    expect(read).not.toContain('Target date:');
+    expect(read).not.toContain('due date');
+    expect(read).not.toContain('notes');
+  });
+});
