@@ -22,16 +22,26 @@ import { DeadlinesTarget, PipelineTarget, SearchTarget } from './content.ts';
  * after them the rule its posts will be compared by, from `rules` (read from the service, see
  * readValueRules): its stored description, of whatever age, never holds one.
  */
-export function subscriptionSummary(subscription: Subscription, rules: ValueRules = NO_VALUE_RULES): Mrkdwn {
+export function subscriptionSummary(
+  subscription: Subscription,
+  rules: ValueRules = NO_VALUE_RULES,
+  /** A bid's summaries: its name now and its reference (`BID-7`), where read; else the name kept when subscribed. */
+  bids: ReadonlyMap<string, { name?: string; reference?: string }> = new Map(),
+): Mrkdwn {
   try {
     const target = JSON.parse(subscription.target) as unknown;
     switch (subscription.kind) {
       case 'pipeline': {
         const { p, n } = PipelineTarget.parse(target);
-        // The bid's name is what people know it by; its id only when the name was not kept.
-        return n
-          ? mrkdwn`Summaries of the bid “${safeText(n, 200)}”`
-          : mrkdwn`Summaries of the bid ${code(p, 200)}`;
+        const known = bids.get(p);
+        const name = known?.name ?? n;
+        const reference = known?.reference ? mrkdwn` (${code(known.reference)})` : mrkdwn``;
+        // The bid's name is what people know it by; its id only when no name is known.
+        return name
+          ? mrkdwn`Summaries of the bid “${safeText(name, 200)}”${reference}`
+          : known?.reference
+            ? mrkdwn`Summaries of the bid ${code(known.reference)}`
+            : mrkdwn`Summaries of the bid ${code(p, 200)}`;
       }
       case 'search': {
         const { d, f, ss } = SearchTarget.parse(target);
@@ -66,6 +76,17 @@ function feedTitle(described: Mrkdwn, search: TenderSearchFilters): Mrkdwn {
   if (status && alone) return mrkdwn`New ${plain(status)} tenders`;
   if (status && rest) return mrkdwn`New ${plain(status)} tenders ${rest}`;
   return mrkdwn`New tenders ${described}`;
+}
+
+/** The bid a summary follows, or null for other kinds or an unreadable one. */
+export function followedBid(subscription: Subscription): string | null {
+  if (subscription.kind !== 'pipeline') return null;
+  try {
+    const parsed = PipelineTarget.safeParse(JSON.parse(subscription.target));
+    return parsed.success ? parsed.data.p : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The search a new-tender feed follows (for reading its value rule); null for other kinds or an unreadable one. */

@@ -11,7 +11,7 @@ import { bidReferences } from '../bids/index.ts';
 import { buildDelivery, feedWindowStart, readerOf, SearchTarget } from './content.ts';
 import { subscriptionSummary } from './describe.ts';
 import { formatLocal, nextRunAfter } from './schedule.ts';
-import { noSuchSubscription, postsElsewhere, say } from './subscription-list.ts';
+import { bidsOf, noSuchSubscription, postsElsewhere, say } from './subscription-list.ts';
 import { newestMatchingBlocks } from './views/subscription-messages.ts';
 
 /** Presses of one subscription's "Send now" within this are one press. */
@@ -52,7 +52,7 @@ export async function sendNow(context: FeatureContext, request: SlackRequest, id
   // A second press within the minute (a double click, or a third while the first posts) posts nothing more.
   const claim = await firstWithin(context.store, `send-now:${request.teamId}:${id}`, REPEAT_SEND_MS, now);
   if (!claim.first) {
-    const sentence = mrkdwn`${started}A post of ${lowerFirst(subscriptionSummary(subscription))} was started in ${channelLink(subscription.channelId)} moments ago, so no second one was made.`;
+    const sentence = mrkdwn`${started}A post of ${lowerFirst(subscriptionSummary(subscription, undefined, await bidsOf(context, request.teamId, [subscription])))} was started in ${channelLink(subscription.channelId)} moments ago, so no second one was made.`;
     await reply(request, { text: sentence, blocks: [section(sentence)] });
     return;
   }
@@ -60,7 +60,7 @@ export async function sendNow(context: FeatureContext, request: SlackRequest, id
   if (!(await context.store.addManualDelivery({ id: randomUUID(), subscriptionId: id, dueAt: now })))
     return say(request, noSuchSubscription(id));
   context.scheduler?.wake();
-  const sentence = mrkdwn`${started}Posting ${lowerFirst(subscriptionSummary(subscription))} in ${channelLink(subscription.channelId)} now.`;
+  const sentence = mrkdwn`${started}Posting ${lowerFirst(subscriptionSummary(subscription, undefined, await bidsOf(context, request.teamId, [subscription])))} in ${channelLink(subscription.channelId)} now.`;
   await reply(request, { text: sentence, blocks: [section(sentence)] });
 }
 

@@ -15,8 +15,9 @@ import type { Message } from '../../shared/views/messages.ts';
 import { channelLink, code, lowerFirst, type Mrkdwn, mention, mrkdwn } from '../../shared/views/mrkdwn.ts';
 import { section } from '../../shared/views/tender-card.ts';
 import type { Subscription } from '../../storage/bot-store.ts';
+import { bidReferences } from '../bids/index.ts';
 import { FEED_READ_LIMIT, type Frozen } from './content.ts';
-import { followedSearch, subscriptionSummary } from './describe.ts';
+import { followedBid, followedSearch, subscriptionSummary } from './describe.ts';
 import { describeSchedule, formatLocal } from './schedule.ts';
 import {
   LIST_LIMIT,
@@ -50,16 +51,63 @@ async function listMessage(
   channelId: string,
   subscriptions: Subscription[],
 ): Promise<Message> {
-  const rulesByCreator = await valueRulesOf(context, teamId, subscriptions.slice(0, LIST_LIMIT));
+  const listed = subscriptions.slice(0, LIST_LIMIT);
+  const [rulesByCreator, bids] = await Promise.all([
+    valueRulesOf(context, teamId, listed),
+    bidsOf(context, teamId, listed),
+  ]);
   return subscriptionsListMessage(
     subscriptions.map((subscription) => ({
       subscription,
-      what: subscriptionSummary(subscription, rulesByCreator.get(subscription.createdBy) ?? NO_VALUE_RULES),
+      what: subscriptionSummary(
+        subscription,
+        rulesByCreator.get(subscription.createdBy) ?? NO_VALUE_RULES,
+        bids,
+      ),
       when: describeSchedule(subscription),
       next: formatLocal(subscription.nextRunAt, subscription.timeZone),
     })),
     channelId,
   );
+}
+
+/** A bid a list waits for at most: past it, the name kept when subscribed is shown. */
+const BID_READ_TIMEOUT_MS = 1500;
+
+/**
+ * The bids the summaries among `subscriptions` follow: each one's reference (`BID-7`), and its name
+ * as it is now (renamed since subscribing, it would be listed by its old one), read with the key
+ * its posts are read with; a bid that cannot be read now keeps the name kept when subscribed.
+ */
+export async function bidsOf(
+  context: FeatureContext,
+  teamId: string,
+  subscriptions: readonly Subscription[],
+): Promise<Map<string, { name?: string; reference?: string }>> {
+  const followed = subscriptions.flatMap((subscription) => {
+    const bidId = followedBid(subscription);
+    return bidId ? [{ bidId, createdBy: subscription.createdBy }] : [];
+  });
+  const bids = new Map<string, { name?: string; reference?: string }>();
+  if (followed.length === 0) return bids;
+  const [references] = await Promise.all([
+    bidReferences(context, teamId, [...new Set(followed.map((each) => each.bidId))]).catch(
+      () => new Map<string, string>(),
+    ),
+    Promise.all(
+      followed.map(async ({ bidId, createdBy }) => {
+        try {
+          const { client } = await context.clients.forPerson(teamId, createdBy);
+          const bid = await client.pipelines.get(bidId, { timeoutMs: BID_READ_TIMEOUT_MS, maxRetries: 0 });
+          bids.set(bidId, { ...bids.get(bidId), name: bid.name });
+        } catch {
+          // Gone, not shared, or slow: listed by the name kept when subscribed.
+        }
+      }),
+    ),
+  ]);
+  for (const [bidId, reference] of references) bids.set(bidId, { ...bids.get(bidId), reference });
+  return bids;
 }
 
 /**

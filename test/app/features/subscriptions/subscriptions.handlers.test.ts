@@ -11,6 +11,7 @@ import { subscriptionCommand } from '../../../../src/app/features/subscriptions/
 import { StaleValueError } from '../../../../src/app/shared/feature-context.ts';
 import { SubscriptionIds } from '../../../../src/app/shared/ids.ts';
 import type { Subscription } from '../../../../src/app/storage/bot-store.ts';
+import { KEYS } from '../../../support/fixture.ts';
 import { type HandlerHarness, startHandlerHarness } from '../../../support/handler-context.ts';
 
 let harness: HandlerHarness;
@@ -159,6 +160,27 @@ describe('listSubscriptions', () => {
     expect(blocks).toContain(`subscription:${made?.id}`);
     expect(blocks).toContain(SubscriptionIds.sendNow);
     expect(blocks).toContain(SubscriptionIds.unsubscribe);
+  });
+
+  it('names a bid’s summaries by its reference and its name now, renamed since subscribing', async () => {
+    const made = await harness.sandbox.call('POST', '/v1/pipelines', {
+      key: KEYS.carolMemberAcme,
+      body: { name: 'Name when subscribed', idempotencyKey: randomUUID() },
+    });
+    expect(made.status, made.text).toBe(201);
+    const bidId = made.body.data.id as string;
+    const subscribed = await subscribe(`pipeline ${bidId}`, 'C0GENERAL');
+    expect(subscribed.subscriptions.filter((made) => made.target.includes(bidId))).toHaveLength(1);
+    const renamed = await harness.sandbox.call('PATCH', `/v1/pipelines/${bidId}`, {
+      key: KEYS.carolMemberAcme,
+      body: { name: 'Name now' },
+    });
+    expect(renamed.status).toBe(200);
+    const request = harness.request({ userId: 'U0MEMBER', channelId: 'C0GENERAL' });
+    await listSubscriptions(harness.context, request, false);
+    const listed = JSON.stringify(request.answers[0]?.blocks);
+    expect(listed).toMatch(/Summaries of the bid “Name now” \(`BID-\d+`\)/);
+    expect(listed).not.toContain('Name when subscribed');
   });
 
   it('says a channel without any has none, and how to start one', async () => {
