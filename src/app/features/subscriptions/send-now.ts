@@ -31,6 +31,12 @@ export async function sendNow(context: FeatureContext, request: SlackRequest, id
     await reply(request, { text: elsewhere, blocks: [section(elsewhere)] });
     return;
   }
+  if (subscription.pausedReason && (await tenderbotIsOut(request, subscription.channelId))) {
+    // Started again now, it would only stop again at its first post (and say so by direct message).
+    const sentence = mrkdwn`Tenderbot is not in ${channelLink(subscription.channelId)}, so this subscription stays paused: invite it there (\`/invite @Tenderbot\`), then press *Send now* again.`;
+    await reply(request, { text: sentence, blocks: [section(sentence)] });
+    return;
+  }
   const now = context.clock();
   const started = subscription.pausedReason ? mrkdwn`Started again. ` : mrkdwn``;
   if (subscription.pausedReason)
@@ -100,6 +106,19 @@ async function wouldSay(
   } catch (error) {
     context.logger.warn({ err: error, subscriptionId: subscription.id }, 'could not preview a Send now');
     return null;
+  }
+}
+
+/**
+ * Whether Slack says Tenderbot is not a member of `channelId` (a private channel it is not in is
+ * not found at all); false when it cannot tell, and the post itself then finds out.
+ */
+async function tenderbotIsOut(request: SlackRequest, channelId: string): Promise<boolean> {
+  try {
+    const answer = await request.slack.conversations.info({ channel: channelId });
+    return answer.channel?.is_member === false;
+  } catch (error) {
+    return (error as { data?: { error?: string } }).data?.error === 'channel_not_found';
   }
 }
 

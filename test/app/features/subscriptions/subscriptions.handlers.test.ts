@@ -224,8 +224,8 @@ describe('sendNow', () => {
   it('plans a post at once, wakes the scheduler, and starts a paused subscription again', async () => {
     let woken = 0;
     const context = { ...harness.context, scheduler: { wake: () => void woken++ } };
-    const paused = await storedSubscription('C0SEND', 'Tenderbot was removed from the channel', 'pipeline');
-    const request = harness.request({ userId: 'U0MEMBER', channelId: 'C0SEND', kind: 'click' });
+    const paused = await storedSubscription('C0BIDS', 'Tenderbot was removed from the channel', 'pipeline');
+    const request = harness.request({ userId: 'U0MEMBER', channelId: 'C0BIDS', kind: 'click' });
     await sendNow(context, request, paused.id);
     expect(request.said()).toContain('Started again. Posting');
     expect(woken).toBe(1);
@@ -233,6 +233,25 @@ describe('sendNow', () => {
     expect(deliveries.map((delivery) => delivery.manual)).toEqual([true]);
     const resumed = await harness.context.store.getSubscription(harness.slack.teamId, paused.id);
     expect(resumed?.pausedReason).toBeNull();
+  });
+
+  it('keeps a paused subscription paused while Tenderbot is still out of its channel, and says to invite it', async () => {
+    let woken = 0;
+    const context = { ...harness.context, scheduler: { wake: () => void woken++ } };
+    const paused = await storedSubscription(
+      'C0NOTJOINED',
+      'Tenderbot was removed from the channel',
+      'pipeline',
+    );
+    const request = harness.request({ userId: 'U0MEMBER', channelId: 'C0NOTJOINED', kind: 'click' });
+    await sendNow(context, request, paused.id);
+    expect(request.said()).toBe(
+      'Tenderbot is not in <#C0NOTJOINED>, so this subscription stays paused: invite it there (`/invite @Tenderbot`), then press *Send now* again.',
+    );
+    expect(woken).toBe(0);
+    expect(await harness.context.store.subscriptionDeliveries(paused.id)).toEqual([]);
+    const still = await harness.context.store.getSubscription(harness.slack.teamId, paused.id);
+    expect(still?.pausedReason).toBe('Tenderbot was removed from the channel');
   });
 
   it('refuses a guest, and says an unknown id is no subscription, as Unsubscribe says it', async () => {
