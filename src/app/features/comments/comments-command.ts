@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { NotFoundError, ValidationError } from '../../../client/errors.ts';
 import type { ProcurementClient } from '../../../client/procurement-client.ts';
+import type { Pipeline } from '../../../contract/schemas.ts';
 import { isMessageGone } from '../../adapters/slack-errors.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { reply } from '../../shared/feature-context.ts';
@@ -8,6 +9,7 @@ import { firstWithin } from '../../shared/repeat-guard.ts';
 import { COMMENT_ENTITY_TYPES, type CommentEntityType } from '../../shared/values/button-values.ts';
 import { type Message, sentenceMessage } from '../../shared/views/messages.ts';
 import { clip, code, joinMrkdwn, mrkdwn, text as plain, safeText } from '../../shared/views/mrkdwn.ts';
+import { resolveBidId } from '../bids/index.ts';
 import { tenderByReference } from '../tenders/index.ts';
 import { type CommentTarget, entityName, threadOf } from './comment-access.ts';
 import { inRecordTurn, redrawPostedThreads, rememberPostedThread } from './posted-threads.ts';
@@ -169,6 +171,46 @@ async function postThread(
   });
 }
 
+/**
+ * `/tender comments BID-7`: comments are kept on records, not bids, so the bid's tender's thread is
+ * posted, said to be the tender's; a bid with no tender is said to have no thread.
+ */
+async function bidTenderThread(
+  context: FeatureContext,
+  request: SlackRequest,
+  client: ProcurementClient,
+  typed: string,
+): Promise<void> {
+  const resolved = await resolveBidId(context, request.teamId, typed, client);
+  if ('problem' in resolved) {
+    await reply(request, sentenceMessage(resolved.problem));
+    return;
+  }
+  let bid: Pipeline;
+  try {
+    bid = await client.pipelines.get(resolved.id);
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+    await reply(
+      request,
+      sentenceMessage(
+        mrkdwn`${code(typed.trim(), 40)} cannot be seen with this key, so neither can its tender’s comments.`,
+      ),
+    );
+    return;
+  }
+  if (!bid.tenderId) {
+    await reply(
+      request,
+      sentenceMessage(
+        mrkdwn`Comments are kept on tenders, buyers, suppliers and frameworks, not on bids, and *${safeText(bid.name, 200)}* was started without a tender, so it has none.`,
+      ),
+    );
+    return;
+  }
+  await commentsCommand(context, request, `tender:${bid.tenderId}`);
+}
+
 /** `/tender comments <id>`: the thread on a tender, buyer, supplier or framework, for everyone in the channel. */
 export async function commentsCommand(
   context: FeatureContext,
@@ -226,6 +268,11 @@ export async function commentsCommand(
       );
       return;
     }
+  }
+  // A bid's reference (`BID-7`): bids have no thread of their own, their tender's is theirs.
+  if (/^\s*bid[-\s]?\d+\s*$/i.test(rest)) {
+    await bidTenderThread(context, request, client, rest);
+    return;
   }
   const kinds =
     candidates.length === 1

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bidReferences } from '../../../../src/app/features/bids/index.ts';
 import { commentsCommand } from '../../../../src/app/features/comments/comments-command.ts';
 import { eventually } from '../../../support/bot.ts';
 import { KEYS, LARGE_FRAMEWORK_ID, TENDER_A } from '../../../support/fixture.ts';
@@ -167,6 +169,35 @@ describe('commentsCommand (/tender comments <id>)', () => {
     expect(said).toContain('2 tenders have the reference `TB-SHARED-9`');
     for (const tender of two) expect(said).toContain(`/tender comments ${tender.id}`);
     expect(said).not.toContain('No tender');
+  });
+
+  it('a bid’s reference (BID-n) posts its tender’s thread; a bid without a tender is said to have none', async () => {
+    const start = async (body: object) => {
+      const made = await harness.sandbox.call('POST', '/v1/pipelines', {
+        key: KEYS.carolMemberAcme,
+        body: { idempotencyKey: randomUUID(), ...body },
+      });
+      expect(made.status, made.text).toBe(201);
+      const id = made.body.data.id as string;
+      return (await bidReferences(harness.context, harness.slack.teamId, [id])).get(id) as string;
+    };
+    const onTender = await start({ name: 'Bid with a tender', tenderId: TENDER_A });
+    expect(onTender).toMatch(/^BID-\d+$/);
+    const { answers, posted } = await run(onTender, { userId: 'U0MEMBER', channelId: 'C0GENERAL' });
+    expect(answers).toEqual([]);
+    expect(posted).toHaveLength(1);
+    expect(JSON.stringify(posted[0]?.blocks)).toContain(
+      'Advertising and marketing services: marketing contract',
+    );
+
+    const alone = await start({ name: 'Bid without a tender' });
+    const none = await run(alone.toLowerCase(), { userId: 'U0MEMBER' });
+    expect(none.posted).toEqual([]);
+    expect(none.request.said()).toBe(
+      'Comments are kept on tenders, buyers, suppliers and frameworks, not on bids, and *Bid without a tender* was started without a tender, so it has none.',
+    );
+    const unknown = await run('BID-99999', { userId: 'U0MEMBER' });
+    expect(unknown.request.said()).toContain('No bid in this workspace is `BID-99999`.');
   });
 
   it('refuses an unknown id, to the asker alone, saying nothing has it', async () => {
