@@ -3,6 +3,7 @@ import {
   CONNECTED_SENTENCE,
   connectDoneView,
   connectModal,
+  GUEST_LINKED_SENTENCE,
   PERSONAL_LINKED_SENTENCE,
 } from '../../src/app/features/connection/views/connect-views.ts';
 import { PERSONAL_KEY_REQUIRED_SENTENCE } from '../../src/app/shared/failure-sentences.ts';
@@ -124,6 +125,7 @@ describe('what personal keys say', () => {
     const texts = [
       PERSONAL_KEY_REQUIRED_SENTENCE,
       PERSONAL_LINKED_SENTENCE,
+      GUEST_LINKED_SENTENCE,
       CONNECTED_SENTENCE,
       ...USAGE_LINES,
       ...sources.flatMap((source) => [

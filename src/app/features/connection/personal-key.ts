@@ -10,7 +10,7 @@ import { publishHome } from '../home/index.ts';
 import { safeMetadata } from './connect-metadata.ts';
 import { KEY_MISCOPIED, type SubmissionAnswer, tryKey } from './key-trial.ts';
 import { hiddenBidsSentence, hiddenCount, seenBidIds } from './seen-bids.ts';
-import { PERSONAL_LINKED_SENTENCE } from './views/connect-views.ts';
+import { GUEST_LINKED_SENTENCE, PERSONAL_LINKED_SENTENCE } from './views/connect-views.ts';
 
 /**
  * The personal modal's submission (`/tender connect me`): the same checks as the workspace's key,
@@ -51,12 +51,18 @@ export async function submitPersonalKey(
     bidsBefore,
     await seenBidIds(() => context.clients.forPerson(args.teamId, args.userId)),
   );
+  // A guest's own key changes what they read, never what they may do.
+  const guest = await context.users
+    .facts(args.userId, args.teamId)
+    .then((facts) => facts.isGuest)
+    .catch(() => false);
+  const linked = guest ? GUEST_LINKED_SENTENCE : PERSONAL_LINKED_SENTENCE;
   if (channelId)
     await slack.chat
       .postEphemeral({
         channel: channelId,
         user: args.userId,
-        text: mrkdwn`${PERSONAL_LINKED_SENTENCE}${hidden > 0 ? hiddenBidsSentence(hidden, 'linked') : mrkdwn``}`,
+        text: mrkdwn`${linked}${hidden > 0 ? hiddenBidsSentence(hidden, 'linked') : mrkdwn``}`,
       })
       .catch((error) =>
         context.logger.warn({ err: error, teamId: args.teamId }, 'could not confirm the personal key'),

@@ -31,14 +31,19 @@ export async function publishHome(
       : context.config.PROCUREMENT_API_KEY
         ? mrkdwn`Tenderbot uses the connection to the tender service it was set up with. A workspace admin can connect your organisation’s own with \`/tender connect\`.`
         : mrkdwn`Not connected yet. A workspace admin can connect your organisation’s key with \`/tender connect\`.`;
-  const personal = await context.store.getPersonalKey(teamId, userId);
-  const personalLine = personal
-    ? mrkdwn`You linked your own key (${plain(connectedDay(personal.connectedAt.toISOString()))}): the bookmarks and bids below are your own, and comments you make are in your name. \`/tender disconnect me\` unlinks it.`
-    : mrkdwn`Link your own key with \`/tender connect me\` to keep bookmarks of your own and comment and start bids in your name.`;
-  const [canConnect, facts] = await Promise.all([
+  const [personal, canConnect, facts] = await Promise.all([
+    context.store.getPersonalKey(teamId, userId),
     mayManageKey(context, teamId, userId),
     context.users.facts(userId, teamId),
   ]);
+  // A guest's own key changes what they read, never what they may do (guests change nothing).
+  const personalLine = personal
+    ? facts.isGuest
+      ? mrkdwn`You linked your own key (${plain(connectedDay(personal.connectedAt.toISOString()))}): the bookmarks and bids below are those it sees. \`/tender disconnect me\` unlinks it.`
+      : mrkdwn`You linked your own key (${plain(connectedDay(personal.connectedAt.toISOString()))}): the bookmarks and bids below are your own, and comments you make are in your name. \`/tender disconnect me\` unlinks it.`
+    : facts.isGuest
+      ? mrkdwn`Link your own key with \`/tender connect me\` to read the bookmarks and bids it sees here (as a guest you can read them, not change them).`
+      : mrkdwn`Link your own key with \`/tender connect me\` to keep bookmarks of your own and comment and start bids in your name.`;
   const content: HomeContent = {
     isGuest: facts.isGuest,
     connection: state,

@@ -37,8 +37,15 @@ export async function listSubscriptions(
   request: SlackRequest,
   replace: boolean,
 ): Promise<void> {
-  const subscriptions = await context.store.channelSubscriptions(request.teamId, request.channelId);
-  await reply(request, await listMessage(context, request.teamId, request.channelId, subscriptions), replace);
+  const [subscriptions, facts] = await Promise.all([
+    context.store.channelSubscriptions(request.teamId, request.channelId),
+    context.users.facts(request.userId, request.teamId),
+  ]);
+  await reply(
+    request,
+    await listMessage(context, request.teamId, request.channelId, subscriptions, facts.isGuest),
+    replace,
+  );
 }
 
 /**
@@ -50,6 +57,7 @@ async function listMessage(
   teamId: string,
   channelId: string,
   subscriptions: Subscription[],
+  readOnly = false,
 ): Promise<Message> {
   const listed = subscriptions.slice(0, LIST_LIMIT);
   const [rulesByCreator, bids] = await Promise.all([
@@ -68,6 +76,7 @@ async function listMessage(
       next: formatLocal(subscription.nextRunAt, subscription.timeZone),
     })),
     channelId,
+    readOnly,
   );
 }
 

@@ -61,6 +61,16 @@ describe('publishHome', () => {
     ]);
   });
 
+  it('tells a member their own key makes bookmarks theirs and comments and bids in their name; a guest, only what it reads', async () => {
+    const member = await homeOf('U0MEMBER');
+    expect(member.text).toContain('to keep bookmarks of your own and comment and start bids in your name');
+    const guest = await homeOf('U0GUEST');
+    expect(guest.text).toContain(
+      'Link your own key with `/tender connect me` to read the bookmarks and bids it sees here (as a guest you can read them, not change them).',
+    );
+    expect(guest.text).not.toContain('comment and start bids in your name');
+  });
+
   it('says a workspace key this app can no longer read must be connected again, and shows no lists', async () => {
     const otherCipher = new KeyCipher(randomBytes(32).toString('base64'));
     await harness.context.store.saveConnection({

@@ -183,6 +183,18 @@ describe('listSubscriptions', () => {
     expect(listed).not.toContain('Name when subscribed');
   });
 
+  it('shows a guest the subscriptions without Send now or Unsubscribe, which would only refuse them', async () => {
+    const [made] = await subscriptionsOf('C0BIDS');
+    const request = harness.request({ userId: 'U0GUEST', channelId: 'C0BIDS' });
+    await listSubscriptions(harness.context, request, false);
+    const blocks = JSON.stringify(request.answers[0]?.blocks);
+    expect(blocks).toContain('Subscriptions of <#C0BIDS>');
+    expect(blocks).toContain(`set up by <@${made?.createdBy}>`);
+    expect(blocks).not.toContain(SubscriptionIds.sendNow);
+    expect(blocks).not.toContain(SubscriptionIds.unsubscribe);
+    expect(blocks).not.toContain('/tender unsubscribe');
+  });
+
   it('says a channel without any has none, and how to start one', async () => {
     const request = harness.request({ userId: 'U0MEMBER', channelId: 'C0EMPTY' });
     await listSubscriptions(harness.context, request, false);

@@ -89,4 +89,6 @@ export function connectDoneView(forMe = false): ModalView {
 
 export const CONNECTED_SENTENCE = mrkdwn`Connected. Every \`/tender\` command in this workspace now uses the new key. \`/tender status\` shows what it can do.`;
 
+/** PERSONAL_LINKED_SENTENCE for a guest: their key changes what they read, not what they may do. */
+export const GUEST_LINKED_SENTENCE = mrkdwn`Linked. Your own \`/tender\` commands now read with your own key: the bookmarks and bids you see are those it sees. As a guest you can read them, not change them. Nothing changes for anyone else. \`/tender disconnect me\` unlinks it.`;
 export const PERSONAL_LINKED_SENTENCE = mrkdwn`Linked. Your own \`/tender\` commands now use your own key: your bookmarks are your own list, and comments and bids you make show you as their author in the service. Nothing changes for anyone else. \`/tender disconnect me\` unlinks it.`;

@@ -269,6 +269,8 @@ export interface ListedSubscription {
 export function subscriptionsListMessage(
   items: { subscription: ListedSubscription; what: Mrkdwn; when: string; next: string }[],
   channelId: string,
+  /** A guest's list: neither Send now nor Unsubscribe, which would only refuse them. */
+  readOnly = false,
 ): Message {
   if (items.length === 0) {
     const text = mrkdwn`${channelLink(channelId)} has no subscriptions. \`/tender subscribe pipeline &lt;bid&gt;\`, \`/tender subscribe search &lt;words&gt;\` or \`/tender subscribe deadlines\` start one.`;
@@ -277,12 +279,13 @@ export function subscriptionsListMessage(
   const blocks: Block[] = [section(mrkdwn`*Subscriptions of ${channelLink(channelId)}*`)];
   for (const { subscription, what, when, next } of items.slice(0, LIST_LIMIT)) {
     const state = subscription.pausedReason
-      ? mrkdwn`:double_vertical_bar: Paused: ${safeText(subscription.pausedReason, 300)}. Send now starts it again.`
+      ? mrkdwn`:double_vertical_bar: Paused: ${safeText(subscription.pausedReason, 300)}.${readOnly ? mrkdwn`` : mrkdwn` Send now starts it again.`}`
       : mrkdwn`Next post ${plain(next)}.`;
     blocks.push({ type: 'divider' });
     blocks.push(
       section(mrkdwn`*${what}*\n${plain(when)} · set up by ${mention(subscription.createdBy)}\n${state}`),
     );
+    if (readOnly) continue;
     blocks.push({
       type: 'actions',
       block_id: `subscription:${subscription.id}`,
