@@ -6,15 +6,16 @@ import { cutText } from '../../../shared/cut-text.ts';
 import type { AppSlack } from '../../adapters/app-slack.ts';
 import { filtersOf } from '../../shared/commands/saved-search-filters.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
-import { refuseGuests } from '../../shared/feature-context.ts';
+import { refuseGuests, reply } from '../../shared/feature-context.ts';
 import { HomeIds } from '../../shared/ids.ts';
 import { decodeText, encode, type StateOf } from '../../shared/values/codec.ts';
 import { searchHeading } from '../../shared/views/describe-search.ts';
 import { sentenceMessage } from '../../shared/views/messages.ts';
 import { channelLink, mrkdwn, safeText } from '../../shared/views/mrkdwn.ts';
+import { section } from '../../shared/views/tender-card.ts';
 import { postCard } from '../bids/index.ts';
 import { directMessageRequest } from '../links/index.ts';
-import { subscriptionCommand } from '../subscriptions/index.ts';
+import { subscriptionCommand, subscriptionSummary } from '../subscriptions/index.ts';
 import { shareTender, showCommand, showSearchPage } from '../tenders/index.ts';
 import { channelModal, describedTarget, HOME_CADENCES, type OfferedChannel } from './views/channel-modal.ts';
 import { savedSearchPost } from './views/saved-search-post.ts';
@@ -146,7 +147,18 @@ export async function postInChosenChannel(
 ): Promise<HomeOutcome> {
   const target = decodeText('homeChannel', metadata);
   if (target.s) {
+    const before = new Set(
+      (await context.store.channelSubscriptions(request.teamId, request.channelId)).map((each) => each.id),
+    );
     await subscriptionCommand(context, request, 'subscribe', `search ${target.id} ${cadence}`);
+    // The confirmation is posted in the channel; the person, in their direct messages, is told too.
+    const made = (await context.store.channelSubscriptions(request.teamId, request.channelId)).find(
+      (each) => !before.has(each.id),
+    );
+    if (made) {
+      const sentence = mrkdwn`Subscribed ${channelLink(request.channelId)}: *${subscriptionSummary(made)}*. It said so there; \`/tender subscriptions\` in the channel lists its subscriptions.`;
+      await reply(request, { text: sentence, blocks: [section(sentence)] });
+    }
     return 'answered';
   }
   if (target.k === 'tender') {

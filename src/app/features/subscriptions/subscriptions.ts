@@ -222,7 +222,8 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
     const kept = done.keep;
     return say(
       request,
-      mrkdwn`This channel already has that subscription: *${subscriptionSummary(kept, rules)}*, ${plain(describeSchedule(kept))} (${code(kept.id)})${kept.pausedReason ? mrkdwn`. It is paused (${safeText(kept.pausedReason, 300)}): *Send now* in \`/tender subscriptions\` starts it again` : mrkdwn``}.${alikeSentence(alike)} \`/tender subscriptions\` lists this channel’s, with Send now and Unsubscribe.`,
+      // The channel named: from the Home tab this is said in a direct message, where "this channel" is another.
+      mrkdwn`${channelLink(request.channelId)} already has that subscription: *${subscriptionSummary(kept, rules)}*, ${plain(describeSchedule(kept))} (${code(kept.id)})${kept.pausedReason ? mrkdwn`. It is paused (${safeText(kept.pausedReason, 300)}): *Send now* in \`/tender subscriptions\` starts it again` : mrkdwn``}.${alikeSentence(alike)} \`/tender subscriptions\` in ${channelLink(request.channelId)} lists its subscriptions, with Send now and Unsubscribe.`,
     );
   }
   const lists = mrkdwn`\`/tender subscriptions\` lists this channel’s subscriptions, with Send now and Unsubscribe.`;

@@ -211,6 +211,7 @@ describe('the Home tab’s rows', () => {
     const window = await windowOf(MEMBER, HomeIds.channelCallback);
     expect(textOf(window.view)).toContain('How often');
     const inBids = bot.slack.messagesIn('C0BIDS').length;
+    const inDm = dm(MEMBER).length;
     await bot.slack.submitView(MEMBER, window.id, {
       [HomeIds.channelInput]: 'C0BIDS',
       [HomeIds.cadenceInput]: 'hourly',
@@ -225,6 +226,32 @@ describe('the Home tab’s rows', () => {
     );
     expect(textOf(confirmation)).toContain('Acme search');
     expect(textOf(confirmation)).toContain('every hour');
+    // The person is told in their direct messages too, naming the channel.
+    const told = await eventually(
+      () =>
+        dm(MEMBER)
+          .slice(inDm)
+          .find((m) => m.text.startsWith('Subscribed <#C0BIDS>')),
+      'the direct message saying so',
+    );
+    expect(textOf(told)).toContain('Acme search');
+
+    // The same again: said in the direct message by the channel's name, not as "this channel".
+    await bot.slack.clickInView(MEMBER, (await home(MEMBER)).id, HomeIds.subscribeSaved);
+    const again = await windowOf(MEMBER, HomeIds.channelCallback);
+    const inDmAgain = dm(MEMBER).length;
+    await bot.slack.submitView(MEMBER, again.id, {
+      [HomeIds.channelInput]: 'C0BIDS',
+      [HomeIds.cadenceInput]: 'hourly',
+    });
+    const kept = await eventually(
+      () =>
+        dm(MEMBER)
+          .slice(inDmAgain)
+          .find((m) => m.text.includes('already has that subscription')),
+      'the answer to the same subscription again',
+    );
+    expect(kept.text).toMatch(/^<#C0BIDS> already has that subscription/);
   });
 
   it('Post in channel on a saved search posts what it finds there, with Run for everyone', async () => {

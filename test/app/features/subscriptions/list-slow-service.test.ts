@@ -88,7 +88,7 @@ describe('the subscriptions of a channel while the service’s search hangs', ()
     const goodbye = await answer('U0ADMIN', 'C0FEED', `unsubscribe ${euro?.id}`);
     expect(goodbye).toContain('from new tenders for “works”, up to €50,000. Nothing more');
     const duplicate = await answer('U0ADMIN', 'C0FEED', 'subscribe search gritting value>1m daily');
-    expect(duplicate).toContain('This channel already has that subscription');
+    expect(duplicate).toContain('<#C0FEED> already has that subscription');
     expect(searches).toEqual([]);
   });
 
