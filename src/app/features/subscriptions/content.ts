@@ -305,7 +305,10 @@ async function pipelineSummary(input: BuildInput, notes: PostNotes): Promise<Bui
           type: 'section',
           text: {
             type: 'mrkdwn',
-            text: mrkdwn`The card of *${safeText(pipeline.name, 200)}*, with its menus, in this channel:`,
+            // An archived bid's card has no menus: it is read only until restored.
+            text: pipeline.archived
+              ? mrkdwn`The card of *${safeText(pipeline.name, 200)}* (archived, so read only), in this channel:`
+              : mrkdwn`The card of *${safeText(pipeline.name, 200)}*, with its menus, in this channel:`,
           },
           accessory: button('Post its card here', PipelineIds.post, post),
         } satisfies Block)

@@ -100,6 +100,12 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
     const id = found.id;
     try {
       const pipeline = await client.pipelines.get(id);
+      // An archived bid changes no more: summaries of it would only repeat that.
+      if (pipeline.archived)
+        return say(
+          request,
+          mrkdwn`*${safeText(pipeline.name, 200)}* is archived, so it changes no more and its summaries would have nothing to say. Restore it first with ${code(`/tender pipeline restore ${typed}`, 300)}, then subscribe.`,
+        );
       target = { p: pipeline.id, n: cutText(pipeline.name, 300) };
     } catch (error) {
       if (!(error instanceof NotFoundError)) throw error;

@@ -104,6 +104,23 @@ describe('a bid’s summary', () => {
     expect(third.read).toContain('No stage changed.');
   });
 
+  it('of a bid archived since subscribing says its card is read only, not offered “with its menus”', async () => {
+    const bid = await newBid(
+      `Archived later ${randomUUID().slice(0, 6)}`,
+      day(Date.parse(closesAt) - 5 * 86_400_000),
+    );
+    const archived = await harness.sandbox.call('POST', `/v1/pipelines/${bid.id}/archive`, {
+      key: KEYS.carolMemberAcme,
+      body: { archived: true },
+    });
+    expect(archived.status).toBe(200);
+    const { read } = await builtPost(harness, { kind: 'pipeline', target: { p: bid.id }, now: now() });
+    expect(read).toContain('(archived, so read only), in this channel:');
+    expect(read).not.toContain('with its menus');
+    // An archived bid has no deadline left to chase.
+    expect(read).not.toContain('*Tender closes*');
+  });
+
   it('reads a cursor kept before names, dates and notes were kept: only status changes, nothing invented', async () => {
     const bid = await newBid(
       `Old cursor bid ${randomUUID().slice(0, 6)}`,

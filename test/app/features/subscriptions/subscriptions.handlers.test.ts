@@ -129,6 +129,26 @@ describe('subscriptionCommand: subscribe', () => {
     expect(JSON.parse(reminder?.target ?? '{}')).toEqual({ days: 14 });
   });
 
+  it('refuses an archived bid’s summaries, saying how to restore it first', async () => {
+    const made = await harness.sandbox.call('POST', '/v1/pipelines', {
+      key: KEYS.carolMemberAcme,
+      body: { name: 'Archived before subscribing', idempotencyKey: randomUUID() },
+    });
+    expect(made.status, made.text).toBe(201);
+    const bidId = made.body.data.id as string;
+    const archived = await harness.sandbox.call('POST', `/v1/pipelines/${bidId}/archive`, {
+      key: KEYS.carolMemberAcme,
+      body: { archived: true },
+    });
+    expect(archived.status).toBe(200);
+    const before = (await subscriptionsOf('C0GENERAL')).length;
+    const refused = await subscribe(`pipeline ${bidId}`, 'C0GENERAL');
+    expect(refused.said).toBe(
+      `*Archived before subscribing* is archived, so it changes no more and its summaries would have nothing to say. Restore it first with \`/tender pipeline restore ${bidId}\`, then subscribe.`,
+    );
+    expect(await subscriptionsOf('C0GENERAL')).toHaveLength(before);
+  });
+
   it('refuses a guest, a bad cadence, an unknown bid and days out of range, and subscribes nothing', async () => {
     const guest = await subscribe('search cleaning', 'C0REFUSED', 'U0GUEST');
     expect(guest.said).toContain('Guests can read tenders but cannot subscribe this channel');
