@@ -244,7 +244,7 @@ describe('channel access', () => {
   it('refuses guests, and says what to type for a bad subscription', async () => {
     const guest = await harness.command('U0GUEST', 'C0BIDS', 'subscribe pipeline pl-bob');
     expect(guest.text).toContain(
-      'Guests can read tenders but cannot subscribe this channel to summaries or feeds',
+      'Guests can read tenders but cannot subscribe this channel to summaries, feeds or reminders',
     );
     expect((await harness.command('U0ADMIN', 'C0BIDS', 'subscribe pipeline nope-1')).text).toContain(
       'No bid `nope-1` can be seen',

@@ -214,7 +214,9 @@ function notesLine(
   const due = dueDate
     ? mrkdwn`set the due date of ${of} to ${text(formatDay(dueDate))}`
     : mrkdwn`cleared the due date of ${of}`;
+  // The date next to its own verb, the notes after it: "updated the notes and set the due date …
+  // to 20 Nov" read as notes set to a date.
   return changed.notes
-    ? mrkdwn`${mention(userId)} updated the notes and ${due}`
+    ? mrkdwn`${mention(userId)} ${due}, and updated its notes`
     : mrkdwn`${mention(userId)} ${due}`;
 }

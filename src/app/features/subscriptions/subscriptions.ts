@@ -71,7 +71,7 @@ export async function subscriptionCommand(
 }
 
 async function subscribe(context: FeatureContext, request: SlackRequest, rest: string): Promise<void> {
-  if (await refuseGuests(context, request, 'subscribe this channel to summaries or feeds')) return;
+  if (await refuseGuests(context, request, 'subscribe this channel to summaries, feeds or reminders')) return;
   const words = rest.trim().split(/\s+/).filter(Boolean);
   const kind = (words.shift() ?? '').toLowerCase();
   if (kind !== 'pipeline' && kind !== 'search' && kind !== 'deadlines')
@@ -115,6 +115,16 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
       );
     }
   } else if (kind === 'search') {
+    // A bid's reference alone (`search BID-3`) is no word a tender holds: its summaries were meant.
+    const [only] = words;
+    if (words.length === 1 && only && /^bid-?\d{1,9}$/i.test(only)) {
+      const command = `subscribe pipeline ${only}`;
+      const question = mrkdwn`${code(only, 20)} is a bid’s reference, not words to look for in new tenders. Did you mean ${code(`/tender ${command}`, 60)}, its progress in this channel?`;
+      return reply(request, {
+        text: question,
+        blocks: commandOffer(question, `Run /tender ${command}`, command),
+      });
+    }
     const found = await searchTarget(context, request, words.join(' '));
     // A misspelt region: the same subscribe with the region meant, one click away.
     if ('problem' in found && found.regionMeant) {

@@ -233,7 +233,7 @@ describe('the pipeline card, live in every channel', () => {
           .find(
             (reply) =>
               reply.text ===
-              `<@${MEMBER}> updated the notes and set the due date of stage 2, Write, of Bob’s hospital cleaning bid to 15 Jan 2030`,
+              `<@${MEMBER}> set the due date of stage 2, Write, of Bob’s hospital cleaning bid to 15 Jan 2030, and updated its notes`,
           ),
       'the notes thread line',
     );

@@ -30,7 +30,7 @@ const subscriptionsOf = (channelId: string) =>
 async function subscribe(rest: string, channelId: string, userId = 'U0ADMIN') {
   const request = harness.request({ userId, channelId });
   await subscriptionCommand(harness.context, request, 'subscribe', rest);
-  return { said: request.said(), subscriptions: await subscriptionsOf(channelId) };
+  return { request, said: request.said(), subscriptions: await subscriptionsOf(channelId) };
 }
 
 const botPostsIn = (channel: string) =>
@@ -127,6 +127,16 @@ describe('subscriptionCommand: subscribe', () => {
     const reminder = deadlines.subscriptions.find((made) => made.kind === 'deadlines');
     expect(reminder).toMatchObject({ cadence: 'daily' });
     expect(JSON.parse(reminder?.target ?? '{}')).toEqual({ days: 14 });
+  });
+
+  it('asks about a feed of a bid’s reference alone: its summaries were meant', async () => {
+    const before = (await subscriptionsOf('C0GENERAL')).length;
+    const asked = await subscribe('search BID-1', 'C0GENERAL');
+    expect(asked.said).toBe(
+      '`BID-1` is a bid’s reference, not words to look for in new tenders. Did you mean `/tender subscribe pipeline BID-1`, its progress in this channel?',
+    );
+    expect(JSON.stringify(asked.request.answers)).toContain('subscribe pipeline BID-1');
+    expect(await subscriptionsOf('C0GENERAL')).toHaveLength(before);
   });
 
   it('refuses an archived bid’s summaries, saying how to restore it first', async () => {
