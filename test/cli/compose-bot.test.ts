@@ -92,7 +92,7 @@ describe('/tender help and unknown words', () => {
     const pipelines = textOf(await command(MEMBER, 'pipelines'));
     expect(bids).not.toContain('is not a `/tender` command');
     const heading = (text: string) => text.slice(0, text.indexOf(' ['));
-    expect(heading(bids)).toMatch(/^Active bids: \d+$/);
+    expect(heading(bids)).toMatch(/^Current bids: \d+$/);
     expect(heading(bids)).toBe(heading(pipelines));
   });
 

@@ -47,7 +47,7 @@ async function type(text: string) {
 async function openHome() {
   await page.locator('#home-link').click();
   const home = page.locator('#home');
-  await home.getByText('Active bids').waitFor();
+  await home.getByText('Current bids').waitFor();
   return home;
 }
 

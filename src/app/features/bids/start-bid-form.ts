@@ -200,7 +200,7 @@ async function runningBidsNotice(
     const partly = found.complete
       ? []
       : [
-          mrkdwn`Other bids on this tender were looked for among the newest ${RUNNING_BIDS_LOOKED_THROUGH} active bids only.`,
+          mrkdwn`Other bids on this tender were looked for among the newest ${RUNNING_BIDS_LOOKED_THROUGH} current bids only.`,
         ];
     if (found.bids.length === 0) return { notes: partly };
     const bids = await withStartedBy(context, teamId, await withBidReferences(context, teamId, found.bids));

@@ -12,7 +12,7 @@ import { HOME_LIST_ROWS, type HomeContent, homeView } from './views/home-view.ts
 
 /**
  * The App Home tab, drawn afresh each time it is opened: the connection (the workspace's key and
- * the person's own), then what the key's creator sees through the service (bookmarks, active bids
+ * the person's own), then what the key's creator sees through the service (bookmarks, current bids
  * with their progress, the organisation's saved searches): the person's own key where linked. A list the service will not give is a sentence in its place.
  */
 export async function publishHome(

@@ -406,7 +406,7 @@ describe('the pipeline card, live in every channel', () => {
     expect(after.updatedAt).toBe(before.updatedAt);
     expect(after.status).toBe(before.status);
     // Still alive and answering.
-    expect(textOf(await command(MEMBER, BIDS, 'pipelines'))).toContain('Active bids');
+    expect(textOf(await command(MEMBER, BIDS, 'pipelines'))).toContain('Current bids');
   });
 
   it('forgets a card Slack says is gone, and keeps redrawing the others', async () => {
@@ -451,12 +451,12 @@ describe('/tender pipelines and the Home tab', () => {
     await eventually(() => cardsOf(bot.slack, GENERAL, postedId).length === cards + 1, 'the posted card');
   });
 
-  it('the Home tab shows bookmarks, active bids with their progress, and saved searches, fresh each time', async () => {
+  it('the Home tab shows bookmarks, current bids with their progress, and saved searches, fresh each time', async () => {
     await service.bookmarks.add(TENDER_A);
     await bot.slack.openHome(MEMBER);
     const home = await eventually(() => bot.slack.homeOf(MEMBER), 'the Home tab');
     const shown = textOf(home.view);
-    expect(shown).toContain('*Active bids*');
+    expect(shown).toContain('*Current bids*');
     expect(shown).toContain('Bob’s hospital cleaning bid');
     expect(shown).toContain('▰');
     expect(shown).toContain('*Bookmarks*');

@@ -48,7 +48,7 @@ describe('publishHome', () => {
     });
     expect(home.buttons).toContainEqual({ id: HomeIds.connect, value: 'me', label: 'Link your own key' });
     expect(home.text).toContain('*Bookmarks*');
-    expect(home.text).toContain('*Active bids*');
+    expect(home.text).toContain('*Current bids*');
     // Each bid named by its reference, as its card names it.
     expect(home.text).toMatch(/\*Bob’s hospital cleaning bid\* · `BID-\d+` ·/);
     expect(home.text).toContain('*Saved searches*');

@@ -12,7 +12,6 @@ import {
 import { SETTABLE_PIPELINE_STATUSES } from '../../../shared/values/pipeline-values.ts';
 import {
   countdown,
-  ENDED,
   PAST_SUBMISSION,
   progressBar,
   STAGE_LABELS,
@@ -260,7 +259,7 @@ function drawCard(
                 title: { type: 'plain_text', text: 'Archive this bid?' },
                 text: {
                   type: 'mrkdwn',
-                  text: mrkdwn`It leaves the list of active bids and its card can no longer be changed until it is restored.`,
+                  text: mrkdwn`It leaves the list of current bids and its card can no longer be changed until it is restored.`,
                 },
                 confirm: { type: 'plain_text', text: 'Archive' },
                 deny: { type: 'plain_text', text: 'Keep it' },
@@ -382,34 +381,37 @@ export interface BidListFilter {
   archived: 'active' | 'archived' | 'all';
 }
 
-/** `active bids` (`unarchived` when won, lost or no bid: not "active"), `archived bids`, `bids`, then `with the status Won`. */
+/**
+ * `current bids` (not archived, whatever their status: a won bid stays current until archived,
+ * so never "active"), `archived bids`, `bids`, then `with the status Won`.
+ */
 function bidsNamed(filter: BidListFilter): Mrkdwn {
-  const active =
-    filter.status && ENDED.includes(filter.status) ? mrkdwn`unarchived bids` : mrkdwn`active bids`;
-  const which = { active, archived: mrkdwn`archived bids`, all: mrkdwn`bids` }[filter.archived];
+  const which = { active: mrkdwn`current bids`, archived: mrkdwn`archived bids`, all: mrkdwn`bids` }[
+    filter.archived
+  ];
   return filter.status ? mrkdwn`${which} with the status ${plain(STATUS_LABELS[filter.status])}` : which;
 }
 
 /**
- * `Active bids`, `Archived bids`, `All bids`, `Active bids matching “roads”`, `Archived bids with
+ * `Current bids`, `Archived bids`, `All bids`, `Current bids matching “roads”`, `Archived bids with
  * the status Won`: what the list holds, its words last.
  */
 function bidsHeading(filter: BidListFilter): Mrkdwn {
   const everyBid = filter.archived === 'all';
   const named = everyBid && !filter.status ? mrkdwn`All bids` : upperFirst(bidsNamed(filter));
   const matching = filter.words ? mrkdwn` matching “${plain(filter.words)}”` : mrkdwn``;
-  return mrkdwn`${named}${matching}${everyBid && filter.status ? mrkdwn`, active or archived` : mrkdwn``}`;
+  return mrkdwn`${named}${matching}${everyBid && filter.status ? mrkdwn`, current or archived` : mrkdwn``}`;
 }
 
 /**
- * `No archived bids.`, `No active bids match “roads”.`, `No bids, active or archived.`: the filters
+ * `No archived bids.`, `No current bids match “roads”.`, `No bids, current or archived.`: the filters
  * said as what is missing, never as words searched for.
  */
 function noBidsSentence(filter: BidListFilter): Mrkdwn {
   const named = bidsNamed(filter);
-  const anyArchived = filter.archived === 'all' ? mrkdwn`, active or archived,` : mrkdwn``;
+  const anyArchived = filter.archived === 'all' ? mrkdwn`, current or archived,` : mrkdwn``;
   if (filter.words) return mrkdwn`No ${named}${anyArchived} match “${plain(filter.words)}”.`;
-  return filter.archived === 'all' ? mrkdwn`No ${named}, active or archived.` : mrkdwn`No ${named}.`;
+  return filter.archived === 'all' ? mrkdwn`No ${named}, current or archived.` : mrkdwn`No ${named}.`;
 }
 
 /** `/tender pipelines`: the bids the key's creator can see, each with "Post in channel" (not for a guest). */

@@ -73,13 +73,13 @@ export function homeView(args: HomeContent): HomeView {
   if (args.pipelines) {
     blocks.push({ type: 'divider' });
     const list = args.pipelines;
-    if ('problem' in list) blocks.push(section(mrkdwn`*Active bids*\n${list.problem}`));
+    if ('problem' in list) blocks.push(section(mrkdwn`*Current bids*\n${list.problem}`));
     else if (list.total === 0)
       blocks.push(
-        section(mrkdwn`*Active bids*\nNo active bids. Start one with “Start a bid” on a tender card.`),
+        section(mrkdwn`*Current bids*\nNo current bids. Start one with “Start a bid” on a tender card.`),
       );
     else {
-      blocks.push(section(mrkdwn`*Active bids* · ${more(list.items.length, list.total)}`));
+      blocks.push(section(mrkdwn`*Current bids* · ${more(list.items.length, list.total)}`));
       for (const [index, item] of list.items.slice(0, HOME_LIST_ROWS).entries()) {
         const counts = item.stageCounts;
         const total = counts.pending + counts.in_progress + counts.blocked + counts.completed;

@@ -21,7 +21,7 @@ import { readerTime } from '../../../../support/slack-dates.ts';
 
 const NOW = new Date('2026-11-22T10:00:00Z');
 
-/** `/tender pipelines` with nothing typed: the active bids. */
+/** `/tender pipelines` with nothing typed: the current bids. */
 const ACTIVE: BidListFilter = { words: '', archived: 'active' };
 
 /** The bot store's part the codec uses, in memory. */
@@ -496,14 +496,14 @@ describe('the modals and the Home view', () => {
     const noCommand = JSON.stringify(
       (await pipelinesListMessage([], 0, { ...ACTIVE, words: 'zz`zz' }, memoryKeeper(), NOW, tick)).blocks,
     );
-    expect(noCommand).toContain('No active bids match');
+    expect(noCommand).toContain('No current bids match');
     expect(noCommand).not.toContain('/tender pipelines');
     const all = { ...page, typed: 'zzzz ALL' };
     const noneAtAll = JSON.stringify(
       (await pipelinesListMessage([], 0, { words: 'zzzz', archived: 'all' }, memoryKeeper(), NOW, all))
         .blocks,
     );
-    expect(noneAtAll).toContain('No bids, active or archived, match “zzzz”.');
+    expect(noneAtAll).toContain('No bids, current or archived, match “zzzz”.');
     expect(noneAtAll).not.toContain('/tender pipelines');
   });
 });
@@ -525,19 +525,19 @@ describe('the list of bids, by its filters', () => {
     expect(archived.first).toBe(
       'No archived bids. Look among every bid, active ones too: `/tender pipelines all`.',
     );
-    expect((await said(ACTIVE)).text).toBe('No active bids.');
-    expect((await said({ words: '', archived: 'all' })).text).toBe('No bids, active or archived.');
+    expect((await said(ACTIVE)).text).toBe('No current bids.');
+    expect((await said({ words: '', archived: 'all' })).text).toBe('No bids, current or archived.');
     expect((await said({ ...ACTIVE, status: 'no_bid' })).text).toBe(
-      'No unarchived bids with the status No bid.',
+      'No current bids with the status No bid.',
     );
     expect((await said({ ...ACTIVE, status: 'on_hold' })).text).toBe(
-      'No active bids with the status On hold.',
+      'No current bids with the status On hold.',
     );
     expect((await said({ words: 'roads', archived: 'archived' })).text).toBe(
       'No archived bids match “roads”.',
     );
     expect((await said({ words: 'roads', status: 'won', archived: 'all' })).text).toBe(
-      'No bids with the status Won, active or archived, match “roads”.',
+      'No bids with the status Won, current or archived, match “roads”.',
     );
   });
 
@@ -573,7 +573,7 @@ describe('the list of bids, by its filters', () => {
     expect((await said({ words: '', archived: 'archived' }, [item])).text).toBe('Archived bids: 1');
     expect((await said({ words: '', archived: 'all' }, [item])).text).toBe('All bids: 1');
     expect((await said({ words: 'roads', status: 'on_hold', archived: 'active' }, [item])).first).toContain(
-      '*Active bids with the status On hold matching “roads”*',
+      '*Current bids with the status On hold matching “roads”*',
     );
   });
 });
