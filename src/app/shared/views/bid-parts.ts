@@ -21,7 +21,8 @@ export const STAGE_LABELS: Record<Stage['status'], string> = {
 
 /** `▰▰▰▱▱ 3/5 done`: one mark per stage, ten at most. */
 export function progressBar(done: number, total: number): string {
-  if (total <= 0) return 'No stages yet';
+  // Stages are set when a bid starts: one started without any gets none later, so never "yet".
+  if (total <= 0) return 'No stages';
   const marks = Math.min(total, 10);
   const filled = Math.round((done / total) * marks);
   return `${'▰'.repeat(filled)}${'▱'.repeat(marks - filled)} ${done}/${total} done`;

@@ -295,7 +295,7 @@ function drawCard(
       },
     ];
   };
-  const text = mrkdwn`${plain(pipeline.name)}: ${plain(STATUS_LABELS[pipeline.status])}, ${done}/${stages.length} stages done`;
+  const text = mrkdwn`${plain(pipeline.name)}: ${plain(STATUS_LABELS[pipeline.status])}, ${stages.length === 0 ? mrkdwn`no stages` : mrkdwn`${done}/${stages.length} stages done`}`;
   const draw = (shown: number, notesRoom: number): Block[] => {
     const blocks: Block[] = [...head];
     if (stages.length > 0) blocks.push({ type: 'divider' });

@@ -161,7 +161,7 @@ export function startBidModal(args: {
       label: { type: 'plain_text', text: 'Stages' },
       hint: {
         type: 'plain_text',
-        text: 'One stage a line, with its expected length in days after a bar if you like: “Draft response | 5”. At most 50.',
+        text: 'One stage a line, with its expected length in days after a bar if you like: “Draft response | 5”. At most 50. They are fixed once the bid starts: stages cannot be added later.',
       },
       element: {
         type: 'plain_text_input',

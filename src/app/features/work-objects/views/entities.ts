@@ -83,7 +83,7 @@ export function currentStage(stages: readonly Stage[]): Stage | null {
 }
 
 function stageLine(stages: readonly Stage[]): string {
-  if (stages.length === 0) return 'No stages yet';
+  if (stages.length === 0) return 'No stages';
   const stage = currentStage(stages);
   if (!stage) return 'All stages completed';
   return `${clipped(stage.name, VALUE_MAX)} (${STAGE_LABELS[stage.status]})`;

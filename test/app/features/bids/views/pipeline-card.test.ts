@@ -66,9 +66,16 @@ function pipeline(overrides: Partial<Pipeline> = {}): Pipeline {
 type Json = any;
 
 describe('the pipeline card', () => {
+  it('says a bid without stages has none, not "0/0 stages done"', async () => {
+    const card = await pipelineCard(pipeline({ stages: [] }), memoryKeeper(), NOW, { reference: 'BID-3' });
+    expect(card.text).toMatch(/, no stages$/);
+    expect(JSON.stringify(card.blocks)).toContain('No stages');
+    expect(JSON.stringify(card)).not.toContain('0/0');
+  });
+
   it('draws the progress bar and says an overdue target plainly', () => {
     expect(progressBar(3, 5)).toBe('▰▰▰▱▱ 3/5 done');
-    expect(progressBar(0, 0)).toBe('No stages yet');
+    expect(progressBar(0, 0)).toBe('No stages');
     expect(progressBar(7, 40)).toBe('▰▰▱▱▱▱▱▱▱▱ 7/40 done');
     expect(countdown('2026-11-20', NOW)).toBe('20 Nov 2026 · overdue by 2 days');
     expect(countdown('2026-11-22', NOW)).toBe('22 Nov 2026 · due today');
