@@ -528,7 +528,8 @@ async function deadlineReminders(input: BuildInput, notes: PostNotes): Promise<B
   const { days } = DeadlinesTarget.parse(JSON.parse(subscription.target));
   const thresholds = thresholdsFor(days);
   const today = localDay(now, subscription.timeZone);
-  const lines: { key: string; order: number; line: Mrkdwn; overdue?: true }[] = [];
+  /** `also`: reminders said in the same line (a bid's target date in its tender's closing line). */
+  const lines: { key: string; also?: string[]; order: number; line: Mrkdwn; overdue?: true }[] = [];
   // Within the window but reminded in an earlier post: counted, so the post does not read as all there is.
   let remindedBefore = 0;
   /**
@@ -584,20 +585,22 @@ async function deadlineReminders(input: BuildInput, notes: PostNotes): Promise<B
     }
     bids.push({ pipeline, key, target, overdue: remaining < 0 });
   }
-  // The closing of each bid's tender: from the bookmarks when there, else read (a few at most).
+  // The closing of each bid's tender: from the bookmarks when there, else read (a few at most, and
+  // once a pass, as a summary reads them).
   const closings = await tenderClosings(
-    client,
+    input,
     bidTenders.map((bid) => bid.tenderId).filter((id) => !bookmarked.has(id)),
   );
-  const closingBids: {
-    pipeline: { id: string; name: string; targetSubmissionDate: string | null };
-    key: string;
-    deadline: string;
-  }[] = [];
+  // One line a tender closing, naming every bid on it; a bid's own target date, when due in this
+  // post too, is said in that line (and reminded with it) rather than in a line of its own.
+  const byTender = new Map<string, typeof bidTenders>();
+  for (const bid of bidTenders) byTender.set(bid.tenderId, [...(byTender.get(bid.tenderId) ?? []), bid]);
+  const targetsDue = new Map(bids.map((bid) => [bid.pipeline.id, bid]));
+  const closingGroups: { key: string; deadline: string; bids: typeof bidTenders; keys: string[] }[] = [];
   const saidAsBid = new Set<string>();
-  for (const { pipeline, tenderId } of bidTenders) {
+  for (const [tenderId, onTender] of byTender) {
     const deadline = bookmarked.get(tenderId)?.deadline ?? closings.get(tenderId) ?? null;
-    if (!deadline || saidAsBid.has(tenderId)) continue;
+    if (!deadline) continue;
     const closing = closingKey(tenderId, deadline);
     if (closing === null) continue;
     saidAsBid.add(tenderId);
@@ -605,7 +608,13 @@ async function deadlineReminders(input: BuildInput, notes: PostNotes): Promise<B
       remindedBefore += 1;
       continue;
     }
-    closingBids.push({ pipeline, key: closing.key, deadline });
+    const folded = onTender.flatMap(({ pipeline }) => {
+      const due = targetsDue.get(pipeline.id);
+      if (!due) return [];
+      targetsDue.delete(pipeline.id);
+      return [due.key];
+    });
+    closingGroups.push({ key: closing.key, deadline, bids: onTender, keys: folded });
   }
   for (const [tenderId, tender] of bookmarked) {
     if (!tender.deadline || saidAsBid.has(tenderId)) continue;
@@ -621,20 +630,35 @@ async function deadlineReminders(input: BuildInput, notes: PostNotes): Promise<B
       line: mrkdwn`:bookmark: *${safeText(tender.title, 300)}* ${deadlineMrkdwn(tender.deadline, now)} · ${code(tenderId, 200)}`,
     });
   }
-  const named = [...bids.map((bid) => bid.pipeline.id), ...closingBids.map((bid) => bid.pipeline.id)];
+  const named = [
+    ...bids.map((bid) => bid.pipeline.id),
+    ...closingGroups.flatMap((group) => group.bids.map((bid) => bid.pipeline.id)),
+  ];
   const references = named.length
     ? ((await input.bidReferences?.(named)) ?? new Map<string, string>())
     : new Map<string, string>();
-  for (const { pipeline, key, deadline } of closingBids) {
+  /** What a line says of a bid after its name: its target date and its reference. */
+  const bidFacts = (pipeline: { id: string; targetSubmissionDate: string | null }) => {
     const reference = references.get(pipeline.id);
     const target = pipeline.targetSubmissionDate;
+    return mrkdwn`${target ? mrkdwn` · target date ${plain(countdownLocal(target, today))}` : mrkdwn``}${reference ? mrkdwn` · ${code(reference)}` : mrkdwn``}`;
+  };
+  for (const { key, deadline, bids: onTender, keys } of closingGroups) {
+    const [only] = onTender;
     lines.push({
       key,
+      also: keys,
       order: Date.parse(deadline),
-      line: mrkdwn`:dart: *${safeText(pipeline.name, 300)}* · its tender ${deadlineMrkdwn(deadline, now)}${target ? mrkdwn` · target date ${plain(countdownLocal(target, today))}` : mrkdwn``}${reference ? mrkdwn` · ${code(reference)}` : mrkdwn``}`,
+      line:
+        onTender.length === 1 && only
+          ? mrkdwn`:dart: *${safeText(only.pipeline.name, 300)}* · its tender ${deadlineMrkdwn(deadline, now)}${bidFacts(only.pipeline)}`
+          : mrkdwn`:dart: Their tender ${deadlineMrkdwn(deadline, now)}: ${joinMrkdwn(
+              onTender.map((bid) => mrkdwn`*${safeText(bid.pipeline.name, 300)}*${bidFacts(bid.pipeline)}`),
+              mrkdwn`; `,
+            )}`,
     });
   }
-  for (const { pipeline, key, target, overdue } of bids) {
+  for (const { pipeline, key, target, overdue } of targetsDue.values()) {
     const reference = references.get(pipeline.id);
     lines.push({
       key,
@@ -679,7 +703,7 @@ async function deadlineReminders(input: BuildInput, notes: PostNotes): Promise<B
         ],
         groups,
       ),
-      itemKeys: lines.map((entry) => entry.key),
+      itemKeys: lines.flatMap((entry) => [entry.key, ...(entry.also ?? [])]),
       cursor: null,
       skippedSaid: notes.skipped,
     },
@@ -689,24 +713,17 @@ async function deadlineReminders(input: BuildInput, notes: PostNotes): Promise<B
 /** The most bid tenders read for one reminder post (beyond them, bids are reminded by target date only). */
 const BID_TENDERS_READ = 50;
 
-/** Each tender's closing (null when it gives none), read a few at a time; one that fails is left out. */
+/** Each tender's closing (null when it gives none or cannot be read now), read a few at a time. */
 async function tenderClosings(
-  client: ProcurementClient,
+  input: BuildInput,
   ids: readonly string[],
 ): Promise<Map<string, string | null>> {
   const closings = new Map<string, string | null>();
   const unique = [...new Set(ids)].slice(0, BID_TENDERS_READ);
-  for (let start = 0; start < unique.length; start += 5) {
+  for (let start = 0; start < unique.length; start += 5)
     await Promise.all(
-      unique.slice(start, start + 5).map(async (id) => {
-        try {
-          closings.set(id, (await client.tenders.get(id)).deadline);
-        } catch {
-          // A tender the key cannot read (or gone): its bid is reminded by its target date alone.
-        }
-      }),
+      unique.slice(start, start + 5).map(async (id) => closings.set(id, await tenderDeadline(input, id))),
     );
-  }
   return closings;
 }
 

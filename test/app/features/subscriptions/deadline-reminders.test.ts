@@ -56,4 +56,36 @@ describe('deadline reminders of a bid', () => {
       await harness.sandbox.call('DELETE', `/v1/bookmarks/${TENDER_B}`, { key: KEYS.carolMemberAcme });
     }
   });
+
+  it('name every bid on one tender in its closing line, each bid’s own target date due too said there, never twice', async () => {
+    const now = new Date(Date.parse(closesAt) - 11 * 86_400_000);
+    // A second bid on the same tender, its own target date within the window as well.
+    const second = `Second bid ${randomUUID().slice(0, 6)}`;
+    const made = await harness.sandbox.call('POST', '/v1/pipelines', {
+      key: KEYS.carolMemberAcme,
+      body: {
+        name: second,
+        idempotencyKey: randomUUID(),
+        tenderId: TENDER_B,
+        targetSubmissionDate: new Date(now.getTime() + 5 * 86_400_000).toISOString().slice(0, 10),
+      },
+    });
+    expect(made.status, made.text).toBe(201);
+    const { read, keys } = await reminder(now);
+    expect(read).toContain(':dart: Their tender closes in 11 days');
+    expect(read).toContain(`*${bidName}* · target date`);
+    expect(read).toContain(`*${second}* · target date`);
+    // Each bid named once: the second's target date is in the closing line, not a line of its own.
+    expect(read.split(`*${second}*`).length - 1).toBe(1);
+    expect(read.split(`*${bidName}*`).length - 1).toBe(1);
+    const secondId = made.body.data.id as string;
+    expect(keys.filter((key) => key.startsWith(`deadline:tender:${TENDER_B}:`))).toHaveLength(1);
+    expect(keys, JSON.stringify(keys)).toContainEqual(
+      expect.stringMatching(new RegExp(`^deadline:pipeline:${secondId}:`)),
+    );
+    // Both reminded: the next post within the same thresholds says neither.
+    const again = await reminder(now, keys);
+    expect(again.read).not.toContain(second);
+    expect(again.read).not.toContain(bidName);
+  });
 });
