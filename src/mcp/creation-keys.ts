@@ -98,7 +98,11 @@ export class CreationKeys {
       found.accepted = true;
       this.proven.add(found.caller);
       if (!gone(made)) return made;
-      this.forget(fingerprint);
+      // Only the entry read is forgotten: an identical call that found it gone too, and was
+      // quicker, may have remembered the new creation's key already, and that one is this call's.
+      if (this.remembered.get(fingerprint) === found) this.forget(fingerprint);
+      const fresh = this.remembered.get(fingerprint);
+      if (fresh && this.now() - fresh.madeAt < this.windowMs) return make(fresh.key);
     }
     let current = this.underWay.get(fingerprint);
     let shared = current !== undefined;

@@ -72,6 +72,42 @@ describe('creation keys: one per logical creation', () => {
     expect(await create()).toBe(again);
   });
 
+  it('two identical calls that both find the remembered creation gone make one new creation between them', async () => {
+    const keys = new CreationKeys();
+    const args = { entityType: 'tender', entityId: 't-2', body: 'twice' };
+    const deleted = new Set<string>();
+    const first = await keys.create('pis_bob', 'post_comment', args, undefined, async (key) => key);
+    deleted.add(first);
+    // Each call's read of the remembered key is answered; the second's answer comes after the first
+    // call has already made (and remembered) its new creation.
+    let releaseSecond: () => void = () => {};
+    const secondRead = new Promise<void>((resolve) => {
+      releaseSecond = resolve;
+    });
+    const made: string[] = [];
+    const call = (slow: boolean) =>
+      keys.create(
+        'pis_bob',
+        'post_comment',
+        args,
+        undefined,
+        async (key) => {
+          if (slow && key === first) await secondRead;
+          if (key !== first) made.push(key);
+          return key;
+        },
+        (key) => deleted.has(key),
+      );
+    const slowCall = call(true);
+    const quick = await call(false);
+    releaseSecond();
+    const slow = await slowCall;
+    expect(quick).not.toBe(first);
+    expect(slow).toBe(quick);
+    // One new key was ever used to create: the service made one new comment.
+    expect(new Set(made)).toEqual(new Set([quick]));
+  });
+
   it('uses the key the assistant gave as it is', async () => {
     const keys = new CreationKeys();
     const given = '0b7f6a52-3c1d-4e8f-9a2b-5c6d7e8f9a0b';

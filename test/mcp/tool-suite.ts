@@ -518,6 +518,23 @@ export function describeTools(
       const again = await ok(client, 'create_bid', bidArgs);
       expect(again.bid.id).not.toBe(bid.bid.id);
       expect(again.bid.archived).toBe(false);
+      // With the assistant's own key of a bid archived since: said so, nothing started.
+      const keyedArgs = { name: `Keyed bid ${randomUUID().slice(0, 8)}`, idempotencyKey: randomUUID() };
+      const keyedBid = await ok(client, 'create_bid', keyedArgs);
+      const archivedToo = await service(
+        'POST',
+        `/v1/pipelines/${keyedBid.bid.id}/archive`,
+        KEYS.carolMemberAcme,
+        {
+          archived: true,
+        },
+      );
+      expect(archivedToo.status).toBe(200);
+      const replayedBid = await callTool(client, 'create_bid', keyedArgs);
+      expect(replayedBid.text).toContain(
+        'No new bid was started: that idempotencyKey already started this bid, archived since.',
+      );
+      expect(replayedBid.text).not.toContain('Started the bid');
     });
 
     it('pages to the end of a list with the cursor', async () => {
