@@ -76,6 +76,26 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
   const kind = (words.shift() ?? '').toLowerCase();
   if (kind !== 'pipeline' && kind !== 'search' && kind !== 'deadlines')
     return reply(request, subscribeMeantMessage(rest.trim()));
+  // A bid's reference (`search BID-3 weekly`) is no word a tender holds: its summaries were meant,
+  // asked before the schedule is read (`weekly` is no feed's), and offered with the schedule typed.
+  const [first] = words;
+  if (kind === 'search' && first && /^bid-?\d{1,9}$/i.test(first)) {
+    const command = cutText(`subscribe pipeline ${words.join(' ')}`, 200);
+    const question = mrkdwn`${code(first, 20)} is a bid’s reference, not words to look for in new tenders. Did you mean ${code(`/tender ${command}`, 220)}, its progress in this channel?`;
+    const after = words.slice(1);
+    const asPipeline = readSchedule('pipeline', after);
+    // Pressed, a schedule a summary cannot have (`hourly`), or other words, would only be refused:
+    // said, no button.
+    if ('problem' in asPipeline || after.length > 0)
+      return say(
+        request,
+        mrkdwn`${question}${'problem' in asPipeline ? mrkdwn` ${asPipeline.problem}` : mrkdwn``}`,
+      );
+    return reply(request, {
+      text: question,
+      blocks: commandOffer(question, `Run /tender ${cutText(command, 50)}`, command),
+    });
+  }
   const scheduleRead = readSchedule(kind, words);
   if ('problem' in scheduleRead) return say(request, scheduleRead.problem);
   const { cadence, localTime } = scheduleRead;
@@ -115,16 +135,6 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
       );
     }
   } else if (kind === 'search') {
-    // A bid's reference alone (`search BID-3`) is no word a tender holds: its summaries were meant.
-    const [only] = words;
-    if (words.length === 1 && only && /^bid-?\d{1,9}$/i.test(only)) {
-      const command = `subscribe pipeline ${only}`;
-      const question = mrkdwn`${code(only, 20)} is a bid’s reference, not words to look for in new tenders. Did you mean ${code(`/tender ${command}`, 60)}, its progress in this channel?`;
-      return reply(request, {
-        text: question,
-        blocks: commandOffer(question, `Run /tender ${command}`, command),
-      });
-    }
     const found = await searchTarget(context, request, words.join(' '));
     // A misspelt region: the same subscribe with the region meant, one click away.
     if ('problem' in found && found.regionMeant) {

@@ -136,6 +136,16 @@ describe('subscriptionCommand: subscribe', () => {
       '`BID-1` is a bid’s reference, not words to look for in new tenders. Did you mean `/tender subscribe pipeline BID-1`, its progress in this channel?',
     );
     expect(JSON.stringify(asked.request.answers)).toContain('subscribe pipeline BID-1');
+    // With a schedule a summary can have, offered with it; with one it cannot, said with why, no button.
+    const weekly = await subscribe('search BID-1 weekly 08:00', 'C0GENERAL');
+    expect(weekly.said).toContain('Did you mean `/tender subscribe pipeline BID-1 weekly 08:00`');
+    expect(JSON.stringify(weekly.request.answers)).toContain(
+      '"value":"subscribe pipeline BID-1 weekly 08:00"',
+    );
+    const hourly = await subscribe('search BID-1 hourly', 'C0GENERAL');
+    expect(hourly.said).toContain('Did you mean `/tender subscribe pipeline BID-1 hourly`');
+    expect(hourly.said).toContain('hourly');
+    expect(JSON.stringify(hourly.request.answers)).not.toContain('"type":"button"');
     expect(await subscriptionsOf('C0GENERAL')).toHaveLength(before);
   });
 
