@@ -67,6 +67,7 @@ export function registerReachListeners(
       channel: shared.channel,
       messageTs: shared.message_ts,
       ...(typeof shared.user === 'string' ? { userId: shared.user } : {}),
+      ...(typeof shared.thread_ts === 'string' ? { threadTs: shared.thread_ts } : {}),
       ...(shared.unfurl_id ? { unfurlId: shared.unfurl_id } : {}),
       ...(shared.source ? { source: shared.source } : {}),
       links: Array.isArray(shared.links) ? shared.links.filter((link) => typeof link?.url === 'string') : [],

@@ -8,7 +8,7 @@ import { TenderIds, UNFURL_IDS } from '../../shared/ids.ts';
 import { writerOrSentence } from '../../shared/key-access.ts';
 import { encodeIfFits } from '../../shared/values/codec.ts';
 import { sentenceMessage } from '../../shared/views/messages.ts';
-import { type Mrkdwn, mrkdwn, safeText } from '../../shared/views/mrkdwn.ts';
+import { link, type Mrkdwn, mrkdwn, safeText } from '../../shared/views/mrkdwn.ts';
 import { type Block, section, tenderCard } from '../../shared/views/tender-card.ts';
 import { bidReferences } from '../bids/index.ts';
 import { followBookmarkChange } from '../tenders/index.ts';
@@ -40,6 +40,8 @@ export interface SharedLinks {
   source?: string;
   /** Who posted the message: told, to them alone, of notice links the service does not hold. */
   userId?: string;
+  /** The thread the message is in, where that is said too. */
+  threadTs?: string;
   links: readonly { url: string; domain?: string }[];
 }
 
@@ -172,15 +174,16 @@ export async function unfurlLinks(
       ),
     ),
   ];
+  // The cards first: what was found is not held up by telling what was not.
+  if (!(await unfurlEntities(context, slack, shared.teamId, target, entities)) && shown.length > 0) {
+    const unfurls: Record<string, { blocks: Block[] }> = {};
+    // A card in a channel shows the workspace's bookmarks as they are, as a shared card does (read once).
+    const bookmarked = await bookmarkedIds(client).catch(() => new Set<string>());
+    for (const entry of shown)
+      unfurls[entry.url] = { blocks: unfurlBlocks(entry.tender, now, bookmarked.has(entry.tender.id)) };
+    await slack.chat.unfurl({ ...target, unfurls });
+  }
   await sayNotHeld(context, slack, shared, notHeld);
-  if (await unfurlEntities(context, slack, shared.teamId, target, entities)) return;
-  if (shown.length === 0) return;
-  const unfurls: Record<string, { blocks: Block[] }> = {};
-  // A card in a channel shows the workspace's bookmarks as they are, as a shared card does (read once).
-  const bookmarked = await bookmarkedIds(client).catch(() => new Set<string>());
-  for (const entry of shown)
-    unfurls[entry.url] = { blocks: unfurlBlocks(entry.tender, now, bookmarked.has(entry.tender.id)) };
-  await slack.chat.unfurl({ ...target, unfurls });
 }
 
 /** Whether the person who posted the links is a guest (or cannot be told apart from one). */
@@ -214,6 +217,7 @@ async function sayNotHeld(
     .postEphemeral({
       channel: shared.channel,
       user: shared.userId,
+      ...(shared.threadTs ? { thread_ts: shared.threadTs } : {}),
       text: sentence,
       blocks: [section(sentence)],
     })
@@ -228,8 +232,13 @@ const NOT_PUBLISHERS: ReadonlySet<string> = new Set(['Tenderbot', 'typed']);
 /** Why a notice link got no card: which notices (by source), and how to find them instead. */
 export function notHeldSentence(notHeld: readonly { url: string; ref: NoticeRef }[]): Mrkdwn {
   const [first] = notHeld;
-  if (notHeld.length === 1 && first)
-    return mrkdwn`No card for that ${!NOT_PUBLISHERS.has(first.ref.source) ? mrkdwn`${safeText(first.ref.source, 60)} notice` : mrkdwn`link`}: the Procurement Intelligence Service does not hold it (it may be newer than the service’s last import, or withdrawn). Try \`/tender search\` with words from its title.`;
+  if (notHeld.length === 1 && first) {
+    const what = !NOT_PUBLISHERS.has(first.ref.source)
+      ? mrkdwn`that ${safeText(first.ref.source, 60)} notice`
+      : mrkdwn`that link`;
+    // The link itself, so the one meant is plain in a message with several.
+    return mrkdwn`No card for ${link(first.url, what) ?? what}: the Procurement Intelligence Service does not hold it (it may be newer than the service’s last import, or withdrawn). Try \`/tender search\` with words from its title.`;
+  }
   return mrkdwn`No cards for ${notHeld.length} of those notice links: the Procurement Intelligence Service does not hold them (they may be newer than the service’s last import, or withdrawn). Try \`/tender search\` with words from their titles.`;
 }
 

@@ -89,11 +89,30 @@ describe('unfurlLinks', () => {
     await unfurlLinks(harness.context, harness.request().slack, unknown.shared);
     const said = saidPrivately('C0BIDS', 'U0MEMBER').slice(before);
     expect(said).toHaveLength(1);
-    expect(said[0]).toContain('No card for that link: the Procurement Intelligence Service does not hold it');
+    expect(said[0]).toContain(
+      `No card for <${linkTo('ocds-tbdemo-9999999')}|that link>: the Procurement Intelligence Service does not hold it`,
+    );
     expect(said[0]).toContain('`/tender search`');
     expect(unknown.message.unfurls).toBeUndefined();
     // Nobody else sees it.
     expect(saidPrivately('C0BIDS', 'U0ADMIN')).toHaveLength(beforeAdmin);
+
+    // In a thread: said in that thread.
+    const parent = harness.slack.postAsUser('U0MEMBER', 'C0BIDS', 'a thread');
+    const url = linkTo('ocds-tbdemo-9999994');
+    const reply = harness.slack.postAsUser('U0MEMBER', 'C0BIDS', `<${url}>`, parent.ts);
+    await unfurlLinks(harness.context, harness.request().slack, {
+      teamId: harness.slack.teamId,
+      channel: 'C0BIDS',
+      messageTs: reply.ts,
+      threadTs: parent.ts,
+      userId: 'U0MEMBER',
+      links: [{ url }],
+    });
+    const inThread = harness.slack
+      .threadOf('C0BIDS', parent.ts)
+      .filter((message) => message.ephemeralTo === 'U0MEMBER' && message.text.includes('No card'));
+    expect(inThread).toHaveLength(1);
 
     // Two not held in one message: one sentence for both.
     const two = harness.slack.postAsUser('U0MEMBER', 'C0BIDS', 'two');
