@@ -217,6 +217,6 @@ function notesLine(
   // The date next to its own verb, the notes after it: "updated the notes and set the due date …
   // to 20 Nov" read as notes set to a date.
   return changed.notes
-    ? mrkdwn`${mention(userId)} ${due}, and updated its notes`
+    ? mrkdwn`${mention(userId)} ${due}, and updated that stage’s notes`
     : mrkdwn`${mention(userId)} ${due}`;
 }

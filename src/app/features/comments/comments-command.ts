@@ -217,6 +217,13 @@ export async function commentsCommand(
   request: SlackRequest,
   rest: string,
 ): Promise<void> {
+  // A bid's reference (`BID-7`, `bid 7`): bids have no thread of their own, their tender's is
+  // theirs. Asked first: it is one store read, where the record kinds are three service reads.
+  if (/^\s*bid[-\s]?\d+\s*$/i.test(rest)) {
+    const { client } = await context.clients.forPerson(request.teamId, request.userId);
+    await bidTenderThread(context, request, client, rest);
+    return;
+  }
   const candidates = candidateTargets(rest);
   if (candidates.length === 0) {
     await reply(request, sentenceMessage(COMMENTS_USAGE));
@@ -268,11 +275,6 @@ export async function commentsCommand(
       );
       return;
     }
-  }
-  // A bid's reference (`BID-7`): bids have no thread of their own, their tender's is theirs.
-  if (/^\s*bid[-\s]?\d+\s*$/i.test(rest)) {
-    await bidTenderThread(context, request, client, rest);
-    return;
   }
   const kinds =
     candidates.length === 1

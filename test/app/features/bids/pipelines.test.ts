@@ -233,7 +233,7 @@ describe('the pipeline card, live in every channel', () => {
           .find(
             (reply) =>
               reply.text ===
-              `<@${MEMBER}> set the due date of stage 2, Write, of Bob’s hospital cleaning bid to 15 Jan 2030, and updated its notes`,
+              `<@${MEMBER}> set the due date of stage 2, Write, of Bob’s hospital cleaning bid to 15 Jan 2030, and updated that stage’s notes`,
           ),
       'the notes thread line',
     );

@@ -124,7 +124,7 @@ describe('submitStageNotes (the form’s Save)', () => {
     expect(harness.slack.callsOf('chat.update').length).toBeGreaterThan(updatesBefore);
     const thread = harness.slack.threadOf(BIDS, card.ts).filter((message) => message.ts !== card.ts);
     expect(thread.at(-1)?.text).toBe(
-      `<@U0ADMIN> set the due date of stage 1, Qualify, of Notes saving bid to ${formatDay(LATER)}, and updated its notes`,
+      `<@U0ADMIN> set the due date of stage 1, Qualify, of Notes saving bid to ${formatDay(LATER)}, and updated that stage’s notes`,
     );
   });
 

@@ -196,6 +196,9 @@ describe('commentsCommand (/tender comments <id>)', () => {
     expect(none.request.said()).toBe(
       'Comments are kept on tenders, buyers, suppliers and frameworks, not on bids, and *Bid without a tender* was started without a tender, so it has none.',
     );
+    // Written with a space, as people say it.
+    const spaced = await run(alone.replace('-', ' '), { userId: 'U0MEMBER' });
+    expect(spaced.request.said()).toContain('*Bid without a tender* was started without a tender');
     const unknown = await run('BID-99999', { userId: 'U0MEMBER' });
     expect(unknown.request.said()).toContain('No bid in this workspace is `BID-99999`.');
   });

@@ -233,6 +233,10 @@ describe('listSubscriptions', () => {
     expect(blocks).not.toContain(SubscriptionIds.sendNow);
     expect(blocks).not.toContain(SubscriptionIds.unsubscribe);
     expect(blocks).not.toContain('/tender unsubscribe');
+    // A channel without any: said, without the commands that would only refuse them.
+    const empty = harness.request({ userId: 'U0GUEST', channelId: 'C0EMPTY' });
+    await listSubscriptions(harness.context, empty, false);
+    expect(empty.said()).toBe('<#C0EMPTY> has no subscriptions.');
   });
 
   it('says a channel without any has none, and how to start one', async () => {

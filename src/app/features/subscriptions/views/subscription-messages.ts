@@ -273,7 +273,10 @@ export function subscriptionsListMessage(
   readOnly = false,
 ): Message {
   if (items.length === 0) {
-    const text = mrkdwn`${channelLink(channelId)} has no subscriptions. \`/tender subscribe pipeline &lt;bid&gt;\`, \`/tender subscribe search &lt;words&gt;\` or \`/tender subscribe deadlines\` start one.`;
+    // A guest cannot start one: only what is so is said to them.
+    const text = readOnly
+      ? mrkdwn`${channelLink(channelId)} has no subscriptions.`
+      : mrkdwn`${channelLink(channelId)} has no subscriptions. \`/tender subscribe pipeline &lt;bid&gt;\`, \`/tender subscribe search &lt;words&gt;\` or \`/tender subscribe deadlines\` start one.`;
     return { text, blocks: [section(text)] };
   }
   const blocks: Block[] = [section(mrkdwn`*Subscriptions of ${channelLink(channelId)}*`)];
