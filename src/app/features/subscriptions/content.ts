@@ -81,6 +81,7 @@ export const DeadlinesTarget = z.strictObject({ days: z.number().int().min(1).ma
 const PipelineCursor = z.object({
   status: z.string(),
   name: z.string().optional(),
+  archived: z.boolean().optional(),
   target: z.string().nullable().optional(),
   stages: z.array(
     z.object({
@@ -212,6 +213,8 @@ async function pipelineSummary(input: BuildInput, notes: PostNotes): Promise<Bui
   if (before) {
     if (before.name !== undefined && before.name !== pipeline.name)
       changes.push(mrkdwn`Renamed from ${safeText(before.name, 200)} to *${safeText(pipeline.name, 200)}*`);
+    if (before.archived !== undefined && before.archived !== pipeline.archived)
+      changes.push(pipeline.archived ? mrkdwn`*Archived*` : mrkdwn`*Restored* from the archive`);
     if (before.status !== pipeline.status)
       changes.push(
         mrkdwn`Bid status: ${labelOf(STATUS_LABELS, before.status)} → *${plain(STATUS_LABELS[pipeline.status])}*`,
@@ -265,7 +268,7 @@ async function pipelineSummary(input: BuildInput, notes: PostNotes): Promise<Bui
   const head: Block[] = [
     ...postHead(heading, notes),
     section(
-      mrkdwn`*Target date* ${plain(countdownLocal(pipeline.targetSubmissionDate, today, pipeline))}${afterClosingNote(pipeline.targetSubmissionDate, cardClosingDay(closing, pipeline.status, now))}${closes ? mrkdwn`\n*Tender closes* ${closes}` : mrkdwn``}\n*Progress* ${plain(progressBar(done, stages.length))}`,
+      mrkdwn`*Target date* ${plain(countdownLocal(pipeline.targetSubmissionDate, today, pipeline))}${pipeline.archived ? mrkdwn`` : afterClosingNote(pipeline.targetSubmissionDate, cardClosingDay(closing, pipeline.status, now))}${closes ? mrkdwn`\n*Tender closes* ${closes}` : mrkdwn``}\n*Progress* ${plain(progressBar(done, stages.length))}`,
     ),
   ];
   const groups: Block[][] = [];
@@ -277,7 +280,7 @@ async function pipelineSummary(input: BuildInput, notes: PostNotes): Promise<Bui
   list(
     'Changes since the last summary',
     changes,
-    before ? 'No stage changed.' : 'This is the first summary: changes are counted from here.',
+    before ? 'Nothing changed.' : 'This is the first summary: changes are counted from here.',
   );
   if (blocked.length + overdue.length + dueSoon.length === 0) {
     // Three empty sections say less than one line.
@@ -320,6 +323,7 @@ async function pipelineSummary(input: BuildInput, notes: PostNotes): Promise<Bui
     json: JSON.stringify({
       status: pipeline.status,
       name: pipeline.name,
+      archived: pipeline.archived,
       target: pipeline.targetSubmissionDate,
       stages: stages.map((stage) => ({
         id: stage.id,

@@ -101,13 +101,28 @@ describe('a bid’s summary', () => {
       now: now(),
       cursor: second.cursor,
     });
-    expect(third.read).toContain('No stage changed.');
+    expect(third.read).toContain('Nothing changed.');
+
+    // Archived since: said as a change, and the card offered read only.
+    const archived = await harness.sandbox.call('POST', `/v1/pipelines/${bid.id}/archive`, {
+      key: KEYS.carolMemberAcme,
+      body: { archived: true },
+    });
+    expect(archived.status).toBe(200);
+    const fourth = await builtPost(harness, {
+      kind: 'pipeline',
+      target: { p: bid.id },
+      now: now(),
+      cursor: third.cursor,
+    });
+    expect(fourth.read).toContain('• *Archived*');
   });
 
   it('of a bid archived since subscribing says its card is read only, not offered “with its menus”', async () => {
     const bid = await newBid(
       `Archived later ${randomUUID().slice(0, 6)}`,
-      day(Date.parse(closesAt) - 5 * 86_400_000),
+      // After the closing: an archived bid's card flags nothing, and nor does its summary.
+      day(Date.parse(closesAt) + 20 * 86_400_000),
     );
     const archived = await harness.sandbox.call('POST', `/v1/pipelines/${bid.id}/archive`, {
       key: KEYS.carolMemberAcme,
@@ -116,6 +131,7 @@ describe('a bid’s summary', () => {
     expect(archived.status).toBe(200);
     const { read } = await builtPost(harness, { kind: 'pipeline', target: { p: bid.id }, now: now() });
     expect(read).toContain('(archived, so read only), in this channel:');
+    expect(read).not.toContain('after the tender closes');
     expect(read).not.toContain('with its menus');
     // An archived bid has no deadline left to chase.
     expect(read).not.toContain('*Tender closes*');
