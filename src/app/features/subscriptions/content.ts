@@ -4,7 +4,6 @@
  * once) with the same chunking and head; one file per kind would need that contract in a module
  * of its own first, or the kinds would import each other through it.
  */
-import { createHash } from 'node:crypto';
 import { differenceInCalendarDays } from 'date-fns/differenceInCalendarDays';
 import { z } from 'zod';
 import { everyPage } from '../../../client/pagination.ts';
@@ -89,8 +88,6 @@ const PipelineCursor = z.object({
       name: z.string(),
       status: z.string(),
       due: z.string().nullable().optional(),
-      /** A digest of the stage's notes (the notes themselves stay out of the store). */
-      notes: z.string().nullable().optional(),
     }),
   ),
 });
@@ -240,10 +237,6 @@ async function pipelineSummary(input: BuildInput, notes: PostNotes): Promise<Bui
         changes.push(
           mrkdwn`${safeText(stage.name, 200)}: due date ${dayOrNone(was.due)} → *${dayOrNone(stage.dueDate)}*`,
         );
-      if (was.notes !== undefined && was.notes !== notesDigest(stage.notes))
-        changes.push(
-          mrkdwn`${safeText(stage.name, 200)}: notes ${stage.notes ? mrkdwn`updated` : mrkdwn`removed`}`,
-        );
     }
     const now_ = new Set(stages.map((stage) => stage.id));
     for (const stage of before.stages)
@@ -329,8 +322,8 @@ async function pipelineSummary(input: BuildInput, notes: PostNotes): Promise<Bui
         id: stage.id,
         name: stage.name,
         status: stage.status,
+        // Notes are not kept, not even as a digest (a short note's would give it away).
         due: stage.dueDate,
-        notes: notesDigest(stage.notes),
       })),
     } satisfies z.infer<typeof PipelineCursor>),
     at: now.toISOString(),
@@ -349,11 +342,6 @@ async function pipelineSummary(input: BuildInput, notes: PostNotes): Promise<Bui
 /** A day as the summary says it, or `none`. */
 function dayOrNone(day: string | null): Mrkdwn {
   return day ? plain(formatDay(day)) : mrkdwn`none`;
-}
-
-/** A stage's notes as the cursor keeps them: a short digest, so a change shows without the words stored. */
-function notesDigest(notes: string | null): string | null {
-  return notes ? createHash('sha256').update(notes).digest('base64url').slice(0, 16) : null;
 }
 
 /** The deadline of a bid's tender (shared between the pass's deliveries), or null when unread. */

@@ -59,7 +59,7 @@ describe('a bid’s summary', () => {
     expect(inTime.read).not.toContain('after the tender closes');
   });
 
-  it('lists every change since the last summary: name, target date, and each stage’s name, status, due date and notes', async () => {
+  it('lists every change since the last summary: name, target date, and each stage’s name, status and due date', async () => {
     const bid = await newBid(
       `Summary bid ${randomUUID().slice(0, 6)}`,
       day(Date.parse(closesAt) - 5 * 86_400_000),
@@ -90,9 +90,10 @@ describe('a bid’s summary', () => {
     expect(second.read).toContain('Qualify: renamed to *Qualify fully*');
     expect(second.read).toContain('Qualify fully: Pending → *Completed*');
     expect(second.read).toMatch(/Write: due date none → \*\d+ \w+ \d{4}\*/);
-    expect(second.read).toContain('Write: notes updated');
-    // The notes' words stay out of the store.
+    // Notes are not followed, and not kept in any form.
+    expect(second.read).not.toContain('notes');
     expect(second.cursor).not.toContain('pricing sheet');
+    expect(second.cursor).not.toContain('notes');
 
     // Nothing changed since: said so.
     const third = await builtPost(harness, {
