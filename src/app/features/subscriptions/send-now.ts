@@ -4,7 +4,7 @@ import type { FeatureContext, SlackRequest } from '../../shared/feature-context.
 import { refuseGuests, reply } from '../../shared/feature-context.ts';
 import { firstWithin } from '../../shared/repeat-guard.ts';
 import type { Message } from '../../shared/views/messages.ts';
-import { channelLink, lowerFirst, mrkdwn } from '../../shared/views/mrkdwn.ts';
+import { channelLink, code, lowerFirst, mrkdwn } from '../../shared/views/mrkdwn.ts';
 import { type Block, contextLine, section } from '../../shared/views/tender-card.ts';
 import type { Subscription } from '../../storage/bot-store.ts';
 import { bidReferences } from '../bids/index.ts';
@@ -31,9 +31,13 @@ export async function sendNow(context: FeatureContext, request: SlackRequest, id
     await reply(request, { text: elsewhere, blocks: [section(elsewhere)] });
     return;
   }
-  if (subscription.pausedReason && (await tenderbotIsOut(request, subscription.channelId))) {
+  const out = subscription.pausedReason ? await tenderbotIsOut(request, subscription.channelId) : null;
+  if (out) {
     // Started again now, it would only stop again at its first post (and say so by direct message).
-    const sentence = mrkdwn`Tenderbot is not in ${channelLink(subscription.channelId)}, so this subscription stays paused: invite it there (\`/invite @Tenderbot\`), then press *Send now* again.`;
+    const sentence =
+      out === 'archived'
+        ? mrkdwn`${channelLink(subscription.channelId)} is archived, so this subscription stays paused: nothing can be posted there. ${code(`/tender unsubscribe ${subscription.id}`)} removes it.`
+        : mrkdwn`Tenderbot is not in ${channelLink(subscription.channelId)}, so this subscription stays paused: invite it there (\`/invite @Tenderbot\`), then press *Send now* again.`;
     await reply(request, { text: sentence, blocks: [section(sentence)] });
     return;
   }
@@ -110,15 +114,17 @@ async function wouldSay(
 }
 
 /**
- * Whether Slack says Tenderbot is not a member of `channelId` (a private channel it is not in is
- * not found at all); false when it cannot tell, and the post itself then finds out.
+ * Why Slack says nothing can be posted in `channelId` now: archived, or Tenderbot not a member (a
+ * private channel it is not in is not found at all); null when it cannot tell, and the post itself
+ * then finds out.
  */
-async function tenderbotIsOut(request: SlackRequest, channelId: string): Promise<boolean> {
+async function tenderbotIsOut(request: SlackRequest, channelId: string): Promise<'archived' | 'out' | null> {
   try {
     const answer = await request.slack.conversations.info({ channel: channelId });
-    return answer.channel?.is_member === false;
+    if (answer.channel?.is_archived) return 'archived';
+    return answer.channel?.is_member === false ? 'out' : null;
   } catch (error) {
-    return (error as { data?: { error?: string } }).data?.error === 'channel_not_found';
+    return (error as { data?: { error?: string } }).data?.error === 'channel_not_found' ? 'out' : null;
   }
 }
 

@@ -103,7 +103,7 @@ describe('Send now', () => {
     const answer = await sendNow('U0MEMBER', 'C0AWAY');
     expect(said(answer)).toContain('Nothing new to post, so <#C0AWAY> got nothing.');
     expect(said(answer)).toMatch(
-      /\*What it follows:\* 1 tender matches it now\. It posts only those published after [^;]+; the newest before then:\\n• \*Harbour dredging works\*/,
+      /\*What it follows:\* 1 tender matches it from before [^,]+, \d+:\d+, and it posts only those published after\. The newest:\\n• \*Harbour dredging works\*/,
     );
     await harness.pass(a);
     expect(harness.postsOf('C0AWAY', subscription?.id as string)).toHaveLength(postsBefore);

@@ -310,6 +310,21 @@ describe('sendNow', () => {
     expect(still?.pausedReason).toBe('Tenderbot was removed from the channel');
   });
 
+  it('keeps a subscription of an archived channel paused, and says how to remove it rather than to invite Tenderbot', async () => {
+    const paused = await storedSubscription('C0GENERAL', 'the channel was archived', 'pipeline');
+    harness.slack.archiveChannel('C0GENERAL');
+    try {
+      const request = harness.request({ userId: 'U0MEMBER', channelId: 'C0GENERAL', kind: 'click' });
+      await sendNow(harness.context, request, paused.id);
+      expect(request.said()).toBe(
+        `<#C0GENERAL> is archived, so this subscription stays paused: nothing can be posted there. \`/tender unsubscribe ${paused.id}\` removes it.`,
+      );
+      expect(await harness.context.store.subscriptionDeliveries(paused.id)).toEqual([]);
+    } finally {
+      harness.slack.unarchiveChannel('C0GENERAL');
+    }
+  });
+
   it('refuses a guest, and says an unknown id is no subscription, as Unsubscribe says it', async () => {
     const subscription = await storedSubscription('C0SEND2');
     const guest = harness.request({ userId: 'U0GUEST', channelId: 'C0SEND2', kind: 'click' });

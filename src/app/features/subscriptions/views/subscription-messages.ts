@@ -198,7 +198,7 @@ export function newestMatchingBlocks(args: {
   );
   return [
     section(
-      mrkdwn`*What it follows:* ${matches} it now. It posts only those published after ${plain(args.since)}; the newest before then:\n${joinMrkdwn(lines, mrkdwn`\n`)}`,
+      mrkdwn`*What it follows:* ${matches} it from before ${plain(args.since)}, and it posts only those published after. The newest:\n${joinMrkdwn(lines, mrkdwn`\n`)}`,
     ),
   ];
 }
