@@ -203,7 +203,11 @@ export async function unsubscribe(
         await context.store.channelSubscriptions(request.teamId, request.channelId),
       )
     : null;
-  const what = lowerFirst(subscriptionSummary(subscription, await keptRulesOf(context, subscription)));
+  const [rules, bids] = await Promise.all([
+    keptRulesOf(context, subscription),
+    bidsOf(context, request.teamId, [subscription]),
+  ]);
+  const what = lowerFirst(subscriptionSummary(subscription, rules, bids));
   const sentence = mrkdwn`Unsubscribed ${channelLink(subscription.channelId)} from ${what}. Nothing more will be posted for it.`;
   // Said in the channel, as subscribing is: the team it posted for learns why it stops, and who
   // stopped it. Where that cannot be posted (Tenderbot removed), the person alone is told.

@@ -43,7 +43,7 @@ import { subscriptionSummary } from './describe.ts';
 import { describeSchedule, formatLocal, knownTimeZone, nextRunAfter } from './schedule.ts';
 import { alikeSentence, changeSentence, subscribingAgain } from './subscribe-again.ts';
 import { misspeltFeedMessage, readSchedule, subscribeMeantMessage, USAGE_OF } from './subscribe-words.ts';
-import { listSubscriptions, say, unsubscribe } from './subscription-list.ts';
+import { bidsOf, listSubscriptions, say, unsubscribe } from './subscription-list.ts';
 
 export type SubscriptionSubcommand = 'subscribe' | 'subscriptions' | 'unsubscribe';
 
@@ -249,7 +249,7 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
     return say(
       request,
       // The channel named: from the Home tab this is said in a direct message, where "this channel" is another.
-      mrkdwn`${channelLink(request.channelId)} already has that subscription: *${subscriptionSummary(kept, rules)}*, ${plain(describeSchedule(kept))} (${code(kept.id)})${kept.pausedReason ? mrkdwn`. It is paused (${safeText(kept.pausedReason, 300)}): *Send now* in \`/tender subscriptions\` starts it again` : mrkdwn``}.${alikeSentence(alike)} \`/tender subscriptions\` in ${channelLink(request.channelId)} lists its subscriptions, with Send now and Unsubscribe.`,
+      mrkdwn`${channelLink(request.channelId)} already has that subscription: *${subscriptionSummary(kept, rules, await bidsOf(context, request.teamId, [kept]))}*, ${plain(describeSchedule(kept))} (${code(kept.id)})${kept.pausedReason ? mrkdwn`. It is paused (${safeText(kept.pausedReason, 300)}): *Send now* in \`/tender subscriptions\` starts it again` : mrkdwn``}.${alikeSentence(alike)} \`/tender subscriptions\` in ${channelLink(request.channelId)} lists its subscriptions, with Send now and Unsubscribe.`,
     );
   }
   const lists = mrkdwn`\`/tender subscriptions\` lists this channel’s subscriptions, with Send now and Unsubscribe.`;

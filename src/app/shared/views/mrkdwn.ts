@@ -210,16 +210,21 @@ declare const webUrlBrand: unique symbol;
 export type WebUrl = string & { readonly [webUrlBrand]: true };
 
 /**
- * `raw` when it is an http(s) address a browser opens as it reads (parsed by URL, without spaces,
- * controls, quotes or mrkdwn's `<>|`) and no longer than `max` (Slack's 3,000 for a button's);
- * else null: a `javascript:` or `data:` address, or one cut short, is no link at all.
+ * `raw` when it is an http(s) address a browser opens as it reads (parsed by URL, its spaces as
+ * `%20`, without other blanks, controls, quotes or mrkdwn's `<>|`) and no longer than `max`
+ * (Slack's 3,000 for a button's); else null: a `javascript:` or `data:` address, or one cut short,
+ * is no link at all.
  */
 export function webUrl(raw: string | null | undefined, max = 3000): WebUrl | null {
+  if (!raw) return null;
+  // A space inside a publisher's address is written as a browser sends it (`%20`), not a reason to
+  // drop the link; one around it is no part of it.
+  const address = raw.trim().replace(/ /g, '%20');
   // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is its purpose.
-  if (!raw || raw.length > max || !/^https?:\/\/[^\s<>|"\\\u0000-\u001F\u007F-\u009F]+$/i.test(raw))
+  if (address.length > max || !/^https?:\/\/[^\s<>|"\\\u0000-\u001F\u007F-\u009F]+$/i.test(address))
     return null;
-  if (!URL.canParse(raw)) return null;
-  return raw as WebUrl;
+  if (!URL.canParse(address)) return null;
+  return address as WebUrl;
 }
 
 /**

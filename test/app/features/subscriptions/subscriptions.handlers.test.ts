@@ -221,6 +221,13 @@ describe('listSubscriptions', () => {
     const listed = JSON.stringify(request.answers[0]?.blocks);
     expect(listed).toMatch(/Summaries of the bid “Name now” \(`BID-\d+`\)/);
     expect(listed).not.toContain('Name when subscribed');
+    // Unsubscribing names it the same way.
+    const made2 = subscribed.subscriptions.find((each) => each.target.includes(bidId));
+    const gone = harness.request({ userId: 'U0ADMIN', channelId: 'C0GENERAL' });
+    await unsubscribe(harness.context, gone, made2?.id ?? '', false);
+    const goodbye = JSON.stringify([gone.answers, harness.slack.messagesIn('C0GENERAL').slice(-1)]);
+    expect(goodbye).toContain('summaries of the bid “Name now”');
+    expect(goodbye).not.toContain('Name when subscribed');
   });
 
   it('shows a guest the subscriptions without Send now or Unsubscribe, which would only refuse them', async () => {

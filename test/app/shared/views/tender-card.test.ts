@@ -83,13 +83,17 @@ describe('the card’s Open original button', () => {
     expect(feedUrlsOf(notice)).toEqual([notice]);
   });
 
+  it('writes a space inside a publisher’s address as a browser sends it', () => {
+    expect(urlsOf(' https://x.example/notice 12.pdf ')).toEqual(['https://x.example/notice%2012.pdf']);
+  });
+
   it('is left out for an address a browser would not open as a page, or one too long for Slack', () => {
     for (const url of [
       'javascript:alert(document.domain)//',
       'data:text/html,<script>alert(1)</script>',
       'slack://open',
       'file:///etc/passwd',
-      'https://x.example/a b',
+      'https://x.example/a\tb',
       'https://x.example/a|<!channel>',
       'https://',
       `https://x.example/${'u'.repeat(3000)}`,
@@ -132,7 +136,7 @@ describe('the full tender view', () => {
   });
 
   it('leaves out a link that could break out of mrkdwn', () => {
-    for (const url of ['javascript:alert(1)', 'https://x.example/a|<!channel>', 'https://x.example/a b']) {
+    for (const url of ['javascript:alert(1)', 'https://x.example/a|<!channel>', 'https://x.example/a\nb']) {
       const blocks = tenderDetail(Tender.parse({ ...full, url }), {
         bookmarked: false,
         shared: false,
