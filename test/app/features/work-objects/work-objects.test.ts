@@ -49,12 +49,17 @@ const tenderLink = (id: string) => `${sandbox.baseUrl}/v1/tenders/${id}`;
 const bidLink = (id: string) => `${sandbox.baseUrl}/v1/pipelines/${id}`;
 
 /** A person pastes links; Slack sends `link_shared` for them (the service's host is the app's to unfurl). */
-async function paste(urls: string[], user = MEMBER): Promise<FakeMessage> {
-  const message = bot.slack.postAsUser(user, CHANNEL, `Look: ${urls.map((url) => `<${url}>`).join(' ')}`);
+async function paste(urls: string[], user: string | null = MEMBER): Promise<FakeMessage> {
+  const message = bot.slack.postAsUser(
+    user ?? MEMBER,
+    CHANNEL,
+    `Look: ${urls.map((url) => `<${url}>`).join(' ')}`,
+  );
   const answer = await bot.slack.sendEvent({
     type: 'link_shared',
     channel: CHANNEL,
-    user,
+    // null: an event that does not say who posted the message.
+    ...(user ? { user } : {}),
     message_ts: message.ts,
     links: urls.map((url) => ({ url, domain: new URL(url).hostname })),
   });
@@ -125,6 +130,21 @@ describe('Work Objects', () => {
       { id: TENDER_A, type: 'tender' },
     ]);
     expect(entities).toHaveLength(1);
+
+    // An event that does not name the poster: taken as a guest's, the bid left alone too.
+    const unnamed = await paste([tenderLink(TENDER_A), bidLink(bid.id)], null);
+    await eventually(
+      () => (bot.slack.workObjects.entitiesOf(unnamed).length > 0 ? true : null),
+      'the unnamed poster’s tender entity',
+    );
+    const after = await paste([tenderLink(TENDER_A), bidLink(bid.id)]);
+    await eventually(
+      () => (bot.slack.workObjects.entitiesOf(after).length === 2 ? true : null),
+      'the member’s two entities again',
+    );
+    expect(bot.slack.workObjects.entitiesOf(unnamed).map((entity) => entity.external_ref)).toEqual([
+      { id: TENDER_A, type: 'tender' },
+    ]);
   });
 
   it('shows the bid’s details in the flexpane to a person whose key may read it', async () => {
