@@ -80,21 +80,22 @@ function feedTitle(described: Mrkdwn, search: TenderSearchFilters): Mrkdwn {
 
 /** The bid a summary follows, or null for other kinds or an unreadable one. */
 export function followedBid(subscription: Subscription): string | null {
-  if (subscription.kind !== 'pipeline') return null;
-  try {
-    const parsed = PipelineTarget.safeParse(JSON.parse(subscription.target));
-    return parsed.success ? parsed.data.p : null;
-  } catch {
-    return null;
-  }
+  return subscription.kind === 'pipeline' ? (targetOf(subscription, PipelineTarget)?.p ?? null) : null;
 }
 
 /** The search a new-tender feed follows (for reading its value rule); null for other kinds or an unreadable one. */
 export function followedSearch(subscription: Subscription): TenderSearchFilters | null {
-  if (subscription.kind !== 'search') return null;
+  return subscription.kind === 'search' ? (targetOf(subscription, SearchTarget)?.f ?? null) : null;
+}
+
+/** A subscription's stored target read with `schema`, or null when it does not read. */
+function targetOf<T>(
+  subscription: Subscription,
+  schema: { safeParse(value: unknown): { success: boolean; data?: T } },
+): T | null {
   try {
-    const parsed = SearchTarget.safeParse(JSON.parse(subscription.target));
-    return parsed.success ? parsed.data.f : null;
+    const parsed = schema.safeParse(JSON.parse(subscription.target));
+    return parsed.success ? (parsed.data as T) : null;
   } catch {
     return null;
   }

@@ -167,8 +167,8 @@ async function newestMatching(
   }
 }
 
-/** A delivery that is never stored: what building a post needs to know of it. */
-function previewDelivery(subscription: Subscription, now: Date) {
+/** A delivery that is never stored: what building a post needs to know of it (a preview, or a test's). */
+export function previewDelivery(subscription: Subscription, now: Date) {
   return {
     id: randomUUID(),
     subscriptionId: subscription.id,

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { buildDelivery } from '../../../../src/app/features/subscriptions/content.ts';
+import { previewDelivery } from '../../../../src/app/features/subscriptions/send-now.ts';
 import type { Subscription } from '../../../../src/app/storage/subscription-store.ts';
 import type { HandlerHarness } from '../../../support/handler-context.ts';
 
@@ -39,26 +39,7 @@ export async function builtPost(
     client,
     reader: { key: 'workspace', name: 'this workspace’s key' as never },
     subscription,
-    delivery: {
-      id: randomUUID(),
-      subscriptionId: subscription.id,
-      teamId: subscription.teamId,
-      channelId: subscription.channelId,
-      dueAt: now,
-      manual: true,
-      state: 'pending',
-      leaseOwner: null,
-      leaseUntil: null,
-      notBefore: now,
-      attempts: 0,
-      frozen: null,
-      postedTs: [],
-      attemptingPart: null,
-      attemptAt: null,
-      attemptUntil: null,
-      settleLatest: null,
-      outcome: null,
-    },
+    delivery: previewDelivery(subscription, now),
     now,
     exclude: new Set(args.exclude ?? []),
   });
