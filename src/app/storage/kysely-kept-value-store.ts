@@ -21,6 +21,11 @@ export class KyselyKeptValueStore implements KeptValueStore {
     return fresh;
   }
 
+  async forgetRequest(id: string, expiresAt: Date): Promise<void> {
+    if (this.base.pending) await this.base.pending;
+    await this.base.exec(this.queries.forgetRequest, { id, expiresAt: expiresAt.getTime() });
+  }
+
   async saveState(token: string, json: string, expiresAt: Date): Promise<void> {
     if (this.base.pending) await this.base.pending;
     const { queries } = this;
@@ -52,6 +57,12 @@ function prepareQueries({ db }: BotDatabase) {
             expires_at: eb.ref('excluded.expires_at'),
           })),
         ),
+    ),
+    forgetRequest: new Prepared(
+      db
+        .deleteFrom('seen_requests')
+        .where('id', '=', slot<string>('id'))
+        .where('expires_at', '=', slot<number>('expiresAt')),
     ),
     keptState: new Prepared(
       db

@@ -31,6 +31,26 @@ export function keptValueStoreContract(open: (name: string) => BotStore | Promis
     await two.close();
   });
 
+  it('forgets a remembered request only while it is the same entry (its expiry), for every store', async () => {
+    const one = await open('forget');
+    const two = await open('forget');
+    const until = new Date(at.getTime() + 60_000);
+    expect(await one.rememberRequest('turn:bid', until, at)).toBe(true);
+    // Another expiry is another holder's entry: left as it is.
+    await two.forgetRequest('turn:bid', new Date(until.getTime() + 1));
+    expect(await two.rememberRequest('turn:bid', until, at)).toBe(false);
+    await two.forgetRequest('turn:bid', until);
+    expect(await one.rememberRequest('turn:bid', until, at)).toBe(true);
+    // Expired and taken again by another: the first holder's forgetting does not undo the new claim.
+    const later = new Date(until.getTime() + 1);
+    const laterUntil = new Date(later.getTime() + 60_000);
+    expect(await two.rememberRequest('turn:bid', laterUntil, later)).toBe(true);
+    await one.forgetRequest('turn:bid', until);
+    expect(await one.rememberRequest('turn:bid', laterUntil, later)).toBe(false);
+    await one.close();
+    await two.close();
+  });
+
   it('keeps a state under its token until it expires, for every store on the same data', async () => {
     const one = await open('states');
     const two = await open('states');

@@ -10,7 +10,7 @@ import type { WorkspaceClient } from '../../adapters/workspace-clients.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { refuseGuests } from '../../shared/feature-context.ts';
 import { writerOrSentence } from '../../shared/key-access.ts';
-import { queuePerKey } from '../../shared/queue-per-key.ts';
+import { inStoreTurn } from '../../shared/store-turn.ts';
 import type { StateOf } from '../../shared/values/codec.ts';
 import { STAGE_LABELS, STATUS_LABELS } from '../../shared/views/bid-parts.ts';
 import {
@@ -64,14 +64,12 @@ async function writing(
   }
 }
 
-/** One bid's check-and-write after another in this process (see changedOnce). */
-const changeTurn = queuePerKey();
-
 /**
  * Checks that a change would change something (unlessUnchanged), then writes it, in the bid's
- * turn: a double click's second check runs after the first write, so it finds the change made and
- * says so, rather than writing again and adding a second line to the card's thread. Resolves with
- * the bid as it was before, or null when nothing was written (the person was told why).
+ * turn on every copy of the app (inStoreTurn): a double click's second check runs after the first
+ * write, whichever copy each click reached, so it finds the change made and says so, rather than
+ * writing again and adding a second line to the card's thread. Resolves with the bid as it was
+ * before, or null when nothing was written (the person was told why).
  */
 async function changedOnce(
   context: FeatureContext,
@@ -82,12 +80,18 @@ async function changedOnce(
   write: (client: ProcurementClient) => Promise<unknown>,
   options: { archivedToo?: boolean } = {},
 ): Promise<Pipeline | null> {
-  return changeTurn(`${request.teamId}\u0000${pipelineId}`, async () => {
-    // Read in the turn: a bid read before it began (by a command finding its stage) may be out of date.
-    const before = await unlessUnchanged(context, request, writer, pipelineId, unchanged, options);
-    if (!before) return null;
-    return (await writing(context, request, writer, pipelineId, write)) ? before : null;
-  });
+  const turn = `bid-change:${request.teamId}:${pipelineId}`;
+  return inStoreTurn(
+    context.store,
+    turn,
+    async () => {
+      // Read in the turn: a bid read before it began (by a command finding its stage) may be out of date.
+      const before = await unlessUnchanged(context, request, writer, pipelineId, unchanged, options);
+      if (!before) return null;
+      return (await writing(context, request, writer, pipelineId, write)) ? before : null;
+    },
+    { clock: context.clock },
+  );
 }
 
 /**

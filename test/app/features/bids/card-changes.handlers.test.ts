@@ -6,6 +6,8 @@ import {
   postCardFromList,
   setArchived,
 } from '../../../../src/app/features/bids/card-changes.ts';
+import type { SlackRequest } from '../../../../src/app/shared/feature-context.ts';
+import { openBotStore } from '../../../../src/app/storage/open-bot-store.ts';
 import { eventually } from '../../../support/bot.ts';
 import { KEYS } from '../../../support/fixture.ts';
 import { type HandlerHarness, linkOwnKey, startHandlerHarness } from '../../../support/handler-context.ts';
@@ -238,6 +240,44 @@ describe('setArchived (Archive and Restore on the card, or /tender pipeline arch
       'the restore’s line',
     );
     expect(archivedLines()).toHaveLength(1);
+  });
+
+  it('a double click that reaches two copies of the app archives once, with one line under the card', async () => {
+    // Another copy: its own store on the same data (so its own queue in the process), the same service.
+    const otherStore = openBotStore(harness.context.config.DATABASE_URL);
+    const other = { ...harness.context, store: otherStore };
+    try {
+      const bid = await newBid(harness, 'Two copies archive');
+      const card = await postedCard(bid.id);
+      const place = { channelId: BIDS, ts: card.ts };
+      const clicks = [0, 1].map(() => harness.request({ channelId: BIDS, kind: 'click' }));
+      await Promise.all([
+        setArchived(harness.context, clicks[0] as SlackRequest, bid.id, true, place),
+        setArchived(other, clicks[1] as SlackRequest, bid.id, true, place),
+      ]);
+      expect((await bidNow(harness, bid.id)).archived).toBe(true);
+      expect(clicks.map((click) => click.said()).filter(Boolean)).toEqual([
+        'That bid is archived already: nothing changed.',
+      ]);
+      const archivedLines = () =>
+        harness.slack
+          .threadOf(BIDS, card.ts)
+          .filter(
+            (message) => message.ts !== card.ts && textOf(message).includes('archived Two copies archive'),
+          );
+      await eventually(() => archivedLines()[0], 'the line under the card');
+      await setArchived(harness.context, harness.request({ channelId: BIDS }), bid.id, false, place);
+      await eventually(
+        () =>
+          harness.slack
+            .threadOf(BIDS, card.ts)
+            .find((message) => textOf(message).includes('restored Two copies archive')),
+        'the restore’s line',
+      );
+      expect(archivedLines()).toHaveLength(1);
+    } finally {
+      await otherStore.close();
+    }
   });
 
   it('restoring a bid that is not archived: says there is nothing to restore', async () => {
