@@ -13,6 +13,7 @@ import { searchHeading } from '../../shared/views/describe-search.ts';
 import { sentenceMessage } from '../../shared/views/messages.ts';
 import { channelLink, mrkdwn, safeText } from '../../shared/views/mrkdwn.ts';
 import { section } from '../../shared/views/tender-card.ts';
+import type { Subscription } from '../../storage/bot-store.ts';
 import { postCard } from '../bids/index.ts';
 import { directMessageRequest } from '../links/index.ts';
 import { subscriptionCommand, subscriptionSummary } from '../subscriptions/index.ts';
@@ -147,14 +148,13 @@ export async function postInChosenChannel(
 ): Promise<HomeOutcome> {
   const target = decodeText('homeChannel', metadata);
   if (target.s) {
-    const before = new Set(
-      (await context.store.channelSubscriptions(request.teamId, request.channelId)).map((each) => each.id),
+    // The confirmation is posted in the channel; the person, in their direct messages, is told too,
+    // of the subscription this subscribe added (not one another subscribe added meanwhile).
+    const added: Subscription[] = [];
+    await subscriptionCommand(context, request, 'subscribe', `search ${target.id} ${cadence}`, (made) =>
+      added.push(made),
     );
-    await subscriptionCommand(context, request, 'subscribe', `search ${target.id} ${cadence}`);
-    // The confirmation is posted in the channel; the person, in their direct messages, is told too.
-    const made = (await context.store.channelSubscriptions(request.teamId, request.channelId)).find(
-      (each) => !before.has(each.id),
-    );
+    const [made] = added;
     if (made) {
       const sentence = mrkdwn`Subscribed ${channelLink(request.channelId)}: *${subscriptionSummary(made)}*. It said so there; \`/tender subscriptions\` in the channel lists its subscriptions.`;
       await reply(request, { text: sentence, blocks: [section(sentence)] });

@@ -50,12 +50,16 @@ export type SubscriptionSubcommand = 'subscribe' | 'subscriptions' | 'unsubscrib
 /** A region filter as typed, quoted or not: the one a misspelt region's offer replaces. */
 const REGION_TYPED = /region:(?:["“][^"”]*["”]|[^\s"“]+)/i;
 
-/** `/tender subscribe …`, `/tender subscriptions`, `/tender unsubscribe <id>`. */
+/**
+ * `/tender subscribe …`, `/tender subscriptions`, `/tender unsubscribe <id>`. `subscribed` is told
+ * the subscription a subscribe added, once its confirmation is posted (the Home tab names it).
+ */
 export async function subscriptionCommand(
   context: FeatureContext,
   request: SlackRequest,
   kind: SubscriptionSubcommand,
   rest: string,
+  subscribed?: (made: Subscription) => void,
 ): Promise<void> {
   if (kind === 'subscriptions') return listSubscriptions(context, request, false);
   if (kind === 'unsubscribe') {
@@ -67,10 +71,15 @@ export async function subscriptionCommand(
       );
     return unsubscribe(context, request, id, false);
   }
-  return subscribe(context, request, rest);
+  return subscribe(context, request, rest, subscribed);
 }
 
-async function subscribe(context: FeatureContext, request: SlackRequest, rest: string): Promise<void> {
+async function subscribe(
+  context: FeatureContext,
+  request: SlackRequest,
+  rest: string,
+  subscribed?: (made: Subscription) => void,
+): Promise<void> {
   if (await refuseGuests(context, request, 'subscribe this channel to summaries, feeds or reminders')) return;
   const words = rest.trim().split(/\s+/).filter(Boolean);
   const kind = (words.shift() ?? '').toLowerCase();
@@ -298,6 +307,7 @@ async function subscribe(context: FeatureContext, request: SlackRequest, rest: s
       );
     throw error;
   }
+  if ('create' in done) subscribed?.(done.create);
 }
 
 /** Undoes a subscribe whose confirmation could not be posted: the new one removed, the changed one as it was. */
