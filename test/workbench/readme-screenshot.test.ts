@@ -72,10 +72,16 @@ describe('the README screenshot', () => {
     const bidName = 'Council software renewal';
     await nameBox.fill(bidName);
     await modal.locator('[data-action-id="pipeline/summary"]').fill('Led by Max; pricing with finance.');
-    // Three stages rather than the default template's six, so the whole card fits beside the tender's.
+    // Three stages rather than the default template's six, so the whole card fits beside the tender's;
+    // within the days left before it closes, so the form takes them without asking whether they are meant.
+    const closes = /The tender closes (\d{1,2} \w+ \d{4})/.exec((await modal.textContent()) ?? '')?.[1];
+    const left = Math.floor(
+      (Date.parse(`${closes} UTC`) - Date.parse(new Date().toISOString().slice(0, 10))) / 86_400_000,
+    );
+    expect(left).toBeGreaterThanOrEqual(3);
     await modal
       .locator('[data-action-id="pipeline/stages"]')
-      .fill('Bid / no-bid decision | 2\nDraft response | 5\nReview and sign-off | 2');
+      .fill(`Bid / no-bid decision | 1\nDraft response | ${Math.min(5, left - 2)}\nReview and sign-off | 1`);
     await modal.getByRole('button', { name: 'Start the bid' }).click();
     await page.locator('#modal-layer').waitFor({ state: 'hidden' });
 

@@ -121,6 +121,45 @@ export async function afterClosingQuestion(
   return plainSentence`${formatDay(args.day)} is after the tender closes (${formatClosing(args.deadline)}). Submit again to keep it, or pick an earlier date.`;
 }
 
+/**
+ * Stages that add up to more days than are left before the target date (or, with none, before the
+ * tender closes) ask whether they are meant, once, as a date in the past is: a plan that cannot fit
+ * is worth a second look before the bid starts (its stages are fixed then). Past dates are asked
+ * about by their own questions.
+ */
+export async function stagesLongerQuestion(
+  context: FeatureContext,
+  args: {
+    formId: string;
+    field: string;
+    stages: readonly { expectedDurationDays: number | null }[];
+    targetDate: string | null;
+    deadline: string | null | undefined;
+  },
+): Promise<PlainSentence | null> {
+  const total = args.stages.reduce((sum, stage) => sum + (stage.expectedDurationDays ?? 0), 0);
+  if (total === 0) return null;
+  const now = context.clock();
+  const closes = args.deadline ? Date.parse(args.deadline) : Number.NaN;
+  const by = args.targetDate ?? (Number.isNaN(closes) ? null : new Date(closes).toISOString().slice(0, 10));
+  if (!by) return null;
+  const left = daysUntil(by, now);
+  if (left < 0 || total <= left) return null;
+  if (
+    await confirmedOnResubmit(
+      context,
+      `stages-longer:${cutText(args.formId, 200)}:${args.field}:${total}:${by}`,
+    )
+  )
+    return null;
+  const days = (count: number) => `${count.toLocaleString('en-GB')} day${count === 1 ? '' : 's'}`;
+  const when = left === 0 ? 'today' : `in ${days(left)}`;
+  const limit = args.targetDate
+    ? `the target date, ${formatDay(args.targetDate)}, is ${left === 0 ? 'today' : `${days(left)} away`}`
+    : `the tender closes ${when} (${formatClosing(args.deadline ?? '')})`;
+  return plainSentence`The stages add up to ${days(total)}, but ${limit}. Submit again to keep them, or shorten the stages.`;
+}
+
 /** Someone else changed, since a form opened, what its Save changes: said on the form, kept unless saved again. */
 export class ChangedMeanwhile extends Error {
   constructor(readonly changes: Mrkdwn[]) {

@@ -24,6 +24,7 @@ import {
   openLoadingModal,
   pastDayQuestion,
   SUBMIT_BUDGET_MS,
+  stagesLongerQuestion,
   type ViewAck,
 } from './form-steps.ts';
 import { postPipelineCard, tellUnder } from './pipeline-live.ts';
@@ -257,6 +258,14 @@ export async function submitStartBid(
     deadline: meta.d,
   });
   if (lateTarget) return ack(fieldErrors({ [PipelineIds.targetBlock]: lateTarget }));
+  const longStages = await stagesLongerQuestion(context, {
+    formId: meta.k,
+    field: PipelineIds.stagesBlock,
+    stages: checked.stages,
+    targetDate: fields.targetDate,
+    deadline: meta.d,
+  });
+  if (longStages) return ack(fieldErrors({ [PipelineIds.stagesBlock]: longStages }));
   if ((await context.users.facts(args.userId, args.teamId)).isGuest)
     return ack(
       fieldErrors({

@@ -3,7 +3,7 @@ import { RUNNING_BIDS_BUDGET_MS } from '../../../../src/app/features/bids/runnin
 import { openStartBidModal, submitStartBid } from '../../../../src/app/features/bids/start-bid-form.ts';
 import { formatClosing } from '../../../../src/app/features/bids/views/tender-closes.ts';
 import { PipelineIds } from '../../../../src/app/shared/ids.ts';
-import { formatDay } from '../../../../src/app/shared/views/bid-parts.ts';
+import { daysUntil, formatDay } from '../../../../src/app/shared/views/bid-parts.ts';
 import type { FakeView } from '../../../../src/fake-slack/types.ts';
 import { TENDER_A } from '../../../support/fixture.ts';
 import { type HandlerHarness, startHandlerHarness } from '../../../support/handler-context.ts';
@@ -310,6 +310,61 @@ async function openedWithBidsList(setUp: (proxy: ServiceProxy) => void) {
     await proxy.stop();
   }
 }
+
+describe('stages that add up to more days than are left', () => {
+  const today = () => new Date().toISOString().slice(0, 10);
+
+  it('are asked about once, against the target date, then taken', async () => {
+    const [, , , , , , , tender] = await openTenders(harness, 8, [TENDER_A]);
+    const opened = await openFor('U0ADMIN', tender?.id as string);
+    const name = 'Handler test: stages past the target';
+    // In two days: on or before the closing day (the tenders close more than two days ahead).
+    const target = dayAfter(today(), 2);
+    const values = valuesOf({ name, targetDate: target, stages: 'Qualify | 2\nWrite | 5' });
+    const [asked] = await submit('U0ADMIN', opened, values);
+    expect(asked).toEqual({
+      response_action: 'errors',
+      errors: {
+        [PipelineIds.stagesBlock]: `The stages add up to 7 days, but the target date, ${formatDay(target)}, is 2 days away. Submit again to keep them, or shorten the stages.`,
+      },
+    });
+    expect(await bidsNamed(name)).toEqual([]);
+    expect(await submit('U0ADMIN', opened, values)).toEqual([undefined]);
+    const [made] = await bidsNamed(name);
+    expect(
+      (await bidNow(harness, made?.id as string)).stages.map((stage) => stage.expectedDurationDays),
+    ).toEqual([2, 5]);
+  });
+
+  it('are asked about against the closing when there is no target date; stages that fit are not', async () => {
+    const [, , , , , , , , tender] = await openTenders(harness, 9, [TENDER_A]);
+    const opened = await openFor('U0ADMIN', tender?.id as string);
+    const closing = tender?.closing as string;
+    const left = daysUntil(closing, new Date());
+    const name = 'Handler test: stages past the closing';
+    const [asked] = await submit(
+      'U0ADMIN',
+      opened,
+      valuesOf({ name, targetDate: null, stages: `Everything | ${left + 1}` }),
+    );
+    expect(asked).toEqual({
+      response_action: 'errors',
+      errors: {
+        [PipelineIds.stagesBlock]: `The stages add up to ${(left + 1).toLocaleString('en-GB')} days, but the tender closes in ${left.toLocaleString('en-GB')} days (${formatClosing(tender?.deadline as string)}). Submit again to keep them, or shorten the stages.`,
+      },
+    });
+    // As many days as are left: started at once.
+    const fits = 'Handler test: stages that fit';
+    expect(
+      await submit(
+        'U0ADMIN',
+        opened,
+        valuesOf({ name: fits, targetDate: null, stages: `Everything | ${left}` }),
+      ),
+    ).toEqual([undefined]);
+    expect(await bidsNamed(fits)).toHaveLength(1);
+  });
+});
 
 describe('a target submission date after the tender closes', () => {
   it('is asked about once (the form names the deadline with its time), then taken and flagged on the card', async () => {
