@@ -31,7 +31,9 @@ export class Limits {
 
   /** The first arranged fault for this call, used up once. */
   takeFault(method: string, args: Record<string, unknown>): Fault | null {
-    const channel = typeof args.channel === 'string' ? args.channel : '';
+    // A call about a person (users.info) is matched by its user, as one about a channel by its channel.
+    const about = args.channel ?? args.user;
+    const channel = typeof about === 'string' ? about : '';
     const index = this.faults.findIndex(
       (candidate) =>
         candidate.method === method &&

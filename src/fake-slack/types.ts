@@ -151,7 +151,10 @@ export type Fault =
   | { kind: 'hold'; times?: number }
   | { kind: 'error'; error: string; times?: number };
 
-/** Restricts a fault to calls about one channel (the `channel` argument, a user id or its DM). */
+/**
+ * Restricts a fault to calls about one channel (the `channel` argument, a user id or its DM), or
+ * about one person (a call with a `user` argument and no channel, such as users.info).
+ */
 export interface FaultMatch {
   channel?: string;
 }

@@ -147,6 +147,25 @@ describe('Work Objects', () => {
     ]);
   });
 
+  it('unfurls no bid when Slack cannot say whether its poster is a guest (taken as one), and still the tender', async () => {
+    bot.slack.workObjects.enabled = true;
+    // The admin has not pasted before here, so their facts are asked of Slack, which fails once.
+    bot.slack.failNext('users.info', { kind: 'error', error: 'internal_error' }, { channel: ADMIN });
+    const message = await paste([tenderLink(TENDER_A), bidLink(bid.id)], ADMIN);
+    await eventually(
+      () => (bot.slack.workObjects.entitiesOf(message).length > 0 ? true : null),
+      'the tender entity',
+    );
+    const control = await paste([tenderLink(TENDER_A), bidLink(bid.id)]);
+    await eventually(
+      () => (bot.slack.workObjects.entitiesOf(control).length === 2 ? true : null),
+      'the member’s two entities',
+    );
+    expect(bot.slack.workObjects.entitiesOf(message).map((entity) => entity.external_ref)).toEqual([
+      { id: TENDER_A, type: 'tender' },
+    ]);
+  });
+
   it('shows the bid’s details in the flexpane to a person whose key may read it', async () => {
     const message = await paste([bidLink(bid.id)]);
     await eventually(() => bot.slack.workObjects.entitiesOf(message)[0], 'the bid entity');
