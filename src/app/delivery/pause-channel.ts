@@ -1,7 +1,10 @@
 import type { Logger } from 'pino';
 import type { ScheduledSlack } from '../adapters/scheduled-slack.ts';
+import type { WorkspaceClients } from '../adapters/workspace-clients.ts';
 import { pausedNotice, subscriptionSummary } from '../features/subscriptions/describe.ts';
+import { bidsOf } from '../features/subscriptions/subscription-list.ts';
 import { text } from '../shared/views/mrkdwn.ts';
+import type { BidReferenceStore } from '../storage/bid-reference-store.ts';
 import type { Subscription, SubscriptionStore } from '../storage/subscription-store.ts';
 
 /**
@@ -11,18 +14,26 @@ import type { Subscription, SubscriptionStore } from '../storage/subscription-st
 export async function pauseChannel(
   {
     store,
+    clients,
     slack,
     logger,
-  }: { store: Pick<SubscriptionStore, 'pauseChannel'>; slack: ScheduledSlack; logger: Logger },
+  }: {
+    store: Pick<SubscriptionStore, 'pauseChannel'> & Partial<Pick<BidReferenceStore, 'bidReferenceNumbers'>>;
+    clients: Pick<WorkspaceClients, 'forPerson'>;
+    slack: ScheduledSlack;
+    logger: Logger;
+  },
   subscription: Subscription,
   reason: string,
 ): Promise<void> {
   const paused = await store.pauseChannel(subscription.teamId, subscription.channelId, reason);
+  // A bid's summaries named as the list names them: its reference and its name now.
+  const bids = await bidsOf({ clients, store }, subscription.teamId, paused);
   const byPerson = new Map<string, Subscription[]>();
   for (const each of paused) byPerson.set(each.createdBy, [...(byPerson.get(each.createdBy) ?? []), each]);
   for (const [userId, theirs] of byPerson) {
     const message = pausedNotice(
-      theirs.map((each) => subscriptionSummary(each)),
+      theirs.map((each) => subscriptionSummary(each, undefined, bids)),
       subscription.channelId,
       text(reason),
     );

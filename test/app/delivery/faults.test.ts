@@ -1,10 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SubscriptionIds } from '../../../src/app/shared/ids.ts';
 import { eventually } from '../../support/bot.ts';
-import { duplicates, Harness, type Instance, dueSubscription as makeDueSubscription } from './harness.ts';
+import {
+  duplicates,
+  Harness,
+  type Instance,
+  dueSubscription as makeDueSubscription,
+  pipelineSubscription,
+} from './harness.ts';
 
 const harness = new Harness('2027-01-11T08:00:00Z', mkdtempSync(join(tmpdir(), 'tenderbot-faults-')));
 let a: Instance;
@@ -194,6 +201,29 @@ describe('within Slack’s limits', () => {
 });
 
 describe('channel access', () => {
+  it('the direct message names a paused bid summary by its reference and its name now, not the name kept when subscribed', async () => {
+    const renamed = pipelineSubscription(harness, {
+      id: `s-${randomUUID().slice(0, 6)}`,
+      channelId: 'C0RENAMED',
+      nextRunAt: harness.clock(),
+      target: JSON.stringify({ p: 'pl-bob', n: 'Bob’s first name for it' }),
+      timeZone: 'UTC',
+      createdBy: 'U0TOKYO',
+    });
+    expect(await a.store.createSubscription(renamed)).toBe(true);
+    harness.slack.archiveChannel('C0RENAMED');
+    await harness.pass(a);
+    const told = await eventually(
+      () => harness.slack.messagesIn(harness.slack.dmOf('U0TOKYO')).at(-1),
+      'the direct message',
+    );
+    const said = JSON.stringify(told.blocks);
+    expect(said).toContain('the channel was archived');
+    expect(said).toMatch(/BID-\d+/);
+    expect(said).toContain('Bob’s hospital cleaning bid');
+    expect(said).not.toContain('Bob’s first name for it');
+  });
+
   it('a channel archived pauses its subscriptions and tells the subscriber once; Send now starts them again', async () => {
     const first = await dueSubscription('C0ARCHIVE', 'U0MEMBER');
     const second = await dueSubscription('C0ARCHIVE', 'U0MEMBER');

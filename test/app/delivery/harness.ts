@@ -41,6 +41,7 @@ const CHANNELS = [
   'C0AWAY',
   'C0TURNS',
   'C0RETRY',
+  'C0RENAMED',
 ];
 
 /** A running copy of the app on the shared database, ticked by the test (no timer). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { WorkspaceClients } from '../../adapters/workspace-clients.ts';
 import { KEEP_DELIVERIES_MS } from '../../delivery/delivery-queue.ts';
 import type { TenderSearchFilters } from '../../shared/commands/parse-command.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
@@ -14,8 +15,9 @@ import {
 import type { Message } from '../../shared/views/messages.ts';
 import { channelLink, code, lowerFirst, type Mrkdwn, mention, mrkdwn } from '../../shared/views/mrkdwn.ts';
 import { section } from '../../shared/views/tender-card.ts';
+import type { BidReferenceStore } from '../../storage/bid-reference-store.ts';
 import type { Subscription } from '../../storage/bot-store.ts';
-import { bidReferences } from '../bids/index.ts';
+import { bidReferencesIn } from '../bids/index.ts';
 import { FEED_READ_LIMIT, type Frozen } from './content.ts';
 import { followedBid, followedSearch, subscriptionSummary } from './describe.ts';
 import { describeSchedule, formatLocal } from './schedule.ts';
@@ -89,7 +91,11 @@ const BID_READ_TIMEOUT_MS = 1500;
  * its posts are read with; a bid that cannot be read now keeps the name kept when subscribed.
  */
 export async function bidsOf(
-  context: FeatureContext,
+  context: {
+    clients: Pick<WorkspaceClients, 'forPerson'>;
+    // Optional: the scheduler's store may give no references (the bids are then named alone).
+    store: Partial<Pick<BidReferenceStore, 'bidReferenceNumbers'>>;
+  },
   teamId: string,
   subscriptions: readonly Subscription[],
 ): Promise<Map<string, { name?: string; reference?: string }>> {
@@ -100,9 +106,13 @@ export async function bidsOf(
   const bids = new Map<string, { name?: string; reference?: string }>();
   if (followed.length === 0) return bids;
   const [references] = await Promise.all([
-    bidReferences(context, teamId, [...new Set(followed.map((each) => each.bidId))]).catch(
-      () => new Map<string, string>(),
-    ),
+    (context.store.bidReferenceNumbers
+      ? bidReferencesIn(
+          { bidReferenceNumbers: context.store.bidReferenceNumbers },
+          teamId,
+        )([...new Set(followed.map((each) => each.bidId))])
+      : Promise.resolve(new Map<string, string>())
+    ).catch(() => new Map<string, string>()),
     Promise.all(
       followed.map(async ({ bidId, createdBy }) => {
         try {
