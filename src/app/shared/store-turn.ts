@@ -4,13 +4,14 @@ import { queuePerKey } from './queue-per-key.ts';
 /** A turn's claim ends by itself after this long: a copy that died holding it frees it then. */
 export const TURN_LEASE_MS = 60_000;
 /**
- * How long work waits for another copy's turn before going ahead anyway: a person's click is
- * never dropped for a turn that a slow service keeps long.
+ * How long work waits for its turn, in this copy's queue and for another copy's claim together,
+ * before going ahead anyway: a person's click is never dropped, nor kept waiting without end, for a
+ * turn that a slow service or a store that does not answer keeps.
  */
 export const TURN_WAIT_AT_MOST_MS = 20_000;
 /** The first and the longest pause between two looks at a turn another copy holds. */
 const FIRST_PAUSE_MS = 10;
-const LONGEST_PAUSE_MS = 100;
+const LONGEST_PAUSE_MS = 250;
 
 export type TurnStore = Pick<KeptValueStore, 'rememberRequest' | 'forgetRequest'>;
 
@@ -29,6 +30,11 @@ const localTurns = new WeakMap<TurnStore, ReturnType<typeof queuePerKey>>();
  * turn itself is a claim in the store (a remembered request, atomic on SQLite and PostgreSQL),
  * looked at again every few milliseconds while another copy holds it, and given back when the
  * work ends, however it ends.
+ *
+ * Waiting is bounded (waitAtMostMs, queue and claim together): past it, or when the store fails,
+ * the work goes ahead without the turn, as it would have before turns were kept. Work that
+ * outlasts its claim (TURN_LEASE_MS), or copies whose clocks differ by more than that, can also
+ * overlap: the turn spares people a double write in the common case, it is no lock to rely on.
  */
 export function inStoreTurn<T>(
   store: TurnStore,
@@ -41,22 +47,51 @@ export function inStoreTurn<T>(
     local = queuePerKey();
     localTurns.set(store, local);
   }
-  return local(name, () => claimedTurn(store, `turn:${name}`, work, options));
+  const queue = local;
+  const deadline = performance.now() + (options.waitAtMostMs ?? TURN_WAIT_AT_MOST_MS);
+  return new Promise<T>((resolve, reject) => {
+    let begun = false;
+    const begin = (run: () => Promise<T>): Promise<void> => {
+      begun = true;
+      clearTimeout(timer);
+      return run().then(resolve, reject);
+    };
+    // Waited too long in this copy's queue (the work ahead is slow): goes ahead now.
+    const timer = setTimeout(() => void begin(work), Math.max(0, deadline - performance.now()));
+    void queue(name, async () => {
+      // Gone ahead already: its place in the queue is given up at once.
+      if (begun) return;
+      await begin(() => claimedTurn(store, `turn:${name}`, work, deadline, options));
+    });
+  });
 }
 
 async function claimedTurn<T>(
   store: TurnStore,
   claim: string,
   work: () => Promise<T>,
-  { clock = () => new Date(), leaseMs = TURN_LEASE_MS, waitAtMostMs = TURN_WAIT_AT_MOST_MS }: TurnOptions,
+  deadline: number,
+  { clock = () => new Date(), leaseMs = TURN_LEASE_MS }: TurnOptions,
 ): Promise<T> {
-  // Waited on this process's own timer (a test's fixed clock must not make the wait endless).
-  const started = performance.now();
   let pause = FIRST_PAUSE_MS;
   for (;;) {
     const now = clock();
     const until = new Date(now.getTime() + leaseMs);
-    if (await store.rememberRequest(claim, until, now)) {
+    const asked = store.rememberRequest(claim, until, now);
+    // A store that fails, or does not answer before the deadline: the work goes ahead without the turn.
+    const claimed = await byDeadline(
+      asked.catch(() => null),
+      deadline,
+    );
+    if (claimed === undefined) {
+      // The answer may still come: a claim taken after all is given back.
+      void asked
+        .then((late) => (late ? store.forgetRequest(claim, until) : undefined))
+        .catch(() => undefined);
+      return work();
+    }
+    if (claimed === null) return work();
+    if (claimed) {
       try {
         return await work();
       } finally {
@@ -64,8 +99,17 @@ async function claimedTurn<T>(
         await store.forgetRequest(claim, until).catch(() => undefined);
       }
     }
-    if (performance.now() - started >= waitAtMostMs) return work();
+    if (performance.now() >= deadline) return work();
     await new Promise((resolve) => setTimeout(resolve, pause));
     pause = Math.min(LONGEST_PAUSE_MS, pause * 2);
   }
+}
+
+/** What `promise` gives, or undefined once `deadline` (performance.now() ms) passes first. */
+function byDeadline<T>(promise: Promise<T>, deadline: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), Math.max(0, deadline - performance.now()));
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { inStoreTurn } from '../../../src/app/shared/store-turn.ts';
+import { inStoreTurn, type TurnStore } from '../../../src/app/shared/store-turn.ts';
 import { openBotStore } from '../../../src/app/storage/open-bot-store.ts';
 
 // Two copies of the app: two store objects on one SQLite file (each its own queue in the process).
@@ -93,5 +93,59 @@ describe('inStoreTurn', () => {
     expect(ran).toBe(false);
     await going;
     expect(ran).toBe(true);
+  });
+
+  it('work queued in one copy behind slow work waits at most waitAtMostMs, and runs once', async () => {
+    const ran: string[] = [];
+    const slow = inStoreTurn(one, 'slow', async () => {
+      await pause(1_000);
+      ran.push('slow');
+    });
+    let runs = 0;
+    await inStoreTurn(
+      one,
+      'slow',
+      async () => {
+        runs++;
+        ran.push('waited');
+      },
+      { waitAtMostMs: 100 },
+    );
+    // Done before the slow work: it did not wait for it.
+    expect(ran).toEqual(['waited']);
+    await slow;
+    await pause(20);
+    expect(ran).toEqual(['waited', 'slow']);
+    expect(runs).toBe(1);
+  });
+
+  it('a store that fails, or does not answer, never keeps the work from running', async () => {
+    const failing: TurnStore = {
+      rememberRequest: async () => {
+        throw new Error('database is locked');
+      },
+      forgetRequest: async () => undefined,
+    };
+    await expect(inStoreTurn(failing, 'any', async () => 'ran')).resolves.toBe('ran');
+
+    // Never answers until after the deadline, then says the claim was taken: it is given back.
+    let answer: (claimed: boolean) => void = () => undefined;
+    const forgotten: string[] = [];
+    const silent: TurnStore = {
+      rememberRequest: () => new Promise<boolean>((resolve) => (answer = resolve)),
+      forgetRequest: async (id) => {
+        forgotten.push(id);
+      },
+    };
+    const started = performance.now();
+    await expect(inStoreTurn(silent, 'hung', async () => 'ran', { waitAtMostMs: 100 })).resolves.toBe('ran');
+    expect(performance.now() - started).toBeLessThan(5_000);
+    // The next work for the same name is not stuck behind it either.
+    await expect(inStoreTurn(silent, 'hung', async () => 'next', { waitAtMostMs: 100 })).resolves.toBe(
+      'next',
+    );
+    answer(true);
+    await pause(20);
+    expect(forgotten).toEqual(['turn:hung']);
   });
 });

@@ -80,7 +80,8 @@ async function changedOnce(
   write: (client: ProcurementClient) => Promise<unknown>,
   options: { archivedToo?: boolean } = {},
 ): Promise<Pipeline | null> {
-  const turn = `bid-change:${request.teamId}:${pipelineId}`;
+  // An id typed in capitals is the same bid to a service that reads ids in any case: one turn.
+  const turn = `bid-change:${request.teamId}:${pipelineId.toLowerCase()}`;
   return inStoreTurn(
     context.store,
     turn,

@@ -245,6 +245,18 @@ export async function submitStartBid(
   const fields = parseStartBidSubmission(args.values);
   const checked = checkStartBid(fields);
   if (!checked.ok) return ack(fieldErrors(checked.errors));
+  // Who may start it comes before the questions about dates and stages: a refusal is not preceded by them.
+  if ((await context.users.facts(args.userId, args.teamId)).isGuest)
+    return ack(
+      fieldErrors({
+        [PipelineIds.nameBlock]: plainSentence`Guests can read bids but cannot start them. Ask a member of the workspace.`,
+      }),
+    );
+  const kept: StartBidFields = fields;
+  const writer = await writerOr(context, args.teamId, args.userId, (sentence) =>
+    ack(fieldErrors({ [PipelineIds.nameBlock]: plainOf(sentence) })),
+  );
+  if (!writer) return;
   const pastTarget = await pastDayQuestion(context, {
     formId: meta.k,
     field: PipelineIds.targetBlock,
@@ -266,17 +278,6 @@ export async function submitStartBid(
     deadline: meta.d,
   });
   if (longStages) return ack(fieldErrors({ [PipelineIds.stagesBlock]: longStages }));
-  if ((await context.users.facts(args.userId, args.teamId)).isGuest)
-    return ack(
-      fieldErrors({
-        [PipelineIds.nameBlock]: plainSentence`Guests can read bids but cannot start them. Ask a member of the workspace.`,
-      }),
-    );
-  const kept: StartBidFields = fields;
-  const writer = await writerOr(context, args.teamId, args.userId, (sentence) =>
-    ack(fieldErrors({ [PipelineIds.nameBlock]: plainOf(sentence) })),
-  );
-  if (!writer) return;
   const body = {
     name: fields.name.trim(),
     tenderId: meta.t,
