@@ -456,19 +456,19 @@ export function withoutWaitingForFlush(url: string): string {
   return parsed.toString();
 }
 
+/** TCP keep-alives on every connection, the first probe after 10 s of silence. */
+const KEEP_ALIVE = { keepAlive: true, keepAliveInitialDelayMillis: 10_000 };
+
 export function openPostgresBotDatabase(url: string): BotDatabase {
-  // A connection that cannot be made within 5 s fails (a health check must answer, not hang).
-  const pool = new pg.Pool({ connectionString: url, types: pgTypes, max: 10, connectionTimeoutMillis: 5000 });
+  // A connection that cannot be made within 5 s fails (a health check must answer, not hang); one
+  // whose server went silently (a dropped network path) is found by TCP keep-alives, not never.
+  const connection = { types: pgTypes, max: 10, connectionTimeoutMillis: 5000, ...KEEP_ALIVE };
+  const pool = new pg.Pool({ connectionString: url, ...connection });
   // An idle connection the server dropped (a restart, a failover) is only logged by pg as an
   // 'error' event, which would end the process; the next query gets a new connection or the error.
   pool.on('error', () => {});
   const db = new Kysely<BotTables>({ dialect: new PostgresDialect({ pool: namingStatements(pool) }) });
-  const recoverablePool = new pg.Pool({
-    connectionString: withoutWaitingForFlush(url),
-    types: pgTypes,
-    max: 10,
-    connectionTimeoutMillis: 5000,
-  });
+  const recoverablePool = new pg.Pool({ connectionString: withoutWaitingForFlush(url), ...connection });
   recoverablePool.on('error', () => {});
   const recoverableDb = new Kysely<BotTables>({
     dialect: new PostgresDialect({ pool: namingStatements(recoverablePool) }),
