@@ -39,7 +39,7 @@ import { redrawEverywhere } from './pipeline-live.ts';
 import { checkEditBid, openedFields, parseEditBidSubmission } from './pipeline-submissions.ts';
 import { tenderDeadlineOf } from './tender-deadlines.ts';
 import { editBidModal, stageNameBlock } from './views/edit-bid-modal.ts';
-import { sentenceView } from './views/pipeline-modals.ts';
+import { SAVE_BUTTON, sentenceView } from './views/pipeline-modals.ts';
 import { openDeadline } from './views/tender-closes.ts';
 
 const TITLE = 'Edit the bid';
@@ -244,6 +244,7 @@ export async function submitEditBid(
   }
   if (edits.length === 0) return ack();
   const pastTarget = await pastDayQuestion(context, {
+    button: SAVE_BUTTON,
     formId: args.viewId ?? args.privateMetadata,
     field: PipelineIds.targetBlock,
     day: fields.targetDate,
@@ -251,6 +252,7 @@ export async function submitEditBid(
   });
   if (pastTarget) return ack(fieldErrors({ [PipelineIds.targetBlock]: pastTarget }));
   const lateTarget = await afterClosingQuestion(context, {
+    button: SAVE_BUTTON,
     formId: args.viewId ?? args.privateMetadata,
     field: PipelineIds.targetBlock,
     day: fields.targetDate,

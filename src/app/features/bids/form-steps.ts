@@ -84,14 +84,14 @@ export async function confirmedOnResubmit(context: FeatureContext, key: string):
  */
 export async function pastDayQuestion(
   context: FeatureContext,
-  args: { formId: string; field: string; day: string | null; unchanged?: string | null },
+  args: { formId: string; field: string; button: string; day: string | null; unchanged?: string | null },
 ): Promise<PlainSentence | null> {
   const now = context.clock();
   if (!args.day || args.day === args.unchanged || daysUntil(args.day, now) >= 0) return null;
   if (await confirmedOnResubmit(context, `past-day:${cutText(args.formId, 200)}:${args.field}:${args.day}`))
     return null;
   const ago = -daysUntil(args.day, now);
-  return plainSentence`${formatDay(args.day)} is in the past (${ago.toLocaleString('en-GB')} day${ago === 1 ? '' : 's'} ago). Submit again to keep it, or pick another date.`;
+  return plainSentence`${formatDay(args.day)} is in the past (${ago.toLocaleString('en-GB')} day${ago === 1 ? '' : 's'} ago). Press “${args.button}” again to keep it, or pick another date.`;
 }
 
 /**
@@ -105,6 +105,7 @@ export async function afterClosingQuestion(
   args: {
     formId: string;
     field: string;
+    button: string;
     day: string | null;
     deadline: string | null | undefined;
     unchanged?: string | null;
@@ -118,20 +119,22 @@ export async function afterClosingQuestion(
     await confirmedOnResubmit(context, `after-closing:${cutText(args.formId, 200)}:${args.field}:${args.day}`)
   )
     return null;
-  return plainSentence`${formatDay(args.day)} is after the tender closes (${formatClosing(args.deadline)}). Submit again to keep it, or pick an earlier date.`;
+  return plainSentence`${formatDay(args.day)} is after the tender closes (${formatClosing(args.deadline)}). Press “${args.button}” again to keep it, or pick an earlier date.`;
 }
 
 /**
- * Stages that add up to more days than are left before the target date (or, with none, before the
- * tender closes) ask whether they are meant, once, as a date in the past is: a plan that cannot fit
- * is worth a second look before the bid starts (its stages are fixed then). Past dates are asked
- * about by their own questions.
+ * Stages that add up to more days than are left, today and the last day included, up to the target
+ * date or the day the tender closes, whichever comes first, ask whether they are meant: once for
+ * the form and those days (moving a date does not ask again), as a date in the past is. A bid's
+ * stages are fixed when it starts, so a plan that cannot fit is worth a second look first. Dates
+ * already past are left to their own question.
  */
 export async function stagesLongerQuestion(
   context: FeatureContext,
   args: {
     formId: string;
     field: string;
+    button: string;
     stages: readonly { expectedDurationDays: number | null }[];
     targetDate: string | null;
     deadline: string | null | undefined;
@@ -141,23 +144,23 @@ export async function stagesLongerQuestion(
   if (total === 0) return null;
   const now = context.clock();
   const closes = args.deadline ? Date.parse(args.deadline) : Number.NaN;
-  const by = args.targetDate ?? (Number.isNaN(closes) ? null : new Date(closes).toISOString().slice(0, 10));
+  const closingDay = Number.isNaN(closes) ? null : new Date(closes).toISOString().slice(0, 10);
+  // The earlier of the two: a target after the closing does not give the stages more time.
+  const byTarget = args.targetDate !== null && (closingDay === null || args.targetDate <= closingDay);
+  const by = byTarget ? args.targetDate : closingDay;
   if (!by) return null;
-  const left = daysUntil(by, now);
-  if (left < 0 || total <= left) return null;
-  if (
-    await confirmedOnResubmit(
-      context,
-      `stages-longer:${cutText(args.formId, 200)}:${args.field}:${total}:${by}`,
-    )
-  )
+  const left = daysUntil(by, now) + 1;
+  if (left < 1 || total <= left) return null;
+  if (await confirmedOnResubmit(context, `stages-longer:${cutText(args.formId, 200)}:${args.field}:${total}`))
     return null;
   const days = (count: number) => `${count.toLocaleString('en-GB')} day${count === 1 ? '' : 's'}`;
-  const when = left === 0 ? 'today' : `in ${days(left)}`;
-  const limit = args.targetDate
-    ? `the target date, ${formatDay(args.targetDate)}, is ${left === 0 ? 'today' : `${days(left)} away`}`
-    : `the tender closes ${when} (${formatClosing(args.deadline ?? '')})`;
-  return plainSentence`The stages add up to ${days(total)}, but ${limit}. Submit again to keep them, or shorten the stages.`;
+  const limit =
+    left === 1
+      ? byTarget
+        ? `the target date, ${formatDay(by)}, is today`
+        : `the tender closes today (${formatClosing(args.deadline ?? '')})`
+      : `only ${days(left)} are left up to ${byTarget ? `the target date, ${formatDay(by)}` : `the day the tender closes (${formatClosing(args.deadline ?? '')})`}, today and that day included`;
+  return plainSentence`The stages add up to ${days(total)}, but ${limit}. Press “${args.button}” again to keep them, or shorten the stages.`;
 }
 
 /** Someone else changed, since a form opened, what its Save changes: said on the form, kept unless saved again. */

@@ -29,7 +29,12 @@ import {
 import { redrawEverywhere } from './pipeline-live.ts';
 import { isDay, openedNotesFields, parseNotesSubmission } from './pipeline-submissions.ts';
 import { tenderDeadlineOf } from './tender-deadlines.ts';
-import { sentenceView, stageNotesLoadingView, stageNotesModal } from './views/pipeline-modals.ts';
+import {
+  SAVE_BUTTON,
+  sentenceView,
+  stageNotesLoadingView,
+  stageNotesModal,
+} from './views/pipeline-modals.ts';
 import { openDeadline } from './views/tender-closes.ts';
 
 /** "Notes and due date" on a stage: the modal opens at once (loading), then shows the stage as it is now. */
@@ -120,6 +125,7 @@ export async function submitStageNotes(
   if (!isDay(fields.dueDate))
     return ack(fieldErrors({ [PipelineIds.dueBlock]: plainSentence`Pick the date from the calendar.` }));
   const pastDue = await pastDayQuestion(context, {
+    button: SAVE_BUTTON,
     formId: args.viewId ?? args.privateMetadata,
     field: PipelineIds.dueBlock,
     day: fields.dueDate,

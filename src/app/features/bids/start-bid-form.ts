@@ -13,7 +13,12 @@ import { writerOr } from '../../shared/key-access.ts';
 import { encodeKept } from '../../shared/values/codec.ts';
 import type { KeySource } from '../../shared/views/key-identity.ts';
 import { code, type Mrkdwn, mrkdwn, text as plain } from '../../shared/views/mrkdwn.ts';
-import { fieldErrors, plainOf, plainSentence } from '../../shared/views/plain-sentence.ts';
+import {
+  fieldErrors,
+  type PlainSentence,
+  plainOf,
+  plainSentence,
+} from '../../shared/views/plain-sentence.ts';
 import { withinBudget } from '../../shared/within-budget.ts';
 import { bidReferences, withBidReferences } from './bid-references.ts';
 import { withStartedBy } from './bid-starters.ts';
@@ -34,6 +39,7 @@ import { closedTenderSentence } from './views/bid-people.ts';
 import {
   DEFAULT_STAGE_TEMPLATE,
   runningBidsSentence,
+  START_BID_BUTTON,
   type StartBidFields,
   sentenceView,
   startBidLoadingView,
@@ -84,6 +90,27 @@ async function startBidFormKey(
 
 /** What a shared key is replaced by once its form started the bid: `used:` and the key. */
 const USED = 'used:';
+
+/**
+ * Whether the form's key already started a bid (its twin, opened by the same double click, was
+ * submitted first): the sentence saying so, naming that bid, or null.
+ */
+async function startedFromThisForm(
+  context: FeatureContext,
+  teamId: string,
+  userId: string,
+  meta: { t: string | null; k: string },
+): Promise<PlainSentence | null> {
+  if (!meta.t) return null;
+  const kept = await context.store.loadState(formKeyName(teamId, userId, meta.t), context.clock());
+  const used = `${USED}${meta.k}`;
+  if (kept !== used && !kept?.startsWith(`${used}:`)) return null;
+  const pipelineId = kept.slice(used.length + 1);
+  const reference = pipelineId
+    ? (await bidReferences(context, teamId, [pipelineId])).get(pipelineId)
+    : undefined;
+  return plainSentence`This click already started ${reference ?? 'a bid'} (a double click opens the form twice). To start another bid, copy what you typed, close this form and click “Start a bid” again.`;
+}
 
 function formKeyName(teamId: string, userId: string, tenderId: string): string {
   return `start-bid:${teamId}:${userId}:${tenderId}`;
@@ -257,27 +284,6 @@ export async function submitStartBid(
     ack(fieldErrors({ [PipelineIds.nameBlock]: plainOf(sentence) })),
   );
   if (!writer) return;
-  const pastTarget = await pastDayQuestion(context, {
-    formId: meta.k,
-    field: PipelineIds.targetBlock,
-    day: fields.targetDate,
-  });
-  if (pastTarget) return ack(fieldErrors({ [PipelineIds.targetBlock]: pastTarget }));
-  const lateTarget = await afterClosingQuestion(context, {
-    formId: meta.k,
-    field: PipelineIds.targetBlock,
-    day: fields.targetDate,
-    deadline: meta.d,
-  });
-  if (lateTarget) return ack(fieldErrors({ [PipelineIds.targetBlock]: lateTarget }));
-  const longStages = await stagesLongerQuestion(context, {
-    formId: meta.k,
-    field: PipelineIds.stagesBlock,
-    stages: checked.stages,
-    targetDate: fields.targetDate,
-    deadline: meta.d,
-  });
-  if (longStages) return ack(fieldErrors({ [PipelineIds.stagesBlock]: longStages }));
   const body = {
     name: fields.name.trim(),
     tenderId: meta.t,
@@ -288,9 +294,44 @@ export async function submitStartBid(
       expectedDurationDays: stage.expectedDurationDays,
     })),
   };
+  const creation = `${meta.k}\u0000${JSON.stringify(body)}`;
+  // A spare form of a double click, its twin already used: said before any question about it.
+  if (!creating.has(creation)) {
+    const spent = await startedFromThisForm(context, args.teamId, args.userId, meta);
+    if (spent) return ack(fieldErrors({ [PipelineIds.nameBlock]: spent }));
+  }
+  // Every question at once (a target date and the stages), each answered by pressing again.
+  const targetQuestion =
+    (await pastDayQuestion(context, {
+      button: START_BID_BUTTON,
+      formId: meta.k,
+      field: PipelineIds.targetBlock,
+      day: fields.targetDate,
+    })) ??
+    (await afterClosingQuestion(context, {
+      button: START_BID_BUTTON,
+      formId: meta.k,
+      field: PipelineIds.targetBlock,
+      day: fields.targetDate,
+      deadline: meta.d,
+    }));
+  const stagesQuestion = await stagesLongerQuestion(context, {
+    button: START_BID_BUTTON,
+    formId: meta.k,
+    field: PipelineIds.stagesBlock,
+    stages: checked.stages,
+    targetDate: fields.targetDate,
+    deadline: meta.d,
+  });
+  if (targetQuestion || stagesQuestion)
+    return ack(
+      fieldErrors({
+        ...(targetQuestion ? { [PipelineIds.targetBlock]: targetQuestion } : {}),
+        ...(stagesQuestion ? { [PipelineIds.stagesBlock]: stagesQuestion } : {}),
+      }),
+    );
   // The same form with the same details shares one creation; other details go to the service,
   // which refuses them under a key already used (IdempotencyConflictError), so no text is lost silently.
-  const creation = `${meta.k}\u0000${JSON.stringify(body)}`;
   const already = creating.get(creation);
   const first = !already;
   const outcome = already ?? writer.client.pipelines.create(body, { idempotencyKey: meta.k });
@@ -341,7 +382,7 @@ export async function submitStartBid(
   if (meta.t)
     await context.store.saveState(
       formKeyName(args.teamId, args.userId, meta.t),
-      `${USED}${meta.k}`,
+      `${USED}${meta.k}:${result.value.id}`,
       new Date(context.clock().getTime() + DOUBLE_CLICK_MS),
     );
   // Who started it, before its first card is drawn (the service only knows the key's maker).

@@ -301,7 +301,7 @@ describe('who started a bid, long notes, and dates with sense', () => {
     const asked = await bot.slack.submitView(MEMBER, form.id, values);
     expect(asked.json.response_action).toBe('errors');
     expect(asked.json.errors[PipelineIds.targetBlock]).toMatch(
-      /^15 Mar 2019 is in the past \([\d,]+ days ago\)\. Submit again to keep it/,
+      /^15 Mar 2019 is in the past \([\d,]+ days ago\)\. Press “Start the bid” again to keep it/,
     );
     expect((await service.pipelines.list({ q: 'History bid', archived: 'all' })).pagination.total).toBe(0);
     const taken = await bot.slack.submitView(MEMBER, form.id, values);

@@ -301,7 +301,7 @@ describe('submitEditBid (the form’s Save)', () => {
     const opened = await openFor('U0ADMIN', bid.id);
     const past = dayAfter(new Date().toISOString().slice(0, 10), -3);
     const first = await submit('U0ADMIN', opened, valuesOf(opened, { targetDate: past }));
-    expect(JSON.stringify(first)).toContain('is in the past (3 days ago). Submit again to keep it');
+    expect(JSON.stringify(first)).toContain('is in the past (3 days ago). Press “Save” again to keep it');
     expect((await bidNow(harness, bid.id)).targetSubmissionDate).toBeNull();
     expect(await submit('U0ADMIN', opened, valuesOf(opened, { targetDate: past }))).toEqual([undefined]);
     expect((await bidNow(harness, bid.id)).targetSubmissionDate).toBe(past);
@@ -319,7 +319,7 @@ describe('submitEditBid (the form’s Save)', () => {
       {
         response_action: 'errors',
         errors: {
-          [PipelineIds.targetBlock]: `${formatDay(late)} is after the tender closes (${formatClosing(deadline)}). Submit again to keep it, or pick an earlier date.`,
+          [PipelineIds.targetBlock]: `${formatDay(late)} is after the tender closes (${formatClosing(deadline)}). Press “Save” again to keep it, or pick an earlier date.`,
         },
       },
     ]);

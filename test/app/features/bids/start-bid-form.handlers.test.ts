@@ -315,23 +315,32 @@ async function openedWithBidsList(setUp: (proxy: ServiceProxy) => void) {
 
 describe('stages that add up to more days than are left', () => {
   const today = () => new Date().toISOString().slice(0, 10);
+  const question = (total: number, limit: string) =>
+    `The stages add up to ${total.toLocaleString('en-GB')} days, but ${limit}. Press “Start the bid” again to keep them, or shorten the stages.`;
 
-  it('are asked about once, against the target date, then taken', async () => {
+  it('are asked about once, against the target date (today and that day counted); a later date is not asked again', async () => {
     const [, , , , , , , tender] = await openTenders(harness, 8, [TENDER_A]);
     const opened = await openFor('U0ADMIN', tender?.id as string);
     const name = 'Handler test: stages past the target';
     // In two days: on or before the closing day (the tenders close more than two days ahead).
     const target = dayAfter(today(), 2);
-    const values = valuesOf({ name, targetDate: target, stages: 'Qualify | 2\nWrite | 5' });
-    const [asked] = await submit('U0ADMIN', opened, values);
+    const stages = 'Qualify | 2\nWrite | 5';
+    const [asked] = await submit('U0ADMIN', opened, valuesOf({ name, targetDate: target, stages }));
     expect(asked).toEqual({
       response_action: 'errors',
       errors: {
-        [PipelineIds.stagesBlock]: `The stages add up to 7 days, but the target date, ${formatDay(target)}, is 2 days away. Submit again to keep them, or shorten the stages.`,
+        [PipelineIds.stagesBlock]: question(
+          7,
+          `only 3 days are left up to the target date, ${formatDay(target)}, today and that day included`,
+        ),
       },
     });
     expect(await bidsNamed(name)).toEqual([]);
-    expect(await submit('U0ADMIN', opened, values)).toEqual([undefined]);
+    // Given a day more: taken, not asked about again.
+    const later = dayAfter(target, 1);
+    expect(await submit('U0ADMIN', opened, valuesOf({ name, targetDate: later, stages }))).toEqual([
+      undefined,
+    ]);
     const [made] = await bidsNamed(name);
     expect(
       (await bidNow(harness, made?.id as string)).stages.map((stage) => stage.expectedDurationDays),
@@ -342,7 +351,7 @@ describe('stages that add up to more days than are left', () => {
     const [, , , , , , , , tender] = await openTenders(harness, 9, [TENDER_A]);
     const opened = await openFor('U0ADMIN', tender?.id as string);
     const closing = tender?.closing as string;
-    const left = daysUntil(closing, new Date());
+    const left = daysUntil(closing, new Date()) + 1;
     const name = 'Handler test: stages past the closing';
     const [asked] = await submit(
       'U0ADMIN',
@@ -352,7 +361,10 @@ describe('stages that add up to more days than are left', () => {
     expect(asked).toEqual({
       response_action: 'errors',
       errors: {
-        [PipelineIds.stagesBlock]: `The stages add up to ${(left + 1).toLocaleString('en-GB')} days, but the tender closes in ${left.toLocaleString('en-GB')} days (${formatClosing(tender?.deadline as string)}). Submit again to keep them, or shorten the stages.`,
+        [PipelineIds.stagesBlock]: question(
+          left + 1,
+          `only ${left.toLocaleString('en-GB')} days are left up to the day the tender closes (${formatClosing(tender?.deadline as string)}), today and that day included`,
+        ),
       },
     });
     // As many days as are left: started at once.
@@ -365,6 +377,71 @@ describe('stages that add up to more days than are left', () => {
       ),
     ).toEqual([undefined]);
     expect(await bidsNamed(fits)).toHaveLength(1);
+  });
+
+  it('with a target after the closing: both asked at once, the stages against the closing', async () => {
+    const [, , , , , , , , , tender] = await openTenders(harness, 10, [TENDER_A]);
+    const opened = await openFor('U0ADMIN', tender?.id as string);
+    const closing = tender?.closing as string;
+    const deadline = tender?.deadline as string;
+    const left = daysUntil(closing, new Date()) + 1;
+    const late = dayAfter(closing, 5);
+    const values = valuesOf({
+      name: 'Handler test: late and long',
+      targetDate: late,
+      stages: `All | ${left + 2}`,
+    });
+    const [asked] = await submit('U0ADMIN', opened, values);
+    expect(asked).toEqual({
+      response_action: 'errors',
+      errors: {
+        [PipelineIds.targetBlock]: `${formatDay(late)} is after the tender closes (${formatClosing(deadline)}). Press “Start the bid” again to keep it, or pick an earlier date.`,
+        [PipelineIds.stagesBlock]: question(
+          left + 2,
+          `only ${left.toLocaleString('en-GB')} days are left up to the day the tender closes (${formatClosing(deadline)}), today and that day included`,
+        ),
+      },
+    });
+    // One press answers both.
+    expect(await submit('U0ADMIN', opened, values)).toEqual([undefined]);
+  });
+
+  it('a one-day stage with the target date today fits', async () => {
+    const [, , , , , , , , , , tender] = await openTenders(harness, 11, [TENDER_A]);
+    const opened = await openFor('U0ADMIN', tender?.id as string);
+    const name = 'Handler test: submit today';
+    expect(
+      await submit('U0ADMIN', opened, valuesOf({ name, targetDate: today(), stages: 'Submit | 1' })),
+    ).toEqual([undefined]);
+    expect(await bidsNamed(name)).toHaveLength(1);
+  });
+});
+
+describe('the spare form of a double click on Start a bid', () => {
+  it('once its twin started the bid, says so naming that bid, before any question', async () => {
+    const [, , , , , , , , , , , , tender] = await openTenders(harness, 13, [TENDER_A]);
+    // Two forms from one double click share one key.
+    const first = await openFor('U0ADMIN', tender?.id as string);
+    const spare = await openFor('U0ADMIN', tender?.id as string);
+    const name = 'Handler test: the first of twins';
+    expect(await submit('U0ADMIN', first, valuesOf({ name }))).toEqual([undefined]);
+    const [made] = await bidsNamed(name);
+    const reference = (
+      await harness.context.store.bidReferenceNumbers(harness.slack.teamId, [made?.id as string])
+    ).get(made?.id as string);
+    // Other details, stages far longer than the time left: refused at once, nothing asked.
+    const [answer] = await submit(
+      'U0ADMIN',
+      spare,
+      valuesOf({ name: 'Handler test: the spare twin', stages: 'All | 3650' }),
+    );
+    expect(answer).toEqual({
+      response_action: 'errors',
+      errors: {
+        [PipelineIds.nameBlock]: `This click already started BID-${reference} (a double click opens the form twice). To start another bid, copy what you typed, close this form and click “Start a bid” again.`,
+      },
+    });
+    expect(await bidsNamed('Handler test: the spare twin')).toEqual([]);
   });
 });
 
@@ -383,7 +460,7 @@ describe('a target submission date after the tender closes', () => {
     expect(asked).toEqual({
       response_action: 'errors',
       errors: {
-        [PipelineIds.targetBlock]: `${formatDay(late)} is after the tender closes (${formatClosing(deadline)}). Submit again to keep it, or pick an earlier date.`,
+        [PipelineIds.targetBlock]: `${formatDay(late)} is after the tender closes (${formatClosing(deadline)}). Press “Start the bid” again to keep it, or pick an earlier date.`,
       },
     });
     expect(await bidsNamed(name)).toEqual([]);

@@ -171,7 +171,12 @@ describe('a double click on Start a bid', () => {
     expect((await bot.slack.submitView(MEMBER, lotA?.id as string, values('Lot A bid'))).status).toBe(200);
     await eventually(async () => (await named('Lot A bid')).length === 1, 'the second lot’s bid');
     const refused = await bot.slack.submitView(MEMBER, lotB?.id as string, values('Lot B bid'));
-    expect(JSON.stringify(refused.json)).toContain('A bid was already started from this click');
+    // Named: the bid its twin started.
+    const [lotABid] = await named('Lot A bid');
+    const card = await eventually(() => cardsOf(bot.slack, BIDS, lotABid?.id as string)[0], 'its card');
+    const reference = /BID-\d+/.exec(textOf(card))?.[0];
+    expect(reference).toBeDefined();
+    expect(JSON.stringify(refused.json)).toContain(`This click already started ${reference} (a double click`);
     expect(await named('Lot B bid')).toHaveLength(0);
   });
 });

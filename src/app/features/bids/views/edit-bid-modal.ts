@@ -3,6 +3,7 @@ import { PipelineIds } from '../../../shared/ids.ts';
 import { clip, mrkdwn, text as plain } from '../../../shared/views/mrkdwn.ts';
 import type { SafeModalView as ModalView } from '../../../shared/views/safe-blocks.ts';
 import { type Block, contextLine, section } from '../../../shared/views/tender-card.ts';
+import { SAVE_BUTTON } from './pipeline-modals.ts';
 import { closingHint } from './tender-closes.ts';
 
 /** The longest summary the form edits (Slack's multiline input); a longer one is left as it is. */
@@ -101,7 +102,7 @@ export function editBidModal(args: {
     callback_id: PipelineIds.editCallback,
     private_metadata: args.privateMetadata,
     title: { type: 'plain_text', text: 'Edit the bid' },
-    submit: { type: 'plain_text', text: 'Save' },
+    submit: { type: 'plain_text', text: SAVE_BUTTON },
     close: { type: 'plain_text', text: 'Cancel' },
     blocks,
   };

@@ -16,6 +16,10 @@ import { type Block, contextLine, section } from '../../../shared/views/tender-c
 import { closingHint } from './tender-closes.ts';
 
 /** The stages a new bid starts with; the person edits them in the modal. */
+/** The forms' buttons, named by the questions that ask to press them again. */
+export const START_BID_BUTTON = 'Start the bid';
+export const SAVE_BUTTON = 'Save';
+
 export const DEFAULT_STAGE_TEMPLATE = [
   'Qualify the opportunity | 2',
   'Bid / no-bid decision | 1',
@@ -177,7 +181,7 @@ export function startBidModal(args: {
     callback_id: PipelineIds.startBidCallback,
     private_metadata: args.privateMetadata,
     title: { type: 'plain_text', text: START_TITLE },
-    submit: { type: 'plain_text', text: 'Start the bid' },
+    submit: { type: 'plain_text', text: START_BID_BUTTON },
     close: { type: 'plain_text', text: 'Cancel' },
     blocks,
   };
@@ -246,7 +250,7 @@ export function stageNotesModal(args: {
     callback_id: PipelineIds.notesCallback,
     private_metadata: args.privateMetadata,
     title: { type: 'plain_text', text: 'Notes and due date' },
-    submit: { type: 'plain_text', text: 'Save' },
+    submit: { type: 'plain_text', text: SAVE_BUTTON },
     close: { type: 'plain_text', text: 'Cancel' },
     blocks,
   };
