@@ -8,6 +8,7 @@ import { channelLink, code, lowerFirst, mrkdwn } from '../../shared/views/mrkdwn
 import { type Block, contextLine, section } from '../../shared/views/tender-card.ts';
 import type { Subscription } from '../../storage/bot-store.ts';
 import { bidReferences } from '../bids/index.ts';
+import { tenderbotIsOut } from './channel-access.ts';
 import { buildDelivery, feedWindowStart, readerOf, SearchTarget } from './content.ts';
 import { subscriptionSummary } from './describe.ts';
 import { formatLocal, nextRunAfter } from './schedule.ts';
@@ -31,13 +32,17 @@ export async function sendNow(context: FeatureContext, request: SlackRequest, id
     await reply(request, { text: elsewhere, blocks: [section(elsewhere)] });
     return;
   }
-  const out = subscription.pausedReason ? await tenderbotIsOut(request, subscription.channelId) : null;
+  const out = await tenderbotIsOut(request, subscription.channelId);
   if (out) {
-    // Started again now, it would only stop again at its first post (and say so by direct message).
+    // Started again now, a paused one would only stop again at its first post (and say so by
+    // direct message); a running one would find nothing to say, or fail, where nobody sees it.
+    const stays = subscription.pausedReason
+      ? mrkdwn`this subscription stays paused`
+      : mrkdwn`nothing can be posted there`;
     const sentence =
       out === 'archived'
-        ? mrkdwn`${channelLink(subscription.channelId)} is archived, so this subscription stays paused: nothing can be posted there. ${code(`/tender unsubscribe ${subscription.id}`)} removes it.`
-        : mrkdwn`Tenderbot is not in ${channelLink(subscription.channelId)}, so this subscription stays paused: invite it there (\`/invite @Tenderbot\`), then press *Send now* again.`;
+        ? mrkdwn`${channelLink(subscription.channelId)} is archived, so ${stays}${subscription.pausedReason ? mrkdwn`: nothing can be posted there` : mrkdwn``}. ${code(`/tender unsubscribe ${subscription.id}`)} removes it.`
+        : mrkdwn`Tenderbot is not in ${channelLink(subscription.channelId)}, so ${stays}: invite it there (\`/invite @Tenderbot\`), then press *Send now* again.`;
     await reply(request, { text: sentence, blocks: [section(sentence)] });
     return;
   }
@@ -110,21 +115,6 @@ async function wouldSay(
   } catch (error) {
     context.logger.warn({ err: error, subscriptionId: subscription.id }, 'could not preview a Send now');
     return null;
-  }
-}
-
-/**
- * Why Slack says nothing can be posted in `channelId` now: archived, or Tenderbot not a member (a
- * private channel it is not in is not found at all); null when it cannot tell, and the post itself
- * then finds out.
- */
-async function tenderbotIsOut(request: SlackRequest, channelId: string): Promise<'archived' | 'out' | null> {
-  try {
-    const answer = await request.slack.conversations.info({ channel: channelId });
-    if (answer.channel?.is_archived) return 'archived';
-    return answer.channel?.is_member === false ? 'out' : null;
-  } catch (error) {
-    return (error as { data?: { error?: string } }).data?.error === 'channel_not_found' ? 'out' : null;
   }
 }
 

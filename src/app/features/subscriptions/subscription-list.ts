@@ -18,6 +18,7 @@ import { section } from '../../shared/views/tender-card.ts';
 import type { BidReferenceStore } from '../../storage/bid-reference-store.ts';
 import type { Subscription } from '../../storage/bot-store.ts';
 import { bidReferencesIn } from '../bids/index.ts';
+import { type ChannelOut, tenderbotIsOut } from './channel-access.ts';
 import { FEED_READ_LIMIT, type Frozen } from './content.ts';
 import { followedBid, followedSearch, subscriptionSummary } from './describe.ts';
 import { describeSchedule, formatLocal } from './schedule.ts';
@@ -39,13 +40,15 @@ export async function listSubscriptions(
   request: SlackRequest,
   replace: boolean,
 ): Promise<void> {
-  const [subscriptions, facts] = await Promise.all([
+  const [subscriptions, facts, out] = await Promise.all([
     context.store.channelSubscriptions(request.teamId, request.channelId),
     context.users.facts(request.userId, request.teamId),
+    // Subscriptions listed as running where nothing can be posted would look healthy: said above them.
+    tenderbotIsOut(request, request.channelId),
   ]);
   await reply(
     request,
-    await listMessage(context, request.teamId, request.channelId, subscriptions, facts.isGuest),
+    await listMessage(context, request.teamId, request.channelId, subscriptions, facts.isGuest, out),
     replace,
   );
 }
@@ -60,6 +63,7 @@ async function listMessage(
   channelId: string,
   subscriptions: Subscription[],
   readOnly = false,
+  out: ChannelOut | null = null,
 ): Promise<Message> {
   const listed = subscriptions.slice(0, LIST_LIMIT);
   const [rulesByCreator, bids] = await Promise.all([
@@ -79,6 +83,7 @@ async function listMessage(
     })),
     channelId,
     readOnly,
+    out,
   );
 }
 

@@ -13,6 +13,7 @@ import { SubscriptionIds } from '../../../../src/app/shared/ids.ts';
 import type { Subscription } from '../../../../src/app/storage/bot-store.ts';
 import { KEYS } from '../../../support/fixture.ts';
 import { type HandlerHarness, startHandlerHarness } from '../../../support/handler-context.ts';
+import { textOf } from '../../../support/slack-text.ts';
 
 let harness: HandlerHarness;
 
@@ -332,6 +333,25 @@ describe('sendNow', () => {
     }
   });
 
+  it('a running subscription in a channel Tenderbot is not in: says to invite it, plans nothing; the list says so above it', async () => {
+    let woken = 0;
+    const context = { ...harness.context, scheduler: { wake: () => void woken++ } };
+    const running = await storedSubscription('C0NOTJOINED', null, 'pipeline');
+    const request = harness.request({ userId: 'U0MEMBER', channelId: 'C0NOTJOINED', kind: 'click' });
+    await sendNow(context, request, running.id);
+    expect(request.said()).toBe(
+      'Tenderbot is not in <#C0NOTJOINED>, so nothing can be posted there: invite it there (`/invite @Tenderbot`), then press *Send now* again.',
+    );
+    expect(woken).toBe(0);
+    expect(await harness.context.store.subscriptionDeliveries(running.id)).toEqual([]);
+
+    const list = harness.request({ userId: 'U0MEMBER', channelId: 'C0NOTJOINED' });
+    await subscriptionCommand(harness.context, list, 'subscriptions', '');
+    expect(textOf(list.answers[0])).toContain(
+      'Tenderbot is not in <#C0NOTJOINED>, so none of these can post here until it is invited (`/invite @Tenderbot`).',
+    );
+  });
+
   it('refuses a guest, and says an unknown id is no subscription, as Unsubscribe says it', async () => {
     const subscription = await storedSubscription('C0SEND2');
     const guest = harness.request({ userId: 'U0GUEST', channelId: 'C0SEND2', kind: 'click' });
@@ -346,11 +366,12 @@ describe('sendNow', () => {
   });
 
   it('says a subscription unsubscribed while it was being sent is gone, not that it is posting', async () => {
-    const subscription = await storedSubscription('C0SEND3', null, 'pipeline');
+    // In a channel Tenderbot is in: only the unsubscribe keeps it from posting.
+    const subscription = await storedSubscription('C0BIDS', null, 'pipeline');
     // Read before the unsubscribe, as a click that arrives just before another's Unsubscribe.
     const store = { ...harness.context.store, getSubscription: async () => subscription };
     expect(await harness.context.store.removeSubscription(subscription.teamId, subscription.id)).toBe(true);
-    const member = harness.request({ userId: 'U0MEMBER', channelId: 'C0SEND3', kind: 'click' });
+    const member = harness.request({ userId: 'U0MEMBER', channelId: 'C0BIDS', kind: 'click' });
     await sendNow({ ...harness.context, store }, member, subscription.id);
     expect(member.said()).toContain(`No subscription has the id \`${subscription.id}\``);
     expect(member.said()).not.toContain('Posting');

@@ -271,6 +271,8 @@ export function subscriptionsListMessage(
   channelId: string,
   /** A guest's list: neither Send now nor Unsubscribe, which would only refuse them. */
   readOnly = false,
+  /** Why nothing can be posted in the channel now, if so (said above the list). */
+  out: 'archived' | 'out' | null = null,
 ): Message {
   if (items.length === 0) {
     // A guest cannot start one: only what is so is said to them.
@@ -280,6 +282,14 @@ export function subscriptionsListMessage(
     return { text, blocks: [section(text)] };
   }
   const blocks: Block[] = [section(mrkdwn`*Subscriptions of ${channelLink(channelId)}*`)];
+  if (out)
+    blocks.push(
+      section(
+        out === 'archived'
+          ? mrkdwn`:warning: ${channelLink(channelId)} is archived, so none of these can post here.`
+          : mrkdwn`:warning: Tenderbot is not in ${channelLink(channelId)}, so none of these can post here until it is invited (\`/invite @Tenderbot\`).`,
+      ),
+    );
   for (const { subscription, what, when, next } of items.slice(0, LIST_LIMIT)) {
     const state = subscription.pausedReason
       ? mrkdwn`:double_vertical_bar: Paused: ${safeText(subscription.pausedReason, 300)}.${readOnly ? mrkdwn`` : mrkdwn` Send now starts it again.`}`
