@@ -18,6 +18,8 @@ import type {
   ViewsOpenResponse,
   ViewsPublishArguments,
   ViewsPublishResponse,
+  ViewsPushArguments,
+  ViewsPushResponse,
   ViewsUpdateArguments,
   ViewsUpdateResponse,
   WebClient,
@@ -49,6 +51,8 @@ export interface AppChat {
 /** The three methods that draw a view (a modal, the Home tab), its blocks' mrkdwn as Mrkdwn. */
 export interface AppViews {
   open(args: ViewsOpenArguments & { view: SafeModalView }): Promise<ViewsOpenResponse>;
+  /** On top of the modal a click came from (Slack keeps three at most). */
+  push(args: ViewsPushArguments & { view: SafeModalView }): Promise<ViewsPushResponse>;
   update(args: ViewsUpdateArguments & { view: SafeModalView }): Promise<ViewsUpdateResponse>;
   publish(args: ViewsPublishArguments & { view: SafeHomeView }): Promise<ViewsPublishResponse>;
 }

@@ -17,13 +17,18 @@ export type ViewAck = (answer?: unknown) => Promise<void>;
 
 export type ViewUpdate = (view: ModalView) => Promise<unknown>;
 
-/** Opens `loading` at once (a trigger_id lasts 3 s); the function it gives replaces that view. */
+/**
+ * Opens `loading` at once (a trigger_id lasts 3 s), on top of the modal the click came from when
+ * `onTop` (Slack opens no second modal beside one); the function it gives replaces that view.
+ */
 export async function openLoadingModal(
   request: SlackRequest,
   triggerId: string,
   loading: ModalView,
+  onTop = false,
 ): Promise<ViewUpdate> {
-  const opened = await request.slack.views.open({ trigger_id: triggerId, view: loading });
+  const args = { trigger_id: triggerId, view: loading };
+  const opened = onTop ? await request.slack.views.push(args) : await request.slack.views.open(args);
   const viewId = opened.view?.id as string;
   return (view) => request.slack.views.update({ view_id: viewId, view: view });
 }

@@ -101,7 +101,13 @@ export function registerPipelineListeners(controls: ControlRouter, context: Feat
   });
   onAction(controls, context, PipelineIds.stageNotes, async (request, action, body) => {
     const ref = await state('pipelineStage', buttonValue(action));
-    await openStageNotes(context, request, { triggerId: body.trigger_id, ref, place: placeOf(body) });
+    // From All stages (a modal): the notes open on top of it.
+    await openStageNotes(context, request, {
+      triggerId: body.trigger_id,
+      ref,
+      place: placeOf(body),
+      fromModal: body.container?.type === 'view',
+    });
   });
 
   controls.view(PipelineIds.startBidCallback, async ({ ack, body, view, client, context: bolt }) => {

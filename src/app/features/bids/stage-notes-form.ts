@@ -41,9 +41,9 @@ import { openDeadline } from './views/tender-closes.ts';
 export async function openStageNotes(
   context: FeatureContext,
   request: SlackRequest,
-  args: { triggerId: string; ref: StateOf<'pipelineStage'>; place: CardPlace },
+  args: { triggerId: string; ref: StateOf<'pipelineStage'>; place: CardPlace; fromModal?: boolean },
 ): Promise<void> {
-  const update = await openLoadingModal(request, args.triggerId, stageNotesLoadingView());
+  const update = await openLoadingModal(request, args.triggerId, stageNotesLoadingView(), args.fromModal);
   if (
     await guestGetsSentence(context, request, update, {
       title: 'Notes and due date',

@@ -98,5 +98,23 @@ describe('a bid with thirty stages', () => {
         selectsIn(view.view.blocks).find((block: Element) => block.accessory.action_id.endsWith('/25'));
       return redrawn?.accessory.initial_option.text.text === 'Completed';
     }, 'the form redrawn');
+
+    // Every stage's notes and due date are reached here, beyond the card's first stages: the
+    // window opens on top of the form (a second modal beside it is not Slack's way).
+    const pages = bot.slack.openModals(MEMBER).length;
+    await bot.slack.clickInView(MEMBER, second.id, `${PipelineIds.stageNotes}/25`);
+    const notes = await eventually(
+      () => bot.slack.openModals(MEMBER).find((view) => view.view.callback_id === PipelineIds.notesCallback),
+      'the notes window',
+    );
+    expect(bot.slack.openModals(MEMBER)).toHaveLength(pages + 1);
+    expect(textOf(notes.view)).toContain('Stage 25');
+    await bot.slack.submitView(MEMBER, notes.id, { [PipelineIds.notesInput]: 'Ask legal about lot 3' });
+    await eventually(
+      async () =>
+        (await service.pipelines.get(pipeline.id)).stages.find((stage) => stage.name === 'Stage 25')
+          ?.notes === 'Ask legal about lot 3',
+      'stage 25’s notes in the service',
+    );
   }, 30_000);
 });

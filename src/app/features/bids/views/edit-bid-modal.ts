@@ -80,7 +80,7 @@ export function editBidModal(args: {
       { type: 'divider' },
       section(mrkdwn`*Stage names*`),
       contextLine(
-        mrkdwn`Status, notes and due dates are set on the card. A bid’s stages are fixed when it starts (the service adds none later), so none can be added or taken away.`,
+        mrkdwn`Status, notes and due dates are set on the card (every stage’s in *All stages* when it has more than the card shows). A bid’s stages are fixed when it starts (the service adds none later), so none can be added or taken away.`,
       ),
     );
     args.stages.forEach((stage, index) => {

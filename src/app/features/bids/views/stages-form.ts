@@ -60,6 +60,14 @@ export function stagesFormView(args: {
       },
       ...(args.pipeline.archived ? {} : { accessory: stageSelect(stage, number, args.values) }),
     });
+    // The card has room for the first stages' notes only: every stage's are reached from here.
+    const ref = args.values.stageRefs.get(stage.id);
+    if (!args.pipeline.archived && ref)
+      blocks.push({
+        type: 'actions',
+        block_id: `stage-actions:${number - 1}`,
+        elements: [button('Notes and due date', `${PipelineIds.stageNotes}/${number}`, ref)],
+      });
   });
   const paging = [
     ...(first > 1
