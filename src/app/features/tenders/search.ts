@@ -305,7 +305,7 @@ export async function showSearchPage(
   ]);
   const message = searchResultsMessage({
     // The value bounds as the service applied them: in which currency, converted at which rates.
-    heading: searchHeading(state.f, state.b, state.n, page.valueRule, {
+    heading: searchHeading(asTheDataSpellsIt(state.f, page.data), state.b, state.n, page.valueRule, {
       // Counted as closes> and closes< count their days (parse-command's deadlineWindow).
       today: formatISO(context.clock(), { representation: 'date', ...IN_UTC }),
     }),
@@ -362,4 +362,14 @@ export async function unknownCommand(
 /** A guest's answers offer only what a guest may use (every write refuses them). */
 export async function isGuest(context: FeatureContext, request: SlackRequest): Promise<boolean> {
   return (await context.users.facts(request.userId, request.teamId)).isGuest;
+}
+
+/**
+ * The filters with their region as the tenders found spell it (`region:london` is said as London):
+ * a heading repeats what the data calls it, not the typing. Unchanged when no tender found names it.
+ */
+function asTheDataSpellsIt(filters: TenderSearchFilters, tenders: readonly { region?: string | null }[]) {
+  const typed = filters.region?.toLowerCase();
+  const spelt = typed && tenders.find((tender) => tender.region?.toLowerCase() === typed)?.region;
+  return spelt ? { ...filters, region: spelt } : filters;
 }

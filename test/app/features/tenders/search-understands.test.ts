@@ -465,6 +465,11 @@ describe('a region of two words typed without quotes', () => {
     const answer = await command('search region:wales Quorlent');
     expect(titlesIn(answer)).toEqual(['Quorlent school catering, Wales']);
     expect(textOf(answer)).not.toContain('Read `region:');
+    // Last, not read against the regions: the heading still says it as the data spells it.
+    const last = await command('search Quorlent region:wales');
+    expect(titlesIn(last)).toEqual(['Quorlent school catering, Wales']);
+    expect(textOf(last)).toContain('in Wales');
+    expect(textOf(last)).not.toContain('in wales');
   });
 });
 
