@@ -44,8 +44,12 @@ export function commentAuthorLine(source: KeySource): Mrkdwn {
     : mrkdwn`Posted with ${text(keyPhrase(source))}: the service shows its maker as the author, and Tenderbot notes that you wrote it. \`/tender connect me\` lets you post as yourself.`;
 }
 
-/** Under a list of bids: whose bids these are. */
-export function bidsOwnerLine(source: KeySource): Mrkdwn {
+/** Under a list of bids: whose bids these are (to a guest, who starts none, only whose they see). */
+export function bidsOwnerLine(source: KeySource, guest = false): Mrkdwn {
+  if (guest)
+    return source === 'personal'
+      ? mrkdwn`Bids your own key can see: yours, and those shared with you.`
+      : mrkdwn`Bids ${text(keyPhrase(source))} can see: its maker’s, and those shared with them.`;
   return source === 'personal'
     ? mrkdwn`Bids your own key can see: yours, and those shared with you. Bids you start belong to you.`
     : mrkdwn`Bids ${text(keyPhrase(source))} can see: its maker’s, and those shared with them. Bids started here belong to its maker; \`/tender connect me\` lets you start your own.`;

@@ -354,7 +354,11 @@ describe('the pipeline card, live in every channel', () => {
     expect(textOf(listed)).toContain('Bob’s hospital cleaning bid');
     // The list offers a guest nothing that would only refuse them; a member's has Post in channel.
     expect(JSON.stringify(listed.blocks)).not.toContain(PipelineIds.post);
-    expect(JSON.stringify((await command(MEMBER, BIDS, 'pipelines')).blocks)).toContain(PipelineIds.post);
+    // Nor a way to start bids of their own: a guest starts none.
+    expect(textOf(listed)).not.toContain('/tender connect me');
+    const members = await command(MEMBER, BIDS, 'pipelines');
+    expect(JSON.stringify(members.blocks)).toContain(PipelineIds.post);
+    expect(textOf(members)).toContain('`/tender connect me` lets you start your own');
     const after = await service.pipelines.get('pl-bob');
     expect(after.updatedAt).toBe(before.updatedAt);
   });

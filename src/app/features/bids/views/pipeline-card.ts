@@ -428,7 +428,7 @@ export async function pipelinesListMessage(
   /** A guest's list: no "Post in channel", which would only refuse them. */
   readOnly = false,
 ): Promise<Message> {
-  const whose = keySource ? [contextLine(bidsOwnerLine(keySource))] : [];
+  const whose = keySource ? [contextLine(bidsOwnerLine(keySource, readOnly))] : [];
   if (total === 0 || items.length === 0) {
     const none = noBidsSentence(filter);
     return { text: none, blocks: [section(mrkdwn`${none}${afterNoBids(filter, page.typed)}`), ...whose] };
