@@ -166,6 +166,16 @@ export function checkEditBid(fields: EditBidSubmitted): Record<string, PlainSent
   return errors;
 }
 
+/**
+ * A stage's length as people write it after the bar: `5`, `5d`, `5 days`, `1 day`, `2w`,
+ * `2 weeks` (seven days each); null for anything else.
+ */
+function stageDays(typed: string): number | null {
+  const match = /^(\d+)\s*(d|days?|w|wks?|weeks?)?$/i.exec(typed);
+  if (!match?.[1]) return null;
+  return Number(match[1]) * ((match[2] ?? 'd').toLowerCase().startsWith('w') ? 7 : 1);
+}
+
 export interface StageLine {
   name: string;
   expectedDurationDays: number | null;
@@ -203,7 +213,7 @@ export function parseStageLines(text: string): { stages: StageLine[] } | { probl
         `Line ${number}: “${cutText(name, 60)}” is the name of line ${same} too; give each stage its own name.`,
       );
     else named.set(name.toLowerCase(), number);
-    const count = /^\d+$/.test(days) ? Number(days) : null;
+    const count = stageDays(days);
     if (days && count === null) notDays.push(number);
     else if (count !== null && count > 3650) tooLong.push(number);
     stages.push({ name, expectedDurationDays: count });

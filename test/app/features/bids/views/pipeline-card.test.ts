@@ -598,6 +598,21 @@ describe('stage lines typed in the modal', () => {
     expect(parseStageLines('Qualify | two')).toEqual({ problem: expect.stringContaining('Line 1') });
     expect(parseStageLines('| 3')).toEqual({ problem: expect.stringContaining('no stage name') });
     expect(parseStageLines('x | 9999')).toEqual({ problem: expect.stringContaining('3,650') });
+    // Lengths as people write them: days with or without the word, weeks as seven days.
+    expect(parseStageLines('A | 3 days\nB | 1 day\nC | 4d\nD | 2w\nE | 1 week\nF | 2 Weeks')).toEqual({
+      stages: [
+        { name: 'A', expectedDurationDays: 3 },
+        { name: 'B', expectedDurationDays: 1 },
+        { name: 'C', expectedDurationDays: 4 },
+        { name: 'D', expectedDurationDays: 14 },
+        { name: 'E', expectedDurationDays: 7 },
+        { name: 'F', expectedDurationDays: 14 },
+      ],
+    });
+    expect(parseStageLines('x | 3 months')).toEqual({
+      problem: expect.stringContaining('whole number of days'),
+    });
+    expect(parseStageLines('x | 600w')).toEqual({ problem: expect.stringContaining('3,650') });
     expect(parseStageLines(Array.from({ length: 51 }, (_, i) => `S${i}`).join('\n'))).toEqual({
       problem: expect.stringContaining('50 stages'),
     });
