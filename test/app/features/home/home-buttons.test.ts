@@ -210,6 +210,10 @@ describe('the Home tab’s rows', () => {
     await bot.slack.clickInView(MEMBER, view.id, HomeIds.subscribeSaved);
     const window = await windowOf(MEMBER, HomeIds.channelCallback);
     expect(textOf(window.view)).toContain('How often');
+    // Why a channel may be missing from the list, and how to add it.
+    expect(JSON.stringify(window.view)).toContain(
+      'Only the channels Tenderbot is in are listed. /invite @Tenderbot in another adds it here.',
+    );
     const inBids = bot.slack.messagesIn('C0BIDS').length;
     const inDm = dm(MEMBER).length;
     await bot.slack.submitView(MEMBER, window.id, {

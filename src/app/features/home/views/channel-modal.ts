@@ -48,6 +48,11 @@ export function channelModal(args: {
       type: 'input',
       block_id: HomeIds.channelBlock,
       label: plainText('Channel'),
+      // A channel someone expected and does not see: why, and how to add it.
+      hint: {
+        type: 'plain_text',
+        text: 'Only the channels Tenderbot is in are listed. /invite @Tenderbot in another adds it here.',
+      },
       element: {
         type: 'static_select',
         action_id: HomeIds.channelInput,
