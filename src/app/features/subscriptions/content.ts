@@ -29,6 +29,7 @@ import { type Block, button, contextLine, section } from '../../shared/views/ten
 import type { Subscription } from '../../storage/subscription-store.ts';
 import { afterClosingNote, cardClosingDay, tenderClosesWhen } from '../bids/index.ts';
 import { deadlineReminders } from './deadline-reminders.ts';
+import { newTendersPhrase } from './feed-words.ts';
 import { type BuildInput, type Built, countdownLocal, tenderDeadline } from './post-contract.ts';
 import { formatLocal, LATE_AFTER_MS, localDay } from './schedule.ts';
 import {
@@ -375,7 +376,7 @@ async function searchFeed(input: BuildInput, notes: PostNotes): Promise<Built> {
     : { json: JSON.stringify({ windowEnd: now.toISOString() }), at: now.toISOString() };
   const since = formatLocal(windowStart, subscription.timeZone);
   const message = feedMessage({
-    description: storedMrkdwn(target.d),
+    heading: newTendersPhrase(storedMrkdwn(target.d), target.f, fresh.length, Boolean(target.ss)),
     tenders: fresh.slice(0, FEED_CARDS),
     total: fresh.length,
     continues,

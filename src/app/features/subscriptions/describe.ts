@@ -1,21 +1,20 @@
 import type { TenderSearchFilters } from '../../shared/commands/parse-command.ts';
 import { NO_VALUE_RULES, ruleOf, type ValueRules } from '../../shared/value-rules.ts';
-import { STATUS_WORDS, valueRuleSentence } from '../../shared/views/describe-search.ts';
+import { valueRuleSentence } from '../../shared/views/describe-search.ts';
 import type { Message } from '../../shared/views/messages.ts';
 import {
-  afterLead,
   channelLink,
   code,
   joinMrkdwn,
   type Mrkdwn,
   mrkdwn,
-  text as plain,
   safeText,
   storedMrkdwn,
 } from '../../shared/views/mrkdwn.ts';
 import { section } from '../../shared/views/tender-card.ts';
 import type { Subscription } from '../../storage/subscription-store.ts';
 import { DeadlinesTarget, PipelineTarget, SearchTarget } from './content.ts';
+import { newTendersPhrase } from './feed-words.ts';
 
 /**
  * What a subscription posts, in a bid lead's words (mrkdwn, escaped). A feed with value bounds says
@@ -67,15 +66,7 @@ export function subscriptionSummary(
  * a status first reads as an adjective (`New open tenders with a CPV code starting 72`).
  */
 function feedTitle(described: Mrkdwn, search: TenderSearchFilters): Mrkdwn {
-  if (search.q) return mrkdwn`New tenders for ${described}`;
-  if (described === 'everything') return mrkdwn`All new tenders`;
-  // The status is the description's first part when no region comes before it.
-  const status = search.status ? STATUS_WORDS[search.status].toLowerCase() : null;
-  const alone = status && described === status;
-  const rest = status && !alone ? afterLead(described, `${status}, `) : null;
-  if (status && alone) return mrkdwn`New ${plain(status)} tenders`;
-  if (status && rest) return mrkdwn`New ${plain(status)} tenders ${rest}`;
-  return mrkdwn`New tenders ${described}`;
+  return newTendersPhrase(described, search);
 }
 
 /** The bid a summary follows, or null for other kinds or an unreadable one. */

@@ -120,7 +120,8 @@ export function feedCard(tender: Tender, now: Date): Block[] {
 
 /** New tenders since the last post: five cards, and "and N more" behind a button when there are more. */
 export function feedMessage(args: {
-  description: Mrkdwn;
+  /** What is new, counted: `3 new tenders for “cleaning”` (newTendersPhrase). */
+  heading: Mrkdwn;
   tenders: Tender[];
   total: number;
   /** More were published than one post reads: the next post continues with them. */
@@ -133,11 +134,10 @@ export function feedMessage(args: {
   valueRule?: ValueRule;
 }): Message {
   const { tenders, total } = args;
-  const count = plain(`${total.toLocaleString('en-GB')} new ${total === 1 ? 'tender' : 'tenders'}`);
   const since = plain(args.since);
   const rule = args.valueRule ? mrkdwn`; ${valueRuleSentence(args.valueRule)}` : mrkdwn``;
-  const text = mrkdwn`${count} for ${args.description} since ${since}${rule}`;
-  const blocks: Block[] = [section(mrkdwn`:mag: *${count}* for ${args.description} since ${since}${rule}`)];
+  const text = mrkdwn`${args.heading} since ${since}${rule}`;
+  const blocks: Block[] = [section(mrkdwn`:mag: *${args.heading}* since ${since}${rule}`)];
   const notes = notesLine(args.notes);
   if (notes) blocks.push(notes);
   if (total === 0) {

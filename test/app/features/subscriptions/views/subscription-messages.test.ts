@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { newTendersPhrase } from '../../../../../src/app/features/subscriptions/feed-words.ts';
 import {
   feedMessage,
   subscriptionsListMessage,
@@ -8,7 +9,7 @@ import { code, mrkdwn } from '../../../../../src/app/shared/views/mrkdwn.ts';
 describe('feedMessage', () => {
   it('says nothing new since when it counts from, not "since the last post" (a first post has none)', () => {
     const message = feedMessage({
-      description: mrkdwn`Tenders matching “cleaning”`,
+      heading: newTendersPhrase(mrkdwn`“cleaning”`, { q: 'cleaning' }, 0),
       tenders: [],
       total: 0,
       since: 'Mon 23 Nov, 09:00',
@@ -19,7 +20,23 @@ describe('feedMessage', () => {
     const shown = JSON.stringify(message.blocks);
     expect(shown).toContain('Nothing new was published since Mon 23 Nov, 09:00.');
     expect(shown).not.toContain('last post');
-    expect(message.text).toBe('0 new tenders for Tenders matching “cleaning” since Mon 23 Nov, 09:00');
+    expect(message.text).toBe('0 new tenders for “cleaning” since Mon 23 Nov, 09:00');
+  });
+});
+
+describe('newTendersPhrase (a feed post’s heading, counted)', () => {
+  it('says “for” only before words or a saved search’s name; a status reads as an adjective', () => {
+    expect(newTendersPhrase(mrkdwn`worth CA$2,000,000 or more`, { valueMin: 2_000_000 }, 0)).toBe(
+      '0 new tenders worth CA$2,000,000 or more',
+    );
+    expect(newTendersPhrase(mrkdwn`in Wales`, { region: 'Wales' }, 1)).toBe('1 new tender in Wales');
+    expect(newTendersPhrase(mrkdwn`open, closing within 7 days`, { status: 'open' }, 3)).toBe(
+      '3 new open tenders closing within 7 days',
+    );
+    expect(newTendersPhrase(mrkdwn`Council roads`, {}, 2, true)).toBe('2 new tenders for Council roads');
+    expect(newTendersPhrase(mrkdwn`everything`, {}, 4)).toBe('4 new tenders');
+    // Without a count: the feed's title.
+    expect(newTendersPhrase(mrkdwn`in Wales`, { region: 'Wales' })).toBe('New tenders in Wales');
   });
 });
 
