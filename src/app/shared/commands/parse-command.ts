@@ -32,6 +32,9 @@ import { joinSpacedComparisons, normaliseTyped } from './typed-text.ts';
 
 /** Tender ids are OCDS ocids (`ocds-…`) or other codes with digits and dashes, never plain words. */
 export function looksLikeTenderId(token: string): boolean {
+  // A filter typed alone (`value>CA$2m`, `closes<-3d`, `region:north-east-2`) is a search, not an id.
+  if (/[<>]/.test(token) || /^(?:value|closes|region|buyer|status|cpv|published)[:=]/i.test(token))
+    return false;
   return /^ocds-/i.test(token) || (/\d/.test(token) && /[-_/$]/.test(token));
 }
 

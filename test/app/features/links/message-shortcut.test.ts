@@ -63,6 +63,10 @@ describe('the tender picker’s metadata', () => {
 describe('a direct message', () => {
   it('is help, a tender, or a search', () => {
     expect(directMessageIntent('help')).toEqual({ kind: 'help' });
+    // A filter typed alone is searched, not taken for a tender's id (its $, - and digits).
+    for (const filter of ['value>CA$2m', 'value>$1m', 'value>-5', 'closes<-3d', 'region:north-east-2'])
+      expect(directMessageIntent(filter)).toEqual({ kind: 'search', text: filter });
+    expect(directMessageIntent('ocds-b5fd17-2024-001').kind).toBe('tender');
     expect(directMessageIntent('Hello!')).toEqual({ kind: 'help' });
     expect(directMessageIntent('/tender help')).toEqual({ kind: 'help' });
     // Questions about Tenderbot and thanks are no search.
