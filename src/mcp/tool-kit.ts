@@ -86,7 +86,8 @@ export function addTool<Input extends z.ZodRawShape, Output extends z.ZodRawShap
     {
       title: spec.title,
       description: spec.description,
-      inputSchema: spec.input,
+      // Strict: an argument by another name (`query` for `q`) is refused, naming it, not ignored.
+      inputSchema: z.object(spec.input).strict(),
       outputSchema: spec.output,
       annotations: { title: spec.title, ...spec.annotations },
     },

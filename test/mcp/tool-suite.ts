@@ -172,6 +172,10 @@ export function describeTools(
       const rule = (await service('GET', '/v1/tenders?valueMin=100000&currency=EUR&limit=1')).body.valueRule;
       expect(bounded.text).toContain(`Value bounds: ${rule.summary}`);
       expect((await callTool(client, 'search_tenders', { limit: 1 })).text).not.toContain('Value bounds');
+      // An argument by another name is refused, naming it, rather than ignored (a search of everything).
+      const misnamed = await callTool(client, 'search_tenders', { query: 'cleaning' });
+      expect(misnamed.isError).toBe(true);
+      expect(misnamed.text).toContain('query');
       const read = await ok(client, 'get_tender', { id: TENDER_A });
       expect(read.tender).toEqual(tender);
     });
