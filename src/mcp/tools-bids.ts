@@ -23,7 +23,15 @@ import {
 } from './tool-kit.ts';
 import { idempotencyKeyInput } from './tools-organisation.ts';
 
-const bidId = z.string().min(1).max(300).describe('The bid’s id, from list_bids or create_bid.');
+const bidId = z
+  .string()
+  .min(1)
+  .max(300)
+  // Slack's BID-7 numbers bids within one workspace; the service, and so these tools, know ids only.
+  .refine((id) => !/^bid[-\s]?\d{1,9}$/i.test(id.trim()), {
+    message: 'BID-7 is how Tenderbot numbers bids in Slack; give the bid’s id, as list_bids answers it',
+  })
+  .describe('The bid’s id, from list_bids or create_bid (not its BID-7 reference in Slack).');
 const calendarDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date in YYYY-MM-DD form');
 
 type BidSummary = Pick<Pipeline, 'id' | 'name' | 'status' | 'archived' | 'targetSubmissionDate'>;

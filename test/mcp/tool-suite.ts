@@ -306,6 +306,10 @@ export function describeTools(
   describe('refusals', () => {
     it('refuses submitted with the service’s explanation, as Slack does, and leaves the bid as it was', async () => {
       const client = await context().connect(KEYS.bobAdminAcme);
+      // A bid's Slack reference is not an id: said so, with where the id comes from.
+      const byReference = await callTool(client, 'update_bid', { id: 'BID-3', name: 'Renamed' });
+      expect(byReference.isError).toBe(true);
+      expect(byReference.text).toContain('give the bid’s id, as list_bids answers it');
       const refused = await callTool(client, 'update_bid', { id: 'pl-bob', status: 'submitted' });
       expect(refused.isError).toBe(true);
       expect(refused.text).toContain(
