@@ -57,19 +57,19 @@ const SHOWN_BY_CODE = new Set(['XAF', 'XOF']);
 
 /**
  * Amounts notices give when they give none: a form that wants a number gets 0, 0.01 or 1 (Sell2Wales
- * publishes £0.01), in whatever currency. Read as "not given", never as a price.
+ * publishes £0.01), in whatever currency. Read as "Not stated", as a missing value, never as a price.
  */
 const PLACEHOLDER_AMOUNTS = new Set([0, 0.01, 1]);
 
 /** A currency as ISO 4217 writes one (upper-cased first). */
 const ISO_CURRENCY_CODE = /^[A-Z]{3}$/;
 
-/** What a placeholder amount reads as. */
-export const VALUE_NOT_GIVEN = 'not given';
+/** What a placeholder amount reads as: as no value at all does, since it is none. */
+export const VALUE_NOT_GIVEN = 'Not stated';
 
 /**
  * `£1,250,000`, `CA$355,820`: what a tender (or framework) is worth, in its own currency, always
- * with its currency; a placeholder amount reads "not given". Whole units, but an amount under one
+ * with its currency; a placeholder amount reads "Not stated", as a missing one does. Whole units, but an amount under one
  * keeps its pence (`£0.40`), so nothing real reads as `£0`.
  */
 export function formatMoney(value: Tender['value']): string {

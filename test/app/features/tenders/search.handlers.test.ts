@@ -437,7 +437,7 @@ describe('shareTender ("Share in channel")', () => {
 });
 
 describe('values as the data means them', () => {
-  it('reads a placeholder amount as “not given”, and never rounds a real one to £0', async () => {
+  it('reads a placeholder amount as “Not stated”, and never rounds a real one to £0', async () => {
     // Sell2Wales publishes £0.01 where a notice gives no value; a tiny real amount keeps its pence.
     const file = join(mkdtempSync(join(tmpdir(), 'tenderbot-values-')), 'values.jsonl');
     const release = (id: string, title: string, value: { amount: number; currency: string }) =>
@@ -465,8 +465,8 @@ describe('values as the data means them', () => {
       await showCommand(harness.context, request, id);
       return textOf(request.answers);
     };
-    expect(await shown('ocds-values-1')).toContain('*Value*\\nnot given');
-    expect(await shown('ocds-values-2')).toContain('*Value*\\nnot given');
+    expect(await shown('ocds-values-1')).toContain('*Value*\\nNot stated');
+    expect(await shown('ocds-values-2')).toContain('*Value*\\nNot stated');
     const pence = await shown('ocds-values-3');
     expect(pence).toContain('*Value*\\n£0.40');
     expect(pence).not.toMatch(/£0(?![.\d])/);
@@ -475,7 +475,7 @@ describe('values as the data means them', () => {
     await searchCommand(harness.context, request, 'placeholder');
     const cards = textOf(request.answers);
     expect(cards).toContain('Placeholder pennies');
-    expect(cards).toContain('not given');
+    expect(cards).toContain('Not stated');
     expect(cards).not.toContain('£0');
   });
 });

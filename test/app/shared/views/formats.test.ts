@@ -24,7 +24,7 @@ describe('the formats cards share', () => {
   it('shows no price where the data gives none: negative, under a penny, or without a currency code', () => {
     // Real notices (canada-buyandsell) hold -989 and -1 CAD.
     for (const amount of [-989, -1, -0.4, 0.004, Number.NaN])
-      expect(formatMoney({ amount, currency: 'CAD' }), String(amount)).toBe('not given');
+      expect(formatMoney({ amount, currency: 'CAD' }), String(amount)).toBe('Not stated');
     expect(formatMoney({ amount: 5000, currency: '' })).toBe('5,000 (currency not given)');
     const huge = formatMoney({ amount: 5000, currency: 'Q'.repeat(2100) });
     expect(huge).toBe('5,000 (currency not given)');
@@ -43,7 +43,7 @@ describe('the formats cards share', () => {
       formatMoney({ amount: 900, currency: 'CHF' }),
     );
     expect(formatMoneyInline(null)).toBe('not stated');
-    expect(formatMoneyInline({ amount: 0.01, currency: 'GBP' })).toBe('not given');
+    expect(formatMoneyInline({ amount: 0.01, currency: 'GBP' })).toBe('not stated');
   });
 
   it('names every ISO currency by a mark of its own (no bare `$` shared by several)', () => {
@@ -81,10 +81,10 @@ describe('the formats cards share', () => {
     expect(formatDayOf(new Date('not a date'))).toBe('an unknown date');
   });
 
-  it('reads the amounts notices give when they give none as “not given”, in any currency', () => {
+  it('reads the amounts notices give when they give none as “Not stated”, in any currency', () => {
     for (const amount of [0, 0.01, 1])
       for (const currency of ['GBP', 'EUR', 'CAD', 'XOF', 'not a code', ''])
-        expect(formatMoney({ amount, currency }), `${amount} ${currency}`).toBe('not given');
+        expect(formatMoney({ amount, currency }), `${amount} ${currency}`).toBe('Not stated');
     // A search's bound is what was typed, placeholder or not.
     expect(formatAmount(0, 'GBP')).toBe('£0');
     expect(formatAmount(1, 'GBP')).toBe('£1');
