@@ -8,7 +8,7 @@ import { joinMrkdwn, type Mrkdwn, mrkdwn } from '../../shared/views/mrkdwn.ts';
 import { type PlainSentence, plainSentence } from '../../shared/views/plain-sentence.ts';
 import type { SafeModalView as ModalView } from '../../shared/views/safe-blocks.ts';
 import { sentenceView } from './views/pipeline-modals.ts';
-import { formatClosing, isAfterDeadline } from './views/tender-closes.ts';
+import { deadlineDay, formatClosing, isAfterDeadline } from './views/tender-closes.ts';
 
 /** Slack waits 3 s for a modal's answer; the service gets most of it, the rest is margin. */
 export const SUBMIT_BUDGET_MS = 2000;
@@ -117,9 +117,8 @@ export async function afterClosingQuestion(
   },
 ): Promise<PlainSentence | null> {
   if (!args.day || !args.deadline || args.day === args.unchanged) return null;
-  const closes = Date.parse(args.deadline);
-  if (Number.isNaN(closes) || !isAfterDeadline(args.day, new Date(closes).toISOString().slice(0, 10)))
-    return null;
+  const closingDay = deadlineDay(args.deadline);
+  if (!closingDay || !isAfterDeadline(args.day, closingDay)) return null;
   if (
     await confirmedOnResubmit(context, `after-closing:${cutText(args.formId, 200)}:${args.field}:${args.day}`)
   )
@@ -148,8 +147,7 @@ export async function stagesLongerQuestion(
   const total = args.stages.reduce((sum, stage) => sum + (stage.expectedDurationDays ?? 0), 0);
   if (total === 0) return null;
   const now = context.clock();
-  const closes = args.deadline ? Date.parse(args.deadline) : Number.NaN;
-  const closingDay = Number.isNaN(closes) ? null : new Date(closes).toISOString().slice(0, 10);
+  const closingDay = deadlineDay(args.deadline);
   // The earlier of the two: a target after the closing does not give the stages more time.
   const byTarget = args.targetDate !== null && (closingDay === null || args.targetDate <= closingDay);
   const by = byTarget ? args.targetDate : closingDay;

@@ -46,7 +46,7 @@ import {
   startBidModal,
   startBidWorkingView,
 } from './views/pipeline-modals.ts';
-import { openDeadline } from './views/tender-closes.ts';
+import { deadlineDay, openDeadline } from './views/tender-closes.ts';
 
 function startForbiddenSentence(source: KeySource): Mrkdwn {
   return source === 'personal'
@@ -180,7 +180,7 @@ export async function openStartBidModal(
   }
   const { tender } = read;
   // The deadline's UTC day, as the form's question and the card count it.
-  const deadline = openDeadline(tender.deadline, new Date(0))?.slice(0, 10) ?? null;
+  const deadline = deadlineDay(tender.deadline);
   const future = deadline && Date.parse(`${deadline}T00:00:00Z`) >= context.clock().getTime() - 86_400_000;
   const closed = closedTenderSentence(tender, context.clock());
   const closes = openDeadline(tender.deadline, context.clock());

@@ -6,7 +6,7 @@ import {
   postCardFromList,
   setArchived,
 } from '../../../../src/app/features/bids/card-changes.ts';
-import type { SlackRequest } from '../../../../src/app/shared/feature-context.ts';
+import type { FeatureContext, SlackRequest } from '../../../../src/app/shared/feature-context.ts';
 import { openBotStore } from '../../../../src/app/storage/open-bot-store.ts';
 import { eventually } from '../../../support/bot.ts';
 import { KEYS } from '../../../support/fixture.ts';
@@ -215,66 +215,56 @@ describe('setArchived (Archive and Restore on the card, or /tender pipeline arch
     expect((await bidNow(harness, bid.id)).archived).toBe(false);
   });
 
-  it('a double click on Archive (two clicks at once) archives once, with one line under the card; the second is told', async () => {
-    const bid = await newBid(harness, 'Double archive');
+  /**
+   * Two clicks on Archive at once on a new bid's card, each through its copy of the app: what each
+   * click was told, and how many "archived" lines are under the card once a restore's line is
+   * (both changes' lines would have been written by then: they follow the redraw in its turn).
+   */
+  async function doubleArchive(name: string, copies: [FeatureContext, FeatureContext]) {
+    const bid = await newBid(harness, name);
     const card = await postedCard(bid.id);
     const place = { channelId: BIDS, ts: card.ts };
-    const clicks = [0, 1].map(() => harness.request({ channelId: BIDS, kind: 'click' }));
-    await Promise.all(clicks.map((click) => setArchived(harness.context, click, bid.id, true, place)));
-    expect((await bidNow(harness, bid.id)).archived).toBe(true);
-    expect(clicks.map((click) => click.said()).filter(Boolean)).toEqual([
-      'That bid is archived already: nothing changed.',
-    ]);
+    const clicks = copies.map(() => harness.request({ channelId: BIDS, kind: 'click' }));
+    await Promise.all(
+      copies.map((copy, index) => setArchived(copy, clicks[index] as SlackRequest, bid.id, true, place)),
+    );
+    const archived = (await bidNow(harness, bid.id)).archived;
     const archivedLines = () =>
       harness.slack
         .threadOf(BIDS, card.ts)
-        .filter((message) => message.ts !== card.ts && textOf(message).includes('archived Double archive'));
+        .filter((message) => message.ts !== card.ts && textOf(message).includes(`archived ${name}`));
     await eventually(() => archivedLines()[0], 'the line under the card');
-    // Both changes' lines would have been written by now (they follow the redraw in its turn).
     await setArchived(harness.context, harness.request({ channelId: BIDS }), bid.id, false, place);
     await eventually(
       () =>
-        harness.slack
-          .threadOf(BIDS, card.ts)
-          .find((message) => textOf(message).includes('restored Double archive')),
+        harness.slack.threadOf(BIDS, card.ts).find((message) => textOf(message).includes(`restored ${name}`)),
       'the restore’s line',
     );
-    expect(archivedLines()).toHaveLength(1);
+    return {
+      archived,
+      told: clicks.map((click) => click.said()).filter(Boolean),
+      lines: archivedLines().length,
+    };
+  }
+
+  it('a double click on Archive (two clicks at once) archives once, with one line under the card; the second is told', async () => {
+    const twice = await doubleArchive('Double archive', [harness.context, harness.context]);
+    expect(twice.archived).toBe(true);
+    expect(twice.told).toEqual(['That bid is archived already: nothing changed.']);
+    expect(twice.lines).toBe(1);
   });
 
   it('a double click that reaches two copies of the app archives once, with one line under the card', async () => {
     // Another copy: its own store on the same data (so its own queue in the process), the same service.
     const otherStore = openBotStore(harness.context.config.DATABASE_URL);
-    const other = { ...harness.context, store: otherStore };
     try {
-      const bid = await newBid(harness, 'Two copies archive');
-      const card = await postedCard(bid.id);
-      const place = { channelId: BIDS, ts: card.ts };
-      const clicks = [0, 1].map(() => harness.request({ channelId: BIDS, kind: 'click' }));
-      await Promise.all([
-        setArchived(harness.context, clicks[0] as SlackRequest, bid.id, true, place),
-        setArchived(other, clicks[1] as SlackRequest, bid.id, true, place),
+      const twice = await doubleArchive('Two copies archive', [
+        harness.context,
+        { ...harness.context, store: otherStore },
       ]);
-      expect((await bidNow(harness, bid.id)).archived).toBe(true);
-      expect(clicks.map((click) => click.said()).filter(Boolean)).toEqual([
-        'That bid is archived already: nothing changed.',
-      ]);
-      const archivedLines = () =>
-        harness.slack
-          .threadOf(BIDS, card.ts)
-          .filter(
-            (message) => message.ts !== card.ts && textOf(message).includes('archived Two copies archive'),
-          );
-      await eventually(() => archivedLines()[0], 'the line under the card');
-      await setArchived(harness.context, harness.request({ channelId: BIDS }), bid.id, false, place);
-      await eventually(
-        () =>
-          harness.slack
-            .threadOf(BIDS, card.ts)
-            .find((message) => textOf(message).includes('restored Two copies archive')),
-        'the restore’s line',
-      );
-      expect(archivedLines()).toHaveLength(1);
+      expect(twice.archived).toBe(true);
+      expect(twice.told).toEqual(['That bid is archived already: nothing changed.']);
+      expect(twice.lines).toBe(1);
     } finally {
       await otherStore.close();
     }

@@ -110,60 +110,42 @@ describe('Work Objects', () => {
     expect(message.unfurls).toBeUndefined();
   });
 
-  it('unfurls no bid a guest links to (guests are refused bid cards in channels), and still their tender', async () => {
-    bot.slack.workObjects.enabled = true;
-    const message = await paste([tenderLink(TENDER_A), bidLink(bid.id)], 'U0GUEST');
-    const entities = await eventually(
+  /**
+   * A tender link and a bid link pasted by `poster` (null: an event that does not name them): the
+   * entities first unfurled for it, and those it has once a member's paste of both, after it, is
+   * answered with both (so the first paste was not still under way).
+   */
+  async function unfurledFor(poster: string | null) {
+    const message = await paste([tenderLink(TENDER_A), bidLink(bid.id)], poster);
+    const first = await eventually(
       () =>
         bot.slack.workObjects.entitiesOf(message).length > 0
           ? bot.slack.workObjects.entitiesOf(message)
           : null,
       'the tender entity',
     );
-    // The member's paste of both, after it, is answered with both: the guest's was not still under way.
     const control = await paste([tenderLink(TENDER_A), bidLink(bid.id)]);
     await eventually(
       () => (bot.slack.workObjects.entitiesOf(control).length === 2 ? true : null),
       'the member’s two entities',
     );
-    expect(bot.slack.workObjects.entitiesOf(message).map((entity) => entity.external_ref)).toEqual([
-      { id: TENDER_A, type: 'tender' },
-    ]);
-    expect(entities).toHaveLength(1);
+    return { first, refs: bot.slack.workObjects.entitiesOf(message).map((entity) => entity.external_ref) };
+  }
 
+  it('unfurls no bid a guest links to (guests are refused bid cards in channels), and still their tender', async () => {
+    bot.slack.workObjects.enabled = true;
+    const guest = await unfurledFor('U0GUEST');
+    expect(guest.refs).toEqual([{ id: TENDER_A, type: 'tender' }]);
+    expect(guest.first).toHaveLength(1);
     // An event that does not name the poster: taken as a guest's, the bid left alone too.
-    const unnamed = await paste([tenderLink(TENDER_A), bidLink(bid.id)], null);
-    await eventually(
-      () => (bot.slack.workObjects.entitiesOf(unnamed).length > 0 ? true : null),
-      'the unnamed poster’s tender entity',
-    );
-    const after = await paste([tenderLink(TENDER_A), bidLink(bid.id)]);
-    await eventually(
-      () => (bot.slack.workObjects.entitiesOf(after).length === 2 ? true : null),
-      'the member’s two entities again',
-    );
-    expect(bot.slack.workObjects.entitiesOf(unnamed).map((entity) => entity.external_ref)).toEqual([
-      { id: TENDER_A, type: 'tender' },
-    ]);
+    expect((await unfurledFor(null)).refs).toEqual([{ id: TENDER_A, type: 'tender' }]);
   });
 
   it('unfurls no bid when Slack cannot say whether its poster is a guest (taken as one), and still the tender', async () => {
     bot.slack.workObjects.enabled = true;
     // The admin has not pasted before here, so their facts are asked of Slack, which fails once.
     bot.slack.failNext('users.info', { kind: 'error', error: 'internal_error' }, { channel: ADMIN });
-    const message = await paste([tenderLink(TENDER_A), bidLink(bid.id)], ADMIN);
-    await eventually(
-      () => (bot.slack.workObjects.entitiesOf(message).length > 0 ? true : null),
-      'the tender entity',
-    );
-    const control = await paste([tenderLink(TENDER_A), bidLink(bid.id)]);
-    await eventually(
-      () => (bot.slack.workObjects.entitiesOf(control).length === 2 ? true : null),
-      'the member’s two entities',
-    );
-    expect(bot.slack.workObjects.entitiesOf(message).map((entity) => entity.external_ref)).toEqual([
-      { id: TENDER_A, type: 'tender' },
-    ]);
+    expect((await unfurledFor(ADMIN)).refs).toEqual([{ id: TENDER_A, type: 'tender' }]);
   });
 
   it('shows the bid’s details in the flexpane to a person whose key may read it', async () => {

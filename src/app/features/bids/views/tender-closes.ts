@@ -15,6 +15,11 @@ export function openDeadlineDay(deadline: string | null, now: Date): string | nu
   return open ? open.slice(0, 10) : null;
 }
 
+/** The UTC day (`2026-12-19`) of a deadline, passed or not; null when there is none or it is no instant. */
+export function deadlineDay(deadline: string | null | undefined): string | null {
+  return openDeadline(deadline, new Date(0))?.slice(0, 10) ?? null;
+}
+
 /** The tender's deadline (an instant) while it is still ahead, else null: what a form says under its dates. */
 export function openDeadline(deadline: string | null | undefined, now: Date): string | null {
   if (!deadline) return null;
