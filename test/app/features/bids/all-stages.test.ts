@@ -103,9 +103,16 @@ describe('a bid with thirty stages', () => {
     // window opens on top of the form (a second modal beside it is not Slack's way).
     const pages = bot.slack.openModals(MEMBER).length;
     await bot.slack.clickInView(MEMBER, second.id, `${PipelineIds.stageNotes}/25`);
+    // Opened loading at once, then filled from the bid: waited for until it names the stage.
     const notes = await eventually(
-      () => bot.slack.openModals(MEMBER).find((view) => view.view.callback_id === PipelineIds.notesCallback),
-      'the notes window',
+      () =>
+        bot.slack
+          .openModals(MEMBER)
+          .find(
+            (view) =>
+              view.view.callback_id === PipelineIds.notesCallback && textOf(view.view).includes('Stage 25'),
+          ),
+      'the notes window, filled',
     );
     expect(bot.slack.openModals(MEMBER)).toHaveLength(pages + 1);
     expect(textOf(notes.view)).toContain('Stage 25');
