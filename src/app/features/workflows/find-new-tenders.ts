@@ -3,11 +3,12 @@ import type { ProcurementClient } from '../../../client/procurement-client.ts';
 import { DEFAULT_VALUE_CURRENCY, type SavedSearch } from '../../../contract/schemas.ts';
 import { cutText } from '../../../shared/cut-text.ts';
 import type { TenderSearchFilters } from '../../shared/commands/parse-command.ts';
-import type { RegionRead } from '../../shared/commands/region-words.ts';
+import { readableAsSentence, readSentence } from '../../shared/commands/read-sentence.ts';
 import { filtersOf } from '../../shared/commands/saved-search-filters.ts';
 import type { FeatureContext } from '../../shared/feature-context.ts';
-import { parseWithRegions } from '../../shared/regions.ts';
+import { parseWithRegions, regionsFor } from '../../shared/regions.ts';
 import { regionReadSentence } from '../../shared/views/describe-search.ts';
+import { code, type Mrkdwn, mrkdwn } from '../../shared/views/mrkdwn.ts';
 import { plainOf, plainSentence } from '../../shared/views/plain-sentence.ts';
 import { readerOf, StepRefusal, type StepRun, textInput } from './step-run.ts';
 import { LISTED_TENDERS, tenderListOutput } from './views/step-outputs.ts';
@@ -48,7 +49,7 @@ async function filtersOfRun(
   context: FeatureContext,
   client: ProcurementClient,
   run: StepRun,
-): Promise<{ filters: TenderSearchFilters; regionRead?: RegionRead }> {
+): Promise<{ filters: TenderSearchFilters; read?: Mrkdwn }> {
   const savedName = textInput(run, 'saved_search');
   const words = textInput(run, 'words');
   if (!savedName && !words)
@@ -57,16 +58,29 @@ async function filtersOfRun(
     );
   const saved = savedName ? filtersOf(await savedSearchNamed(client, savedName)) : {};
   if (!words) return { filters: saved };
+  // Written as a sentence ("cleaning in Wales over £1m"): read as a direct message and a feed read
+  // it, a region, amounts and a closing window as filters, not searched as those words.
+  const sentence = readableAsSentence(words)
+    ? readSentence(words, context.clock(), await regionsFor(context, run.teamId, 'typed').catch(() => []))
+    : null;
+  if (sentence?.otherRegion)
+    throw new StepRefusal(
+      plainSentence`A search takes one region, and these words name two (${sentence.otherRegion.read} and ${sentence.otherRegion.name}). Give the step one, or a step for each.`,
+    );
+  const searched = sentence?.search ?? words;
   // Read as /tender search reads it: `region:south west` is the region South West. Not followed as
   // typed when the regions cannot be read: the run fails with the quoted form to use.
-  const parsed = await parseWithRegions(context, run.teamId, words, { refuseUnread: true });
+  const parsed = await parseWithRegions(context, run.teamId, searched, { refuseUnread: true });
   if (!parsed.ok) throw new StepRefusal(plainOf(parsed.problem));
   if (parsed.buyerName)
     throw new StepRefusal(
       plainSentence`A workflow step cannot look a buyer up by name: save the search with its buyer in Tenderbot and give the step the saved search.`,
     );
   const filters = withTypedOnTop(saved, parsed.filters);
-  return parsed.regionRead ? { filters, regionRead: parsed.regionRead } : { filters };
+  const read = sentence
+    ? mrkdwn`Read the words as ${code(sentence.search, 300)}.`
+    : parsed.regionRead && regionReadSentence(parsed.regionRead);
+  return read ? { filters, read } : { filters };
 }
 
 /**
@@ -97,19 +111,13 @@ export async function findNewTenders(
 ): Promise<Record<string, string | number>> {
   const now = context.clock();
   const { client } = await readerOf(context, run);
-  const { filters, regionRead } = await filtersOfRun(context, client, run);
+  const { filters, read } = await filtersOfRun(context, client, run);
   const since = new Date(now.getTime() - daysOf(run) * 86_400_000).toISOString();
   const page = await client.tenders.search({ ...filters, publishedFrom: since, limit: LISTED_TENDERS });
   return {
     count: page.pagination.total,
     // The words are read at every run, by the data's regions of the day: the list says how.
-    tenders: tenderListOutput(
-      page.data,
-      page.pagination.total,
-      now,
-      page.valueRule,
-      regionRead && regionReadSentence(regionRead),
-    ),
+    tenders: tenderListOutput(page.data, page.pagination.total, now, page.valueRule, read),
     first_tender_id: page.data[0]?.id ?? '',
   };
 }

@@ -138,6 +138,29 @@ describe('Workflow Builder steps, run by the fake Slack through the real app', (
     );
   });
 
+  it('"Find new tenders" reads words written as a sentence as a feed does: a region and an amount are filters', async () => {
+    const run = await runStep(bot, 'find_new_tenders', {
+      words: 'cleaning in the West Midlands over £1k',
+      published_within_days: 365,
+    });
+    expect(run.state, run.error ?? '').toBe('completed');
+    const page = await service.tenders.search({
+      q: 'cleaning',
+      region: 'West Midlands',
+      valueMin: 1000,
+      publishedFrom: new Date(Date.now() - 365 * DAY_MS).toISOString(),
+      limit: 1,
+    });
+    // As words ("over", "£1k", "West Midlands"), the search found none of these.
+    expect(page.pagination.total).toBeGreaterThan(0);
+    expect(run.outputs?.count).toBe(page.pagination.total);
+    expect(String(run.outputs?.tenders)).toContain('Read the words as `cleaning region:"West Midlands" value&gt;1k`.');
+
+    const two = await runStep(bot, 'find_new_tenders', { words: 'cleaning in Wales or the West Midlands' });
+    expect(two.state).toBe('failed');
+    expect(two.error).toContain('A search takes one region, and these words name two (Wales and West Midlands).');
+  });
+
   it('"Find new tenders" by a saved search uses its filters', async () => {
     const run = await runStep(bot, 'find_new_tenders', {
       saved_search: 'acme search 1',
