@@ -154,11 +154,15 @@ describe('Workflow Builder steps, run by the fake Slack through the real app', (
     // As words ("over", "£1k", "West Midlands"), the search found none of these.
     expect(page.pagination.total).toBeGreaterThan(0);
     expect(run.outputs?.count).toBe(page.pagination.total);
-    expect(String(run.outputs?.tenders)).toContain('Read the words as `cleaning region:"West Midlands" value&gt;1k`.');
+    expect(String(run.outputs?.tenders)).toContain(
+      'Read the words as `cleaning region:"West Midlands" value&gt;1k`.',
+    );
 
     const two = await runStep(bot, 'find_new_tenders', { words: 'cleaning in Wales or the West Midlands' });
     expect(two.state).toBe('failed');
-    expect(two.error).toContain('A search takes one region, and these words name two (Wales and West Midlands).');
+    expect(two.error).toContain(
+      'A search takes one region, and these words name two (Wales and West Midlands).',
+    );
   });
 
   it('"Find new tenders" by a saved search uses its filters', async () => {
