@@ -2,6 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { SubmissionNotAllowedError } from '../client/errors.ts';
 import {
+  CalendarDate,
   PIPELINE_ARCHIVE_FILTERS,
   PIPELINE_STATUSES,
   Pipeline,
@@ -32,7 +33,19 @@ const bidId = z
     message: 'BID-7 is how Tenderbot numbers bids in Slack; give the bid’s id, as list_bids answers it',
   })
   .describe('The bid’s id, from list_bids or create_bid (not its BID-7 reference in Slack).');
-const calendarDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date in YYYY-MM-DD form');
+/** A real day (2027-02-30 is refused here, naming the field, not by the service after the call). */
+const calendarDate = CalendarDate;
+
+/**
+ * A date before today is taken, as Slack's forms take it once confirmed, but said: a model that
+ * wrote 1999 for 2029 reads it in the answer (`tool` is the one that changes it again).
+ */
+function pastDayNote(day: string | null | undefined, what: string, tool: string): string {
+  const today = new Date().toISOString().slice(0, 10);
+  return day && day < today
+    ? ` Note: the ${what} ${day} is in the past (today is ${today}); if that was not meant, change it with ${tool}.`
+    : '';
+}
 
 type BidSummary = Pick<Pipeline, 'id' | 'name' | 'status' | 'archived' | 'targetSubmissionDate'>;
 const bidLine = (bid: BidSummary) =>
@@ -143,7 +156,10 @@ export function addBidTools(server: McpServer, context: ToolContext): void {
           text: `No new bid was started: that idempotencyKey already started this bid, archived since. To start another, make a new UUID for idempotencyKey.\n${bidText(bid)}`,
           data: { bid },
         };
-      return { text: `Started the bid ${bidText(bid)}`, data: { bid } };
+      return {
+        text: `Started the bid ${bidText(bid)}${pastDayNote(bid.targetSubmissionDate, 'target submission date', 'update_bid')}`,
+        data: { bid },
+      };
     },
   );
 
@@ -173,7 +189,8 @@ export function addBidTools(server: McpServer, context: ToolContext): void {
     async ({ id, ...changes }, { client }) => {
       try {
         const bid = await client.pipelines.update(id, changes);
-        return { text: `Changed the bid ${bidText(bid)}`, data: { bid } };
+        const note = pastDayNote(changes.targetSubmissionDate, 'target submission date', 'update_bid');
+        return { text: `Changed the bid ${bidText(bid)}${note}`, data: { bid } };
       } catch (error) {
         if (!(error instanceof SubmissionNotAllowedError)) throw error;
         const current = await client.pipelines.get(id).then(

@@ -257,6 +257,16 @@ export function describeTools(
       expect(created.bid.stages.map((stage: { name: string }) => stage.name)).toEqual(['Qualify', 'Write']);
       const changed = await ok(client, 'update_bid', { id, status: 'bidding', summary: 'Going for it' });
       expect(changed.bid.status).toBe('bidding');
+      // A day that does not exist is refused by name before the call; one in the past is taken and said.
+      const unreal = await callTool(client, 'update_bid', { id, targetSubmissionDate: '2027-02-30' });
+      expect(unreal.isError).toBe(true);
+      expect(unreal.text).toContain('must be a real calendar date at targetSubmissionDate');
+      const past = await callTool(client, 'update_bid', { id, targetSubmissionDate: '1999-05-01' });
+      expect(past.isError).toBe(false);
+      expect(past.text).toContain('Note: the target submission date 1999-05-01 is in the past');
+      expect(past.text).toContain('change it with update_bid');
+      const again = await callTool(client, 'update_bid', { id, targetSubmissionDate: '2027-01-15' });
+      expect(again.text).not.toContain('in the past');
       const stage = await ok(client, 'update_bid_stage', {
         bidId: id,
         stageId: created.bid.stages[0].id,
