@@ -59,16 +59,22 @@ export function bidReferencesIn(
   };
 }
 
-/** Each item with `reference` (`BID-7`), for lists of bids other features draw (Home, summaries). */
-export async function withBidReferences<T extends { id: string }>(
+/**
+ * Each item with `reference` (`BID-7`), for lists of bids other features draw (Home, summaries).
+ * Bids shown for the first time are numbered oldest first, whatever the list's order: a workspace's
+ * first `/tender pipelines` (newest first) would otherwise give its newest bid BID-1.
+ */
+export async function withBidReferences<T extends { id: string; createdAt?: string }>(
   context: FeatureContext,
   teamId: string,
   items: readonly T[],
 ): Promise<(T & { reference: string })[]> {
+  const createdMs = (item: T) => Date.parse(item.createdAt ?? '') || 0;
+  const oldestFirst = [...items].sort((a, b) => createdMs(a) - createdMs(b));
   const references = await bidReferences(
     context,
     teamId,
-    items.map((item) => item.id),
+    oldestFirst.map((item) => item.id),
   );
   return items.map((item) => ({ ...item, reference: references.get(item.id) as string }));
 }

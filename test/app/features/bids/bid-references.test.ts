@@ -162,4 +162,28 @@ describe('bids’ short references', () => {
     // The list gave it the reference its card shows.
     expect(await referenceOnCard(bid.id)).toBe(reference);
   });
+
+  it('bids first shown together are numbered oldest first, though the list shows the newest first', async () => {
+    const names = ['Numbered oldest bid', 'Numbered middle bid', 'Numbered newest bid'];
+    for (const name of names) {
+      await newBid(harness, name);
+      // Started a moment apart, as people start them: each has its own creation time.
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const request = harness.request({ channelId: BIDS });
+    await pipelinesCommand(harness.context, request, 'Numbered');
+    const words = wordsOf(request.answers[0] ?? {});
+    // Listed newest first…
+    const at = names.map((name) => words.indexOf(name));
+    expect(at.every((index) => index >= 0)).toBe(true);
+    expect(at[2]).toBeLessThan(at[0] as number);
+    // …and numbered in the order they were started.
+    const numberOf = (name: string) => {
+      const after = words.slice(words.indexOf(name));
+      return Number(/`BID-(\d+)`/.exec(after)?.[1]);
+    };
+    const numbers = names.map(numberOf);
+    expect(numbers[1]).toBe((numbers[0] as number) + 1);
+    expect(numbers[2]).toBe((numbers[0] as number) + 2);
+  });
 });
