@@ -137,3 +137,8 @@ function moneyFormatter(currency: string, pence: boolean): Intl.NumberFormat | n
   MONEY.set(key, formatter);
   return formatter;
 }
+
+/** "1 notice", "8,547 notices": a count as people read it, grouped by thousands, with its noun. */
+export function counted(count: number, noun: string, plural = `${noun}s`): string {
+  return `${count.toLocaleString('en-GB')} ${count === 1 ? noun : plural}`;
+}

@@ -3,6 +3,7 @@ import type { Comment } from '../../../../contract/schemas.ts';
 import { CommentIds } from '../../../shared/ids.ts';
 import type { CommentEntityType } from '../../../shared/values/button-values.ts';
 import { encodeIfFits } from '../../../shared/values/codec.ts';
+import { counted } from '../../../shared/views/formats.ts';
 import { commentAuthorLine, type KeySource } from '../../../shared/views/key-identity.ts';
 import { clip, type Mrkdwn, mrkdwn, text as plain, safeText } from '../../../shared/views/mrkdwn.ts';
 import type { SafeModalView as ModalView } from '../../../shared/views/safe-blocks.ts';
@@ -101,7 +102,7 @@ export function commentModal(args: {
   const count = args.comments.length;
   const blocks: Block[] = [
     section(
-      mrkdwn`*${safeText(args.entityName, 200)}* (${plain(noun)}) · ${plain(count === 0 ? 'no comments yet' : `${count} comment${count === 1 ? '' : 's'}, oldest first`)}`,
+      mrkdwn`*${safeText(args.entityName, 200)}* (${plain(noun)}) · ${plain(count === 0 ? 'no comments yet' : `${counted(count, 'comment')}, oldest first`)}`,
     ),
   ];
   const thread = modalThreadBlocks(args);

@@ -2,7 +2,7 @@ import type { Comment } from '../../../../contract/schemas.ts';
 import { CommentIds } from '../../../shared/ids.ts';
 import type { CommentEntityType } from '../../../shared/values/button-values.ts';
 import { encodeIfFits } from '../../../shared/values/codec.ts';
-import { formatMomentUtc } from '../../../shared/views/formats.ts';
+import { counted, formatMomentUtc } from '../../../shared/views/formats.ts';
 import {
   clipMrkdwn,
   indentLines,
@@ -122,7 +122,7 @@ export function commentsThreadMessage(args: {
   const noun = ENTITY_NOUNS[args.entityType];
   const name = safeText(args.entityName, 200);
   const count = args.comments.length;
-  const title = mrkdwn`*Comments on the ${text(noun)} ${name}* · ${text(count === 0 ? 'none yet' : `${count} comment${count === 1 ? '' : 's'}`)}`;
+  const title = mrkdwn`*Comments on the ${text(noun)} ${name}* · ${text(count === 0 ? 'none yet' : counted(count, 'comment'))}`;
   const blocks: Block[] = [section(title)];
   if (args.note) blocks.push(contextLine(args.note));
   const texts = threadOrder(args.comments).map((entry) => commentText(entry, args.slackAuthors, 700));

@@ -11,7 +11,7 @@ import type {
 } from '../../../../contract/schemas.ts';
 import { DirectoryIds, SavedSearchIds, TenderIds } from '../../../shared/ids.ts';
 import type { CommentEntityType } from '../../../shared/values/button-values.ts';
-import { formatDayOf, formatMoney } from '../../../shared/views/formats.ts';
+import { counted, formatDayOf, formatMoney } from '../../../shared/views/formats.ts';
 import {
   FIRST_PAGE,
   type ListPage,
@@ -63,11 +63,7 @@ export function organisationsMessage(
   const heading = listHeading(label, description);
   const blocks: Block[] = [section(mrkdwn`*${heading}* · ${pageRange(page.offset, shown.length, total)}`)];
   for (const item of shown) {
-    const facts = [
-      item.region,
-      item.locality,
-      `${item.noticeCount} notice${item.noticeCount === 1 ? '' : 's'}`,
-    ].filter(Boolean);
+    const facts = [item.region, item.locality, counted(item.noticeCount, 'notice')].filter(Boolean);
     blocks.push({
       type: 'section',
       text: {
@@ -101,17 +97,17 @@ export function organisationDetailMessage(
   ].filter(Boolean);
   const listed = detail.notices.slice(0, 10);
   const capped = detail.noticeCount > detail.tenderPreviewLimit;
-  const counted = text(
+  const notices = text(
     capped
       ? `${detail.tenderPreviewLimit} of ${detail.noticeCount.toLocaleString('en-GB')} shown by the service (its latest); the first ${listed.length} here`
-      : `${detail.noticeCount} notice${detail.noticeCount === 1 ? '' : 's'}${listed.length < detail.noticeCount ? `; the latest ${listed.length} here` : ''}`,
+      : `${counted(detail.noticeCount, 'notice')}${listed.length < detail.noticeCount ? `; the latest ${listed.length} here` : ''}`,
   );
   const blocks: Block[] = [
     { type: 'header', text: { type: 'plain_text', text: clip(detail.name, 150) } },
     section(
       mrkdwn`${text(kind === 'buyer' ? 'Buyer' : 'Supplier')} · ${text(facts.join(' · ') || 'no address given')}`,
     ),
-    contextLine(counted),
+    contextLine(notices),
   ];
   blocks.push(...commentActions(kind, detail.id));
   if (listed.length > 0) {
@@ -121,7 +117,7 @@ export function organisationDetailMessage(
     );
     for (const notice of listed) blocks.push(noticeLine(notice, now));
   }
-  return { text: mrkdwn`${text(detail.name)}: ${counted}`, blocks };
+  return { text: mrkdwn`${text(detail.name)}: ${notices}`, blocks };
 }
 
 export function frameworksMessage(
@@ -168,7 +164,7 @@ export function frameworkDetailMessage(
       ? `${shown} ${noun} known`
       : total > shown
         ? `${shown} of ${total.toLocaleString('en-GB')} ${noun} shown`
-        : `${total} ${noun}`;
+        : `${total.toLocaleString('en-GB')} ${noun}`;
   const blocks: Block[] = [
     { type: 'header', text: { type: 'plain_text', text: clip(framework.title, 150) } },
     section(
@@ -186,7 +182,7 @@ export function frameworkDetailMessage(
         [
           count(framework.suppliers.length, framework.supplierCount, 'suppliers'),
           count(framework.callOffs.length, framework.callOffCount, 'call-offs'),
-          `${framework.buyers.length} buyers`,
+          counted(framework.buyers.length, 'buyer'),
         ].join(' · '),
       ),
     ),
