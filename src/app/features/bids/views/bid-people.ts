@@ -1,6 +1,7 @@
 /* Who a bid belongs to and who started it, and a stage's notes as long as a card has room for. */
 import { cutText } from '../../../../shared/cut-text.ts';
 import { formatDay } from '../../../shared/views/bid-parts.ts';
+import { counted } from '../../../shared/views/formats.ts';
 import { type Mrkdwn, mention, mrkdwn, text as plain, safeText } from '../../../shared/views/mrkdwn.ts';
 
 /** The Slack person who started a bid through Tenderbot, and whether with their own key. */
@@ -22,11 +23,6 @@ export function startedByPhrase(ownerName: string, starter: StartedBy | undefine
   return mrkdwn`started by ${mention(starter.userId)} · owner in the service: ${safeText(ownerName, 100)}, who made the workspace’s key`;
 }
 
-/** 2400 → `2,400`. */
-function counted(count: number): string {
-  return count.toLocaleString('en-GB');
-}
-
 /**
  * A stage's notes cut to about `room` characters (at a word where one is near), with what is left
  * counted: the whole notes are in the stage's *Notes and due date* form.
@@ -42,8 +38,8 @@ export function notesOnCard(notes: string, room: number): Mrkdwn {
   const left = whole.length - shown.length;
   const more = plain(
     shown
-      ? `… ${counted(left)} more characters in Notes and due date`
-      : `${counted(left)} characters of notes in Notes and due date`,
+      ? `… ${counted(left, 'more character')} in Notes and due date`
+      : `${counted(left, 'character')} of notes in Notes and due date`,
   );
   return shown ? mrkdwn`${safeText(shown, shown.length * 5)} _${more}_` : mrkdwn`_${more}_`;
 }
