@@ -100,6 +100,9 @@ export function clipMrkdwn(text: Mrkdwn, max: number): Mrkdwn {
   return trusted(cut(drawable(text), max, 'mrkdwn'));
 }
 
+/** The start of an entity left at the end of a cut (`&`, `&am`, `&#12`). */
+const HALF_ENTITY = /&#?[a-z0-9]{0,8}$/i;
+
 /** How a link, mention or date of the app's starts (outside text has its `<` escaped). */
 const CONTROL_START = /^<(!date\^|[@#!]|https?:|mailto:)/;
 
@@ -110,9 +113,9 @@ const CONTROL_START = /^<(!date\^|[@#!]|https?:|mailto:)/;
 function cut(text: string, max: number, kind: 'plain' | 'mrkdwn'): string {
   if (text.length <= max) return text;
   let kept = cutText(text, max - 1);
-  // Never leave half an entity such as `&am`.
-  const amp = kept.lastIndexOf('&');
-  if (amp !== -1 && !kept.slice(amp).includes(';')) kept = kept.slice(0, amp);
+  // Never leave half an entity such as `&am` at the end. Only a tail that could be one: plain text
+  // keeps its `&` as typed ("Cleaning & catering for…" was cut to "Cleaning …").
+  kept = kept.replace(HALF_ENTITY, '');
   // Nor half a link, mention or date, which Slack would show as its raw letters.
   const opened = kept.lastIndexOf('<');
   if (

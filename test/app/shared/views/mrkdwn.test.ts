@@ -54,6 +54,18 @@ describe('text from outside in mrkdwn', () => {
     expect(clip(`${'a'.repeat(7)}🧹🧹`, 10)).toBe(`${'a'.repeat(7)}🧹…`);
   });
 
+  it('cuts a long name with an & near its end, not back to the &: plain text keeps its & as typed', () => {
+    const name = `Cleaning & catering for Hackney schools, libraries and leisure centres, lot 2 north, ${'and more '.repeat(12)}`;
+    const header = clip(name, 150);
+    expect(header).toBe(`${name.slice(0, 149)}…`);
+    expect(header.length).toBeGreaterThan(140);
+    // In mrkdwn the & is an entity: the cut still falls near the end, and never inside one.
+    const escaped = safeText(name, 150);
+    expect(escaped.startsWith('Cleaning &amp; catering for Hackney')).toBe(true);
+    expect(escaped.length).toBeGreaterThan(140);
+    expect(safeText(`${'a'.repeat(146)} & b`, 150)).toBe(`${'a'.repeat(146)} …`);
+  });
+
   it('handles a huge text in linear time', () => {
     const huge = '\u202E<&>'.repeat(100_000);
     const escaped = escapeMrkdwn(huge);
