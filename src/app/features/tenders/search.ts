@@ -36,6 +36,7 @@ import {
   commandMeantMessage,
   correctedWords,
   misspeltRegionBlocks,
+  namesNoDollar,
   searchMeantButton,
   searchOfferBlocks,
   sentenceMeantBlocks,
@@ -64,8 +65,11 @@ export async function searchCommand(
       // What was typed is quoted in code spans, escaped (parse-command.ts).
       text: parsed.problem,
       blocks: [
-        // A sentence read as a search: the command it was read as, which the problem speaks of.
-        ...(options.shownAs ? [contextLine(options.shownAs)] : []),
+        // A sentence read as a search: the command it was read as, which the problem speaks of
+        // (not "Searched:", since nothing was).
+        ...(options.shownAs && options.sentence !== undefined
+          ? [contextLine(mrkdwn`Read as ${code(`/tender search ${text}`, 400)}; nothing was searched.`)]
+          : []),
         section(mrkdwn`${parsed.problem} See \`/tender help\`.`),
       ],
     });
@@ -193,6 +197,11 @@ export async function searchSentence(
   const regions = await regionsFor(context, request.teamId, 'typed').catch(() => []);
   const read = readSentence(text, context.clock(), regions);
   if (!read) return searchCommand(context, request, text);
+  // "IT over $1m": which dollars is asked, with a button for each, as under /tender search.
+  if (namesNoDollar(read.search)) {
+    const blocks = sentenceMeantBlocks(read.search);
+    return reply(request, { text: mrkdwn`Which dollars? “$” says no currency.`, blocks });
+  }
   const year = read.dayOfNextYear
     ? mrkdwn` ${nextYearSentence(read.dayOfNextYear, context.clock())}`
     : mrkdwn``;

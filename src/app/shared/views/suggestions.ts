@@ -103,7 +103,7 @@ export function sentenceMeantBlocks(search: string): Block[] {
   const command = `search ${search}`;
   // "over $1m": a dollar sign names no currency, and the search would only ask which: each dollar
   // is offered instead, one button each (a block holds an action id once).
-  if (DOLLAR_BOUND.test(search)) {
+  if (namesNoDollar(search)) {
     const offers = DOLLARS.map(([currency, name]) => {
       const inCurrency = `search ${search.replace(DOLLAR_BOUNDS, `$1$2 ${currency}`)}`;
       return {
@@ -127,6 +127,11 @@ export function sentenceMeantBlocks(search: string): Block[] {
 
 /** An amount in dollars with no currency named (`value>$2m`), as readSentence writes one. */
 const DOLLAR_BOUND = /\bvalue[<>]=?\$\S/i;
+
+/** Whether a search read from a sentence bounds its value in dollars without saying which. */
+export function namesNoDollar(search: string): boolean {
+  return DOLLAR_BOUND.test(search);
+}
 const DOLLAR_BOUNDS = /\b(value[<>]=?)\$(\S+)/gi;
 /** The dollars a search is offered in: those the service compares amounts in (CONTRACT's currencies). */
 const DOLLARS = [

@@ -196,8 +196,29 @@ describe('searchSentence (a direct message read as a search)', () => {
     const request = harness.request({ channelId: 'D0MEMBER' });
     await searchSentence(harness.context, request, 'marketing over 100k and under 50k');
     const blocks = JSON.stringify(request.answers[0]?.blocks);
-    expect(blocks).toContain('Searched: `/tender search marketing value&gt;100k value&lt;50k`');
+    // Nothing was searched: the line says what the words were read as, not "Searched:".
+    expect(blocks).toContain(
+      'Read as `/tender search marketing value&gt;100k value&lt;50k`; nothing was searched.',
+    );
+    expect(blocks).not.toContain('Searched:');
     expect(blocks).toContain('is above the');
+  });
+
+  it('asks which dollars “over $1m” means, with a button for each, as /tender search does', async () => {
+    const request = harness.request({ channelId: 'D0MEMBER' });
+    await searchSentence(harness.context, request, 'IT over $1m');
+    const answer = request.answers[0];
+    const blocks = JSON.stringify(answer?.blocks);
+    expect(blocks).toContain('“$” says no currency. Which dollars?');
+    expect(blocks).not.toContain('Searched:');
+    const buttons = (answer?.blocks ?? []).flatMap(
+      (block) => (block as { elements?: { value?: string; text?: { text: string } }[] }).elements ?? [],
+    );
+    expect(buttons.map((button) => button.text?.text)).toEqual(['In US dollars', 'In Canadian dollars']);
+    expect(buttons.map((button) => button.value)).toEqual([
+      'search IT value>1m usd',
+      'search IT value>1m cad',
+    ]);
   });
 
   it('says a currency the service has no rates for was searched as a word, with the amount in pounds', async () => {
