@@ -47,7 +47,12 @@ export function readSentence(sentence: string, now: Date, regions: readonly stri
     rest = closing.rest.replace(TIME_OF_DAY, ' ');
     filters.push(closing.filter);
   }
-  if (filters.length === 0) return null;
+  if (filters.length === 0) {
+    // "are there any cleaning tenders?", "I'm looking for cleaning": no filter, but how a question
+    // begins and ends is no search word. Read when words were dropped; as typed otherwise.
+    const words = tidyWords(rest);
+    return words && words !== splitWords(rest).join(' ') ? { search: words } : null;
+  }
   const words = tidyWords(rest);
   const search = [words, ...filters].filter(Boolean).join(' ');
   return {
@@ -412,13 +417,20 @@ function currencyCode(word: string): string {
 }
 
 /** What is left of the sentence as words: without the joining words its filters leave dangling. */
+/** A sentence's words, without the punctuation between them. */
+function splitWords(text: string): string[] {
+  return (
+    text
+      // A comma between digits is a thousands separator ("5,000 pupils"), not a pause.
+      .replace(/(?<!\d),+|,+(?!\d)|[;!?]+/g, ' ')
+      .replace(/\.(?=\s|$)/g, ' ')
+      .split(/\s+/)
+      .filter(Boolean)
+  );
+}
+
 function tidyWords(text: string): string {
-  const words = text
-    // A comma between digits is a thousands separator ("5,000 pupils"), not a pause.
-    .replace(/(?<!\d),+|,+(?!\d)|[;!?]+/g, ' ')
-    .replace(/\.(?=\s|$)/g, ' ')
-    .split(/\s+/)
-    .filter(Boolean);
+  const words = splitWords(text);
   const filler = /^(in|for|and|with|of|the|a|an|any|tenders?|opportunities|please|closing|due)$/i;
   // How a question begins ("what's closing this week", "show me cleaning in Wales", "are there any…").
   const asking =

@@ -204,6 +204,14 @@ describe('searchSentence (a direct message read as a search)', () => {
     expect(blocks).toContain('is above the');
   });
 
+  it('a question with no filter in it searches its words, not its asking: “are there any marketing tenders?”', async () => {
+    const request = harness.request({ channelId: 'D0MEMBER' });
+    await searchSentence(harness.context, request, 'are there any marketing tenders?');
+    const said = textOf(request.answers);
+    expect(said).toContain('Searched: `/tender search marketing`');
+    expect(said).toMatch(/Tenders matching “marketing”\* · 1–5 of \d+/);
+  });
+
   it('asks which dollars “over $1m” means, with a button for each, as /tender search does', async () => {
     const request = harness.request({ channelId: 'D0MEMBER' });
     await searchSentence(harness.context, request, 'IT over $1m');

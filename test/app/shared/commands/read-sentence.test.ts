@@ -435,6 +435,17 @@ describe('a direct message read as a search', () => {
     expect(readSentence('"school meals" in Wales', now, REGIONS)).toBeNull();
     // A word that merely holds a region's name is not one: "Walesby" is a place of its own.
     expect(readSentence('Walesby library', now, REGIONS)).toBeNull();
+    // Punctuation alone is no reading.
+    expect(readSentence('cleaning?', now, REGIONS)).toBeNull();
+  });
+
+  it('drops how a question begins and ends even where nothing in it is a filter', () => {
+    expect(readSentence('are there any cleaning tenders?', now, REGIONS)).toBe('cleaning');
+    expect(readSentence("I'm looking for cleaning", now, REGIONS)).toBe('cleaning');
+    expect(readSentence('can you find school catering, thanks!', now, REGIONS)).toBe('school catering');
+    expect(readSentence('any electrical inspection opportunities please', now, REGIONS)).toBe(
+      'electrical inspection',
+    );
   });
 });
 
