@@ -106,7 +106,7 @@ export function registerPipelineListeners(controls: ControlRouter, context: Feat
       triggerId: body.trigger_id,
       ref,
       place: placeOf(body),
-      fromModal: body.container?.type === 'view',
+      overForm: body.container?.type === 'view' && body.view?.type === 'modal' ? body.view.id : undefined,
     });
   });
 

@@ -28,6 +28,7 @@ import {
 } from './form-steps.ts';
 import { redrawEverywhere } from './pipeline-live.ts';
 import { isDay, openedNotesFields, parseNotesSubmission } from './pipeline-submissions.ts';
+import { redrawStagesForm } from './stages-form.ts';
 import { tenderDeadlineOf } from './tender-deadlines.ts';
 import {
   SAVE_BUTTON,
@@ -35,15 +36,27 @@ import {
   stageNotesLoadingView,
   stageNotesModal,
 } from './views/pipeline-modals.ts';
+import { pageStart } from './views/stages-form.ts';
 import { openDeadline } from './views/tender-closes.ts';
 
 /** "Notes and due date" on a stage: the modal opens at once (loading), then shows the stage as it is now. */
 export async function openStageNotes(
   context: FeatureContext,
   request: SlackRequest,
-  args: { triggerId: string; ref: StateOf<'pipelineStage'>; place: CardPlace; fromModal?: boolean },
+  args: {
+    triggerId: string;
+    ref: StateOf<'pipelineStage'>;
+    place: CardPlace;
+    /** The "All stages" form it opens on top of (a view id), which the save redraws. */
+    overForm?: string | undefined;
+  },
 ): Promise<void> {
-  const update = await openLoadingModal(request, args.triggerId, stageNotesLoadingView(), args.fromModal);
+  const update = await openLoadingModal(
+    request,
+    args.triggerId,
+    stageNotesLoadingView(),
+    args.overForm !== undefined,
+  );
   if (
     await guestGetsSentence(context, request, update, {
       title: 'Notes and due date',
@@ -79,7 +92,13 @@ export async function openStageNotes(
   const deadline = await tenderDeadlineOf(context, request.teamId, pipeline.tenderId, async () => client);
   const metadata = await encodeKept(
     'stageNotesModal',
-    { p: args.ref.p, s: args.ref.s, c: args.place?.channelId ?? '', ts: args.place?.ts ?? null },
+    {
+      p: args.ref.p,
+      s: args.ref.s,
+      c: args.place?.channelId ?? '',
+      ts: args.place?.ts ?? null,
+      ...(args.overForm ? { u: args.overForm } : {}),
+    },
     'metadata',
     context.store,
     context.clock(),
@@ -205,6 +224,15 @@ export async function submitStageNotes(
   await redrawEverywhere(context, slack, args.teamId, meta.p, writer.client, (pipeline) =>
     notesLine(args.userId, pipeline, meta.s, changed, fields.dueDate),
   );
+  // Opened from "All stages": the save closes back onto that form, which shows the notes now too.
+  if (meta.u)
+    await redrawStagesForm(
+      context,
+      { slack, teamId: args.teamId, userId: args.userId },
+      { pipelineId: meta.p, first: pageStart(result.value.position), viewId: meta.u },
+    ).catch((error: unknown) =>
+      context.logger.warn({ err: error, teamId: args.teamId }, 'could not redraw the All stages form'),
+    );
 }
 
 /** The line under the cards: what changed, of which stage (by number and name), of which bid. */

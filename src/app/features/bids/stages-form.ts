@@ -1,6 +1,7 @@
 /* "All stages": a bid with more stages than its card holds with their controls, in a form a page at a time. */
 import { NotFoundError } from '../../../client/errors.ts';
 import type { Pipeline } from '../../../contract/schemas.ts';
+import type { AppSlack } from '../../adapters/app-slack.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { mrkdwn } from '../../shared/views/mrkdwn.ts';
 import { bidNotFoundSentence } from './bid-sentences.ts';
@@ -23,6 +24,28 @@ export async function showStagesForm(
   const update: ViewUpdate = args.viewId
     ? (view) => request.slack.views.update({ view_id: args.viewId as string, view })
     : await openLoadingModal(request, args.triggerId, sentenceView('All stages', mrkdwn`Reading the bid…`));
+  await drawStagesForm(context, request, update, args);
+}
+
+/**
+ * Redraws an open "All stages" form (`viewId`) at the page holding stage `first`, read afresh: after
+ * a stage's notes were saved in a form opened on top of it, which closes back onto this one.
+ */
+export async function redrawStagesForm(
+  context: FeatureContext,
+  who: { slack: AppSlack; teamId: string; userId: string },
+  args: { pipelineId: string; first: number; viewId: string },
+): Promise<void> {
+  const update: ViewUpdate = (view) => who.slack.views.update({ view_id: args.viewId, view });
+  await drawStagesForm(context, who, update, args);
+}
+
+async function drawStagesForm(
+  context: FeatureContext,
+  request: { teamId: string; userId: string },
+  update: ViewUpdate,
+  args: { pipelineId: string; first: number },
+): Promise<void> {
   const { client, source } = await context.clients.forPerson(request.teamId, request.userId);
   let pipeline: Pipeline;
   try {

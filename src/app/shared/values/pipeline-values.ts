@@ -48,6 +48,8 @@ export const StageNotesMetadataValue = z.object({
   s: id,
   c: z.string().max(50),
   ts: z.string().max(50).nullable(),
+  /** The "All stages" form the notes were opened on top of: redrawn once they are saved. */
+  u: z.string().max(50).optional(),
 });
 /** The "Edit details" modal: the bid, its stages' ids in card order, and the card it was opened from. */
 export const EditBidMetadataValue = z.object({

@@ -123,5 +123,10 @@ describe('a bid with thirty stages', () => {
           ?.notes === 'Ask legal about lot 3',
       'stage 25’s notes in the service',
     );
+    // The save closes back onto All stages, which shows the notes without being opened again.
+    await eventually(() => {
+      const form = bot.slack.openModals(MEMBER).find((each) => each.id === second.id);
+      return form !== undefined && textOf(form.view).includes('Ask legal about lot 3');
+    }, 'the All stages form redrawn with the notes');
   }, 30_000);
 });
