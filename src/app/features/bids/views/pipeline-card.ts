@@ -35,7 +35,7 @@ import {
 import type { WithSafeMrkdwn } from '../../../shared/views/safe-blocks.ts';
 import { type Block, button, contextLine, section } from '../../../shared/views/tender-card.ts';
 import { type StartedBy, startedByPhrase } from './bid-people.ts';
-import { STAGE_EMOJI, stageText } from './stage-text.ts';
+import { dueFacts, STAGE_EMOJI, stageText } from './stage-text.ts';
 import { afterClosingNote, cardClosingDay, tenderClosesWhen } from './tender-closes.ts';
 
 const STAGE_ORDER: Stage['status'][] = ['pending', 'in_progress', 'blocked', 'completed'];
@@ -302,7 +302,12 @@ function drawCard(
     stages.slice(0, shown).forEach((stage, index) => {
       blocks.push(...stageBlocks(stage, index, notesRoom));
     });
-    if (shown < stages.length) blocks.push(...overflow(known.reference, stages, shown, values.pipelineRef));
+    if (shown < stages.length)
+      blocks.push(
+        ...overflow(known.reference, stages, shown, values.pipelineRef, (stage) =>
+          dueFacts(stage, now, closingDay, targetDay, settled),
+        ),
+      );
     blocks.push(...tail);
     return blocks;
   };
@@ -324,16 +329,25 @@ function drawCard(
 const NOTES_ROOM = [600, 300, 120, 0] as const;
 
 /** The stages past those a message holds with their controls: said, listed, and how to change them. */
-function overflow(reference: string, stages: Stage[], shown: number, pipelineRef: string): Block[] {
-  const rest = joinMrkdwn(
-    stages
-      .slice(shown)
-      .map(
-        (stage, index) =>
-          mrkdwn`${plain(STAGE_EMOJI[stage.status])} ${shown + index + 1}. ${safeText(stage.name, 100)} · ${plain(STAGE_LABELS[stage.status])}`,
-      ),
-    mrkdwn`\n`,
-  );
+function overflow(
+  reference: string,
+  stages: Stage[],
+  shown: number,
+  pipelineRef: string,
+  /** A stage's due date and what it is flagged for, as the stages above say them (dueFacts). */
+  dueOf: (stage: Stage) => Mrkdwn | null,
+): Block[] {
+  const listed = (withDue: boolean) =>
+    joinMrkdwn(
+      stages.slice(shown).map((stage, index) => {
+        const due = withDue ? dueOf(stage) : null;
+        return mrkdwn`${plain(STAGE_EMOJI[stage.status])} ${shown + index + 1}. ${safeText(stage.name, 100)} · ${plain(STAGE_LABELS[stage.status])}${due ? mrkdwn` · ${due}` : mrkdwn``}`;
+      }),
+      mrkdwn`\n`,
+    );
+  // With their due dates and warnings when the list has room for them; else every stage by name.
+  const full = listed(true);
+  const rest = full.length <= 3000 ? full : listed(false);
   return [
     section(
       mrkdwn`*Stages ${shown + 1} to ${stages.length} have no menus here:* a Slack message holds 50 blocks, and this bid has more stages than fit with their controls.`,

@@ -36,22 +36,8 @@ export function stageText(
   const facts = [
     mrkdwn`${plain(STAGE_EMOJI[stage.status])} *${number}. ${safeText(stage.name, 200)}* · ${plain(STAGE_LABELS[stage.status])}`,
   ];
-  if (stage.dueDate) {
-    const days = daysUntil(stage.dueDate, now);
-    const late = stage.status !== 'completed' && days < 0 && !settled ? ' (overdue)' : '';
-    const afterClosing =
-      stage.status === 'completed' ? mrkdwn`` : afterClosingNote(stage.dueDate, closingDay);
-    // After the bid's own target (but not after the closing, which says more): a stage that will
-    // hold up the submission, or one planned for after it (a presentation): either way, worth a look.
-    const afterTarget =
-      stage.status !== 'completed' &&
-      String(afterClosing) === '' &&
-      targetDay !== null &&
-      stage.dueDate > targetDay
-        ? mrkdwn` :warning: after the target submission (${plain(formatDay(targetDay))})`
-        : mrkdwn``;
-    facts.push(mrkdwn`${plain(`due ${formatDay(stage.dueDate)}${late}`)}${afterClosing}${afterTarget}`);
-  }
+  const due = dueFacts(stage, now, closingDay, targetDay, settled);
+  if (due) facts.push(due);
   // A length of 0 days says nothing a bid lead can use ("about 0 days"): left out.
   if (stage.expectedDurationDays !== null && stage.expectedDurationDays > 0 && !stage.dueDate)
     facts.push(
@@ -59,4 +45,31 @@ export function stageText(
     );
   const notes = stage.notes?.trim() ? mrkdwn`\n${notesOnCard(stage.notes, notesRoom)}` : mrkdwn``;
   return clipMrkdwn(mrkdwn`${joinMrkdwn(facts, mrkdwn` · `)}${notes}`, 3000);
+}
+
+/**
+ * A stage's due date as its line says it, and what it is flagged for: overdue, after the tender's
+ * closing, after the bid's target. Null without a due date.
+ */
+export function dueFacts(
+  stage: Stage,
+  now: Date,
+  closingDay: string | null,
+  targetDay: string | null,
+  settled: boolean,
+): Mrkdwn | null {
+  if (!stage.dueDate) return null;
+  const days = daysUntil(stage.dueDate, now);
+  const late = stage.status !== 'completed' && days < 0 && !settled ? ' (overdue)' : '';
+  const afterClosing = stage.status === 'completed' ? mrkdwn`` : afterClosingNote(stage.dueDate, closingDay);
+  // After the bid's own target (but not after the closing, which says more): a stage that will
+  // hold up the submission, or one planned for after it (a presentation): either way, worth a look.
+  const afterTarget =
+    stage.status !== 'completed' &&
+    String(afterClosing) === '' &&
+    targetDay !== null &&
+    stage.dueDate > targetDay
+      ? mrkdwn` :warning: after the target submission (${plain(formatDay(targetDay))})`
+      : mrkdwn``;
+  return mrkdwn`${plain(`due ${formatDay(stage.dueDate)}${late}`)}${afterClosing}${afterTarget}`;
 }

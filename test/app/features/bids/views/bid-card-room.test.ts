@@ -96,6 +96,26 @@ describe('a bid card’s room', () => {
     expect(blockKitProblems(eight.blocks, 'message')).toEqual([]);
   });
 
+  it('stages past the menus are listed with their due dates and warnings, as the stages above are', async () => {
+    const many = bid(45, () => null);
+    const stages = many.stages.map((stage, index) =>
+      // Stage 44 is due after the tender closes (10 Jan 2027), the others on New Year's Day.
+      index === 43
+        ? { ...stage, name: 'Check TUPE list', dueDate: '2027-02-01' }
+        : { ...stage, name: `Stage ${index + 1}` },
+    );
+    const card = await pipelineCard({ ...many, stages }, memoryKeeper(), NOW, {
+      reference: 'BID-3',
+      tenderDeadline: '2027-01-10T05:30:00Z',
+    });
+    const text = JSON.stringify(card.blocks);
+    expect(text).toContain('have no menus here');
+    expect(text).toMatch(
+      /44\. Check TUPE list · Pending · due 1 Feb 2027 :warning: after the tender closes \(10 Jan 2027\)/,
+    );
+    expect(blockKitProblems(card.blocks, 'message')).toEqual([]);
+  });
+
   it('notes are cut at a word, never half an emoji, with the count of what is left', () => {
     expect(notesOnCard('short <b>', 600)).toBe('short &lt;b&gt;');
     // 799 characters; cut at the last space before 100, 99 shown.
