@@ -176,12 +176,12 @@ describe('two days of schedules, two copies of the app on one database, a restar
     const [first, second] = posts.map((post) => JSON.stringify(post.blocks));
     expect(first).toContain('This is the first summary');
     // Nothing blocked, overdue or due soon: one line, not three empty sections.
-    expect(first).toContain('Nothing is blocked, overdue or due in the next 3 days.');
-    expect(first).not.toContain('Nothing is overdue.');
+    expect(first).toContain('No stage is blocked, overdue or due in the next 3 days.');
+    expect(first).not.toContain('No stage is overdue.');
     expect(second).toContain('Qualify: Pending → *Blocked*');
     expect(second).toContain('*Blocked*\\n• Qualify (Blocked)');
     // With something blocked, each section is shown.
-    expect(second).toContain('Nothing is overdue.');
+    expect(second).toContain('No stage is overdue.');
   });
 
   it('posts tenders imported between two runs once, and only they, five as cards and the rest behind a button', async () => {

@@ -12,7 +12,13 @@ import { deadlineWindow } from '../../shared/commands/parse-command.ts';
 import { PipelineIds } from '../../shared/ids.ts';
 import { SearchFiltersValue } from '../../shared/values/button-values.ts';
 import { encodeIfFits } from '../../shared/values/codec.ts';
-import { formatDay, progressBar, STAGE_LABELS, STATUS_LABELS } from '../../shared/views/bid-parts.ts';
+import {
+  formatDay,
+  PAST_SUBMISSION,
+  progressBar,
+  STAGE_LABELS,
+  STATUS_LABELS,
+} from '../../shared/views/bid-parts.ts';
 import {
   clip,
   clipMrkdwn,
@@ -27,7 +33,7 @@ import {
 } from '../../shared/views/mrkdwn.ts';
 import { type Block, button, contextLine, section } from '../../shared/views/tender-card.ts';
 import type { Subscription } from '../../storage/subscription-store.ts';
-import { afterClosingNote, cardClosingDay, tenderClosesWhen } from '../bids/index.ts';
+import { afterClosingNote, cardClosingDay, dueFacts, tenderClosesWhen } from '../bids/index.ts';
 import { deadlineReminders } from './deadline-reminders.ts';
 import { newTendersPhrase } from './feed-words.ts';
 import { type BuildInput, type Built, countdownLocal, tenderDeadline } from './post-contract.ts';
@@ -217,23 +223,44 @@ async function pipelineSummary(input: BuildInput, notes: PostNotes): Promise<Bui
     before ? 'Nothing changed.' : 'This is the first summary: changes are counted from here.',
   );
   if (blocked.length + overdue.length + dueSoon.length === 0) {
-    // Three empty sections say less than one line.
-    groups.push([section(mrkdwn`Nothing is blocked, overdue or due in the next 3 days.`)]);
+    // Three empty sections say less than one line. Of stages: the target date above may be near.
+    groups.push([section(mrkdwn`No stage is blocked, overdue or due in the next 3 days.`)]);
   } else {
-    list('Blocked', blocked.map(stageLine), 'Nothing is blocked.');
+    list('Blocked', blocked.map(stageLine), 'No stage is blocked.');
     list(
       'Overdue',
       overdue.map(
         (stage) => mrkdwn`${stageLine(stage)} · was due ${plain(formatDay(stage.dueDate as string))}`,
       ),
-      'Nothing is overdue.',
+      'No stage is overdue.',
     );
     list(
       'Due in the next 3 days',
       dueSoon.map((stage) => mrkdwn`${stageLine(stage)} · due ${plain(formatDay(stage.dueDate as string))}`),
-      'Nothing is due in the next 3 days.',
+      'No stage is due in the next 3 days.',
     );
   }
+  // Stages planned past the bid's target or the tender's closing, as its card flags them: said
+  // only when there are some, since such a plan cannot be met.
+  const settled = pipeline.archived || PAST_SUBMISSION.includes(pipeline.status);
+  const closingDay = cardClosingDay(closing, pipeline.status, now);
+  const targetDay = settled ? null : pipeline.targetSubmissionDate;
+  const late = settled
+    ? []
+    : open.filter(
+        (stage) =>
+          (closingDay !== null && (stage.dueDate as string) > closingDay) ||
+          (targetDay !== null && (stage.dueDate as string) > targetDay),
+      );
+  if (late.length > 0)
+    list(
+      'Due after the target or the closing',
+      late.map(
+        (stage) =>
+          mrkdwn`${stageLine(stage)} · ${dueFacts(stage, now, closingDay, targetDay, settled) ?? mrkdwn``}`,
+      ),
+      '',
+    );
   // The bid's card one click away, named as the card names it (no id to copy).
   const post = encodeIfFits('pipeline', { p: pipeline.id });
   groups.push([

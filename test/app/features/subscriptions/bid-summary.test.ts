@@ -59,6 +59,32 @@ describe('a bid’s summary', () => {
     expect(inTime.read).not.toContain('after the tender closes');
   });
 
+  it('names the stages due after the target or the closing, as the card flags them; stages, not the bid, are “due”', async () => {
+    const bid = await newBid(
+      `Stages too late ${randomUUID().slice(0, 6)}`,
+      day(Date.parse(closesAt) - 10 * 86_400_000),
+    );
+    const [qualify, write] = bid.stages as [{ id: string }, { id: string }];
+    // Write is due after the target (before the closing); Qualify after the closing.
+    await change(`/v1/pipelines/${bid.id}/stages/${write.id}`, {
+      dueDate: day(Date.parse(closesAt) - 5 * 86_400_000),
+    });
+    await change(`/v1/pipelines/${bid.id}/stages/${qualify.id}`, {
+      dueDate: day(Date.parse(closesAt) + 3 * 86_400_000),
+    });
+    const { read } = await builtPost(harness, { kind: 'pipeline', target: { p: bid.id }, now: now() });
+    expect(read).toContain('*Due after the target or the closing*');
+    expect(read).toMatch(/• Write \(Pending\) · due [^\n]+ :warning: after the target submission/);
+    expect(read).toMatch(/• Qualify \(Pending\) · due [^\n]+ :warning: after the tender closes/);
+    expect(read).toContain('No stage is blocked, overdue or due in the next 3 days.');
+    expect(read).not.toContain('Nothing is');
+
+    // In time: no such list.
+    const inTime = await newBid(`Stages in time ${randomUUID().slice(0, 6)}`, day(Date.parse(closesAt)));
+    const fine = await builtPost(harness, { kind: 'pipeline', target: { p: inTime.id }, now: now() });
+    expect(fine.read).not.toContain('Due after the target or the closing');
+  });
+
   it('lists every change since the last summary: name, target date, and each stage’s name, status and due date', async () => {
     const bid = await newBid(
       `Summary bid ${randomUUID().slice(0, 6)}`,
