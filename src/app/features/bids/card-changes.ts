@@ -31,7 +31,7 @@ import { postPipelineCard, redrawEverywhere } from './pipeline-live.ts';
 export type CardPlace = { channelId: string; ts: string } | null;
 
 function submittedSentence(current: Pipeline['status'] | null): Mrkdwn {
-  return mrkdwn`A bid can only be marked Submitted through the service’s own submission workflow, not from Slack, so nothing was changed${current ? mrkdwn` (it is still ${plain(STATUS_LABELS[current])})` : mrkdwn``}. Submit the bid in the service; its card here will then show it.`;
+  return mrkdwn`A bid can only be marked Submitted through the Procurement Intelligence Service’s own submission workflow (with its receipt and final files), not from Slack, so nothing was changed${current ? mrkdwn` (it is still ${plain(STATUS_LABELS[current])})` : mrkdwn``}. Submit the bid there; its card here will then show it.`;
 }
 
 /**

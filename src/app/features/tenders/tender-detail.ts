@@ -24,7 +24,9 @@ export async function showCommand(context: FeatureContext, request: SlackRequest
   if (!id) {
     await reply(request, {
       text: mrkdwn`Which tender?`,
-      blocks: [section(mrkdwn`Give the tender’s id: \`/tender show ocds-…\`.`)],
+      blocks: [
+        section(mrkdwn`Give the tender’s id after \`/tender show\`, as a tender’s card shows it in code.`),
+      ],
     });
     return;
   }

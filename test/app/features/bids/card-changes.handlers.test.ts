@@ -180,7 +180,7 @@ describe('changePipelineStatus (the bid’s status on the card, or /tender pipel
     const request = harness.request({ channelId: BIDS });
     await changePipelineStatus(harness.context, request, { p: bid.id, v: 'submitted' }, null);
     expect(request.said()).toContain(
-      'A bid can only be marked Submitted through the service’s own submission workflow',
+      'A bid can only be marked Submitted through the Procurement Intelligence Service’s own submission workflow',
     );
     expect((await bidNow(harness, bid.id)).status).toBe(bid.status);
   });

@@ -150,7 +150,7 @@ describe('the pipeline card, live in every channel', () => {
     const before = await service.pipelines.get('pl-bob');
     const answer = await command(MEMBER, BIDS, 'pipeline status pl-bob submitted');
     expect(textOf(answer)).toContain(
-      'can only be marked Submitted through the service’s own submission workflow',
+      'can only be marked Submitted through the Procurement Intelligence Service’s own submission workflow',
     );
     expect(textOf(answer)).toContain('nothing was changed');
     const after = await service.pipelines.get('pl-bob');

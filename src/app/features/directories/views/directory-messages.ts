@@ -55,7 +55,8 @@ export function organisationsMessage(
       text: mrkdwn`No ${text(kind)} match ${description}.`,
       blocks: [
         section(
-          mrkdwn`No ${text(kind)} match ${description}. Try fewer or other words, or \`/tender help\`.`,
+          // "cleaning" finds no supplier: they are found by what they are called, not what they do.
+          mrkdwn`No ${text(kind)} match ${description}. ${text(kind === 'buyers' ? 'Buyers' : 'Suppliers')} are found by their names (part of one will do), not by what they buy or sell: try fewer or other words, or \`/tender help\`.`,
         ),
       ],
     };
