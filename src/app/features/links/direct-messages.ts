@@ -231,7 +231,8 @@ const REFERENCES_LOOKED_UP = 3;
 /**
  * A direct message written as people write: a printed reference in it (`PW-14-00627094`) opens
  * its tender; else a sentence is read as filters and words, and the answer first shows the command
- * it ran; a phrase with nothing to read as a filter is searched as words, as typed.
+ * it ran; a phrase with nothing to read as a filter is searched as words, as typed (what a question
+ * asks for, when it begins as one: searchSentence).
  */
 async function answerSentence(context: FeatureContext, request: SlackRequest, text: string): Promise<void> {
   for (const reference of printedReferencesIn(text).slice(0, REFERENCES_LOOKED_UP)) {

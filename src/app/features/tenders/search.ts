@@ -4,7 +4,7 @@ import { IN_UTC } from '../../../shared/utc.ts';
 import { bookmarkedIds } from '../../shared/bookmarked-ids.ts';
 import { unreadableDay } from '../../shared/commands/closing-words.ts';
 import { parseSearch, type TenderSearchFilters } from '../../shared/commands/parse-command.ts';
-import { misspeltRegionRead, readSentence } from '../../shared/commands/read-sentence.ts';
+import { misspeltRegionRead, questionWords, readSentence } from '../../shared/commands/read-sentence.ts';
 import { subcommandMeant } from '../../shared/commands/subcommands.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { inChannel, reply } from '../../shared/feature-context.ts';
@@ -196,7 +196,16 @@ export async function searchSentence(
   // The regions the data names; without them (the lookup failed), the rest is still read.
   const regions = await regionsFor(context, request.teamId, 'typed').catch(() => []);
   const read = readSentence(text, context.clock(), regions);
-  if (!read) return searchCommand(context, request, text);
+  if (!read) {
+    // "are there any cleaning tenders?": no filter in it, but the asking is no search word.
+    const asked = questionWords(text);
+    return searchCommand(
+      context,
+      request,
+      asked ?? text,
+      asked ? { shownAs: mrkdwn`Searched: ${code(`/tender search ${asked}`, 400)}`, sentence: text } : {},
+    );
+  }
   // "IT over $1m": which dollars is asked, with a button for each, as under /tender search.
   if (namesNoDollar(read.search)) {
     const blocks = sentenceMeantBlocks(read.search);

@@ -47,12 +47,7 @@ export function readSentence(sentence: string, now: Date, regions: readonly stri
     rest = closing.rest.replace(TIME_OF_DAY, ' ');
     filters.push(closing.filter);
   }
-  if (filters.length === 0) {
-    // "are there any cleaning tenders?", "I'm looking for cleaning": no filter, but how a question
-    // begins and ends is no search word. Read when words were dropped; as typed otherwise.
-    const words = tidyWords(rest);
-    return words && words !== splitWords(rest).join(' ') ? { search: words } : null;
-  }
+  if (filters.length === 0) return null;
   const words = tidyWords(rest);
   const search = [words, ...filters].filter(Boolean).join(' ');
   return {
@@ -417,20 +412,13 @@ function currencyCode(word: string): string {
 }
 
 /** What is left of the sentence as words: without the joining words its filters leave dangling. */
-/** A sentence's words, without the punctuation between them. */
-function splitWords(text: string): string[] {
-  return (
-    text
-      // A comma between digits is a thousands separator ("5,000 pupils"), not a pause.
-      .replace(/(?<!\d),+|,+(?!\d)|[;!?]+/g, ' ')
-      .replace(/\.(?=\s|$)/g, ' ')
-      .split(/\s+/)
-      .filter(Boolean)
-  );
-}
-
 function tidyWords(text: string): string {
-  const words = splitWords(text);
+  const words = text
+    // A comma between digits is a thousands separator ("5,000 pupils"), not a pause.
+    .replace(/(?<!\d),+|,+(?!\d)|[;!?]+/g, ' ')
+    .replace(/\.(?=\s|$)/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean);
   const filler = /^(in|for|and|with|of|the|a|an|any|tenders?|opportunities|please|closing|due)$/i;
   // How a question begins ("what's closing this week", "show me cleaning in Wales", "are there any…").
   const asking =
@@ -441,4 +429,24 @@ function tidyWords(text: string): string {
   while (words.length > 0 && (dropped(words[0]) || asking.test(words[0] ?? ''))) words.shift();
   while (words.length > 0 && dropped(words.at(-1))) words.pop();
   return words.join(' ');
+}
+
+/**
+ * How a direct message asks for tenders ("are there any…", "I'm looking for…", "can you find me…",
+ * "do you have any…"), begun so: what is asked for is searched, not the asking.
+ */
+const QUESTION_OPENING =
+  /^(?:(?:hi|hello|hey)[\s,!.]+)?(?:(?:are|is)\s+there|(?:i['’]?m|i\s+am|we['’]?re|we\s+are)\s+(?:looking|searching)\s+for|(?:can|could|would)\s+you\s+(?:find|show|get|list)(?:\s+(?:me|us))?|(?:do|have)\s+you\s+(?:have|got)|(?:have|has)\s+anything\s+(?:come\s+up\s+)?(?:for|in|on))\s+(?:any\s+|some\s+)?/i;
+
+/**
+ * A question with no filter in it, as a direct message asks it ("are there any cleaning
+ * tenders?", "I'm looking for school catering, thanks"): the words it asks for, or null when it does
+ * not begin as a question (words are then searched as typed: "Due diligence services" stays so).
+ */
+export function questionWords(sentence: string): string | null {
+  const typed = asSentence(sentence);
+  if (!typed || typed.length > LONGEST_SENTENCE) return null;
+  const opening = QUESTION_OPENING.exec(typed);
+  if (!opening) return null;
+  return tidyWords(typed.slice(opening[0].length)) || null;
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseSearch } from '../../../../src/app/shared/commands/parse-command.ts';
 import {
   misspeltRegionRead,
+  questionWords,
   readSentence as readWhole,
 } from '../../../../src/app/shared/commands/read-sentence.ts';
 
@@ -439,13 +440,18 @@ describe('a direct message read as a search', () => {
     expect(readSentence('cleaning?', now, REGIONS)).toBeNull();
   });
 
-  it('drops how a question begins and ends even where nothing in it is a filter', () => {
-    expect(readSentence('are there any cleaning tenders?', now, REGIONS)).toBe('cleaning');
-    expect(readSentence("I'm looking for cleaning", now, REGIONS)).toBe('cleaning');
-    expect(readSentence('can you find school catering, thanks!', now, REGIONS)).toBe('school catering');
-    expect(readSentence('any electrical inspection opportunities please', now, REGIONS)).toBe(
+  it('reads what a question asks for where nothing in it is a filter, only when it begins as a question', () => {
+    expect(questionWords('are there any cleaning tenders?')).toBe('cleaning');
+    expect(questionWords("I'm looking for cleaning")).toBe('cleaning');
+    expect(questionWords('can you find me school catering, thanks!')).toBe('school catering');
+    expect(questionWords('hi, do you have any electrical inspection opportunities please')).toBe(
       'electrical inspection',
     );
+    // Words that merely begin with an asking word are searched as typed.
+    for (const typed of ['Due diligence services', 'All Saints school roof', 'Show caves', 'what can you do'])
+      expect(questionWords(typed), typed).toBeNull();
+    expect(questionWords('are there any?')).toBeNull();
+    expect(readSentence('are there any cleaning tenders?', now, REGIONS)).toBeNull();
   });
 });
 
