@@ -23,7 +23,7 @@ export class ToolRefusal extends Error {
 
 /** The sentence for a bid that was asked to become submitted, as the Slack app says it. */
 export function submittedSentence(serviceDetail: string, currentStatus: string | null): string {
-  return `A bid can only be marked submitted through the service’s own submission workflow (its receipt and final files), not through these tools, so nothing was changed${currentStatus ? ` (it is still ${currentStatus.replace('_', ' ')})` : ''}. Submit the bid in the service. The service said: “${serviceDetail}”`;
+  return `A bid can only be marked submitted through the Procurement Intelligence Service’s own submission workflow (with its receipt and final files), not through these tools, so nothing was changed${currentStatus ? ` (it is still ${currentStatus.replace('_', ' ')})` : ''}. Submit the bid there. The service said: “${serviceDetail}”`;
 }
 
 /**

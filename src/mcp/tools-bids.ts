@@ -223,8 +223,10 @@ export function addBidTools(server: McpServer, context: ToolContext): void {
     },
     async ({ bidId: id, stageId, ...changes }, { client }) => {
       const stage = await client.pipelines.updateStage(id, stageId, changes);
+      // A due date set in the past, as Slack's Notes form asks about one (one already there is not said again).
+      const note = pastDayNote(changes.dueDate, 'due date', 'update_bid_stage');
       return {
-        text: `Stage ${stage.position} of bid ${id}, ${stage.name}, is ${stage.status.replace('_', ' ')}${stage.dueDate ? `, due ${stage.dueDate}` : ''}.`,
+        text: `Stage ${stage.position} of bid ${id}, ${stage.name}, is ${stage.status.replace('_', ' ')}${stage.dueDate ? `, due ${stage.dueDate}` : ''}.${note}`,
         data: { stage },
       };
     },

@@ -265,7 +265,9 @@ export function describeTools(
       expect(past.isError).toBe(false);
       expect(past.text).toContain('Note: the target submission date 1999-05-01 is in the past');
       expect(past.text).toContain('change it with update_bid');
-      const again = await callTool(client, 'update_bid', { id, targetSubmissionDate: '2027-01-15' });
+      // A year from today, whenever the suite runs.
+      const nextYear = new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 10);
+      const again = await callTool(client, 'update_bid', { id, targetSubmissionDate: nextYear });
       expect(again.text).not.toContain('in the past');
       const stage = await ok(client, 'update_bid_stage', {
         bidId: id,
@@ -274,6 +276,13 @@ export function describeTools(
         dueDate: '2026-12-20',
       });
       expect(stage.stage).toMatchObject({ status: 'completed', dueDate: '2026-12-20' });
+      const pastStage = await callTool(client, 'update_bid_stage', {
+        bidId: id,
+        stageId: created.bid.stages[1].id,
+        dueDate: '2001-02-03',
+      });
+      expect(pastStage.text).toContain('Note: the due date 2001-02-03 is in the past');
+      expect(pastStage.text).toContain('change it with update_bid_stage');
       expect((await ok(client, 'archive_bid', { id })).bid.archived).toBe(true);
       expect((await service('GET', `/v1/pipelines/${id}`)).body.data.archived).toBe(true);
       expect((await ok(client, 'restore_bid', { id })).bid.archived).toBe(false);
@@ -323,7 +332,7 @@ export function describeTools(
       const refused = await callTool(client, 'update_bid', { id: 'pl-bob', status: 'submitted' });
       expect(refused.isError).toBe(true);
       expect(refused.text).toContain(
-        'only be marked submitted through the service’s own submission workflow',
+        'only be marked submitted through the Procurement Intelligence Service’s own submission workflow',
       );
       expect(refused.text).toContain('not through the API');
       expect(refused.text).not.toMatch(/\n\s+at /);

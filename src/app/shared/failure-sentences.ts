@@ -148,7 +148,7 @@ function sentenceOf(error: CodedError): [Mrkdwn, boolean] {
     }
     case ErrorCode.SubmissionNotAllowed:
       return [
-        mrkdwn`A bid is submitted through the service’s own submission workflow, not from Slack.`,
+        mrkdwn`A bid is submitted through the Procurement Intelligence Service’s own submission workflow, not from Slack.`,
         false,
       ];
     case ErrorCode.IdempotencyConflict:

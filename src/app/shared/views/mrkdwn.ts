@@ -102,6 +102,8 @@ export function clipMrkdwn(text: Mrkdwn, max: number): Mrkdwn {
 
 /** The start of an entity left at the end of a cut (`&`, `&am`, `&#12`). */
 const HALF_ENTITY = /&#?[a-z0-9]{0,8}$/i;
+/** The start of one of escapeControls' entities (`&l`, `&am`, `&g`), at least a letter of it. */
+const HALF_ESCAPE = /&(?:a|am|amp|l|lt|g|gt)$/;
 
 /** How a link, mention or date of the app's starts (outside text has its `<` escaped). */
 const CONTROL_START = /^<(!date\^|[@#!]|https?:|mailto:)/;
@@ -113,9 +115,10 @@ const CONTROL_START = /^<(!date\^|[@#!]|https?:|mailto:)/;
 function cut(text: string, max: number, kind: 'plain' | 'mrkdwn'): string {
   if (text.length <= max) return text;
   let kept = cutText(text, max - 1);
-  // Never leave half an entity such as `&am` at the end. Only a tail that could be one: plain text
-  // keeps its `&` as typed ("Cleaning & catering for…" was cut to "Cleaning …").
-  kept = kept.replace(HALF_ENTITY, '');
+  // Never leave half an entity such as `&am` at the end: in mrkdwn (escaped, so each `&` starts
+  // one) any tail from an `&`; in plain text only the start of an escape's entity (`&l`, `&am`),
+  // since its `&` is as typed ("Cleaning & catering for…" was once cut to "Cleaning …", "R&…" stays).
+  kept = kept.replace(kind === 'mrkdwn' ? HALF_ENTITY : HALF_ESCAPE, '');
   // Nor half a link, mention or date, which Slack would show as its raw letters.
   const opened = kept.lastIndexOf('<');
   if (

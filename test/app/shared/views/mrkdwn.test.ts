@@ -43,7 +43,7 @@ describe('text from outside in mrkdwn', () => {
     expect(literalText('\u202Eclean*')).toBe('`\uFFFDclean*`');
     expect(safeText('x\u202Ey <b>', 6)).toBe('x\uFFFDy …'); // never half an entity
     expect(safeText(null, 10)).toBe('');
-    expect(clip('a &amp; b', 5)).toBe('a …');
+    expect(safeText('a & b', 5)).toBe('a …');
   });
 
   it('keeps plain_text drawable too (clip), and never cuts an emoji in half', () => {
@@ -64,6 +64,8 @@ describe('text from outside in mrkdwn', () => {
     expect(escaped.startsWith('Cleaning &amp; catering for Hackney')).toBe(true);
     expect(escaped.length).toBeGreaterThan(140);
     expect(safeText(`${'a'.repeat(146)} & b`, 150)).toBe(`${'a'.repeat(146)} …`);
+    // Plain text's & is a character like any other, also where the cut falls just after it.
+    expect(clip('Maintenance of R&D labs', 18)).toBe('Maintenance of R&…');
   });
 
   it('handles a huge text in linear time', () => {
