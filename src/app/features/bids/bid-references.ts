@@ -70,7 +70,11 @@ export async function withBidReferences<T extends { id: string; createdAt?: stri
   items: readonly T[],
 ): Promise<(T & { reference: string })[]> {
   const createdMs = (item: T) => Date.parse(item.createdAt ?? '') || 0;
-  const oldestFirst = [...items].sort((a, b) => createdMs(a) - createdMs(b));
+  // Bids made in the same millisecond (an import) keep the list's order reversed: lists are newest first.
+  const oldestFirst = items
+    .map((item, index) => ({ item, index }))
+    .sort((a, b) => createdMs(a.item) - createdMs(b.item) || b.index - a.index)
+    .map(({ item }) => item);
   const references = await bidReferences(
     context,
     teamId,

@@ -36,7 +36,6 @@ import {
   stageNotesLoadingView,
   stageNotesModal,
 } from './views/pipeline-modals.ts';
-import { pageStart } from './views/stages-form.ts';
 import { openDeadline } from './views/tender-closes.ts';
 
 /** "Notes and due date" on a stage: the modal opens at once (loading), then shows the stage as it is now. */
@@ -221,18 +220,20 @@ export async function submitStageNotes(
   const place = meta.c && meta.ts ? { channelId: meta.c, ts: meta.ts } : null;
   if (place)
     await context.store.rememberPipelineMessage({ pipelineId: meta.p, teamId: args.teamId, ...place });
+  // Opened from "All stages": the save closes back onto that form, which shows the notes now too,
+  // at once, beside the cards' redraws (which go one at a time per bid).
+  const form = meta.u
+    ? redrawStagesForm(
+        context,
+        { slack, teamId: args.teamId, userId: args.userId },
+        { pipelineId: meta.p, stageId: meta.s, viewId: meta.u },
+      ).catch((error: unknown) =>
+        context.logger.warn({ err: error, teamId: args.teamId }, 'could not redraw the All stages form'),
+      )
+    : null;
   await redrawEverywhere(context, slack, args.teamId, meta.p, writer.client, (pipeline) =>
     notesLine(args.userId, pipeline, meta.s, changed, fields.dueDate),
-  );
-  // Opened from "All stages": the save closes back onto that form, which shows the notes now too.
-  if (meta.u)
-    await redrawStagesForm(
-      context,
-      { slack, teamId: args.teamId, userId: args.userId },
-      { pipelineId: meta.p, first: pageStart(result.value.position), viewId: meta.u },
-    ).catch((error: unknown) =>
-      context.logger.warn({ err: error, teamId: args.teamId }, 'could not redraw the All stages form'),
-    );
+  ).finally(() => form);
 }
 
 /** The line under the cards: what changed, of which stage (by number and name), of which bid. */

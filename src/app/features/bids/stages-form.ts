@@ -28,13 +28,13 @@ export async function showStagesForm(
 }
 
 /**
- * Redraws an open "All stages" form (`viewId`) at the page holding stage `first`, read afresh: after
- * a stage's notes were saved in a form opened on top of it, which closes back onto this one.
+ * Redraws an open "All stages" form (`viewId`) at the page holding stage `stageId`, read afresh:
+ * after a stage's notes were saved in a form opened on top of it, which closes back onto this one.
  */
 export async function redrawStagesForm(
   context: FeatureContext,
   who: { slack: AppSlack; teamId: string; userId: string },
-  args: { pipelineId: string; first: number; viewId: string },
+  args: { pipelineId: string; stageId: string; viewId: string },
 ): Promise<void> {
   const update: ViewUpdate = (view) => who.slack.views.update({ view_id: args.viewId, view });
   await drawStagesForm(context, who, update, args);
@@ -44,7 +44,7 @@ async function drawStagesForm(
   context: FeatureContext,
   request: { teamId: string; userId: string },
   update: ViewUpdate,
-  args: { pipelineId: string; first: number },
+  args: { pipelineId: string; first: number } | { pipelineId: string; stageId: string },
 ): Promise<void> {
   const { client, source } = await context.clients.forPerson(request.teamId, request.userId);
   let pipeline: Pipeline;
@@ -69,7 +69,16 @@ async function drawStagesForm(
   await update(
     stagesFormView({
       pipeline,
-      first: args.first,
+      // The page the stage is on now, numbered as the form numbers them (stages may have gone since).
+      first:
+        'first' in args
+          ? args.first
+          : Math.max(
+              1,
+              [...pipeline.stages]
+                .sort((a, b) => a.position - b.position)
+                .findIndex((stage) => stage.id === args.stageId) + 1,
+            ),
       values,
       privateMetadata: values.pipelineRef,
       now,

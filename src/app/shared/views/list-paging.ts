@@ -11,8 +11,8 @@ export function pageRange(offset: number, shown: number, total: number): Mrkdwn 
   if (shown === 0) return plain(`none of ${total.toLocaleString('en-GB')}`);
   if (shown === 1)
     return plain(`${(offset + 1).toLocaleString('en-GB')} of ${total.toLocaleString('en-GB')}`);
-  const counted = (count: number) => count.toLocaleString('en-GB');
-  return plain(`${counted(offset + 1)}–${counted(offset + shown)} of ${counted(total)}`);
+  const grouped = (count: number) => count.toLocaleString('en-GB');
+  return plain(`${grouped(offset + 1)}–${grouped(offset + shown)} of ${grouped(total)}`);
 }
 
 /**

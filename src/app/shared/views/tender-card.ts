@@ -2,7 +2,7 @@ import type { Tender } from '../../../contract/schemas.ts';
 import { CommentIds, PipelineIds, TenderIds } from '../ids.ts';
 import type { CardPlace, CommentEntityType } from '../values/button-values.ts';
 import { encode, encodeIfFits } from '../values/codec.ts';
-import { formatDayOf, formatMomentUtc, formatMoney } from './formats.ts';
+import { counted, formatDayOf, formatMomentUtc, formatMoney } from './formats.ts';
 import {
   clip,
   clipMrkdwn,
@@ -145,11 +145,6 @@ function distanceWords(apart: number, unit?: 'hour'): string {
     return months === 12 ? '1 year' : counted(months, 'month');
   }
   return counted(Math.floor(minutes / 525_600), 'year');
-}
-
-/** `1 day`, `3 days`. */
-function counted(amount: number, word: string): string {
-  return `${amount} ${word}${amount === 1 ? '' : 's'}`;
 }
 
 /**

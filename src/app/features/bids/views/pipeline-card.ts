@@ -337,17 +337,22 @@ function overflow(
   /** A stage's due date and what it is flagged for, as the stages above say them (dueFacts). */
   dueOf: (stage: Stage) => Mrkdwn | null,
 ): Block[] {
-  const listed = (withDue: boolean) =>
+  const listed = (dues: 'all' | 'flagged' | 'none', nameRoom: number) =>
     joinMrkdwn(
       stages.slice(shown).map((stage, index) => {
-        const due = withDue ? dueOf(stage) : null;
-        return mrkdwn`${plain(STAGE_EMOJI[stage.status])} ${shown + index + 1}. ${safeText(stage.name, 100)} · ${plain(STAGE_LABELS[stage.status])}${due ? mrkdwn` · ${due}` : mrkdwn``}`;
+        const due = dues === 'none' ? null : dueOf(stage);
+        // A warning (overdue, after the closing or the target) is what a bid lead must not miss.
+        const shownDue = due && (dues === 'all' || /overdue|:warning:/.test(due)) ? due : null;
+        return mrkdwn`${plain(STAGE_EMOJI[stage.status])} ${shown + index + 1}. ${safeText(stage.name, nameRoom)} · ${plain(STAGE_LABELS[stage.status])}${shownDue ? mrkdwn` · ${shownDue}` : mrkdwn``}`;
       }),
       mrkdwn`\n`,
     );
-  // With their due dates and warnings when the list has room for them; else every stage by name.
-  const full = listed(true);
-  const rest = full.length <= 3000 ? full : listed(false);
+  // The first that fits one section: every due date; the flagged ones; those with names cut
+  // shorter; else names alone (cut where the section ends).
+  const rest =
+    [listed('all', 100), listed('flagged', 100), listed('flagged', 40), listed('flagged', 20)].find(
+      (list) => list.length <= 3000,
+    ) ?? listed('none', 100);
   return [
     section(
       mrkdwn`*Stages ${shown + 1} to ${stages.length} have no menus here:* a Slack message holds 50 blocks, and this bid has more stages than fit with their controls.`,

@@ -162,10 +162,10 @@ export function frameworkDetailMessage(
 ): Message {
   const count = (shown: number, total: number | null, noun: string) =>
     total === null
-      ? `${shown} ${noun} known`
+      ? `${counted(shown, noun)} known`
       : total > shown
-        ? `${shown} of ${total.toLocaleString('en-GB')} ${noun} shown`
-        : `${total.toLocaleString('en-GB')} ${noun}`;
+        ? `${shown.toLocaleString('en-GB')} of ${counted(total, noun)} shown`
+        : counted(total, noun);
   const blocks: Block[] = [
     { type: 'header', text: { type: 'plain_text', text: clip(framework.title, 150) } },
     section(
@@ -181,8 +181,8 @@ export function frameworkDetailMessage(
     contextLine(
       text(
         [
-          count(framework.suppliers.length, framework.supplierCount, 'suppliers'),
-          count(framework.callOffs.length, framework.callOffCount, 'call-offs'),
+          count(framework.suppliers.length, framework.supplierCount, 'supplier'),
+          count(framework.callOffs.length, framework.callOffCount, 'call-off'),
           counted(framework.buyers.length, 'buyer'),
         ].join(' · '),
       ),

@@ -152,7 +152,8 @@ export function homeView(args: HomeContent): HomeView {
 
 function more(shown: number, total: number): Mrkdwn {
   const listed = Math.min(shown, HOME_LIST_ROWS);
-  return total > listed ? mrkdwn`${listed} of ${total}` : mrkdwn`${total}`;
+  const grouped = (count: number) => text(count.toLocaleString('en-GB'));
+  return total > listed ? mrkdwn`${grouped(listed)} of ${grouped(total)}` : grouped(total);
 }
 
 /** A row's buttons (those a person may use), in a block of its own (each action id once per block). */

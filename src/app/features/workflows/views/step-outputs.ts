@@ -41,7 +41,7 @@ export function tenderListOutput(
     return mrkdwn`• ${titled}${buyer} · ${text(formatDeadline(tender.deadline, now))} · ${text(tender.id)}`;
   });
   const more = total - lines.length;
-  if (more > 0) lines.push(mrkdwn`…and ${more} more.`);
+  if (more > 0) lines.push(mrkdwn`…and ${text(more.toLocaleString('en-GB'))} more.`);
   return mrkdwn`${joinMrkdwn(lines, mrkdwn`\n`)}${rule}`;
 }
 

@@ -104,6 +104,18 @@ describe('a bid card’s room', () => {
         ? { ...stage, name: 'Check TUPE list', dueDate: '2027-02-01' }
         : { ...stage, name: `Stage ${index + 1}` },
     );
+    // With names as long as people write them (68 characters here), the warning still shows: the
+    // plain dates give way first.
+    const longNames = await pipelineCard(
+      { ...many, stages: many.stages.map((stage, index) => (index === 43 ? (stages[43] ?? stage) : stage)) },
+      memoryKeeper(),
+      NOW,
+      { reference: 'BID-3', tenderDeadline: '2027-01-10T05:30:00Z' },
+    );
+    const long = JSON.stringify(longNames.blocks);
+    expect(long).toContain('have no menus here');
+    expect(long).toMatch(/44\. Check TUPE list · Pending · due 1 Feb 2027 :warning: after the tender closes/);
+    expect(blockKitProblems(longNames.blocks, 'message')).toEqual([]);
     const card = await pipelineCard({ ...many, stages }, memoryKeeper(), NOW, {
       reference: 'BID-3',
       tenderDeadline: '2027-01-10T05:30:00Z',

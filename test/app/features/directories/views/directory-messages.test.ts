@@ -37,5 +37,6 @@ describe('counts people read', () => {
     expect(words).toContain('8,547 notices');
     expect(words).not.toContain('8547');
     expect(words).toContain('1 notice');
+    expect(words).not.toContain('1 notices');
   });
 });

@@ -57,6 +57,8 @@ describe('the tender list a step outputs (mrkdwn a later "Send a message" step s
     const lines = tenderListOutput(many, 40, NOW).split('\n');
     expect(lines).toHaveLength(LISTED_TENDERS + 1);
     expect(lines.at(-1)).toBe('…and 30 more.');
+    // A year's tenders: grouped by thousands, as every count people read.
+    expect(tenderListOutput(many, 8547, NOW).split('\n').at(-1)).toBe('…and 8,537 more.');
     expect(tenderListOutput([], 0, NOW)).toBe('No new tenders.');
   });
 });
