@@ -61,11 +61,19 @@ const NotesSubmission = z
   })
   .loose();
 
-export function parseNotesSubmission(values: unknown): { notes: string; dueDate: string | null } {
+/**
+ * The notes form's fields. `notes` is undefined when the form had no notes field (notes longer than
+ * it holds, left out so that they stay as they are).
+ */
+export function parseNotesSubmission(values: unknown): { notes: string | undefined; dueDate: string | null } {
   const parsed = NotesSubmission.safeParse(values ?? {});
   if (!parsed.success) return { notes: '', dueDate: null };
   const data = parsed.data as Record<string, string | null>;
-  return { notes: data[PipelineIds.notesBlock] ?? '', dueDate: data[PipelineIds.dueBlock] ?? null };
+  const hadNotes = typeof values === 'object' && values !== null && PipelineIds.notesBlock in values;
+  return {
+    notes: hadNotes ? (data[PipelineIds.notesBlock] ?? '') : undefined,
+    dueDate: data[PipelineIds.dueBlock] ?? null,
+  };
 }
 
 /**

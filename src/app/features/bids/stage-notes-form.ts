@@ -150,7 +150,7 @@ export async function submitStageNotes(
     unchanged: opened.dueDate,
   });
   if (pastDue) return ack(fieldErrors({ [PipelineIds.dueBlock]: pastDue }));
-  if (fields.notes.length > 3000)
+  if (fields.notes !== undefined && fields.notes.length > 3000)
     return ack(
       fieldErrors({ [PipelineIds.notesBlock]: plainSentence`Notes hold 3,000 characters at most.` }),
     );
@@ -158,9 +158,11 @@ export async function submitStageNotes(
     return ack(
       fieldErrors({ [PipelineIds.notesBlock]: plainSentence`Guests can read bids but cannot change them.` }),
     );
-  const notes = fields.notes.trim() || null;
+  const notes = fields.notes?.trim() || null;
   const changed = {
-    notes: opened.notes === undefined || notes !== (opened.notes.trim() || null),
+    // No notes field (notes longer than it holds): they stay as they are.
+    notes:
+      fields.notes !== undefined && (opened.notes === undefined || notes !== (opened.notes.trim() || null)),
     dueDate: opened.notes === undefined || fields.dueDate !== opened.dueDate,
   };
   // Save with nothing changed closes the form and writes nothing: no write, no line under the cards.

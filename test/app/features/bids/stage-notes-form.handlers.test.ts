@@ -128,6 +128,28 @@ describe('submitStageNotes (the form’s Save)', () => {
     );
   });
 
+  it('notes longer than the form holds (written elsewhere) are left out of it and kept whole; the due date still saves', async () => {
+    const bid = await newBid(harness, 'Long notes bid');
+    const stage = stageAt(bid, 1);
+    const long = `${'Long note. '.repeat(420)}END`;
+    const { client } = await harness.context.clients.forTeam(harness.slack.teamId);
+    await client.pipelines.updateStage(bid.id, stage.id, { notes: long });
+    const opened = await openFor('U0ADMIN', { p: bid.id, s: stage.id });
+    // No field to edit them in: cut to 3,000, they would be saved cut.
+    expect(JSON.stringify(opened.view.blocks)).not.toContain(PipelineIds.notesInput);
+    expect(textOf(opened.view)).toContain(
+      'The notes are longer than this form holds (4,623 characters), so they are not shown here and stay as they are.',
+    );
+    // Slack sends no value for a field the form does not have: only the date.
+    const acks = await submit('U0ADMIN', opened, {
+      [PipelineIds.dueBlock]: { [PipelineIds.dueInput]: { type: 'datepicker', selected_date: LATER } },
+    });
+    expect(acks).toEqual([undefined]);
+    const saved = stageAt(await bidNow(harness, bid.id), 1);
+    expect(saved.notes).toBe(long);
+    expect(saved.dueDate).toBe(LATER);
+  });
+
   it('Save with nothing changed writes nothing and tells nothing; one field changed is told as that field alone', async () => {
     const bid = await newBid(harness, 'Notes unchanged bid');
     const stage = stageAt(bid, 2);

@@ -203,6 +203,9 @@ export function startBidWorkingView(privateMetadata: string): ModalView {
   };
 }
 
+/** What the notes field holds (Slack's plain_text_input at most). */
+const NOTES_ROOM = 3000;
+
 /** "Notes and due date" of one stage. */
 export function stageNotesModal(args: {
   privateMetadata: string;
@@ -218,19 +221,25 @@ export function stageNotesModal(args: {
   if (args.problem) blocks.push(section(mrkdwn`:warning: ${args.problem}`));
   blocks.push(
     section(mrkdwn`*${safeText(args.stage.name, 200)}* · ${safeText(args.pipelineName, 200)}`),
-    {
-      type: 'input',
-      block_id: PipelineIds.notesBlock,
-      optional: true,
-      label: { type: 'plain_text', text: 'Notes' },
-      element: {
-        type: 'plain_text_input',
-        action_id: PipelineIds.notesInput,
-        multiline: true,
-        max_length: 3000,
-        ...(args.notes ? { initial_value: clip(args.notes, 3000) } : {}),
-      },
-    },
+    // Notes longer than the field holds (written through the service or an assistant) would be
+    // saved cut: the field is left out, and they stay as they are, as a long summary does.
+    args.notes.length > NOTES_ROOM
+      ? contextLine(
+          mrkdwn`The notes are longer than this form holds (${plain(args.notes.length.toLocaleString('en-GB'))} characters), so they are not shown here and stay as they are.`,
+        )
+      : {
+          type: 'input',
+          block_id: PipelineIds.notesBlock,
+          optional: true,
+          label: { type: 'plain_text', text: 'Notes' },
+          element: {
+            type: 'plain_text_input',
+            action_id: PipelineIds.notesInput,
+            multiline: true,
+            max_length: NOTES_ROOM,
+            ...(args.notes ? { initial_value: args.notes } : {}),
+          },
+        },
     {
       type: 'input',
       block_id: PipelineIds.dueBlock,
