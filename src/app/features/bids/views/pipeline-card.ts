@@ -28,6 +28,7 @@ import {
   joinMrkdwn,
   type Mrkdwn,
   mrkdwn,
+  pieces,
   text as plain,
   safeText,
   upperFirst,
@@ -337,27 +338,33 @@ function overflow(
   /** A stage's due date and what it is flagged for, as the stages above say them (dueFacts). */
   dueOf: (stage: Stage) => Mrkdwn | null,
 ): Block[] {
-  const listed = (dues: 'all' | 'flagged' | 'none', nameRoom: number) =>
+  const listed = (dues: 'all' | 'flagged', nameRoom: number) =>
     joinMrkdwn(
       stages.slice(shown).map((stage, index) => {
-        const due = dues === 'none' ? null : dueOf(stage);
+        const due = dueOf(stage);
         // A warning (overdue, after the closing or the target) is what a bid lead must not miss.
         const shownDue = due && (dues === 'all' || /overdue|:warning:/.test(due)) ? due : null;
-        return mrkdwn`${plain(STAGE_EMOJI[stage.status])} ${shown + index + 1}. ${safeText(stage.name, nameRoom)} · ${plain(STAGE_LABELS[stage.status])}${shownDue ? mrkdwn` · ${shownDue}` : mrkdwn``}`;
+        const name = nameRoom > 0 ? mrkdwn` ${safeText(stage.name, nameRoom)}` : mrkdwn``;
+        return mrkdwn`${plain(STAGE_EMOJI[stage.status])} ${shown + index + 1}.${name} · ${plain(STAGE_LABELS[stage.status])}${shownDue ? mrkdwn` · ${shownDue}` : mrkdwn``}`;
       }),
       mrkdwn`\n`,
     );
-  // The first that fits one section: every due date; the flagged ones; those with names cut
-  // shorter; else names alone (cut where the section ends).
-  const rest =
-    [listed('all', 100), listed('flagged', 100), listed('flagged', 40), listed('flagged', 20)].find(
-      (list) => list.length <= 3000,
-    ) ?? listed('none', 100);
+  // The first that fits one section: every due date; the flagged ones, with names cut shorter and
+  // shorter; else numbers and warnings alone, in as many sections as they need. Never a stage or a
+  // warning left out.
+  const fitting = [
+    listed('all', 100),
+    listed('flagged', 100),
+    listed('flagged', 40),
+    listed('flagged', 20),
+    listed('flagged', 0),
+  ].find((list) => list.length <= 3000);
+  const lists = fitting ? [fitting] : pieces(listed('flagged', 0), 3000);
   return [
     section(
       mrkdwn`*Stages ${shown + 1} to ${stages.length} have no menus here:* a Slack message holds 50 blocks, and this bid has more stages than fit with their controls.`,
     ),
-    section(clipMrkdwn(rest, 3000)),
+    ...lists.map((list) => section(list)),
     contextLine(
       mrkdwn`Change these with *All stages* (a form, a page at a time) or ${code(`/tender pipeline stage ${reference} <number> <status>`)}.`,
     ),

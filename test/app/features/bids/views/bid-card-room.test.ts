@@ -128,6 +128,37 @@ describe('a bid card’s room', () => {
     expect(blockKitProblems(card.blocks, 'message')).toEqual([]);
   });
 
+  it('keeps every stage and every warning past the menus, however many are flagged and however long the names', async () => {
+    for (const [count, nameOf, flaggedEvery] of [
+      [42, (n: number) => `Stage ${n} & <review>`, 2],
+      [45, (n: number) => `Stage ${n} ${'long name '.repeat(18)}`, 2],
+      // Every stage flagged: more warnings than one section holds.
+      [45, (n: number) => `Stage ${n}`, 1],
+    ] as const) {
+      const many = bid(count, () => null);
+      // Every other stage due after the tender closes (10 Jan 2027); the rest in time.
+      const stages = many.stages.map((stage, index) => ({
+        ...stage,
+        name: nameOf(index + 1),
+        dueDate: index % flaggedEvery === 0 ? '2027-01-15' : '2027-01-05',
+      }));
+      const card = await pipelineCard({ ...many, stages }, memoryKeeper(), NOW, {
+        reference: 'BID-3',
+        tenderDeadline: '2027-01-10T05:30:00Z',
+      });
+      expect(blockKitProblems(card.blocks, 'message'), `${count}`).toEqual([]);
+      const shown = selectsOf(card.blocks).length;
+      const words = JSON.stringify(card.blocks);
+      const list = words.slice(words.indexOf('have no menus here'));
+      for (let number = shown + 1; number <= count; number++) {
+        const line = new RegExp(`:white_circle: ${number}\\.[^\\\\]*`).exec(list)?.[0];
+        expect(line, `stage ${number} of ${count}`).toBeDefined();
+        if ((number - 1) % flaggedEvery === 0)
+          expect(line, `stage ${number} of ${count}`).toContain('after the tender closes');
+      }
+    }
+  });
+
   it('notes are cut at a word, never half an emoji, with the count of what is left', () => {
     expect(notesOnCard('short <b>', 600)).toBe('short &lt;b&gt;');
     // 799 characters; cut at the last space before 100, 99 shown.
