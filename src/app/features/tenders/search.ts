@@ -199,6 +199,13 @@ export async function searchSentence(
   if (!read) {
     // "are there any cleaning tenders?": no filter in it, but the asking is no search word.
     const asked = questionWords(text);
+    if (asked === '')
+      return reply(
+        request,
+        sentenceMessage(
+          mrkdwn`What should I look for? Ask with the words of the work, as in “are there any cleaning tenders in Wales?”, or send \`help\` for everything I do.`,
+        ),
+      );
     return searchCommand(
       context,
       request,

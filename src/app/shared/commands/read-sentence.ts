@@ -422,7 +422,7 @@ function tidyWords(text: string): string {
   const filler = /^(in|for|and|with|of|the|a|an|any|tenders?|opportunities|please|closing|due)$/i;
   // How a question begins ("what's closing this week", "show me cleaning in Wales", "are there any…").
   const asking =
-    /^(what'?s|what’s|what|which|is|are|there|show|me|find|get|list|all|i|i'?m|i’m|am|looking|need|want|some|can|you)$/i;
+    /^(what'?s|what’s|what|which|is|are|there|show|me|find|get|list|all|i|i'?m|i’m|am|looking|need|want|some|can|could|you|do|have|got|we|we'?re|we’re|searching|us)$/i;
   // What is said around a request ("…, thanks!", "hi, …", "thank you"): never a word searched.
   const courtesy = /^(please|pls|plz|thanks|thank|you|thx|ty|ta|cheers|hi|hello|hey)$/i;
   const dropped = (word: string | undefined) => filler.test(word ?? '') || courtesy.test(word ?? '');
@@ -440,13 +440,15 @@ const QUESTION_OPENING =
 
 /**
  * A question with no filter in it, as a direct message asks it ("are there any cleaning
- * tenders?", "I'm looking for school catering, thanks"): the words it asks for, or null when it does
- * not begin as a question (words are then searched as typed: "Due diligence services" stays so).
+ * tenders?", "I'm looking for school catering, thanks"): the words it asks for ('' when it asks for
+ * nothing but tenders), or null when it does not begin as a question (words are then searched as
+ * typed: "Due diligence services" stays so).
  */
 export function questionWords(sentence: string): string | null {
   const typed = asSentence(sentence);
   if (!typed || typed.length > LONGEST_SENTENCE) return null;
-  const opening = QUESTION_OPENING.exec(typed);
+  // The opening alone ("are there any?") asks for nothing: '' (the caller asks what to look for).
+  const opening = QUESTION_OPENING.exec(`${typed} `);
   if (!opening) return null;
-  return tidyWords(typed.slice(opening[0].length)) || null;
+  return tidyWords(typed.slice(opening[0].length));
 }

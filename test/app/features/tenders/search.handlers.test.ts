@@ -212,6 +212,16 @@ describe('searchSentence (a direct message read as a search)', () => {
     expect(said).toMatch(/Tenders matching “marketing”\* · 1–5 of \d+/);
   });
 
+  it('a question with a filter drops its asking too, and one that asks for nothing is asked what to look for', async () => {
+    const request = harness.request({ channelId: 'D0MEMBER' });
+    await searchSentence(harness.context, request, 'do you have any marketing tenders over £1k?');
+    expect(textOf(request.answers)).toContain('Searched: `/tender search marketing value&gt;1k`');
+    const nothing = harness.request({ channelId: 'D0MEMBER' });
+    await searchSentence(harness.context, nothing, 'are there any?');
+    expect(textOf(nothing.answers)).toContain('What should I look for?');
+    expect(textOf(nothing.answers)).not.toContain('Found no tenders');
+  });
+
   it('asks which dollars “over $1m” means, with a button for each, as /tender search does', async () => {
     const request = harness.request({ channelId: 'D0MEMBER' });
     await searchSentence(harness.context, request, 'IT over $1m');

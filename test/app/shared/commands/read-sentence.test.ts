@@ -450,7 +450,9 @@ describe('a direct message read as a search', () => {
     // Words that merely begin with an asking word are searched as typed.
     for (const typed of ['Due diligence services', 'All Saints school roof', 'Show caves', 'what can you do'])
       expect(questionWords(typed), typed).toBeNull();
-    expect(questionWords('are there any?')).toBeNull();
+    // The opening alone asks for nothing: '' (the answer asks what to look for).
+    for (const typed of ['are there any?', "I'm looking for", 'can you find me?', 'are there any tenders?'])
+      expect(questionWords(typed), typed).toBe('');
     expect(readSentence('are there any cleaning tenders?', now, REGIONS)).toBeNull();
   });
 });
