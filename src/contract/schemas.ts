@@ -15,8 +15,9 @@ const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 /** A calendar date, `YYYY-MM-DD`, that exists (2026-02-30 is refused). */
 export const CalendarDate = z
   .string()
-  .regex(DATE_PATTERN, 'must be a date in YYYY-MM-DD form')
-  .refine((value) => isRealCalendarDate(value), 'must be a real calendar date')
+  // Not of that form: said alone, not also "not a real date".
+  .regex(DATE_PATTERN, { message: 'must be a date in YYYY-MM-DD form', abort: true })
+  .refine((value) => isRealCalendarDate(value), { message: 'must be a real calendar date', abort: true })
   .meta({ format: 'date', example: '2026-12-01' });
 
 /** An instant in ISO 8601 UTC, as every timestamp in a response is written. */

@@ -33,8 +33,14 @@ const bidId = z
     message: 'BID-7 is how Tenderbot numbers bids in Slack; give the bid’s id, as list_bids answers it',
   })
   .describe('The bid’s id, from list_bids or create_bid (not its BID-7 reference in Slack).');
-/** A real day (2027-02-30 is refused here, naming the field, not by the service after the call). */
-const calendarDate = CalendarDate;
+/**
+ * A real day (2027-02-30 is refused here, naming the field, not by the service after the call), of
+ * a year a bid could be worked in: 0000-01-01 and 9999-12-31 are days, but a model's slip, and a
+ * card would count "overdue by 2027 years".
+ */
+const calendarDate = CalendarDate.refine((day) => day >= '2000-01-01' && day <= '2099-12-31', {
+  message: 'must be a day from 2000 to 2099',
+});
 
 /**
  * A date before today is taken, as Slack's forms take it once confirmed, but said: a model that

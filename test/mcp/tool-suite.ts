@@ -261,9 +261,19 @@ export function describeTools(
       const unreal = await callTool(client, 'update_bid', { id, targetSubmissionDate: '2027-02-30' });
       expect(unreal.isError).toBe(true);
       expect(unreal.text).toContain('must be a real calendar date at targetSubmissionDate');
-      const past = await callTool(client, 'update_bid', { id, targetSubmissionDate: '1999-05-01' });
+      // One reason at a time: a day not written as YYYY-MM-DD is said so, and only so.
+      const misshapen = await callTool(client, 'update_bid', { id, targetSubmissionDate: '2027-1-5' });
+      expect(misshapen.text).toContain('must be a date in YYYY-MM-DD form at targetSubmissionDate');
+      expect(misshapen.text).not.toContain('real calendar date');
+      expect(misshapen.text).not.toContain('from 2000 to 2099');
+      for (const outOfReach of ['0000-01-01', '9999-12-31']) {
+        const refused = await callTool(client, 'update_bid', { id, targetSubmissionDate: outOfReach });
+        expect(refused.isError, outOfReach).toBe(true);
+        expect(refused.text).toContain('must be a day from 2000 to 2099 at targetSubmissionDate');
+      }
+      const past = await callTool(client, 'update_bid', { id, targetSubmissionDate: '2001-05-01' });
       expect(past.isError).toBe(false);
-      expect(past.text).toContain('Note: the target submission date 1999-05-01 is in the past');
+      expect(past.text).toContain('Note: the target submission date 2001-05-01 is in the past');
       expect(past.text).toContain('change it with update_bid');
       // A year from today, whenever the suite runs.
       const nextYear = new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 10);
