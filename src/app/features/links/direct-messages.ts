@@ -1,4 +1,5 @@
 import type { AppSlack, RespondMessage } from '../../adapters/app-slack.ts';
+import { tidiedWords } from '../../shared/commands/read-sentence.ts';
 import { parseCommand, subcommandMeant } from '../../shared/commands/subcommands.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { reply, withFailures } from '../../shared/feature-context.ts';
@@ -109,7 +110,8 @@ export function directMessageIntent(raw: string, origins: readonly string[] = []
   if (asked) {
     if (DIRECT_MESSAGE_COMMANDS.includes(parseCommand(asked.rest).kind))
       return { kind: 'command', text: asked.rest };
-    if (asked.showMe) return { kind: 'search', text: asked.rest };
+    // "can you find me cleaning tenders?": `cleaning`, as a question's asking is no search word.
+    if (asked.showMe) return { kind: 'search', text: tidiedWords(asked.rest) || asked.rest };
   }
   const parsed = parseCommand(text);
   if (parsed.kind === 'help') return { kind: 'help' };

@@ -215,7 +215,9 @@ export async function searchSentence(
   }
   // "IT over $1m": which dollars is asked, with a button for each, as under /tender search.
   if (namesNoDollar(read.search)) {
-    const blocks = sentenceMeantBlocks(read.search);
+    // A second region named is said too, as under a search that ran.
+    const other = read.otherRegion ? [contextLine(otherRegionSentence(read.otherRegion))] : [];
+    const blocks = [...sentenceMeantBlocks(read.search), ...other];
     return reply(request, { text: mrkdwn`Which dollars? “$” says no currency.`, blocks });
   }
   const year = read.dayOfNextYear

@@ -412,6 +412,11 @@ function currencyCode(word: string): string {
 }
 
 /** What is left of the sentence as words: without the joining words its filters leave dangling. */
+/** What a request asks for without the words around it ("cleaning tenders?" is `cleaning`). */
+export function tidiedWords(text: string): string {
+  return tidyWords(asSentence(text));
+}
+
 function tidyWords(text: string): string {
   const words = text
     // A comma between digits is a thousands separator ("5,000 pupils"), not a pause.

@@ -140,9 +140,11 @@ describe('a direct message', () => {
     expect(directMessageIntent('show BID-7')).toEqual({ kind: 'command', text: 'show BID-7' });
     expect(directMessageIntent('show my bookmarks')).toEqual({ kind: 'command', text: 'bookmarks' });
     expect(directMessageIntent('show bids')).toEqual({ kind: 'command', text: 'bids' });
-    expect(directMessageIntent('show cleaning tenders')).toEqual({
+    // What is asked for, without "tenders" and the question mark around it.
+    expect(directMessageIntent('show cleaning tenders')).toEqual({ kind: 'search', text: 'cleaning' });
+    expect(directMessageIntent('can you find me cleaning tenders?')).toEqual({
       kind: 'search',
-      text: 'cleaning tenders',
+      text: 'cleaning',
     });
   });
 

@@ -237,6 +237,11 @@ describe('searchSentence (a direct message read as a search)', () => {
       'search IT value>1m usd',
       'search IT value>1m cad',
     ]);
+    // A second region is not lost to the question.
+    const two = harness.request({ channelId: 'D0MEMBER' });
+    await searchSentence(harness.context, two, 'IT over $1m in Wales & London');
+    expect(textOf(two.answers)).toContain('Which dollars?');
+    expect(textOf(two.answers)).toContain('A search takes one region: this one is Wales. For London:');
   });
 
   it('says a currency the service has no rates for was searched as a word, with the amount in pounds', async () => {
