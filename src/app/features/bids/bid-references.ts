@@ -60,6 +60,19 @@ export function bidReferencesIn(
 }
 
 /**
+ * The bids' ids oldest first, the order new references are given in: whatever order a list or a
+ * post draws them in, a workspace's bids are numbered as they were started. Bids made in the same
+ * millisecond (an import) keep the given order reversed, since lists are newest first.
+ */
+export function idsOldestFirst(bids: readonly { id: string; createdAt?: string }[]): string[] {
+  const createdMs = (bid: { createdAt?: string }) => Date.parse(bid.createdAt ?? '') || 0;
+  return bids
+    .map((bid, index) => ({ bid, index }))
+    .sort((a, b) => createdMs(a.bid) - createdMs(b.bid) || b.index - a.index)
+    .map(({ bid }) => bid.id);
+}
+
+/**
  * Each item with `reference` (`BID-7`), for lists of bids other features draw (Home, summaries).
  * Bids shown for the first time are numbered oldest first, whatever the list's order: a workspace's
  * first `/tender pipelines` (newest first) would otherwise give its newest bid BID-1.
@@ -69,17 +82,7 @@ export async function withBidReferences<T extends { id: string; createdAt?: stri
   teamId: string,
   items: readonly T[],
 ): Promise<(T & { reference: string })[]> {
-  const createdMs = (item: T) => Date.parse(item.createdAt ?? '') || 0;
-  // Bids made in the same millisecond (an import) keep the list's order reversed: lists are newest first.
-  const oldestFirst = items
-    .map((item, index) => ({ item, index }))
-    .sort((a, b) => createdMs(a.item) - createdMs(b.item) || b.index - a.index)
-    .map(({ item }) => item);
-  const references = await bidReferences(
-    context,
-    teamId,
-    oldestFirst.map((item) => item.id),
-  );
+  const references = await bidReferences(context, teamId, idsOldestFirst(items));
   return items.map((item) => ({ ...item, reference: references.get(item.id) as string }));
 }
 

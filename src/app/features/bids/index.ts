@@ -1,5 +1,11 @@
 /** What other features may use of bids: their references (`BID-7`), their sentences, stage lines, and posting or redrawing a card. */
-export { bidReferences, bidReferencesIn, resolveBidId, withBidReferences } from './bid-references.ts';
+export {
+  bidReferences,
+  bidReferencesIn,
+  idsOldestFirst,
+  resolveBidId,
+  withBidReferences,
+} from './bid-references.ts';
 export { forbiddenSentence, notFoundSentence } from './bid-sentences.ts';
 export { withStartedBy } from './bid-starters.ts';
 export { postCard } from './card-changes.ts';

@@ -10,7 +10,7 @@ import { encodeIfFits } from '../../shared/values/codec.ts';
 import { sentenceMessage } from '../../shared/views/messages.ts';
 import { link, type Mrkdwn, mrkdwn, safeText } from '../../shared/views/mrkdwn.ts';
 import { type Block, section, tenderCard } from '../../shared/views/tender-card.ts';
-import { bidReferences } from '../bids/index.ts';
+import { bidReferences, idsOldestFirst } from '../bids/index.ts';
 import { followBookmarkChange } from '../tenders/index.ts';
 import {
   bidEntity,
@@ -160,7 +160,7 @@ export async function unfurlLinks(
   const references = await bidReferences(
     context,
     shared.teamId,
-    shownBids.map((entry) => entry.bid.id),
+    idsOldestFirst(shownBids.map((entry) => entry.bid)),
   );
   const entities = [
     ...shown.map((entry) =>

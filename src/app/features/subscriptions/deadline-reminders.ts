@@ -6,6 +6,7 @@ import { PAST_SUBMISSION } from '../../shared/views/bid-parts.ts';
 import { formatDayOf } from '../../shared/views/formats.ts';
 import { code, joinMrkdwn, type Mrkdwn, mrkdwn, text as plain, safeText } from '../../shared/views/mrkdwn.ts';
 import { contextLine, deadlineMrkdwn, section } from '../../shared/views/tender-card.ts';
+import { idsOldestFirst } from '../bids/index.ts';
 import { type BuildInput, type Built, countdownLocal, DAY_MS, tenderDeadline } from './post-contract.ts';
 import { localDay } from './schedule.ts';
 import { type PostNotes, postHead, splitIntoParts } from './views/subscription-messages.ts';
@@ -142,10 +143,11 @@ export async function deadlineReminders(input: BuildInput, notes: PostNotes): Pr
       line: mrkdwn`:bookmark: *${safeText(tender.title, 300)}* ${deadlineMrkdwn(tender.deadline, now)} · ${code(tenderId, 200)}`,
     });
   }
-  const named = [
-    ...bids.map((bid) => bid.pipeline.id),
-    ...closingGroups.flatMap((group) => group.bids.map((bid) => bid.pipeline.id)),
-  ];
+  // Numbered as they were started, not in the order of their deadlines.
+  const named = idsOldestFirst([
+    ...bids.map((bid) => bid.pipeline),
+    ...closingGroups.flatMap((group) => group.bids.map((bid) => bid.pipeline)),
+  ]);
   const references = named.length
     ? ((await input.bidReferences?.(named)) ?? new Map<string, string>())
     : new Map<string, string>();

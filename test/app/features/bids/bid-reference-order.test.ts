@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withBidReferences } from '../../../../src/app/features/bids/bid-references.ts';
+import { idsOldestFirst, withBidReferences } from '../../../../src/app/features/bids/bid-references.ts';
 import type { FeatureContext } from '../../../../src/app/shared/feature-context.ts';
 
 /** A store that numbers ids in the order it is given them, as the real one gives new numbers. */
@@ -30,5 +30,15 @@ describe('BID numbers given to bids shown together', () => {
     // The list keeps its order; the numbers follow the bids' ages.
     expect(numbered.map((bid) => bid.id)).toEqual(['newest', 'twin-later', 'twin-earlier', 'oldest']);
     expect(numbered.map((bid) => bid.reference)).toEqual(['BID-4', 'BID-3', 'BID-2', 'BID-1']);
+  });
+
+  it('are asked for oldest first wherever bids are drawn in another order (reminders by deadline, link previews)', () => {
+    expect(
+      idsOldestFirst([
+        { id: 'closes-first', createdAt: '2026-11-20T00:00:00Z' },
+        { id: 'closes-later', createdAt: '2026-10-01T00:00:00Z' },
+        { id: 'no-date' },
+      ]),
+    ).toEqual(['no-date', 'closes-later', 'closes-first']);
   });
 });
