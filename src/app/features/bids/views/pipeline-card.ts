@@ -36,7 +36,7 @@ import {
 import type { WithSafeMrkdwn } from '../../../shared/views/safe-blocks.ts';
 import { type Block, button, contextLine, section } from '../../../shared/views/tender-card.ts';
 import { type StartedBy, startedByPhrase } from './bid-people.ts';
-import { dueFacts, STAGE_EMOJI, stageText } from './stage-text.ts';
+import { dueOf, STAGE_EMOJI, stageText } from './stage-text.ts';
 import { afterClosingNote, cardClosingDay, tenderClosesWhen } from './tender-closes.ts';
 
 const STAGE_ORDER: Stage['status'][] = ['pending', 'in_progress', 'blocked', 'completed'];
@@ -306,7 +306,7 @@ function drawCard(
     if (shown < stages.length)
       blocks.push(
         ...overflow(known.reference, stages, shown, values.pipelineRef, (stage) =>
-          dueFacts(stage, now, closingDay, targetDay, settled),
+          dueOf(stage, now, closingDay, targetDay, settled),
         ),
       );
     blocks.push(...tail);
@@ -335,15 +335,15 @@ function overflow(
   stages: Stage[],
   shown: number,
   pipelineRef: string,
-  /** A stage's due date and what it is flagged for, as the stages above say them (dueFacts). */
-  dueOf: (stage: Stage) => Mrkdwn | null,
+  /** A stage's due date and what it is flagged for, as the stages above say them (dueOf). */
+  dueOfStage: (stage: Stage) => { text: Mrkdwn; flagged: boolean } | null,
 ): Block[] {
   const listed = (dues: 'all' | 'flagged', nameRoom: number) =>
     joinMrkdwn(
       stages.slice(shown).map((stage, index) => {
-        const due = dueOf(stage);
+        const due = dueOfStage(stage);
         // A warning (overdue, after the closing or the target) is what a bid lead must not miss.
-        const shownDue = due && (dues === 'all' || /overdue|:warning:/.test(due)) ? due : null;
+        const shownDue = due && (dues === 'all' || due.flagged) ? due.text : null;
         const name = nameRoom > 0 ? mrkdwn` ${safeText(stage.name, nameRoom)}` : mrkdwn``;
         return mrkdwn`${plain(STAGE_EMOJI[stage.status])} ${shown + index + 1}.${name} · ${plain(STAGE_LABELS[stage.status])}${shownDue ? mrkdwn` · ${shownDue}` : mrkdwn``}`;
       }),

@@ -58,6 +58,17 @@ export function dueFacts(
   targetDay: string | null,
   settled: boolean,
 ): Mrkdwn | null {
+  return dueOf(stage, now, closingDay, targetDay, settled)?.text ?? null;
+}
+
+/** dueFacts, and whether it flags the stage (overdue, after the closing or after the target). */
+export function dueOf(
+  stage: Stage,
+  now: Date,
+  closingDay: string | null,
+  targetDay: string | null,
+  settled: boolean,
+): { text: Mrkdwn; flagged: boolean } | null {
   if (!stage.dueDate) return null;
   const days = daysUntil(stage.dueDate, now);
   const late = stage.status !== 'completed' && days < 0 && !settled ? ' (overdue)' : '';
@@ -71,5 +82,8 @@ export function dueFacts(
     stage.dueDate > targetDay
       ? mrkdwn` :warning: after the target submission (${plain(formatDay(targetDay))})`
       : mrkdwn``;
-  return mrkdwn`${plain(`due ${formatDay(stage.dueDate)}${late}`)}${afterClosing}${afterTarget}`;
+  return {
+    text: mrkdwn`${plain(`due ${formatDay(stage.dueDate)}${late}`)}${afterClosing}${afterTarget}`,
+    flagged: late !== '' || String(afterClosing) !== '' || String(afterTarget) !== '',
+  };
 }
