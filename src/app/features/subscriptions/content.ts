@@ -245,12 +245,14 @@ async function pipelineSummary(input: BuildInput, notes: PostNotes): Promise<Bui
   const settled = pipeline.archived || PAST_SUBMISSION.includes(pipeline.status);
   const closingDay = cardClosingDay(closing, pipeline.status, now);
   const targetDay = settled ? null : pipeline.targetSubmissionDate;
+  // Not those already under Overdue (counted there by the subscription's own day).
   const late = settled
     ? []
     : open.filter(
         (stage) =>
-          (closingDay !== null && (stage.dueDate as string) > closingDay) ||
-          (targetDay !== null && (stage.dueDate as string) > targetDay),
+          !overdue.includes(stage) &&
+          ((closingDay !== null && (stage.dueDate as string) > closingDay) ||
+            (targetDay !== null && (stage.dueDate as string) > targetDay)),
       );
   if (late.length > 0)
     list(

@@ -79,6 +79,18 @@ describe('a bid’s summary', () => {
     expect(read).toContain('No stage is blocked, overdue or due in the next 3 days.');
     expect(read).not.toContain('Nothing is');
 
+    // A stage overdue and after a target now past: listed once, under Overdue.
+    const behind = await newBid(
+      `Stages behind ${randomUUID().slice(0, 6)}`,
+      day(now().getTime() - 10 * 86_400_000),
+    );
+    await change(`/v1/pipelines/${behind.id}/stages/${(behind.stages as [{ id: string }])[0].id}`, {
+      dueDate: day(now().getTime() - 5 * 86_400_000),
+    });
+    const overdue = await builtPost(harness, { kind: 'pipeline', target: { p: behind.id }, now: now() });
+    expect(overdue.read).toContain('*Overdue*\\n• Qualify (Pending) · was due');
+    expect(overdue.read).not.toContain('Due after the target or the closing');
+
     // In time: no such list.
     const inTime = await newBid(`Stages in time ${randomUUID().slice(0, 6)}`, day(Date.parse(closesAt)));
     const fine = await builtPost(harness, { kind: 'pipeline', target: { p: inTime.id }, now: now() });
