@@ -4,6 +4,7 @@ import { cutText } from '../../../shared/cut-text.ts';
 import type { FeatureContext, SlackRequest } from '../../shared/feature-context.ts';
 import { type ActionKind, decode, type StateOf } from '../../shared/values/codec.ts';
 import { daysUntil, formatDay } from '../../shared/views/bid-parts.ts';
+import { counted } from '../../shared/views/formats.ts';
 import { joinMrkdwn, type Mrkdwn, mrkdwn } from '../../shared/views/mrkdwn.ts';
 import { type PlainSentence, plainSentence } from '../../shared/views/plain-sentence.ts';
 import type { SafeModalView as ModalView } from '../../shared/views/safe-blocks.ts';
@@ -96,7 +97,7 @@ export async function pastDayQuestion(
   if (await confirmedOnResubmit(context, `past-day:${cutText(args.formId, 200)}:${args.field}:${args.day}`))
     return null;
   const ago = -daysUntil(args.day, now);
-  return plainSentence`${formatDay(args.day)} is in the past (${ago.toLocaleString('en-GB')} day${ago === 1 ? '' : 's'} ago). Press “${args.button}” again to keep it, or pick another date.`;
+  return plainSentence`${formatDay(args.day)} is in the past (${counted(ago, 'day')} ago). Press “${args.button}” again to keep it, or pick another date.`;
 }
 
 /**
@@ -156,7 +157,7 @@ export async function stagesLongerQuestion(
   if (left < 1 || total <= left) return null;
   if (await confirmedOnResubmit(context, `stages-longer:${cutText(args.formId, 200)}:${args.field}:${total}`))
     return null;
-  const days = (count: number) => `${count.toLocaleString('en-GB')} day${count === 1 ? '' : 's'}`;
+  const days = (count: number) => counted(count, 'day');
   const limit =
     left === 1
       ? byTarget

@@ -14,5 +14,5 @@ export { parseStageLines } from './pipeline-submissions.ts';
 export { findStage, stageStatusNamed } from './stage-words.ts';
 export { startedByPhrase } from './views/bid-people.ts';
 export { DEFAULT_STAGE_TEMPLATE } from './views/pipeline-modals.ts';
-export { dueFacts } from './views/stage-text.ts';
+export { dueOf } from './views/stage-text.ts';
 export { afterClosingNote, cardClosingDay, tenderClosesWhen } from './views/tender-closes.ts';

@@ -33,7 +33,7 @@ import {
 } from '../../shared/views/mrkdwn.ts';
 import { type Block, button, contextLine, section } from '../../shared/views/tender-card.ts';
 import type { Subscription } from '../../storage/subscription-store.ts';
-import { afterClosingNote, cardClosingDay, dueFacts, tenderClosesWhen } from '../bids/index.ts';
+import { afterClosingNote, cardClosingDay, dueOf, tenderClosesWhen } from '../bids/index.ts';
 import { deadlineReminders } from './deadline-reminders.ts';
 import { newTendersPhrase } from './feed-words.ts';
 import { type BuildInput, type Built, countdownLocal, tenderDeadline } from './post-contract.ts';
@@ -259,7 +259,7 @@ async function pipelineSummary(input: BuildInput, notes: PostNotes): Promise<Bui
       'Due after the target or the closing',
       late.map(
         (stage) =>
-          mrkdwn`${stageLine(stage)} · ${dueFacts(stage, now, closingDay, targetDay, settled) ?? mrkdwn``}`,
+          mrkdwn`${stageLine(stage)} · ${dueOf(stage, now, closingDay, targetDay, settled)?.text ?? mrkdwn``}`,
       ),
       '',
     );

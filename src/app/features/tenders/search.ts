@@ -67,7 +67,7 @@ export async function searchCommand(
       blocks: [
         // A sentence read as a search: the command it was read as, which the problem speaks of
         // (not "Searched:", since nothing was).
-        ...(options.shownAs && options.sentence !== undefined
+        ...(options.sentence !== undefined
           ? [contextLine(mrkdwn`Read as ${code(`/tender search ${text}`, 400)}; nothing was searched.`)]
           : []),
         section(mrkdwn`${parsed.problem} See \`/tender help\`.`),

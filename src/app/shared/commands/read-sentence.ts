@@ -411,12 +411,12 @@ function currencyCode(word: string): string {
   return word;
 }
 
-/** What is left of the sentence as words: without the joining words its filters leave dangling. */
 /** What a request asks for without the words around it ("cleaning tenders?" is `cleaning`). */
 export function tidiedWords(text: string): string {
   return tidyWords(asSentence(text));
 }
 
+/** What is left of the sentence as words: without the joining words its filters leave dangling. */
 function tidyWords(text: string): string {
   const words = text
     // A comma between digits is a thousands separator ("5,000 pupils"), not a pause.

@@ -138,7 +138,12 @@ function moneyFormatter(currency: string, pence: boolean): Intl.NumberFormat | n
   return formatter;
 }
 
+/** `8,547`: a number as people read it, grouped by thousands. */
+export function grouped(count: number): string {
+  return count.toLocaleString('en-GB');
+}
+
 /** "1 notice", "8,547 notices": a count as people read it, grouped by thousands, with its noun. */
 export function counted(count: number, noun: string, plural = `${noun}s`): string {
-  return `${count.toLocaleString('en-GB')} ${count === 1 ? noun : plural}`;
+  return `${grouped(count)} ${count === 1 ? noun : plural}`;
 }

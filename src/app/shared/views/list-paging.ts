@@ -2,16 +2,15 @@ import { cutText } from '../../../shared/cut-text.ts';
 import { ListIds } from '../ids.ts';
 import type { PagedList } from '../values/button-values.ts';
 import { encodeIfFits } from '../values/codec.ts';
+import { grouped } from './formats.ts';
 import { type Mrkdwn, mrkdwn, text as plain } from './mrkdwn.ts';
 import type { Block, Button } from './safe-blocks.ts';
 import { button } from './tender-card.ts';
 
 /** `11–20 of 125`: which part of a list a page shows. */
 export function pageRange(offset: number, shown: number, total: number): Mrkdwn {
-  if (shown === 0) return plain(`none of ${total.toLocaleString('en-GB')}`);
-  if (shown === 1)
-    return plain(`${(offset + 1).toLocaleString('en-GB')} of ${total.toLocaleString('en-GB')}`);
-  const grouped = (count: number) => count.toLocaleString('en-GB');
+  if (shown === 0) return plain(`none of ${grouped(total)}`);
+  if (shown === 1) return plain(`${grouped(offset + 1)} of ${grouped(total)}`);
   return plain(`${grouped(offset + 1)}–${grouped(offset + shown)} of ${grouped(total)}`);
 }
 

@@ -127,12 +127,12 @@ export function sentenceMeantBlocks(search: string): Block[] {
 
 /** An amount in dollars with no currency named (`value>$2m`), as readSentence writes one. */
 const DOLLAR_BOUND = /\bvalue[<>]=?\$\S/i;
+const DOLLAR_BOUNDS = /\b(value[<>]=?)\$(\S+)/gi;
 
 /** Whether a search read from a sentence bounds its value in dollars without saying which. */
 export function namesNoDollar(search: string): boolean {
   return DOLLAR_BOUND.test(search);
 }
-const DOLLAR_BOUNDS = /\b(value[<>]=?)\$(\S+)/gi;
 /** The dollars a search is offered in: those the service compares amounts in (CONTRACT's currencies). */
 const DOLLARS = [
   ['usd', 'US dollars'],

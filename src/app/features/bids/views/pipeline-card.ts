@@ -329,6 +329,15 @@ function drawCard(
 /** How much of a stage's notes a card shows, longest first: the first that lets every stage fit. */
 const NOTES_ROOM = [600, 300, 120, 0] as const;
 
+/** How the stages past the menus are listed, fullest first: which due dates, and names cut to how much. */
+const LIST_WORDINGS = [
+  ['all', 100],
+  ['flagged', 100],
+  ['flagged', 40],
+  ['flagged', 20],
+  ['flagged', 0],
+] as const;
+
 /** The stages past those a message holds with their controls: said, listed, and how to change them. */
 function overflow(
   reference: string,
@@ -352,13 +361,15 @@ function overflow(
   // The first that fits one section: every due date; the flagged ones, with names cut shorter and
   // shorter; else numbers and warnings alone, in as many sections as they need. Never a stage or a
   // warning left out.
-  const fitting = [
-    listed('all', 100),
-    listed('flagged', 100),
-    listed('flagged', 40),
-    listed('flagged', 20),
-    listed('flagged', 0),
-  ].find((list) => list.length <= 3000);
+  // Drawn one after another, only until one fits (the card tries this for each number of stages shown).
+  let fitting: Mrkdwn | null = null;
+  for (const [dues, nameRoom] of LIST_WORDINGS) {
+    const list = listed(dues, nameRoom);
+    if (list.length <= 3000) {
+      fitting = list;
+      break;
+    }
+  }
   const lists = fitting ? [fitting] : pieces(listed('flagged', 0), 3000);
   return [
     section(

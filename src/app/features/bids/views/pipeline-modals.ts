@@ -15,11 +15,11 @@ import type { SafeModalView as ModalView } from '../../../shared/views/safe-bloc
 import { type Block, contextLine, section } from '../../../shared/views/tender-card.ts';
 import { closingHint } from './tender-closes.ts';
 
-/** The stages a new bid starts with; the person edits them in the modal. */
 /** The forms' buttons, named by the questions that ask to press them again. */
 export const START_BID_BUTTON = 'Start the bid';
 export const SAVE_BUTTON = 'Save';
 
+/** The stages a new bid starts with; the person edits them in the modal. */
 export const DEFAULT_STAGE_TEMPLATE = [
   'Qualify the opportunity | 2',
   'Bid / no-bid decision | 1',

@@ -36,8 +36,8 @@ export function stageText(
   const facts = [
     mrkdwn`${plain(STAGE_EMOJI[stage.status])} *${number}. ${safeText(stage.name, 200)}* · ${plain(STAGE_LABELS[stage.status])}`,
   ];
-  const due = dueFacts(stage, now, closingDay, targetDay, settled);
-  if (due) facts.push(due);
+  const due = dueOf(stage, now, closingDay, targetDay, settled);
+  if (due) facts.push(due.text);
   // A length of 0 days says nothing a bid lead can use ("about 0 days"): left out.
   if (stage.expectedDurationDays !== null && stage.expectedDurationDays > 0 && !stage.dueDate)
     facts.push(
@@ -48,20 +48,9 @@ export function stageText(
 }
 
 /**
- * A stage's due date as its line says it, and what it is flagged for: overdue, after the tender's
- * closing, after the bid's target. Null without a due date.
+ * A stage's due date as its line says it, with what it is flagged for (overdue, after the tender's
+ * closing, after the bid's target), and whether it is flagged. Null without a due date.
  */
-export function dueFacts(
-  stage: Stage,
-  now: Date,
-  closingDay: string | null,
-  targetDay: string | null,
-  settled: boolean,
-): Mrkdwn | null {
-  return dueOf(stage, now, closingDay, targetDay, settled)?.text ?? null;
-}
-
-/** dueFacts, and whether it flags the stage (overdue, after the closing or after the target). */
 export function dueOf(
   stage: Stage,
   now: Date,

@@ -6,7 +6,7 @@ import {
   progressBar,
 } from '../../../shared/views/bid-parts.ts';
 import { blockKitProblems } from '../../../shared/views/block-kit-limits.ts';
-import { formatMoneyInline } from '../../../shared/views/formats.ts';
+import { formatMoneyInline, grouped } from '../../../shared/views/formats.ts';
 import { type ConnectionState, gettingStartedBlocks } from '../../../shared/views/getting-started.ts';
 import { searchBuilderButton, usageBlocks } from '../../../shared/views/messages.ts';
 import { code, type Mrkdwn, mrkdwn, safeText, text, upperFirst } from '../../../shared/views/mrkdwn.ts';
@@ -152,8 +152,7 @@ export function homeView(args: HomeContent): HomeView {
 
 function more(shown: number, total: number): Mrkdwn {
   const listed = Math.min(shown, HOME_LIST_ROWS);
-  const grouped = (count: number) => text(count.toLocaleString('en-GB'));
-  return total > listed ? mrkdwn`${grouped(listed)} of ${grouped(total)}` : grouped(total);
+  return total > listed ? mrkdwn`${text(grouped(listed))} of ${text(grouped(total))}` : text(grouped(total));
 }
 
 /** A row's buttons (those a person may use), in a block of its own (each action id once per block). */

@@ -25,6 +25,7 @@ import {
   deadlineMrkdwn,
   section,
 } from '../../../shared/views/tender-card.ts';
+import type { ChannelOut } from '../channel-access.ts';
 
 /** Slack refuses messages near 13k characters of blocks; parts stay well under. */
 export const PART_JSON_LIMIT = 10_000;
@@ -272,7 +273,7 @@ export function subscriptionsListMessage(
   /** A guest's list: neither Send now nor Unsubscribe, which would only refuse them. */
   readOnly = false,
   /** Why nothing can be posted in the channel now, if so (said above the list). */
-  out: 'archived' | 'out' | null = null,
+  out: ChannelOut | null = null,
 ): Message {
   if (items.length === 0) {
     // A guest cannot start one: only what is so is said to them.

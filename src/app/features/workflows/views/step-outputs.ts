@@ -2,6 +2,7 @@
 import type { Pipeline, Tender, ValueRule } from '../../../../contract/schemas.ts';
 import { STAGE_LABELS, STATUS_LABELS } from '../../../shared/views/bid-parts.ts';
 import { valueRuleSentence } from '../../../shared/views/describe-search.ts';
+import { grouped } from '../../../shared/views/formats.ts';
 import {
   clipMrkdwn,
   joinMrkdwn,
@@ -41,7 +42,7 @@ export function tenderListOutput(
     return mrkdwn`• ${titled}${buyer} · ${text(formatDeadline(tender.deadline, now))} · ${text(tender.id)}`;
   });
   const more = total - lines.length;
-  if (more > 0) lines.push(mrkdwn`…and ${text(more.toLocaleString('en-GB'))} more.`);
+  if (more > 0) lines.push(mrkdwn`…and ${text(grouped(more))} more.`);
   return mrkdwn`${joinMrkdwn(lines, mrkdwn`\n`)}${rule}`;
 }
 

@@ -2,21 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { organisationsMessage } from '../../../../../src/app/features/directories/views/directory-messages.ts';
 import { counted } from '../../../../../src/app/shared/views/formats.ts';
 import { mrkdwn } from '../../../../../src/app/shared/views/mrkdwn.ts';
-import { Buyer } from '../../../../../src/contract/schemas.ts';
+import { buyerRecord } from '../../../../support/buyer-record.ts';
 
-const buyerWith = (name: string, noticeCount: number): Buyer =>
-  Buyer.parse({
-    id: `9711454a-f86c-5415-9d6b-f37e32a7b6${String(noticeCount % 100).padStart(2, '0')}`,
+const buyerWith = (name: string, noticeCount: number) =>
+  buyerRecord(
     name,
-    region: 'Scotland',
-    locality: null,
-    postalCode: null,
-    countryCode: 'GB',
-    identifiers: [],
-    website: null,
+    `9711454a-f86c-5415-9d6b-f37e32a7b6${String(noticeCount % 100).padStart(2, '0')}`,
     noticeCount,
-    type: null,
-  });
+  );
 
 describe('counts people read', () => {
   it('are grouped by thousands, with the noun in the singular for one', () => {

@@ -15,7 +15,8 @@ import {
 } from '../../../../../src/app/shared/ids.ts';
 import { offerableRegions } from '../../../../../src/app/shared/regions.ts';
 import { blockKitProblems } from '../../../../../src/app/shared/views/block-kit-limits.ts';
-import { Buyer, Tender, VALUE_CURRENCIES } from '../../../../../src/contract/schemas.ts';
+import { type Buyer, Tender, VALUE_CURRENCIES } from '../../../../../src/contract/schemas.ts';
+import { buyerRecord } from '../../../../support/buyer-record.ts';
 
 const tender = Tender.parse({
   id: 'ocds-b5fd17-2c0cffc3-8ce5-4dcf-b9ee-478aa5a4572c',
@@ -36,18 +37,7 @@ const tender = Tender.parse({
 });
 
 function buyer(name: string, id = '9711454a-f86c-5415-9d6b-f37e32a7b68e'): Buyer {
-  return Buyer.parse({
-    id,
-    name,
-    region: 'Scotland',
-    locality: null,
-    postalCode: null,
-    countryCode: 'GB',
-    identifiers: [],
-    website: null,
-    noticeCount: 3,
-    type: null,
-  });
+  return buyerRecord(name, id);
 }
 
 /** The checks of block-kit-limits.ts, but for the external selects it does not know yet (R5 in the notes). */
